@@ -1,0 +1,39 @@
+import { apiKeysV1 } from './features/api-keys/api-keys.v1.js';
+import { apiKeysV2 } from './features/api-keys/api-keys.v2.js';
+import { authApp } from './features/auth/auth.app.js';
+import { groupsV1 } from './features/groups/groups.v1.js';
+import { groupsV2 } from './features/groups/groups.v2.js';
+import { identityProvidersV1 } from './features/identity-providers/identity-providers.v1.js';
+import { identityProvidersV2 } from './features/identity-providers/identity-providers.v2.js';
+import { organizationsV1 } from './features/organizations/organizations.v1.js';
+import { organizationsV2 } from './features/organizations/organizations.v2.js';
+import { resourcesV1 } from './features/resources/resources.v1.js';
+import { rolesV1 } from './features/roles/roles.v1.js';
+import { settingsApp, settingsV1 } from './features/settings/settings.v1.js';
+import { setupApp } from './features/setup/setup.app.js';
+import { trustedOriginsV1 } from './features/trusted-origins/trusted-origins.v1.js';
+import { userDirectoriesV1 } from './features/user-directories/user-directories.v1.js';
+import { usersV1 } from './features/users/users.v1.js';
+import type { OpCallInput, OpResult } from './core/op.js';
+
+/** Every operation, registered in one place; routes, OpenAPI, IPC and the renderer's client derive from it. */
+export const OPERATIONS = [
+  ...authApp, ...setupApp,
+  ...apiKeysV1, ...apiKeysV2,
+  ...groupsV1, ...groupsV2,
+  ...identityProvidersV1, ...identityProvidersV2,
+  ...organizationsV1, ...organizationsV2,
+  ...resourcesV1,
+  ...rolesV1,
+  ...settingsV1, ...settingsApp,
+  ...trustedOriginsV1,
+  ...usersV1,
+  ...userDirectoriesV1,
+] as const;
+
+type Ops = (typeof OPERATIONS)[number];
+export type OpId = Ops['id'];
+export type OpById<Id extends OpId> = Extract<Ops, { id: Id }>;
+/** What the renderer passes for an operation, and what it gets back: derived, never written twice. */
+export type InputOf<Id extends OpId> = OpCallInput<OpById<Id>>;
+export type ResultOf<Id extends OpId> = OpResult<OpById<Id>>;

@@ -1,0 +1,53 @@
+import type { DataSource } from 'typeorm';
+import type { SecretBox } from './secrets.js';
+import type { PermissionFlags } from './permissions.js';
+import type { UserRow } from '../features/users/users.entity.js';
+import type { AttemptLimiter } from '../features/auth/attempt-limiter.js';
+
+export type Transport = 'http' | 'ipc' | 'internal';
+
+export interface Logger {
+  info(msg: string, fields?: Record<string, unknown>): void;
+  warn(msg: string, fields?: Record<string, unknown>): void;
+  error(msg: string, fields?: Record<string, unknown>): void;
+}
+
+/** Who is calling: resolved from a session token or an API key before any handler runs. */
+export interface Principal {
+  user: UserRow;
+  via: 'session' | 'apiKey';
+  credentialId: string;
+  isTenantOwner: boolean;
+  isTenantAdmin: boolean;
+  permissions: PermissionFlags;
+  roleIds: string[];
+  allProjects: boolean;
+  projectIds: string[];
+}
+
+/** Pushed to the host (IPC event stream, logs); progress of long work travels this way. */
+export type EngineEvent = { type: string; payload: Record<string, unknown> };
+
+export interface EngineServices {
+  db: DataSource;
+  secrets: SecretBox;
+  now: () => Date;
+  log: Logger;
+  emit: (event: EngineEvent) => void;
+  dataDir: string;
+  /** Failed log-ins per address and e-mail. */
+  loginLimiter: AttemptLimiter;
+}
+
+export interface OpContext extends EngineServices {
+  principal: Principal | null;
+  transport: Transport;
+  /** The caller's address (HTTP) or the transport name, for rate limits. */
+  client: string;
+}
+
+/** The principal of a context whose operation requires one (the dispatcher guarantees it). */
+export function me(ctx: OpContext): Principal {
+  if (!ctx.principal) throw new Error('operation ran without a principal');
+  return ctx.principal;
+}

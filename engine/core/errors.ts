@@ -1,0 +1,29 @@
+/** Typed failures of the engine; every path (HTTP, IPC) maps them to the envelope with one status. */
+export interface FieldError {
+  field: string;
+  message: string;
+}
+
+export class EngineError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+    readonly details: FieldError[] | null = null,
+  ) {
+    super(message);
+    this.name = 'EngineError';
+  }
+}
+
+export const badInput = (message: string, details: FieldError[] = []) => new EngineError(400, message, details);
+export const fieldError = (field: string, message: string) =>
+  new EngineError(400, `${field}: ${message}`, [{ field, message }]);
+export const unauthorized = (message = 'Sign in or present a valid API key') => new EngineError(401, message);
+export const forbidden = (message: string) => new EngineError(403, message);
+export const notFound = (what: string) => new EngineError(404, `${what} was not found`);
+export const conflict = (message: string, details: FieldError[] | null = null) => new EngineError(409, message, details);
+export const tooMany = (message: string) => new EngineError(429, message);
+
+export function isEngineError(e: unknown): e is EngineError {
+  return e instanceof EngineError;
+}

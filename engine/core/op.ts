@@ -1,0 +1,70 @@
+import type { z } from 'zod';
+import type { Requirement } from './permissions.js';
+import type { ListSpec, ListQuery } from './list-query.js';
+import type { OpContext } from './context.js';
+
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
+
+type Infer<T> = T extends z.ZodType ? z.output<T> : undefined;
+type InferIn<T> = T extends z.ZodType ? z.input<T> : undefined;
+
+export interface OpInputSchemas<P, Q, B> {
+  params?: P;
+  query?: Q;
+  body?: B;
+}
+
+export interface HandlerInput<P, Q, B> {
+  params: Infer<P>;
+  query: Infer<Q>;
+  body: Infer<B>;
+  /** The common list parameters, parsed; present on list operations only. */
+  list: ListQuery;
+}
+
+/** One operation of the catalogue: everything else (routes, OpenAPI, IPC, client types) derives from it. */
+export interface OpDefinition<
+  Id extends string = string,
+  P extends z.ZodType | undefined = z.ZodType | undefined,
+  Q extends z.ZodType | undefined = z.ZodType | undefined,
+  B extends z.ZodType | undefined = z.ZodType | undefined,
+  R = unknown,
+> {
+  id: Id;
+  summary: string;
+  http: { method: HttpMethod; path: string };
+  permission: Requirement;
+  input: OpInputSchemas<P, Q, B>;
+  /** List operations take the common list parameters (set A section 4) with these sorts and filters. */
+  list?: ListSpec;
+  /** Responses that are files rather than envelopes set this. */
+  handler: (ctx: OpContext, input: HandlerInput<P, Q, B>) => Promise<R>;
+}
+
+export function defineOp<
+  const Id extends string,
+  R,
+  P extends z.ZodType | undefined = undefined,
+  Q extends z.ZodType | undefined = undefined,
+  B extends z.ZodType | undefined = undefined,
+>(spec: {
+  id: Id;
+  summary: string;
+  http: { method: HttpMethod; path: string };
+  permission: Requirement;
+  input?: OpInputSchemas<P, Q, B>;
+  list?: ListSpec;
+  handler: (ctx: OpContext, input: HandlerInput<P, Q, B>) => Promise<R>;
+}): OpDefinition<Id, P, Q, B, R> {
+  return { ...spec, input: spec.input ?? {} };
+}
+
+/** What a caller passes for an operation: the same three parts over HTTP and IPC. */
+export type OpCallInput<O> = O extends OpDefinition<string, infer P, infer Q, infer B, unknown>
+  ? { params?: InferIn<P>; query?: Q extends z.ZodType ? InferIn<Q> : Record<string, string | number | boolean>; body?: InferIn<B> }
+  : never;
+
+export type OpResult<O> = O extends OpDefinition<string, never, never, never, infer R> ? Awaited<R> : never;
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type AnyOp = OpDefinition<string, any, any, any, any>;

@@ -1,0 +1,48 @@
+import { In, type EntitySchema, type ObjectLiteral } from 'typeorm';
+import type { OpContext } from './context.js';
+import { conflict, notFound, type FieldError } from './errors.js';
+
+/** Loads one row by id or answers 404 naming what was looked for. */
+export async function findOr404<T extends ObjectLiteral>(ctx: OpContext, entity: EntitySchema<T>, id: string, what: string): Promise<T> {
+  const row = await ctx.db.getRepository(entity).findOneBy({ id } as never);
+  if (!row) throw notFound(`${what} ${id}`);
+  return row;
+}
+
+/** All ids must exist; a 404 names the missing ones so nothing is half-done. */
+export async function requireAll<T extends ObjectLiteral>(ctx: OpContext, entity: EntitySchema<T>, ids: string[], what: string): Promise<T[]> {
+  const unique = [...new Set(ids)];
+  if (!unique.length) return [];
+  const rows = await ctx.db.getRepository(entity).findBy({ id: In(unique) } as never);
+  const found = new Set(rows.map((r) => (r as unknown as { id: string }).id));
+  const missing = unique.filter((id) => !found.has(id));
+  if (missing.length) throw notFound(`${what} ${missing.join(', ')}`);
+  return rows;
+}
+
+/** A reference that stops a delete: what refers to the row, and how many. */
+export interface Reference {
+  what: string;
+  count: number;
+}
+
+/** Answers 409 listing what still refers to the rows being deleted. */
+export function refuseIfReferenced(name: string, refs: Reference[]): void {
+  const live = refs.filter((r) => r.count > 0);
+  if (!live.length) return;
+  const details: FieldError[] = live.map((r) => ({ field: 'body', message: `${r.count} ${r.what}` }));
+  throw conflict(`${name} is still referenced by ${live.map((r) => `${r.count} ${r.what}`).join(', ')}`, details);
+}
+
+/** Deletes rows by ids after checking they exist; answers how many went. */
+export async function deleteByIds<T extends ObjectLiteral>(ctx: OpContext, entity: EntitySchema<T>, ids: string[], what: string) {
+  await requireAll(ctx, entity, ids, what);
+  const unique = [...new Set(ids)];
+  if (unique.length) await ctx.db.getRepository(entity).delete(unique as never);
+  return { deleted: unique.length };
+}
+
+export async function countWhere(ctx: OpContext, sql: string, params: unknown[]): Promise<number> {
+  const [row] = (await ctx.db.query(sql, params)) as { n: number }[];
+  return Number(row?.n ?? 0);
+}

@@ -1,0 +1,81 @@
+import type { OpContext } from '../../core/context.js';
+import { me } from '../../core/context.js';
+import { iso, newBase } from '../../core/entity-base.js';
+import { fieldError, forbidden, notFound } from '../../core/errors.js';
+import { findOr404, requireAll } from '../../core/rows.js';
+import type { ListSpec } from '../../core/list-query.js';
+import { newToken, tokenHash } from '../../core/passwords.js';
+import { Organization } from '../organizations/organizations.entity.js';
+import { API_KEY_PREFIX } from '../auth/principal.js';
+import { ApiKey, type ApiKeyRow } from './api-keys.entity.js';
+
+export const LIST_API_KEYS: ListSpec = {
+  sort: { name: 'LOWER(k.name)', description: 'LOWER(k.description)', expiryDate: 'k.expiryDate', createdDate: 'k.createdDate', lastUsedDate: 'k.lastUsedDate' },
+  defaultSort: { by: 'createdDate', direction: 'desc' },
+  text: { name: 'k.name', description: 'k.description' },
+  bool: {
+    // Compared in SQL with the clock's now, bound as a parameter in SQLite's datetime text form.
+    expired: (value, p) => ({ sql: value ? `k.expiryDate <= :${p}` : `k.expiryDate > :${p}`, params: { [p]: sqliteNow() } }),
+  },
+};
+
+function sqliteNow(): string {
+  return new Date().toISOString().replace('T', ' ').replace('Z', '');
+}
+
+/** The key's secret never leaves the create response; the list shows its first characters only. */
+export function apiKeyDto(k: ApiKeyRow, now: Date) {
+  return {
+    id: k.id,
+    name: k.name,
+    description: k.description,
+    expiryDate: iso(k.expiryDate),
+    expired: new Date(k.expiryDate) <= now,
+    keyPrefix: k.keyPrefix,
+    userId: k.userId,
+    organizationId: k.organizationId,
+    lastUsedDate: iso(k.lastUsedDate),
+    createdDate: iso(k.createdDate),
+    modifiedDate: iso(k.modifiedDate),
+  };
+}
+
+export async function createApiKey(ctx: OpContext, f: { name: string; description?: string | null; expiryDate: string; organizationId?: string }) {
+  const expiry = new Date(f.expiryDate);
+  if (!(expiry > ctx.now())) throw fieldError('body.expiryDate', 'must be in the future');
+  if (f.organizationId) await findOr404(ctx, Organization, f.organizationId, 'Organization');
+  const key = newToken(API_KEY_PREFIX);
+  const row: ApiKeyRow = {
+    ...newBase(ctx.now()),
+    userId: me(ctx).user.id,
+    organizationId: f.organizationId ?? null,
+    name: f.name,
+    description: f.description ?? null,
+    expiryDate: expiry,
+    keyHash: tokenHash(key),
+    keyPrefix: key.slice(0, 10),
+    lastUsedDate: null,
+  };
+  await ctx.db.getRepository(ApiKey).insert(row);
+  return { ...apiKeyDto(row, ctx.now()), key };
+}
+
+/** Own keys only: another user's key answers 404, so ids of others' keys are not confirmed. */
+export async function updateApiKey(ctx: OpContext, id: string, f: { name: string; description?: string | null }) {
+  const row = await ctx.db.getRepository(ApiKey).findOneBy({ id, userId: me(ctx).user.id });
+  if (!row) throw notFound(`API key ${id}`);
+  row.name = f.name;
+  row.description = f.description ?? null;
+  row.modifiedDate = ctx.now();
+  await ctx.db.getRepository(ApiKey).save(row);
+  return apiKeyDto(row, ctx.now());
+}
+
+/** Administrators delete any key; others only their own. */
+export async function deleteApiKeys(ctx: OpContext, ids: string[]) {
+  const rows = await requireAll(ctx, ApiKey, ids, 'API key');
+  const p = me(ctx);
+  if (!(p.isTenantOwner || p.isTenantAdmin) && rows.some((k) => k.userId !== p.user.id)) throw forbidden('Only a tenant administrator may delete the API keys of others');
+  if (rows.length) await ctx.db.getRepository(ApiKey).delete(rows.map((k) => k.id));
+  return { deleted: rows.length };
+}

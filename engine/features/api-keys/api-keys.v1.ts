@@ -1,0 +1,58 @@
+import { z } from 'zod';
+import { defineOp } from '../../core/op.js';
+import { idParam, v } from '../../core/validation.js';
+import { pageOf, type ListSpec } from '../../core/list-query.js';
+import { me } from '../../core/context.js';
+import { ApiKey } from './api-keys.entity.js';
+import { apiKeyDto, createApiKey, deleteApiKeys, LIST_API_KEYS, updateApiKey } from './api-keys.rules.js';
+
+// Set A 2.1
+const CreateV1 = z.object({ name: v.text(), description: v.nstr(), expiryDate: v.dateTime() });
+const UpdateV1 = z.object({ name: v.text(), description: v.nstr() });
+const LIST_ALL: ListSpec = { ...LIST_API_KEYS, uuid: { user_id: 'k.userId' } };
+
+export const apiKeysV1 = [
+  defineOp({
+    id: 'v1.apiKeys.create',
+    summary: 'Create API key (the key is in the response once, as data.key)',
+    http: { method: 'POST', path: '/api/v1/api-keys' },
+    permission: 'useApiKeys',
+    input: { body: CreateV1 },
+    handler: (ctx, { body }) => createApiKey(ctx, body),
+  }),
+  defineOp({
+    id: 'v1.apiKeys.listOwn',
+    summary: 'List own API keys',
+    http: { method: 'GET', path: '/api/v1/api-keys' },
+    permission: 'useApiKeys',
+    list: LIST_API_KEYS,
+    handler: (ctx, { list }) =>
+      pageOf(ctx.db.getRepository(ApiKey).createQueryBuilder('k').where('k.userId = :me', { me: me(ctx).user.id }), LIST_API_KEYS, list, 'k.id', (k) =>
+        apiKeyDto(k, ctx.now()),
+      ),
+  }),
+  defineOp({
+    id: 'v1.apiKeys.update',
+    summary: 'Update API key',
+    http: { method: 'PUT', path: '/api/v1/api-keys/{id}' },
+    permission: 'useApiKeys',
+    input: { params: idParam, body: UpdateV1 },
+    handler: (ctx, { params, body }) => updateApiKey(ctx, params.id, body),
+  }),
+  defineOp({
+    id: 'v1.apiKeys.delete',
+    summary: 'Delete API keys (admin; others may delete their own)',
+    http: { method: 'DELETE', path: '/api/v1/api-keys' },
+    permission: 'useApiKeys',
+    input: { body: v.uuidList() },
+    handler: (ctx, { body }) => deleteApiKeys(ctx, body),
+  }),
+  defineOp({
+    id: 'v1.apiKeys.listAll',
+    summary: 'List all API keys (admin)',
+    http: { method: 'GET', path: '/api/v1/api-keys/all' },
+    permission: 'tenantAdmin',
+    list: LIST_ALL,
+    handler: (ctx, { list }) => pageOf(ctx.db.getRepository(ApiKey).createQueryBuilder('k'), LIST_ALL, list, 'k.id', (k) => apiKeyDto(k, ctx.now())),
+  }),
+] as const;

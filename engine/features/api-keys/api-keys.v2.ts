@@ -1,0 +1,27 @@
+import { z } from 'zod';
+import { defineOp } from '../../core/op.js';
+import { idParam, v } from '../../core/validation.js';
+import { createApiKey, updateApiKey } from './api-keys.rules.js';
+
+// Set B 2.3
+const CreateV2 = z.object({ name: v.text(), description: v.nstr(), expiryDate: v.dateTime(), organizationID: v.uuid() });
+const UpdateV2 = z.object({ name: v.text(), description: v.nstr() });
+
+export const apiKeysV2 = [
+  defineOp({
+    id: 'v2.apiKeys.create',
+    summary: 'Create API key (the key is in the response once, as data.key)',
+    http: { method: 'POST', path: '/api/v2/api-keys' },
+    permission: 'useApiKeys',
+    input: { body: CreateV2 },
+    handler: (ctx, { body }) => createApiKey(ctx, { ...body, organizationId: body.organizationID }),
+  }),
+  defineOp({
+    id: 'v2.apiKeys.update',
+    summary: 'Update API key',
+    http: { method: 'PUT', path: '/api/v2/api-keys/{id}' },
+    permission: 'useApiKeys',
+    input: { params: idParam, body: UpdateV2 },
+    handler: (ctx, { params, body }) => updateApiKey(ctx, params.id, body),
+  }),
+] as const;

@@ -1,0 +1,25 @@
+import { EntitySchema } from 'typeorm';
+import { baseColumns, flag, ref, text, type BaseRow } from '../../core/entity-base.js';
+
+export interface GroupRow extends BaseRow {
+  name: string;
+  description: string | null;
+  organizationId: string | null;
+  isActive: boolean;
+  /** `system` for the built-in "All users" group, `custom` otherwise. */
+  type: string;
+}
+
+export const Group = new EntitySchema<GroupRow>({
+  name: 'Group',
+  tableName: 'groups',
+  columns: {
+    ...baseColumns,
+    name: text(false),
+    description: text(),
+    organizationId: ref(),
+    isActive: flag(true),
+    type: { type: 'varchar', length: 16, default: 'custom' },
+  },
+  foreignKeys: [{ target: 'Organization', columnNames: ['organizationId'], referencedColumnNames: ['id'], onDelete: 'RESTRICT' }],
+});

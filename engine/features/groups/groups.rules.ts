@@ -1,0 +1,141 @@
+import { In } from 'typeorm';
+import type { OpContext } from '../../core/context.js';
+import { iso, newBase } from '../../core/entity-base.js';
+import { conflict } from '../../core/errors.js';
+import { countWhere, findOr404, refuseIfReferenced, requireAll } from '../../core/rows.js';
+import type { ListSpec } from '../../core/list-query.js';
+import { Organization } from '../organizations/organizations.entity.js';
+import { User, UserGroup } from '../users/users.entity.js';
+import { Group, type GroupRow } from './groups.entity.js';
+
+export const ALL_USERS_GROUP = 'All users';
+
+const MEMBER_COUNT = '(SELECT COUNT(*) FROM user_groups ug WHERE ug.targetId = g.id)';
+
+export const LIST_GROUPS: ListSpec = {
+  sort: {
+    Name: 'LOWER(g.name)', Type: 'g.type', 'Organization.Name': 'LOWER(o.displayName)', Users: MEMBER_COUNT,
+    CreatedDate: 'g.createdDate', ModifiedDate: 'g.modifiedDate',
+  },
+  defaultSort: { by: 'Name', direction: 'asc' },
+  text: { name: 'g.name' },
+};
+
+export const LIST_GROUP_MEMBERS: ListSpec = {
+  sort: { fullName: "LOWER(u.firstName || ' ' || u.lastName)", email: 'LOWER(u.email)' },
+  defaultSort: { by: 'fullName', direction: 'asc' },
+};
+
+export function groupsQuery(ctx: OpContext) {
+  return ctx.db
+    .getRepository(Group)
+    .createQueryBuilder('g')
+    .leftJoin('organizations', 'o', 'o.id = g.organizationId');
+}
+
+export async function groupDtos(ctx: OpContext, rows: GroupRow[]) {
+  const ids = rows.map((g) => g.id);
+  const counts = ids.length
+    ? ((await ctx.db.query(
+        `SELECT targetId id, COUNT(*) n FROM user_groups WHERE targetId IN (${ids.map(() => '?').join(',')}) GROUP BY targetId`,
+        ids,
+      )) as { id: string; n: number }[])
+    : [];
+  const orgIds = [...new Set(rows.map((g) => g.organizationId).filter((x): x is string => !!x))];
+  const orgs = orgIds.length ? await ctx.db.getRepository(Organization).findBy({ id: In(orgIds) }) : [];
+  return rows.map((g) => ({
+    id: g.id,
+    name: g.name,
+    description: g.description,
+    organizationId: g.organizationId,
+    organizationName: orgs.find((o) => o.id === g.organizationId)?.displayName ?? null,
+    isActive: g.isActive,
+    type: g.type,
+    users: Number(counts.find((c) => c.id === g.id)?.n ?? 0),
+    createdDate: iso(g.createdDate),
+    modifiedDate: iso(g.modifiedDate),
+  }));
+}
+
+export async function groupDto(ctx: OpContext, row: GroupRow) {
+  return (await groupDtos(ctx, [row]))[0];
+}
+
+export interface GroupFields {
+  name: string;
+  description?: string | null;
+  organizationId?: string | null;
+  isActive?: boolean;
+}
+
+export async function saveGroup(ctx: OpContext, id: string | null, f: GroupFields) {
+  if (f.organizationId) await findOr404(ctx, Organization, f.organizationId, 'Organization');
+  const current = id ? await findOr404(ctx, Group, id, 'Group') : null;
+  if (current?.type === 'system' && f.name !== current.name) throw conflict(`The built-in group "${current.name}" cannot be renamed`);
+  const row: GroupRow = {
+    ...(current ?? { ...newBase(ctx.now()), type: 'custom', organizationId: null, isActive: true }),
+    name: f.name,
+    description: f.description === undefined ? (current?.description ?? null) : f.description,
+    modifiedDate: ctx.now(),
+  };
+  if (f.organizationId !== undefined) row.organizationId = f.organizationId;
+  if (f.isActive !== undefined) row.isActive = f.isActive;
+  await ctx.db.getRepository(Group).save(row);
+  return groupDto(ctx, row);
+}
+
+/** Adds users; those already in the group stay there once. */
+export async function addGroupMembers(ctx: OpContext, groupId: string, userIds: string[]) {
+  const group = await findOr404(ctx, Group, groupId, 'Group');
+  await requireAll(ctx, User, userIds, 'User');
+  const unique = [...new Set(userIds)];
+  if (unique.length) {
+    await ctx.db
+      .createQueryBuilder()
+      .insert()
+      .into(UserGroup)
+      .values(unique.map((userId) => ({ userId, targetId: groupId })))
+      .orIgnore()
+      .execute();
+  }
+  return groupDto(ctx, group);
+}
+
+export async function removeGroupMembers(ctx: OpContext, groupId: string, userIds: string[]) {
+  const group = await findOr404(ctx, Group, groupId, 'Group');
+  if (group.type === 'system') throw conflict(`Everyone belongs to the built-in group "${group.name}"; members cannot be removed from it`);
+  await requireAll(ctx, User, userIds, 'User');
+  if (userIds.length) await ctx.db.getRepository(UserGroup).delete({ targetId: groupId, userId: In(userIds) });
+  return groupDto(ctx, group);
+}
+
+/** Replaces the membership with exactly these users. */
+export async function setGroupMembers(ctx: OpContext, groupId: string, userIds: string[]) {
+  const group = await findOr404(ctx, Group, groupId, 'Group');
+  if (group.type === 'system') throw conflict(`Everyone belongs to the built-in group "${group.name}"; its members cannot be set`);
+  await requireAll(ctx, User, userIds, 'User');
+  await ctx.db.transaction(async (m) => {
+    await m.getRepository(UserGroup).delete({ targetId: groupId });
+    const unique = [...new Set(userIds)];
+    if (unique.length) await m.getRepository(UserGroup).insert(unique.map((userId) => ({ userId, targetId: groupId })));
+  });
+  return groupDto(ctx, group);
+}
+
+/** A group is deleted only when nothing refers to it: not the built-in one, not one with members. */
+export async function deleteGroups(ctx: OpContext, ids: string[]) {
+  const rows = await requireAll(ctx, Group, ids, 'Group');
+  for (const g of rows) {
+    if (g.type === 'system') throw conflict(`The built-in group "${g.name}" cannot be deleted`);
+    refuseIfReferenced(`Group "${g.name}"`, [
+      { what: 'member(s); remove them first', count: await countWhere(ctx, 'SELECT COUNT(*) n FROM user_groups WHERE targetId = ?', [g.id]) },
+    ]);
+  }
+  await ctx.db.getRepository(Group).delete(rows.map((g) => g.id));
+  return { deleted: rows.length };
+}
+
+export async function allUsersGroupId(ctx: { db: OpContext['db'] }): Promise<string | null> {
+  const g = await ctx.db.getRepository(Group).findOneBy({ type: 'system', name: ALL_USERS_GROUP });
+  return g?.id ?? null;
+}

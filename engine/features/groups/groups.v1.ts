@@ -1,0 +1,86 @@
+import { z } from 'zod';
+import { defineOp } from '../../core/op.js';
+import { idParam, v } from '../../core/validation.js';
+import { rawPageOf, runList } from '../../core/list-query.js';
+import { Page } from '../../core/envelope.js';
+import { findOr404 } from '../../core/rows.js';
+import { Group } from './groups.entity.js';
+import {
+  addGroupMembers, deleteGroups, groupDtos, groupsQuery, LIST_GROUP_MEMBERS, LIST_GROUPS, removeGroupMembers, saveGroup,
+} from './groups.rules.js';
+
+// Set A 2.4
+const GroupV1 = z.object({ name: v.text(), description: v.nstr(), organizationId: v.nuuid(), isActive: v.obool() });
+
+export const groupsV1 = [
+  defineOp({
+    id: 'v1.groups.create',
+    summary: 'Add group',
+    http: { method: 'POST', path: '/api/v1/groups' },
+    permission: 'createGroup',
+    input: { body: GroupV1 },
+    handler: (ctx, { body }) => saveGroup(ctx, null, body),
+  }),
+  defineOp({
+    id: 'v1.groups.list',
+    summary: 'List groups',
+    http: { method: 'GET', path: '/api/v1/groups' },
+    permission: 'viewGroup',
+    list: LIST_GROUPS,
+    handler: async (ctx, { list }) => {
+      const { rows, total, page, pageSize } = await runList(groupsQuery(ctx), LIST_GROUPS, list, 'g.id');
+      return new Page(await groupDtos(ctx, rows), page, pageSize, total);
+    },
+  }),
+  defineOp({
+    id: 'v1.groups.delete',
+    summary: 'Delete groups',
+    http: { method: 'DELETE', path: '/api/v1/groups' },
+    permission: 'deleteGroup',
+    input: { body: v.uuidList() },
+    handler: (ctx, { body }) => deleteGroups(ctx, body),
+  }),
+  defineOp({
+    id: 'v1.groups.update',
+    summary: 'Update group',
+    http: { method: 'PUT', path: '/api/v1/groups/{id}' },
+    permission: 'editGroup',
+    input: { params: idParam, body: GroupV1 },
+    handler: (ctx, { params, body }) => saveGroup(ctx, params.id, body),
+  }),
+  defineOp({
+    id: 'v1.groups.listMembers',
+    summary: 'List group members',
+    http: { method: 'GET', path: '/api/v1/groups/{id}/users' },
+    permission: 'viewGroup',
+    input: { params: idParam },
+    list: LIST_GROUP_MEMBERS,
+    handler: async (ctx, { params, list }) => {
+      await findOr404(ctx, Group, params.id, 'Group');
+      const qb = ctx.db
+        .createQueryBuilder()
+        .select(['u.id AS id', 'u.firstName AS firstName', 'u.lastName AS lastName', 'u.email AS email', 'u.isActive AS isActive', 'u.kind AS type'])
+        .from('users', 'u')
+        .innerJoin('user_groups', 'ug', 'ug.userId = u.id AND ug.targetId = :gid', { gid: params.id });
+      return rawPageOf(qb, LIST_GROUP_MEMBERS, list, 'u.id', (r: { id: string; firstName: string; lastName: string; email: string | null; isActive: number; type: string }) => ({
+        id: r.id, fullName: `${r.firstName} ${r.lastName}`, firstName: r.firstName, lastName: r.lastName, email: r.email, isActive: !!r.isActive, type: r.type,
+      }));
+    },
+  }),
+  defineOp({
+    id: 'v1.groups.addUsers',
+    summary: 'Add users to group (users already in it stay once)',
+    http: { method: 'POST', path: '/api/v1/groups/{id}/users' },
+    permission: 'editGroup',
+    input: { params: idParam, body: v.uuidList() },
+    handler: (ctx, { params, body }) => addGroupMembers(ctx, params.id, body),
+  }),
+  defineOp({
+    id: 'v1.groups.removeUsers',
+    summary: 'Remove users from group',
+    http: { method: 'DELETE', path: '/api/v1/groups/{id}/users' },
+    permission: 'editGroup',
+    input: { params: idParam, body: v.uuidList() },
+    handler: (ctx, { params, body }) => removeGroupMembers(ctx, params.id, body),
+  }),
+] as const;

@@ -1,0 +1,35 @@
+import { z } from 'zod';
+import { defineOp } from '../../core/op.js';
+import { idParam, v } from '../../core/validation.js';
+import { saveGroup, setGroupMembers } from './groups.rules.js';
+
+// Set B 2.6
+const CreateV2 = z.object({ name: v.text(), description: v.nstr(), organizationID: v.uuid() });
+const UpdateV2 = z.object({ name: v.text(), description: v.nstr() });
+
+export const groupsV2 = [
+  defineOp({
+    id: 'v2.groups.create',
+    summary: 'Create group',
+    http: { method: 'POST', path: '/api/v2/groups' },
+    permission: 'createGroup',
+    input: { body: CreateV2 },
+    handler: (ctx, { body }) => saveGroup(ctx, null, { name: body.name, description: body.description, organizationId: body.organizationID }),
+  }),
+  defineOp({
+    id: 'v2.groups.update',
+    summary: 'Update group',
+    http: { method: 'PUT', path: '/api/v2/groups/{id}' },
+    permission: 'editGroup',
+    input: { params: idParam, body: UpdateV2 },
+    handler: (ctx, { params, body }) => saveGroup(ctx, params.id, body),
+  }),
+  defineOp({
+    id: 'v2.groups.setMembers',
+    summary: 'Set group members from a list of user ids',
+    http: { method: 'PUT', path: '/api/v2/groups/{id}/members' },
+    permission: 'editGroup',
+    input: { params: idParam, body: v.uuidList() },
+    handler: (ctx, { params, body }) => setGroupMembers(ctx, params.id, body),
+  }),
+] as const;

@@ -1,0 +1,67 @@
+import { z } from 'zod';
+import { defineOp } from '../../core/op.js';
+import { idParam, v } from '../../core/validation.js';
+import { pageOf } from '../../core/list-query.js';
+import { countWhere, deleteByIds, refuseIfReferenced, requireAll } from '../../core/rows.js';
+import { IdentityProvider } from './identity-providers.entity.js';
+import { identityProviderDto, LIST_IDENTITY_PROVIDERS, saveIdentityProvider } from './identity-providers.rules.js';
+
+// Set A 2.8 (SAML-style)
+const IdentityProviderV1 = z.object({
+  name: v.text(),
+  description: v.nstr(),
+  signAuthnRequest: v.obool(),
+  entityID: v.nstr(),
+  singleSignOnUrl: v.nstr(),
+  type: v.text(),
+  certificatePublicKey: v.nstr(),
+  singleLogoutUrl: v.nstr(),
+  certificateFile: v.nstr(),
+  buttonLabel: v.nstr(),
+});
+
+export const identityProvidersV1 = [
+  defineOp({
+    id: 'v1.identityProviders.list',
+    summary: 'List identity providers',
+    http: { method: 'GET', path: '/api/v1/identity-providers' },
+    permission: 'viewSettings',
+    list: LIST_IDENTITY_PROVIDERS,
+    handler: (ctx, { list }) =>
+      pageOf(ctx.db.getRepository(IdentityProvider).createQueryBuilder('p'), LIST_IDENTITY_PROVIDERS, list, 'p.id', identityProviderDto),
+  }),
+  defineOp({
+    id: 'v1.identityProviders.delete',
+    summary: 'Delete identity providers',
+    http: { method: 'DELETE', path: '/api/v1/identity-providers' },
+    permission: 'editSettings',
+    input: { body: v.uuidList() },
+    handler: async (ctx, { body }) => {
+      for (const p of await requireAll(ctx, IdentityProvider, body, 'Identity provider')) {
+        refuseIfReferenced(`Identity provider "${p.name}"`, [
+          {
+            what: 'organization(s)',
+            count: await countWhere(ctx, 'SELECT COUNT(*) n FROM organizations WHERE identityProviderId = ? OR id IN (SELECT organizationId FROM organization_identity_providers WHERE identityProviderId = ?)', [p.id, p.id]),
+          },
+        ]);
+      }
+      return deleteByIds(ctx, IdentityProvider, body, 'Identity provider');
+    },
+  }),
+  defineOp({
+    id: 'v1.identityProviders.create',
+    summary: 'Add identity provider',
+    http: { method: 'POST', path: '/api/v1/identity-providers' },
+    permission: 'editSettings',
+    input: { body: IdentityProviderV1 },
+    handler: (ctx, { body }) => saveIdentityProvider(ctx, null, body),
+  }),
+  defineOp({
+    id: 'v1.identityProviders.update',
+    summary: 'Update identity provider',
+    http: { method: 'PUT', path: '/api/v1/identity-providers/{id}' },
+    permission: 'editSettings',
+    input: { params: idParam, body: IdentityProviderV1 },
+    handler: (ctx, { params, body }) => saveIdentityProvider(ctx, params.id, body),
+  }),
+] as const;

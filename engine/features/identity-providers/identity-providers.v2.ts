@@ -1,0 +1,38 @@
+import { z } from 'zod';
+import { defineOp } from '../../core/op.js';
+import { idParam, v } from '../../core/validation.js';
+import { saveIdentityProvider } from './identity-providers.rules.js';
+
+// Set B 2.7 (OAuth-style)
+const common = {
+  name: v.text(),
+  description: v.nstr(),
+  clientID: v.text(),
+  authorizationEndpoint: v.text(),
+  accessTokenEndpoint: v.text(),
+  userinfoEndpoint: v.text(),
+  logoutEndpoint: v.nstr(),
+  postLogoutRedirectUrl: v.nstr(),
+};
+const CreateV2 = z.object({ ...common, type: v.text(), clientSecret: v.text() });
+// On update the secret may be omitted or null: the stored one is kept.
+const UpdateV2 = z.object({ ...common, clientSecret: v.nstr() });
+
+export const identityProvidersV2 = [
+  defineOp({
+    id: 'v2.identityProviders.create',
+    summary: 'Create identity provider',
+    http: { method: 'POST', path: '/api/v2/identity-providers' },
+    permission: 'editSettings',
+    input: { body: CreateV2 },
+    handler: (ctx, { body }) => saveIdentityProvider(ctx, null, body),
+  }),
+  defineOp({
+    id: 'v2.identityProviders.update',
+    summary: 'Update identity provider',
+    http: { method: 'PUT', path: '/api/v2/identity-providers/{id}' },
+    permission: 'editSettings',
+    input: { params: idParam, body: UpdateV2 },
+    handler: (ctx, { params, body }) => saveIdentityProvider(ctx, params.id, body),
+  }),
+] as const;

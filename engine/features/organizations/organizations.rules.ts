@@ -1,0 +1,118 @@
+import type { OpContext } from '../../core/context.js';
+import { newBase, iso } from '../../core/entity-base.js';
+import { countWhere, findOr404, refuseIfReferenced, requireAll } from '../../core/rows.js';
+import { Organization, type OrganizationRow } from './organizations.entity.js';
+import { IdentityProvider, OrganizationIdentityProvider } from '../identity-providers/identity-providers.entity.js';
+
+export const SORT_ORGANIZATIONS = { Name: 'LOWER(o.name)', DisplayName: 'LOWER(o.displayName)', Description: 'LOWER(o.description)' };
+
+export function organizationDto(o: OrganizationRow) {
+  return {
+    id: o.id,
+    name: o.name,
+    displayName: o.displayName,
+    description: o.description,
+    themeId: o.themeId,
+    allowNtlm: o.allowNtlm,
+    allowJwt: o.allowJwt,
+    serviceAuth: o.serviceAuth,
+    identityProviderId: o.identityProviderId,
+    createdDate: iso(o.createdDate),
+    modifiedDate: iso(o.modifiedDate),
+  };
+}
+
+export interface OrganizationFields {
+  name?: string | null;
+  displayName: string;
+  description?: string | null;
+  themeId: string;
+}
+
+export async function createOrganization(ctx: OpContext, f: OrganizationFields) {
+  const row: OrganizationRow = {
+    ...newBase(ctx.now()),
+    name: f.name ?? null,
+    displayName: f.displayName,
+    description: f.description ?? null,
+    themeId: f.themeId,
+    allowNtlm: false,
+    allowJwt: false,
+    serviceAuth: true,
+    identityProviderId: null,
+  };
+  await ctx.db.getRepository(Organization).insert(row);
+  return organizationDto(row);
+}
+
+export async function updateOrganization(ctx: OpContext, id: string, f: Partial<OrganizationFields>) {
+  const row = await findOr404(ctx, Organization, id, 'Organization');
+  if (f.name !== undefined) row.name = f.name;
+  if (f.displayName !== undefined) row.displayName = f.displayName;
+  if (f.description !== undefined) row.description = f.description ?? null;
+  if (f.themeId !== undefined) row.themeId = f.themeId;
+  row.modifiedDate = ctx.now();
+  await ctx.db.getRepository(Organization).save(row);
+  return organizationDto(row);
+}
+
+export interface AuthenticationFields {
+  allowNtlm?: boolean;
+  allowJwt?: boolean;
+  serviceAuth?: boolean;
+  identityProviderIds?: string[];
+  identityProviderId?: string | null;
+}
+
+/** Sets an organization's sign-in methods; identity providers named must exist. */
+export async function setOrganizationAuthentication(ctx: OpContext, id: string, f: AuthenticationFields) {
+  const row = await findOr404(ctx, Organization, id, 'Organization');
+  const providerIds = f.identityProviderIds ?? (f.identityProviderId ? [f.identityProviderId] : f.identityProviderId === null ? [] : undefined);
+  if (providerIds) await requireAll(ctx, IdentityProvider, providerIds, 'Identity provider');
+  if (f.allowNtlm !== undefined) row.allowNtlm = f.allowNtlm;
+  if (f.allowJwt !== undefined) row.allowJwt = f.allowJwt;
+  if (f.serviceAuth !== undefined) row.serviceAuth = f.serviceAuth;
+  if (f.identityProviderId !== undefined) row.identityProviderId = f.identityProviderId;
+  row.modifiedDate = ctx.now();
+  await ctx.db.transaction(async (m) => {
+    await m.getRepository(Organization).save(row);
+    if (providerIds) {
+      await m.getRepository(OrganizationIdentityProvider).delete({ organizationId: id });
+      const unique = [...new Set(providerIds)];
+      if (unique.length) await m.getRepository(OrganizationIdentityProvider).insert(unique.map((p) => ({ organizationId: id, identityProviderId: p })));
+    }
+  });
+  return organizationAuthenticationDto(ctx, row);
+}
+
+export async function organizationAuthenticationDto(ctx: OpContext, o: OrganizationRow) {
+  const providers = (await ctx.db.query(
+    `SELECT p.id, p.name, p.description, p.isActive, p.createdDate FROM identity_providers p
+     JOIN organization_identity_providers l ON l.identityProviderId = p.id WHERE l.organizationId = ? ORDER BY p.name`,
+    [o.id],
+  )) as { id: string; name: string; description: string | null; isActive: number; createdDate: string }[];
+  return {
+    id: o.id,
+    allowNtlm: o.allowNtlm,
+    allowJwt: o.allowJwt,
+    serviceAuth: o.serviceAuth,
+    identityProvider: o.identityProviderId,
+    // `isAactive` is spelled as set A spells it.
+    identityProviders: providers.map((p) => ({ id: p.id, name: p.name, description: p.description, isAactive: !!p.isActive, createdDate: iso(p.createdDate) })),
+  };
+}
+
+/** Deletes organizations that nothing refers to; otherwise 409 naming what refers to them. */
+export async function deleteOrganizations(ctx: OpContext, ids: string[]) {
+  const rows = await requireAll(ctx, Organization, ids, 'Organization');
+  for (const o of rows) {
+    refuseIfReferenced(`Organization "${o.displayName}"`, [
+      { what: 'user(s)', count: await countWhere(ctx, 'SELECT COUNT(*) n FROM user_organizations WHERE targetId = ?', [o.id]) },
+      { what: 'group(s)', count: await countWhere(ctx, 'SELECT COUNT(*) n FROM groups WHERE organizationId = ?', [o.id]) },
+      { what: 'resource(s)', count: await countWhere(ctx, 'SELECT COUNT(*) n FROM resources WHERE organizationId = ?', [o.id]) },
+      { what: 'user directory(ies)', count: await countWhere(ctx, 'SELECT COUNT(*) n FROM user_directories WHERE organizationId = ?', [o.id]) },
+    ]);
+  }
+  await ctx.db.getRepository(Organization).delete(rows.map((r) => r.id));
+  return { deleted: rows.length };
+}

@@ -1,0 +1,117 @@
+import { z } from 'zod';
+import { defineOp } from '../../core/op.js';
+import { idParam, v } from '../../core/validation.js';
+import { pageOf, rawPageOf, type ListSpec } from '../../core/list-query.js';
+import { Resource } from '../resources/resources.entity.js';
+import { resourceDto } from '../resources/resources.rules.js';
+import { iso } from '../../core/entity-base.js';
+import { findOr404 } from '../../core/rows.js';
+import { Organization } from './organizations.entity.js';
+import {
+  createOrganization, deleteOrganizations, organizationDto, setOrganizationAuthentication, SORT_ORGANIZATIONS, updateOrganization,
+} from './organizations.rules.js';
+
+// Set A 2.9
+const OrganizationV1 = z.object({ name: v.nstr(), displayName: v.text(), description: v.nstr(), themeId: v.uuid() });
+const IdentityProviderInfo = z.object({
+  id: v.uuid(), name: v.nstr(), description: v.nstr(), isAactive: v.obool(), createdDate: v.dateTime().nullable().optional(),
+});
+const AuthenticationV1 = z.object({ allowNtlm: v.obool(), allowJwt: v.obool(), identityProviders: z.array(IdentityProviderInfo).nullable().optional() });
+
+const LIST_ORGANIZATIONS: ListSpec = {
+  sort: SORT_ORGANIZATIONS,
+  defaultSort: { by: 'DisplayName', direction: 'asc' },
+  text: { name: 'o.name', description: 'o.description' },
+};
+const LIST_MEMBERS: ListSpec = {
+  sort: { Type: 'm.type', Name: 'LOWER(m.name)', Email: 'LOWER(m.email)' },
+  defaultSort: { by: 'Name', direction: 'asc' },
+  text: { name: 'm.name' },
+  exact: { type: (value, p) => ({ sql: `m.type = LOWER(:${p})`, params: { [p]: value } }) },
+};
+const LIST_ORG_RESOURCES: ListSpec = {
+  sort: { Name: 'LOWER(r.name)', Description: 'LOWER(r.description)', Url: 'LOWER(r.url)' },
+  defaultSort: { by: 'Name', direction: 'asc' },
+  text: { name: 'r.name', description: 'r.description' },
+};
+
+export const organizationsV1 = [
+  defineOp({
+    id: 'v1.organizations.create',
+    summary: 'Add organization',
+    http: { method: 'POST', path: '/api/v1/organizations' },
+    permission: 'createSystem',
+    input: { body: OrganizationV1 },
+    handler: (ctx, { body }) => createOrganization(ctx, body),
+  }),
+  defineOp({
+    id: 'v1.organizations.list',
+    summary: 'List organizations',
+    http: { method: 'GET', path: '/api/v1/organizations' },
+    permission: 'viewSystem',
+    list: LIST_ORGANIZATIONS,
+    handler: (ctx, { list }) =>
+      pageOf(ctx.db.getRepository(Organization).createQueryBuilder('o'), LIST_ORGANIZATIONS, list, 'o.id', organizationDto),
+  }),
+  defineOp({
+    id: 'v1.organizations.update',
+    summary: 'Update organization',
+    http: { method: 'PUT', path: '/api/v1/organizations/{id}' },
+    permission: 'editSystem',
+    input: { params: idParam, body: OrganizationV1 },
+    handler: (ctx, { params, body }) => updateOrganization(ctx, params.id, body),
+  }),
+  defineOp({
+    id: 'v1.organizations.listMembers',
+    summary: 'List members (users and groups) of an organization',
+    http: { method: 'GET', path: '/api/v1/organizations/{id}/members' },
+    permission: 'viewSystem',
+    input: { params: idParam },
+    list: LIST_MEMBERS,
+    handler: async (ctx, { params, list }) => {
+      await findOr404(ctx, Organization, params.id, 'Organization');
+      const members = `(SELECT u.id AS id, 'user' AS type, u.firstName || ' ' || u.lastName AS name, u.email AS email, u.createdDate AS createdDate
+          FROM users u JOIN user_organizations l ON l.userId = u.id WHERE l.targetId = :org
+        UNION ALL
+        SELECT g.id, 'group', g.name, NULL, g.createdDate FROM groups g WHERE g.organizationId = :org)`;
+      const qb = ctx.db.createQueryBuilder().select('m.*').from(members, 'm').setParameter('org', params.id);
+      return rawPageOf(qb, LIST_MEMBERS, list, 'm.id', (r: { id: string; type: string; name: string; email: string | null; createdDate: string }) => ({
+        id: r.id, type: r.type, name: r.name, email: r.email, createdDate: iso(r.createdDate),
+      }));
+    },
+  }),
+  defineOp({
+    id: 'v1.organizations.listResources',
+    summary: 'List resources of an organization',
+    http: { method: 'GET', path: '/api/v1/organizations/{id}/resources' },
+    permission: 'viewSystem',
+    input: { params: idParam },
+    list: LIST_ORG_RESOURCES,
+    handler: async (ctx, { params, list }) => {
+      await findOr404(ctx, Organization, params.id, 'Organization');
+      const qb = ctx.db.getRepository(Resource).createQueryBuilder('r').where('r.organizationId = :org', { org: params.id });
+      return pageOf(qb, LIST_ORG_RESOURCES, list, 'r.id', resourceDto);
+    },
+  }),
+  defineOp({
+    id: 'v1.organizations.updateAuthentication',
+    summary: 'Update authentication details of an organization',
+    http: { method: 'PUT', path: '/api/v1/organizations/{id}/authentication' },
+    permission: 'editSystem',
+    input: { params: idParam, body: AuthenticationV1 },
+    handler: (ctx, { params, body }) =>
+      setOrganizationAuthentication(ctx, params.id, {
+        allowNtlm: body.allowNtlm,
+        allowJwt: body.allowJwt,
+        identityProviderIds: body.identityProviders?.map((p) => p.id),
+      }),
+  }),
+  defineOp({
+    id: 'v1.organizations.delete',
+    summary: 'Delete organizations',
+    http: { method: 'DELETE', path: '/api/v1/organizations' },
+    permission: 'deleteSystem',
+    input: { body: v.uuidList() },
+    handler: (ctx, { body }) => deleteOrganizations(ctx, body),
+  }),
+] as const;

@@ -1,0 +1,43 @@
+import { z } from 'zod';
+import type { OpContext } from '../../core/context.js';
+import { iso, newBase } from '../../core/entity-base.js';
+import { findOr404 } from '../../core/rows.js';
+import type { ListSpec } from '../../core/list-query.js';
+import { v } from '../../core/validation.js';
+import { Organization } from '../organizations/organizations.entity.js';
+import { Resource, type ResourceRow } from './resources.entity.js';
+
+/** Link resources open in a browser: only http(s), so a stored link can never run script. */
+export const webUrl = () =>
+  v.text().refine((s) => /^https?:\/\/[^\s]+$/i.test(s) && URL.canParse(s), { message: 'must be an http or https URL' });
+
+// Set A 2.12
+export const ResourceV1 = z.object({ name: v.text(), description: v.nstr(), type: v.text(), organizationId: v.uuid(), url: webUrl() });
+export type ResourceFields = z.output<typeof ResourceV1>;
+
+export const LIST_RESOURCES: ListSpec = {
+  sort: {
+    name: 'LOWER(r.name)', description: 'LOWER(r.description)', type: 'LOWER(r.type)', url: 'LOWER(r.url)',
+    createdDate: 'r.createdDate', modifiedDate: 'r.modifiedDate',
+  },
+  defaultSort: { by: 'name', direction: 'asc' },
+  text: { name: 'r.name', description: 'r.description' },
+};
+
+export function resourceDto(r: ResourceRow) {
+  return {
+    id: r.id, name: r.name, description: r.description, type: r.type, organizationId: r.organizationId, url: r.url,
+    createdDate: iso(r.createdDate), modifiedDate: iso(r.modifiedDate),
+  };
+}
+
+export async function saveResource(ctx: OpContext, id: string | null, f: ResourceFields) {
+  await findOr404(ctx, Organization, f.organizationId, 'Organization');
+  const repo = ctx.db.getRepository(Resource);
+  const row: ResourceRow = id
+    ? { ...(await findOr404(ctx, Resource, id, 'Resource')), ...f, modifiedDate: ctx.now() }
+    : { ...newBase(ctx.now()), ...f, description: f.description ?? null, createdBy: ctx.principal?.user.id ?? null };
+  row.description = f.description ?? null;
+  await repo.save(row);
+  return resourceDto(row);
+}

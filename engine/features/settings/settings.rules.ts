@@ -1,0 +1,22 @@
+import type { EngineServices } from '../../core/context.js';
+import { Setting } from './settings.entity.js';
+
+/** Known settings with their defaults. */
+export const SETTING_DEFAULTS = {
+  authenticationMethods: { jwtAuth: false, ntlmAuth: false },
+  /** Set when the owner has finished the first-run form (name, e-mail, password). */
+  setupComplete: false,
+  /** Let the HTTP server listen beyond loopback (the user turns it on). */
+  lanAccess: false,
+};
+export type SettingKey = keyof typeof SETTING_DEFAULTS;
+
+export async function readSetting<K extends SettingKey>(s: EngineServices, key: K): Promise<(typeof SETTING_DEFAULTS)[K]> {
+  const row = await s.db.getRepository(Setting).findOneBy({ key });
+  return (row ? row.value : SETTING_DEFAULTS[key]) as (typeof SETTING_DEFAULTS)[K];
+}
+
+export async function writeSetting<K extends SettingKey>(s: EngineServices, key: K, value: (typeof SETTING_DEFAULTS)[K]) {
+  await s.db.getRepository(Setting).save({ key, value, modifiedDate: s.now() });
+  return value;
+}

@@ -1,0 +1,28 @@
+import { z } from 'zod';
+import { defineOp } from '../../core/op.js';
+import { v } from '../../core/validation.js';
+import { readSetting, writeSetting } from './settings.rules.js';
+
+// Set A 2.14
+const AuthenticationMethods = z.object({ jwtAuth: v.bool(), ntlmAuth: v.bool() });
+
+export const settingsV1 = [
+  defineOp({
+    id: 'v1.settings.updateAuthenticationMethods',
+    summary: 'Update authentication methods',
+    http: { method: 'PUT', path: '/api/v1/settings/authentication-methods' },
+    permission: 'editSettings',
+    input: { body: AuthenticationMethods },
+    handler: (ctx, { body }) => writeSetting(ctx, 'authenticationMethods', { jwtAuth: body.jwtAuth, ntlmAuth: body.ntlmAuth }),
+  }),
+] as const;
+
+export const settingsApp = [
+  defineOp({
+    id: 'app.settings.getAuthenticationMethods',
+    summary: 'Read the system authentication methods',
+    http: { method: 'GET', path: '/api/app/settings/authentication-methods' },
+    permission: 'viewSettings',
+    handler: (ctx) => readSetting(ctx, 'authenticationMethods'),
+  }),
+] as const;

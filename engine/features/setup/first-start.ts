@@ -1,0 +1,66 @@
+import type { EngineServices } from '../../core/context.js';
+import { newBase } from '../../core/entity-base.js';
+import { allPermissions, hubUserPermissions } from '../../core/permissions.js';
+import { newToken, tokenHash } from '../../core/passwords.js';
+import { Organization } from '../organizations/organizations.entity.js';
+import { Role, type RoleRow } from '../roles/roles.entity.js';
+import { Group } from '../groups/groups.entity.js';
+import { ALL_USERS_GROUP } from '../groups/groups.rules.js';
+import { User, UserGroup, UserOrganization, UserRole } from '../users/users.entity.js';
+import { ADMINISTRATOR_ROLE, HUB_USERS_ROLE } from '../users/users.rules.js';
+import { ApiKey } from '../api-keys/api-keys.entity.js';
+import { API_KEY_PREFIX } from '../auth/principal.js';
+
+export const DEFAULT_THEME_ID = '00000000-0000-0000-0000-000000000001';
+export const DEFAULT_OWNER_EMAIL = 'owner@localhost';
+
+export interface FirstStartResult {
+  created: boolean;
+  ownerId: string;
+}
+
+/**
+ * On an empty database: organization "Default", the roles "Administrator" (every permission) and
+ * "Hub users", the group "All users", and the tenant owner. Runs in one transaction, so a crash
+ * half-way leaves an empty database that the next start seeds again.
+ */
+export async function ensureFirstStart(s: EngineServices, ownerEmail = DEFAULT_OWNER_EMAIL): Promise<FirstStartResult> {
+  const existing = await s.db.getRepository(User).findOneBy({ isTenantOwner: true });
+  if (existing) return { created: false, ownerId: existing.id };
+  const now = s.now();
+  const org = { ...newBase(now), name: 'Default', displayName: 'Default', description: 'Created at first start', themeId: DEFAULT_THEME_ID,
+    allowNtlm: false, allowJwt: false, serviceAuth: true, identityProviderId: null };
+  const role = (name: string, description: string, permissions: RoleRow['permissions']): RoleRow => ({
+    ...newBase(now), name, description, allProjects: true, projects: [], permissions, permissionsModifiedDate: now, isActive: true, type: 'system',
+  });
+  const admin = role(ADMINISTRATOR_ROLE, 'Every permission on every project', allPermissions());
+  const hub = role(HUB_USERS_ROLE, 'Sees and subscribes to what is published to them', hubUserPermissions());
+  const group = { ...newBase(now), name: ALL_USERS_GROUP, description: 'Everyone', organizationId: org.id, isActive: true, type: 'system' };
+  const owner = {
+    ...newBase(now), kind: 'user' as const, firstName: 'Tenant', lastName: 'Owner', email: ownerEmail.toLowerCase(), passwordHash: null,
+    domainAccount: null, isActive: true, sendNotification: false, isoLanguage: 'en', isTenantOwner: true, isTenantAdmin: true, createdBy: null, modifiedBy: null,
+  };
+  await s.db.transaction(async (m) => {
+    await m.getRepository(Organization).insert(org);
+    await m.getRepository(Role).insert(admin);
+    await m.getRepository(Role).insert(hub);
+    await m.getRepository(Group).insert(group);
+    await m.getRepository(User).insert(owner);
+    await m.getRepository(UserOrganization).insert({ userId: owner.id, targetId: org.id });
+    await m.getRepository(UserGroup).insert({ userId: owner.id, targetId: group.id });
+    await m.getRepository(UserRole).insert({ userId: owner.id, targetId: admin.id });
+  });
+  s.log.info('First start: created organization "Default", roles, group "All users" and the tenant owner', { ownerEmail });
+  return { created: true, ownerId: owner.id };
+}
+
+/** A one-time API key for the owner (headless first start); only the hash is stored. */
+export async function issueOwnerKey(s: EngineServices, ownerId: string, days = 365): Promise<string> {
+  const key = newToken(API_KEY_PREFIX);
+  const now = s.now();
+  await s.db.getRepository(ApiKey).insert({
+    ...newBase(now), userId: ownerId, organizationId: null, name: 'Owner key (first start)', description: 'Written to owner-api-key at first start',
+    expiryDate: new Date(now.getTime() + days * 86400_000), keyHash: tokenHash(key), keyPrefix: key.slice(0, 10), lastUsedDate: null,
+  });
+  return key;
+}

@@ -1,0 +1,167 @@
+import { z } from 'zod';
+import type { OpContext } from '../../core/context.js';
+import { iso, newBase } from '../../core/entity-base.js';
+import { conflict, fieldError } from '../../core/errors.js';
+import { findOr404, requireAll } from '../../core/rows.js';
+import type { ListSpec } from '../../core/list-query.js';
+import { hashPassword, passwordProblem } from '../../core/passwords.js';
+import { v } from '../../core/validation.js';
+import { Organization } from '../organizations/organizations.entity.js';
+import { Group } from '../groups/groups.entity.js';
+import { Role } from '../roles/roles.entity.js';
+import { Session } from '../auth/sessions.entity.js';
+import { allUsersGroupId } from '../groups/groups.rules.js';
+import { User, UserGroup, UserOrganization, UserRole, type UserKind, type UserRow } from './users.entity.js';
+
+export const HUB_USERS_ROLE = 'Hub users';
+export const ADMINISTRATOR_ROLE = 'Administrator';
+
+/** An e-mail address without header-breaking characters; stored lower-case so sign-in ignores case. */
+export const email = () =>
+  z
+    .string()
+    .trim()
+    .max(254)
+    .regex(/^[^\s@<>(),;:"\\[\]]+@[^\s@<>(),;:"\\[\]]+\.[^\s@<>(),;:"\\[\]]+$/, { message: 'must be an e-mail address' })
+    .transform((s) => s.toLowerCase());
+export const nemail = () => z.union([email(), z.literal('').transform(() => null)]).nullable().optional();
+
+export const LIST_USERS: ListSpec = {
+  sort: {
+    FullName: "LOWER(u.firstName || ' ' || u.lastName)",
+    Email: 'LOWER(u.email)',
+    UserName: 'LOWER(COALESCE(u.domainAccount, u.email))',
+    IsActive: 'u.isActive',
+    Groups: '(SELECT COUNT(*) FROM user_groups ug WHERE ug.userId = u.id)',
+    Type: 'u.kind',
+    CreatedDate: 'u.createdDate',
+    ModifiedDate: 'u.modifiedDate',
+  },
+  defaultSort: { by: 'FullName', direction: 'asc' },
+  text: { full_name: "u.firstName || ' ' || u.lastName", email: 'u.email' },
+  bool: { is_active: 'u.isActive' },
+  uuid: { group_id: (value, p) => ({ sql: `EXISTS (SELECT 1 FROM user_groups ugf WHERE ugf.userId = u.id AND ugf.targetId = :${p})`, params: { [p]: value } }) },
+};
+
+type Named = { id: string; name: string };
+
+/** Users with their roles, organizations and groups, loaded in three queries for the whole page. */
+export async function userDtos(ctx: OpContext, users: UserRow[]) {
+  const ids = users.map((u) => u.id);
+  const links = async (table: string, target: string, nameExpr: string) =>
+    ids.length
+      ? ((await ctx.db.query(
+          `SELECT l.userId, t.id, ${nameExpr} AS name FROM ${table} l JOIN ${target} t ON t.id = l.targetId
+           WHERE l.userId IN (${ids.map(() => '?').join(',')}) ORDER BY name`,
+          ids,
+        )) as (Named & { userId: string })[])
+      : [];
+  const [roles, orgs, groups] = await Promise.all([
+    links('user_roles', 'roles', 't.name'),
+    links('user_organizations', 'organizations', 't.displayName'),
+    links('user_groups', 'groups', 't.name'),
+  ]);
+  const of = (list: (Named & { userId: string })[], id: string) => list.filter((l) => l.userId === id).map(({ id: i, name }) => ({ id: i, name }));
+  return users.map((u) => ({
+    id: u.id,
+    type: u.kind,
+    firstName: u.firstName,
+    lastName: u.lastName,
+    fullName: `${u.firstName} ${u.lastName}`,
+    email: u.email,
+    userName: u.domainAccount ?? u.email,
+    domainAccount: u.domainAccount,
+    isActive: u.isActive,
+    sendNotification: u.sendNotification,
+    isoLanguage: u.isoLanguage,
+    isTenantOwner: u.isTenantOwner,
+    isTenantAdmin: u.isTenantAdmin,
+    hasPassword: u.passwordHash !== null,
+    roles: of(roles, u.id),
+    organizations: of(orgs, u.id),
+    groups: of(groups, u.id),
+    createdDate: iso(u.createdDate),
+    modifiedDate: iso(u.modifiedDate),
+  }));
+}
+
+export async function userDto(ctx: OpContext, u: UserRow) {
+  return (await userDtos(ctx, [u]))[0];
+}
+
+export interface UserFields {
+  kind: UserKind;
+  firstName: string;
+  lastName: string;
+  email?: string | null;
+  password?: string | null;
+  domainAccount?: string | null;
+  isActive: boolean;
+  sendNotification?: boolean;
+  isoLanguage?: string | null;
+  /** undefined or null keeps the current links; an array replaces them. */
+  roleIds?: string[] | null;
+  organizationIds?: string[] | null;
+  groupIds?: string[] | null;
+}
+
+export async function endSessions(ctx: OpContext, userId: string) {
+  await ctx.db.getRepository(Session).delete({ userId });
+}
+
+/** Creates or updates a user or recipient with their links, checking every rule before writing anything. */
+export async function saveUser(ctx: OpContext, id: string | null, f: UserFields) {
+  const current = id ? await findOr404(ctx, User, id, f.kind === 'recipient' ? 'Recipient' : 'User') : null;
+  if (current && current.kind !== f.kind) throw conflict(`${current.firstName} ${current.lastName} is a ${current.kind}, not a ${f.kind}`);
+  if (f.email) {
+    const taken = await ctx.db.getRepository(User).findOneBy({ email: f.email });
+    if (taken && taken.id !== id) throw conflict('Another user already has this e-mail address', [{ field: 'body.email', message: 'is already in use' }]);
+  }
+  if (f.password) {
+    const problem = passwordProblem(f.password);
+    if (problem) throw fieldError('body.password', problem);
+  }
+  if (current?.isTenantOwner && !f.isActive) throw conflict('The tenant owner cannot be deactivated');
+  if (f.roleIds) await requireAll(ctx, Role, f.roleIds, 'Role');
+  if (f.organizationIds) await requireAll(ctx, Organization, f.organizationIds, 'Organization');
+  if (f.groupIds) await requireAll(ctx, Group, f.groupIds, 'Group');
+
+  const passwordHash = f.password ? await hashPassword(f.password) : (current?.passwordHash ?? null);
+  const row: UserRow = {
+    ...(current ?? { ...newBase(ctx.now()), isTenantOwner: false, isTenantAdmin: false, createdBy: ctx.principal?.user.id ?? null }),
+    kind: f.kind,
+    firstName: f.firstName,
+    lastName: f.lastName,
+    email: f.email === undefined ? (current?.email ?? null) : f.email,
+    passwordHash,
+    domainAccount: f.domainAccount === undefined ? (current?.domainAccount ?? null) : f.domainAccount,
+    isActive: f.isActive,
+    sendNotification: f.sendNotification ?? current?.sendNotification ?? false,
+    isoLanguage: f.isoLanguage === undefined ? (current?.isoLanguage ?? null) : f.isoLanguage,
+    modifiedDate: ctx.now(),
+    modifiedBy: ctx.principal?.user.id ?? null,
+  };
+  const allUsers = await allUsersGroupId(ctx);
+  await ctx.db.transaction(async (m) => {
+    await m.getRepository(User).save(row);
+    const replace = async (entity: typeof UserRole, ids: string[]) => {
+      await m.getRepository(entity).delete({ userId: row.id });
+      const unique = [...new Set(ids)];
+      if (unique.length) await m.getRepository(entity).insert(unique.map((targetId) => ({ userId: row.id, targetId })));
+    };
+    if (f.roleIds) await replace(UserRole, f.roleIds);
+    if (f.organizationIds) await replace(UserOrganization, f.organizationIds);
+    // Everyone stays in "All users", whatever groups the form names.
+    if (f.groupIds) await replace(UserGroup, allUsers ? [...f.groupIds, allUsers] : f.groupIds);
+    else if (!current && allUsers) await m.getRepository(UserGroup).insert({ userId: row.id, targetId: allUsers });
+    // A new password or a deactivation ends every session of the user.
+    if (current && (f.password || !f.isActive)) await m.getRepository(Session).delete({ userId: row.id });
+  });
+  return userDto(ctx, row);
+}
+
+export async function roleIdByName(ctx: OpContext, name: string): Promise<string[]> {
+  const role = await ctx.db.getRepository(Role).findOneBy({ name, type: 'system' });
+  return role ? [role.id] : [];
+}
+export const idNames = () => z.array(v.idName());

@@ -1,0 +1,111 @@
+import { z } from 'zod';
+import { defineOp } from '../../core/op.js';
+import { idParam, v } from '../../core/validation.js';
+import { runList } from '../../core/list-query.js';
+import { Page } from '../../core/envelope.js';
+import { findOr404 } from '../../core/rows.js';
+import { conflict } from '../../core/errors.js';
+import { User } from './users.entity.js';
+import { HUB_USERS_ROLE, idNames, LIST_USERS, nemail, roleIdByName, saveUser, userDtos } from './users.rules.js';
+
+// Set A 2.22
+const UserV1 = z.object({
+  domainAccount: v.nstr(),
+  firstName: v.text(),
+  lastName: v.text(),
+  email: nemail(),
+  password: v.nstr(),
+  isActive: v.bool(),
+  sendNotification: v.obool(),
+  isoLanguage: v.nstr(),
+  roles: idNames().nullable().optional(),
+  organizations: idNames(),
+  groups: idNames().nullable().optional(),
+});
+const RecipientV1 = z.object({
+  firstName: v.text(),
+  lastName: v.text(),
+  email: nemail(),
+  password: v.nstr(),
+  isActive: v.bool(),
+  isoLanguage: v.nstr(),
+  organizations: idNames(),
+  groups: idNames().nullable().optional(),
+});
+const ConversionV1 = z.object({
+  roles: idNames(),
+  isActive: v.bool(),
+  sendNotification: v.obool(),
+  language: v.text(),
+  domain: v.nstr(),
+});
+
+const ids = (list: { id: string }[] | null | undefined) => (list ? list.map((x) => x.id) : list);
+
+export const usersV1 = [
+  defineOp({
+    id: 'v1.users.create',
+    summary: 'Add user',
+    http: { method: 'POST', path: '/api/v1/users' },
+    permission: 'createUser',
+    input: { body: UserV1 },
+    handler: (ctx, { body }) =>
+      saveUser(ctx, null, { ...body, kind: 'user', roleIds: ids(body.roles), organizationIds: ids(body.organizations), groupIds: ids(body.groups) }),
+  }),
+  defineOp({
+    id: 'v1.users.list',
+    summary: 'List users',
+    http: { method: 'GET', path: '/api/v1/users' },
+    permission: 'viewUser',
+    list: LIST_USERS,
+    handler: async (ctx, { list }) => {
+      const { rows, total, page, pageSize } = await runList(ctx.db.getRepository(User).createQueryBuilder('u'), LIST_USERS, list, 'u.id');
+      return new Page(await userDtos(ctx, rows), page, pageSize, total);
+    },
+  }),
+  defineOp({
+    id: 'v1.recipients.create',
+    summary: 'Create recipient (gets the role "Hub users")',
+    http: { method: 'POST', path: '/api/v1/recipients' },
+    permission: 'createUser',
+    input: { body: RecipientV1 },
+    handler: async (ctx, { body }) =>
+      saveUser(ctx, null, {
+        ...body, kind: 'recipient', roleIds: await roleIdByName(ctx, HUB_USERS_ROLE), organizationIds: ids(body.organizations), groupIds: ids(body.groups),
+      }),
+  }),
+  defineOp({
+    id: 'v1.users.update',
+    summary: 'Update user',
+    http: { method: 'PUT', path: '/api/v1/users/{id}' },
+    permission: 'editUser',
+    input: { params: idParam, body: UserV1 },
+    handler: (ctx, { params, body }) =>
+      saveUser(ctx, params.id, { ...body, kind: 'user', roleIds: ids(body.roles), organizationIds: ids(body.organizations), groupIds: ids(body.groups) }),
+  }),
+  defineOp({
+    id: 'v1.recipients.update',
+    summary: 'Update recipient',
+    http: { method: 'PUT', path: '/api/v1/recipients/{id}' },
+    permission: 'editUser',
+    input: { params: idParam, body: RecipientV1 },
+    handler: (ctx, { params, body }) =>
+      saveUser(ctx, params.id, { ...body, kind: 'recipient', organizationIds: ids(body.organizations), groupIds: ids(body.groups) }),
+  }),
+  defineOp({
+    id: 'v1.recipients.convertToUser',
+    summary: 'Convert recipient to user',
+    http: { method: 'POST', path: '/api/v1/recipients/{id}/convert' },
+    permission: 'editUser',
+    input: { params: idParam, body: ConversionV1 },
+    handler: async (ctx, { params, body }) => {
+      const r = await findOr404(ctx, User, params.id, 'Recipient');
+      if (r.kind !== 'recipient') throw conflict(`${r.firstName} ${r.lastName} is already a user`);
+      await ctx.db.getRepository(User).update(r.id, { kind: 'user' });
+      return saveUser(ctx, r.id, {
+        kind: 'user', firstName: r.firstName, lastName: r.lastName, isActive: body.isActive, sendNotification: body.sendNotification,
+        isoLanguage: body.language, domainAccount: body.domain ?? null, roleIds: ids(body.roles),
+      });
+    },
+  }),
+] as const;

@@ -1,0 +1,128 @@
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import cors from '@fastify/cors';
+import fastifyStatic from '@fastify/static';
+import { existsSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
+import type { Engine } from '../engine.js';
+import { failure } from '../core/envelope.js';
+import { openApiDocument } from './openapi.js';
+import { SECURITY_HEADERS } from './security-headers.js';
+import { TrustedOrigin } from '../features/trusted-origins/trusted-origins.entity.js';
+
+export interface HttpOptions {
+  host?: string;
+  port?: number;
+  /** Extra host names the Host header may carry (when LAN access is on). */
+  allowedHosts?: string[];
+  /** The renderer build to serve at /, when present. */
+  rendererDir?: string;
+  bodyLimit?: number;
+  version?: string;
+}
+
+export interface HttpServer {
+  app: FastifyInstance;
+  url: string;
+  port: number;
+  close(): Promise<void>;
+}
+
+const CREDENTIAL_QUERY_KEYS = ['token', 'access_token', 'api_key', 'apikey', 'key'];
+
+function bearer(req: FastifyRequest): string | null {
+  const h = req.headers.authorization;
+  if (!h) return null;
+  const m = /^Bearer\s+(\S+)$/i.exec(h);
+  return m ? m[1] : null;
+}
+
+function send(reply: FastifyReply, status: number, envelope: unknown) {
+  return reply.code(status).header('cache-control', 'no-store').send(envelope);
+}
+
+/** The HTTP API generated from the catalogue, plus the renderer build and the OpenAPI document. */
+export async function startHttpServer(engine: Engine, options: HttpOptions = {}): Promise<HttpServer> {
+  const host = options.host ?? '127.0.0.1';
+  const app = Fastify({ bodyLimit: options.bodyLimit ?? 1024 * 1024, logger: false, trustProxy: false });
+  let port = options.port ?? 0;
+
+  // Host allow-list against DNS rebinding: only loopback names (and those the user allowed) may address us.
+  app.addHook('onRequest', async (req, reply) => {
+    for (const [k, v] of Object.entries(SECURITY_HEADERS)) reply.header(k, v);
+    const allowed = new Set([`127.0.0.1:${port}`, `localhost:${port}`, `[::1]:${port}`, ...(options.allowedHosts ?? []).map((h) => (h.includes(':') ? h : `${h}:${port}`))]);
+    const hostHeader = (req.headers.host ?? '').toLowerCase();
+    if (!allowed.has(hostHeader)) return send(reply, 403, failure(`Host "${hostHeader.slice(0, 100)}" is not allowed`));
+    if (req.url.startsWith('/api/')) {
+      const q = req.query as Record<string, unknown>;
+      const k = CREDENTIAL_QUERY_KEYS.find((key) => key in q);
+      if (k) return send(reply, 400, failure('Credentials go in the Authorization header, never in the query string', [{ field: `query.${k}`, message: 'not allowed' }]));
+    }
+  });
+
+  // CORS only for the trusted origins stored in the database (set A "trusted origins"), read fresh each few seconds.
+  let trusted: { at: number; set: Set<string> } = { at: 0, set: new Set() };
+  await app.register(cors, {
+    origin: (origin, cb) => {
+      if (!origin) return cb(null, false);
+      const now = Date.now();
+      if (now - trusted.at < 5000) return cb(null, trusted.set.has(origin));
+      engine.services.db
+        .getRepository(TrustedOrigin)
+        .find()
+        .then((rows) => {
+          trusted = { at: now, set: new Set(rows.map((r) => r.address)) };
+          cb(null, trusted.set.has(origin));
+        })
+        .catch(() => cb(null, false));
+    },
+    methods: ['GET', 'POST', 'PUT', 'DELETE'],
+    allowedHeaders: ['Authorization', 'Content-Type'],
+    maxAge: 600,
+  });
+
+  app.setErrorHandler((err: { statusCode?: number; code?: string; message: string }, _req, reply) => {
+    if (err.code === 'FST_ERR_CTP_BODY_TOO_LARGE') return send(reply, 413, failure('The request body is too large'));
+    if (err.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') return send(reply, 415, failure('Send JSON (Content-Type: application/json)'));
+    if (err.statusCode && err.statusCode >= 400 && err.statusCode < 500)
+      return send(reply, err.statusCode, failure(err.code === 'FST_ERR_CTP_EMPTY_JSON_BODY' ? 'The JSON body is empty' : `Malformed request: ${err.message}`, [{ field: 'body', message: 'is not valid JSON' }]));
+    engine.services.log.error('HTTP failure', { error: err.message });
+    return send(reply, 500, failure('Internal error; the log has the details'));
+  });
+
+  const call = async (id: string, req: FastifyRequest, reply: FastifyReply, input: { params?: unknown; query?: unknown; body?: unknown }) => {
+    const result = await engine.invoke(id, input, { token: bearer(req), transport: 'http', client: req.ip });
+    return send(reply, result.status, result.envelope);
+  };
+
+  for (const op of engine.catalogue.values()) {
+    const url = op.http.path.replace(/\{(\w+)\}/g, ':$1');
+    app.route({
+      method: op.http.method,
+      url,
+      handler: (req, reply) => call(op.id, req, reply, { params: req.params, query: req.query, body: req.body }),
+    });
+  }
+
+  // The renderer's HTTP bridge: the same three-part input as IPC, by catalogue id.
+  app.post('/api/app/invoke/:opId', (req, reply) => {
+    const { opId } = req.params as { opId: string };
+    const b = (req.body ?? {}) as { params?: unknown; query?: unknown; body?: unknown };
+    return call(opId, req, reply, { params: b.params, query: b.query, body: b.body });
+  });
+
+  const doc = openApiDocument(engine.catalogue.values(), options.version ?? '0.0.0');
+  app.get('/api/openapi.json', (_req, reply) => reply.send(doc));
+
+  if (options.rendererDir && existsSync(options.rendererDir)) {
+    await app.register(fastifyStatic, { root: options.rendererDir, wildcard: false, index: ['index.html'] });
+  }
+  app.setNotFoundHandler((req, reply) => {
+    if (req.url.startsWith('/api/') || !options.rendererDir || req.method !== 'GET') return send(reply, 404, failure(`No route ${req.method} ${req.url.split('?')[0]}`));
+    return reply.type('text/html').sendFile('index.html');
+  });
+
+  await app.listen({ host, port });
+  port = (app.server.address() as AddressInfo).port;
+  const shownHost = host.includes(':') ? `[${host}]` : host;
+  return { app, port, url: `http://${shownHost === '0.0.0.0' ? '127.0.0.1' : shownHost}:${port}`, close: () => app.close() };
+}

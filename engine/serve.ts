@@ -1,0 +1,73 @@
+import { chmod, readFile, writeFile } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { createEngine } from './engine.js';
+import { startHttpServer } from './http/server.js';
+import type { Logger } from './core/context.js';
+import type { SecretKeyStore } from './core/secrets.js';
+
+/** Under `serve` the secrets key lives in a 0600 file beside the database. */
+export function fileKeyStore(dir: string): SecretKeyStore {
+  const file = join(dir, 'secret.key');
+  return {
+    load: async () => {
+      try {
+        return Buffer.from((await readFile(file, 'utf8')).trim(), 'base64');
+      } catch {
+        return null;
+      }
+    },
+    save: async (key) => {
+      await writeFile(file, key.toString('base64'), { mode: 0o600 });
+      await chmod(file, 0o600);
+    },
+  };
+}
+
+const consoleLogger: Logger = {
+  info: (msg, f) => console.log(`[info] ${msg}`, f ? JSON.stringify(f) : ''),
+  warn: (msg, f) => console.warn(`[warn] ${msg}`, f ? JSON.stringify(f) : ''),
+  error: (msg, f) => console.error(`[error] ${msg}`, f ? JSON.stringify(f) : ''),
+};
+
+async function main() {
+  const { values } = parseArgs({
+    options: {
+      'data-dir': { type: 'string', default: '.data' },
+      port: { type: 'string', default: '5123' },
+      host: { type: 'string', default: '127.0.0.1' },
+      'owner-email': { type: 'string', default: 'owner@localhost' },
+      'allowed-host': { type: 'string', multiple: true },
+    },
+  });
+  const dataDir = resolve(values['data-dir']!);
+  const port = Number(values.port);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`--port must be 0..65535, got ${values.port}`);
+  const engine = await createEngine({ dataDir, secretKeys: fileKeyStore(dataDir), ownerEmail: values['owner-email'], logger: consoleLogger });
+  if (engine.firstStart.created) {
+    const keyFile = join(dataDir, 'owner-api-key');
+    await writeFile(keyFile, (await engine.issueOwnerKey()) + '\n', { mode: 0o600 });
+    await chmod(keyFile, 0o600);
+    console.log(`Owner API key written to ${keyFile} (readable by you only). It is shown nowhere else.`);
+  }
+  const server = await startHttpServer(engine, {
+    host: values.host,
+    port,
+    allowedHosts: values['allowed-host'],
+    rendererDir: resolve(__dirname, '..', 'renderer'),
+    version: process.env.npm_package_version,
+  });
+  console.log(`Broadsheet is serving ${server.url} (data in ${dataDir})`);
+  const stop = async () => {
+    await server.close();
+    await engine.close();
+    process.exit(0);
+  };
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
+}
+
+main().catch((e) => {
+  console.error(e instanceof Error ? e.message : e);
+  process.exit(1);
+});

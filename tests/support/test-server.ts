@@ -1,0 +1,108 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { createEngine, type Engine } from '../../engine/engine.js';
+import { startHttpServer, type HttpServer } from '../../engine/http/server.js';
+import type { SecretKeyStore } from '../../engine/core/secrets.js';
+
+export function memoryKeyStore(): SecretKeyStore {
+  let key: Buffer | null = randomBytes(32);
+  return { load: async () => key, save: async (k) => void (key = k) };
+}
+
+export interface ApiResponse<T = any> {
+  status: number;
+  body: { data: T; isSuccess: boolean; error: string | null; errorDetails: { field: string; message: string }[] | null; page?: number; pageSize?: number; totalItems?: number; totalPages?: number };
+  headers: Headers;
+}
+
+export interface CallOptions {
+  token?: string | null;
+  body?: unknown;
+  query?: Record<string, string | number | boolean>;
+  headers?: Record<string, string>;
+  rawBody?: string;
+}
+
+/** A real engine on a SQLite file in a fresh folder, behind the real HTTP server on a loopback port. */
+export interface TestServer {
+  engine: Engine;
+  http: HttpServer;
+  dataDir: string;
+  ownerKey: string;
+  url: string;
+  call<T = any>(method: string, path: string, options?: CallOptions): Promise<ApiResponse<T>>;
+  /** Same as call with the owner's key, failing the test on anything but success. */
+  ok<T = any>(method: string, path: string, body?: unknown, query?: CallOptions['query']): Promise<T>;
+  stop(): Promise<void>;
+}
+
+export async function startTestServer(opts: { rendererDir?: string; now?: () => Date } = {}): Promise<TestServer> {
+  const dataDir = await mkdtemp(join(tmpdir(), 'broadsheet-test-'));
+  const engine = await createEngine({ dataDir, secretKeys: memoryKeyStore(), now: opts.now });
+  const ownerKey = await engine.issueOwnerKey();
+  const http = await startHttpServer(engine, { port: 0, rendererDir: opts.rendererDir });
+  const call = async <T>(method: string, path: string, o: CallOptions = {}): Promise<ApiResponse<T>> => {
+    const qs = o.query ? '?' + new URLSearchParams(Object.entries(o.query).map(([k, v]) => [k, String(v)])).toString() : '';
+    const headers: Record<string, string> = { ...(o.headers ?? {}) };
+    const token = o.token === undefined ? ownerKey : o.token;
+    if (token) headers.authorization = `Bearer ${token}`;
+    let payload: string | undefined;
+    if (o.rawBody !== undefined) payload = o.rawBody;
+    else if (o.body !== undefined) payload = JSON.stringify(o.body);
+    if (payload !== undefined) headers['content-type'] ??= 'application/json';
+    const res = await fetch(http.url + path + qs, { method, headers, body: payload });
+    const text = await res.text();
+    return { status: res.status, body: text ? JSON.parse(text) : null, headers: res.headers };
+  };
+  return {
+    engine,
+    http,
+    dataDir,
+    ownerKey,
+    url: http.url,
+    call,
+    async ok(method, path, body, query) {
+      const r = await call(method, path, { body, query });
+      if (r.status !== 200) throw new Error(`${method} ${path} answered ${r.status}: ${JSON.stringify(r.body)}`);
+      return r.body.data;
+    },
+    async stop() {
+      await http.close();
+      await engine.close();
+      await rm(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+export const DEFAULT_THEME = '00000000-0000-0000-0000-000000000001';
+export const MISSING_ID = '7b1e0a4e-1111-4222-8333-944455556666';
+
+/** Ids of the first-start records every server has. */
+export async function defaults(s: TestServer) {
+  const orgs = await s.ok('GET', '/api/v1/organizations', undefined, { get_all: true });
+  const roles = await s.ok('GET', '/api/v1/roles', undefined, { get_all: true });
+  const groups = await s.ok('GET', '/api/v1/groups', undefined, { get_all: true });
+  return {
+    orgId: orgs.find((o: any) => o.displayName === 'Default').id as string,
+    adminRoleId: roles.find((r: any) => r.name === 'Administrator').id as string,
+    hubRoleId: roles.find((r: any) => r.name === 'Hub users').id as string,
+    allUsersGroupId: groups.find((g: any) => g.name === 'All users').id as string,
+    ownerId: s.engine.firstStart.ownerId,
+  };
+}
+
+/** A user with a password and only the given role permissions, signed in; answers the session token. */
+export async function signedInUserWith(s: TestServer, permissions: Record<string, boolean>, label = 'limited'): Promise<{ token: string; userId: string; roleId: string }> {
+  const { orgId } = await defaults(s);
+  const suffix = randomBytes(4).toString('hex');
+  const role = await s.ok('POST', '/api/v1/roles', { name: `${label} ${suffix}`, permissions, isActive: true, allProjects: true });
+  const email = `${label}-${suffix}@example.com`;
+  const user = await s.ok('POST', '/api/v1/users', {
+    firstName: 'Test', lastName: label, email, password: 'correct horse battery', isActive: true, roles: [{ id: role.id }], organizations: [{ id: orgId }],
+  });
+  const login = await s.call('POST', '/api/app/auth/login', { token: null, body: { email, password: 'correct horse battery' } });
+  if (login.status !== 200) throw new Error(`login failed: ${JSON.stringify(login.body)}`);
+  return { token: login.body.data.token, userId: user.id, roleId: role.id };
+}
