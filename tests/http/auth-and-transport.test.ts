@@ -1,0 +1,162 @@
+// Sign-in, sessions and the HTTP server's guards: Host allow-list, CORS, body limit, rate limits, OpenAPI.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { request } from 'node:http';
+import { startTestServer, signedInUserWith, type TestServer } from '../support/test-server.js';
+import { fixtures, ISSUE2_OPS, type Fixtures } from '../support/samples.js';
+
+let s: TestServer;
+let f: Fixtures;
+let clock = Date.now();
+beforeAll(async () => {
+  s = await startTestServer({ now: () => new Date(clock) });
+  f = await fixtures(s);
+});
+afterAll(() => s.stop());
+
+async function createUser(email: string, password: string, extra: object = {}) {
+  return s.ok('POST', '/api/v1/users', { firstName: 'Sign', lastName: 'In', email, password, isActive: true, organizations: [{ id: f.orgId }], ...extra });
+}
+const login = (email: string, password: string) => s.call('POST', '/api/app/auth/login', { token: null, body: { email, password } });
+
+describe('sign-in and sessions', () => {
+  it('signs in with e-mail (any case) and password, and /me tells the user, roles and effective permissions', async () => {
+    await createUser('alice@example.com', 'alice-password-1', { roles: [{ id: f.hubRoleId }] });
+    const res = await login('Alice@Example.com', 'alice-password-1');
+    expect(res.status).toBe(200);
+    expect(res.body.data.token).toMatch(/^bss_/);
+    expect(new Date(res.body.data.expiresAt).getTime()).toBeGreaterThan(clock);
+    const me = await s.call('GET', '/api/app/auth/me', { token: res.body.data.token });
+    expect(me.body.data.user.email).toBe('alice@example.com');
+    expect(me.body.data.user.roles.map((r: { name: string }) => r.name)).toEqual(['Hub users']);
+    expect(me.body.data.permissions).toMatchObject({ previewPublishedReport: true, viewUser: false });
+    expect(JSON.stringify(me.body)).not.toMatch(/passwordHash|scrypt/);
+  });
+
+  it('answers the same 401 for an unknown address and a wrong password', async () => {
+    const a = await login('nobody@example.com', 'whatever-pass');
+    const b = await login('alice@example.com', 'wrong-password');
+    expect(a.status).toBe(401);
+    expect(b.status).toBe(401);
+    expect(a.body.error).toBe(b.body.error);
+  });
+
+  it('ends a session on log-out', async () => {
+    const { token } = (await login('alice@example.com', 'alice-password-1')).body.data;
+    expect((await s.call('POST', '/api/app/auth/logout', { token })).status).toBe(200);
+    expect((await s.call('GET', '/api/app/auth/me', { token })).status).toBe(401);
+  });
+
+  it('ends sessions when they expire', async () => {
+    const { token } = (await login('alice@example.com', 'alice-password-1')).body.data;
+    clock += 13 * 3600_000;
+    try {
+      expect((await s.call('GET', '/api/app/auth/me', { token })).status).toBe(401);
+    } finally {
+      clock -= 13 * 3600_000;
+    }
+  });
+
+  it('ends every session on a password change and on deactivation', async () => {
+    const u = await createUser('bob@example.com', 'bob-password-1');
+    const first = (await login('bob@example.com', 'bob-password-1')).body.data.token;
+    const changed = await s.call('POST', '/api/app/auth/password', { token: first, body: { currentPassword: 'bob-password-1', newPassword: 'bob-password-2' } });
+    expect(changed.status).toBe(200);
+    expect((await s.call('GET', '/api/app/auth/me', { token: first })).status).toBe(401);
+    const second = changed.body.data.token;
+    expect((await s.call('GET', '/api/app/auth/me', { token: second })).status).toBe(200);
+    await s.ok('PUT', `/api/v1/users/${u.id}`, { firstName: 'Sign', lastName: 'In', email: 'bob@example.com', isActive: false, organizations: [{ id: f.orgId }] });
+    expect((await s.call('GET', '/api/app/auth/me', { token: second })).status).toBe(401);
+    expect((await login('bob@example.com', 'bob-password-2')).status).toBe(401);
+  });
+
+  it('rate-limits failed sign-ins for an address with 429', async () => {
+    await createUser('carol@example.com', 'carol-password-1');
+    const codes: number[] = [];
+    for (let i = 0; i < 12; i++) codes.push((await login('carol@example.com', 'wrong-' + i)).status);
+    expect(codes.slice(0, 10).every((c) => c === 401)).toBe(true);
+    expect(codes.slice(10)).toEqual([429, 429]);
+    const right = await login('carol@example.com', 'carol-password-1');
+    expect(right.status).toBe(429);
+    expect(right.body.error).toMatch(/try again/);
+  });
+
+  it('finishes first-run setup over HTTP only with the owner key, then signs the owner in', async () => {
+    expect((await s.ok('GET', '/api/app/setup')).setupComplete).toBe(false);
+    const body = { firstName: 'Olive', lastName: 'Owner', email: 'olive@example.com', password: 'owner-password-1' };
+    const { token: other } = await signedInUserWith(s, { editUser: true }, 'intruder');
+    expect((await s.call('POST', '/api/app/setup', { token: null, body })).status).toBe(403);
+    expect((await s.call('POST', '/api/app/setup', { token: other, body })).status).toBe(403);
+    expect((await s.call('POST', '/api/app/setup', { body })).status).toBe(200);
+    expect((await s.call('POST', '/api/app/setup', { body })).status).toBe(409);
+    expect((await login('olive@example.com', 'owner-password-1')).status).toBe(200);
+  });
+});
+
+describe('transport guards', () => {
+  it('refuses credentials in the query string', async () => {
+    const res = await s.call('GET', '/api/v1/users', { token: null, query: { api_key: s.ownerKey } });
+    expect(res.status).toBe(400);
+    expect(res.body.error).toMatch(/Authorization header/);
+  });
+
+  it('refuses a foreign Host header (DNS rebinding)', async () => {
+    const status = await new Promise<number>((resolve, reject) => {
+      const req = request({ host: '127.0.0.1', port: s.http.port, path: '/api/app/setup', headers: { host: 'evil.example.com' } }, (res) => {
+        res.resume();
+        resolve(res.statusCode ?? 0);
+      });
+      req.on('error', reject);
+      req.end();
+    });
+    expect(status).toBe(403);
+  });
+
+  it('answers CORS only for trusted origins', async () => {
+    await s.ok('POST', '/api/v1/trusted-origins', { name: 'Portal', address: 'https://portal.example.com' });
+    const pre = (origin: string) => fetch(`${s.url}/api/v1/users`, { method: 'OPTIONS', headers: { origin, 'access-control-request-method': 'GET' } });
+    await new Promise((r) => setTimeout(r, 5100));
+    expect((await pre('https://portal.example.com')).headers.get('access-control-allow-origin')).toBe('https://portal.example.com');
+    expect((await pre('https://evil.example.com')).headers.get('access-control-allow-origin')).toBeNull();
+  });
+
+  it('answers 413 for a body over the limit and 400 for malformed JSON, changing nothing', async () => {
+    const before = (await s.call('GET', '/api/v1/groups', { query: { get_all: true } })).body.totalItems;
+    const huge = await s.call('POST', '/api/v1/groups', { body: { name: 'x'.repeat(1_100_000) } });
+    expect(huge.status).toBe(413);
+    const broken = await s.call('POST', '/api/v1/groups', { rawBody: '{"name": "half' });
+    expect(broken.status).toBe(400);
+    expect(broken.body.isSuccess).toBe(false);
+    expect((await s.call('GET', '/api/v1/groups', { query: { get_all: true } })).body.totalItems).toBe(before);
+  });
+
+  it('rate-limits repeated bad credentials with 429', async () => {
+    const codes: number[] = [];
+    for (let i = 0; i < 32; i++) codes.push((await s.call('GET', '/api/v1/users', { token: 'bsk_forged' + i })).status);
+    expect(codes[0]).toBe(401);
+    expect(codes.at(-1)).toBe(429);
+  });
+
+  it('sends a strict CSP and no-sniff on every answer', async () => {
+    const res = await fetch(`${s.url}/api/app/setup`);
+    expect(res.headers.get('content-security-policy')).toMatch(/script-src 'self'/);
+    expect(res.headers.get('x-content-type-options')).toBe('nosniff');
+  });
+
+  it('answers 404 in the envelope for an unknown operation through the bridge', async () => {
+    const res = await s.call('POST', '/api/app/invoke/v9.nothing', { body: {} });
+    expect(res.status).toBe(404);
+    expect(res.body.isSuccess).toBe(false);
+  });
+});
+
+describe('OpenAPI', () => {
+  it('lists every operation of issue 2 with its id as operationId and request schemas', async () => {
+    const doc = await (await fetch(`${s.url}/api/openapi.json`)).json();
+    expect(doc.openapi).toBe('3.1.0');
+    const ops = new Map<string, any>();
+    for (const methods of Object.values(doc.paths) as Record<string, any>[]) for (const op of Object.values(methods)) ops.set(op.operationId, op);
+    for (const id of ISSUE2_OPS) expect(ops.has(id), id).toBe(true);
+    expect(ops.get('v1.groups.create').requestBody.content['application/json'].schema.required).toEqual(['name']);
+    expect(ops.get('v1.users.list').parameters.map((p: { name: string }) => p.name)).toEqual(expect.arrayContaining(['page', 'page_size', 'get_all', 'sort_by', 'full_name', 'group_id']));
+  });
+});
