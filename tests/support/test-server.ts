@@ -44,7 +44,7 @@ export async function startTestServer(opts: { rendererDir?: string; now?: () => 
   const ownerKey = await engine.issueOwnerKey();
   const http = await startHttpServer(engine, { port: 0, rendererDir: opts.rendererDir });
   const call = async <T>(method: string, path: string, o: CallOptions = {}): Promise<ApiResponse<T>> => {
-    const qs = o.query ? '?' + new URLSearchParams(Object.entries(o.query).map(([k, v]) => [k, String(v)])).toString() : '';
+    const qs = o.query ? '?' + new URLSearchParams(Object.entries(o.query).map(([k, v]): [string, string] => [k, String(v)])).toString() : '';
     const headers: Record<string, string> = { ...(o.headers ?? {}) };
     const token = o.token === undefined ? ownerKey : o.token;
     if (token) headers.authorization = `Bearer ${token}`;
@@ -66,7 +66,7 @@ export async function startTestServer(opts: { rendererDir?: string; now?: () => 
     async ok(method, path, body, query) {
       const r = await call(method, path, { body, query });
       if (r.status !== 200) throw new Error(`${method} ${path} answered ${r.status}: ${JSON.stringify(r.body)}`);
-      return r.body.data;
+      return r.body.data as never;
     },
     async stop() {
       await http.close();

@@ -1,0 +1,102 @@
+import type * as Electron from 'electron';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { createEngine, type Engine } from '../engine/engine.js';
+import { EVENT_CHANNEL, registerEngineIpc } from './ipc.js';
+import { isTrustedSenderUrl } from './trusted-sender.js';
+import { lockDown, secureWebPreferences } from './window.js';
+import { safeStorageKeyStore } from './secret-store.js';
+
+type ElectronModule = Pick<typeof Electron, 'app' | 'BrowserWindow' | 'ipcMain' | 'safeStorage' | 'Tray' | 'Menu' | 'nativeImage' | 'session'>;
+
+export interface DesktopOptions {
+  /** Folder holding dist/renderer and dist/preload. */
+  distDir: string;
+  devServerUrl?: string;
+}
+
+export interface Desktop {
+  engine: Engine;
+  window(): Electron.BrowserWindow | null;
+  quit(): Promise<void>;
+}
+
+/**
+ * The desktop shell: one instance, one engine, one window, a tray that keeps the engine running
+ * when the window closes. Everything of substance lives in the engine; this only wires Electron.
+ */
+export async function startDesktop(electron: ElectronModule, options: DesktopOptions): Promise<Desktop | null> {
+  const { app, BrowserWindow, ipcMain, safeStorage, Tray, Menu, nativeImage, session } = electron;
+  if (!app.requestSingleInstanceLock()) {
+    app.quit();
+    return null;
+  }
+  await app.whenReady();
+  const dataDir = app.getPath('userData');
+  let win: Electron.BrowserWindow | null = null;
+  const engine = await createEngine({
+    dataDir,
+    secretKeys: safeStorageKeyStore(safeStorage, dataDir),
+    notify: (event) => win?.webContents.send(EVENT_CHANNEL, event),
+  });
+
+  const indexFile = join(options.distDir, 'renderer', 'index.html');
+  const indexUrl = pathToFileURL(indexFile).toString();
+  const isAppUrl = (url: string) => isTrustedSenderUrl(url, indexUrl, options.devServerUrl);
+  const ipc = registerEngineIpc(ipcMain, engine, (event) => {
+    const frame = event.senderFrame;
+    return !!frame && frame === event.sender.mainFrame && isAppUrl(frame.url);
+  });
+
+  const openWindow = () => {
+    if (win) {
+      if (win.isMinimized()) win.restore();
+      win.show();
+      win.focus();
+      return win;
+    }
+    win = new BrowserWindow({
+      width: 1280,
+      height: 820,
+      title: 'Broadsheet',
+      show: false,
+      webPreferences: secureWebPreferences(join(options.distDir, 'preload', 'preload.cjs')),
+    });
+    lockDown(win, session.defaultSession, isAppUrl);
+    win.once('ready-to-show', () => win?.show());
+    const id = win.webContents.id;
+    win.on('closed', () => {
+      ipc.forget(id);
+      win = null;
+    });
+    if (options.devServerUrl) void win.loadURL(options.devServerUrl);
+    else void win.loadFile(indexFile);
+    return win;
+  };
+
+  let quitting = false;
+  const quit = async () => {
+    quitting = true;
+    await engine.close();
+    app.quit();
+  };
+  const tray = new Tray(nativeImage.createEmpty());
+  tray.setToolTip('Broadsheet — the scheduler keeps running');
+  tray.setContextMenu(Menu.buildFromTemplate([
+    { label: 'Open Broadsheet', click: () => openWindow() },
+    { type: 'separator' },
+    { label: 'Quit', click: () => void quit() },
+  ]));
+  tray.on('click', () => openWindow());
+
+  app.on('second-instance', () => openWindow());
+  app.on('activate', () => openWindow());
+  // Closing the window leaves the engine (and its scheduler) running in the tray; Quit ends it.
+  app.on('window-all-closed', () => {
+    if (quitting) app.quit();
+  });
+  app.on('web-contents-created', (_e, contents) => contents.setWindowOpenHandler(() => ({ action: 'deny' })));
+
+  openWindow();
+  return { engine, window: () => win, quit };
+}

@@ -1,0 +1,24 @@
+import { readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { SafeStorage } from 'electron';
+import type { SecretKeyStore } from '../engine/core/secrets.js';
+
+/** The secrets key, encrypted by the OS keychain through safeStorage, in the data folder. */
+export function safeStorageKeyStore(safeStorage: Pick<SafeStorage, 'isEncryptionAvailable' | 'encryptString' | 'decryptString'>, dataDir: string): SecretKeyStore {
+  const file = join(dataDir, 'secret.key.enc');
+  return {
+    async load() {
+      try {
+        const sealed = await readFile(file);
+        return Buffer.from(safeStorage.decryptString(sealed), 'base64');
+      } catch (e) {
+        if ((e as NodeJS.ErrnoException).code === 'ENOENT') return null;
+        throw e;
+      }
+    },
+    async save(key) {
+      if (!safeStorage.isEncryptionAvailable()) throw new Error('The OS keychain is not available, so secrets cannot be protected');
+      await writeFile(file, safeStorage.encryptString(key.toString('base64')), { mode: 0o600 });
+    },
+  };
+}

@@ -1,0 +1,100 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { join } from 'node:path';
+import { readFile } from 'node:fs/promises';
+import { startDesktop, type Desktop } from '../../main/desktop.js';
+import { createFakeElectron } from './fake-electron.js';
+
+const distDir = '/opt/broadsheet/dist';
+let desktop: Desktop | null = null;
+afterEach(async () => {
+  await desktop?.engine.close().catch(() => undefined);
+  desktop = null;
+});
+
+async function start(opts: Parameters<typeof createFakeElectron>[0] = {}) {
+  const fake = createFakeElectron(opts);
+  desktop = await startDesktop(fake.electron as never, { distDir });
+  return fake;
+}
+
+describe('desktop shell', () => {
+  it('opens one window with context isolation, sandbox and no Node, loading the packaged renderer', async () => {
+    const fake = await start();
+    expect(fake.windows).toHaveLength(1);
+    const prefs = fake.windows[0].options.webPreferences;
+    expect(prefs).toMatchObject({ contextIsolation: true, sandbox: true, nodeIntegration: false, webSecurity: true, preload: join(distDir, 'preload', 'preload.cjs') });
+    expect(fake.windows[0].loaded).toBe(`file://${distDir}/renderer/index.html`);
+  });
+
+  it('denies window.open, navigation away, permission requests, and sets a strict CSP', async () => {
+    const fake = await start();
+    const wc = fake.windows[0].webContents;
+    expect(wc.windowOpenHandler!({ url: 'https://evil.example' })).toEqual({ action: 'deny' });
+    expect(wc.attempt('will-navigate', 'https://evil.example')).toBe(true);
+    expect(wc.attempt('will-navigate', `file://${distDir}/renderer/index.html`)).toBe(false);
+    let granted: boolean | null = null;
+    fake.permission()!(wc, 'camera', (ok) => (granted = ok));
+    expect(granted).toBe(false);
+    let headers: Record<string, string[]> = {};
+    fake.responseHeaderHooks[0]({ responseHeaders: {} }, (r) => (headers = r.responseHeaders));
+    expect(headers['Content-Security-Policy'][0]).toMatch(/default-src 'none'; script-src 'self'/);
+  });
+
+  it('answers IPC as values: untrusted senders and unknown ids are refused before the engine runs', async () => {
+    const fake = await start();
+    const win = fake.windows[0];
+    expect((await fake.invoke(win, 'app.setup.status', {}, 'https://evil.example/')).status).toBe(403);
+    expect((await fake.invoke(win, 'v9.drop.everything', {})).status).toBe(404);
+    expect((await fake.invoke(win, 42, {})).status).toBe(404);
+    const ok = await fake.invoke(win, 'app.setup.status', {});
+    expect(ok).toEqual({ status: 200, envelope: expect.objectContaining({ isSuccess: true, data: { setupComplete: false } }) });
+    expect((await fake.invoke(win, 'v1.users.list', {})).status).toBe(401);
+  });
+
+  it('runs first-run setup over IPC, keeps the session in main, and never hands the page a token', async () => {
+    const fake = await start();
+    const win = fake.windows[0];
+    const setup = await fake.invoke(win, 'app.setup.complete', { body: { firstName: 'Dora', lastName: 'Designer', email: 'dora@example.com', password: 'dora-password-1' } });
+    expect(setup.status).toBe(200);
+    expect(JSON.stringify(setup.envelope)).not.toMatch(/bss_/);
+    const users = await fake.invoke(win, 'v1.users.list', { query: { page_size: 5 } });
+    expect(users.status).toBe(200);
+    expect(users.envelope.data[0].email).toBe('dora@example.com');
+    await fake.invoke(win, 'app.auth.logout', {});
+    expect((await fake.invoke(win, 'v1.users.list', {})).status).toBe(401);
+    const login = await fake.invoke(win, 'app.auth.login', { body: { email: 'dora@example.com', password: 'dora-password-1' } });
+    expect(login.status).toBe(200);
+    expect(login.envelope.data.token).toBeUndefined();
+    expect((await fake.invoke(win, 'app.auth.me', {})).envelope.data.user.firstName).toBe('Dora');
+  });
+
+  it('keeps the engine running in the tray when the window closes, and reopens from the tray', async () => {
+    const fake = await start();
+    fake.windows[0].close();
+    fake.app.emit('window-all-closed');
+    expect(fake.app.quitCalled).toBe(0);
+    const open = fake.trays[0].menu.find((m) => m.label === 'Open Broadsheet')!;
+    open.click!();
+    expect(fake.windows).toHaveLength(2);
+    expect((await fake.invoke(fake.windows[1], 'app.setup.status', {})).status).toBe(200);
+    fake.app.emit('second-instance');
+    expect(fake.windows).toHaveLength(2);
+  });
+
+  it('quits when another instance holds the lock', async () => {
+    const fake = createFakeElectron({ lock: false });
+    expect(await startDesktop(fake.electron as never, { distDir })).toBeNull();
+    expect(fake.app.quitCalled).toBe(1);
+  });
+
+  it('protects the secrets key with safeStorage', async () => {
+    const fake = await start();
+    const file = await readFile(join(fake.userData, 'secret.key.enc'), 'utf8');
+    expect(file.startsWith('SAFE:')).toBe(true);
+  });
+
+  it('refuses to start without the OS keychain rather than store secrets unprotected', async () => {
+    const fake = createFakeElectron({ encryption: false });
+    await expect(startDesktop(fake.electron as never, { distDir })).rejects.toThrow(/keychain/);
+  });
+});

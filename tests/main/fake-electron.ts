@@ -1,0 +1,116 @@
+// A small stand-in for the parts of the `electron` module the shell uses: Electron's binary cannot
+// run on these machines, so main/ is tested against this, and everything below it is real.
+import { EventEmitter } from 'node:events';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+type Handler = (event: unknown, ...args: unknown[]) => unknown;
+
+export class FakeWebContents extends EventEmitter {
+  static nextId = 1;
+  id = FakeWebContents.nextId++;
+  windowOpenHandler: ((d: { url: string }) => { action: string }) | null = null;
+  sent: { channel: string; payload: unknown }[] = [];
+  mainFrame = { url: '' };
+  setWindowOpenHandler(h: (d: { url: string }) => { action: string }) {
+    this.windowOpenHandler = h;
+  }
+  send(channel: string, payload: unknown) {
+    this.sent.push({ channel, payload });
+  }
+  /** Emits an event that can be cancelled, as Electron's navigation events are. */
+  attempt(name: string, url: string) {
+    let prevented = false;
+    this.emit(name, { preventDefault: () => (prevented = true) }, url);
+    return prevented;
+  }
+}
+
+export function createFakeElectron(opts: { lock?: boolean; encryption?: boolean } = {}) {
+  const handlers = new Map<string, Handler>();
+  const windows: FakeBrowserWindow[] = [];
+  const userData = mkdtempSync(join(tmpdir(), 'bs-electron-'));
+  const app = Object.assign(new EventEmitter(), {
+    quitCalled: 0,
+    requestSingleInstanceLock: () => opts.lock ?? true,
+    whenReady: async () => undefined,
+    getPath: (name: string) => (name === 'userData' ? userData : tmpdir()),
+    quit() {
+      app.quitCalled++;
+    },
+    exit() {},
+  });
+
+  class FakeBrowserWindow extends EventEmitter {
+    webContents = new FakeWebContents();
+    loaded: string | null = null;
+    shown = 0;
+    destroyed = false;
+    constructor(readonly options: { webPreferences: Record<string, unknown> }) {
+      super();
+      windows.push(this);
+    }
+    async loadFile(file: string) {
+      this.loaded = 'file://' + file;
+      this.webContents.mainFrame.url = this.loaded;
+    }
+    async loadURL(url: string) {
+      this.loaded = url;
+      this.webContents.mainFrame.url = url;
+    }
+    isMinimized() {
+      return false;
+    }
+    restore() {}
+    show() {
+      this.shown++;
+    }
+    focus() {}
+    close() {
+      this.destroyed = true;
+      this.emit('closed');
+    }
+  }
+
+  const responseHeaderHooks: ((d: { responseHeaders: Record<string, string[]> }, cb: (r: { responseHeaders: Record<string, string[]> }) => void) => void)[] = [];
+  let permissionHandler: ((wc: unknown, permission: string, cb: (ok: boolean) => void) => void) | null = null;
+  const trays: { menu: { label?: string; click?: () => void }[]; emitter: EventEmitter }[] = [];
+
+  const electron = {
+    app,
+    BrowserWindow: FakeBrowserWindow,
+    ipcMain: { handle: (channel: string, h: Handler) => void handlers.set(channel, h) },
+    safeStorage: {
+      isEncryptionAvailable: () => opts.encryption ?? true,
+      encryptString: (s: string) => Buffer.from('SAFE:' + Buffer.from(s).toString('hex')),
+      decryptString: (b: Buffer) => Buffer.from(b.toString().slice(5), 'hex').toString(),
+    },
+    Tray: class extends EventEmitter {
+      constructor() {
+        super();
+        trays.push({ menu: [], emitter: this });
+      }
+      setToolTip() {}
+      setContextMenu(menu: { label?: string; click?: () => void }[]) {
+        trays[trays.length - 1].menu = menu;
+      }
+    },
+    Menu: { buildFromTemplate: (t: unknown[]) => t },
+    nativeImage: { createEmpty: () => ({}) },
+    session: {
+      defaultSession: {
+        webRequest: { onHeadersReceived: (h: (typeof responseHeaderHooks)[number]) => void responseHeaderHooks.push(h) },
+        setPermissionRequestHandler: (h: typeof permissionHandler) => void (permissionHandler = h),
+      },
+    },
+  };
+
+  /** Calls the IPC handler as a page in the given window (or at the given URL) would. */
+  const invoke = (win: FakeBrowserWindow, op: unknown, input?: unknown, frameUrl?: string) => {
+    const frame = frameUrl ? { url: frameUrl } : win.webContents.mainFrame;
+    return handlers.get('engine:invoke')!({ sender: win.webContents, senderFrame: frame }, op, input) as Promise<{ status: number; envelope: any }>;
+  };
+
+  return { electron, app, windows, handlers, userData, trays, responseHeaderHooks, invoke, permission: () => permissionHandler };
+}

@@ -1,0 +1,30 @@
+import { describe, expect, it, vi } from 'vitest';
+
+const exposed: Record<string, any> = {};
+const listeners: ((e: unknown, ev: unknown) => void)[] = [];
+const invoked: unknown[][] = [];
+vi.mock('electron', () => ({
+  contextBridge: { exposeInMainWorld: (name: string, api: unknown) => (exposed[name] = api) },
+  ipcRenderer: {
+    invoke: async (...args: unknown[]) => (invoked.push(args), { status: 200 }),
+    on: (_c: string, l: (e: unknown, ev: unknown) => void) => listeners.push(l),
+    removeListener: (_c: string, l: (e: unknown, ev: unknown) => void) => listeners.splice(listeners.indexOf(l), 1),
+  },
+}));
+
+describe('preload', () => {
+  it('exposes only window.broadsheet.invoke and .on', async () => {
+    await import('../../preload/preload.js');
+    expect(Object.keys(exposed)).toEqual(['broadsheet']);
+    expect(Object.keys(exposed.broadsheet).sort()).toEqual(['invoke', 'on']);
+    await exposed.broadsheet.invoke('v1.groups.list', { query: {} });
+    expect(invoked).toEqual([['engine:invoke', 'v1.groups.list', { query: {} }]]);
+    const got: unknown[] = [];
+    const off = exposed.broadsheet.on('import.progress', (p: unknown) => got.push(p));
+    listeners[0]({}, { type: 'import.progress', payload: { percent: 50 } });
+    listeners[0]({}, { type: 'other', payload: {} });
+    off();
+    expect(got).toEqual([{ percent: 50 }]);
+    expect(listeners).toHaveLength(0);
+  });
+});
