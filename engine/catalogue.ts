@@ -7,6 +7,7 @@ import { identityProvidersV1 } from './features/identity-providers/identity-prov
 import { identityProvidersV2 } from './features/identity-providers/identity-providers.v2.js';
 import { organizationsV1 } from './features/organizations/organizations.v1.js';
 import { organizationsV2 } from './features/organizations/organizations.v2.js';
+import { organizationsApp } from './features/organizations/organizations.app.js';
 import { resourcesV1 } from './features/resources/resources.v1.js';
 import { rolesV1 } from './features/roles/roles.v1.js';
 import { settingsApp, settingsV1 } from './features/settings/settings.v1.js';
@@ -22,7 +23,7 @@ export const OPERATIONS = [
   ...apiKeysV1, ...apiKeysV2,
   ...groupsV1, ...groupsV2,
   ...identityProvidersV1, ...identityProvidersV2,
-  ...organizationsV1, ...organizationsV2,
+  ...organizationsV1, ...organizationsV2, ...organizationsApp,
   ...resourcesV1,
   ...rolesV1,
   ...settingsV1, ...settingsApp,

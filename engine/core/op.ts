@@ -64,7 +64,7 @@ export type OpCallInput<O> = O extends OpDefinition<string, infer P, infer Q, in
   ? { params?: InferIn<P>; query?: Q extends z.ZodType ? InferIn<Q> : Record<string, string | number | boolean>; body?: InferIn<B> }
   : never;
 
-export type OpResult<O> = O extends OpDefinition<string, never, never, never, infer R> ? Awaited<R> : never;
+export type OpResult<O> = O extends OpDefinition<string, infer _P, infer _Q, infer _B, infer R> ? Awaited<R> : never;
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export type AnyOp = OpDefinition<string, any, any, any, any>;

@@ -1,0 +1,16 @@
+import { defineOp } from '../../core/op.js';
+import { idParam } from '../../core/validation.js';
+import { findOr404 } from '../../core/rows.js';
+import { Organization } from './organizations.entity.js';
+import { organizationAuthenticationDto } from './organizations.rules.js';
+
+export const organizationsApp = [
+  defineOp({
+    id: 'app.organizations.getAuthentication',
+    summary: 'Read an organization\'s sign-in settings and linked identity providers',
+    http: { method: 'GET', path: '/api/app/organizations/{id}/authentication' },
+    permission: 'viewSystem',
+    input: { params: idParam },
+    handler: async (ctx, { params }) => organizationAuthenticationDto(ctx, await findOr404(ctx, Organization, params.id, 'Organization')),
+  }),
+] as const;

@@ -1,0 +1,81 @@
+import type { ReactNode } from 'react';
+import type { StoreApi, UseBoundStore } from 'zustand';
+import type { ListState } from '../stores/lists/list-store';
+
+export interface Column<Row> {
+  key: string;
+  label: string;
+  /** The operation's sort name, when the column can be sorted. */
+  sort?: string;
+  render?: (row: Row) => ReactNode;
+}
+
+interface Props<Row> {
+  store: UseBoundStore<StoreApi<ListState<Row>>>;
+  columns: Column<Row>[];
+  filterLabel?: string;
+  actions?: (row: Row) => ReactNode;
+  onRowClick?: (row: Row) => void;
+  selectedId?: string | null;
+}
+
+/** A server-paged, server-sorted, server-filtered table. */
+export function DataTable<Row extends { id: string }>({ store, columns, filterLabel, actions, onRowClick, selectedId }: Props<Row>) {
+  const rows = store((s) => s.rows);
+  const page = store((s) => s.page);
+  const totalPages = store((s) => s.totalPages);
+  const totalItems = store((s) => s.totalItems);
+  const sortBy = store((s) => s.sortBy);
+  const sortDirection = store((s) => s.sortDirection);
+  const filter = store((s) => s.filter);
+  const loading = store((s) => s.loading);
+  const error = store((s) => s.error);
+  const { pageChosen, sortChosen, filterTyped } = store.getState();
+  return (
+    <div className="table-wrap">
+      {filterLabel && (
+        <input className="filter" type="search" placeholder={`Filter by ${filterLabel}`} aria-label={`Filter by ${filterLabel}`} value={filter} onChange={(e) => filterTyped(e.target.value)} />
+      )}
+      {error && <div className="error-banner" role="alert">{error}</div>}
+      <table className={loading ? 'loading' : ''}>
+        <thead>
+          <tr>
+            {columns.map((c) => (
+              <th key={c.key} aria-sort={sortBy === c.sort ? (sortDirection === 'asc' ? 'ascending' : 'descending') : undefined}>
+                {c.sort ? (
+                  <button type="button" className="sort" onClick={() => sortChosen(c.sort!)}>
+                    {c.label} {sortBy === c.sort ? (sortDirection === 'asc' ? '▲' : '▼') : ''}
+                  </button>
+                ) : (
+                  c.label
+                )}
+              </th>
+            ))}
+            {actions && <th className="actions-col">Actions</th>}
+          </tr>
+        </thead>
+        <tbody>
+          {rows.length === 0 && !loading && (
+            <tr>
+              <td colSpan={columns.length + (actions ? 1 : 0)} className="empty">Nothing here yet.</td>
+            </tr>
+          )}
+          {rows.map((row) => (
+            <tr key={row.id} className={selectedId === row.id ? 'selected' : onRowClick ? 'clickable' : ''} onClick={onRowClick ? () => onRowClick(row) : undefined}>
+              {columns.map((c) => (
+                <td key={c.key}>{c.render ? c.render(row) : String((row as Record<string, unknown>)[c.key] ?? '')}</td>
+              ))}
+              {actions && <td className="actions" onClick={(e) => e.stopPropagation()}>{actions(row)}</td>}
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      <div className="pager">
+        <span>{totalItems} item{totalItems === 1 ? '' : 's'}</span>
+        <button type="button" disabled={page <= 1} onClick={() => pageChosen(page - 1)}>Previous</button>
+        <span>Page {totalPages === 0 ? 0 : page} of {totalPages}</span>
+        <button type="button" disabled={page >= totalPages} onClick={() => pageChosen(page + 1)}>Next</button>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,57 @@
+import { useEffect, useMemo, useState } from 'react';
+import { invokeAny } from '../../bridge';
+import { DataTable } from '../../components/DataTable';
+import { userOptions } from '../../components/options';
+import type { Option } from '../../components/Form';
+import { createListStore } from '../../stores/lists/list-store';
+
+type Member = { id: string; fullName: string; email: string | null };
+
+/** The members of one group: add a user, remove one; listed and sorted on the server. */
+export function GroupMembers({ group, changed }: { group: { id: string; name: string; type: string }; changed: () => void }) {
+  const store = useMemo(() => createListStore<Member>('v1.groups.listMembers', null, () => ({ id: group.id })), [group.id]);
+  const [users, setUsers] = useState<Option[]>([]);
+  const [chosen, setChosen] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  useEffect(() => {
+    void store.getState().refreshRequested();
+    void userOptions().then(setUsers);
+  }, [store]);
+  const refresh = () => {
+    void store.getState().refreshRequested();
+    changed();
+  };
+  const add = async () => {
+    if (!chosen) return;
+    const a = await invokeAny('v1.groups.addUsers', { params: { id: group.id }, body: [chosen] });
+    setError(a.ok ? null : a.error);
+    setChosen('');
+    refresh();
+  };
+  const remove = async (userId: string) => {
+    const a = await invokeAny('v1.groups.removeUsers', { params: { id: group.id }, body: [userId] });
+    setError(a.ok ? null : a.error);
+    refresh();
+  };
+  return (
+    <div className="panel">
+      <h2>Members of {group.name}</h2>
+      {error && <div className="error-banner" role="alert">{error}</div>}
+      {group.type !== 'system' && (
+        <div className="inline-form">
+          <label htmlFor="add-member">Add user</label>
+          <select id="add-member" value={chosen} onChange={(e) => setChosen(e.target.value)}>
+            <option value="">Choose a user…</option>
+            {users.map((u) => <option key={u.id} value={u.id}>{u.name}</option>)}
+          </select>
+          <button type="button" className="primary" onClick={() => void add()} disabled={!chosen}>Add to group</button>
+        </div>
+      )}
+      <DataTable
+        store={store}
+        columns={[{ key: 'fullName', label: 'Name', sort: 'fullName' }, { key: 'email', label: 'E-mail', sort: 'email' }]}
+        actions={group.type === 'system' ? undefined : (m) => <button type="button" onClick={() => void remove(m.id)}>Remove</button>}
+      />
+    </div>
+  );
+}

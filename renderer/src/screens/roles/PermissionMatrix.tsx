@@ -1,0 +1,63 @@
+import { useEffect, useState } from 'react';
+import { invokeAny } from '../../bridge';
+import { selectCan, useSession } from '../../stores/session/session.store';
+
+type Role = { id: string; name: string; description: string | null; allProjects: boolean; projects: unknown[]; isActive: boolean; permissions: Record<string, unknown> };
+const META = new Set(['id', 'createdDate', 'modifiedDate']);
+
+/** "viewUserDirectory" → "View user directory" */
+const label = (p: string) => p.replace(/([A-Z])/g, ' $1').replace(/^./, (c) => c.toUpperCase()).replace(/ (\w)/g, (_, c: string) => ' ' + c.toLowerCase());
+
+/** Roles across, permissions down: a tick grants, a click saves that one role. */
+export function PermissionMatrix({ version }: { version: number }) {
+  const [roles, setRoles] = useState<Role[]>([]);
+  const [error, setError] = useState<string | null>(null);
+  const canEdit = useSession(selectCan('editSystem'));
+  const load = async () => {
+    const a = await invokeAny('v1.roles.list', { query: { get_all: true, sort_by: 'Name' } });
+    if (a.ok) setRoles(a.data as Role[]);
+    else setError(a.error);
+  };
+  useEffect(() => void load(), [version]);
+  const permissions = roles.length ? Object.keys(roles[0].permissions).filter((k) => !META.has(k)) : [];
+
+  const toggle = async (role: Role, permission: string) => {
+    const next = { ...role.permissions, [permission]: !role.permissions[permission] };
+    const flags = Object.fromEntries(Object.entries(next).filter(([k]) => !META.has(k)));
+    const a = await invokeAny('v1.roles.update', {
+      params: { id: role.id },
+      body: { name: role.name, description: role.description, allProjects: role.allProjects, projects: role.projects, isActive: role.isActive, permissions: flags },
+    });
+    setError(a.ok ? null : a.error);
+    await load();
+  };
+
+  return (
+    <div className="panel">
+      <h2>Permissions by role</h2>
+      {error && <div className="error-banner" role="alert">{error}</div>}
+      <div className="matrix-wrap">
+        <table className="matrix">
+          <thead>
+            <tr>
+              <th>Permission</th>
+              {roles.map((r) => <th key={r.id} scope="col">{r.name}</th>)}
+            </tr>
+          </thead>
+          <tbody>
+            {permissions.map((p) => (
+              <tr key={p}>
+                <th scope="row">{label(p)}</th>
+                {roles.map((r) => (
+                  <td key={r.id}>
+                    <input type="checkbox" aria-label={`${r.name}: ${label(p)}`} checked={r.permissions[p] === true} disabled={!canEdit} onChange={() => void toggle(r, p)} />
+                  </td>
+                ))}
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,48 @@
+import type { FieldDef } from '../../components/Form';
+import { organizationOptions, orNull, roleOptions } from '../../components/options';
+import { ResourceScreen, type ResourceConfig } from '../../components/ResourceScreen';
+
+const TEXT = ['prefix', 'userDirectoryName', 'azureClientId', 'azureTenantId', 'azureClientSecret', 'hostName', 'userName', 'password', 'filter', 'frequency', 'frequencyTime', 'timeZone'];
+const fields: FieldDef[] = [
+  { name: 'name', label: 'Name', kind: 'text', required: true },
+  { name: 'type', label: 'Type', kind: 'text', required: true, hint: 'LDAP, Active Directory or Azure AD' },
+  { name: 'organizationId', label: 'Organization', kind: 'select', required: true, options: organizationOptions },
+  { name: 'synchronization', label: 'Synchronization', kind: 'text', required: true, hint: 'Manual, Daily, Weekly…' },
+  { name: 'hostName', label: 'Host', kind: 'text' },
+  { name: 'port', label: 'Port', kind: 'number' },
+  { name: 'userName', label: 'User name', kind: 'text' },
+  { name: 'password', label: 'Password', kind: 'password', hint: 'Leave empty to keep the stored one' },
+  { name: 'azureTenantId', label: 'Azure tenant id', kind: 'text' },
+  { name: 'azureClientId', label: 'Azure client id', kind: 'text' },
+  { name: 'azureClientSecret', label: 'Azure client secret', kind: 'password', hint: 'Leave empty to keep the stored one' },
+  { name: 'filter', label: 'Filter', kind: 'text' },
+  { name: 'defaultUserRole', label: 'Default role', kind: 'select', options: roleOptions },
+  { name: 'sendNotification', label: 'Notify new users', kind: 'checkbox' },
+  { name: 'isActive', label: 'Active', kind: 'checkbox' },
+];
+const body = (v: Record<string, unknown>) => ({
+  name: v.name, type: v.type, organizationId: v.organizationId, synchronization: v.synchronization, port: v.port ?? undefined,
+  defaultUserRole: orNull(v.defaultUserRole), sendNotification: !!v.sendNotification, isActive: !!v.isActive,
+  ...Object.fromEntries(TEXT.map((k) => [k, orNull(v[k])])),
+});
+
+const config: ResourceConfig = {
+  title: 'User directories',
+  noun: 'user directory',
+  listOp: 'v1.userDirectories.list',
+  filterParam: 'name',
+  filterLabel: 'name',
+  columns: [
+    { key: 'name', label: 'Name', sort: 'Name' },
+    { key: 'type', label: 'Type', sort: 'Type' },
+    { key: 'synchronization', label: 'Synchronization' },
+    { key: 'syncStatus', label: 'Status', sort: 'SyncStatus', render: (r) => String(r.syncStatus ?? 'Never synchronized') },
+  ],
+  creates: [{ noun: 'user directory', op: 'v1.userDirectories.create', permission: 'createUserDirectory', fields, initial: { type: 'LDAP', synchronization: 'Manual', isActive: true, port: 389 }, toBody: body }],
+  update: { op: 'v1.userDirectories.update', permission: 'editUserDirectory', fields, toForm: (r) => ({ ...r, password: '', azureClientSecret: '' }), toBody: body },
+  remove: { op: 'v1.userDirectories.delete', permission: 'deleteUserDirectory' },
+};
+
+export function UserDirectoriesScreen() {
+  return <ResourceScreen config={config} />;
+}

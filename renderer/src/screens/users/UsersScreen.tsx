@@ -1,0 +1,85 @@
+import { useState } from 'react';
+import { invokeAny } from '../../bridge';
+import { Dialog } from '../../components/Dialog';
+import { Form, type FieldDef } from '../../components/Form';
+import { groupOptions, idList, idsOf, orNull, organizationOptions, roleOptions } from '../../components/options';
+import { ResourceScreen, type ResourceConfig, type Row } from '../../components/ResourceScreen';
+
+const names = (list: unknown) => ((list as { name: string }[]) ?? []).map((x) => x.name).join(', ');
+
+const personFields: FieldDef[] = [
+  { name: 'firstName', label: 'First name', kind: 'text', required: true },
+  { name: 'lastName', label: 'Last name', kind: 'text', required: true },
+  { name: 'email', label: 'E-mail', kind: 'email' },
+  { name: 'password', label: 'Password', kind: 'password', hint: 'At least 8 characters; leave empty to keep the current one' },
+  { name: 'isActive', label: 'Active', kind: 'checkbox' },
+  { name: 'organizations', label: 'Organizations', kind: 'multi', required: true, options: organizationOptions },
+  { name: 'groups', label: 'Groups', kind: 'multi', options: groupOptions },
+];
+const userFields: FieldDef[] = [...personFields, { name: 'roles', label: 'Roles', kind: 'multi', options: roleOptions }];
+
+const personBody = (v: Record<string, unknown>) => ({
+  firstName: v.firstName, lastName: v.lastName, email: orNull(v.email), password: orNull(v.password), isActive: !!v.isActive,
+  organizations: idList(v.organizations), groups: idList(v.groups),
+});
+
+function ConvertDialog({ row, done }: { row: Row; done: () => void }) {
+  return (
+    <Dialog title={`Convert ${String(row.fullName)} to a user`} onClose={done}>
+      <Form
+        fields={[
+          { name: 'roles', label: 'Roles', kind: 'multi', required: true, options: roleOptions },
+          { name: 'language', label: 'Language', kind: 'text', required: true },
+          { name: 'domain', label: 'Domain account', kind: 'text' },
+          { name: 'isActive', label: 'Active', kind: 'checkbox' },
+        ]}
+        initial={{ roles: [], language: String(row.isoLanguage ?? 'en'), isActive: true }}
+        submitLabel="Convert"
+        onSubmit={async (v) => {
+          const a = await invokeAny('v1.recipients.convertToUser', { params: { id: row.id }, body: { roles: idList(v.roles), language: v.language, domain: orNull(v.domain), isActive: !!v.isActive } });
+          if (!a.ok) return { error: a.error, errorDetails: a.errorDetails };
+          done();
+          return null;
+        }}
+      />
+    </Dialog>
+  );
+}
+
+export function UsersScreen() {
+  const [converting, setConverting] = useState<{ row: Row; reload: () => void } | null>(null);
+  const config: ResourceConfig = {
+    title: 'Users and recipients',
+    noun: 'user',
+    listOp: 'v1.users.list',
+    filterParam: 'full_name',
+    filterLabel: 'name',
+    columns: [
+      { key: 'fullName', label: 'Name', sort: 'FullName' },
+      { key: 'email', label: 'E-mail', sort: 'Email' },
+      { key: 'type', label: 'Type', sort: 'Type' },
+      { key: 'isActive', label: 'Active', sort: 'IsActive', render: (r) => (r.isActive ? 'Yes' : 'No') },
+      { key: 'roles', label: 'Roles', render: (r) => names(r.roles) },
+      { key: 'groups', label: 'Groups', sort: 'Groups', render: (r) => names(r.groups) },
+    ],
+    creates: [
+      { noun: 'user', op: 'v1.users.create', permission: 'createUser', fields: userFields, initial: { isActive: true, organizations: [], groups: [], roles: [] }, toBody: (v) => ({ ...personBody(v), roles: idList(v.roles) }) },
+      { noun: 'recipient', op: 'v1.recipients.create', permission: 'createUser', fields: personFields, initial: { isActive: true, organizations: [], groups: [] }, toBody: personBody },
+    ],
+    update: {
+      op: (r) => (r.type === 'recipient' ? 'v1.recipients.update' : 'v1.users.update'),
+      permission: 'editUser',
+      fields: (r) => (r.type === 'recipient' ? personFields : userFields),
+      toForm: (r) => ({ ...r, password: '', organizations: idsOf(r.organizations), groups: idsOf(r.groups), roles: idsOf(r.roles) }),
+      toBody: (v, r) => (r.type === 'recipient' ? personBody(v) : { ...personBody(v), roles: idList(v.roles) }),
+    },
+    rowActions: (row, reload) =>
+      row.type === 'recipient' ? <button type="button" onClick={() => setConverting({ row, reload })}>Convert to user</button> : null,
+  };
+  return (
+    <>
+      <ResourceScreen config={config} />
+      {converting && <ConvertDialog row={converting.row} done={() => { converting.reload(); setConverting(null); }} />}
+    </>
+  );
+}

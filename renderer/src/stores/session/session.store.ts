@@ -1,0 +1,37 @@
+import { create } from 'zustand';
+import { httpSession, invoke } from '../../bridge';
+import type { ResultOf } from '../../../../engine/catalogue';
+
+type Me = ResultOf<'app.auth.me'>;
+export type SessionStatus = 'starting' | 'setup' | 'signedOut' | 'signedIn';
+
+interface SessionState {
+  status: SessionStatus;
+  me: Me | null;
+  appStarted(): Promise<void>;
+  signedIn(): Promise<void>;
+  signOutRequested(): Promise<void>;
+}
+
+export const useSession = create<SessionState>((set) => ({
+  status: 'starting',
+  me: null,
+  async appStarted() {
+    const setup = await invoke('app.setup.status');
+    const me = await invoke('app.auth.me');
+    if (me.ok) return set({ status: 'signedIn', me: me.data });
+    set({ status: setup.ok && !setup.data.setupComplete ? 'setup' : 'signedOut', me: null });
+  },
+  async signedIn() {
+    const me = await invoke('app.auth.me');
+    set(me.ok ? { status: 'signedIn', me: me.data } : { status: 'signedOut', me: null });
+  },
+  async signOutRequested() {
+    await invoke('app.auth.logout');
+    httpSession.set(null);
+    set({ status: 'signedOut', me: null });
+  },
+}));
+
+export const selectCan = (permission: string) => (s: SessionState) =>
+  !!s.me && (s.me.isTenantOwner || s.me.isTenantAdmin || (s.me.permissions as Record<string, boolean>)[permission] === true);
