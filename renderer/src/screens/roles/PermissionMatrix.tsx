@@ -23,6 +23,8 @@ export function PermissionMatrix({ version }: { version: number }) {
 
   const toggle = async (role: Role, permission: string) => {
     const next = { ...role.permissions, [permission]: !role.permissions[permission] };
+    // Show the tick at once; the reload after saving puts back what the engine kept.
+    setRoles((all) => all.map((r) => (r.id === role.id ? { ...r, permissions: next } : r)));
     const flags = Object.fromEntries(Object.entries(next).filter(([k]) => !META.has(k)));
     const a = await invokeAny('v1.roles.update', {
       params: { id: role.id },
