@@ -66,5 +66,4 @@ export type OpCallInput<O> = O extends OpDefinition<string, infer P, infer Q, in
 
 export type OpResult<O> = O extends OpDefinition<string, infer _P, infer _Q, infer _B, infer R> ? Awaited<R> : never;
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
 export type AnyOp = OpDefinition<string, any, any, any, any>;

@@ -1,4 +1,5 @@
 import { Initial1763683200000 } from './1763683200000-initial.js';
+import { UserListIndexes1763769600000 } from './1763769600000-user-list-indexes.js';
 
 /** Migrations in the order they run; append, never reorder or edit a released one. */
-export const MIGRATIONS = [Initial1763683200000];
+export const MIGRATIONS = [Initial1763683200000, UserListIndexes1763769600000];

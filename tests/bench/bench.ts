@@ -1,1 +1,107 @@
-console.log('bench placeholder');
+// `npm run bench`: figures, not assertions. Prints the cold start of `serve` to its first answer and
+// the latency of a 10-row page of users out of 10,000, beside the bare SQLite query for the same page.
+import { spawn } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { randomBytes, randomUUID } from 'node:crypto';
+import { performance } from 'node:perf_hooks';
+import { createEngine } from '../../engine/engine.js';
+import { startHttpServer } from '../../engine/http/server.js';
+
+const SERVE = join(__dirname, '..', 'engine', 'serve.cjs');
+const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))];
+const ms = (x: number) => `${x.toFixed(2)} ms`;
+
+async function coldStart(): Promise<number> {
+  const dir = await mkdtemp(join(tmpdir(), 'bs-bench-serve-'));
+  const t0 = performance.now();
+  const child = spawn(process.execPath, [SERVE, '--data-dir', dir, '--port', '0'], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const url = await new Promise<string>((resolve, reject) => {
+    let out = '';
+    child.stdout.on('data', (b: Buffer) => {
+      out += b.toString();
+      const m = /serving (http:\/\/[\d.:]+)/.exec(out);
+      if (m) resolve(m[1]);
+    });
+    child.on('exit', (c) => reject(new Error(`serve exited ${c}: ${out}`)));
+  });
+  const res = await fetch(`${url}/api/app/setup`);
+  await res.json();
+  const elapsed = performance.now() - t0;
+  child.kill('SIGTERM');
+  await rm(dir, { recursive: true, force: true });
+  return elapsed;
+}
+
+async function usersPage() {
+  const dataDir = await mkdtemp(join(tmpdir(), 'bs-bench-users-'));
+  const key = randomBytes(32);
+  const engine = await createEngine({ dataDir, secretKeys: { load: async () => key, save: async () => {} } });
+  const ownerKey = await engine.issueOwnerKey();
+  const db = engine.services.db;
+  const [{ id: orgId }] = await db.query('SELECT id FROM organizations LIMIT 1');
+  const [{ id: groupId }] = await db.query('SELECT id FROM groups LIMIT 1');
+  const [{ id: roleId }] = await db.query("SELECT id FROM roles WHERE name = 'Hub users'");
+  const t0 = performance.now();
+  const runner = db.createQueryRunner();
+  await runner.startTransaction();
+  const now = new Date().toISOString().replace('T', ' ').replace('Z', '');
+  for (let i = 0; i < 10_000; i++) {
+    const id = randomUUID();
+    await runner.query(
+      'INSERT INTO users (id, createdDate, modifiedDate, kind, firstName, lastName, email, isActive) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
+      [id, now, now, i % 5 ? 'user' : 'recipient', `First${i % 97}`, `Last${i}`, `user${i}@bench.example`, i % 7 ? 1 : 0],
+    );
+    await runner.query('INSERT INTO user_organizations (userId, targetId) VALUES (?, ?)', [id, orgId]);
+    await runner.query('INSERT INTO user_groups (userId, targetId) VALUES (?, ?)', [id, groupId]);
+    await runner.query('INSERT INTO user_roles (userId, targetId) VALUES (?, ?)', [id, roleId]);
+  }
+  await runner.commitTransaction();
+  await runner.release();
+  const seedMs = performance.now() - t0;
+  const server = await startHttpServer(engine, { port: 0 });
+  const pages = 999;
+  const samples: number[] = [];
+  const bare: number[] = [];
+  const headers = { authorization: `Bearer ${ownerKey}` };
+  for (let i = 0; i < 30; i++) await (await fetch(`${server.url}/api/v1/users?page=${i + 1}&page_size=10`, { headers })).json();
+  for (let i = 0; i < 300; i++) {
+    const page = 1 + ((i * 37) % pages);
+    const t = performance.now();
+    const body = (await (await fetch(`${server.url}/api/v1/users?page=${page}&page_size=10&sort_by=FullName`, { headers })).json()) as { data: unknown[] };
+    samples.push(performance.now() - t);
+    if (body.data.length !== 10) throw new Error('expected 10 rows');
+    const b = performance.now();
+    await db.query("SELECT * FROM users u ORDER BY LOWER(u.firstName || ' ' || u.lastName), u.id LIMIT 10 OFFSET ?", [(page - 1) * 10]);
+    await db.query('SELECT COUNT(*) FROM users');
+    bare.push(performance.now() - b);
+  }
+  await server.close();
+  await engine.close();
+  await rm(dataDir, { recursive: true, force: true });
+  return { seedMs, samples, bare };
+}
+
+async function main() {
+  console.log('Broadsheet bench (Node %s, %s)', process.version, process.arch);
+  const starts: number[] = [];
+  for (let i = 0; i < 5; i++) starts.push(await coldStart());
+  console.log(`\nCold start of serve to first answer (empty folder, first start included), 5 runs:`);
+  console.log(`  p50 ${ms(pct(starts, 50))}   min ${ms(Math.min(...starts))}   max ${ms(Math.max(...starts))}`);
+
+  const { seedMs, samples, bare } = await usersPage();
+  const p50 = pct(samples, 50);
+  const bareP50 = pct(bare, 50);
+  console.log(`\nGET /api/v1/users, 10-row page out of 10,000 users (sorted by FullName, with roles/groups/organizations), 300 requests:`);
+  console.log(`  seeding 10,000 users: ${ms(seedMs)}`);
+  console.log(`  p50 ${ms(p50)}   p95 ${ms(pct(samples, 95))}   p99 ${ms(pct(samples, 99))}`);
+  console.log(`  bare SQLite page + count query p50 ${ms(bareP50)}; ratio full HTTP path / bare query: ${(p50 / bareP50).toFixed(1)}x`);
+  const mem = process.memoryUsage();
+  console.log(`\nBench process peak RSS about ${(mem.rss / 1024 / 1024).toFixed(0)} MiB, heap used ${(mem.heapUsed / 1024 / 1024).toFixed(0)} MiB`);
+}
+
+main().catch((e) => {
+  console.error(e);
+  process.exit(1);
+});
