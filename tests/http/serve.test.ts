@@ -38,7 +38,7 @@ describe('npm run serve', () => {
     expect((await stat(join(dataDir, 'secret.key'))).mode & 0o777).toBe(0o600);
     const key = (await readFile(keyFile, 'utf8')).trim();
     expect(output).not.toContain(key);
-    const me = await (await fetch(`${url}/api/app/auth/me`, { headers: { authorization: `Bearer ${key}` } })).json();
+    const me = (await (await fetch(`${url}/api/app/auth/me`, { headers: { authorization: `Bearer ${key}` } })).json()) as any;
     expect(me.data.user).toMatchObject({ email: 'chief@example.com', isTenantOwner: true });
     const page = await fetch(`${url}/groups`);
     expect(page.status).toBe(200);

@@ -1,6 +1,7 @@
 import { organizationOptions, orNull } from '../../components/options';
 import type { FieldDef } from '../../components/Form';
-import { ResourceScreen, type ResourceConfig } from '../../components/ResourceScreen';
+import { ResourceScreen } from '../../components/ResourceScreen';
+import { crudConfig } from '../../components/crud-config';
 import { GroupMembers } from './GroupMembers';
 
 const fields: FieldDef[] = [
@@ -11,12 +12,11 @@ const fields: FieldDef[] = [
 ];
 const body = (v: Record<string, unknown>) => ({ name: v.name, description: orNull(v.description), organizationId: orNull(v.organizationId), isActive: !!v.isActive });
 
-const config: ResourceConfig = {
+const config = crudConfig({
   title: 'Groups',
   noun: 'group',
-  listOp: 'v1.groups.list',
-  filterParam: 'name',
-  filterLabel: 'name',
+  ops: { list: 'v1.groups.list', create: 'v1.groups.create', update: 'v1.groups.update', remove: 'v1.groups.delete' },
+  permissions: { create: 'createGroup', update: 'editGroup', remove: 'deleteGroup' },
   columns: [
     { key: 'name', label: 'Name', sort: 'Name' },
     { key: 'organizationName', label: 'Organization', sort: 'Organization.Name' },
@@ -24,11 +24,11 @@ const config: ResourceConfig = {
     { key: 'type', label: 'Type', sort: 'Type' },
     { key: 'createdDate', label: 'Created', sort: 'CreatedDate', render: (r) => new Date(String(r.createdDate)).toLocaleDateString() },
   ],
-  creates: [{ noun: 'group', op: 'v1.groups.create', permission: 'createGroup', fields, initial: { isActive: true }, toBody: body }],
-  update: { op: 'v1.groups.update', permission: 'editGroup', fields, toForm: (r) => ({ ...r }), toBody: body },
-  remove: { op: 'v1.groups.delete', permission: 'deleteGroup' },
+  fields,
+  initial: { isActive: true },
+  body,
   detail: (row, reload) => <GroupMembers key={row.id} group={row as never} changed={reload} />,
-};
+});
 
 export function GroupsScreen() {
   return <ResourceScreen config={config} />;

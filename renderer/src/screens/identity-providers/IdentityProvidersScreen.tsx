@@ -1,6 +1,7 @@
 import type { FieldDef } from '../../components/Form';
 import { orNull } from '../../components/options';
-import { ResourceScreen, type ResourceConfig } from '../../components/ResourceScreen';
+import { ResourceScreen } from '../../components/ResourceScreen';
+import { crudConfig } from '../../components/crud-config';
 
 const TEXT = ['description', 'entityID', 'singleSignOnUrl', 'singleLogoutUrl', 'certificatePublicKey', 'certificateFile', 'buttonLabel'];
 const fields: FieldDef[] = [
@@ -18,21 +19,20 @@ const body = (v: Record<string, unknown>) => ({
   name: v.name, type: v.type, signAuthnRequest: !!v.signAuthnRequest, ...Object.fromEntries(TEXT.map((k) => [k, orNull(v[k])])),
 });
 
-const config: ResourceConfig = {
+const config = crudConfig({
   title: 'Identity providers',
   noun: 'identity provider',
-  listOp: 'v1.identityProviders.list',
-  filterParam: 'name',
-  filterLabel: 'name',
+  ops: { list: 'v1.identityProviders.list', create: 'v1.identityProviders.create', update: 'v1.identityProviders.update', remove: 'v1.identityProviders.delete' },
+  permissions: { create: 'editSettings', update: 'editSettings', remove: 'editSettings' },
   columns: [
     { key: 'name', label: 'Name', sort: 'Name' },
     { key: 'type', label: 'Type', sort: 'Type' },
     { key: 'description', label: 'Description', sort: 'Description' },
   ],
-  creates: [{ noun: 'identity provider', op: 'v1.identityProviders.create', permission: 'editSettings', fields, initial: { type: 'SAML' }, toBody: body }],
-  update: { op: 'v1.identityProviders.update', permission: 'editSettings', fields, toForm: (r) => ({ ...r }), toBody: body },
-  remove: { op: 'v1.identityProviders.delete', permission: 'editSettings' },
-};
+  fields,
+  initial: { type: 'SAML' },
+  body,
+});
 
 export function IdentityProvidersScreen() {
   return <ResourceScreen config={config} />;

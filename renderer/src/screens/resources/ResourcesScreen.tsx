@@ -1,6 +1,7 @@
 import type { FieldDef } from '../../components/Form';
 import { organizationOptions, orNull } from '../../components/options';
-import { ResourceScreen, type ResourceConfig } from '../../components/ResourceScreen';
+import { ResourceScreen } from '../../components/ResourceScreen';
+import { crudConfig } from '../../components/crud-config';
 
 const fields: FieldDef[] = [
   { name: 'name', label: 'Name', kind: 'text', required: true },
@@ -11,23 +12,22 @@ const fields: FieldDef[] = [
 ];
 const body = (v: Record<string, unknown>) => ({ name: v.name, type: v.type, url: v.url, organizationId: v.organizationId, description: orNull(v.description) });
 
-const config: ResourceConfig = {
+const config = crudConfig({
   title: 'Resources',
   noun: 'resource',
-  listOp: 'v1.resources.list',
-  filterParam: 'name',
-  filterLabel: 'name',
+  ops: { list: 'v1.resources.list', create: 'v1.resources.create', update: 'v1.resources.update', remove: 'v1.resources.delete' },
+  permissions: { create: 'createSystem', update: 'editSystem', remove: 'deleteSystem' },
   columns: [
     { key: 'name', label: 'Name', sort: 'name' },
     { key: 'type', label: 'Type', sort: 'type' },
     // Only http(s) links are accepted by the engine, so the href cannot run script.
-    { key: 'url', label: 'URL', sort: 'url', render: (r) => <a href={String(r.url)} target="_blank" rel="noreferrer noopener">{String(r.url)}</a> },
+    { key: 'url', label: 'URL', sort: 'url', render: (r) => <a href={String(r.url)} target='_blank' rel='noreferrer noopener'>{String(r.url)}</a> },
     { key: 'description', label: 'Description', sort: 'description' },
   ],
-  creates: [{ noun: 'resource', op: 'v1.resources.create', permission: 'createSystem', fields, initial: { type: 'link' }, toBody: body }],
-  update: { op: 'v1.resources.update', permission: 'editSystem', fields, toForm: (r) => ({ ...r }), toBody: body },
-  remove: { op: 'v1.resources.delete', permission: 'deleteSystem' },
-};
+  fields,
+  initial: { type: 'link' },
+  body,
+});
 
 export function ResourcesScreen() {
   return <ResourceScreen config={config} />;

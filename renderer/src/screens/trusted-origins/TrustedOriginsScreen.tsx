@@ -1,6 +1,7 @@
 import type { FieldDef } from '../../components/Form';
 import { orNull } from '../../components/options';
-import { ResourceScreen, type ResourceConfig } from '../../components/ResourceScreen';
+import { ResourceScreen } from '../../components/ResourceScreen';
+import { crudConfig } from '../../components/crud-config';
 
 const fields: FieldDef[] = [
   { name: 'name', label: 'Name', kind: 'text', required: true },
@@ -9,21 +10,20 @@ const fields: FieldDef[] = [
 ];
 const body = (v: Record<string, unknown>) => ({ name: v.name, address: v.address, description: orNull(v.description) });
 
-const config: ResourceConfig = {
+const config = crudConfig({
   title: 'Trusted origins',
   noun: 'trusted origin',
-  listOp: 'v1.trustedOrigins.list',
-  filterParam: 'name',
-  filterLabel: 'name',
+  ops: { list: 'v1.trustedOrigins.list', create: 'v1.trustedOrigins.create', update: 'v1.trustedOrigins.update', remove: 'v1.trustedOrigins.delete' },
+  permissions: { create: 'editSettings', update: 'editSettings', remove: 'editSettings' },
   columns: [
     { key: 'name', label: 'Name', sort: 'Name' },
     { key: 'address', label: 'Origin', sort: 'Address' },
     { key: 'description', label: 'Description', sort: 'Description' },
   ],
-  creates: [{ noun: 'trusted origin', op: 'v1.trustedOrigins.create', permission: 'editSettings', fields, initial: {}, toBody: body }],
-  update: { op: 'v1.trustedOrigins.update', permission: 'editSettings', fields, toForm: (r) => ({ ...r }), toBody: body },
-  remove: { op: 'v1.trustedOrigins.delete', permission: 'editSettings' },
-};
+  fields,
+  initial: {},
+  body,
+});
 
 export function TrustedOriginsScreen() {
   return <ResourceScreen config={config} />;

@@ -1,6 +1,7 @@
 import type { FieldDef } from '../../components/Form';
 import { organizationOptions, orNull, roleOptions } from '../../components/options';
-import { ResourceScreen, type ResourceConfig } from '../../components/ResourceScreen';
+import { ResourceScreen } from '../../components/ResourceScreen';
+import { crudConfig } from '../../components/crud-config';
 
 const TEXT = ['prefix', 'userDirectoryName', 'azureClientId', 'azureTenantId', 'azureClientSecret', 'hostName', 'userName', 'password', 'filter', 'frequency', 'frequencyTime', 'timeZone'];
 const fields: FieldDef[] = [
@@ -26,22 +27,22 @@ const body = (v: Record<string, unknown>) => ({
   ...Object.fromEntries(TEXT.map((k) => [k, orNull(v[k])])),
 });
 
-const config: ResourceConfig = {
+const config = crudConfig({
   title: 'User directories',
   noun: 'user directory',
-  listOp: 'v1.userDirectories.list',
-  filterParam: 'name',
-  filterLabel: 'name',
+  ops: { list: 'v1.userDirectories.list', create: 'v1.userDirectories.create', update: 'v1.userDirectories.update', remove: 'v1.userDirectories.delete' },
+  permissions: { create: 'createUserDirectory', update: 'editUserDirectory', remove: 'deleteUserDirectory' },
   columns: [
     { key: 'name', label: 'Name', sort: 'Name' },
     { key: 'type', label: 'Type', sort: 'Type' },
     { key: 'synchronization', label: 'Synchronization' },
     { key: 'syncStatus', label: 'Status', sort: 'SyncStatus', render: (r) => String(r.syncStatus ?? 'Never synchronized') },
   ],
-  creates: [{ noun: 'user directory', op: 'v1.userDirectories.create', permission: 'createUserDirectory', fields, initial: { type: 'LDAP', synchronization: 'Manual', isActive: true, port: 389 }, toBody: body }],
-  update: { op: 'v1.userDirectories.update', permission: 'editUserDirectory', fields, toForm: (r) => ({ ...r, password: '', azureClientSecret: '' }), toBody: body },
-  remove: { op: 'v1.userDirectories.delete', permission: 'deleteUserDirectory' },
-};
+  fields,
+  initial: { type: 'LDAP', synchronization: 'Manual', isActive: true, port: 389 },
+  body,
+  toForm: (r) => ({ ...r, password: '', azureClientSecret: '' }),
+});
 
 export function UserDirectoriesScreen() {
   return <ResourceScreen config={config} />;
