@@ -225,6 +225,8 @@ describe('resources, trusted origins, roles, settings, directories', () => {
     expect(JSON.stringify(d)).not.toContain('ldap-pass-123');
     const u = await s.ok('PUT', `/api/v1/user-directories/${d.id}`, { type: 'LDAP', name: 'Corp LDAP 2', sendNotification: false, synchronization: 'Daily', organizationId: f.orgId });
     expect(u.hasPassword).toBe(true);
+    const files = Buffer.concat([await readFile(join(s.dataDir, 'broadsheet.db')), await readFile(join(s.dataDir, 'broadsheet.db-wal')).catch(() => Buffer.alloc(0))]);
+    expect(files.includes('ldap-pass-123')).toBe(false);
     const badPort = await s.call('POST', '/api/v1/user-directories', { body: { type: 'LDAP', name: 'x', sendNotification: false, synchronization: 'D', organizationId: f.orgId, port: 70000 } });
     expect(badPort.status).toBe(400);
   });
@@ -288,6 +290,18 @@ describe('secrets and API keys', () => {
     expect((await s.call('GET', '/api/v1/api-keys/all', { token: theirs.token })).status).toBe(403);
     const all = await s.ok('GET', '/api/v1/api-keys/all', undefined, { user_id: f.ownerId, get_all: true });
     expect(all.every((k: { userId: string }) => k.userId === f.ownerId)).toBe(true);
+  });
+});
+
+describe('user passwords', () => {
+  it('are stored as scrypt hashes only and never returned', async () => {
+    const u = await s.ok('POST', '/api/v1/users', { firstName: 'Pat', lastName: 'Word', email: 'pat@example.com', password: 'plain-text-never-stored', isActive: true, organizations: [{ id: f.orgId }] });
+    expect(JSON.stringify(u)).not.toContain('plain-text-never-stored');
+    expect(u.hasPassword).toBe(true);
+    const [row] = await s.engine.services.db.query('SELECT passwordHash FROM users WHERE id = ?', [u.id]);
+    expect(row.passwordHash).toMatch(/^scrypt\$/);
+    const files = Buffer.concat([await readFile(join(s.dataDir, 'broadsheet.db')), await readFile(join(s.dataDir, 'broadsheet.db-wal')).catch(() => Buffer.alloc(0))]);
+    expect(files.includes('plain-text-never-stored')).toBe(false);
   });
 });
 
