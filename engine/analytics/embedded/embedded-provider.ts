@@ -1,0 +1,293 @@
+import { mkdir, readFile, readdir, rename, rm, writeFile } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { randomUUID } from 'node:crypto';
+import { badInput, notFound } from '../../core/errors.js';
+import { compileExpression, type CompileScope, type Sql } from '../expression/compile.js';
+import { ExpressionError } from '../expression/ast.js';
+import type { AppMeta, ChartData, ChartDef, FieldMeta, FieldType, FieldValue, Selections } from '../model.js';
+import { SqliteFile } from './sqlite-file.js';
+import { parseFile, type ImportFormat } from './parse-file.js';
+import { inferTable } from './infer-types.js';
+
+const APP_ID = /^[a-z0-9][a-z0-9-]{0,63}$/;
+const CHUNK = 5000;
+
+export interface ImportProgress {
+  appId: string;
+  percent: number;
+  rows: number;
+}
+
+export interface TableData {
+  headers: string[];
+  types: FieldType[];
+  rows: (string | number | null)[][];
+}
+
+/** An expression error as a 400 that points at the position, naming the input field it came from. */
+export function expressionFailure(e: unknown, field: string): never {
+  if (e instanceof ExpressionError) throw badInput(e.message, [{ field, message: e.message }]);
+  throw e;
+}
+
+/**
+ * The embedded analytics provider: each app is a folder under apps/ with its rows in an SQLite
+ * file (one table, a column per field) and its metadata (fields, variables, charts, bookmarks,
+ * sheets) in meta.json. Expressions compile to bound SQL; selections become bound WHERE clauses.
+ */
+export class EmbeddedProvider {
+  private readonly open = new Map<string, Promise<SqliteFile>>();
+  private readonly metas = new Map<string, AppMeta>();
+  private readonly reloadListeners: ((appId: string) => void)[] = [];
+
+  constructor(private readonly root: string) {}
+
+  onReload(listener: (appId: string) => void) {
+    this.reloadListeners.push(listener);
+  }
+
+  private dir(appId: string) {
+    if (!APP_ID.test(appId)) throw badInput(`"${appId.slice(0, 70)}" is not a valid app id`, [{ field: 'appId', message: 'must be lower-case letters, digits and dashes' }]);
+    return join(this.root, appId);
+  }
+
+  async listApps(): Promise<AppMeta[]> {
+    if (!existsSync(this.root)) return [];
+    const names = (await readdir(this.root, { withFileTypes: true })).filter((d) => d.isDirectory() && APP_ID.test(d.name)).map((d) => d.name);
+    const metas = await Promise.all(names.map((n) => this.meta(n).catch(() => null)));
+    return metas.filter((m): m is AppMeta => !!m);
+  }
+
+  async exists(appId: string) {
+    return existsSync(join(this.dir(appId), 'meta.json'));
+  }
+
+  async createApp(appId: string, name: string, description: string | null = null): Promise<AppMeta> {
+    const dir = this.dir(appId);
+    if (await this.exists(appId)) return this.meta(appId);
+    await mkdir(dir, { recursive: true });
+    const meta: AppMeta = { appId, name, description, fields: [], variables: [], charts: [], bookmarks: [], sheets: [], rowCount: 0, reloadedAt: null, source: null };
+    await this.saveMeta(meta);
+    return meta;
+  }
+
+  async deleteApp(appId: string) {
+    const db = this.open.get(appId);
+    this.open.delete(appId);
+    this.metas.delete(appId);
+    if (db) await (await db).close();
+    await rm(this.dir(appId), { recursive: true, force: true });
+  }
+
+  async meta(appId: string): Promise<AppMeta> {
+    const cached = this.metas.get(appId);
+    if (cached) return cached;
+    let text: string;
+    try {
+      text = await readFile(join(this.dir(appId), 'meta.json'), 'utf8');
+    } catch {
+      throw notFound(`Analytics app "${appId}"`);
+    }
+    const meta = JSON.parse(text) as AppMeta;
+    this.metas.set(appId, meta);
+    return meta;
+  }
+
+  /** Writes the metadata atomically: a crash leaves the old file or the new one, never half. */
+  async saveMeta(meta: AppMeta) {
+    const file = join(this.dir(meta.appId), 'meta.json');
+    await writeFile(file + '.tmp', JSON.stringify(meta, null, 1));
+    await rename(file + '.tmp', file);
+    this.metas.set(meta.appId, meta);
+  }
+
+  async updateMeta(appId: string, change: (m: AppMeta) => void): Promise<AppMeta> {
+    const meta = structuredClone(await this.meta(appId));
+    change(meta);
+    await this.saveMeta(meta);
+    return meta;
+  }
+
+  private db(appId: string): Promise<SqliteFile> {
+    let db = this.open.get(appId);
+    if (!db) {
+      db = SqliteFile.open(join(this.dir(appId), 'data.db'));
+      this.open.set(appId, db);
+    }
+    return db;
+  }
+
+  async close() {
+    for (const db of this.open.values()) await (await db).close().catch(() => undefined);
+    this.open.clear();
+  }
+
+  /** Parses a file (CSV, XLSX, JSON), then loads it as the app's data: a reload. */
+  async importFile(appId: string, format: ImportFormat, content: Buffer, sourceName: string, progress?: (p: ImportProgress) => void) {
+    await this.meta(appId);
+    const parsed = await parseFile(format, content);
+    const { types, rows } = inferTable(parsed);
+    return this.load(appId, { headers: parsed.headers, types, rows }, sourceName, progress);
+  }
+
+  /**
+   * Replaces the app's data in one transaction (readers see the old rows until it commits), keeps
+   * field ids by name so charts and filters survive a reload, then announces the reload.
+   */
+  async load(appId: string, table: TableData, sourceName: string, progress?: (p: ImportProgress) => void): Promise<AppMeta> {
+    const meta = await this.meta(appId);
+    const db = await this.db(appId);
+    const cols = table.headers.map((_, i) => `c${i}`);
+    const sqlType = (t: FieldType) => (t === 'integer' ? 'INTEGER' : t === 'decimal' ? 'REAL' : 'TEXT');
+    await db.exec('BEGIN IMMEDIATE');
+    try {
+      await db.exec('DROP TABLE IF EXISTS data');
+      await db.exec(`CREATE TABLE data (${cols.map((c, i) => `${c} ${sqlType(table.types[i])}`).join(', ')})`);
+      for (let i = 0; i < table.rows.length; i += CHUNK) {
+        await db.insertMany('data', cols.length, table.rows.slice(i, i + CHUNK));
+        const done = Math.min(table.rows.length, i + CHUNK);
+        progress?.({ appId, percent: Math.round((done / Math.max(1, table.rows.length)) * 90), rows: done });
+      }
+      // Dimensions (text and dates) are what selections and iterations filter on: index them.
+      for (let i = 0; i < cols.length; i++) if (table.types[i] === 'text' || table.types[i] === 'date') await db.exec(`CREATE INDEX idx_${cols[i]} ON data (${cols[i]})`);
+      const counts = await db.all<Record<string, number>>(`SELECT ${cols.map((c) => `COUNT(DISTINCT ${c}) AS ${c}`).join(', ')} FROM data`);
+      await db.exec('COMMIT');
+      const fields: FieldMeta[] = table.headers.map((name, i) => ({
+        id: meta.fields.find((f) => f.name.toLowerCase() === name.toLowerCase())?.id ?? randomUUID(),
+        name,
+        type: table.types[i],
+        distinctCount: Number(counts[0]?.[cols[i]] ?? 0),
+      }));
+      const next = await this.updateMeta(appId, (m) => {
+        m.fields = fields;
+        m.rowCount = table.rows.length;
+        m.reloadedAt = new Date().toISOString();
+        m.source = sourceName;
+      });
+      progress?.({ appId, percent: 100, rows: table.rows.length });
+      for (const l of this.reloadListeners) l(appId);
+      return next;
+    } catch (e) {
+      await db.exec('ROLLBACK').catch(() => undefined);
+      throw e;
+    }
+  }
+
+  private scope(meta: AppMeta, overrides: Record<string, string> = {}): CompileScope {
+    return {
+      column: (name) => {
+        const i = meta.fields.findIndex((f) => f.name.toLowerCase() === name.toLowerCase());
+        return i < 0 ? undefined : `c${i}`;
+      },
+      variable: (name) => {
+        const key = Object.keys(overrides).find((k) => k.toLowerCase() === name.toLowerCase());
+        if (key) return overrides[key];
+        return meta.variables.find((v) => v.name.toLowerCase() === name.toLowerCase())?.definition;
+      },
+    };
+  }
+
+  private fieldIndex(meta: AppMeta, name: string, input = 'selections'): number {
+    const i = meta.fields.findIndex((f) => f.name.toLowerCase() === name.toLowerCase());
+    if (i < 0) throw badInput(`Unknown field "${name}" in ${input}`, [{ field: input, message: `unknown field "${name}"` }]);
+    return i;
+  }
+
+  /** Selections as a bound WHERE: OR within a field, AND across fields. */
+  where(meta: AppMeta, selections: Selections, except?: string): Sql {
+    const parts: string[] = [];
+    const params: unknown[] = [];
+    for (const [field, values] of Object.entries(selections)) {
+      if (except && field.toLowerCase() === except.toLowerCase()) continue;
+      const i = this.fieldIndex(meta, field);
+      if (!values.length) continue;
+      const type = meta.fields[i].type;
+      parts.push(`c${i} IN (${values.map(() => '?').join(', ')})`);
+      params.push(...values.map((v) => (type === 'integer' || type === 'decimal') && v !== '' && !Number.isNaN(Number(v)) ? Number(v) : v));
+    }
+    return { sql: parts.length ? `WHERE ${parts.join(' AND ')}` : '', params };
+  }
+
+  compile(meta: AppMeta, expression: string, field: string, variables?: Record<string, string>, mode: 'measure' | 'row' = 'measure'): Sql {
+    try {
+      return compileExpression(expression, this.scope(meta, variables), mode);
+    } catch (e) {
+      return expressionFailure(e, field);
+    }
+  }
+
+  /** Checks an expression against the app without running it (for saving charts and variables). */
+  async validate(appId: string, expression: string, field: string) {
+    this.compile(await this.meta(appId), expression, field);
+  }
+
+  private async hasData(appId: string, meta: AppMeta) {
+    if (!meta.fields.length) throw badInput(`The app "${meta.name}" has no data yet; import a file first`);
+    return this.db(appId);
+  }
+
+  /** One value of an expression (a KPI, a variable) under the selections. */
+  async evaluate(appId: string, expression: string, selections: Selections = {}, variables?: Record<string, string>): Promise<string | number | null> {
+    const meta = await this.meta(appId);
+    const db = await this.hasData(appId, meta);
+    const expr = this.compile(meta, expression, 'expression', variables);
+    const where = this.where(meta, selections);
+    const [row] = await db.all<{ v: string | number | null }>(`SELECT ${expr.sql} AS v FROM data ${where.sql}`, [...expr.params, ...where.params]);
+    return row?.v ?? null;
+  }
+
+  /** A field's possible values under the other fields' selections, with how many rows have each. */
+  async fieldValues(appId: string, field: string, selections: Selections = {}, options: { search?: string; limit?: number } = {}): Promise<FieldValue[]> {
+    const meta = await this.meta(appId);
+    const db = await this.hasData(appId, meta);
+    const i = this.fieldIndex(meta, field, 'field');
+    const where = this.where(meta, selections, field);
+    const params = [...where.params];
+    let search = '';
+    if (options.search) {
+      search = `${where.sql ? ' AND' : 'WHERE'} LOWER(CAST(c${i} AS TEXT)) LIKE ? ESCAPE '\\'`;
+      params.push(`%${options.search.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`);
+    }
+    params.push(Math.min(options.limit ?? 1000, 100_000));
+    const rows = await db.all<{ v: string | number | null; n: number }>(
+      `SELECT c${i} AS v, COUNT(*) AS n FROM data ${where.sql}${search} GROUP BY c${i} ORDER BY c${i} LIMIT ?`,
+      params,
+    );
+    return rows.map((r) => ({ value: r.v, count: r.n }));
+  }
+
+  /** A chart's data: one row per combination of dimension values, one column per measure. */
+  async chartData(appId: string, chart: Pick<ChartDef, 'dimensions' | 'measures' | 'sort' | 'limit'>, selections: Selections = {}, variables?: Record<string, string>): Promise<ChartData> {
+    const meta = await this.meta(appId);
+    const db = await this.hasData(appId, meta);
+    const dims = chart.dimensions.map((d) => this.fieldIndex(meta, d, 'dimensions'));
+    const measures = chart.measures.map((m, k) => this.compile(meta, m.expression, `measures.${k}.expression`, variables));
+    const where = this.where(meta, selections);
+    const select = [...dims.map((i, k) => `c${i} AS d${k}`), ...measures.map((m, k) => `${m.sql} AS m${k}`)].join(', ');
+    const group = dims.length ? `GROUP BY ${dims.map((_, k) => `d${k}`).join(', ')}` : '';
+    const sort = chart.sort;
+    const sortKey = sort ? `${sort.by === 'dimension' ? 'd' : 'm'}${Math.max(0, sort.index)}` : dims.length ? 'd0' : null;
+    const validKey = sortKey && (sortKey.startsWith('d') ? Number(sortKey.slice(1)) < dims.length : Number(sortKey.slice(1)) < measures.length);
+    const order = validKey ? `ORDER BY ${sortKey} ${sort?.direction === 'desc' ? 'DESC' : 'ASC'}` : '';
+    const limit = chart.limit && chart.limit > 0 ? `LIMIT ${Math.min(Math.floor(chart.limit), 100_000)}` : '';
+    const params = [...measures.flatMap((m) => m.params), ...where.params];
+    const rows = await db.all<Record<string, string | number | null>>(`SELECT ${select} FROM data ${where.sql} ${group} ${order} ${limit}`, params);
+    return {
+      dimensions: dims.map((i) => meta.fields[i].name),
+      measures: chart.measures.map((m) => m.label),
+      rows: rows.map((r) => [...dims.map((_, k) => r[`d${k}`]), ...measures.map((_, k) => r[`m${k}`])]),
+    };
+  }
+
+  /** Distinct combinations of the iteration fields under the selections, in order. */
+  async iterationValues(appId: string, fields: string[], selections: Selections = {}): Promise<string[][]> {
+    const meta = await this.meta(appId);
+    const db = await this.hasData(appId, meta);
+    const idx = fields.map((f) => this.fieldIndex(meta, f, 'iterationFields'));
+    const where = this.where(meta, selections);
+    const cols = idx.map((i) => `c${i}`).join(', ');
+    const rows = await db.all<Record<string, unknown>>(`SELECT DISTINCT ${cols} FROM data ${where.sql} ORDER BY ${cols}`, where.params);
+    return rows.map((r) => idx.map((i) => String(r[`c${i}`] ?? '')));
+  }
+}

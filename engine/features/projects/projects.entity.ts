@@ -1,0 +1,29 @@
+import { EntitySchema } from 'typeorm';
+import { baseColumns, flag, ref, text, type BaseRow } from '../../core/entity-base.js';
+
+export interface ProjectRow extends BaseRow {
+  name: string;
+  description: string | null;
+  organizationId: string;
+  isActive: boolean;
+  /** Set B's permissions mode: when on, content operations also need member permissions. */
+  permissionsMode: boolean;
+  createdBy: string | null;
+  modifiedBy: string | null;
+}
+
+export const Project = new EntitySchema<ProjectRow>({
+  name: 'Project',
+  tableName: 'projects',
+  columns: {
+    ...baseColumns,
+    name: text(false),
+    description: text(),
+    organizationId: ref(false),
+    isActive: flag(true),
+    permissionsMode: flag(),
+    createdBy: ref(),
+    modifiedBy: ref(),
+  },
+  foreignKeys: [{ target: 'Organization', columnNames: ['organizationId'], referencedColumnNames: ['id'], onDelete: 'RESTRICT' }],
+});

@@ -1,0 +1,33 @@
+import type { ReportType } from '../features/reports/reports.entity.js';
+
+export type OutputFormat = 'Pdf' | 'Xlsx' | 'Docx' | 'Pptx' | 'Html' | 'Csv' | 'Png';
+
+/** Which formats each report type offers (the design's table); each has its own renderer. */
+export const FORMATS_BY_TYPE: Record<ReportType, OutputFormat[]> = {
+  Word: ['Docx', 'Pdf', 'Html'],
+  Excel: ['Xlsx', 'Csv', 'Pdf', 'Html'],
+  PowerPoint: ['Pptx', 'Pdf'],
+  Html: ['Html', 'Pdf'],
+};
+
+export const REPORT_TYPES = Object.keys(FORMATS_BY_TYPE) as ReportType[];
+
+export const FILE_TYPES: Record<OutputFormat, { extension: string; mime: string }> = {
+  Pdf: { extension: 'pdf', mime: 'application/pdf' },
+  Xlsx: { extension: 'xlsx', mime: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet' },
+  Docx: { extension: 'docx', mime: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document' },
+  Pptx: { extension: 'pptx', mime: 'application/vnd.openxmlformats-officedocument.presentationml.presentation' },
+  Html: { extension: 'html', mime: 'text/html; charset=utf-8' },
+  Csv: { extension: 'csv', mime: 'text/csv; charset=utf-8' },
+  Png: { extension: 'png', mime: 'image/png' },
+};
+
+/** Matches a requested format name case-insensitively ("pdf", "PDF", "Pdf"). */
+export function parseFormat(name: string): OutputFormat | null {
+  return (Object.keys(FILE_TYPES) as OutputFormat[]).find((f) => f.toLowerCase() === name.trim().toLowerCase()) ?? null;
+}
+
+export interface ProtectionOptions {
+  openPassword?: string | null;
+  writePassword?: string | null;
+}
