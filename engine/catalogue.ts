@@ -15,6 +15,15 @@ import { setupApp } from './features/setup/setup.app.js';
 import { trustedOriginsV1 } from './features/trusted-origins/trusted-origins.v1.js';
 import { userDirectoriesV1 } from './features/user-directories/user-directories.v1.js';
 import { usersV1 } from './features/users/users.v1.js';
+import { analyticsAppsV1 } from './features/analytics-apps/analytics-apps.v1.js';
+import { analyticsContentApp } from './features/analytics-apps/analytics-content.app.js';
+import { projectsOps } from './features/projects/projects.ops.js';
+import { connectionsApp } from './features/connections/connections.app.js';
+import { filtersV2 } from './features/filters/filters.v2.js';
+import { filtersApp } from './features/filters/filters.app.js';
+import { reportsV1 } from './features/reports/reports.v1.js';
+import { reportsV2 } from './features/reports/reports.v2.js';
+import { reportsApp } from './features/reports/reports.app.js';
 import type { OpCallInput, OpResult } from './core/op.js';
 
 /** Every operation, registered in one place; routes, OpenAPI, IPC and the renderer's client derive from it. */
@@ -30,6 +39,10 @@ export const OPERATIONS = [
   ...trustedOriginsV1,
   ...usersV1,
   ...userDirectoriesV1,
+  ...analyticsAppsV1, ...analyticsContentApp,
+  ...projectsOps, ...connectionsApp,
+  ...filtersV2, ...filtersApp,
+  ...reportsV1, ...reportsV2, ...reportsApp,
 ] as const;
 
 type Ops = (typeof OPERATIONS)[number];

@@ -26,6 +26,11 @@ export function registerEngineIpc(ipcMain: Pick<IpcMain, 'handle'>, engine: Engi
     const raw = (input && typeof input === 'object' ? input : {}) as Input;
     const owner = event.sender.id;
     const result = await engine.invoke(id, { params: raw.params, query: raw.query, body: raw.body }, { token: sessions.get(owner), transport: 'ipc', client: `ipc:${owner}` });
+    if (result.file) {
+      // Files cross the bridge as base64; the page turns them into a download.
+      const { fileName, mime, data: bytes } = result.file;
+      return { status: 200, envelope: { ...result.envelope, data: { fileName, mime, base64: bytes.toString('base64') } } };
+    }
     const data = (result.envelope as { data?: { token?: string } }).data;
     if (result.status === 200 && data && typeof data.token === 'string') {
       // Sign-in, setup and password changes start a session: keep it here, hand the page no token.

@@ -3,6 +3,8 @@ import type { SecretBox } from './secrets.js';
 import type { PermissionFlags } from './permissions.js';
 import type { UserRow } from '../features/users/users.entity.js';
 import type { AttemptLimiter } from '../features/auth/attempt-limiter.js';
+import type { EmbeddedProvider } from '../analytics/embedded/embedded-provider.js';
+import type { RenderPool } from '../render/render-pool.js';
 
 export type Transport = 'http' | 'ipc' | 'internal';
 
@@ -37,6 +39,10 @@ export interface EngineServices {
   dataDir: string;
   /** Failed log-ins per address and e-mail. */
   loginLimiter: AttemptLimiter;
+  /** The analytics provider (the embedded one by default). */
+  analytics: EmbeddedProvider;
+  /** Worker threads that render report files. */
+  renders: RenderPool;
 }
 
 export interface OpContext extends EngineServices {

@@ -72,7 +72,7 @@ export class Dispatcher {
       list: op.list ? parseListQuery(op.list, (input.query ?? {}) as Record<string, unknown>) : undefined,
     };
     const ctx: OpContext = { ...this.services, principal, transport: options.transport, client: options.client ?? options.transport };
-    if (op.http.method === 'GET') return op.handler(ctx, parsed as never);
+    if (op.http.method === 'GET' || op.readOnly) return op.handler(ctx, parsed as never);
     return this.serialized(async () => {
       const result = await op.handler(ctx, parsed as never);
       await this.audit(op, ctx, input, result);

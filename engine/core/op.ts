@@ -5,6 +5,13 @@ import type { OpContext } from './context.js';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
 
+export interface HttpSpec {
+  method: HttpMethod;
+  path: string;
+  /** Larger bodies than the server's default (imports). */
+  bodyLimit?: number;
+}
+
 type Infer<T> = T extends z.ZodType ? z.output<T> : undefined;
 type InferIn<T> = T extends z.ZodType ? z.input<T> : undefined;
 
@@ -32,9 +39,11 @@ export interface OpDefinition<
 > {
   id: Id;
   summary: string;
-  http: { method: HttpMethod; path: string };
+  http: HttpSpec;
   permission: Requirement;
   input: OpInputSchemas<P, Q, B>;
+  /** A POST that only reads (complex inputs such as selections): not serialized with writes, not audited. */
+  readOnly?: boolean;
   /** List operations take the common list parameters (set A section 4) with these sorts and filters. */
   list?: ListSpec;
   /** Responses that are files rather than envelopes set this. */
@@ -50,9 +59,10 @@ export function defineOp<
 >(spec: {
   id: Id;
   summary: string;
-  http: { method: HttpMethod; path: string };
+  http: HttpSpec;
   permission: Requirement;
   input?: OpInputSchemas<P, Q, B>;
+  readOnly?: boolean;
   list?: ListSpec;
   handler: (ctx: OpContext, input: HandlerInput<P, Q, B>) => Promise<R>;
 }): OpDefinition<Id, P, Q, B, R> {

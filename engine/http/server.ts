@@ -5,6 +5,8 @@ import { existsSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import type { Engine } from '../engine.js';
 import { failure } from '../core/envelope.js';
+import { IMPORT_BODY_LIMIT } from '../core/limits.js';
+import { contentDisposition } from '../core/file-result.js';
 import { openApiDocument } from './openapi.js';
 import { SECURITY_HEADERS } from './security-headers.js';
 import { TrustedOrigin } from '../features/trusted-origins/trusted-origins.entity.js';
@@ -43,7 +45,7 @@ function send(reply: FastifyReply, status: number, envelope: unknown) {
 /** The HTTP API generated from the catalogue, plus the renderer build and the OpenAPI document. */
 export async function startHttpServer(engine: Engine, options: HttpOptions = {}): Promise<HttpServer> {
   const host = options.host ?? '127.0.0.1';
-  const app = Fastify({ bodyLimit: options.bodyLimit ?? 1024 * 1024, logger: false, trustProxy: false });
+  const app = Fastify({ bodyLimit: options.bodyLimit ?? 1024 * 1024, logger: false, trustProxy: false, forceCloseConnections: true });
   let port = options.port ?? 0;
 
   // Host allow-list against DNS rebinding: only loopback names (and those the user allowed) may address us.
@@ -91,6 +93,14 @@ export async function startHttpServer(engine: Engine, options: HttpOptions = {})
 
   const call = async (id: string, req: FastifyRequest, reply: FastifyReply, input: { params?: unknown; query?: unknown; body?: unknown }) => {
     const result = await engine.invoke(id, input, { token: bearer(req), transport: 'http', client: req.ip });
+    if (result.file) {
+      return reply
+        .code(200)
+        .header('cache-control', 'no-store')
+        .header('content-type', result.file.mime)
+        .header('content-disposition', contentDisposition(result.file.fileName))
+        .send(result.file.data);
+    }
     return send(reply, result.status, result.envelope);
   };
 
@@ -99,15 +109,35 @@ export async function startHttpServer(engine: Engine, options: HttpOptions = {})
     app.route({
       method: op.http.method,
       url,
+      bodyLimit: op.http.bodyLimit,
       handler: (req, reply) => call(op.id, req, reply, { params: req.params, query: req.query, body: req.body }),
     });
   }
 
   // The renderer's HTTP bridge: the same three-part input as IPC, by catalogue id.
-  app.post('/api/app/invoke/:opId', (req, reply) => {
+  const defaultLimit = options.bodyLimit ?? 1024 * 1024;
+  app.post('/api/app/invoke/:opId', { bodyLimit: IMPORT_BODY_LIMIT }, (req, reply) => {
     const { opId } = req.params as { opId: string };
+    const limit = engine.catalogue.get(opId)?.http.bodyLimit ?? defaultLimit;
+    if (Number(req.headers['content-length'] ?? 0) > limit) return send(reply, 413, failure('The request body is too large'));
     const b = (req.body ?? {}) as { params?: unknown; query?: unknown; body?: unknown };
     return call(opId, req, reply, { params: b.params, query: b.query, body: b.body });
+  });
+
+  // Engine events (import progress, reloads, report progress) as server-sent events, for the served UI.
+  app.get('/api/app/events', async (req, reply) => {
+    const check = await engine.invoke('app.auth.me', {}, { token: bearer(req), transport: 'http', client: req.ip });
+    if (check.status !== 200) return send(reply, check.status, check.envelope);
+    reply.hijack();
+    const res = reply.raw;
+    res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-store', connection: 'keep-alive', ...SECURITY_HEADERS });
+    res.write(': connected\n\n');
+    const off = engine.on((event) => res.write(`data: ${JSON.stringify(event)}\n\n`));
+    const ping = setInterval(() => res.write(': ping\n\n'), 25_000);
+    req.raw.on('close', () => {
+      off();
+      clearInterval(ping);
+    });
   });
 
   const doc = openApiDocument(engine.catalogue.values(), options.version ?? '0.0.0');

@@ -38,9 +38,11 @@ export interface TestServer {
   stop(): Promise<void>;
 }
 
-export async function startTestServer(opts: { rendererDir?: string; now?: () => Date } = {}): Promise<TestServer> {
+export async function startTestServer(opts: { rendererDir?: string; now?: () => Date; demo?: boolean } = {}): Promise<TestServer> {
   const dataDir = await mkdtemp(join(tmpdir(), 'broadsheet-test-'));
-  const engine = await createEngine({ dataDir, secretKeys: memoryKeyStore(), now: opts.now });
+  // The demo app (110,000 rows) is made only where a test asks for it.
+  const engine = await createEngine({ dataDir, secretKeys: memoryKeyStore(), now: opts.now, demo: opts.demo ?? false });
+  await engine.demoReady;
   const ownerKey = await engine.issueOwnerKey();
   const http = await startHttpServer(engine, { port: 0, rendererDir: opts.rendererDir });
   const call = async <T>(method: string, path: string, o: CallOptions = {}): Promise<ApiResponse<T>> => {

@@ -1,0 +1,88 @@
+import { z } from 'zod';
+import type { OpContext } from '../../core/context.js';
+import { iso, newBase } from '../../core/entity-base.js';
+import { conflict, notFound } from '../../core/errors.js';
+import { findOr404 } from '../../core/rows.js';
+import type { ListSpec } from '../../core/list-query.js';
+import { v } from '../../core/validation.js';
+import { Organization } from '../organizations/organizations.entity.js';
+import { AnalyticsApp, type AnalyticsAppRow } from './analytics-apps.entity.js';
+
+/** Apps not filed in a folder live in the root folder. */
+export const ROOT_FOLDER_ID = '00000000-0000-0000-0000-000000000000';
+
+// Set A 2.10
+export const AnalyticsAppV1 = z.object({
+  appId: v.text().regex(/^[a-z0-9][a-z0-9-]{0,63}$/, { message: 'must be lower-case letters, digits and dashes (up to 64)' }),
+  name: v.text(),
+  description: v.nstr(),
+  folderId: v.uuid(),
+  folderPath: v.text(),
+  stream: v.nstr(),
+  mashupTemplate: v.nstr(),
+  allowAnalyticsSenseApp: v.bool(),
+  allowMashup: v.bool(),
+  defaultOpen: v.text(),
+  templateTitle: v.nstr(),
+  templateDescription: v.nstr(),
+  themeId: v.nstr(),
+  organizationId: v.nuuid(),
+  usedFields: z.array(z.object({ name: z.string(), order: v.int(), appId: z.string() })).nullable().optional(),
+  usedSheets: z.array(z.object({ sheetId: z.string(), sheetName: z.string(), showSelection: z.boolean(), groupName: z.string(), order: v.int() })).nullable().optional(),
+});
+export type AnalyticsAppFields = z.output<typeof AnalyticsAppV1>;
+
+export const LIST_ANALYTICS_APPS: ListSpec = {
+  sort: { Name: 'LOWER(a.name)', Stream: 'LOWER(a.stream)', FolderPath: 'LOWER(a.folderPath)', MashupTemplate: 'LOWER(a.mashupTemplate)' },
+  defaultSort: { by: 'Name', direction: 'asc' },
+  text: { name: 'a.name', stream: 'a.stream', mashup_template: 'a.mashupTemplate' },
+  uuid: { folder_id: 'a.folderId' },
+};
+
+export function analyticsAppDto(a: AnalyticsAppRow) {
+  return {
+    id: a.id, appId: a.appId, provider: a.provider, name: a.name, description: a.description, folderId: a.folderId, folderPath: a.folderPath,
+    stream: a.stream, mashupTemplate: a.mashupTemplate, allowAnalyticsSenseApp: a.allowAnalyticsSenseApp, allowMashup: a.allowMashup,
+    defaultOpen: a.defaultOpen, templateTitle: a.templateTitle, templateDescription: a.templateDescription, themeId: a.themeId,
+    organizationId: a.organizationId, usedFields: a.usedFields, usedSheets: a.usedSheets, synchronization: a.synchronization,
+    createdDate: iso(a.createdDate), modifiedDate: iso(a.modifiedDate),
+  };
+}
+
+/** Registers an app; with the embedded provider an app that does not exist yet is created, empty. */
+export async function saveAnalyticsApp(ctx: OpContext, id: string | null, f: AnalyticsAppFields) {
+  if (f.organizationId) await findOr404(ctx, Organization, f.organizationId, 'Organization');
+  const repo = ctx.db.getRepository(AnalyticsApp);
+  const current = id ? await findOr404(ctx, AnalyticsApp, id, 'Analytics app') : null;
+  const taken = await repo.findOneBy({ appId: f.appId });
+  if (taken && taken.id !== id) throw conflict(`The app id "${f.appId}" is already registered`, [{ field: 'body.appId', message: 'is already registered' }]);
+  if (current && current.appId !== f.appId) throw conflict('The app id of a registered app cannot change', [{ field: 'body.appId', message: 'cannot change' }]);
+  if (!(await ctx.analytics.exists(f.appId))) await ctx.analytics.createApp(f.appId, f.name, f.description ?? null);
+  const row: AnalyticsAppRow = {
+    ...(current ?? { ...newBase(ctx.now()), provider: 'embedded', synchronization: null }),
+    ...f,
+    description: f.description ?? null,
+    stream: f.stream ?? null,
+    mashupTemplate: f.mashupTemplate ?? null,
+    templateTitle: f.templateTitle ?? null,
+    templateDescription: f.templateDescription ?? null,
+    themeId: f.themeId ?? null,
+    organizationId: f.organizationId ?? null,
+    usedFields: f.usedFields ?? current?.usedFields ?? [],
+    usedSheets: f.usedSheets ?? current?.usedSheets ?? [],
+    modifiedDate: ctx.now(),
+  };
+  await repo.save(row);
+  await ctx.analytics.updateMeta(f.appId, (m) => {
+    m.name = row.name;
+    m.description = row.description;
+  });
+  return analyticsAppDto(row);
+}
+
+/** The provider's app id of a registered app. */
+export async function providerAppId(ctx: OpContext, analyticsAppId: string): Promise<string> {
+  const app = await ctx.db.getRepository(AnalyticsApp).findOneBy({ id: analyticsAppId });
+  if (!app) throw notFound(`Analytics app ${analyticsAppId}`);
+  return app.appId;
+}

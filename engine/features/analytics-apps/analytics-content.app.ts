@@ -1,0 +1,173 @@
+import { randomUUID } from 'node:crypto';
+import { z } from 'zod';
+import { defineOp } from '../../core/op.js';
+import { v } from '../../core/validation.js';
+import { badInput, conflict, notFound } from '../../core/errors.js';
+import type { OpContext } from '../../core/context.js';
+import type { AppMeta, ChartDef } from '../../analytics/model.js';
+import { IMPORT_BODY_LIMIT } from '../../core/limits.js';
+import { providerAppId } from './analytics-apps.rules.js';
+
+const appParam = z.object({ id: v.uuid() });
+const itemParam = z.object({ id: v.uuid(), itemId: z.string().min(1).max(64) });
+export const SelectionsInput = z.record(z.string().min(1).max(200), z.array(z.union([z.string(), z.number()]).transform(String)).max(10_000)).default({});
+const Measure = z.object({ label: z.string().max(200), expression: z.string().trim().min(1, { message: 'must not be empty' }).max(2000) });
+const Sort = z.object({ by: z.enum(['dimension', 'measure']), index: z.number().int().min(0).max(20), direction: z.enum(['asc', 'desc']) });
+
+const VariableInput = z.object({ id: z.string().max(64).optional(), name: v.text().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, { message: 'must be a name such as vTotalSales' }), definition: v.text(), description: v.nstr() });
+const ChartInput = z.object({
+  id: z.string().max(64).optional(),
+  name: v.text(),
+  type: z.enum(['bar', 'line', 'pie', 'combo', 'table']),
+  dimensions: z.array(v.text()).max(5),
+  measures: z.array(Measure).min(1, { message: 'needs at least one measure' }).max(10),
+  sort: Sort.nullable().optional(),
+  limit: z.number().int().min(1).max(10_000).nullable().optional(),
+});
+const BookmarkInput = z.object({ id: z.string().max(64).optional(), name: v.text(), selections: SelectionsInput });
+const SheetInput = z.object({ id: z.string().max(64).optional(), name: v.text(), chartIds: z.array(z.string().max(64)).max(100) });
+
+const ImportInput = z.object({
+  fileName: v.text().max(260),
+  format: z.enum(['csv', 'xlsx', 'json']).optional(),
+  /** Text for CSV and JSON; base64 for XLSX (or any format when `encoding` says so). */
+  content: z.string().min(1, { message: 'the file is empty' }),
+  encoding: z.enum(['text', 'base64']).default('text'),
+});
+
+const checkFields = (meta: AppMeta, names: string[], field: string) => {
+  for (const n of names)
+    if (!meta.fields.some((f) => f.name.toLowerCase() === n.toLowerCase())) throw badInput(`Unknown field "${n}"`, [{ field, message: `unknown field "${n}"` }]);
+};
+
+type Collection = 'variables' | 'charts' | 'bookmarks' | 'sheets';
+
+/** Saves an item of one of the app's collections: a new id when none is given, names unique. */
+async function saveItem<T extends { id: string; name: string }>(ctx: OpContext, appId: string, collection: Collection, input: Omit<T, 'id'> & { id?: string }, check: (meta: AppMeta) => Promise<void> | void) {
+  const meta = await ctx.analytics.meta(appId);
+  await check(meta);
+  const list = meta[collection] as unknown as T[];
+  if (list.some((x) => x.name.toLowerCase() === input.name.toLowerCase() && x.id !== input.id)) throw conflict(`"${input.name}" already exists`, [{ field: 'body.name', message: 'is already used' }]);
+  if (input.id && !list.some((x) => x.id === input.id)) throw notFound(`${collection.slice(0, -1)} ${input.id}`);
+  const item = { ...input, id: input.id ?? randomUUID() } as T;
+  const next = await ctx.analytics.updateMeta(appId, (m) => {
+    const items = m[collection] as unknown as T[];
+    const i = items.findIndex((x) => x.id === item.id);
+    if (i >= 0) items[i] = item;
+    else items.push(item);
+  });
+  return (next[collection] as unknown as T[]).find((x) => x.id === item.id)!;
+}
+
+async function deleteItem(ctx: OpContext, appId: string, collection: Collection, itemId: string) {
+  const meta = await ctx.analytics.meta(appId);
+  if (!(meta[collection] as { id: string }[]).some((x) => x.id === itemId)) throw notFound(`${collection.slice(0, -1)} ${itemId}`);
+  await ctx.analytics.updateMeta(appId, (m) => {
+    (m[collection] as { id: string }[]) = (m[collection] as { id: string }[]).filter((x) => x.id !== itemId);
+    if (collection === 'charts') for (const s of m.sheets) s.chartIds = s.chartIds.filter((c) => c !== itemId);
+  });
+  return { deleted: 1 };
+}
+
+const path = (suffix = '') => `/api/app/analytics/{id}${suffix}`;
+
+function collectionOps<I extends z.ZodType>(collection: Collection, singular: string, input: I, check: (ctx: OpContext, meta: AppMeta, body: z.output<I>) => Promise<void> | void) {
+  const Name = singular[0].toUpperCase() + singular.slice(1);
+  return [
+    defineOp({
+      id: `app.analytics.save${Name}` as const,
+      summary: `Create or update a ${singular} of an analytics app`,
+      http: { method: 'POST', path: path(`/${collection}`) },
+      permission: 'updateProject',
+      input: { params: appParam, body: input },
+      handler: async (ctx, { params, body }) => {
+        const appId = await providerAppId(ctx, params.id);
+        return saveItem(ctx, appId, collection, body as never, (meta) => check(ctx, meta, body as z.output<I>));
+      },
+    }),
+    defineOp({
+      id: `app.analytics.delete${Name}` as const,
+      summary: `Delete a ${singular} of an analytics app`,
+      http: { method: 'DELETE', path: path(`/${collection}/{itemId}`) },
+      permission: 'updateProject',
+      input: { params: itemParam },
+      handler: async (ctx, { params }) => deleteItem(ctx, await providerAppId(ctx, params.id), collection, params.itemId),
+    }),
+  ];
+}
+
+export const analyticsContentApp = [
+  defineOp({
+    id: 'app.analytics.get',
+    summary: 'An analytics app\'s fields, variables, charts, bookmarks and sheets',
+    http: { method: 'GET', path: path() },
+    permission: 'viewProject',
+    input: { params: appParam },
+    handler: async (ctx, { params }) => ctx.analytics.meta(await providerAppId(ctx, params.id)),
+  }),
+  defineOp({
+    id: 'app.analytics.import',
+    summary: 'Import a CSV, XLSX or JSON file as the app\'s data (a reload); progress events while it loads',
+    http: { method: 'POST', path: path('/import'), bodyLimit: IMPORT_BODY_LIMIT },
+    permission: 'updateProject',
+    input: { params: appParam, body: ImportInput },
+    handler: async (ctx, { params, body }) => {
+      const appId = await providerAppId(ctx, params.id);
+      const format = body.format ?? (/\.xlsx$/i.test(body.fileName) ? 'xlsx' : /\.json$/i.test(body.fileName) ? 'json' : /\.(csv|txt|tsv)$/i.test(body.fileName) ? 'csv' : null);
+      if (!format) throw badInput('Say the format (csv, xlsx or json) or name the file with its extension', [{ field: 'body.format', message: 'is required for this file name' }]);
+      const encoding = format === 'xlsx' ? 'base64' : body.encoding;
+      const content = Buffer.from(body.content, encoding === 'base64' ? 'base64' : 'utf8');
+      ctx.emit({ type: 'analytics.import.progress', payload: { appId: params.id, percent: 0, rows: 0 } });
+      return ctx.analytics.importFile(appId, format, content, body.fileName, (p) => ctx.emit({ type: 'analytics.import.progress', payload: { ...p, appId: params.id } }));
+    },
+  }),
+  defineOp({
+    id: 'app.analytics.fieldValues',
+    summary: 'A field\'s possible values under the other fields\' selections',
+    http: { method: 'POST', path: path('/field-values') },
+    permission: 'viewProject',
+    readOnly: true,
+    input: { params: appParam, body: z.object({ field: v.text(), selections: SelectionsInput, search: z.string().max(200).optional(), limit: z.number().int().min(1).max(100_000).optional() }) },
+    handler: async (ctx, { params, body }) => ctx.analytics.fieldValues(await providerAppId(ctx, params.id), body.field, body.selections, body),
+  }),
+  defineOp({
+    id: 'app.analytics.evaluate',
+    summary: 'Evaluate an expression (or $(variable)) under selections',
+    http: { method: 'POST', path: path('/evaluate') },
+    permission: 'viewProject',
+    readOnly: true,
+    input: { params: appParam, body: z.object({ expression: v.text().max(2000), selections: SelectionsInput }) },
+    handler: async (ctx, { params, body }) => ({ value: await ctx.analytics.evaluate(await providerAppId(ctx, params.id), body.expression, body.selections) }),
+  }),
+  defineOp({
+    id: 'app.analytics.chartData',
+    summary: 'A saved chart\'s data, or that of dimensions and measures given, under selections',
+    http: { method: 'POST', path: path('/chart-data') },
+    permission: 'viewProject',
+    readOnly: true,
+    input: { params: appParam, body: z.object({ chartId: z.string().max(64).optional(), dimensions: z.array(v.text()).max(5).optional(), measures: z.array(Measure).max(10).optional(), sort: Sort.nullable().optional(), limit: z.number().int().min(1).max(10_000).nullable().optional(), selections: SelectionsInput }) },
+    handler: async (ctx, { params, body }) => {
+      const appId = await providerAppId(ctx, params.id);
+      let chart: Pick<ChartDef, 'dimensions' | 'measures' | 'sort' | 'limit'> = { dimensions: body.dimensions ?? [], measures: body.measures ?? [], sort: body.sort, limit: body.limit };
+      if (body.chartId) {
+        const found = (await ctx.analytics.meta(appId)).charts.find((c) => c.id === body.chartId);
+        if (!found) throw notFound(`Chart ${body.chartId}`);
+        chart = found;
+      }
+      if (!chart.measures.length && !chart.dimensions.length) throw badInput('Give a chart or dimensions and measures', [{ field: 'body.measures', message: 'is required' }]);
+      return ctx.analytics.chartData(appId, chart, body.selections);
+    },
+  }),
+  ...collectionOps('variables', 'variable', VariableInput, (ctx, meta, body) => {
+    ctx.analytics.compile(meta, body.definition, 'body.definition');
+  }),
+  ...collectionOps('charts', 'chart', ChartInput, (ctx, meta, body) => {
+    checkFields(meta, body.dimensions, 'body.dimensions');
+    body.measures.forEach((m, k) => ctx.analytics.compile(meta, m.expression, `body.measures.${k}.expression`));
+  }),
+  ...collectionOps('bookmarks', 'bookmark', BookmarkInput, (_ctx, meta, body) => checkFields(meta, Object.keys(body.selections), 'body.selections')),
+  ...collectionOps('sheets', 'sheet', SheetInput, (_ctx, meta, body) => {
+    const missing = body.chartIds.find((c) => !meta.charts.some((x) => x.id === c));
+    if (missing) throw badInput(`Chart ${missing} is not in the app`, [{ field: 'body.chartIds', message: `unknown chart ${missing}` }]);
+  }),
+] as const;

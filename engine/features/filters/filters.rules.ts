@@ -1,0 +1,137 @@
+import { In } from 'typeorm';
+import type { OpContext } from '../../core/context.js';
+import { iso, newBase } from '../../core/entity-base.js';
+import { badInput, notFound } from '../../core/errors.js';
+import type { AppMeta, Selections } from '../../analytics/model.js';
+import { AnalyticsApp } from '../analytics-apps/analytics-apps.entity.js';
+import { Connection } from '../connections/connections.entity.js';
+import { reachableProject } from '../projects/projects.rules.js';
+import { Filter, FilterValue, type FilterRow, type FilterValueKind, type FilterValueRow } from './filters.entity.js';
+
+/** The apps a project reads through its connections, with their metadata. */
+export async function projectApps(ctx: OpContext, projectId: string): Promise<AppMeta[]> {
+  const conns = await ctx.db.getRepository(Connection).findBy({ projectId });
+  if (!conns.length) return [];
+  const apps = await ctx.db.getRepository(AnalyticsApp).findBy({ id: In(conns.map((c) => c.analyticsAppId)) });
+  return Promise.all(apps.map((a) => ctx.analytics.meta(a.appId)));
+}
+
+const targetName = (metas: AppMeta[], kind: FilterValueKind, id: string) => {
+  for (const m of metas) {
+    const list = kind === 'field' ? m.fields : kind === 'variable' ? m.variables : m.bookmarks;
+    const hit = (list as { id: string; name: string }[]).find((x) => x.id === id);
+    if (hit) return hit.name;
+  }
+  return null;
+};
+
+export async function filterDto(ctx: OpContext, f: FilterRow) {
+  const values = await ctx.db.getRepository(FilterValue).find({ where: { filterId: f.id }, order: { order: 'ASC' } });
+  const metas = await projectApps(ctx, f.projectId);
+  return {
+    id: f.id, projectId: f.projectId, name: f.name, description: f.description, createdDate: iso(f.createdDate), modifiedDate: iso(f.modifiedDate),
+    values: values.map((v) => ({
+      id: v.id, kind: v.kind, targetId: v.targetId, targetName: targetName(metas, v.kind, v.targetId), order: v.order,
+      fieldValues: v.fieldValues, variableValue: v.variableValue,
+    })),
+  };
+}
+
+export async function reachableFilter(ctx: OpContext, id: string) {
+  const f = await ctx.db.getRepository(Filter).findOneBy({ id });
+  if (!f) throw notFound(`Filter ${id}`);
+  await reachableProject(ctx, f.projectId);
+  return f;
+}
+
+export async function saveFilter(ctx: OpContext, id: string | null, f: { name: string; description?: string | null; projectId: string }) {
+  await reachableProject(ctx, f.projectId);
+  const current = id ? await reachableFilter(ctx, id) : null;
+  const row: FilterRow = { ...(current ?? newBase(ctx.now())), name: f.name, description: f.description ?? null, projectId: f.projectId, modifiedDate: ctx.now() };
+  await ctx.db.getRepository(Filter).save(row);
+  return filterDto(ctx, row);
+}
+
+/** Adds a step to a filter, or updates the step named by `valueId`; the target must be in an app of the project. */
+export async function upsertFilterValue(
+  ctx: OpContext,
+  filterId: string,
+  valueId: string | null | undefined,
+  kind: FilterValueKind,
+  targetId: string,
+  data: { fieldValues?: string[]; variableValue?: string },
+  field: string,
+) {
+  const filter = await reachableFilter(ctx, filterId);
+  const metas = await projectApps(ctx, filter.projectId);
+  if (!metas.length) throw badInput('Connect the project to an analytics app before adding filter values');
+  if (!targetName(metas, kind, targetId)) throw badInput(`No ${kind} ${targetId} in the project's apps`, [{ field, message: `unknown ${kind}` }]);
+  const repo = ctx.db.getRepository(FilterValue);
+  let row: FilterValueRow | null = null;
+  if (valueId) {
+    row = await repo.findOneBy({ id: valueId, filterId });
+    if (!row) throw notFound(`Filter value ${valueId}`);
+  }
+  const count = await repo.countBy({ filterId });
+  const next: FilterValueRow = {
+    ...(row ?? { ...newBase(ctx.now()), filterId, order: count }),
+    kind,
+    targetId,
+    fieldValues: data.fieldValues ?? null,
+    variableValue: data.variableValue ?? null,
+    modifiedDate: ctx.now(),
+  };
+  await repo.save(next);
+  return filterDto(ctx, filter);
+}
+
+/** Moves a step up or down, keeping the order dense. */
+export async function reorderFilterValue(ctx: OpContext, filterId: string, valueId: string, direction: 'up' | 'down') {
+  const filter = await reachableFilter(ctx, filterId);
+  const repo = ctx.db.getRepository(FilterValue);
+  const values = await repo.find({ where: { filterId }, order: { order: 'ASC' } });
+  const i = values.findIndex((x) => x.id === valueId);
+  if (i < 0) throw notFound(`Filter value ${valueId}`);
+  const j = direction === 'up' ? i - 1 : i + 1;
+  if (j >= 0 && j < values.length) [values[i], values[j]] = [values[j], values[i]];
+  await ctx.db.transaction(async (m) => {
+    for (const [k, v] of values.entries()) await m.getRepository(FilterValue).update(v.id, { order: k });
+  });
+  return filterDto(ctx, filter);
+}
+
+export interface ResolvedFilters {
+  selections: Selections;
+  variables: Record<string, string>;
+}
+
+/**
+ * Applies filters in order on one app: a bookmark sets its selections, field values replace the
+ * field's selection, a variable value replaces the variable's definition.
+ */
+export async function resolveFilters(ctx: OpContext, filterIds: string[], meta: AppMeta, start: Selections = {}): Promise<ResolvedFilters> {
+  const selections: Selections = { ...start };
+  const variables: Record<string, string> = {};
+  for (const filterId of filterIds) {
+    const filter = await ctx.db.getRepository(Filter).findOneBy({ id: filterId });
+    if (!filter) throw badInput(`Filter ${filterId} no longer exists`);
+    const values = await ctx.db.getRepository(FilterValue).find({ where: { filterId }, order: { order: 'ASC' } });
+    for (const v of values) {
+      const missing = () => badInput(`Filter "${filter.name}" refers to a ${v.kind} that is not in the app "${meta.name}"`);
+      if (v.kind === 'field') {
+        const field = meta.fields.find((f) => f.id === v.targetId);
+        if (!field) throw missing();
+        selections[field.name] = v.fieldValues ?? [];
+      } else if (v.kind === 'bookmark') {
+        const b = meta.bookmarks.find((x) => x.id === v.targetId);
+        if (!b) throw missing();
+        Object.assign(selections, b.selections);
+      } else {
+        const variable = meta.variables.find((x) => x.id === v.targetId);
+        if (!variable) throw missing();
+        variables[variable.name] = v.variableValue ?? '';
+      }
+    }
+  }
+  return { selections, variables };
+}

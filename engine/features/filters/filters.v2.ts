@@ -1,0 +1,102 @@
+import { z } from 'zod';
+import { defineOp } from '../../core/op.js';
+import { idParam, v } from '../../core/validation.js';
+import { badInput } from '../../core/errors.js';
+import { newBase } from '../../core/entity-base.js';
+import { In } from 'typeorm';
+import { reachableProject, requireOrganization } from '../projects/projects.rules.js';
+import { Filter, FilterValue } from './filters.entity.js';
+import { filterDto, reachableFilter, reorderFilterValue, saveFilter, upsertFilterValue } from './filters.rules.js';
+
+// Set B 2.5
+const FilterV2 = z.object({ name: v.text(), description: v.nstr(), projectID: v.uuid() });
+const Duplicate = z.object({ projectID: v.uuid(), organizationID: v.uuid() });
+const VariableValue = z.object({ id: v.nuuid(), analyticsVariableID: v.uuid(), variableValue: z.string().max(2000) });
+const BookmarkValue = z.object({ id: v.nuuid(), analyticsBookmarkID: v.uuid() });
+const FieldValue = z.object({ id: v.nuuid(), analyticsFieldID: v.uuid(), filterItemFieldValues: z.array(z.string().max(1000)).max(10_000) });
+const Reorder = z.object({ id: v.uuid(), direction: z.string().refine((d) => /^(up|down)$/i.test(d), { message: 'must be Up or Down' }) });
+
+export const filtersV2 = [
+  defineOp({
+    id: 'v2.filters.create',
+    summary: 'Create filter',
+    http: { method: 'POST', path: '/api/v2/filters' },
+    permission: 'updateProject',
+    input: { body: FilterV2 },
+    handler: (ctx, { body }) => saveFilter(ctx, null, { ...body, projectId: body.projectID }),
+  }),
+  defineOp({
+    id: 'v2.filters.duplicate',
+    summary: 'Duplicate a filter, with its values, into a project',
+    http: { method: 'POST', path: '/api/v2/filters/{id}/duplicate' },
+    permission: 'updateProject',
+    input: { params: idParam, body: Duplicate },
+    handler: async (ctx, { params, body }) => {
+      const source = await reachableFilter(ctx, params.id);
+      await requireOrganization(ctx, body.organizationID);
+      const project = await reachableProject(ctx, body.projectID);
+      if (project.organizationId !== body.organizationID) throw badInput('The project is not in that organization', [{ field: 'body.organizationID', message: 'is not the project\'s organization' }]);
+      const copy = { ...newBase(ctx.now()), projectId: project.id, name: `${source.name} (copy)`, description: source.description };
+      const values = await ctx.db.getRepository(FilterValue).find({ where: { filterId: source.id }, order: { order: 'ASC' } });
+      await ctx.db.transaction(async (m) => {
+        await m.getRepository(Filter).insert(copy);
+        for (const val of values) await m.getRepository(FilterValue).insert({ ...val, ...newBase(ctx.now()), filterId: copy.id });
+      });
+      return filterDto(ctx, copy);
+    },
+  }),
+  defineOp({
+    id: 'v2.filters.update',
+    summary: 'Update filter',
+    http: { method: 'PUT', path: '/api/v2/filters/{id}' },
+    permission: 'updateProject',
+    input: { params: idParam, body: FilterV2 },
+    handler: (ctx, { params, body }) => saveFilter(ctx, params.id, { ...body, projectId: body.projectID }),
+  }),
+  defineOp({
+    id: 'v2.filters.updateVariableValues',
+    summary: 'Add or update a variable value of a filter',
+    http: { method: 'PUT', path: '/api/v2/filters/{id}/variables' },
+    permission: 'updateProject',
+    input: { params: idParam, body: VariableValue },
+    handler: (ctx, { params, body }) => upsertFilterValue(ctx, params.id, body.id, 'variable', body.analyticsVariableID, { variableValue: body.variableValue }, 'body.analyticsVariableID'),
+  }),
+  defineOp({
+    id: 'v2.filters.updateBookmarkValues',
+    summary: 'Add or update a bookmark of a filter',
+    http: { method: 'PUT', path: '/api/v2/filters/{id}/bookmarks' },
+    permission: 'updateProject',
+    input: { params: idParam, body: BookmarkValue },
+    handler: (ctx, { params, body }) => upsertFilterValue(ctx, params.id, body.id, 'bookmark', body.analyticsBookmarkID, {}, 'body.analyticsBookmarkID'),
+  }),
+  defineOp({
+    id: 'v2.filters.updateFieldValues',
+    summary: 'Add or update the values selected in a field by a filter',
+    http: { method: 'PUT', path: '/api/v2/filters/{id}/fields' },
+    permission: 'updateProject',
+    input: { params: idParam, body: FieldValue },
+    handler: (ctx, { params, body }) => upsertFilterValue(ctx, params.id, body.id, 'field', body.analyticsFieldID, { fieldValues: body.filterItemFieldValues }, 'body.analyticsFieldID'),
+  }),
+  defineOp({
+    id: 'v2.filters.deleteValues',
+    summary: 'Delete values of a filter',
+    http: { method: 'DELETE', path: '/api/v2/filters/{id}/values' },
+    permission: 'updateProject',
+    input: { params: idParam, body: v.uuidList() },
+    handler: async (ctx, { params, body }) => {
+      const filter = await reachableFilter(ctx, params.id);
+      if (body.length) await ctx.db.getRepository(FilterValue).delete({ filterId: filter.id, id: In(body) });
+      const rest = await ctx.db.getRepository(FilterValue).find({ where: { filterId: filter.id }, order: { order: 'ASC' } });
+      for (const [k, val] of rest.entries()) if (val.order !== k) await ctx.db.getRepository(FilterValue).update(val.id, { order: k });
+      return filterDto(ctx, filter);
+    },
+  }),
+  defineOp({
+    id: 'v2.filters.reorderValues',
+    summary: 'Move a filter value up or down',
+    http: { method: 'PUT', path: '/api/v2/filters/{id}/order' },
+    permission: 'updateProject',
+    input: { params: idParam, body: Reorder },
+    handler: (ctx, { params, body }) => reorderFilterValue(ctx, params.id, body.id, body.direction.toLowerCase() as 'up' | 'down'),
+  }),
+] as const;

@@ -1,0 +1,75 @@
+import type { EntityManager, SelectQueryBuilder, ObjectLiteral } from 'typeorm';
+import type { OpContext } from '../../core/context.js';
+import { me } from '../../core/context.js';
+import { iso, newBase } from '../../core/entity-base.js';
+import { notFound } from '../../core/errors.js';
+import { findOr404 } from '../../core/rows.js';
+import type { ListSpec } from '../../core/list-query.js';
+import { Organization } from '../organizations/organizations.entity.js';
+import { Project, type ProjectRow } from './projects.entity.js';
+
+export const LIST_PROJECTS: ListSpec = {
+  sort: {
+    Name: 'LOWER(p.name)', Description: 'LOWER(p.description)', 'Organization.name': '(SELECT LOWER(o.displayName) FROM organizations o WHERE o.id = p.organizationId)',
+    IsActive: 'p.isActive', Tasks: '0', CreatedDate: 'p.createdDate', ModifiedDate: 'p.modifiedDate',
+  },
+  defaultSort: { by: 'Name', direction: 'asc' },
+  text: { name: 'p.name', description: 'p.description' },
+  exact: { modified_by: 'p.modifiedBy' },
+  bool: { is_active: 'p.isActive' },
+  uuid: { organization_id: 'p.organizationId' },
+};
+
+/** Limits a query to the projects the caller's roles reach (all, or the roles' projects). */
+export function visibleProjects<T extends ObjectLiteral>(ctx: OpContext, qb: SelectQueryBuilder<T>, column = 'p.id'): SelectQueryBuilder<T> {
+  const p = me(ctx);
+  if (p.allProjects) return qb;
+  return p.projectIds.length ? qb.andWhere(`${column} IN (:...visible)`, { visible: p.projectIds }) : qb.andWhere('1 = 0');
+}
+
+/** A project the caller may reach, or 404 (a project outside one's roles is not confirmed to exist). */
+export async function reachableProject(ctx: OpContext, id: string): Promise<ProjectRow> {
+  const p = me(ctx);
+  const row = await ctx.db.getRepository(Project).findOneBy({ id });
+  if (!row || (!p.allProjects && !p.projectIds.includes(id))) throw notFound(`Project ${id}`);
+  return row;
+}
+
+export function projectDto(p: ProjectRow) {
+  return {
+    id: p.id, name: p.name, description: p.description, organizationId: p.organizationId, isActive: p.isActive, permissionsMode: p.permissionsMode,
+    createdBy: p.createdBy, modifiedBy: p.modifiedBy, createdDate: iso(p.createdDate), modifiedDate: iso(p.modifiedDate),
+  };
+}
+
+export async function defaultOrganizationId(ctx: OpContext): Promise<string> {
+  const org = (await ctx.db.getRepository(Organization).findOneBy({ name: 'Default' })) ?? (await ctx.db.getRepository(Organization).find({ order: { createdDate: 'ASC' }, take: 1 }))[0];
+  return org.id;
+}
+
+export async function createProject(
+  ctx: Pick<OpContext, 'db' | 'now' | 'principal'>,
+  f: { name: string; description?: string | null; organizationId: string },
+  manager: EntityManager = ctx.db.manager,
+) {
+  const row: ProjectRow = {
+    ...newBase(ctx.now()), name: f.name, description: f.description ?? null, organizationId: f.organizationId, isActive: true, permissionsMode: false,
+    createdBy: ctx.principal?.user.id ?? null, modifiedBy: ctx.principal?.user.id ?? null,
+  };
+  await manager.getRepository(Project).insert(row);
+  return row;
+}
+
+export async function updateProject(ctx: OpContext, id: string, f: { name: string; description?: string | null }) {
+  const row = await reachableProject(ctx, id);
+  row.name = f.name;
+  row.description = f.description ?? null;
+  row.modifiedDate = ctx.now();
+  row.modifiedBy = me(ctx).user.id;
+  await ctx.db.getRepository(Project).save(row);
+  return projectDto(row);
+}
+
+export async function requireOrganization(ctx: OpContext, id: string) {
+  await findOr404(ctx, Organization, id, 'Organization');
+}

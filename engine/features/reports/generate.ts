@@ -1,0 +1,123 @@
+import JSZip from 'jszip';
+import type { OpContext } from '../../core/context.js';
+import { badInput } from '../../core/errors.js';
+import { FileResult, safeFileName } from '../../core/file-result.js';
+import type { Selections } from '../../analytics/model.js';
+import type { ReportDocument } from '../../render/document.js';
+import { FILE_TYPES, FORMATS_BY_TYPE, type OutputFormat, type ProtectionOptions } from '../../render/formats.js';
+import { resolveReport } from '../../render/resolve.js';
+import { resolveFilters } from '../filters/filters.rules.js';
+import type { ReportRow } from './reports.entity.js';
+import { iterationFieldNames, reportApp } from './reports.rules.js';
+
+export interface GenerateRequest {
+  format: OutputFormat;
+  selections?: Selections;
+  bookmarkId?: string | null;
+  appId?: string | null;
+  protection?: ProtectionOptions;
+  /** A document to use instead of the saved one (live preview of unsaved changes). */
+  document?: ReportDocument;
+  /** Called after each file, for progress. */
+  progress?: (done: number, total: number) => void;
+}
+
+export interface GeneratedFile {
+  name: string;
+  format: OutputFormat;
+  data: Buffer;
+  /** The iteration values this file was made for (empty without iteration). */
+  iteration: string[];
+}
+
+/** Checks a report type offers a format; Png draws the report's first chart. */
+export function checkFormat(report: ReportRow, format: OutputFormat, document: ReportDocument) {
+  if (format === 'Png') {
+    if (!document.blocks.some((b) => b.type === 'chart')) throw badInput('Png draws one chart, and this report has none', [{ field: 'query.outputFormat', message: 'needs a chart in the report' }]);
+    return;
+  }
+  const offered = FORMATS_BY_TYPE[report.type];
+  if (!offered.includes(format)) throw badInput(`A ${report.type} report offers ${offered.join(', ')}, not ${format}`, [{ field: 'query.outputFormat', message: `must be one of: ${offered.join(', ')}` }]);
+}
+
+/** Builds a file name from the report's dynamic name tokens joined by its separator. */
+async function fileName(ctx: OpContext, report: ReportRow, appId: string, iterFields: string[], iteration: string[], selections: Selections, now: Date) {
+  const sep = report.dynamicNameSeparator ?? '_';
+  const tokens = [...report.dynamicNames].sort((a, b) => a.order - b.order);
+  const parts: string[] = [];
+  if (!tokens.length) parts.push(report.name, ...iteration);
+  for (const t of tokens) {
+    const kind = t.itemType.toLowerCase().replace(/[\s_-]/g, '');
+    if (kind === 'reportname') parts.push(report.name);
+    else if (kind === 'text') parts.push(t.value);
+    else if (kind === 'date') parts.push(now.toISOString().slice(0, t.value === 'YYYY-MM' ? 7 : 10));
+    else if (kind === 'fieldvalue' || kind === 'iterationvalue') {
+      const idx = iterFields.findIndex((f) => f.toLowerCase() === t.value.toLowerCase());
+      parts.push(idx >= 0 ? iteration[idx] : iteration.join(sep));
+    } else if (kind === 'variable') {
+      const value = await ctx.analytics.evaluate(appId, `$(${t.value})`, selections).catch(() => null);
+      parts.push(value === null ? '' : String(value));
+    } else throw badInput(`Unknown dynamic name item "${t.itemType}"`, [{ field: 'dynamicNames', message: 'itemType must be ReportName, Text, FieldValue, Date or Variable' }]);
+  }
+  return safeFileName(parts.filter((p) => p !== '').join(sep), safeFileName(report.name));
+}
+
+/** Runs `fn` over items with at most `limit` at once, keeping the order of results. */
+async function inParallel<T, R>(items: T[], limit: number, fn: (item: T, index: number) => Promise<R>): Promise<R[]> {
+  const out: R[] = new Array(items.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) {
+      const i = next++;
+      out[i] = await fn(items[i], i);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+  return out;
+}
+
+/**
+ * One request's files: filters, then the bookmark, then the caller's selections; one file per
+ * iteration value where the report iterates; each rendered in the worker pool.
+ */
+export async function generateFiles(ctx: OpContext, report: ReportRow, req: GenerateRequest): Promise<GeneratedFile[]> {
+  const document = req.document ?? report.document;
+  checkFormat(report, req.format, document);
+  const { appId, meta } = await reportApp(ctx, report, req.appId);
+  const filtered = await resolveFilters(ctx, report.filterIds, meta);
+  let selections: Selections = filtered.selections;
+  if (req.bookmarkId) {
+    const b = meta.bookmarks.find((x) => x.id === req.bookmarkId || x.name === req.bookmarkId);
+    if (!b) throw badInput(`The bookmark "${req.bookmarkId}" is not in the app`, [{ field: 'body.bookmarkId', message: 'unknown bookmark' }]);
+    selections = { ...selections, ...b.selections };
+  }
+  selections = { ...selections, ...(req.selections ?? {}) };
+  const iterFields = report.isIteration ? iterationFieldNames(meta, report.iterationFields, 'iterationFields') : [];
+  const combos = iterFields.length ? await ctx.analytics.iterationValues(appId, iterFields, selections) : [[]];
+  const now = ctx.now();
+  let done = 0;
+  return inParallel(combos, 4, async (combo) => {
+    const sel: Selections = { ...selections };
+    iterFields.forEach((f, i) => (sel[f] = [combo[i]]));
+    const resolved = await resolveReport({ provider: ctx.analytics, appId, title: report.name, document, selections: sel, variables: filtered.variables, now });
+    const data = await ctx.renders.render({ format: req.format, report: resolved, protection: req.protection });
+    const name = `${await fileName(ctx, report, appId, iterFields, combo, sel, now)}.${FILE_TYPES[req.format].extension}`;
+    req.progress?.(++done, combos.length);
+    return { name, format: req.format, data, iteration: combo };
+  });
+}
+
+/** One file as is; several (an iteration) zipped together, names made unique. */
+export async function asDownload(report: ReportRow, files: GeneratedFile[]): Promise<FileResult> {
+  if (files.length === 1) return new FileResult(files[0].name, FILE_TYPES[files[0].format].mime, files[0].data);
+  const zip = new JSZip();
+  const used = new Set<string>();
+  for (const f of files) {
+    let name = f.name;
+    for (let n = 2; used.has(name.toLowerCase()); n++) name = f.name.replace(/(\.\w+)$/, ` (${n})$1`);
+    used.add(name.toLowerCase());
+    zip.file(name, f.data);
+  }
+  const data = await zip.generateAsync({ type: 'nodebuffer', compression: 'DEFLATE' });
+  return new FileResult(`${safeFileName(report.name)}.zip`, 'application/zip', data);
+}

@@ -1,0 +1,92 @@
+import { z } from 'zod';
+import type { OpContext } from '../../core/context.js';
+import { me } from '../../core/context.js';
+import { iso, newBase } from '../../core/entity-base.js';
+import { badInput, notFound } from '../../core/errors.js';
+import type { ListSpec } from '../../core/list-query.js';
+import { v } from '../../core/validation.js';
+import { FORMATS_BY_TYPE, REPORT_TYPES } from '../../render/formats.js';
+import { EMPTY_DOCUMENT, type ReportDocument } from '../../render/document.js';
+import type { AppMeta } from '../../analytics/model.js';
+import { Connection } from '../connections/connections.entity.js';
+import { providerAppId } from '../analytics-apps/analytics-apps.rules.js';
+import { reachableProject } from '../projects/projects.rules.js';
+import { Report, type IterationField, type ReportRow, type ReportType } from './reports.entity.js';
+
+export const reportType = () =>
+  z.string().transform((s, c) => {
+    const t = REPORT_TYPES.find((x) => x.toLowerCase() === s.trim().toLowerCase());
+    if (!t) c.addIssue({ code: 'custom', message: `must be one of: ${REPORT_TYPES.join(', ')}` });
+    return (t ?? 'Word') as ReportType;
+  });
+
+export const IterationFieldsInput = z.array(z.object({ fieldID: v.uuid(), order: v.int() })).max(5);
+export const DynamicNamesInput = z.array(z.object({ itemType: v.text(), value: z.string().max(200), order: v.int(), variableAnalyticsAppID: v.nuuid() })).max(20);
+
+export const LIST_REPORTS: ListSpec = {
+  sort: {
+    Name: 'LOWER(r.name)', Description: 'LOWER(r.description)', Type: 'r.type', 'Project.Name': '(SELECT LOWER(p.name) FROM projects p WHERE p.id = r.projectId)', IsIteration: 'r.isIteration',
+  },
+  defaultSort: { by: 'Name', direction: 'asc' },
+  text: { name: 'r.name', description: 'r.description', type: 'r.type' },
+  uuid: { project_id: 'r.projectId' },
+};
+
+export function reportDto(r: ReportRow) {
+  return {
+    id: r.id, projectId: r.projectId, connectionId: r.connectionId, name: r.name, description: r.description, type: r.type,
+    outputFormats: FORMATS_BY_TYPE[r.type], isIteration: r.isIteration, iterationFields: r.iterationFields,
+    dynamicNameSeparator: r.dynamicNameSeparator, dynamicNames: r.dynamicNames, filterIds: r.filterIds,
+    createdDate: iso(r.createdDate), modifiedDate: iso(r.modifiedDate),
+  };
+}
+
+export async function reachableReport(ctx: OpContext, id: string): Promise<ReportRow> {
+  const r = await ctx.db.getRepository(Report).findOneBy({ id });
+  if (!r) throw notFound(`Report ${id}`);
+  await reachableProject(ctx, r.projectId).catch(() => {
+    throw notFound(`Report ${id}`);
+  });
+  return r;
+}
+
+/** The provider's app id and metadata behind a report's connection (or the app named instead). */
+export async function reportApp(ctx: OpContext, report: ReportRow, overrideAppId?: string | null): Promise<{ appId: string; meta: AppMeta }> {
+  if (overrideAppId) return { appId: overrideAppId, meta: await ctx.analytics.meta(overrideAppId) };
+  if (!report.connectionId) throw badInput(`The report "${report.name}" has no connection; connect it to an analytics app`, [{ field: 'connectionId', message: 'is not set' }]);
+  const conn = await ctx.db.getRepository(Connection).findOneBy({ id: report.connectionId });
+  if (!conn) throw badInput('The report\'s connection no longer exists');
+  const appId = await providerAppId(ctx, conn.analyticsAppId);
+  return { appId, meta: await ctx.analytics.meta(appId) };
+}
+
+/** Iteration fields by name, checked against the app: a missing field is a clear 400. */
+export function iterationFieldNames(meta: AppMeta, fields: IterationField[], input = 'body.iterationFields'): string[] {
+  return [...fields]
+    .sort((a, b) => a.order - b.order)
+    .map((f, i) => {
+      const field = meta.fields.find((x) => x.id === f.fieldID);
+      if (!field) throw badInput(`Iteration field ${f.fieldID} is not a field of the app "${meta.name}"`, [{ field: `${input}.${i}.fieldID`, message: 'is not a field of the app' }]);
+      return field.name;
+    });
+}
+
+export async function createReport(ctx: OpContext, f: { name: string; description?: string | null; projectId: string; type: ReportType; connectionId?: string | null; document?: ReportDocument }) {
+  await reachableProject(ctx, f.projectId);
+  let connectionId = f.connectionId ?? null;
+  if (connectionId) {
+    const c = await ctx.db.getRepository(Connection).findOneBy({ id: connectionId, projectId: f.projectId });
+    if (!c) throw badInput('The connection is not one of the project\'s', [{ field: 'body.connectionID', message: 'is not a connection of the project' }]);
+  } else {
+    // A project with one connection: reports read through it without asking.
+    connectionId = (await ctx.db.getRepository(Connection).findOne({ where: { projectId: f.projectId }, order: { createdDate: 'ASC' } }))?.id ?? null;
+  }
+  const row: ReportRow = {
+    ...newBase(ctx.now()), projectId: f.projectId, connectionId, name: f.name, description: f.description ?? null, type: f.type,
+    isIteration: false, iterationFields: [], dynamicNameSeparator: null, dynamicNames: [],
+    document: f.document ?? { ...EMPTY_DOCUMENT, blocks: [{ id: 'title', type: 'heading', text: f.name, level: 1 }] },
+    filterIds: [], createdBy: me(ctx).user.id, modifiedBy: me(ctx).user.id,
+  };
+  await ctx.db.getRepository(Report).insert(row);
+  return row;
+}

@@ -1,0 +1,55 @@
+import type { EngineServices } from '../../core/context.js';
+import { newBase } from '../../core/entity-base.js';
+import { DEMO_APP_ID, DEMO_APP_NAME, ensureDemoApp } from '../../analytics/embedded/demo-app.js';
+import type { ReportDocument } from '../../render/document.js';
+import { AnalyticsApp, OrganizationAnalyticsApp } from '../analytics-apps/analytics-apps.entity.js';
+import { ROOT_FOLDER_ID } from '../analytics-apps/analytics-apps.rules.js';
+import { Organization } from '../organizations/organizations.entity.js';
+import { Project } from '../projects/projects.entity.js';
+import { Connection } from '../connections/connections.entity.js';
+import { Report } from '../reports/reports.entity.js';
+
+/**
+ * First start: the "Sales demo" app with its data, registered and linked to the Default
+ * organization, and a demo project whose report iterates over regions, so every feature can be
+ * tried on a fresh install.
+ */
+export async function seedDemoContent(s: EngineServices, ownerId: string): Promise<void> {
+  const meta = await ensureDemoApp(s.analytics);
+  const now = s.now();
+  const org = await s.db.getRepository(Organization).findOneByOrFail({ name: 'Default' });
+  if (await s.db.getRepository(AnalyticsApp).findOneBy({ appId: DEMO_APP_ID })) return;
+  const app = {
+    ...newBase(now), appId: DEMO_APP_ID, provider: 'embedded', name: DEMO_APP_NAME, description: meta.description, folderId: ROOT_FOLDER_ID, folderPath: '/',
+    stream: 'Demo', mashupTemplate: null, allowAnalyticsSenseApp: false, allowMashup: false, defaultOpen: 'Overview', templateTitle: null, templateDescription: null,
+    themeId: null, organizationId: org.id, usedFields: [], usedSheets: [], synchronization: null,
+  };
+  const project = { ...newBase(now), name: 'Sales reporting (demo)', description: 'Reports built on the Sales demo app', organizationId: org.id, isActive: true, permissionsMode: false, createdBy: ownerId, modifiedBy: ownerId };
+  const connection = { ...newBase(now), projectId: project.id, name: DEMO_APP_NAME, analyticsAppId: app.id };
+  const chart = (name: string) => meta.charts.find((c) => c.name === name)!.id;
+  const region = meta.fields.find((f) => f.name === 'Region')!;
+  const document: ReportDocument = {
+    blocks: [
+      { id: 'h1', type: 'heading', text: 'Sales review', level: 1 },
+      { id: 't1', type: 'text', text: 'Sales in this selection: {{vTotalSales}} from {{vOrders}} orders, a gross margin of {{=Round($(vMarginPct), 1)}} %.' },
+      { id: 'k1', type: 'kpi', label: 'Sales', expression: 'Sum(Sales)', format: { decimals: 0 } },
+      { id: 'k2', type: 'kpi', label: 'Margin %', expression: '$(vMarginPct)', format: { decimals: 1, suffix: ' %' } },
+      { id: 'c1', type: 'chart', chartId: chart('Sales and margin by category') },
+      { id: 'tb1', type: 'table', chartId: chart('Top customers'), limit: 15 },
+    ],
+  };
+  const report = {
+    ...newBase(now), projectId: project.id, connectionId: connection.id, name: 'Regional sales review', description: 'One file per region', type: 'Word' as const,
+    isIteration: true, iterationFields: [{ fieldID: region.id, order: 0 }], dynamicNameSeparator: ' - ',
+    dynamicNames: [{ itemType: 'ReportName', value: '', order: 0, variableAnalyticsAppID: null }, { itemType: 'FieldValue', value: 'Region', order: 1, variableAnalyticsAppID: null }],
+    document, filterIds: [], createdBy: ownerId, modifiedBy: ownerId,
+  };
+  await s.db.transaction(async (m) => {
+    await m.getRepository(AnalyticsApp).insert(app);
+    await m.getRepository(OrganizationAnalyticsApp).insert({ organizationId: org.id, analyticsAppId: app.id });
+    await m.getRepository(Project).insert(project);
+    await m.getRepository(Connection).insert(connection);
+    await m.getRepository(Report).insert(report);
+  });
+  s.log.info('Demo content ready: the "Sales demo" app and the "Sales reporting (demo)" project');
+}
