@@ -26,6 +26,14 @@ export interface CallOptions {
 }
 
 /** A real engine on a SQLite file in a fresh folder, behind the real HTTP server on a loopback port. */
+export interface FileAnswer {
+  status: number;
+  contentType: string;
+  disposition: string;
+  data: Buffer;
+  json: any;
+}
+
 export interface TestServer {
   engine: Engine;
   http: HttpServer;
@@ -35,6 +43,8 @@ export interface TestServer {
   call<T = any>(method: string, path: string, options?: CallOptions): Promise<ApiResponse<T>>;
   /** Same as call with the owner's key, failing the test on anything but success. */
   ok<T = any>(method: string, path: string, body?: unknown, query?: CallOptions['query']): Promise<T>;
+  /** A call that may answer a file (generate, export): the bytes, or the envelope when it fails. */
+  file(method: string, path: string, options?: CallOptions): Promise<FileAnswer>;
   stop(): Promise<void>;
 }
 
@@ -69,6 +79,15 @@ export async function startTestServer(opts: { rendererDir?: string; now?: () => 
       const r = await call(method, path, { body, query });
       if (r.status !== 200) throw new Error(`${method} ${path} answered ${r.status}: ${JSON.stringify(r.body)}`);
       return r.body.data as never;
+    },
+    async file(method, path, o = {}) {
+      const qs = o.query ? '?' + new URLSearchParams(Object.entries(o.query).map(([k, v]): [string, string] => [k, String(v)])).toString() : '';
+      const headers: Record<string, string> = { authorization: `Bearer ${o.token === undefined ? ownerKey : o.token}` };
+      if (o.body !== undefined) headers['content-type'] = 'application/json';
+      const res = await fetch(http.url + path + qs, { method, headers, body: o.body === undefined ? undefined : JSON.stringify(o.body) });
+      const data = Buffer.from(await res.arrayBuffer());
+      const contentType = res.headers.get('content-type') ?? '';
+      return { status: res.status, contentType, disposition: res.headers.get('content-disposition') ?? '', data, json: contentType.includes('json') ? JSON.parse(data.toString()) : null };
     },
     async stop() {
       await http.close();

@@ -10,7 +10,8 @@ import { Filter } from '../filters/filters.entity.js';
 import { SelectionsInput } from '../analytics-apps/analytics-content.app.js';
 import { Report } from './reports.entity.js';
 import { generateFiles } from './generate.js';
-import { reachableReport, reportDto } from './reports.rules.js';
+import { reachableReport, reportApp, reportDto } from './reports.rules.js';
+import { validateDocument } from '../../render/validate-document.js';
 
 const SaveDocument = z.object({ document: ReportDocumentSchema, connectionId: v.nuuid(), filterIds: z.array(v.uuid()).max(50).optional() });
 const Preview = z.object({ document: ReportDocumentSchema.optional(), selections: SelectionsInput, bookmarkId: v.nstr() });
@@ -46,6 +47,7 @@ export const reportsApp = [
         if (missing) throw badInput(`Filter ${missing} is not one of the project's`, [{ field: 'body.filterIds', message: `unknown filter ${missing}` }]);
         r.filterIds = body.filterIds;
       }
+      if (r.connectionId) validateDocument(ctx.analytics, (await reportApp(ctx, r)).meta, body.document);
       r.document = body.document;
       r.modifiedDate = ctx.now();
       r.modifiedBy = me(ctx).user.id;
