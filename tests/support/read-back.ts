@@ -53,3 +53,8 @@ export function pngSize(data: Buffer): { width: number; height: number } {
   if (data.subarray(0, 8).toString('hex') !== '89504e470d0a1a0a') throw new Error('not a PNG');
   return { width: data.readUInt32BE(16), height: data.readUInt32BE(20) };
 }
+
+export function qpdfEncryption(data: Buffer, password?: string): string {
+  const r = spawnSync('qpdf', [...(password ? [`--password=${password}`] : []), '--show-encryption', tmp('f.pdf', data)], { encoding: 'utf8' });
+  return r.stdout + r.stderr;
+}
