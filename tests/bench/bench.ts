@@ -8,6 +8,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import { createEngine } from '../../engine/engine.js';
 import { startHttpServer } from '../../engine/http/server.js';
+import { reportBench } from './report-bench.js';
 
 const SERVE = join(__dirname, '..', 'engine', 'serve.cjs');
 const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))];
@@ -37,7 +38,7 @@ async function coldStart(): Promise<number> {
 async function usersPage() {
   const dataDir = await mkdtemp(join(tmpdir(), 'bs-bench-users-'));
   const key = randomBytes(32);
-  const engine = await createEngine({ dataDir, secretKeys: { load: async () => key, save: async () => {} } });
+  const engine = await createEngine({ dataDir, secretKeys: { load: async () => key, save: async () => {} }, demo: false });
   const ownerKey = await engine.issueOwnerKey();
   const db = engine.services.db;
   const [{ id: orgId }] = await db.query('SELECT id FROM organizations LIMIT 1');
@@ -97,6 +98,8 @@ async function main() {
   console.log(`  seeding 10,000 users: ${ms(seedMs)}`);
   console.log(`  p50 ${ms(p50)}   p95 ${ms(pct(samples, 95))}   p99 ${ms(pct(samples, 99))}`);
   console.log(`  bare SQLite page + count query p50 ${ms(bareP50)}; ratio full HTTP path / bare query: ${(p50 / bareP50).toFixed(1)}x`);
+  console.log(`\nReport generation: KPI + 50-row table + bar chart, iterated over 500 customers of the demo app:`);
+  console.table(await reportBench(500));
   const mem = process.memoryUsage();
   console.log(`\nBench process peak RSS about ${(mem.rss / 1024 / 1024).toFixed(0)} MiB, heap used ${(mem.heapUsed / 1024 / 1024).toFixed(0)} MiB`);
 }

@@ -1,4 +1,5 @@
 import JSZip from 'jszip';
+import { performance } from 'node:perf_hooks';
 import type { OpContext } from '../../core/context.js';
 import { badInput } from '../../core/errors.js';
 import { FileResult, safeFileName } from '../../core/file-result.js';
@@ -20,6 +21,8 @@ export interface GenerateRequest {
   document?: ReportDocument;
   /** Called after each file, for progress. */
   progress?: (done: number, total: number) => void;
+  /** Called with each file's time from its first query to its last byte, in ms (benchmarks). */
+  timing?: (ms: number) => void;
 }
 
 export interface GeneratedFile {
@@ -97,11 +100,13 @@ export async function generateFiles(ctx: OpContext, report: ReportRow, req: Gene
   const now = ctx.now();
   let done = 0;
   return inParallel(combos, 4, async (combo) => {
+    const started = performance.now();
     const sel: Selections = { ...selections };
     iterFields.forEach((f, i) => (sel[f] = [combo[i]]));
     const resolved = await resolveReport({ provider: ctx.analytics, appId, title: report.name, document, selections: sel, variables: filtered.variables, now });
     const data = await ctx.renders.render({ format: req.format, report: resolved, protection: req.protection });
     const name = `${await fileName(ctx, report, appId, iterFields, combo, sel, now)}.${FILE_TYPES[req.format].extension}`;
+    req.timing?.(performance.now() - started);
     req.progress?.(++done, combos.length);
     return { name, format: req.format, data, iteration: combo };
   });
