@@ -81,6 +81,72 @@ export function invokeAny(id: string, input: { params?: unknown; query?: unknown
   return invoke(id as OpId, input as never) as Promise<Answer<any>>;
 }
 
+/**
+ * Listens to engine events (import progress, reloads). Under Electron they come through the preload;
+ * served, they come as server-sent events read with fetch, so the session token stays in a header.
+ */
 export function onEngineEvent(type: string, cb: (payload: unknown) => void): () => void {
-  return window.broadsheet ? window.broadsheet.on(type, cb) : () => undefined;
+  if (window.broadsheet) return window.broadsheet.on(type, cb);
+  const abort = new AbortController();
+  const token = httpSession.get();
+  void (async () => {
+    try {
+      const res = await fetch('api/app/events', { headers: token ? { authorization: `Bearer ${token}` } : {}, signal: abort.signal });
+      const reader = res.body!.pipeThrough(new TextDecoderStream()).getReader();
+      let buffer = '';
+      for (;;) {
+        const { value, done } = await reader.read();
+        if (done) break;
+        buffer += value;
+        let end;
+        while ((end = buffer.indexOf('\n\n')) >= 0) {
+          const chunk = buffer.slice(0, end);
+          buffer = buffer.slice(end + 2);
+          const data = chunk.split('\n').filter((l) => l.startsWith('data: ')).map((l) => l.slice(6)).join('');
+          if (!data) continue;
+          const event = JSON.parse(data) as { type: string; payload: unknown };
+          if (event.type === type) cb(event.payload);
+        }
+      }
+    } catch {
+      // Aborted by the caller, or the server went away: nothing more to report.
+    }
+  })();
+  return () => abort.abort();
+}
+
+/** Runs an operation that answers a file and saves it through the browser's download. */
+export async function downloadFile(id: string, input: { params?: unknown; query?: unknown; body?: unknown }): Promise<{ ok: boolean; error: string | null; fileName?: string }> {
+  let blob: Blob;
+  let fileName = 'download';
+  if (window.broadsheet) {
+    const { status, envelope } = await window.broadsheet.invoke(id, input);
+    const data = envelope.data as { fileName: string; mime: string; base64: string } | null;
+    if (status !== 200 || !data) return { ok: false, error: (envelope.error as string) ?? 'The file could not be made' };
+    blob = new Blob([Uint8Array.from(atob(data.base64), (c) => c.charCodeAt(0))], { type: data.mime });
+    fileName = data.fileName;
+  } else {
+    const token = httpSession.get();
+    const res = await fetch(`api/app/invoke/${encodeURIComponent(id)}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
+      body: JSON.stringify(input),
+    });
+    if ((res.headers.get('content-type') ?? '').includes('application/json')) {
+      const env = (await res.json()) as { error?: string };
+      return { ok: false, error: env.error ?? 'The file could not be made' };
+    }
+    blob = await res.blob();
+    const m = /filename\*=UTF-8''([^;]+)/.exec(res.headers.get('content-disposition') ?? '');
+    if (m) fileName = decodeURIComponent(m[1]);
+  }
+  const url = URL.createObjectURL(blob);
+  const a = document.createElement('a');
+  a.href = url;
+  a.download = fileName;
+  document.body.appendChild(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 10_000);
+  return { ok: true, error: null, fileName };
 }

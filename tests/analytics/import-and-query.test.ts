@@ -106,7 +106,7 @@ describe('selections, values and expressions', () => {
     expect((await bad('Units + 1')).error).toMatch(/must be inside an aggregation/);
     expect((await bad('Sum(Sum(Units))')).error).toMatch(/cannot be nested/);
     expect((await bad("Sum(Units); DROP TABLE data")).error).toMatch(/Unexpected character ";" \(at position 11/);
-    expect((await bad('Median(Units)')).errorDetails[0]).toEqual({ field: 'expression', message: expect.stringMatching(/Unknown function "Median"/) });
+    expect((await bad('Median(Units)')).errorDetails![0]).toEqual({ field: 'expression', message: expect.stringMatching(/Unknown function "Median"/) });
   });
 });
 
@@ -115,7 +115,7 @@ describe('variables, charts, bookmarks and sheets', () => {
     await s.ok('POST', `/api/app/analytics/${app}/variables`, { name: 'vRevenue', definition: 'Sum(Units * Price)' });
     expect((await s.ok('POST', `/api/app/analytics/${app}/evaluate`, { expression: '$(vRevenue) / Sum(Units)' })).value).toBeGreaterThan(0);
     const res = await s.call('POST', `/api/app/analytics/${app}/variables`, { body: { name: 'vBad', definition: 'Sum(Nope)' } });
-    expect(res.body.errorDetails[0].field).toBe('body.definition');
+    expect(res.body.errorDetails![0].field).toBe('body.definition');
     expect((await s.call('POST', `/api/app/analytics/${app}/variables`, { body: { name: 'vRevenue', definition: 'Sum(Units)' } })).status).toBe(409);
     expect((await s.call('POST', `/api/app/analytics/${app}/variables`, { body: { name: 'vLoop', definition: '$(vLoop) + 1' } })).status).toBe(400);
     // A cycle through two variables is found when it is evaluated.

@@ -51,7 +51,7 @@ describe('projects and connections', () => {
     const p = await s.ok('POST', '/api/app/projects', { name: 'Scratch' });
     const wrong = await s.call('DELETE', '/api/v1/projects', { body: [{ id: p.id, name: 'Scrat' }] });
     expect(wrong.status).toBe(400);
-    expect(wrong.body.errorDetails[0].field).toBe('body.0.name');
+    expect(wrong.body.errorDetails![0].field).toBe('body.0.name');
     expect((await s.ok('DELETE', '/api/v1/projects', [{ id: p.id, name: 'Scratch' }], { deleteFiles: true })).deleted).toBe(1);
   });
 });
@@ -86,7 +86,7 @@ describe('filters', () => {
     const f = await s.ok('POST', '/api/v2/filters', { name: 'Broken', projectID: projectId });
     const res = await s.call('PUT', `/api/v2/filters/${f.id}/fields`, { body: { analyticsFieldID: '11111111-2222-4333-8444-555555555555', filterItemFieldValues: ['x'] } });
     expect(res.status).toBe(400);
-    expect(res.body.errorDetails[0].field).toBe('body.analyticsFieldID');
+    expect(res.body.errorDetails![0].field).toBe('body.analyticsFieldID');
   });
 });
 
@@ -144,6 +144,6 @@ describe('analytics apps', () => {
     const sync = await s.ok('PUT', `/api/v1/analytics-apps/${created.id}/synchronization`, { analyticsSenseServer: 'https://sense.local', schedule: { frequency: 'Daily' } });
     expect(sync.synchronization).toMatchObject({ analyticsSenseServer: 'https://sense.local' });
     expect((await s.call('POST', '/api/v1/analytics-apps', { body: { appId: 'budget', name: 'Again', folderId: FOLDER, folderPath: '/', allowAnalyticsSenseApp: false, allowMashup: false, defaultOpen: 'x' } })).status).toBe(409);
-    expect((await s.call('POST', '/api/v1/analytics-apps', { body: { appId: '../etc', name: 'x', folderId: FOLDER, folderPath: '/', allowAnalyticsSenseApp: false, allowMashup: false, defaultOpen: 'x' } })).body.errorDetails[0].field).toBe('body.appId');
+    expect((await s.call('POST', '/api/v1/analytics-apps', { body: { appId: '../etc', name: 'x', folderId: FOLDER, folderPath: '/', allowAnalyticsSenseApp: false, allowMashup: false, defaultOpen: 'x' } })).body.errorDetails![0].field).toBe('body.appId');
   });
 });

@@ -57,6 +57,6 @@ describe('file passwords', () => {
 
   it('an XLSX with a write password protects its sheets', async () => {
     const wb = await xlsxWorkbook(await pool.render({ format: 'Xlsx', report, protection: { writePassword: 'edit-me' } }));
-    expect(wb.worksheets[0].sheetProtection?.sheet).toBe(true);
+    expect((wb.worksheets[0] as unknown as { sheetProtection?: { sheet?: boolean } }).sheetProtection?.sheet).toBe(true);
   });
 });

@@ -2,6 +2,8 @@ import type { ReactNode } from 'react';
 import { useNav, type ScreenId } from '../../stores/nav/nav.store';
 import { selectCan, useSession } from '../../stores/session/session.store';
 import { UsersScreen } from '../users/UsersScreen';
+import { ProjectsScreen } from '../projects/ProjectsScreen';
+import { AppsScreen } from '../apps/AppsScreen';
 import { GroupsScreen } from '../groups/GroupsScreen';
 import { RolesScreen } from '../roles/RolesScreen';
 import { OrganizationsScreen } from '../organizations/OrganizationsScreen';
@@ -13,6 +15,8 @@ import { ResourcesScreen } from '../resources/ResourcesScreen';
 import { SettingsScreen } from '../settings/SettingsScreen';
 
 const SCREENS: { id: ScreenId; label: string; permission: string; render: () => ReactNode }[] = [
+  { id: 'projects', label: 'Projects', permission: 'viewProject', render: () => <ProjectsScreen /> },
+  { id: 'apps', label: 'Analytics apps', permission: 'viewProject', render: () => <AppsScreen /> },
   { id: 'users', label: 'Users', permission: 'viewUser', render: () => <UsersScreen /> },
   { id: 'groups', label: 'Groups', permission: 'viewGroup', render: () => <GroupsScreen /> },
   { id: 'roles', label: 'Roles', permission: 'viewUser', render: () => <RolesScreen /> },

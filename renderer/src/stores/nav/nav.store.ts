@@ -1,22 +1,31 @@
 import { create } from 'zustand';
 
 export type ScreenId =
-  | 'users' | 'groups' | 'roles' | 'organizations' | 'api-keys' | 'identity-providers' | 'trusted-origins' | 'user-directories' | 'resources' | 'settings';
+  | 'projects' | 'apps' | 'users' | 'groups' | 'roles' | 'organizations' | 'api-keys' | 'identity-providers' | 'trusted-origins' | 'user-directories' | 'resources' | 'settings';
 
-const fromHash = (): ScreenId => (location.hash.replace(/^#\/?/, '') as ScreenId) || 'users';
-
-interface NavState {
+/** A place in the app: a screen and, for drill-downs, the ids after it (#/projects/<id>/reports/<id>). */
+export interface Place {
   screen: ScreenId;
-  screenChosen(screen: ScreenId): void;
+  path: string[];
 }
 
-/** The current screen, mirrored in the URL hash so reload and back keep the place. */
+const parse = (): Place => {
+  const [screen, ...path] = location.hash.replace(/^#\/?/, '').split('/').filter(Boolean).map(decodeURIComponent);
+  return { screen: (screen as ScreenId) || 'projects', path };
+};
+
+interface NavState extends Place {
+  screenChosen(screen: ScreenId, ...path: string[]): void;
+}
+
+/** The current place, mirrored in the URL hash so reload and back keep it. */
 export const useNav = create<NavState>((set) => ({
-  screen: fromHash(),
-  screenChosen(screen) {
-    if (location.hash !== `#/${screen}`) location.hash = `#/${screen}`;
-    set({ screen });
+  ...parse(),
+  screenChosen(screen, ...path) {
+    const hash = `#/${[screen, ...path].map(encodeURIComponent).join('/')}`;
+    if (location.hash !== hash) location.hash = hash;
+    set({ screen, path });
   },
 }));
 
-window.addEventListener('hashchange', () => useNav.setState({ screen: fromHash() }));
+window.addEventListener('hashchange', () => useNav.setState(parse()));

@@ -1,0 +1,206 @@
+import { useEffect, useState } from 'react';
+import { invokeAny, onEngineEvent } from '../../bridge';
+import { readFile } from '../../components/file-input';
+import { Form } from '../../components/Form';
+
+type Field = { id: string; name: string; type: string; distinctCount: number };
+type Meta = {
+  appId: string; name: string; rowCount: number; reloadedAt: string | null; source: string | null; fields: Field[];
+  variables: { id: string; name: string; definition: string }[];
+  charts: { id: string; name: string; type: string; dimensions: string[]; measures: { label: string; expression: string }[] }[];
+  bookmarks: { id: string; name: string; selections: Record<string, string[]> }[];
+};
+type Selections = Record<string, string[]>;
+
+/** One analytics app: import data, browse fields and values under selections, define variables, charts and bookmarks. */
+export function AppDetail({ id }: { id: string }) {
+  const [meta, setMeta] = useState<Meta | null>(null);
+  const [progress, setProgress] = useState<number | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [field, setField] = useState<string | null>(null);
+  const [values, setValues] = useState<{ value: string | number | null; count: number }[]>([]);
+  const [selections, setSelections] = useState<Selections>({});
+  const [varValues, setVarValues] = useState<Record<string, string>>({});
+  const [chart, setChart] = useState<string | null>(null);
+  const [chartData, setChartData] = useState<{ dimensions: string[]; measures: string[]; rows: (string | number | null)[][] } | null>(null);
+
+  const load = async () => {
+    const a = await invokeAny('app.analytics.get', { params: { id } });
+    if (a.ok) setMeta(a.data);
+    else setError(a.error);
+  };
+  useEffect(() => void load(), [id]);
+  useEffect(() => onEngineEvent('analytics.import.progress', (p) => {
+    const e = p as { appId: string; percent: number };
+    if (e.appId === id) setProgress(e.percent);
+  }), [id]);
+
+  // Values of the chosen field, variables and the chosen chart follow the selections.
+  useEffect(() => {
+    if (!meta?.fields.length) return;
+    if (field) void invokeAny('app.analytics.fieldValues', { params: { id }, body: { field, selections, limit: 200 } }).then((a) => setValues(a.ok ? a.data : []));
+    void Promise.all(meta.variables.map(async (v) => [v.name, (await invokeAny('app.analytics.evaluate', { params: { id }, body: { expression: `$(${v.name})`, selections } })).data?.value] as const)).then((pairs) =>
+      setVarValues(Object.fromEntries(pairs.map(([k, v]) => [k, typeof v === 'number' ? v.toLocaleString(undefined, { maximumFractionDigits: 2 }) : String(v ?? '—')]))),
+    );
+    if (chart) void invokeAny('app.analytics.chartData', { params: { id }, body: { chartId: chart, selections } }).then((a) => setChartData(a.ok ? a.data : null));
+  }, [meta, field, selections, chart]);
+
+  const importFile = async (file: File | undefined) => {
+    if (!file) return;
+    setError(null);
+    setProgress(0);
+    const binary = /\.xlsx$/i.test(file.name);
+    const content = await readFile(file, binary ? 'base64' : 'text');
+    const a = await invokeAny('app.analytics.import', { params: { id }, body: { fileName: file.name, content, encoding: binary ? 'base64' : 'text' } });
+    setProgress(a.ok ? 100 : null);
+    if (a.ok) setMeta(a.data);
+    else setError(a.error);
+  };
+  const toggle = (f: string, value: string) => {
+    const current = selections[f] ?? [];
+    const next = current.includes(value) ? current.filter((x) => x !== value) : [...current, value];
+    const copy = { ...selections, [f]: next };
+    if (!next.length) delete copy[f];
+    setSelections(copy);
+  };
+
+  if (!meta) return error ? <div className="error-banner" role="alert">{error}</div> : <p className="empty">Loading…</p>;
+  return (
+    <section className="screen">
+      <header className="screen-head">
+        <div>
+          <a href="#/apps" className="crumb">Analytics apps</a>
+          <h1>{meta.name}</h1>
+          <p className="sub">{meta.rowCount.toLocaleString()} rows{meta.source ? ` from ${meta.source}` : ''}{meta.reloadedAt ? `, loaded ${new Date(meta.reloadedAt).toLocaleString()}` : ''}</p>
+        </div>
+      </header>
+      {error && <div className="error-banner" role="alert">{error}</div>}
+      <div className="panel">
+        <h2>Import data</h2>
+        <label className="file-pick">
+          CSV, XLSX or JSON file
+          <input type="file" accept=".csv,.txt,.tsv,.xlsx,.json" onChange={(e) => void importFile(e.target.files?.[0])} />
+        </label>
+        {progress !== null && (
+          <div className="progress" role="progressbar" aria-label="Import progress" aria-valuemin={0} aria-valuemax={100} aria-valuenow={progress}>
+            <div style={{ width: `${progress}%` }} />
+            <span>{progress}%</span>
+          </div>
+        )}
+      </div>
+      {Object.keys(selections).length > 0 && (
+        <div className="selections" aria-label="Current selections">
+          {Object.entries(selections).map(([f, vs]) => <span key={f} className="chip">{f}: {vs.join(', ')}</span>)}
+          <button type="button" className="small" onClick={() => setSelections({})}>Clear selections</button>
+        </div>
+      )}
+      <div className="columns">
+        <div className="panel">
+          <h2>Fields</h2>
+          <table>
+            <thead><tr><th>Field</th><th>Type</th><th>Distinct values</th></tr></thead>
+            <tbody>
+              {meta.fields.map((f) => (
+                <tr key={f.id} className={field === f.name ? 'selected clickable' : 'clickable'} onClick={() => setField(f.name)}>
+                  <td>{f.name}</td><td>{f.type}</td><td>{f.distinctCount.toLocaleString()}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+          {field && (
+            <>
+              <h2 className="spaced">Values of {field}</h2>
+              <div className="values" role="listbox" aria-label={`Values of ${field}`}>
+                {values.map((v) => {
+                  const s = String(v.value ?? '');
+                  const on = (selections[field] ?? []).includes(s);
+                  return (
+                    <button type="button" key={s} role="option" aria-selected={on} className={on ? 'value on' : 'value'} onClick={() => toggle(field, s)}>
+                      {s || '(empty)'} <small>{v.count.toLocaleString()}</small>
+                    </button>
+                  );
+                })}
+              </div>
+            </>
+          )}
+        </div>
+        <div className="panel">
+          <h2>Variables</h2>
+          <table>
+            <tbody>
+              {meta.variables.map((v) => (
+                <tr key={v.id}><td><code>{v.name}</code></td><td><code>{v.definition}</code></td><td className="num">{varValues[v.name] ?? ''}</td></tr>
+              ))}
+            </tbody>
+          </table>
+          <Form
+            fields={[{ name: 'name', label: 'Variable name', kind: 'text', required: true }, { name: 'definition', label: 'Definition', kind: 'text', required: true, hint: 'For example Sum(Sales) / Count(Distinct Customer)' }]}
+            initial={{}}
+            submitLabel="Add variable"
+            onSubmit={async (v) => {
+              const a = await invokeAny('app.analytics.saveVariable', { params: { id }, body: { name: v.name, definition: v.definition } });
+              if (!a.ok) return { error: a.error, errorDetails: a.errorDetails };
+              void load();
+              return null;
+            }}
+          />
+          <h2 className="spaced">Charts</h2>
+          <ul className="cards">
+            {meta.charts.map((c) => (
+              <li key={c.id} className={chart === c.id ? 'selected' : ''}>
+                <button type="button" className="link" onClick={() => setChart(c.id)}>{c.name}</button> <span className="badge">{c.type}</span>
+              </li>
+            ))}
+          </ul>
+          {chartData && chart && (
+            <table aria-label="Chart data">
+              <thead><tr>{[...chartData.dimensions, ...chartData.measures].map((h) => <th key={h}>{h}</th>)}</tr></thead>
+              <tbody>
+                {chartData.rows.slice(0, 20).map((r, i) => (
+                  <tr key={i}>{r.map((v, k) => <td key={k} className={typeof v === 'number' ? 'num' : ''}>{typeof v === 'number' ? v.toLocaleString(undefined, { maximumFractionDigits: 2 }) : String(v ?? '')}</td>)}</tr>
+                ))}
+              </tbody>
+            </table>
+          )}
+          <Form
+            fields={[
+              { name: 'name', label: 'Chart name', kind: 'text', required: true },
+              { name: 'type', label: 'Type', kind: 'select', required: true, options: async () => ['bar', 'line', 'pie', 'combo', 'table'].map((t) => ({ id: t, name: t })) },
+              { name: 'dimension', label: 'Dimension', kind: 'select', required: true, options: async () => meta.fields.map((f) => ({ id: f.name, name: f.name })) },
+              { name: 'measure', label: 'Measure', kind: 'text', required: true, hint: 'An expression such as Sum(Sales)' },
+            ]}
+            initial={{ type: 'bar' }}
+            submitLabel="Add chart"
+            onSubmit={async (v) => {
+              const a = await invokeAny('app.analytics.saveChart', { params: { id }, body: { name: v.name, type: v.type, dimensions: v.dimension ? [v.dimension] : [], measures: [{ label: String(v.measure ?? ''), expression: v.measure ?? '' }] } });
+              if (!a.ok) return { error: a.error, errorDetails: (a.errorDetails ?? []).map((d) => ({ ...d, field: d.field.replace(/^body\.measures\.0\.expression$/, 'body.measure').replace(/^body\.dimensions$/, 'body.dimension') })) };
+              await load();
+              setChart(a.data.id);
+              return null;
+            }}
+          />
+          <h2 className="spaced">Bookmarks</h2>
+          <ul className="cards">
+            {meta.bookmarks.map((b) => (
+              <li key={b.id}>
+                <button type="button" className="link" onClick={() => setSelections(b.selections)}>{b.name}</button>
+                <small className="hint"> {Object.entries(b.selections).map(([f, v]) => `${f}: ${v.join(', ')}`).join('; ')}</small>
+              </li>
+            ))}
+          </ul>
+          <Form
+            fields={[{ name: 'name', label: 'Save current selections as', kind: 'text', required: true }]}
+            initial={{}}
+            submitLabel="Save bookmark"
+            onSubmit={async (v) => {
+              const a = await invokeAny('app.analytics.saveBookmark', { params: { id }, body: { name: v.name, selections } });
+              if (!a.ok) return { error: a.error, errorDetails: a.errorDetails };
+              void load();
+              return null;
+            }}
+          />
+        </div>
+      </div>
+    </section>
+  );
+}

@@ -1,0 +1,111 @@
+import type { ChangeEvent } from 'react';
+import { readFile } from '../../components/file-input';
+
+export type Block = { id: string; type: string } & Record<string, any>;
+export interface AppInfo {
+  fields: { id: string; name: string; type: string }[];
+  variables: { id: string; name: string; definition: string }[];
+  charts: { id: string; name: string; type: string }[];
+  bookmarks: { id: string; name: string }[];
+}
+
+/** The fields of one block, by its type; every change goes straight to the document. */
+export function BlockEditor({ block, app, change }: { block: Block; app: AppInfo | null; change: (b: Block) => void }) {
+  const set = (key: string) => (e: ChangeEvent<HTMLInputElement | HTMLTextAreaElement | HTMLSelectElement>) => change({ ...block, [key]: e.target.value });
+  const id = (k: string) => `b-${block.id}-${k}`;
+  switch (block.type) {
+    case 'heading':
+      return (
+        <div className="block-fields">
+          <label htmlFor={id('text')}>Heading text</label>
+          <input id={id('text')} value={block.text ?? ''} onChange={set('text')} />
+          <label htmlFor={id('level')}>Level</label>
+          <select id={id('level')} value={block.level ?? 1} onChange={(e) => change({ ...block, level: Number(e.target.value) })}>
+            <option value={1}>Title</option>
+            <option value={2}>Section</option>
+            <option value={3}>Subsection</option>
+          </select>
+        </div>
+      );
+    case 'text':
+      return (
+        <div className="block-fields">
+          <label htmlFor={id('text')}>Text</label>
+          <textarea id={id('text')} value={block.text ?? ''} onChange={set('text')} />
+          <small className="hint">
+            Insert values with {'{{vName}}'} for a variable or {'{{=Sum(Sales)}}'} for an expression.
+            {app?.variables.length ? ` Variables: ${app.variables.map((v) => v.name).join(', ')}` : ''}
+          </small>
+        </div>
+      );
+    case 'kpi':
+      return (
+        <div className="block-fields">
+          <label htmlFor={id('label')}>Label</label>
+          <input id={id('label')} value={block.label ?? ''} onChange={set('label')} />
+          <label htmlFor={id('expression')}>Expression</label>
+          <input id={id('expression')} value={block.expression ?? ''} onChange={set('expression')} placeholder="Sum(Sales)" />
+          <label htmlFor={id('decimals')}>Decimals</label>
+          <input id={id('decimals')} type="number" min={0} max={6} value={block.format?.decimals ?? ''} onChange={(e) => change({ ...block, format: { ...block.format, decimals: e.target.value === '' ? undefined : Number(e.target.value) } })} />
+        </div>
+      );
+    case 'table':
+    case 'chart': {
+      const measure = block.measures?.[0] ?? { label: '', expression: '' };
+      const useChart = !!block.chartId || !(block.dimensions?.length || block.measures?.length);
+      return (
+        <div className="block-fields">
+          <label htmlFor={id('chartId')}>{block.type === 'table' ? 'Table data' : 'Chart'}</label>
+          <select
+            id={id('chartId')}
+            value={useChart ? (block.chartId ?? '') : '__custom'}
+            onChange={(e) => (e.target.value === '__custom' ? change({ ...block, chartId: undefined, dimensions: [app?.fields[0]?.name ?? ''], measures: [{ label: 'Value', expression: 'Count(*)' }] }) : change({ ...block, chartId: e.target.value || undefined, dimensions: undefined, measures: undefined }))}
+          >
+            <option value="">Choose a chart of the app…</option>
+            {app?.charts.map((c) => <option key={c.id} value={c.id}>{c.name}</option>)}
+            <option value="__custom">Dimensions and measures…</option>
+          </select>
+          {!useChart && (
+            <>
+              <label htmlFor={id('dimension')}>Dimension</label>
+              <select id={id('dimension')} value={block.dimensions?.[0] ?? ''} onChange={(e) => change({ ...block, dimensions: e.target.value ? [e.target.value] : [] })}>
+                {app?.fields.map((f) => <option key={f.id} value={f.name}>{f.name}</option>)}
+              </select>
+              <label htmlFor={id('mlabel')}>Measure label</label>
+              <input id={id('mlabel')} value={measure.label} onChange={(e) => change({ ...block, measures: [{ ...measure, label: e.target.value }] })} />
+              <label htmlFor={id('mexpr')}>Measure expression</label>
+              <input id={id('mexpr')} value={measure.expression} onChange={(e) => change({ ...block, measures: [{ ...measure, expression: e.target.value }] })} placeholder="Sum(Sales)" />
+            </>
+          )}
+          {block.type === 'chart' && (
+            <>
+              <label htmlFor={id('chartType')}>Drawn as</label>
+              <select id={id('chartType')} value={block.chartType ?? ''} onChange={(e) => change({ ...block, chartType: e.target.value || undefined })}>
+                <option value="">As saved</option>
+                <option value="bar">Bar</option>
+                <option value="line">Line</option>
+                <option value="pie">Pie</option>
+                <option value="combo">Combo</option>
+              </select>
+            </>
+          )}
+          <label htmlFor={id('limit')}>Rows at most</label>
+          <input id={id('limit')} type="number" min={1} value={block.limit ?? ''} onChange={(e) => change({ ...block, limit: e.target.value === '' ? undefined : Number(e.target.value) })} />
+        </div>
+      );
+    }
+    case 'image':
+      return (
+        <div className="block-fields">
+          <label htmlFor={id('file')}>Picture (PNG or JPEG)</label>
+          <input id={id('file')} type="file" accept="image/png,image/jpeg" onChange={async (e) => {
+            const f = e.target.files?.[0];
+            if (f) change({ ...block, dataUrl: `data:${f.type};base64,${await readFile(f, 'base64')}` });
+          }} />
+          {block.dataUrl && <img src={block.dataUrl} alt="" className="thumb" />}
+        </div>
+      );
+    default:
+      return <p className="hint">A new page, slide or sheet starts here.</p>;
+  }
+}

@@ -1,0 +1,120 @@
+import { useEffect, useState } from 'react';
+import { invokeAny } from '../../bridge';
+
+type Value = { id: string; kind: string; targetId: string; targetName: string | null; fieldValues: string[] | null; variableValue: string | null; order: number };
+type FilterData = { id: string; name: string; projectId: string; values: Value[] };
+type Meta = { fields: { id: string; name: string }[]; variables: { id: string; name: string }[]; bookmarks: { id: string; name: string }[] };
+
+/** A filter's steps, applied in order: field values, variable values and bookmarks. */
+export function FilterEditor({ filterId, onBack }: { filterId: string; onBack: () => void }) {
+  const [filter, setFilter] = useState<FilterData | null>(null);
+  const [meta, setMeta] = useState<Meta | null>(null);
+  const [appId, setAppId] = useState<string | null>(null);
+  const [kind, setKind] = useState<'field' | 'variable' | 'bookmark'>('field');
+  const [target, setTarget] = useState('');
+  const [choices, setChoices] = useState<string[]>([]);
+  const [picked, setPicked] = useState<string[]>([]);
+  const [variableValue, setVariableValue] = useState('');
+  const [error, setError] = useState<string | null>(null);
+
+  const load = async () => {
+    const list = await invokeAny('app.filters.list', {});
+    const f = (list.data as FilterData[] | null)?.find((x) => x.id === filterId) ?? null;
+    setFilter(f);
+    if (f && !meta) {
+      const conns = await invokeAny('app.connections.list', { query: { projectId: f.projectId } });
+      const first = (conns.data as { analyticsAppId: string }[] | null)?.[0];
+      if (first) {
+        setAppId(first.analyticsAppId);
+        const m = await invokeAny('app.analytics.get', { params: { id: first.analyticsAppId } });
+        if (m.ok) setMeta(m.data);
+      }
+    }
+  };
+  useEffect(() => void load(), [filterId]);
+  useEffect(() => {
+    setPicked([]);
+    const field = meta?.fields.find((f) => f.id === target);
+    if (kind !== 'field' || !field || !appId) return setChoices([]);
+    void invokeAny('app.analytics.fieldValues', { params: { id: appId }, body: { field: field.name, limit: 500 } }).then((a) => setChoices(a.ok ? (a.data as { value: string }[]).map((v) => String(v.value)) : []));
+  }, [target, kind, appId]);
+
+  if (!filter) return <p className="empty">Loading…</p>;
+  const answer = (a: { ok: boolean; error: string | null; data: unknown }) => {
+    setError(a.ok ? null : a.error);
+    if (a.ok) setFilter(a.data as FilterData);
+  };
+  const add = async () => {
+    if (!target) return setError('Choose what the step applies to');
+    if (kind === 'field') answer(await invokeAny('v2.filters.updateFieldValues', { params: { id: filterId }, body: { analyticsFieldID: target, filterItemFieldValues: picked } }));
+    else if (kind === 'variable') answer(await invokeAny('v2.filters.updateVariableValues', { params: { id: filterId }, body: { analyticsVariableID: target, variableValue } }));
+    else answer(await invokeAny('v2.filters.updateBookmarkValues', { params: { id: filterId }, body: { analyticsBookmarkID: target } }));
+  };
+  const targets = kind === 'field' ? meta?.fields : kind === 'variable' ? meta?.variables : meta?.bookmarks;
+
+  return (
+    <section className="screen">
+      <header className="screen-head">
+        <div>
+          <button type="button" className="crumb" onClick={onBack}>← Project</button>
+          <h1>Filter: {filter.name}</h1>
+        </div>
+      </header>
+      {error && <div className="error-banner" role="alert">{error}</div>}
+      {!meta && <div className="notice">Connect the project to an analytics app to add steps.</div>}
+      <div className="panel">
+        <h2>Steps, in order</h2>
+        <ol className="steps">
+          {filter.values.map((v, i) => (
+            <li key={v.id}>
+              <span className="badge">{v.kind}</span> <strong>{v.targetName ?? v.targetId}</strong>
+              {v.kind === 'field' && <> = {(v.fieldValues ?? []).join(', ') || '(nothing)'}</>}
+              {v.kind === 'variable' && <> := <code>{v.variableValue}</code></>}
+              <span className="step-actions">
+                <button type="button" className="small" aria-label="Move up" disabled={i === 0} onClick={async () => answer(await invokeAny('v2.filters.reorderValues', { params: { id: filterId }, body: { id: v.id, direction: 'Up' } }))}>↑</button>
+                <button type="button" className="small" aria-label="Move down" disabled={i === filter.values.length - 1} onClick={async () => answer(await invokeAny('v2.filters.reorderValues', { params: { id: filterId }, body: { id: v.id, direction: 'Down' } }))}>↓</button>
+                <button type="button" className="small danger" aria-label="Remove step" onClick={async () => answer(await invokeAny('v2.filters.deleteValues', { params: { id: filterId }, body: [v.id] }))}>×</button>
+              </span>
+            </li>
+          ))}
+          {!filter.values.length && <li className="empty">No steps yet.</li>}
+        </ol>
+      </div>
+      {meta && (
+        <div className="panel">
+          <h2>Add a step</h2>
+          <div className="inline-form">
+            <label htmlFor="step-kind">Kind</label>
+            <select id="step-kind" value={kind} onChange={(e) => { setKind(e.target.value as 'field'); setTarget(''); }}>
+              <option value="field">Select field values</option>
+              <option value="variable">Set a variable</option>
+              <option value="bookmark">Apply a bookmark</option>
+            </select>
+            <label htmlFor="step-target">Of</label>
+            <select id="step-target" value={target} onChange={(e) => setTarget(e.target.value)}>
+              <option value="">Choose…</option>
+              {targets?.map((t) => <option key={t.id} value={t.id}>{t.name}</option>)}
+            </select>
+          </div>
+          {kind === 'field' && target && (
+            <div className="multi values-pick" role="group" aria-label="Values">
+              {choices.map((c) => (
+                <label key={c} className="chip">
+                  <input type="checkbox" checked={picked.includes(c)} onChange={(e) => setPicked(e.target.checked ? [...picked, c] : picked.filter((x) => x !== c))} />
+                  {c}
+                </label>
+              ))}
+            </div>
+          )}
+          {kind === 'variable' && (
+            <div className="inline-form">
+              <label htmlFor="var-value">Value or expression</label>
+              <input id="var-value" value={variableValue} onChange={(e) => setVariableValue(e.target.value)} />
+            </div>
+          )}
+          <div className="form-actions"><button type="button" className="primary" onClick={() => void add()}>Add step</button></div>
+        </div>
+      )}
+    </section>
+  );
+}
