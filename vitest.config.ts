@@ -8,5 +8,7 @@ export default defineConfig({
     pool: 'forks',
     // Two cores: files run two at a time; Chromium tests are in their own files.
     maxWorkers: 2,
+    // UI waits (a debounced preview, a download) take longer than expect.poll's one-second default.
+    expect: { poll: { timeout: 15_000, interval: 100 } },
   },
 });

@@ -1,4 +1,4 @@
-import { useEffect, useState, type FormEvent } from 'react';
+import { useEffect, useId, useState, type FormEvent } from 'react';
 import type { FieldError } from '../bridge';
 
 export interface Option {
@@ -32,6 +32,8 @@ export function Form({ fields, initial, submitLabel, onSubmit }: Props) {
   const [general, setGeneral] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const [options, setOptions] = useState<Record<string, Option[]>>({});
+  // Several forms can share a page (the project workspace): ids must not collide.
+  const formId = useId();
 
   useEffect(() => {
     for (const f of fields) if (f.options) void f.options().then((o) => setOptions((prev) => ({ ...prev, [f.name]: o })));
@@ -55,7 +57,7 @@ export function Form({ fields, initial, submitLabel, onSubmit }: Props) {
     <form className="form" onSubmit={submit} noValidate>
       {general && <div className="error-banner" role="alert">{general}</div>}
       {fields.map((f) => {
-        const id = `field-${f.name}`;
+        const id = `${formId}-${f.name}`;
         const err = errors[f.name];
         const v = values[f.name];
         let input;
