@@ -24,8 +24,8 @@ describe('electron-builder configuration', () => {
     await expect(validateConfiguration(config, new DebugLogger(false))).rejects.toThrow(/npmRebuilt/);
   });
 
-  it('packages files the build produced: main, preload and renderer', () => {
+  it('packages files the build produced: main, preload, renderer and the render worker', () => {
     const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
-    for (const file of [pkg.main, 'dist/preload/preload.cjs', 'dist/renderer/index.html']) expect(existsSync(join(root, file)), file).toBe(true);
+    for (const file of [pkg.main, 'dist/preload/preload.cjs', 'dist/renderer/index.html', 'dist/engine/render-worker.cjs']) expect(existsSync(join(root, file)), file).toBe(true);
   });
 });

@@ -3,6 +3,7 @@ import { defaults, DEFAULT_THEME } from './test-server.js';
 
 let n = 0;
 const uniq = (p: string) => `${p} ${++n}-${Math.random().toString(36).slice(2, 7)}`;
+export const ROOT_FOLDER = '00000000-0000-0000-0000-000000000000';
 const future = () => new Date(Date.now() + 30 * 86400_000).toISOString();
 
 export interface Fixtures {
@@ -22,12 +23,34 @@ export interface Fixtures {
     trustedOrigin(): Promise<string>;
     resource(): Promise<string>;
     userDirectory(): Promise<string>;
+    /** An analytics app record with a small imported table (Region, Product, Units, Price). */
+    app(): Promise<string>;
+    project(): Promise<string>;
+    /** A project connected to an app: ids of both and of the connection. */
+    connected(): Promise<{ projectId: string; appId: string; connectionId: string }>;
+    filter(): Promise<string>;
+    report(): Promise<string>;
   };
 }
 
 export async function fixtures(s: TestServer): Promise<Fixtures> {
   const d = await defaults(s);
   const id = async (method: string, path: string, body: unknown) => (await s.ok(method, path, body)).id as string;
+  // One shared app and connected project serve the samples that only need something to exist.
+  let sharedApp: Promise<string> | null = null;
+  let sharedConnection: Promise<{ projectId: string; appId: string; connectionId: string }> | null = null;
+  const fixturesApp = () => (sharedApp ??= (async () => {
+    const appId = `shared-${Math.random().toString(36).slice(2, 9)}`;
+    const app = await id('POST', '/api/v1/analytics-apps', { appId, name: uniq('Shared app'), folderId: ROOT_FOLDER, folderPath: '/', allowAnalyticsSenseApp: false, allowMashup: false, defaultOpen: 'Main' });
+    await s.ok('POST', `/api/app/analytics/${app}/import`, { fileName: 'data.csv', content: 'Region,Product,Units,Price\nNorth,Widget,3,9.5\nSouth,Gadget,1,120\n' });
+    return app;
+  })());
+  const connected = () => (sharedConnection ??= (async () => {
+    const projectId = await id('POST', '/api/app/projects', { name: uniq('Shared project') });
+    const appId = await fixturesApp();
+    const connectionId = await id('POST', '/api/app/connections', { projectId, name: 'Data', analyticsAppId: appId });
+    return { projectId, appId, connectionId };
+  })());
   return {
     ...d,
     make: {
@@ -41,6 +64,20 @@ export async function fixtures(s: TestServer): Promise<Fixtures> {
       trustedOrigin: () => id('POST', '/api/v1/trusted-origins', { name: uniq('Origin'), address: `https://${uniq('o').replace(/\W/g, '')}.example.com` }),
       resource: () => id('POST', '/api/v1/resources', { name: uniq('Res'), type: 'link', organizationId: d.orgId, url: 'https://example.com/help' }),
       userDirectory: () => id('POST', '/api/v1/user-directories', { type: 'LDAP', name: uniq('Dir'), sendNotification: false, synchronization: 'Manual', organizationId: d.orgId }),
+      app: async () => {
+        const appId = `app-${++n}-${Math.random().toString(36).slice(2, 7)}`;
+        const app = await id('POST', '/api/v1/analytics-apps', { appId, name: uniq('App'), folderId: ROOT_FOLDER, folderPath: '/', allowAnalyticsSenseApp: false, allowMashup: false, defaultOpen: 'Main' });
+        await s.ok('POST', `/api/app/analytics/${app}/import`, { fileName: 'data.csv', content: 'Region,Product,Units,Price\nNorth,Widget,3,9.5\nSouth,Gadget,1,120\n' });
+        return app;
+      },
+      project: () => id('POST', '/api/app/projects', { name: uniq('Project') }),
+      connected: async () => {
+        const [projectId, appId] = [await id('POST', '/api/app/projects', { name: uniq('Project') }), await fixturesApp()];
+        const connectionId = await id('POST', '/api/app/connections', { projectId, name: 'Data', analyticsAppId: appId });
+        return { projectId, appId, connectionId };
+      },
+      filter: async () => id('POST', '/api/v2/filters', { name: uniq('Filter'), projectID: (await connected()).projectId }),
+      report: async () => id('POST', '/api/v2/reports', { name: uniq('Report'), projectID: (await connected()).projectId, type: 'Html' }),
     },
   };
 }
@@ -119,3 +156,57 @@ export const SAMPLES: Record<string, (f: Fixtures) => Promise<Sample>> = {
 
 /** The operations issue 2 asks for. */
 export const ISSUE2_OPS = Object.keys(SAMPLES);
+
+const appBody = (appId: string) => ({ appId, name: uniq('App'), folderId: ROOT_FOLDER, folderPath: '/', allowAnalyticsSenseApp: false, allowMashup: false, defaultOpen: 'Main' });
+const fieldId = async (s: TestServer, app: string) => (await s.ok('GET', `/api/app/analytics/${app}`)).fields[0].id as string;
+
+/** The interface operations issue 3 asks for, sampled the same way. */
+export function issue3Samples(server: () => TestServer): Record<string, (f: Fixtures) => Promise<Sample>> {
+  const s = { ok: (...args: Parameters<TestServer['ok']>) => server().ok(...args) } as TestServer;
+  return {
+    'v1.analyticsApps.create': async () => ({ body: appBody(`new-${++n}-${Math.random().toString(36).slice(2, 6)}`) }),
+    'v1.analyticsApps.list': async () => ({}),
+    'v1.analyticsApps.update': async (f) => {
+      const app = await f.make.app();
+      const rec = (await s.ok('GET', '/api/v1/analytics-apps', undefined, { get_all: true })).find((a: { id: string }) => a.id === app);
+      return { params: { id: app }, body: { ...appBody(rec.appId), name: uniq('Renamed') } };
+    },
+    'v1.analyticsApps.listByFolder': async () => ({ query: { ofRoot: 'true' } }),
+    'v1.analyticsApps.updateSynchronization': async (f) => ({ params: { id: await f.make.app() }, body: { analyticsSenseServer: 'https://sense.local', defaultFolderId: null } }),
+    'v1.organizations.listAnalyticsApps': async (f) => ({ params: { id: f.orgId } }),
+    'v1.organizations.linkAnalyticsApps': async (f) => ({ params: { id: f.orgId }, body: [await f.make.app()] }),
+    'v1.organizations.unlinkAnalyticsApps': async (f) => ({ params: { id: f.orgId }, body: [await f.make.app()] }),
+    'v1.organizations.listProjects': async (f) => ({ params: { id: f.orgId } }),
+    'v1.projects.list': async () => ({}),
+    'v1.projects.delete': async (f) => {
+      const id = await f.make.project();
+      return { body: [{ id, name: (await s.ok('GET', `/api/app/projects/${id}`)).name }] };
+    },
+    'v2.projects.update': async (f) => ({ params: { id: await f.make.project() }, body: { name: uniq('Project'), description: 'd' } }),
+    'v2.filters.create': async (f) => ({ body: { name: uniq('Filter'), projectID: (await f.make.connected()).projectId } }),
+    'v2.filters.duplicate': async (f) => ({ params: { id: await f.make.filter() }, body: { projectID: (await f.make.connected()).projectId, organizationID: f.orgId } }),
+    'v2.filters.update': async (f) => ({ params: { id: await f.make.filter() }, body: { name: uniq('Filter'), projectID: (await f.make.connected()).projectId } }),
+    'v2.filters.updateVariableValues': async (f) => {
+      const { appId } = await f.make.connected();
+      const v = await s.ok('POST', `/api/app/analytics/${appId}/variables`, { name: `v${++n}x`, definition: 'Sum(Units)' });
+      return { params: { id: await f.make.filter() }, body: { analyticsVariableID: v.id, variableValue: 'Sum(Price)' } };
+    },
+    'v2.filters.updateBookmarkValues': async (f) => {
+      const { appId } = await f.make.connected();
+      const b = await s.ok('POST', `/api/app/analytics/${appId}/bookmarks`, { name: uniq('Bookmark'), selections: { Region: ['North'] } });
+      return { params: { id: await f.make.filter() }, body: { analyticsBookmarkID: b.id } };
+    },
+    'v2.filters.updateFieldValues': async (f) => ({ params: { id: await f.make.filter() }, body: { analyticsFieldID: await fieldId(s, (await f.make.connected()).appId), filterItemFieldValues: ['North'] } }),
+    'v2.filters.deleteValues': async (f) => ({ params: { id: await f.make.filter() }, body: [] }),
+    'v2.filters.reorderValues': async (f) => {
+      const filter = await f.make.filter();
+      const withValue = await s.ok('PUT', `/api/v2/filters/${filter}/fields`, { analyticsFieldID: await fieldId(s, (await f.make.connected()).appId), filterItemFieldValues: ['South'] });
+      return { params: { id: filter }, body: { id: withValue.values[0].id, direction: 'Down' } };
+    },
+    'v1.reports.listOwn': async () => ({}),
+    'v2.reports.create': async (f) => ({ body: { name: uniq('Report'), projectID: (await f.make.connected()).projectId, type: 'Excel' } }),
+    'v2.reports.duplicate': async (f) => ({ params: { id: await f.make.report() }, body: { projectID: (await f.make.connected()).projectId, organizationID: f.orgId } }),
+    'v2.reports.update': async (f) => ({ params: { id: await f.make.report() }, body: { name: uniq('Report'), isIteration: true, iterationFields: [{ fieldID: await fieldId(s, (await f.make.connected()).appId), order: 0 }], dynamicNameSeparator: '_' } }),
+    'v2.reports.generate': async (f) => ({ params: { id: await f.make.report() }, query: { outputFormat: 'Html' }, body: { selections: [{ fieldName: 'Region', values: ['North'] }] } }),
+  };
+}

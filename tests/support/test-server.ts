@@ -66,7 +66,10 @@ export async function startTestServer(opts: { rendererDir?: string; now?: () => 
     if (payload !== undefined) headers['content-type'] ??= 'application/json';
     const res = await fetch(http.url + path + qs, { method, headers, body: payload });
     const text = await res.text();
-    return { status: res.status, body: text ? JSON.parse(text) : null, headers: res.headers };
+    // File answers (generate, export) are not JSON: keep their text as the data.
+    const json = (res.headers.get('content-type') ?? '').includes('application/json');
+    const body = json ? (text ? JSON.parse(text) : null) : { data: text, isSuccess: res.ok, error: null, errorDetails: null };
+    return { status: res.status, body, headers: res.headers };
   };
   return {
     engine,

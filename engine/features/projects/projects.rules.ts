@@ -11,7 +11,8 @@ import { Project, type ProjectRow } from './projects.entity.js';
 export const LIST_PROJECTS: ListSpec = {
   sort: {
     Name: 'LOWER(p.name)', Description: 'LOWER(p.description)', 'Organization.name': '(SELECT LOWER(o.displayName) FROM organizations o WHERE o.id = p.organizationId)',
-    IsActive: 'p.isActive', Tasks: '0', CreatedDate: 'p.createdDate', ModifiedDate: 'p.modifiedDate',
+    // Tasks arrive with the scheduler; until then every project has none (an expression, not ORDER BY column 0).
+    IsActive: 'p.isActive', Tasks: '(p.isActive * 0)', CreatedDate: 'p.createdDate', ModifiedDate: 'p.modifiedDate',
   },
   defaultSort: { by: 'Name', direction: 'asc' },
   text: { name: 'p.name', description: 'p.description' },
