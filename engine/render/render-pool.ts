@@ -9,7 +9,8 @@ export function findRenderWorker(start = __dirname): string {
   if (process.env.BROADSHEET_RENDER_WORKER) return process.env.BROADSHEET_RENDER_WORKER;
   for (let dir = start; ; dir = dirname(dir)) {
     const candidate = join(dir, 'dist', 'engine', 'render-worker.cjs');
-    if (existsSync(candidate)) return candidate;
+    // Packaged, the worker is unpacked beside the asar archive (worker threads read real files).
+    if (existsSync(candidate)) return candidate.replace(/app\.asar([\\/])/, 'app.asar.unpacked$1');
     const sibling = join(dir, 'engine', 'render-worker.cjs');
     if (existsSync(sibling)) return sibling;
     if (dirname(dir) === dir) throw new Error('The render worker (dist/engine/render-worker.cjs) is missing: run npm run build');
