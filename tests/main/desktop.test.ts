@@ -68,6 +68,22 @@ describe('desktop shell', () => {
     expect((await fake.invoke(win, 'app.auth.me', {})).envelope.data.user.firstName).toBe('Dora');
   });
 
+  it('sends files over IPC as base64 and pushes engine events to the window', async () => {
+    const fake = await start();
+    const win = fake.windows[0];
+    await fake.invoke(win, 'app.setup.complete', { body: { firstName: 'Ed', lastName: 'Events', email: 'ed@example.com', password: 'ed-password-1' } });
+    await desktop!.engine.demoReady;
+    const [project] = (await fake.invoke(win, 'v1.projects.list', {})).envelope.data;
+    const file = await fake.invoke(win, 'app.projects.export', { params: { id: project.id } });
+    expect(file.envelope.data.fileName).toBe('Sales reporting (demo).broadsheet.json');
+    expect(JSON.parse(Buffer.from(file.envelope.data.base64, 'base64').toString()).format).toBe('broadsheet-project');
+    const [app] = (await fake.invoke(win, 'v1.analyticsApps.list', {})).envelope.data;
+    await fake.invoke(win, 'app.analytics.import', { params: { id: app.id }, body: { fileName: 'x.csv', content: 'A,B\n1,2\n' } });
+    const events = win.webContents.sent.filter((e) => e.channel === 'engine:event').map((e) => (e.payload as { type: string }).type);
+    expect(events).toContain('analytics.import.progress');
+    expect(events).toContain('analytics.reloaded');
+  });
+
   it('keeps the engine running in the tray when the window closes, and reopens from the tray', async () => {
     const fake = await start();
     fake.windows[0].close();
