@@ -1,10 +1,9 @@
 import { z } from 'zod';
 import { defineOp } from '../../core/op.js';
 import { idParam, v } from '../../core/validation.js';
-import { badInput } from '../../core/errors.js';
 import { newBase } from '../../core/entity-base.js';
 import { In } from 'typeorm';
-import { reachableProject, requireOrganization } from '../projects/projects.rules.js';
+import { duplicateTarget } from '../projects/projects.rules.js';
 import { Filter, FilterValue } from './filters.entity.js';
 import { filterDto, reachableFilter, reorderFilterValue, saveFilter, upsertFilterValue } from './filters.rules.js';
 
@@ -33,9 +32,7 @@ export const filtersV2 = [
     input: { params: idParam, body: Duplicate },
     handler: async (ctx, { params, body }) => {
       const source = await reachableFilter(ctx, params.id);
-      await requireOrganization(ctx, body.organizationID);
-      const project = await reachableProject(ctx, body.projectID);
-      if (project.organizationId !== body.organizationID) throw badInput('The project is not in that organization', [{ field: 'body.organizationID', message: 'is not the project\'s organization' }]);
+      const project = await duplicateTarget(ctx, body.projectID, body.organizationID);
       const copy = { ...newBase(ctx.now()), projectId: project.id, name: `${source.name} (copy)`, description: source.description };
       const values = await ctx.db.getRepository(FilterValue).find({ where: { filterId: source.id }, order: { order: 'ASC' } });
       await ctx.db.transaction(async (m) => {

@@ -2,7 +2,7 @@ import type { EntityManager, SelectQueryBuilder, ObjectLiteral } from 'typeorm';
 import type { OpContext } from '../../core/context.js';
 import { me } from '../../core/context.js';
 import { iso, newBase } from '../../core/entity-base.js';
-import { notFound } from '../../core/errors.js';
+import { badInput, notFound } from '../../core/errors.js';
 import { findOr404 } from '../../core/rows.js';
 import type { ListSpec } from '../../core/list-query.js';
 import { Organization } from '../organizations/organizations.entity.js';
@@ -73,4 +73,12 @@ export async function updateProject(ctx: OpContext, id: string, f: { name: strin
 
 export async function requireOrganization(ctx: OpContext, id: string) {
   await findOr404(ctx, Organization, id, 'Organization');
+}
+
+/** Where a duplicate goes (set B's {projectID, organizationID}): a reachable project of that organization. */
+export async function duplicateTarget(ctx: OpContext, projectId: string, organizationId: string): Promise<ProjectRow> {
+  await requireOrganization(ctx, organizationId);
+  const project = await reachableProject(ctx, projectId);
+  if (project.organizationId !== organizationId) throw badInput('The project is not in that organization', [{ field: 'body.organizationID', message: "is not the project's organization" }]);
+  return project;
 }

@@ -6,7 +6,7 @@ import { newBase } from '../../core/entity-base.js';
 import { me } from '../../core/context.js';
 import { parseFormat } from '../../render/formats.js';
 import { Connection } from '../connections/connections.entity.js';
-import { reachableProject, requireOrganization } from '../projects/projects.rules.js';
+import { duplicateTarget } from '../projects/projects.rules.js';
 import { Report } from './reports.entity.js';
 import { asDownload, generateFiles } from './generate.js';
 import { createReport, DynamicNamesInput, IterationFieldsInput, iterationFieldNames, reachableReport, reportApp, reportDto, reportType } from './reports.rules.js';
@@ -49,9 +49,7 @@ export const reportsV2 = [
     input: { params: idParam, body: Duplicate },
     handler: async (ctx, { params, body }) => {
       const source = await reachableReport(ctx, params.id);
-      await requireOrganization(ctx, body.organizationID);
-      const project = await reachableProject(ctx, body.projectID);
-      if (project.organizationId !== body.organizationID) throw badInput('The project is not in that organization', [{ field: 'body.organizationID', message: 'is not the project\'s organization' }]);
+      const project = await duplicateTarget(ctx, body.projectID, body.organizationID);
       // Within the same project the connection carries over; elsewhere, the target's connection to the same app.
       let connectionId = source.connectionId;
       if (project.id !== source.projectId && source.connectionId) {
