@@ -48,6 +48,15 @@ describe('designing a report in Chromium', () => {
     await page.getByRole('cell', { name: 'Region' }).click();
     await page.getByRole('option', { name: /North/ }).waitFor();
     expect(await page.getByRole('listbox', { name: 'Values of Region' }).textContent()).toMatch(/North\s*2.*South\s*1.*West\s*1/);
+    // A chart defined here draws at once, and follows a selection.
+    await page.getByRole('textbox', { name: 'Chart name' }).fill('Units by region');
+    await page.getByLabel('Dimension').selectOption('Region');
+    await page.getByRole('textbox', { name: 'Measure' }).fill('Sum(Units)');
+    await page.getByRole('button', { name: 'Add chart' }).click();
+    await page.getByRole('figure', { name: 'Chart' }).locator('svg').waitFor();
+    expect(await page.getByRole('table', { name: 'Chart data' }).textContent()).toMatch(/North\s*5.*South\s*1.*West\s*10/);
+    await page.getByRole('option', { name: /North/ }).click();
+    await expect.poll(() => page.getByRole('table', { name: 'Chart data' }).textContent()).toMatch(/^Region\s*Sum\(Units\)\s*North\s*5$/);
     await page.screenshot({ path: join(ARTIFACTS, 'analytics-app.png'), fullPage: true });
   });
 

@@ -7,6 +7,7 @@ import type { OpContext } from '../../core/context.js';
 import type { AppMeta, ChartDef } from '../../analytics/model.js';
 import { IMPORT_BODY_LIMIT } from '../../core/limits.js';
 import { providerAppId } from './analytics-apps.rules.js';
+import { chartSvg } from '../../render/chart-svg.js';
 
 const appParam = z.object({ id: v.uuid() });
 const itemParam = z.object({ id: v.uuid(), itemId: z.string().min(1).max(64) });
@@ -156,6 +157,28 @@ export const analyticsContentApp = [
       }
       if (!chart.measures.length && !chart.dimensions.length) throw badInput('Give a chart or dimensions and measures', [{ field: 'body.measures', message: 'is required' }]);
       return ctx.analytics.chartData(appId, chart, body.selections);
+    },
+  }),
+  defineOp({
+    id: 'app.analytics.chartPicture',
+    summary: 'A saved chart drawn as SVG under selections (the live picture in the app screen)',
+    http: { method: 'POST', path: path('/chart-picture') },
+    permission: 'viewProject',
+    readOnly: true,
+    input: { params: appParam, body: z.object({ chartId: z.string().min(1).max(64), selections: SelectionsInput }) },
+    handler: async (ctx, { params, body }) => {
+      const appId = await providerAppId(ctx, params.id);
+      const chart = (await ctx.analytics.meta(appId)).charts.find((c) => c.id === body.chartId);
+      if (!chart) throw notFound(`Chart ${body.chartId}`);
+      const data = await ctx.analytics.chartData(appId, chart, body.selections);
+      const nd = data.dimensions.length;
+      const type = chart.type === 'table' ? 'bar' : chart.type;
+      const svg = chartSvg({
+        type: 'chart', title: chart.name, chartType: type,
+        categories: data.rows.map((r) => r.slice(0, nd).map((v) => String(v ?? '')).join(' · ')),
+        series: data.measures.map((name, k) => ({ name, values: data.rows.map((r) => (typeof r[nd + k] === 'number' ? (r[nd + k] as number) : null)) })),
+      });
+      return { svg };
     },
   }),
   ...collectionOps('variables', 'variable', VariableInput, (ctx, meta, body) => {

@@ -23,6 +23,7 @@ export function AppDetail({ id }: { id: string }) {
   const [varValues, setVarValues] = useState<Record<string, string>>({});
   const [chart, setChart] = useState<string | null>(null);
   const [chartData, setChartData] = useState<{ dimensions: string[]; measures: string[]; rows: (string | number | null)[][] } | null>(null);
+  const [chartPicture, setChartPicture] = useState<string>('');
 
   const load = async () => {
     const a = await invokeAny('app.analytics.get', { params: { id } });
@@ -42,7 +43,11 @@ export function AppDetail({ id }: { id: string }) {
     void Promise.all(meta.variables.map(async (v) => [v.name, (await invokeAny('app.analytics.evaluate', { params: { id }, body: { expression: `$(${v.name})`, selections } })).data?.value] as const)).then((pairs) =>
       setVarValues(Object.fromEntries(pairs.map(([k, v]) => [k, typeof v === 'number' ? v.toLocaleString(undefined, { maximumFractionDigits: 2 }) : String(v ?? '—')]))),
     );
-    if (chart) void invokeAny('app.analytics.chartData', { params: { id }, body: { chartId: chart, selections } }).then((a) => setChartData(a.ok ? a.data : null));
+    if (chart) {
+      void invokeAny('app.analytics.chartData', { params: { id }, body: { chartId: chart, selections } }).then((a) => setChartData(a.ok ? a.data : null));
+      // The SVG comes from the engine's chart renderer (ECharts, text escaped); the page's CSP forbids script.
+      void invokeAny('app.analytics.chartPicture', { params: { id }, body: { chartId: chart, selections } }).then((a) => setChartPicture(a.ok ? a.data.svg : ''));
+    }
   }, [meta, field, selections, chart]);
 
   const importFile = async (file: File | undefined) => {
@@ -152,6 +157,7 @@ export function AppDetail({ id }: { id: string }) {
               </li>
             ))}
           </ul>
+          {chartPicture && chart && <figure className="chart-picture" aria-label="Chart" dangerouslySetInnerHTML={{ __html: chartPicture }} />}
           {chartData && chart && (
             <table aria-label="Chart data">
               <thead><tr>{[...chartData.dimensions, ...chartData.measures].map((h) => <th key={h}>{h}</th>)}</tr></thead>
