@@ -44,7 +44,13 @@ export function Form({ fields, initial, submitLabel, onSubmit }: Props) {
     setBusy(true);
     const result = await onSubmit(values);
     setBusy(false);
-    if (!result) return;
+    if (!result) {
+      // Saved: an inline form (add a connection, a variable) is ready for the next one.
+      setValues(initial);
+      setErrors({});
+      setGeneral(null);
+      return;
+    }
     const byField: Record<string, string> = {};
     for (const d of result.errorDetails) byField[d.field.replace(/^body\./, '').split('.')[0]] = d.message;
     setErrors(byField);
