@@ -169,6 +169,14 @@ export function applyListFilters<T extends ObjectLiteral>(qb: SelectQueryBuilder
   return qb;
 }
 
+/** The chosen sort, then the tie-break in the same direction (so desc is exactly asc reversed), then the page. */
+function sortAndPage<T extends ObjectLiteral>(qb: SelectQueryBuilder<T>, spec: ListSpec, q: ListQuery, tieBreak: string) {
+  const dir = q.sortDirection === 'desc' ? 'DESC' : 'ASC';
+  if (q.sortBy) qb.orderBy(spec.sort[q.sortBy], dir);
+  qb.addOrderBy(tieBreak, dir);
+  if (!q.getAll) qb.offset((q.page - 1) * q.pageSize).limit(q.pageSize);
+}
+
 /** Runs a list query with paging (or all rows with get_all) and a stable order. */
 export async function runList<T extends ObjectLiteral>(
   qb: SelectQueryBuilder<T>,
@@ -177,10 +185,7 @@ export async function runList<T extends ObjectLiteral>(
   tieBreak: string,
 ): Promise<{ rows: T[]; total: number; page: number; pageSize: number }> {
   applyListFilters(qb, spec, q);
-  const dir = q.sortDirection === 'desc' ? 'DESC' : 'ASC';
-  if (q.sortBy) qb.orderBy(spec.sort[q.sortBy], dir);
-  qb.addOrderBy(tieBreak, dir);
-  if (!q.getAll) qb.offset((q.page - 1) * q.pageSize).limit(q.pageSize);
+  sortAndPage(qb, spec, q, tieBreak);
   const [rows, total] = await qb.getManyAndCount();
   return q.getAll ? { rows, total, page: 1, pageSize: total } : { rows, total, page: q.page, pageSize: q.pageSize };
 }
@@ -210,10 +215,7 @@ export async function rawPageOf<R, D>(
 ): Promise<Page<D>> {
   applyListFilters(qb, spec, q);
   const countQb = qb.clone().select('COUNT(*)', 'n').orderBy();
-  const dir = q.sortDirection === 'desc' ? 'DESC' : 'ASC';
-  if (q.sortBy) qb.orderBy(spec.sort[q.sortBy], dir);
-  qb.addOrderBy(tieBreak, dir);
-  if (!q.getAll) qb.offset((q.page - 1) * q.pageSize).limit(q.pageSize);
+  sortAndPage(qb, spec, q, tieBreak);
   const [rows, count] = await Promise.all([qb.getRawMany<R>(), countQb.getRawOne<{ n: number }>()]);
   const total = Number(count?.n ?? 0);
   return q.getAll ? new Page(rows.map(toDto), 1, total, total) : new Page(rows.map(toDto), q.page, q.pageSize, total);
