@@ -4,17 +4,20 @@ import type { DataSource } from 'typeorm';
 import { openDatabase } from './core/db.js';
 import { SecretBox, type SecretKeyStore } from './core/secrets.js';
 import { Dispatcher, buildCatalogue, type CallOptions, type RawInput } from './core/dispatch.js';
-import type { EngineEvent, EngineServices, Logger } from './core/context.js';
+import { WriteQueues, MAIN_STORE } from './core/write-queue.js';
+import { ACCOUNT_RULE, ADDRESS_RULE, Throttle } from './core/throttle.js';
+import { resolveCredential } from './features/auth/principal.js';
+import type { EngineEvent, EngineServices, Logger, Principal } from './core/context.js';
 import { failure, success, type Envelope } from './core/envelope.js';
-import { isEngineError } from './core/errors.js';
+import { isEngineError, retryAfterSeconds, type EngineError } from './core/errors.js';
 import { FileResult } from './core/file-result.js';
 import { OPERATIONS } from './catalogue.js';
-import { AttemptLimiter } from './features/auth/attempt-limiter.js';
 import { ensureFirstStart, issueOwnerKey } from './features/setup/first-start.js';
 import type { AnyOp } from './core/op.js';
 import { EmbeddedProvider } from './analytics/embedded/embedded-provider.js';
 import { RenderPool } from './render/render-pool.js';
 import { seedDemoContent } from './features/setup/demo-content.js';
+import { removeUnfinishedImports } from './features/projects/projects.rules.js';
 
 /** What the host gives the engine: paths, clock, logger, secret protection, notifications. */
 export interface EngineOptions {
@@ -33,6 +36,8 @@ export interface InvokeResult {
   status: number;
   envelope: Envelope<unknown>;
   file?: FileResult;
+  /** Seconds to wait before trying again (429). */
+  retryAfter?: number;
 }
 
 export interface Engine {
@@ -44,6 +49,11 @@ export interface Engine {
   /** Subscribes to engine events (progress, reloads); answers the unsubscribe function. */
   on(listener: (event: EngineEvent) => void): () => void;
   invoke(id: string, input: RawInput, options: CallOptions): Promise<InvokeResult>;
+  /**
+   * Checks an operation's credential and permission before its input is read (HTTP does this
+   * before it reads a body): the principal to pass on as `options.principal`, or the answer.
+   */
+  authenticate(id: string, options: CallOptions): Promise<{ principal: Principal | null } | { refused: InvokeResult }>;
   issueOwnerKey(): Promise<string>;
   close(): Promise<void>;
 }
@@ -54,6 +64,7 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
   await mkdir(options.dataDir, { recursive: true });
   for (const sub of ['files', 'logs', 'apps']) await mkdir(join(options.dataDir, sub), { recursive: true });
   const db: DataSource = await openDatabase(options.dataDir);
+  await removeUnfinishedImports(db);
   const log = options.logger ?? silentLogger;
   const listeners = new Set<(event: EngineEvent) => void>();
   const emit = (event: EngineEvent) => {
@@ -62,20 +73,29 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
   };
   const analytics = new EmbeddedProvider(join(options.dataDir, 'apps'));
   analytics.onReload((appId) => emit({ type: 'analytics.reloaded', payload: { appId } }));
+  const queues = new WriteQueues();
+  const clock = options.now ?? (() => new Date());
+  const ms = () => clock().getTime();
   const services: EngineServices = {
     db,
     secrets: await SecretBox.open(options.secretKeys),
-    now: options.now ?? (() => new Date()),
+    now: clock,
     log,
     emit,
     dataDir: options.dataDir,
-    loginLimiter: new AttemptLimiter(10, 15 * 60_000),
+    signInThrottle: { account: new Throttle(ACCOUNT_RULE, ms), address: new Throttle(ADDRESS_RULE, ms) },
+    write: (fn) => queues.run(MAIN_STORE, fn),
     analytics,
     renders: new RenderPool(),
   };
-  const credentialLimiter = new AttemptLimiter(30, 60_000);
   const catalogue = buildCatalogue(OPERATIONS);
-  const dispatcher = new Dispatcher(services, catalogue, (c) => credentialLimiter.fail(c), (c) => credentialLimiter.retryAfter(c));
+  const dispatcher = new Dispatcher(services, catalogue, queues, resolveCredential);
+  const answerFailure = (id: string, e: unknown): InvokeResult => {
+    if (isEngineError(e)) return refusal(e);
+    // Unexpected faults are logged with the operation id only: inputs may carry secrets.
+    log.error('Operation failed', { op: id, error: e instanceof Error ? e.message : String(e) });
+    return { status: 500, envelope: failure('Internal error; the log has the details') };
+  };
   const firstStart = await ensureFirstStart(services, options.ownerEmail);
   // The demo's 110,000 rows load in the background: the engine answers at once.
   const demoReady =
@@ -100,18 +120,29 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
         }
         return { status: 200, envelope: success(result) as Envelope<unknown> };
       } catch (e) {
-        if (isEngineError(e)) return { status: e.status, envelope: failure(e.message, e.details) };
-        // Unexpected faults are logged with the operation id only: inputs may carry secrets.
-        log.error('Operation failed', { op: id, error: e instanceof Error ? e.message : String(e) });
-        return { status: 500, envelope: failure('Internal error; the log has the details') };
+        return answerFailure(id, e);
+      }
+    },
+    async authenticate(id, callOptions) {
+      try {
+        return { principal: await dispatcher.authenticate(dispatcher.operation(id), callOptions) };
+      } catch (e) {
+        return { refused: answerFailure(id, e) };
       }
     },
     issueOwnerKey: () => issueOwnerKey(services, firstStart.ownerId),
     async close() {
       await demoReady;
+      await queues.drain();
       await services.renders.close();
       await analytics.close();
       await db.destroy();
     },
   };
+}
+
+function refusal(e: EngineError): InvokeResult {
+  const result: InvokeResult = { status: e.status, envelope: failure(e.message, e.details) };
+  if (e.status === 429 && e.retryAfterMs > 0) result.retryAfter = retryAfterSeconds(e.retryAfterMs);
+  return result;
 }

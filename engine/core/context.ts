@@ -2,7 +2,7 @@ import type { DataSource } from 'typeorm';
 import type { SecretBox } from './secrets.js';
 import type { PermissionFlags } from './permissions.js';
 import type { UserRow } from '../features/users/users.entity.js';
-import type { AttemptLimiter } from '../features/auth/attempt-limiter.js';
+import type { Throttle } from './throttle.js';
 import type { EmbeddedProvider } from '../analytics/embedded/embedded-provider.js';
 import type { RenderPool } from '../render/render-pool.js';
 
@@ -37,8 +37,10 @@ export interface EngineServices {
   log: Logger;
   emit: (event: EngineEvent) => void;
   dataDir: string;
-  /** Failed log-ins per address and e-mail. */
-  loginLimiter: AttemptLimiter;
+  /** Growing delays after failed sign-ins, per account and per address. */
+  signInThrottle: { account: Throttle; address: Throttle };
+  /** Queues writes per store; `write` runs one write on the main database's queue. */
+  write: <T>(fn: () => Promise<T>) => Promise<T>;
   /** The analytics provider (the embedded one by default). */
   analytics: EmbeddedProvider;
   /** Worker threads that render report files. */

@@ -1,12 +1,15 @@
 import type { z } from 'zod';
-import { badInput, EngineError, forbidden, notFound, unauthorized } from './errors.js';
+import { badInput, forbidden, notFound, retryAfterSeconds, tooMany, unauthorized } from './errors.js';
 import type { AnyOp } from './op.js';
 import type { EngineServices, OpContext, Principal, Transport } from './context.js';
 import { parseListQuery } from './list-query.js';
 import { issuesToFieldErrors } from './zod-errors.js';
 import { AuditEntry } from './audit.entity.js';
-import { resolveCredential } from '../features/auth/principal.js';
 import type { Requirement } from './permissions.js';
+import { guardInput } from './input-guard.js';
+import { DEFAULT_BODY_LIMIT } from './limits.js';
+import { MAIN_STORE, type WriteQueues } from './write-queue.js';
+import { Throttle, TOKEN_RULE } from './throttle.js';
 
 export interface RawInput {
   params?: unknown;
@@ -17,9 +20,14 @@ export interface RawInput {
 export interface CallOptions {
   token?: string | null;
   transport: Transport;
-  /** Rate-limit key for failed credential checks (the caller's address). */
+  /** Throttle key for failed credential checks (the caller's address). */
   client?: string;
+  /** A principal the transport already resolved for this call (HTTP checks it before reading the body). */
+  principal?: Principal | null;
 }
+
+/** Resolves a bearer credential to a principal, or null when it is not valid now. */
+export type CredentialResolver = (services: EngineServices, token: string) => Promise<Principal | null>;
 
 /** Builds the catalogue map; a duplicate id fails at start. */
 export function buildCatalogue(ops: readonly AnyOp[]): Map<string, AnyOp> {
@@ -38,6 +46,9 @@ export function permits(principal: Principal, requirement: Requirement): boolean
   return principal.permissions[requirement] === true;
 }
 
+/** The body limit of an operation, on every transport. */
+export const bodyLimitOf = (op: AnyOp) => op.http.bodyLimit ?? DEFAULT_BODY_LIMIT;
+
 function parsePart(part: string, schema: z.ZodType | undefined, value: unknown): unknown {
   if (!schema) return value;
   const result = schema.safeParse(value);
@@ -47,24 +58,33 @@ function parsePart(part: string, schema: z.ZodType | undefined, value: unknown):
 }
 
 /**
- * Runs one operation the same way for every transport: credential → permission → input → handler.
- * Writes go one at a time through a queue (SQLite has one writer, and TypeORM's sqlite driver
+ * Runs one operation the same way for every transport: credential → permission → input guard →
+ * validation → handler. Writes queue per store (SQLite has one writer, and TypeORM's sqlite driver
  * shares one connection between transactions).
  */
 export class Dispatcher {
-  private writeQueue: Promise<unknown> = Promise.resolve();
+  /** Bad bearer tokens per address: growing delays, never a refusal of a valid credential. */
+  private readonly badTokens: Throttle;
 
   constructor(
     private readonly services: EngineServices,
     readonly catalogue: Map<string, AnyOp>,
-    private readonly onCredentialFailure: (client: string) => void,
-    private readonly credentialBlocked: (client: string) => number,
-  ) {}
+    private readonly queues: WriteQueues,
+    private readonly resolveCredential: CredentialResolver,
+  ) {
+    this.badTokens = new Throttle(TOKEN_RULE, () => services.now().getTime());
+  }
 
-  async call(id: string, input: RawInput, options: CallOptions): Promise<unknown> {
+  operation(id: string): AnyOp {
     const op = this.catalogue.get(id);
     if (!op) throw notFound(`Operation ${JSON.stringify(String(id)).slice(0, 80)}`);
-    const principal = await this.authenticate(op.permission, options);
+    return op;
+  }
+
+  async call(id: string, input: RawInput, options: CallOptions): Promise<unknown> {
+    const op = this.operation(id);
+    const principal = options.principal !== undefined ? options.principal : await this.authenticate(op, options);
+    guardInput({ params: input.params, query: input.query, body: input.body }, bodyLimitOf(op));
     const parsed = {
       params: parsePart('params', op.input.params, input.params ?? {}),
       query: op.list ? undefined : parsePart('query', op.input.query, input.query ?? {}),
@@ -73,44 +93,51 @@ export class Dispatcher {
     };
     const ctx: OpContext = { ...this.services, principal, transport: options.transport, client: options.client ?? options.transport };
     if (op.http.method === 'GET' || op.readOnly) return op.handler(ctx, parsed as never);
-    return this.serialized(async () => {
+    if (op.writes === 'chunked') {
       const result = await op.handler(ctx, parsed as never);
-      await this.audit(op, ctx, input, result);
+      await this.services.write(() => this.audit(op, ctx, input, result));
+      return result;
+    }
+    const store = op.writes ? op.writes.store(input as { params?: unknown }) : MAIN_STORE;
+    return this.queues.run(store, async () => {
+      const result = await op.handler(ctx, parsed as never);
+      // The audit trail lives in the main database: from another store's queue it waits its turn there.
+      if (store === MAIN_STORE) await this.audit(op, ctx, input, result);
+      else await this.services.write(() => this.audit(op, ctx, input, result));
       return result;
     });
   }
 
-  private async authenticate(requirement: Requirement, options: CallOptions): Promise<Principal | null> {
+  /**
+   * The caller's principal for an operation, or the error to answer. A valid credential is always
+   * accepted, whatever others sent before; invalid ones from one address slow down with growing
+   * delays (429 with Retry-After).
+   */
+  async authenticate(op: AnyOp, options: CallOptions): Promise<Principal | null> {
     const client = options.client ?? options.transport;
     const token = options.token?.trim();
     let principal: Principal | null = null;
     if (token) {
-      const wait = this.credentialBlocked(client);
-      if (wait > 0) throw new EngineError(429, `Too many failed credential checks; try again in ${Math.ceil(wait / 1000)} s`);
-      principal = await resolveCredential(this.services, token);
+      principal = token.length <= 512 ? await this.resolveCredential(this.services, token) : null;
       if (!principal) {
-        this.onCredentialFailure(client);
-        if (requirement !== 'public') throw unauthorized('The session or API key is not valid (expired, revoked, or the user is inactive)');
+        const wait = this.badTokens.retryAfter(client);
+        if (wait > 0) throw tooMany(`Too many invalid credentials from this address; try again in ${retryAfterSeconds(wait)} s`, wait);
+        this.badTokens.fail(client);
+        if (op.permission !== 'public') throw unauthorized('The session or API key is not valid (expired, revoked, or the user is inactive)');
       }
     }
-    if (requirement === 'public') return principal;
+    if (op.permission === 'public') return principal;
     if (!principal) throw unauthorized();
-    if (!permits(principal, requirement)) {
-      throw forbidden(requirement === 'tenantAdmin' ? 'Only a tenant administrator may do this' : `Missing permission: ${requirement}`);
+    if (!permits(principal, op.permission)) {
+      throw forbidden(op.permission === 'tenantAdmin' ? 'Only a tenant administrator may do this' : `Missing permission: ${op.permission}`);
     }
     return principal;
-  }
-
-  private serialized<T>(fn: () => Promise<T>): Promise<T> {
-    const run = this.writeQueue.then(fn, fn);
-    this.writeQueue = run.catch(() => undefined);
-    return run;
   }
 
   private async audit(op: AnyOp, ctx: OpContext, input: RawInput, result: unknown): Promise<void> {
     const params = (input.params ?? {}) as Record<string, unknown>;
     const created = result && typeof result === 'object' && 'id' in result ? String((result as { id: unknown }).id) : null;
-    const target = typeof params.id === 'string' ? params.id : created;
+    const target = typeof params.id === 'string' ? params.id.slice(0, 64) : created;
     await ctx.db.getRepository(AuditEntry).insert({
       at: ctx.now(),
       userId: ctx.principal?.user.id ?? null,
@@ -121,3 +148,4 @@ export class Dispatcher {
     });
   }
 }
+

@@ -9,6 +9,8 @@ export class EngineError extends Error {
     readonly status: number,
     message: string,
     readonly details: FieldError[] | null = null,
+    /** For 429: how long the caller should wait, sent as the Retry-After header. */
+    readonly retryAfterMs = 0,
   ) {
     super(message);
     this.name = 'EngineError';
@@ -22,7 +24,9 @@ export const unauthorized = (message = 'Sign in or present a valid API key') => 
 export const forbidden = (message: string) => new EngineError(403, message);
 export const notFound = (what: string) => new EngineError(404, `${what} was not found`);
 export const conflict = (message: string, details: FieldError[] | null = null) => new EngineError(409, message, details);
-export const tooMany = (message: string) => new EngineError(429, message);
+export const tooMany = (message: string, retryAfterMs: number) => new EngineError(429, message, null, retryAfterMs);
+/** The whole seconds a Retry-After header announces for a wait in milliseconds (at least 1). */
+export const retryAfterSeconds = (ms: number) => Math.max(1, Math.ceil(ms / 1000));
 
 export function isEngineError(e: unknown): e is EngineError {
   return e instanceof EngineError;

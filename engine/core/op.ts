@@ -5,6 +5,8 @@ import type { OpContext } from './context.js';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
 
+export type WritePlan = 'chunked' | { store: (raw: { params?: unknown }) => string };
+
 export interface HttpSpec {
   method: HttpMethod;
   path: string;
@@ -44,6 +46,13 @@ export interface OpDefinition<
   input: OpInputSchemas<P, Q, B>;
   /** A POST that only reads (complex inputs such as selections): not serialized with writes, not audited. */
   readOnly?: boolean;
+  /**
+   * Where the operation's writes queue. By default the whole handler runs on the main database's
+   * queue. `store` names another store (an analytics app's data file) whose queue the handler runs
+   * on; `chunked` handlers queue each chunk themselves through `ctx.write`, so a long import lets
+   * short writes through between its chunks.
+   */
+  writes?: WritePlan;
   /** List operations take the common list parameters (set A section 4) with these sorts and filters. */
   list?: ListSpec;
   /** Responses that are files rather than envelopes set this. */
@@ -63,6 +72,7 @@ export function defineOp<
   permission: Requirement;
   input?: OpInputSchemas<P, Q, B>;
   readOnly?: boolean;
+  writes?: WritePlan;
   list?: ListSpec;
   handler: (ctx: OpContext, input: HandlerInput<P, Q, B>) => Promise<R>;
 }): OpDefinition<Id, P, Q, B, R> {

@@ -3,20 +3,44 @@ import { z } from 'zod';
 const GUID = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/;
 export const isGuid = (s: string) => GUID.test(s);
 
+/**
+ * Length caps for text fields. Every string of every schema has one, so no field stores a
+ * megabyte of text: names and short labels, descriptions and messages, long content (expressions,
+ * e-mail bodies).
+ */
+export const TEXT_MAX = { name: 300, text: 4000, long: 100_000 } as const;
+
+const tooLong = (max: number) => ({ message: `must be at most ${max.toLocaleString('en')} characters` });
+
+/**
+ * One e-mail rule everywhere (sign-in, users, setup, first start): no blanks or header-breaking
+ * characters; the domain is one or more host-name labels, so addresses the product itself creates
+ * (`owner@localhost`) are accepted. Stored lower-case so sign-in ignores case.
+ */
+export const EMAIL_PATTERN = /^[^\s@<>(),;:"\\[\]]+@[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*$/;
+export const email = () =>
+  z
+    .string()
+    .trim()
+    .max(254, tooLong(254))
+    .regex(EMAIL_PATTERN, { message: 'must be an e-mail address' })
+    .transform((s) => s.toLowerCase());
+export const nemail = () => z.union([email(), z.literal('').transform(() => null)]).nullable().optional();
+
 /** Field builders that spell the interface's notation: `req`, `nullable`, `non-empty`, `uuid`, `date-time`, `int32`. */
 export const v = {
   /** string non-empty: surrounding blanks are trimmed, so blank text counts as empty */
-  text: () => z.string().trim().min(1, { message: 'must not be empty' }),
-  str: () => z.string(),
-  nstr: () => z.string().nullable().optional(),
+  text: (max: number = TEXT_MAX.name) => z.string().trim().min(1, { message: 'must not be empty' }).max(max, tooLong(max)),
+  str: (max: number = TEXT_MAX.text) => z.string().max(max, tooLong(max)),
+  nstr: (max: number = TEXT_MAX.text) => z.string().max(max, tooLong(max)).nullable().optional(),
   uuid: () => z.string().regex(GUID, { message: 'must be a UUID' }),
   nuuid: () => z.string().regex(GUID, { message: 'must be a UUID' }).nullable().optional(),
   bool: () => z.boolean(),
   obool: () => z.boolean().optional(),
   int: () => z.number().int({ message: 'must be a whole number' }).min(-2147483648).max(2147483647),
   dateTime: () => z.iso.datetime({ offset: true, local: true, message: 'must be an ISO 8601 date-time' }),
-  idName: () => z.object({ id: v.uuid(), name: z.string().nullable().optional() }),
-  uuidList: () => z.array(v.uuid()),
+  idName: () => z.object({ id: v.uuid(), name: z.string().max(TEXT_MAX.name, tooLong(TEXT_MAX.name)).nullable().optional() }),
+  uuidList: () => z.array(v.uuid()).max(10_000),
 };
 
 export const idParam = z.object({ id: v.uuid() });

@@ -3,9 +3,12 @@ import cors from '@fastify/cors';
 import fastifyStatic from '@fastify/static';
 import { existsSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
-import type { Engine } from '../engine.js';
+import type { Engine, InvokeResult } from '../engine.js';
+import type { Principal } from '../core/context.js';
+import { bodyLimitOf } from '../core/dispatch.js';
+import type { AnyOp } from '../core/op.js';
 import { failure } from '../core/envelope.js';
-import { IMPORT_BODY_LIMIT } from '../core/limits.js';
+import { DEFAULT_BODY_LIMIT } from '../core/limits.js';
 import { contentDisposition } from '../core/file-result.js';
 import { openApiDocument } from './openapi.js';
 import { SECURITY_HEADERS } from './security-headers.js';
@@ -42,10 +45,18 @@ function send(reply: FastifyReply, status: number, envelope: unknown) {
   return reply.code(status).header('cache-control', 'no-store').send(envelope);
 }
 
+function answer(reply: FastifyReply, result: InvokeResult) {
+  if (result.retryAfter) reply.header('retry-after', String(result.retryAfter));
+  return send(reply, result.status, result.envelope);
+}
+
+/** The renderer's door wraps an operation's input as {params, query, body}: room for the wrapper. */
+const WRAPPER_ALLOWANCE = 64 * 1024;
+
 /** The HTTP API generated from the catalogue, plus the renderer build and the OpenAPI document. */
 export async function startHttpServer(engine: Engine, options: HttpOptions = {}): Promise<HttpServer> {
   const host = options.host ?? '127.0.0.1';
-  const app = Fastify({ bodyLimit: options.bodyLimit ?? 1024 * 1024, logger: false, trustProxy: false, forceCloseConnections: true });
+  const app = Fastify({ bodyLimit: options.bodyLimit ?? DEFAULT_BODY_LIMIT, logger: false, trustProxy: false, forceCloseConnections: true });
   let port = options.port ?? 0;
 
   // Host allow-list against DNS rebinding: only loopback names (and those the user allowed) may address us.
@@ -91,8 +102,17 @@ export async function startHttpServer(engine: Engine, options: HttpOptions = {})
     return send(reply, 500, failure('Internal error; the log has the details'));
   });
 
+  // The credential is checked when the request arrives, before a byte of its body is read: an
+  // unauthenticated upload is refused without being parsed. The principal travels on to the call.
+  const principals = new WeakMap<FastifyRequest, Principal | null>();
+  const credentialFirst = (op: AnyOp) => async (req: FastifyRequest, reply: FastifyReply) => {
+    const check = await engine.authenticate(op.id, { token: bearer(req), transport: 'http', client: req.ip });
+    if ('refused' in check) return answer(reply, check.refused);
+    principals.set(req, check.principal);
+  };
+
   const call = async (id: string, req: FastifyRequest, reply: FastifyReply, input: { params?: unknown; query?: unknown; body?: unknown }) => {
-    const result = await engine.invoke(id, input, { token: bearer(req), transport: 'http', client: req.ip });
+    const result = await engine.invoke(id, input, { token: bearer(req), transport: 'http', client: req.ip, principal: principals.get(req) });
     if (result.file) {
       return reply
         .code(200)
@@ -101,7 +121,7 @@ export async function startHttpServer(engine: Engine, options: HttpOptions = {})
         .header('content-disposition', contentDisposition(result.file.fileName))
         .send(result.file.data);
     }
-    return send(reply, result.status, result.envelope);
+    return answer(reply, result);
   };
 
   for (const op of engine.catalogue.values()) {
@@ -109,20 +129,17 @@ export async function startHttpServer(engine: Engine, options: HttpOptions = {})
     app.route({
       method: op.http.method,
       url,
-      bodyLimit: op.http.bodyLimit,
+      bodyLimit: bodyLimitOf(op),
+      onRequest: credentialFirst(op),
       handler: (req, reply) => call(op.id, req, reply, { params: req.params, query: req.query, body: req.body }),
     });
+    // The renderer's HTTP door: the same three-part input as IPC, one route per operation so that
+    // the operation's own body limit holds here too (chunked bodies included), before parsing.
+    app.post(`/api/app/invoke/${op.id}`, { bodyLimit: bodyLimitOf(op) + WRAPPER_ALLOWANCE, onRequest: credentialFirst(op) }, (req, reply) => {
+      const b = (req.body && typeof req.body === 'object' ? req.body : {}) as { params?: unknown; query?: unknown; body?: unknown };
+      return call(op.id, req, reply, { params: b.params, query: b.query, body: b.body });
+    });
   }
-
-  // The renderer's HTTP bridge: the same three-part input as IPC, by catalogue id.
-  const defaultLimit = options.bodyLimit ?? 1024 * 1024;
-  app.post('/api/app/invoke/:opId', { bodyLimit: IMPORT_BODY_LIMIT }, (req, reply) => {
-    const { opId } = req.params as { opId: string };
-    const limit = engine.catalogue.get(opId)?.http.bodyLimit ?? defaultLimit;
-    if (Number(req.headers['content-length'] ?? 0) > limit) return send(reply, 413, failure('The request body is too large'));
-    const b = (req.body ?? {}) as { params?: unknown; query?: unknown; body?: unknown };
-    return call(opId, req, reply, { params: b.params, query: b.query, body: b.body });
-  });
 
   // Engine events (import progress, reloads, report progress) as server-sent events, for the served UI.
   app.get('/api/app/events', async (req, reply) => {

@@ -8,7 +8,7 @@ import { SecretBox } from '../../engine/core/secrets.js';
 import { buildCatalogue } from '../../engine/core/dispatch.js';
 import { OPERATIONS } from '../../engine/catalogue.js';
 import { parseListQuery } from '../../engine/core/list-query.js';
-import { AttemptLimiter } from '../../engine/features/auth/attempt-limiter.js';
+import { Throttle } from '../../engine/core/throttle.js';
 import { hashPassword, verifyPassword } from '../../engine/core/passwords.js';
 import { memoryKeyStore } from '../support/test-server.js';
 import type { AnyOp } from '../../engine/core/op.js';
@@ -108,13 +108,22 @@ describe('list parameters', () => {
   });
 });
 
-describe('attempt limiter', () => {
-  it('blocks after the allowed failures within the window, and forgets after it', () => {
+describe('throttle', () => {
+  it('lets the free failures through, then doubles the wait up to its cap, and forgets after the window', () => {
     let now = 0;
-    const l = new AttemptLimiter(3, 1000, () => now);
-    for (let i = 0; i < 3; i++) l.fail('k');
-    expect(l.retryAfter('k')).toBe(1000);
-    now = 1001;
-    expect(l.retryAfter('k')).toBe(0);
+    const t = new Throttle({ free: 3, baseMs: 1000, maxMs: 4000, forgetMs: 60_000 }, () => now);
+    for (let i = 0; i < 3; i++) t.fail('k');
+    expect(t.retryAfter('k')).toBe(1000);
+    t.fail('k');
+    expect(t.retryAfter('k')).toBe(2000);
+    t.fail('k');
+    t.fail('k');
+    expect(t.retryAfter('k')).toBe(4000);
+    expect(t.retryAfter('other')).toBe(0);
+    now = 4000;
+    expect(t.retryAfter('k')).toBe(0);
+    now = 70_000;
+    t.fail('k');
+    expect(t.retryAfter('k')).toBe(0);
   });
 });

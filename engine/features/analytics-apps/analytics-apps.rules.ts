@@ -4,7 +4,7 @@ import { iso, newBase } from '../../core/entity-base.js';
 import { conflict, notFound } from '../../core/errors.js';
 import { findOr404 } from '../../core/rows.js';
 import type { ListSpec } from '../../core/list-query.js';
-import { v } from '../../core/validation.js';
+import { TEXT_MAX, v } from '../../core/validation.js';
 import { Organization } from '../organizations/organizations.entity.js';
 import { AnalyticsApp, type AnalyticsAppRow } from './analytics-apps.entity.js';
 
@@ -17,7 +17,7 @@ export const AnalyticsAppV1 = z.object({
   name: v.text(),
   description: v.nstr(),
   folderId: v.uuid(),
-  folderPath: v.text(),
+  folderPath: v.text(TEXT_MAX.text),
   stream: v.nstr(),
   mashupTemplate: v.nstr(),
   allowAnalyticsSenseApp: v.bool(),
@@ -27,8 +27,8 @@ export const AnalyticsAppV1 = z.object({
   templateDescription: v.nstr(),
   themeId: v.nstr(),
   organizationId: v.nuuid(),
-  usedFields: z.array(z.object({ name: z.string(), order: v.int(), appId: z.string() })).nullable().optional(),
-  usedSheets: z.array(z.object({ sheetId: z.string(), sheetName: z.string(), showSelection: z.boolean(), groupName: z.string(), order: v.int() })).nullable().optional(),
+  usedFields: z.array(z.object({ name: v.str(TEXT_MAX.name), order: v.int(), appId: v.str(64) })).max(1000).nullable().optional(),
+  usedSheets: z.array(z.object({ sheetId: v.str(64), sheetName: v.str(TEXT_MAX.name), showSelection: z.boolean(), groupName: v.str(TEXT_MAX.name), order: v.int() })).max(1000).nullable().optional(),
 });
 export type AnalyticsAppFields = z.output<typeof AnalyticsAppV1>;
 

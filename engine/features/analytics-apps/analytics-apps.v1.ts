@@ -8,7 +8,7 @@ import { Organization } from '../organizations/organizations.entity.js';
 import { AnalyticsApp, OrganizationAnalyticsApp } from './analytics-apps.entity.js';
 import { AnalyticsAppV1, analyticsAppDto, LIST_ANALYTICS_APPS, ROOT_FOLDER_ID, saveAnalyticsApp } from './analytics-apps.rules.js';
 
-const ScheduleObject = z.record(z.string(), z.unknown());
+const ScheduleObject = z.record(v.str(100), z.union([v.str(), z.number(), z.boolean(), z.null(), z.array(z.union([v.str(), z.number()])).max(100)]));
 const SynchronizationV1 = z.object({
   defaultFolderUrl: v.nstr(),
   defaultFolderId: v.nuuid(),

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import { defineOp } from '../../core/op.js';
-import { v } from '../../core/validation.js';
+import { TEXT_MAX, v } from '../../core/validation.js';
 import { badInput, conflict, notFound } from '../../core/errors.js';
 import type { OpContext } from '../../core/context.js';
 import type { AppMeta, ChartDef } from '../../analytics/model.js';
@@ -15,7 +15,7 @@ export const SelectionsInput = z.record(z.string().min(1).max(200), z.array(z.un
 const Measure = z.object({ label: z.string().max(200), expression: z.string().trim().min(1, { message: 'must not be empty' }).max(2000) });
 const Sort = z.object({ by: z.enum(['dimension', 'measure']), index: z.number().int().min(0).max(20), direction: z.enum(['asc', 'desc']) });
 
-const VariableInput = z.object({ id: z.string().max(64).optional(), name: v.text().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, { message: 'must be a name such as vTotalSales' }), definition: v.text(), description: v.nstr() });
+const VariableInput = z.object({ id: z.string().max(64).optional(), name: v.text().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, { message: 'must be a name such as vTotalSales' }), definition: v.text(TEXT_MAX.text), description: v.nstr() });
 const ChartInput = z.object({
   id: z.string().max(64).optional(),
   name: v.text(),
@@ -32,7 +32,7 @@ const ImportInput = z.object({
   fileName: v.text().max(260),
   format: z.enum(['csv', 'xlsx', 'json']).optional(),
   /** Text for CSV and JSON; base64 for XLSX (or any format when `encoding` says so). */
-  content: z.string().min(1, { message: 'the file is empty' }),
+  content: z.string().min(1, { message: 'the file is empty' }).max(IMPORT_BODY_LIMIT, { message: 'is larger than the import limit' }),
   encoding: z.enum(['text', 'base64']).default('text'),
 });
 

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { defineOp } from '../../core/op.js';
 import { me, type OpContext } from '../../core/context.js';
-import { EngineError, fieldError, unauthorized } from '../../core/errors.js';
+import { fieldError, retryAfterSeconds, tooMany, unauthorized } from '../../core/errors.js';
 import { newBase } from '../../core/entity-base.js';
 import { hashPassword, newToken, passwordProblem, tokenHash, verifyPassword } from '../../core/passwords.js';
 
@@ -14,7 +14,7 @@ import { SESSION_PREFIX } from './principal.js';
 export const SESSION_HOURS = 12;
 
 const Login = z.object({ email: z.string().trim().min(1, 'must not be empty').max(254), password: z.string().min(1, 'must not be empty').max(256) });
-const ChangePassword = z.object({ currentPassword: z.string().min(1, 'must not be empty'), newPassword: z.string() });
+const ChangePassword = z.object({ currentPassword: z.string().min(1, 'must not be empty').max(256), newPassword: z.string().max(256) });
 
 export async function startSession(ctx: OpContext, userId: string) {
   const token = newToken(SESSION_PREFIX);
@@ -45,17 +45,20 @@ export const authApp = [
     permission: 'public',
     input: { body: Login },
     handler: async (ctx, { body }) => {
-      const key = `${ctx.client}|${body.email.toLowerCase()}`;
-      const wait = ctx.loginLimiter.retryAfter(key);
-      if (wait > 0) throw new EngineError(429, `Too many failed sign-ins; try again in ${Math.ceil(wait / 1000)} s`);
-      const user = await ctx.db.getRepository(User).findOneBy({ email: body.email.toLowerCase() });
+      // Throttled per account and per address alike, whether the account exists or not.
+      const { account, address } = ctx.signInThrottle;
+      const accountKey = body.email.toLowerCase();
+      const wait = Math.max(account.retryAfter(accountKey), address.retryAfter(ctx.client));
+      if (wait > 0) throw tooMany(`Too many failed sign-ins; try again in ${retryAfterSeconds(wait)} s`, wait);
+      const user = await ctx.db.getRepository(User).findOneBy({ email: accountKey });
       // Same answer and similar time whether the address exists or not.
       const ok = await verifyPassword(body.password, user?.passwordHash ?? DUMMY_HASH);
       if (!user || !ok || !user.isActive || !user.passwordHash) {
-        ctx.loginLimiter.fail(key);
+        account.fail(accountKey);
+        address.fail(ctx.client);
         throw unauthorized('E-mail or password is incorrect, or the account is inactive');
       }
-      ctx.loginLimiter.succeed(key);
+      account.succeed(accountKey);
       return { ...(await startSession(ctx, user.id)), user: await userDto(ctx, user) };
     },
   }),

@@ -13,7 +13,7 @@ const Duplicate = z.object({ projectID: v.uuid(), organizationID: v.uuid() });
 const VariableValue = z.object({ id: v.nuuid(), analyticsVariableID: v.uuid(), variableValue: z.string().max(2000) });
 const BookmarkValue = z.object({ id: v.nuuid(), analyticsBookmarkID: v.uuid() });
 const FieldValue = z.object({ id: v.nuuid(), analyticsFieldID: v.uuid(), filterItemFieldValues: z.array(z.string().max(1000)).max(10_000) });
-const Reorder = z.object({ id: v.uuid(), direction: z.string().refine((d) => /^(up|down)$/i.test(d), { message: 'must be Up or Down' }) });
+const Reorder = z.object({ id: v.uuid(), direction: z.string().max(10).refine((d) => /^(up|down)$/i.test(d), { message: 'must be Up or Down' }) });
 
 export const filtersV2 = [
   defineOp({

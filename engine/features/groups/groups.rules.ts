@@ -131,7 +131,7 @@ export async function deleteGroups(ctx: OpContext, ids: string[]) {
       { what: 'member(s); remove them first', count: await countWhere(ctx, 'SELECT COUNT(*) n FROM user_groups WHERE targetId = ?', [g.id]) },
     ]);
   }
-  await ctx.db.getRepository(Group).delete(rows.map((g) => g.id));
+  if (rows.length) await ctx.db.getRepository(Group).delete(rows.map((g) => g.id));
   return { deleted: rows.length };
 }
 

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineOp } from '../../core/op.js';
-import { idParam, v } from '../../core/validation.js';
+import { idParam, TEXT_MAX, v } from '../../core/validation.js';
 import { pageOf } from '../../core/list-query.js';
 import { countWhere, deleteByIds, refuseIfReferenced, requireAll } from '../../core/rows.js';
 import { IdentityProvider } from './identity-providers.entity.js';
@@ -14,9 +14,9 @@ const IdentityProviderV1 = z.object({
   entityID: v.nstr(),
   singleSignOnUrl: v.nstr(),
   type: v.text(),
-  certificatePublicKey: v.nstr(),
+  certificatePublicKey: v.nstr(TEXT_MAX.long),
   singleLogoutUrl: v.nstr(),
-  certificateFile: v.nstr(),
+  certificateFile: v.nstr(TEXT_MAX.long),
   buttonLabel: v.nstr(),
 });
 

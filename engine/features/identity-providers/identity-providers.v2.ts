@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineOp } from '../../core/op.js';
-import { idParam, v } from '../../core/validation.js';
+import { idParam, TEXT_MAX, v } from '../../core/validation.js';
 import { saveIdentityProvider } from './identity-providers.rules.js';
 
 // Set B 2.7 (OAuth-style)
@@ -8,11 +8,11 @@ const common = {
   name: v.text(),
   description: v.nstr(),
   clientID: v.text(),
-  authorizationEndpoint: v.text(),
-  accessTokenEndpoint: v.text(),
-  userinfoEndpoint: v.text(),
-  logoutEndpoint: v.nstr(),
-  postLogoutRedirectUrl: v.nstr(),
+  authorizationEndpoint: v.text(TEXT_MAX.text),
+  accessTokenEndpoint: v.text(TEXT_MAX.text),
+  userinfoEndpoint: v.text(TEXT_MAX.text),
+  logoutEndpoint: v.nstr(TEXT_MAX.text),
+  postLogoutRedirectUrl: v.nstr(TEXT_MAX.text),
 };
 const CreateV2 = z.object({ ...common, type: v.text(), clientSecret: v.text() });
 // On update the secret may be omitted or null: the stored one is kept.

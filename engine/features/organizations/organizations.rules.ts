@@ -113,6 +113,6 @@ export async function deleteOrganizations(ctx: OpContext, ids: string[]) {
       { what: 'user directory(ies)', count: await countWhere(ctx, 'SELECT COUNT(*) n FROM user_directories WHERE organizationId = ?', [o.id]) },
     ]);
   }
-  await ctx.db.getRepository(Organization).delete(rows.map((r) => r.id));
+  if (rows.length) await ctx.db.getRepository(Organization).delete(rows.map((r) => r.id));
   return { deleted: rows.length };
 }

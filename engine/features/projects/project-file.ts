@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { In } from 'typeorm';
+import { randomUUID } from 'node:crypto';
+import { In, type EntitySchema, type ObjectLiteral } from 'typeorm';
 import type { OpContext } from '../../core/context.js';
 import { newBase } from '../../core/entity-base.js';
 import { badInput } from '../../core/errors.js';
@@ -9,7 +10,7 @@ import { Connection } from '../connections/connections.entity.js';
 import { Filter, FilterValue } from '../filters/filters.entity.js';
 import { Report } from '../reports/reports.entity.js';
 import { createProject } from './projects.rules.js';
-import type { ProjectRow } from './projects.entity.js';
+import { Project, type ProjectRow } from './projects.entity.js';
 
 export const PROJECT_FILE_FORMAT = 'broadsheet-project';
 
@@ -18,16 +19,16 @@ export const ProjectFile = z.object({
   format: z.literal(PROJECT_FILE_FORMAT),
   version: z.literal(1),
   project: z.object({ name: z.string().trim().min(1).max(300), description: z.string().max(5000).nullable() }),
-  connections: z.array(z.object({ ref: z.string(), name: z.string().min(1).max(300), appId: z.string().min(1).max(64) })).max(100),
+  connections: z.array(z.object({ ref: z.string().max(64), name: z.string().min(1).max(300), appId: z.string().min(1).max(64) })).max(100),
   filters: z.array(z.object({
-    ref: z.string(), name: z.string().min(1).max(300), description: z.string().nullable(),
-    values: z.array(z.object({ kind: z.enum(['field', 'variable', 'bookmark']), targetId: z.string(), fieldValues: z.array(z.string()).nullable(), variableValue: z.string().nullable(), order: z.number().int() })).max(1000),
+    ref: z.string().max(64), name: z.string().min(1).max(300), description: z.string().max(5000).nullable(),
+    values: z.array(z.object({ kind: z.enum(['field', 'variable', 'bookmark']), targetId: z.string().max(64), fieldValues: z.array(z.string().max(1000)).max(10_000).nullable(), variableValue: z.string().max(4000).nullable(), order: z.number().int() })).max(1000),
   })).max(1000),
   reports: z.array(z.object({
-    name: z.string().min(1).max(300), description: z.string().nullable(), type: z.enum(['Excel', 'Word', 'PowerPoint', 'Html']), connectionRef: z.string().nullable(),
-    isIteration: z.boolean(), iterationFields: z.array(z.object({ fieldID: z.string(), order: z.number().int() })),
-    dynamicNameSeparator: z.string().nullable(), dynamicNames: z.array(z.object({ itemType: z.string(), value: z.string(), order: z.number().int(), variableAnalyticsAppID: z.string().nullable().optional() })),
-    document: ReportDocumentSchema, filterRefs: z.array(z.string()),
+    name: z.string().min(1).max(300), description: z.string().max(5000).nullable(), type: z.enum(['Excel', 'Word', 'PowerPoint', 'Html']), connectionRef: z.string().nullable(),
+    isIteration: z.boolean(), iterationFields: z.array(z.object({ fieldID: z.string().max(64), order: z.number().int() })).max(5),
+    dynamicNameSeparator: z.string().max(10).nullable(), dynamicNames: z.array(z.object({ itemType: z.string().max(64), value: z.string().max(200), order: z.number().int(), variableAnalyticsAppID: z.string().max(64).nullable().optional() })).max(20),
+    document: ReportDocumentSchema, filterRefs: z.array(z.string().max(64)).max(1000),
   })).max(5000),
 });
 export type ProjectFileData = z.output<typeof ProjectFile>;
@@ -54,34 +55,52 @@ export async function exportProject(ctx: OpContext, project: ProjectRow): Promis
   };
 }
 
-/** Creates a new project from a project file; its connections must name apps registered here. */
+/** Rows per write chunk: small enough that a chunk takes well under a second, so short writes slip in between. */
+const CHUNK_ROWS = 1000;
+
+/**
+ * Creates a new project from a project file; its connections must name apps registered here.
+ * The project is written in chunks, each its own short write on the main queue, and stays hidden
+ * (`importing`) until the last one is in; a failure removes what was written, and a crash leaves
+ * a hidden project that the next start removes.
+ */
 export async function importProject(ctx: OpContext, file: ProjectFileData, organizationId: string) {
   const apps = await ctx.db.getRepository(AnalyticsApp).find();
   const missing = file.connections.find((c) => !apps.some((a) => a.appId === c.appId));
   if (missing) throw badInput(`The project needs the analytics app "${missing.appId}", which is not registered here`, [{ field: 'body.connections', message: `unknown app ${missing.appId}` }]);
-  return ctx.db.transaction(async (m) => {
-    const project = await createProject(ctx, { name: file.project.name, description: file.project.description, organizationId }, m);
-    const connIds = new Map<string, string>();
-    for (const c of file.connections) {
-      const row = { ...newBase(ctx.now()), projectId: project.id, name: c.name, analyticsAppId: apps.find((a) => a.appId === c.appId)!.id };
-      await m.getRepository(Connection).insert(row);
-      connIds.set(c.ref, row.id);
-    }
-    const filterIds = new Map<string, string>();
-    for (const f of file.filters) {
-      const row = { ...newBase(ctx.now()), projectId: project.id, name: f.name, description: f.description };
-      await m.getRepository(Filter).insert(row);
-      filterIds.set(f.ref, row.id);
-      for (const v of f.values) await m.getRepository(FilterValue).insert({ ...newBase(ctx.now()), filterId: row.id, ...v });
-    }
-    for (const r of file.reports) {
-      await m.getRepository(Report).insert({
-        ...newBase(ctx.now()), projectId: project.id, connectionId: r.connectionRef ? (connIds.get(r.connectionRef) ?? null) : null, name: r.name, description: r.description,
-        type: r.type, isIteration: r.isIteration, iterationFields: r.iterationFields, dynamicNameSeparator: r.dynamicNameSeparator,
-        dynamicNames: r.dynamicNames.map((d) => ({ ...d, variableAnalyticsAppID: d.variableAnalyticsAppID ?? null })), document: r.document,
-        filterIds: r.filterRefs.map((x) => filterIds.get(x)).filter((x): x is string => !!x), createdBy: ctx.principal?.user.id ?? null, modifiedBy: ctx.principal?.user.id ?? null,
-      });
-    }
-    return project;
-  });
+  const project = await ctx.write(() => createProject(ctx, { name: file.project.name, description: file.project.description, organizationId, importing: true }));
+  const by = ctx.principal?.user.id ?? null;
+  try {
+    const connIds = new Map<string, string>(file.connections.map((c) => [c.ref, randomUUID()]));
+    const filterIds = new Map<string, string>(file.filters.map((f) => [f.ref, randomUUID()]));
+    const connections = file.connections.map((c) => ({ ...newBase(ctx.now()), id: connIds.get(c.ref)!, projectId: project.id, name: c.name, analyticsAppId: apps.find((a) => a.appId === c.appId)!.id }));
+    const filters = file.filters.map((f) => ({ ...newBase(ctx.now()), id: filterIds.get(f.ref)!, projectId: project.id, name: f.name, description: f.description }));
+    const values = file.filters.flatMap((f) => f.values.map((v) => ({ ...newBase(ctx.now()), filterId: filterIds.get(f.ref)!, ...v })));
+    const reports = file.reports.map((r) => ({
+      ...newBase(ctx.now()), projectId: project.id, connectionId: r.connectionRef ? (connIds.get(r.connectionRef) ?? null) : null, name: r.name, description: r.description,
+      type: r.type, isIteration: r.isIteration, iterationFields: r.iterationFields, dynamicNameSeparator: r.dynamicNameSeparator,
+      dynamicNames: r.dynamicNames.map((d) => ({ ...d, variableAnalyticsAppID: d.variableAnalyticsAppID ?? null })), document: r.document,
+      filterIds: r.filterRefs.map((x) => filterIds.get(x)).filter((x): x is string => !!x), createdBy: by, modifiedBy: by,
+    }));
+    await insertInChunks(ctx, Connection, connections);
+    await insertInChunks(ctx, Filter, filters);
+    await insertInChunks(ctx, FilterValue, values);
+    // Documents can be large: fewer reports a chunk.
+    await insertInChunks(ctx, Report, reports, 50);
+    await ctx.write(() => ctx.db.getRepository(Project).update(project.id, { importing: false }));
+    return { ...project, importing: false };
+  } catch (e) {
+    await ctx.write(() => ctx.db.getRepository(Project).delete(project.id));
+    throw e;
+  }
+}
+
+async function insertInChunks<T extends ObjectLiteral>(ctx: OpContext, entity: EntitySchema<T>, rows: T[], size = CHUNK_ROWS) {
+  for (let i = 0; i < rows.length; i += size) {
+    const chunk = rows.slice(i, i + size);
+    // Several hundred rows a statement: SQLite binds at most 32,766 values in one.
+    await ctx.write(() => ctx.db.transaction(async (m) => {
+      for (let j = 0; j < chunk.length; j += 200) await m.getRepository(entity).insert(chunk.slice(j, j + 200) as never);
+    }));
+  }
 }

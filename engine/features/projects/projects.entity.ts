@@ -8,6 +8,8 @@ export interface ProjectRow extends BaseRow {
   isActive: boolean;
   /** Set B's permissions mode: when on, content operations also need member permissions. */
   permissionsMode: boolean;
+  /** Hidden while an import writes it chunk by chunk. */
+  importing: boolean;
   createdBy: string | null;
   modifiedBy: string | null;
 }
@@ -22,6 +24,7 @@ export const Project = new EntitySchema<ProjectRow>({
     organizationId: ref(false),
     isActive: flag(true),
     permissionsMode: flag(),
+    importing: flag(),
     createdBy: ref(),
     modifiedBy: ref(),
   },

@@ -56,6 +56,7 @@ export const projectsOps = [
     summary: 'Import a project file as a new project',
     http: { method: 'POST', path: '/api/app/projects/import', bodyLimit: IMPORT_BODY_LIMIT },
     permission: 'importProject',
+    writes: 'chunked',
     input: { body: ImportApp },
     handler: async (ctx, { body }) => {
       const organizationId = body.organizationId ?? (await defaultOrganizationId(ctx));
@@ -85,7 +86,7 @@ export const projectsOps = [
         rows.push(p);
       }
       // Connections, filters and reports go with the project (cascade); generated files come with the runner.
-      await ctx.db.getRepository(Project).delete(rows.map((p) => p.id));
+      if (rows.length) await ctx.db.getRepository(Project).delete(rows.map((p) => p.id));
       return { deleted: rows.length, deleteFiles: query.deleteFiles === 'true' };
     },
   }),

@@ -24,6 +24,8 @@ export const LIST_PROJECTS: ListSpec = {
 /** Limits a query to the projects the caller's roles reach (all, or the roles' projects). */
 export function visibleProjects<T extends ObjectLiteral>(ctx: OpContext, qb: SelectQueryBuilder<T>, column = 'p.id'): SelectQueryBuilder<T> {
   const p = me(ctx);
+  // A project still being imported is not there yet.
+  qb.andWhere(column === 'p.id' ? 'p.importing = 0' : `${column} NOT IN (SELECT ip.id FROM projects ip WHERE ip.importing = 1)`);
   if (p.allProjects) return qb;
   return p.projectIds.length ? qb.andWhere(`${column} IN (:...visible)`, { visible: p.projectIds }) : qb.andWhere('1 = 0');
 }
@@ -32,7 +34,7 @@ export function visibleProjects<T extends ObjectLiteral>(ctx: OpContext, qb: Sel
 export async function reachableProject(ctx: OpContext, id: string): Promise<ProjectRow> {
   const p = me(ctx);
   const row = await ctx.db.getRepository(Project).findOneBy({ id });
-  if (!row || (!p.allProjects && !p.projectIds.includes(id))) throw notFound(`Project ${id}`);
+  if (!row || row.importing || (!p.allProjects && !p.projectIds.includes(id))) throw notFound(`Project ${id}`);
   return row;
 }
 
@@ -50,11 +52,12 @@ export async function defaultOrganizationId(ctx: OpContext): Promise<string> {
 
 export async function createProject(
   ctx: Pick<OpContext, 'db' | 'now' | 'principal'>,
-  f: { name: string; description?: string | null; organizationId: string },
+  f: { name: string; description?: string | null; organizationId: string; importing?: boolean },
   manager: EntityManager = ctx.db.manager,
 ) {
   const row: ProjectRow = {
     ...newBase(ctx.now()), name: f.name, description: f.description ?? null, organizationId: f.organizationId, isActive: true, permissionsMode: false,
+    importing: f.importing ?? false,
     createdBy: ctx.principal?.user.id ?? null, modifiedBy: ctx.principal?.user.id ?? null,
   };
   await manager.getRepository(Project).insert(row);
@@ -81,4 +84,9 @@ export async function duplicateTarget(ctx: OpContext, projectId: string, organiz
   const project = await reachableProject(ctx, projectId);
   if (project.organizationId !== organizationId) throw badInput('The project is not in that organization', [{ field: 'body.organizationID', message: "is not the project's organization" }]);
   return project;
+}
+
+/** At start: projects whose import a crash interrupted are removed (their rows cascade). */
+export async function removeUnfinishedImports(db: OpContext['db']) {
+  await db.query('DELETE FROM projects WHERE importing = 1');
 }

@@ -14,7 +14,7 @@ import { reachableProject } from '../projects/projects.rules.js';
 import { Report, type IterationField, type ReportRow, type ReportType } from './reports.entity.js';
 
 export const reportType = () =>
-  z.string().transform((s, c) => {
+  z.string().max(40).transform((s, c) => {
     const t = REPORT_TYPES.find((x) => x.toLowerCase() === s.trim().toLowerCase());
     if (!t) c.addIssue({ code: 'custom', message: `must be one of: ${REPORT_TYPES.join(', ')}` });
     return (t ?? 'Word') as ReportType;

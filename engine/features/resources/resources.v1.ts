@@ -10,7 +10,7 @@ import { LIST_RESOURCES, ResourceV1, resourceDto, saveResource } from './resourc
 
 // The interface lists both a `resourceIds` parameter (a string, required) and a body of uuids without
 // saying where each goes: the query may carry a comma-separated list, the body an array; the union is deleted.
-const DeleteQuery = z.object({ resourceIds: z.string().optional() });
+const DeleteQuery = z.object({ resourceIds: z.string().max(400_000).optional() });
 
 export const resourcesV1 = [
   defineOp({

@@ -7,6 +7,7 @@ import { iso, newBase } from '../../core/entity-base.js';
 import { noPermissions, ROLE_PERMISSIONS, type PermissionFlags } from '../../core/permissions.js';
 import type { OpContext } from '../../core/context.js';
 import { Role, type RoleRow } from './roles.entity.js';
+import { refuseChangingStrongerRole, refuseGrantBeyondOwn } from '../users/privilege.rules.js';
 
 // Set A 2.13: every permission is a boolean; one left out is false.
 const PermissionSetV1 = z.object(Object.fromEntries(ROLE_PERMISSIONS.map((p) => [p, v.obool()])) as Record<(typeof ROLE_PERMISSIONS)[number], ReturnType<typeof v.obool>>);
@@ -45,6 +46,8 @@ async function save(ctx: OpContext, id: string | null, f: z.output<typeof RoleV1
   const now = ctx.now();
   const current = id ? await findOr404(ctx, Role, id, 'Role') : null;
   const permissions = Object.fromEntries(ROLE_PERMISSIONS.map((p) => [p, f.permissions[p] === true])) as PermissionFlags;
+  if (current) refuseChangingStrongerRole(ctx, current);
+  refuseGrantBeyondOwn(ctx, { permissions, allProjects: f.allProjects ?? false, projectIds: (f.projects ?? []).map((p) => p.id) });
   const changed = !current || ROLE_PERMISSIONS.some((p) => current.permissions[p] !== permissions[p]);
   const row: RoleRow = {
     ...(current ?? { ...newBase(now), type: 'custom', permissionsModifiedDate: now }),

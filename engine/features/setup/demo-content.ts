@@ -24,7 +24,7 @@ export async function seedDemoContent(s: EngineServices, ownerId: string): Promi
     stream: 'Demo', mashupTemplate: null, allowAnalyticsSenseApp: false, allowMashup: false, defaultOpen: 'Overview', templateTitle: null, templateDescription: null,
     themeId: null, organizationId: org.id, usedFields: [], usedSheets: [], synchronization: null,
   };
-  const project = { ...newBase(now), name: 'Sales reporting (demo)', description: 'Reports built on the Sales demo app', organizationId: org.id, isActive: true, permissionsMode: false, createdBy: ownerId, modifiedBy: ownerId };
+  const project = { ...newBase(now), name: 'Sales reporting (demo)', description: 'Reports built on the Sales demo app', organizationId: org.id, isActive: true, permissionsMode: false, importing: false, createdBy: ownerId, modifiedBy: ownerId };
   const connection = { ...newBase(now), projectId: project.id, name: DEMO_APP_NAME, analyticsAppId: app.id };
   const chart = (name: string) => meta.charts.find((c) => c.name === name)!.id;
   const region = meta.fields.find((f) => f.name === 'Region')!;

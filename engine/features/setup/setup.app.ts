@@ -8,7 +8,7 @@ import { email } from '../users/users.rules.js';
 import { readSetting, writeSetting } from '../settings/settings.rules.js';
 import { startSession } from '../auth/auth.app.js';
 
-const Complete = z.object({ firstName: v.text(), lastName: v.text(), email: email(), password: z.string() });
+const Complete = z.object({ firstName: v.text(), lastName: v.text(), email: email(), password: z.string().max(256) });
 
 export const setupApp = [
   defineOp({

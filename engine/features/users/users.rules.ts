@@ -6,25 +6,18 @@ import { findOr404, requireAll } from '../../core/rows.js';
 import type { ListSpec } from '../../core/list-query.js';
 import { hashPassword, passwordProblem } from '../../core/passwords.js';
 import { v } from '../../core/validation.js';
+export { email, nemail } from '../../core/validation.js';
 import { Organization } from '../organizations/organizations.entity.js';
 import { Group } from '../groups/groups.entity.js';
 import { Role } from '../roles/roles.entity.js';
 import { Session } from '../auth/sessions.entity.js';
 import { allUsersGroupId } from '../groups/groups.rules.js';
+import { refuseUserChangeBeyondRights } from './privilege.rules.js';
 import { User, UserGroup, UserOrganization, UserRole, type UserKind, type UserRow } from './users.entity.js';
 
 export const HUB_USERS_ROLE = 'Hub users';
 export const ADMINISTRATOR_ROLE = 'Administrator';
 
-/** An e-mail address without header-breaking characters; stored lower-case so sign-in ignores case. */
-export const email = () =>
-  z
-    .string()
-    .trim()
-    .max(254)
-    .regex(/^[^\s@<>(),;:"\\[\]]+@[^\s@<>(),;:"\\[\]]+\.[^\s@<>(),;:"\\[\]]+$/, { message: 'must be an e-mail address' })
-    .transform((s) => s.toLowerCase());
-export const nemail = () => z.union([email(), z.literal('').transform(() => null)]).nullable().optional();
 
 export const LIST_USERS: ListSpec = {
   sort: {
@@ -101,8 +94,12 @@ export interface UserFields {
   isoLanguage?: string | null;
   /** undefined or null keeps the current links; an array replaces them. */
   roleIds?: string[] | null;
+  /** The roles are the product's default for this kind of user, not the caller's choice. */
+  rolesByRule?: boolean;
   organizationIds?: string[] | null;
   groupIds?: string[] | null;
+  /** A recipient becomes a user (the only change of kind there is). */
+  convertRecipient?: boolean;
 }
 
 export async function endSessions(ctx: OpContext, userId: string) {
@@ -112,7 +109,12 @@ export async function endSessions(ctx: OpContext, userId: string) {
 /** Creates or updates a user or recipient with their links, checking every rule before writing anything. */
 export async function saveUser(ctx: OpContext, id: string | null, f: UserFields) {
   const current = id ? await findOr404(ctx, User, id, f.kind === 'recipient' ? 'Recipient' : 'User') : null;
-  if (current && current.kind !== f.kind) throw conflict(`${current.firstName} ${current.lastName} is a ${current.kind}, not a ${f.kind}`);
+  const expectedKind = f.convertRecipient ? 'recipient' : f.kind;
+  if (current && current.kind !== expectedKind) {
+    throw conflict(f.convertRecipient ? `${current.firstName} ${current.lastName} is already a user` : `${current.firstName} ${current.lastName} is a ${current.kind}, not a ${f.kind}`);
+  }
+  const currentRoleIds = current ? (await ctx.db.getRepository(UserRole).findBy({ userId: current.id })).map((l) => l.targetId) : [];
+  await refuseUserChangeBeyondRights(ctx, current, currentRoleIds, { roleIds: f.roleIds, rolesByRule: f.rolesByRule, email: f.email, password: f.password, isActive: f.isActive });
   if (f.email) {
     const taken = await ctx.db.getRepository(User).findOneBy({ email: f.email });
     if (taken && taken.id !== id) throw conflict('Another user already has this e-mail address', [{ field: 'body.email', message: 'is already in use' }]);

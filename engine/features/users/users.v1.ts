@@ -4,7 +4,6 @@ import { idParam, v } from '../../core/validation.js';
 import { runList } from '../../core/list-query.js';
 import { Page } from '../../core/envelope.js';
 import { findOr404 } from '../../core/rows.js';
-import { conflict } from '../../core/errors.js';
 import { User } from './users.entity.js';
 import { HUB_USERS_ROLE, idNames, LIST_USERS, nemail, roleIdByName, saveUser, userDtos } from './users.rules.js';
 
@@ -71,7 +70,7 @@ export const usersV1 = [
     input: { body: RecipientV1 },
     handler: async (ctx, { body }) =>
       saveUser(ctx, null, {
-        ...body, kind: 'recipient', roleIds: await roleIdByName(ctx, HUB_USERS_ROLE), organizationIds: ids(body.organizations), groupIds: ids(body.groups),
+        ...body, kind: 'recipient', roleIds: await roleIdByName(ctx, HUB_USERS_ROLE), rolesByRule: true, organizationIds: ids(body.organizations), groupIds: ids(body.groups),
       }),
   }),
   defineOp({
@@ -100,10 +99,8 @@ export const usersV1 = [
     input: { params: idParam, body: ConversionV1 },
     handler: async (ctx, { params, body }) => {
       const r = await findOr404(ctx, User, params.id, 'Recipient');
-      if (r.kind !== 'recipient') throw conflict(`${r.firstName} ${r.lastName} is already a user`);
-      await ctx.db.getRepository(User).update(r.id, { kind: 'user' });
       return saveUser(ctx, r.id, {
-        kind: 'user', firstName: r.firstName, lastName: r.lastName, isActive: body.isActive, sendNotification: body.sendNotification,
+        kind: 'user', convertRecipient: true, firstName: r.firstName, lastName: r.lastName, isActive: body.isActive, sendNotification: body.sendNotification,
         isoLanguage: body.language, domainAccount: body.domain ?? null, roleIds: ids(body.roles),
       });
     },
