@@ -15,6 +15,8 @@ import { OPERATIONS } from './catalogue.js';
 import { ensureFirstStart, issueOwnerKey } from './features/setup/first-start.js';
 import type { AnyOp } from './core/op.js';
 import { EmbeddedProvider } from './analytics/embedded/embedded-provider.js';
+import { DEFAULT_IMPORT_BUDGET, type ImportBudget } from './analytics/embedded/import-job.js';
+import { DEFAULT_IMPORT_MEMORY_MB } from './analytics/embedded/import-runner.js';
 import { RenderPool } from './render/render-pool.js';
 import { seedDemoContent } from './features/setup/demo-content.js';
 import { removeUnfinishedImports } from './features/projects/projects.rules.js';
@@ -29,6 +31,8 @@ export interface EngineOptions {
   notify?: (event: EngineEvent) => void;
   /** Create the demo app and project on first start (default true). */
   demo?: boolean;
+  /** What one analytics import may hold and use (defaults: 5,000,000 rows, 50,000,000 cells, 1 GiB). */
+  importLimits?: { budget?: Partial<ImportBudget>; memoryMb?: number };
 }
 
 /** An envelope plus the status a transport reports it with; a file answer also carries the file. */
@@ -71,7 +75,10 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
     options.notify?.(event);
     for (const l of listeners) l(event);
   };
-  const analytics = new EmbeddedProvider(join(options.dataDir, 'apps'));
+  const analytics = new EmbeddedProvider(join(options.dataDir, 'apps'), {
+    budget: { ...DEFAULT_IMPORT_BUDGET, ...options.importLimits?.budget },
+    memoryMb: options.importLimits?.memoryMb ?? DEFAULT_IMPORT_MEMORY_MB,
+  });
   analytics.onReload((appId) => emit({ type: 'analytics.reloaded', payload: { appId } }));
   const queues = new WriteQueues();
   const clock = options.now ?? (() => new Date());

@@ -7,8 +7,9 @@ import { compileExpression, type CompileScope, type Sql } from '../expression/co
 import { ExpressionError } from '../expression/ast.js';
 import type { AppMeta, ChartData, ChartDef, FieldMeta, FieldType, FieldValue, Selections } from '../model.js';
 import { SqliteFile } from './sqlite-file.js';
-import { parseFile, type ImportFormat } from './parse-file.js';
-import { inferTable } from './infer-types.js';
+import type { ImportFormat } from './row-source.js';
+import { DEFAULT_IMPORT_BUDGET, type ImportBudget } from './import-job.js';
+import { DEFAULT_IMPORT_MEMORY_MB, runImportInWorker } from './import-runner.js';
 
 const APP_ID = /^[a-z0-9][a-z0-9-]{0,63}$/;
 const CHUNK = 5000;
@@ -41,7 +42,10 @@ export class EmbeddedProvider {
   private readonly metas = new Map<string, AppMeta>();
   private readonly reloadListeners: ((appId: string) => void)[] = [];
 
-  constructor(private readonly root: string) {}
+  constructor(
+    private readonly root: string,
+    private readonly importLimits: { budget: ImportBudget; memoryMb: number } = { budget: DEFAULT_IMPORT_BUDGET, memoryMb: DEFAULT_IMPORT_MEMORY_MB },
+  ) {}
 
   onReload(listener: (appId: string) => void) {
     this.reloadListeners.push(listener);
@@ -123,12 +127,57 @@ export class EmbeddedProvider {
     this.open.clear();
   }
 
-  /** Parses a file (CSV, XLSX, JSON), then loads it as the app's data: a reload. */
+  /**
+   * Imports a file (CSV, XLSX, JSON) as the app's data: a reload. A worker thread with a memory
+   * limit streams it into a new data file while queries keep reading the old one; the new file is
+   * swapped in only when it is complete, so a failed import leaves the app as it was.
+   */
   async importFile(appId: string, format: ImportFormat, content: Buffer, sourceName: string, progress?: (p: ImportProgress) => void) {
-    await this.meta(appId);
-    const parsed = await parseFile(format, content);
-    const { types, rows } = inferTable(parsed);
-    return this.load(appId, { headers: parsed.headers, types, rows }, sourceName, progress);
+    const meta = await this.meta(appId);
+    const dir = this.dir(appId);
+    const source = join(dir, `upload-${randomUUID()}.tmp`);
+    const target = join(dir, 'data.next.db');
+    await writeFile(source, content, { mode: 0o600 });
+    try {
+      const outcome = await runImportInWorker({ source, format, target, budget: this.importLimits.budget }, this.importLimits.memoryMb, (p) => progress?.({ appId, ...p }));
+      await this.swapData(appId, target);
+      const fields: FieldMeta[] = outcome.headers.map((name, i) => ({
+        id: meta.fields.find((f) => f.name.toLowerCase() === name.toLowerCase())?.id ?? randomUUID(),
+        name,
+        type: outcome.types[i],
+        distinctCount: outcome.distinctCounts[i],
+      }));
+      return await this.reloaded(appId, fields, outcome.rowCount, sourceName, progress);
+    } finally {
+      await rm(source, { force: true });
+      await rm(target, { force: true });
+    }
+  }
+
+  /** Replaces the app's data file with a complete new one; queries wait for the swap, then read the new file. */
+  private async swapData(appId: string, next: string) {
+    const file = join(this.dir(appId), 'data.db');
+    const old = this.open.get(appId);
+    const swapped = (async () => {
+      if (old) await (await old).close();
+      for (const f of [`${file}-wal`, `${file}-shm`]) await rm(f, { force: true });
+      await rename(next, file);
+      return SqliteFile.open(file);
+    })();
+    this.open.set(appId, swapped);
+    await swapped;
+  }
+
+  private async reloaded(appId: string, fields: FieldMeta[], rowCount: number, sourceName: string, progress?: (p: ImportProgress) => void) {
+    const next = await this.updateMeta(appId, (m) => {
+      m.fields = fields;
+      m.rowCount = rowCount;
+      m.reloadedAt = new Date().toISOString();
+      m.source = sourceName;
+    });
+    progress?.({ appId, percent: 100, rows: rowCount });
+    for (const l of this.reloadListeners) l(appId);
+    return next;
   }
 
   /**
@@ -159,15 +208,7 @@ export class EmbeddedProvider {
         type: table.types[i],
         distinctCount: Number(counts[0]?.[cols[i]] ?? 0),
       }));
-      const next = await this.updateMeta(appId, (m) => {
-        m.fields = fields;
-        m.rowCount = table.rows.length;
-        m.reloadedAt = new Date().toISOString();
-        m.source = sourceName;
-      });
-      progress?.({ appId, percent: 100, rows: table.rows.length });
-      for (const l of this.reloadListeners) l(appId);
-      return next;
+      return await this.reloaded(appId, fields, table.rows.length, sourceName, progress);
     } catch (e) {
       await db.exec('ROLLBACK').catch(() => undefined);
       throw e;

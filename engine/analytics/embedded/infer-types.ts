@@ -1,5 +1,5 @@
 import type { FieldType } from '../model.js';
-import type { ParsedTable, RawValue } from './parse-file.js';
+import type { RawValue } from './row-source.js';
 
 const INTEGER = /^-?\d{1,15}$/;
 const DECIMAL = /^-?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
@@ -8,34 +8,46 @@ const DATETIME = /^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}
 
 const isDateValue = (v: RawValue) => v instanceof Date || (typeof v === 'string' && (DATE.test(v) || DATETIME.test(v)) && !Number.isNaN(Date.parse(v)));
 
-/** The narrowest type every non-empty value of a column fits: integer, decimal, date, else text. */
-export function inferColumnType(values: RawValue[]): FieldType {
-  let integer = true;
-  let decimal = true;
-  let date = true;
-  let any = false;
-  for (const v of values) {
-    if (v === null) continue;
-    any = true;
+/**
+ * The narrowest type every non-empty value of a column fits: integer, decimal, date, else text.
+ * Fed one value at a time, so a streamed import infers types without holding its rows.
+ */
+export class TypeGuess {
+  private integer = true;
+  private decimal = true;
+  private date = true;
+  private any = false;
+
+  add(v: RawValue): void {
+    if (v === null || (!this.integer && !this.decimal && !this.date)) return;
+    this.any = true;
     const s = typeof v === 'string' ? v.trim() : v;
     if (typeof s === 'number') {
-      if (!Number.isInteger(s)) integer = false;
-      date = false;
+      if (!Number.isInteger(s)) this.integer = false;
+      this.date = false;
     } else if (typeof s === 'string') {
-      if (!INTEGER.test(s)) integer = false;
-      if (!DECIMAL.test(s)) decimal = false;
-      if (!isDateValue(s)) date = false;
+      if (this.integer && !INTEGER.test(s)) this.integer = false;
+      if (this.decimal && !DECIMAL.test(s)) this.decimal = false;
+      if (this.date && !isDateValue(s)) this.date = false;
     } else if (s instanceof Date) {
-      integer = decimal = false;
+      this.integer = this.decimal = false;
     } else {
-      integer = decimal = date = false;
+      this.integer = this.decimal = this.date = false;
     }
-    if (!integer && !decimal && !date) return 'text';
   }
-  if (!any) return 'text';
-  if (integer) return 'integer';
-  if (decimal) return 'decimal';
-  return date ? 'date' : 'text';
+
+  get type(): FieldType {
+    if (!this.any) return 'text';
+    if (this.integer) return 'integer';
+    if (this.decimal) return 'decimal';
+    return this.date ? 'date' : 'text';
+  }
+}
+
+export function inferColumnType(values: RawValue[]): FieldType {
+  const guess = new TypeGuess();
+  for (const v of values) guess.add(v);
+  return guess.type;
 }
 
 /** Dates are kept as ISO text (YYYY-MM-DD, or with time), so they sort and compare as dates in SQL. */
@@ -53,9 +65,4 @@ export function convert(v: RawValue, type: FieldType): string | number | null {
     default:
       return v instanceof Date ? v.toISOString() : String(v);
   }
-}
-
-export function inferTable(table: ParsedTable): { types: FieldType[]; rows: (string | number | null)[][] } {
-  const types = table.headers.map((_, c) => inferColumnType(table.rows.map((r) => r[c])));
-  return { types, rows: table.rows.map((r) => r.map((v, c) => convert(v, types[c]))) };
 }

@@ -4,12 +4,20 @@ import sqlite3 from 'sqlite3';
 export class SqliteFile {
   private constructor(private readonly db: sqlite3.Database) {}
 
-  static open(path: string): Promise<SqliteFile> {
+  /**
+   * Opens a data file in WAL mode. `building`: a file no reader sees yet (an import builds it, then
+   * it is swapped in), written without a journal and synced once at the end.
+   */
+  static open(path: string, options: { building?: boolean } = {}): Promise<SqliteFile> {
     return new Promise((resolve, reject) => {
       const db = new sqlite3.Database(path, (err) => (err ? reject(err) : resolve(new SqliteFile(db))));
     }).then(async (f) => {
       const file = f as SqliteFile;
-      await file.exec('PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA busy_timeout = 5000;');
+      await file.exec(
+        options.building
+          ? 'PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF; PRAGMA temp_store = FILE;'
+          : 'PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA busy_timeout = 5000;',
+      );
       return file;
     });
   }

@@ -72,6 +72,9 @@ async function deleteItem(ctx: OpContext, appId: string, collection: Collection,
 
 const path = (suffix = '') => `/api/app/analytics/{id}${suffix}`;
 
+/** Writes to an app (its data file and metadata) queue per app, apart from the main database's writes. */
+const APP_STORE = { store: (raw: { params?: unknown }) => `analytics:${String((raw.params as { id?: unknown } | undefined)?.id ?? '')}` };
+
 function collectionOps<I extends z.ZodType>(collection: Collection, singular: string, input: I, check: (ctx: OpContext, meta: AppMeta, body: z.output<I>) => Promise<void> | void) {
   const Name = singular[0].toUpperCase() + singular.slice(1);
   return [
@@ -80,6 +83,7 @@ function collectionOps<I extends z.ZodType>(collection: Collection, singular: st
       summary: `Create or update a ${singular} of an analytics app`,
       http: { method: 'POST', path: path(`/${collection}`) },
       permission: 'updateProject',
+      writes: APP_STORE,
       input: { params: appParam, body: input },
       handler: async (ctx, { params, body }) => {
         const appId = await providerAppId(ctx, params.id);
@@ -91,6 +95,7 @@ function collectionOps<I extends z.ZodType>(collection: Collection, singular: st
       summary: `Delete a ${singular} of an analytics app`,
       http: { method: 'DELETE', path: path(`/${collection}/{itemId}`) },
       permission: 'updateProject',
+      writes: APP_STORE,
       input: { params: itemParam },
       handler: async (ctx, { params }) => deleteItem(ctx, await providerAppId(ctx, params.id), collection, params.itemId),
     }),
@@ -111,6 +116,7 @@ export const analyticsContentApp = [
     summary: 'Import a CSV, XLSX or JSON file as the app\'s data (a reload); progress events while it loads',
     http: { method: 'POST', path: path('/import'), bodyLimit: IMPORT_BODY_LIMIT },
     permission: 'updateProject',
+    writes: APP_STORE,
     input: { params: appParam, body: ImportInput },
     handler: async (ctx, { params, body }) => {
       const appId = await providerAppId(ctx, params.id);

@@ -1,0 +1,95 @@
+import { open, rm } from 'node:fs/promises';
+import type { FieldType } from '../model.js';
+import { SqliteFile } from './sqlite-file.js';
+import { convert, TypeGuess } from './infer-types.js';
+import { importFailure, readRows } from './row-source.js';
+import type { ImportFormat, RawValue } from './row-source.js';
+
+/** What one import may hold: a budget the error message names when a file exceeds it. */
+export interface ImportBudget {
+  rows: number;
+  cells: number;
+}
+
+export const DEFAULT_IMPORT_BUDGET: ImportBudget = { rows: 5_000_000, cells: 50_000_000 };
+
+export interface ImportJob {
+  /** The uploaded file. */
+  source: string;
+  format: ImportFormat;
+  /** A new SQLite file that becomes the app's data when the import succeeds. */
+  target: string;
+  budget: ImportBudget;
+}
+
+export interface ImportOutcome {
+  headers: string[];
+  types: FieldType[];
+  distinctCounts: number[];
+  rowCount: number;
+}
+
+export interface JobProgress {
+  percent: number;
+  rows: number;
+}
+
+const COPY_BATCH = 5000;
+const sqlType = (t: FieldType) => (t === 'integer' ? 'INTEGER' : t === 'decimal' ? 'REAL' : 'TEXT');
+/** A staged value keeps what SQLite can hold as given: dates as ISO text, booleans as words. */
+const stageValue = (v: RawValue) => (v instanceof Date ? v.toISOString() : typeof v === 'boolean' ? String(v) : v);
+
+/**
+ * Builds an app's data file from an uploaded file without holding its rows: rows stream into an
+ * untyped staging table while each column's type is inferred, then are converted into the typed
+ * `data` table batch by batch. Runs in a worker thread with a memory limit; the live data file is
+ * untouched until the caller swaps this one in.
+ */
+export async function runImportJob(job: ImportJob, progress: (p: JobProgress) => void): Promise<ImportOutcome> {
+  for (const f of [job.target, `${job.target}-journal`]) await rm(f, { force: true });
+  const db = await SqliteFile.open(job.target, { building: true });
+  try {
+    let headers: string[] = [];
+    const guesses: TypeGuess[] = [];
+    let rowCount = 0;
+    await db.exec('BEGIN');
+    for await (const batch of readRows(job.format, job.source, (h) => {
+      headers = h;
+      headers.forEach(() => guesses.push(new TypeGuess()));
+    })) {
+      if (rowCount === 0) await db.exec(`CREATE TABLE stage (${headers.map((_, i) => `c${i}`).join(', ')})`);
+      rowCount += batch.rows.length;
+      if (rowCount > job.budget.rows) throw importFailure('File', `has more than ${job.budget.rows.toLocaleString('en')} rows, the most one import may hold`);
+      if (rowCount * headers.length > job.budget.cells) {
+        throw importFailure('File', `has more than ${job.budget.cells.toLocaleString('en')} cells (rows × columns), the most one import may hold`);
+      }
+      const staged = batch.rows.map((r) => r.map((v, c) => (guesses[c].add(v), stageValue(v))));
+      await db.insertMany('stage', headers.length, staged);
+      // Reading is most of the work; its share of the bar grows with the rows read.
+      progress({ percent: Math.round(60 * (1 - 1 / (1 + rowCount / 200_000))), rows: rowCount });
+    }
+    const types = guesses.map((g) => g.type);
+    const cols = headers.map((_, i) => `c${i}`);
+    await db.exec(`CREATE TABLE data (${cols.map((c, i) => `${c} ${sqlType(types[i])}`).join(', ')})`);
+    if (rowCount > 0) {
+      for (let done = 0; done < rowCount; done += COPY_BATCH) {
+        const rows = await db.all<Record<string, RawValue>>(`SELECT ${cols.join(', ')} FROM stage WHERE rowid > ? ORDER BY rowid LIMIT ${COPY_BATCH}`, [done]);
+        await db.insertMany('data', cols.length, rows.map((r) => cols.map((c, i) => convert(r[c], types[i]))));
+        progress({ percent: 60 + Math.round((30 * Math.min(rowCount, done + COPY_BATCH)) / rowCount), rows: Math.min(rowCount, done + COPY_BATCH) });
+      }
+      await db.exec('DROP TABLE stage');
+    }
+    // Dimensions (text and dates) are what selections and iterations filter on: index them.
+    for (let i = 0; i < cols.length; i++) if (types[i] === 'text' || types[i] === 'date') await db.exec(`CREATE INDEX idx_${cols[i]} ON data (${cols[i]})`);
+    const counts = cols.length ? await db.all<Record<string, number>>(`SELECT ${cols.map((c) => `COUNT(DISTINCT ${c}) AS ${c}`).join(', ')} FROM data`) : [{}];
+    await db.exec('COMMIT');
+    progress({ percent: 99, rows: rowCount });
+    return { headers, types, distinctCounts: cols.map((c) => Number(counts[0]?.[c] ?? 0)), rowCount };
+  } finally {
+    await db.close();
+    // The file was built without a journal: make it durable before it can be swapped in.
+    const fd = await open(job.target, 'r+').catch(() => null);
+    await fd?.sync();
+    await fd?.close();
+  }
+}
