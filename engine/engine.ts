@@ -1,7 +1,7 @@
-import { mkdir } from 'node:fs/promises';
+import { chmod, mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { DataSource } from 'typeorm';
-import { openDatabase } from './core/db.js';
+import { DB_FILE, openDatabase } from './core/db.js';
 import { SecretBox, type SecretKeyStore } from './core/secrets.js';
 import { Dispatcher, buildCatalogue, type CallOptions, type RawInput } from './core/dispatch.js';
 import { WriteQueues, MAIN_STORE } from './core/write-queue.js';
@@ -65,9 +65,12 @@ export interface Engine {
 export const silentLogger: Logger = { info() {}, warn() {}, error() {} };
 
 export async function createEngine(options: EngineOptions): Promise<Engine> {
-  await mkdir(options.dataDir, { recursive: true });
-  for (const sub of ['files', 'logs', 'apps']) await mkdir(join(options.dataDir, sub), { recursive: true });
+  // The data folder and the database are the user's alone, whatever the process umask.
+  await mkdir(options.dataDir, { recursive: true, mode: 0o700 });
+  await chmod(options.dataDir, 0o700);
+  for (const sub of ['files', 'logs', 'apps']) await mkdir(join(options.dataDir, sub), { recursive: true, mode: 0o700 });
   const db: DataSource = await openDatabase(options.dataDir);
+  await chmod(join(options.dataDir, DB_FILE), 0o600);
   await removeUnfinishedImports(db);
   const log = options.logger ?? silentLogger;
   const listeners = new Set<(event: EngineEvent) => void>();

@@ -3,7 +3,7 @@ import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { createEngine } from './engine.js';
 import { startHttpServer } from './http/server.js';
-import type { Logger } from './core/context.js';
+import { consoleLogger } from './core/console-logger.js';
 import type { SecretKeyStore } from './core/secrets.js';
 
 /** Under `serve` the secrets key lives in a 0600 file beside the database. */
@@ -24,13 +24,10 @@ export function fileKeyStore(dir: string): SecretKeyStore {
   };
 }
 
-const consoleLogger: Logger = {
-  info: (msg, f) => console.log(`[info] ${msg}`, f ? JSON.stringify(f) : ''),
-  warn: (msg, f) => console.warn(`[warn] ${msg}`, f ? JSON.stringify(f) : ''),
-  error: (msg, f) => console.error(`[error] ${msg}`, f ? JSON.stringify(f) : ''),
-};
 
 async function main() {
+  // Everything this process writes (database, keys, generated files) is readable by its owner only.
+  process.umask(0o077);
   const { values } = parseArgs({
     options: {
       'data-dir': { type: 'string', default: '.data' },

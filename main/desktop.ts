@@ -1,18 +1,24 @@
 import type * as Electron from 'electron';
+import { existsSync } from 'node:fs';
+import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { createEngine, type Engine } from '../engine/engine.js';
 import { EVENT_CHANNEL, registerEngineIpc } from './ipc.js';
 import { isTrustedSenderUrl } from './trusted-sender.js';
 import { lockDown, secureWebPreferences } from './window.js';
-import { safeStorageKeyStore } from './secret-store.js';
+import { safeStorageKeyStore, secretsProtection } from './secret-store.js';
+import { consoleLogger } from '../engine/core/console-logger.js';
+import type { Logger } from '../engine/core/context.js';
 
-type ElectronModule = Pick<typeof Electron, 'app' | 'BrowserWindow' | 'ipcMain' | 'safeStorage' | 'Tray' | 'Menu' | 'nativeImage' | 'session'>;
+type ElectronModule = Pick<typeof Electron, 'app' | 'BrowserWindow' | 'ipcMain' | 'safeStorage' | 'Tray' | 'Menu' | 'nativeImage' | 'session' | 'dialog'>;
 
 export interface DesktopOptions {
   /** Folder holding dist/renderer and dist/preload. */
   distDir: string;
+  /** Development only: a packaged build ignores it, so nobody can swap the UI through the environment. */
   devServerUrl?: string;
+  logger?: Logger;
 }
 
 export interface Desktop {
@@ -26,23 +32,29 @@ export interface Desktop {
  * when the window closes. Everything of substance lives in the engine; this only wires Electron.
  */
 export async function startDesktop(electron: ElectronModule, options: DesktopOptions): Promise<Desktop | null> {
-  const { app, BrowserWindow, ipcMain, safeStorage, Tray, Menu, nativeImage, session } = electron;
+  const { app, BrowserWindow, ipcMain, safeStorage, Tray, Menu, nativeImage, session, dialog } = electron;
+  const log = options.logger ?? consoleLogger;
+  const devServerUrl = app.isPackaged ? undefined : options.devServerUrl;
   if (!app.requestSingleInstanceLock()) {
     app.quit();
     return null;
   }
   await app.whenReady();
+  // Everything the app writes (database, keys, generated files) is readable by the user only.
+  process.umask(0o077);
   const dataDir = app.getPath('userData');
   let win: Electron.BrowserWindow | null = null;
   const engine = await createEngine({
     dataDir,
     secretKeys: safeStorageKeyStore(safeStorage, dataDir),
     notify: (event) => win?.webContents.send(EVENT_CHANNEL, event),
+    logger: log,
   });
+  await warnIfSecretsUnprotected(electron, dataDir, log);
 
   const indexFile = join(options.distDir, 'renderer', 'index.html');
   const indexUrl = pathToFileURL(indexFile).toString();
-  const isAppUrl = (url: string) => isTrustedSenderUrl(url, indexUrl, options.devServerUrl);
+  const isAppUrl = (url: string) => isTrustedSenderUrl(url, indexUrl, devServerUrl);
   const ipc = registerEngineIpc(ipcMain, engine, (event) => {
     const frame = event.senderFrame;
     return !!frame && frame === event.sender.mainFrame && isAppUrl(frame.url);
@@ -69,7 +81,7 @@ export async function startDesktop(electron: ElectronModule, options: DesktopOpt
       ipc.forget(id);
       win = null;
     });
-    if (options.devServerUrl) void win.loadURL(options.devServerUrl);
+    if (devServerUrl) void win.loadURL(devServerUrl);
     else void win.loadFile(indexFile);
     return win;
   };
@@ -99,4 +111,25 @@ export async function startDesktop(electron: ElectronModule, options: DesktopOpt
 
   openWindow();
   return { engine, window: () => win, quit };
+}
+
+const KEYRING_NOTICE_FILE = 'keyring-warning-shown';
+
+/**
+ * On Linux without a keyring, safeStorage falls back to a fixed obfuscation key: secrets at rest
+ * are then only hidden, not protected. Say so in the log at every start, and to the user once.
+ */
+async function warnIfSecretsUnprotected(electron: Pick<ElectronModule, 'safeStorage' | 'dialog'>, dataDir: string, log: Logger) {
+  if (secretsProtection(electron.safeStorage) !== 'obfuscated') return;
+  const message = 'No system keyring was found, so the passwords Broadsheet keeps (mail servers, storage services, directories) are stored obfuscated, not encrypted.';
+  log.warn(message, { backend: 'basic_text' });
+  const marker = join(dataDir, KEYRING_NOTICE_FILE);
+  if (existsSync(marker)) return;
+  await writeFile(marker, new Date().toISOString(), { mode: 0o600 });
+  void electron.dialog.showMessageBox({
+    type: 'warning',
+    title: 'Secrets are not encrypted on this computer',
+    message,
+    detail: 'Install and unlock a keyring (GNOME Keyring or KWallet), then restart Broadsheet, to have them encrypted.',
+  });
 }

@@ -22,3 +22,12 @@ export function safeStorageKeyStore(safeStorage: Pick<SafeStorage, 'isEncryption
     },
   };
 }
+
+/**
+ * How well safeStorage protects secrets here: by the OS keychain, or (Linux without a keyring,
+ * backend "basic_text") only obfuscated with a key built into Chromium.
+ */
+export function secretsProtection(safeStorage: Pick<SafeStorage, 'getSelectedStorageBackend'>): 'encrypted' | 'obfuscated' {
+  if (process.platform !== 'linux' || typeof safeStorage.getSelectedStorageBackend !== 'function') return 'encrypted';
+  return safeStorage.getSelectedStorageBackend() === 'basic_text' ? 'obfuscated' : 'encrypted';
+}

@@ -1,8 +1,10 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { join } from 'node:path';
-import { readFile } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
 import { startDesktop, type Desktop } from '../../main/desktop.js';
 import { createFakeElectron } from './fake-electron.js';
+import { silentLogger } from '../../engine/engine.js';
+import { DB_FILE } from '../../engine/core/db.js';
 
 const distDir = '/opt/broadsheet/dist';
 let desktop: Desktop | null = null;
@@ -11,13 +13,64 @@ afterEach(async () => {
   desktop = null;
 });
 
-async function start(opts: Parameters<typeof createFakeElectron>[0] = {}) {
+async function start(opts: Parameters<typeof createFakeElectron>[0] = {}, devServerUrl?: string, logger = silentLogger) {
   const fake = createFakeElectron(opts);
-  desktop = await startDesktop(fake.electron as never, { distDir });
+  desktop = await startDesktop(fake.electron as never, { distDir, devServerUrl, logger });
   return fake;
 }
 
+function recordingLogger() {
+  const warnings: string[] = [];
+  return { warnings, logger: { ...silentLogger, warn: (m: string) => void warnings.push(m) } };
+}
+
 describe('desktop shell', () => {
+  it('refuses redirects away from the app and answers every permission check with no', async () => {
+    const fake = await start();
+    const wc = fake.windows[0].webContents;
+    expect(wc.attempt('will-redirect', 'https://evil.example/login')).toBe(true);
+    expect(wc.attempt('will-redirect', `file://${distDir}/renderer/index.html`)).toBe(false);
+    for (const permission of ['clipboard-read', 'notifications', 'media', 'geolocation']) expect(fake.permissionCheck()!(wc, permission)).toBe(false);
+  });
+
+  it('loads the development server only in a development build; a packaged one ignores it', async () => {
+    const dev = await start({}, 'http://localhost:5173');
+    expect(dev.windows[0].loaded).toBe('http://localhost:5173');
+    await desktop!.engine.close();
+    const packaged = await start({ packaged: true }, 'http://localhost:5173');
+    expect(packaged.windows[0].loaded).toBe(`file://${distDir}/renderer/index.html`);
+    // Nor does a packaged build trust a page from that server to call the engine.
+    expect((await packaged.invoke(packaged.windows[0], 'app.setup.status', {}, 'http://localhost:5173/')).status).toBe(403);
+  });
+
+  it.runIf(process.platform === 'linux')('says so in the log at every start, and to the user once, when secrets are only obfuscated', async () => {
+    const first = recordingLogger();
+    const fake = await start({ storageBackend: 'basic_text' }, undefined, first.logger);
+    expect(first.warnings.join('\n')).toMatch(/No system keyring/);
+    expect(fake.electron.dialog.shown).toEqual([expect.objectContaining({ type: 'warning', title: 'Secrets are not encrypted on this computer' })]);
+    await desktop!.engine.close();
+    // The same data folder again: logged again, not asked again.
+    const again = createFakeElectron({ storageBackend: 'basic_text' });
+    again.app.getPath = () => fake.userData;
+    const second = recordingLogger();
+    desktop = await startDesktop(again.electron as never, { distDir, logger: second.logger });
+    expect(second.warnings.join('\n')).toMatch(/No system keyring/);
+    expect(again.electron.dialog.shown).toEqual([]);
+  });
+
+  it('says nothing when the keyring protects the secrets', async () => {
+    const logged = recordingLogger();
+    const fake = await start({ storageBackend: 'gnome_libsecret' }, undefined, logged.logger);
+    expect(logged.warnings).toEqual([]);
+    expect(fake.electron.dialog.shown).toEqual([]);
+  });
+
+  it.runIf(process.platform !== 'win32')('keeps its data folder and database readable by the user only', async () => {
+    const fake = await start();
+    expect((await stat(fake.userData)).mode & 0o777).toBe(0o700);
+    expect((await stat(join(fake.userData, DB_FILE))).mode & 0o777).toBe(0o600);
+  });
+
   it('opens one window with context isolation, sandbox and no Node, loading the packaged renderer', async () => {
     const fake = await start();
     expect(fake.windows).toHaveLength(1);

@@ -27,12 +27,13 @@ export class FakeWebContents extends EventEmitter {
   }
 }
 
-export function createFakeElectron(opts: { lock?: boolean; encryption?: boolean } = {}) {
+export function createFakeElectron(opts: { lock?: boolean; encryption?: boolean; packaged?: boolean; storageBackend?: string } = {}) {
   const handlers = new Map<string, Handler>();
   const windows: FakeBrowserWindow[] = [];
   const userData = mkdtempSync(join(tmpdir(), 'bs-electron-'));
   const app = Object.assign(new EventEmitter(), {
     quitCalled: 0,
+    isPackaged: opts.packaged ?? false,
     requestSingleInstanceLock: () => opts.lock ?? true,
     whenReady: async () => undefined,
     getPath: (name: string) => (name === 'userData' ? userData : tmpdir()),
@@ -75,6 +76,7 @@ export function createFakeElectron(opts: { lock?: boolean; encryption?: boolean 
 
   const responseHeaderHooks: ((d: { responseHeaders: Record<string, string[]> }, cb: (r: { responseHeaders: Record<string, string[]> }) => void) => void)[] = [];
   let permissionHandler: ((wc: unknown, permission: string, cb: (ok: boolean) => void) => void) | null = null;
+  let permissionCheck: ((wc: unknown, permission: string) => boolean) | null = null;
   const trays: { menu: { label?: string; click?: () => void }[]; emitter: EventEmitter }[] = [];
 
   const electron = {
@@ -85,6 +87,15 @@ export function createFakeElectron(opts: { lock?: boolean; encryption?: boolean 
       isEncryptionAvailable: () => opts.encryption ?? true,
       encryptString: (s: string) => Buffer.from('SAFE:' + Buffer.from(s).toString('hex')),
       decryptString: (b: Buffer) => Buffer.from(b.toString().slice(5), 'hex').toString(),
+      getSelectedStorageBackend: () => opts.storageBackend ?? 'gnome_libsecret',
+    },
+    dialog: {
+      shown: [] as { type: string; title: string; message: string }[],
+      async showMessageBox(o: { type: string; title: string; message: string }) {
+        electron.dialog.shown.push(o);
+        return { response: 0 };
+      },
+      showErrorBox() {},
     },
     Tray: class extends EventEmitter {
       constructor() {
@@ -102,6 +113,7 @@ export function createFakeElectron(opts: { lock?: boolean; encryption?: boolean 
       defaultSession: {
         webRequest: { onHeadersReceived: (h: (typeof responseHeaderHooks)[number]) => void responseHeaderHooks.push(h) },
         setPermissionRequestHandler: (h: typeof permissionHandler) => void (permissionHandler = h),
+        setPermissionCheckHandler: (h: typeof permissionCheck) => void (permissionCheck = h),
       },
     },
   };
@@ -112,5 +124,5 @@ export function createFakeElectron(opts: { lock?: boolean; encryption?: boolean 
     return handlers.get('engine:invoke')!({ sender: win.webContents, senderFrame: frame }, op, input) as Promise<{ status: number; envelope: any }>;
   };
 
-  return { electron, app, windows, handlers, userData, trays, responseHeaderHooks, invoke, permission: () => permissionHandler };
+  return { electron, app, windows, handlers, userData, trays, responseHeaderHooks, invoke, permission: () => permissionHandler, permissionCheck: () => permissionCheck };
 }

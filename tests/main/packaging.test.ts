@@ -19,13 +19,26 @@ describe('electron-builder configuration', () => {
     expect(config.npmRebuild).toBe(false);
   });
 
+  it('flips Electron\'s fuses: no run-as-Node, no Node options or inspector flags, encrypted cookies, app only from the asar', async () => {
+    const config = await getConfig(root, join(root, 'electron-builder.yml'), null);
+    expect(config.electronFuses).toMatchObject({
+      runAsNode: false,
+      enableNodeOptionsEnvironmentVariable: false,
+      enableNodeCliInspectArguments: false,
+      enableCookieEncryption: true,
+      onlyLoadAppFromAsar: true,
+    });
+    // Workers read real files: both are unpacked beside the archive.
+    expect(config.asarUnpack).toEqual(expect.arrayContaining(['dist/engine/render-worker.cjs', 'dist/engine/import-worker.cjs']));
+  });
+
   it('is a real check: a misspelt option is refused', async () => {
     const config = await getConfig(root, join(root, 'electron-builder.yml'), { npmRebuilt: false } as never);
     await expect(validateConfiguration(config, new DebugLogger(false))).rejects.toThrow(/npmRebuilt/);
   });
 
-  it('packages files the build produced: main, preload, renderer and the render worker', () => {
+  it('packages files the build produced: main, preload, renderer and the render and import workers', () => {
     const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
-    for (const file of [pkg.main, 'dist/preload/preload.cjs', 'dist/renderer/index.html', 'dist/engine/render-worker.cjs']) expect(existsSync(join(root, file)), file).toBe(true);
+    for (const file of [pkg.main, 'dist/preload/preload.cjs', 'dist/renderer/index.html', 'dist/engine/render-worker.cjs', 'dist/engine/import-worker.cjs']) expect(existsSync(join(root, file)), file).toBe(true);
   });
 });
