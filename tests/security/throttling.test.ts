@@ -1,0 +1,92 @@
+// Finding 5 (medium): rate limits locked the rightful user out. Sign-ins slow down per account and
+// per address with growing delays announced in Retry-After; a valid credential is never refused
+// because others failed. The clock is the engine's, moved by the test.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { defaults, startTestServer, type TestServer } from '../support/test-server.js';
+
+let s: TestServer;
+let now = Date.parse('2026-03-02T09:00:00Z');
+const advance = (seconds: number) => (now += seconds * 1000);
+
+const login = (email: string, password: string) => s.call('POST', '/api/app/auth/login', { token: null, body: { email, password } });
+
+async function createUser(email: string, password: string) {
+  const { orgId } = await defaults(s);
+  await s.ok('POST', '/api/v1/users', { firstName: 'Throttle', lastName: 'Test', email, password, isActive: true, organizations: [{ id: orgId }] });
+}
+
+beforeAll(async () => {
+  s = await startTestServer({ now: () => new Date(now) });
+  await createUser('carol@example.com', 'carol-password-1');
+  await createUser('dave@example.com', 'dave-password-1');
+});
+afterAll(() => s.stop());
+
+describe('sign-in throttling', () => {
+  it('after 30 wrong passwords the right one is accepted once the announced wait is over', async () => {
+    const codes: number[] = [];
+    while (codes.filter((c) => c === 401).length < 30) {
+      const r = await login('carol@example.com', 'wrong-' + codes.length);
+      codes.push(r.status);
+      // A guesser who waits as told is let through to fail again; one who does not is refused.
+      if (r.status === 429) advance(Number(r.headers.get('retry-after')));
+    }
+    expect(codes.slice(0, 5)).toEqual([401, 401, 401, 401, 401]);
+    expect(codes[5]).toBe(429);
+    const right = await login('carol@example.com', 'carol-password-1');
+    expect(right.status).toBe(429);
+    const wait = Number(right.headers.get('retry-after'));
+    // Growing delays are capped: the rightful user waits at most a minute.
+    expect(wait).toBeGreaterThan(0);
+    expect(wait).toBeLessThanOrEqual(60);
+    expect(right.body.error).toMatch(/try again in \d+ s/);
+    advance(wait);
+    expect((await login('carol@example.com', 'carol-password-1')).status).toBe(200);
+    // Success clears the account's slate.
+    expect((await login('carol@example.com', 'wrong-again')).status).toBe(401);
+  });
+
+  it('one account under attack does not lock out another signing in from the same address', async () => {
+    for (let i = 0; i < 8; i++) await login('carol@example.com', 'wrong-' + i);
+    expect((await login('carol@example.com', 'carol-password-1')).status).toBe(429);
+    expect((await login('dave@example.com', 'dave-password-1')).status).toBe(200);
+    advance(120);
+  });
+
+  it('throttles unknown e-mail addresses the same way, with the same answer as a wrong password', async () => {
+    const unknown = await login('nobody@example.com', 'whatever-1');
+    const known = await login('dave@example.com', 'wrong-password');
+    expect(unknown.status).toBe(401);
+    expect(unknown.body.error).toBe(known.body.error);
+    for (let i = 0; i < 5; i++) await login('nobody@example.com', 'whatever-' + i);
+    const r = await login('nobody@example.com', 'whatever-x');
+    expect(r.status).toBe(429);
+    expect(Number(r.headers.get('retry-after'))).toBeGreaterThan(0);
+    advance(120);
+  });
+
+  it('slows a whole address down only after many failures across accounts', async () => {
+    advance(15 * 60 + 1);
+    const codes: number[] = [];
+    for (let i = 0; i < 60; i++) codes.push((await login(`guess-${i}@example.com`, 'x-password')).status);
+    expect(codes.slice(0, 50).every((c) => c === 401)).toBe(true);
+    expect(codes.slice(50)).toContain(429);
+    advance(15 * 60 + 1);
+    expect((await login('dave@example.com', 'dave-password-1')).status).toBe(200);
+  });
+});
+
+describe('bearer credentials', () => {
+  it('never refuses a valid API key because others sent bad ones; the bad ones slow down with Retry-After', async () => {
+    const codes: number[] = [];
+    for (let i = 0; i < 40; i++) codes.push((await s.call('GET', '/api/v1/users', { token: 'bsk_forged' + i })).status);
+    expect(codes[0]).toBe(401);
+    expect(codes.at(-1)).toBe(429);
+    const throttled = await s.call('GET', '/api/v1/users', { token: 'bsk_forged-again' });
+    expect(throttled.status).toBe(429);
+    expect(Number(throttled.headers.get('retry-after'))).toBeGreaterThan(0);
+    // The owner's key, from the same address, in the middle of it all.
+    expect((await s.call('GET', '/api/v1/users')).status).toBe(200);
+    advance(600);
+  });
+});
