@@ -38,7 +38,7 @@ export const v = {
   bool: () => z.boolean(),
   obool: () => z.boolean().optional(),
   int: () => z.number().int({ message: 'must be a whole number' }).min(-2147483648).max(2147483647),
-  dateTime: () => z.iso.datetime({ offset: true, local: true, message: 'must be an ISO 8601 date-time' }),
+  dateTime: () => z.iso.datetime({ offset: true, local: true, message: 'must be an ISO 8601 date-time' }).max(40),
   idName: () => z.object({ id: v.uuid(), name: z.string().max(TEXT_MAX.name, tooLong(TEXT_MAX.name)).nullable().optional() }),
   uuidList: () => z.array(v.uuid()).max(10_000),
 };

@@ -121,7 +121,7 @@ describe('roles: nobody grants what they do not hold', () => {
     const me = await signedInUserWith(s, { viewUser: true, createSystem: true, editSystem: true }, 'role-editor');
     const tooMuch = await s.call('POST', '/api/v1/roles', { token: me.token, body: { name: 'Sneaky', permissions: { deleteUser: true, createSystem: true }, isActive: true, allProjects: true } });
     expect(tooMuch.status).toBe(403);
-    expect(tooMuch.body.errorDetails[0].field).toBe('body.permissions.deleteUser');
+    expect(tooMuch.body.errorDetails![0].field).toBe('body.permissions.deleteUser');
     const names = (await s.ok('GET', '/api/v1/roles', undefined, { get_all: true })).map((r: { name: string }) => r.name);
     expect(names).not.toContain('Sneaky');
     const fine = await s.call('POST', '/api/v1/roles', { token: me.token, body: { name: 'Narrow', permissions: { viewUser: true }, isActive: true, allProjects: true } });
@@ -140,7 +140,7 @@ describe('roles: nobody grants what they do not hold', () => {
     await s.engine.services.db.query(`UPDATE roles SET allProjects = 0, projects = '[{"id":"00000000-0000-4000-8000-000000000001","name":"Mine"}]' WHERE id = (SELECT targetId FROM user_roles WHERE userId = ?)`, [me.userId]);
     const all = await s.call('POST', '/api/v1/roles', { token: me.token, body: { name: 'All of them', permissions: { viewUser: true }, isActive: true, allProjects: true } });
     expect(all.status).toBe(403);
-    expect(all.body.errorDetails[0].field).toBe('body.allProjects');
+    expect(all.body.errorDetails![0].field).toBe('body.allProjects');
     const other = await s.call('POST', '/api/v1/roles', { token: me.token, body: { name: 'Other', permissions: { viewUser: true }, isActive: true, allProjects: false, projects: [{ id: '00000000-0000-4000-8000-000000000002' }] } });
     expect(other.status).toBe(403);
     const mine = await s.call('POST', '/api/v1/roles', { token: me.token, body: { name: 'Mine only', permissions: { viewUser: true }, isActive: true, allProjects: false, projects: [{ id: '00000000-0000-4000-8000-000000000001' }] } });

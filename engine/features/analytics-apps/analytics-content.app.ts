@@ -11,7 +11,7 @@ import { chartSvg } from '../../render/chart-svg.js';
 
 const appParam = z.object({ id: v.uuid() });
 const itemParam = z.object({ id: v.uuid(), itemId: z.string().min(1).max(64) });
-export const SelectionsInput = z.record(z.string().min(1).max(200), z.array(z.union([z.string(), z.number()]).transform(String)).max(10_000)).default({});
+export const SelectionsInput = z.record(z.string().min(1).max(200), z.array(z.union([z.string().max(1000), z.number()]).transform(String)).max(10_000)).default({});
 const Measure = z.object({ label: z.string().max(200), expression: z.string().trim().min(1, { message: 'must not be empty' }).max(2000) });
 const Sort = z.object({ by: z.enum(['dimension', 'measure']), index: z.number().int().min(0).max(20), direction: z.enum(['asc', 'desc']) });
 

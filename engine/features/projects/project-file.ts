@@ -25,7 +25,7 @@ export const ProjectFile = z.object({
     values: z.array(z.object({ kind: z.enum(['field', 'variable', 'bookmark']), targetId: z.string().max(64), fieldValues: z.array(z.string().max(1000)).max(10_000).nullable(), variableValue: z.string().max(4000).nullable(), order: z.number().int() })).max(1000),
   })).max(1000),
   reports: z.array(z.object({
-    name: z.string().min(1).max(300), description: z.string().max(5000).nullable(), type: z.enum(['Excel', 'Word', 'PowerPoint', 'Html']), connectionRef: z.string().nullable(),
+    name: z.string().min(1).max(300), description: z.string().max(5000).nullable(), type: z.enum(['Excel', 'Word', 'PowerPoint', 'Html']), connectionRef: z.string().max(64).nullable(),
     isIteration: z.boolean(), iterationFields: z.array(z.object({ fieldID: z.string().max(64), order: z.number().int() })).max(5),
     dynamicNameSeparator: z.string().max(10).nullable(), dynamicNames: z.array(z.object({ itemType: z.string().max(64), value: z.string().max(200), order: z.number().int(), variableAnalyticsAppID: z.string().max(64).nullable().optional() })).max(20),
     document: ReportDocumentSchema, filterRefs: z.array(z.string().max(64)).max(1000),

@@ -25,7 +25,7 @@ const UpdateV2 = z.object({
 const GenerateQuery = z.object({ outputFormat: v.text() });
 const GenerateBody = z
   .object({
-    selections: z.array(z.object({ fieldName: v.text(), values: z.array(z.union([z.string(), z.number()]).transform(String)).max(10_000) })).max(100).nullable().optional(),
+    selections: z.array(z.object({ fieldName: v.text(), values: z.array(z.union([z.string().max(1000), z.number()]).transform(String)).max(10_000) })).max(100).nullable().optional(),
     appId: v.nstr(),
     bookmarkId: v.nstr(),
   })
