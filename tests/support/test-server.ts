@@ -2,7 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
-import { createEngine, type Engine } from '../../engine/engine.js';
+import { createEngine, type Engine, type EngineOptions } from '../../engine/engine.js';
 import { startHttpServer, type HttpServer } from '../../engine/http/server.js';
 import type { SecretKeyStore } from '../../engine/core/secrets.js';
 
@@ -48,10 +48,10 @@ export interface TestServer {
   stop(): Promise<void>;
 }
 
-export async function startTestServer(opts: { rendererDir?: string; now?: () => Date; demo?: boolean } = {}): Promise<TestServer> {
+export async function startTestServer(opts: { rendererDir?: string; now?: () => Date; demo?: boolean; importLimits?: EngineOptions['importLimits'] } = {}): Promise<TestServer> {
   const dataDir = await mkdtemp(join(tmpdir(), 'broadsheet-test-'));
   // The demo app (110,000 rows) is made only where a test asks for it.
-  const engine = await createEngine({ dataDir, secretKeys: memoryKeyStore(), now: opts.now, demo: opts.demo ?? false });
+  const engine = await createEngine({ dataDir, secretKeys: memoryKeyStore(), now: opts.now, demo: opts.demo ?? false, importLimits: opts.importLimits });
   await engine.demoReady;
   const ownerKey = await engine.issueOwnerKey();
   const http = await startHttpServer(engine, { port: 0, rendererDir: opts.rendererDir });
