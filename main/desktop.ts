@@ -32,7 +32,7 @@ export interface Desktop {
  * when the window closes. Everything of substance lives in the engine; this only wires Electron.
  */
 export async function startDesktop(electron: ElectronModule, options: DesktopOptions): Promise<Desktop | null> {
-  const { app, BrowserWindow, ipcMain, safeStorage, Tray, Menu, nativeImage, session, dialog } = electron;
+  const { app, BrowserWindow, ipcMain, safeStorage, Tray, Menu, nativeImage, session } = electron;
   const log = options.logger ?? consoleLogger;
   const devServerUrl = app.isPackaged ? undefined : options.devServerUrl;
   if (!app.requestSingleInstanceLock()) {

@@ -9,6 +9,7 @@ import { performance } from 'node:perf_hooks';
 import { createEngine } from '../../engine/engine.js';
 import { startHttpServer } from '../../engine/http/server.js';
 import { reportBench } from './report-bench.js';
+import { importBench } from './import-bench.js';
 
 const SERVE = join(__dirname, '..', 'engine', 'serve.cjs');
 const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))];
@@ -100,6 +101,8 @@ async function main() {
   console.log(`  bare SQLite page + count query p50 ${ms(bareP50)}; ratio full HTTP path / bare query: ${(p50 / bareP50).toFixed(1)}x`);
   console.log(`\nReport generation: KPI + 50-row table + bar chart, iterated over 500 customers of the demo app:`);
   console.table(await reportBench(500));
+  console.log(`\nLarge import: a ${Number(process.env.BENCH_IMPORT_ROWS ?? 2_000_000).toLocaleString('en')}-row XLSX through POST /api/app/analytics/{id}/import:`);
+  await importBench();
   const mem = process.memoryUsage();
   console.log(`\nBench process peak RSS about ${(mem.rss / 1024 / 1024).toFixed(0)} MiB, heap used ${(mem.heapUsed / 1024 / 1024).toFixed(0)} MiB`);
 }

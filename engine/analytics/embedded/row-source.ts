@@ -96,7 +96,11 @@ async function* jsonRows(path: string, onHeaders: (headers: string[]) => void): 
   const known = new Set<string>();
   data.forEach((item, i) => {
     if (!item || typeof item !== 'object' || Array.isArray(item)) throw importFailure(`Item ${i + 1}`, 'is not an object');
-    for (const k of Object.keys(item)) if (!known.has(k)) known.add(k) && headers.push(k);
+    for (const k of Object.keys(item)) {
+      if (known.has(k)) continue;
+      known.add(k);
+      headers.push(k);
+    }
   });
   if (!headers.length) throw importFailure('Item 1', 'there are no values to import');
   checkHeaders(headers, (c) => `Key ${c + 1}`);
