@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { mkdtemp } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
@@ -32,6 +32,7 @@ describe('first start and the database', () => {
     expect(second.firstStart).toEqual({ created: false, ownerId: first.firstStart.ownerId });
     expect(await second.services.db.query('SELECT COUNT(*) n FROM organizations')).toEqual([{ n: 1 }]);
     await second.close();
+    await rm(dataDir, { recursive: true, force: true });
   });
 
   it('answers an internal fault as a 500 envelope without the input', async () => {
@@ -45,6 +46,7 @@ describe('first start and the database', () => {
     expect(res.envelope.error).toMatch(/Internal error/);
     expect(logged.join()).not.toContain('secret-host');
     await engine.close();
+    await rm(dataDir, { recursive: true, force: true });
   });
 });
 

@@ -1,13 +1,21 @@
 // `npm run serve` on an empty folder, as a person would start it: the built server, a real process.
 import { afterAll, describe, expect, it } from 'vitest';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtemp, readFile, stat } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 const SERVE = join(__dirname, '..', '..', 'dist', 'engine', 'serve.cjs');
 let child: ChildProcess | null = null;
-afterAll(() => void child?.kill('SIGTERM'));
+const folders: string[] = [];
+afterAll(async () => {
+  if (child && child.exitCode === null) {
+    const exited = new Promise((r) => child!.once('exit', r));
+    child.kill('SIGTERM');
+    await exited;
+  }
+  for (const f of folders) await rm(f, { recursive: true, force: true });
+});
 
 function start(dataDir: string): Promise<{ url: string; output: string }> {
   return new Promise((resolve, reject) => {
@@ -31,6 +39,7 @@ function start(dataDir: string): Promise<{ url: string; output: string }> {
 describe('npm run serve', () => {
   it('starts on an empty folder, writes the owner key (0600) and prints its path, and serves API and UI', async () => {
     const dataDir = await mkdtemp(join(tmpdir(), 'bs-serve-'));
+    folders.push(dataDir);
     const { url, output } = await start(dataDir);
     const keyFile = join(dataDir, 'owner-api-key');
     expect(output).toContain(keyFile);

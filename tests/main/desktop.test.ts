@@ -8,13 +8,16 @@ import { DB_FILE } from '../../engine/core/db.js';
 
 const distDir = '/opt/broadsheet/dist';
 let desktop: Desktop | null = null;
+const fakes: ReturnType<typeof createFakeElectron>[] = [];
 afterEach(async () => {
   await desktop?.engine.close().catch(() => undefined);
   desktop = null;
+  for (const f of fakes.splice(0)) f.cleanup();
 });
 
 async function start(opts: Parameters<typeof createFakeElectron>[0] = {}, devServerUrl?: string, logger = silentLogger) {
   const fake = createFakeElectron(opts);
+  fakes.push(fake);
   desktop = await startDesktop(fake.electron as never, { distDir, devServerUrl, logger });
   return fake;
 }
@@ -51,6 +54,7 @@ describe('desktop shell', () => {
     await desktop!.engine.close();
     // The same data folder again: logged again, not asked again.
     const again = createFakeElectron({ storageBackend: 'basic_text' });
+    fakes.push(again);
     again.app.getPath = () => fake.userData;
     const second = recordingLogger();
     desktop = await startDesktop(again.electron as never, { distDir, logger: second.logger });
@@ -152,6 +156,7 @@ describe('desktop shell', () => {
 
   it('quits when another instance holds the lock', async () => {
     const fake = createFakeElectron({ lock: false });
+    fakes.push(fake);
     expect(await startDesktop(fake.electron as never, { distDir })).toBeNull();
     expect(fake.app.quitCalled).toBe(1);
   });
@@ -164,6 +169,7 @@ describe('desktop shell', () => {
 
   it('refuses to start without the OS keychain rather than store secrets unprotected', async () => {
     const fake = createFakeElectron({ encryption: false });
+    fakes.push(fake);
     await expect(startDesktop(fake.electron as never, { distDir })).rejects.toThrow(/keychain/);
   });
 });

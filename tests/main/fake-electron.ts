@@ -1,7 +1,7 @@
 // A small stand-in for the parts of the `electron` module the shell uses: Electron's binary cannot
 // run on these machines, so main/ is tested against this, and everything below it is real.
 import { EventEmitter } from 'node:events';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -124,5 +124,8 @@ export function createFakeElectron(opts: { lock?: boolean; encryption?: boolean;
     return handlers.get('engine:invoke')!({ sender: win.webContents, senderFrame: frame }, op, input) as Promise<{ status: number; envelope: any }>;
   };
 
-  return { electron, app, windows, handlers, userData, trays, responseHeaderHooks, invoke, permission: () => permissionHandler, permissionCheck: () => permissionCheck };
+  /** Removes the user-data folder (after the engine on it has closed). */
+  const cleanup = () => rmSync(userData, { recursive: true, force: true });
+
+  return { electron, app, windows, handlers, userData, trays, responseHeaderHooks, invoke, cleanup, permission: () => permissionHandler, permissionCheck: () => permissionCheck };
 }

@@ -1,6 +1,6 @@
 // Passwords on output files: PDF by its own encryption, Office files by ECMA-376 agile encryption.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mkdtemp } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import officeCrypto from 'officecrypto-tool';
@@ -11,11 +11,13 @@ import type { ResolvedReport } from '../../engine/render/document.js';
 import { ooxmlText, pdfOpensWithoutPassword, pdfPages, qpdfCheck, qpdfEncryption, xlsxWorkbook } from '../support/read-back.js';
 
 let provider: EmbeddedProvider;
+let appsDir: string;
 let pool: RenderPool;
 let report: ResolvedReport;
 
 beforeAll(async () => {
-  provider = new EmbeddedProvider(await mkdtemp(join(tmpdir(), 'bs-protect-')));
+  appsDir = await mkdtemp(join(tmpdir(), 'bs-protect-'));
+  provider = new EmbeddedProvider(appsDir);
   await provider.createApp('tiny', 'Tiny');
   await provider.importFile('tiny', 'csv', Buffer.from('Region,Sales\nNorth,100.5\nSouth,200\n'), 'tiny.csv');
   report = await resolveReport({
@@ -27,6 +29,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await pool.close();
   await provider.close();
+  await rm(appsDir, { recursive: true, force: true });
 });
 
 describe('file passwords', () => {

@@ -1,30 +1,36 @@
 // Reading generated files back, as independent tools would: poppler for PDF, exceljs for XLSX,
 // the OOXML parts for DOCX and PPTX.
 import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import JSZip from 'jszip';
 import ExcelJS from 'exceljs';
 
-const tmp = (name: string, data: Buffer) => {
-  const file = join(mkdtempSync(join(tmpdir(), 'bs-read-')), name);
-  writeFileSync(file, data);
-  return file;
-};
+/** Writes the bytes to a file of a fresh folder for a command-line reader, and removes the folder after. */
+function withFile<T>(name: string, data: Buffer, read: (file: string) => T): T {
+  const dir = mkdtempSync(join(tmpdir(), 'bs-read-'));
+  try {
+    const file = join(dir, name);
+    writeFileSync(file, data);
+    return read(file);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
 
 /** The text of each page (pdftotext; pages split on form feeds). */
 export function pdfPages(data: Buffer, password?: string): string[] {
-  const args = [...(password ? ['-upw', password] : []), '-layout', tmp('f.pdf', data), '-'];
-  return execFileSync('pdftotext', args, { encoding: 'utf8' }).split('\f').filter((p, i, all) => p.trim() || i < all.length - 1);
+  const text = withFile('f.pdf', data, (f) => execFileSync('pdftotext', [...(password ? ['-upw', password] : []), '-layout', f, '-'], { encoding: 'utf8' }));
+  return text.split('\f').filter((p, i, all) => p.trim() || i < all.length - 1);
 }
 
 export function pdfOpensWithoutPassword(data: Buffer): boolean {
-  return spawnSync('pdftotext', [tmp('f.pdf', data), '-'], { encoding: 'utf8' }).status === 0;
+  return withFile('f.pdf', data, (f) => spawnSync('pdftotext', [f, '-'], { encoding: 'utf8' }).status === 0);
 }
 
 export function qpdfCheck(data: Buffer, password?: string): string {
-  const r = spawnSync('qpdf', [...(password ? [`--password=${password}`] : []), '--check', tmp('f.pdf', data)], { encoding: 'utf8' });
+  const r = withFile('f.pdf', data, (f) => spawnSync('qpdf', [...(password ? [`--password=${password}`] : []), '--check', f], { encoding: 'utf8' }));
   return r.stdout + r.stderr;
 }
 
@@ -55,6 +61,6 @@ export function pngSize(data: Buffer): { width: number; height: number } {
 }
 
 export function qpdfEncryption(data: Buffer, password?: string): string {
-  const r = spawnSync('qpdf', [...(password ? [`--password=${password}`] : []), '--show-encryption', tmp('f.pdf', data)], { encoding: 'utf8' });
+  const r = withFile('f.pdf', data, (f) => spawnSync('qpdf', [...(password ? [`--password=${password}`] : []), '--show-encryption', f], { encoding: 'utf8' }));
   return r.stdout + r.stderr;
 }

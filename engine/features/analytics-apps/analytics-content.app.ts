@@ -7,7 +7,6 @@ import type { OpContext } from '../../core/context.js';
 import type { AppMeta, ChartDef } from '../../analytics/model.js';
 import { IMPORT_BODY_LIMIT } from '../../core/limits.js';
 import { providerAppId } from './analytics-apps.rules.js';
-import { chartSvg } from '../../render/chart-svg.js';
 
 const appParam = z.object({ id: v.uuid() });
 const itemParam = z.object({ id: v.uuid(), itemId: z.string().min(1).max(64) });
@@ -179,6 +178,8 @@ export const analyticsContentApp = [
       const data = await ctx.analytics.chartData(appId, chart, body.selections);
       const nd = data.dimensions.length;
       const type = chart.type === 'table' ? 'bar' : chart.type;
+      // The chart library loads on the first picture, not at start.
+      const { chartSvg } = await import('../../render/chart-svg.js');
       const svg = chartSvg({
         type: 'chart', title: chart.name, chartType: type,
         categories: data.rows.map((r) => r.slice(0, nd).map((v) => String(v ?? '')).join(' · ')),

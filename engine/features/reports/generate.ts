@@ -1,4 +1,3 @@
-import JSZip from 'jszip';
 import { performance } from 'node:perf_hooks';
 import type { OpContext } from '../../core/context.js';
 import { badInput } from '../../core/errors.js';
@@ -115,6 +114,8 @@ export async function generateFiles(ctx: OpContext, report: ReportRow, req: Gene
 /** One file as is; several (an iteration) zipped together, names made unique. */
 export async function asDownload(report: ReportRow, files: GeneratedFile[]): Promise<FileResult> {
   if (files.length === 1) return new FileResult(files[0].name, FILE_TYPES[files[0].format].mime, files[0].data);
+  // Loaded on the first zip, not at start.
+  const { default: JSZip } = await import('jszip');
   const zip = new JSZip();
   const used = new Set<string>();
   for (const f of files) {
