@@ -2,6 +2,18 @@
 // takes only types from the engine (its values would drag Node into the sandboxed page).
 import tseslint from 'typescript-eslint';
 
+const ENGINE_BASE = [
+  { group: ['electron'], message: 'engine/ must run under plain Node: no electron' },
+  { group: ['**/main/**', '**/preload/**', '**/renderer/**'], message: 'engine/ may not import upward (main, preload, renderer)' },
+];
+const COMPOSITION = ['**/http/**', '**/catalogue.js', '**/engine.js', '**/entities.js', '**/serve.js'];
+const ABOVE_RENDER = [...COMPOSITION, '**/ops/**', '**/features/**'];
+
+/** One layer's import rule (flat config replaces a rule per file, so each carries the base patterns). */
+function engineLayer(files, patterns) {
+  return { files, rules: { '@typescript-eslint/no-restricted-imports': ['error', { patterns: [...ENGINE_BASE, ...patterns] }] } };
+}
+
 export default tseslint.config(
   { ignores: ['dist/**', 'node_modules/**', 'release/**', 'tests/artifacts/**'] },
   ...tseslint.configs.recommended,
@@ -12,17 +24,18 @@ export default tseslint.config(
       'no-restricted-exports': ['error', { restrictDefaultExports: { direct: true, named: true, defaultFrom: true, namedFrom: true, namespaceFrom: true } }],
     },
   },
-  {
-    files: ['engine/**/*.ts'],
-    rules: {
-      '@typescript-eslint/no-restricted-imports': ['error', {
-        patterns: [
-          { group: ['electron'], message: 'engine/ must run under plain Node: no electron' },
-          { group: ['**/main/**', '**/preload/**', '**/renderer/**'], message: 'engine/ may not import upward (main, preload, renderer)' },
-        ],
-      }],
-    },
-  },
+  // The engine's layers, lowest first: core (the ground floor) ← analytics ← render ← ops (the
+  // operation machinery, which may also read the features' entities) ← features ← http and the
+  // composition root (engine.ts, catalogue.ts, entities.ts). Each layer imports only from below.
+  engineLayer(['engine/**/*.ts'], []),
+  engineLayer(['engine/core/**/*.ts', 'engine/migrations/**/*.ts'], [{ group: ['../**'], message: 'engine/core is the ground floor: it imports nothing else of the engine' }]),
+  engineLayer(['engine/analytics/**/*.ts'], [{ group: [...ABOVE_RENDER, '**/render/**'], message: 'engine/analytics sits on core alone: no render, ops, features, http or composition root' }]),
+  engineLayer(['engine/render/**/*.ts'], [{ group: ABOVE_RENDER, message: 'engine/render sits on core and analytics: no ops, features, http or composition root' }]),
+  engineLayer(['engine/ops/**/*.ts'], [
+    { group: COMPOSITION, message: 'engine/ops sits below the features and the composition root' },
+    { regex: '/features/(?!.*\\.entity\\.js$)', message: 'engine/ops sits below the features: it may read their entities, nothing else of them' },
+  ]),
+  engineLayer(['engine/features/**/*.ts'], [{ group: COMPOSITION, message: 'features are composed by the root (engine.ts, catalogue.ts) and served by http: they import neither' }]),
   {
     files: ['renderer/src/**/*.{ts,tsx}'],
     rules: {

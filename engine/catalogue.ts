@@ -24,7 +24,7 @@ import { filtersApp } from './features/filters/filters.app.js';
 import { reportsV1 } from './features/reports/reports.v1.js';
 import { reportsV2 } from './features/reports/reports.v2.js';
 import { reportsApp } from './features/reports/reports.app.js';
-import type { OpCallInput, OpResult } from './core/op.js';
+import type { OpCallInput, OpResult } from './ops/op.js';
 
 /** Every operation, registered in one place; routes, OpenAPI, IPC and the renderer's client derive from it. */
 export const OPERATIONS = [

@@ -9,7 +9,7 @@ import { isTrustedSenderUrl } from './trusted-sender.js';
 import { lockDown, secureWebPreferences } from './window.js';
 import { safeStorageKeyStore, secretsProtection } from './secret-store.js';
 import { consoleLogger } from '../engine/core/console-logger.js';
-import type { Logger } from '../engine/core/context.js';
+import type { Logger } from '../engine/ops/context.js';
 
 type ElectronModule = Pick<typeof Electron, 'app' | 'BrowserWindow' | 'ipcMain' | 'safeStorage' | 'Tray' | 'Menu' | 'nativeImage' | 'session' | 'dialog'>;
 

@@ -1,6 +1,6 @@
 // Dev aid: prints the SQL that brings an empty database to the entities' schema, for writing a migration.
 import { DataSource } from 'typeorm';
-import { ENTITIES } from '../engine/core/entities.js';
+import { ENTITIES } from '../engine/entities.js';
 
 async function main() {
   const ds = new DataSource({ type: 'sqlite', database: ':memory:', entities: ENTITIES });

@@ -1,4 +1,4 @@
-import type { Logger } from './context.js';
+import type { Logger } from './logger.js';
 
 /** A logger for hosts that write to the terminal or the system log (serve, the desktop shell). */
 export const consoleLogger: Logger = {

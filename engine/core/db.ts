@@ -1,21 +1,20 @@
-import { DataSource } from 'typeorm';
+import { DataSource, type DataSourceOptions, type EntitySchema } from 'typeorm';
 import { join } from 'node:path';
-import { ENTITIES } from './entities.js';
-import { MIGRATIONS } from '../migrations/index.js';
 
 export const DB_FILE = 'broadsheet.db';
 
 /**
  * Opens the data folder's database: WAL so readers never wait on the writer, foreign keys on,
  * a busy timeout instead of immediate SQLITE_BUSY, and the listed migrations run in order.
- * `synchronize` stays off: the schema changes only through migrations.
+ * `synchronize` stays off: the schema changes only through migrations. The composition root
+ * gives the entities and migrations, so this floor knows none of the features above it.
  */
-export async function openDatabase(dataDir: string): Promise<DataSource> {
+export async function openDatabase(dataDir: string, schema: { entities: EntitySchema<any>[]; migrations: DataSourceOptions['migrations'] }): Promise<DataSource> {
   const ds = new DataSource({
     type: 'sqlite',
     database: join(dataDir, DB_FILE),
-    entities: ENTITIES,
-    migrations: MIGRATIONS,
+    entities: schema.entities,
+    migrations: schema.migrations,
     migrationsRun: false,
     synchronize: false,
     logging: false,

@@ -1,16 +1,18 @@
-import { In, type EntitySchema, type ObjectLiteral } from 'typeorm';
-import type { OpContext } from './context.js';
+import { In, type DataSource, type EntitySchema, type ObjectLiteral } from 'typeorm';
+
+/** What these helpers need of an operation's context: the database. */
+type WithDb = { db: DataSource };
 import { conflict, notFound, type FieldError } from './errors.js';
 
 /** Loads one row by id or answers 404 naming what was looked for. */
-export async function findOr404<T extends ObjectLiteral>(ctx: OpContext, entity: EntitySchema<T>, id: string, what: string): Promise<T> {
+export async function findOr404<T extends ObjectLiteral>(ctx: WithDb, entity: EntitySchema<T>, id: string, what: string): Promise<T> {
   const row = await ctx.db.getRepository(entity).findOneBy({ id } as never);
   if (!row) throw notFound(`${what} ${id}`);
   return row;
 }
 
 /** All ids must exist; a 404 names the missing ones so nothing is half-done. */
-export async function requireAll<T extends ObjectLiteral>(ctx: OpContext, entity: EntitySchema<T>, ids: string[], what: string): Promise<T[]> {
+export async function requireAll<T extends ObjectLiteral>(ctx: WithDb, entity: EntitySchema<T>, ids: string[], what: string): Promise<T[]> {
   const unique = [...new Set(ids)];
   if (!unique.length) return [];
   const rows = await ctx.db.getRepository(entity).findBy({ id: In(unique) } as never);
@@ -35,14 +37,14 @@ export function refuseIfReferenced(name: string, refs: Reference[]): void {
 }
 
 /** Deletes rows by ids after checking they exist; answers how many went. */
-export async function deleteByIds<T extends ObjectLiteral>(ctx: OpContext, entity: EntitySchema<T>, ids: string[], what: string) {
+export async function deleteByIds<T extends ObjectLiteral>(ctx: WithDb, entity: EntitySchema<T>, ids: string[], what: string) {
   await requireAll(ctx, entity, ids, what);
   const unique = [...new Set(ids)];
   if (unique.length) await ctx.db.getRepository(entity).delete(unique as never);
   return { deleted: unique.length };
 }
 
-export async function countWhere(ctx: OpContext, sql: string, params: unknown[]): Promise<number> {
+export async function countWhere(ctx: WithDb, sql: string, params: unknown[]): Promise<number> {
   const [row] = (await ctx.db.query(sql, params)) as { n: number }[];
   return Number(row?.n ?? 0);
 }

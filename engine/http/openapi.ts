@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { AnyOp } from '../core/op.js';
+import type { AnyOp } from '../ops/op.js';
 import { PAGE_MAX, PAGE_SIZE_DEFAULT, PAGE_SIZE_MAX, TEXT_OPERATORS } from '../core/list-query.js';
 
 const toSchema = (schema: z.ZodType) => z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any', target: 'draft-2020-12' });

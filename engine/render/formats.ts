@@ -1,4 +1,5 @@
-import type { ReportType } from '../features/reports/reports.entity.js';
+/** What a report is designed as; it decides the formats it can be generated in. */
+export type ReportType = 'Excel' | 'Word' | 'PowerPoint' | 'Html';
 
 export type OutputFormat = 'Pdf' | 'Xlsx' | 'Docx' | 'Pptx' | 'Html' | 'Csv' | 'Png';
 

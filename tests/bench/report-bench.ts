@@ -15,7 +15,7 @@ import { Report } from '../../engine/features/reports/reports.entity.js';
 import { resolveReport } from '../../engine/render/resolve.js';
 import { renderPdf } from '../../engine/render/formats/pdf.js';
 import { renderXlsx } from '../../engine/render/formats/xlsx.js';
-import type { OpContext } from '../../engine/core/context.js';
+import type { OpContext } from '../../engine/ops/context.js';
 import type { ReportDocument } from '../../engine/render/document.js';
 
 const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))];

@@ -5,13 +5,13 @@ import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { createEngine } from '../../engine/engine.js';
 import { SecretBox } from '../../engine/core/secrets.js';
-import { buildCatalogue } from '../../engine/core/dispatch.js';
+import { buildCatalogue } from '../../engine/ops/dispatch.js';
 import { OPERATIONS } from '../../engine/catalogue.js';
 import { parseListQuery } from '../../engine/core/list-query.js';
 import { Throttle } from '../../engine/core/throttle.js';
 import { hashPassword, verifyPassword } from '../../engine/core/passwords.js';
 import { memoryKeyStore } from '../support/test-server.js';
-import type { AnyOp } from '../../engine/core/op.js';
+import type { AnyOp } from '../../engine/ops/op.js';
 
 describe('first start and the database', () => {
   it('seeds an empty folder once, and a restart finds the same records', async () => {

@@ -13,6 +13,28 @@ describe('layers', () => {
     expect(await lint('engine/features/x.ts', "import { Shell } from '../../renderer/src/screens/shell/Shell';\nexport const s = Shell;\n")).toEqual([expect.stringMatching(/upward/)]);
   });
 
+  it('keeps each engine layer to the layers below it', async () => {
+    const imp = (spec: string) => `import { x } from '${spec}';\nexport const y = x;\n`;
+    // core is the ground floor.
+    expect(await lint('engine/core/x.ts', imp('../features/users/users.entity.js'))).toEqual([expect.stringMatching(/ground floor/)]);
+    expect(await lint('engine/core/x.ts', imp('../ops/context.js'))).toEqual([expect.stringMatching(/ground floor/)]);
+    expect(await lint('engine/core/x.ts', imp('./errors.js'))).toEqual([]);
+    // analytics on core; render on core and analytics.
+    expect(await lint('engine/analytics/embedded/x.ts', imp('../../render/document.js'))).toEqual([expect.stringMatching(/analytics sits on core/)]);
+    expect(await lint('engine/analytics/embedded/x.ts', imp('../../core/errors.js'))).toEqual([]);
+    expect(await lint('engine/render/x.ts', imp('../features/reports/reports.rules.js'))).toEqual([expect.stringMatching(/render sits on core and analytics/)]);
+    expect(await lint('engine/render/x.ts', imp('../analytics/model.js'))).toEqual([]);
+    // ops reads the features' entities and nothing else of them.
+    expect(await lint('engine/ops/x.ts', imp('../features/users/users.rules.js'))).toEqual([expect.stringMatching(/may read their entities/)]);
+    expect(await lint('engine/ops/x.ts', imp('../features/users/users.entity.js'))).toEqual([]);
+    // features never reach the composition root or the transport.
+    expect(await lint('engine/features/users/x.ts', imp('../../catalogue.js'))).toEqual([expect.stringMatching(/composed by the root/)]);
+    expect(await lint('engine/features/users/x.ts', imp('../../http/server.js'))).toEqual([expect.stringMatching(/composed by the root/)]);
+    expect(await lint('engine/features/users/x.ts', imp('../../ops/op.js'))).toEqual([]);
+    // The base rule still holds in every layer.
+    expect(await lint('engine/core/x.ts', imp('electron'))).toEqual([expect.stringMatching(/plain Node/)]);
+  });
+
   it('lets the renderer import engine types only, and no Node', async () => {
     expect(await lint('renderer/src/x.ts', "import type { OpId } from '../../engine/catalogue';\nexport type X = OpId;\n")).toEqual([]);
     expect(await lint('renderer/src/x.ts', "import { OPERATIONS } from '../../engine/catalogue';\nexport const o = OPERATIONS;\n")).toEqual([expect.stringMatching(/only types/)]);

@@ -6,7 +6,7 @@ import { z } from 'zod';
 import { startTestServer, signedInUserWith, type TestServer } from '../support/test-server.js';
 import { fixtures, SAMPLES, issue3Samples, type Fixtures, type Sample } from '../support/samples.js';
 import { OPERATIONS } from '../../engine/catalogue.js';
-import type { AnyOp } from '../../engine/core/op.js';
+import type { AnyOp } from '../../engine/ops/op.js';
 import { TEXT_OPERATORS } from '../../engine/core/list-query.js';
 
 const catalogue = new Map<string, AnyOp>(OPERATIONS.map((o) => [o.id, o as AnyOp]));

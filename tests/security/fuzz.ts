@@ -4,7 +4,7 @@
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import { OPERATIONS } from '../../engine/catalogue.js';
-import type { AnyOp } from '../../engine/core/op.js';
+import type { AnyOp } from '../../engine/ops/op.js';
 import { MISSING_ID, type TestServer } from '../support/test-server.js';
 
 export type Door = 'rest' | 'bridge';

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { In } from 'typeorm';
-import { defineOp } from '../../core/op.js';
+import { defineOp } from '../../ops/op.js';
 import { idParam, v } from '../../core/validation.js';
 import { pageOf, type ListSpec } from '../../core/list-query.js';
 import { findOr404, requireAll } from '../../core/rows.js';

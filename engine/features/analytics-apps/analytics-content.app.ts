@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
-import { defineOp } from '../../core/op.js';
+import { defineOp } from '../../ops/op.js';
 import { TEXT_MAX, v } from '../../core/validation.js';
 import { badInput, conflict, notFound } from '../../core/errors.js';
-import type { OpContext } from '../../core/context.js';
+import type { OpContext } from '../../ops/context.js';
 import type { AppMeta, ChartDef } from '../../analytics/model.js';
 import { IMPORT_BODY_LIMIT } from '../../core/limits.js';
 import { providerAppId } from './analytics-apps.rules.js';

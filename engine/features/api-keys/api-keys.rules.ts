@@ -1,5 +1,5 @@
-import type { OpContext } from '../../core/context.js';
-import { me } from '../../core/context.js';
+import type { OpContext } from '../../ops/context.js';
+import { me } from '../../ops/context.js';
 import { iso, newBase } from '../../core/entity-base.js';
 import { fieldError, forbidden, notFound } from '../../core/errors.js';
 import { findOr404, requireAll } from '../../core/rows.js';

@@ -1,8 +1,8 @@
 import { z } from 'zod';
-import { defineOp } from '../../core/op.js';
+import { defineOp } from '../../ops/op.js';
 import { idParam, v } from '../../core/validation.js';
 import { pageOf, type ListSpec } from '../../core/list-query.js';
-import { me } from '../../core/context.js';
+import { me } from '../../ops/context.js';
 import { ApiKey } from './api-keys.entity.js';
 import { apiKeyDto, createApiKey, deleteApiKeys, LIST_API_KEYS, updateApiKey } from './api-keys.rules.js';
 

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { defineOp } from '../../core/op.js';
-import { me, type OpContext } from '../../core/context.js';
+import { defineOp } from '../../ops/op.js';
+import { me, type OpContext } from '../../ops/context.js';
 import { fieldError, retryAfterSeconds, tooMany, unauthorized } from '../../core/errors.js';
 import { newBase } from '../../core/entity-base.js';
 import { hashPassword, newToken, passwordProblem, tokenHash, verifyPassword } from '../../core/passwords.js';

@@ -1,5 +1,5 @@
 import { In, MoreThan } from 'typeorm';
-import type { EngineServices, Principal } from '../../core/context.js';
+import type { EngineServices, Principal } from '../../ops/context.js';
 import { allPermissions, noPermissions, ROLE_PERMISSIONS, type PermissionFlags } from '../../core/permissions.js';
 import { tokenHash } from '../../core/passwords.js';
 import { User, UserRole, type UserRow } from '../users/users.entity.js';

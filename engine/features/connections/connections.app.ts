@@ -1,10 +1,10 @@
 import { z } from 'zod';
-import { defineOp } from '../../core/op.js';
+import { defineOp } from '../../ops/op.js';
 import { idParam, v } from '../../core/validation.js';
 import { iso, newBase } from '../../core/entity-base.js';
 import { conflict, notFound } from '../../core/errors.js';
 import { countWhere, findOr404 } from '../../core/rows.js';
-import type { OpContext } from '../../core/context.js';
+import type { OpContext } from '../../ops/context.js';
 import { AnalyticsApp } from '../analytics-apps/analytics-apps.entity.js';
 import { reachableProject, visibleProjects } from '../projects/projects.rules.js';
 import { Connection, type ConnectionRow } from './connections.entity.js';

@@ -1,5 +1,5 @@
 import { In } from 'typeorm';
-import type { OpContext } from '../../core/context.js';
+import type { OpContext } from '../../ops/context.js';
 import { iso, newBase } from '../../core/entity-base.js';
 import { badInput, notFound } from '../../core/errors.js';
 import type { AppMeta, Selections } from '../../analytics/model.js';

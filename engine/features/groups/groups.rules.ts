@@ -1,5 +1,5 @@
 import { In } from 'typeorm';
-import type { OpContext } from '../../core/context.js';
+import type { OpContext } from '../../ops/context.js';
 import { iso, newBase } from '../../core/entity-base.js';
 import { conflict } from '../../core/errors.js';
 import { countWhere, findOr404, refuseIfReferenced, requireAll } from '../../core/rows.js';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineOp } from '../../core/op.js';
+import { defineOp } from '../../ops/op.js';
 import { idParam, TEXT_MAX, v } from '../../core/validation.js';
 import { pageOf } from '../../core/list-query.js';
 import { countWhere, deleteByIds, refuseIfReferenced, requireAll } from '../../core/rows.js';

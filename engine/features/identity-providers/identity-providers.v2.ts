@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineOp } from '../../core/op.js';
+import { defineOp } from '../../ops/op.js';
 import { idParam, TEXT_MAX, v } from '../../core/validation.js';
 import { saveIdentityProvider } from './identity-providers.rules.js';
 

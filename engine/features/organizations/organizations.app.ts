@@ -1,4 +1,4 @@
-import { defineOp } from '../../core/op.js';
+import { defineOp } from '../../ops/op.js';
 import { idParam } from '../../core/validation.js';
 import { findOr404 } from '../../core/rows.js';
 import { Organization } from './organizations.entity.js';

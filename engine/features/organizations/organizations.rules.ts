@@ -1,4 +1,4 @@
-import type { OpContext } from '../../core/context.js';
+import type { OpContext } from '../../ops/context.js';
 import { newBase, iso } from '../../core/entity-base.js';
 import { countWhere, findOr404, refuseIfReferenced, requireAll } from '../../core/rows.js';
 import { Organization, type OrganizationRow } from './organizations.entity.js';

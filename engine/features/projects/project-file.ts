@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { randomUUID } from 'node:crypto';
 import { In, type EntitySchema, type ObjectLiteral } from 'typeorm';
-import type { OpContext } from '../../core/context.js';
+import type { OpContext } from '../../ops/context.js';
 import { newBase } from '../../core/entity-base.js';
 import { badInput } from '../../core/errors.js';
 import { ReportDocumentSchema } from '../../render/document.js';

@@ -1,6 +1,6 @@
 import type { EntityManager, SelectQueryBuilder, ObjectLiteral } from 'typeorm';
-import type { OpContext } from '../../core/context.js';
-import { me } from '../../core/context.js';
+import type { OpContext } from '../../ops/context.js';
+import { me } from '../../ops/context.js';
 import { iso, newBase } from '../../core/entity-base.js';
 import { badInput, notFound } from '../../core/errors.js';
 import { findOr404 } from '../../core/rows.js';

@@ -1,5 +1,5 @@
 import { performance } from 'node:perf_hooks';
-import type { OpContext } from '../../core/context.js';
+import type { OpContext } from '../../ops/context.js';
 import { badInput } from '../../core/errors.js';
 import { FileResult, safeFileName } from '../../core/file-result.js';
 import type { Selections } from '../../analytics/model.js';

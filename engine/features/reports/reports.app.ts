@@ -1,8 +1,8 @@
 import { z } from 'zod';
-import { defineOp } from '../../core/op.js';
+import { defineOp } from '../../ops/op.js';
 import { idParam, v } from '../../core/validation.js';
 import { badInput } from '../../core/errors.js';
-import { me } from '../../core/context.js';
+import { me } from '../../ops/context.js';
 import { In } from 'typeorm';
 import { ReportDocumentSchema } from '../../render/document.js';
 import { Connection } from '../connections/connections.entity.js';

@@ -2,7 +2,9 @@ import { EntitySchema } from 'typeorm';
 import { baseColumns, flag, ref, text, type BaseRow } from '../../core/entity-base.js';
 import type { ReportDocument } from '../../render/document.js';
 
-export type ReportType = 'Excel' | 'Word' | 'PowerPoint' | 'Html';
+import type { ReportType } from '../../render/formats.js';
+
+export type { ReportType };
 
 export interface IterationField {
   fieldID: string;

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import type { OpContext } from '../../core/context.js';
-import { me } from '../../core/context.js';
+import type { OpContext } from '../../ops/context.js';
+import { me } from '../../ops/context.js';
 import { iso, newBase } from '../../core/entity-base.js';
 import { badInput, notFound } from '../../core/errors.js';
 import type { ListSpec } from '../../core/list-query.js';

@@ -1,4 +1,4 @@
-import { defineOp } from '../../core/op.js';
+import { defineOp } from '../../ops/op.js';
 import { pageOf } from '../../core/list-query.js';
 import { visibleProjects } from '../projects/projects.rules.js';
 import { Report } from './reports.entity.js';

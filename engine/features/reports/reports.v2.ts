@@ -1,9 +1,9 @@
 import { z } from 'zod';
-import { defineOp } from '../../core/op.js';
+import { defineOp } from '../../ops/op.js';
 import { idParam, v } from '../../core/validation.js';
 import { badInput } from '../../core/errors.js';
 import { newBase } from '../../core/entity-base.js';
-import { me } from '../../core/context.js';
+import { me } from '../../ops/context.js';
 import { parseFormat } from '../../render/formats.js';
 import { Connection } from '../connections/connections.entity.js';
 import { duplicateTarget } from '../projects/projects.rules.js';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { OpContext } from '../../core/context.js';
+import type { OpContext } from '../../ops/context.js';
 import { iso, newBase } from '../../core/entity-base.js';
 import { findOr404 } from '../../core/rows.js';
 import type { ListSpec } from '../../core/list-query.js';

@@ -1,8 +1,8 @@
 import { z } from 'zod';
-import { defineOp } from '../../core/op.js';
+import { defineOp } from '../../ops/op.js';
 import { idParam, isGuid, v } from '../../core/validation.js';
 import { pageOf } from '../../core/list-query.js';
-import { me } from '../../core/context.js';
+import { me } from '../../ops/context.js';
 import { deleteByIds } from '../../core/rows.js';
 import { fieldError } from '../../core/errors.js';
 import { Resource } from './resources.entity.js';

@@ -1,11 +1,11 @@
 import { z } from 'zod';
-import { defineOp } from '../../core/op.js';
+import { defineOp } from '../../ops/op.js';
 import { idParam, v } from '../../core/validation.js';
 import { pageOf, type ListSpec } from '../../core/list-query.js';
 import { findOr404 } from '../../core/rows.js';
 import { iso, newBase } from '../../core/entity-base.js';
 import { noPermissions, ROLE_PERMISSIONS, type PermissionFlags } from '../../core/permissions.js';
-import type { OpContext } from '../../core/context.js';
+import type { OpContext } from '../../ops/context.js';
 import { Role, type RoleRow } from './roles.entity.js';
 import { refuseChangingStrongerRole, refuseGrantBeyondOwn } from '../users/privilege.rules.js';
 

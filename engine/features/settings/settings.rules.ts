@@ -1,4 +1,4 @@
-import type { EngineServices } from '../../core/context.js';
+import type { EngineServices } from '../../ops/context.js';
 import { Setting } from './settings.entity.js';
 
 /** Known settings with their defaults. */

@@ -1,4 +1,4 @@
-import type { EngineServices } from '../../core/context.js';
+import type { EngineServices } from '../../ops/context.js';
 import { newBase } from '../../core/entity-base.js';
 import { DEMO_APP_ID, DEMO_APP_NAME, ensureDemoApp } from '../../analytics/embedded/demo-app.js';
 import type { ReportDocument } from '../../render/document.js';

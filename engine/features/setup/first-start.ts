@@ -1,4 +1,4 @@
-import type { EngineServices } from '../../core/context.js';
+import type { EngineServices } from '../../ops/context.js';
 import { newBase } from '../../core/entity-base.js';
 import { allPermissions, hubUserPermissions } from '../../core/permissions.js';
 import { newToken, tokenHash } from '../../core/passwords.js';

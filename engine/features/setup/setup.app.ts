@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineOp } from '../../core/op.js';
+import { defineOp } from '../../ops/op.js';
 import { conflict, fieldError, forbidden } from '../../core/errors.js';
 import { hashPassword, passwordProblem } from '../../core/passwords.js';
 import { v } from '../../core/validation.js';

@@ -1,10 +1,10 @@
 import { z } from 'zod';
-import { defineOp } from '../../core/op.js';
+import { defineOp } from '../../ops/op.js';
 import { idParam, v } from '../../core/validation.js';
 import { pageOf, type ListSpec } from '../../core/list-query.js';
 import { deleteByIds, findOr404 } from '../../core/rows.js';
 import { iso, newBase } from '../../core/entity-base.js';
-import type { OpContext } from '../../core/context.js';
+import type { OpContext } from '../../ops/context.js';
 import { Organization } from '../organizations/organizations.entity.js';
 import { Role } from '../roles/roles.entity.js';
 import { UserDirectory, type UserDirectoryRow } from './user-directories.entity.js';

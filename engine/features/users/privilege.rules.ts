@@ -1,5 +1,5 @@
-import type { OpContext, Principal } from '../../core/context.js';
-import { me } from '../../core/context.js';
+import type { OpContext, Principal } from '../../ops/context.js';
+import { me } from '../../ops/context.js';
 import { EngineError } from '../../core/errors.js';
 import { ROLE_PERMISSIONS, type PermissionFlags, type RolePermission } from '../../core/permissions.js';
 import { principalFor } from '../auth/principal.js';

@@ -1,18 +1,16 @@
 import type { DataSource } from 'typeorm';
-import type { SecretBox } from './secrets.js';
-import type { PermissionFlags } from './permissions.js';
+import type { SecretBox } from '../core/secrets.js';
+import type { PermissionFlags } from '../core/permissions.js';
 import type { UserRow } from '../features/users/users.entity.js';
-import type { Throttle } from './throttle.js';
+import type { Logger } from '../core/logger.js';
+import type { Throttle } from '../core/throttle.js';
 import type { EmbeddedProvider } from '../analytics/embedded/embedded-provider.js';
 import type { RenderPool } from '../render/render-pool.js';
 
+export type { Logger };
+
 export type Transport = 'http' | 'ipc' | 'internal';
 
-export interface Logger {
-  info(msg: string, fields?: Record<string, unknown>): void;
-  warn(msg: string, fields?: Record<string, unknown>): void;
-  error(msg: string, fields?: Record<string, unknown>): void;
-}
 
 /** Who is calling: resolved from a session token or an API key before any handler runs. */
 export interface Principal {

@@ -1,15 +1,15 @@
 import type { z } from 'zod';
-import { badInput, forbidden, notFound, retryAfterSeconds, tooMany, unauthorized } from './errors.js';
+import { badInput, forbidden, notFound, retryAfterSeconds, tooMany, unauthorized } from '../core/errors.js';
 import type { AnyOp } from './op.js';
 import type { EngineServices, OpContext, Principal, Transport } from './context.js';
-import { parseListQuery } from './list-query.js';
-import { issuesToFieldErrors } from './zod-errors.js';
-import { AuditEntry } from './audit.entity.js';
-import type { Requirement } from './permissions.js';
-import { guardInput } from './input-guard.js';
-import { DEFAULT_BODY_LIMIT } from './limits.js';
-import { MAIN_STORE, type WriteQueues } from './write-queue.js';
-import { Throttle, TOKEN_RULE } from './throttle.js';
+import { parseListQuery } from '../core/list-query.js';
+import { issuesToFieldErrors } from '../core/zod-errors.js';
+import { AuditEntry } from '../core/audit.entity.js';
+import type { Requirement } from '../core/permissions.js';
+import { guardInput } from '../core/input-guard.js';
+import { DEFAULT_BODY_LIMIT } from '../core/limits.js';
+import { MAIN_STORE, type WriteQueues } from '../core/write-queue.js';
+import { Throttle, TOKEN_RULE } from '../core/throttle.js';
 
 export interface RawInput {
   params?: unknown;

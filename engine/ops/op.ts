@@ -1,6 +1,6 @@
 import type { z } from 'zod';
-import type { Requirement } from './permissions.js';
-import type { ListSpec, ListQuery } from './list-query.js';
+import type { Requirement } from '../core/permissions.js';
+import type { ListSpec, ListQuery } from '../core/list-query.js';
 import type { OpContext } from './context.js';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';

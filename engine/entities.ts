@@ -1,0 +1,24 @@
+import { AuditEntry } from './core/audit.entity.js';
+import { Organization } from './features/organizations/organizations.entity.js';
+import { User, UserGroup, UserOrganization, UserRole } from './features/users/users.entity.js';
+import { Group } from './features/groups/groups.entity.js';
+import { Role } from './features/roles/roles.entity.js';
+import { ApiKey } from './features/api-keys/api-keys.entity.js';
+import { Session } from './features/auth/sessions.entity.js';
+import { IdentityProvider, OrganizationIdentityProvider } from './features/identity-providers/identity-providers.entity.js';
+import { Resource } from './features/resources/resources.entity.js';
+import { Setting } from './features/settings/settings.entity.js';
+import { TrustedOrigin } from './features/trusted-origins/trusted-origins.entity.js';
+import { UserDirectory } from './features/user-directories/user-directories.entity.js';
+import { AnalyticsApp, OrganizationAnalyticsApp } from './features/analytics-apps/analytics-apps.entity.js';
+import { Project } from './features/projects/projects.entity.js';
+import { Connection } from './features/connections/connections.entity.js';
+import { Filter, FilterValue } from './features/filters/filters.entity.js';
+import { Report } from './features/reports/reports.entity.js';
+
+/** Every entity the data source knows, in one list. */
+export const ENTITIES = [
+  Organization, User, UserOrganization, UserGroup, UserRole, Group, Role, ApiKey, Session,
+  IdentityProvider, OrganizationIdentityProvider, Resource, Setting, TrustedOrigin, UserDirectory, AuditEntry,
+  AnalyticsApp, OrganizationAnalyticsApp, Project, Connection, Filter, FilterValue, Report,
+];
