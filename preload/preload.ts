@@ -1,13 +1,16 @@
 import { contextBridge, ipcRenderer } from 'electron';
+import { EVENT_CHANNEL, INVOKE_CHANNEL, type DesktopApi, type EngineEvent } from '../engine/wire.js';
 
-// The whole surface the page gets: invoke an operation by id, and listen to engine events.
-contextBridge.exposeInMainWorld('broadsheet', {
-  invoke: (op: string, input: unknown) => ipcRenderer.invoke('engine:invoke', op, input),
-  on: (type: string, callback: (payload: unknown) => void) => {
-    const listener = (_event: unknown, event: { type: string; payload: unknown }) => {
-      if (event?.type === type) callback(event.payload);
+// The whole surface the page gets, as the wire contract declares it: invoke an operation by id,
+// and listen to engine events.
+const api: DesktopApi = {
+  invoke: (op, input) => ipcRenderer.invoke(INVOKE_CHANNEL, op, input),
+  on: (type, callback) => {
+    const listener = (_event: unknown, event: EngineEvent) => {
+      if (event?.type === type) callback(event.payload as never);
     };
-    ipcRenderer.on('engine:event', listener);
-    return () => ipcRenderer.removeListener('engine:event', listener);
+    ipcRenderer.on(EVENT_CHANNEL, listener);
+    return () => ipcRenderer.removeListener(EVENT_CHANNEL, listener);
   },
-});
+};
+contextBridge.exposeInMainWorld('broadsheet', api);

@@ -7,6 +7,7 @@ import type { Engine, InvokeResult } from '../engine.js';
 import type { Principal } from '../ops/context.js';
 import { bodyLimitOf } from '../ops/dispatch.js';
 import type { AnyOp } from '../ops/op.js';
+import { SESSION_HEADER, type SessionChange, type WireFile } from '../wire.js';
 import { failure } from '../core/envelope.js';
 import { DEFAULT_BODY_LIMIT } from '../core/limits.js';
 import { contentDisposition } from '../core/file-result.js';
@@ -135,9 +136,18 @@ export async function startHttpServer(engine: Engine, options: HttpOptions = {})
     });
     // The renderer's HTTP door: the same three-part input as IPC, one route per operation so that
     // the operation's own body limit holds here too (chunked bodies included), before parsing.
-    app.post(`/api/app/invoke/${op.id}`, { bodyLimit: bodyLimitOf(op) + WRAPPER_ALLOWANCE, onRequest: credentialFirst(op) }, (req, reply) => {
+    // It answers as IPC does (the wire contract): files as base64 in the envelope, and a header
+    // when the operation starts or ends a session.
+    app.post(`/api/app/invoke/${op.id}`, { bodyLimit: bodyLimitOf(op) + WRAPPER_ALLOWANCE, onRequest: credentialFirst(op) }, async (req, reply) => {
       const b = (req.body && typeof req.body === 'object' ? req.body : {}) as { params?: unknown; query?: unknown; body?: unknown };
-      return call(op.id, req, reply, { params: b.params, query: b.query, body: b.body });
+      const result = await engine.invoke(op.id, { params: b.params, query: b.query, body: b.body }, { token: bearer(req), transport: 'http', client: req.ip, principal: principals.get(req) });
+      if (op.session && result.status === 200) reply.header(SESSION_HEADER, op.session satisfies SessionChange);
+      if (result.file) {
+        const { fileName, mime, data } = result.file;
+        const file: WireFile = { fileName, mime, base64: data.toString('base64') };
+        return send(reply, 200, { ...result.envelope, data: file });
+      }
+      return answer(reply, result);
     });
   }
 

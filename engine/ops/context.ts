@@ -3,6 +3,7 @@ import type { SecretBox } from '../core/secrets.js';
 import type { PermissionFlags } from '../core/permissions.js';
 import type { UserRow } from '../features/users/users.entity.js';
 import type { Logger } from '../core/logger.js';
+import type { EngineEvent } from '../core/events.js';
 import type { Throttle } from '../core/throttle.js';
 import type { EmbeddedProvider } from '../analytics/embedded/embedded-provider.js';
 import type { RenderPool } from '../render/render-pool.js';
@@ -26,7 +27,7 @@ export interface Principal {
 }
 
 /** Pushed to the host (IPC event stream, logs); progress of long work travels this way. */
-export type EngineEvent = { type: string; payload: Record<string, unknown> };
+export type { EngineEvent };
 
 export interface EngineServices {
   db: DataSource;

@@ -53,6 +53,8 @@ export interface OpDefinition<
    * short writes through between its chunks.
    */
   writes?: WritePlan;
+  /** Operations that start a session (sign-in, setup, new password) or end it (log-out) say so. */
+  session?: 'start' | 'end';
   /** List operations take the common list parameters (set A section 4) with these sorts and filters. */
   list?: ListSpec;
   /** Responses that are files rather than envelopes set this. */
@@ -73,6 +75,7 @@ export function defineOp<
   input?: OpInputSchemas<P, Q, B>;
   readOnly?: boolean;
   writes?: WritePlan;
+  session?: 'start' | 'end';
   list?: ListSpec;
   handler: (ctx: OpContext, input: HandlerInput<P, Q, B>) => Promise<R>;
 }): OpDefinition<Id, P, Q, B, R> {

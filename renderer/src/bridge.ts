@@ -2,6 +2,7 @@
 // window.broadsheet; served by `npm run serve` it speaks HTTP to /api/app/invoke/{id}. Types come
 // from the engine's catalogue (type-only imports), so a renamed field fails the renderer's build.
 import type { InputOf, OpId, ResultOf } from '../../engine/catalogue';
+import { SESSION_HEADER, type DesktopApi, type EngineEvents, type EngineEventType, type WireFile } from '../../engine/wire';
 
 export interface FieldError {
   field: string;
@@ -20,11 +21,6 @@ export interface Answer<T> {
   totalPages?: number;
 }
 
-interface DesktopApi {
-  invoke(op: string, input: unknown): Promise<{ status: number; envelope: Record<string, unknown> }>;
-  on(type: string, cb: (payload: unknown) => void): () => void;
-}
-
 declare global {
   interface Window {
     broadsheet?: DesktopApi;
@@ -41,7 +37,8 @@ export const httpSession = {
 
 export const isDesktop = () => typeof window !== 'undefined' && !!window.broadsheet;
 
-function toAnswer<T>(status: number, env: Record<string, unknown>): Answer<T> {
+function toAnswer<T>(status: number, envelope: object): Answer<T> {
+  const env = envelope as Record<string, unknown>;
   return {
     status,
     ok: env.isSuccess === true,
@@ -67,9 +64,10 @@ export async function invoke<Id extends OpId>(id: Id, input: InputOf<Id> = {} as
     const res = await fetch(`api/app/invoke/${encodeURIComponent(id)}`, { method: 'POST', headers, body: JSON.stringify(input ?? {}) });
     const env = (await res.json()) as Record<string, unknown>;
     const answer = toAnswer<ResultOf<Id>>(res.status, env);
-    const data = answer.data as { token?: string } | null;
-    if (answer.ok && data && typeof data.token === 'string') httpSession.set(data.token);
-    if (res.status === 401) httpSession.set(null);
+    // The operation says whether it started or ended a session (the wire contract's header).
+    const session = res.headers.get(SESSION_HEADER);
+    if (session === 'start') httpSession.set((answer.data as { token: string }).token);
+    if (session === 'end' || res.status === 401) httpSession.set(null);
     return answer;
   } catch {
     return toAnswer(0, { isSuccess: false, error: 'Broadsheet is not reachable; is it still running?' });
@@ -85,7 +83,7 @@ export function invokeAny(id: string, input: { params?: unknown; query?: unknown
  * Listens to engine events (import progress, reloads). Under Electron they come through the preload;
  * served, they come as server-sent events read with fetch, so the session token stays in a header.
  */
-export function onEngineEvent(type: string, cb: (payload: unknown) => void): () => void {
+export function onEngineEvent<K extends EngineEventType>(type: K, cb: (payload: EngineEvents[K]) => void): () => void {
   if (window.broadsheet) return window.broadsheet.on(type, cb);
   const abort = new AbortController();
   const token = httpSession.get();
@@ -104,7 +102,7 @@ export function onEngineEvent(type: string, cb: (payload: unknown) => void): () 
           buffer = buffer.slice(end + 2);
           const data = chunk.split('\n').filter((l) => l.startsWith('data: ')).map((l) => l.slice(6)).join('');
           if (!data) continue;
-          const event = JSON.parse(data) as { type: string; payload: unknown };
+          const event = JSON.parse(data) as { type: string; payload: EngineEvents[K] };
           if (event.type === type) cb(event.payload);
         }
       }
@@ -117,29 +115,12 @@ export function onEngineEvent(type: string, cb: (payload: unknown) => void): () 
 
 /** Runs an operation that answers a file and saves it through the browser's download. */
 export async function downloadFile(id: string, input: { params?: unknown; query?: unknown; body?: unknown }): Promise<{ ok: boolean; error: string | null; fileName?: string }> {
-  let blob: Blob;
-  let fileName = 'download';
-  if (window.broadsheet) {
-    const { status, envelope } = await window.broadsheet.invoke(id, input);
-    const data = envelope.data as { fileName: string; mime: string; base64: string } | null;
-    if (status !== 200 || !data) return { ok: false, error: (envelope.error as string) ?? 'The file could not be made' };
-    blob = new Blob([Uint8Array.from(atob(data.base64), (c) => c.charCodeAt(0))], { type: data.mime });
-    fileName = data.fileName;
-  } else {
-    const token = httpSession.get();
-    const res = await fetch(`api/app/invoke/${encodeURIComponent(id)}`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
-      body: JSON.stringify(input),
-    });
-    if ((res.headers.get('content-type') ?? '').includes('application/json')) {
-      const env = (await res.json()) as { error?: string };
-      return { ok: false, error: env.error ?? 'The file could not be made' };
-    }
-    blob = await res.blob();
-    const m = /filename\*=UTF-8''([^;]+)/.exec(res.headers.get('content-disposition') ?? '');
-    if (m) fileName = decodeURIComponent(m[1]);
-  }
+  // Both transports answer a file the same way: base64 in the envelope (the wire contract).
+  const answer = await invoke(id as OpId, input as never);
+  const file = answer.data as unknown as WireFile | null;
+  if (!answer.ok || !file || typeof file.base64 !== 'string') return { ok: false, error: answer.error ?? 'The file could not be made' };
+  const blob = new Blob([Uint8Array.from(atob(file.base64), (c) => c.charCodeAt(0))], { type: file.mime });
+  const fileName = file.fileName;
   const url = URL.createObjectURL(blob);
   const a = document.createElement('a');
   a.href = url;

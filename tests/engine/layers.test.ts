@@ -38,6 +38,8 @@ describe('layers', () => {
   it('lets the renderer import engine types only, and no Node', async () => {
     expect(await lint('renderer/src/x.ts', "import type { OpId } from '../../engine/catalogue';\nexport type X = OpId;\n")).toEqual([]);
     expect(await lint('renderer/src/x.ts', "import { OPERATIONS } from '../../engine/catalogue';\nexport const o = OPERATIONS;\n")).toEqual([expect.stringMatching(/only types/)]);
+    // The wire contract is the one module both sides take values from.
+    expect(await lint('renderer/src/x.ts', "import { SESSION_HEADER } from '../../engine/wire';\nexport const h = SESSION_HEADER;\n")).toEqual([]);
     expect(await lint('renderer/src/x.ts', "import { readFileSync } from 'node:fs';\nexport const r = readFileSync;\n")).toEqual([expect.stringMatching(/sandboxed/)]);
   });
 

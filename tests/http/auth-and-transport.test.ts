@@ -131,6 +131,36 @@ describe('transport guards', () => {
   });
 });
 
+describe("the wire contract on the renderer's door", () => {
+  const door = (id: string, input: object, token: string | null = s.ownerKey) => s.call('POST', `/api/app/invoke/${id}`, { token, body: input });
+
+  it('says by a header when an operation starts or ends a session, and only then', async () => {
+    await createUser('wendy@example.com', 'wendy-password-1');
+    const login = await door('app.auth.login', { body: { email: 'wendy@example.com', password: 'wendy-password-1' } }, null);
+    expect(login.status).toBe(200);
+    expect(login.headers.get('x-broadsheet-session')).toBe('start');
+    const token = login.body.data.token;
+    const me = await door('app.auth.me', {}, token);
+    expect(me.status).toBe(200);
+    expect(me.headers.get('x-broadsheet-session')).toBeNull();
+    const wrong = await door('app.auth.login', { body: { email: 'wendy@example.com', password: 'nope' } }, null);
+    expect(wrong.headers.get('x-broadsheet-session')).toBeNull();
+    const out = await door('app.auth.logout', {}, token);
+    expect(out.headers.get('x-broadsheet-session')).toBe('end');
+    expect((await door('app.auth.me', {}, token)).status).toBe(401);
+  });
+
+  it('answers a file as IPC does, base64 in the envelope, with the bytes the REST route sends', async () => {
+    const project = await s.ok('POST', '/api/app/projects', { name: 'Wire' });
+    const rest = await s.file('GET', `/api/app/projects/${project.id}/export`);
+    expect(rest.status).toBe(200);
+    const viaDoor = await door('app.projects.export', { params: { id: project.id } });
+    expect(viaDoor.status).toBe(200);
+    expect(viaDoor.body.data).toMatchObject({ fileName: 'Wire.broadsheet.json', mime: 'application/json' });
+    expect(Buffer.from(viaDoor.body.data.base64, 'base64').equals(rest.data)).toBe(true);
+  });
+});
+
 describe('OpenAPI', () => {
   it('lists every operation of issue 2 with its id as operationId and request schemas', async () => {
     const doc = (await (await fetch(`${s.url}/api/openapi.json`)).json()) as any;

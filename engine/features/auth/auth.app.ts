@@ -43,6 +43,7 @@ export const authApp = [
     summary: 'Sign in with e-mail and password; answers a session token',
     http: { method: 'POST', path: '/api/app/auth/login' },
     permission: 'public',
+    session: 'start',
     input: { body: Login },
     handler: async (ctx, { body }) => {
       // Throttled per account and per address alike, whether the account exists or not.
@@ -67,6 +68,7 @@ export const authApp = [
     summary: 'End the current session',
     http: { method: 'POST', path: '/api/app/auth/logout' },
     permission: 'authenticated',
+    session: 'end',
     handler: async (ctx) => {
       const p = me(ctx);
       if (p.via === 'session') await ctx.db.getRepository(Session).delete({ id: p.credentialId });
@@ -85,6 +87,7 @@ export const authApp = [
     summary: 'Change one\'s own password; ends every session and starts a new one',
     http: { method: 'POST', path: '/api/app/auth/password' },
     permission: 'authenticated',
+    session: 'start',
     input: { body: ChangePassword },
     handler: async (ctx, { body }) => {
       const user = me(ctx).user;

@@ -23,6 +23,7 @@ export const setupApp = [
     summary: 'First run: set the owner\'s name, e-mail and password (over HTTP the owner API key must be presented)',
     http: { method: 'POST', path: '/api/app/setup' },
     permission: 'public',
+    session: 'start',
     input: { body: Complete },
     handler: async (ctx, { body }) => {
       if (await readSetting(ctx, 'setupComplete')) throw conflict('Setup is already complete; sign in instead');

@@ -1,0 +1,16 @@
+/**
+ * Every event the engine pushes to its hosts, with its payload: declared once, so the emitters,
+ * the desktop's preload and the renderer's listeners are checked against one map.
+ */
+export interface EngineEvents {
+  /** An analytics import's progress (percent of the work, rows read so far). */
+  'analytics.import.progress': { appId: string; percent: number; rows: number };
+  /** An analytics app's data was replaced: charts and values should be read again. */
+  'analytics.reloaded': { appId: string };
+  /** Files of a report generation done so far. */
+  'report.progress': { reportId: string; done: number; total: number };
+}
+
+export type EngineEventType = keyof EngineEvents;
+
+export type EngineEvent = { [K in EngineEventType]: { type: K; payload: EngineEvents[K] } }[EngineEventType];

@@ -1,0 +1,36 @@
+// The one contract between the engine's hosts and the renderer: channel names, what an answer
+// looks like, how files and sessions cross, and the engine's events. Imported by main/ and
+// preload/ (values) and by renderer/ (types only), so a change here fails every side's build.
+import type { Envelope } from './core/envelope.js';
+
+export type { EngineEvent, EngineEvents, EngineEventType } from './core/events.js';
+import type { EngineEvents, EngineEventType } from './core/events.js';
+
+/** The IPC channel of operation calls (renderer → main) and of engine events (main → renderer). */
+export const INVOKE_CHANNEL = 'engine:invoke';
+export const EVENT_CHANNEL = 'engine:event';
+
+/** The HTTP header by which the renderer's door says an operation started or ended a session. */
+export const SESSION_HEADER = 'x-broadsheet-session';
+export type SessionChange = 'start' | 'end';
+
+/** What one call answers on either transport: always a value, never an error thrown across the bridge. */
+export interface WireAnswer {
+  status: number;
+  envelope: Envelope<unknown>;
+  /** Seconds to wait before trying again (429). */
+  retryAfter?: number;
+}
+
+/** A file as it reaches the renderer, over IPC and over the renderer's HTTP door alike. */
+export interface WireFile {
+  fileName: string;
+  mime: string;
+  base64: string;
+}
+
+/** The whole surface the preload gives the page as `window.broadsheet`. */
+export interface DesktopApi {
+  invoke(op: string, input: unknown): Promise<WireAnswer>;
+  on<K extends EngineEventType>(type: K, callback: (payload: EngineEvents[K]) => void): () => void;
+}
