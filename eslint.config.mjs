@@ -8,6 +8,8 @@ const ENGINE_BASE = [
 ];
 const COMPOSITION = ['**/http/**', '**/catalogue.js', '**/engine.js', '**/entities.js', '**/serve.js'];
 const ABOVE_RENDER = [...COMPOSITION, '**/ops/**', '**/features/**'];
+// Outside engine/analytics the embedded engine is reached through its door (analytics/embedded-analytics).
+const EMBEDDED = { group: ['**/analytics/embedded/**'], message: 'only engine/analytics sees the embedded engine: use the provider port (analytics/port) or analytics/embedded-analytics' };
 
 /** One layer's import rule (flat config replaces a rule per file, so each carries the base patterns). */
 function engineLayer(files, patterns) {
@@ -27,15 +29,16 @@ export default tseslint.config(
   // The engine's layers, lowest first: core (the ground floor) ← analytics ← render ← ops (the
   // operation machinery, which may also read the features' entities) ← features ← http and the
   // composition root (engine.ts, catalogue.ts, entities.ts). Each layer imports only from below.
-  engineLayer(['engine/**/*.ts'], []),
+  engineLayer(['engine/**/*.ts'], [EMBEDDED]),
   engineLayer(['engine/core/**/*.ts', 'engine/migrations/**/*.ts'], [{ group: ['../**'], message: 'engine/core is the ground floor: it imports nothing else of the engine' }]),
   engineLayer(['engine/analytics/**/*.ts'], [{ group: [...ABOVE_RENDER, '**/render/**'], message: 'engine/analytics sits on core alone: no render, ops, features, http or composition root' }]),
-  engineLayer(['engine/render/**/*.ts'], [{ group: ABOVE_RENDER, message: 'engine/render sits on core and analytics: no ops, features, http or composition root' }]),
+  engineLayer(['engine/render/**/*.ts'], [EMBEDDED, { group: ABOVE_RENDER, message: 'engine/render sits on core and analytics: no ops, features, http or composition root' }]),
   engineLayer(['engine/ops/**/*.ts'], [
+    EMBEDDED,
     { group: COMPOSITION, message: 'engine/ops sits below the features and the composition root' },
     { regex: '/features/(?!.*\\.entity\\.js$)', message: 'engine/ops sits below the features: it may read their entities, nothing else of them' },
   ]),
-  engineLayer(['engine/features/**/*.ts'], [{ group: COMPOSITION, message: 'features are composed by the root (engine.ts, catalogue.ts) and served by http: they import neither' }]),
+  engineLayer(['engine/features/**/*.ts'], [EMBEDDED, { group: COMPOSITION, message: 'features are composed by the root (engine.ts, catalogue.ts) and served by http: they import neither' }]),
   {
     files: ['renderer/src/**/*.{ts,tsx}'],
     rules: {

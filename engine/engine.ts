@@ -16,9 +16,7 @@ import { FileResult } from './core/file-result.js';
 import { OPERATIONS } from './catalogue.js';
 import { ensureFirstStart, issueOwnerKey } from './features/setup/first-start.js';
 import type { AnyOp } from './ops/op.js';
-import { EmbeddedProvider } from './analytics/embedded/embedded-provider.js';
-import { DEFAULT_IMPORT_BUDGET, type ImportBudget } from './analytics/embedded/import-job.js';
-import { DEFAULT_IMPORT_MEMORY_MB } from './analytics/embedded/import-runner.js';
+import { openEmbeddedAnalytics, type ImportLimits } from './analytics/embedded-analytics.js';
 import { RenderPool } from './render/render-pool.js';
 import { seedDemoContent } from './features/setup/demo-content.js';
 import { removeUnfinishedImports } from './features/projects/projects.rules.js';
@@ -34,7 +32,7 @@ export interface EngineOptions {
   /** Create the demo app and project on first start (default true). */
   demo?: boolean;
   /** What one analytics import may hold and use (defaults: 5,000,000 rows, 50,000,000 cells, 1 GiB). */
-  importLimits?: { budget?: Partial<ImportBudget>; memoryMb?: number };
+  importLimits?: ImportLimits;
 }
 
 /** An envelope plus the status a transport reports it with; a file answer also carries the file. */
@@ -80,10 +78,7 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
     options.notify?.(event);
     for (const l of listeners) l(event);
   };
-  const analytics = new EmbeddedProvider(join(options.dataDir, 'apps'), {
-    budget: { ...DEFAULT_IMPORT_BUDGET, ...options.importLimits?.budget },
-    memoryMb: options.importLimits?.memoryMb ?? DEFAULT_IMPORT_MEMORY_MB,
-  });
+  const analytics = openEmbeddedAnalytics(join(options.dataDir, 'apps'), options.importLimits);
   analytics.onReload((appId) => emit({ type: 'analytics.reloaded', payload: { appId } }));
   const queues = new WriteQueues();
   const clock = options.now ?? (() => new Date());
@@ -98,6 +93,7 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
     signInThrottle: { account: new Throttle(ACCOUNT_RULE, ms), address: new Throttle(ADDRESS_RULE, ms) },
     write: (fn) => queues.run(MAIN_STORE, fn),
     analytics,
+    embedded: analytics,
     renders: new RenderPool(),
   };
   const catalogue = buildCatalogue(OPERATIONS);

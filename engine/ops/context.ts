@@ -5,7 +5,7 @@ import type { UserRow } from '../features/users/users.entity.js';
 import type { Logger } from '../core/logger.js';
 import type { EngineEvent } from '../core/events.js';
 import type { Throttle } from '../core/throttle.js';
-import type { EmbeddedProvider } from '../analytics/embedded/embedded-provider.js';
+import type { AnalyticsPort, EmbeddedAnalyticsAdmin } from '../analytics/port.js';
 import type { RenderPool } from '../render/render-pool.js';
 
 export type { Logger };
@@ -41,7 +41,9 @@ export interface EngineServices {
   /** Queues writes per store; `write` runs one write on the main database's queue. */
   write: <T>(fn: () => Promise<T>) => Promise<T>;
   /** The analytics provider (the embedded one by default). */
-  analytics: EmbeddedProvider;
+  analytics: AnalyticsPort;
+  /** What only the embedded analytics engine does (apps of its own, imports, metadata edits). */
+  embedded: EmbeddedAnalyticsAdmin;
   /** Worker threads that render report files. */
   renders: RenderPool;
 }

@@ -1,11 +1,11 @@
 import { badInput } from '../core/errors.js';
-import type { EmbeddedProvider } from '../analytics/embedded/embedded-provider.js';
+import type { AnalyticsPort } from '../analytics/port.js';
 import type { AppMeta, ChartDef, Selections } from '../analytics/model.js';
 import { formatCell } from './number-format.js';
 import type { DocBlock, ReportDocument, ResolvedBlock, ResolvedReport } from './document.js';
 
 export interface ResolveInput {
-  provider: EmbeddedProvider;
+  provider: AnalyticsPort;
   appId: string;
   title: string;
   document: ReportDocument;

@@ -31,6 +31,12 @@ describe('layers', () => {
     expect(await lint('engine/features/users/x.ts', imp('../../catalogue.js'))).toEqual([expect.stringMatching(/composed by the root/)]);
     expect(await lint('engine/features/users/x.ts', imp('../../http/server.js'))).toEqual([expect.stringMatching(/composed by the root/)]);
     expect(await lint('engine/features/users/x.ts', imp('../../ops/op.js'))).toEqual([]);
+    // Only engine/analytics sees the embedded engine; the rest holds the provider port.
+    expect(await lint('engine/features/reports/x.ts', imp('../../analytics/embedded/embedded-provider.js'))).toEqual([expect.stringMatching(/only engine\/analytics sees the embedded engine/)]);
+    expect(await lint('engine/render/x.ts', imp('../analytics/embedded/sqlite-file.js'))).toEqual([expect.stringMatching(/only engine\/analytics sees the embedded engine/)]);
+    expect(await lint('engine/engine.ts', imp('./analytics/embedded/embedded-provider.js'))).toEqual([expect.stringMatching(/only engine\/analytics sees the embedded engine/)]);
+    expect(await lint('engine/features/reports/x.ts', imp('../../analytics/port.js'))).toEqual([]);
+    expect(await lint('engine/analytics/x.ts', imp('./embedded/embedded-provider.js'))).toEqual([]);
     // The base rule still holds in every layer.
     expect(await lint('engine/core/x.ts', imp('electron'))).toEqual([expect.stringMatching(/plain Node/)]);
   });

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { EmbeddedProvider, TableData } from './embedded-provider.js';
+import type { AnalyticsPort, EmbeddedAnalyticsAdmin, TableData } from '../port.js';
 import type { AppMeta } from '../model.js';
 
 export const DEMO_APP_ID = 'sales-demo';
@@ -82,9 +82,9 @@ export function generateSalesData(lines = 110_000): TableData {
 }
 
 /** Creates the demo app with its data, variables, charts, bookmarks and a sheet, unless it exists. */
-export async function ensureDemoApp(provider: EmbeddedProvider): Promise<AppMeta> {
+export async function ensureDemoApp(provider: EmbeddedAnalyticsAdmin, port: Pick<AnalyticsPort, 'meta'>): Promise<AppMeta> {
   if (await provider.exists(DEMO_APP_ID)) {
-    const meta = await provider.meta(DEMO_APP_ID);
+    const meta = await port.meta(DEMO_APP_ID);
     if (meta.rowCount > 0) return meta;
   }
   await provider.createApp(DEMO_APP_ID, DEMO_APP_NAME, 'Three years of generated order lines of an electronics retailer');

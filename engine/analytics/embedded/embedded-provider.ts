@@ -6,6 +6,7 @@ import { badInput, notFound } from '../../core/errors.js';
 import { compileExpression, type CompileScope, type Sql } from '../expression/compile.js';
 import { ExpressionError } from '../expression/ast.js';
 import type { AppMeta, ChartData, ChartDef, FieldMeta, FieldType, FieldValue, Selections } from '../model.js';
+import type { AnalyticsPort, EmbeddedAnalyticsAdmin, ImportProgress, TableData } from '../port.js';
 import { SqliteFile } from './sqlite-file.js';
 import type { ImportFormat } from './row-source.js';
 import { DEFAULT_IMPORT_BUDGET, type ImportBudget } from './import-job.js';
@@ -14,17 +15,9 @@ import { DEFAULT_IMPORT_MEMORY_MB, runImportInWorker } from './import-runner.js'
 const APP_ID = /^[a-z0-9][a-z0-9-]{0,63}$/;
 const CHUNK = 5000;
 
-export interface ImportProgress {
-  appId: string;
-  percent: number;
-  rows: number;
-}
+export type { ImportProgress };
 
-export interface TableData {
-  headers: string[];
-  types: FieldType[];
-  rows: (string | number | null)[][];
-}
+export type { TableData };
 
 /** An expression error as a 400 that points at the position, naming the input field it came from. */
 export function expressionFailure(e: unknown, field: string): never {
@@ -37,7 +30,7 @@ export function expressionFailure(e: unknown, field: string): never {
  * file (one table, a column per field) and its metadata (fields, variables, charts, bookmarks,
  * sheets) in meta.json. Expressions compile to bound SQL; selections become bound WHERE clauses.
  */
-export class EmbeddedProvider {
+export class EmbeddedProvider implements AnalyticsPort, EmbeddedAnalyticsAdmin {
   private readonly open = new Map<string, Promise<SqliteFile>>();
   private readonly metas = new Map<string, AppMeta>();
   private readonly reloadListeners: ((appId: string) => void)[] = [];
@@ -236,7 +229,7 @@ export class EmbeddedProvider {
   }
 
   /** Selections as a bound WHERE: OR within a field, AND across fields. */
-  where(meta: AppMeta, selections: Selections, except?: string): Sql {
+  private where(meta: AppMeta, selections: Selections, except?: string): Sql {
     const parts: string[] = [];
     const params: unknown[] = [];
     for (const [field, values] of Object.entries(selections)) {
@@ -250,7 +243,11 @@ export class EmbeddedProvider {
     return { sql: parts.length ? `WHERE ${parts.join(' AND ')}` : '', params };
   }
 
-  compile(meta: AppMeta, expression: string, field: string, variables?: Record<string, string>, mode: 'measure' | 'row' = 'measure'): Sql {
+  checkExpression(meta: AppMeta, expression: string, field: string): void {
+    this.compile(meta, expression, field);
+  }
+
+  private compile(meta: AppMeta, expression: string, field: string, variables?: Record<string, string>, mode: 'measure' | 'row' = 'measure'): Sql {
     try {
       return compileExpression(expression, this.scope(meta, variables), mode);
     } catch (e) {

@@ -57,7 +57,7 @@ export async function saveAnalyticsApp(ctx: OpContext, id: string | null, f: Ana
   const taken = await repo.findOneBy({ appId: f.appId });
   if (taken && taken.id !== id) throw conflict(`The app id "${f.appId}" is already registered`, [{ field: 'body.appId', message: 'is already registered' }]);
   if (current && current.appId !== f.appId) throw conflict('The app id of a registered app cannot change', [{ field: 'body.appId', message: 'cannot change' }]);
-  if (!(await ctx.analytics.exists(f.appId))) await ctx.analytics.createApp(f.appId, f.name, f.description ?? null);
+  if (!(await ctx.embedded.exists(f.appId))) await ctx.embedded.createApp(f.appId, f.name, f.description ?? null);
   const row: AnalyticsAppRow = {
     ...(current ?? { ...newBase(ctx.now()), provider: 'embedded', synchronization: null }),
     ...f,
@@ -73,7 +73,7 @@ export async function saveAnalyticsApp(ctx: OpContext, id: string | null, f: Ana
     modifiedDate: ctx.now(),
   };
   await repo.save(row);
-  await ctx.analytics.updateMeta(f.appId, (m) => {
+  await ctx.embedded.updateMeta(f.appId, (m) => {
     m.name = row.name;
     m.description = row.description;
   });

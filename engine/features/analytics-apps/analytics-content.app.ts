@@ -50,7 +50,7 @@ async function saveItem<T extends { id: string; name: string }>(ctx: OpContext, 
   if (list.some((x) => x.name.toLowerCase() === input.name.toLowerCase() && x.id !== input.id)) throw conflict(`"${input.name}" already exists`, [{ field: 'body.name', message: 'is already used' }]);
   if (input.id && !list.some((x) => x.id === input.id)) throw notFound(`${collection.slice(0, -1)} ${input.id}`);
   const item = { ...input, id: input.id ?? randomUUID() } as T;
-  const next = await ctx.analytics.updateMeta(appId, (m) => {
+  const next = await ctx.embedded.updateMeta(appId, (m) => {
     const items = m[collection] as unknown as T[];
     const i = items.findIndex((x) => x.id === item.id);
     if (i >= 0) items[i] = item;
@@ -62,7 +62,7 @@ async function saveItem<T extends { id: string; name: string }>(ctx: OpContext, 
 async function deleteItem(ctx: OpContext, appId: string, collection: Collection, itemId: string) {
   const meta = await ctx.analytics.meta(appId);
   if (!(meta[collection] as { id: string }[]).some((x) => x.id === itemId)) throw notFound(`${collection.slice(0, -1)} ${itemId}`);
-  await ctx.analytics.updateMeta(appId, (m) => {
+  await ctx.embedded.updateMeta(appId, (m) => {
     (m[collection] as { id: string }[]) = (m[collection] as { id: string }[]).filter((x) => x.id !== itemId);
     if (collection === 'charts') for (const s of m.sheets) s.chartIds = s.chartIds.filter((c) => c !== itemId);
   });
@@ -124,7 +124,7 @@ export const analyticsContentApp = [
       const encoding = format === 'xlsx' ? 'base64' : body.encoding;
       const content = Buffer.from(body.content, encoding === 'base64' ? 'base64' : 'utf8');
       ctx.emit({ type: 'analytics.import.progress', payload: { appId: params.id, percent: 0, rows: 0 } });
-      return ctx.analytics.importFile(appId, format, content, body.fileName, (p) => ctx.emit({ type: 'analytics.import.progress', payload: { ...p, appId: params.id } }));
+      return ctx.embedded.importFile(appId, format, content, body.fileName, (p) => ctx.emit({ type: 'analytics.import.progress', payload: { ...p, appId: params.id } }));
     },
   }),
   defineOp({
@@ -189,11 +189,11 @@ export const analyticsContentApp = [
     },
   }),
   ...collectionOps('variables', 'variable', VariableInput, (ctx, meta, body) => {
-    ctx.analytics.compile(meta, body.definition, 'body.definition');
+    ctx.analytics.checkExpression(meta, body.definition, 'body.definition');
   }),
   ...collectionOps('charts', 'chart', ChartInput, (ctx, meta, body) => {
     checkFields(meta, body.dimensions, 'body.dimensions');
-    body.measures.forEach((m, k) => ctx.analytics.compile(meta, m.expression, `body.measures.${k}.expression`));
+    body.measures.forEach((m, k) => ctx.analytics.checkExpression(meta, m.expression, `body.measures.${k}.expression`));
   }),
   ...collectionOps('bookmarks', 'bookmark', BookmarkInput, (_ctx, meta, body) => checkFields(meta, Object.keys(body.selections), 'body.selections')),
   ...collectionOps('sheets', 'sheet', SheetInput, (_ctx, meta, body) => {

@@ -1,6 +1,6 @@
 import type { EngineServices } from '../../ops/context.js';
 import { newBase } from '../../core/entity-base.js';
-import { DEMO_APP_ID, DEMO_APP_NAME, ensureDemoApp } from '../../analytics/embedded/demo-app.js';
+import { DEMO_APP_ID, DEMO_APP_NAME, ensureDemoApp } from '../../analytics/embedded-analytics.js';
 import type { ReportDocument } from '../../render/document.js';
 import { AnalyticsApp, OrganizationAnalyticsApp } from '../analytics-apps/analytics-apps.entity.js';
 import { ROOT_FOLDER_ID } from '../analytics-apps/analytics-apps.rules.js';
@@ -15,7 +15,7 @@ import { Report } from '../reports/reports.entity.js';
  * tried on a fresh install.
  */
 export async function seedDemoContent(s: EngineServices, ownerId: string): Promise<void> {
-  const meta = await ensureDemoApp(s.analytics);
+  const meta = await ensureDemoApp(s.embedded, s.analytics);
   const now = s.now();
   const org = await s.db.getRepository(Organization).findOneByOrFail({ name: 'Default' });
   if (await s.db.getRepository(AnalyticsApp).findOneBy({ appId: DEMO_APP_ID })) return;

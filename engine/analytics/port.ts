@@ -1,0 +1,45 @@
+import type { AppMeta, ChartData, ChartDef, FieldType, FieldValue, Selections } from './model.js';
+
+/**
+ * What the rest of the engine asks of an analytics source: an app's metadata, values under
+ * selections, expressions evaluated, chart data, the values to iterate over, whether an expression
+ * is valid, and when an app's data changed. The embedded engine implements it, and a live provider
+ * for an external analytics server can implement it alone: nothing outside engine/analytics sees how
+ * answers are computed (SQL, for the embedded one).
+ */
+export interface AnalyticsPort {
+  meta(appId: string): Promise<AppMeta>;
+  fieldValues(appId: string, field: string, selections?: Selections, options?: { search?: string; limit?: number }): Promise<FieldValue[]>;
+  evaluate(appId: string, expression: string, selections?: Selections, variables?: Record<string, string>): Promise<string | number | null>;
+  chartData(appId: string, chart: Pick<ChartDef, 'dimensions' | 'measures' | 'sort' | 'limit'>, selections?: Selections, variables?: Record<string, string>): Promise<ChartData>;
+  iterationValues(appId: string, fields: string[], selections?: Selections): Promise<string[][]>;
+  /** Throws a 400 naming `field` and the position when the expression is not valid for the app. */
+  checkExpression(meta: AppMeta, expression: string, field: string): void;
+  /** Called with the app's id whenever its data is replaced (a reload). */
+  onReload(listener: (appId: string) => void): void;
+}
+
+export interface ImportProgress {
+  appId: string;
+  percent: number;
+  rows: number;
+}
+
+/** What only the embedded engine does: keep apps of its own, take their data from files, edit their metadata. */
+export interface EmbeddedAnalyticsAdmin {
+  exists(appId: string): Promise<boolean>;
+  createApp(appId: string, name: string, description?: string | null): Promise<AppMeta>;
+  deleteApp(appId: string): Promise<void>;
+  updateMeta(appId: string, change: (m: AppMeta) => void): Promise<AppMeta>;
+  importFile(appId: string, format: 'csv' | 'xlsx' | 'json', content: Buffer, sourceName: string, progress?: (p: ImportProgress) => void): Promise<AppMeta>;
+  /** Replaces an app's data with rows already typed (generated data, such as the demo's). */
+  load(appId: string, table: TableData, sourceName: string, progress?: (p: ImportProgress) => void): Promise<AppMeta>;
+  close(): Promise<void>;
+}
+
+/** Rows with their column names and types, ready to load. */
+export interface TableData {
+  headers: string[];
+  types: FieldType[];
+  rows: (string | number | null)[][];
+}
