@@ -1,6 +1,7 @@
 // Lint, including the layer rules: engine/ never reaches up to Electron or the UI, and the renderer
 // takes only types from the engine (its values would drag Node into the sandboxed page).
 import tseslint from 'typescript-eslint';
+import reactHooks from 'eslint-plugin-react-hooks';
 
 const ENGINE_BASE = [
   { group: ['electron'], message: 'engine/ must run under plain Node: no electron' },
@@ -41,7 +42,12 @@ export default tseslint.config(
   engineLayer(['engine/features/**/*.ts'], [EMBEDDED, { group: COMPOSITION, message: 'features are composed by the root (engine.ts, catalogue.ts) and served by http: they import neither' }]),
   {
     files: ['renderer/src/**/*.{ts,tsx}'],
+    plugins: { 'react-hooks': reactHooks },
     rules: {
+      // The renderer is typed from the engine's catalogue end to end: no way around it.
+      '@typescript-eslint/no-explicit-any': 'error',
+      'react-hooks/rules-of-hooks': 'error',
+      'react-hooks/exhaustive-deps': 'error',
       '@typescript-eslint/no-restricted-imports': ['error', {
         patterns: [
           // The wire contract is shared by both sides (it holds constants and types only); the rest of

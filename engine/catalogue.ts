@@ -25,6 +25,9 @@ import { reportsV1 } from './features/reports/reports.v1.js';
 import { reportsV2 } from './features/reports/reports.v2.js';
 import { reportsApp } from './features/reports/reports.app.js';
 import type { OpCallInput, OpResult } from './ops/op.js';
+import type { Page } from './core/envelope.js';
+import type { FileResult } from './core/file-result.js';
+import type { WireFile } from './wire.js';
 
 /** Every operation, registered in one place; routes, OpenAPI, IPC and the renderer's client derive from it. */
 export const OPERATIONS = [
@@ -50,4 +53,13 @@ export type OpId = Ops['id'];
 export type OpById<Id extends OpId> = Extract<Ops, { id: Id }>;
 /** What the renderer passes for an operation, and what it gets back: derived, never written twice. */
 export type InputOf<Id extends OpId> = OpCallInput<OpById<Id>>;
-export type ResultOf<Id extends OpId> = OpResult<OpById<Id>>;
+/** What a handler's answer becomes on the wire: a page's rows as the data, a file as base64. */
+type OnWire<R> = R extends Page<infer T> ? T[] : R extends FileResult ? WireFile : R;
+export type ResultOf<Id extends OpId> = OnWire<OpResult<OpById<Id>>>;
+/** The operations that answer a page of rows (the common list parameters), and the rows they answer. */
+export type ListOpId = { [K in OpId]: OpResult<OpById<K>> extends Page<unknown> ? K : never }[OpId];
+export type RowOf<Id extends ListOpId> = OpResult<OpById<Id>> extends Page<infer T> ? T : never;
+/** The body an operation takes. */
+export type BodyOf<Id extends OpId> = Exclude<InputOf<Id>['body'], undefined>;
+/** The operations that delete by a list of ids in the body. */
+export type DeleteByIdsOpId = { [K in OpId]: BodyOf<K> extends string[] ? (string[] extends BodyOf<K> ? K : never) : never }[OpId];

@@ -5,7 +5,7 @@ import { DB_FILE, openDatabase } from './core/db.js';
 import { ENTITIES } from './entities.js';
 import { MIGRATIONS } from './migrations/index.js';
 import { SecretBox, type SecretKeyStore } from './core/secrets.js';
-import { Dispatcher, buildCatalogue, type CallOptions, type RawInput } from './ops/dispatch.js';
+import { Dispatcher, buildCatalogue, permits, type CallOptions, type RawInput } from './ops/dispatch.js';
 import { WriteQueues, MAIN_STORE } from './core/write-queue.js';
 import { ACCOUNT_RULE, ADDRESS_RULE, Throttle } from './core/throttle.js';
 import { resolveCredential } from './features/auth/principal.js';
@@ -81,6 +81,7 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
   const analytics = openEmbeddedAnalytics(join(options.dataDir, 'apps'), options.importLimits);
   analytics.onReload((appId) => emit({ type: 'analytics.reloaded', payload: { appId } }));
   const queues = new WriteQueues();
+  const catalogue = buildCatalogue(OPERATIONS);
   const clock = options.now ?? (() => new Date());
   const ms = () => clock().getTime();
   const services: EngineServices = {
@@ -92,11 +93,11 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
     dataDir: options.dataDir,
     signInThrottle: { account: new Throttle(ACCOUNT_RULE, ms), address: new Throttle(ADDRESS_RULE, ms) },
     write: (fn) => queues.run(MAIN_STORE, fn),
+    callableOperations: (p) => [...catalogue.values()].filter((op) => permits(p, op.permission)).map((op) => op.id),
     analytics,
     embedded: analytics,
     renders: new RenderPool(),
   };
-  const catalogue = buildCatalogue(OPERATIONS);
   const dispatcher = new Dispatcher(services, catalogue, queues, resolveCredential);
   const answerFailure = (id: string, e: unknown): InvokeResult => {
     if (isEngineError(e)) return refusal(e);

@@ -44,6 +44,8 @@ export interface EngineServices {
   analytics: AnalyticsPort;
   /** What only the embedded analytics engine does (apps of its own, imports, metadata edits). */
   embedded: EmbeddedAnalyticsAdmin;
+  /** The ids of the catalogue's operations a principal may call (what screens offer is asked by id). */
+  callableOperations: (principal: Principal) => string[];
   /** Worker threads that render report files. */
   renders: RenderPool;
 }

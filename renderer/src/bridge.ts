@@ -74,11 +74,6 @@ export async function invoke<Id extends OpId>(id: Id, input: InputOf<Id> = {} as
   }
 }
 
-/** Loosely typed call for generic screens that take the operation id from configuration. */
-export function invokeAny(id: string, input: { params?: unknown; query?: unknown; body?: unknown } = {}): Promise<Answer<any>> {
-  return invoke(id as OpId, input as never) as Promise<Answer<any>>;
-}
-
 /**
  * Listens to engine events (import progress, reloads). Under Electron they come through the preload;
  * served, they come as server-sent events read with fetch, so the session token stays in a header.
@@ -114,10 +109,10 @@ export function onEngineEvent<K extends EngineEventType>(type: K, cb: (payload: 
 }
 
 /** Runs an operation that answers a file and saves it through the browser's download. */
-export async function downloadFile(id: string, input: { params?: unknown; query?: unknown; body?: unknown }): Promise<{ ok: boolean; error: string | null; fileName?: string }> {
+export async function downloadFile<Id extends OpId>(id: Id, input: InputOf<Id>): Promise<{ ok: boolean; error: string | null; fileName?: string }> {
   // Both transports answer a file the same way: base64 in the envelope (the wire contract).
-  const answer = await invoke(id as OpId, input as never);
-  const file = answer.data as unknown as WireFile | null;
+  const answer = await invoke(id, input);
+  const file = answer.data as WireFile | null;
   if (!answer.ok || !file || typeof file.base64 !== 'string') return { ok: false, error: answer.error ?? 'The file could not be made' };
   const blob = new Blob([Uint8Array.from(atob(file.base64), (c) => c.charCodeAt(0))], { type: file.mime });
   const fileName = file.fileName;

@@ -74,8 +74,9 @@ const path = (suffix = '') => `/api/app/analytics/{id}${suffix}`;
 /** Writes to an app (its data file and metadata) queue per app, apart from the main database's writes. */
 const APP_STORE = { store: (raw: { params?: unknown }) => `analytics:${String((raw.params as { id?: unknown } | undefined)?.id ?? '')}` };
 
-function collectionOps<I extends z.ZodType>(collection: Collection, singular: string, input: I, check: (ctx: OpContext, meta: AppMeta, body: z.output<I>) => Promise<void> | void) {
-  const Name = singular[0].toUpperCase() + singular.slice(1);
+function collectionOps<I extends z.ZodType, S extends string>(collection: Collection, singular: S, input: I, check: (ctx: OpContext, meta: AppMeta, body: z.output<I>) => Promise<void> | void) {
+  // The ids stay literal types (app.analytics.saveChart…), so the renderer's client is typed per operation.
+  const Name = (singular[0].toUpperCase() + singular.slice(1)) as Capitalize<S>;
   return [
     defineOp({
       id: `app.analytics.save${Name}` as const,

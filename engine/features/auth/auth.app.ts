@@ -34,6 +34,8 @@ export async function whoAmI(ctx: OpContext) {
     allProjects: p.allProjects,
     projectIds: p.projectIds,
     permissions: p.permissions,
+    /** Every operation this caller may call: screens show an action when its operation is here. */
+    operations: ctx.callableOperations(p),
   };
 }
 

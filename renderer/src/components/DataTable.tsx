@@ -3,7 +3,8 @@ import type { StoreApi, UseBoundStore } from 'zustand';
 import type { ListState } from '../stores/lists/list-store';
 
 export interface Column<Row> {
-  key: string;
+  /** A field of the row (typed from the list operation: a renamed field fails the build). */
+  key: keyof Row & string;
   label: string;
   /** The operation's sort name, when the column can be sorted. */
   sort?: string;
@@ -19,8 +20,10 @@ interface Props<Row> {
   selectedId?: string | null;
 }
 
+const idOf = (row: unknown) => (row as { id: string }).id;
+
 /** A server-paged, server-sorted, server-filtered table. */
-export function DataTable<Row extends { id: string }>({ store, columns, filterLabel, actions, onRowClick, selectedId }: Props<Row>) {
+export function DataTable<Row>({ store, columns, filterLabel, actions, onRowClick, selectedId }: Props<Row>) {
   const rows = store((s) => s.rows);
   const page = store((s) => s.page);
   const totalPages = store((s) => s.totalPages);
@@ -29,6 +32,7 @@ export function DataTable<Row extends { id: string }>({ store, columns, filterLa
   const sortDirection = store((s) => s.sortDirection);
   const filter = store((s) => s.filter);
   const loading = store((s) => s.loading);
+  const loaded = store((s) => s.loaded);
   const error = store((s) => s.error);
   const { pageChosen, sortChosen, filterTyped } = store.getState();
   return (
@@ -55,13 +59,13 @@ export function DataTable<Row extends { id: string }>({ store, columns, filterLa
           </tr>
         </thead>
         <tbody>
-          {rows.length === 0 && !loading && (
+          {rows.length === 0 && (
             <tr>
-              <td colSpan={columns.length + (actions ? 1 : 0)} className="empty">Nothing here yet.</td>
+              <td colSpan={columns.length + (actions ? 1 : 0)} className="empty">{loaded ? 'Nothing here yet.' : 'Loading…'}</td>
             </tr>
           )}
           {rows.map((row) => (
-            <tr key={row.id} className={selectedId === row.id ? 'selected' : onRowClick ? 'clickable' : ''} onClick={onRowClick ? () => onRowClick(row) : undefined}>
+            <tr key={idOf(row)} className={selectedId === idOf(row) ? 'selected' : onRowClick ? 'clickable' : ''} onClick={onRowClick ? () => onRowClick(row) : undefined}>
               {columns.map((c) => (
                 <td key={c.key}>{c.render ? c.render(row) : String((row as Record<string, unknown>)[c.key] ?? '')}</td>
               ))}
@@ -73,7 +77,7 @@ export function DataTable<Row extends { id: string }>({ store, columns, filterLa
       <div className="pager">
         <span>{totalItems} item{totalItems === 1 ? '' : 's'}</span>
         <button type="button" disabled={page <= 1} onClick={() => pageChosen(page - 1)}>Previous</button>
-        <span>Page {totalPages === 0 ? 0 : page} of {totalPages}</span>
+        <span>{loaded ? `Page ${totalPages === 0 ? 0 : page} of ${totalPages}` : 'Loading…'}</span>
         <button type="button" disabled={page >= totalPages} onClick={() => pageChosen(page + 1)}>Next</button>
       </div>
     </div>

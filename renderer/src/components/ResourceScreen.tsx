@@ -1,68 +1,81 @@
 import { useEffect, useMemo, useState, type ReactNode } from 'react';
-import { invokeAny } from '../bridge';
+import { invoke, type Answer } from '../bridge';
+import type { DeleteByIdsOpId, ListOpId, OpId, RowOf } from '../../../engine/catalogue';
 import { createListStore } from '../stores/lists/list-store';
-import { selectCan, useSession } from '../stores/session/session.store';
+import { selectMayCall, useSession } from '../stores/session/session.store';
 import { DataTable, type Column } from './DataTable';
 import { Dialog } from './Dialog';
 import { Form, type FieldDef, type FormValues } from './Form';
 
-export type Row = { id: string } & Record<string, unknown>;
-
+/** A create action: its operation (shown when the caller may call it), its form, and how it submits. */
 export interface CreateDef {
   noun: string;
-  op: string;
-  permission: string;
+  op: OpId;
   fields: FieldDef[];
   initial: FormValues;
-  toBody: (v: FormValues) => unknown;
-  created?: (data: Row) => void;
+  submit: (values: FormValues) => Promise<Answer<unknown>>;
+  /** Told what the operation answered (a new key, a new app's id). */
+  created?: (data: unknown) => void;
 }
 
-export interface ResourceConfig {
+export interface UpdateDef<Row> {
+  op: (row: Row) => OpId;
+  fields: FieldDef[] | ((row: Row) => FieldDef[]);
+  toForm: (row: Row) => FormValues;
+  submit: (values: FormValues, row: Row) => Promise<Answer<unknown>>;
+}
+
+/** A screen's configuration, typed by its list operation: rows, columns and actions follow its answer. */
+export interface ResourceConfig<L extends ListOpId> {
   title: string;
   noun: string;
-  listOp: string;
+  listOp: L;
   listParams?: () => Record<string, string>;
   filterParam?: string;
   filterLabel?: string;
-  columns: Column<Row>[];
+  columns: Column<RowOf<L>>[];
   creates?: CreateDef[];
-  update?: { op: string | ((row: Row) => string); permission: string; fields: FieldDef[] | ((row: Row) => FieldDef[]); toForm: (row: Row) => FormValues; toBody: (v: FormValues, row: Row) => unknown };
-  remove?: { op: string; permission: string };
-  rowActions?: (row: Row, reload: () => void) => ReactNode;
-  detail?: (row: Row, reload: () => void) => ReactNode;
+  update?: UpdateDef<RowOf<L>>;
+  remove?: { op: DeleteByIdsOpId };
+  rowActions?: (row: RowOf<L>, reload: () => void) => ReactNode;
+  detail?: (row: RowOf<L>, reload: () => void) => ReactNode;
 }
 
+const idOf = (row: unknown) => (row as { id: string }).id;
+const nameOf = (row: unknown) => {
+  const r = row as { name?: unknown; displayName?: unknown };
+  return String(r.name ?? r.displayName ?? idOf(row));
+};
+
 /** A list with create, edit and delete for one resource, driven by its catalogue operations. */
-export function ResourceScreen({ config }: { config: ResourceConfig }) {
-  const store = useMemo(() => createListStore<Row>(config.listOp, config.filterParam ?? null, config.listParams), [config]);
+export function ResourceScreen<L extends ListOpId>({ config }: { config: ResourceConfig<L> }) {
+  const store = useMemo(() => createListStore(config.listOp, config.filterParam ?? null, config.listParams), [config]);
   const me = useSession((s) => s.me);
-  const can = (permission: string) => selectCan(permission)({ me } as never);
-  const canUpdate = can(config.update?.permission ?? '-');
-  const canRemove = can(config.remove?.permission ?? '-');
-  const [editing, setEditing] = useState<Row | CreateDef | null>(null);
-  const [selected, setSelected] = useState<Row | null>(null);
+  const may = (op: OpId) => selectMayCall(op)({ me });
+  const [editing, setEditing] = useState<{ row: RowOf<L> } | CreateDef | null>(null);
+  const [selected, setSelected] = useState<RowOf<L> | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
   const reload = () => void store.getState().refreshRequested();
 
-  useEffect(reload, [store]);
+  useEffect(() => void store.getState().refreshRequested(), [store]);
 
-  const remove = async (row: Row) => {
-    if (!confirm(`Delete ${config.noun} "${String(row.name ?? row.displayName ?? row.id)}"?`)) return;
-    const answer = await invokeAny(config.remove!.op, { body: [row.id] });
+  const remove = async (row: RowOf<L>) => {
+    if (!confirm(`Delete ${config.noun} "${nameOf(row)}"?`)) return;
+    const answer = await invoke(config.remove!.op, { body: [idOf(row)] });
     setNotice(answer.ok ? `Deleted.` : answer.error);
-    if (selected?.id === row.id) setSelected(null);
+    if (selected && idOf(selected) === idOf(row)) setSelected(null);
     reload();
   };
 
-  const creating = editing && 'toBody' in editing && 'initial' in editing ? (editing as CreateDef) : null;
-  const row = editing && !creating ? (editing as Row) : null;
+  const creating = editing && 'submit' in editing ? editing : null;
+  const row = editing && 'row' in editing ? editing.row : null;
+  const update = config.update;
   return (
     <section className="screen">
       <header className="screen-head">
         <h1>{config.title}</h1>
         <div className="head-actions">
-          {(config.creates ?? []).filter((c) => can(c.permission)).map((c) => (
+          {(config.creates ?? []).filter((c) => may(c.op)).map((c) => (
             <button key={c.noun} type="button" className="primary" onClick={() => setEditing(c)}>New {c.noun}</button>
           ))}
         </div>
@@ -72,30 +85,27 @@ export function ResourceScreen({ config }: { config: ResourceConfig }) {
         store={store}
         columns={config.columns}
         filterLabel={config.filterLabel}
-        selectedId={selected?.id}
-        onRowClick={config.detail ? (row) => setSelected(row) : undefined}
-        actions={(row) => (
+        selectedId={selected ? idOf(selected) : null}
+        onRowClick={config.detail ? (r) => setSelected(r) : undefined}
+        actions={(r) => (
           <>
-            {config.rowActions?.(row, reload)}
-            {config.update && canUpdate && <button type="button" onClick={() => setEditing(row)}>Edit</button>}
-            {config.remove && canRemove && <button type="button" className="danger" onClick={() => void remove(row)}>Delete</button>}
+            {config.rowActions?.(r, reload)}
+            {update && may(update.op(r)) && <button type="button" onClick={() => setEditing({ row: r })}>Edit</button>}
+            {config.remove && may(config.remove.op) && <button type="button" className="danger" onClick={() => void remove(r)}>Delete</button>}
           </>
         )}
       />
       {selected && config.detail && <div className="detail">{config.detail(selected, reload)}</div>}
-      {(creating || (row && config.update)) && (
+      {(creating || (row && update)) && (
         <Dialog title={creating ? `New ${creating.noun}` : `Edit ${config.noun}`} onClose={() => setEditing(null)}>
           <Form
-            fields={creating ? creating.fields : typeof config.update!.fields === 'function' ? config.update!.fields(row!) : config.update!.fields}
-            initial={creating ? creating.initial : config.update!.toForm(row!)}
+            fields={creating ? creating.fields : typeof update!.fields === 'function' ? update!.fields(row!) : update!.fields}
+            initial={creating ? creating.initial : update!.toForm(row!)}
             submitLabel={creating ? 'Create' : 'Save'}
             onSubmit={async (values) => {
-              const update = config.update!;
-              const answer = creating
-                ? await invokeAny(creating.op, { body: creating.toBody(values) })
-                : await invokeAny(typeof update.op === 'function' ? update.op(row!) : update.op, { params: { id: row!.id }, body: update.toBody(values, row!) });
+              const answer = creating ? await creating.submit(values) : await update!.submit(values, row!);
               if (!answer.ok) return { error: answer.error, errorDetails: answer.errorDetails };
-              creating?.created?.(answer.data as Row);
+              creating?.created?.(answer.data);
               setEditing(null);
               setNotice(creating ? `Created ${creating.noun}.` : 'Saved.');
               reload();

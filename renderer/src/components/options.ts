@@ -1,19 +1,25 @@
-import { invokeAny } from '../bridge';
+import { invoke } from '../bridge';
+import type { InputOf, ListOpId, RowOf } from '../../../engine/catalogue';
 import type { Option } from './Form';
 
-/** Choices for select fields, read through the same list operations (all rows). */
-function loader(op: string, label: (row: Record<string, unknown>) => string) {
+/** Choices for select fields, read through a list operation (all rows), labelled from its typed rows. */
+function loader<L extends ListOpId>(op: L, label: (row: RowOf<L>) => string) {
   return async (): Promise<Option[]> => {
-    const answer = await invokeAny(op, { query: { get_all: true } });
-    return answer.ok ? (answer.data as Record<string, unknown>[]).map((r) => ({ id: String(r.id), name: label(r) })) : [];
+    const answer = await invoke(op, { query: { get_all: true } } as InputOf<L>);
+    return answer.ok ? (answer.data as RowOf<L>[]).map((r) => ({ id: (r as { id: string }).id, name: label(r) })) : [];
   };
 }
 
-export const organizationOptions = loader('v1.organizations.list', (r) => String(r.displayName));
-export const roleOptions = loader('v1.roles.listSimple', (r) => String(r.name));
-export const groupOptions = loader('v1.groups.list', (r) => String(r.name));
+export const organizationOptions = loader('v1.organizations.list', (r) => r.displayName);
+export const roleOptions = loader('v1.roles.listSimple', (r) => r.name);
+export const groupOptions = loader('v1.groups.list', (r) => r.name);
 export const userOptions = loader('v1.users.list', (r) => `${r.fullName}${r.email ? ` <${r.email}>` : ''}`);
 
-export const idList = (ids: unknown) => ((ids as string[] | undefined) ?? []).map((id) => ({ id }));
+// Form values are what the user typed or picked; these turn them into the types bodies declare.
+export const text = (v: unknown): string => (v === undefined || v === null ? '' : String(v));
+export const orNull = (v: unknown): string | null => (v === '' || v === undefined || v === null ? null : String(v));
+export const flag = (v: unknown): boolean => !!v;
+export const ids = (v: unknown): string[] => (Array.isArray(v) ? v.map(String) : []);
+export const idList = (v: unknown) => ids(v).map((id) => ({ id }));
+export type { FormValues } from './Form';
 export const idsOf = (list: unknown) => ((list as { id: string }[] | undefined) ?? []).map((x) => x.id);
-export const orNull = (v: unknown) => (v === '' || v === undefined ? null : v);

@@ -1,8 +1,9 @@
 import { useState } from 'react';
 import { Dialog } from '../../components/Dialog';
 import type { FieldDef } from '../../components/Form';
-import { orNull } from '../../components/options';
+import { orNull, text } from '../../components/options';
 import { ResourceScreen, type ResourceConfig } from '../../components/ResourceScreen';
+import { createWith, updateWith } from '../../components/crud-config';
 
 const inDays = (d: number) => new Date(Date.now() + d * 86400_000).toISOString().slice(0, 16);
 
@@ -29,7 +30,7 @@ export function ApiKeysScreen() {
     { name: 'name', label: 'Name', kind: 'text', required: true },
     { name: 'description', label: 'Description', kind: 'textarea' },
   ];
-  const config: ResourceConfig = {
+  const config: ResourceConfig<'v1.apiKeys.listOwn'> = {
     title: 'API keys',
     noun: 'API key',
     listOp: 'v1.apiKeys.listOwn',
@@ -37,19 +38,20 @@ export function ApiKeysScreen() {
     filterLabel: 'name',
     columns: [
       { key: 'name', label: 'Name', sort: 'name' },
-      { key: 'keyPrefix', label: 'Key', render: (r) => `${String(r.keyPrefix)}…` },
-      { key: 'expiryDate', label: 'Expires', sort: 'expiryDate', render: (r) => `${new Date(String(r.expiryDate)).toLocaleString()}${r.expired ? ' (expired)' : ''}` },
-      { key: 'lastUsedDate', label: 'Created', sort: 'createdDate', render: (r) => new Date(String(r.createdDate)).toLocaleDateString() },
+      { key: 'keyPrefix', label: 'Key', render: (r) => `${r.keyPrefix}…` },
+      { key: 'expiryDate', label: 'Expires', sort: 'expiryDate', render: (r) => `${r.expiryDate ? new Date(r.expiryDate).toLocaleString() : ''}${r.expired ? ' (expired)' : ''}` },
+      { key: 'createdDate', label: 'Created', sort: 'createdDate', render: (r) => (r.createdDate ? new Date(r.createdDate).toLocaleDateString() : '') },
     ],
-    creates: [{
-      noun: 'API key', op: 'v1.apiKeys.create', permission: 'useApiKeys',
+    creates: [createWith('v1.apiKeys.create', {
+      noun: 'API key',
       fields: [...fields, { name: 'expiryDate', label: 'Expires', kind: 'datetime', required: true }],
       initial: { expiryDate: inDays(90) },
-      toBody: (v) => ({ name: v.name, description: orNull(v.description), expiryDate: v.expiryDate ? new Date(String(v.expiryDate)).toISOString() : undefined }),
-      created: (row) => setSecret(String(row.key)),
-    }],
-    update: { op: 'v1.apiKeys.update', permission: 'useApiKeys', fields, toForm: (r) => ({ ...r }), toBody: (v) => ({ name: v.name, description: orNull(v.description) }) },
-    remove: { op: 'v1.apiKeys.delete', permission: 'useApiKeys' },
+      // An empty or unreadable date is sent as typed, so the engine names the field.
+      toBody: (v) => ({ name: text(v.name), description: orNull(v.description), expiryDate: v.expiryDate && !Number.isNaN(Date.parse(text(v.expiryDate))) ? new Date(text(v.expiryDate)).toISOString() : text(v.expiryDate) }),
+      created: (key) => setSecret(key.key),
+    })],
+    update: updateWith('v1.apiKeys.update', { fields, toForm: (r) => ({ ...r }), toBody: (v) => ({ name: text(v.name), description: orNull(v.description) }) }),
+    remove: { op: 'v1.apiKeys.delete' },
   };
   return (
     <>

@@ -1,16 +1,14 @@
-import { useEffect, useState } from 'react';
-import { invokeAny, onEngineEvent } from '../../bridge';
+import { useCallback, useEffect, useState } from 'react';
+import { invoke, onEngineEvent } from '../../bridge';
+import type { ResultOf } from '../../../../engine/catalogue';
+import type { ChartType } from '../../../../engine/analytics/model';
 import { readFile } from '../../components/file-input';
 import { Form } from '../../components/Form';
+import { text } from '../../components/options';
 
-type Field = { id: string; name: string; type: string; distinctCount: number };
-type Meta = {
-  appId: string; name: string; rowCount: number; reloadedAt: string | null; source: string | null; fields: Field[];
-  variables: { id: string; name: string; definition: string }[];
-  charts: { id: string; name: string; type: string; dimensions: string[]; measures: { label: string; expression: string }[] }[];
-  bookmarks: { id: string; name: string; selections: Record<string, string[]> }[];
-};
+type Meta = ResultOf<'app.analytics.get'>;
 type Selections = Record<string, string[]>;
+const CHART_TYPES: ChartType[] = ['bar', 'line', 'pie', 'combo', 'table'];
 
 /** One analytics app: import data, browse fields and values under selections, define variables, charts and bookmarks. */
 export function AppDetail({ id }: { id: string }) {
@@ -18,37 +16,36 @@ export function AppDetail({ id }: { id: string }) {
   const [progress, setProgress] = useState<number | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [field, setField] = useState<string | null>(null);
-  const [values, setValues] = useState<{ value: string | number | null; count: number }[]>([]);
+  const [values, setValues] = useState<ResultOf<'app.analytics.fieldValues'>>([]);
   const [selections, setSelections] = useState<Selections>({});
   const [varValues, setVarValues] = useState<Record<string, string>>({});
   const [chart, setChart] = useState<string | null>(null);
-  const [chartData, setChartData] = useState<{ dimensions: string[]; measures: string[]; rows: (string | number | null)[][] } | null>(null);
+  const [chartData, setChartData] = useState<ResultOf<'app.analytics.chartData'> | null>(null);
   const [chartPicture, setChartPicture] = useState<string>('');
 
-  const load = async () => {
-    const a = await invokeAny('app.analytics.get', { params: { id } });
+  const load = useCallback(async () => {
+    const a = await invoke('app.analytics.get', { params: { id } });
     if (a.ok) setMeta(a.data);
     else setError(a.error);
-  };
-  useEffect(() => void load(), [id]);
-  useEffect(() => onEngineEvent('analytics.import.progress', (p) => {
-    const e = p as { appId: string; percent: number };
+  }, [id]);
+  useEffect(() => void load(), [load]);
+  useEffect(() => onEngineEvent('analytics.import.progress', (e) => {
     if (e.appId === id) setProgress(e.percent);
   }), [id]);
 
   // Values of the chosen field, variables and the chosen chart follow the selections.
   useEffect(() => {
     if (!meta?.fields.length) return;
-    if (field) void invokeAny('app.analytics.fieldValues', { params: { id }, body: { field, selections, limit: 200 } }).then((a) => setValues(a.ok ? a.data : []));
-    void Promise.all(meta.variables.map(async (v) => [v.name, (await invokeAny('app.analytics.evaluate', { params: { id }, body: { expression: `$(${v.name})`, selections } })).data?.value] as const)).then((pairs) =>
+    if (field) void invoke('app.analytics.fieldValues', { params: { id }, body: { field, selections, limit: 200 } }).then((a) => setValues(a.ok ? a.data : []));
+    void Promise.all(meta.variables.map(async (v) => [v.name, (await invoke('app.analytics.evaluate', { params: { id }, body: { expression: `$(${v.name})`, selections } })).data?.value] as const)).then((pairs) =>
       setVarValues(Object.fromEntries(pairs.map(([k, v]) => [k, typeof v === 'number' ? v.toLocaleString(undefined, { maximumFractionDigits: 2 }) : String(v ?? '—')]))),
     );
     if (chart) {
-      void invokeAny('app.analytics.chartData', { params: { id }, body: { chartId: chart, selections } }).then((a) => setChartData(a.ok ? a.data : null));
+      void invoke('app.analytics.chartData', { params: { id }, body: { chartId: chart, selections } }).then((a) => setChartData(a.ok ? a.data : null));
       // The SVG comes from the engine's chart renderer (ECharts, text escaped); the page's CSP forbids script.
-      void invokeAny('app.analytics.chartPicture', { params: { id }, body: { chartId: chart, selections } }).then((a) => setChartPicture(a.ok ? a.data.svg : ''));
+      void invoke('app.analytics.chartPicture', { params: { id }, body: { chartId: chart, selections } }).then((a) => setChartPicture(a.ok ? a.data.svg : ''));
     }
-  }, [meta, field, selections, chart]);
+  }, [id, meta, field, selections, chart]);
 
   const importFile = async (file: File | undefined) => {
     if (!file) return;
@@ -56,7 +53,7 @@ export function AppDetail({ id }: { id: string }) {
     setProgress(0);
     const binary = /\.xlsx$/i.test(file.name);
     const content = await readFile(file, binary ? 'base64' : 'text');
-    const a = await invokeAny('app.analytics.import', { params: { id }, body: { fileName: file.name, content, encoding: binary ? 'base64' : 'text' } });
+    const a = await invoke('app.analytics.import', { params: { id }, body: { fileName: file.name, content, encoding: binary ? 'base64' : 'text' } });
     setProgress(a.ok ? 100 : null);
     if (a.ok) setMeta(a.data);
     else setError(a.error);
@@ -143,7 +140,7 @@ export function AppDetail({ id }: { id: string }) {
             initial={{}}
             submitLabel="Add variable"
             onSubmit={async (v) => {
-              const a = await invokeAny('app.analytics.saveVariable', { params: { id }, body: { name: v.name, definition: v.definition } });
+              const a = await invoke('app.analytics.saveVariable', { params: { id }, body: { name: text(v.name), definition: text(v.definition) } });
               if (!a.ok) return { error: a.error, errorDetails: a.errorDetails };
               void load();
               return null;
@@ -171,14 +168,15 @@ export function AppDetail({ id }: { id: string }) {
           <Form
             fields={[
               { name: 'name', label: 'Chart name', kind: 'text', required: true },
-              { name: 'type', label: 'Type', kind: 'select', required: true, options: async () => ['bar', 'line', 'pie', 'combo', 'table'].map((t) => ({ id: t, name: t })) },
+              { name: 'type', label: 'Type', kind: 'select', required: true, options: async () => CHART_TYPES.map((t) => ({ id: t, name: t })) },
               { name: 'dimension', label: 'Dimension', kind: 'select', required: true, options: async () => meta.fields.map((f) => ({ id: f.name, name: f.name })) },
               { name: 'measure', label: 'Measure', kind: 'text', required: true, hint: 'An expression such as Sum(Sales)' },
             ]}
             initial={{ type: 'bar' }}
             submitLabel="Add chart"
             onSubmit={async (v) => {
-              const a = await invokeAny('app.analytics.saveChart', { params: { id }, body: { name: v.name, type: v.type, dimensions: v.dimension ? [v.dimension] : [], measures: [{ label: String(v.measure ?? ''), expression: v.measure ?? '' }] } });
+              const type = CHART_TYPES.find((t) => t === v.type) ?? 'bar';
+              const a = await invoke('app.analytics.saveChart', { params: { id }, body: { name: text(v.name), type, dimensions: v.dimension ? [text(v.dimension)] : [], measures: [{ label: text(v.measure), expression: text(v.measure) }] } });
               if (!a.ok) return { error: a.error, errorDetails: (a.errorDetails ?? []).map((d) => ({ ...d, field: d.field.replace(/^body\.measures\.0\.expression$/, 'body.measure').replace(/^body\.dimensions$/, 'body.dimension') })) };
               await load();
               setChart(a.data.id);
@@ -199,7 +197,7 @@ export function AppDetail({ id }: { id: string }) {
             initial={{}}
             submitLabel="Save bookmark"
             onSubmit={async (v) => {
-              const a = await invokeAny('app.analytics.saveBookmark', { params: { id }, body: { name: v.name, selections } });
+              const a = await invoke('app.analytics.saveBookmark', { params: { id }, body: { name: text(v.name), selections } });
               if (!a.ok) return { error: a.error, errorDetails: a.errorDetails };
               void load();
               return null;

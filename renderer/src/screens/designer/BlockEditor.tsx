@@ -1,24 +1,25 @@
-import type { ChangeEvent } from 'react';
 import { readFile } from '../../components/file-input';
+import type { ResultOf } from '../../../../engine/catalogue';
+import type { DocBlock } from '../../../../engine/render/document';
 
-export type Block = { id: string; type: string } & Record<string, any>;
-export interface AppInfo {
-  fields: { id: string; name: string; type: string }[];
-  variables: { id: string; name: string; definition: string }[];
-  charts: { id: string; name: string; type: string }[];
-  bookmarks: { id: string; name: string }[];
-}
+export type BlockType = DocBlock['type'];
+/** A block as it is being edited: its type's fields (from the engine's document), some maybe not filled in yet. */
+export type Block = { [T in BlockType]: { id: string; type: T } & Partial<Omit<Extract<DocBlock, { type: T }>, 'id' | 'type'>> }[BlockType];
+export type AppInfo = ResultOf<'app.analytics.get'>;
+type ChartBlockType = Extract<DocBlock, { type: 'chart' }>['chartType'];
+
+const numberOrNone = (s: string) => (s === '' ? undefined : Number(s));
+const CHART_TYPES: NonNullable<ChartBlockType>[] = ['bar', 'line', 'pie', 'combo'];
 
 /** The fields of one block, by its type; every change goes straight to the document. */
 export function BlockEditor({ block, app, change }: { block: Block; app: AppInfo | null; change: (b: Block) => void }) {
-  const set = (key: string) => (e: ChangeEvent<HTMLInputElement | HTMLTextAreaElement | HTMLSelectElement>) => change({ ...block, [key]: e.target.value });
   const id = (k: string) => `b-${block.id}-${k}`;
   switch (block.type) {
     case 'heading':
       return (
         <div className="block-fields">
           <label htmlFor={id('text')}>Heading text</label>
-          <input id={id('text')} value={block.text ?? ''} onChange={set('text')} />
+          <input id={id('text')} value={block.text ?? ''} onChange={(e) => change({ ...block, text: e.target.value })} />
           <label htmlFor={id('level')}>Level</label>
           <select id={id('level')} value={block.level ?? 1} onChange={(e) => change({ ...block, level: Number(e.target.value) })}>
             <option value={1}>Title</option>
@@ -31,7 +32,7 @@ export function BlockEditor({ block, app, change }: { block: Block; app: AppInfo
       return (
         <div className="block-fields">
           <label htmlFor={id('text')}>Text</label>
-          <textarea id={id('text')} value={block.text ?? ''} onChange={set('text')} />
+          <textarea id={id('text')} value={block.text ?? ''} onChange={(e) => change({ ...block, text: e.target.value })} />
           <small className="hint">
             Insert values with {'{{vName}}'} for a variable or {'{{=Sum(Sales)}}'} for an expression.
             {app?.variables.length ? ` Variables: ${app.variables.map((v) => v.name).join(', ')}` : ''}
@@ -42,11 +43,11 @@ export function BlockEditor({ block, app, change }: { block: Block; app: AppInfo
       return (
         <div className="block-fields">
           <label htmlFor={id('label')}>Label</label>
-          <input id={id('label')} value={block.label ?? ''} onChange={set('label')} />
+          <input id={id('label')} value={block.label ?? ''} onChange={(e) => change({ ...block, label: e.target.value })} />
           <label htmlFor={id('expression')}>Expression</label>
-          <input id={id('expression')} value={block.expression ?? ''} onChange={set('expression')} placeholder="Sum(Sales)" />
+          <input id={id('expression')} value={block.expression ?? ''} onChange={(e) => change({ ...block, expression: e.target.value })} placeholder="Sum(Sales)" />
           <label htmlFor={id('decimals')}>Decimals</label>
-          <input id={id('decimals')} type="number" min={0} max={6} value={block.format?.decimals ?? ''} onChange={(e) => change({ ...block, format: { ...block.format, decimals: e.target.value === '' ? undefined : Number(e.target.value) } })} />
+          <input id={id('decimals')} type="number" min={0} max={6} value={block.format?.decimals ?? ''} onChange={(e) => change({ ...block, format: { ...block.format, decimals: numberOrNone(e.target.value) } })} />
         </div>
       );
     case 'table':
@@ -80,7 +81,7 @@ export function BlockEditor({ block, app, change }: { block: Block; app: AppInfo
           {block.type === 'chart' && (
             <>
               <label htmlFor={id('chartType')}>Drawn as</label>
-              <select id={id('chartType')} value={block.chartType ?? ''} onChange={(e) => change({ ...block, chartType: e.target.value || undefined })}>
+              <select id={id('chartType')} value={block.chartType ?? ''} onChange={(e) => change({ ...block, chartType: CHART_TYPES.find((t) => t === e.target.value) })}>
                 <option value="">As saved</option>
                 <option value="bar">Bar</option>
                 <option value="line">Line</option>
@@ -90,7 +91,7 @@ export function BlockEditor({ block, app, change }: { block: Block; app: AppInfo
             </>
           )}
           <label htmlFor={id('limit')}>Rows at most</label>
-          <input id={id('limit')} type="number" min={1} value={block.limit ?? ''} onChange={(e) => change({ ...block, limit: e.target.value === '' ? undefined : Number(e.target.value) })} />
+          <input id={id('limit')} type="number" min={1} value={block.limit ?? ''} onChange={(e) => change({ ...block, limit: numberOrNone(e.target.value) })} />
         </div>
       );
     }

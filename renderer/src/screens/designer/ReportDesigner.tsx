@@ -1,16 +1,15 @@
-import { useEffect, useRef, useState } from 'react';
-import { downloadFile, invokeAny } from '../../bridge';
-import { BlockEditor, type AppInfo, type Block } from './BlockEditor';
+import { useCallback, useEffect, useRef, useState } from 'react';
+import { downloadFile, invoke } from '../../bridge';
+import type { ResultOf } from '../../../../engine/catalogue';
+import type { DocBlock, ReportDocument } from '../../../../engine/render/document';
+import { BlockEditor, type AppInfo, type Block, type BlockType } from './BlockEditor';
 import { ReportPreview } from './ReportPreview';
 
-type Named = { id: string; name: string } & Record<string, unknown>;
-type Report = {
-  id: string; name: string; type: string; connectionId: string | null; outputFormats: string[]; isIteration: boolean;
-  iterationFields: { fieldID: string; order: number }[]; dynamicNameSeparator: string | null; filterIds: string[];
-  document: { blocks: Block[]; settings?: Record<string, string> };
-};
+type Report = ResultOf<'app.reports.get'>;
+type Connection = ResultOf<'app.connections.list'>[number];
+type Filter = { id: string; name: string };
 
-const NEW_BLOCK: Record<string, () => Omit<Block, 'id'>> = {
+const NEW_BLOCK: { [T in BlockType]: () => Omit<Extract<Block, { type: T }>, 'id'> } = {
   heading: () => ({ type: 'heading', text: 'Heading', level: 2 }),
   text: () => ({ type: 'text', text: '' }),
   kpi: () => ({ type: 'kpi', label: 'Total', expression: 'Sum(Sales)' }),
@@ -19,12 +18,15 @@ const NEW_BLOCK: Record<string, () => Omit<Block, 'id'>> = {
   image: () => ({ type: 'image' }),
   break: () => ({ type: 'break' }),
 };
-const LABEL: Record<string, string> = { heading: 'Heading', text: 'Text', kpi: 'KPI', table: 'Table', chart: 'Chart', image: 'Picture', break: 'Page break' };
+const BLOCK_TYPES = Object.keys(NEW_BLOCK) as BlockType[];
+const LABEL: Record<BlockType, string> = { heading: 'Heading', text: 'Text', kpi: 'KPI', table: 'Table', chart: 'Chart', image: 'Picture', break: 'Page break' };
+/** Drafts may still miss fields: the engine checks the document and names what is missing. */
+const asDocument = (doc: ReportDocument, blocks: Block[]): ReportDocument => ({ ...doc, blocks: blocks as DocBlock[] });
 let counter = 0;
 const newId = () => `b${Date.now().toString(36)}${(counter++).toString(36)}`;
 
 /** The report designer: blocks in order, each edited in place, with a live preview and generation. */
-export function ReportDesigner({ reportId, connections, filters, onBack }: { reportId: string; projectId: string; connections: Named[]; filters: Named[]; onBack: () => void }) {
+export function ReportDesigner({ reportId, connections, filters, onBack }: { reportId: string; projectId: string; connections: Connection[]; filters: Filter[]; onBack: () => void }) {
   const [report, setReport] = useState<Report | null>(null);
   const [blocks, setBlocks] = useState<Block[]>([]);
   const [app, setApp] = useState<AppInfo | null>(null);
@@ -33,37 +35,37 @@ export function ReportDesigner({ reportId, connections, filters, onBack }: { rep
   const [message, setMessage] = useState<{ ok: boolean; text: string } | null>(null);
   const [dirty, setDirty] = useState(false);
   const [format, setFormat] = useState('');
-  const [adding, setAdding] = useState('kpi');
+  const [adding, setAdding] = useState<BlockType>('kpi');
   const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
 
-  const load = async () => {
-    const a = await invokeAny('app.reports.get', { params: { id: reportId } });
+  const load = useCallback(async () => {
+    const a = await invoke('app.reports.get', { params: { id: reportId } });
     if (!a.ok) return setMessage({ ok: false, text: a.error ?? 'Not found' });
-    const r = a.data as Report;
+    const r = a.data;
     setReport(r);
     setBlocks(r.document.blocks);
     setFormat((f) => f || r.outputFormats[0]);
     const conn = connections.find((c) => c.id === r.connectionId);
     if (conn) {
-      const m = await invokeAny('app.analytics.get', { params: { id: conn.analyticsAppId } });
-      if (m.ok) setApp(m.data as AppInfo);
+      const m = await invoke('app.analytics.get', { params: { id: conn.analyticsAppId } });
+      if (m.ok) setApp(m.data);
     }
-  };
-  useEffect(() => void load(), [reportId, connections.length]);
+  }, [reportId, connections]);
+  useEffect(() => void load(), [load]);
 
   // The preview follows the blocks being edited, a moment after the last keystroke.
   useEffect(() => {
     if (!report) return;
     clearTimeout(timer.current);
     timer.current = setTimeout(async () => {
-      const a = await invokeAny('app.reports.preview', { params: { id: reportId }, body: { document: { ...report.document, blocks } } });
+      const a = await invoke('app.reports.preview', { params: { id: reportId }, body: { document: asDocument(report.document, blocks) } });
       if (a.ok) {
         setPreview(a.data.html);
         setPreviewError(null);
       } else setPreviewError(a.error);
     }, 500);
     return () => clearTimeout(timer.current);
-  }, [blocks, report]);
+  }, [blocks, report, reportId]);
 
   if (!report) return message ? <div className="error-banner" role="alert">{message.text}</div> : <p className="empty">Loading…</p>;
 
@@ -77,8 +79,8 @@ export function ReportDesigner({ reportId, connections, filters, onBack }: { rep
     next.splice(Math.max(0, Math.min(next.length, i + by)), 0, b);
     edit(next);
   };
-  const save = async (extra: Record<string, unknown> = {}) => {
-    const a = await invokeAny('app.reports.saveDocument', { params: { id: reportId }, body: { document: { ...report.document, blocks }, ...extra } });
+  const save = async (extra: { connectionId?: string | null; filterIds?: string[] } = {}) => {
+    const a = await invoke('app.reports.saveDocument', { params: { id: reportId }, body: { document: asDocument(report.document, blocks), ...extra } });
     setMessage(a.ok ? { ok: true, text: 'Saved.' } : { ok: false, text: a.error ?? 'Not saved' });
     if (a.ok) {
       setDirty(false);
@@ -88,7 +90,7 @@ export function ReportDesigner({ reportId, connections, filters, onBack }: { rep
   };
   const saveIteration = async (isIteration: boolean, fieldID: string, separator: string) => {
     const field = app?.fields.find((f) => f.id === fieldID);
-    const a = await invokeAny('v2.reports.update', {
+    const a = await invoke('v2.reports.update', {
       params: { id: reportId },
       body: {
         name: report.name, isIteration, iterationFields: fieldID ? [{ fieldID, order: 0 }] : [], dynamicNameSeparator: separator,
@@ -171,8 +173,8 @@ export function ReportDesigner({ reportId, connections, filters, onBack }: { rep
           ))}
           <div className="inline-form">
             <label htmlFor="add-block">Add</label>
-            <select id="add-block" value={adding} onChange={(e) => setAdding(e.target.value)}>
-              {Object.keys(NEW_BLOCK).map((t) => <option key={t} value={t}>{LABEL[t]}</option>)}
+            <select id="add-block" value={adding} onChange={(e) => setAdding(BLOCK_TYPES.find((t) => t === e.target.value) ?? 'kpi')}>
+              {BLOCK_TYPES.map((t) => <option key={t} value={t}>{LABEL[t]}</option>)}
             </select>
             <button type="button" className="primary" onClick={() => edit([...blocks, { id: newId(), ...NEW_BLOCK[adding]() } as Block])}>Add block</button>
           </div>

@@ -1,54 +1,55 @@
-import { useEffect, useState } from 'react';
-import { invokeAny } from '../../bridge';
+import { useCallback, useEffect, useState } from 'react';
+import { invoke, type Answer } from '../../bridge';
+import type { ResultOf } from '../../../../engine/catalogue';
 
-type Value = { id: string; kind: string; targetId: string; targetName: string | null; fieldValues: string[] | null; variableValue: string | null; order: number };
-type FilterData = { id: string; name: string; projectId: string; values: Value[] };
-type Meta = { fields: { id: string; name: string }[]; variables: { id: string; name: string }[]; bookmarks: { id: string; name: string }[] };
+type FilterData = ResultOf<'app.filters.list'>[number];
+type Meta = ResultOf<'app.analytics.get'>;
+type StepKind = FilterData['values'][number]['kind'];
+const STEP_KINDS: StepKind[] = ['field', 'variable', 'bookmark'];
 
 /** A filter's steps, applied in order: field values, variable values and bookmarks. */
 export function FilterEditor({ filterId, onBack }: { filterId: string; onBack: () => void }) {
   const [filter, setFilter] = useState<FilterData | null>(null);
   const [meta, setMeta] = useState<Meta | null>(null);
   const [appId, setAppId] = useState<string | null>(null);
-  const [kind, setKind] = useState<'field' | 'variable' | 'bookmark'>('field');
+  const [kind, setKind] = useState<StepKind>('field');
   const [target, setTarget] = useState('');
   const [choices, setChoices] = useState<string[]>([]);
   const [picked, setPicked] = useState<string[]>([]);
   const [variableValue, setVariableValue] = useState('');
   const [error, setError] = useState<string | null>(null);
 
-  const load = async () => {
-    const list = await invokeAny('app.filters.list', {});
-    const f = (list.data as FilterData[] | null)?.find((x) => x.id === filterId) ?? null;
+  const load = useCallback(async () => {
+    const list = await invoke('app.filters.list', {});
+    const f = (list.ok ? list.data : []).find((x) => x.id === filterId) ?? null;
     setFilter(f);
-    if (f && !meta) {
-      const conns = await invokeAny('app.connections.list', { query: { projectId: f.projectId } });
-      const first = (conns.data as { analyticsAppId: string }[] | null)?.[0];
-      if (first) {
-        setAppId(first.analyticsAppId);
-        const m = await invokeAny('app.analytics.get', { params: { id: first.analyticsAppId } });
-        if (m.ok) setMeta(m.data);
-      }
+    if (!f) return;
+    const conns = await invoke('app.connections.list', { query: { projectId: f.projectId } });
+    const first = conns.ok ? conns.data[0] : undefined;
+    if (first) {
+      setAppId(first.analyticsAppId);
+      const m = await invoke('app.analytics.get', { params: { id: first.analyticsAppId } });
+      if (m.ok) setMeta(m.data);
     }
-  };
-  useEffect(() => void load(), [filterId]);
+  }, [filterId]);
+  useEffect(() => void load(), [load]);
   useEffect(() => {
     setPicked([]);
     const field = meta?.fields.find((f) => f.id === target);
     if (kind !== 'field' || !field || !appId) return setChoices([]);
-    void invokeAny('app.analytics.fieldValues', { params: { id: appId }, body: { field: field.name, limit: 500 } }).then((a) => setChoices(a.ok ? (a.data as { value: string }[]).map((v) => String(v.value)) : []));
-  }, [target, kind, appId]);
+    void invoke('app.analytics.fieldValues', { params: { id: appId }, body: { field: field.name, limit: 500 } }).then((a) => setChoices(a.ok ? a.data.map((v) => String(v.value ?? '')) : []));
+  }, [target, kind, appId, meta]);
 
   if (!filter) return <p className="empty">Loading…</p>;
-  const answer = (a: { ok: boolean; error: string | null; data: unknown }) => {
+  const answer = (a: Answer<FilterData>) => {
     setError(a.ok ? null : a.error);
-    if (a.ok) setFilter(a.data as FilterData);
+    if (a.ok) setFilter(a.data);
   };
   const add = async () => {
     if (!target) return setError('Choose what the step applies to');
-    if (kind === 'field') answer(await invokeAny('v2.filters.updateFieldValues', { params: { id: filterId }, body: { analyticsFieldID: target, filterItemFieldValues: picked } }));
-    else if (kind === 'variable') answer(await invokeAny('v2.filters.updateVariableValues', { params: { id: filterId }, body: { analyticsVariableID: target, variableValue } }));
-    else answer(await invokeAny('v2.filters.updateBookmarkValues', { params: { id: filterId }, body: { analyticsBookmarkID: target } }));
+    if (kind === 'field') answer(await invoke('v2.filters.updateFieldValues', { params: { id: filterId }, body: { analyticsFieldID: target, filterItemFieldValues: picked } }));
+    else if (kind === 'variable') answer(await invoke('v2.filters.updateVariableValues', { params: { id: filterId }, body: { analyticsVariableID: target, variableValue } }));
+    else answer(await invoke('v2.filters.updateBookmarkValues', { params: { id: filterId }, body: { analyticsBookmarkID: target } }));
   };
   const targets = kind === 'field' ? meta?.fields : kind === 'variable' ? meta?.variables : meta?.bookmarks;
 
@@ -71,9 +72,9 @@ export function FilterEditor({ filterId, onBack }: { filterId: string; onBack: (
               {v.kind === 'field' && <> = {(v.fieldValues ?? []).join(', ') || '(nothing)'}</>}
               {v.kind === 'variable' && <> := <code>{v.variableValue}</code></>}
               <span className="step-actions">
-                <button type="button" className="small" aria-label="Move up" disabled={i === 0} onClick={async () => answer(await invokeAny('v2.filters.reorderValues', { params: { id: filterId }, body: { id: v.id, direction: 'Up' } }))}>↑</button>
-                <button type="button" className="small" aria-label="Move down" disabled={i === filter.values.length - 1} onClick={async () => answer(await invokeAny('v2.filters.reorderValues', { params: { id: filterId }, body: { id: v.id, direction: 'Down' } }))}>↓</button>
-                <button type="button" className="small danger" aria-label="Remove step" onClick={async () => answer(await invokeAny('v2.filters.deleteValues', { params: { id: filterId }, body: [v.id] }))}>×</button>
+                <button type="button" className="small" aria-label="Move up" disabled={i === 0} onClick={async () => answer(await invoke('v2.filters.reorderValues', { params: { id: filterId }, body: { id: v.id, direction: 'Up' } }))}>↑</button>
+                <button type="button" className="small" aria-label="Move down" disabled={i === filter.values.length - 1} onClick={async () => answer(await invoke('v2.filters.reorderValues', { params: { id: filterId }, body: { id: v.id, direction: 'Down' } }))}>↓</button>
+                <button type="button" className="small danger" aria-label="Remove step" onClick={async () => answer(await invoke('v2.filters.deleteValues', { params: { id: filterId }, body: [v.id] }))}>×</button>
               </span>
             </li>
           ))}
@@ -85,7 +86,7 @@ export function FilterEditor({ filterId, onBack }: { filterId: string; onBack: (
           <h2>Add a step</h2>
           <div className="inline-form">
             <label htmlFor="step-kind">Kind</label>
-            <select id="step-kind" value={kind} onChange={(e) => { setKind(e.target.value as 'field'); setTarget(''); }}>
+            <select id="step-kind" value={kind} onChange={(e) => { setKind(STEP_KINDS.find((k) => k === e.target.value) ?? 'field'); setTarget(''); }}>
               <option value="field">Select field values</option>
               <option value="variable">Set a variable</option>
               <option value="bookmark">Apply a bookmark</option>

@@ -1,15 +1,14 @@
 import { useEffect, useMemo, useState } from 'react';
-import { invokeAny } from '../../bridge';
+import { invoke } from '../../bridge';
+import type { RowOf } from '../../../../engine/catalogue';
 import { DataTable } from '../../components/DataTable';
 import { userOptions } from '../../components/options';
 import type { Option } from '../../components/Form';
 import { createListStore } from '../../stores/lists/list-store';
 
-type Member = { id: string; fullName: string; email: string | null };
-
 /** The members of one group: add a user, remove one; listed and sorted on the server. */
-export function GroupMembers({ group, changed }: { group: { id: string; name: string; type: string }; changed: () => void }) {
-  const store = useMemo(() => createListStore<Member>('v1.groups.listMembers', null, () => ({ id: group.id })), [group.id]);
+export function GroupMembers({ group, changed }: { group: Pick<RowOf<'v1.groups.list'>, 'id' | 'name' | 'type'>; changed: () => void }) {
+  const store = useMemo(() => createListStore('v1.groups.listMembers', null, () => ({ id: group.id })), [group.id]);
   const [users, setUsers] = useState<Option[]>([]);
   const [chosen, setChosen] = useState('');
   const [error, setError] = useState<string | null>(null);
@@ -23,13 +22,13 @@ export function GroupMembers({ group, changed }: { group: { id: string; name: st
   };
   const add = async () => {
     if (!chosen) return;
-    const a = await invokeAny('v1.groups.addUsers', { params: { id: group.id }, body: [chosen] });
+    const a = await invoke('v1.groups.addUsers', { params: { id: group.id }, body: [chosen] });
     setError(a.ok ? null : a.error);
     setChosen('');
     refresh();
   };
   const remove = async (userId: string) => {
-    const a = await invokeAny('v1.groups.removeUsers', { params: { id: group.id }, body: [userId] });
+    const a = await invoke('v1.groups.removeUsers', { params: { id: group.id }, body: [userId] });
     setError(a.ok ? null : a.error);
     refresh();
   };

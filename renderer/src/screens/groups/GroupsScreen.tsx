@@ -1,4 +1,4 @@
-import { organizationOptions, orNull } from '../../components/options';
+import { flag, organizationOptions, orNull, text, type FormValues } from '../../components/options';
 import type { FieldDef } from '../../components/Form';
 import { ResourceScreen } from '../../components/ResourceScreen';
 import { crudConfig } from '../../components/crud-config';
@@ -10,24 +10,23 @@ const fields: FieldDef[] = [
   { name: 'organizationId', label: 'Organization', kind: 'select', options: organizationOptions },
   { name: 'isActive', label: 'Active', kind: 'checkbox' },
 ];
-const body = (v: Record<string, unknown>) => ({ name: v.name, description: orNull(v.description), organizationId: orNull(v.organizationId), isActive: !!v.isActive });
+const body = (v: FormValues) => ({ name: text(v.name), description: orNull(v.description), organizationId: orNull(v.organizationId), isActive: flag(v.isActive) });
 
 const config = crudConfig({
   title: 'Groups',
   noun: 'group',
   ops: { list: 'v1.groups.list', create: 'v1.groups.create', update: 'v1.groups.update', remove: 'v1.groups.delete' },
-  permissions: { create: 'createGroup', update: 'editGroup', remove: 'deleteGroup' },
   columns: [
     { key: 'name', label: 'Name', sort: 'Name' },
     { key: 'organizationName', label: 'Organization', sort: 'Organization.Name' },
     { key: 'users', label: 'Users', sort: 'Users' },
     { key: 'type', label: 'Type', sort: 'Type' },
-    { key: 'createdDate', label: 'Created', sort: 'CreatedDate', render: (r) => new Date(String(r.createdDate)).toLocaleDateString() },
+    { key: 'createdDate', label: 'Created', sort: 'CreatedDate', render: (r) => (r.createdDate ? new Date(r.createdDate).toLocaleDateString() : '') },
   ],
   fields,
   initial: { isActive: true },
   body,
-  detail: (row, reload) => <GroupMembers key={row.id} group={row as never} changed={reload} />,
+  detail: (row, reload) => <GroupMembers key={row.id} group={row} changed={reload} />,
 });
 
 export function GroupsScreen() {

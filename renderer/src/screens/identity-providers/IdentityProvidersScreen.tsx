@@ -1,9 +1,9 @@
 import type { FieldDef } from '../../components/Form';
-import { orNull } from '../../components/options';
+import { flag, orNull, text, type FormValues } from '../../components/options';
 import { ResourceScreen } from '../../components/ResourceScreen';
 import { crudConfig } from '../../components/crud-config';
 
-const TEXT = ['description', 'entityID', 'singleSignOnUrl', 'singleLogoutUrl', 'certificatePublicKey', 'certificateFile', 'buttonLabel'];
+const TEXT = ['description', 'entityID', 'singleSignOnUrl', 'singleLogoutUrl', 'certificatePublicKey', 'certificateFile', 'buttonLabel'] as const;
 const fields: FieldDef[] = [
   { name: 'name', label: 'Name', kind: 'text', required: true },
   { name: 'type', label: 'Type', kind: 'text', required: true, hint: 'For example SAML or JWT' },
@@ -15,15 +15,15 @@ const fields: FieldDef[] = [
   { name: 'buttonLabel', label: 'Sign-in button label', kind: 'text' },
   { name: 'signAuthnRequest', label: 'Sign authentication requests', kind: 'checkbox' },
 ];
-const body = (v: Record<string, unknown>) => ({
-  name: v.name, type: v.type, signAuthnRequest: !!v.signAuthnRequest, ...Object.fromEntries(TEXT.map((k) => [k, orNull(v[k])])),
+const body = (v: FormValues) => ({
+  name: text(v.name), type: text(v.type), signAuthnRequest: flag(v.signAuthnRequest),
+  ...(Object.fromEntries(TEXT.map((k) => [k, orNull(v[k])])) as Record<(typeof TEXT)[number], string | null>),
 });
 
 const config = crudConfig({
   title: 'Identity providers',
   noun: 'identity provider',
   ops: { list: 'v1.identityProviders.list', create: 'v1.identityProviders.create', update: 'v1.identityProviders.update', remove: 'v1.identityProviders.delete' },
-  permissions: { create: 'editSettings', update: 'editSettings', remove: 'editSettings' },
   columns: [
     { key: 'name', label: 'Name', sort: 'Name' },
     { key: 'type', label: 'Type', sort: 'Type' },

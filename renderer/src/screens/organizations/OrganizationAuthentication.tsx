@@ -1,20 +1,20 @@
 import { useEffect, useState } from 'react';
-import { invokeAny } from '../../bridge';
+import { invoke } from '../../bridge';
+import type { RowOf } from '../../../../engine/catalogue';
 import { Form } from '../../components/Form';
+import { flag, idList } from '../../components/options';
 
 const providerOptions = async () => {
-  const a = await invokeAny('v1.identityProviders.list', { query: { get_all: true } });
-  return a.ok ? (a.data as { id: string; name: string; type: string }[]).map((p) => ({ id: p.id, name: `${p.name} (${p.type})` })) : [];
+  const a = await invoke('v1.identityProviders.list', { query: { get_all: true } });
+  return a.ok ? a.data.map((p) => ({ id: p.id, name: `${p.name} (${p.type})` })) : [];
 };
 
 /** How members of one organization sign in: NTLM, JWT, and which identity providers. */
-export function OrganizationAuthentication({ org }: { org: { id: string; displayName: string; allowNtlm: boolean; allowJwt: boolean } }) {
+export function OrganizationAuthentication({ org }: { org: Pick<RowOf<'v1.organizations.list'>, 'id' | 'displayName' | 'allowNtlm' | 'allowJwt'> }) {
   const [providers, setProviders] = useState<string[] | null>(null);
   const [saved, setSaved] = useState(false);
   useEffect(() => {
-    void invokeAny('app.organizations.getAuthentication', { params: { id: org.id } }).then((a) =>
-      setProviders(a.ok ? (a.data.identityProviders as { id: string }[]).map((p) => p.id) : []),
-    );
+    void invoke('app.organizations.getAuthentication', { params: { id: org.id } }).then((a) => setProviders(a.ok ? a.data.identityProviders.map((p) => p.id) : []));
   }, [org.id]);
   if (!providers) return null;
   return (
@@ -30,9 +30,9 @@ export function OrganizationAuthentication({ org }: { org: { id: string; display
         initial={{ allowNtlm: org.allowNtlm, allowJwt: org.allowJwt, identityProviders: providers }}
         submitLabel="Save sign-in settings"
         onSubmit={async (v) => {
-          const a = await invokeAny('v1.organizations.updateAuthentication', {
+          const a = await invoke('v1.organizations.updateAuthentication', {
             params: { id: org.id },
-            body: { allowNtlm: !!v.allowNtlm, allowJwt: !!v.allowJwt, identityProviders: ((v.identityProviders as string[]) ?? []).map((id) => ({ id })) },
+            body: { allowNtlm: flag(v.allowNtlm), allowJwt: flag(v.allowJwt), identityProviders: idList(v.identityProviders) },
           });
           setSaved(a.ok);
           return a.ok ? null : { error: a.error, errorDetails: a.errorDetails };

@@ -1,5 +1,5 @@
 import type { FieldDef } from '../../components/Form';
-import { orNull } from '../../components/options';
+import { orNull, text, type FormValues } from '../../components/options';
 import { ResourceScreen } from '../../components/ResourceScreen';
 import { crudConfig } from '../../components/crud-config';
 import { OrganizationAuthentication } from './OrganizationAuthentication';
@@ -10,13 +10,12 @@ const fields: FieldDef[] = [
   { name: 'name', label: 'Name', kind: 'text' },
   { name: 'description', label: 'Description', kind: 'textarea' },
 ];
-const body = (v: Record<string, unknown>) => ({ displayName: v.displayName, name: orNull(v.name), description: orNull(v.description), themeId: v.themeId ?? DEFAULT_THEME });
+const body = (v: FormValues) => ({ displayName: text(v.displayName), name: orNull(v.name), description: orNull(v.description), themeId: orNull(v.themeId) ?? DEFAULT_THEME });
 
 const config = crudConfig({
   title: 'Organizations',
   noun: 'organization',
   ops: { list: 'v1.organizations.list', create: 'v1.organizations.create', update: 'v1.organizations.update', remove: 'v1.organizations.delete' },
-  permissions: { create: 'createSystem', update: 'editSystem', remove: 'deleteSystem' },
   columns: [
     { key: 'displayName', label: 'Display name', sort: 'DisplayName' },
     { key: 'name', label: 'Name', sort: 'Name' },
@@ -25,7 +24,7 @@ const config = crudConfig({
   fields,
   initial: {},
   body,
-  detail: (row) => <OrganizationAuthentication key={row.id} org={row as never} />,
+  detail: (row) => <OrganizationAuthentication key={row.id} org={row} />,
 });
 
 export function OrganizationsScreen() {

@@ -1,39 +1,42 @@
-import { useEffect, useState } from 'react';
-import { invokeAny } from '../../bridge';
+import { useCallback, useEffect, useState } from 'react';
+import { invoke } from '../../bridge';
+import type { ResultOf, RowOf } from '../../../../engine/catalogue';
 import { Form } from '../../components/Form';
+import { text } from '../../components/options';
 import { useNav } from '../../stores/nav/nav.store';
 import { ReportDesigner } from '../designer/ReportDesigner';
 import { FilterEditor } from '../filters/FilterEditor';
 
-type Named = { id: string; name: string } & Record<string, unknown>;
+const REPORT_TYPES = ['Word', 'Excel', 'PowerPoint', 'Html'] as const;
 
 const appOptions = async () => {
-  const a = await invokeAny('v1.analyticsApps.list', { query: { get_all: true } });
-  return a.ok ? (a.data as Named[]).map((x) => ({ id: x.id, name: x.name })) : [];
+  const a = await invoke('v1.analyticsApps.list', { query: { get_all: true } });
+  return a.ok ? a.data.map((x) => ({ id: x.id, name: x.name })) : [];
 };
 
 /** One project: its reports, its connections to analytics apps, and its filters. */
 export function ProjectWorkspace({ projectId, reportId, filterId }: { projectId: string; reportId?: string; filterId?: string }) {
   const screenChosen = useNav((s) => s.screenChosen);
-  const [project, setProject] = useState<Named | null>(null);
-  const [reports, setReports] = useState<Named[]>([]);
-  const [connections, setConnections] = useState<Named[]>([]);
-  const [filters, setFilters] = useState<Named[]>([]);
+  const [project, setProject] = useState<ResultOf<'app.projects.get'> | null>(null);
+  const [reports, setReports] = useState<RowOf<'v1.reports.listOwn'>[]>([]);
+  const [connections, setConnections] = useState<ResultOf<'app.connections.list'>>([]);
+  const [filters, setFilters] = useState<ResultOf<'app.filters.list'>>([]);
   const [error, setError] = useState<string | null>(null);
-  const load = async () => {
-    const p = await invokeAny('app.projects.get', { params: { id: projectId } });
+  const load = useCallback(async () => {
+    const p = await invoke('app.projects.get', { params: { id: projectId } });
     if (!p.ok) return setError(p.error);
     setProject(p.data);
     const [r, c, f] = await Promise.all([
-      invokeAny('v1.reports.listOwn', { query: { project_id: projectId, get_all: true } }),
-      invokeAny('app.connections.list', { query: { projectId } }),
-      invokeAny('app.filters.list', { query: { projectId } }),
+      invoke('v1.reports.listOwn', { query: { project_id: projectId, get_all: true } }),
+      invoke('app.connections.list', { query: { projectId } }),
+      invoke('app.filters.list', { query: { projectId } }),
     ]);
     setReports(r.ok ? r.data : []);
     setConnections(c.ok ? c.data : []);
     setFilters(f.ok ? f.data : []);
-  };
-  useEffect(() => void load(), [projectId, reportId, filterId]);
+  }, [projectId]);
+  // Coming back from a report or a filter shows what changed there.
+  useEffect(() => void load(), [load, reportId, filterId]);
 
   if (error) return <div className="error-banner" role="alert">{error}</div>;
   if (!project) return <p className="empty">Loading…</p>;
@@ -55,7 +58,7 @@ export function ProjectWorkspace({ projectId, reportId, filterId }: { projectId:
             {reports.map((r) => (
               <li key={r.id}>
                 <a href={`#/projects/${projectId}/reports/${r.id}`}>{r.name}</a>
-                <span className="badge">{String(r.type)}</span>
+                <span className="badge">{r.type}</span>
                 {r.isIteration ? <span className="badge">iterates</span> : null}
               </li>
             ))}
@@ -64,12 +67,12 @@ export function ProjectWorkspace({ projectId, reportId, filterId }: { projectId:
           <Form
             fields={[
               { name: 'name', label: 'New report name', kind: 'text', required: true },
-              { name: 'type', label: 'Type', kind: 'select', required: true, options: async () => ['Word', 'Excel', 'PowerPoint', 'Html'].map((t) => ({ id: t, name: t })) },
+              { name: 'type', label: 'Type', kind: 'select', required: true, options: async () => REPORT_TYPES.map((t) => ({ id: t, name: t })) },
             ]}
             initial={{ type: 'Word' }}
             submitLabel="Create report"
             onSubmit={async (v) => {
-              const a = await invokeAny('v2.reports.create', { body: { name: v.name, projectID: projectId, type: v.type } });
+              const a = await invoke('v2.reports.create', { body: { name: text(v.name), projectID: projectId, type: text(v.type) } });
               if (!a.ok) return { error: a.error, errorDetails: a.errorDetails };
               screenChosen('projects', projectId, 'reports', a.data.id);
               return null;
@@ -81,8 +84,8 @@ export function ProjectWorkspace({ projectId, reportId, filterId }: { projectId:
           <ul className="cards">
             {connections.map((c) => (
               <li key={c.id}>
-                {c.name} <span className="badge">{String(c.appName)}</span>
-                <button type="button" className="danger small" onClick={async () => { const a = await invokeAny('app.connections.delete', { params: { id: c.id } }); setError(a.ok ? null : a.error); void load(); }}>Remove</button>
+                {c.name} <span className="badge">{c.appName}</span>
+                <button type="button" className="danger small" onClick={async () => { const a = await invoke('app.connections.delete', { params: { id: c.id } }); setError(a.ok ? null : a.error); void load(); }}>Remove</button>
               </li>
             ))}
             {!connections.length && <li className="empty">Connect the project to an analytics app to build reports.</li>}
@@ -92,7 +95,7 @@ export function ProjectWorkspace({ projectId, reportId, filterId }: { projectId:
             initial={{}}
             submitLabel="Add connection"
             onSubmit={async (v) => {
-              const a = await invokeAny('app.connections.create', { body: { projectId, name: v.name, analyticsAppId: v.analyticsAppId } });
+              const a = await invoke('app.connections.create', { body: { projectId, name: text(v.name), analyticsAppId: text(v.analyticsAppId) } });
               if (!a.ok) return { error: a.error, errorDetails: a.errorDetails };
               void load();
               return null;
@@ -103,7 +106,7 @@ export function ProjectWorkspace({ projectId, reportId, filterId }: { projectId:
             {filters.map((f) => (
               <li key={f.id}>
                 <a href={`#/projects/${projectId}/filters/${f.id}`}>{f.name}</a>
-                <span className="badge">{(f.values as unknown[]).length} step(s)</span>
+                <span className="badge">{f.values.length} step(s)</span>
               </li>
             ))}
           </ul>
@@ -112,7 +115,7 @@ export function ProjectWorkspace({ projectId, reportId, filterId }: { projectId:
             initial={{}}
             submitLabel="Create filter"
             onSubmit={async (v) => {
-              const a = await invokeAny('v2.filters.create', { body: { name: v.name, projectID: projectId } });
+              const a = await invoke('v2.filters.create', { body: { name: text(v.name), projectID: projectId } });
               if (!a.ok) return { error: a.error, errorDetails: a.errorDetails };
               screenChosen('projects', projectId, 'filters', a.data.id);
               return null;

@@ -1,8 +1,10 @@
 import { useState } from 'react';
-import { downloadFile, invokeAny } from '../../bridge';
+import { downloadFile, invoke } from '../../bridge';
 import { readFile } from '../../components/file-input';
-import { orNull } from '../../components/options';
+import { orNull, text } from '../../components/options';
 import { ResourceScreen, type ResourceConfig } from '../../components/ResourceScreen';
+import { createWith } from '../../components/crud-config';
+import type { BodyOf } from '../../../../engine/catalogue';
 import { useNav } from '../../stores/nav/nav.store';
 import { ProjectWorkspace } from './ProjectWorkspace';
 
@@ -16,8 +18,9 @@ export function ProjectsScreen() {
   const importFile = async (file: File | undefined) => {
     if (!file) return;
     try {
-      const content = JSON.parse(await readFile(file, 'text'));
-      const a = await invokeAny('app.projects.import', { body: { file: content } });
+      // The engine checks the file's shape and names what is wrong.
+      const content = JSON.parse(await readFile(file, 'text')) as BodyOf<'app.projects.import'>['file'];
+      const a = await invoke('app.projects.import', { body: { file: content } });
       setNotice(a.ok ? `Imported "${a.data.name}".` : a.error);
       if (a.ok) setVersion((v) => v + 1);
     } catch {
@@ -25,23 +28,23 @@ export function ProjectsScreen() {
     }
   };
 
-  const config: ResourceConfig = {
+  const config: ResourceConfig<'v1.projects.list'> = {
     title: 'Projects',
     noun: 'project',
     listOp: 'v1.projects.list',
     filterParam: 'name',
     filterLabel: 'name',
     columns: [
-      { key: 'name', label: 'Name', sort: 'Name', render: (r) => <a href={`#/projects/${r.id}`}>{String(r.name)}</a> },
+      { key: 'name', label: 'Name', sort: 'Name', render: (r) => <a href={`#/projects/${r.id}`}>{r.name}</a> },
       { key: 'description', label: 'Description', sort: 'Description' },
-      { key: 'modifiedDate', label: 'Modified', sort: 'ModifiedDate', render: (r) => new Date(String(r.modifiedDate)).toLocaleString() },
+      { key: 'modifiedDate', label: 'Modified', sort: 'ModifiedDate', render: (r) => (r.modifiedDate ? new Date(r.modifiedDate).toLocaleString() : '') },
     ],
-    creates: [{
-      noun: 'project', op: 'app.projects.create', permission: 'updateProject',
+    creates: [createWith('app.projects.create', {
+      noun: 'project',
       fields: [{ name: 'name', label: 'Name', kind: 'text', required: true }, { name: 'description', label: 'Description', kind: 'textarea' }],
-      initial: {}, toBody: (v) => ({ name: v.name, description: orNull(v.description) }),
-      created: (row) => screenChosen('projects', row.id),
-    }],
+      initial: {}, toBody: (v) => ({ name: text(v.name), description: orNull(v.description) }),
+      created: (project) => screenChosen('projects', project.id),
+    })],
     rowActions: (row, reload) => (
       <>
         <button type="button" onClick={() => screenChosen('projects', row.id)}>Open</button>
@@ -50,9 +53,9 @@ export function ProjectsScreen() {
           type="button"
           className="danger"
           onClick={async () => {
-            const name = prompt(`Type the project's name to delete it with its reports: ${String(row.name)}`);
+            const name = prompt(`Type the project's name to delete it with its reports: ${row.name}`);
             if (name === null) return;
-            const a = await invokeAny('v1.projects.delete', { body: [{ id: row.id, name }] });
+            const a = await invoke('v1.projects.delete', { body: [{ id: row.id, name }] });
             setNotice(a.ok ? 'Project deleted.' : a.error);
             reload();
           }}

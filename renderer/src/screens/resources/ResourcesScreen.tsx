@@ -1,5 +1,5 @@
 import type { FieldDef } from '../../components/Form';
-import { organizationOptions, orNull } from '../../components/options';
+import { organizationOptions, orNull, text, type FormValues } from '../../components/options';
 import { ResourceScreen } from '../../components/ResourceScreen';
 import { crudConfig } from '../../components/crud-config';
 
@@ -10,18 +10,17 @@ const fields: FieldDef[] = [
   { name: 'organizationId', label: 'Organization', kind: 'select', required: true, options: organizationOptions },
   { name: 'description', label: 'Description', kind: 'textarea' },
 ];
-const body = (v: Record<string, unknown>) => ({ name: v.name, type: v.type, url: v.url, organizationId: v.organizationId, description: orNull(v.description) });
+const body = (v: FormValues) => ({ name: text(v.name), type: text(v.type), url: text(v.url), organizationId: text(v.organizationId), description: orNull(v.description) });
 
 const config = crudConfig({
   title: 'Resources',
   noun: 'resource',
   ops: { list: 'v1.resources.list', create: 'v1.resources.create', update: 'v1.resources.update', remove: 'v1.resources.delete' },
-  permissions: { create: 'createSystem', update: 'editSystem', remove: 'deleteSystem' },
   columns: [
     { key: 'name', label: 'Name', sort: 'name' },
     { key: 'type', label: 'Type', sort: 'type' },
     // Only http(s) links are accepted by the engine, so the href cannot run script.
-    { key: 'url', label: 'URL', sort: 'url', render: (r) => <a href={String(r.url)} target='_blank' rel='noreferrer noopener'>{String(r.url)}</a> },
+    { key: 'url', label: 'URL', sort: 'url', render: (r) => <a href={r.url} target='_blank' rel='noreferrer noopener'>{r.url}</a> },
     { key: 'description', label: 'Description', sort: 'description' },
   ],
   fields,

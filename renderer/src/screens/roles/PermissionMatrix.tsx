@@ -1,9 +1,13 @@
-import { useEffect, useState } from 'react';
-import { invokeAny } from '../../bridge';
-import { selectCan, useSession } from '../../stores/session/session.store';
+import { useCallback, useEffect, useState } from 'react';
+import { invoke } from '../../bridge';
+import type { RowOf } from '../../../../engine/catalogue';
+import { selectMayCall, useSession } from '../../stores/session/session.store';
 
-type Role = { id: string; name: string; description: string | null; allProjects: boolean; projects: unknown[]; isActive: boolean; permissions: Record<string, unknown> };
+type Role = RowOf<'v1.roles.list'>;
+type Flags = Omit<Role['permissions'], 'id' | 'createdDate' | 'modifiedDate'>;
+type Permission = keyof Flags;
 const META = new Set(['id', 'createdDate', 'modifiedDate']);
+const flagsOf = (p: Role['permissions']): Flags => Object.fromEntries(Object.entries(p).filter(([k]) => !META.has(k))) as Flags;
 
 /** "viewUserDirectory" → "View user directory" */
 const label = (p: string) => p.replace(/([A-Z])/g, ' $1').replace(/^./, (c) => c.toUpperCase()).replace(/ (\w)/g, (_, c: string) => ' ' + c.toLowerCase());
@@ -12,23 +16,22 @@ const label = (p: string) => p.replace(/([A-Z])/g, ' $1').replace(/^./, (c) => c
 export function PermissionMatrix({ version }: { version: number }) {
   const [roles, setRoles] = useState<Role[]>([]);
   const [error, setError] = useState<string | null>(null);
-  const canEdit = useSession(selectCan('editSystem'));
-  const load = async () => {
-    const a = await invokeAny('v1.roles.list', { query: { get_all: true, sort_by: 'Name' } });
-    if (a.ok) setRoles(a.data as Role[]);
+  const canEdit = useSession(selectMayCall('v1.roles.update'));
+  const load = useCallback(async () => {
+    const a = await invoke('v1.roles.list', { query: { get_all: true, sort_by: 'Name' } });
+    if (a.ok) setRoles(a.data);
     else setError(a.error);
-  };
-  useEffect(() => void load(), [version]);
-  const permissions = roles.length ? Object.keys(roles[0].permissions).filter((k) => !META.has(k)) : [];
+  }, []);
+  useEffect(() => void load(), [load, version]);
+  const permissions = roles.length ? (Object.keys(flagsOf(roles[0].permissions)) as Permission[]) : [];
 
-  const toggle = async (role: Role, permission: string) => {
-    const next = { ...role.permissions, [permission]: !role.permissions[permission] };
+  const toggle = async (role: Role, permission: Permission) => {
+    const next = { ...flagsOf(role.permissions), [permission]: !role.permissions[permission] };
     // Show the tick at once; the reload after saving puts back what the engine kept.
-    setRoles((all) => all.map((r) => (r.id === role.id ? { ...r, permissions: next } : r)));
-    const flags = Object.fromEntries(Object.entries(next).filter(([k]) => !META.has(k)));
-    const a = await invokeAny('v1.roles.update', {
+    setRoles((all) => all.map((r) => (r.id === role.id ? { ...r, permissions: { ...r.permissions, ...next } } : r)));
+    const a = await invoke('v1.roles.update', {
       params: { id: role.id },
-      body: { name: role.name, description: role.description, allProjects: role.allProjects, projects: role.projects, isActive: role.isActive, permissions: flags },
+      body: { name: role.name, description: role.description, allProjects: role.allProjects, projects: role.projects, isActive: role.isActive, permissions: next },
     });
     setError(a.ok ? null : a.error);
     await load();

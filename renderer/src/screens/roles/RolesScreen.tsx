@@ -1,7 +1,8 @@
 import { useState } from 'react';
-import { orNull } from '../../components/options';
+import { flag, orNull, text } from '../../components/options';
 import type { FieldDef } from '../../components/Form';
 import { ResourceScreen, type ResourceConfig } from '../../components/ResourceScreen';
+import { createWith, updateWith } from '../../components/crud-config';
 import { PermissionMatrix } from './PermissionMatrix';
 
 const fields: FieldDef[] = [
@@ -11,10 +12,12 @@ const fields: FieldDef[] = [
   { name: 'isActive', label: 'Active', kind: 'checkbox' },
 ];
 
+const META = new Set(['id', 'createdDate', 'modifiedDate']);
+
 export function RolesScreen() {
   const [version, setVersion] = useState(0);
   const bump = () => setVersion((v) => v + 1);
-  const config: ResourceConfig = {
+  const config: ResourceConfig<'v1.roles.list'> = {
     title: 'Roles',
     noun: 'role',
     listOp: 'v1.roles.list',
@@ -24,17 +27,20 @@ export function RolesScreen() {
       { key: 'name', label: 'Name', sort: 'Name' },
       { key: 'type', label: 'Type', sort: 'Type' },
       { key: 'isActive', label: 'Active', render: (r) => (r.isActive ? 'Yes' : 'No') },
-      { key: 'granted', label: 'Permissions granted', render: (r) => Object.values(r.permissions as object).filter((x) => x === true).length },
+      { key: 'permissions', label: 'Permissions granted', render: (r) => Object.entries(r.permissions).filter(([k, x]) => !META.has(k) && x === true).length },
     ],
-    creates: [{
-      noun: 'role', op: 'v1.roles.create', permission: 'createSystem', fields, initial: { isActive: true, allProjects: true },
-      toBody: (v) => ({ name: v.name, description: orNull(v.description), allProjects: !!v.allProjects, isActive: !!v.isActive, permissions: {} }),
+    creates: [createWith('v1.roles.create', {
+      noun: 'role', fields, initial: { isActive: true, allProjects: true },
+      toBody: (v) => ({ name: text(v.name), description: orNull(v.description), allProjects: flag(v.allProjects), isActive: flag(v.isActive), permissions: {} }),
       created: bump,
-    }],
-    update: {
-      op: 'v1.roles.update', permission: 'editSystem', fields, toForm: (r) => ({ ...r }),
-      toBody: (v, r) => ({ name: v.name, description: orNull(v.description), allProjects: !!v.allProjects, isActive: !!v.isActive, projects: r.projects, permissions: r.permissions }),
-    },
+    })],
+    update: updateWith('v1.roles.update', {
+      fields, toForm: (r) => ({ ...r }),
+      toBody: (v, r) => ({
+        name: text(v.name), description: orNull(v.description), allProjects: flag(v.allProjects), isActive: flag(v.isActive), projects: r.projects,
+        permissions: Object.fromEntries(Object.entries(r.permissions).filter(([k]) => !META.has(k))),
+      }),
+    }),
   };
   return (
     <>

@@ -1,6 +1,7 @@
 import type { ReactNode } from 'react';
 import { useNav, type ScreenId } from '../../stores/nav/nav.store';
-import { selectCan, useSession } from '../../stores/session/session.store';
+import { selectMayCall, useSession } from '../../stores/session/session.store';
+import type { OpId } from '../../../../engine/catalogue';
 import { UsersScreen } from '../users/UsersScreen';
 import { ProjectsScreen } from '../projects/ProjectsScreen';
 import { AppsScreen } from '../apps/AppsScreen';
@@ -14,19 +15,20 @@ import { UserDirectoriesScreen } from '../user-directories/UserDirectoriesScreen
 import { ResourcesScreen } from '../resources/ResourcesScreen';
 import { SettingsScreen } from '../settings/SettingsScreen';
 
-const SCREENS: { id: ScreenId; label: string; permission: string; render: () => ReactNode }[] = [
-  { id: 'projects', label: 'Projects', permission: 'viewProject', render: () => <ProjectsScreen /> },
-  { id: 'apps', label: 'Analytics apps', permission: 'viewProject', render: () => <AppsScreen /> },
-  { id: 'users', label: 'Users', permission: 'viewUser', render: () => <UsersScreen /> },
-  { id: 'groups', label: 'Groups', permission: 'viewGroup', render: () => <GroupsScreen /> },
-  { id: 'roles', label: 'Roles', permission: 'viewUser', render: () => <RolesScreen /> },
-  { id: 'organizations', label: 'Organizations', permission: 'viewSystem', render: () => <OrganizationsScreen /> },
-  { id: 'resources', label: 'Resources', permission: 'viewSystem', render: () => <ResourcesScreen /> },
-  { id: 'user-directories', label: 'User directories', permission: 'viewUserDirectory', render: () => <UserDirectoriesScreen /> },
-  { id: 'identity-providers', label: 'Identity providers', permission: 'viewSettings', render: () => <IdentityProvidersScreen /> },
-  { id: 'trusted-origins', label: 'Trusted origins', permission: 'viewSettings', render: () => <TrustedOriginsScreen /> },
-  { id: 'api-keys', label: 'API keys', permission: 'useApiKeys', render: () => <ApiKeysScreen /> },
-  { id: 'settings', label: 'Settings', permission: 'viewSettings', render: () => <SettingsScreen /> },
+// Each screen shows when the caller may call the operation that lists what it shows.
+const SCREENS: { id: ScreenId; label: string; op: OpId; render: () => ReactNode }[] = [
+  { id: 'projects', label: 'Projects', op: 'v1.projects.list', render: () => <ProjectsScreen /> },
+  { id: 'apps', label: 'Analytics apps', op: 'v1.analyticsApps.list', render: () => <AppsScreen /> },
+  { id: 'users', label: 'Users', op: 'v1.users.list', render: () => <UsersScreen /> },
+  { id: 'groups', label: 'Groups', op: 'v1.groups.list', render: () => <GroupsScreen /> },
+  { id: 'roles', label: 'Roles', op: 'v1.roles.list', render: () => <RolesScreen /> },
+  { id: 'organizations', label: 'Organizations', op: 'v1.organizations.list', render: () => <OrganizationsScreen /> },
+  { id: 'resources', label: 'Resources', op: 'v1.resources.list', render: () => <ResourcesScreen /> },
+  { id: 'user-directories', label: 'User directories', op: 'v1.userDirectories.list', render: () => <UserDirectoriesScreen /> },
+  { id: 'identity-providers', label: 'Identity providers', op: 'v1.identityProviders.list', render: () => <IdentityProvidersScreen /> },
+  { id: 'trusted-origins', label: 'Trusted origins', op: 'v1.trustedOrigins.list', render: () => <TrustedOriginsScreen /> },
+  { id: 'api-keys', label: 'API keys', op: 'v1.apiKeys.listOwn', render: () => <ApiKeysScreen /> },
+  { id: 'settings', label: 'Settings', op: 'app.settings.getAuthenticationMethods', render: () => <SettingsScreen /> },
 ];
 
 export function Shell() {
@@ -34,7 +36,7 @@ export function Shell() {
   const screenChosen = useNav((s) => s.screenChosen);
   const me = useSession((s) => s.me);
   const signOutRequested = useSession((s) => s.signOutRequested);
-  const visible = SCREENS.filter((s) => selectCan(s.permission)({ me } as never));
+  const visible = SCREENS.filter((s) => selectMayCall(s.op)({ me }));
   const current = visible.find((s) => s.id === screen) ?? visible[0];
   return (
     <div className="shell">

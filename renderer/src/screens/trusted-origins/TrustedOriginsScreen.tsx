@@ -1,5 +1,5 @@
 import type { FieldDef } from '../../components/Form';
-import { orNull } from '../../components/options';
+import { orNull, text, type FormValues } from '../../components/options';
 import { ResourceScreen } from '../../components/ResourceScreen';
 import { crudConfig } from '../../components/crud-config';
 
@@ -8,13 +8,12 @@ const fields: FieldDef[] = [
   { name: 'address', label: 'Origin', kind: 'text', required: true, hint: 'Scheme, host and port, such as https://portal.example.com' },
   { name: 'description', label: 'Description', kind: 'textarea' },
 ];
-const body = (v: Record<string, unknown>) => ({ name: v.name, address: v.address, description: orNull(v.description) });
+const body = (v: FormValues) => ({ name: text(v.name), address: text(v.address), description: orNull(v.description) });
 
 const config = crudConfig({
   title: 'Trusted origins',
   noun: 'trusted origin',
   ops: { list: 'v1.trustedOrigins.list', create: 'v1.trustedOrigins.create', update: 'v1.trustedOrigins.update', remove: 'v1.trustedOrigins.delete' },
-  permissions: { create: 'editSettings', update: 'editSettings', remove: 'editSettings' },
   columns: [
     { key: 'name', label: 'Name', sort: 'Name' },
     { key: 'address', label: 'Origin', sort: 'Address' },

@@ -1,9 +1,9 @@
 import type { FieldDef } from '../../components/Form';
-import { organizationOptions, orNull, roleOptions } from '../../components/options';
+import { flag, organizationOptions, orNull, roleOptions, text, type FormValues } from '../../components/options';
 import { ResourceScreen } from '../../components/ResourceScreen';
 import { crudConfig } from '../../components/crud-config';
 
-const TEXT = ['prefix', 'userDirectoryName', 'azureClientId', 'azureTenantId', 'azureClientSecret', 'hostName', 'userName', 'password', 'filter', 'frequency', 'frequencyTime', 'timeZone'];
+const TEXT = ['prefix', 'userDirectoryName', 'azureClientId', 'azureTenantId', 'azureClientSecret', 'hostName', 'userName', 'password', 'filter', 'frequency', 'frequencyTime', 'timeZone'] as const;
 const fields: FieldDef[] = [
   { name: 'name', label: 'Name', kind: 'text', required: true },
   { name: 'type', label: 'Type', kind: 'text', required: true, hint: 'LDAP, Active Directory or Azure AD' },
@@ -21,22 +21,22 @@ const fields: FieldDef[] = [
   { name: 'sendNotification', label: 'Notify new users', kind: 'checkbox' },
   { name: 'isActive', label: 'Active', kind: 'checkbox' },
 ];
-const body = (v: Record<string, unknown>) => ({
-  name: v.name, type: v.type, organizationId: v.organizationId, synchronization: v.synchronization, port: v.port ?? undefined,
-  defaultUserRole: orNull(v.defaultUserRole), sendNotification: !!v.sendNotification, isActive: !!v.isActive,
-  ...Object.fromEntries(TEXT.map((k) => [k, orNull(v[k])])),
+const body = (v: FormValues) => ({
+  name: text(v.name), type: text(v.type), organizationId: text(v.organizationId), synchronization: text(v.synchronization),
+  port: v.port === '' || v.port === undefined || v.port === null ? undefined : Number(v.port),
+  defaultUserRole: orNull(v.defaultUserRole), sendNotification: flag(v.sendNotification), isActive: flag(v.isActive),
+  ...(Object.fromEntries(TEXT.map((k) => [k, orNull(v[k])])) as Record<(typeof TEXT)[number], string | null>),
 });
 
 const config = crudConfig({
   title: 'User directories',
   noun: 'user directory',
   ops: { list: 'v1.userDirectories.list', create: 'v1.userDirectories.create', update: 'v1.userDirectories.update', remove: 'v1.userDirectories.delete' },
-  permissions: { create: 'createUserDirectory', update: 'editUserDirectory', remove: 'deleteUserDirectory' },
   columns: [
     { key: 'name', label: 'Name', sort: 'Name' },
     { key: 'type', label: 'Type', sort: 'Type' },
     { key: 'synchronization', label: 'Synchronization' },
-    { key: 'syncStatus', label: 'Status', sort: 'SyncStatus', render: (r) => String(r.syncStatus ?? 'Never synchronized') },
+    { key: 'syncStatus', label: 'Status', sort: 'SyncStatus', render: (r) => r.syncStatus ?? 'Never synchronized' },
   ],
   fields,
   initial: { type: 'LDAP', synchronization: 'Manual', isActive: true, port: 389 },

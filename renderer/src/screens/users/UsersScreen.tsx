@@ -1,11 +1,14 @@
 import { useState } from 'react';
-import { invokeAny } from '../../bridge';
+import { invoke } from '../../bridge';
+import type { RowOf } from '../../../../engine/catalogue';
 import { Dialog } from '../../components/Dialog';
 import { Form, type FieldDef } from '../../components/Form';
-import { groupOptions, idList, idsOf, orNull, organizationOptions, roleOptions } from '../../components/options';
-import { ResourceScreen, type ResourceConfig, type Row } from '../../components/ResourceScreen';
+import { flag, groupOptions, idList, idsOf, orNull, organizationOptions, roleOptions, text, type FormValues } from '../../components/options';
+import { ResourceScreen, type ResourceConfig } from '../../components/ResourceScreen';
+import { createWith } from '../../components/crud-config';
 
-const names = (list: unknown) => ((list as { name: string }[]) ?? []).map((x) => x.name).join(', ');
+type Person = RowOf<'v1.users.list'>;
+const names = (list: { name: string }[]) => list.map((x) => x.name).join(', ');
 
 const personFields: FieldDef[] = [
   { name: 'firstName', label: 'First name', kind: 'text', required: true },
@@ -18,14 +21,15 @@ const personFields: FieldDef[] = [
 ];
 const userFields: FieldDef[] = [...personFields, { name: 'roles', label: 'Roles', kind: 'multi', options: roleOptions }];
 
-const personBody = (v: Record<string, unknown>) => ({
-  firstName: v.firstName, lastName: v.lastName, email: orNull(v.email), password: orNull(v.password), isActive: !!v.isActive,
+const personBody = (v: FormValues) => ({
+  firstName: text(v.firstName), lastName: text(v.lastName), email: orNull(v.email), password: orNull(v.password), isActive: flag(v.isActive),
   organizations: idList(v.organizations), groups: idList(v.groups),
 });
+const userBody = (v: FormValues) => ({ ...personBody(v), roles: idList(v.roles) });
 
-function ConvertDialog({ row, done }: { row: Row; done: () => void }) {
+function ConvertDialog({ row, done }: { row: Person; done: () => void }) {
   return (
-    <Dialog title={`Convert ${String(row.fullName)} to a user`} onClose={done}>
+    <Dialog title={`Convert ${row.fullName} to a user`} onClose={done}>
       <Form
         fields={[
           { name: 'roles', label: 'Roles', kind: 'multi', required: true, options: roleOptions },
@@ -33,10 +37,10 @@ function ConvertDialog({ row, done }: { row: Row; done: () => void }) {
           { name: 'domain', label: 'Domain account', kind: 'text' },
           { name: 'isActive', label: 'Active', kind: 'checkbox' },
         ]}
-        initial={{ roles: [], language: String(row.isoLanguage ?? 'en'), isActive: true }}
+        initial={{ roles: [], language: row.isoLanguage ?? 'en', isActive: true }}
         submitLabel="Convert"
         onSubmit={async (v) => {
-          const a = await invokeAny('v1.recipients.convertToUser', { params: { id: row.id }, body: { roles: idList(v.roles), language: v.language, domain: orNull(v.domain), isActive: !!v.isActive } });
+          const a = await invoke('v1.recipients.convertToUser', { params: { id: row.id }, body: { roles: idList(v.roles), language: text(v.language), domain: orNull(v.domain), isActive: flag(v.isActive) } });
           if (!a.ok) return { error: a.error, errorDetails: a.errorDetails };
           done();
           return null;
@@ -47,8 +51,8 @@ function ConvertDialog({ row, done }: { row: Row; done: () => void }) {
 }
 
 export function UsersScreen() {
-  const [converting, setConverting] = useState<{ row: Row; reload: () => void } | null>(null);
-  const config: ResourceConfig = {
+  const [converting, setConverting] = useState<{ row: Person; reload: () => void } | null>(null);
+  const config: ResourceConfig<'v1.users.list'> = {
     title: 'Users and recipients',
     noun: 'user',
     listOp: 'v1.users.list',
@@ -63,15 +67,18 @@ export function UsersScreen() {
       { key: 'groups', label: 'Groups', sort: 'Groups', render: (r) => names(r.groups) },
     ],
     creates: [
-      { noun: 'user', op: 'v1.users.create', permission: 'createUser', fields: userFields, initial: { isActive: true, organizations: [], groups: [], roles: [] }, toBody: (v) => ({ ...personBody(v), roles: idList(v.roles) }) },
-      { noun: 'recipient', op: 'v1.recipients.create', permission: 'createUser', fields: personFields, initial: { isActive: true, organizations: [], groups: [] }, toBody: personBody },
+      createWith('v1.users.create', { noun: 'user', fields: userFields, initial: { isActive: true, organizations: [], groups: [], roles: [] }, toBody: userBody }),
+      createWith('v1.recipients.create', { noun: 'recipient', fields: personFields, initial: { isActive: true, organizations: [], groups: [] }, toBody: personBody }),
     ],
+    // Users and recipients are edited by their own operations.
     update: {
       op: (r) => (r.type === 'recipient' ? 'v1.recipients.update' : 'v1.users.update'),
-      permission: 'editUser',
       fields: (r) => (r.type === 'recipient' ? personFields : userFields),
       toForm: (r) => ({ ...r, password: '', organizations: idsOf(r.organizations), groups: idsOf(r.groups), roles: idsOf(r.roles) }),
-      toBody: (v, r) => (r.type === 'recipient' ? personBody(v) : { ...personBody(v), roles: idList(v.roles) }),
+      submit: (v, r) =>
+        r.type === 'recipient'
+          ? invoke('v1.recipients.update', { params: { id: r.id }, body: personBody(v) })
+          : invoke('v1.users.update', { params: { id: r.id }, body: userBody(v) }),
     },
     rowActions: (row, reload) =>
       row.type === 'recipient' ? <button type="button" onClick={() => setConverting({ row, reload })}>Convert to user</button> : null,

@@ -1,5 +1,6 @@
 import { create, type StoreApi, type UseBoundStore } from 'zustand';
-import { invokeAny } from '../../bridge';
+import { invoke } from '../../bridge';
+import type { InputOf, ListOpId, RowOf } from '../../../../engine/catalogue';
 
 export interface ListState<Row> {
   rows: Row[];
@@ -11,6 +12,8 @@ export interface ListState<Row> {
   sortDirection: 'asc' | 'desc';
   filter: string;
   loading: boolean;
+  /** True once the first answer is in: "loading" and "empty" are different things to show. */
+  loaded: boolean;
   error: string | null;
   pageChosen(page: number): void;
   sortChosen(sortBy: string): void;
@@ -18,13 +21,16 @@ export interface ListState<Row> {
   refreshRequested(): Promise<void>;
 }
 
+export type ListStore<L extends ListOpId> = UseBoundStore<StoreApi<ListState<RowOf<L>>>>;
+
 /**
  * One small store per list screen: paging, sorting and filtering all run on the server, through
- * the list operation's common parameters; the store only remembers what the user chose.
+ * the list operation's common parameters; the store only remembers what the user chose. Its rows
+ * are typed from the operation's answer.
  */
-export function createListStore<Row>(opId: string, filterParam: string | null, params: () => Record<string, string> = () => ({})): UseBoundStore<StoreApi<ListState<Row>>> {
+export function createListStore<L extends ListOpId>(opId: L, filterParam: string | null, params: () => Record<string, string> = () => ({})): ListStore<L> {
   let seq = 0;
-  const store = create<ListState<Row>>((set, get) => ({
+  return create<ListState<RowOf<L>>>((set, get) => ({
     rows: [],
     page: 1,
     pageSize: 10,
@@ -34,6 +40,7 @@ export function createListStore<Row>(opId: string, filterParam: string | null, p
     sortDirection: 'asc',
     filter: '',
     loading: false,
+    loaded: false,
     error: null,
     pageChosen(page) {
       set({ page });
@@ -55,11 +62,11 @@ export function createListStore<Row>(opId: string, filterParam: string | null, p
       const query: Record<string, string | number> = { page: s.page, page_size: s.pageSize, sort_direction: s.sortDirection };
       if (s.sortBy) query.sort_by = s.sortBy;
       if (filterParam && s.filter.trim()) query[filterParam] = s.filter.trim();
-      const answer = await invokeAny(opId, { params: params(), query });
+      // Every list operation takes the common list parameters; its path parameters come from the screen.
+      const answer = await invoke(opId, { params: params(), query } as InputOf<L>);
       if (mine !== seq) return; // a newer request answered first; drop this one
-      if (answer.ok) set({ rows: answer.data as Row[], totalItems: answer.totalItems ?? 0, totalPages: answer.totalPages ?? 0, loading: false, error: null });
-      else set({ loading: false, error: answer.error });
+      if (answer.ok) set({ rows: answer.data as RowOf<L>[], totalItems: answer.totalItems ?? 0, totalPages: answer.totalPages ?? 0, loading: false, loaded: true, error: null });
+      else set({ loading: false, loaded: true, error: answer.error });
     },
   }));
-  return store;
 }

@@ -1,6 +1,6 @@
 import { create } from 'zustand';
 import { httpSession, invoke } from '../../bridge';
-import type { ResultOf } from '../../../../engine/catalogue';
+import type { OpId, ResultOf } from '../../../../engine/catalogue';
 
 type Me = ResultOf<'app.auth.me'>;
 export type SessionStatus = 'starting' | 'setup' | 'signedOut' | 'signedIn';
@@ -33,5 +33,5 @@ export const useSession = create<SessionState>((set) => ({
   },
 }));
 
-export const selectCan = (permission: string) => (s: SessionState) =>
-  !!s.me && (s.me.isTenantOwner || s.me.isTenantAdmin || (s.me.permissions as Record<string, boolean>)[permission] === true);
+/** Whether the signed-in user may call an operation: screens offer an action by its operation's id. */
+export const selectMayCall = (op: OpId) => (s: Pick<SessionState, 'me'>) => !!s.me && s.me.operations.includes(op);
