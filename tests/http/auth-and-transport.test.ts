@@ -32,6 +32,15 @@ describe('sign-in and sessions', () => {
     expect(JSON.stringify(me.body)).not.toMatch(/passwordHash|scrypt/);
   });
 
+  it('/me lists exactly the operations the caller may call, so screens ask by operation id', async () => {
+    const { token } = await signedInUserWith(s, { viewGroup: true }, 'group-viewer');
+    const ops: string[] = (await s.call('GET', '/api/app/auth/me', { token })).body.data.operations;
+    expect(ops).toEqual(expect.arrayContaining(['v1.groups.list', 'v1.groups.listMembers', 'app.auth.me', 'app.auth.logout']));
+    for (const id of ['v1.groups.create', 'v1.groups.delete', 'v1.users.list', 'v1.apiKeys.listAll']) expect(ops).not.toContain(id);
+    const owner: string[] = (await s.call('GET', '/api/app/auth/me')).body.data.operations;
+    expect(owner.length).toBe(s.engine.catalogue.size);
+  });
+
   it('answers the same 401 for an unknown address and a wrong password', async () => {
     const a = await login('nobody@example.com', 'whatever-pass');
     const b = await login('alice@example.com', 'wrong-password');
