@@ -7,7 +7,7 @@ import type { RenderTask } from './render-worker.js';
 export class RenderPool {
   private pool: Piscina | null = null;
 
-  constructor(private readonly threads = Math.max(1, availableParallelism())) {}
+  constructor(readonly threads = Math.max(1, availableParallelism())) {}
 
   private get piscina(): Piscina {
     this.pool ??= new Piscina({ filename: findBundledWorker('render-worker.cjs'), minThreads: 1, maxThreads: this.threads, idleTimeout: 60_000 });

@@ -98,7 +98,8 @@ export async function generateFiles(ctx: OpContext, report: ReportRow, req: Gene
   const combos = iterFields.length ? await ctx.analytics.iterationValues(appId, iterFields, selections) : [[]];
   const now = ctx.now();
   let done = 0;
-  return inParallel(combos, 4, async (combo) => {
+  // Enough files in flight that the pool never waits for the main thread's queries.
+  return inParallel(combos, Math.max(4, ctx.renders.threads * 4), async (combo) => {
     const started = performance.now();
     const sel: Selections = { ...selections };
     iterFields.forEach((f, i) => (sel[f] = [combo[i]]));
