@@ -17,7 +17,9 @@ import { userDirectoriesV1 } from './features/user-directories/user-directories.
 import { usersV1 } from './features/users/users.v1.js';
 import { analyticsAppsV1 } from './features/analytics-apps/analytics-apps.v1.js';
 import { analyticsContentApp } from './features/analytics-apps/analytics-content.app.js';
-import { projectsOps } from './features/projects/projects.ops.js';
+import { projectsApp } from './features/projects/projects.app.js';
+import { projectsV1 } from './features/projects/projects.v1.js';
+import { projectsV2 } from './features/projects/projects.v2.js';
 import { connectionsApp } from './features/connections/connections.app.js';
 import { filtersV2 } from './features/filters/filters.v2.js';
 import { filtersApp } from './features/filters/filters.app.js';
@@ -43,7 +45,7 @@ export const OPERATIONS = [
   ...usersV1,
   ...userDirectoriesV1,
   ...analyticsAppsV1, ...analyticsContentApp,
-  ...projectsOps, ...connectionsApp,
+  ...projectsV1, ...projectsV2, ...projectsApp, ...connectionsApp,
   ...filtersV2, ...filtersApp,
   ...reportsV1, ...reportsV2, ...reportsApp,
 ] as const;

@@ -5,8 +5,9 @@ import { z } from 'zod';
 
 const id = z.string().min(1).max(64);
 const expression = z.string().trim().min(1, { message: 'must not be empty' }).max(2000);
-const Measure = z.object({ label: z.string().max(200), expression });
-const Sort = z.object({ by: z.enum(['dimension', 'measure']), index: z.number().int().min(0).max(20), direction: z.enum(['asc', 'desc']) });
+/** A measure (label and expression) and a chart's sort, as charts of the app and report blocks both take them. */
+export const Measure = z.object({ label: z.string().max(200), expression });
+export const Sort = z.object({ by: z.enum(['dimension', 'measure']), index: z.number().int().min(0).max(20), direction: z.enum(['asc', 'desc']) });
 const NumberFormat = z.object({ decimals: z.number().int().min(0).max(10).optional(), prefix: z.string().max(10).optional(), suffix: z.string().max(10).optional() });
 const DataSource = {
   /** A chart saved in the app, or dimensions and measures given here. */

@@ -1,12 +1,13 @@
+import { In } from 'typeorm';
 import { z } from 'zod';
 import type { OpContext } from '../../ops/context.js';
 import { iso, newBase } from '../../core/entity-base.js';
 import { conflict, notFound } from '../../core/errors.js';
-import { findOr404 } from '../../core/rows.js';
+import { findOr404, requireAll } from '../../core/rows.js';
 import type { ListSpec } from '../../core/list-query.js';
 import { TEXT_MAX, v } from '../../core/validation.js';
 import { Organization } from '../organizations/organizations.entity.js';
-import { AnalyticsApp, type AnalyticsAppRow } from './analytics-apps.entity.js';
+import { AnalyticsApp, OrganizationAnalyticsApp, type AnalyticsAppRow } from './analytics-apps.entity.js';
 
 /** Apps not filed in a folder live in the root folder. */
 export const ROOT_FOLDER_ID = '00000000-0000-0000-0000-000000000000';
@@ -85,4 +86,20 @@ export async function providerAppId(ctx: OpContext, analyticsAppId: string): Pro
   const app = await ctx.db.getRepository(AnalyticsApp).findOneBy({ id: analyticsAppId });
   if (!app) throw notFound(`Analytics app ${analyticsAppId}`);
   return app.appId;
+}
+
+/** Links apps to an organization; apps already linked stay linked once. */
+export async function linkAppsToOrganization(ctx: OpContext, organizationId: string, appIds: string[]) {
+  await findOr404(ctx, Organization, organizationId, 'Organization');
+  await requireAll(ctx, AnalyticsApp, appIds, 'Analytics app');
+  const unique = [...new Set(appIds)];
+  if (unique.length) await ctx.db.createQueryBuilder().insert().into(OrganizationAnalyticsApp).values(unique.map((a) => ({ organizationId, analyticsAppId: a }))).orIgnore().execute();
+  return { linked: unique.length };
+}
+
+export async function unlinkAppsFromOrganization(ctx: OpContext, organizationId: string, appIds: string[]) {
+  await findOr404(ctx, Organization, organizationId, 'Organization');
+  await requireAll(ctx, AnalyticsApp, appIds, 'Analytics app');
+  if (appIds.length) await ctx.db.getRepository(OrganizationAnalyticsApp).delete({ organizationId, analyticsAppId: In(appIds) });
+  return { unlinked: new Set(appIds).size };
 }

@@ -1,12 +1,11 @@
 import { z } from 'zod';
-import { In } from 'typeorm';
 import { defineOp } from '../../ops/op.js';
 import { idParam, v } from '../../core/validation.js';
 import { pageOf, type ListSpec } from '../../core/list-query.js';
-import { findOr404, requireAll } from '../../core/rows.js';
+import { findOr404 } from '../../core/rows.js';
 import { Organization } from '../organizations/organizations.entity.js';
-import { AnalyticsApp, OrganizationAnalyticsApp } from './analytics-apps.entity.js';
-import { AnalyticsAppV1, analyticsAppDto, LIST_ANALYTICS_APPS, ROOT_FOLDER_ID, saveAnalyticsApp } from './analytics-apps.rules.js';
+import { AnalyticsApp } from './analytics-apps.entity.js';
+import { AnalyticsAppV1, analyticsAppDto, linkAppsToOrganization, LIST_ANALYTICS_APPS, ROOT_FOLDER_ID, saveAnalyticsApp, unlinkAppsFromOrganization } from './analytics-apps.rules.js';
 
 const ScheduleObject = z.record(v.str(100), z.union([v.str(), z.number(), z.boolean(), z.null(), z.array(z.union([v.str(), z.number()])).max(100)]));
 const SynchronizationV1 = z.object({
@@ -102,14 +101,7 @@ export const analyticsAppsV1 = [
     http: { method: 'POST', path: '/api/v1/organizations/{id}/analytics-apps' },
     permission: 'editSystem',
     input: { params: idParam, body: v.uuidList() },
-    handler: async (ctx, { params, body }) => {
-      await findOr404(ctx, Organization, params.id, 'Organization');
-      await requireAll(ctx, AnalyticsApp, body, 'Analytics app');
-      const unique = [...new Set(body)];
-      if (unique.length)
-        await ctx.db.createQueryBuilder().insert().into(OrganizationAnalyticsApp).values(unique.map((a) => ({ organizationId: params.id, analyticsAppId: a }))).orIgnore().execute();
-      return { linked: unique.length };
-    },
+    handler: (ctx, { params, body }) => linkAppsToOrganization(ctx, params.id, body),
   }),
   defineOp({
     id: 'v1.organizations.unlinkAnalyticsApps',
@@ -117,11 +109,6 @@ export const analyticsAppsV1 = [
     http: { method: 'DELETE', path: '/api/v1/organizations/{id}/analytics-apps' },
     permission: 'editSystem',
     input: { params: idParam, body: v.uuidList() },
-    handler: async (ctx, { params, body }) => {
-      await findOr404(ctx, Organization, params.id, 'Organization');
-      await requireAll(ctx, AnalyticsApp, body, 'Analytics app');
-      if (body.length) await ctx.db.getRepository(OrganizationAnalyticsApp).delete({ organizationId: params.id, analyticsAppId: In(body) });
-      return { unlinked: new Set(body).size };
-    },
+    handler: (ctx, { params, body }) => unlinkAppsFromOrganization(ctx, params.id, body),
   }),
 ] as const;

@@ -7,12 +7,11 @@ import type { OpContext } from '../../ops/context.js';
 import type { AppMeta, ChartDef } from '../../analytics/model.js';
 import { IMPORT_BODY_LIMIT } from '../../core/limits.js';
 import { providerAppId } from './analytics-apps.rules.js';
+import { Measure, Sort } from '../../render/document.js';
 
 const appParam = z.object({ id: v.uuid() });
 const itemParam = z.object({ id: v.uuid(), itemId: z.string().min(1).max(64) });
 export const SelectionsInput = z.record(z.string().min(1).max(200), z.array(z.union([z.string().max(1000), z.number()]).transform(String)).max(10_000)).default({});
-const Measure = z.object({ label: z.string().max(200), expression: z.string().trim().min(1, { message: 'must not be empty' }).max(2000) });
-const Sort = z.object({ by: z.enum(['dimension', 'measure']), index: z.number().int().min(0).max(20), direction: z.enum(['asc', 'desc']) });
 
 const VariableInput = z.object({ id: z.string().max(64).optional(), name: v.text().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, { message: 'must be a name such as vTotalSales' }), definition: v.text(TEXT_MAX.text), description: v.nstr() });
 const ChartInput = z.object({

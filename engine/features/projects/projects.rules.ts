@@ -4,7 +4,7 @@ import { me } from '../../ops/context.js';
 import { iso, newBase } from '../../core/entity-base.js';
 import { badInput, notFound } from '../../core/errors.js';
 import { findOr404 } from '../../core/rows.js';
-import type { ListSpec } from '../../core/list-query.js';
+import { pageOf, type ListQuery, type ListSpec } from '../../core/list-query.js';
 import { Organization } from '../organizations/organizations.entity.js';
 import { Project, type ProjectRow } from './projects.entity.js';
 
@@ -89,4 +89,31 @@ export async function duplicateTarget(ctx: OpContext, projectId: string, organiz
 /** At start: projects whose import a crash interrupted are removed (their rows cascade). */
 export async function removeUnfinishedImports(db: OpContext['db']) {
   await db.query('DELETE FROM projects WHERE importing = 1');
+}
+
+/** The organization a new project goes to: the one named, or the Default organization. */
+export async function targetOrganization(ctx: OpContext, organizationId: string | null | undefined): Promise<string> {
+  const id = organizationId ?? (await defaultOrganizationId(ctx));
+  await requireOrganization(ctx, id);
+  return id;
+}
+
+/** Projects the caller's roles reach, one page; of one organization when it is named. */
+export function listProjects(ctx: OpContext, spec: ListSpec, list: ListQuery, organizationId?: string) {
+  const qb = ctx.db.getRepository(Project).createQueryBuilder('p');
+  if (organizationId) qb.where('p.organizationId = :org', { org: organizationId });
+  return pageOf(visibleProjects(ctx, qb), spec, list, 'p.id', projectDto);
+}
+
+/** Deletes projects named by id and name (both must match, as a guard); their content cascades. */
+export async function deleteProjects(ctx: OpContext, items: { id: string; name: string }[]) {
+  const rows: ProjectRow[] = [];
+  for (const [i, item] of items.entries()) {
+    const p = await reachableProject(ctx, item.id);
+    if (p.name !== item.name) throw badInput(`Project ${item.id} is called "${p.name}", not "${item.name}"`, [{ field: `body.${i}.name`, message: 'does not match the project\'s name' }]);
+    rows.push(p);
+  }
+  // Connections, filters and reports go with the project (cascade); generated files come with the runner.
+  if (rows.length) await ctx.db.getRepository(Project).delete(rows.map((p) => p.id));
+  return rows.length;
 }

@@ -5,11 +5,11 @@ import { badInput } from '../../core/errors.js';
 import { me } from '../../ops/context.js';
 import { In } from 'typeorm';
 import { ReportDocumentSchema } from '../../render/document.js';
-import { Connection } from '../connections/connections.entity.js';
 import { Filter } from '../filters/filters.entity.js';
 import { SelectionsInput } from '../analytics-apps/analytics-content.app.js';
 import { Report } from './reports.entity.js';
 import { generateFiles } from './generate.js';
+import { connectionOfProject } from '../connections/connections.rules.js';
 import { reachableReport, reportApp, reportDto } from './reports.rules.js';
 import { validateDocument } from '../../render/validate-document.js';
 
@@ -36,11 +36,7 @@ export const reportsApp = [
     input: { params: idParam, body: SaveDocument },
     handler: async (ctx, { params, body }) => {
       const r = await reachableReport(ctx, params.id);
-      if (body.connectionId !== undefined && body.connectionId !== null) {
-        const c = await ctx.db.getRepository(Connection).findOneBy({ id: body.connectionId, projectId: r.projectId });
-        if (!c) throw badInput('The connection is not one of the project\'s', [{ field: 'body.connectionId', message: 'is not a connection of the project' }]);
-        r.connectionId = c.id;
-      }
+      if (body.connectionId !== undefined && body.connectionId !== null) r.connectionId = (await connectionOfProject(ctx, r.projectId, body.connectionId, 'body.connectionId')).id;
       if (body.filterIds) {
         const found = body.filterIds.length ? await ctx.db.getRepository(Filter).findBy({ id: In(body.filterIds), projectId: r.projectId }) : [];
         const missing = body.filterIds.find((id) => !found.some((f) => f.id === id));

@@ -11,6 +11,7 @@ import type { AppMeta } from '../../analytics/model.js';
 import { Connection } from '../connections/connections.entity.js';
 import { providerAppId } from '../analytics-apps/analytics-apps.rules.js';
 import { reachableProject } from '../projects/projects.rules.js';
+import { connectionOfProject, firstConnectionOf } from '../connections/connections.rules.js';
 import { Report, type IterationField, type ReportRow, type ReportType } from './reports.entity.js';
 
 export const reportType = () =>
@@ -73,14 +74,9 @@ export function iterationFieldNames(meta: AppMeta, fields: IterationField[], inp
 
 export async function createReport(ctx: OpContext, f: { name: string; description?: string | null; projectId: string; type: ReportType; connectionId?: string | null; document?: ReportDocument }) {
   await reachableProject(ctx, f.projectId);
-  let connectionId = f.connectionId ?? null;
-  if (connectionId) {
-    const c = await ctx.db.getRepository(Connection).findOneBy({ id: connectionId, projectId: f.projectId });
-    if (!c) throw badInput('The connection is not one of the project\'s', [{ field: 'body.connectionID', message: 'is not a connection of the project' }]);
-  } else {
-    // A project with one connection: reports read through it without asking.
-    connectionId = (await ctx.db.getRepository(Connection).findOne({ where: { projectId: f.projectId }, order: { createdDate: 'ASC' } }))?.id ?? null;
-  }
+  const connectionId = f.connectionId
+    ? (await connectionOfProject(ctx, f.projectId, f.connectionId, 'body.connectionID')).id
+    : ((await firstConnectionOf(ctx, f.projectId))?.id ?? null);
   const row: ReportRow = {
     ...newBase(ctx.now()), projectId: f.projectId, connectionId, name: f.name, description: f.description ?? null, type: f.type,
     isIteration: false, iterationFields: [], dynamicNameSeparator: null, dynamicNames: [],

@@ -1,0 +1,50 @@
+import { z } from 'zod';
+import { defineOp } from '../../ops/op.js';
+import { idParam, v } from '../../core/validation.js';
+import { FileResult, safeFileName } from '../../core/file-result.js';
+import { IMPORT_BODY_LIMIT } from '../../core/limits.js';
+import { createProject, projectDto, reachableProject, targetOrganization } from './projects.rules.js';
+import { exportProject, importProject, ProjectFile } from './project-file.js';
+
+const CreateApp = z.object({ name: v.text(), description: v.nstr(), organizationId: v.nuuid() });
+const ImportApp = z.object({ file: ProjectFile, organizationId: v.nuuid() });
+
+export const projectsApp = [
+  defineOp({
+    id: 'app.projects.create',
+    summary: 'Create a project (in the Default organization unless one is named)',
+    http: { method: 'POST', path: '/api/app/projects' },
+    permission: 'updateProject',
+    input: { body: CreateApp },
+    handler: async (ctx, { body }) => projectDto(await createProject(ctx, { ...body, organizationId: await targetOrganization(ctx, body.organizationId) })),
+  }),
+  defineOp({
+    id: 'app.projects.get',
+    summary: 'One project',
+    http: { method: 'GET', path: '/api/app/projects/{id}' },
+    permission: 'viewProject',
+    input: { params: idParam },
+    handler: async (ctx, { params }) => projectDto(await reachableProject(ctx, params.id)),
+  }),
+  defineOp({
+    id: 'app.projects.export',
+    summary: 'Export a project (connections, filters, reports) to a single file',
+    http: { method: 'GET', path: '/api/app/projects/{id}/export' },
+    permission: 'viewProject',
+    input: { params: idParam },
+    handler: async (ctx, { params }) => {
+      const project = await reachableProject(ctx, params.id);
+      const file = await exportProject(ctx, project);
+      return new FileResult(`${safeFileName(project.name)}.broadsheet.json`, 'application/json', Buffer.from(JSON.stringify(file, null, 1)));
+    },
+  }),
+  defineOp({
+    id: 'app.projects.import',
+    summary: 'Import a project file as a new project',
+    http: { method: 'POST', path: '/api/app/projects/import', bodyLimit: IMPORT_BODY_LIMIT },
+    permission: 'importProject',
+    writes: 'chunked',
+    input: { body: ImportApp },
+    handler: async (ctx, { body }) => projectDto(await importProject(ctx, body.file, await targetOrganization(ctx, body.organizationId))),
+  }),
+] as const;

@@ -1,0 +1,18 @@
+import { z } from 'zod';
+import { defineOp } from '../../ops/op.js';
+import { idParam, v } from '../../core/validation.js';
+import { updateProject } from './projects.rules.js';
+
+// Set B 2.9
+const UpdateV2 = z.object({ name: v.text(), description: v.nstr() });
+
+export const projectsV2 = [
+  defineOp({
+    id: 'v2.projects.update',
+    summary: 'Update project',
+    http: { method: 'PUT', path: '/api/v2/projects/{id}' },
+    permission: 'updateProject',
+    input: { params: idParam, body: UpdateV2 },
+    handler: (ctx, { params, body }) => updateProject(ctx, params.id, body),
+  }),
+] as const;
