@@ -1,4 +1,4 @@
-import type { SelectQueryBuilder, ObjectLiteral } from 'typeorm';
+import type { DataSource, EntitySchema, SelectQueryBuilder, ObjectLiteral } from 'typeorm';
 import { badInput, type FieldError } from './errors.js';
 import { Page } from './envelope.js';
 import { isGuid } from './validation.js';
@@ -200,6 +200,18 @@ export async function pageOf<T extends ObjectLiteral, D>(
 ): Promise<Page<D>> {
   const { rows, total, page, pageSize } = await runList(qb, spec, q, tieBreak);
   return new Page(await Promise.all(rows.map(toDto)), page, pageSize, total);
+}
+
+/** A page of one entity's rows with the common list parameters: the whole of a plain list operation. */
+export function pageOfEntity<T extends ObjectLiteral, D>(
+  db: DataSource,
+  entity: EntitySchema<T>,
+  alias: string,
+  spec: ListSpec,
+  q: ListQuery,
+  toDto: (row: T) => D | Promise<D>,
+): Promise<Page<D>> {
+  return pageOf(db.getRepository(entity).createQueryBuilder(alias), spec, q, `${alias}.id`, toDto);
 }
 
 /**

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { defineOp } from '../../ops/op.js';
 import { idParam, v } from '../../core/validation.js';
-import { pageOf, type ListSpec } from '../../core/list-query.js';
+import { pageOf, type ListSpec, pageOfEntity } from '../../core/list-query.js';
 import { findOr404 } from '../../core/rows.js';
 import { Organization } from '../organizations/organizations.entity.js';
 import { AnalyticsApp } from './analytics-apps.entity.js';
@@ -41,7 +41,7 @@ export const analyticsAppsV1 = [
     http: { method: 'GET', path: '/api/v1/analytics-apps' },
     permission: 'viewProject',
     list: LIST_ANALYTICS_APPS,
-    handler: (ctx, { list }) => pageOf(ctx.db.getRepository(AnalyticsApp).createQueryBuilder('a'), LIST_ANALYTICS_APPS, list, 'a.id', analyticsAppDto),
+    handler: (ctx, { list }) => pageOfEntity(ctx.db, AnalyticsApp, 'a', LIST_ANALYTICS_APPS, list, analyticsAppDto),
   }),
   defineOp({
     id: 'v1.analyticsApps.update',

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { defineOp } from '../../ops/op.js';
 import { idParam, v } from '../../core/validation.js';
-import { pageOf, type ListSpec } from '../../core/list-query.js';
+import { pageOf, type ListSpec, pageOfEntity } from '../../core/list-query.js';
 import { me } from '../../ops/context.js';
 import { ApiKey } from './api-keys.entity.js';
 import { apiKeyDto, createApiKey, deleteApiKeys, LIST_API_KEYS, updateApiKey } from './api-keys.rules.js';
@@ -53,6 +53,6 @@ export const apiKeysV1 = [
     http: { method: 'GET', path: '/api/v1/api-keys/all' },
     permission: 'tenantAdmin',
     list: LIST_ALL,
-    handler: (ctx, { list }) => pageOf(ctx.db.getRepository(ApiKey).createQueryBuilder('k'), LIST_ALL, list, 'k.id', (k) => apiKeyDto(k, ctx.now())),
+    handler: (ctx, { list }) => pageOfEntity(ctx.db, ApiKey, 'k', LIST_ALL, list, (k) => apiKeyDto(k, ctx.now())),
   }),
 ] as const;

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { defineOp } from '../../ops/op.js';
 import { idParam, TEXT_MAX, v } from '../../core/validation.js';
-import { pageOf } from '../../core/list-query.js';
+import { pageOfEntity } from '../../core/list-query.js';
 import { countWhere, deleteByIds, refuseIfReferenced, requireAll } from '../../core/rows.js';
 import { IdentityProvider } from './identity-providers.entity.js';
 import { identityProviderDto, LIST_IDENTITY_PROVIDERS, saveIdentityProvider } from './identity-providers.rules.js';
@@ -28,7 +28,7 @@ export const identityProvidersV1 = [
     permission: 'viewSettings',
     list: LIST_IDENTITY_PROVIDERS,
     handler: (ctx, { list }) =>
-      pageOf(ctx.db.getRepository(IdentityProvider).createQueryBuilder('p'), LIST_IDENTITY_PROVIDERS, list, 'p.id', identityProviderDto),
+      pageOfEntity(ctx.db, IdentityProvider, 'p', LIST_IDENTITY_PROVIDERS, list, identityProviderDto),
   }),
   defineOp({
     id: 'v1.identityProviders.delete',

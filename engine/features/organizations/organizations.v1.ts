@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { defineOp } from '../../ops/op.js';
 import { idParam, v } from '../../core/validation.js';
-import { pageOf, rawPageOf, type ListSpec } from '../../core/list-query.js';
+import { pageOf, rawPageOf, type ListSpec, pageOfEntity } from '../../core/list-query.js';
 import { Resource } from '../resources/resources.entity.js';
 import { resourceDto } from '../resources/resources.rules.js';
 import { iso } from '../../core/entity-base.js';
@@ -51,7 +51,7 @@ export const organizationsV1 = [
     permission: 'viewSystem',
     list: LIST_ORGANIZATIONS,
     handler: (ctx, { list }) =>
-      pageOf(ctx.db.getRepository(Organization).createQueryBuilder('o'), LIST_ORGANIZATIONS, list, 'o.id', organizationDto),
+      pageOfEntity(ctx.db, Organization, 'o', LIST_ORGANIZATIONS, list, organizationDto),
   }),
   defineOp({
     id: 'v1.organizations.update',

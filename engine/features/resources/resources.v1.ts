@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { defineOp } from '../../ops/op.js';
 import { idParam, isGuid, v } from '../../core/validation.js';
-import { pageOf } from '../../core/list-query.js';
+import { pageOf, pageOfEntity } from '../../core/list-query.js';
 import { me } from '../../ops/context.js';
 import { deleteByIds } from '../../core/rows.js';
 import { fieldError } from '../../core/errors.js';
@@ -19,7 +19,7 @@ export const resourcesV1 = [
     http: { method: 'GET', path: '/api/v1/resources' },
     permission: 'viewSystem',
     list: LIST_RESOURCES,
-    handler: (ctx, { list }) => pageOf(ctx.db.getRepository(Resource).createQueryBuilder('r'), LIST_RESOURCES, list, 'r.id', resourceDto),
+    handler: (ctx, { list }) => pageOfEntity(ctx.db, Resource, 'r', LIST_RESOURCES, list, resourceDto),
   }),
   defineOp({
     id: 'v1.resources.create',

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { defineOp } from '../../ops/op.js';
 import { idParam, v } from '../../core/validation.js';
-import { pageOf, type ListSpec } from '../../core/list-query.js';
+import { type ListSpec, pageOfEntity } from '../../core/list-query.js';
 import { findOr404 } from '../../core/rows.js';
 import { iso, newBase } from '../../core/entity-base.js';
 import { noPermissions, ROLE_PERMISSIONS, type PermissionFlags } from '../../core/permissions.js';
@@ -71,7 +71,7 @@ export const rolesV1 = [
     http: { method: 'GET', path: '/api/v1/roles' },
     permission: 'viewUser',
     list: LIST,
-    handler: (ctx, { list }) => pageOf(ctx.db.getRepository(Role).createQueryBuilder('r'), LIST, list, 'r.id', roleDto),
+    handler: (ctx, { list }) => pageOfEntity(ctx.db, Role, 'r', LIST, list, roleDto),
   }),
   defineOp({
     id: 'v1.roles.create',
@@ -87,7 +87,7 @@ export const rolesV1 = [
     http: { method: 'GET', path: '/api/v1/roles/simple' },
     permission: 'viewUser',
     list: LIST,
-    handler: (ctx, { list }) => pageOf(ctx.db.getRepository(Role).createQueryBuilder('r'), LIST, list, 'r.id', (r) => ({ id: r.id, name: r.name })),
+    handler: (ctx, { list }) => pageOfEntity(ctx.db, Role, 'r', LIST, list, (r) => ({ id: r.id, name: r.name })),
   }),
   defineOp({
     id: 'v1.roles.update',

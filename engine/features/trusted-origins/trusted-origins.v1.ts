@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { defineOp } from '../../ops/op.js';
 import { idParam, v } from '../../core/validation.js';
-import { pageOf, type ListSpec } from '../../core/list-query.js';
+import { type ListSpec, pageOfEntity } from '../../core/list-query.js';
 import { deleteByIds, findOr404 } from '../../core/rows.js';
 import { iso, newBase } from '../../core/entity-base.js';
 import type { OpContext } from '../../ops/context.js';
@@ -50,7 +50,7 @@ export const trustedOriginsV1 = [
     http: { method: 'GET', path: '/api/v1/trusted-origins' },
     permission: 'viewSettings',
     list: LIST,
-    handler: (ctx, { list }) => pageOf(ctx.db.getRepository(TrustedOrigin).createQueryBuilder('t'), LIST, list, 't.id', dto),
+    handler: (ctx, { list }) => pageOfEntity(ctx.db, TrustedOrigin, 't', LIST, list, dto),
   }),
   defineOp({
     id: 'v1.trustedOrigins.delete',

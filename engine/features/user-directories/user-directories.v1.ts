@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { defineOp } from '../../ops/op.js';
 import { idParam, v } from '../../core/validation.js';
-import { pageOf, type ListSpec } from '../../core/list-query.js';
+import { type ListSpec, pageOfEntity } from '../../core/list-query.js';
 import { deleteByIds, findOr404 } from '../../core/rows.js';
 import { iso, newBase } from '../../core/entity-base.js';
 import type { OpContext } from '../../ops/context.js';
@@ -92,7 +92,7 @@ export const userDirectoriesV1 = [
     http: { method: 'GET', path: '/api/v1/user-directories' },
     permission: 'viewUserDirectory',
     list: LIST,
-    handler: (ctx, { list }) => pageOf(ctx.db.getRepository(UserDirectory).createQueryBuilder('d'), LIST, list, 'd.id', dto),
+    handler: (ctx, { list }) => pageOfEntity(ctx.db, UserDirectory, 'd', LIST, list, dto),
   }),
   defineOp({
     id: 'v1.userDirectories.create',

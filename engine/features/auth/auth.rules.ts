@@ -1,0 +1,75 @@
+import type { OpContext } from '../../ops/context.js';
+import { me } from '../../ops/context.js';
+import { fieldError, retryAfterSeconds, tooMany, unauthorized } from '../../core/errors.js';
+import { newBase } from '../../core/entity-base.js';
+import { hashPassword, newToken, passwordProblem, tokenHash, verifyPassword } from '../../core/passwords.js';
+import { User } from '../users/users.entity.js';
+import { userDto } from '../users/users.rules.js';
+import { Session } from './sessions.entity.js';
+import { SESSION_PREFIX } from './principal.js';
+
+/** Sessions last a working day; log-out, a password change or deactivation end them sooner. */
+export const SESSION_HOURS = 12;
+
+export async function startSession(ctx: OpContext, userId: string) {
+  const token = newToken(SESSION_PREFIX);
+  const now = ctx.now();
+  const expiresAt = new Date(now.getTime() + SESSION_HOURS * 3600_000);
+  await ctx.db.getRepository(Session).insert({ ...newBase(now), userId, tokenHash: tokenHash(token), expiresAt });
+  return { token, expiresAt: expiresAt.toISOString() };
+}
+
+export async function whoAmI(ctx: OpContext) {
+  const p = me(ctx);
+  return {
+    user: await userDto(ctx, p.user),
+    via: p.via,
+    isTenantOwner: p.isTenantOwner,
+    isTenantAdmin: p.isTenantAdmin,
+    allProjects: p.allProjects,
+    projectIds: p.projectIds,
+    permissions: p.permissions,
+    /** Every operation this caller may call: screens show an action when its operation is here. */
+    operations: ctx.callableOperations(p),
+  };
+}
+
+/** Signs in with e-mail and password: a new session, or 401 (the same for every reason), or 429 while throttled. */
+export async function signIn(ctx: OpContext, email: string, password: string) {
+  // Throttled per account and per address alike, whether the account exists or not.
+  const { account, address } = ctx.signInThrottle;
+  const accountKey = email.toLowerCase();
+  const wait = Math.max(account.retryAfter(accountKey), address.retryAfter(ctx.client));
+  if (wait > 0) throw tooMany(`Too many failed sign-ins; try again in ${retryAfterSeconds(wait)} s`, wait);
+  const user = await ctx.db.getRepository(User).findOneBy({ email: accountKey });
+  // Same answer and similar time whether the address exists or not.
+  const ok = await verifyPassword(password, user?.passwordHash ?? DUMMY_HASH);
+  if (!user || !ok || !user.isActive || !user.passwordHash) {
+    account.fail(accountKey);
+    address.fail(ctx.client);
+    throw unauthorized('E-mail or password is incorrect, or the account is inactive');
+  }
+  account.succeed(accountKey);
+  return { ...(await startSession(ctx, user.id)), user: await userDto(ctx, user) };
+}
+
+/** Ends the current session (an API key has none to end). */
+export async function endSession(ctx: OpContext) {
+  const p = me(ctx);
+  if (p.via === 'session') await ctx.db.getRepository(Session).delete({ id: p.credentialId });
+  return { loggedOut: p.via === 'session' };
+}
+
+/** A new password of one's own: every session ends and a new one starts. */
+export async function changeOwnPassword(ctx: OpContext, currentPassword: string, newPassword: string) {
+  const user = me(ctx).user;
+  if (!(await verifyPassword(currentPassword, user.passwordHash))) throw fieldError('body.currentPassword', 'is not the current password');
+  const problem = passwordProblem(newPassword);
+  if (problem) throw fieldError('body.newPassword', problem);
+  await ctx.db.getRepository(User).update(user.id, { passwordHash: await hashPassword(newPassword), modifiedDate: ctx.now() });
+  await ctx.db.getRepository(Session).delete({ userId: user.id });
+  return startSession(ctx, user.id);
+}
+
+// Verifying against a fixed hash when the address is unknown keeps timing from revealing accounts.
+const DUMMY_HASH = 'scrypt$131072$8$1$AAAAAAAAAAAAAAAAAAAAAA==$AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=';
