@@ -68,3 +68,10 @@ export async function deleteConnection(ctx: OpContext, id: string) {
   await ctx.db.getRepository(Connection).delete(row.id);
   return { deleted: 1 };
 }
+
+/** The target project's connection to the same app as a connection elsewhere (a copy keeps reading the same data), or null. */
+export async function sameAppConnectionIn(ctx: OpContext, projectId: string, connectionId: string): Promise<string | null> {
+  const src = await ctx.db.getRepository(Connection).findOneBy({ id: connectionId });
+  if (!src) return null;
+  return (await ctx.db.getRepository(Connection).findOneBy({ projectId, analyticsAppId: src.analyticsAppId }))?.id ?? null;
+}

@@ -5,7 +5,8 @@ import { badInput, notFound } from '../../core/errors.js';
 import type { AppMeta, Selections } from '../../analytics/model.js';
 import { AnalyticsApp } from '../analytics-apps/analytics-apps.entity.js';
 import { Connection } from '../connections/connections.entity.js';
-import { reachableProject } from '../projects/projects.rules.js';
+import { duplicateTarget, reachableProject, visibleProjects } from '../projects/projects.rules.js';
+import { Report } from '../reports/reports.entity.js';
 import { Filter, FilterValue, type FilterRow, type FilterValueKind, type FilterValueRow } from './filters.entity.js';
 
 /** The apps a project reads through its connections, with their metadata. */
@@ -134,4 +135,46 @@ export async function resolveFilters(ctx: OpContext, filterIds: string[], meta: 
     }
   }
   return { selections, variables };
+}
+
+/** A copy of a filter, with its values in order, in a project the caller reaches. */
+export async function duplicateFilter(ctx: OpContext, id: string, target: { projectId: string; organizationId: string }) {
+  const source = await reachableFilter(ctx, id);
+  const project = await duplicateTarget(ctx, target.projectId, target.organizationId);
+  const copy = { ...newBase(ctx.now()), projectId: project.id, name: `${source.name} (copy)`, description: source.description };
+  const values = await ctx.db.getRepository(FilterValue).find({ where: { filterId: source.id }, order: { order: 'ASC' } });
+  await ctx.db.transaction(async (m) => {
+    await m.getRepository(Filter).insert(copy);
+    if (values.length) await m.getRepository(FilterValue).insert(values.map((val) => ({ ...val, ...newBase(ctx.now()), filterId: copy.id })));
+  });
+  return filterDto(ctx, copy);
+}
+
+/** Removes steps of a filter; the others keep their order, renumbered without gaps. */
+export async function deleteFilterValues(ctx: OpContext, id: string, valueIds: string[]) {
+  const filter = await reachableFilter(ctx, id);
+  await ctx.db.transaction(async (m) => {
+    if (valueIds.length) await m.getRepository(FilterValue).delete({ filterId: filter.id, id: In(valueIds) });
+    const rest = await m.getRepository(FilterValue).find({ where: { filterId: filter.id }, order: { order: 'ASC' } });
+    for (const [k, val] of rest.entries()) if (val.order !== k) await m.getRepository(FilterValue).update(val.id, { order: k });
+  });
+  return filterDto(ctx, filter);
+}
+
+/** Filters of the projects the caller reaches (of one project when named), by name. */
+export async function listFilters(ctx: OpContext, projectId?: string) {
+  const qb = ctx.db.getRepository(Filter).createQueryBuilder('f').orderBy('LOWER(f.name)', 'ASC');
+  if (projectId) qb.andWhere('f.projectId = :p', { p: projectId });
+  visibleProjects(ctx, qb, 'f.projectId');
+  return Promise.all((await qb.getMany()).map((f) => filterDto(ctx, f)));
+}
+
+/** The filters a report applies, in its order; a report outside the caller's projects is 404. */
+export async function filtersOfReport(ctx: OpContext, reportId: string) {
+  const qb = ctx.db.getRepository(Report).createQueryBuilder('r').where('r.id = :id', { id: reportId });
+  const report = await visibleProjects(ctx, qb, 'r.projectId').getOne();
+  if (!report) throw notFound(`Report ${reportId}`);
+  const filters = report.filterIds.length ? await ctx.db.getRepository(Filter).findBy({ id: In(report.filterIds) }) : [];
+  const ordered = report.filterIds.map((fid) => filters.find((f) => f.id === fid)).filter((f): f is NonNullable<typeof f> => !!f);
+  return Promise.all(ordered.map((f) => filterDto(ctx, f)));
 }

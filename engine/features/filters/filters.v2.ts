@@ -1,11 +1,7 @@
 import { z } from 'zod';
 import { defineOp } from '../../ops/op.js';
 import { idParam, v } from '../../core/validation.js';
-import { newBase } from '../../core/entity-base.js';
-import { In } from 'typeorm';
-import { duplicateTarget } from '../projects/projects.rules.js';
-import { Filter, FilterValue } from './filters.entity.js';
-import { filterDto, reachableFilter, reorderFilterValue, saveFilter, upsertFilterValue } from './filters.rules.js';
+import { deleteFilterValues, duplicateFilter, reorderFilterValue, saveFilter, upsertFilterValue } from './filters.rules.js';
 
 // Set B 2.5
 const FilterV2 = z.object({ name: v.text(), description: v.nstr(), projectID: v.uuid() });
@@ -30,17 +26,7 @@ export const filtersV2 = [
     http: { method: 'POST', path: '/api/v2/filters/{id}/duplicate' },
     permission: 'updateProject',
     input: { params: idParam, body: Duplicate },
-    handler: async (ctx, { params, body }) => {
-      const source = await reachableFilter(ctx, params.id);
-      const project = await duplicateTarget(ctx, body.projectID, body.organizationID);
-      const copy = { ...newBase(ctx.now()), projectId: project.id, name: `${source.name} (copy)`, description: source.description };
-      const values = await ctx.db.getRepository(FilterValue).find({ where: { filterId: source.id }, order: { order: 'ASC' } });
-      await ctx.db.transaction(async (m) => {
-        await m.getRepository(Filter).insert(copy);
-        for (const val of values) await m.getRepository(FilterValue).insert({ ...val, ...newBase(ctx.now()), filterId: copy.id });
-      });
-      return filterDto(ctx, copy);
-    },
+    handler: (ctx, { params, body }) => duplicateFilter(ctx, params.id, { projectId: body.projectID, organizationId: body.organizationID }),
   }),
   defineOp({
     id: 'v2.filters.update',
@@ -80,13 +66,7 @@ export const filtersV2 = [
     http: { method: 'DELETE', path: '/api/v2/filters/{id}/values' },
     permission: 'updateProject',
     input: { params: idParam, body: v.uuidList() },
-    handler: async (ctx, { params, body }) => {
-      const filter = await reachableFilter(ctx, params.id);
-      if (body.length) await ctx.db.getRepository(FilterValue).delete({ filterId: filter.id, id: In(body) });
-      const rest = await ctx.db.getRepository(FilterValue).find({ where: { filterId: filter.id }, order: { order: 'ASC' } });
-      for (const [k, val] of rest.entries()) if (val.order !== k) await ctx.db.getRepository(FilterValue).update(val.id, { order: k });
-      return filterDto(ctx, filter);
-    },
+    handler: (ctx, { params, body }) => deleteFilterValues(ctx, params.id, body),
   }),
   defineOp({
     id: 'v2.filters.reorderValues',

@@ -2,14 +2,10 @@ import { z } from 'zod';
 import { defineOp } from '../../ops/op.js';
 import { idParam, v } from '../../core/validation.js';
 import { badInput } from '../../core/errors.js';
-import { newBase } from '../../core/entity-base.js';
-import { me } from '../../ops/context.js';
 import { parseFormat } from '../../render/formats.js';
-import { Connection } from '../connections/connections.entity.js';
-import { duplicateTarget } from '../projects/projects.rules.js';
-import { Report } from './reports.entity.js';
 import { asDownload, generateFiles } from './generate.js';
-import { createReport, DynamicNamesInput, IterationFieldsInput, iterationFieldNames, reachableReport, reportApp, reportDto, reportType } from './reports.rules.js';
+import { duplicateReport, updateReportSettings } from './report-edits.rules.js';
+import { createReport, DynamicNamesInput, IterationFieldsInput, reachableReport, reportDto, reportType } from './reports.rules.js';
 
 // Set B 2.10 (connectionID is Broadsheet's addition: which of the project's apps the report reads)
 const CreateV2 = z.object({ name: v.text(), description: v.nstr(), projectID: v.uuid(), type: reportType().nullable().optional(), connectionID: v.nuuid() });
@@ -47,19 +43,7 @@ export const reportsV2 = [
     http: { method: 'POST', path: '/api/v2/reports/{id}/duplicate' },
     permission: 'updateProject',
     input: { params: idParam, body: Duplicate },
-    handler: async (ctx, { params, body }) => {
-      const source = await reachableReport(ctx, params.id);
-      const project = await duplicateTarget(ctx, body.projectID, body.organizationID);
-      // Within the same project the connection carries over; elsewhere, the target's connection to the same app.
-      let connectionId = source.connectionId;
-      if (project.id !== source.projectId && source.connectionId) {
-        const src = await ctx.db.getRepository(Connection).findOneBy({ id: source.connectionId });
-        connectionId = src ? ((await ctx.db.getRepository(Connection).findOneBy({ projectId: project.id, analyticsAppId: src.analyticsAppId }))?.id ?? null) : null;
-      }
-      const copy = { ...source, ...newBase(ctx.now()), projectId: project.id, connectionId, name: `${source.name} (copy)`, filterIds: project.id === source.projectId ? source.filterIds : [], createdBy: me(ctx).user.id, modifiedBy: me(ctx).user.id };
-      await ctx.db.getRepository(Report).insert(copy);
-      return reportDto(copy);
-    },
+    handler: (ctx, { params, body }) => duplicateReport(ctx, params.id, { projectId: body.projectID, organizationId: body.organizationID }),
   }),
   defineOp({
     id: 'v2.reports.update',
@@ -67,26 +51,7 @@ export const reportsV2 = [
     http: { method: 'PUT', path: '/api/v2/reports/{id}' },
     permission: 'updateProject',
     input: { params: idParam, body: UpdateV2 },
-    handler: async (ctx, { params, body }) => {
-      const row = await reachableReport(ctx, params.id);
-      const iterationFields = body.iterationFields ?? row.iterationFields;
-      if (body.isIteration) {
-        if (!iterationFields.length) throw badInput('An iterating report needs at least one iteration field', [{ field: 'body.iterationFields', message: 'is required when isIteration is true' }]);
-        iterationFieldNames((await reportApp(ctx, row)).meta, iterationFields);
-      }
-      Object.assign(row, {
-        name: body.name,
-        description: body.description ?? null,
-        isIteration: body.isIteration,
-        iterationFields,
-        dynamicNameSeparator: body.dynamicNameSeparator === undefined ? row.dynamicNameSeparator : body.dynamicNameSeparator,
-        dynamicNames: body.dynamicNames ?? row.dynamicNames,
-        modifiedDate: ctx.now(),
-        modifiedBy: me(ctx).user.id,
-      });
-      await ctx.db.getRepository(Report).save(row);
-      return reportDto(row);
-    },
+    handler: (ctx, { params, body }) => updateReportSettings(ctx, params.id, body),
   }),
   defineOp({
     id: 'v2.reports.generate',

@@ -1,0 +1,77 @@
+import { In } from 'typeorm';
+import type { OpContext } from '../../ops/context.js';
+import { me } from '../../ops/context.js';
+import { badInput } from '../../core/errors.js';
+import { newBase } from '../../core/entity-base.js';
+import type { ReportDocument } from '../../render/document.js';
+import { validateDocument } from '../../render/validate-document.js';
+import { connectionOfProject, sameAppConnectionIn } from '../connections/connections.rules.js';
+import { Filter } from '../filters/filters.entity.js';
+import { duplicateTarget } from '../projects/projects.rules.js';
+import { Report, type DynamicName, type IterationField } from './reports.entity.js';
+import { iterationFieldNames, reachableReport, reportApp, reportDto } from './reports.rules.js';
+
+/**
+ * A copy of a report in a project the caller reaches. Within the same project its connection and
+ * filters carry over; elsewhere it reads through the target's connection to the same app, and
+ * applies no filters (the source's belong to the source's project).
+ */
+export async function duplicateReport(ctx: OpContext, id: string, target: { projectId: string; organizationId: string }) {
+  const source = await reachableReport(ctx, id);
+  const project = await duplicateTarget(ctx, target.projectId, target.organizationId);
+  const sameProject = project.id === source.projectId;
+  const connectionId = sameProject || !source.connectionId ? source.connectionId : await sameAppConnectionIn(ctx, project.id, source.connectionId);
+  const by = me(ctx).user.id;
+  const copy = { ...source, ...newBase(ctx.now()), projectId: project.id, connectionId, name: `${source.name} (copy)`, filterIds: sameProject ? source.filterIds : [], createdBy: by, modifiedBy: by };
+  await ctx.db.getRepository(Report).insert(copy);
+  return reportDto(copy);
+}
+
+export interface ReportSettings {
+  name: string;
+  description?: string | null;
+  isIteration: boolean;
+  iterationFields?: IterationField[] | null;
+  dynamicNameSeparator?: string | null;
+  dynamicNames?: DynamicName[] | null;
+}
+
+/** A report's name, iteration and dynamic file names; an iterating report needs fields of its app. */
+export async function updateReportSettings(ctx: OpContext, id: string, f: ReportSettings) {
+  const row = await reachableReport(ctx, id);
+  const iterationFields = f.iterationFields ?? row.iterationFields;
+  if (f.isIteration) {
+    if (!iterationFields.length) throw badInput('An iterating report needs at least one iteration field', [{ field: 'body.iterationFields', message: 'is required when isIteration is true' }]);
+    iterationFieldNames((await reportApp(ctx, row)).meta, iterationFields);
+  }
+  Object.assign(row, {
+    name: f.name,
+    description: f.description ?? null,
+    isIteration: f.isIteration,
+    iterationFields,
+    dynamicNameSeparator: f.dynamicNameSeparator === undefined ? row.dynamicNameSeparator : f.dynamicNameSeparator,
+    dynamicNames: f.dynamicNames ?? row.dynamicNames,
+    modifiedDate: ctx.now(),
+    modifiedBy: me(ctx).user.id,
+  });
+  await ctx.db.getRepository(Report).save(row);
+  return reportDto(row);
+}
+
+/** Saves the designer's work: the document (checked against the app), its connection and filters. */
+export async function saveReportDocument(ctx: OpContext, id: string, f: { document: ReportDocument; connectionId?: string | null; filterIds?: string[] }) {
+  const r = await reachableReport(ctx, id);
+  if (f.connectionId !== undefined && f.connectionId !== null) r.connectionId = (await connectionOfProject(ctx, r.projectId, f.connectionId, 'body.connectionId')).id;
+  if (f.filterIds) {
+    const found = f.filterIds.length ? await ctx.db.getRepository(Filter).findBy({ id: In(f.filterIds), projectId: r.projectId }) : [];
+    const missing = f.filterIds.find((fid) => !found.some((x) => x.id === fid));
+    if (missing) throw badInput(`Filter ${missing} is not one of the project's`, [{ field: 'body.filterIds', message: `unknown filter ${missing}` }]);
+    r.filterIds = f.filterIds;
+  }
+  if (r.connectionId) validateDocument(ctx.analytics, (await reportApp(ctx, r)).meta, f.document);
+  r.document = f.document;
+  r.modifiedDate = ctx.now();
+  r.modifiedBy = me(ctx).user.id;
+  await ctx.db.getRepository(Report).save(r);
+  return { ...reportDto(r), document: r.document };
+}
