@@ -1,0 +1,64 @@
+import { z } from 'zod';
+import { v } from '../../core/validation.js';
+import { type ListSpec } from '../../core/list-query.js';
+import { findOr404 } from '../../core/rows.js';
+import { iso, newBase } from '../../core/entity-base.js';
+import { noPermissions, ROLE_PERMISSIONS, type PermissionFlags } from '../../core/permissions.js';
+import type { OpContext } from '../../ops/context.js';
+import { Role, type RoleRow } from './roles.entity.js';
+import { refuseChangingStrongerRole, refuseGrantBeyondOwn } from '../users/privilege.rules.js';
+
+// Set A 2.13: every permission is a boolean; one left out is false.
+export const PermissionSetV1 = z.object(Object.fromEntries(ROLE_PERMISSIONS.map((p) => [p, v.obool()])) as Record<(typeof ROLE_PERMISSIONS)[number], ReturnType<typeof v.obool>>);
+export const RoleV1 = z.object({
+  name: v.text(),
+  description: v.nstr(),
+  allProjects: v.obool(),
+  projects: z.array(v.idName()).nullable().optional(),
+  permissions: PermissionSetV1,
+  isActive: v.bool(),
+});
+
+export const LIST_ROLES: ListSpec = {
+  sort: { Name: 'LOWER(r.name)', Type: 'r.type', CreatedDate: 'r.createdDate', ModifiedDate: 'r.modifiedDate' },
+  defaultSort: { by: 'Name', direction: 'asc' },
+  text: { name: 'r.name' },
+  bool: { is_active: 'r.isActive' },
+};
+
+export function roleDto(r: RoleRow) {
+  return {
+    id: r.id,
+    name: r.name,
+    description: r.description,
+    allProjects: r.allProjects,
+    projects: r.projects,
+    permissions: { id: r.id, createdDate: iso(r.createdDate), modifiedDate: iso(r.permissionsModifiedDate), ...noPermissions(), ...r.permissions },
+    isActive: r.isActive,
+    type: r.type,
+    createdDate: iso(r.createdDate),
+    modifiedDate: iso(r.modifiedDate),
+  };
+}
+
+export async function saveRole(ctx: OpContext, id: string | null, f: z.output<typeof RoleV1>) {
+  const now = ctx.now();
+  const current = id ? await findOr404(ctx, Role, id, 'Role') : null;
+  const permissions = Object.fromEntries(ROLE_PERMISSIONS.map((p) => [p, f.permissions[p] === true])) as PermissionFlags;
+  if (current) refuseChangingStrongerRole(ctx, current);
+  refuseGrantBeyondOwn(ctx, { permissions, allProjects: f.allProjects ?? false, projectIds: (f.projects ?? []).map((p) => p.id) });
+  const changed = !current || ROLE_PERMISSIONS.some((p) => current.permissions[p] !== permissions[p]);
+  const row: RoleRow = {
+    ...(current ?? { ...newBase(now), type: 'custom', permissionsModifiedDate: now }),
+    name: f.name,
+    description: f.description ?? null,
+    allProjects: f.allProjects ?? false,
+    projects: (f.projects ?? []).map((p) => ({ id: p.id, name: p.name ?? null })),
+    permissions,
+    isActive: f.isActive,
+    modifiedDate: now,
+  };
+  if (changed) row.permissionsModifiedDate = now;
+  await ctx.db.getRepository(Role).save(row);
+  return roleDto(row);
+}

@@ -1,0 +1,85 @@
+import { z } from 'zod';
+import { v } from '../../core/validation.js';
+import { type ListSpec } from '../../core/list-query.js';
+import { findOr404 } from '../../core/rows.js';
+import { iso, newBase } from '../../core/entity-base.js';
+import type { OpContext } from '../../ops/context.js';
+import { Organization } from '../organizations/organizations.entity.js';
+import { Role } from '../roles/roles.entity.js';
+import { UserDirectory, type UserDirectoryRow } from './user-directories.entity.js';
+
+// Set A 2.23
+export const UserDirectoryV1 = z.object({
+  type: v.text(),
+  name: v.text(),
+  prefix: v.nstr(),
+  userDirectoryName: v.nstr(),
+  azureClientId: v.nstr(),
+  azureTenantId: v.nstr(),
+  azureClientSecret: v.nstr(),
+  hostName: v.nstr(),
+  port: v.int().min(0).max(65535).optional(),
+  userName: v.nstr(),
+  password: v.nstr(),
+  sendNotification: v.bool(),
+  defaultUserRole: v.nuuid(),
+  filter: v.nstr(),
+  synchronization: v.text(),
+  frequency: v.nstr(),
+  frequencyTime: v.nstr(),
+  timeZone: v.nstr(),
+  isActive: v.obool(),
+  organizationId: v.uuid(),
+});
+export type Fields = z.output<typeof UserDirectoryV1>;
+
+export const LIST_USER_DIRECTORIES: ListSpec = {
+  sort: { Name: 'LOWER(d.name)', Type: 'LOWER(d.type)', LastStartedSync: 'd.lastStartedSync', SyncStatus: 'd.syncStatus' },
+  defaultSort: { by: 'Name', direction: 'asc' },
+  text: { name: 'd.name' },
+};
+
+/** Passwords and client secrets are never returned: only whether one is stored. */
+export const userDirectoryDto = (d: UserDirectoryRow) => {
+  const { password, azureClientSecret, ...rest } = d;
+  return {
+    ...rest,
+    hasPassword: password !== null,
+    hasAzureClientSecret: azureClientSecret !== null,
+    lastStartedSync: iso(d.lastStartedSync),
+    createdDate: iso(d.createdDate),
+    modifiedDate: iso(d.modifiedDate),
+  };
+};
+
+export async function saveUserDirectory(ctx: OpContext, id: string | null, f: Fields) {
+  await findOr404(ctx, Organization, f.organizationId, 'Organization');
+  if (f.defaultUserRole) await findOr404(ctx, Role, f.defaultUserRole, 'Role');
+  const current: UserDirectoryRow | null = id ? await findOr404(ctx, UserDirectory, id, 'User directory') : null;
+  const row: UserDirectoryRow = {
+    ...(current ?? { ...newBase(ctx.now()), lastStartedSync: null, syncStatus: null }),
+    type: f.type,
+    name: f.name,
+    prefix: f.prefix ?? null,
+    userDirectoryName: f.userDirectoryName ?? null,
+    azureClientId: f.azureClientId ?? null,
+    azureTenantId: f.azureTenantId ?? null,
+    azureClientSecret: ctx.secrets.sealOrKeep(f.azureClientSecret, current?.azureClientSecret ?? null),
+    hostName: f.hostName ?? null,
+    port: f.port ?? null,
+    userName: f.userName ?? null,
+    password: ctx.secrets.sealOrKeep(f.password, current?.password ?? null),
+    sendNotification: f.sendNotification,
+    defaultUserRole: f.defaultUserRole ?? null,
+    filter: f.filter ?? null,
+    synchronization: f.synchronization,
+    frequency: f.frequency ?? null,
+    frequencyTime: f.frequencyTime ?? null,
+    timeZone: f.timeZone ?? null,
+    isActive: f.isActive ?? current?.isActive ?? true,
+    organizationId: f.organizationId,
+    modifiedDate: ctx.now(),
+  };
+  await ctx.db.getRepository(UserDirectory).save(row);
+  return userDirectoryDto(row);
+}
