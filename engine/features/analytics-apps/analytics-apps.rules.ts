@@ -4,10 +4,21 @@ import type { OpContext } from '../../ops/context.js';
 import { iso, newBase } from '../../core/entity-base.js';
 import { conflict, notFound } from '../../core/errors.js';
 import { findOr404, requireAll } from '../../core/rows.js';
-import type { ListSpec } from '../../core/list-query.js';
 import { TEXT_MAX, v } from '../../core/validation.js';
 import { Organization } from '../organizations/organizations.entity.js';
 import { AnalyticsApp, OrganizationAnalyticsApp, type AnalyticsAppRow } from './analytics-apps.entity.js';
+import { pageOf, type ListQuery, type ListSpec } from '../../core/list-query.js';
+
+// Set A 2.10, synchronization info
+const ScheduleObject = z.record(v.str(100), z.union([v.str(), z.number(), z.boolean(), z.null(), z.array(z.union([v.str(), z.number()])).max(100)]));
+export const SynchronizationV1 = z.object({
+  defaultFolderUrl: v.nstr(),
+  defaultFolderId: v.nuuid(),
+  analyticsSenseServer: v.nstr(),
+  analyticsSenseAdminUser: v.nstr(),
+  schedule: ScheduleObject.nullable().optional(),
+});
+export type SynchronizationFields = z.output<typeof SynchronizationV1>;
 
 /** Apps not filed in a folder live in the root folder. */
 export const ROOT_FOLDER_ID = '00000000-0000-0000-0000-000000000000';
@@ -102,4 +113,32 @@ export async function unlinkAppsFromOrganization(ctx: OpContext, organizationId:
   await requireAll(ctx, AnalyticsApp, appIds, 'Analytics app');
   if (appIds.length) await ctx.db.getRepository(OrganizationAnalyticsApp).delete({ organizationId, analyticsAppId: In(appIds) });
   return { unlinked: new Set(appIds).size };
+}
+
+/** The apps of a folder (or of the root folder), their names containing a text when given. */
+export async function appsInFolder(ctx: OpContext, query: { ofRoot?: string; folderId?: string | null; name?: string | null }) {
+  const folder = query.ofRoot === 'true' ? ROOT_FOLDER_ID : query.folderId;
+  const qb = ctx.db.getRepository(AnalyticsApp).createQueryBuilder('a').orderBy('LOWER(a.name)', 'ASC');
+  if (folder) qb.andWhere('a.folderId = :folder', { folder });
+  if (query.name) qb.andWhere("LOWER(a.name) LIKE :name ESCAPE '\\'", { name: `%${query.name.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%` });
+  return (await qb.getMany()).map(analyticsAppDto);
+}
+
+/** Where and when an app is synchronized from an analytics server. */
+export async function updateSynchronization(ctx: OpContext, id: string, body: SynchronizationFields) {
+  const app = await findOr404(ctx, AnalyticsApp, id, 'Analytics app');
+  app.synchronization = {
+    defaultFolderUrl: body.defaultFolderUrl ?? null, defaultFolderId: body.defaultFolderId ?? null,
+    analyticsSenseServer: body.analyticsSenseServer ?? null, analyticsSenseAdminUser: body.analyticsSenseAdminUser ?? null, schedule: body.schedule ?? null,
+  };
+  app.modifiedDate = ctx.now();
+  await ctx.db.getRepository(AnalyticsApp).save(app);
+  return analyticsAppDto(app);
+}
+
+/** The apps linked to an organization, one page. */
+export async function listOrganizationApps(ctx: OpContext, organizationId: string, spec: ListSpec, list: ListQuery) {
+  await findOr404(ctx, Organization, organizationId, 'Organization');
+  const qb = ctx.db.getRepository(AnalyticsApp).createQueryBuilder('a').where('a.id IN (SELECT analyticsAppId FROM organization_analytics_apps WHERE organizationId = :org)', { org: organizationId });
+  return pageOf(qb, spec, list, 'a.id', analyticsAppDto);
 }

@@ -1,20 +1,10 @@
 import { z } from 'zod';
 import { defineOp } from '../../ops/op.js';
 import { idParam, v } from '../../core/validation.js';
-import { pageOf, type ListSpec, pageOfEntity } from '../../core/list-query.js';
-import { findOr404 } from '../../core/rows.js';
-import { Organization } from '../organizations/organizations.entity.js';
+import { type ListSpec, pageOfEntity } from '../../core/list-query.js';
 import { AnalyticsApp } from './analytics-apps.entity.js';
-import { AnalyticsAppV1, analyticsAppDto, linkAppsToOrganization, LIST_ANALYTICS_APPS, ROOT_FOLDER_ID, saveAnalyticsApp, unlinkAppsFromOrganization } from './analytics-apps.rules.js';
+import { AnalyticsAppV1, analyticsAppDto, linkAppsToOrganization, LIST_ANALYTICS_APPS, saveAnalyticsApp, unlinkAppsFromOrganization, appsInFolder, updateSynchronization, listOrganizationApps, SynchronizationV1 } from './analytics-apps.rules.js';
 
-const ScheduleObject = z.record(v.str(100), z.union([v.str(), z.number(), z.boolean(), z.null(), z.array(z.union([v.str(), z.number()])).max(100)]));
-const SynchronizationV1 = z.object({
-  defaultFolderUrl: v.nstr(),
-  defaultFolderId: v.nuuid(),
-  analyticsSenseServer: v.nstr(),
-  analyticsSenseAdminUser: v.nstr(),
-  schedule: ScheduleObject.nullable().optional(),
-});
 const ByFolderQuery = z.object({
   folderId: v.uuid().optional(),
   name: z.string().max(200).optional(),
@@ -57,13 +47,7 @@ export const analyticsAppsV1 = [
     http: { method: 'GET', path: '/api/v1/analytics-apps/folder' },
     permission: 'viewProject',
     input: { query: ByFolderQuery },
-    handler: async (ctx, { query }) => {
-      const folder = query.ofRoot === 'true' ? ROOT_FOLDER_ID : query.folderId;
-      const qb = ctx.db.getRepository(AnalyticsApp).createQueryBuilder('a').orderBy('LOWER(a.name)', 'ASC');
-      if (folder) qb.andWhere('a.folderId = :folder', { folder });
-      if (query.name) qb.andWhere("LOWER(a.name) LIKE :name ESCAPE '\\'", { name: `%${query.name.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%` });
-      return (await qb.getMany()).map(analyticsAppDto);
-    },
+    handler: (ctx, { query }) => appsInFolder(ctx, query),
   }),
   defineOp({
     id: 'v1.analyticsApps.updateSynchronization',
@@ -71,16 +55,7 @@ export const analyticsAppsV1 = [
     http: { method: 'PUT', path: '/api/v1/analytics-apps/{id}/synchronization' },
     permission: 'editSystem',
     input: { params: idParam, body: SynchronizationV1 },
-    handler: async (ctx, { params, body }) => {
-      const app = await findOr404(ctx, AnalyticsApp, params.id, 'Analytics app');
-      app.synchronization = {
-        defaultFolderUrl: body.defaultFolderUrl ?? null, defaultFolderId: body.defaultFolderId ?? null,
-        analyticsSenseServer: body.analyticsSenseServer ?? null, analyticsSenseAdminUser: body.analyticsSenseAdminUser ?? null, schedule: body.schedule ?? null,
-      };
-      app.modifiedDate = ctx.now();
-      await ctx.db.getRepository(AnalyticsApp).save(app);
-      return analyticsAppDto(app);
-    },
+    handler: (ctx, { params, body }) => updateSynchronization(ctx, params.id, body),
   }),
   defineOp({
     id: 'v1.organizations.listAnalyticsApps',
@@ -89,11 +64,7 @@ export const analyticsAppsV1 = [
     permission: 'viewSystem',
     input: { params: idParam },
     list: LIST_ORG_APPS,
-    handler: async (ctx, { params, list }) => {
-      await findOr404(ctx, Organization, params.id, 'Organization');
-      const qb = ctx.db.getRepository(AnalyticsApp).createQueryBuilder('a').where('a.id IN (SELECT analyticsAppId FROM organization_analytics_apps WHERE organizationId = :org)', { org: params.id });
-      return pageOf(qb, LIST_ORG_APPS, list, 'a.id', analyticsAppDto);
-    },
+    handler: (ctx, { params, list }) => listOrganizationApps(ctx, params.id, LIST_ORG_APPS, list),
   }),
   defineOp({
     id: 'v1.organizations.linkAnalyticsApps',

@@ -8,6 +8,7 @@ import { newToken, tokenHash } from '../../core/passwords.js';
 import { Organization } from '../organizations/organizations.entity.js';
 import { API_KEY_PREFIX } from '../auth/principal.js';
 import { ApiKey, type ApiKeyRow } from './api-keys.entity.js';
+import { pageOf, ListQuery } from '../../core/list-query.js';
 
 export const LIST_API_KEYS: ListSpec = {
   sort: { name: 'LOWER(k.name)', description: 'LOWER(k.description)', expiryDate: 'k.expiryDate', createdDate: 'k.createdDate', lastUsedDate: 'k.lastUsedDate' },
@@ -78,4 +79,11 @@ export async function deleteApiKeys(ctx: OpContext, ids: string[]) {
   if (!(p.isTenantOwner || p.isTenantAdmin) && rows.some((k) => k.userId !== p.user.id)) throw forbidden('Only a tenant administrator may delete the API keys of others');
   if (rows.length) await ctx.db.getRepository(ApiKey).delete(rows.map((k) => k.id));
   return { deleted: rows.length };
+}
+
+/** The caller's own API keys, one page. */
+export async function listOwnApiKeys(ctx: OpContext, list: ListQuery) {
+  return pageOf(ctx.db.getRepository(ApiKey).createQueryBuilder('k').where('k.userId = :me', { me: me(ctx).user.id }), LIST_API_KEYS, list, 'k.id', (k) =>
+        apiKeyDto(k, ctx.now()),
+      );
 }

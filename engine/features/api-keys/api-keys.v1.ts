@@ -1,10 +1,9 @@
 import { z } from 'zod';
 import { defineOp } from '../../ops/op.js';
 import { idParam, v } from '../../core/validation.js';
-import { pageOf, type ListSpec, pageOfEntity } from '../../core/list-query.js';
-import { me } from '../../ops/context.js';
+import { type ListSpec, pageOfEntity } from '../../core/list-query.js';
 import { ApiKey } from './api-keys.entity.js';
-import { apiKeyDto, createApiKey, deleteApiKeys, LIST_API_KEYS, updateApiKey } from './api-keys.rules.js';
+import { apiKeyDto, createApiKey, deleteApiKeys, LIST_API_KEYS, updateApiKey, listOwnApiKeys } from './api-keys.rules.js';
 
 // Set A 2.1
 const CreateV1 = z.object({ name: v.text(), description: v.nstr(), expiryDate: v.dateTime() });
@@ -26,10 +25,7 @@ export const apiKeysV1 = [
     http: { method: 'GET', path: '/api/v1/api-keys' },
     permission: 'useApiKeys',
     list: LIST_API_KEYS,
-    handler: (ctx, { list }) =>
-      pageOf(ctx.db.getRepository(ApiKey).createQueryBuilder('k').where('k.userId = :me', { me: me(ctx).user.id }), LIST_API_KEYS, list, 'k.id', (k) =>
-        apiKeyDto(k, ctx.now()),
-      ),
+    handler: (ctx, { list }) => listOwnApiKeys(ctx, list),
   }),
   defineOp({
     id: 'v1.apiKeys.update',

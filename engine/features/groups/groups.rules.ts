@@ -7,6 +7,7 @@ import type { ListSpec } from '../../core/list-query.js';
 import { Organization } from '../organizations/organizations.entity.js';
 import { User, UserGroup } from '../users/users.entity.js';
 import { Group, type GroupRow } from './groups.entity.js';
+import { rawPageOf, ListQuery } from '../../core/list-query.js';
 
 export const ALL_USERS_GROUP = 'All users';
 
@@ -138,4 +139,17 @@ export async function deleteGroups(ctx: OpContext, ids: string[]) {
 export async function allUsersGroupId(ctx: { db: OpContext['db'] }): Promise<string | null> {
   const g = await ctx.db.getRepository(Group).findOneBy({ type: 'system', name: ALL_USERS_GROUP });
   return g?.id ?? null;
+}
+
+/** The users of a group, one page. */
+export async function listGroupMembers(ctx: OpContext, groupId: string, list: ListQuery) {
+  await findOr404(ctx, Group, groupId, 'Group');
+  const qb = ctx.db
+    .createQueryBuilder()
+    .select(['u.id AS id', 'u.firstName AS firstName', 'u.lastName AS lastName', 'u.email AS email', 'u.isActive AS isActive', 'u.kind AS type'])
+    .from('users', 'u')
+    .innerJoin('user_groups', 'ug', 'ug.userId = u.id AND ug.targetId = :gid', { gid: groupId });
+  return rawPageOf(qb, LIST_GROUP_MEMBERS, list, 'u.id', (r: { id: string; firstName: string; lastName: string; email: string | null; isActive: number; type: string }) => ({
+    id: r.id, fullName: `${r.firstName} ${r.lastName}`, firstName: r.firstName, lastName: r.lastName, email: r.email, isActive: !!r.isActive, type: r.type,
+  }));
 }

@@ -1,10 +1,9 @@
 import { z } from 'zod';
 import { defineOp } from '../../ops/op.js';
 import { idParam, v } from '../../core/validation.js';
-import { rawPageOf, runList } from '../../core/list-query.js';
+import { runList } from '../../core/list-query.js';
 import { Page } from '../../core/envelope.js';
-import { findOr404 } from '../../core/rows.js';
-import { Group } from './groups.entity.js';
+import { listGroupMembers } from './groups.rules.js';
 import {
   addGroupMembers, deleteGroups, groupDtos, groupsQuery, LIST_GROUP_MEMBERS, LIST_GROUPS, removeGroupMembers, saveGroup,
 } from './groups.rules.js';
@@ -55,17 +54,7 @@ export const groupsV1 = [
     permission: 'viewGroup',
     input: { params: idParam },
     list: LIST_GROUP_MEMBERS,
-    handler: async (ctx, { params, list }) => {
-      await findOr404(ctx, Group, params.id, 'Group');
-      const qb = ctx.db
-        .createQueryBuilder()
-        .select(['u.id AS id', 'u.firstName AS firstName', 'u.lastName AS lastName', 'u.email AS email', 'u.isActive AS isActive', 'u.kind AS type'])
-        .from('users', 'u')
-        .innerJoin('user_groups', 'ug', 'ug.userId = u.id AND ug.targetId = :gid', { gid: params.id });
-      return rawPageOf(qb, LIST_GROUP_MEMBERS, list, 'u.id', (r: { id: string; firstName: string; lastName: string; email: string | null; isActive: number; type: string }) => ({
-        id: r.id, fullName: `${r.firstName} ${r.lastName}`, firstName: r.firstName, lastName: r.lastName, email: r.email, isActive: !!r.isActive, type: r.type,
-      }));
-    },
+    handler: (ctx, { params, list }) => listGroupMembers(ctx, params.id, list),
   }),
   defineOp({
     id: 'v1.groups.addUsers',

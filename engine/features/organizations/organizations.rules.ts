@@ -3,6 +3,9 @@ import { newBase, iso } from '../../core/entity-base.js';
 import { countWhere, findOr404, refuseIfReferenced, requireAll } from '../../core/rows.js';
 import { Organization, type OrganizationRow } from './organizations.entity.js';
 import { IdentityProvider, OrganizationIdentityProvider } from '../identity-providers/identity-providers.entity.js';
+import { rawPageOf, pageOf, ListQuery, ListSpec } from '../../core/list-query.js';
+import { Resource } from '../resources/resources.entity.js';
+import { resourceDto } from '../resources/resources.rules.js';
 
 export const SORT_ORGANIZATIONS = { Name: 'LOWER(o.name)', DisplayName: 'LOWER(o.displayName)', Description: 'LOWER(o.description)' };
 
@@ -115,4 +118,24 @@ export async function deleteOrganizations(ctx: OpContext, ids: string[]) {
   }
   if (rows.length) await ctx.db.getRepository(Organization).delete(rows.map((r) => r.id));
   return { deleted: rows.length };
+}
+
+/** The users and groups of an organization, one page. */
+export async function listOrganizationMembers(ctx: OpContext, organizationId: string, spec: ListSpec, list: ListQuery) {
+  await findOr404(ctx, Organization, organizationId, 'Organization');
+  const members = `(SELECT u.id AS id, 'user' AS type, u.firstName || ' ' || u.lastName AS name, u.email AS email, u.createdDate AS createdDate
+      FROM users u JOIN user_organizations l ON l.userId = u.id WHERE l.targetId = :org
+    UNION ALL
+    SELECT g.id, 'group', g.name, NULL, g.createdDate FROM groups g WHERE g.organizationId = :org)`;
+  const qb = ctx.db.createQueryBuilder().select('m.*').from(members, 'm').setParameter('org', organizationId);
+  return rawPageOf(qb, spec, list, 'm.id', (r: { id: string; type: string; name: string; email: string | null; createdDate: string }) => ({
+    id: r.id, type: r.type, name: r.name, email: r.email, createdDate: iso(r.createdDate),
+  }));
+}
+
+/** The resources of an organization, one page. */
+export async function listOrganizationResources(ctx: OpContext, organizationId: string, spec: ListSpec, list: ListQuery) {
+  await findOr404(ctx, Organization, organizationId, 'Organization');
+  const qb = ctx.db.getRepository(Resource).createQueryBuilder('r').where('r.organizationId = :org', { org: organizationId });
+  return pageOf(qb, spec, list, 'r.id', resourceDto);
 }

@@ -1,12 +1,9 @@
 import { z } from 'zod';
 import { defineOp } from '../../ops/op.js';
 import { idParam, v } from '../../core/validation.js';
-import { pageOf, rawPageOf, type ListSpec, pageOfEntity } from '../../core/list-query.js';
-import { Resource } from '../resources/resources.entity.js';
-import { resourceDto } from '../resources/resources.rules.js';
-import { iso } from '../../core/entity-base.js';
-import { findOr404 } from '../../core/rows.js';
+import { type ListSpec, pageOfEntity } from '../../core/list-query.js';
 import { Organization } from './organizations.entity.js';
+import { listOrganizationMembers, listOrganizationResources } from './organizations.rules.js';
 import {
   createOrganization, deleteOrganizations, organizationDto, setOrganizationAuthentication, SORT_ORGANIZATIONS, updateOrganization,
 } from './organizations.rules.js';
@@ -68,17 +65,7 @@ export const organizationsV1 = [
     permission: 'viewSystem',
     input: { params: idParam },
     list: LIST_MEMBERS,
-    handler: async (ctx, { params, list }) => {
-      await findOr404(ctx, Organization, params.id, 'Organization');
-      const members = `(SELECT u.id AS id, 'user' AS type, u.firstName || ' ' || u.lastName AS name, u.email AS email, u.createdDate AS createdDate
-          FROM users u JOIN user_organizations l ON l.userId = u.id WHERE l.targetId = :org
-        UNION ALL
-        SELECT g.id, 'group', g.name, NULL, g.createdDate FROM groups g WHERE g.organizationId = :org)`;
-      const qb = ctx.db.createQueryBuilder().select('m.*').from(members, 'm').setParameter('org', params.id);
-      return rawPageOf(qb, LIST_MEMBERS, list, 'm.id', (r: { id: string; type: string; name: string; email: string | null; createdDate: string }) => ({
-        id: r.id, type: r.type, name: r.name, email: r.email, createdDate: iso(r.createdDate),
-      }));
-    },
+    handler: (ctx, { params, list }) => listOrganizationMembers(ctx, params.id, LIST_MEMBERS, list),
   }),
   defineOp({
     id: 'v1.organizations.listResources',
@@ -87,11 +74,7 @@ export const organizationsV1 = [
     permission: 'viewSystem',
     input: { params: idParam },
     list: LIST_ORG_RESOURCES,
-    handler: async (ctx, { params, list }) => {
-      await findOr404(ctx, Organization, params.id, 'Organization');
-      const qb = ctx.db.getRepository(Resource).createQueryBuilder('r').where('r.organizationId = :org', { org: params.id });
-      return pageOf(qb, LIST_ORG_RESOURCES, list, 'r.id', resourceDto);
-    },
+    handler: (ctx, { params, list }) => listOrganizationResources(ctx, params.id, LIST_ORG_RESOURCES, list),
   }),
   defineOp({
     id: 'v1.organizations.updateAuthentication',

@@ -10,9 +10,10 @@ import { EMPTY_DOCUMENT, type ReportDocument } from '../../render/document.js';
 import type { AppMeta } from '../../analytics/model.js';
 import { Connection } from '../connections/connections.entity.js';
 import { providerAppId } from '../analytics-apps/analytics-apps.rules.js';
-import { reachableProject } from '../projects/projects.rules.js';
+import { reachableProject, visibleProjects } from '../projects/projects.rules.js';
 import { connectionOfProject, firstConnectionOf } from '../connections/connections.rules.js';
 import { Report, type IterationField, type ReportRow, type ReportType } from './reports.entity.js';
+import { pageOf, ListQuery } from '../../core/list-query.js';
 
 export const reportType = () =>
   z.string().max(40).transform((s, c) => {
@@ -85,4 +86,9 @@ export async function createReport(ctx: OpContext, f: { name: string; descriptio
   };
   await ctx.db.getRepository(Report).insert(row);
   return row;
+}
+
+/** The reports of the projects the caller reaches, one page. */
+export async function listReports(ctx: OpContext, list: ListQuery) {
+  return pageOf(visibleProjects(ctx, ctx.db.getRepository(Report).createQueryBuilder('r'), 'r.projectId'), LIST_REPORTS, list, 'r.id', reportDto);
 }

@@ -1,8 +1,5 @@
 import { defineOp } from '../../ops/op.js';
-import { pageOf } from '../../core/list-query.js';
-import { visibleProjects } from '../projects/projects.rules.js';
-import { Report } from './reports.entity.js';
-import { LIST_REPORTS, reportDto } from './reports.rules.js';
+import { LIST_REPORTS, listReports } from './reports.rules.js';
 
 export const reportsV1 = [
   defineOp({
@@ -11,6 +8,6 @@ export const reportsV1 = [
     http: { method: 'GET', path: '/api/v1/reports' },
     permission: 'viewProject',
     list: LIST_REPORTS,
-    handler: (ctx, { list }) => pageOf(visibleProjects(ctx, ctx.db.getRepository(Report).createQueryBuilder('r'), 'r.projectId'), LIST_REPORTS, list, 'r.id', reportDto),
+    handler: (ctx, { list }) => listReports(ctx, list),
   }),
 ] as const;

@@ -6,6 +6,8 @@ import type { ListSpec } from '../../core/list-query.js';
 import { v } from '../../core/validation.js';
 import { Organization } from '../organizations/organizations.entity.js';
 import { Resource, type ResourceRow } from './resources.entity.js';
+import { pageOf, ListQuery } from '../../core/list-query.js';
+import { me } from '../../ops/context.js';
 
 /** Link resources open in a browser: only http(s), so a stored link can never run script. */
 export const webUrl = () =>
@@ -40,4 +42,13 @@ export async function saveResource(ctx: OpContext, id: string | null, f: Resourc
   row.description = f.description ?? null;
   await repo.save(row);
   return resourceDto(row);
+}
+
+/** The resources of the organizations the caller belongs to, one page. */
+export async function listOwnResources(ctx: OpContext, list: ListQuery) {
+  const qb = ctx.db
+    .getRepository(Resource)
+    .createQueryBuilder('r')
+    .where('r.organizationId IN (SELECT targetId FROM user_organizations WHERE userId = :me)', { me: me(ctx).user.id });
+  return pageOf(qb, LIST_RESOURCES, list, 'r.id', resourceDto);
 }

@@ -1,12 +1,11 @@
 import { z } from 'zod';
 import { defineOp } from '../../ops/op.js';
 import { idParam, isGuid, v } from '../../core/validation.js';
-import { pageOf, pageOfEntity } from '../../core/list-query.js';
-import { me } from '../../ops/context.js';
+import { pageOfEntity } from '../../core/list-query.js';
 import { deleteByIds } from '../../core/rows.js';
 import { fieldError } from '../../core/errors.js';
 import { Resource } from './resources.entity.js';
-import { LIST_RESOURCES, ResourceV1, resourceDto, saveResource } from './resources.rules.js';
+import { LIST_RESOURCES, ResourceV1, resourceDto, saveResource, listOwnResources } from './resources.rules.js';
 
 // The interface lists both a `resourceIds` parameter (a string, required) and a body of uuids without
 // saying where each goes: the query may carry a comma-separated list, the body an array; the union is deleted.
@@ -35,13 +34,7 @@ export const resourcesV1 = [
     http: { method: 'GET', path: '/api/v1/resources/me' },
     permission: 'authenticated',
     list: LIST_RESOURCES,
-    handler: (ctx, { list }) => {
-      const qb = ctx.db
-        .getRepository(Resource)
-        .createQueryBuilder('r')
-        .where('r.organizationId IN (SELECT targetId FROM user_organizations WHERE userId = :me)', { me: me(ctx).user.id });
-      return pageOf(qb, LIST_RESOURCES, list, 'r.id', resourceDto);
-    },
+    handler: (ctx, { list }) => listOwnResources(ctx, list),
   }),
   defineOp({
     id: 'v1.resources.delete',

@@ -14,6 +14,8 @@ import { Session } from '../auth/sessions.entity.js';
 import { allUsersGroupId } from '../groups/groups.rules.js';
 import { refuseUserChangeBeyondRights } from './privilege.rules.js';
 import { User, UserGroup, UserOrganization, UserRole, type UserKind, type UserRow } from './users.entity.js';
+import { runList, ListQuery } from '../../core/list-query.js';
+import { Page } from '../../core/envelope.js';
 
 export const HUB_USERS_ROLE = 'Hub users';
 export const ADMINISTRATOR_ROLE = 'Administrator';
@@ -167,3 +169,9 @@ export async function roleIdByName(ctx: OpContext, name: string): Promise<string
   return role ? [role.id] : [];
 }
 export const idNames = () => z.array(v.idName());
+
+/** Users and recipients, one page, with their roles, organizations and groups. */
+export async function listUsers(ctx: OpContext, list: ListQuery) {
+  const { rows, total, page, pageSize } = await runList(ctx.db.getRepository(User).createQueryBuilder('u'), LIST_USERS, list, 'u.id');
+  return new Page(await userDtos(ctx, rows), page, pageSize, total);
+}

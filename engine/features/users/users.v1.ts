@@ -1,11 +1,9 @@
 import { z } from 'zod';
 import { defineOp } from '../../ops/op.js';
 import { idParam, v } from '../../core/validation.js';
-import { runList } from '../../core/list-query.js';
-import { Page } from '../../core/envelope.js';
 import { findOr404 } from '../../core/rows.js';
 import { User } from './users.entity.js';
-import { HUB_USERS_ROLE, idNames, LIST_USERS, nemail, roleIdByName, saveUser, userDtos } from './users.rules.js';
+import { HUB_USERS_ROLE, idNames, LIST_USERS, nemail, roleIdByName, saveUser, listUsers } from './users.rules.js';
 
 // Set A 2.22
 const UserV1 = z.object({
@@ -57,10 +55,7 @@ export const usersV1 = [
     http: { method: 'GET', path: '/api/v1/users' },
     permission: 'viewUser',
     list: LIST_USERS,
-    handler: async (ctx, { list }) => {
-      const { rows, total, page, pageSize } = await runList(ctx.db.getRepository(User).createQueryBuilder('u'), LIST_USERS, list, 'u.id');
-      return new Page(await userDtos(ctx, rows), page, pageSize, total);
-    },
+    handler: (ctx, { list }) => listUsers(ctx, list),
   }),
   defineOp({
     id: 'v1.recipients.create',
