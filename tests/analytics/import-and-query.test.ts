@@ -3,6 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import ExcelJS from 'exceljs';
 import { startTestServer, type TestServer } from '../support/test-server.js';
+import { covers } from '../support/covers.js';
 
 let s: TestServer;
 let app: string;
@@ -17,7 +18,7 @@ beforeAll(async () => {
 });
 afterAll(() => s.stop());
 
-describe('import', () => {
+describe(covers('import', 'app.analytics.get', 'v1.analyticsApps.create', 'app.analytics.import', 'app.analytics.evaluate'), () => {
   it('infers integers, decimals, dates and text, reports progress, and counts distinct values', async () => {
     const events: { type: string; payload: Record<string, unknown> }[] = [];
     const off = s.engine.on((e) => events.push(e));
@@ -77,7 +78,7 @@ describe('import', () => {
   });
 });
 
-describe('selections, values and expressions', () => {
+describe(covers('selections, values and expressions', 'app.analytics.fieldValues', 'app.analytics.evaluate'), () => {
   it('lists a field\'s possible values under the other fields\' selections', async () => {
     const all = await s.ok('POST', `/api/app/analytics/${app}/field-values`, { field: 'Region' });
     expect(all.map((v: { value: string }) => v.value)).toEqual(['East', 'North', 'South', 'West']);
@@ -110,7 +111,7 @@ describe('selections, values and expressions', () => {
   });
 });
 
-describe('variables, charts, bookmarks and sheets', () => {
+describe(covers('variables, charts, bookmarks and sheets', 'app.analytics.saveVariable', 'app.analytics.evaluate', 'app.analytics.saveChart', 'app.analytics.chartData', 'app.analytics.saveBookmark', 'app.analytics.saveSheet', 'app.analytics.get', 'app.analytics.deleteChart'), () => {
   it('saves a variable whose definition compiles, and uses it', async () => {
     await s.ok('POST', `/api/app/analytics/${app}/variables`, { name: 'vRevenue', definition: 'Sum(Units * Price)' });
     expect((await s.ok('POST', `/api/app/analytics/${app}/evaluate`, { expression: '$(vRevenue) / Sum(Units)' })).value).toBeGreaterThan(0);

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { startTestServer, type TestServer } from '../support/test-server.js';
 import { ARTIFACTS, RENDERER_DIR, launchChromium } from './browser.js';
+import { covers } from '../support/covers.js';
 
 let s: TestServer;
 let browser: Browser;
@@ -28,7 +29,7 @@ afterAll(async () => {
   await s?.stop();
 });
 
-describe('administration in Chromium', () => {
+describe(covers('administration in Chromium', 'v1.groups.list', 'v1.groups.listMembers', 'app.auth.me', 'v1.roles.list'), () => {
   it('signs in', async () => {
     await page.goto(s.url + '/');
     await page.getByLabel('E-mail').fill(OWNER.email);

@@ -12,8 +12,9 @@ import { Throttle } from '../../engine/core/throttle.js';
 import { hashPassword, verifyPassword } from '../../engine/core/passwords.js';
 import { memoryKeyStore } from '../support/test-server.js';
 import type { AnyOp } from '../../engine/ops/op.js';
+import { covers } from '../support/covers.js';
 
-describe('first start and the database', () => {
+describe(covers('first start and the database', 'v1.trustedOrigins.create'), () => {
   it('seeds an empty folder once, and a restart finds the same records', async () => {
     const dataDir = await mkdtemp(join(tmpdir(), 'bs-engine-'));
     const keys = memoryKeyStore();

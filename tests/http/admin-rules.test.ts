@@ -4,6 +4,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { startTestServer, signedInUserWith, DEFAULT_THEME, MISSING_ID, type TestServer } from '../support/test-server.js';
 import { fixtures, type Fixtures } from '../support/samples.js';
+import { covers } from '../support/covers.js';
 
 let s: TestServer;
 let f: Fixtures;
@@ -15,7 +16,7 @@ afterAll(() => s.stop());
 
 const names = (rows: { name?: string; fullName?: string }[]) => rows.map((r) => r.name ?? r.fullName);
 
-describe('users and recipients', () => {
+describe(covers('users and recipients', 'v1.recipients.create', 'v1.recipients.convertToUser', 'v1.users.create', 'v1.users.list', 'v1.groups.create', 'v1.users.update'), () => {
   it('gives a new recipient the role "Hub users" and puts it in "All users"', async () => {
     const r = await s.ok('POST', '/api/v1/recipients', { firstName: 'Hub', lastName: 'Reader', email: 'reader@example.com', isActive: true, organizations: [{ id: f.orgId }] });
     expect(r.type).toBe('recipient');
@@ -86,7 +87,7 @@ describe('users and recipients', () => {
   });
 });
 
-describe('groups', () => {
+describe(covers('groups', 'v1.users.create', 'v1.groups.addUsers', 'v1.groups.listMembers', 'v1.groups.removeUsers', 'v1.groups.create', 'v2.groups.update', 'v2.groups.setMembers', 'v1.groups.list', 'v1.groups.delete', 'v1.groups.update'), () => {
   it('adds users already in the group only once, and lists members by name or e-mail', async () => {
     const g = await f.make.group();
     const u1 = await s.ok('POST', '/api/v1/users', { firstName: 'Bob', lastName: 'Brown', email: 'zz-bob@example.com', isActive: true, organizations: [{ id: f.orgId }] });
@@ -141,7 +142,7 @@ describe('groups', () => {
   });
 });
 
-describe('organizations', () => {
+describe(covers('organizations', 'v1.organizations.delete', 'v2.organizations.create', 'v2.groups.create', 'v1.users.create', 'v1.resources.create', 'v1.organizations.listMembers', 'v1.organizations.listResources', 'v1.organizations.updateAuthentication', 'v2.organizations.updateAuthentication', 'v1.identityProviders.delete'), () => {
   it('refuses to delete an organization that users and groups reference, naming them', async () => {
     const res = await s.call('DELETE', '/api/v1/organizations', { body: [f.orgId] });
     expect(res.status).toBe(409);
@@ -176,7 +177,7 @@ describe('organizations', () => {
   });
 });
 
-describe('resources, trusted origins, roles, settings, directories', () => {
+describe(covers('resources, trusted origins, roles, settings, directories', 'v1.resources.create', 'v1.resources.delete', 'v1.resources.listOwn', 'v1.trustedOrigins.create', 'v1.roles.create', 'v1.roles.listSimple', 'v1.settings.updateAuthenticationMethods', 'app.settings.getAuthenticationMethods', 'v1.userDirectories.create', 'v1.userDirectories.update'), () => {
   it('accepts only http(s) links for resources', async () => {
     const res = await s.call('POST', '/api/v1/resources', { body: { name: 'x', type: 'link', organizationId: f.orgId, url: 'javascript:alert(1)' } });
     expect(res.status).toBe(400);
@@ -232,7 +233,7 @@ describe('resources, trusted origins, roles, settings, directories', () => {
   });
 });
 
-describe('secrets and API keys', () => {
+describe(covers('secrets and API keys', 'v1.apiKeys.create', 'v1.apiKeys.listOwn', 'app.auth.me', 'v2.identityProviders.create', 'v2.identityProviders.update', 'v1.identityProviders.list', 'v1.apiKeys.delete', 'v1.apiKeys.listAll'), () => {
   it('shows a new key once, accepts it as a bearer credential, and stores only its hash', async () => {
     const created = await s.ok('POST', '/api/v1/api-keys', { name: 'CI key', expiryDate: new Date(Date.now() + 86400_000).toISOString() });
     expect(created.key).toMatch(/^bsk_/);
@@ -293,7 +294,7 @@ describe('secrets and API keys', () => {
   });
 });
 
-describe('user passwords', () => {
+describe(covers('user passwords', 'v1.users.create'), () => {
   it('are stored as scrypt hashes only and never returned', async () => {
     const u = await s.ok('POST', '/api/v1/users', { firstName: 'Pat', lastName: 'Word', email: 'pat@example.com', password: 'plain-text-never-stored', isActive: true, organizations: [{ id: f.orgId }] });
     expect(JSON.stringify(u)).not.toContain('plain-text-never-stored');
@@ -305,7 +306,7 @@ describe('user passwords', () => {
   });
 });
 
-describe('audit trail', () => {
+describe(covers('audit trail', 'v1.groups.create'), () => {
   it('records who changed what, without request bodies', async () => {
     const g = await s.ok('POST', '/api/v1/groups', { name: 'Audited', organizationId: f.orgId });
     const rows = await s.engine.services.db.query('SELECT * FROM audit_log WHERE operation = ? AND targetId = ?', ['v1.groups.create', g.id]);

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { request } from 'node:http';
 import { startTestServer, signedInUserWith, type TestServer } from '../support/test-server.js';
 import { fixtures, ISSUE2_OPS, type Fixtures } from '../support/samples.js';
+import { covers } from '../support/covers.js';
 
 let s: TestServer;
 let f: Fixtures;
@@ -18,7 +19,7 @@ async function createUser(email: string, password: string, extra: object = {}) {
 }
 const login = (email: string, password: string) => s.call('POST', '/api/app/auth/login', { token: null, body: { email, password } });
 
-describe('sign-in and sessions', () => {
+describe(covers('sign-in and sessions', 'app.auth.me', 'app.auth.logout', 'app.auth.changePassword', 'v1.users.update', 'app.setup.status', 'app.setup.complete', 'v1.groups.list', 'v1.groups.listMembers', 'v1.groups.create', 'v1.groups.delete', 'v1.users.list', 'v1.apiKeys.listAll'), () => {
   it('signs in with e-mail (any case) and password, and /me tells the user, roles and effective permissions', async () => {
     await createUser('alice@example.com', 'alice-password-1', { roles: [{ id: f.hubRoleId }] });
     const res = await login('Alice@Example.com', 'alice-password-1');
@@ -90,7 +91,7 @@ describe('sign-in and sessions', () => {
   });
 });
 
-describe('transport guards', () => {
+describe(covers('transport guards', 'v1.users.list', 'v1.trustedOrigins.create', 'v1.groups.list', 'v1.groups.create'), () => {
   it('refuses credentials in the query string', async () => {
     const res = await s.call('GET', '/api/v1/users', { token: null, query: { api_key: s.ownerKey } });
     expect(res.status).toBe(400);
@@ -140,7 +141,7 @@ describe('transport guards', () => {
   });
 });
 
-describe("the wire contract on the renderer's door", () => {
+describe(covers("the wire contract on the renderer's door", 'app.projects.create', 'app.projects.export', 'app.auth.login', 'app.auth.me', 'app.auth.logout'), () => {
   const door = (id: string, input: object, token: string | null = s.ownerKey) => s.call('POST', `/api/app/invoke/${id}`, { token, body: input });
 
   it('says by a header when an operation starts or ends a session, and only then', async () => {
@@ -170,7 +171,7 @@ describe("the wire contract on the renderer's door", () => {
   });
 });
 
-describe('OpenAPI', () => {
+describe(covers('OpenAPI', 'v1.groups.create', 'v1.users.list'), () => {
   it('lists every operation of issue 2 with its id as operationId and request schemas', async () => {
     const doc = (await (await fetch(`${s.url}/api/openapi.json`)).json()) as any;
     expect(doc.openapi).toBe('3.1.0');

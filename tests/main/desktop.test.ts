@@ -5,6 +5,7 @@ import { startDesktop, type Desktop } from '../../main/desktop.js';
 import { createFakeElectron } from './fake-electron.js';
 import { silentLogger } from '../../engine/engine.js';
 import { DB_FILE } from '../../engine/core/db.js';
+import { covers } from '../support/covers.js';
 
 const distDir = '/opt/broadsheet/dist';
 let desktop: Desktop | null = null;
@@ -27,7 +28,7 @@ function recordingLogger() {
   return { warnings, logger: { ...silentLogger, warn: (m: string) => void warnings.push(m) } };
 }
 
-describe('desktop shell', () => {
+describe(covers('desktop shell', 'app.setup.status', 'v1.users.list', 'app.setup.complete', 'app.auth.logout', 'app.auth.login', 'app.auth.me', 'v1.projects.list', 'app.projects.export', 'v1.analyticsApps.list', 'app.analytics.import'), () => {
   it('refuses redirects away from the app and answers every permission check with no', async () => {
     const fake = await start();
     const wc = fake.windows[0].webContents;

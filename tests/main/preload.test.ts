@@ -1,4 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
+import { covers } from '../support/covers.js';
 
 const exposed: Record<string, any> = {};
 const listeners: ((e: unknown, ev: unknown) => void)[] = [];
@@ -12,7 +13,7 @@ vi.mock('electron', () => ({
   },
 }));
 
-describe('preload', () => {
+describe(covers('preload', 'v1.groups.list'), () => {
   it('exposes only window.broadsheet.invoke and .on', async () => {
     await import('../../preload/preload.js');
     expect(Object.keys(exposed)).toEqual(['broadsheet']);

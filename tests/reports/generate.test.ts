@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import sqlite3 from 'sqlite3';
 import { startTestServer, type TestServer } from '../support/test-server.js';
 import { ooxmlText, pdfPages, pngSize, qpdfCheck, xlsxWorkbook, zipEntries } from '../support/read-back.js';
+import { covers } from '../support/covers.js';
 
 let s: TestServer;
 let demoReport: any;
@@ -74,7 +75,7 @@ describe('an iteration over the demo app\'s regions', () => {
   });
 });
 
-describe('every format, read back', () => {
+describe(covers('every format, read back', 'app.connections.list', 'app.analytics.saveVariable'), () => {
   const blocks = [
     { id: 'h', type: 'heading', text: 'Category report', level: 1 },
     { id: 't', type: 'text', text: 'Orders: {{vOrders}}' },
@@ -159,7 +160,7 @@ describe('every format, read back', () => {
   });
 });
 
-describe('bad input changes nothing and says why', () => {
+describe(covers('bad input changes nothing and says why', 'v2.reports.update', 'app.reports.get', 'app.reports.saveDocument', 'v2.reports.create'), () => {
   it('refuses a format the report type does not offer', async () => {
     const res = await generate(demoReport.id, 'Xlsx');
     expect(res.status).toBe(400);

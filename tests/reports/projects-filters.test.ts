@@ -3,6 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, signedInUserWith, DEFAULT_THEME, type TestServer } from '../support/test-server.js';
 import { pdfPages } from '../support/read-back.js';
+import { covers } from '../support/covers.js';
 
 let s: TestServer;
 let appRecord: string;
@@ -30,7 +31,7 @@ beforeAll(async () => {
 });
 afterAll(() => s.stop());
 
-describe('projects and connections', () => {
+describe(covers('projects and connections', 'v1.projects.list', 'app.connections.list', 'v1.organizations.listProjects', 'v1.organizations.listAnalyticsApps', 'v2.projects.update', 'app.reports.get', 'app.projects.create', 'v1.projects.delete'), () => {
   it('lists the project with the reference clients\' paths and filters', async () => {
     const list = await s.call('GET', '/api/v1/projects', { query: { 'name[startswith]': 'finance', sort_by: 'Organization.name' } });
     expect(list.body.data.map((p: { name: string }) => p.name)).toEqual(['Finance pack']);
@@ -56,7 +57,7 @@ describe('projects and connections', () => {
   });
 });
 
-describe('filters', () => {
+describe(covers('filters', 'v2.filters.create', 'v2.filters.updateFieldValues', 'v2.filters.reorderValues', 'app.reports.saveDocument', 'app.filters.listByReport', 'v2.filters.updateVariableValues', 'v2.filters.duplicate', 'app.projects.get', 'v2.filters.deleteValues'), () => {
   it('applies field values, bookmarks and variables in order, and the report\'s figures follow', async () => {
     const region = meta.fields.find((f: { name: string }) => f.name === 'Region');
     const category = meta.fields.find((f: { name: string }) => f.name === 'Category');
@@ -90,7 +91,7 @@ describe('filters', () => {
   });
 });
 
-describe('project files', () => {
+describe(covers('project files', 'app.projects.export', 'app.projects.import', 'v1.reports.listOwn'), () => {
   it('exports a project to one file and imports it as a new project that generates the same figures', async () => {
     const file = await s.file('GET', `/api/app/projects/${projectId}/export`);
     expect(file.disposition).toContain('Finance pack.broadsheet.json');
@@ -112,7 +113,7 @@ describe('project files', () => {
   });
 });
 
-describe('who sees what', () => {
+describe(covers('who sees what', 'app.projects.create', 'v2.reports.create', 'v1.roles.update', 'v1.projects.list', 'v1.reports.listOwn', 'app.projects.get', 'v2.reports.generate'), () => {
   it('a user whose role covers one project sees only that project and its reports', async () => {
     const other = await s.ok('POST', '/api/app/projects', { name: 'Secret pack' });
     await s.ok('POST', '/api/v2/reports', { name: 'Secret report', projectID: other.id, type: 'Html' });
@@ -129,7 +130,7 @@ describe('who sees what', () => {
   });
 });
 
-describe('analytics apps', () => {
+describe(covers('analytics apps', 'v1.analyticsApps.create', 'v1.analyticsApps.listByFolder', 'v2.organizations.create', 'v1.organizations.linkAnalyticsApps', 'v1.organizations.listAnalyticsApps', 'v1.organizations.unlinkAnalyticsApps', 'v1.analyticsApps.updateSynchronization'), () => {
   it('registers an app, lists it by folder and root, links it to an organization once', async () => {
     const FOLDER = '3b9c1f7e-1d2a-4c5b-9e8f-0a1b2c3d4e5f';
     const created = await s.ok('POST', '/api/v1/analytics-apps', { appId: 'budget', name: 'Budget', folderId: FOLDER, folderPath: '/Finance', stream: 'Finance', allowAnalyticsSenseApp: true, allowMashup: false, defaultOpen: 'Main' });

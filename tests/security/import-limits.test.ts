@@ -6,6 +6,7 @@ import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import ExcelJS from 'exceljs';
 import { startTestServer, type TestServer } from '../support/test-server.js';
+import { covers } from '../support/covers.js';
 
 let s: TestServer;
 const ROOT = '00000000-0000-0000-0000-000000000000';
@@ -23,7 +24,7 @@ beforeAll(async () => {
 });
 afterAll(() => s.stop());
 
-describe('import budgets', () => {
+describe(covers('import budgets', 'app.analytics.get', 'app.analytics.evaluate'), () => {
   it('refuses a file over the row budget, naming it, and keeps the data the app had', async () => {
     const app = await newApp('budget-rows');
     expect((await importFile(app, 'ok.csv', csv(10))).status).toBe(200);
@@ -46,7 +47,7 @@ describe('import budgets', () => {
   });
 });
 
-describe('import memory', () => {
+describe(covers('import memory', 'app.setup.status', 'app.analytics.get'), () => {
   it('a file that needs more memory than an import may use fails that import with 413; the engine goes on', async () => {
     const app = await newApp('memory');
     expect((await importFile(app, 'ok.csv', csv(5))).status).toBe(200);
@@ -61,7 +62,7 @@ describe('import memory', () => {
   });
 });
 
-describe('streamed XLSX', () => {
+describe(covers('streamed XLSX', 'v1.analyticsApps.create', 'app.analytics.import', 'app.analytics.evaluate', 'app.analytics.fieldValues'), () => {
   it('imports the first worksheet row by row with its types, and the figures add up', async () => {
     const big = await startTestServer();
     try {

@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createEngine } from '../../engine/engine.js';
 import { defaults, memoryKeyStore, startTestServer, type TestServer } from '../support/test-server.js';
+import { covers } from '../support/covers.js';
 
 let s: TestServer;
 let appRecord: string;
@@ -31,7 +32,7 @@ beforeAll(async () => {
 });
 afterAll(() => s.stop());
 
-describe('long writes let short ones through', () => {
+describe(covers('long writes let short ones through', 'app.projects.import', 'v2.groups.create', 'v1.projects.list', 'app.analytics.import'), () => {
   it('a group created during a 100 × 1,000-value project import is saved before the import ends; the project appears only when complete', async () => {
     const { orgId } = await defaults(s);
     const finished: string[] = [];

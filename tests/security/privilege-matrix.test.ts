@@ -3,6 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { randomBytes } from 'node:crypto';
 import { defaults, signedInUserWith, startTestServer, type TestServer } from '../support/test-server.js';
+import { covers } from '../support/covers.js';
 
 let s: TestServer;
 let d: Awaited<ReturnType<typeof defaults>>;
@@ -75,7 +76,7 @@ const all = ACTORS.flatMap((a) => TARGETS.filter((t) => !(a === 'owner' && t ===
 const endsSession = (c: (typeof all)[number]) => c[1] === 'self' && c[2] === 'password';
 const cases = [...all.filter((c) => !endsSession(c)), ...all.filter(endsSession)];
 
-describe('who may change whom (PUT /api/v1/users/{id})', () => {
+describe(covers('who may change whom (PUT /api/v1/users/{id})', 'v1.users.update'), () => {
   it.each(cases)('%s changing %s: %s → %i', async (actor, kind, field, status) => {
     const id = await target(kind, actor);
     const before = await row(id);
@@ -88,7 +89,7 @@ describe('who may change whom (PUT /api/v1/users/{id})', () => {
   });
 });
 
-describe('the escalation that was found', () => {
+describe(covers('the escalation that was found', 'v1.users.update', 'v1.organizations.list', 'v1.recipients.create', 'v1.recipients.convertToUser'), () => {
   it('a user with only viewUser and editUser cannot make themselves Administrator nor take over the owner', async () => {
     const me = await signedInUserWith(s, { viewUser: true, editUser: true }, 'climber');
     const mine = await row(me.userId);
@@ -116,7 +117,7 @@ describe('the escalation that was found', () => {
   });
 });
 
-describe('roles: nobody grants what they do not hold', () => {
+describe(covers('roles: nobody grants what they do not hold', 'v1.roles.create', 'v1.roles.list', 'v1.roles.update'), () => {
   it('a role editor cannot create a role with permissions beyond their own, nor edit a stronger role', async () => {
     const me = await signedInUserWith(s, { viewUser: true, createSystem: true, editSystem: true }, 'role-editor');
     const tooMuch = await s.call('POST', '/api/v1/roles', { token: me.token, body: { name: 'Sneaky', permissions: { deleteUser: true, createSystem: true }, isActive: true, allProjects: true } });
@@ -148,7 +149,7 @@ describe('roles: nobody grants what they do not hold', () => {
   });
 });
 
-describe('API keys act within their owner\'s current rights', () => {
+describe(covers('API keys act within their owner\'s current rights', 'v1.apiKeys.create', 'v1.users.list', 'v1.organizations.list', 'v1.roles.list', 'v1.roles.update'), () => {
   it('a key loses what its owner loses, at once', async () => {
     const me = await signedInUserWith(s, { useApiKeys: true, viewUser: true }, 'keyholder');
     const key = (await s.call('POST', '/api/v1/api-keys', { token: me.token, body: { name: 'script', expiryDate: new Date(Date.now() + 86_400_000).toISOString() } })).body.data.key;

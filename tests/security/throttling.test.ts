@@ -3,6 +3,7 @@
 // because others failed. The clock is the engine's, moved by the test.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defaults, startTestServer, type TestServer } from '../support/test-server.js';
+import { covers } from '../support/covers.js';
 
 let s: TestServer;
 let now = Date.parse('2026-03-02T09:00:00Z');
@@ -76,7 +77,7 @@ describe('sign-in throttling', () => {
   });
 });
 
-describe('bearer credentials', () => {
+describe(covers('bearer credentials', 'v1.users.list'), () => {
   it('never refuses a valid API key because others sent bad ones; the bad ones slow down with Retry-After', async () => {
     const codes: number[] = [];
     for (let i = 0; i < 40; i++) codes.push((await s.call('GET', '/api/v1/users', { token: 'bsk_forged' + i })).status);

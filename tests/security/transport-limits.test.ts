@@ -6,6 +6,7 @@ import { request } from 'node:http';
 import { z } from 'zod';
 import { OPERATIONS } from '../../engine/catalogue.js';
 import { defaults, MISSING_ID, startTestServer, type TestServer } from '../support/test-server.js';
+import { covers } from '../support/covers.js';
 
 let s: TestServer;
 
@@ -53,7 +54,7 @@ beforeAll(async () => {
 });
 afterAll(() => s.stop());
 
-describe('body limits on every door', () => {
+describe(covers('body limits on every door', 'v1.analyticsApps.create', 'v2.groups.create'), () => {
   it("the renderer's door refuses a chunked 20 MiB group name with 413 and stores nothing", async () => {
     const before = await groupNames();
     const { orgId } = await defaults(s);
@@ -108,7 +109,7 @@ describe('body limits on every door', () => {
   });
 });
 
-describe('one e-mail rule', () => {
+describe(covers('one e-mail rule', 'v1.users.update', 'v1.users.create'), () => {
   it('the owner can save their own profile unchanged with the e-mail the product gave them', async () => {
     const { orgId, ownerId } = await defaults(s);
     const [owner] = await s.engine.services.db.query('SELECT firstName, lastName, email FROM users WHERE id = ?', [ownerId]);
@@ -125,7 +126,7 @@ describe('one e-mail rule', () => {
   });
 });
 
-describe('inputs that answered 500', () => {
+describe(covers('inputs that answered 500', 'v1.analyticsApps.updateSynchronization', 'v2.groups.create'), () => {
   it.each(['/api/v1/groups', '/api/v1/organizations', '/api/v1/api-keys'])('DELETE %s with an empty list deletes nothing', async (path) => {
     const r = await s.call('DELETE', path, { body: [] });
     expect(r.status, JSON.stringify(r.body)).toBe(200);
