@@ -1,20 +1,4 @@
-// The generated fuzz over every operation of the catalogue, through the renderer's door (/api/app/invoke).
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../support/test-server.js';
-import { fuzz, probes } from './fuzz.js';
+// The generated fuzz over every operation of the catalogue, through the bridge door.
+import { fuzzSuite } from './fuzz.js';
 
-let s: TestServer;
-beforeAll(async () => {
-  s = await startTestServer();
-});
-afterAll(() => s.stop());
-
-describe('fuzz through the bridge door', () => {
-  it('probes every operation of the catalogue', () => {
-    expect(probes(s, 'bridge').length).toBeGreaterThan(1000);
-  });
-
-  it('answers no hostile input with a 5xx, and no 4xx changes the database', async () => {
-    expect(await fuzz(s, 'bridge')).toEqual([]);
-  }, 600_000);
-});
+fuzzSuite('bridge');

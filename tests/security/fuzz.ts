@@ -5,7 +5,8 @@ import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import { OPERATIONS } from '../../engine/catalogue.js';
 import type { AnyOp } from '../../engine/ops/op.js';
-import { MISSING_ID, type TestServer } from '../support/test-server.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MISSING_ID, startTestServer, type TestServer } from '../support/test-server.js';
 
 export type Door = 'rest' | 'bridge';
 
@@ -139,4 +140,21 @@ export async function fuzz(s: TestServer, door: Door): Promise<string[]> {
     digest = after;
   }
   return findings;
+}
+
+/** The suite for one door; each door has its own test file so the two run side by side. */
+export function fuzzSuite(door: Door) {
+  let s: TestServer;
+  beforeAll(async () => {
+    s = await startTestServer();
+  });
+  afterAll(() => s.stop());
+  describe(`fuzz through the ${door} door`, () => {
+    it('probes every operation of the catalogue', () => {
+      expect(probes(s, door).length).toBeGreaterThan(1000);
+    });
+    it('answers no hostile input with a 5xx, and no 4xx changes the database', async () => {
+      expect(await fuzz(s, door)).toEqual([]);
+    }, 600_000);
+  });
 }
