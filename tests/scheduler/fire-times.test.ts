@@ -3,7 +3,7 @@
 // by spring-forward runs once at the first valid instant after the gap, the same day; a repeated hour
 // runs once, at its first occurrence. These pin croner's 11.x behaviour: an upgrade that changes it fails here.
 import { describe, expect, it } from 'vitest';
-import { describeSchedule, nextFireTimes, parseWeeklyDays, type ScheduleSpec } from '../../engine/features/tasks/fire-times.js';
+import { describeSchedule, dueSlot, nextFireTimes, parseWeeklyDays, type ScheduleSpec } from '../../engine/features/tasks/fire-times.js';
 
 const START = new Date('2026-01-01T00:00:00Z');
 const fires = (s: Partial<ScheduleSpec> & Pick<ScheduleSpec, 'frequency'>, after: string, count: number) =>
@@ -94,5 +94,28 @@ describe('readable summaries', () => {
     expect(describeSchedule({ frequency: 'Weekly', timeZone: 'Europe/Paris', startDate: START, atHour: 7, atMinute: 30, weeklyDays: [1, 4] })).toBe('Every Monday and Thursday at 07:30 (Europe/Paris)');
     expect(describeSchedule({ frequency: 'Monthly', timeZone: 'UTC', startDate: START, day: 31, atHour: 6 })).toBe('Every month on the last day at 06:00 (UTC)');
     expect(describeSchedule({ frequency: 'Hourly', timeZone: 'UTC', startDate: START, everyHours: 2, fromHour: 8, toHour: 18 })).toBe('Every 2 hours from 08:00 to 18:59 (UTC)');
+  });
+});
+
+describe('what is due when the clock is checked', () => {
+  const daily = { frequency: 'Daily' as const, timeZone: 'UTC', atHour: 9, startDate: START };
+  it('a slot reached on time is due once, not a catch-up; checking again finds nothing new', () => {
+    const now = new Date('2026-06-01T09:00:01Z');
+    const due = dueSlot(daily, new Date('2026-05-31T09:00:00Z'), START, now);
+    expect(due).toEqual({ scheduledFor: new Date('2026-06-01T09:00:00Z'), catchUp: false });
+    expect(dueSlot(daily, due!.scheduledFor, START, new Date('2026-06-01T09:00:04Z'))).toBeNull();
+  });
+  it('a week asleep runs the last missed slot once, flagged as a catch-up, never a burst', () => {
+    const due = dueSlot(daily, new Date('2026-06-01T09:00:00Z'), START, new Date('2026-06-08T15:00:00Z'));
+    expect(due).toEqual({ scheduledFor: new Date('2026-06-08T09:00:00Z'), catchUp: true });
+  });
+  it('an hourly schedule after a long sleep still yields one slot', () => {
+    const hourly = { frequency: 'Hourly' as const, timeZone: 'UTC', everyHours: 1, fromHour: 0, toHour: 23, startDate: START };
+    const due = dueSlot(hourly, new Date('2026-02-01T00:00:00Z'), START, new Date('2026-05-01T00:30:00Z'));
+    expect(due).toEqual({ scheduledFor: new Date('2026-05-01T00:00:00Z'), catchUp: true });
+  });
+  it('nothing is due past the end date, however late the check', () => {
+    const ended = { ...daily, endDate: new Date('2026-06-03T00:00:00Z') };
+    expect(dueSlot(ended, new Date('2026-06-02T09:00:00Z'), START, new Date('2026-06-10T10:00:00Z'))).toBeNull();
   });
 });

@@ -149,3 +149,30 @@ function ordinal(n: number) {
   const suffix = n % 100 >= 11 && n % 100 <= 13 ? 'th' : (['th', 'st', 'nd', 'rd'][n % 10] ?? 'th');
   return `${n}${suffix}`;
 }
+
+export interface DueSlot {
+  /** The instant the run was scheduled for (the unique key with its trigger: no slot runs twice). */
+  scheduledFor: Date;
+  /** True when the slot was missed (the app closed or asleep) and runs late, once. */
+  catchUp: boolean;
+}
+
+/**
+ * What is due now for a trigger whose last slot was `lastScheduledFor` (null: never fired; its
+ * start counts from `since`). Slots missed while the app was closed or asleep run once, flagged as a
+ * catch-up — never as a burst; a slot due within `toleranceMs` of now is on time.
+ */
+export function dueSlot(s: ScheduleSpec, lastScheduledFor: Date | null, since: Date, now: Date, toleranceMs = 5_000): DueSlot | null {
+  const from = lastScheduledFor ?? new Date(since.getTime() - 1);
+  let latest: Date | null = null;
+  // Walk the missed slots in batches; a long sleep on an hourly schedule is a few thousand at most.
+  for (let cursor = from; ; ) {
+    const batch = nextFireTimes(s, cursor, 500).filter((d) => d <= now);
+    if (!batch.length) break;
+    latest = batch[batch.length - 1];
+    if (batch.length < 500) break;
+    cursor = latest;
+  }
+  if (!latest) return null;
+  return { scheduledFor: latest, catchUp: now.getTime() - latest.getTime() > toleranceMs };
+}
