@@ -15,6 +15,7 @@ import { setupApp } from './features/setup/setup.app.js';
 import { trustedOriginsV1 } from './features/trusted-origins/trusted-origins.v1.js';
 import { userDirectoriesV1 } from './features/user-directories/user-directories.v1.js';
 import { usersV1 } from './features/users/users.v1.js';
+import { usersV2 } from './features/users/users.v2.js';
 import { analyticsAppsV1 } from './features/analytics-apps/analytics-apps.v1.js';
 import { analyticsContentApp } from './features/analytics-apps/analytics-content.app.js';
 import { projectsApp } from './features/projects/projects.app.js';
@@ -42,7 +43,7 @@ export const OPERATIONS = [
   ...rolesV1,
   ...settingsV1, ...settingsApp,
   ...trustedOriginsV1,
-  ...usersV1,
+  ...usersV1, ...usersV2,
   ...userDirectoriesV1,
   ...analyticsAppsV1, ...analyticsContentApp,
   ...projectsV1, ...projectsV2, ...projectsApp, ...connectionsApp,

@@ -34,3 +34,6 @@ export interface DesktopApi {
   invoke(op: string, input: unknown): Promise<WireAnswer>;
   on<K extends EngineEventType>(type: K, callback: (payload: EngineEvents[K]) => void): () => void;
 }
+
+// The interface's enumerations, for the renderer's selects (the engine's schemas use the same lists).
+export * from './core/enumerations.js';

@@ -48,3 +48,9 @@ export async function countWhere(ctx: WithDb, sql: string, params: unknown[]): P
   const [row] = (await ctx.db.query(sql, params)) as { n: number }[];
   return Number(row?.n ?? 0);
 }
+
+/** Names are unique without regard to case: answers 409 on the name field when another row has it. */
+export async function refuseTakenName<T extends ObjectLiteral>(ctx: WithDb, entity: EntitySchema<T>, name: string, exceptId: string | null, noun: string) {
+  const taken = await ctx.db.getRepository(entity).createQueryBuilder('x').where('LOWER(x.name) = LOWER(:name)', { name }).andWhere(exceptId ? 'x.id <> :id' : '1 = 1', { id: exceptId }).getCount();
+  if (taken) throw conflict(`Another ${noun} is already named "${name}"`, [{ field: 'body.name', message: `is already used by another ${noun}` }]);
+}

@@ -41,6 +41,18 @@ export const v = {
   dateTime: () => z.iso.datetime({ offset: true, local: true, message: 'must be an ISO 8601 date-time' }).max(40),
   idName: () => z.object({ id: v.uuid(), name: z.string().max(TEXT_MAX.name, tooLong(TEXT_MAX.name)).nullable().optional() }),
   uuidList: () => z.array(v.uuid()).max(10_000),
+  /** One of the values the interface knows for a type-like field, spelled as listed. */
+  oneOf: <const T extends readonly [string, ...string[]]>(values: T) => z.enum(values, { message: `must be one of: ${values.join(', ')}` }),
+  /** string, nullable, and when given an http or https web address (blank counts as not given). */
+  nurl: (max: number = TEXT_MAX.text) =>
+    z.string().trim().max(max, tooLong(max)).transform((s) => (s === '' ? null : s))
+      .refine((s) => s === null || isWebAddress(s), { message: 'must be a web address such as https://example.com' }).nullable().optional(),
+  /** string non-empty, an http or https web address. */
+  url: (max: number = TEXT_MAX.text) => v.text(max).refine(isWebAddress, { message: 'must be a web address such as https://example.com' }),
 };
+
+export function isWebAddress(s: string): boolean {
+  return /^https?:\/\/[^\s]+$/i.test(s) && URL.canParse(s);
+}
 
 export const idParam = z.object({ id: v.uuid() });

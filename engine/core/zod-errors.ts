@@ -9,6 +9,8 @@ export function issuesToFieldErrors(part: string, error: z.ZodError): FieldError
   });
 }
 
+// zod's defaults speak to programmers ("Too big: expected number to be <=65535"); these speak to
+// the person filling in the form, beside the field they name.
 function messageFor(issue: z.core.$ZodIssue): string {
   switch (issue.code) {
     case 'invalid_type':
@@ -16,10 +18,24 @@ function messageFor(issue: z.core.$ZodIssue): string {
       if (issue.input === null) return 'must not be null';
       return `must be ${article(issue.expected)}`;
     case 'too_small':
-      if (issue.origin === 'string' && issue.minimum === 1) return 'must not be empty';
-      return issue.message;
+      if (issue.origin === 'string') return Number(issue.minimum) <= 1 ? 'must not be empty' : `must be at least ${issue.minimum} characters`;
+      if (issue.origin === 'array' || issue.origin === 'set') return Number(issue.minimum) <= 1 ? 'must have at least one item' : `must have at least ${issue.minimum} items`;
+      return issue.inclusive === false ? `must be more than ${issue.minimum}` : `must be ${issue.minimum} or more`;
+    case 'too_big':
+      if (issue.origin === 'string') return `must be at most ${issue.maximum} characters`;
+      if (issue.origin === 'array' || issue.origin === 'set') return `must have at most ${issue.maximum} items`;
+      return issue.inclusive === false ? `must be less than ${issue.maximum}` : `must be ${issue.maximum} or less`;
+    case 'invalid_value':
+      if (issue.input === undefined) return 'is required';
+      return `must be one of: ${issue.values.map(String).join(', ')}`;
     case 'invalid_format':
-      return issue.format === 'datetime' ? 'must be an ISO 8601 date-time' : issue.message;
+      if (issue.format === 'datetime') return 'must be an ISO 8601 date-time';
+      if (issue.format === 'email') return 'must be an e-mail address';
+      if (issue.format === 'url') return 'must be a web address such as https://example.com';
+      if (issue.format === 'uuid' || issue.format === 'guid') return 'must be the id of an existing item';
+      return issue.message;
+    case 'unrecognized_keys':
+      return `has fields it does not know: ${issue.keys.join(', ')}`;
     default:
       return issue.message;
   }
@@ -27,7 +43,7 @@ function messageFor(issue: z.core.$ZodIssue): string {
 
 function article(type: string): string {
   if (type === 'int') return 'a whole number';
-  if (type === 'array') return 'an array';
+  if (type === 'array') return 'a list';
   if (type === 'object') return 'an object';
   return `a ${type}`;
 }

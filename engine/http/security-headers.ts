@@ -1,8 +1,14 @@
-/** A strict policy for the served renderer: only its own scripts and styles, API calls to itself. */
+import { REPORT_STYLE_HASH } from '../render/report-style.js';
+
+/**
+ * A strict policy for the served renderer: only its own scripts and styles, API calls to itself. The
+ * one inline style allowed is the report style, by its hash, so the designer's preview looks exactly
+ * like the HTML file (no 'unsafe-inline', and no style attributes anywhere).
+ */
 export const CONTENT_SECURITY_POLICY = [
   "default-src 'none'",
   "script-src 'self'",
-  "style-src 'self'",
+  `style-src 'self' '${REPORT_STYLE_HASH}'`,
   "img-src 'self' data:",
   "font-src 'self'",
   "connect-src 'self'",

@@ -42,8 +42,29 @@ export function chartSvg(block: ChartBlock, separators: { decimal: string; group
   // Without fixed width and height the drawing scales to the room each format gives it (its viewBox stays).
   const svg = chart.renderToSVGString().replace(/^<svg width="\d+" height="\d+"/, '<svg');
   chart.dispose();
-  return svg;
+  return withoutInlineStyles(svg);
 }
+
+/**
+ * ECharts writes fonts as style attributes and hover rules in a <style> element. A page with a strict
+ * Content-Security-Policy refuses both (the preview lost its fonts and clipped labels), so the fonts
+ * become SVG presentation attributes, which every consumer honours, and the hover rules, which a
+ * static report never uses, are dropped.
+ */
+export function withoutInlineStyles(svg: string): string {
+  return svg
+    .replace(/<style[\s\S]*?<\/style>/g, '')
+    .replace(/ style="([^"]*)"/g, (_, css: string) =>
+      css
+        .split(';')
+        .map((decl) => decl.split(':').map((x) => x.trim()))
+        .filter(([prop, value]) => value && PRESENTATION.has(prop))
+        .map(([prop, ...rest]) => ` ${prop}="${rest.join(':')}"`)
+        .join(''),
+    );
+}
+
+const PRESENTATION = new Set(['font-size', 'font-family', 'font-weight', 'font-style', 'fill', 'fill-opacity', 'stroke', 'stroke-width', 'stroke-opacity', 'opacity', 'text-anchor', 'dominant-baseline']);
 
 /** The report's separators, as chartSvg takes them. */
 export const seps = (r: { decimalSeparator: string; groupSeparator: string }) => ({ decimal: r.decimalSeparator, group: r.groupSeparator });

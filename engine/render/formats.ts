@@ -1,5 +1,7 @@
+import { REPORT_TYPES as KNOWN_REPORT_TYPES } from '../core/enumerations.js';
+
 /** What a report is designed as; it decides the formats it can be generated in. */
-export type ReportType = 'Excel' | 'Word' | 'PowerPoint' | 'Html';
+export type ReportType = (typeof KNOWN_REPORT_TYPES)[number];
 
 export type OutputFormat = 'Pdf' | 'Xlsx' | 'Docx' | 'Pptx' | 'Html' | 'Csv' | 'Png';
 
@@ -11,7 +13,7 @@ export const FORMATS_BY_TYPE: Record<ReportType, OutputFormat[]> = {
   Html: ['Html', 'Pdf'],
 };
 
-export const REPORT_TYPES = Object.keys(FORMATS_BY_TYPE) as ReportType[];
+export const REPORT_TYPES: readonly ReportType[] = KNOWN_REPORT_TYPES;
 
 export const FILE_TYPES: Record<OutputFormat, { extension: string; mime: string }> = {
   Pdf: { extension: 'pdf', mime: 'application/pdf' },

@@ -152,6 +152,7 @@ export const SAMPLES: Record<string, (f: Fixtures) => Promise<Sample>> = {
   'v1.userDirectories.create': async (f) => ({ body: { type: 'LDAP', name: uniq('Dir'), hostName: 'ldap.local', port: 389, password: 'dir-secret', sendNotification: true, synchronization: 'Daily', organizationId: f.orgId } }),
   'v1.userDirectories.delete': async (f) => ({ body: [await f.make.userDirectory()] }),
   'v1.userDirectories.update': async (f) => ({ params: { id: await f.make.userDirectory() }, body: { type: 'AzureAD', name: uniq('Dir'), sendNotification: false, synchronization: 'Manual', organizationId: f.orgId } }),
+  'v2.users.delete': async (f) => ({ params: { id: await f.make.user() } }),
 };
 
 /** The operations issue 2 asks for. */

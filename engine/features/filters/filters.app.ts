@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { defineOp } from '../../ops/op.js';
-import { v } from '../../core/validation.js';
-import { filtersOfReport, listFilters } from './filters.rules.js';
+import { idParam, v } from '../../core/validation.js';
+import { deleteFilter, filtersOfReport, listFilters } from './filters.rules.js';
 
 export const filtersApp = [
   defineOp({
@@ -19,5 +19,13 @@ export const filtersApp = [
     permission: 'viewProject',
     input: { params: z.object({ reportId: v.uuid() }) },
     handler: (ctx, { params }) => filtersOfReport(ctx, params.reportId),
+  }),
+  defineOp({
+    id: 'app.filters.delete',
+    summary: 'Delete a filter with its steps (refused while a report applies it)',
+    http: { method: 'DELETE', path: '/api/app/filters/{id}' },
+    permission: 'updateProject',
+    input: { params: idParam },
+    handler: (ctx, { params }) => deleteFilter(ctx, params.id),
   }),
 ] as const;

@@ -1,7 +1,7 @@
 import { In } from 'typeorm';
 import type { OpContext } from '../../ops/context.js';
 import { iso, newBase } from '../../core/entity-base.js';
-import { badInput, notFound } from '../../core/errors.js';
+import { badInput, conflict, notFound } from '../../core/errors.js';
 import type { AppMeta, Selections } from '../../analytics/model.js';
 import { AnalyticsApp } from '../analytics-apps/analytics-apps.entity.js';
 import { Connection } from '../connections/connections.entity.js';
@@ -177,4 +177,19 @@ export async function filtersOfReport(ctx: OpContext, reportId: string) {
   const filters = report.filterIds.length ? await ctx.db.getRepository(Filter).findBy({ id: In(report.filterIds) }) : [];
   const ordered = report.filterIds.map((fid) => filters.find((f) => f.id === fid)).filter((f): f is NonNullable<typeof f> => !!f);
   return Promise.all(ordered.map((f) => filterDto(ctx, f)));
+}
+
+/** Deletes a filter and its steps; refused while reports apply it, naming them. */
+export async function deleteFilter(ctx: OpContext, id: string) {
+  const filter = await reachableFilter(ctx, id);
+  const users = (await ctx.db.getRepository(Report).findBy({ projectId: filter.projectId })).filter((r) => r.filterIds.includes(id));
+  if (users.length) {
+    const names = users.map((r) => `“${r.name}”`).join(', ');
+    throw conflict(`The filter “${filter.name}” is applied by ${users.length === 1 ? 'the report' : 'the reports'} ${names}; remove it from ${users.length === 1 ? 'that report' : 'them'} first`, [{ field: 'params.id', message: `applied by ${names}` }]);
+  }
+  await ctx.db.transaction(async (tx) => {
+    await tx.getRepository(FilterValue).delete({ filterId: id });
+    await tx.getRepository(Filter).delete({ id });
+  });
+  return { deleted: 1 };
 }

@@ -2,7 +2,7 @@ import { In } from 'typeorm';
 import type { OpContext } from '../../ops/context.js';
 import { iso, newBase } from '../../core/entity-base.js';
 import { conflict } from '../../core/errors.js';
-import { countWhere, findOr404, refuseIfReferenced, requireAll } from '../../core/rows.js';
+import { countWhere, findOr404, refuseTakenName, refuseIfReferenced, requireAll } from '../../core/rows.js';
 import type { ListSpec } from '../../core/list-query.js';
 import { Organization } from '../organizations/organizations.entity.js';
 import { User, UserGroup } from '../users/users.entity.js';
@@ -73,6 +73,7 @@ export async function saveGroup(ctx: OpContext, id: string | null, f: GroupField
   if (f.organizationId) await findOr404(ctx, Organization, f.organizationId, 'Organization');
   const current = id ? await findOr404(ctx, Group, id, 'Group') : null;
   if (current?.type === 'system' && f.name !== current.name) throw conflict(`The built-in group "${current.name}" cannot be renamed`);
+  await refuseTakenName(ctx, Group, f.name, id, 'group');
   const row: GroupRow = {
     ...(current ?? { ...newBase(ctx.now()), type: 'custom', organizationId: null, isActive: true }),
     name: f.name,

@@ -3,6 +3,7 @@ import { defineOp } from '../../ops/op.js';
 import { idParam, TEXT_MAX, v } from '../../core/validation.js';
 import { pageOfEntity } from '../../core/list-query.js';
 import { countWhere, deleteByIds, refuseIfReferenced, requireAll } from '../../core/rows.js';
+import { SAML_PROVIDER_TYPES } from '../../core/enumerations.js';
 import { IdentityProvider } from './identity-providers.entity.js';
 import { identityProviderDto, LIST_IDENTITY_PROVIDERS, saveIdentityProvider } from './identity-providers.rules.js';
 
@@ -12,10 +13,10 @@ const IdentityProviderV1 = z.object({
   description: v.nstr(),
   signAuthnRequest: v.obool(),
   entityID: v.nstr(),
-  singleSignOnUrl: v.nstr(),
-  type: v.text(),
+  singleSignOnUrl: v.nurl(),
+  type: v.oneOf(SAML_PROVIDER_TYPES),
   certificatePublicKey: v.nstr(TEXT_MAX.long),
-  singleLogoutUrl: v.nstr(),
+  singleLogoutUrl: v.nurl(),
   certificateFile: v.nstr(TEXT_MAX.long),
   buttonLabel: v.nstr(),
 });

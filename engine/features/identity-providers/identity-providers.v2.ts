@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { defineOp } from '../../ops/op.js';
-import { idParam, TEXT_MAX, v } from '../../core/validation.js';
+import { idParam, v } from '../../core/validation.js';
+import { OAUTH_PROVIDER_TYPES } from '../../core/enumerations.js';
 import { saveIdentityProvider } from './identity-providers.rules.js';
 
 // Set B 2.7 (OAuth-style)
@@ -8,13 +9,13 @@ const common = {
   name: v.text(),
   description: v.nstr(),
   clientID: v.text(),
-  authorizationEndpoint: v.text(TEXT_MAX.text),
-  accessTokenEndpoint: v.text(TEXT_MAX.text),
-  userinfoEndpoint: v.text(TEXT_MAX.text),
-  logoutEndpoint: v.nstr(TEXT_MAX.text),
-  postLogoutRedirectUrl: v.nstr(TEXT_MAX.text),
+  authorizationEndpoint: v.url(),
+  accessTokenEndpoint: v.url(),
+  userinfoEndpoint: v.url(),
+  logoutEndpoint: v.nurl(),
+  postLogoutRedirectUrl: v.nurl(),
 };
-const CreateV2 = z.object({ ...common, type: v.text(), clientSecret: v.text() });
+const CreateV2 = z.object({ ...common, type: v.oneOf(OAUTH_PROVIDER_TYPES), clientSecret: v.text() });
 // On update the secret may be omitted or null: the stored one is kept.
 const UpdateV2 = z.object({ ...common, clientSecret: v.nstr() });
 

@@ -18,6 +18,8 @@ export interface GenerateRequest {
   protection?: ProtectionOptions;
   /** A document to use instead of the saved one (live preview of unsaved changes). */
   document?: ReportDocument;
+  /** Chooses which iteration values to make files for (a preview makes the first, or the one picked). */
+  choose?: (combos: string[][]) => string[][];
   /** Called after each file, for progress. */
   progress?: (done: number, total: number) => void;
   /** Called with each file's time from its first query to its last byte, in ms (benchmarks). */
@@ -95,7 +97,8 @@ export async function generateFiles(ctx: OpContext, report: ReportRow, req: Gene
   }
   selections = { ...selections, ...(req.selections ?? {}) };
   const iterFields = report.isIteration ? iterationFieldNames(meta, report.iterationFields, 'iterationFields') : [];
-  const combos = iterFields.length ? await ctx.analytics.iterationValues(appId, iterFields, selections) : [[]];
+  const all = iterFields.length ? await ctx.analytics.iterationValues(appId, iterFields, selections) : [[]];
+  const combos = req.choose && iterFields.length ? req.choose(all) : all;
   const now = ctx.now();
   let done = 0;
   // Two files in flight per render thread keep the pool busy while the next file's queries run;

@@ -8,7 +8,7 @@ import { validateDocument } from '../../render/validate-document.js';
 import { connectionOfProject, sameAppConnectionIn } from '../connections/connections.rules.js';
 import { Filter } from '../filters/filters.entity.js';
 import { duplicateTarget } from '../projects/projects.rules.js';
-import { Report, type DynamicName, type IterationField } from './reports.entity.js';
+import { Report, type DynamicName, type IterationField, type ReportRow } from './reports.entity.js';
 import { iterationFieldNames, reachableReport, reportApp, reportDto } from './reports.rules.js';
 
 /**
@@ -59,15 +59,22 @@ export async function updateReportSettings(ctx: OpContext, id: string, f: Report
 }
 
 /** Saves the designer's work: the document (checked against the app), its connection and filters. */
-export async function saveReportDocument(ctx: OpContext, id: string, f: { document: ReportDocument; connectionId?: string | null; filterIds?: string[] }) {
-  const r = await reachableReport(ctx, id);
-  if (f.connectionId !== undefined && f.connectionId !== null) r.connectionId = (await connectionOfProject(ctx, r.projectId, f.connectionId, 'body.connectionId')).id;
+/** A report's connection and filters as a draft has them, checked to be the project's (not saved here). */
+export async function withDraftSettings(ctx: OpContext, r: ReportRow, f: { connectionId?: string | null; filterIds?: string[]; isIteration?: boolean; iterationFields?: IterationField[] }): Promise<ReportRow> {
+  const next = { ...r };
+  if (f.isIteration !== undefined) next.isIteration = f.isIteration;
+  if (f.iterationFields) next.iterationFields = f.iterationFields;
+  if (f.connectionId !== undefined && f.connectionId !== null) next.connectionId = (await connectionOfProject(ctx, r.projectId, f.connectionId, 'body.connectionId')).id;
   if (f.filterIds) {
     const found = f.filterIds.length ? await ctx.db.getRepository(Filter).findBy({ id: In(f.filterIds), projectId: r.projectId }) : [];
-    const missing = f.filterIds.find((fid) => !found.some((x) => x.id === fid));
-    if (missing) throw badInput(`Filter ${missing} is not one of the project's`, [{ field: 'body.filterIds', message: `unknown filter ${missing}` }]);
-    r.filterIds = f.filterIds;
+    if (f.filterIds.some((fid) => !found.some((x) => x.id === fid))) throw badInput('A filter chosen is not one of the project\'s', [{ field: 'body.filterIds', message: 'must be filters of the report\'s project' }]);
+    next.filterIds = f.filterIds;
   }
+  return next;
+}
+
+export async function saveReportDocument(ctx: OpContext, id: string, f: { document: ReportDocument; connectionId?: string | null; filterIds?: string[] }) {
+  const r = await withDraftSettings(ctx, await reachableReport(ctx, id), f);
   if (r.connectionId) validateDocument(ctx.analytics, (await reportApp(ctx, r)).meta, f.document);
   r.document = f.document;
   r.modifiedDate = ctx.now();

@@ -4,13 +4,30 @@ import { idParam, v } from '../../core/validation.js';
 import { ReportDocumentSchema } from '../../render/document.js';
 import { SelectionsInput } from '../analytics-apps/analytics-content.app.js';
 import { generateFiles } from './generate.js';
-import { saveReportDocument } from './report-edits.rules.js';
-import { reachableReport, reportDto } from './reports.rules.js';
+import { saveReportDocument, withDraftSettings } from './report-edits.rules.js';
+import { deleteReport, IterationFieldsInput, reachableReport, reportDto } from './reports.rules.js';
 
 const SaveDocument = z.object({ document: ReportDocumentSchema, connectionId: v.nuuid(), filterIds: z.array(v.uuid()).max(50).optional() });
-const Preview = z.object({ document: ReportDocumentSchema.optional(), selections: SelectionsInput, bookmarkId: v.nstr() });
+const Preview = z.object({
+  document: ReportDocumentSchema.optional(), selections: SelectionsInput, bookmarkId: v.nstr(),
+  /** The draft's connection and filters, when they differ from the saved ones. */
+  connectionId: v.nuuid(), filterIds: z.array(v.uuid()).max(50).optional(),
+  isIteration: v.obool(), iterationFields: IterationFieldsInput.optional(),
+  /** The iteration value to preview (one per iteration field); the first when not given. */
+  iterationValue: z.array(z.string().max(1000)).max(5).optional(),
+});
+/** A preview offers at most this many iteration values to pick from (searchable in the designer). */
+const PREVIEW_ITERATION_VALUES = 5000;
 
 export const reportsApp = [
+  defineOp({
+    id: 'app.reports.delete',
+    summary: 'Delete a report with its document',
+    http: { method: 'DELETE', path: '/api/app/reports/{id}' },
+    permission: 'updateProject',
+    input: { params: idParam },
+    handler: (ctx, { params }) => deleteReport(ctx, params.id),
+  }),
   defineOp({
     id: 'app.reports.get',
     summary: 'One report with its output formats and document',
@@ -38,12 +55,19 @@ export const reportsApp = [
     readOnly: true,
     input: { params: idParam, body: Preview },
     handler: async (ctx, { params, body }) => {
-      const r = await reachableReport(ctx, params.id);
-      // A preview renders the report once over the whole selection, without iterating.
-      const report = { ...r, type: 'Html' as const, isIteration: false };
-      const iterating = r.isIteration;
-      const [file] = await generateFiles(ctx, report, { format: 'Html', document: body.document, selections: body.selections, bookmarkId: body.bookmarkId });
-      return { html: file.data.toString('utf8'), iterating };
+      const r = await withDraftSettings(ctx, await reachableReport(ctx, params.id), body);
+      // A preview is one file, as the output looks: an iterating report shows one value's file
+      // (the first, or the one picked) and says which values there are to pick from.
+      let iterationValues: string[][] = [];
+      const choose = (combos: string[][]) => {
+        iterationValues = combos.slice(0, PREVIEW_ITERATION_VALUES);
+        const wanted = body.iterationValue;
+        const picked = wanted && combos.find((c) => c.length === wanted.length && c.every((x, i) => x === wanted[i]));
+        return combos.length ? [picked ?? combos[0]] : [];
+      };
+      const [file] = await generateFiles(ctx, { ...r, type: 'Html' as const }, { format: 'Html', document: body.document, selections: body.selections, bookmarkId: body.bookmarkId, choose });
+      if (!file) return { html: '', iterating: r.isIteration, iterationValues, iterationValue: null };
+      return { html: file.data.toString('utf8'), iterating: r.isIteration, iterationValues, iterationValue: r.isIteration ? file.iteration : null };
     },
   }),
 ] as const;

@@ -92,3 +92,10 @@ export async function createReport(ctx: OpContext, f: { name: string; descriptio
 export async function listReports(ctx: OpContext, list: ListQuery) {
   return pageOf(visibleProjects(ctx, ctx.db.getRepository(Report).createQueryBuilder('r'), 'r.projectId'), LIST_REPORTS, list, 'r.id', reportDto);
 }
+
+/** Deletes a report of a project the caller reaches; its document, iteration and names go with it. */
+export async function deleteReport(ctx: OpContext, id: string) {
+  await reachableReport(ctx, id);
+  await ctx.db.getRepository(Report).delete({ id });
+  return { deleted: 1 };
+}

@@ -4,17 +4,16 @@ import { iso, newBase } from '../../core/entity-base.js';
 import { findOr404 } from '../../core/rows.js';
 import type { ListSpec } from '../../core/list-query.js';
 import { v } from '../../core/validation.js';
+import { RESOURCE_TYPES } from '../../core/enumerations.js';
 import { Organization } from '../organizations/organizations.entity.js';
 import { Resource, type ResourceRow } from './resources.entity.js';
 import { pageOf, ListQuery } from '../../core/list-query.js';
 import { me } from '../../ops/context.js';
 
 /** Link resources open in a browser: only http(s), so a stored link can never run script. */
-export const webUrl = () =>
-  v.text().refine((s) => /^https?:\/\/[^\s]+$/i.test(s) && URL.canParse(s), { message: 'must be an http or https URL' });
 
 // Set A 2.12
-export const ResourceV1 = z.object({ name: v.text(), description: v.nstr(), type: v.text(), organizationId: v.uuid(), url: webUrl() });
+export const ResourceV1 = z.object({ name: v.text(), description: v.nstr(), type: v.oneOf(RESOURCE_TYPES), organizationId: v.uuid(), url: v.url() });
 export type ResourceFields = z.output<typeof ResourceV1>;
 
 export const LIST_RESOURCES: ListSpec = {

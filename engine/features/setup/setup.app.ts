@@ -1,10 +1,18 @@
 import { z } from 'zod';
 import { defineOp } from '../../ops/op.js';
 import { email, v } from '../../core/validation.js';
+import { passwordProblem } from '../../core/passwords.js';
 import { readSetting } from '../settings/settings.rules.js';
 import { completeSetup } from './setup.rules.js';
 
-const Complete = z.object({ firstName: v.text(), lastName: v.text(), email: email(), password: z.string().max(256) });
+// The password rule sits in the schema so every problem of the form is named in one answer.
+const Complete = z.object({
+  firstName: v.text(), lastName: v.text(), email: email(),
+  password: z.string().max(256).superRefine((p, c) => {
+    const problem = passwordProblem(p);
+    if (problem) c.addIssue({ code: 'custom', message: problem });
+  }),
+});
 
 export const setupApp = [
   defineOp({

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { v } from '../../core/validation.js';
+import { SYNCHRONIZATION_MODES, USER_DIRECTORY_TYPES } from '../../core/enumerations.js';
 import { type ListSpec } from '../../core/list-query.js';
 import { findOr404 } from '../../core/rows.js';
 import { iso, newBase } from '../../core/entity-base.js';
@@ -10,7 +11,7 @@ import { UserDirectory, type UserDirectoryRow } from './user-directories.entity.
 
 // Set A 2.23
 export const UserDirectoryV1 = z.object({
-  type: v.text(),
+  type: v.oneOf(USER_DIRECTORY_TYPES),
   name: v.text(),
   prefix: v.nstr(),
   userDirectoryName: v.nstr(),
@@ -24,7 +25,7 @@ export const UserDirectoryV1 = z.object({
   sendNotification: v.bool(),
   defaultUserRole: v.nuuid(),
   filter: v.nstr(),
-  synchronization: v.text(),
+  synchronization: v.oneOf(SYNCHRONIZATION_MODES),
   frequency: v.nstr(),
   frequencyTime: v.nstr(),
   timeZone: v.nstr(),

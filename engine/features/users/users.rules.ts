@@ -1,8 +1,8 @@
 import { z } from 'zod';
-import type { OpContext } from '../../ops/context.js';
+import { me, type OpContext } from '../../ops/context.js';
 import { iso, newBase } from '../../core/entity-base.js';
 import { conflict, fieldError } from '../../core/errors.js';
-import { findOr404, requireAll } from '../../core/rows.js';
+import { countWhere, findOr404, requireAll } from '../../core/rows.js';
 import type { ListSpec } from '../../core/list-query.js';
 import { hashPassword, passwordProblem } from '../../core/passwords.js';
 import { v } from '../../core/validation.js';
@@ -174,4 +174,27 @@ export const idNames = () => z.array(v.idName());
 export async function listUsers(ctx: OpContext, list: ListQuery) {
   const { rows, total, page, pageSize } = await runList(ctx.db.getRepository(User).createQueryBuilder('u'), LIST_USERS, list, 'u.id');
   return new Page(await userDtos(ctx, rows), page, pageSize, total);
+}
+
+/**
+ * Deletes a user (set B): never oneself nor the tenant owner, and never someone who still owns
+ * content (projects, reports, resources): that content is transferred first.
+ */
+export async function deleteUser(ctx: OpContext, id: string) {
+  const target = await findOr404(ctx, User, id, 'User');
+  const actor = me(ctx);
+  if (target.id === actor.user.id) throw conflict('You cannot delete your own account', [{ field: 'params.id', message: 'is you' }]);
+  if (target.isTenantOwner) throw conflict('The owner of this installation cannot be deleted', [{ field: 'params.id', message: 'is the tenant owner' }]);
+  const roleIds = (await ctx.db.getRepository(UserRole).findBy({ userId: id })).map((r) => r.targetId);
+  // Deleting is the strongest change of access: the same rule as changing a password or status.
+  await refuseUserChangeBeyondRights(ctx, target, roleIds, { isActive: !target.isActive });
+  const owned = async (table: string) => countWhere(ctx, `SELECT COUNT(*) AS n FROM ${table} WHERE createdBy = ?`, [id]);
+  const content = [
+    [await owned('projects'), 'project'], [await owned('reports'), 'report'], [await owned('resources'), 'resource'],
+  ].filter(([n]) => Number(n) > 0).map(([n, what]) => `${n} ${what}${n === 1 ? '' : 's'}`);
+  if (content.length) {
+    throw conflict(`${target.firstName} ${target.lastName} still owns ${content.join(', ')}; transfer them to another user first`, [{ field: 'params.id', message: `owns ${content.join(', ')}` }]);
+  }
+  await ctx.db.getRepository(User).delete({ id });
+  return { deleted: 1 };
 }

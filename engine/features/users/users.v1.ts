@@ -16,7 +16,7 @@ const UserV1 = z.object({
   sendNotification: v.obool(),
   isoLanguage: v.nstr(),
   roles: idNames().nullable().optional(),
-  organizations: idNames(),
+  organizations: idNames().min(1, { message: 'choose at least one organization' }),
   groups: idNames().nullable().optional(),
 });
 const RecipientV1 = z.object({
@@ -26,7 +26,7 @@ const RecipientV1 = z.object({
   password: v.nstr(),
   isActive: v.bool(),
   isoLanguage: v.nstr(),
-  organizations: idNames(),
+  organizations: idNames().min(1, { message: 'choose at least one organization' }),
   groups: idNames().nullable().optional(),
 });
 const ConversionV1 = z.object({

@@ -41,7 +41,10 @@ export function renderPdf(r: ResolvedReport, options: PdfOptions = {}): Promise<
     if (doc.y + h > bottom()) doc.addPage();
   };
 
+  const KPI_W = 170;
+  let kpiRow: { x: number; y: number } | null = null;
   for (const b of r.blocks) {
+    if (b.type !== 'kpi') kpiRow = null;
     switch (b.type) {
       case 'heading': {
         const size = b.level === 1 ? 20 : b.level === 2 ? 15 : 12;
@@ -55,14 +58,21 @@ export function renderPdf(r: ResolvedReport, options: PdfOptions = {}): Promise<
         doc.moveDown(0.6);
         break;
       case 'kpi': {
-        ensure(56);
-        const y = doc.y;
-        doc.roundedRect(left, y, 200, 48, 6).strokeColor('#dfe5ec').stroke();
-        doc.font('Helvetica').fontSize(8).fillColor('#5d6b7a').text(b.label.toUpperCase(), left + 10, y + 8, { width: 180 });
-        doc.font('Helvetica-Bold').fontSize(16).fillColor('#1d2733').text(b.display, left + 10, y + 22, { width: 180 });
+        // Consecutive KPIs share a row while it has room, as in the HTML file and the preview.
+        let at: { x: number; y: number } | null = kpiRow;
+        if (!at || at.x + KPI_W > left + width()) {
+          ensure(56);
+          at = { x: left, y: doc.y };
+        }
+        const x: number = at.x;
+        const y: number = at.y;
+        doc.roundedRect(x, y, KPI_W - 10, 48, 6).strokeColor('#dfe5ec').stroke();
+        doc.font('Helvetica').fontSize(8).fillColor('#5d6b7a').text(b.label.toUpperCase(), x + 10, y + 8, { width: KPI_W - 30 });
+        doc.font('Helvetica-Bold').fontSize(16).fillColor('#1d2733').text(b.display, x + 10, y + 22, { width: KPI_W - 30 });
+        kpiRow = { x: x + KPI_W, y };
         doc.y = y + 58;
         doc.x = left;
-        break;
+        continue;
       }
       case 'table': {
         const cols = b.columns.length;

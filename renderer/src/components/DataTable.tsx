@@ -41,7 +41,8 @@ export function DataTable<Row>({ store, columns, filterLabel, actions, onRowClic
         <input className="filter" type="search" placeholder={`Filter by ${filterLabel}`} aria-label={`Filter by ${filterLabel}`} value={filter} onChange={(e) => filterTyped(e.target.value)} />
       )}
       {error && <div className="error-banner" role="alert">{error}</div>}
-      <table className={loading ? 'loading' : ''}>
+      <div className="table-scroll">
+      <table className={loading ? 'loading' : ''} aria-busy={loading || !loaded}>
         <thead>
           <tr>
             {columns.map((c) => (
@@ -61,7 +62,7 @@ export function DataTable<Row>({ store, columns, filterLabel, actions, onRowClic
         <tbody>
           {rows.length === 0 && (
             <tr>
-              <td colSpan={columns.length + (actions ? 1 : 0)} className="empty">{loaded ? 'Nothing here yet.' : 'Loading…'}</td>
+              <td colSpan={columns.length + (actions ? 1 : 0)} className="empty" role={loaded ? undefined : 'status'}>{!loaded ? 'Loading…' : filter ? 'Nothing matches the filter.' : 'Nothing here yet.'}</td>
             </tr>
           )}
           {rows.map((row) => (
@@ -69,16 +70,21 @@ export function DataTable<Row>({ store, columns, filterLabel, actions, onRowClic
               {columns.map((c) => (
                 <td key={c.key}>{c.render ? c.render(row) : String((row as Record<string, unknown>)[c.key] ?? '')}</td>
               ))}
-              {actions && <td className="actions" onClick={(e) => e.stopPropagation()}>{actions(row)}</td>}
+              {actions && <td className="actions" onClick={(e) => e.stopPropagation()}><div className="row-actions">{actions(row)}</div></td>}
             </tr>
           ))}
         </tbody>
       </table>
+      </div>
       <div className="pager">
-        <span>{totalItems} item{totalItems === 1 ? '' : 's'}</span>
-        <button type="button" disabled={page <= 1} onClick={() => pageChosen(page - 1)}>Previous</button>
-        <span>{loaded ? `Page ${totalPages === 0 ? 0 : page} of ${totalPages}` : 'Loading…'}</span>
-        <button type="button" disabled={page >= totalPages} onClick={() => pageChosen(page + 1)}>Next</button>
+        <span>{loaded ? `${totalItems} item${totalItems === 1 ? '' : 's'}` : ''}</span>
+        {loaded && totalPages > 1 && (
+          <>
+            <button type="button" disabled={page <= 1} onClick={() => pageChosen(page - 1)}>Previous</button>
+            <span>Page {page} of {totalPages}</span>
+            <button type="button" disabled={page >= totalPages} onClick={() => pageChosen(page + 1)}>Next</button>
+          </>
+        )}
       </div>
     </div>
   );

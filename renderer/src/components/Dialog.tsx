@@ -1,15 +1,30 @@
 import type { ReactNode } from 'react';
+import { Dialog as AriaDialog, Heading, Modal, ModalOverlay } from 'react-aria-components';
 
-export function Dialog({ title, children, onClose }: { title: string; children: ReactNode; onClose: () => void }) {
+interface Props {
+  title: string;
+  children: ReactNode;
+  onClose: () => void;
+  /** An alert dialog asks a question (a destructive action) rather than holding a form. */
+  role?: 'dialog' | 'alertdialog';
+}
+
+/**
+ * A modal dialog: focus stays inside and returns where it was, Escape closes, and a click on the
+ * backdrop does nothing (it used to discard what was typed, a one-time API key included).
+ */
+export function Dialog({ title, children, onClose, role = 'dialog' }: Props) {
   return (
-    <div className="backdrop" onClick={onClose}>
-      <div className="dialog" role="dialog" aria-modal="true" aria-label={title} onClick={(e) => e.stopPropagation()}>
-        <header>
-          <h2>{title}</h2>
-          <button type="button" className="icon" aria-label="Close" onClick={onClose}>×</button>
-        </header>
-        {children}
-      </div>
-    </div>
+    <ModalOverlay isOpen isDismissable={false} onOpenChange={(open) => !open && onClose()} className="backdrop">
+      <Modal className="dialog-frame">
+        <AriaDialog role={role} className="dialog">
+          <header>
+            <Heading slot="title">{title}</Heading>
+            <button type="button" className="icon" aria-label="Close" onClick={onClose}>×</button>
+          </header>
+          <div className="dialog-body">{children}</div>
+        </AriaDialog>
+      </Modal>
+    </ModalOverlay>
   );
 }

@@ -6,6 +6,8 @@ import { selectMayCall, useSession } from '../stores/session/session.store';
 import { DataTable, type Column } from './DataTable';
 import { Dialog } from './Dialog';
 import { Form, type FieldDef, type FormValues } from './Form';
+import { askConfirm } from '../stores/feedback/confirm.store';
+import { toastOutcome, toastSucceeded } from '../stores/feedback/toasts';
 
 /** A create action: its operation (shown when the caller may call it), its form, and how it submits. */
 export interface CreateDef {
@@ -36,7 +38,11 @@ export interface ResourceConfig<L extends ListOpId> {
   columns: Column<RowOf<L>>[];
   creates?: CreateDef[];
   update?: UpdateDef<RowOf<L>>;
-  remove?: { op: DeleteByIdsOpId };
+  /** Deletes by a list of ids, or by the row through its own operation (`run`). */
+  remove?: ({ op: DeleteByIdsOpId; run?: undefined } | { op: OpId; run: (row: RowOf<L>) => Promise<Answer<unknown>> }) & {
+    /** What goes with the row, said in the question (its reports, its members). */
+    consequence?: (row: RowOf<L>) => string;
+  };
   rowActions?: (row: RowOf<L>, reload: () => void) => ReactNode;
   detail?: (row: RowOf<L>, reload: () => void) => ReactNode;
 }
@@ -54,15 +60,21 @@ export function ResourceScreen<L extends ListOpId>({ config }: { config: Resourc
   const may = (op: OpId) => selectMayCall(op)({ me });
   const [editing, setEditing] = useState<{ row: RowOf<L> } | CreateDef | null>(null);
   const [selected, setSelected] = useState<RowOf<L> | null>(null);
-  const [notice, setNotice] = useState<string | null>(null);
   const reload = () => void store.getState().refreshRequested();
 
   useEffect(() => void store.getState().refreshRequested(), [store]);
 
   const remove = async (row: RowOf<L>) => {
-    if (!confirm(`Delete ${config.noun} "${nameOf(row)}"?`)) return;
-    const answer = await invoke(config.remove!.op, { body: [idOf(row)] });
-    setNotice(answer.ok ? `Deleted.` : answer.error);
+    const consequence = config.remove!.consequence?.(row);
+    const yes = await askConfirm({
+      title: `Delete ${config.noun}?`,
+      message: `“${nameOf(row)}” will be deleted.${consequence ? ` ${consequence}` : ''} This cannot be undone.`,
+      confirmLabel: `Delete ${config.noun}`,
+    });
+    if (!yes) return;
+    const how = config.remove!;
+    const answer = how.run ? await how.run(row) : await invoke(how.op, { body: [idOf(row)] });
+    toastOutcome(answer, `Deleted ${config.noun} “${nameOf(row)}”.`);
     if (selected && idOf(selected) === idOf(row)) setSelected(null);
     reload();
   };
@@ -80,7 +92,6 @@ export function ResourceScreen<L extends ListOpId>({ config }: { config: Resourc
           ))}
         </div>
       </header>
-      {notice && <div className="notice" role="status" onClick={() => setNotice(null)}>{notice}</div>}
       <DataTable
         store={store}
         columns={config.columns}
@@ -102,12 +113,13 @@ export function ResourceScreen<L extends ListOpId>({ config }: { config: Resourc
             fields={creating ? creating.fields : typeof update!.fields === 'function' ? update!.fields(row!) : update!.fields}
             initial={creating ? creating.initial : update!.toForm(row!)}
             submitLabel={creating ? 'Create' : 'Save'}
+            onCancel={() => setEditing(null)}
             onSubmit={async (values) => {
               const answer = creating ? await creating.submit(values) : await update!.submit(values, row!);
               if (!answer.ok) return { error: answer.error, errorDetails: answer.errorDetails };
               creating?.created?.(answer.data);
               setEditing(null);
-              setNotice(creating ? `Created ${creating.noun}.` : 'Saved.');
+              toastSucceeded(creating ? `Created ${creating.noun}.` : 'Saved.');
               reload();
               return null;
             }}

@@ -23,3 +23,5 @@ export const ids = (v: unknown): string[] => (Array.isArray(v) ? v.map(String) :
 export const idList = (v: unknown) => ids(v).map((id) => ({ id }));
 export type { FormValues } from './Form';
 export const idsOf = (list: unknown) => ((list as { id: string }[] | undefined) ?? []).map((x) => x.id);
+/** A value of an enumeration; anything else goes as typed, for the engine to refuse naming the values. */
+export const choice = <T extends string>(values: readonly T[]) => (v: unknown): T => (values.find((x) => x === v) ?? text(v)) as T;

@@ -3,12 +3,17 @@ import { invoke, onEngineEvent } from '../../bridge';
 import type { ResultOf } from '../../../../engine/catalogue';
 import type { ChartType } from '../../../../engine/analytics/model';
 import { readFile } from '../../components/file-input';
-import { Form } from '../../components/Form';
+import { Form, submitOutcome } from '../../components/Form';
 import { text } from '../../components/options';
+import { askConfirm } from '../../stores/feedback/confirm.store';
+import { toastOutcome } from '../../stores/feedback/toasts';
+import { CHART_KINDS } from '../../../../engine/wire';
 
 type Meta = ResultOf<'app.analytics.get'>;
 type Selections = Record<string, string[]>;
-const CHART_TYPES: ChartType[] = ['bar', 'line', 'pie', 'combo', 'table'];
+const CHART_TYPES: readonly ChartType[] = CHART_KINDS;
+type Item = { id: string; name: string };
+type Collection = 'Variable' | 'Chart' | 'Bookmark';
 
 /** One analytics app: import data, browse fields and values under selections, define variables, charts and bookmarks. */
 export function AppDetail({ id }: { id: string }) {
@@ -17,6 +22,7 @@ export function AppDetail({ id }: { id: string }) {
   const [error, setError] = useState<string | null>(null);
   const [field, setField] = useState<string | null>(null);
   const [values, setValues] = useState<ResultOf<'app.analytics.fieldValues'>>([]);
+  const [search, setSearch] = useState('');
   const [selections, setSelections] = useState<Selections>({});
   const [varValues, setVarValues] = useState<Record<string, string>>({});
   const [chart, setChart] = useState<string | null>(null);
@@ -36,7 +42,7 @@ export function AppDetail({ id }: { id: string }) {
   // Values of the chosen field, variables and the chosen chart follow the selections.
   useEffect(() => {
     if (!meta?.fields.length) return;
-    if (field) void invoke('app.analytics.fieldValues', { params: { id }, body: { field, selections, limit: 200 } }).then((a) => setValues(a.ok ? a.data : []));
+    if (field) void invoke('app.analytics.fieldValues', { params: { id }, body: { field, selections, limit: 200, search: search || undefined } }).then((a) => setValues(a.ok ? a.data : []));
     void Promise.all(meta.variables.map(async (v) => [v.name, (await invoke('app.analytics.evaluate', { params: { id }, body: { expression: `$(${v.name})`, selections } })).data?.value] as const)).then((pairs) =>
       setVarValues(Object.fromEntries(pairs.map(([k, v]) => [k, typeof v === 'number' ? v.toLocaleString(undefined, { maximumFractionDigits: 2 }) : String(v ?? '—')]))),
     );
@@ -45,19 +51,38 @@ export function AppDetail({ id }: { id: string }) {
       // The SVG comes from the engine's chart renderer (ECharts, text escaped); the page's CSP forbids script.
       void invoke('app.analytics.chartPicture', { params: { id }, body: { chartId: chart, selections } }).then((a) => setChartPicture(a.ok ? a.data.svg : ''));
     }
-  }, [id, meta, field, selections, chart]);
+  }, [id, meta, field, selections, chart, search]);
 
   const importFile = async (file: File | undefined) => {
     if (!file) return;
+    // Importing replaces every row of the app: asked first whenever there is data to lose.
+    if (meta && meta.rowCount > 0) {
+      const yes = await askConfirm({
+        title: 'Replace the app\'s data?',
+        message: `The ${meta.rowCount.toLocaleString()} rows of “${meta.name}” will be replaced by the rows of ${file.name}. Charts, variables and bookmarks stay.`,
+        confirmLabel: 'Replace data',
+      });
+      if (!yes) return;
+    }
     setError(null);
     setProgress(0);
     const binary = /\.xlsx$/i.test(file.name);
     const content = await readFile(file, binary ? 'base64' : 'text');
     const a = await invoke('app.analytics.import', { params: { id }, body: { fileName: file.name, content, encoding: binary ? 'base64' : 'text' } });
     setProgress(a.ok ? 100 : null);
-    if (a.ok) setMeta(a.data);
-    else setError(a.error);
+    if (toastOutcome(a, a.ok ? `Imported ${a.data.rowCount.toLocaleString()} rows from ${file.name}.` : '')) setMeta(a.data);
   };
+  const removeItem = async (kind: Collection, item: Item) => {
+    const yes = await askConfirm({ title: `Delete ${kind.toLowerCase()}?`, message: `The ${kind.toLowerCase()} “${item.name}” will be deleted from the app. Reports that use it will name it as missing.`, confirmLabel: `Delete ${kind.toLowerCase()}` });
+    if (!yes) return;
+    const input = { params: { id, itemId: item.id } };
+    const a = kind === 'Variable' ? await invoke('app.analytics.deleteVariable', input) : kind === 'Chart' ? await invoke('app.analytics.deleteChart', input) : await invoke('app.analytics.deleteBookmark', input);
+    if (toastOutcome(a, `Deleted ${kind.toLowerCase()} “${item.name}”.`) && kind === 'Chart' && chart === item.id) setChart(null);
+    void load();
+  };
+  const removeButton = (kind: Collection, item: Item) => (
+    <button type="button" className="small danger" aria-label={`Delete ${kind.toLowerCase()} ${item.name}`} onClick={() => void removeItem(kind, item)}>Delete</button>
+  );
   const toggle = (f: string, value: string) => {
     const current = selections[f] ?? [];
     const next = current.includes(value) ? current.filter((x) => x !== value) : [...current, value];
@@ -103,7 +128,7 @@ export function AppDetail({ id }: { id: string }) {
             <thead><tr><th>Field</th><th>Type</th><th>Distinct values</th></tr></thead>
             <tbody>
               {meta.fields.map((f) => (
-                <tr key={f.id} className={field === f.name ? 'selected clickable' : 'clickable'} onClick={() => setField(f.name)}>
+                <tr key={f.id} className={field === f.name ? 'selected clickable' : 'clickable'} onClick={() => { setField(f.name); setSearch(''); }}>
                   <td>{f.name}</td><td>{f.type}</td><td>{f.distinctCount.toLocaleString()}</td>
                 </tr>
               ))}
@@ -112,6 +137,7 @@ export function AppDetail({ id }: { id: string }) {
           {field && (
             <>
               <h2 className="spaced">Values of {field}</h2>
+              <input type="search" className="filter" placeholder={`Search the values of ${field}`} aria-label={`Search the values of ${field}`} value={search} onChange={(e) => setSearch(e.target.value)} />
               <div className="values" role="listbox" aria-label={`Values of ${field}`}>
                 {values.map((v) => {
                   const s = String(v.value ?? '');
@@ -131,7 +157,7 @@ export function AppDetail({ id }: { id: string }) {
           <table>
             <tbody>
               {meta.variables.map((v) => (
-                <tr key={v.id}><td><code>{v.name}</code></td><td><code>{v.definition}</code></td><td className="num">{varValues[v.name] ?? ''}</td></tr>
+                <tr key={v.id}><td><code>{v.name}</code></td><td><code>{v.definition}</code></td><td className="num">{varValues[v.name] ?? ''}</td><td className="actions">{removeButton('Variable', v)}</td></tr>
               ))}
             </tbody>
           </table>
@@ -139,11 +165,11 @@ export function AppDetail({ id }: { id: string }) {
             fields={[{ name: 'name', label: 'Variable name', kind: 'text', required: true }, { name: 'definition', label: 'Definition', kind: 'text', required: true, hint: 'For example Sum(Sales) / Count(Distinct Customer)' }]}
             initial={{}}
             submitLabel="Add variable"
+            clearOnSuccess
             onSubmit={async (v) => {
               const a = await invoke('app.analytics.saveVariable', { params: { id }, body: { name: text(v.name), definition: text(v.definition) } });
-              if (!a.ok) return { error: a.error, errorDetails: a.errorDetails };
-              void load();
-              return null;
+              if (a.ok) void load();
+              return submitOutcome(a);
             }}
           />
           <h2 className="spaced">Charts</h2>
@@ -151,6 +177,7 @@ export function AppDetail({ id }: { id: string }) {
             {meta.charts.map((c) => (
               <li key={c.id} className={chart === c.id ? 'selected' : ''}>
                 <button type="button" className="link" onClick={() => setChart(c.id)}>{c.name}</button> <span className="badge">{c.type}</span>
+                <span className="card-actions">{removeButton('Chart', c)}</span>
               </li>
             ))}
           </ul>
@@ -168,12 +195,13 @@ export function AppDetail({ id }: { id: string }) {
           <Form
             fields={[
               { name: 'name', label: 'Chart name', kind: 'text', required: true },
-              { name: 'type', label: 'Type', kind: 'select', required: true, options: async () => CHART_TYPES.map((t) => ({ id: t, name: t })) },
+              { name: 'type', label: 'Type', kind: 'select', required: true, choices: CHART_TYPES },
               { name: 'dimension', label: 'Dimension', kind: 'select', required: true, options: async () => meta.fields.map((f) => ({ id: f.name, name: f.name })) },
               { name: 'measure', label: 'Measure', kind: 'text', required: true, hint: 'An expression such as Sum(Sales)' },
             ]}
             initial={{ type: 'bar' }}
             submitLabel="Add chart"
+            clearOnSuccess
             onSubmit={async (v) => {
               const type = CHART_TYPES.find((t) => t === v.type) ?? 'bar';
               const a = await invoke('app.analytics.saveChart', { params: { id }, body: { name: text(v.name), type, dimensions: v.dimension ? [text(v.dimension)] : [], measures: [{ label: text(v.measure), expression: text(v.measure) }] } });
@@ -189,6 +217,7 @@ export function AppDetail({ id }: { id: string }) {
               <li key={b.id}>
                 <button type="button" className="link" onClick={() => setSelections(b.selections)}>{b.name}</button>
                 <small className="hint"> {Object.entries(b.selections).map(([f, v]) => `${f}: ${v.join(', ')}`).join('; ')}</small>
+                <span className="card-actions">{removeButton('Bookmark', b)}</span>
               </li>
             ))}
           </ul>
@@ -196,11 +225,11 @@ export function AppDetail({ id }: { id: string }) {
             fields={[{ name: 'name', label: 'Save current selections as', kind: 'text', required: true }]}
             initial={{}}
             submitLabel="Save bookmark"
+            clearOnSuccess
             onSubmit={async (v) => {
               const a = await invoke('app.analytics.saveBookmark', { params: { id }, body: { name: text(v.name), selections } });
-              if (!a.ok) return { error: a.error, errorDetails: a.errorDetails };
-              void load();
-              return null;
+              if (a.ok) void load();
+              return submitOutcome(a);
             }}
           />
         </div>

@@ -1,14 +1,24 @@
-import { useMemo } from 'react';
+import { useEffect, useRef } from 'react';
 
 /**
- * Shows the report's self-contained HTML inside the page. The markup comes from Broadsheet's own
- * HTML renderer (every value escaped, no script), and the page's CSP forbids inline script anyway.
+ * Shows the report's HTML file inside the page, as the file itself looks: its markup and its one
+ * style, in a shadow root so neither touches the app. The markup comes from Broadsheet's own HTML
+ * renderer (every value escaped, no script, no style attributes); the page's CSP allows that style by
+ * its hash and nothing else inline.
  */
 export function ReportPreview({ html }: { html: string }) {
-  const body = useMemo(() => {
+  const host = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    const el = host.current;
+    if (!el) return;
+    const root = el.shadowRoot ?? el.attachShadow({ mode: 'open' });
     const doc = new DOMParser().parseFromString(html, 'text/html');
-    doc.querySelectorAll('script, style, iframe, object, embed').forEach((n) => n.remove());
-    return doc.body.innerHTML;
+    const page = doc.querySelector('.report-page');
+    doc.querySelectorAll('script, iframe, object, embed').forEach((n) => n.remove());
+    doc.querySelectorAll('[style]').forEach((n) => n.removeAttribute('style'));
+    const style = document.createElement('style');
+    style.textContent = doc.querySelector('head style')?.textContent ?? '';
+    root.replaceChildren(style, ...(page ? [document.importNode(page, true)] : []));
   }, [html]);
-  return <div className="report-preview" aria-label="Report preview" role="document" dangerouslySetInnerHTML={{ __html: body }} />;
+  return <div ref={host} className="report-preview" aria-label="Report preview" role="document" />;
 }

@@ -23,11 +23,18 @@ export function FirstRunScreen() {
           initial={{}}
           submitLabel="Finish setup"
           onSubmit={async (v) => {
+            const body = { firstName: String(v.firstName ?? ''), lastName: String(v.lastName ?? ''), email: String(v.email ?? ''), password: String(v.password ?? '') };
             if (!isDesktop()) httpSession.set(String(v.ownerKey ?? '').trim() || null);
-            const a = await invoke('app.setup.complete', { body: { firstName: String(v.firstName ?? ''), lastName: String(v.lastName ?? ''), email: String(v.email ?? ''), password: String(v.password ?? '') } });
+            const a = await invoke('app.setup.complete', { body });
             if (!a.ok) {
-              if (!isDesktop() && a.status === 401) return { error: 'The owner key is not valid', errorDetails: [{ field: 'body.ownerKey', message: 'is not the owner key' }] };
-              return { error: a.error, errorDetails: a.errorDetails };
+              if (isDesktop()) return { error: a.error, errorDetails: a.errorDetails };
+              // A wrong key is refused before the fields are read: ask again without it, so that
+              // every problem of the form is told in one round, the key's among them.
+              const fields = a.status === 401 ? await invoke('app.setup.complete', { body }) : a;
+              const fieldErrors = fields.status === 400 ? fields.errorDetails : [];
+              const keyProblem = !String(v.ownerKey ?? '').trim() ? 'is required' : a.status === 401 || a.status === 403 ? 'is not the owner key of this installation' : null;
+              const errorDetails = [...(keyProblem ? [{ field: 'body.ownerKey', message: keyProblem }] : []), ...fieldErrors];
+              return { error: errorDetails.length ? null : a.error, errorDetails };
             }
             await signedIn();
             return null;

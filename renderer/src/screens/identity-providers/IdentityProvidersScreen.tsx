@@ -1,22 +1,23 @@
 import type { FieldDef } from '../../components/Form';
-import { flag, orNull, text, type FormValues } from '../../components/options';
+import { SAML_PROVIDER_TYPES } from '../../../../engine/wire';
+import { choice, flag, orNull, text, type FormValues } from '../../components/options';
 import { ResourceScreen } from '../../components/ResourceScreen';
 import { crudConfig } from '../../components/crud-config';
 
 const TEXT = ['description', 'entityID', 'singleSignOnUrl', 'singleLogoutUrl', 'certificatePublicKey', 'certificateFile', 'buttonLabel'] as const;
 const fields: FieldDef[] = [
   { name: 'name', label: 'Name', kind: 'text', required: true },
-  { name: 'type', label: 'Type', kind: 'text', required: true, hint: 'For example SAML or JWT' },
+  { name: 'type', label: 'Type', kind: 'select', required: true, choices: SAML_PROVIDER_TYPES },
   { name: 'description', label: 'Description', kind: 'textarea' },
   { name: 'entityID', label: 'Entity ID', kind: 'text' },
-  { name: 'singleSignOnUrl', label: 'Single sign-on URL', kind: 'text' },
-  { name: 'singleLogoutUrl', label: 'Single logout URL', kind: 'text' },
+  { name: 'singleSignOnUrl', label: 'Single sign-on URL', kind: 'url', hint: 'https://…' },
+  { name: 'singleLogoutUrl', label: 'Single logout URL', kind: 'url', hint: 'https://…' },
   { name: 'certificatePublicKey', label: 'Certificate public key', kind: 'textarea' },
   { name: 'buttonLabel', label: 'Sign-in button label', kind: 'text' },
   { name: 'signAuthnRequest', label: 'Sign authentication requests', kind: 'checkbox' },
 ];
 const body = (v: FormValues) => ({
-  name: text(v.name), type: text(v.type), signAuthnRequest: flag(v.signAuthnRequest),
+  name: text(v.name), type: choice(SAML_PROVIDER_TYPES)(v.type), signAuthnRequest: flag(v.signAuthnRequest),
   ...(Object.fromEntries(TEXT.map((k) => [k, orNull(v[k])])) as Record<(typeof TEXT)[number], string | null>),
 });
 

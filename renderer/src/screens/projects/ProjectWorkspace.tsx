@@ -1,13 +1,17 @@
 import { useCallback, useEffect, useState } from 'react';
 import { invoke } from '../../bridge';
 import type { ResultOf, RowOf } from '../../../../engine/catalogue';
-import { Form } from '../../components/Form';
-import { text } from '../../components/options';
+import { Form, submitOutcome } from '../../components/Form';
+import { Dialog } from '../../components/Dialog';
+import { orNull, text } from '../../components/options';
 import { useNav } from '../../stores/nav/nav.store';
+import { askConfirm } from '../../stores/feedback/confirm.store';
+import { toastOutcome } from '../../stores/feedback/toasts';
+import { REPORT_TYPES } from '../../../../engine/wire';
 import { ReportDesigner } from '../designer/ReportDesigner';
 import { FilterEditor } from '../filters/FilterEditor';
 
-const REPORT_TYPES = ['Word', 'Excel', 'PowerPoint', 'Html'] as const;
+type ReportRow = RowOf<'v1.reports.listOwn'>;
 
 const appOptions = async () => {
   const a = await invoke('v1.analyticsApps.list', { query: { get_all: true } });
@@ -22,6 +26,7 @@ export function ProjectWorkspace({ projectId, reportId, filterId }: { projectId:
   const [connections, setConnections] = useState<ResultOf<'app.connections.list'>>([]);
   const [filters, setFilters] = useState<ResultOf<'app.filters.list'>>([]);
   const [error, setError] = useState<string | null>(null);
+  const [renaming, setRenaming] = useState<ReportRow | null>(null);
   const load = useCallback(async () => {
     const p = await invoke('app.projects.get', { params: { id: projectId } });
     if (!p.ok) return setError(p.error);
@@ -37,6 +42,26 @@ export function ProjectWorkspace({ projectId, reportId, filterId }: { projectId:
   }, [projectId]);
   // Coming back from a report or a filter shows what changed there.
   useEffect(() => void load(), [load, reportId, filterId]);
+
+  const removeReport = async (r: ReportRow) => {
+    const yes = await askConfirm({ title: 'Delete report?', message: `The report “${r.name}” will be deleted with its design. This cannot be undone.`, confirmLabel: 'Delete report' });
+    if (!yes) return;
+    toastOutcome(await invoke('app.reports.delete', { params: { id: r.id } }), `Deleted report “${r.name}”.`);
+    void load();
+  };
+  const removeConnection = async (c: { id: string; name: string; appName: string | null }) => {
+    const yes = await askConfirm({ title: 'Remove connection?', message: `The project will no longer reach the app “${c.appName ?? 'unknown'}” through “${c.name}”. Reports using it must be given another connection.`, confirmLabel: 'Remove connection' });
+    if (!yes) return;
+    // A connection in use is refused with the reports named: told in a toast, the page stays.
+    toastOutcome(await invoke('app.connections.delete', { params: { id: c.id } }), `Removed connection “${c.name}”.`);
+    void load();
+  };
+  const removeFilter = async (f: { id: string; name: string }) => {
+    const yes = await askConfirm({ title: 'Delete filter?', message: `The filter “${f.name}” will be deleted with its steps. This cannot be undone.`, confirmLabel: 'Delete filter' });
+    if (!yes) return;
+    toastOutcome(await invoke('app.filters.delete', { params: { id: f.id } }), `Deleted filter “${f.name}”.`);
+    void load();
+  };
 
   if (error) return <div className="error-banner" role="alert">{error}</div>;
   if (!project) return <p className="empty">Loading…</p>;
@@ -60,6 +85,10 @@ export function ProjectWorkspace({ projectId, reportId, filterId }: { projectId:
                 <a href={`#/projects/${projectId}/reports/${r.id}`}>{r.name}</a>
                 <span className="badge">{r.type}</span>
                 {r.isIteration ? <span className="badge">iterates</span> : null}
+                <span className="card-actions">
+                  <button type="button" className="small" onClick={() => setRenaming(r)} aria-label={`Rename ${r.name}`}>Rename</button>
+                  <button type="button" className="small danger" onClick={() => void removeReport(r)} aria-label={`Delete ${r.name}`}>Delete</button>
+                </span>
               </li>
             ))}
             {!reports.length && <li className="empty">No reports yet.</li>}
@@ -67,14 +96,15 @@ export function ProjectWorkspace({ projectId, reportId, filterId }: { projectId:
           <Form
             fields={[
               { name: 'name', label: 'New report name', kind: 'text', required: true },
-              { name: 'type', label: 'Type', kind: 'select', required: true, options: async () => REPORT_TYPES.map((t) => ({ id: t, name: t })) },
+              { name: 'type', label: 'Type', kind: 'select', required: true, choices: REPORT_TYPES },
             ]}
             initial={{ type: 'Word' }}
             submitLabel="Create report"
+            clearOnSuccess
             onSubmit={async (v) => {
               const a = await invoke('v2.reports.create', { body: { name: text(v.name), projectID: projectId, type: text(v.type) } });
               if (!a.ok) return { error: a.error, errorDetails: a.errorDetails };
-              screenChosen('projects', projectId, 'reports', a.data.id);
+              void screenChosen('projects', projectId, 'reports', a.data.id);
               return null;
             }}
           />
@@ -85,7 +115,7 @@ export function ProjectWorkspace({ projectId, reportId, filterId }: { projectId:
             {connections.map((c) => (
               <li key={c.id}>
                 {c.name} <span className="badge">{c.appName}</span>
-                <button type="button" className="danger small" onClick={async () => { const a = await invoke('app.connections.delete', { params: { id: c.id } }); setError(a.ok ? null : a.error); void load(); }}>Remove</button>
+                <button type="button" className="danger small" aria-label={`Remove connection ${c.name}`} onClick={() => void removeConnection(c)}>Remove</button>
               </li>
             ))}
             {!connections.length && <li className="empty">Connect the project to an analytics app to build reports.</li>}
@@ -94,6 +124,7 @@ export function ProjectWorkspace({ projectId, reportId, filterId }: { projectId:
             fields={[{ name: 'name', label: 'Connection name', kind: 'text', required: true }, { name: 'analyticsAppId', label: 'Analytics app', kind: 'select', required: true, options: appOptions }]}
             initial={{}}
             submitLabel="Add connection"
+            clearOnSuccess
             onSubmit={async (v) => {
               const a = await invoke('app.connections.create', { body: { projectId, name: text(v.name), analyticsAppId: text(v.analyticsAppId) } });
               if (!a.ok) return { error: a.error, errorDetails: a.errorDetails };
@@ -106,7 +137,10 @@ export function ProjectWorkspace({ projectId, reportId, filterId }: { projectId:
             {filters.map((f) => (
               <li key={f.id}>
                 <a href={`#/projects/${projectId}/filters/${f.id}`}>{f.name}</a>
-                <span className="badge">{f.values.length} step(s)</span>
+                <span className="badge">{f.values.length} step{f.values.length === 1 ? '' : 's'}</span>
+                <span className="card-actions">
+                  <button type="button" className="small danger" onClick={() => void removeFilter(f)} aria-label={`Delete filter ${f.name}`}>Delete</button>
+                </span>
               </li>
             ))}
           </ul>
@@ -114,15 +148,35 @@ export function ProjectWorkspace({ projectId, reportId, filterId }: { projectId:
             fields={[{ name: 'name', label: 'New filter name', kind: 'text', required: true }]}
             initial={{}}
             submitLabel="Create filter"
+            clearOnSuccess
             onSubmit={async (v) => {
               const a = await invoke('v2.filters.create', { body: { name: text(v.name), projectID: projectId } });
               if (!a.ok) return { error: a.error, errorDetails: a.errorDetails };
-              screenChosen('projects', projectId, 'filters', a.data.id);
+              void screenChosen('projects', projectId, 'filters', a.data.id);
               return null;
             }}
           />
         </div>
       </div>
+      {renaming && (
+        <Dialog title="Rename report" onClose={() => setRenaming(null)}>
+          <Form
+            fields={[{ name: 'name', label: 'Name', kind: 'text', required: true }, { name: 'description', label: 'Description', kind: 'textarea' }]}
+            initial={{ name: renaming.name, description: renaming.description ?? '' }}
+            submitLabel="Rename"
+            onCancel={() => setRenaming(null)}
+            onSubmit={async (v) => {
+              const a = await invoke('v2.reports.update', { params: { id: renaming.id }, body: { name: text(v.name), description: orNull(v.description), isIteration: renaming.isIteration } });
+              if (a.ok) {
+                toastOutcome(a, `Renamed to “${a.data.name}”.`);
+                setRenaming(null);
+                void load();
+              }
+              return submitOutcome(a);
+            }}
+          />
+        </Dialog>
+      )}
     </section>
   );
 }

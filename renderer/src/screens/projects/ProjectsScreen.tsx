@@ -6,12 +6,13 @@ import { ResourceScreen, type ResourceConfig } from '../../components/ResourceSc
 import { createWith } from '../../components/crud-config';
 import type { BodyOf } from '../../../../engine/catalogue';
 import { useNav } from '../../stores/nav/nav.store';
+import { askConfirm } from '../../stores/feedback/confirm.store';
+import { toastFailed, toastOutcome } from '../../stores/feedback/toasts';
 import { ProjectWorkspace } from './ProjectWorkspace';
 
 export function ProjectsScreen() {
   const path = useNav((s) => s.path);
   const screenChosen = useNav((s) => s.screenChosen);
-  const [notice, setNotice] = useState<string | null>(null);
   const [version, setVersion] = useState(0);
   if (path[0]) return <ProjectWorkspace projectId={path[0]} reportId={path[1] === 'reports' ? path[2] : undefined} filterId={path[1] === 'filters' ? path[2] : undefined} />;
 
@@ -21,10 +22,9 @@ export function ProjectsScreen() {
       // The engine checks the file's shape and names what is wrong.
       const content = JSON.parse(await readFile(file, 'text')) as BodyOf<'app.projects.import'>['file'];
       const a = await invoke('app.projects.import', { body: { file: content } });
-      setNotice(a.ok ? `Imported "${a.data.name}".` : a.error);
-      if (a.ok) setVersion((v) => v + 1);
+      if (toastOutcome(a, a.ok ? `Imported “${a.data.name}”.` : '')) setVersion((v) => v + 1);
     } catch {
-      setNotice('That file is not a Broadsheet project file.');
+      toastFailed('That file is not a Broadsheet project file.');
     }
   };
 
@@ -48,15 +48,23 @@ export function ProjectsScreen() {
     rowActions: (row, reload) => (
       <>
         <button type="button" onClick={() => screenChosen('projects', row.id)}>Open</button>
-        <button type="button" onClick={() => void downloadFile('app.projects.export', { params: { id: row.id } })}>Export</button>
+        <button type="button" onClick={async () => {
+          const r = await downloadFile('app.projects.export', { params: { id: row.id } });
+          toastOutcome(r, `Exported “${row.name}” as ${r.fileName}.`);
+        }}>Export</button>
         <button
           type="button"
           className="danger"
           onClick={async () => {
-            const name = prompt(`Type the project's name to delete it with its reports: ${row.name}`);
-            if (name === null) return;
-            const a = await invoke('v1.projects.delete', { body: [{ id: row.id, name }] });
-            setNotice(a.ok ? 'Project deleted.' : a.error);
+            const yes = await askConfirm({
+              title: 'Delete project?',
+              message: `“${row.name}” will be deleted with all its reports, filters and connections. This cannot be undone.`,
+              confirmLabel: 'Delete project',
+              typeToConfirm: row.name,
+            });
+            if (!yes) return;
+            const a = await invoke('v1.projects.delete', { body: [{ id: row.id, name: row.name }] });
+            toastOutcome(a, `Deleted project “${row.name}”.`);
             reload();
           }}
         >
@@ -67,7 +75,6 @@ export function ProjectsScreen() {
   };
   return (
     <>
-      {notice && <div className="notice" role="status" onClick={() => setNotice(null)}>{notice}</div>}
       <ResourceScreen key={version} config={config} />
       <div className="panel">
         <h2>Import a project</h2>

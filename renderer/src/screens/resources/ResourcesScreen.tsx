@@ -1,16 +1,17 @@
 import type { FieldDef } from '../../components/Form';
-import { organizationOptions, orNull, text, type FormValues } from '../../components/options';
+import { RESOURCE_TYPES } from '../../../../engine/wire';
+import { choice, organizationOptions, orNull, text, type FormValues } from '../../components/options';
 import { ResourceScreen } from '../../components/ResourceScreen';
 import { crudConfig } from '../../components/crud-config';
 
 const fields: FieldDef[] = [
   { name: 'name', label: 'Name', kind: 'text', required: true },
-  { name: 'type', label: 'Type', kind: 'text', required: true, hint: 'For example link, document, video' },
-  { name: 'url', label: 'URL', kind: 'text', required: true },
+  { name: 'type', label: 'Type', kind: 'select', required: true, choices: RESOURCE_TYPES },
+  { name: 'url', label: 'URL', kind: 'url', required: true, hint: 'https://…' },
   { name: 'organizationId', label: 'Organization', kind: 'select', required: true, options: organizationOptions },
   { name: 'description', label: 'Description', kind: 'textarea' },
 ];
-const body = (v: FormValues) => ({ name: text(v.name), type: text(v.type), url: text(v.url), organizationId: text(v.organizationId), description: orNull(v.description) });
+const body = (v: FormValues) => ({ name: text(v.name), type: choice(RESOURCE_TYPES)(v.type), url: text(v.url), organizationId: text(v.organizationId), description: orNull(v.description) });
 
 const config = crudConfig({
   title: 'Resources',

@@ -15,22 +15,28 @@ import { UserDirectoriesScreen } from '../user-directories/UserDirectoriesScreen
 import { ResourcesScreen } from '../resources/ResourcesScreen';
 import { SettingsScreen } from '../settings/SettingsScreen';
 
-// Each screen shows when the caller may call the operation that lists what it shows.
-const SCREENS: { id: ScreenId; label: string; op: OpId; render: () => ReactNode }[] = [
-  { id: 'projects', label: 'Projects', op: 'v1.projects.list', render: () => <ProjectsScreen /> },
-  { id: 'apps', label: 'Analytics apps', op: 'v1.analyticsApps.list', render: () => <AppsScreen /> },
-  { id: 'users', label: 'Users', op: 'v1.users.list', render: () => <UsersScreen /> },
-  { id: 'groups', label: 'Groups', op: 'v1.groups.list', render: () => <GroupsScreen /> },
-  { id: 'roles', label: 'Roles', op: 'v1.roles.list', render: () => <RolesScreen /> },
-  { id: 'organizations', label: 'Organizations', op: 'v1.organizations.list', render: () => <OrganizationsScreen /> },
-  { id: 'resources', label: 'Resources', op: 'v1.resources.list', render: () => <ResourcesScreen /> },
-  { id: 'user-directories', label: 'User directories', op: 'v1.userDirectories.list', render: () => <UserDirectoriesScreen /> },
-  { id: 'identity-providers', label: 'Identity providers', op: 'v1.identityProviders.list', render: () => <IdentityProvidersScreen /> },
-  { id: 'trusted-origins', label: 'Trusted origins', op: 'v1.trustedOrigins.list', render: () => <TrustedOriginsScreen /> },
-  { id: 'api-keys', label: 'API keys', op: 'v1.apiKeys.listOwn', render: () => <ApiKeysScreen /> },
-  { id: 'settings', label: 'Settings', op: 'app.settings.getAuthenticationMethods', render: () => <SettingsScreen /> },
+type Area = 'Reports' | 'Distribution' | 'Hub' | 'Administration';
+interface ScreenDef { id: ScreenId; label: string; area: Area; op: OpId; render: () => ReactNode }
+
+// Each screen shows when the caller may call the operation that lists what it shows; the menu
+// groups them by the work they serve, in this order.
+const AREAS: Area[] = ['Reports', 'Distribution', 'Hub', 'Administration'];
+const SCREENS: ScreenDef[] = [
+  { id: 'projects', label: 'Projects', area: 'Reports', op: 'v1.projects.list', render: () => <ProjectsScreen /> },
+  { id: 'apps', label: 'Analytics apps', area: 'Reports', op: 'v1.analyticsApps.list', render: () => <AppsScreen /> },
+  { id: 'resources', label: 'Resources', area: 'Hub', op: 'v1.resources.list', render: () => <ResourcesScreen /> },
+  { id: 'users', label: 'Users', area: 'Administration', op: 'v1.users.list', render: () => <UsersScreen /> },
+  { id: 'groups', label: 'Groups', area: 'Administration', op: 'v1.groups.list', render: () => <GroupsScreen /> },
+  { id: 'roles', label: 'Roles', area: 'Administration', op: 'v1.roles.list', render: () => <RolesScreen /> },
+  { id: 'organizations', label: 'Organizations', area: 'Administration', op: 'v1.organizations.list', render: () => <OrganizationsScreen /> },
+  { id: 'user-directories', label: 'User directories', area: 'Administration', op: 'v1.userDirectories.list', render: () => <UserDirectoriesScreen /> },
+  { id: 'identity-providers', label: 'Identity providers', area: 'Administration', op: 'v1.identityProviders.list', render: () => <IdentityProvidersScreen /> },
+  { id: 'trusted-origins', label: 'Trusted origins', area: 'Administration', op: 'v1.trustedOrigins.list', render: () => <TrustedOriginsScreen /> },
+  { id: 'api-keys', label: 'API keys', area: 'Administration', op: 'v1.apiKeys.listOwn', render: () => <ApiKeysScreen /> },
+  { id: 'settings', label: 'Settings', area: 'Administration', op: 'app.settings.getAuthenticationMethods', render: () => <SettingsScreen /> },
 ];
 
+/** The fixed frame: the menu grouped by area on the left, the current screen scrolling on the right. */
 export function Shell() {
   const screen = useNav((s) => s.screen);
   const screenChosen = useNav((s) => s.screenChosen);
@@ -42,21 +48,32 @@ export function Shell() {
     <div className="shell">
       <nav className="sidebar" aria-label="Main">
         <div className="brand">Broadsheet</div>
-        <ul>
-          {visible.map((s) => (
-            <li key={s.id}>
-              <button type="button" className={s.id === current?.id ? 'active' : ''} aria-current={s.id === current?.id ? 'page' : undefined} onClick={() => screenChosen(s.id)}>
-                {s.label}
-              </button>
-            </li>
-          ))}
-        </ul>
+        <div className="nav-areas">
+          {AREAS.map((area) => {
+            const entries = visible.filter((s) => s.area === area);
+            if (!entries.length) return null;
+            return (
+              <section key={area} className="nav-area" aria-labelledby={`nav-${area}`}>
+                <h2 id={`nav-${area}`}>{area}</h2>
+                <ul>
+                  {entries.map((s) => (
+                    <li key={s.id}>
+                      <button type="button" className={s.id === current?.id ? 'active' : ''} aria-current={s.id === current?.id ? 'page' : undefined} onClick={() => screenChosen(s.id)}>
+                        {s.label}
+                      </button>
+                    </li>
+                  ))}
+                </ul>
+              </section>
+            );
+          })}
+        </div>
         <div className="me">
           <span>{me?.user.fullName}</span>
           <button type="button" onClick={() => void signOutRequested()}>Sign out</button>
         </div>
       </nav>
-      <div className="content">{current ? current.render() : <p className="empty">Your roles give you nothing to administer here.</p>}</div>
+      <main className="content" id="content">{current ? current.render() : <p className="empty">Your roles give you nothing to administer here.</p>}</main>
     </div>
   );
 }

@@ -1,15 +1,16 @@
 import type { FieldDef } from '../../components/Form';
-import { flag, organizationOptions, orNull, roleOptions, text, type FormValues } from '../../components/options';
+import { SYNCHRONIZATION_MODES, USER_DIRECTORY_TYPES } from '../../../../engine/wire';
+import { choice, flag, organizationOptions, orNull, roleOptions, text, type FormValues } from '../../components/options';
 import { ResourceScreen } from '../../components/ResourceScreen';
 import { crudConfig } from '../../components/crud-config';
 
 const TEXT = ['prefix', 'userDirectoryName', 'azureClientId', 'azureTenantId', 'azureClientSecret', 'hostName', 'userName', 'password', 'filter', 'frequency', 'frequencyTime', 'timeZone'] as const;
 const fields: FieldDef[] = [
   { name: 'name', label: 'Name', kind: 'text', required: true },
-  { name: 'type', label: 'Type', kind: 'text', required: true, hint: 'LDAP, Active Directory or Azure AD' },
+  { name: 'type', label: 'Type', kind: 'select', required: true, choices: [{ id: 'LDAP', name: 'LDAP' }, { id: 'ActiveDirectory', name: 'Active Directory' }, { id: 'AzureAD', name: 'Azure AD' }] },
   { name: 'organizationId', label: 'Organization', kind: 'select', required: true, options: organizationOptions },
-  { name: 'synchronization', label: 'Synchronization', kind: 'text', required: true, hint: 'Manual, Daily, Weekly…' },
-  { name: 'hostName', label: 'Host', kind: 'text' },
+  { name: 'synchronization', label: 'Synchronization', kind: 'select', required: true, choices: SYNCHRONIZATION_MODES },
+  { name: 'hostName', label: 'Host', kind: 'text', hint: 'The directory server, such as ldap.example.com' },
   { name: 'port', label: 'Port', kind: 'number' },
   { name: 'userName', label: 'User name', kind: 'text' },
   { name: 'password', label: 'Password', kind: 'password', hint: 'Leave empty to keep the stored one' },
@@ -22,7 +23,7 @@ const fields: FieldDef[] = [
   { name: 'isActive', label: 'Active', kind: 'checkbox' },
 ];
 const body = (v: FormValues) => ({
-  name: text(v.name), type: text(v.type), organizationId: text(v.organizationId), synchronization: text(v.synchronization),
+  name: text(v.name), type: choice(USER_DIRECTORY_TYPES)(v.type), organizationId: text(v.organizationId), synchronization: choice(SYNCHRONIZATION_MODES)(v.synchronization),
   port: v.port === '' || v.port === undefined || v.port === null ? undefined : Number(v.port),
   defaultUserRole: orNull(v.defaultUserRole), sendNotification: flag(v.sendNotification), isActive: flag(v.isActive),
   ...(Object.fromEntries(TEXT.map((k) => [k, orNull(v[k])])) as Record<(typeof TEXT)[number], string | null>),

@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { invoke } from '../../bridge';
 import type { RowOf } from '../../../../engine/catalogue';
 import { Dialog } from '../../components/Dialog';
-import { Form, type FieldDef } from '../../components/Form';
+import { Form, submitOutcome, type FieldDef } from '../../components/Form';
 import { flag, groupOptions, idList, idsOf, orNull, organizationOptions, roleOptions, text, type FormValues } from '../../components/options';
 import { ResourceScreen, type ResourceConfig } from '../../components/ResourceScreen';
 import { createWith } from '../../components/crud-config';
@@ -39,11 +39,11 @@ function ConvertDialog({ row, done }: { row: Person; done: () => void }) {
         ]}
         initial={{ roles: [], language: row.isoLanguage ?? 'en', isActive: true }}
         submitLabel="Convert"
+        onCancel={done}
         onSubmit={async (v) => {
           const a = await invoke('v1.recipients.convertToUser', { params: { id: row.id }, body: { roles: idList(v.roles), language: text(v.language), domain: orNull(v.domain), isActive: flag(v.isActive) } });
-          if (!a.ok) return { error: a.error, errorDetails: a.errorDetails };
-          done();
-          return null;
+          if (a.ok) done();
+          return submitOutcome(a);
         }}
       />
     </Dialog>
@@ -79,6 +79,11 @@ export function UsersScreen() {
         r.type === 'recipient'
           ? invoke('v1.recipients.update', { params: { id: r.id }, body: personBody(v) })
           : invoke('v1.users.update', { params: { id: r.id }, body: userBody(v) }),
+    },
+    remove: {
+      op: 'v2.users.delete',
+      run: (r) => invoke('v2.users.delete', { params: { id: r.id } }),
+      consequence: () => 'They lose access at once and leave every group and organization.',
     },
     rowActions: (row, reload) =>
       row.type === 'recipient' ? <button type="button" onClick={() => setConverting({ row, reload })}>Convert to user</button> : null,

@@ -1,0 +1,33 @@
+import { useState } from 'react';
+import { useConfirm } from '../stores/feedback/confirm.store';
+import { Dialog } from './Dialog';
+
+/** Shows the question asked through askConfirm; rendered once, at the root of the app. */
+export function ConfirmHost() {
+  const asking = useConfirm((s) => s.asking);
+  const confirmAnswered = useConfirm((s) => s.confirmAnswered);
+  const [typed, setTyped] = useState('');
+  if (!asking) return null;
+  const answer = (yes: boolean) => {
+    setTyped('');
+    confirmAnswered(yes);
+  };
+  const blocked = asking.typeToConfirm !== undefined && typed !== asking.typeToConfirm;
+  return (
+    <Dialog title={asking.title} role="alertdialog" onClose={() => answer(false)}>
+      <form className="form" onSubmit={(e) => { e.preventDefault(); if (!blocked) answer(true); }}>
+        <p className="confirm-message">{asking.message}</p>
+        {asking.typeToConfirm !== undefined && (
+          <div className="field">
+            <label htmlFor="confirm-typed">Type <strong>{asking.typeToConfirm}</strong> to confirm</label>
+            <input id="confirm-typed" autoComplete="off" autoFocus value={typed} onChange={(e) => setTyped(e.target.value)} />
+          </div>
+        )}
+        <div className="form-actions">
+          <button type="button" onClick={() => answer(false)} autoFocus={asking.typeToConfirm === undefined}>Cancel</button>
+          <button type="submit" className="primary danger-fill" disabled={blocked}>{asking.confirmLabel}</button>
+        </div>
+      </form>
+    </Dialog>
+  );
+}
