@@ -58,9 +58,9 @@ export async function updateReportSettings(ctx: OpContext, id: string, f: Report
   return reportDto(row);
 }
 
-/** Saves the designer's work: the document (checked against the app), its connection and filters. */
 /** A report's connection and filters as a draft has them, checked to be the project's (not saved here). */
-export async function withDraftSettings(ctx: OpContext, r: ReportRow, f: { connectionId?: string | null; filterIds?: string[]; isIteration?: boolean; iterationFields?: IterationField[] }): Promise<ReportRow> {
+export interface DraftSettings { connectionId?: string | null; filterIds?: string[]; isIteration?: boolean; iterationFields?: IterationField[] }
+export async function withDraftSettings(ctx: OpContext, r: ReportRow, f: DraftSettings): Promise<ReportRow> {
   const next = { ...r };
   if (f.isIteration !== undefined) next.isIteration = f.isIteration;
   if (f.iterationFields) next.iterationFields = f.iterationFields;
@@ -73,10 +73,18 @@ export async function withDraftSettings(ctx: OpContext, r: ReportRow, f: { conne
   return next;
 }
 
-export async function saveReportDocument(ctx: OpContext, id: string, f: { document: ReportDocument; connectionId?: string | null; filterIds?: string[] }) {
+/** Saves the designer's work in one write: the document (checked against the app), data, filters, iteration. */
+export async function saveReportDocument(ctx: OpContext, id: string, f: DraftSettings & { document: ReportDocument; dynamicNameSeparator?: string | null; dynamicNames?: DynamicName[] }) {
   const r = await withDraftSettings(ctx, await reachableReport(ctx, id), f);
-  if (r.connectionId) validateDocument(ctx.analytics, (await reportApp(ctx, r)).meta, f.document);
+  const meta = r.connectionId ? (await reportApp(ctx, r)).meta : null;
+  if (meta) validateDocument(ctx.analytics, meta, f.document);
+  if (r.isIteration) {
+    if (!r.iterationFields.length) throw badInput('An iterating report needs at least one iteration field', [{ field: 'body.iterationFields', message: 'choose the field whose values make one file each' }]);
+    if (meta) iterationFieldNames(meta, r.iterationFields);
+  }
   r.document = f.document;
+  if (f.dynamicNameSeparator !== undefined) r.dynamicNameSeparator = f.dynamicNameSeparator;
+  if (f.dynamicNames) r.dynamicNames = f.dynamicNames;
   r.modifiedDate = ctx.now();
   r.modifiedBy = me(ctx).user.id;
   await ctx.db.getRepository(Report).save(r);

@@ -5,9 +5,14 @@ import { ReportDocumentSchema } from '../../render/document.js';
 import { SelectionsInput } from '../analytics-apps/analytics-content.app.js';
 import { generateFiles } from './generate.js';
 import { saveReportDocument, withDraftSettings } from './report-edits.rules.js';
-import { deleteReport, IterationFieldsInput, reachableReport, reportDto } from './reports.rules.js';
+import { deleteReport, DynamicNamesInput, IterationFieldsInput, reachableReport, reportDto } from './reports.rules.js';
 
-const SaveDocument = z.object({ document: ReportDocumentSchema, connectionId: v.nuuid(), filterIds: z.array(v.uuid()).max(50).optional() });
+/** One Save writes everything the designer's draft holds: blocks, data, filters and iteration. */
+const SaveDocument = z.object({
+  document: ReportDocumentSchema, connectionId: v.nuuid(), filterIds: z.array(v.uuid()).max(50).optional(),
+  isIteration: v.obool(), iterationFields: IterationFieldsInput.optional(),
+  dynamicNameSeparator: z.string().max(10).nullable().optional(), dynamicNames: DynamicNamesInput.optional(),
+});
 const Preview = z.object({
   document: ReportDocumentSchema.optional(), selections: SelectionsInput, bookmarkId: v.nstr(),
   /** The draft's connection and filters, when they differ from the saved ones. */
@@ -41,7 +46,7 @@ export const reportsApp = [
   }),
   defineOp({
     id: 'app.reports.saveDocument',
-    summary: 'Save a report\'s document (blocks), its connection and the filters it applies',
+    summary: 'Save a report\'s document (blocks), its connection, the filters it applies and its iteration',
     http: { method: 'PUT', path: '/api/app/reports/{id}/document' },
     permission: 'updateProject',
     input: { params: idParam, body: SaveDocument },

@@ -7,20 +7,22 @@ interface Props {
   onClose: () => void;
   /** An alert dialog asks a question (a destructive action) rather than holding a form. */
   role?: 'dialog' | 'alertdialog';
+  /** Closed only by its own buttons: for what cannot be shown again (a one-time secret). */
+  closesOnlyByButtons?: boolean;
 }
 
 /**
  * A modal dialog: focus stays inside and returns where it was, Escape closes, and a click on the
  * backdrop does nothing (it used to discard what was typed, a one-time API key included).
  */
-export function Dialog({ title, children, onClose, role = 'dialog' }: Props) {
+export function Dialog({ title, children, onClose, role = 'dialog', closesOnlyByButtons = false }: Props) {
   return (
-    <ModalOverlay isOpen isDismissable={false} onOpenChange={(open) => !open && onClose()} className="backdrop">
+    <ModalOverlay isOpen isDismissable={false} isKeyboardDismissDisabled={closesOnlyByButtons} onOpenChange={(open) => !open && onClose()} className="backdrop">
       <Modal className="dialog-frame">
         <AriaDialog role={role} className="dialog">
           <header>
             <Heading slot="title">{title}</Heading>
-            <button type="button" className="icon" aria-label="Close" onClick={onClose}>×</button>
+            {!closesOnlyByButtons && <button type="button" className="icon" aria-label="Close" onClick={onClose}>×</button>}
           </header>
           <div className="dialog-body">{children}</div>
         </AriaDialog>

@@ -11,14 +11,14 @@ const inDays = (d: number) => new Date(Date.now() + d * 86400_000).toISOString()
 function KeyOnce({ secret, done }: { secret: string; done: () => void }) {
   const [copied, setCopied] = useState(false);
   return (
-    <Dialog title="Your new API key" onClose={done}>
+    <Dialog title="Your new API key" onClose={done} closesOnlyByButtons>
       <p>Copy the key now. For your safety it is stored only as a hash and will not be shown again.</p>
       <code className="secret" data-testid="new-api-key">{secret}</code>
       <div className="form-actions">
         <button type="button" className="primary" onClick={() => void navigator.clipboard.writeText(secret).then(() => setCopied(true))}>
           {copied ? 'Copied' : 'Copy to clipboard'}
         </button>
-        <button type="button" onClick={done}>Done</button>
+        <button type="button" onClick={done}>I have saved the key</button>
       </div>
     </Dialog>
   );

@@ -2,9 +2,7 @@ import { readFile } from '../../components/file-input';
 import type { ResultOf } from '../../../../engine/catalogue';
 import type { DocBlock } from '../../../../engine/render/document';
 
-export type BlockType = DocBlock['type'];
-/** A block as it is being edited: its type's fields (from the engine's document), some maybe not filled in yet. */
-export type Block = { [T in BlockType]: { id: string; type: T } & Partial<Omit<Extract<DocBlock, { type: T }>, 'id' | 'type'>> }[BlockType];
+import type { Block } from '../../stores/designer/draft.store';
 export type AppInfo = ResultOf<'app.analytics.get'>;
 type ChartBlockType = Extract<DocBlock, { type: 'chart' }>['chartType'];
 
@@ -12,8 +10,10 @@ const numberOrNone = (s: string) => (s === '' ? undefined : Number(s));
 const CHART_TYPES: NonNullable<ChartBlockType>[] = ['bar', 'line', 'pie', 'combo'];
 
 /** The fields of one block, by its type; every change goes straight to the document. */
-export function BlockEditor({ block, app, change }: { block: Block; app: AppInfo | null; change: (b: Block) => void }) {
+export function BlockEditor({ block, app, change, invalid }: { block: Block; app: AppInfo | null; change: (b: Block) => void; invalid?: Record<string, string> }) {
   const id = (k: string) => `b-${block.id}-${k}`;
+  // A field the last Save refused is marked and points at the block's message.
+  const marked = (k: string) => (invalid?.[k] ? { 'aria-invalid': true, 'aria-describedby': `b-${block.id}-problems` } : {});
   switch (block.type) {
     case 'heading':
       return (
@@ -45,7 +45,7 @@ export function BlockEditor({ block, app, change }: { block: Block; app: AppInfo
           <label htmlFor={id('label')}>Label</label>
           <input id={id('label')} value={block.label ?? ''} onChange={(e) => change({ ...block, label: e.target.value })} />
           <label htmlFor={id('expression')}>Expression</label>
-          <input id={id('expression')} value={block.expression ?? ''} onChange={(e) => change({ ...block, expression: e.target.value })} placeholder="Sum(Sales)" />
+          <input id={id('expression')} {...marked('expression')} value={block.expression ?? ''} onChange={(e) => change({ ...block, expression: e.target.value })} placeholder="Sum(Sales)" />
           <label htmlFor={id('decimals')}>Decimals</label>
           <input id={id('decimals')} type="number" min={0} max={6} value={block.format?.decimals ?? ''} onChange={(e) => change({ ...block, format: { ...block.format, decimals: numberOrNone(e.target.value) } })} />
         </div>
@@ -59,6 +59,7 @@ export function BlockEditor({ block, app, change }: { block: Block; app: AppInfo
           <label htmlFor={id('chartId')}>{block.type === 'table' ? 'Table data' : 'Chart'}</label>
           <select
             id={id('chartId')}
+            {...marked('chartId')}
             value={useChart ? (block.chartId ?? '') : '__custom'}
             onChange={(e) => (e.target.value === '__custom' ? change({ ...block, chartId: undefined, dimensions: [app?.fields[0]?.name ?? ''], measures: [{ label: 'Value', expression: 'Count(*)' }] }) : change({ ...block, chartId: e.target.value || undefined, dimensions: undefined, measures: undefined }))}
           >
@@ -69,13 +70,13 @@ export function BlockEditor({ block, app, change }: { block: Block; app: AppInfo
           {!useChart && (
             <>
               <label htmlFor={id('dimension')}>Dimension</label>
-              <select id={id('dimension')} value={block.dimensions?.[0] ?? ''} onChange={(e) => change({ ...block, dimensions: e.target.value ? [e.target.value] : [] })}>
+              <select id={id('dimension')} {...marked('dimensions')} value={block.dimensions?.[0] ?? ''} onChange={(e) => change({ ...block, dimensions: e.target.value ? [e.target.value] : [] })}>
                 {app?.fields.map((f) => <option key={f.id} value={f.name}>{f.name}</option>)}
               </select>
               <label htmlFor={id('mlabel')}>Measure label</label>
               <input id={id('mlabel')} value={measure.label} onChange={(e) => change({ ...block, measures: [{ ...measure, label: e.target.value }] })} />
               <label htmlFor={id('mexpr')}>Measure expression</label>
-              <input id={id('mexpr')} value={measure.expression} onChange={(e) => change({ ...block, measures: [{ ...measure, expression: e.target.value }] })} placeholder="Sum(Sales)" />
+              <input id={id('mexpr')} {...marked('measures')} value={measure.expression} onChange={(e) => change({ ...block, measures: [{ ...measure, expression: e.target.value }] })} placeholder="Sum(Sales)" />
             </>
           )}
           {block.type === 'chart' && (

@@ -1,113 +1,107 @@
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useState } from 'react';
 import { downloadFile, invoke } from '../../bridge';
 import type { ResultOf } from '../../../../engine/catalogue';
-import type { DocBlock, ReportDocument } from '../../../../engine/render/document';
-import { BlockEditor, type AppInfo, type Block, type BlockType } from './BlockEditor';
-import { ReportPreview } from './ReportPreview';
+import { selectDirty, useDraft, type Draft } from '../../stores/designer/draft.store';
+import { toastFailed, toastSucceeded } from '../../stores/feedback/toasts';
+import type { AppInfo } from './BlockEditor';
+import { BlockList } from './BlockList';
+import { placeBlockErrors, withBlockNumbers, type BlockErrors } from './block-errors';
+import { DesignerDataPanel } from './DesignerDataPanel';
+import { draftRequest } from './draft-request';
+import { PreviewPane } from './PreviewPane';
+import { useUndoKeys } from './useUndoKeys';
+import { useUnsavedGuard } from './useUnsavedGuard';
 
 type Report = ResultOf<'app.reports.get'>;
 type Connection = ResultOf<'app.connections.list'>[number];
 type Filter = { id: string; name: string };
 
-const NEW_BLOCK: { [T in BlockType]: () => Omit<Extract<Block, { type: T }>, 'id'> } = {
-  heading: () => ({ type: 'heading', text: 'Heading', level: 2 }),
-  text: () => ({ type: 'text', text: '' }),
-  kpi: () => ({ type: 'kpi', label: 'Total', expression: 'Sum(Sales)' }),
-  table: () => ({ type: 'table' }),
-  chart: () => ({ type: 'chart' }),
-  image: () => ({ type: 'image' }),
-  break: () => ({ type: 'break' }),
-};
-const BLOCK_TYPES = Object.keys(NEW_BLOCK) as BlockType[];
-const LABEL: Record<BlockType, string> = { heading: 'Heading', text: 'Text', kpi: 'KPI', table: 'Table', chart: 'Chart', image: 'Picture', break: 'Page break' };
-/** Drafts may still miss fields: the engine checks the document and names what is missing. */
-const asDocument = (doc: ReportDocument, blocks: Block[]): ReportDocument => ({ ...doc, blocks: blocks as DocBlock[] });
-let counter = 0;
-const newId = () => `b${Date.now().toString(36)}${(counter++).toString(36)}`;
+const draftOf = (r: Report): Draft => ({
+  blocks: r.document.blocks,
+  connectionId: r.connectionId,
+  filterIds: r.filterIds,
+  isIteration: r.isIteration,
+  iterationFieldId: r.iterationFields[0]?.fieldID ?? '',
+  separator: r.dynamicNameSeparator ?? ' - ',
+});
+const NO_ERRORS: BlockErrors = { byBlock: {}, other: [] };
 
-/** The report designer: blocks in order, each edited in place, with a live preview and generation. */
+/**
+ * The report designer. Everything it changes is a draft (blocks, data, filters, iteration) with
+ * undo and redo, saved by one Save; leaving or reloading with unsaved changes asks first.
+ */
 export function ReportDesigner({ reportId, connections, filters, onBack }: { reportId: string; projectId: string; connections: Connection[]; filters: Filter[]; onBack: () => void }) {
   const [report, setReport] = useState<Report | null>(null);
-  const [blocks, setBlocks] = useState<Block[]>([]);
+  const [loadError, setLoadError] = useState<string | null>(null);
   const [app, setApp] = useState<AppInfo | null>(null);
-  const [preview, setPreview] = useState<string>('');
-  const [previewError, setPreviewError] = useState<string | null>(null);
-  const [message, setMessage] = useState<{ ok: boolean; text: string } | null>(null);
-  const [dirty, setDirty] = useState(false);
   const [format, setFormat] = useState('');
-  const [adding, setAdding] = useState<BlockType>('kpi');
-  const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
+  const [errors, setErrors] = useState<BlockErrors>(NO_ERRORS);
+  const [working, setWorking] = useState<string | null>(null);
+  const draft = useDraft((s) => (s.reportId === reportId ? s.draft : null));
+  const dirty = useDraft(selectDirty);
+  const canUndo = useDraft((s) => s.past.length > 0);
+  const canRedo = useDraft((s) => s.future.length > 0);
+  const { draftLoaded, draftSaved, undoRequested, redoRequested } = useDraft.getState();
+  useUndoKeys();
+  useUnsavedGuard(dirty, report ? `“${report.name}”` : 'this report');
 
-  const load = useCallback(async () => {
-    const a = await invoke('app.reports.get', { params: { id: reportId } });
-    if (!a.ok) return setMessage({ ok: false, text: a.error ?? 'Not found' });
-    const r = a.data;
-    setReport(r);
-    setBlocks(r.document.blocks);
-    setFormat((f) => f || r.outputFormats[0]);
-    const conn = connections.find((c) => c.id === r.connectionId);
-    if (conn) {
-      const m = await invoke('app.analytics.get', { params: { id: conn.analyticsAppId } });
-      if (m.ok) setApp(m.data);
-    }
-  }, [reportId, connections]);
-  useEffect(() => void load(), [load]);
-
-  // The preview follows the blocks being edited, a moment after the last keystroke.
   useEffect(() => {
-    if (!report) return;
-    clearTimeout(timer.current);
-    timer.current = setTimeout(async () => {
-      const a = await invoke('app.reports.preview', { params: { id: reportId }, body: { document: asDocument(report.document, blocks) } });
-      if (a.ok) {
-        setPreview(a.data.html);
-        setPreviewError(null);
-      } else setPreviewError(a.error);
-    }, 500);
-    return () => clearTimeout(timer.current);
-  }, [blocks, report, reportId]);
+    void (async () => {
+      const a = await invoke('app.reports.get', { params: { id: reportId } });
+      if (!a.ok) return setLoadError(a.error ?? 'The report could not be opened.');
+      setReport(a.data);
+      setFormat(a.data.outputFormats[0]);
+      draftLoaded(reportId, draftOf(a.data));
+    })();
+  }, [reportId, draftLoaded]);
 
-  if (!report) return message ? <div className="error-banner" role="alert">{message.text}</div> : <p className="empty">Loading…</p>;
+  // The app behind the draft's connection: its fields, charts and variables for the editors.
+  const connectionId = draft?.connectionId ?? null;
+  useEffect(() => {
+    const conn = connections.find((c) => c.id === connectionId);
+    if (!conn) return setApp(null);
+    void invoke('app.analytics.get', { params: { id: conn.analyticsAppId } }).then((m) => setApp(m.ok ? m.data : null));
+  }, [connectionId, connections]);
 
-  const edit = (next: Block[]) => {
-    setBlocks(next);
-    setDirty(true);
-  };
-  const move = (i: number, by: number) => {
-    const next = [...blocks];
-    const [b] = next.splice(i, 1);
-    next.splice(Math.max(0, Math.min(next.length, i + by)), 0, b);
-    edit(next);
-  };
-  const save = async (extra: { connectionId?: string | null; filterIds?: string[] } = {}) => {
-    const a = await invoke('app.reports.saveDocument', { params: { id: reportId }, body: { document: asDocument(report.document, blocks), ...extra } });
-    setMessage(a.ok ? { ok: true, text: 'Saved.' } : { ok: false, text: a.error ?? 'Not saved' });
-    if (a.ok) {
-      setDirty(false);
-      setReport({ ...report, ...a.data });
-    }
-    return a.ok;
-  };
-  const saveIteration = async (isIteration: boolean, fieldID: string, separator: string) => {
-    const field = app?.fields.find((f) => f.id === fieldID);
-    const a = await invoke('v2.reports.update', {
+  const save = useCallback(async (): Promise<boolean> => {
+    const d = useDraft.getState().draft;
+    if (!d || !report) return false;
+    const field = app?.fields.find((f) => f.id === d.iterationFieldId);
+    setWorking('Saving…');
+    const a = await invoke('app.reports.saveDocument', {
       params: { id: reportId },
       body: {
-        name: report.name, isIteration, iterationFields: fieldID ? [{ fieldID, order: 0 }] : [], dynamicNameSeparator: separator,
-        dynamicNames: field ? [{ itemType: 'ReportName', value: '', order: 0 }, { itemType: 'FieldValue', value: field.name, order: 1 }] : [],
+        ...draftRequest(d),
+        dynamicNameSeparator: d.separator,
+        ...(field ? { dynamicNames: [{ itemType: 'ReportName', value: '', order: 0, variableAnalyticsAppID: null }, { itemType: 'FieldValue', value: field.name, order: 1, variableAnalyticsAppID: null }] } : {}),
       },
     });
-    setMessage(a.ok ? { ok: true, text: 'Iteration saved.' } : { ok: false, text: a.error ?? 'Not saved' });
-    if (a.ok) setReport({ ...report, ...a.data });
-  };
+    setWorking(null);
+    if (!a.ok) {
+      const placed = placeBlockErrors(a.errorDetails, d.blocks);
+      setErrors(placed);
+      toastFailed(`Not saved. ${withBlockNumbers(placed.other[0] ?? a.error ?? '')}`.trim());
+      return false;
+    }
+    setErrors(NO_ERRORS);
+    setReport({ ...report, ...a.data });
+    draftSaved(d);
+    toastSucceeded('Saved.');
+    return true;
+  }, [app, report, reportId, draftSaved]);
+
   const generate = async () => {
     if (dirty && !(await save())) return;
-    setMessage({ ok: true, text: `Generating ${format}…` });
+    setWorking(`Generating ${format}…`);
     const r = await downloadFile('v2.reports.generate', { params: { id: reportId }, query: { outputFormat: format }, body: {} });
-    setMessage(r.ok ? { ok: true, text: `Downloaded ${r.fileName}.` } : { ok: false, text: r.error ?? 'Failed' });
+    setWorking(null);
+    if (r.ok) toastSucceeded(`Downloaded ${r.fileName}.`);
+    else toastFailed(withBlockNumbers(r.error ?? 'The report could not be generated.'));
   };
-  const iterField = report.iterationFields[0]?.fieldID ?? '';
-  const formats = [...report.outputFormats, ...(blocks.some((b) => b.type === 'chart') ? ['Png'] : [])];
+
+  if (loadError) return <div className="error-banner" role="alert">{loadError}</div>;
+  if (!report || !draft) return <p className="empty" aria-busy="true">Loading…</p>;
+  const formats = [...report.outputFormats, ...(draft.blocks.some((b) => b.type === 'chart') ? ['Png'] : [])];
 
   return (
     <section className="screen designer">
@@ -117,73 +111,28 @@ export function ReportDesigner({ reportId, connections, filters, onBack }: { rep
           <h1>{report.name} <span className="badge">{report.type}</span></h1>
         </div>
         <div className="head-actions">
-          <button type="button" className="primary" onClick={() => void save()} disabled={!dirty}>{dirty ? 'Save' : 'Saved'}</button>
+          <button type="button" onClick={undoRequested} disabled={!canUndo} aria-keyshortcuts="Control+Z" title="Undo (Ctrl+Z)">Undo</button>
+          <button type="button" onClick={redoRequested} disabled={!canRedo} aria-keyshortcuts="Control+Shift+Z" title="Redo (Ctrl+Shift+Z)">Redo</button>
+          <button type="button" className="primary" onClick={() => void save()} disabled={!dirty || working !== null}>{dirty ? 'Save' : 'Saved'}</button>
           <label htmlFor="out-format" className="sr-only">Output format</label>
           <select id="out-format" value={format} onChange={(e) => setFormat(e.target.value)}>
             {formats.map((f) => <option key={f} value={f}>{f}</option>)}
           </select>
-          <button type="button" onClick={() => void generate()}>Generate and download</button>
+          <button type="button" onClick={() => void generate()} disabled={working !== null}>Generate and download</button>
         </div>
       </header>
-      {message && <div className={message.ok ? 'notice' : 'error-banner'} role={message.ok ? 'status' : 'alert'}>{message.text}</div>}
+      {working && <p className="status-line" role="status">{working}</p>}
+      {errors.other.length > 0 && (
+        <div className="form-summary" role="alert">
+          <ul>{errors.other.map((m) => <li key={m}>{m}</li>)}</ul>
+        </div>
+      )}
       <div className="designer-grid">
         <div className="blocks">
-          <div className="panel">
-            <h2>Data</h2>
-            <label htmlFor="conn">Connection</label>
-            <select id="conn" value={report.connectionId ?? ''} onChange={(e) => void save({ connectionId: e.target.value || null }).then(load)}>
-              <option value="">—</option>
-              {connections.map((c) => <option key={c.id} value={c.id}>{c.name}</option>)}
-            </select>
-            <fieldset className="filters-pick">
-              <legend>Filters applied</legend>
-              {filters.map((f) => (
-                <label key={f.id} className="chip">
-                  <input type="checkbox" checked={report.filterIds.includes(f.id)} onChange={(e) => void save({ filterIds: e.target.checked ? [...report.filterIds, f.id] : report.filterIds.filter((x) => x !== f.id) })} />
-                  {f.name}
-                </label>
-              ))}
-              {!filters.length && <small className="hint">The project has no filters.</small>}
-            </fieldset>
-            <h2 className="spaced">Iteration</h2>
-            <label className="check-line">
-              <input type="checkbox" checked={report.isIteration} onChange={(e) => void saveIteration(e.target.checked, iterField || (app?.fields.find((f) => f.type === 'text')?.id ?? ''), report.dynamicNameSeparator ?? ' - ')} />
-              One file per value of
-            </label>
-            <select aria-label="Iteration field" value={iterField} onChange={(e) => void saveIteration(report.isIteration, e.target.value, report.dynamicNameSeparator ?? ' - ')}>
-              <option value="">—</option>
-              {app?.fields.map((f) => <option key={f.id} value={f.id}>{f.name}</option>)}
-            </select>
-            <label htmlFor="sep">File name separator</label>
-            <input id="sep" defaultValue={report.dynamicNameSeparator ?? ' - '} onBlur={(e) => void saveIteration(report.isIteration, iterField, e.target.value)} />
-            <small className="hint">Files are named: report name{report.dynamicNameSeparator ?? ' - '}value.</small>
-          </div>
-          {blocks.map((b, i) => (
-            <div key={b.id} className="panel block" data-block-type={b.type}>
-              <div className="block-head">
-                <strong>{LABEL[b.type]}</strong>
-                <span>
-                  <button type="button" className="small" aria-label={`Move ${LABEL[b.type]} up`} onClick={() => move(i, -1)} disabled={i === 0}>↑</button>
-                  <button type="button" className="small" aria-label={`Move ${LABEL[b.type]} down`} onClick={() => move(i, 1)} disabled={i === blocks.length - 1}>↓</button>
-                  <button type="button" className="small danger" aria-label={`Remove ${LABEL[b.type]}`} onClick={() => edit(blocks.filter((x) => x.id !== b.id))}>×</button>
-                </span>
-              </div>
-              <BlockEditor block={b} app={app} change={(nb) => edit(blocks.map((x) => (x.id === b.id ? nb : x)))} />
-            </div>
-          ))}
-          <div className="inline-form">
-            <label htmlFor="add-block">Add</label>
-            <select id="add-block" value={adding} onChange={(e) => setAdding(BLOCK_TYPES.find((t) => t === e.target.value) ?? 'kpi')}>
-              {BLOCK_TYPES.map((t) => <option key={t} value={t}>{LABEL[t]}</option>)}
-            </select>
-            <button type="button" className="primary" onClick={() => edit([...blocks, { id: newId(), ...NEW_BLOCK[adding]() } as Block])}>Add block</button>
-          </div>
+          <DesignerDataPanel draft={draft} app={app} connections={connections} filters={filters} />
+          <BlockList blocks={draft.blocks} app={app} errors={errors.byBlock} />
         </div>
-        <div className="preview-pane">
-          <h2>Preview</h2>
-          {previewError && <div className="error-banner" role="alert">{previewError}</div>}
-          <ReportPreview html={preview} />
-        </div>
+        <PreviewPane reportId={reportId} draft={draft} />
       </div>
     </section>
   );

@@ -1,6 +1,8 @@
 import { useCallback, useEffect, useState } from 'react';
 import { invoke, type Answer } from '../../bridge';
 import type { ResultOf } from '../../../../engine/catalogue';
+import { askConfirm } from '../../stores/feedback/confirm.store';
+import { toastFailed, toastSucceeded } from '../../stores/feedback/toasts';
 
 type FilterData = ResultOf<'app.filters.list'>[number];
 type Meta = ResultOf<'app.analytics.get'>;
@@ -17,7 +19,6 @@ export function FilterEditor({ filterId, onBack }: { filterId: string; onBack: (
   const [choices, setChoices] = useState<string[]>([]);
   const [picked, setPicked] = useState<string[]>([]);
   const [variableValue, setVariableValue] = useState('');
-  const [error, setError] = useState<string | null>(null);
 
   const load = useCallback(async () => {
     const list = await invoke('app.filters.list', {});
@@ -41,12 +42,13 @@ export function FilterEditor({ filterId, onBack }: { filterId: string; onBack: (
   }, [target, kind, appId, meta]);
 
   if (!filter) return <p className="empty">Loading…</p>;
-  const answer = (a: Answer<FilterData>) => {
-    setError(a.ok ? null : a.error);
-    if (a.ok) setFilter(a.data);
+  const answer = (a: Answer<FilterData>, done?: string) => {
+    if (!a.ok) return toastFailed(a.error ?? 'The filter was not changed.');
+    setFilter(a.data);
+    if (done) toastSucceeded(done);
   };
   const add = async () => {
-    if (!target) return setError('Choose what the step applies to');
+    if (!target) return toastFailed('Choose what the step applies to.');
     if (kind === 'field') answer(await invoke('v2.filters.updateFieldValues', { params: { id: filterId }, body: { analyticsFieldID: target, filterItemFieldValues: picked } }));
     else if (kind === 'variable') answer(await invoke('v2.filters.updateVariableValues', { params: { id: filterId }, body: { analyticsVariableID: target, variableValue } }));
     else answer(await invoke('v2.filters.updateBookmarkValues', { params: { id: filterId }, body: { analyticsBookmarkID: target } }));
@@ -61,8 +63,7 @@ export function FilterEditor({ filterId, onBack }: { filterId: string; onBack: (
           <h1>Filter: {filter.name}</h1>
         </div>
       </header>
-      {error && <div className="error-banner" role="alert">{error}</div>}
-      {!meta && <div className="notice">Connect the project to an analytics app to add steps.</div>}
+      {!meta && <p className="hint">Connect the project to an analytics app to add steps.</p>}
       <div className="panel">
         <h2>Steps, in order</h2>
         <ol className="steps">
@@ -74,7 +75,11 @@ export function FilterEditor({ filterId, onBack }: { filterId: string; onBack: (
               <span className="step-actions">
                 <button type="button" className="small" aria-label="Move up" disabled={i === 0} onClick={async () => answer(await invoke('v2.filters.reorderValues', { params: { id: filterId }, body: { id: v.id, direction: 'Up' } }))}>↑</button>
                 <button type="button" className="small" aria-label="Move down" disabled={i === filter.values.length - 1} onClick={async () => answer(await invoke('v2.filters.reorderValues', { params: { id: filterId }, body: { id: v.id, direction: 'Down' } }))}>↓</button>
-                <button type="button" className="small danger" aria-label="Remove step" onClick={async () => answer(await invoke('v2.filters.deleteValues', { params: { id: filterId }, body: [v.id] }))}>×</button>
+                <button type="button" className="small danger" aria-label={`Remove step ${i + 1}`} onClick={async () => {
+                  const what = v.targetName ?? 'this step';
+                  if (await askConfirm({ title: 'Remove the step?', message: `Step ${i + 1} (${v.kind} ${what}) will be removed from “${filter.name}”. Reports applying the filter change with it.`, confirmLabel: 'Remove step' }))
+                    answer(await invoke('v2.filters.deleteValues', { params: { id: filterId }, body: [v.id] }), `Step ${i + 1} removed.`);
+                }}>×</button>
               </span>
             </li>
           ))}

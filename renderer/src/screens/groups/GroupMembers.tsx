@@ -5,13 +5,13 @@ import { DataTable } from '../../components/DataTable';
 import { userOptions } from '../../components/options';
 import type { Option } from '../../components/Form';
 import { createListStore } from '../../stores/lists/list-store';
+import { toastOutcome } from '../../stores/feedback/toasts';
 
 /** The members of one group: add a user, remove one; listed and sorted on the server. */
 export function GroupMembers({ group, changed }: { group: Pick<RowOf<'v1.groups.list'>, 'id' | 'name' | 'type'>; changed: () => void }) {
   const store = useMemo(() => createListStore('v1.groups.listMembers', null, () => ({ id: group.id })), [group.id]);
   const [users, setUsers] = useState<Option[]>([]);
   const [chosen, setChosen] = useState('');
-  const [error, setError] = useState<string | null>(null);
   useEffect(() => {
     void store.getState().refreshRequested();
     void userOptions().then(setUsers);
@@ -23,19 +23,18 @@ export function GroupMembers({ group, changed }: { group: Pick<RowOf<'v1.groups.
   const add = async () => {
     if (!chosen) return;
     const a = await invoke('v1.groups.addUsers', { params: { id: group.id }, body: [chosen] });
-    setError(a.ok ? null : a.error);
+    toastOutcome(a, `${users.find((u) => u.id === chosen)?.name ?? 'The user'} added to ${group.name}.`);
     setChosen('');
     refresh();
   };
-  const remove = async (userId: string) => {
-    const a = await invoke('v1.groups.removeUsers', { params: { id: group.id }, body: [userId] });
-    setError(a.ok ? null : a.error);
+  const remove = async (member: { id: string; fullName: string }) => {
+    const a = await invoke('v1.groups.removeUsers', { params: { id: group.id }, body: [member.id] });
+    toastOutcome(a, `${member.fullName} removed from ${group.name}.`);
     refresh();
   };
   return (
     <div className="panel">
       <h2>Members of {group.name}</h2>
-      {error && <div className="error-banner" role="alert">{error}</div>}
       {group.type !== 'system' && (
         <div className="inline-form">
           <label htmlFor="add-member">Add user</label>
@@ -49,7 +48,7 @@ export function GroupMembers({ group, changed }: { group: Pick<RowOf<'v1.groups.
       <DataTable
         store={store}
         columns={[{ key: 'fullName', label: 'Name', sort: 'fullName' }, { key: 'email', label: 'E-mail', sort: 'email' }]}
-        actions={group.type === 'system' ? undefined : (m) => <button type="button" onClick={() => void remove(m.id)}>Remove</button>}
+        actions={group.type === 'system' ? undefined : (m) => <button type="button" onClick={() => void remove(m)}>Remove</button>}
       />
     </div>
   );

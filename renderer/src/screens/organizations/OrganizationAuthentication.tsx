@@ -1,7 +1,8 @@
 import { useEffect, useState } from 'react';
 import { invoke } from '../../bridge';
 import type { RowOf } from '../../../../engine/catalogue';
-import { Form } from '../../components/Form';
+import { Form, submitOutcome } from '../../components/Form';
+import { toastOutcome } from '../../stores/feedback/toasts';
 import { flag, idList } from '../../components/options';
 
 const providerOptions = async () => {
@@ -12,7 +13,6 @@ const providerOptions = async () => {
 /** How members of one organization sign in: NTLM, JWT, and which identity providers. */
 export function OrganizationAuthentication({ org }: { org: Pick<RowOf<'v1.organizations.list'>, 'id' | 'displayName' | 'allowNtlm' | 'allowJwt'> }) {
   const [providers, setProviders] = useState<string[] | null>(null);
-  const [saved, setSaved] = useState(false);
   useEffect(() => {
     void invoke('app.organizations.getAuthentication', { params: { id: org.id } }).then((a) => setProviders(a.ok ? a.data.identityProviders.map((p) => p.id) : []));
   }, [org.id]);
@@ -20,7 +20,6 @@ export function OrganizationAuthentication({ org }: { org: Pick<RowOf<'v1.organi
   return (
     <div className="panel">
       <h2>Sign-in for {org.displayName}</h2>
-      {saved && <div className="notice" role="status">Saved.</div>}
       <Form
         fields={[
           { name: 'allowNtlm', label: 'Allow Windows (NTLM) sign-in', kind: 'checkbox' },
@@ -34,8 +33,8 @@ export function OrganizationAuthentication({ org }: { org: Pick<RowOf<'v1.organi
             params: { id: org.id },
             body: { allowNtlm: flag(v.allowNtlm), allowJwt: flag(v.allowJwt), identityProviders: idList(v.identityProviders) },
           });
-          setSaved(a.ok);
-          return a.ok ? null : { error: a.error, errorDetails: a.errorDetails };
+          if (a.ok) toastOutcome(a, `Sign-in settings of ${org.displayName} saved.`);
+          return submitOutcome(a);
         }}
       />
     </div>

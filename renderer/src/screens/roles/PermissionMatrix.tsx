@@ -2,6 +2,7 @@ import { useCallback, useEffect, useState } from 'react';
 import { invoke } from '../../bridge';
 import type { RowOf } from '../../../../engine/catalogue';
 import { selectMayCall, useSession } from '../../stores/session/session.store';
+import { toastFailed } from '../../stores/feedback/toasts';
 
 type Role = RowOf<'v1.roles.list'>;
 type Flags = Omit<Role['permissions'], 'id' | 'createdDate' | 'modifiedDate'>;
@@ -15,12 +16,11 @@ const label = (p: string) => p.replace(/([A-Z])/g, ' $1').replace(/^./, (c) => c
 /** Roles across, permissions down: a tick grants, a click saves that one role. */
 export function PermissionMatrix({ version }: { version: number }) {
   const [roles, setRoles] = useState<Role[]>([]);
-  const [error, setError] = useState<string | null>(null);
   const canEdit = useSession(selectMayCall('v1.roles.update'));
   const load = useCallback(async () => {
     const a = await invoke('v1.roles.list', { query: { get_all: true, sort_by: 'Name' } });
     if (a.ok) setRoles(a.data);
-    else setError(a.error);
+    else toastFailed(a.error ?? 'The roles could not be read.');
   }, []);
   useEffect(() => void load(), [load, version]);
   const permissions = roles.length ? (Object.keys(flagsOf(roles[0].permissions)) as Permission[]) : [];
@@ -33,14 +33,13 @@ export function PermissionMatrix({ version }: { version: number }) {
       params: { id: role.id },
       body: { name: role.name, description: role.description, allProjects: role.allProjects, projects: role.projects, isActive: role.isActive, permissions: next },
     });
-    setError(a.ok ? null : a.error);
+    if (!a.ok) toastFailed(`${role.name} was not changed: ${a.error ?? 'refused'}`);
     await load();
   };
 
   return (
     <div className="panel">
       <h2>Permissions by role</h2>
-      {error && <div className="error-banner" role="alert">{error}</div>}
       <div className="matrix-wrap">
         <table className="matrix">
           <thead>

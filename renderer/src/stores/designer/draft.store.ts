@@ -1,7 +1,7 @@
 import { create } from 'zustand';
 import type { DocBlock } from '../../../../engine/render/document';
 
-type BlockType = DocBlock['type'];
+export type BlockType = DocBlock['type'];
 /** A block as it is being edited: its type's fields, some maybe not filled in yet. */
 export type Block = { [T in BlockType]: { id: string; type: T } & Partial<Omit<Extract<DocBlock, { type: T }>, 'id' | 'type'>> }[BlockType];
 
@@ -29,7 +29,8 @@ interface DraftState {
   draftEdited(change: Partial<Draft>, key?: string): void;
   undoRequested(): void;
   redoRequested(): void;
-  draftSaved(): void;
+  /** The draft sent to Save was written: it is the new baseline (later edits stay unsaved). */
+  draftSaved(sent: Draft): void;
 }
 
 const HISTORY = 200;
@@ -61,7 +62,7 @@ export const useDraft = create<DraftState>((set, get) => ({
     if (!draft || !future.length) return;
     set({ draft: future[0], past: [...past, draft], future: future.slice(1), lastKey: null });
   },
-  draftSaved: () => set((s) => ({ saved: JSON.stringify(s.draft) })),
+  draftSaved: (sent) => set({ saved: JSON.stringify(sent) }),
 }));
 
 export const selectDirty = (s: DraftState) => s.draft !== null && JSON.stringify(s.draft) !== s.saved;
