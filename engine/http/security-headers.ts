@@ -5,7 +5,7 @@ import { REPORT_STYLE_HASH } from '../render/report-style.js';
  * one inline style allowed is the report style, by its hash, so the designer's preview looks exactly
  * like the HTML file (no 'unsafe-inline', and no style attributes anywhere).
  */
-export const CONTENT_SECURITY_POLICY = [
+const DIRECTIVES = [
   "default-src 'none'",
   "script-src 'self'",
   `style-src 'self' '${REPORT_STYLE_HASH}'`,
@@ -14,8 +14,13 @@ export const CONTENT_SECURITY_POLICY = [
   "connect-src 'self'",
   "base-uri 'none'",
   "form-action 'none'",
-  "frame-ancestors 'none'",
-].join('; ');
+];
+export const CONTENT_SECURITY_POLICY = [...DIRECTIVES, "frame-ancestors 'none'"].join('; ');
+/**
+ * The same policy for the page's <meta> tag, which holds under Electron's file:// too (no headers
+ * there). A meta policy cannot say frame-ancestors (Chromium warns), so it leaves that to the header.
+ */
+export const META_CONTENT_SECURITY_POLICY = DIRECTIVES.join('; ');
 
 export const SECURITY_HEADERS: Record<string, string> = {
   'content-security-policy': CONTENT_SECURITY_POLICY,

@@ -5,6 +5,8 @@ import { countWhere, findOr404 } from '../../core/rows.js';
 import { AnalyticsApp } from '../analytics-apps/analytics-apps.entity.js';
 import { reachableProject, visibleProjects } from '../projects/projects.rules.js';
 import { Connection, type ConnectionRow } from './connections.entity.js';
+import { Report } from '../reports/reports.entity.js';
+import { refuseWhileReportsUse } from '../reports/reports-in-use.js';
 
 export async function connectionDtos(ctx: OpContext, rows: ConnectionRow[]) {
   const apps = await ctx.db.getRepository(AnalyticsApp).find();
@@ -63,8 +65,7 @@ export async function updateConnection(ctx: OpContext, id: string, f: { name: st
 /** A connection is deleted only when no report reads through it. */
 export async function deleteConnection(ctx: OpContext, id: string) {
   const row = await reachableConnection(ctx, id);
-  const used = await countWhere(ctx, 'SELECT COUNT(*) n FROM reports WHERE connectionId = ?', [row.id]);
-  if (used) throw conflict(`The connection is used by ${used} report(s)`);
+  refuseWhileReportsUse(`The connection “${row.name}”`, 'used', await ctx.db.getRepository(Report).find({ where: { connectionId: row.id }, order: { name: 'ASC' } }), (those) => `give ${those} another connection`);
   await ctx.db.getRepository(Connection).delete(row.id);
   return { deleted: 1 };
 }

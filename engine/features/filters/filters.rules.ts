@@ -7,6 +7,7 @@ import { AnalyticsApp } from '../analytics-apps/analytics-apps.entity.js';
 import { Connection } from '../connections/connections.entity.js';
 import { duplicateTarget, reachableProject, visibleProjects } from '../projects/projects.rules.js';
 import { Report } from '../reports/reports.entity.js';
+import { refuseWhileReportsUse } from '../reports/reports-in-use.js';
 import { Filter, FilterValue, type FilterRow, type FilterValueKind, type FilterValueRow } from './filters.entity.js';
 
 /** The apps a project reads through its connections, with their metadata. */
@@ -183,10 +184,7 @@ export async function filtersOfReport(ctx: OpContext, reportId: string) {
 export async function deleteFilter(ctx: OpContext, id: string) {
   const filter = await reachableFilter(ctx, id);
   const users = (await ctx.db.getRepository(Report).findBy({ projectId: filter.projectId })).filter((r) => r.filterIds.includes(id));
-  if (users.length) {
-    const names = users.map((r) => `“${r.name}”`).join(', ');
-    throw conflict(`The filter “${filter.name}” is applied by ${users.length === 1 ? 'the report' : 'the reports'} ${names}; remove it from ${users.length === 1 ? 'that report' : 'them'} first`, [{ field: 'params.id', message: `applied by ${names}` }]);
-  }
+  refuseWhileReportsUse(`The filter “${filter.name}”`, 'applied', users, (those) => `remove it from ${those}`);
   await ctx.db.transaction(async (tx) => {
     await tx.getRepository(FilterValue).delete({ filterId: id });
     await tx.getRepository(Filter).delete({ id });

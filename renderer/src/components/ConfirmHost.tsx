@@ -24,7 +24,7 @@ export function ConfirmHost() {
           </div>
         )}
         <div className="form-actions">
-          <button type="button" onClick={() => answer(false)} autoFocus={asking.typeToConfirm === undefined}>Cancel</button>
+          <button type="button" onClick={() => answer(false)} autoFocus={asking.typeToConfirm === undefined}>{asking.cancelLabel ?? 'Cancel'}</button>
           <button type="submit" className="primary danger-fill" disabled={blocked}>{asking.confirmLabel}</button>
         </div>
       </form>

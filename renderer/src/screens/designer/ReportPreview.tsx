@@ -16,9 +16,9 @@ export function ReportPreview({ html }: { html: string }) {
     const page = doc.querySelector('.report-page');
     doc.querySelectorAll('script, iframe, object, embed').forEach((n) => n.remove());
     doc.querySelectorAll('[style]').forEach((n) => n.removeAttribute('style'));
-    const style = document.createElement('style');
-    style.textContent = doc.querySelector('head style')?.textContent ?? '';
-    root.replaceChildren(style, ...(page ? [document.importNode(page, true)] : []));
+    const css = doc.querySelector('head style')?.textContent;
+    const style = css ? [Object.assign(document.createElement('style'), { textContent: css })] : [];
+    root.replaceChildren(...style, ...(page ? [document.importNode(page, true)] : []));
   }, [html]);
   return <div ref={host} className="report-preview" aria-label="Report preview" role="document" />;
 }

@@ -5,6 +5,8 @@ export interface ConfirmRequest {
   /** What will be lost, said plainly. */
   message: string;
   confirmLabel: string;
+  /** The safe answer; "Cancel" unless said. */
+  cancelLabel?: string;
   /** Asks the person to type this (a project's name) before the action can go ahead. */
   typeToConfirm?: string;
 }

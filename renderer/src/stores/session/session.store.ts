@@ -1,5 +1,5 @@
 import { create } from 'zustand';
-import { httpSession, invoke } from '../../bridge';
+import { httpSession, invoke, isDesktop } from '../../bridge';
 import type { OpId, ResultOf } from '../../../../engine/catalogue';
 
 type Me = ResultOf<'app.auth.me'>;
@@ -18,8 +18,9 @@ export const useSession = create<SessionState>((set) => ({
   me: null,
   async appStarted() {
     const setup = await invoke('app.setup.status');
-    const me = await invoke('app.auth.me');
-    if (me.ok) return set({ status: 'signedIn', me: me.data });
+    // Served, a page without a session token has no one to ask about (and a 401 to log for nothing).
+    const me = isDesktop() || httpSession.get() ? await invoke('app.auth.me') : null;
+    if (me?.ok) return set({ status: 'signedIn', me: me.data });
     set({ status: setup.ok && !setup.data.setupComplete ? 'setup' : 'signedOut', me: null });
   },
   async signedIn() {

@@ -1,0 +1,89 @@
+// What every end-to-end file needs: a served Broadsheet, a Chromium page on it that records every
+// console error (a test fails on one), signing in, the main navigation, an accessibility check with
+// axe-core, and screenshots at the two sizes a designer works at.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { startTestServer, type TestServer } from '../support/test-server.js';
+import { ARTIFACTS, RENDERER_DIR, launchChromium } from './browser.js';
+
+export const WIDE = { width: 1440, height: 900 };
+export const NARROW = { width: 1024, height: 700 };
+export interface Person { firstName: string; lastName: string; email: string; password: string }
+
+export interface E2E {
+  s: TestServer;
+  browser: Browser;
+  context: BrowserContext;
+  page: Page;
+  /** Console errors and uncaught page errors seen so far (a CSP refusal is one). */
+  consoleErrors: string[];
+  /** Requests the server refused with a 4xx (a wrong password, a delete in use): Chromium logs them as errors, but they are answers. */
+  refusals: string[];
+  close(): Promise<void>;
+}
+
+/** Starts a server (set up for `owner` unless null), a browser and a page watched for console errors. */
+export async function openApp(owner: Person | null, viewport = WIDE, opts: { demo?: boolean } = {}): Promise<E2E> {
+  const s = await startTestServer({ rendererDir: RENDERER_DIR, demo: opts.demo });
+  if (owner) await s.ok('POST', '/api/app/setup', owner);
+  const browser = await launchChromium();
+  const context = await browser.newContext({ viewport, acceptDownloads: true });
+  const page = await context.newPage();
+  const consoleErrors: string[] = [];
+  const refusals: string[] = [];
+  page.on('console', (m) => {
+    if (m.type() !== 'error') return;
+    if (/^Failed to load resource: the server responded with a status of 4\d\d/.test(m.text())) refusals.push(`${m.location().url}: ${m.text()}`);
+    else consoleErrors.push(`${m.text()} (at ${m.location().url}:${m.location().lineNumber})`);
+  });
+  page.on('pageerror', (e) => consoleErrors.push(`page error: ${e.message}`));
+  return {
+    s, browser, context, page, consoleErrors, refusals,
+    async close() {
+      await browser.close();
+      await s.stop();
+    },
+  };
+}
+
+export async function signIn(e: E2E, who: Person) {
+  await e.page.goto(e.s.url + '/');
+  await e.page.getByLabel('E-mail').fill(who.email);
+  await e.page.getByLabel('Password').fill(who.password);
+  await e.page.getByRole('button', { name: 'Sign in' }).click();
+  await e.page.getByRole('navigation', { name: 'Main' }).waitFor();
+}
+
+export const nav = (page: Page, name: string) => page.getByRole('navigation', { name: 'Main' }).getByRole('button', { name, exact: true });
+export const dialog = (page: Page) => page.getByRole('dialog');
+/** An in-app question (toasts are alert dialogs too, in react-aria: told apart by class). */
+export const alertDialog = (page: Page) => page.locator('.dialog[role=alertdialog]');
+/** A toast of a tone ('success' or 'failure'): the one saying `text`, or else the latest. */
+export const toast = (page: Page, tone: 'success' | 'failure', text?: string | RegExp) =>
+  text === undefined ? page.locator(`.toast.${tone}`).last() : page.locator(`.toast.${tone}`).filter({ hasText: text });
+
+const AXE = readFileSync(join(__dirname, '..', '..', 'node_modules', 'axe-core', 'axe.min.js'), 'utf8');
+
+export interface AxeFinding { id: string; impact: string; help: string; targets: string[] }
+
+/** axe-core's serious and critical findings on the page as it is now. */
+export async function accessibilityProblems(page: Page): Promise<AxeFinding[]> {
+  // Evaluated through the DevTools protocol, not a <script> tag the page's CSP would (rightly) refuse.
+  if (!(await page.evaluate(() => 'axe' in globalThis))) await page.evaluate(AXE);
+  return page.evaluate(async () => {
+    const { axe, document } = globalThis as unknown as { document: unknown; axe: { run(ctx: unknown, o: object): Promise<{ violations: { id: string; impact: string; help: string; nodes: { target: string[] }[] }[] }> } };
+    const r = await axe.run(document, { resultTypes: ['violations'] });
+    return r.violations
+      .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+      .map((v) => ({ id: v.id, impact: v.impact, help: v.help, targets: v.nodes.slice(0, 5).map((n) => n.target.join(' ')) }));
+  });
+}
+
+export const shot = (page: Page, name: string, fullPage = false) => page.screenshot({ path: join(ARTIFACTS, `${name}.png`), fullPage });
+
+/** Fails the test that caused a console error (called after each test), then starts counting afresh. */
+export function noConsoleErrorsSince(e: E2E | undefined) {
+  const seen = e?.consoleErrors.splice(0) ?? [];
+  if (seen.length) throw new Error(`Console errors during this test:\n${seen.join('\n')}`);
+}
