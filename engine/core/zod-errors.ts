@@ -9,9 +9,13 @@ export function issuesToFieldErrors(part: string, error: z.ZodError): FieldError
   });
 }
 
+const ZOD_DEFAULT = /^(Too (small|big)|Invalid|Unrecognized)/;
+
 // zod's defaults speak to programmers ("Too big: expected number to be <=65535"); these speak to
 // the person filling in the form, beside the field they name.
 function messageFor(issue: z.core.$ZodIssue): string {
+  // A schema's own message ("choose at least one organization") already speaks to the person.
+  if (issue.code !== 'custom' && !ZOD_DEFAULT.test(issue.message)) return issue.message;
   switch (issue.code) {
     case 'invalid_type':
       if (issue.input === undefined) return 'is required';

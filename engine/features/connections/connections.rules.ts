@@ -1,7 +1,7 @@
 import type { OpContext } from '../../ops/context.js';
 import { iso, newBase } from '../../core/entity-base.js';
-import { badInput, conflict, notFound } from '../../core/errors.js';
-import { countWhere, findOr404 } from '../../core/rows.js';
+import { badInput, notFound } from '../../core/errors.js';
+import { findOr404 } from '../../core/rows.js';
 import { AnalyticsApp } from '../analytics-apps/analytics-apps.entity.js';
 import { reachableProject, visibleProjects } from '../projects/projects.rules.js';
 import { Connection, type ConnectionRow } from './connections.entity.js';

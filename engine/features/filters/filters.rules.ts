@@ -1,7 +1,7 @@
 import { In } from 'typeorm';
 import type { OpContext } from '../../ops/context.js';
 import { iso, newBase } from '../../core/entity-base.js';
-import { badInput, conflict, notFound } from '../../core/errors.js';
+import { badInput, notFound } from '../../core/errors.js';
 import type { AppMeta, Selections } from '../../analytics/model.js';
 import { AnalyticsApp } from '../analytics-apps/analytics-apps.entity.js';
 import { Connection } from '../connections/connections.entity.js';

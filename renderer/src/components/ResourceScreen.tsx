@@ -48,9 +48,11 @@ export interface ResourceConfig<L extends ListOpId> {
 }
 
 const idOf = (row: unknown) => (row as { id: string }).id;
-const nameOf = (row: unknown) => {
-  const r = row as { name?: unknown; displayName?: unknown };
-  return String(r.name ?? r.displayName ?? idOf(row));
+/** What a person calls a row: its name (never its id, which means nothing to them). */
+const nameOf = (row: unknown, noun: string) => {
+  const r = row as { name?: unknown; displayName?: unknown; fullName?: unknown; title?: unknown; email?: unknown };
+  const name = [r.name, r.displayName, r.fullName, r.title, r.email].find((x) => typeof x === 'string' && x.trim());
+  return name ? `“${String(name)}”` : `this ${noun}`;
 };
 
 /** A list with create, edit and delete for one resource, driven by its catalogue operations. */
@@ -68,13 +70,13 @@ export function ResourceScreen<L extends ListOpId>({ config }: { config: Resourc
     const consequence = config.remove!.consequence?.(row);
     const yes = await askConfirm({
       title: `Delete ${config.noun}?`,
-      message: `“${nameOf(row)}” will be deleted.${consequence ? ` ${consequence}` : ''} This cannot be undone.`,
+      message: `${nameOf(row, config.noun).replace(/^t/, 'T')} will be deleted.${consequence ? ` ${consequence}` : ''} This cannot be undone.`,
       confirmLabel: `Delete ${config.noun}`,
     });
     if (!yes) return;
     const how = config.remove!;
     const answer = how.run ? await how.run(row) : await invoke(how.op, { body: [idOf(row)] });
-    toastOutcome(answer, `Deleted ${config.noun} “${nameOf(row)}”.`);
+    toastOutcome(answer, `Deleted ${config.noun} ${nameOf(row, config.noun)}.`);
     if (selected && idOf(selected) === idOf(row)) setSelected(null);
     reload();
   };

@@ -1,5 +1,5 @@
 import { httpSession, invoke, isDesktop } from '../../bridge';
-import { Form, type FieldDef } from '../../components/Form';
+import { Form, submitOutcome, type FieldDef } from '../../components/Form';
 import { useSession } from '../../stores/session/session.store';
 
 const fields: FieldDef[] = [
@@ -27,13 +27,13 @@ export function FirstRunScreen() {
             if (!isDesktop()) httpSession.set(String(v.ownerKey ?? '').trim() || null);
             const a = await invoke('app.setup.complete', { body });
             if (!a.ok) {
-              if (isDesktop()) return { error: a.error, errorDetails: a.errorDetails };
-              // A wrong key is refused before the fields are read: ask again without it, so that
-              // every problem of the form is told in one round, the key's among them.
-              const fields = a.status === 401 ? await invoke('app.setup.complete', { body }) : a;
-              const fieldErrors = fields.status === 400 ? fields.errorDetails : [];
-              const keyProblem = !String(v.ownerKey ?? '').trim() ? 'is required' : a.status === 401 || a.status === 403 ? 'is not the owner key of this installation' : null;
-              const errorDetails = [...(keyProblem ? [{ field: 'body.ownerKey', message: keyProblem }] : []), ...fieldErrors];
+              if (isDesktop()) return submitOutcome(a);
+              // The fields are checked before the key is (an unknown key reads as no key), so a
+              // form with both wrong asks about the key too: every problem is told in one round.
+              const key = String(v.ownerKey ?? '').trim();
+              const keyWrong = a.status === 403 || (a.status === 400 && !!key && !(await invoke('app.auth.me')).ok);
+              const keyProblem = !key ? 'is required' : keyWrong ? 'is not the owner key of this installation' : null;
+              const errorDetails = [...(keyProblem ? [{ field: 'body.ownerKey', message: keyProblem }] : []), ...(a.status === 400 ? a.errorDetails : [])];
               return { error: errorDetails.length ? null : a.error, errorDetails };
             }
             await signedIn();
