@@ -20,5 +20,6 @@ export function ReportPreview({ html }: { html: string }) {
     const style = css ? [Object.assign(document.createElement('style'), { textContent: css })] : [];
     root.replaceChildren(...style, ...(page ? [document.importNode(page, true)] : []));
   }, [html]);
-  return <div ref={host} className="report-preview" aria-label="Report preview" role="document" />;
+  // Focusable, so a keyboard can scroll a long preview.
+  return <div ref={host} className="report-preview" aria-label="Report preview" role="document" tabIndex={0} />;
 }

@@ -1,0 +1,100 @@
+// Every screen, with the demo content in it, at the two sizes a designer works at (1440 × 900 and
+// 1024 × 700): a screenshot of each under tests/artifacts/screens, an axe-core check that finds no
+// serious or critical problem, nothing cut off sideways, and no console error.
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { ARTIFACTS } from './browser.js';
+import { accessibilityProblems, dialog, NARROW, noConsoleErrorsSince, openApp, signIn, WIDE, type E2E } from './harness.js';
+
+let e: E2E;
+const OWNER = { firstName: 'Olga', lastName: 'Owner', email: 'olga@example.com', password: 'olga-password-1' };
+const SCREENS_DIR = join(ARTIFACTS, 'screens');
+
+interface Visit { name: string; hash: () => string; ready: string; open?: string; settled?: () => Promise<void> }
+let projectId = '';
+let reportId = '';
+let filterId = '';
+let appId = '';
+
+const VISITS: Visit[] = [
+  { name: 'projects', hash: () => '#/projects', ready: 'Sales reporting (demo)' },
+  { name: 'project', hash: () => `#/projects/${projectId}`, ready: 'Regional sales review' },
+  { name: 'designer', hash: () => `#/projects/${projectId}/reports/${reportId}`, ready: 'Preview', settled: () => e.page.getByRole('document', { name: 'Report preview' }).locator('.report-page').waitFor() },
+  { name: 'filter', hash: () => `#/projects/${projectId}/filters/${filterId}`, ready: 'Steps, in order' },
+  { name: 'apps', hash: () => '#/apps', ready: 'Sales demo' },
+  { name: 'app', hash: () => `#/apps/${appId}`, ready: 'Fields' },
+  { name: 'resources', hash: () => '#/resources', ready: 'Resources' },
+  { name: 'users', hash: () => '#/users', ready: 'Olga Owner', open: 'New user' },
+  { name: 'groups', hash: () => '#/groups', ready: 'Groups', open: 'New group' },
+  { name: 'roles', hash: () => '#/roles', ready: 'Permissions by role' },
+  { name: 'organizations', hash: () => '#/organizations', ready: 'Default' },
+  { name: 'user-directories', hash: () => '#/user-directories', ready: 'User directories', open: 'New user directory' },
+  { name: 'identity-providers', hash: () => '#/identity-providers', ready: 'Identity providers' },
+  { name: 'trusted-origins', hash: () => '#/trusted-origins', ready: 'Trusted origins' },
+  { name: 'api-keys', hash: () => '#/api-keys', ready: 'API keys' },
+  { name: 'settings', hash: () => '#/settings', ready: 'Settings' },
+];
+
+beforeAll(async () => {
+  mkdirSync(SCREENS_DIR, { recursive: true });
+  e = await openApp(OWNER, WIDE, { demo: true });
+  const projects = await e.s.ok('GET', '/api/v1/projects', undefined, { get_all: true });
+  projectId = projects[0].id;
+  reportId = (await e.s.ok('GET', '/api/v1/reports', undefined, { project_id: projectId, get_all: true }))[0].id;
+  filterId = (await e.s.ok('POST', '/api/v2/filters', { name: 'West only', projectID: projectId })).id;
+  appId = (await e.s.ok('GET', '/api/v1/analytics-apps', undefined, { get_all: true }))[0].id;
+  await signIn(e, OWNER);
+}, 120_000);
+afterEach(() => noConsoleErrorsSince(e));
+afterAll(async () => {
+  await e?.close();
+});
+
+async function check(label: string) {
+  const problems = await accessibilityProblems(e.page);
+  expect(problems, `${label}: ${JSON.stringify(problems, null, 1)}`).toEqual([]);
+  // Nothing wider than the window: tables scroll inside their own box instead.
+  expect(await e.page.evaluate(() => document.scrollingElement!.scrollWidth), `${label} overflows sideways`).toBeLessThanOrEqual(e.page.viewportSize()!.width);
+}
+
+describe('every screen in Chromium', () => {
+  for (const size of [WIDE, NARROW]) {
+    for (const v of VISITS) {
+      it(`${v.name} at ${size.width} × ${size.height}`, async () => {
+        await e.page.setViewportSize(size);
+        await e.page.goto(`${e.s.url}/${v.hash()}`);
+        await e.page.locator('main').getByText(v.ready, { exact: true }).first().waitFor();
+        await v.settled?.();
+        await e.page.waitForLoadState('networkidle');
+        await check(v.name);
+        await e.page.screenshot({ path: join(SCREENS_DIR, `${v.name}-${size.width}.png`) });
+        if (v.open) {
+          await e.page.getByRole('button', { name: v.open }).click();
+          await dialog(e.page).waitFor();
+          await check(`${v.name} dialog`);
+          await e.page.screenshot({ path: join(SCREENS_DIR, `${v.name}-dialog-${size.width}.png`) });
+          await e.page.keyboard.press('Escape');
+          await dialog(e.page).waitFor({ state: 'detached' });
+        }
+      });
+    }
+  }
+
+  it('sign-in and first-run screens', async () => {
+    const fresh = await openApp(null, NARROW);
+    try {
+      await fresh.page.goto(fresh.s.url + '/');
+      await fresh.page.getByRole('button', { name: 'Finish setup' }).waitFor();
+      expect(await accessibilityProblems(fresh.page)).toEqual([]);
+      await fresh.page.screenshot({ path: join(SCREENS_DIR, 'first-run-1024.png') });
+      await e.page.getByRole('button', { name: 'Sign out' }).click();
+      await e.page.getByRole('button', { name: 'Sign in' }).waitFor();
+      expect(await accessibilityProblems(e.page)).toEqual([]);
+      await e.page.screenshot({ path: join(SCREENS_DIR, 'sign-in-1024.png') });
+      expect(fresh.consoleErrors).toEqual([]);
+    } finally {
+      await fresh.close();
+    }
+  });
+});
