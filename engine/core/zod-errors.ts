@@ -14,6 +14,8 @@ const ZOD_DEFAULT = /^(Too (small|big)|Invalid|Unrecognized)/;
 // zod's defaults speak to programmers ("Too big: expected number to be <=65535"); these speak to
 // the person filling in the form, beside the field they name.
 function messageFor(issue: z.core.$ZodIssue): string {
+  // The input is on the issue only when parsed with reportInput (the dispatcher does; it is never echoed).
+  if ('input' in issue && issue.input === undefined && issue.code !== 'unrecognized_keys') return 'is required';
   // A schema's own message ("choose at least one organization") already speaks to the person.
   if (issue.code !== 'custom' && !ZOD_DEFAULT.test(issue.message)) return issue.message;
   switch (issue.code) {

@@ -51,7 +51,7 @@ export const bodyLimitOf = (op: AnyOp) => op.http.bodyLimit ?? DEFAULT_BODY_LIMI
 
 function parsePart(part: string, schema: z.ZodType | undefined, value: unknown): unknown {
   if (!schema) return value;
-  const result = schema.safeParse(value);
+  const result = schema.safeParse(value, { reportInput: true });
   if (result.success) return result.data;
   const details = issuesToFieldErrors(part, result.error);
   throw badInput(`Invalid ${part}: ${details.map((d) => `${d.field} ${d.message}`).join('; ')}`, details);
