@@ -15,10 +15,12 @@ import { Project } from './features/projects/projects.entity.js';
 import { Connection } from './features/connections/connections.entity.js';
 import { Filter, FilterValue } from './features/filters/filters.entity.js';
 import { Report } from './features/reports/reports.entity.js';
+import { Task, TaskRecipient, TaskReport, TaskTrigger } from './features/tasks/tasks.entity.js';
 
 /** Every entity the data source knows, in one list. */
 export const ENTITIES = [
   Organization, User, UserOrganization, UserGroup, UserRole, Group, Role, ApiKey, Session,
   IdentityProvider, OrganizationIdentityProvider, Resource, Setting, TrustedOrigin, UserDirectory, AuditEntry,
   AnalyticsApp, OrganizationAnalyticsApp, Project, Connection, Filter, FilterValue, Report,
+  Task, TaskReport, TaskRecipient, TaskTrigger,
 ];

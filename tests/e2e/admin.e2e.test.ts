@@ -1,3 +1,4 @@
+/// <reference lib="dom" />
 // An administrator at the served UI: dialogs that hold focus and keep what was typed, failures told
 // as failures in words, enumerations offered as choices, the server's validation shown beside each
 // field at once, deletes asked in the app, and a layout whose menu stays while content scrolls.

@@ -1,3 +1,4 @@
+/// <reference lib="dom" />
 // Every screen, with the demo content in it, at the two sizes a designer works at (1440 × 900 and
 // 1024 × 700): a screenshot of each under tests/artifacts/screens, an axe-core check that finds no
 // serious or critical problem, nothing cut off sideways, and no console error.

@@ -1,0 +1,107 @@
+import { In } from 'typeorm';
+import type { OpContext } from '../../ops/context.js';
+import { iso, newBase } from '../../core/entity-base.js';
+import { badInput, notFound } from '../../core/errors.js';
+import type { ListQuery, ListSpec } from '../../core/list-query.js';
+import { pageOf } from '../../core/list-query.js';
+import { FORMATS_BY_TYPE } from '../../render/formats.js';
+import { Filter } from '../filters/filters.entity.js';
+import { Report } from '../reports/reports.entity.js';
+import { TaskReport, type TaskReportOptions, type TaskReportRow, type TaskRow } from './tasks.entity.js';
+import { reachableTask, reportOfTask } from './tasks.rules.js';
+
+export const LIST_TASK_REPORTS: ListSpec = {
+  sort: { Format: 'tr.format', CreatedDate: 'tr.createdDate', ModifiedDate: 'tr.modifiedDate', 'Report.Name': '(SELECT LOWER(r.name) FROM reports r WHERE r.id = tr.reportId)' },
+  defaultSort: { by: 'CreatedDate', direction: 'asc' },
+  exact: { selected_format_id: 'tr.format' },
+};
+
+export const DEFAULT_TASK_REPORT_OPTIONS: TaskReportOptions = {
+  zipFolderFiles: false, zipEmailFiles: false, evaluateConditionForEachIteration: false,
+  folderVariable: null, recipientsVariable: null, ftpVariable: null, hubAuthorizedUserVariable: null,
+  emailAttachment: true, emailEmbedment: false, publishToServiceHub: false, maxFileOccurrences: 0, secureOutputFiles: false,
+  isOpenFilePasswordProtected: false, isWriteFilePasswordProtected: false,
+  conditionIds: [], filterIds: [], storageServices: [], folders: [], hubFolderId: null,
+  numberDecimalSeparator: null, numberGroupSeparator: null, overwriteReportApps: [],
+};
+
+/** A task report as answered: the report's name and formats with it, passwords only as "set or not". */
+export async function taskReportDto(ctx: OpContext, tr: TaskReportRow) {
+  const report = await ctx.db.getRepository(Report).findOneBy({ id: tr.reportId });
+  const { fileOpenPassword, fileWritePassword, options, ...rest } = tr;
+  return {
+    ...rest, ...options, createdDate: iso(tr.createdDate), modifiedDate: iso(tr.modifiedDate),
+    reportName: report?.name ?? null, reportType: report?.type ?? null, outputFormats: report ? FORMATS_BY_TYPE[report.type] : [],
+    hasFileOpenPassword: fileOpenPassword !== null, hasFileWritePassword: fileWritePassword !== null,
+  };
+}
+
+export async function listTaskReports(ctx: OpContext, taskId: string, list: ListQuery) {
+  const task = await reachableTask(ctx, taskId);
+  const qb = ctx.db.getRepository(TaskReport).createQueryBuilder('tr').where('tr.taskId = :task', { task: task.id });
+  return pageOf(qb, LIST_TASK_REPORTS, list, 'tr.id', (r) => taskReportDto(ctx, r));
+}
+
+export async function getTaskReport(ctx: OpContext, taskId: string, taskReportId: string) {
+  return taskReportDto(ctx, await reachableTaskReport(ctx, await reachableTask(ctx, taskId), taskReportId));
+}
+
+async function reachableTaskReport(ctx: OpContext, task: TaskRow, id: string): Promise<TaskReportRow> {
+  const row = await ctx.db.getRepository(TaskReport).findOneBy({ id, taskId: task.id });
+  if (!row) throw notFound(`Task report ${id}`);
+  return row;
+}
+
+/** What a task report says, as one model, whichever set it came from (fields named for set A). */
+export interface TaskReportInput {
+  reportId: string;
+  format: string;
+  options: Partial<TaskReportOptions>;
+  fileOpenPassword?: string | null;
+  fileWritePassword?: string | null;
+  /** Where the input names these, for messages: "body.reportId" or "body.reportID". */
+  fields: { reportId: string; filters: string };
+}
+
+/**
+ * Adds (no id) or changes a task report: the report must be of the task's project, the format one
+ * it offers, the filters the project's. Passwords are sealed; an omitted one is kept.
+ */
+export async function saveTaskReport(ctx: OpContext, taskId: string, id: string | null, f: TaskReportInput) {
+  const task = await reachableTask(ctx, taskId);
+  const current = id ? await reachableTaskReport(ctx, task, id) : null;
+  const report = await reportOfTask(ctx, task, f.reportId, f.fields.reportId);
+  const format = FORMATS_BY_TYPE[report.type].find((x) => x.toLowerCase() === f.format.toLowerCase());
+  if (!format) throw badInput(`A ${report.type} report cannot be made as ${f.format}`, [{ field: 'body.format', message: `must be one of: ${FORMATS_BY_TYPE[report.type].join(', ')}` }]);
+  const options: TaskReportOptions = { ...DEFAULT_TASK_REPORT_OPTIONS, ...(current?.options ?? {}), ...stripUndefined(f.options) };
+  if (options.filterIds.length) {
+    const found = await ctx.db.getRepository(Filter).findBy({ id: In(options.filterIds), projectId: task.projectId });
+    if (found.length !== new Set(options.filterIds).size) throw badInput('A filter is not one of the task\'s project', [{ field: f.fields.filters, message: 'must be filters of the task\'s project' }]);
+  }
+  const row: TaskReportRow = {
+    ...(current ?? newBase(ctx.now())), taskId: task.id, reportId: report.id, format, options,
+    fileOpenPassword: ctx.secrets.sealOrKeep(f.fileOpenPassword, current?.fileOpenPassword ?? null),
+    fileWritePassword: ctx.secrets.sealOrKeep(f.fileWritePassword, current?.fileWritePassword ?? null),
+    modifiedDate: ctx.now(),
+  };
+  if (!options.isOpenFilePasswordProtected) row.fileOpenPassword = null;
+  if (!options.isWriteFilePasswordProtected) row.fileWritePassword = null;
+  if (options.isOpenFilePasswordProtected && !row.fileOpenPassword) throw badInput('A protected file needs its password', [{ field: 'body.fileOpenPassword', message: 'is required when isOpenFilePasswordProtected is true' }]);
+  await ctx.db.getRepository(TaskReport).save(row);
+  return taskReportDto(ctx, row);
+}
+
+export async function deleteTaskReports(ctx: OpContext, taskId: string, ids: string[]) {
+  const task = await reachableTask(ctx, taskId);
+  for (const [i, id] of ids.entries()) {
+    await reachableTaskReport(ctx, task, id).catch(() => {
+      throw badInput(`Task report ${id} is not one of the task's`, [{ field: `body.${i}`, message: 'must be a report of the task' }]);
+    });
+  }
+  if (ids.length) await ctx.db.getRepository(TaskReport).delete({ taskId: task.id, id: In(ids) });
+  return { deleted: ids.length };
+}
+
+function stripUndefined<T extends object>(o: T): Partial<T> {
+  return Object.fromEntries(Object.entries(o).filter(([, val]) => val !== undefined)) as Partial<T>;
+}

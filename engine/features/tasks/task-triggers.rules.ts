@@ -1,0 +1,120 @@
+import { In } from 'typeorm';
+import type { OpContext } from '../../ops/context.js';
+import { iso, newBase } from '../../core/entity-base.js';
+import { badInput, notFound } from '../../core/errors.js';
+import type { ListQuery, ListSpec } from '../../core/list-query.js';
+import { pageOf } from '../../core/list-query.js';
+import { describeSchedule, nextFireTimes, parseWeeklyDays, type Frequency, type ScheduleSpec } from './fire-times.js';
+import { TaskTrigger, type StoredSchedule, type TaskTriggerRow, type TriggerKind } from './tasks.entity.js';
+import { reachableTask } from './tasks.rules.js';
+import type { ScheduleInput } from './tasks.inputs.js';
+
+export const LIST_TASK_TRIGGERS: ListSpec = {
+  sort: { Name: 'LOWER(tt.name)', Type: 'tt.kind', NextFireTime: 'tt.nextFireTime', CreatedDate: 'tt.createdDate' },
+  defaultSort: { by: 'Name', direction: 'asc' },
+  text: { name: 'tt.name' },
+  exact: { type: 'tt.kind' },
+};
+
+/** The stored schedule as the fire-time functions take it. */
+export function scheduleOf(t: Pick<TaskTriggerRow, 'schedule' | 'timeZone' | 'startDate' | 'endDate'>): ScheduleSpec | null {
+  const s = t.schedule;
+  if (!s || !t.timeZone || !t.startDate) return null;
+  return {
+    frequency: (s.frequency || 'Once') as Frequency, timeZone: t.timeZone, startDate: t.startDate, endDate: t.endDate,
+    atHour: s.atHour ?? undefined, atMinute: s.atMinut ?? undefined, everyHours: s.everyHours ?? undefined,
+    fromHour: s.fromHour ?? undefined, fromMinute: s.fromMinut ?? undefined, toHour: s.toHour ?? undefined,
+    weeklyDays: parseWeeklyDays(s.weeklyDays), day: s.day ?? undefined, month: s.month ?? undefined,
+  };
+}
+
+/** A trigger as answered: a schedule with its sentence and next five run times. */
+export function triggerDto(t: TaskTriggerRow, now: Date) {
+  const spec = t.kind === 'Schedule' ? scheduleOf(t) : null;
+  return {
+    id: t.id, taskId: t.taskId, type: t.kind, name: t.name, description: t.description, isActive: t.isActive,
+    execution: t.execution, priority: t.priority, timeZone: t.timeZone, ...(t.schedule ?? {}),
+    appId: t.appId, analyticsEvent: t.analyticsEvent, startDate: iso(t.startDate), endDate: iso(t.endDate),
+    lastFireTime: iso(t.lastFireTime), nextFireTime: iso(t.nextFireTime),
+    summary: spec ? describeSchedule(spec) : null,
+    nextRuns: spec && t.isActive ? nextFireTimes(spec, now, 5).map((d) => d.toISOString()) : [],
+    createdDate: iso(t.createdDate), modifiedDate: iso(t.modifiedDate),
+  };
+}
+
+export async function listTaskTriggers(ctx: OpContext, taskId: string, list: ListQuery) {
+  const task = await reachableTask(ctx, taskId);
+  const qb = ctx.db.getRepository(TaskTrigger).createQueryBuilder('tt').where('tt.taskId = :task', { task: task.id });
+  const now = ctx.now();
+  return pageOf(qb, LIST_TASK_TRIGGERS, list, 'tt.id', (t) => triggerDto(t, now));
+}
+
+async function triggerOf(ctx: OpContext, taskId: string, id: string, kind: TriggerKind): Promise<TaskTriggerRow> {
+  const task = await reachableTask(ctx, taskId);
+  const row = await ctx.db.getRepository(TaskTrigger).findOneBy({ id, taskId: task.id, kind });
+  if (!row) throw notFound(kind === 'Schedule' ? `Task schedule ${id}` : `Task external event ${id}`);
+  return row;
+}
+
+export const getTrigger = async (ctx: OpContext, taskId: string, id: string, kind: TriggerKind) => triggerDto(await triggerOf(ctx, taskId, id, kind), ctx.now());
+
+/** Adds (no id) or changes a schedule; its next fire time is computed at once, so a change takes effect at once. */
+export async function saveSchedule(ctx: OpContext, taskId: string, id: string | null, f: ScheduleInput & { isActive?: boolean }) {
+  const task = await reachableTask(ctx, taskId);
+  const current = id ? await triggerOf(ctx, taskId, id, 'Schedule') : null;
+  const schedule: StoredSchedule = {
+    frequency: f.frequency ?? 'Once', day: f.day ?? null, month: f.month ?? null, atHour: f.atHour ?? null, atMinut: f.atMinut ?? null,
+    everyHours: f.everyHours ?? null, fromHour: f.fromHour ?? null, fromMinut: f.fromMinut ?? null, toHour: f.toHour ?? null, toMinut: f.toMinut ?? null,
+    weeklyDays: f.weeklyDays ?? null,
+  };
+  if (schedule.frequency === 'Weekly' && !parseWeeklyDays(schedule.weeklyDays).length) throw badInput('A weekly schedule needs its days', [{ field: 'body.weeklyDays', message: 'is required for a weekly schedule' }]);
+  if (schedule.frequency === 'Yearly' && !schedule.month) throw badInput('A yearly schedule needs its month', [{ field: 'body.month', message: 'is required for a yearly schedule' }]);
+  const row: TaskTriggerRow = {
+    ...(current ?? { ...newBase(ctx.now()), lastFireTime: null, lastScheduledFor: null }),
+    taskId: task.id, kind: 'Schedule', name: f.name, description: null, isActive: f.isActive ?? current?.isActive ?? true,
+    execution: f.execution ?? null, priority: f.priority ?? null, timeZone: f.timeZone, schedule, appId: null, analyticsEvent: null,
+    startDate: new Date(f.startDate), endDate: new Date(f.endDate), nextFireTime: null, modifiedDate: ctx.now(),
+  };
+  // From now, or from the last slot run: a changed schedule never re-runs a slot it already ran.
+  const after = row.lastScheduledFor && row.lastScheduledFor > ctx.now() ? row.lastScheduledFor : ctx.now();
+  row.nextFireTime = row.isActive ? (nextFireTimes(scheduleOf(row)!, after, 1)[0] ?? null) : null;
+  await ctx.db.getRepository(TaskTrigger).save(row);
+  return triggerDto(row, ctx.now());
+}
+
+export interface ExternalEventInput {
+  name: string; description?: string | null; appId: string | null; isActive?: boolean; execution?: string | null; priority?: number | null;
+  analyticsEvent?: string | null; startDate: string; endDate: string; timeZone?: string | null;
+}
+
+/** Adds (no id) or changes an external event: the task runs when the named analytics app reloads. */
+export async function saveExternalEvent(ctx: OpContext, taskId: string, id: string | null, f: ExternalEventInput) {
+  const task = await reachableTask(ctx, taskId);
+  const current = id ? await triggerOf(ctx, taskId, id, 'ExternalEvent') : null;
+  const row: TaskTriggerRow = {
+    ...(current ?? { ...newBase(ctx.now()), lastFireTime: null, lastScheduledFor: null }),
+    taskId: task.id, kind: 'ExternalEvent', name: f.name, description: f.description ?? null, isActive: f.isActive ?? current?.isActive ?? true,
+    execution: f.execution ?? null, priority: f.priority ?? null, timeZone: f.timeZone ?? null, schedule: null,
+    appId: f.appId, analyticsEvent: f.analyticsEvent ?? 'Reload', startDate: new Date(f.startDate), endDate: new Date(f.endDate),
+    nextFireTime: null, modifiedDate: ctx.now(),
+  };
+  await ctx.db.getRepository(TaskTrigger).save(row);
+  return triggerDto(row, ctx.now());
+}
+
+export async function deleteTrigger(ctx: OpContext, taskId: string, id: string, kind: TriggerKind) {
+  const row = await triggerOf(ctx, taskId, id, kind);
+  await ctx.db.getRepository(TaskTrigger).delete(row.id);
+  return { deleted: 1 };
+}
+
+/** Deletes triggers of the task (of one kind when given); every id must be one of them. */
+export async function deleteTriggers(ctx: OpContext, taskId: string, ids: string[], kind?: TriggerKind) {
+  const task = await reachableTask(ctx, taskId);
+  const found = ids.length ? await ctx.db.getRepository(TaskTrigger).findBy({ taskId: task.id, id: In(ids), ...(kind ? { kind } : {}) }) : [];
+  ids.forEach((id, i) => {
+    if (!found.some((t) => t.id === id)) throw badInput(`Trigger ${id} is not one of the task's`, [{ field: `body.${i}`, message: 'must be a trigger of the task' }]);
+  });
+  if (found.length) await ctx.db.getRepository(TaskTrigger).delete({ id: In(found.map((t) => t.id)) });
+  return { deleted: found.length };
+}
