@@ -60,7 +60,7 @@ describe(covers('designing a report in Chromium', 'app.analytics.import', 'app.r
     expect(await page().getByText('4 rows').count()).toBeGreaterThan(0);
   });
 
-  it('draws a chart, and deletes a chart and a variable after asking', async () => {
+  it('draws a chart, and deletes a variable, a bookmark and a chart after asking', async () => {
     await page().getByRole('textbox', { name: 'Chart name' }).fill('Units by region');
     await page().getByLabel('Dimension').selectOption('Region');
     await page().getByRole('textbox', { name: 'Measure' }).fill('Sum(Units)');
@@ -74,6 +74,20 @@ describe(covers('designing a report in Chromium', 'app.analytics.import', 'app.r
     await alertDialog(page()).getByRole('button', { name: 'Delete variable' }).click();
     await page().getByRole('button', { name: 'Delete variable vUnits' }).waitFor({ state: 'detached' });
     await toast(page(), 'success', 'Deleted variable “vUnits”').waitFor();
+    await page().getByRole('option', { name: /South/ }).click();
+    await page().getByRole('textbox', { name: 'Save current selections as' }).fill('South only');
+    await page().getByRole('button', { name: 'Save bookmark' }).click();
+    await page().getByRole('button', { name: 'Delete bookmark South only' }).click();
+    expect(await alertDialog(page()).textContent()).toMatch(/“South only” will be deleted/);
+    await alertDialog(page()).getByRole('button', { name: 'Delete bookmark' }).click();
+    await page().getByRole('button', { name: 'Delete bookmark South only' }).waitFor({ state: 'detached' });
+    await page().getByRole('button', { name: 'Clear selections' }).click();
+    await page().getByRole('button', { name: 'Delete chart Units by region' }).click();
+    await alertDialog(page()).getByRole('button', { name: 'Delete chart' }).click();
+    await page().getByRole('button', { name: 'Delete chart Units by region' }).waitFor({ state: 'detached' });
+    const app = (await e.s.ok('GET', '/api/v1/analytics-apps', undefined, { get_all: true }))[0];
+    const meta = await e.s.ok('GET', `/api/app/analytics/${app.id}`);
+    expect([meta.charts.length, meta.variables.length, meta.bookmarks.length]).toEqual([0, 0, 0]);
     await shot(page(), 'analytics-app', true);
   });
 

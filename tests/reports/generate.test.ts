@@ -131,6 +131,15 @@ describe(covers('every format, read back', 'app.connections.list', 'app.analytic
     expect(html).not.toMatch(/<script|src="http/);
   });
 
+  it('lays consecutive KPIs side by side in the PDF, as in the HTML file and the preview', async () => {
+    const kpis = [{ id: 'k1', type: 'kpi', label: 'Total sales', expression: 'Sum(Sales)' }, { id: 'k2', type: 'kpi', label: 'Orders', expression: 'Count(Distinct OrderID)' }];
+    const id = await newReport('Word', kpis);
+    const lines = pdfPages((await generate(id, 'Pdf')).data).join('\n').split('\n');
+    expect(lines.some((l) => /TOTAL SALES|Total sales/.test(l) && /ORDERS|Orders/.test(l))).toBe(true);
+    const html = (await generate(id, 'Html')).data.toString();
+    expect(html).toMatch(/<div class="kpis"><div class="kpi">.*Total sales.*<div class="kpi">.*Orders.*<\/div><\/div>/s);
+  });
+
   it('draws the first chart as PNG', async () => {
     const id = await newReport('Html', blocks);
     const res = await generate(id, 'Png');
@@ -181,6 +190,14 @@ describe(covers('bad input changes nothing and says why', 'v2.reports.update', '
     expect(res.status).toBe(400);
     expect(res.body.errorDetails![0].field).toBe('body.document.blocks.0.expression');
     expect(res.body.error).toMatch(/Unknown field "Salez" \(at position 5/);
+  });
+
+  it('names every block with a problem at once', async () => {
+    const id = await newReport('Word', []);
+    const blocks = [{ id: 'a', type: 'kpi', label: 'a', expression: 'Sum(Salez)' }, { id: 'h', type: 'heading', text: 'x', level: 1 }, { id: 'b', type: 'kpi', label: 'b', expression: 'Sum(Unitz)' }];
+    const res = await s.call('PUT', `/api/app/reports/${id}/document`, { body: { document: { blocks } } });
+    expect(res.status).toBe(400);
+    expect(res.body.errorDetails!.map((d: { field: string }) => d.field)).toEqual(['body.document.blocks.0.expression', 'body.document.blocks.2.expression']);
   });
 
   it('answers report files with a safe Content-Disposition', async () => {
