@@ -23,6 +23,8 @@ import { projectsV1 } from './features/projects/projects.v1.js';
 import { projectsV2 } from './features/projects/projects.v2.js';
 import { connectionsApp } from './features/connections/connections.app.js';
 import { filtersV2 } from './features/filters/filters.v2.js';
+import { tasksV1 } from './features/tasks/tasks.v1.js';
+import { tasksV2 } from './features/tasks/tasks.v2.js';
 import { filtersApp } from './features/filters/filters.app.js';
 import { reportsV1 } from './features/reports/reports.v1.js';
 import { reportsV2 } from './features/reports/reports.v2.js';
@@ -49,6 +51,7 @@ export const OPERATIONS = [
   ...projectsV1, ...projectsV2, ...projectsApp, ...connectionsApp,
   ...filtersV2, ...filtersApp,
   ...reportsV1, ...reportsV2, ...reportsApp,
+  ...tasksV1, ...tasksV2,
 ] as const;
 
 type Ops = (typeof OPERATIONS)[number];

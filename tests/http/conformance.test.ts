@@ -1,10 +1,11 @@
-// Every interface operation of issues 2 and 3, exercised over HTTP from the catalogue's own schemas: the happy path,
+// Every interface operation of issues 2, 3 and 8 (tasks), exercised over HTTP from the catalogue's own schemas: the happy path,
 // 401 and 403, each required and non-empty field, wrong types, malformed uuids and dates, and for
 // lists the common parameters (page, page_size, get_all, every sort name, an unlisted one, every filter operator).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { startTestServer, signedInUserWith, type TestServer } from '../support/test-server.js';
 import { fixtures, SAMPLES, issue3Samples, type Fixtures, type Sample } from '../support/samples.js';
+import { taskSamples } from '../support/task-samples.js';
 import { OPERATIONS } from '../../engine/catalogue.js';
 import type { AnyOp } from '../../engine/ops/op.js';
 import { TEXT_OPERATORS } from '../../engine/core/list-query.js';
@@ -15,7 +16,7 @@ type JsonSchema = { type?: string | string[]; anyOf?: JsonSchema[]; properties?:
 let s: TestServer;
 let f: Fixtures;
 /** Issue 2's administration operations and issue 3's interface operations, each with a valid call. */
-const ALL_SAMPLES: Record<string, (f: Fixtures) => Promise<Sample>> = { ...SAMPLES, ...issue3Samples(() => s) };
+const ALL_SAMPLES: Record<string, (f: Fixtures) => Promise<Sample>> = { ...SAMPLES, ...issue3Samples(() => s), ...taskSamples(() => s) };
 let limitedToken: string;
 
 beforeAll(async () => {
