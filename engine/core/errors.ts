@@ -23,6 +23,18 @@ export const fieldError = (field: string, message: string) =>
 export const unauthorized = (message = 'Sign in or present a valid API key') => new EngineError(401, message);
 export const forbidden = (message: string) => new EngineError(403, message);
 export const notFound = (what: string) => new EngineError(404, `${what} was not found`);
+/**
+ * A lookup named by the request body rather than the path: what is not found there is a wrong field
+ * (400 naming it), not a missing resource. Other failures pass through unchanged.
+ */
+export async function foundOrFieldError<T>(lookup: Promise<T>, summary: string, field: string, message: string): Promise<T> {
+  try {
+    return await lookup;
+  } catch (e) {
+    if (e instanceof EngineError && e.status === 404) throw badInput(summary, [{ field, message }]);
+    throw e;
+  }
+}
 export const conflict = (message: string, details: FieldError[] | null = null) => new EngineError(409, message, details);
 export const tooMany = (message: string, retryAfterMs: number) => new EngineError(429, message, null, retryAfterMs);
 /** The whole seconds a Retry-After header announces for a wait in milliseconds (at least 1). */

@@ -56,3 +56,5 @@ export function isWebAddress(s: string): boolean {
 }
 
 export const idParam = z.object({ id: v.uuid() });
+/** Path parameters that are all UUIDs, such as {taskId} and {taskReportId}. */
+export const uuidParams = <const K extends string>(...keys: K[]) => z.object(Object.fromEntries(keys.map((k) => [k, v.uuid()])) as Record<K, ReturnType<typeof v.uuid>>);

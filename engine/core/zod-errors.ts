@@ -20,8 +20,7 @@ function messageFor(issue: z.core.$ZodIssue): string {
   if (issue.code !== 'custom' && !ZOD_DEFAULT.test(issue.message)) return issue.message;
   switch (issue.code) {
     case 'invalid_type':
-      if (issue.input === undefined) return 'is required';
-      if (issue.input === null) return 'must not be null';
+      if ('input' in issue && issue.input === null) return 'must not be null';
       return `must be ${article(issue.expected)}`;
     case 'too_small':
       if (issue.origin === 'string') return Number(issue.minimum) <= 1 ? 'must not be empty' : `must be at least ${issue.minimum} characters`;
@@ -32,7 +31,6 @@ function messageFor(issue: z.core.$ZodIssue): string {
       if (issue.origin === 'array' || issue.origin === 'set') return `must have at most ${issue.maximum} items`;
       return issue.inclusive === false ? `must be less than ${issue.maximum}` : `must be ${issue.maximum} or less`;
     case 'invalid_value':
-      if (issue.input === undefined) return 'is required';
       return `must be one of: ${issue.values.map(String).join(', ')}`;
     case 'invalid_format':
       if (issue.format === 'datetime') return 'must be an ISO 8601 date-time';

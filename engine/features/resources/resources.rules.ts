@@ -10,9 +10,7 @@ import { Resource, type ResourceRow } from './resources.entity.js';
 import { pageOf, ListQuery } from '../../core/list-query.js';
 import { me } from '../../ops/context.js';
 
-/** Link resources open in a browser: only http(s), so a stored link can never run script. */
-
-// Set A 2.12
+// Set A 2.12. Link resources open in a browser: only http(s) (v.url), so a stored link can never run script.
 export const ResourceV1 = z.object({ name: v.text(), description: v.nstr(), type: v.oneOf(RESOURCE_TYPES), organizationId: v.uuid(), url: v.url() });
 export type ResourceFields = z.output<typeof ResourceV1>;
 

@@ -1,7 +1,7 @@
 import { In } from 'typeorm';
 import type { OpContext } from '../../ops/context.js';
 import { iso, newBase } from '../../core/entity-base.js';
-import { badInput, notFound } from '../../core/errors.js';
+import { badInput, foundOrFieldError, notFound } from '../../core/errors.js';
 import type { ListQuery, ListSpec } from '../../core/list-query.js';
 import { pageOf } from '../../core/list-query.js';
 import { FORMATS_BY_TYPE } from '../../render/formats.js';
@@ -94,9 +94,7 @@ export async function saveTaskReport(ctx: OpContext, taskId: string, id: string 
 export async function deleteTaskReports(ctx: OpContext, taskId: string, ids: string[]) {
   const task = await reachableTask(ctx, taskId);
   for (const [i, id] of ids.entries()) {
-    await reachableTaskReport(ctx, task, id).catch(() => {
-      throw badInput(`Task report ${id} is not one of the task's`, [{ field: `body.${i}`, message: 'must be a report of the task' }]);
-    });
+    await foundOrFieldError(reachableTaskReport(ctx, task, id), `Task report ${id} is not one of the task's`, `body.${i}`, 'must be a report of the task');
   }
   if (ids.length) await ctx.db.getRepository(TaskReport).delete({ taskId: task.id, id: In(ids) });
   return { deleted: ids.length };

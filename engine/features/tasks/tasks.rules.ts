@@ -1,7 +1,7 @@
 import type { OpContext } from '../../ops/context.js';
 import { me } from '../../ops/context.js';
 import { iso, newBase } from '../../core/entity-base.js';
-import { badInput, notFound } from '../../core/errors.js';
+import { badInput, foundOrFieldError, notFound } from '../../core/errors.js';
 import type { ListQuery, ListSpec } from '../../core/list-query.js';
 import { pageOf } from '../../core/list-query.js';
 import { Report } from '../reports/reports.entity.js';
@@ -52,9 +52,7 @@ export async function listTasks(ctx: OpContext, list: ListQuery) {
 }
 
 export async function createTask(ctx: OpContext, f: { name: string; projectId: string; description?: string | null }) {
-  await reachableProject(ctx, f.projectId).catch(() => {
-    throw badInput('The project does not exist or is not yours to use', [{ field: 'body.projectId', message: 'must be a project you reach' }]);
-  });
+  await foundOrFieldError(reachableProject(ctx, f.projectId), 'The project does not exist or is not yours to use', 'body.projectId', 'must be a project you reach');
   const by = me(ctx).user.id;
   const row: TaskRow = {
     ...newBase(ctx.now()), projectId: f.projectId, name: f.name, description: f.description ?? null, isActive: true,
@@ -86,9 +84,7 @@ export async function updateTask(ctx: OpContext, id: string, f: TaskSettings) {
 export async function setTasksActive(ctx: OpContext, items: { id: string; isActive: boolean }[]) {
   const rows: TaskRow[] = [];
   for (const [i, item] of items.entries()) {
-    rows.push(await reachableTask(ctx, item.id).catch(() => {
-      throw badInput(`Task ${item.id} does not exist`, [{ field: `body.${i}.id`, message: 'must be a task you reach' }]);
-    }));
+    rows.push(await foundOrFieldError(reachableTask(ctx, item.id), `Task ${item.id} does not exist`, `body.${i}.id`, 'must be a task you reach'));
   }
   await ctx.db.transaction(async (m) => {
     for (const [i, row] of rows.entries()) await m.getRepository(Task).update(row.id, { isActive: items[i].isActive, modifiedDate: ctx.now() });

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineOp } from '../../ops/op.js';
-import { idParam, v } from '../../core/validation.js';
+import { idParam, uuidParams, v } from '../../core/validation.js';
 import { createTask, updateTask, updateTaskEmail } from './tasks.rules.js';
 import { deleteTaskReports, saveTaskReport } from './task-reports.rules.js';
 import { deleteTaskRecipients, replaceTaskRecipients } from './task-recipients.rules.js';
@@ -9,7 +9,6 @@ import { EmailB, ExternalEventB, RecipientsB, ScheduleB, TaskCreateB, TaskReport
 import { taskReportInputB } from './task-report-input.js';
 
 // Set B: the same model, with this set's names (projectID, appID, taskScheduleID as a query parameter).
-const idAnd = <K extends string>(key: K) => z.object({ id: v.uuid(), [key]: v.uuid() } as { id: z.ZodString } & Record<K, z.ZodString>);
 const optional = <K extends string>(key: K) => z.object({ [key]: v.uuid().optional() } as Record<K, z.ZodOptional<z.ZodString>>);
 
 export const tasksV2 = [
@@ -31,9 +30,9 @@ export const tasksV2 = [
     input: { params: idParam, query: optional('taskExternalEventID'), body: ExternalEventB },
     handler: (ctx, { params, query, body }) => saveExternalEvent(ctx, params.id, query.taskExternalEventID ?? null, { ...body, appId: body.appID ?? null }),
   }),
-  defineOp({ id: 'v2.tasks.getExternalEvent', summary: 'Get a task external event', http: { method: 'GET', path: '/api/v2/tasks/{id}/external-events/{taskExternalEventID}' }, permission: 'viewTask', input: { params: idAnd('taskExternalEventID') }, handler: (ctx, { params }) => getTrigger(ctx, params.id, params.taskExternalEventID, 'ExternalEvent') }),
+  defineOp({ id: 'v2.tasks.getExternalEvent', summary: 'Get a task external event', http: { method: 'GET', path: '/api/v2/tasks/{id}/external-events/{taskExternalEventID}' }, permission: 'viewTask', input: { params: uuidParams('id', 'taskExternalEventID') }, handler: (ctx, { params }) => getTrigger(ctx, params.id, params.taskExternalEventID, 'ExternalEvent') }),
   defineOp({ id: 'v2.tasks.deleteExternalEvents', summary: 'Delete task external events', http: { method: 'DELETE', path: '/api/v2/tasks/{id}/external-events' }, permission: 'editTask', input: { params: idParam, body: v.uuidList() }, handler: (ctx, { params, body }) => deleteTriggers(ctx, params.id, body, 'ExternalEvent') }),
-  defineOp({ id: 'v2.tasks.deleteExternalEvent', summary: 'Delete one task external event', http: { method: 'DELETE', path: '/api/v2/tasks/{id}/external-events/{externalEventId}' }, permission: 'editTask', input: { params: idAnd('externalEventId') }, handler: (ctx, { params }) => deleteTrigger(ctx, params.id, params.externalEventId, 'ExternalEvent') }),
+  defineOp({ id: 'v2.tasks.deleteExternalEvent', summary: 'Delete one task external event', http: { method: 'DELETE', path: '/api/v2/tasks/{id}/external-events/{externalEventId}' }, permission: 'editTask', input: { params: uuidParams('id', 'externalEventId') }, handler: (ctx, { params }) => deleteTrigger(ctx, params.id, params.externalEventId, 'ExternalEvent') }),
   defineOp({ id: 'v2.tasks.deleteTriggers', summary: 'Delete triggers', http: { method: 'DELETE', path: '/api/v2/tasks/{id}/triggers' }, permission: 'editTask', input: { params: idParam, body: v.uuidList() }, handler: (ctx, { params, body }) => deleteTriggers(ctx, params.id, body) }),
   defineOp({ id: 'v2.tasks.upsertReport', summary: 'Add or update a task report', http: { method: 'PUT', path: '/api/v2/tasks/{id}/reports' }, permission: 'editTask', input: { params: idParam, query: optional('taskReportID'), body: TaskReportB }, handler: (ctx, { params, query, body }) => saveTaskReport(ctx, params.id, query.taskReportID ?? null, taskReportInputB(body)) }),
   defineOp({ id: 'v2.tasks.deleteReports', summary: 'Delete task reports', http: { method: 'DELETE', path: '/api/v2/tasks/{id}/reports' }, permission: 'editTask', input: { params: idParam, body: v.uuidList() }, handler: (ctx, { params, body }) => deleteTaskReports(ctx, params.id, body) }),

@@ -48,11 +48,11 @@ export interface ResourceConfig<L extends ListOpId> {
 }
 
 const idOf = (row: unknown) => (row as { id: string }).id;
-/** What a person calls a row: its name (never its id, which means nothing to them). */
-const nameOf = (row: unknown, noun: string) => {
+/** What a person calls a row: its name, quoted (never its id, which means nothing to them), or null. */
+const nameOf = (row: unknown): string | null => {
   const r = row as { name?: unknown; displayName?: unknown; fullName?: unknown; title?: unknown; email?: unknown };
   const name = [r.name, r.displayName, r.fullName, r.title, r.email].find((x) => typeof x === 'string' && x.trim());
-  return name ? `“${String(name)}”` : `this ${noun}`;
+  return name ? `“${String(name)}”` : null;
 };
 
 /** A list with create, edit and delete for one resource, driven by its catalogue operations. */
@@ -68,15 +68,16 @@ export function ResourceScreen<L extends ListOpId>({ config }: { config: Resourc
 
   const remove = async (row: RowOf<L>) => {
     const consequence = config.remove!.consequence?.(row);
+    const named = nameOf(row);
     const yes = await askConfirm({
       title: `Delete ${config.noun}?`,
-      message: `${nameOf(row, config.noun).replace(/^t/, 'T')} will be deleted.${consequence ? ` ${consequence}` : ''} This cannot be undone.`,
+      message: `${named ?? `This ${config.noun}`} will be deleted.${consequence ? ` ${consequence}` : ''} This cannot be undone.`,
       confirmLabel: `Delete ${config.noun}`,
     });
     if (!yes) return;
     const how = config.remove!;
     const answer = how.run ? await how.run(row) : await invoke(how.op, { body: [idOf(row)] });
-    toastOutcome(answer, `Deleted ${config.noun} ${nameOf(row, config.noun)}.`);
+    toastOutcome(answer, `Deleted ${config.noun}${named ? ` ${named}` : ''}.`);
     if (selected && idOf(selected) === idOf(row)) setSelected(null);
     reload();
   };

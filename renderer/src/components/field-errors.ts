@@ -31,12 +31,15 @@ export function placeErrors(details: FieldError[], labels: Record<string, string
   const unplaced: string[] = [];
   for (const d of details) {
     const key = formFieldOf(d.field);
-    const message = plainMessage(d.message).replace(/^./, (c) => c.toLowerCase());
+    const message = lowerFirst(plainMessage(d.message));
     if (key in labels) byField[key] = byField[key] ? `${byField[key]}; ${message}` : message;
     else unplaced.push(`${key ? readable(key) : 'The request'} ${message}`);
   }
   return { byField, unplaced };
 }
+
+/** A message placed after a field's name: "Must not be empty" → "must not be empty". */
+export const lowerFirst = (text: string) => text.charAt(0).toLowerCase() + text.slice(1);
 
 /** "dynamicNameSeparator" → "Dynamic name separator". */
 export function readable(key: string): string {

@@ -1,5 +1,5 @@
 import type { FieldError } from '../../bridge';
-import { plainMessage, readable } from '../../components/field-errors';
+import { lowerFirst, plainMessage, readable } from '../../components/field-errors';
 import type { Block } from '../../stores/designer/draft.store';
 
 /** A Save's refusals sorted by block: the engine names "body.document.blocks.6.expression". */
@@ -20,13 +20,13 @@ export function placeBlockErrors(details: FieldError[], blocks: Block[]): BlockE
     const message = plainMessage(d.message);
     if (!m || !block) {
       const about = d.field.split('.').filter((p) => p !== 'body' && !/^\d+$/.test(p))[0];
-      out.other.push(about ? `${readable(about)}: ${message.charAt(0).toLowerCase()}${message.slice(1)}` : message);
+      out.other.push(about ? `${readable(about)}: ${lowerFirst(message)}` : message);
       continue;
     }
     const entry = (out.byBlock[block.id] ??= { fields: {}, messages: [] });
     const field = m[2] ?? '';
     entry.fields[field] = message;
-    entry.messages.push(field ? `${readable(field)}: ${message.charAt(0).toLowerCase()}${message.slice(1)}` : message);
+    entry.messages.push(field ? `${readable(field)}: ${lowerFirst(message)}` : message);
   }
   return out;
 }

@@ -103,7 +103,7 @@ export function ProjectWorkspace({ projectId, reportId, filterId }: { projectId:
             clearOnSuccess
             onSubmit={async (v) => {
               const a = await invoke('v2.reports.create', { body: { name: text(v.name), projectID: projectId, type: text(v.type) } });
-              if (!a.ok) return { error: a.error, errorDetails: a.errorDetails };
+              if (!a.ok) return submitOutcome(a);
               void screenChosen('projects', projectId, 'reports', a.data.id);
               return null;
             }}
@@ -127,7 +127,7 @@ export function ProjectWorkspace({ projectId, reportId, filterId }: { projectId:
             clearOnSuccess
             onSubmit={async (v) => {
               const a = await invoke('app.connections.create', { body: { projectId, name: text(v.name), analyticsAppId: text(v.analyticsAppId) } });
-              if (!a.ok) return { error: a.error, errorDetails: a.errorDetails };
+              if (!a.ok) return submitOutcome(a);
               void load();
               return null;
             }}
@@ -151,7 +151,7 @@ export function ProjectWorkspace({ projectId, reportId, filterId }: { projectId:
             clearOnSuccess
             onSubmit={async (v) => {
               const a = await invoke('v2.filters.create', { body: { name: text(v.name), projectID: projectId } });
-              if (!a.ok) return { error: a.error, errorDetails: a.errorDetails };
+              if (!a.ok) return submitOutcome(a);
               void screenChosen('projects', projectId, 'filters', a.data.id);
               return null;
             }}

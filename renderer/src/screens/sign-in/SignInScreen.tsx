@@ -1,5 +1,5 @@
 import { invoke } from '../../bridge';
-import { Form } from '../../components/Form';
+import { Form, submitOutcome } from '../../components/Form';
 import { useSession } from '../../stores/session/session.store';
 
 export function SignInScreen() {
@@ -15,7 +15,7 @@ export function SignInScreen() {
           submitLabel="Sign in"
           onSubmit={async (v) => {
             const a = await invoke('app.auth.login', { body: { email: String(v.email ?? ''), password: String(v.password ?? '') } });
-            if (!a.ok) return { error: a.error, errorDetails: a.errorDetails };
+            if (!a.ok) return submitOutcome(a);
             await signedIn();
             return null;
           }}
