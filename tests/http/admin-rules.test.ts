@@ -87,6 +87,23 @@ describe(covers('users and recipients', 'v1.recipients.create', 'v1.recipients.c
   });
 });
 
+describe(covers('deleting users', 'v2.users.delete', 'v1.tasks.create'), () => {
+  it('refuses oneself and the owner, refuses someone who still owns a task, and deletes the rest', async () => {
+    const admin = await signedInUserWith(s, { viewUser: true, deleteUser: true, viewProject: true, createTask: true }, 'deleter');
+    expect((await s.call('DELETE', `/api/v2/users/${admin.userId}`, { token: admin.token })).status).toBe(409);
+    expect((await s.call('DELETE', `/api/v2/users/${f.ownerId}`, { token: admin.token })).status).toBe(409);
+    const author = await signedInUserWith(s, { viewProject: true, createTask: true }, 'author');
+    const projectId = (await f.make.connected()).projectId;
+    await s.call('POST', '/api/v1/tasks', { token: author.token, body: { name: 'Owned task', projectId } });
+    const refused = await s.call('DELETE', `/api/v2/users/${author.userId}`);
+    expect(refused.status).toBe(409);
+    expect(refused.body.error).toMatch(/still owns 1 task/);
+    const plain = await f.make.user();
+    expect((await s.call('DELETE', `/api/v2/users/${plain}`)).status).toBe(200);
+    expect((await s.call('GET', '/api/v1/users', { query: { get_all: true } })).body.data.some((u: { id: string }) => u.id === plain)).toBe(false);
+  });
+});
+
 describe(covers('groups', 'v1.users.create', 'v1.groups.addUsers', 'v1.groups.listMembers', 'v1.groups.removeUsers', 'v1.groups.create', 'v2.groups.update', 'v2.groups.setMembers', 'v1.groups.list', 'v1.groups.delete', 'v1.groups.update'), () => {
   it('adds users already in the group only once, and lists members by name or e-mail', async () => {
     const g = await f.make.group();

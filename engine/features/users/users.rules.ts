@@ -178,7 +178,7 @@ export async function listUsers(ctx: OpContext, list: ListQuery) {
 
 /**
  * Deletes a user (set B): never oneself nor the tenant owner, and never someone who still owns
- * content (projects, reports, resources): that content is transferred first.
+ * content (projects, reports, tasks, resources): that content is transferred first.
  */
 export async function deleteUser(ctx: OpContext, id: string) {
   const target = await findOr404(ctx, User, id, 'User');
@@ -190,7 +190,7 @@ export async function deleteUser(ctx: OpContext, id: string) {
   await refuseUserChangeBeyondRights(ctx, target, roleIds, { isActive: !target.isActive });
   const owned = async (table: string) => countWhere(ctx, `SELECT COUNT(*) AS n FROM ${table} WHERE createdBy = ?`, [id]);
   const content = [
-    [await owned('projects'), 'project'], [await owned('reports'), 'report'], [await owned('resources'), 'resource'],
+    [await owned('projects'), 'project'], [await owned('reports'), 'report'], [await owned('tasks'), 'task'], [await owned('resources'), 'resource'],
   ].filter(([n]) => Number(n) > 0).map(([n, what]) => `${n} ${what}${n === 1 ? '' : 's'}`);
   if (content.length) {
     throw conflict(`${target.firstName} ${target.lastName} still owns ${content.join(', ')}; transfer them to another user first`, [{ field: 'params.id', message: `owns ${content.join(', ')}` }]);
