@@ -25,6 +25,8 @@ import { connectionsApp } from './features/connections/connections.app.js';
 import { filtersV2 } from './features/filters/filters.v2.js';
 import { tasksV1 } from './features/tasks/tasks.v1.js';
 import { tasksV2 } from './features/tasks/tasks.v2.js';
+import { conditionsV1 } from './features/conditions/conditions.v1.js';
+import { conditionsV2 } from './features/conditions/conditions.v2.js';
 import { filtersApp } from './features/filters/filters.app.js';
 import { reportsV1 } from './features/reports/reports.v1.js';
 import { reportsV2 } from './features/reports/reports.v2.js';
@@ -52,6 +54,7 @@ export const OPERATIONS = [
   ...filtersV2, ...filtersApp,
   ...reportsV1, ...reportsV2, ...reportsApp,
   ...tasksV1, ...tasksV2,
+  ...conditionsV1, ...conditionsV2,
 ] as const;
 
 type Ops = (typeof OPERATIONS)[number];

@@ -31,7 +31,8 @@ export const LIST_REPORTS: ListSpec = {
   },
   defaultSort: { by: 'Name', direction: 'asc' },
   text: { name: 'r.name', description: 'r.description', type: 'r.type' },
-  uuid: { project_id: 'r.projectId' },
+  // `projectId` is how the reference product's public clients ask for one project's reports.
+  uuid: { project_id: 'r.projectId', projectId: 'r.projectId' },
 };
 
 export function reportDto(r: ReportRow) {

@@ -7,7 +7,7 @@ import type { TaskReportA, TaskReportB } from './tasks.inputs.js';
 export function taskReportInputA(b: z.output<typeof TaskReportA>): TaskReportInput {
   return {
     reportId: b.reportId, format: b.format, fileOpenPassword: b.fileOpenPassword, fileWritePassword: b.fileWritePassword,
-    fields: { reportId: 'body.reportId', filters: 'body.reportFilters' },
+    fields: { reportId: 'body.reportId', filters: 'body.reportFilters', conditions: 'body.reportConditions' },
     options: {
       zipFolderFiles: b.zipFolderFiles, zipEmailFiles: b.zipEmailFiles, evaluateConditionForEachIteration: b.evaluateConditionForEachIteration,
       folderVariable: b.folderVariable, recipientsVariable: b.recipientsVariable, ftpVariable: b.ftpVariable, hubAuthorizedUserVariable: b.hubAuthorizedUserVariable,
@@ -26,7 +26,7 @@ export function taskReportInputA(b: z.output<typeof TaskReportA>): TaskReportInp
 export function taskReportInputB(b: z.output<typeof TaskReportB>): TaskReportInput {
   return {
     reportId: b.reportID, format: b.format, fileOpenPassword: b.fileOpenPassword, fileWritePassword: b.fileWritePassword,
-    fields: { reportId: 'body.reportID', filters: 'body.filters' },
+    fields: { reportId: 'body.reportID', filters: 'body.filters', conditions: 'body.conditions' },
     options: {
       emailAttachment: b.emailAttachment, emailEmbedment: b.emailEmbedment,
       isOpenFilePasswordProtected: b.isOpenFilePasswordProtected, isWriteFilePasswordProtected: b.isWriteFilePasswordProtected,

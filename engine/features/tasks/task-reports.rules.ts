@@ -6,6 +6,7 @@ import type { ListQuery, ListSpec } from '../../core/list-query.js';
 import { pageOf } from '../../core/list-query.js';
 import { FORMATS_BY_TYPE } from '../../render/formats.js';
 import { Filter } from '../filters/filters.entity.js';
+import { Condition } from '../conditions/conditions.entity.js';
 import { Report } from '../reports/reports.entity.js';
 import { TaskReport, type TaskReportOptions, type TaskReportRow, type TaskRow } from './tasks.entity.js';
 import { reachableTask, reportOfTask } from './tasks.rules.js';
@@ -29,8 +30,14 @@ export const DEFAULT_TASK_REPORT_OPTIONS: TaskReportOptions = {
 export async function taskReportDto(ctx: OpContext, tr: TaskReportRow) {
   const report = await ctx.db.getRepository(Report).findOneBy({ id: tr.reportId });
   const { fileOpenPassword, fileWritePassword, options, ...rest } = tr;
+  const named = async <T extends { id: string; name: string }>(rows: Promise<T[]>, ids: string[]) => {
+    const found = await rows;
+    return ids.map((id) => ({ id, name: found.find((x) => x.id === id)?.name ?? null }));
+  };
   return {
     ...rest, ...options, createdDate: iso(tr.createdDate), modifiedDate: iso(tr.modifiedDate),
+    filters: await named(options.filterIds.length ? ctx.db.getRepository(Filter).findBy({ id: In(options.filterIds) }) : Promise.resolve([]), options.filterIds),
+    conditions: await named(options.conditionIds.length ? ctx.db.getRepository(Condition).findBy({ id: In(options.conditionIds) }) : Promise.resolve([]), options.conditionIds),
     reportName: report?.name ?? null, reportType: report?.type ?? null, outputFormats: report ? FORMATS_BY_TYPE[report.type] : [],
     hasFileOpenPassword: fileOpenPassword !== null, hasFileWritePassword: fileWritePassword !== null,
   };
@@ -60,7 +67,7 @@ export interface TaskReportInput {
   fileOpenPassword?: string | null;
   fileWritePassword?: string | null;
   /** Where the input names these, for messages: "body.reportId" or "body.reportID". */
-  fields: { reportId: string; filters: string };
+  fields: { reportId: string; filters: string; conditions: string };
 }
 
 /**
@@ -77,6 +84,10 @@ export async function saveTaskReport(ctx: OpContext, taskId: string, id: string 
   if (options.filterIds.length) {
     const found = await ctx.db.getRepository(Filter).findBy({ id: In(options.filterIds), projectId: task.projectId });
     if (found.length !== new Set(options.filterIds).size) throw badInput('A filter is not one of the task\'s project', [{ field: f.fields.filters, message: 'must be filters of the task\'s project' }]);
+  }
+  if (options.conditionIds.length) {
+    const found = await ctx.db.getRepository(Condition).findBy({ id: In(options.conditionIds), projectId: task.projectId });
+    if (found.length !== new Set(options.conditionIds).size) throw badInput('A condition is not one of the task\'s project', [{ field: f.fields.conditions, message: 'must be conditions of the task\'s project' }]);
   }
   const row: TaskReportRow = {
     ...(current ?? newBase(ctx.now())), taskId: task.id, reportId: report.id, format, options,

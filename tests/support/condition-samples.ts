@@ -1,0 +1,70 @@
+import type { TestServer } from './test-server.js';
+import type { Fixtures, Sample } from './samples.js';
+
+// A valid call of every condition operation of issue 8 (both sets), for the conformance suite.
+let n = 0;
+const uniq = (p: string) => `${p} ${++n}-${Math.random().toString(36).slice(2, 7)}`;
+
+export function conditionSamples(server: () => TestServer): Record<string, (f: Fixtures) => Promise<Sample>> {
+  const ok = (method: string, path: string, body?: unknown) => server().ok(method, path, body);
+  // One connected project whose app has a variable serves every sample.
+  let shared: Promise<{ projectId: string; appId: string; connectionId: string; variable: string }> | null = null;
+  const place = (f: Fixtures) => (shared ??= (async () => {
+    const c = await f.make.connected();
+    const variable = `vUnits${Math.random().toString(36).slice(2, 7)}`;
+    await ok('POST', `/api/app/analytics/${c.appId}/variables`, { name: variable, definition: 'Sum(Units)' });
+    return { ...c, variable };
+  })());
+  const value = (variable: string) => ({ type: 'Variable', variable, operator: '>', comparisonValue: '1', order: 0 });
+  const condition = async (f: Fixtures) => (await ok('POST', '/api/v1/conditions', { projectId: (await place(f)).projectId, name: uniq('Big month'), isActive: true })).id as string;
+  const withRule = async (f: Fixtures) => {
+    const p = await place(f);
+    const conditionId = await condition(f);
+    const rule = await ok('POST', `/api/v1/conditions/${conditionId}/rules`, { conditionId, name: uniq('Units'), connectionId: p.connectionId, conditionRuleValues: [value(p.variable)] });
+    return { conditionId, ruleId: rule.id as string };
+  };
+  let listed: Promise<string> | null = null;
+  let listedCondition: Promise<string> | null = null;
+  return {
+    'v1.conditions.create': async (f) => ({ body: { projectId: (await place(f)).projectId, name: uniq('Big month'), description: 'Only when sales are up', isActive: true } }),
+    // A list is sampled several times (each sort, each page): one condition made once.
+    'v1.conditions.list': async (f) => {
+      await (listedCondition ??= condition(f));
+      return {};
+    },
+    'v1.conditions.delete': async (f) => ({ body: [await condition(f)] }),
+    'v1.conditions.update': async (f) => ({ params: { Conditionid: await condition(f) }, body: { projectId: (await place(f)).projectId, name: uniq('Renamed'), isActive: false } }),
+    'v1.conditionRules.list': async (f) => ({ params: { conditionId: await (listed ??= withRule(f).then((r) => r.conditionId)) } }),
+    'v1.conditionRules.batchUpsert': async (f) => {
+      const p = await place(f);
+      const { conditionId, ruleId } = await withRule(f);
+      return { params: { conditionId }, body: { items: [{ id: ruleId, name: uniq('Units'), connectionId: p.connectionId, conditionRuleValues: [value(p.variable)] }, { name: uniq('More'), connectionId: p.connectionId, conditionRuleValues: [] }] } };
+    },
+    'v1.conditionRules.upsert': async (f) => {
+      const p = await place(f);
+      const conditionId = await condition(f);
+      return { params: { conditionId }, body: { conditionId, name: uniq('Units'), connectionId: p.connectionId, conditionRuleValues: [value(p.variable)] } };
+    },
+    'v1.conditionRules.get': async (f) => ({ params: await withRule(f) }),
+    'v1.conditionRules.update': async (f) => {
+      const p = await place(f);
+      const { conditionId, ruleId } = await withRule(f);
+      return { params: { conditionRuleId: ruleId }, body: { conditionId, name: uniq('Units'), connectionId: p.connectionId, conditionRuleValues: [{ ...value(p.variable), operator: '<=' }] } };
+    },
+    'v1.conditionRules.delete': async (f) => {
+      const { conditionId, ruleId } = await withRule(f);
+      return { params: { conditionId }, body: [ruleId] };
+    },
+    'v2.conditions.create': async (f) => ({ body: { name: uniq('Big month'), projectID: (await place(f)).projectId } }),
+    'v2.conditions.duplicate': async (f) => ({ params: { id: (await withRule(f)).conditionId }, body: { projectID: (await place(f)).projectId, organizationID: f.orgId } }),
+    'v2.conditions.update': async (f) => ({ params: { id: await condition(f) }, body: { name: uniq('Renamed'), description: null } }),
+    'v2.conditionRules.upsert': async (f) => {
+      const p = await place(f);
+      return { params: { id: await condition(f) }, body: { name: uniq('Units'), analyticsAppID: p.appId, values: [value(p.variable)] } };
+    },
+    'v2.conditionRules.delete': async (f) => {
+      const { conditionId, ruleId } = await withRule(f);
+      return { params: { id: conditionId }, body: [ruleId] };
+    },
+  };
+}
