@@ -27,6 +27,7 @@ import { tasksV1 } from './features/tasks/tasks.v1.js';
 import { tasksV2 } from './features/tasks/tasks.v2.js';
 import { conditionsV1 } from './features/conditions/conditions.v1.js';
 import { conditionsV2 } from './features/conditions/conditions.v2.js';
+import { requestsOps } from './features/requests/requests.ops.js';
 import { filtersApp } from './features/filters/filters.app.js';
 import { reportsV1 } from './features/reports/reports.v1.js';
 import { reportsV2 } from './features/reports/reports.v2.js';
@@ -54,7 +55,7 @@ export const OPERATIONS = [
   ...filtersV2, ...filtersApp,
   ...reportsV1, ...reportsV2, ...reportsApp,
   ...tasksV1, ...tasksV2,
-  ...conditionsV1, ...conditionsV2,
+  ...conditionsV1, ...conditionsV2, ...requestsOps,
 ] as const;
 
 type Ops = (typeof OPERATIONS)[number];

@@ -20,6 +20,8 @@ import { openEmbeddedAnalytics, type ImportLimits } from './analytics/embedded-a
 import { RenderPool } from './render/render-pool.js';
 import { seedDemoContent } from './features/setup/demo-content.js';
 import { removeUnfinishedImports } from './features/projects/projects.rules.js';
+import { RequestRunner } from './features/requests/runner.js';
+import { Scheduler } from './features/requests/scheduler.js';
 
 /** What the host gives the engine: paths, clock, logger, secret protection, notifications. */
 export interface EngineOptions {
@@ -33,6 +35,10 @@ export interface EngineOptions {
   demo?: boolean;
   /** What one analytics import may hold and use (defaults: 5,000,000 rows, 50,000,000 cells, 1 GiB). */
   importLimits?: ImportLimits;
+  /** Runs the scheduler's own timers (default true); tests with an injected clock call `scheduler.tick()`. */
+  schedulerTimers?: boolean;
+  /** How many requests run at once (default 2). */
+  concurrentRequests?: number;
 }
 
 /** An envelope plus the status a transport reports it with; a file answer also carries the file. */
@@ -59,6 +65,8 @@ export interface Engine {
    */
   authenticate(id: string, options: CallOptions): Promise<{ principal: Principal | null } | { refused: InvokeResult }>;
   issueOwnerKey(): Promise<string>;
+  readonly runner: RequestRunner;
+  readonly scheduler: Scheduler;
   close(): Promise<void>;
 }
 
@@ -79,7 +87,10 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
     for (const l of listeners) l(event);
   };
   const analytics = openEmbeddedAnalytics(join(options.dataDir, 'apps'), options.importLimits);
-  analytics.onReload((appId) => emit({ type: 'analytics.reloaded', payload: { appId } }));
+  analytics.onReload((appId) => {
+    emit({ type: 'analytics.reloaded', payload: { appId } });
+    void scheduler.onReload(appId).catch((e: unknown) => log.error('Tasks listening to a reload could not be queued', { error: (e as Error).message }));
+  });
   const queues = new WriteQueues();
   const catalogue = buildCatalogue(OPERATIONS);
   const clock = options.now ?? (() => new Date());
@@ -97,7 +108,14 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
     analytics,
     embedded: analytics,
     renders: new RenderPool(),
+    // Set just below: the runner and the scheduler are built from these services.
+    requests: null as unknown as EngineServices['requests'],
+    scheduler: { wake() {} },
   };
+  const runner = new RequestRunner(services, options.concurrentRequests);
+  const scheduler = new Scheduler(services, () => runner.wake(), { timers: options.schedulerTimers });
+  services.requests = runner;
+  services.scheduler = scheduler;
   const dispatcher = new Dispatcher(services, catalogue, queues, resolveCredential);
   const answerFailure = (id: string, e: unknown): InvokeResult => {
     if (isEngineError(e)) return refusal(e);
@@ -106,6 +124,10 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
     return { status: 500, envelope: failure('Internal error; the log has the details') };
   };
   const firstStart = await ensureFirstStart(services, options.ownerEmail);
+  // Runs a crash interrupted are failed first; then the queue and the schedules go on.
+  await runner.recover();
+  runner.wake();
+  await scheduler.start();
   // The demo's 110,000 rows load in the background: the engine answers at once.
   const demoReady =
     firstStart.created && options.demo !== false
@@ -140,7 +162,11 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
       }
     },
     issueOwnerKey: () => issueOwnerKey(services, firstStart.ownerId),
+    runner,
+    scheduler,
     async close() {
+      scheduler.stop();
+      await runner.close();
       await demoReady;
       await queues.drain();
       await services.renders.close();

@@ -9,6 +9,8 @@ export interface EngineEvents {
   'analytics.reloaded': { appId: string };
   /** Files of a report generation done so far. */
   'report.progress': { reportId: string; done: number; total: number };
+  /** A request was queued, started, made progress or finished (the monitoring screen's live status). */
+  'request.changed': { id: string; kind: string; taskId: string | null; status: string; progressDone: number; progressTotal: number };
 }
 
 export type EngineEventType = keyof EngineEvents;

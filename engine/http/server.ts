@@ -90,7 +90,9 @@ export async function startHttpServer(engine: Engine, options: HttpOptions = {})
         .catch(() => cb(null, false));
     },
     methods: ['GET', 'POST', 'PUT', 'DELETE'],
-    allowedHeaders: ['Authorization', 'Content-Type'],
+    // No fixed header list: a preflight from a trusted origin gets back the headers it asks for
+    // (browser clients of the reference product send extra ones, even `access-control-allow-headers`).
+    // Only trusted origins get any CORS answer, and credentials still travel in Authorization alone.
     maxAge: 600,
   });
 

@@ -48,6 +48,17 @@ export interface EngineServices {
   callableOperations: (principal: Principal) => string[];
   /** Worker threads that render report files. */
   renders: RenderPool;
+  /** The request runner: queued requests start when woken; stop aborts one at its next safe point. */
+  requests: RequestControl;
+  /** The scheduler: woken when a schedule changes so the change takes effect at once. */
+  scheduler: { wake(): void };
+}
+
+export interface RequestControl {
+  wake(): void;
+  /** Stops a queued or running request; false when it had already finished. */
+  stop(id: string): Promise<boolean>;
+  isRunning(id: string): boolean;
 }
 
 export interface OpContext extends EngineServices {

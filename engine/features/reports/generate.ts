@@ -24,6 +24,18 @@ export interface GenerateRequest {
   progress?: (done: number, total: number) => void;
   /** Called with each file's time from its first query to its last byte, in ms (benchmarks). */
   timing?: (ms: number) => void;
+  /** Filters applied after the report's own (a task report's), in order. */
+  extraFilterIds?: string[];
+  /** Leaves the report's own filters out (an on-demand request's `ignoreExistingFilters`). */
+  ignoreReportFilters?: boolean;
+  /** Asked once under the filtered selections: false makes no files (a task report's conditions). */
+  admit?: (selections: Selections, variables: Record<string, string>) => Promise<boolean>;
+  /** Asked for each iteration value under its selections: false skips that value's file. */
+  admitEach?: (selections: Selections, variables: Record<string, string>, iteration: string[]) => Promise<boolean>;
+  /** Takes each file as it is made (a run writes it to disk); the answer then holds no bytes. */
+  onFile?: (file: GeneratedFile) => Promise<void>;
+  /** Stops between files: the files in flight finish, no new one starts, and the call rejects. */
+  signal?: AbortSignal;
 }
 
 export interface GeneratedFile {
@@ -66,17 +78,29 @@ async function fileName(ctx: OpContext, report: ReportRow, appId: string, iterFi
   return safeFileName(parts.filter((p) => p !== '').join(sep), safeFileName(report.name));
 }
 
-/** Runs `fn` over items with at most `limit` at once, keeping the order of results. */
-async function inParallel<T, R>(items: T[], limit: number, fn: (item: T, index: number) => Promise<R>): Promise<R[]> {
+/** Runs `fn` over items with at most `limit` at once, keeping the order of results; stops on `signal`. */
+async function inParallel<T, R>(items: T[], limit: number, fn: (item: T, index: number) => Promise<R>, signal?: AbortSignal): Promise<R[]> {
   const out: R[] = new Array(items.length);
   let next = 0;
+  let failed = false;
   const worker = async () => {
-    while (next < items.length) {
+    // After one failure no worker starts another item.
+    while (next < items.length && !failed) {
+      signal?.throwIfAborted();
       const i = next++;
-      out[i] = await fn(items[i], i);
+      try {
+        out[i] = await fn(items[i], i);
+      } catch (e) {
+        failed = true;
+        throw e;
+      }
     }
   };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+  // Every worker settles before the call does, so a caller cleaning up after a failure or a stop
+  // finds nothing still writing.
+  const settled = await Promise.allSettled(Array.from({ length: Math.min(limit, items.length) }, worker));
+  const first = settled.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+  if (first) throw first.reason;
   return out;
 }
 
@@ -88,7 +112,8 @@ export async function generateFiles(ctx: OpContext, report: ReportRow, req: Gene
   const document = req.document ?? report.document;
   checkFormat(report, req.format, document);
   const { appId, meta } = await reportApp(ctx, report, req.appId);
-  const filtered = await resolveFilters(ctx, report.filterIds, meta);
+  const filterIds = [...(req.ignoreReportFilters ? [] : report.filterIds), ...(req.extraFilterIds ?? [])];
+  const filtered = await resolveFilters(ctx, filterIds, meta);
   let selections: Selections = filtered.selections;
   if (req.bookmarkId) {
     const b = meta.bookmarks.find((x) => x.id === req.bookmarkId || x.name === req.bookmarkId);
@@ -96,6 +121,7 @@ export async function generateFiles(ctx: OpContext, report: ReportRow, req: Gene
     selections = { ...selections, ...b.selections };
   }
   selections = { ...selections, ...(req.selections ?? {}) };
+  if (req.admit && !(await req.admit(selections, filtered.variables))) return [];
   const iterFields = report.isIteration ? iterationFieldNames(meta, report.iterationFields, 'iterationFields') : [];
   const all = iterFields.length ? await ctx.analytics.iterationValues(appId, iterFields, selections) : [[]];
   const combos = req.choose && iterFields.length ? req.choose(all) : all;
@@ -103,17 +129,29 @@ export async function generateFiles(ctx: OpContext, report: ReportRow, req: Gene
   let done = 0;
   // Two files in flight per render thread keep the pool busy while the next file's queries run;
   // more in flight measured no faster here and doubled each file's latency and the memory held.
-  return inParallel(combos, Math.max(2, ctx.renders.threads * 2), async (combo) => {
+  const files = await inParallel(combos, Math.max(2, ctx.renders.threads * 2), async (combo): Promise<GeneratedFile | null> => {
     const started = performance.now();
     const sel: Selections = { ...selections };
     iterFields.forEach((f, i) => (sel[f] = [combo[i]]));
+    if (req.admitEach && iterFields.length && !(await req.admitEach(sel, filtered.variables, combo))) {
+      req.progress?.(++done, combos.length);
+      return null;
+    }
     const resolved = await resolveReport({ provider: ctx.analytics, appId, title: report.name, document, selections: sel, variables: filtered.variables, now });
     const data = await ctx.renders.render({ format: req.format, report: resolved, protection: req.protection });
     const name = `${await fileName(ctx, report, appId, iterFields, combo, sel, now)}.${FILE_TYPES[req.format].extension}`;
     req.timing?.(performance.now() - started);
+    const file: GeneratedFile = { name, format: req.format, data, iteration: combo };
+    // A stop lets the files in flight finish rendering but keeps none of them.
+    req.signal?.throwIfAborted();
+    if (req.onFile) {
+      await req.onFile(file);
+      file.data = Buffer.alloc(0);
+    }
     req.progress?.(++done, combos.length);
-    return { name, format: req.format, data, iteration: combo };
-  });
+    return file;
+  }, req.signal);
+  return files.filter((f): f is GeneratedFile => f !== null);
 }
 
 /** One file as is; several (an iteration) zipped together, names made unique. */

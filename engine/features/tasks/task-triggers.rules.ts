@@ -79,6 +79,7 @@ export async function saveSchedule(ctx: OpContext, taskId: string, id: string | 
   const after = row.lastScheduledFor && row.lastScheduledFor > ctx.now() ? row.lastScheduledFor : ctx.now();
   row.nextFireTime = row.isActive ? (nextFireTimes(scheduleOf(row)!, after, 1)[0] ?? null) : null;
   await ctx.db.getRepository(TaskTrigger).save(row);
+  ctx.scheduler.wake();
   return triggerDto(row, ctx.now());
 }
 

@@ -1,0 +1,164 @@
+import { In } from 'typeorm';
+import type { OpContext } from '../../ops/context.js';
+import { isEngineError } from '../../core/errors.js';
+import { parseFormat, type OutputFormat } from '../../render/formats.js';
+import { Report, type ReportRow } from '../reports/reports.entity.js';
+import { generateFiles, type GeneratedFile } from '../reports/generate.js';
+import { Task, TaskReport, type TaskReportRow } from '../tasks/tasks.entity.js';
+import { describeOutcome, evaluateConditions } from '../conditions/condition-evaluation.js';
+import type { Selections } from '../../analytics/model.js';
+import type { RequestFile, RequestRow, RequestStatus } from './requests.entity.js';
+import { readRequestFile, uniqueName, writeRequestFile } from './request-output.js';
+
+/** What the runner gives an execution: a stop signal, the log, progress, and a place for files. */
+export interface RunControl {
+  signal: AbortSignal;
+  log: (line: string) => void;
+  progress: (done: number, total: number) => void;
+  requestId: string;
+  /** Writes one file and records it on the request. */
+  keep: (file: KeptFile, taskReportId: string | null) => Promise<RequestFile>;
+}
+
+/** A file to keep: a generated one, or one the run makes of them (a zip). */
+export type KeptFile = Pick<GeneratedFile, 'name' | 'data' | 'iteration'> & { format: string };
+
+export interface RunOutcome {
+  status: Exclude<RequestStatus, 'queued' | 'running' | 'aborted'>;
+  message: string | null;
+}
+
+const problem = (e: unknown) => (isEngineError(e) || e instanceof Error ? e.message : String(e));
+
+/** Keeps files under unique names in the request's folder, as they come. */
+export function fileKeeper(ctx: Pick<OpContext, 'dataDir'>, requestId: string, record: (f: RequestFile) => void) {
+  const used = new Set<string>();
+  return async (file: KeptFile, taskReportId: string | null): Promise<RequestFile> => {
+    const name = uniqueName(used, file.name);
+    await writeRequestFile(ctx.dataDir, requestId, name, file.data);
+    const kept: RequestFile = { name, size: file.data.length, format: file.format, taskReportId, iteration: file.iteration };
+    record(kept);
+    return kept;
+  };
+}
+
+/** An on-demand report: its format from the request, the caller's selections, optionally without the report's filters. */
+async function runOnDemandReport(ctx: OpContext, row: RequestRow, control: RunControl): Promise<RunOutcome> {
+  const config = row.config;
+  const report = config ? await ctx.db.getRepository(Report).findOneBy({ id: config.reportId }) : null;
+  if (!config || !report) return { status: 'failed', message: 'The report no longer exists' };
+  control.log(`Report “${report.name}” as ${config.format}`);
+  const files = await generateFiles(ctx, report, {
+    format: config.format, selections: config.selections, appId: config.appId, ignoreReportFilters: config.ignoreExistingFilters,
+    signal: control.signal, progress: control.progress, onFile: (f) => control.keep(f, null).then(() => undefined),
+  });
+  control.log(`${files.length} file${files.length === 1 ? '' : 's'} made`);
+  return { status: 'completed', message: null };
+}
+
+/**
+ * A task: each of its reports in turn, with the task report's filters after the report's own, its
+ * conditions (once, or per iteration value when asked), its format and passwords. A condition that
+ * fails leaves that report out and ends the run `warning`, with each rule's value in the log; a
+ * report that cannot be made is logged and the others still run (the run ends `failed`).
+ */
+async function runTask(ctx: OpContext, row: RequestRow, control: RunControl): Promise<RunOutcome> {
+  const task = row.taskId ? await ctx.db.getRepository(Task).findOneBy({ id: row.taskId }) : null;
+  if (!task) return { status: 'failed', message: 'The task no longer exists' };
+  const taskReports = await ctx.db.getRepository(TaskReport).find({ where: { taskId: task.id }, order: { createdDate: 'ASC' } });
+  if (!taskReports.length) {
+    control.log(`Task “${task.name}” has no reports; nothing to make`);
+    return { status: 'warning', message: 'The task has no reports' };
+  }
+  const reports = await ctx.db.getRepository(Report).findBy({ id: In(taskReports.map((t) => t.reportId)) });
+  control.log(`Task “${task.name}”: ${taskReports.length} report${taskReports.length === 1 ? '' : 's'}${row.catchUp ? ' (a catch-up of a missed run)' : ''}`);
+  const warnings: string[] = [];
+  const failures: string[] = [];
+  // Progress over all of the task's reports: each counts its own files once it knows them.
+  const totals = new Map<string, { done: number; total: number }>();
+  const report = () => {
+    let done = 0;
+    let total = 0;
+    for (const t of totals.values()) {
+      done += t.done;
+      total += t.total;
+    }
+    control.progress(done, Math.max(total, done));
+  };
+  for (const tr of taskReports) {
+    control.signal.throwIfAborted();
+    const r = reports.find((x) => x.id === tr.reportId);
+    if (!r) {
+      failures.push('a report of the task no longer exists');
+      continue;
+    }
+    try {
+      const outcome = await runTaskReport(ctx, tr, r, control, (done, total) => {
+        totals.set(tr.id, { done, total });
+        report();
+      });
+      if (outcome) warnings.push(outcome);
+    } catch (e) {
+      if (control.signal.aborted) throw e;
+      control.log(`Report “${r.name}” failed: ${problem(e)}`);
+      failures.push(`“${r.name}”: ${problem(e)}`);
+    }
+  }
+  if (failures.length) return { status: 'failed', message: failures.join('; ') };
+  if (warnings.length) return { status: 'warning', message: warnings.join('; ') };
+  return { status: 'completed', message: null };
+}
+
+/** One task report; answers a warning when its conditions left it (or some of its iteration values) out. */
+async function runTaskReport(ctx: OpContext, tr: TaskReportRow, report: ReportRow, control: RunControl, progress: (done: number, total: number) => void): Promise<string | null> {
+  const format = parseFormat(tr.format) as OutputFormat;
+  const o = tr.options;
+  let heldBack = 0;
+  let leftOut = false;
+  const check = async (selections: Selections, variables: Record<string, string>, iteration: string[] | null) => {
+    const outcomes = await evaluateConditions(ctx, o.conditionIds, selections, variables);
+    const failing = outcomes.filter((x) => !x.holds);
+    if (!failing.length) return true;
+    const where = iteration ? ` for ${iteration.join(', ')}` : '';
+    for (const f of failing) for (const line of describeOutcome(f)) control.log(`Report “${report.name}”${where} left out. ${line}`);
+    if (iteration) heldBack++;
+    else leftOut = true;
+    return false;
+  };
+  const perIteration = o.evaluateConditionForEachIteration && report.isIteration;
+  control.log(`Report “${report.name}” as ${format}${o.filterIds.length ? `, ${o.filterIds.length} task filter${o.filterIds.length === 1 ? '' : 's'}` : ''}${o.conditionIds.length ? `, ${o.conditionIds.length} condition${o.conditionIds.length === 1 ? '' : 's'}${perIteration ? ' per iteration value' : ''}` : ''}`);
+  const kept: RequestFile[] = [];
+  const files = await generateFiles(ctx, report, {
+    format,
+    extraFilterIds: o.filterIds,
+    protection: {
+      openPassword: o.isOpenFilePasswordProtected && tr.fileOpenPassword ? ctx.secrets.open(tr.fileOpenPassword) : null,
+      writePassword: o.isWriteFilePasswordProtected && tr.fileWritePassword ? ctx.secrets.open(tr.fileWritePassword) : null,
+    },
+    admit: o.conditionIds.length && !perIteration ? (s, v) => check(s, v, null) : undefined,
+    admitEach: o.conditionIds.length && perIteration ? (s, v, it) => check(s, v, it) : undefined,
+    signal: control.signal,
+    progress,
+    onFile: async (f) => {
+      kept.push(await control.keep(f, tr.id));
+    },
+  });
+  if (o.zipFolderFiles && kept.length > 1) await zipTogether(ctx, control, report, tr, kept);
+  control.log(`Report “${report.name}”: ${files.length} file${files.length === 1 ? '' : 's'}`);
+  if (leftOut) return `“${report.name}” left out by its conditions`;
+  if (heldBack) return `“${report.name}”: ${heldBack} iteration value${heldBack === 1 ? '' : 's'} left out by its conditions`;
+  return null;
+}
+
+/** A task report asking for one zip gets one: its files, read back, in a zip kept beside them. */
+async function zipTogether(ctx: OpContext, control: RunControl, report: ReportRow, tr: TaskReportRow, kept: RequestFile[]) {
+  const { default: JSZip } = await import('jszip');
+  const zip = new JSZip();
+  for (const f of kept) zip.file(f.name, await readRequestFile(ctx.dataDir, control.requestId, f.name));
+  const data = await zip.generateAsync({ type: 'nodebuffer', compression: 'DEFLATE' });
+  await control.keep({ name: `${report.name}.zip`, format: 'Zip', data, iteration: [] }, tr.id);
+}
+
+export async function executeRequest(ctx: OpContext, row: RequestRow, control: RunControl): Promise<RunOutcome> {
+  return row.kind === 'OnDemandReport' ? runOnDemandReport(ctx, row, control) : runTask(ctx, row, control);
+}
