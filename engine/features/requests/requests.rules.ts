@@ -222,20 +222,18 @@ export async function runById(ctx: OpContext, id: string) {
 }
 
 /**
- * Stops a request, or every queued and running request of a task. A finished request is a 409
- * saying how it ended.
+ * Stops a request, or every queued and running request of a task. Stopping is idempotent: a
+ * request that has already ended is answered as it ended (its status says how), unchanged.
  */
 export async function stopById(ctx: OpContext, id: string) {
   const task = await ctx.db.getRepository(Task).existsBy({ id }) ? await reachableTask(ctx, id) : null;
   if (task) {
     const live = await ctx.db.getRepository(Request).findBy({ taskId: task.id, status: In(['queued', 'running']) });
-    if (!live.length) throw conflict(`The task “${task.name}” is not running`);
     for (const r of live) await ctx.requests.stop(r.id);
     return { stopped: live.length };
   }
   const r = await reachableRequest(ctx, id);
-  if (FINISHED.includes(r.status)) throw conflict(`The request has already ended (${r.status})`);
-  await ctx.requests.stop(r.id);
+  if (!FINISHED.includes(r.status)) await ctx.requests.stop(r.id);
   return getRequest(ctx, r.id);
 }
 

@@ -1,7 +1,7 @@
 import type { TestServer } from './test-server.js';
 import type { Fixtures, Sample } from './samples.js';
 
-// A valid call of every condition operation of issue 8 (both sets), for the conformance suite.
+// Valid calls of every condition and request operation of issue 8 (both sets), for the conformance suite.
 let n = 0;
 const uniq = (p: string) => `${p} ${++n}-${Math.random().toString(36).slice(2, 7)}`;
 
@@ -66,5 +66,44 @@ export function conditionSamples(server: () => TestServer): Record<string, (f: F
       const { conditionId, ruleId } = await withRule(f);
       return { params: { id: conditionId }, body: [ruleId] };
     },
+  };
+}
+
+/** A valid call of every request operation of issue 8, for the conformance suite. */
+export function requestSamples(server: () => TestServer): Record<string, (f: Fixtures) => Promise<Sample>> {
+  const ok = (method: string, path: string, body?: unknown) => server().ok(method, path, body);
+  let shared: Promise<{ projectId: string; reportId: string }> | null = null;
+  const place = (f: Fixtures) => (shared ??= (async () => {
+    const { projectId } = await f.make.connected();
+    const reportId = (await ok('POST', '/api/v2/reports', { name: uniq('On demand'), projectID: projectId, type: 'Html' })).id as string;
+    return { projectId, reportId };
+  })());
+  const finished = async (f: Fixtures) => {
+    const { reportId } = await place(f);
+    const queued = await ok('POST', '/api/v1/ondemand/requests', { config: { reportId, outputFormat: 'Html' } });
+    for (let i = 0; i < 400; i++) {
+      const r = await ok('GET', `/api/v1/ondemand/requests/${queued.id}`);
+      if (['completed', 'warning', 'failed', 'aborted'].includes(r.status)) return r.id as string;
+      await new Promise((res) => setTimeout(res, 25));
+    }
+    throw new Error('the sample request did not finish');
+  };
+  let listed: Promise<string> | null = null;
+  const task = async (f: Fixtures) => (await ok('POST', '/api/v2/tasks', { name: uniq('Run me'), projectID: (await place(f)).projectId })).id as string;
+  return {
+    'v1.requests.listScheduledStatuses': async (f) => {
+      await (listed ??= task(f).then(async (t) => {
+        await ok('POST', `/api/v1/tasks/${t}/triggers/schedules`, { name: 'Daily', frequency: 'Daily', atHour: 6, atMinut: 0, timeZone: 'UTC', startDate: new Date().toISOString(), endDate: new Date(Date.now() + 86400_000 * 30).toISOString() });
+        return t;
+      }));
+      return {};
+    },
+    'v1.requests.listOnDemandStatuses': async () => ({}),
+    'v1.onDemand.generate': async (f) => ({ body: { config: { reportId: (await place(f)).reportId, outputFormat: 'Html' }, selections: [], ignoreExistingFilters: false, overrideReportApp: false } }),
+    'v2.requests.run': async (f) => ({ params: { id: await task(f) } }),
+    'v2.requests.stop': async (f) => ({ params: { id: await finished(f) } }),
+    'v2.requests.downloadLog': async (f) => ({ params: { id: await finished(f) } }),
+    'v2.requests.delete': async (f) => ({ params: { id: await finished(f) } }),
+    'v2.requests.downloadFile': async (f) => ({ params: { id: await finished(f) }, query: { version: '1' } }),
   };
 }

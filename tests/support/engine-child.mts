@@ -1,0 +1,18 @@
+// An engine in its own process on an existing data folder, for tests that kill it (SIGKILL): it
+// picks up the queue as the app does on start, and says "RUNNING <id>" once a request is well under way.
+import { createEngine } from '../../engine/engine.js';
+import { Request } from '../../engine/features/requests/requests.entity.js';
+
+const key = Buffer.from(process.env.BROADSHEET_TEST_KEY ?? '', 'hex');
+const engine = await createEngine({ dataDir: process.env.BROADSHEET_TEST_DATA ?? '', secretKeys: { load: async () => key, save: async () => {} }, demo: false });
+const want = Number(process.env.BROADSHEET_TEST_PROGRESS ?? '10');
+for (;;) {
+  const running = await engine.services.db.getRepository(Request).findOneBy({ status: 'running' });
+  if (running && running.progressDone >= want) {
+    process.stdout.write(`RUNNING ${running.id}\n`);
+    break;
+  }
+  await new Promise((r) => setTimeout(r, 20));
+}
+// Keep running until killed.
+setInterval(() => {}, 1000);
