@@ -180,3 +180,13 @@ async function waitFor<T>(read: () => Promise<T>, ok: (x: T) => boolean): Promis
   }
   throw new Error('timed out');
 }
+
+describe(covers('template items', 'app.reports.templateItems'), () => {
+  it('lists what a report can use from its app as nodes with their objects', async () => {
+    const items = await s.ok('GET', `/api/v1/reports/${demo.id}/template-items`);
+    const byName = new Map(items.nodes.map((n: { name: string; objects: { name: string }[] }) => [n.name, n.objects.map((o) => o.name)]));
+    expect(byName.get('Fields')).toEqual(expect.arrayContaining(['Region', 'Customer', 'Sales']));
+    expect(byName.get('Variables')).toEqual(expect.arrayContaining(['vTotalSales', 'vMarginPct']));
+    expect(byName.get('Charts')).toEqual(expect.arrayContaining(['Top customers']));
+  });
+});
