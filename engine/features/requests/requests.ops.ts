@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { defineOp } from '../../ops/op.js';
 import { idParam, v } from '../../core/validation.js';
 import {
-  deleteRequest, downloadLog, getRequest, LIST_ON_DEMAND_STATUSES, LIST_REQUESTS, LIST_SCHEDULED_STATUSES, listRequests, listScheduledStatuses,
+  deleteRequest, deleteTasks, downloadLog, getRequest, LIST_ON_DEMAND_STATUSES, LIST_REQUESTS, LIST_SCHEDULED_STATUSES, listRequests, listScheduledStatuses,
   queueReport, requestFileUri, requestLog, requestResult, runById, stopById,
 } from './requests.rules.js';
 
@@ -48,4 +48,5 @@ export const requestsOps = [
   defineOp({ id: 'v2.requests.downloadLog', summary: 'Download the log file of a request', http: { method: 'GET', path: '/api/v2/requests/{id}/log' }, permission: 'viewTaskStatus', input: { params: idParam }, handler: (ctx, { params }) => downloadLog(ctx, params.id) }),
   defineOp({ id: 'v2.requests.delete', summary: 'Delete a request (stops it first; removes its logs and files)', http: { method: 'DELETE', path: '/api/v2/requests/{id}' }, permission: 'runTask', writes: 'chunked', input: { params: idParam }, handler: (ctx, { params }) => deleteRequest(ctx, params.id) }),
   defineOp({ id: 'v2.requests.downloadFile', summary: 'Where the file a request made can be downloaded (its URI)', http: { method: 'GET', path: '/api/v2/requests/{id}/file' }, permission: 'viewTaskStatus', input: { params: idParam, query: Version }, handler: (ctx, { params, query }) => requestFileUri(ctx, params.id, query.version ?? undefined) }),
+  defineOp({ id: 'app.tasks.delete', summary: 'Delete tasks (their running requests are stopped first)', http: { method: 'DELETE', path: '/api/v1/tasks' }, permission: 'deleteTask', writes: 'chunked', input: { body: v.uuidList() }, handler: (ctx, { body }) => deleteTasks(ctx, body) }),
 ] as const;

@@ -15,7 +15,7 @@ import { reachableReport } from '../reports/reports.rules.js';
 import { checkFormat } from '../reports/generate.js';
 import { Connection } from '../connections/connections.entity.js';
 import { providerAppId } from '../analytics-apps/analytics-apps.rules.js';
-import { Task, TaskReport, TaskTrigger } from '../tasks/tasks.entity.js';
+import { Task, TaskReport, TaskTrigger, type TaskRow } from '../tasks/tasks.entity.js';
 import { reachableTask } from '../tasks/tasks.rules.js';
 import { scheduleOf } from '../tasks/task-triggers.rules.js';
 import { describeSchedule } from '../tasks/fire-times.js';
@@ -300,4 +300,20 @@ export async function requestFileUri(ctx: OpContext, id: string, version?: strin
     size: files.reduce((s, f) => s + f.size, 0),
     files: files.map((f) => f.name),
   };
+}
+
+/**
+ * Deletes tasks (with their reports, recipients and triggers): their queued and running requests
+ * are stopped first; finished runs stay in the history under the task's name.
+ */
+export async function deleteTasks(ctx: OpContext, ids: string[]) {
+  const tasks: TaskRow[] = [];
+  for (const id of new Set(ids)) tasks.push(await reachableTask(ctx, id));
+  for (const t of tasks) {
+    const live = await ctx.db.getRepository(Request).findBy({ taskId: t.id, status: In(['queued', 'running']) });
+    for (const r of live) await ctx.requests.stop(r.id);
+  }
+  if (tasks.length) await ctx.write(() => ctx.db.getRepository(Task).delete(tasks.map((t) => t.id)));
+  ctx.scheduler.wake();
+  return { deleted: tasks.length };
 }
