@@ -39,7 +39,7 @@ describe(covers('administration in Chromium', 'v1.groups.list', 'v1.groups.creat
 
   it('groups the menu by work, and keeps it in place while the content scrolls', async () => {
     const areas = await page().getByRole('navigation', { name: 'Main' }).getByRole('heading').allTextContents();
-    expect(areas).toEqual(['Reports', 'Hub', 'Administration']);
+    expect(areas).toEqual(['Reports', 'Distribution', 'Hub', 'Administration']);
     await nav(page(), 'Roles').click();
     await page().getByRole('heading', { name: 'Permissions by role' }).waitFor();
     const before = await nav(page(), 'Projects').boundingBox();

@@ -6,6 +6,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { ARTIFACTS } from './browser.js';
+import { waitForRequest } from '../support/requests.js';
 import { accessibilityProblems, dialog, NARROW, noConsoleErrorsSince, openApp, signIn, WIDE, type E2E } from './harness.js';
 
 let e: E2E;
@@ -17,6 +18,7 @@ let projectId = '';
 let reportId = '';
 let filterId = '';
 let appId = '';
+let taskId = '';
 
 const VISITS: Visit[] = [
   { name: 'projects', hash: () => '#/projects', ready: 'Sales reporting (demo)' },
@@ -25,6 +27,10 @@ const VISITS: Visit[] = [
   { name: 'filter', hash: () => `#/projects/${projectId}/filters/${filterId}`, ready: 'Steps, in order' },
   { name: 'apps', hash: () => '#/apps', ready: 'Sales demo' },
   { name: 'app', hash: () => `#/apps/${appId}`, ready: 'Fields' },
+  { name: 'tasks', hash: () => '#/tasks', ready: 'Regional pack', open: 'New task' },
+  { name: 'task', hash: () => `#/tasks/${taskId}`, ready: 'When it runs' },
+  { name: 'conditions', hash: () => '#/conditions', ready: 'Sold something', open: 'New condition' },
+  { name: 'monitoring', hash: () => '#/monitoring', ready: 'Run durations', settled: () => e.page.locator('.runs-plot circle').first().waitFor() },
   { name: 'resources', hash: () => '#/resources', ready: 'Resources' },
   { name: 'users', hash: () => '#/users', ready: 'Olga Owner', open: 'New user' },
   { name: 'groups', hash: () => '#/groups', ready: 'Groups', open: 'New group' },
@@ -45,6 +51,14 @@ beforeAll(async () => {
   reportId = (await e.s.ok('GET', '/api/v1/reports', undefined, { project_id: projectId, get_all: true }))[0].id;
   filterId = (await e.s.ok('POST', '/api/v2/filters', { name: 'West only', projectID: projectId })).id;
   appId = (await e.s.ok('GET', '/api/v1/analytics-apps', undefined, { get_all: true }))[0].id;
+  // A task with a report, a schedule, a condition and one finished run, for the distribution screens.
+  const condition = (await e.s.ok('POST', '/api/v2/conditions', { name: 'Sold something', projectID: projectId })).id;
+  await e.s.ok('PUT', `/api/v2/conditions/${condition}/rules`, { name: 'Any sales', analyticsAppID: appId, values: [{ type: 'Variable', variable: 'vTotalSales', operator: '>', comparisonValue: '0' }] });
+  taskId = (await e.s.ok('POST', '/api/v2/tasks', { name: 'Regional pack', projectID: projectId })).id;
+  await e.s.ok('PUT', `/api/v2/tasks/${taskId}/reports`, { reportID: reportId, format: 'Html', emailEmbedment: false, emailAttachment: true, conditions: [{ id: condition }] });
+  await e.s.ok('POST', `/api/v1/tasks/${taskId}/triggers/schedules`, { name: 'Monday mornings', frequency: 'Weekly', weeklyDays: 'Monday', atHour: 7, atMinut: 0, timeZone: 'Europe/Paris', startDate: new Date().toISOString(), endDate: new Date(Date.now() + 365 * 86400_000).toISOString() });
+  const run = await e.s.ok('POST', `/api/v2/requests/${taskId}/run`);
+  await waitForRequest(e.s, run.id);
   await signIn(e, OWNER);
 }, 120_000);
 afterEach(() => noConsoleErrorsSince(e));

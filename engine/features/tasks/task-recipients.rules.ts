@@ -27,7 +27,7 @@ interface RecipientRaw { id: string; recipientId: string; type: TaskRecipientTyp
 export async function listTaskRecipients(ctx: OpContext, taskId: string, list: ListQuery) {
   const task = await reachableTask(ctx, taskId);
   const qb = ctx.db.createQueryBuilder().select('x.*').from(RECIPIENTS, 'x').where('x.taskId = :task', { task: task.id });
-  return rawPageOf<RecipientRaw, object>(qb, LIST_TASK_RECIPIENTS, list, 'x.id', (r) => ({
+  return rawPageOf(qb, LIST_TASK_RECIPIENTS, list, 'x.id', (r: RecipientRaw) => ({
     id: r.recipientId, taskRecipientId: r.id, type: r.type, name: r.name, emailAddress: r.emailAddress,
     sendEmail: !!r.sendEmail, seeInHub: !!r.seeInHub, createdDate: iso(r.createdDate),
   }));

@@ -1,6 +1,6 @@
 import { defineOp } from '../../ops/op.js';
 import { idParam, uuidParams, v } from '../../core/validation.js';
-import { createTask, duplicateTask, LIST_TASKS, listTasks, setTasksActive, updateTask, updateTaskEmail } from './tasks.rules.js';
+import { createTask, duplicateTask, LIST_TASKS, listTasks, reachableTask, setTasksActive, taskDto, updateTask, updateTaskEmail } from './tasks.rules.js';
 import { deleteTaskReports, getTaskReport, LIST_TASK_REPORTS, listTaskReports, saveTaskReport } from './task-reports.rules.js';
 import { addTaskRecipients, deleteTaskRecipients, LIST_TASK_RECIPIENTS, listTaskRecipients, updateTaskRecipient } from './task-recipients.rules.js';
 import { deleteTrigger, deleteTriggers, getTrigger, LIST_TASK_TRIGGERS, listTaskTriggers, saveExternalEvent, saveSchedule } from './task-triggers.rules.js';
@@ -14,6 +14,7 @@ const taskId = uuidParams('taskId');
 export const tasksV1 = [
   defineOp({ id: 'v1.tasks.create', summary: 'Add task', http: { method: 'POST', path: '/api/v1/tasks' }, permission: 'createTask', input: { body: TaskCreateA }, handler: (ctx, { body }) => createTask(ctx, body) }),
   defineOp({ id: 'v1.tasks.list', summary: 'List tasks', http: { method: 'GET', path: '/api/v1/tasks' }, permission: 'viewTask', list: LIST_TASKS, handler: (ctx, { list }) => listTasks(ctx, list) }),
+  defineOp({ id: 'app.tasks.get', summary: 'One task with its settings and e-mail', http: { method: 'GET', path: '/api/v1/tasks/{id}' }, permission: 'viewTask', input: { params: idParam }, handler: async (ctx, { params }) => taskDto(await reachableTask(ctx, params.id)) }),
   defineOp({ id: 'v1.tasks.update', summary: 'Update task', http: { method: 'PUT', path: '/api/v1/tasks/{id}' }, permission: 'editTask', input: { params: idParam, body: TaskUpdateA }, handler: (ctx, { params, body }) => updateTask(ctx, params.id, body) }),
   defineOp({ id: 'v1.tasks.duplicate', summary: 'Duplicate task', http: { method: 'POST', path: '/api/v1/tasks/{id}/duplicate' }, permission: 'createTask', input: { params: idParam, body: TaskDuplicate }, handler: (ctx, { params, body }) => duplicateTask(ctx, params.id, body) }),
   defineOp({ id: 'v1.tasks.setActive', summary: 'Enable or disable tasks', http: { method: 'PUT', path: '/api/v1/tasks/enable' }, permission: 'editTask', input: { body: TaskSetActive }, handler: (ctx, { body }) => setTasksActive(ctx, body) }),

@@ -13,6 +13,7 @@ function loader<L extends ListOpId>(op: L, label: (row: RowOf<L>) => string) {
 export const organizationOptions = loader('v1.organizations.list', (r) => r.displayName);
 export const roleOptions = loader('v1.roles.listSimple', (r) => r.name);
 export const groupOptions = loader('v1.groups.list', (r) => r.name);
+export const projectOptions = loader('v1.projects.list', (r) => r.name);
 export const userOptions = loader('v1.users.list', (r) => `${r.fullName}${r.email ? ` <${r.email}>` : ''}`);
 
 // Form values are what the user typed or picked; these turn them into the types bodies declare.
@@ -25,3 +26,7 @@ export type { FormValues } from './Form';
 export const idsOf = (list: unknown) => ((list as { id: string }[] | undefined) ?? []).map((x) => x.id);
 /** A value of an enumeration; anything else goes as typed, for the engine to refuse naming the values. */
 export const choice = <T extends string>(values: readonly T[]) => (v: unknown): T => (values.find((x) => x === v) ?? text(v)) as T;
+/** A datetime-local value as an ISO instant; anything unparsable goes as typed, for the engine to refuse. */
+export const instant = (v: unknown): string => (v && !Number.isNaN(Date.parse(text(v))) ? new Date(text(v)).toISOString() : text(v));
+/** A number field's value, or null when left blank. */
+export const num = (v: unknown): number | null => (v === '' || v === undefined || v === null ? null : Number(v));

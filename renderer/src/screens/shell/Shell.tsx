@@ -14,6 +14,9 @@ import { TrustedOriginsScreen } from '../trusted-origins/TrustedOriginsScreen';
 import { UserDirectoriesScreen } from '../user-directories/UserDirectoriesScreen';
 import { ResourcesScreen } from '../resources/ResourcesScreen';
 import { SettingsScreen } from '../settings/SettingsScreen';
+import { TasksScreen } from '../tasks/TasksScreen';
+import { ConditionsScreen } from '../conditions/ConditionsScreen';
+import { MonitoringScreen } from '../monitoring/MonitoringScreen';
 
 type Area = 'Reports' | 'Distribution' | 'Hub' | 'Administration';
 interface ScreenDef { id: ScreenId; label: string; area: Area; op: OpId; render: () => ReactNode }
@@ -24,6 +27,9 @@ const AREAS: Area[] = ['Reports', 'Distribution', 'Hub', 'Administration'];
 const SCREENS: ScreenDef[] = [
   { id: 'projects', label: 'Projects', area: 'Reports', op: 'v1.projects.list', render: () => <ProjectsScreen /> },
   { id: 'apps', label: 'Analytics apps', area: 'Reports', op: 'v1.analyticsApps.list', render: () => <AppsScreen /> },
+  { id: 'tasks', label: 'Tasks', area: 'Distribution', op: 'v1.tasks.list', render: () => <TasksScreen /> },
+  { id: 'conditions', label: 'Conditions', area: 'Distribution', op: 'v1.conditions.list', render: () => <ConditionsScreen /> },
+  { id: 'monitoring', label: 'Monitoring', area: 'Distribution', op: 'app.requests.list', render: () => <MonitoringScreen /> },
   { id: 'resources', label: 'Resources', area: 'Hub', op: 'v1.resources.list', render: () => <ResourcesScreen /> },
   { id: 'users', label: 'Users', area: 'Administration', op: 'v1.users.list', render: () => <UsersScreen /> },
   { id: 'groups', label: 'Groups', area: 'Administration', op: 'v1.groups.list', render: () => <GroupsScreen /> },

@@ -1,0 +1,143 @@
+import { useCallback, useEffect, useMemo, useState } from 'react';
+import { downloadFile, invoke, onEngineEvent } from '../../bridge';
+import type { RowOf } from '../../../../engine/catalogue';
+import { DataTable } from '../../components/DataTable';
+import { Dialog } from '../../components/Dialog';
+import { createListStore } from '../../stores/lists/list-store';
+import { askConfirm } from '../../stores/feedback/confirm.store';
+import { toastFailed, toastOutcome } from '../../stores/feedback/toasts';
+import { RunsPlot } from './RunsPlot';
+
+type Run = RowOf<'app.requests.list'>;
+const LIVE = ['queued', 'running'];
+const when = (iso: string | null) => (iso ? new Date(iso).toLocaleString() : '');
+
+function Status({ run }: { run: { status: string | null; progress: { done: number; total: number } | null } }) {
+  if (!run.status) return <span className="empty">never run</span>;
+  const p = run.progress;
+  return (
+    <span className={`status status-${run.status}`}>
+      {run.status}
+      {run.status === 'running' && p && p.total > 0 && (
+        <progress max={p.total} value={p.done} aria-label={`${p.done} of ${p.total} files`}>{p.done}/{p.total}</progress>
+      )}
+      {run.status === 'running' && p && p.total > 0 && ` ${p.done}/${p.total}`}
+    </span>
+  );
+}
+
+/** Scheduled tasks and every run: live status and progress pushed by the engine, stop, delete, logs, files. */
+export function MonitoringScreen() {
+  const tasks = useMemo(() => createListStore('v1.requests.listScheduledStatuses', 'name'), []);
+  const runs = useMemo(() => createListStore('app.requests.list', 'title'), []);
+  const [recent, setRecent] = useState<Run[]>([]);
+  const [log, setLog] = useState<{ run: Run; text: string } | null>(null);
+  const loadRecent = useCallback(async () => {
+    const a = await invoke('app.requests.list', { query: { page_size: 100, sort_by: 'createddate', sort_direction: 'desc' } });
+    if (a.ok) setRecent(a.data);
+  }, []);
+  const refreshAll = useCallback(() => {
+    void tasks.getState().refreshRequested();
+    void runs.getState().refreshRequested();
+    void loadRecent();
+  }, [tasks, runs, loadRecent]);
+
+  useEffect(() => refreshAll(), [refreshAll]);
+  // The engine says when a request changes; a burst of progress is gathered into one refresh.
+  useEffect(() => {
+    let timer: ReturnType<typeof setTimeout> | null = null;
+    const off = onEngineEvent('request.changed', () => {
+      timer ??= setTimeout(() => {
+        timer = null;
+        refreshAll();
+      }, 300);
+    });
+    return () => {
+      off();
+      if (timer) clearTimeout(timer);
+    };
+  }, [refreshAll]);
+  // An open log follows its run.
+  useEffect(() => {
+    if (!log || !LIVE.includes(log.run.status)) return;
+    const off = onEngineEvent('request.changed', (e) => {
+      if (e.id !== log.run.id) return;
+      void invoke('app.requests.log', { params: { id: e.id } }).then((a) => a.ok && setLog((cur) => (cur && cur.run.id === e.id ? { run: { ...cur.run, status: e.status as Run['status'] }, text: a.data.text } : cur)));
+    });
+    return off;
+  }, [log]);
+
+  const stop = async (r: Run) => toastOutcome(await invoke('v2.requests.stop', { params: { id: r.id } }), `Stopped “${r.title}”.`);
+  const remove = async (r: Run) => {
+    const yes = await askConfirm({ title: 'Delete run?', message: `The run of “${r.title}” will be deleted with its log and ${r.files.length} file${r.files.length === 1 ? '' : 's'}.${LIVE.includes(r.status) ? ' It is stopped first.' : ''} This cannot be undone.`, confirmLabel: 'Delete run' });
+    if (!yes) return;
+    toastOutcome(await invoke('v2.requests.delete', { params: { id: r.id } }), `Deleted the run of “${r.title}”.`);
+    refreshAll();
+  };
+  const showLog = async (r: Run) => {
+    const a = await invoke('app.requests.log', { params: { id: r.id } });
+    if (a.ok) setLog({ run: r, text: a.data.text });
+    else toastFailed(a.error ?? 'The log could not be read');
+  };
+  const download = async (r: Run) => {
+    const a = await downloadFile('app.onDemand.result', { params: { id: r.id }, query: {} });
+    if (!a.ok) toastFailed(a.error ?? 'The files could not be downloaded');
+  };
+  const runNow = async (t: RowOf<'v1.requests.listScheduledStatuses'>) => toastOutcome(await invoke('v2.requests.run', { params: { id: t.id } }), `Started “${t.name}”.`);
+
+  return (
+    <section className="screen">
+      <header className="screen-head">
+        <h1>Monitoring</h1>
+        <div className="head-actions"><button type="button" onClick={refreshAll}>Refresh</button></div>
+      </header>
+      <div className="panel">
+        <h2>Run durations</h2>
+        <RunsPlot runs={recent} />
+      </div>
+      <div className="panel">
+        <h2>Scheduled tasks</h2>
+        <DataTable
+          store={tasks}
+          filterLabel="task name"
+          columns={[
+            { key: 'name', label: 'Task', sort: 'name', render: (t) => <a href={`#/tasks/${t.id}`}>{t.name}</a> },
+            { key: 'schedule', label: 'Schedule', sort: 'schedule' },
+            { key: 'status', label: 'Last run', sort: 'status', render: (t) => <Status run={t} /> },
+            { key: 'lastExecution', label: 'Last started', sort: 'lastexecution', render: (t) => when(t.lastExecution) },
+            { key: 'nextExecution', label: 'Next run', sort: 'nextexecution', render: (t) => (t.isActive ? when(t.nextExecution) : 'disabled') },
+          ]}
+          actions={(t) => <button type="button" onClick={() => void runNow(t)}>Run now</button>}
+        />
+      </div>
+      <div className="panel">
+        <h2>Runs</h2>
+        <DataTable
+          store={runs}
+          filterLabel="title"
+          columns={[
+            { key: 'title', label: 'What', sort: 'title' },
+            { key: 'source', label: 'Started by', sort: 'source', render: (r) => (r.kind === 'ScheduledTask' ? (r.catchUp ? 'schedule (catch-up)' : r.triggerId && !r.scheduledFor ? 'event' : 'schedule') : r.kind === 'OnDemandTask' ? 'by hand' : 'on demand') },
+            { key: 'status', label: 'Status', sort: 'status', render: (r) => <Status run={r} /> },
+            { key: 'createdDate', label: 'Queued', sort: 'createddate', render: (r) => when(r.createdDate) },
+            { key: 'durationMs', label: 'Took', render: (r) => (r.durationMs === null ? '' : `${(r.durationMs / 1000).toFixed(1)} s`) },
+            { key: 'files', label: 'Files', render: (r) => String(r.files.length) },
+          ]}
+          actions={(r) => (
+            <>
+              {LIVE.includes(r.status) && <button type="button" onClick={() => void stop(r)}>Stop</button>}
+              <button type="button" onClick={() => void showLog(r)}>Log</button>
+              {r.files.length > 0 && !LIVE.includes(r.status) && <button type="button" onClick={() => void download(r)}>Download</button>}
+              <button type="button" className="danger" onClick={() => void remove(r)}>Delete</button>
+            </>
+          )}
+        />
+      </div>
+      {log && (
+        <Dialog title={`Log of “${log.run.title}”`} onClose={() => setLog(null)}>
+          <pre className="log-view" tabIndex={0}>{log.text}</pre>
+        </Dialog>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,91 @@
+import { useCallback, useEffect, useState } from 'react';
+import { invoke } from '../../bridge';
+import type { RowOf } from '../../../../engine/catalogue';
+import { Form, submitOutcome, type Option } from '../../components/Form';
+import { flag, ids, orNull, text } from '../../components/options';
+import { askConfirm } from '../../stores/feedback/confirm.store';
+import { toastOutcome } from '../../stores/feedback/toasts';
+import type { TaskDto } from './TaskDesigner';
+
+const FORMATS = ['Pdf', 'Docx', 'Xlsx', 'Pptx', 'Html', 'Csv', 'Png'] as const;
+type TaskReport = RowOf<'v1.taskReports.list'>;
+
+/** The reports a task makes: format, filters and conditions of each; add and remove. */
+export function TaskReportsSection({ task }: { task: TaskDto }) {
+  const [rows, setRows] = useState<TaskReport[] | null>(null);
+  const load = useCallback(async () => {
+    const a = await invoke('v1.taskReports.list', { params: { id: task.id }, query: { get_all: true } });
+    setRows(a.ok ? a.data : []);
+  }, [task.id]);
+  useEffect(() => void load(), [load]);
+
+  const options = {
+    reports: async (): Promise<Option[]> => {
+      const a = await invoke('v1.reports.listOwn', { query: { project_id: task.projectId, get_all: true } });
+      return a.ok ? a.data.map((r) => ({ id: r.id, name: `${r.name} (${r.outputFormats.join(', ')})` })) : [];
+    },
+    conditions: async (): Promise<Option[]> => {
+      const a = await invoke('v1.conditions.list', { query: { project_id: task.projectId, get_all: true } });
+      return a.ok ? a.data.map((c) => ({ id: c.id, name: c.name })) : [];
+    },
+    filters: async (): Promise<Option[]> => {
+      const a = await invoke('app.filters.list', { query: { projectId: task.projectId } });
+      return a.ok ? a.data.map((f) => ({ id: f.id, name: f.name })) : [];
+    },
+  };
+  const remove = async (r: TaskReport) => {
+    const yes = await askConfirm({ title: 'Remove report from task?', message: `The task will no longer make “${r.reportName}” as ${r.format}.`, confirmLabel: 'Remove report' });
+    if (!yes) return;
+    toastOutcome(await invoke('v2.tasks.deleteReports', { params: { id: task.id }, body: [r.id] }), `Removed “${r.reportName}” from the task.`);
+    void load();
+  };
+  return (
+    <div className="panel">
+      <h2>Reports</h2>
+      <ul className="cards">
+        {rows === null && <li className="empty">Loading…</li>}
+        {rows?.map((r) => (
+          <li key={r.id}>
+            {r.reportName} <span className="badge">{r.format}</span>
+            {r.conditions.map((c) => <span key={c.id} className="badge">if {c.name}{r.evaluateConditionForEachIteration ? ' (each value)' : ''}</span>)}
+            {r.filters.map((f) => <span key={f.id} className="badge">filter {f.name}</span>)}
+            {r.hasFileOpenPassword && <span className="badge">password</span>}
+            <span className="card-actions">
+              <button type="button" className="small danger" aria-label={`Remove ${r.reportName ?? 'report'} from the task`} onClick={() => void remove(r)}>Remove</button>
+            </span>
+          </li>
+        ))}
+        {rows?.length === 0 && <li className="empty">No reports yet: add the first one below.</li>}
+      </ul>
+      <Form
+        fields={[
+          { name: 'reportID', label: 'Report', kind: 'select', required: true, options: options.reports },
+          { name: 'format', label: 'Format', kind: 'select', required: true, choices: FORMATS },
+          { name: 'filters', label: 'Filters (after the report\'s own)', kind: 'multi', options: options.filters },
+          { name: 'conditions', label: 'Conditions (all must hold)', kind: 'multi', options: options.conditions },
+          { name: 'eachIteration', label: 'Check the conditions for each iteration value', kind: 'checkbox' },
+          { name: 'password', label: 'Password to open the file', kind: 'password', hint: 'Leave blank for an unprotected file' },
+        ]}
+        initial={{ format: 'Pdf' }}
+        submitLabel="Add report"
+        clearOnSuccess
+        onSubmit={async (v) => {
+          const password = orNull(v.password);
+          const a = await invoke('v2.tasks.upsertReport', {
+            params: { id: task.id },
+            query: {},
+            body: {
+              reportID: text(v.reportID), format: text(v.format), emailEmbedment: false, emailAttachment: true,
+              filters: ids(v.filters).map((id, order) => ({ id, order })), conditions: ids(v.conditions).map((id) => ({ id })),
+              iterationOptions: { evaluateConditionForEachIteration: flag(v.eachIteration) },
+              isOpenFilePasswordProtected: !!password, fileOpenPassword: password,
+            },
+          });
+          if (!a.ok) return submitOutcome(a);
+          void load();
+          return null;
+        }}
+      />
+    </div>
+  );
+}

@@ -1,0 +1,94 @@
+/// <reference lib="dom" />
+// A report designer in Chromium builds a task in the designer (report, recipient, weekly schedule
+// with its next runs), runs it and watches it complete on the monitoring screen, reads its log, and
+// writes a condition whose "test now" shows the value each rule read.
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { covers } from '../support/covers.js';
+import { dialog, nav, noConsoleErrorsSince, openApp, shot, signIn, toast, WIDE, type E2E } from './harness.js';
+
+let e: E2E;
+const OWNER = { firstName: 'Olga', lastName: 'Owner', email: 'olga@example.com', password: 'olga-password-1' };
+const page = () => e.page;
+const panel = (title: string) => page().locator('.panel').filter({ has: page().getByRole('heading', { name: title, exact: true }) });
+
+beforeAll(async () => {
+  e = await openApp(OWNER, WIDE, { demo: true });
+  await signIn(e, OWNER);
+}, 120_000);
+afterEach(() => noConsoleErrorsSince(e));
+afterAll(async () => {
+  await e?.close();
+});
+
+describe(covers('distribution in Chromium', 'v1.tasks.create', 'v2.tasks.upsertReport', 'v1.taskRecipients.add', 'v1.taskSchedules.create', 'v2.requests.run', 'app.requests.list', 'v1.conditions.create', 'v1.conditionRules.upsert', 'app.conditions.test'), () => {
+  it('builds a task in the designer: a report, a recipient, a weekly schedule with its next five runs', async () => {
+    await nav(page(), 'Tasks').click();
+    await page().getByRole('button', { name: 'New task' }).click();
+    await dialog(page()).getByRole('textbox', { name: 'Name', exact: true }).fill('Weekly regional pack');
+    await dialog(page()).getByLabel('Project').selectOption({ label: 'Sales reporting (demo)' });
+    await dialog(page()).getByRole('button', { name: 'Create' }).click();
+    await page().getByRole('heading', { name: 'Weekly regional pack', level: 1 }).waitFor();
+
+    const reports = panel('Reports');
+    await reports.getByRole('combobox', { name: 'Report', exact: true }).selectOption({ label: 'Regional sales review (Docx, Pdf, Html)' });
+    await reports.getByLabel('Format').selectOption('Pdf');
+    await reports.getByRole('button', { name: 'Add report' }).click();
+    await expect.poll(() => reports.locator('.cards li').first().textContent()).toContain('Regional sales review');
+
+    const recipients = panel('Recipients');
+    await recipients.getByRole('checkbox', { name: 'Olga Owner <olga@example.com>' }).check();
+    await recipients.getByRole('button', { name: 'Add recipients' }).click();
+    await expect.poll(() => recipients.locator('.cards li').first().textContent()).toContain('Olga Owner');
+
+    const when = panel('When it runs');
+    await when.getByLabel('Frequency').selectOption('Weekly');
+    await when.getByRole('textbox', { name: 'Name', exact: true }).fill('Monday mornings');
+    await when.getByRole('checkbox', { name: 'Monday' }).check();
+    await when.getByRole('textbox', { name: 'Time zone' }).fill('Europe/Paris');
+    await when.getByRole('button', { name: 'Add schedule' }).click();
+    const card = when.locator('.cards li').first();
+    await expect.poll(() => card.textContent()).toContain('Every Monday at 07:00 (Europe/Paris)');
+    await card.getByText('Next runs').click();
+    expect(await card.locator('.next-runs li').count()).toBe(5);
+    for (const text of await card.locator('.next-runs li').allTextContents()) expect(text).toMatch(/^Monday/);
+    await shot(page(), 'task-designer', true);
+  });
+
+  it('runs the task and watches it complete on the monitoring screen, with its log and a plot of the run', async () => {
+    await page().getByRole('button', { name: 'Run now' }).click();
+    await page().getByRole('heading', { name: 'Monitoring', level: 1 }).waitFor();
+    const runs = panel('Runs');
+    const row = runs.locator('tbody tr').filter({ hasText: 'Weekly regional pack' }).first();
+    await expect.poll(() => row.textContent(), { timeout: 60_000 }).toContain('completed');
+    expect(await row.textContent()).toContain('3');
+    await page().locator('.runs-plot circle').first().waitFor();
+    await shot(page(), 'monitoring', true);
+    await row.getByRole('button', { name: 'Log' }).click();
+    await expect.poll(() => dialog(page()).locator('pre').textContent()).toContain('Ended completed; 3 files');
+    await page().keyboard.press('Escape');
+    const scheduled = panel('Scheduled tasks').locator('tbody tr').filter({ hasText: 'Weekly regional pack' });
+    await expect.poll(() => scheduled.textContent()).toContain('Every Monday at 07:00 (Europe/Paris)');
+  });
+
+  it('writes a condition and tests it now, showing the value its rule read', async () => {
+    await nav(page(), 'Conditions').click();
+    await page().getByRole('button', { name: 'New condition' }).click();
+    await dialog(page()).getByRole('textbox', { name: 'Name', exact: true }).fill('Sold something');
+    await dialog(page()).getByLabel('Project').selectOption({ label: 'Sales reporting (demo)' });
+    await dialog(page()).getByRole('button', { name: 'Create' }).click();
+    await toast(page(), 'success', 'Created condition.').waitFor();
+    await page().getByRole('cell', { name: 'Sold something' }).click();
+    const editor = page().locator('.detail .panel');
+    await editor.getByRole('textbox', { name: 'Rule name' }).fill('Any sales');
+    await editor.getByLabel('Read from').selectOption({ index: 1 });
+    await editor.getByRole('textbox', { name: 'Variable (for a variable rule)' }).fill('vTotalSales');
+    await editor.getByLabel('Operator').selectOption('>');
+    await editor.getByRole('textbox', { name: 'Value to compare with' }).fill('1000');
+    await editor.getByRole('button', { name: 'Add rule' }).click();
+    await expect.poll(() => editor.locator('.cards li').first().textContent()).toContain('vTotalSales > 1000');
+    await editor.getByRole('button', { name: 'Test now' }).click();
+    await expect.poll(() => editor.getByRole('status').textContent()).toContain('The condition holds now');
+    expect(await editor.locator('.verdict').textContent()).toMatch(/→ [\d,.]+ \(holds\)/);
+    await shot(page(), 'condition-test-now', true);
+  });
+});
