@@ -10,6 +10,7 @@ import { createEngine } from '../../engine/engine.js';
 import { startHttpServer } from '../../engine/http/server.js';
 import { reportBench } from './report-bench.js';
 import { importBench } from './import-bench.js';
+import { taskBench } from './task-bench.js';
 
 const ROOT = join(__dirname, '..', '..');
 const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))];
@@ -106,6 +107,8 @@ async function main() {
   console.log(`  bare SQLite page + count query p50 ${ms(bareP50)}; ratio full HTTP path / bare query: ${(p50 / bareP50).toFixed(1)}x`);
   console.log(`\nReport generation: KPI + 50-row table + bar chart, iterated over 500 customers of the demo app, zipped; against the same renderer on as many threads with the data in hand:`);
   console.table(await reportBench(500));
+  console.log('\nThe distribution loop: task runs, stop, on-demand latency, schedules loaded, fire drift:');
+  console.table(await taskBench());
   const importRows = Number(process.env.BENCH_IMPORT_ROWS ?? 2_000_000);
   if (importRows > 0) {
     console.log(`\nLarge import: a ${importRows.toLocaleString('en')}-row XLSX through POST /api/app/analytics/{id}/import (BENCH_IMPORT_ROWS=0 skips it):`);

@@ -1,4 +1,4 @@
-import { In, LessThanOrEqual } from 'typeorm';
+import { In, IsNull, LessThanOrEqual, Not } from 'typeorm';
 import type { EngineServices } from '../../ops/context.js';
 import { newBase } from '../../core/entity-base.js';
 import { Task, TaskTrigger, type TaskRow, type TaskTriggerRow } from '../tasks/tasks.entity.js';
@@ -26,17 +26,21 @@ export class Scheduler {
     private readonly options: { timers?: boolean } = {},
   ) {}
 
-  /** Recomputes every active schedule's next fire time (zones and rules may have changed), then runs. */
+  /**
+   * Loads the schedules: their stored next fire times are the plan (each is recomputed as it
+   * fires), so only an active schedule without one gets it computed here; then what is due runs.
+   */
   async start(): Promise<number> {
     this.stopped = false;
-    const loaded = await this.reload();
+    await this.reload(true);
     await this.tick();
-    return loaded;
+    return this.services.db.getRepository(TaskTrigger).countBy({ kind: 'Schedule', isActive: true });
   }
 
-  async reload(): Promise<number> {
+  /** Computes next fire times: of every active schedule, or (`missingOnly`) of those without one. */
+  async reload(missingOnly = false): Promise<number> {
     const { db, now } = this.services;
-    const triggers = await db.getRepository(TaskTrigger).findBy({ kind: 'Schedule', isActive: true });
+    const triggers = await db.getRepository(TaskTrigger).findBy({ kind: 'Schedule', isActive: true, ...(missingOnly ? { nextFireTime: IsNull() } : {}) });
     const changes: { id: string; next: Date | null }[] = [];
     for (const t of triggers) {
       const spec = scheduleOf(t);
@@ -105,7 +109,8 @@ export class Scheduler {
   private async arm() {
     if (this.stopped || this.options.timers === false) return;
     if (this.timer) clearTimeout(this.timer);
-    const [earliest] = await this.services.db.getRepository(TaskTrigger).find({ where: { kind: 'Schedule', isActive: true }, order: { nextFireTime: 'ASC' }, take: 1, select: { id: true, nextFireTime: true } }).then((rows) => rows.filter((r) => r.nextFireTime));
+    // NULLs sort first in SQLite: schedules with nothing next (a Once that ran) are left out.
+    const earliest = await this.services.db.getRepository(TaskTrigger).findOne({ where: { kind: 'Schedule', isActive: true, nextFireTime: Not(IsNull()) }, order: { nextFireTime: 'ASC' }, select: { id: true, nextFireTime: true } });
     const wait = earliest?.nextFireTime ? Math.max(0, earliest.nextFireTime.getTime() - this.services.now().getTime()) : CHECK_EVERY_MS;
     if (this.stopped) return;
     this.timer = setTimeout(() => void this.tick(), Math.min(wait, CHECK_EVERY_MS));

@@ -1,0 +1,202 @@
+// The distribution loop at volume, against its practical limits:
+// - a 500-file PDF task run through the real runner (queue, conditions, files written whole to the
+//   data folder), against the same renderer on as many threads rendering the same reports already
+//   resolved and writing them to disk the same way;
+// - how long a stop takes to end a 500-file run;
+// - on-demand latency from POST /api/v1/ondemand/requests to completed for a one-page PDF, against
+//   the same file made synchronously by POST /api/v2/reports/{id}/generate;
+// - 10,000 schedules loaded (every next fire time recomputed) against croner alone on the same specs;
+// - fire drift of the live scheduler (its own timers) over 100 one-off schedules.
+import { mkdtemp, mkdir, rm, writeFile, rename, readFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { spawnSync } from 'node:child_process';
+import { performance } from 'node:perf_hooks';
+import { createEngine, type Engine } from '../../engine/engine.js';
+import { startHttpServer } from '../../engine/http/server.js';
+import { resolveReport } from '../../engine/render/resolve.js';
+import { RenderPool } from '../../engine/render/render-pool.js';
+import type { ReportDocument, ResolvedReport } from '../../engine/render/document.js';
+import { Request } from '../../engine/features/requests/requests.entity.js';
+import { TaskTrigger } from '../../engine/features/tasks/tasks.entity.js';
+import { nextFireTimes } from '../../engine/features/tasks/fire-times.js';
+import { scheduleOf } from '../../engine/features/tasks/task-triggers.rules.js';
+import { newBase } from '../../engine/core/entity-base.js';
+
+const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))];
+const f1 = (x: number) => x.toFixed(1);
+
+async function api(url: string, key: string, method: string, path: string, body?: unknown) {
+  const res = await fetch(url + path, { method, headers: { authorization: `Bearer ${key}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) }, body: body === undefined ? undefined : JSON.stringify(body) });
+  const env = (await res.json()) as { isSuccess: boolean; data: any; error: string };
+  if (!env.isSuccess) throw new Error(`${method} ${path}: ${env.error}`);
+  return env.data;
+}
+
+/** Resolves when the request ends, from the engine's own events (no polling delay in the figure). */
+function ended(engine: Engine, id: string): Promise<string> {
+  return new Promise((resolve) => {
+    const off = engine.on((e) => {
+      if (e.type === 'request.changed' && e.payload.id === id && ['completed', 'warning', 'failed', 'aborted'].includes(e.payload.status)) {
+        off();
+        resolve(e.payload.status);
+      }
+    });
+  });
+}
+
+export async function taskBench() {
+  const dataDir = await mkdtemp(join(tmpdir(), 'bs-bench-tasks-'));
+  const key = randomBytes(32);
+  const engine = await createEngine({ dataDir, secretKeys: { load: async () => key, save: async () => {} } });
+  await engine.demoReady;
+  const ownerKey = await engine.issueOwnerKey();
+  const server = await startHttpServer(engine, { port: 0 });
+  const call = (method: string, path: string, body?: unknown) => api(server.url, ownerKey, method, path, body);
+  const meta = await engine.services.analytics.meta('sales-demo');
+  const [project] = await engine.services.db.query("SELECT id FROM projects WHERE name = 'Sales reporting (demo)'");
+  const document: ReportDocument = {
+    blocks: [
+      { id: 'h', type: 'heading', text: 'Customer statement', level: 1 },
+      { id: 'k', type: 'kpi', label: 'Sales', expression: 'Sum(Sales)', format: { decimals: 2 } },
+      { id: 't', type: 'table', dimensions: ['OrderID', 'OrderDate'], measures: [{ label: 'Sales', expression: 'Sum(Sales)' }], sort: { by: 'measure', index: 0, direction: 'desc' }, limit: 50, title: 'Largest orders' },
+    ],
+  };
+  const report = await call('POST', '/api/v2/reports', { name: 'Customer statement', projectID: project.id, type: 'Word' });
+  await call('PUT', `/api/app/reports/${report.id}/document`, { document });
+  await call('PUT', `/api/v2/reports/${report.id}`, { name: 'Customer statement', isIteration: true, iterationFields: [{ fieldID: meta.fields.find((f) => f.name === 'Customer')!.id, order: 0 }] });
+  // 500 customers: a filter keeps the first 500 of the 600.
+  const names = (await engine.services.analytics.iterationValues('sales-demo', ['Customer'])).slice(0, 500).map((c) => c[0]);
+  const filter = await call('POST', '/api/v2/filters', { name: '500 customers', projectID: project.id });
+  await call('PUT', `/api/v2/filters/${filter.id}/fields`, { analyticsFieldID: meta.fields.find((f) => f.name === 'Customer')!.id, filterItemFieldValues: names });
+  const task = await call('POST', '/api/v2/tasks', { name: 'Statements', projectID: project.id });
+  await call('PUT', `/api/v2/tasks/${task.id}/reports`, { reportID: report.id, format: 'Pdf', emailEmbedment: false, emailAttachment: true, filters: [{ id: filter.id, order: 0 }] });
+  const threads = engine.services.renders.threads;
+
+  // The practical limit: same renderer, same threads, warmed, reports in hand, each written whole.
+  const resolved: ResolvedReport[] = [];
+  for (const c of names) resolved.push(await resolveReport({ provider: engine.services.analytics, appId: 'sales-demo', title: 'Customer statement', document, selections: { Customer: [c] } }));
+  const limitPool = new RenderPool(threads);
+  await Promise.all(resolved.slice(0, threads * 4).map((r) => limitPool.render({ format: 'Pdf', report: r })));
+  const limitDir = join(dataDir, 'limit');
+  await mkdir(limitDir);
+  const l0 = performance.now();
+  await Promise.all(resolved.map(async (r, i) => {
+    const data = await limitPool.render({ format: 'Pdf', report: r });
+    await writeFile(join(limitDir, `${i}.pdf.part`), data);
+    await rename(join(limitDir, `${i}.pdf.part`), join(limitDir, `${i}.pdf`));
+  }));
+  const limitMs = performance.now() - l0;
+  await limitPool.close();
+
+  // Warm the runner's pool, then the real run from v2.requests.run to completed.
+  const warm = await call('POST', `/api/v2/requests/${task.id}/run`);
+  await ended(engine, warm.id);
+  const t0 = performance.now();
+  const run = await call('POST', `/api/v2/requests/${task.id}/run`);
+  const status = await ended(engine, run.id);
+  const runMs = performance.now() - t0;
+  const row = await engine.services.db.getRepository(Request).findOneByOrFail({ id: run.id });
+  if (status !== 'completed' || row.files.length !== 500) throw new Error(`the run ended ${status} with ${row.files.length} files`);
+  const sample = [0, 250, 499].map((i) => row.files[i].name);
+  let checked = 'qpdf not installed: not checked';
+  for (const name of sample) {
+    const file = join(dataDir, 'files', 'requests', run.id, name);
+    const r = spawnSync('qpdf', ['--check', file], { encoding: 'utf8' });
+    if (r.error) break;
+    if (r.status !== 0) throw new Error(`${name} fails qpdf --check`);
+    if (!(await readFile(file)).subarray(0, 5).equals(Buffer.from('%PDF-'))) throw new Error(`${name} is not a PDF`);
+    checked = '3 files read back (qpdf --check)';
+  }
+
+  // Stop latency: a 500-file run stopped after its 50th file.
+  const long = await call('POST', `/api/v2/requests/${task.id}/run`);
+  await new Promise<void>((resolve) => {
+    const off = engine.on((e) => {
+      if (e.type === 'request.changed' && e.payload.id === long.id && e.payload.progressDone >= 50) {
+        off();
+        resolve();
+      }
+    });
+  });
+  const s0 = performance.now();
+  const stopped = await call('POST', `/api/v2/requests/${long.id}/stop`);
+  const stopMs = performance.now() - s0;
+  if (stopped.status !== 'aborted') throw new Error(`stop ended ${stopped.status}`);
+
+  // On-demand: one region, one page, POST to completed; beside the synchronous generate.
+  const [demoReport] = await engine.services.db.query("SELECT id FROM reports WHERE name = 'Regional sales review'");
+  const body = { config: { reportId: demoReport.id, outputFormat: 'Pdf' }, selections: [{ fieldName: 'Region', selectedCount: 1, selectedValues: ['EMEA'], isNumeric: false }] };
+  const onDemand: number[] = [];
+  const direct: number[] = [];
+  for (let i = 0; i < 35; i++) {
+    const a = performance.now();
+    const posted = await call('POST', '/api/v1/ondemand/requests', body);
+    await ended(engine, posted.id);
+    if (i >= 5) onDemand.push(performance.now() - a);
+    const b = performance.now();
+    const res = await fetch(`${server.url}/api/v2/reports/${demoReport.id}/generate?outputFormat=Pdf`, { method: 'POST', headers: { authorization: `Bearer ${ownerKey}`, 'content-type': 'application/json' }, body: JSON.stringify({ selections: [{ fieldName: 'Region', values: ['EMEA'] }] }) });
+    await res.arrayBuffer();
+    if (i >= 5) direct.push(performance.now() - b);
+  }
+
+  // 10,000 schedules loaded: every next fire time recomputed, against croner alone on the same specs.
+  const frequencies = [
+    { frequency: 'Daily', atHour: 7, atMinut: 30 }, { frequency: 'Weekly', weeklyDays: 'Monday, Thursday', atHour: 6, atMinut: 0 },
+    { frequency: 'Hourly', everyHours: 2, fromHour: 8, fromMinut: 0, toHour: 18, toMinut: 0 }, { frequency: 'Monthly', day: 15, atHour: 9, atMinut: 0 },
+  ];
+  const zones = ['Europe/Paris', 'America/New_York', 'Asia/Tokyo', 'UTC'];
+  const now = new Date();
+  const rows = Array.from({ length: 10_000 }, (_, i) => {
+    const f = frequencies[i % frequencies.length];
+    return {
+      ...newBase(now), taskId: task.id, kind: 'Schedule' as const, name: `S${i}`, description: null, isActive: true, execution: null, priority: null, timeZone: zones[i % zones.length],
+      schedule: { day: null, month: null, atHour: null, atMinut: null, everyHours: null, fromHour: null, fromMinut: null, toHour: null, toMinut: null, weeklyDays: null, ...f },
+      appId: null, analyticsEvent: null, startDate: now, endDate: new Date(now.getTime() + 365 * 86400_000), lastFireTime: null, lastScheduledFor: null, nextFireTime: null,
+    };
+  });
+  await engine.services.write(() => engine.services.db.transaction(async (m) => {
+    for (let i = 0; i < rows.length; i += 500) await m.getRepository(TaskTrigger).insert(rows.slice(i, i + 500));
+  }));
+  const specs = rows.map((r) => scheduleOf(r)!);
+  for (const s of specs.slice(0, 200)) nextFireTimes(s, now, 1);
+  const c0 = performance.now();
+  for (const s of specs) nextFireTimes(s, now, 1);
+  const cronerMs = performance.now() - c0;
+  const r0 = performance.now();
+  await engine.scheduler.reload();
+  const recomputeMs = performance.now() - r0;
+  const withNext = await engine.services.db.getRepository(TaskTrigger).createQueryBuilder('t').where('t.nextFireTime IS NOT NULL').getCount();
+  // A start with them stored: what the app does each time it opens.
+  engine.scheduler.stop();
+  const st0 = performance.now();
+  const loaded = await engine.scheduler.start();
+  const loadMs = performance.now() - st0;
+  await engine.services.write(() => engine.services.db.getRepository(TaskTrigger).delete({ taskId: task.id }));
+
+  // Fire drift: 100 one-off schedules on an idle task, 40 ms apart, fired by the scheduler's own timers.
+  const idle = await call('POST', '/api/v2/tasks', { name: 'Drift', projectID: project.id });
+  const start = Date.now() + 3000;
+  for (let i = 0; i < 100; i++) {
+    await call('POST', `/api/v1/tasks/${idle.id}/triggers/schedules`, { name: `Once ${i}`, frequency: 'Once', timeZone: 'UTC', startDate: new Date(start + i * 40).toISOString(), endDate: new Date(start + 86400_000).toISOString() });
+  }
+  await new Promise((r) => setTimeout(r, start + 100 * 40 + 1500 - Date.now()));
+  const fired = await engine.services.db.getRepository(Request).findBy({ taskId: idle.id });
+  const drift = fired.map((r) => r.createdDate.getTime() - r.scheduledFor!.getTime());
+  if (fired.length !== 100) throw new Error(`expected 100 fires, saw ${fired.length}`);
+
+  await server.close();
+  await engine.close();
+  await rm(dataDir, { recursive: true, force: true });
+  const runPerS = 500 / (runMs / 1000);
+  const limitPerS = 500 / (limitMs / 1000);
+  return [
+    { measure: '500-file PDF task run (v2.requests.run → completed)', value: `${f1(runMs)} ms, ${f1(runPerS)} files/s`, limit: `${f1(limitMs)} ms, ${f1(limitPerS)} files/s (bare renderer, ${threads} threads)`, ratio: `${Math.round((runPerS / limitPerS) * 100)}% of limit`, checked },
+    { measure: 'stop of a 500-file run after 50 files', value: `${f1(stopMs)} ms to aborted`, limit: '—', ratio: '—', checked: 'status aborted, no files kept' },
+    { measure: 'on-demand one-page PDF, POST → completed (30 runs)', value: `p50 ${f1(pct(onDemand, 50))} ms, p95 ${f1(pct(onDemand, 95))} ms`, limit: `p50 ${f1(pct(direct, 50))} ms (synchronous generate)`, ratio: `${(pct(onDemand, 50) / pct(direct, 50)).toFixed(2)}x`, checked: 'each completed' },
+    { measure: '10,000 schedules loaded at start (stored next fire times)', value: `${f1(loadMs)} ms (${loaded} schedules)`, limit: '—', ratio: '—', checked: `${withNext} with a next fire time` },
+    { measure: '10,000 next fire times recomputed (first load, or rules changed)', value: `${f1(recomputeMs)} ms`, limit: `${f1(cronerMs)} ms (croner alone, same specs)`, ratio: `${(recomputeMs / cronerMs).toFixed(2)}x`, checked: `${withNext} with a next fire time` },
+    { measure: 'fire drift, 100 one-off schedules (live timers)', value: `p50 ${f1(pct(drift, 50))} ms, p99 ${f1(pct(drift, 99))} ms, max ${f1(Math.max(...drift))} ms`, limit: '0 ms', ratio: '—', checked: `${fired.length} fired once each` },
+  ];
+}
