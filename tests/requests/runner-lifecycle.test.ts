@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { startTestServer, type TestServer } from '../support/test-server.js';
 import { fixtures, type Fixtures } from '../support/samples.js';
@@ -79,8 +79,11 @@ describe('a crash mid-run', () => {
     const paused = await startTestServer({ dataDir: s.dataDir, secretKeys: keys, keepDataDir: true, concurrentRequests: 0 });
     const queued = await paused.ok('POST', `/api/v2/requests/${customersTask}/run`);
     await paused.stop();
+    // tsx keeps a cache in the temporary folder: the child's goes inside the data folder, removed with it.
+    const childTmp = join(s.dataDir, 'tmp');
+    mkdirSync(childTmp, { recursive: true });
     const child = spawn(process.execPath, ['--import', 'tsx', 'tests/support/engine-child.mts'], {
-      env: { ...process.env, BROADSHEET_TEST_DATA: s.dataDir, BROADSHEET_TEST_KEY: key.toString('hex'), BROADSHEET_TEST_PROGRESS: '30' },
+      env: { ...process.env, TMPDIR: childTmp, BROADSHEET_TEST_DATA: s.dataDir, BROADSHEET_TEST_KEY: key.toString('hex'), BROADSHEET_TEST_PROGRESS: '30' },
       stdio: ['ignore', 'pipe', 'inherit'],
     });
     const running = await new Promise<string>((resolve, reject) => {

@@ -102,6 +102,18 @@ describe(covers('conditions and task runs', 'v2.conditions.create', 'v2.conditio
     expect(done.message).toContain('1 iteration value left out');
   });
 
+  it('writes numbers with the task report\'s separators', async () => {
+    const taskId = await taskWith('European numbers', [
+      { reportID: report.id, format: 'Html', emailEmbedment: false, emailAttachment: true, separatorOptions: { numberDecimalSeparator: ',', numberGroupSeparator: '.' } },
+    ]);
+    const done = await waitForRequest(s, (await s.ok('POST', `/api/v2/requests/${taskId}/run`)).id);
+    const i = done.files.findIndex((f: { name: string }) => f.name.endsWith('EMEA.html'));
+    const html = (await result(done.id, i + 1)).data.toString();
+    expect(html).toContain(en(regionSales.get('EMEA')!).replace(/,/g, '.'));
+    const bad = await s.call('PUT', `/api/v2/tasks/${taskId}/reports`, { body: { reportID: report.id, format: 'Html', emailEmbedment: false, emailAttachment: true, separatorOptions: { numberDecimalSeparator: ';' } } });
+    expect(bad.body.errorDetails).toEqual([{ field: 'body.separatorOptions.numberDecimalSeparator', message: 'must be one of: ., ,' }]);
+  });
+
   it('deletes a finished request with its log and files', async () => {
     const taskId = await taskWith('To delete', [{ reportID: report.id, format: 'Html', emailEmbedment: false, emailAttachment: true }]);
     const done = await waitForRequest(s, (await s.ok('POST', `/api/v2/requests/${taskId}/run`)).id);

@@ -130,6 +130,7 @@ async function runTaskReport(ctx: OpContext, tr: TaskReportRow, report: ReportRo
   const kept: RequestFile[] = [];
   const files = await generateFiles(ctx, report, {
     format,
+    document: withSeparators(report, o.numberDecimalSeparator, o.numberGroupSeparator),
     extraFilterIds: o.filterIds,
     protection: {
       openPassword: o.isOpenFilePasswordProtected && tr.fileOpenPassword ? ctx.secrets.open(tr.fileOpenPassword) : null,
@@ -148,6 +149,19 @@ async function runTaskReport(ctx: OpContext, tr: TaskReportRow, report: ReportRo
   if (leftOut) return `“${report.name}” left out by its conditions`;
   if (heldBack) return `“${report.name}”: ${heldBack} iteration value${heldBack === 1 ? '' : 's'} left out by its conditions`;
   return null;
+}
+
+const DECIMAL = ['.', ','] as const;
+const GROUP = [',', '.', ' ', "'", ''] as const;
+
+/** The report's document with the task report's number separators, where it sets ones a document takes. */
+function withSeparators(report: ReportRow, decimal: string | null, group: string | null): ReportRow['document'] {
+  const settings = { ...(report.document.settings ?? {}) };
+  const d = DECIMAL.find((x) => x === decimal);
+  const g = GROUP.find((x) => x === group);
+  if (d) settings.decimalSeparator = d;
+  if (g !== undefined && group !== null) settings.groupSeparator = g;
+  return d || (g !== undefined && group !== null) ? { ...report.document, settings } : report.document;
 }
 
 /** A task report asking for one zip gets one: its files, read back, in a zip kept beside them. */

@@ -96,5 +96,6 @@ export const TaskReportB = z.object({
   })).max(50)),
   hub: nullable(z.object({ folderID: v.nuuid(), hubMaxFileOccurrences: nullable(z.number().int().min(0).max(100_000)) })),
   fileStorage: nullable(z.object({ fileStorageServiceID: v.nuuid(), path: v.nstr(2000) })),
-  separatorOptions: nullable(z.object({ numberDecimalSeparator: v.nstr(3), numberGroupSeparator: v.nstr(3) })),
+  // The separators a report's numbers take (as the designer's document settings allow).
+  separatorOptions: nullable(z.object({ numberDecimalSeparator: nullable(v.oneOf(['.', ','])), numberGroupSeparator: nullable(v.oneOf([',', '.', ' ', "'", ''])) })),
 });
