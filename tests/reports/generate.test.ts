@@ -1,11 +1,10 @@
 // Reports from the demo app in every format, read back: the figures must match an independent SQL
 // sum over the demo data, in each format, and one file per region must come out of an iteration.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { join } from 'node:path';
-import sqlite3 from 'sqlite3';
 import { startTestServer, type TestServer } from '../support/test-server.js';
 import { ooxmlText, pdfPages, pngSize, qpdfCheck, xlsxWorkbook, zipEntries } from '../support/read-back.js';
 import { covers } from '../support/covers.js';
+import { demoSalesByRegion } from '../support/demo-figures.js';
 
 let s: TestServer;
 let demoReport: any;
@@ -19,15 +18,7 @@ beforeAll(async () => {
   [demoReport] = await s.ok('GET', '/api/v1/reports', undefined, { 'name[equals]': 'Regional sales review' });
   projectId = demoReport.projectId;
   connectionId = demoReport.connectionId;
-  // Independently of the expression engine: the raw rows of the demo app, summed by SQLite itself.
-  const meta = await s.engine.services.analytics.meta('sales-demo');
-  const col = (name: string) => `c${meta.fields.findIndex((f) => f.name === name)}`;
-  const db = new sqlite3.Database(join(s.dataDir, 'apps', 'sales-demo', 'data.db'), sqlite3.OPEN_READONLY);
-  const rows = await new Promise<{ r: string; total: number }[]>((res, rej) =>
-    db.all(`SELECT ${col('Region')} AS r, SUM(${col('Sales')}) AS total FROM data GROUP BY r`, (e, x) => (e ? rej(e) : res(x as never))),
-  );
-  db.close();
-  for (const r of rows) regionSales.set(r.r, r.total);
+  for (const [region, total] of await demoSalesByRegion(s)) regionSales.set(region, total);
 });
 afterAll(() => s.stop());
 

@@ -3,10 +3,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { join } from 'node:path';
 import { existsSync, readdirSync } from 'node:fs';
-import sqlite3 from 'sqlite3';
 import { startTestServer, type TestServer } from '../support/test-server.js';
 import { pdfPages } from '../support/read-back.js';
 import { covers } from '../support/covers.js';
+import { demoSalesByRegion } from '../support/demo-figures.js';
 import { waitForRequest } from '../support/requests.js';
 
 let s: TestServer;
@@ -19,14 +19,7 @@ beforeAll(async () => {
   s = await startTestServer({ demo: true });
   [report] = await s.ok('GET', '/api/v1/reports', undefined, { 'name[equals]': 'Regional sales review' });
   appRowId = (await s.ok('GET', '/api/v1/connections', undefined, { projectId: report.projectId })).find((c: { id: string }) => c.id === report.connectionId)?.analyticsAppId;
-  const meta = await s.engine.services.analytics.meta('sales-demo');
-  const col = (name: string) => `c${meta.fields.findIndex((f) => f.name === name)}`;
-  const db = new sqlite3.Database(join(s.dataDir, 'apps', 'sales-demo', 'data.db'), sqlite3.OPEN_READONLY);
-  const rows = await new Promise<{ r: string; total: number }[]>((res, rej) =>
-    db.all(`SELECT ${col('Region')} AS r, SUM(${col('Sales')}) AS total FROM data GROUP BY r`, (e, x) => (e ? rej(e) : res(x as never))),
-  );
-  db.close();
-  for (const r of rows) regionSales.set(r.r, r.total);
+  for (const [region, total] of await demoSalesByRegion(s)) regionSales.set(region, total);
 });
 afterAll(() => s.stop());
 

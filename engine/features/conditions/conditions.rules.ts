@@ -8,7 +8,7 @@ import type { AppMeta } from '../../analytics/model.js';
 import { Connection, type ConnectionRow } from '../connections/connections.entity.js';
 import { connectionOfProject } from '../connections/connections.rules.js';
 import { providerAppId } from '../analytics-apps/analytics-apps.rules.js';
-import { duplicateTarget, reachableProject, visibleProjects } from '../projects/projects.rules.js';
+import { duplicateTarget, reachableInProject, reachableProject, visibleProjects } from '../projects/projects.rules.js';
 import { Task, TaskReport } from '../tasks/tasks.entity.js';
 import { Condition, ConditionRule, type ConditionRow, type ConditionRuleRow, type RuleValue } from './conditions.entity.js';
 import type { RuleValueInput } from './conditions.inputs.js';
@@ -56,14 +56,7 @@ export async function conditionWithRules(ctx: OpContext, c: ConditionRow) {
 }
 
 /** A condition of a project the caller reaches, or 404. */
-export async function reachableCondition(ctx: OpContext, id: string): Promise<ConditionRow> {
-  const row = await ctx.db.getRepository(Condition).findOneBy({ id });
-  if (!row) throw notFound(`Condition ${id}`);
-  await reachableProject(ctx, row.projectId).catch(() => {
-    throw notFound(`Condition ${id}`);
-  });
-  return row;
-}
+export const reachableCondition = (ctx: OpContext, id: string): Promise<ConditionRow> => reachableInProject(ctx, Condition, id, 'Condition');
 
 export async function listConditions(ctx: OpContext, list: ListQuery) {
   return pageOf(visibleProjects(ctx, ctx.db.getRepository(Condition).createQueryBuilder('c'), 'c.projectId'), LIST_CONDITIONS, list, 'c.id', conditionDto);

@@ -1,4 +1,4 @@
-import type { EntityManager, SelectQueryBuilder, ObjectLiteral } from 'typeorm';
+import type { EntityManager, EntitySchema, SelectQueryBuilder, ObjectLiteral } from 'typeorm';
 import type { OpContext } from '../../ops/context.js';
 import { me } from '../../ops/context.js';
 import { iso, newBase } from '../../core/entity-base.js';
@@ -35,6 +35,19 @@ export async function reachableProject(ctx: OpContext, id: string): Promise<Proj
   const p = me(ctx);
   const row = await ctx.db.getRepository(Project).findOneBy({ id });
   if (!row || row.importing || (!p.allProjects && !p.projectIds.includes(id))) throw notFound(`Project ${id}`);
+  return row;
+}
+
+/**
+ * A row of a project the caller reaches, by id, or 404 naming it: one outside their roles is not
+ * confirmed to exist (reports, tasks, conditions).
+ */
+export async function reachableInProject<T extends { projectId: string }>(ctx: OpContext, entity: EntitySchema<T>, id: string, what: string): Promise<T> {
+  const row = await ctx.db.getRepository(entity).findOneBy({ id } as never);
+  if (!row) throw notFound(`${what} ${id}`);
+  await reachableProject(ctx, row.projectId).catch(() => {
+    throw notFound(`${what} ${id}`);
+  });
   return row;
 }
 

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { OpContext } from '../../ops/context.js';
 import { me } from '../../ops/context.js';
 import { iso, newBase } from '../../core/entity-base.js';
-import { badInput, notFound } from '../../core/errors.js';
+import { badInput } from '../../core/errors.js';
 import type { ListSpec } from '../../core/list-query.js';
 import { v } from '../../core/validation.js';
 import { FORMATS_BY_TYPE, REPORT_TYPES } from '../../render/formats.js';
@@ -10,7 +10,7 @@ import { EMPTY_DOCUMENT, type ReportDocument } from '../../render/document.js';
 import type { AppMeta } from '../../analytics/model.js';
 import { Connection } from '../connections/connections.entity.js';
 import { providerAppId } from '../analytics-apps/analytics-apps.rules.js';
-import { reachableProject, visibleProjects } from '../projects/projects.rules.js';
+import { reachableInProject, reachableProject, visibleProjects } from '../projects/projects.rules.js';
 import { connectionOfProject, firstConnectionOf } from '../connections/connections.rules.js';
 import { Report, type IterationField, type ReportRow, type ReportType } from './reports.entity.js';
 import { pageOf, ListQuery } from '../../core/list-query.js';
@@ -44,14 +44,7 @@ export function reportDto(r: ReportRow) {
   };
 }
 
-export async function reachableReport(ctx: OpContext, id: string): Promise<ReportRow> {
-  const r = await ctx.db.getRepository(Report).findOneBy({ id });
-  if (!r) throw notFound(`Report ${id}`);
-  await reachableProject(ctx, r.projectId).catch(() => {
-    throw notFound(`Report ${id}`);
-  });
-  return r;
-}
+export const reachableReport = (ctx: OpContext, id: string): Promise<ReportRow> => reachableInProject(ctx, Report, id, 'Report');
 
 /** The provider's app id and metadata behind a report's connection (or the app named instead). */
 export async function reportApp(ctx: OpContext, report: ReportRow, overrideAppId?: string | null): Promise<{ appId: string; meta: AppMeta }> {

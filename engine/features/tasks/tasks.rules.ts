@@ -1,11 +1,11 @@
 import type { OpContext } from '../../ops/context.js';
 import { me } from '../../ops/context.js';
 import { iso, newBase } from '../../core/entity-base.js';
-import { badInput, foundOrFieldError, notFound } from '../../core/errors.js';
+import { badInput, foundOrFieldError } from '../../core/errors.js';
 import type { ListQuery, ListSpec } from '../../core/list-query.js';
 import { pageOf } from '../../core/list-query.js';
 import { Report } from '../reports/reports.entity.js';
-import { reachableProject, visibleProjects } from '../projects/projects.rules.js';
+import { reachableInProject, reachableProject, visibleProjects } from '../projects/projects.rules.js';
 import { Task, TaskRecipient, TaskReport, TaskTrigger, type TaskEmail, type TaskRow } from './tasks.entity.js';
 import type { TaskSettings } from './tasks.inputs.js';
 
@@ -38,14 +38,7 @@ export function taskDto(t: TaskRow) {
 }
 
 /** A task of a project the caller reaches, or 404 (one outside their roles is not confirmed to exist). */
-export async function reachableTask(ctx: OpContext, id: string): Promise<TaskRow> {
-  const row = await ctx.db.getRepository(Task).findOneBy({ id });
-  if (!row) throw notFound(`Task ${id}`);
-  await reachableProject(ctx, row.projectId).catch(() => {
-    throw notFound(`Task ${id}`);
-  });
-  return row;
-}
+export const reachableTask = (ctx: OpContext, id: string): Promise<TaskRow> => reachableInProject(ctx, Task, id, 'Task');
 
 export async function listTasks(ctx: OpContext, list: ListQuery) {
   return pageOf(visibleProjects(ctx, ctx.db.getRepository(Task).createQueryBuilder('t'), 't.projectId'), LIST_TASKS, list, 't.id', taskDto);

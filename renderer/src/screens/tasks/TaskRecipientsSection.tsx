@@ -1,5 +1,5 @@
-import { useCallback, useEffect, useState } from 'react';
 import { invoke } from '../../bridge';
+import { useAllRows } from '../../hooks/useAllRows';
 import type { RowOf } from '../../../../engine/catalogue';
 import { Form, submitOutcome } from '../../components/Form';
 import { groupOptions, ids, userOptions } from '../../components/options';
@@ -11,12 +11,7 @@ type Recipient = RowOf<'v1.taskRecipients.list'>;
 
 /** Who receives a task's files: users and groups, each by e-mail and in the hub. */
 export function TaskRecipientsSection({ task }: { task: TaskDto }) {
-  const [rows, setRows] = useState<Recipient[] | null>(null);
-  const load = useCallback(async () => {
-    const a = await invoke('v1.taskRecipients.list', { params: { id: task.id }, query: { get_all: true } });
-    setRows(a.ok ? a.data : []);
-  }, [task.id]);
-  useEffect(() => void load(), [load]);
+  const [rows, load] = useAllRows('v1.taskRecipients.list', { id: task.id });
   const remove = async (r: Recipient) => {
     const yes = await askConfirm({ title: 'Remove recipient?', message: `“${r.name}” will no longer receive this task's files.`, confirmLabel: 'Remove recipient' });
     if (!yes) return;

@@ -1,5 +1,5 @@
-import { useCallback, useEffect, useState } from 'react';
 import { invoke } from '../../bridge';
+import { useAllRows } from '../../hooks/useAllRows';
 import type { RowOf } from '../../../../engine/catalogue';
 import { Form, submitOutcome, type Option } from '../../components/Form';
 import { flag, ids, orNull, text } from '../../components/options';
@@ -12,12 +12,7 @@ type TaskReport = RowOf<'v1.taskReports.list'>;
 
 /** The reports a task makes: format, filters and conditions of each; add and remove. */
 export function TaskReportsSection({ task }: { task: TaskDto }) {
-  const [rows, setRows] = useState<TaskReport[] | null>(null);
-  const load = useCallback(async () => {
-    const a = await invoke('v1.taskReports.list', { params: { id: task.id }, query: { get_all: true } });
-    setRows(a.ok ? a.data : []);
-  }, [task.id]);
-  useEffect(() => void load(), [load]);
+  const [rows, load] = useAllRows('v1.taskReports.list', { id: task.id });
 
   const options = {
     reports: async (): Promise<Option[]> => {

@@ -1,5 +1,6 @@
-import { useCallback, useEffect, useState } from 'react';
+import { useState } from 'react';
 import { invoke } from '../../bridge';
+import { useAllRows } from '../../hooks/useAllRows';
 import type { RowOf } from '../../../../engine/catalogue';
 import { Form, submitOutcome, type FieldDef, type Option } from '../../components/Form';
 import { ids, instant, num, text } from '../../components/options';
@@ -36,14 +37,9 @@ const appOptions = async (): Promise<Option[]> => {
 
 /** When a task runs: schedules (with their sentence and next five runs) and app reloads. */
 export function TaskTriggersSection({ task }: { task: TaskDto }) {
-  const [rows, setRows] = useState<Trigger[] | null>(null);
+  const [rows, load] = useAllRows('v1.taskTriggers.list', { taskId: task.id });
   const [adding, setAdding] = useState<'schedule' | 'event'>('schedule');
   const [frequency, setFrequency] = useState<Frequency>('Daily');
-  const load = useCallback(async () => {
-    const a = await invoke('v1.taskTriggers.list', { params: { taskId: task.id }, query: { get_all: true } });
-    setRows(a.ok ? a.data : []);
-  }, [task.id]);
-  useEffect(() => void load(), [load]);
   const remove = async (t: Trigger) => {
     const yes = await askConfirm({ title: 'Delete trigger?', message: `“${t.name}” will no longer start this task.`, confirmLabel: 'Delete trigger' });
     if (!yes) return;

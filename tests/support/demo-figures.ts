@@ -1,0 +1,18 @@
+import { join } from 'node:path';
+import sqlite3 from 'sqlite3';
+import type { TestServer } from './test-server.js';
+
+/**
+ * Sales per region of the demo app, summed by SQLite itself over the app's raw rows: independent of
+ * the expression engine, so reports can be checked against it.
+ */
+export async function demoSalesByRegion(s: TestServer): Promise<Map<string, number>> {
+  const meta = await s.engine.services.analytics.meta('sales-demo');
+  const col = (name: string) => `c${meta.fields.findIndex((f) => f.name === name)}`;
+  const db = new sqlite3.Database(join(s.dataDir, 'apps', 'sales-demo', 'data.db'), sqlite3.OPEN_READONLY);
+  const rows = await new Promise<{ r: string; total: number }[]>((res, rej) =>
+    db.all(`SELECT ${col('Region')} AS r, SUM(${col('Sales')}) AS total FROM data GROUP BY r`, (e, x) => (e ? rej(e) : res(x as never))),
+  );
+  db.close();
+  return new Map(rows.map((r) => [r.r, r.total]));
+}
