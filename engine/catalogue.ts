@@ -28,6 +28,7 @@ import { tasksV2 } from './features/tasks/tasks.v2.js';
 import { conditionsV1 } from './features/conditions/conditions.v1.js';
 import { conditionsV2 } from './features/conditions/conditions.v2.js';
 import { requestsOps } from './features/requests/requests.ops.js';
+import { mailServersV1 } from './features/mail/mail-servers.v1.js';
 import { filtersApp } from './features/filters/filters.app.js';
 import { reportsV1 } from './features/reports/reports.v1.js';
 import { reportsV2 } from './features/reports/reports.v2.js';
@@ -55,7 +56,7 @@ export const OPERATIONS = [
   ...filtersV2, ...filtersApp,
   ...reportsV1, ...reportsV2, ...reportsApp,
   ...tasksV1, ...tasksV2,
-  ...conditionsV1, ...conditionsV2, ...requestsOps,
+  ...conditionsV1, ...conditionsV2, ...requestsOps, ...mailServersV1,
 ] as const;
 
 type Ops = (typeof OPERATIONS)[number];

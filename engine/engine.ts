@@ -22,6 +22,8 @@ import { seedDemoContent } from './features/setup/demo-content.js';
 import { removeUnfinishedImports } from './features/projects/projects.rules.js';
 import { RequestRunner } from './features/requests/runner.js';
 import { Scheduler } from './features/requests/scheduler.js';
+import { MailOutbox, type OutboxOptions } from './features/mail/outbox.js';
+import { RequestLog, requestLogPath } from './features/requests/request-output.js';
 
 /** What the host gives the engine: paths, clock, logger, secret protection, notifications. */
 export interface EngineOptions {
@@ -39,6 +41,8 @@ export interface EngineOptions {
   schedulerTimers?: boolean;
   /** How many requests run at once (default 2). */
   concurrentRequests?: number;
+  /** Retry timing of the outbox (tests shorten it). */
+  mail?: OutboxOptions;
 }
 
 /** An envelope plus the status a transport reports it with; a file answer also carries the file. */
@@ -67,6 +71,7 @@ export interface Engine {
   issueOwnerKey(): Promise<string>;
   readonly runner: RequestRunner;
   readonly scheduler: Scheduler;
+  readonly outbox: MailOutbox;
   close(): Promise<void>;
 }
 
@@ -111,11 +116,14 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
     // Set just below: the runner and the scheduler are built from these services.
     requests: null as unknown as EngineServices['requests'],
     scheduler: { wake() {} },
+    outbox: null as unknown as EngineServices['outbox'],
   };
   const runner = new RequestRunner(services, options.concurrentRequests);
   const scheduler = new Scheduler(services, () => runner.wake(), { timers: options.schedulerTimers });
+  const outbox = new MailOutbox(services, (requestId, line) => void new RequestLog(requestLogPath(options.dataDir, requestId), clock).line(line), options.mail);
   services.requests = runner;
   services.scheduler = scheduler;
+  services.outbox = outbox;
   const dispatcher = new Dispatcher(services, catalogue, queues, resolveCredential);
   const answerFailure = (id: string, e: unknown): InvokeResult => {
     if (isEngineError(e)) return refusal(e);
@@ -126,6 +134,7 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
   const firstStart = await ensureFirstStart(services, options.ownerEmail);
   // Runs a crash interrupted are failed first; then the queue and the schedules go on.
   await runner.recover();
+  await outbox.recover();
   runner.wake();
   await scheduler.start();
   // The demo's 110,000 rows load in the background: the engine answers at once.
@@ -164,9 +173,11 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
     issueOwnerKey: () => issueOwnerKey(services, firstStart.ownerId),
     runner,
     scheduler,
+    outbox,
     async close() {
       scheduler.stop();
       await runner.close();
+      await outbox.close();
       await demoReady;
       await queues.drain();
       await services.renders.close();

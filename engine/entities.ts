@@ -18,11 +18,12 @@ import { Report } from './features/reports/reports.entity.js';
 import { Task, TaskRecipient, TaskReport, TaskTrigger } from './features/tasks/tasks.entity.js';
 import { Condition, ConditionRule } from './features/conditions/conditions.entity.js';
 import { Request } from './features/requests/requests.entity.js';
+import { MailServer, Outbox } from './features/mail/mail.entity.js';
 
 /** Every entity the data source knows, in one list. */
 export const ENTITIES = [
   Organization, User, UserOrganization, UserGroup, UserRole, Group, Role, ApiKey, Session,
   IdentityProvider, OrganizationIdentityProvider, Resource, Setting, TrustedOrigin, UserDirectory, AuditEntry,
   AnalyticsApp, OrganizationAnalyticsApp, Project, Connection, Filter, FilterValue, Report,
-  Task, TaskReport, TaskRecipient, TaskTrigger, Condition, ConditionRule, Request,
+  Task, TaskReport, TaskRecipient, TaskTrigger, Condition, ConditionRule, Request, MailServer, Outbox,
 ];

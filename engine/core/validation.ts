@@ -47,9 +47,16 @@ export const v = {
   nurl: (max: number = TEXT_MAX.text) =>
     z.string().trim().max(max, tooLong(max)).transform((s) => (s === '' ? null : s))
       .refine((s) => s === null || isWebAddress(s), { message: 'must be a web address such as https://example.com' }).nullable().optional(),
+  /** string non-empty that goes into a mail header: one line, since a line break would start a header of its own. */
+  header: (max: number = TEXT_MAX.name) => v.text(max).refine(oneLine, { message: 'must be on one line (no line breaks)' }),
+  nheader: (max: number = TEXT_MAX.name) => z.string().max(max, tooLong(max)).refine(oneLine, { message: 'must be on one line (no line breaks)' }).nullable().optional(),
   /** string non-empty, an http or https web address. */
   url: (max: number = TEXT_MAX.text) => v.text(max).refine(isWebAddress, { message: 'must be a web address such as https://example.com' }),
 };
+
+function oneLine(s: string): boolean {
+  return !/[\r\n]/.test(s);
+}
 
 export function isWebAddress(s: string): boolean {
   return /^https?:\/\/[^\s]+$/i.test(s) && URL.canParse(s);

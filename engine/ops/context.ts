@@ -7,6 +7,7 @@ import type { EngineEvent } from '../core/events.js';
 import type { Throttle } from '../core/throttle.js';
 import type { AnalyticsPort, EmbeddedAnalyticsAdmin } from '../analytics/port.js';
 import type { RenderPool } from '../render/render-pool.js';
+import type { OutboxRow } from '../features/mail/mail.entity.js';
 
 export type { Logger };
 
@@ -52,6 +53,8 @@ export interface EngineServices {
   requests: RequestControl;
   /** The scheduler: woken when a schedule changes so the change takes effect at once. */
   scheduler: { wake(): void };
+  /** The persisted outbox: messages are written before they are sent. */
+  outbox: { enqueue(rows: OutboxRow[]): Promise<void> };
 }
 
 export interface RequestControl {

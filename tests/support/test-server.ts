@@ -48,10 +48,10 @@ export interface TestServer {
   stop(): Promise<void>;
 }
 
-export async function startTestServer(opts: { rendererDir?: string; now?: () => Date; demo?: boolean; importLimits?: EngineOptions['importLimits']; schedulerTimers?: boolean; dataDir?: string; secretKeys?: SecretKeyStore; concurrentRequests?: number; keepDataDir?: boolean } = {}): Promise<TestServer> {
+export async function startTestServer(opts: { rendererDir?: string; now?: () => Date; demo?: boolean; importLimits?: EngineOptions['importLimits']; schedulerTimers?: boolean; dataDir?: string; secretKeys?: SecretKeyStore; concurrentRequests?: number; keepDataDir?: boolean; mail?: EngineOptions['mail'] } = {}): Promise<TestServer> {
   const dataDir = opts.dataDir ?? (await mkdtemp(join(tmpdir(), 'broadsheet-test-')));
   // The demo app (110,000 rows) is made only where a test asks for it.
-  const engine = await createEngine({ dataDir, secretKeys: opts.secretKeys ?? memoryKeyStore(), now: opts.now, demo: opts.demo ?? false, importLimits: opts.importLimits, schedulerTimers: opts.schedulerTimers, concurrentRequests: opts.concurrentRequests });
+  const engine = await createEngine({ dataDir, secretKeys: opts.secretKeys ?? memoryKeyStore(), now: opts.now, demo: opts.demo ?? false, importLimits: opts.importLimits, schedulerTimers: opts.schedulerTimers, concurrentRequests: opts.concurrentRequests, mail: opts.mail });
   await engine.demoReady;
   const ownerKey = await engine.issueOwnerKey();
   const http = await startHttpServer(engine, { port: 0, rendererDir: opts.rendererDir });

@@ -6,6 +6,7 @@ import { Report, type ReportRow } from '../reports/reports.entity.js';
 import { generateFiles, type GeneratedFile } from '../reports/generate.js';
 import { Task, TaskReport, type TaskReportRow } from '../tasks/tasks.entity.js';
 import { describeOutcome, evaluateConditions } from '../conditions/condition-evaluation.js';
+import { queueTaskMail } from '../mail/task-mail.js';
 import type { Selections } from '../../analytics/model.js';
 import type { RequestFile, RequestRow, RequestStatus } from './requests.entity.js';
 import { readRequestFile, uniqueName, writeRequestFile } from './request-output.js';
@@ -16,6 +17,8 @@ export interface RunControl {
   log: (line: string) => void;
   progress: (done: number, total: number) => void;
   requestId: string;
+  /** The files kept so far. */
+  files: () => RequestFile[];
   /** Writes one file and records it on the request. */
   keep: (file: KeptFile, taskReportId: string | null) => Promise<RequestFile>;
 }
@@ -105,6 +108,10 @@ async function runTask(ctx: OpContext, row: RequestRow, control: RunControl): Pr
     }
   }
   if (failures.length) return { status: 'failed', message: failures.join('; ') };
+  // The files are whole on disk: the mail that carries them goes to the outbox (sent from there).
+  control.signal.throwIfAborted();
+  const mailWarning = await queueTaskMail(ctx, task, row.id, control.files(), control.log);
+  if (mailWarning) warnings.push(mailWarning);
   if (warnings.length) return { status: 'warning', message: warnings.join('; ') };
   return { status: 'completed', message: null };
 }

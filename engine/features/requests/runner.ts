@@ -119,6 +119,7 @@ export class RequestRunner {
       const outcome = await executeRequest(this.ctx, row, {
         signal: controller.signal,
         requestId: row.id,
+        files: () => files,
         log: (line) => void log.line(line),
         progress: (done, total) => {
           progress = { done, total };

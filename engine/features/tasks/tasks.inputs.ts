@@ -62,12 +62,12 @@ export const RecipientsA = z.array(RecipientA).min(1).max(10_000);
 export const RecipientsB = z.array(z.object({ id: v.uuid(), type: v.oneOf(['user', 'group']) })).min(1).max(10_000);
 
 export const EmailA = z.object({
-  taskId: v.uuid(), from: v.nstr(320), bcBcc: v.obool(), bc: v.nstr(), bcc: v.nstr(),
-  ccAnalyticsVariableId: v.nuuid(), bccAnalyticsVariableId: v.nuuid(), subject: v.text(998), message: v.text(100_000), isActive: v.obool(), oneToAll: v.obool(),
+  taskId: v.uuid(), from: v.nheader(320), bcBcc: v.obool(), bc: v.nheader(4000), bcc: v.nheader(4000),
+  ccAnalyticsVariableId: v.nuuid(), bccAnalyticsVariableId: v.nuuid(), subject: v.header(998), message: v.text(100_000), isActive: v.obool(), oneToAll: v.obool(),
 });
 export const EmailB = z.object({
-  from: v.text(320), ccBcc: v.obool(), cc: v.nstr(), bcc: v.nstr(), ccAnalyticsVariable: v.nuuid(), bccAnalyticsVariable: v.nuuid(),
-  subject: v.text(998), message: v.nstr(100_000), isActive: v.bool(), oneToAll: v.obool(),
+  from: v.header(320), ccBcc: v.obool(), cc: v.nheader(4000), bcc: v.nheader(4000), ccAnalyticsVariable: v.nuuid(), bccAnalyticsVariable: v.nuuid(),
+  subject: v.header(998), message: v.nstr(100_000), isActive: v.bool(), oneToAll: v.obool(),
 });
 
 const secret = () => z.string().max(256).nullable().optional();

@@ -1,0 +1,126 @@
+// Mail through a real SMTP server on loopback: a mail server set up and tested, a task run mailing
+// its recipients (users, group members; the inactive left out, said in the log) with its files
+// attached byte for byte, transient refusals retried until delivered, header injection refused.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { startTestServer, type TestServer } from '../support/test-server.js';
+import { fixtures, type Fixtures } from '../support/samples.js';
+import { closedPort, startSmtp, type TestSmtp } from '../support/smtp.js';
+import { waitForRequest } from '../support/requests.js';
+import { covers } from '../support/covers.js';
+import { Outbox } from '../../engine/features/mail/mail.entity.js';
+
+let s: TestServer;
+let f: Fixtures;
+let smtp: TestSmtp;
+let projectId: string;
+let reportId: string;
+const server = (port: number, extra: Record<string, unknown> = {}) => ({ name: 'Loopback', fromName: 'Broadsheet reports', fromAddress: 'reports@example.com', hostName: '127.0.0.1', smtpPort: port, ssl: false, ...extra });
+
+async function until<T>(read: () => Promise<T> | T, ok: (x: T) => boolean, ms = 30_000): Promise<T> {
+  const t0 = Date.now();
+  for (;;) {
+    const x = await read();
+    if (ok(x)) return x;
+    if (Date.now() - t0 > ms) throw new Error('timed out');
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}
+
+async function user(first: string, email: string, isActive = true) {
+  return (await s.ok('POST', '/api/v1/users', { firstName: first, lastName: 'Reader', email, isActive, organizations: [{ id: f.orgId }] })).id as string;
+}
+
+beforeAll(async () => {
+  smtp = await startSmtp();
+  s = await startTestServer({ mail: { baseDelayMs: 20, maxDelayMs: 200 } });
+  f = await fixtures(s);
+  projectId = (await f.make.connected()).projectId;
+  reportId = (await s.ok('POST', '/api/v2/reports', { name: 'Units', projectID: projectId, type: 'Html' })).id;
+  await s.ok('PUT', `/api/app/reports/${reportId}/document`, { document: { blocks: [{ id: 'k', type: 'kpi', label: 'Units', expression: 'Sum(Units)' }] } });
+});
+afterAll(async () => {
+  await s.stop();
+  await smtp.close();
+});
+
+describe(covers('mail servers', 'v1.mailServers.create', 'v1.mailServers.update', 'v1.mailServers.test'), () => {
+  it('keeps the password secret, sends a real test mail, and names the host it cannot reach', async () => {
+    const created = await s.ok('POST', '/api/v1/mail-servers', server(smtp.port, { userName: 'robot', password: 'smtp-secret' }));
+    expect(created.hasPassword).toBe(true);
+    expect(JSON.stringify(created)).not.toContain('smtp-secret');
+    // The loopback server takes no sign-in: the test runs without one.
+    await s.ok('PUT', `/api/v1/mail-servers/${created.id}`, server(smtp.port));
+    const test = await s.ok('POST', '/api/v1/mail-servers/test', server(smtp.port, { testEmail: 'admin@example.com' }));
+    expect(test.accepted).toEqual(['admin@example.com']);
+    expect(test.response).toMatch(/^250/);
+    const got = await until(() => smtp.received.find((m) => m.parsed.messageId === test.messageId), (x) => !!x);
+    expect(got!.parsed.subject).toBe('Broadsheet test mail from Loopback');
+    const dead = await s.call('POST', '/api/v1/mail-servers/test', { body: server(await closedPort(), { testEmail: 'admin@example.com' }) });
+    expect(dead.status).toBe(400);
+    expect(dead.body.errorDetails?.[0].field).toBe('body.hostName');
+    expect(dead.body.error).toMatch(/^127\.0\.0\.1:\d+ could not be reached/);
+  });
+
+  it('refuses a line break in a header field, naming it, and stores nothing', async () => {
+    const before = (await s.ok('GET', '/api/v1/mail-servers')).length;
+    const res = await s.call('POST', '/api/v1/mail-servers', { body: server(smtp.port, { fromName: 'Reports\r\nBcc: victim@example.com' }) });
+    expect(res.status).toBe(400);
+    expect(res.body.errorDetails).toEqual([{ field: 'body.fromName', message: 'must be on one line (no line breaks)' }]);
+    expect((await s.ok('GET', '/api/v1/mail-servers')).length).toBe(before);
+  });
+});
+
+describe(covers('task e-mail', 'v2.tasks.updateEmail', 'v2.requests.run'), () => {
+  it('mails each recipient once, group members included and the inactive left out, with the file attached byte for byte', async () => {
+    const ann = await user('Ann', 'ann@example.com');
+    const bob = await user('Bob', 'bob@example.com');
+    const cy = await user('Cy', 'cy@example.com', false);
+    const group = await f.make.group();
+    await s.ok('POST', `/api/v1/groups/${group}/users`, [bob, cy]);
+    const task = await s.ok('POST', '/api/v2/tasks', { name: 'Units pack', projectID: projectId });
+    await s.ok('PUT', `/api/v2/tasks/${task.id}/reports`, { reportID: reportId, format: 'Html', emailEmbedment: false, emailAttachment: true });
+    await s.ok('PUT', `/api/v2/tasks/${task.id}/recipients`, [{ id: ann, type: 'user' }, { id: bob, type: 'user' }, { id: group, type: 'group' }]);
+    await s.ok('PUT', `/api/v2/tasks/${task.id}/email`, { from: 'reports@example.com', subject: '{TaskName} for {Date}', message: 'Your units.', isActive: true });
+    const done = await waitForRequest(s, (await s.ok('POST', `/api/v2/requests/${task.id}/run`)).id);
+    expect(done.status).toBe('completed');
+    const mine = () => smtp.received.filter((m) => m.parsed.subject?.startsWith('Units pack for '));
+    await until(mine, (x) => x.length >= 2);
+    await new Promise((r) => setTimeout(r, 200));
+    const got = mine();
+    expect(got.map((m) => m.envelopeTo[0]).sort()).toEqual(['ann@example.com', 'bob@example.com']);
+    const onDisk = readFileSync(join(s.dataDir, 'files', 'requests', done.id, done.files[0].name));
+    for (const m of got) {
+      expect(m.parsed.text?.trim()).toBe('Your units.');
+      expect(m.parsed.attachments.map((a) => a.filename)).toEqual([done.files[0].name]);
+      expect(Buffer.compare(m.parsed.attachments[0].content, onDisk)).toBe(0);
+    }
+    const log = (await s.ok('GET', `/api/v1/requests/${done.id}/log`)).text;
+    expect(log).toContain('Not mailed to Cy Reader: inactive');
+    expect(log).toContain('2 mails queued for 2 recipients');
+  });
+
+  it('retries transient refusals (451) until every mail is delivered, each once', async () => {
+    const ids = [];
+    for (let i = 0; i < 6; i++) ids.push(await user(`R${i}`, `retry${i}@example.com`));
+    const task = await s.ok('POST', '/api/v2/tasks', { name: 'Retry pack', projectID: projectId });
+    await s.ok('PUT', `/api/v2/tasks/${task.id}/reports`, { reportID: reportId, format: 'Html', emailEmbedment: false, emailAttachment: true });
+    await s.ok('PUT', `/api/v2/tasks/${task.id}/recipients`, ids.map((id) => ({ id, type: 'user' })));
+    await s.ok('PUT', `/api/v2/tasks/${task.id}/email`, { from: 'reports@example.com', subject: 'Retry pack', isActive: true });
+    smtp.refuseNext(4);
+    const done = await waitForRequest(s, (await s.ok('POST', `/api/v2/requests/${task.id}/run`)).id);
+    const rows = await until(() => s.engine.services.db.getRepository(Outbox).findBy({ requestId: done.id }), (r) => r.length === 6 && r.every((m) => m.status === 'sent'));
+    expect(rows.some((m) => m.attempts > 1)).toBe(true);
+    const got = smtp.received.filter((m) => m.parsed.subject === 'Retry pack');
+    expect(got.map((m) => m.envelopeTo[0]).sort()).toEqual(ids.map((_, i) => `retry${i}@example.com`).sort());
+  });
+
+  it('refuses a subject that would inject a header, naming it', async () => {
+    const task = await s.ok('POST', '/api/v2/tasks', { name: 'Injected', projectID: projectId });
+    const res = await s.call('PUT', `/api/v2/tasks/${task.id}/email`, { body: { from: 'reports@example.com', subject: 'Hello\nBcc: everyone@example.com', isActive: true } });
+    expect(res.status).toBe(400);
+    expect(res.body.errorDetails).toEqual([{ field: 'body.subject', message: 'must be on one line (no line breaks)' }]);
+    expect((await s.ok('GET', `/api/v1/tasks/${task.id}`)).email).toBeNull();
+  });
+});

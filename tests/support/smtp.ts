@@ -1,0 +1,62 @@
+import { SMTPServer } from 'smtp-server';
+import { simpleParser, type ParsedMail } from 'mailparser';
+import type { AddressInfo } from 'node:net';
+
+export interface ReceivedMail {
+  envelopeTo: string[];
+  parsed: ParsedMail;
+}
+
+export interface TestSmtp {
+  port: number;
+  received: ReceivedMail[];
+  /** Refuses the next `n` messages with 451 (a transient failure) at the end of DATA. */
+  refuseNext(n: number): void;
+  close(): Promise<void>;
+}
+
+/** A real SMTP server on a loopback port (smtp-server): every message it accepts is parsed back with mailparser. */
+export async function startSmtp(): Promise<TestSmtp> {
+  const received: ReceivedMail[] = [];
+  let refuse = 0;
+  const server = new SMTPServer({
+    authOptional: true,
+    disabledCommands: ['STARTTLS', 'AUTH'],
+    logger: false,
+    size: 50 * 1024 * 1024,
+    onData(stream, session, callback) {
+      const chunks: Buffer[] = [];
+      stream.on('data', (c: Buffer) => chunks.push(c));
+      stream.on('end', () => {
+        if (refuse > 0) {
+          refuse--;
+          const e = new Error('Try again later') as Error & { responseCode: number };
+          e.responseCode = 451;
+          return callback(e);
+        }
+        void simpleParser(Buffer.concat(chunks)).then((parsed) => {
+          received.push({ envelopeTo: session.envelope.rcptTo.map((r) => r.address), parsed });
+          callback();
+        }, callback);
+      });
+    },
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const port = (server.server.address() as AddressInfo).port;
+  return {
+    port,
+    received,
+    refuseNext: (n) => void (refuse = n),
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
+/** A loopback port nothing listens on (for "cannot be reached"). */
+export async function closedPort(): Promise<number> {
+  const { createServer } = await import('node:net');
+  const s = createServer();
+  await new Promise<void>((r) => s.listen(0, '127.0.0.1', r));
+  const port = (s.address() as AddressInfo).port;
+  await new Promise<void>((r) => s.close(() => r()));
+  return port;
+}
