@@ -1,10 +1,17 @@
 // An engine in its own process on an existing data folder, for tests that kill it (SIGKILL): it
-// picks up the queue as the app does on start, and says "RUNNING <id>" once a request is well under way.
+// picks up the queue as the app does on start. It says "STARTED" once open, and "RUNNING <id>" once
+// a request is well under way (BROADSHEET_TEST_PROGRESS files made).
 import { createEngine } from '../../engine/engine.js';
 import { Request } from '../../engine/features/requests/requests.entity.js';
 
 const key = Buffer.from(process.env.BROADSHEET_TEST_KEY ?? '', 'hex');
-const engine = await createEngine({ dataDir: process.env.BROADSHEET_TEST_DATA ?? '', secretKeys: { load: async () => key, save: async () => {} }, demo: false });
+const engine = await createEngine({
+  dataDir: process.env.BROADSHEET_TEST_DATA ?? '',
+  secretKeys: { load: async () => key, save: async () => {} },
+  demo: false,
+  mail: process.env.BROADSHEET_TEST_MAIL_FAST ? { baseDelayMs: 20, maxDelayMs: 200 } : undefined,
+});
+process.stdout.write('STARTED\n');
 const want = Number(process.env.BROADSHEET_TEST_PROGRESS ?? '10');
 for (;;) {
   const running = await engine.services.db.getRepository(Request).findOneBy({ status: 'running' });
