@@ -11,6 +11,7 @@ import { startHttpServer } from '../../engine/http/server.js';
 import { reportBench } from './report-bench.js';
 import { importBench } from './import-bench.js';
 import { taskBench } from './task-bench.js';
+import { mailBench } from './mail-bench.js';
 
 const ROOT = join(__dirname, '..', '..');
 const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))];
@@ -109,6 +110,8 @@ async function main() {
   console.table(await reportBench(500));
   console.log('\nThe distribution loop: task runs, stop, on-demand latency, schedules loaded, fire drift:');
   console.table(await taskBench());
+  console.log('\nMail through the persisted outbox to a loopback SMTP server, one PDF attached each:');
+  console.table(await mailBench(1000));
   const importRows = Number(process.env.BENCH_IMPORT_ROWS ?? 2_000_000);
   if (importRows > 0) {
     console.log(`\nLarge import: a ${importRows.toLocaleString('en')}-row XLSX through POST /api/app/analytics/{id}/import (BENCH_IMPORT_ROWS=0 skips it):`);

@@ -107,3 +107,12 @@ export function requestSamples(server: () => TestServer): Record<string, (f: Fix
     'v2.requests.downloadFile': async (f) => ({ params: { id: await finished(f) }, query: { version: '1' } }),
   };
 }
+
+/** Valid calls of the mail server operations (the test mail itself is exercised against a real server in tests/mail). */
+export function mailServerSamples(server: () => TestServer): Record<string, (f: Fixtures) => Promise<Sample>> {
+  const body = () => ({ name: uniq('Mail'), fromName: 'Broadsheet', fromAddress: 'reports@example.com', hostName: 'smtp.example.com', smtpPort: 587, ssl: false, userName: 'robot', password: 'secret' });
+  return {
+    'v1.mailServers.create': async () => ({ body: body() }),
+    'v1.mailServers.update': async () => ({ params: { id: (await server().ok('POST', '/api/v1/mail-servers', body())).id }, body: { ...body(), password: null } }),
+  };
+}
