@@ -4,20 +4,24 @@
 // writes a condition whose "test now" shows the value each rule read.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { covers } from '../support/covers.js';
+import { startSmtp, type TestSmtp } from '../support/smtp.js';
 import { dialog, nav, noConsoleErrorsSince, openApp, shot, signIn, toast, WIDE, type E2E } from './harness.js';
 
 let e: E2E;
+let smtp: TestSmtp;
 const OWNER = { firstName: 'Olga', lastName: 'Owner', email: 'olga@example.com', password: 'olga-password-1' };
 const page = () => e.page;
 const panel = (title: string) => page().locator('.panel').filter({ has: page().getByRole('heading', { name: title, exact: true }) });
 
 beforeAll(async () => {
+  smtp = await startSmtp();
   e = await openApp(OWNER, WIDE, { demo: true });
   await signIn(e, OWNER);
 }, 120_000);
 afterEach(() => noConsoleErrorsSince(e));
 afterAll(async () => {
   await e?.close();
+  await smtp?.close();
 });
 
 describe(covers('distribution in Chromium', 'v1.tasks.create', 'v2.tasks.upsertReport', 'v1.taskRecipients.add', 'v1.taskSchedules.create', 'v2.requests.run', 'app.requests.list', 'v1.conditions.create', 'v1.conditionRules.upsert', 'app.conditions.test'), () => {
@@ -90,5 +94,21 @@ describe(covers('distribution in Chromium', 'v1.tasks.create', 'v2.tasks.upsertR
     await expect.poll(() => editor.getByRole('status').textContent()).toContain('The condition holds now');
     expect(await editor.locator('.verdict').textContent()).toMatch(/→ [\d,.]+ \(holds\)/);
     await shot(page(), 'condition-test-now', true);
+  });
+
+  it('sets up a mail server in the settings and sends a real test mail, showing the server\'s reply', async () => {
+    await nav(page(), 'Settings').click();
+    const mail = panel('Mail server');
+    await mail.getByRole('textbox', { name: 'Name', exact: true }).fill('Loopback');
+    await mail.getByRole('textbox', { name: 'SMTP host' }).fill('127.0.0.1');
+    await mail.getByRole('textbox', { name: 'Port' }).fill(String(smtp.port));
+    await mail.getByRole('textbox', { name: 'Sender address' }).fill('reports@example.com');
+    await mail.getByRole('button', { name: 'Add mail server' }).click();
+    await expect.poll(() => mail.locator('.status-line').textContent()).toContain('Mail goes out through “Loopback”');
+    await mail.getByRole('textbox', { name: 'Send a test mail to' }).fill('olga@example.com');
+    await mail.getByRole('button', { name: 'Send a test mail' }).click();
+    await expect.poll(() => mail.getByRole('status').textContent()).toMatch(/Test mail accepted for olga@example.com: 250/);
+    expect(smtp.received.map((m) => m.envelopeTo[0])).toContain('olga@example.com');
+    await shot(page(), 'mail-server-settings', true);
   });
 });

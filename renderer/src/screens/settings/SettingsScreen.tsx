@@ -2,6 +2,7 @@ import { useEffect, useState } from 'react';
 import { invoke } from '../../bridge';
 import { Form, submitOutcome, type FormValues } from '../../components/Form';
 import { toastSucceeded } from '../../stores/feedback/toasts';
+import { MailServersPanel } from './MailServersPanel';
 
 export function SettingsScreen() {
   const [methods, setMethods] = useState<FormValues | null>(null);
@@ -26,6 +27,7 @@ export function SettingsScreen() {
           />
         )}
       </div>
+      <MailServersPanel />
       <div className="panel">
         <h2>Your password</h2>
         <Form
