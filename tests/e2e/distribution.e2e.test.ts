@@ -58,6 +58,16 @@ describe(covers('distribution in Chromium', 'v1.tasks.create', 'v2.tasks.upsertR
     await shot(page(), 'task-designer', true);
   });
 
+  it('says who would get what before anything is sent', async () => {
+    const dry = panel('Who gets what');
+    await dry.getByRole('button', { name: 'Check before sending' }).click();
+    const row = dry.locator('tbody tr').filter({ hasText: 'Olga Owner' });
+    await expect.poll(() => row.textContent()).toContain('the task');
+    expect(await dry.locator('.status-line').textContent()).toContain('Regional sales review as Pdf (one file per iteration value)');
+    // E-mail is not set up for this task yet: the panel says so rather than promising mail.
+    expect(await dry.locator('.error-banner').first().textContent()).toMatch(/E-mail is off for this task|No mail server/);
+  });
+
   it('runs the task and watches it complete on the monitoring screen, with its log and a plot of the run', async () => {
     await page().getByRole('button', { name: 'Run now' }).click();
     await page().getByRole('heading', { name: 'Monitoring', level: 1 }).waitFor();

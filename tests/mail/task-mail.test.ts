@@ -123,4 +123,25 @@ describe(covers('task e-mail', 'v2.tasks.updateEmail', 'v2.requests.run'), () =>
     expect(res.body.errorDetails).toEqual([{ field: 'body.subject', message: 'must be on one line (no line breaks)' }]);
     expect((await s.ok('GET', `/api/v1/tasks/${task.id}`)).email).toBeNull();
   });
+
+  it('says in a dry run who would get what, and why anyone is left out, before anything is sent', async () => {
+    const dee = await user('Dee', 'dee@example.com');
+    const eve = await user('Eve', 'eve@example.com', false);
+    const group = await f.make.group();
+    await s.ok('POST', `/api/v1/groups/${group}/users`, [dee, eve]);
+    const task = await s.ok('POST', '/api/v2/tasks', { name: 'Dry pack', projectID: projectId });
+    await s.ok('PUT', `/api/v2/tasks/${task.id}/reports`, { reportID: reportId, format: 'Html', emailEmbedment: false, emailAttachment: true });
+    await s.ok('POST', `/api/v1/tasks/${task.id}/recipients`, [{ id: group, type: 'group', sendEmail: true, seeInHub: false }]);
+    await s.ok('PUT', `/api/v2/tasks/${task.id}/email`, { from: 'reports@example.com', subject: 'Dry', isActive: true });
+    const before = smtp.received.length;
+    const dry = await s.ok('GET', `/api/v1/tasks/${task.id}/dry-run`);
+    expect(dry.files).toEqual([{ report: 'Units', format: 'Html', attached: true, perIterationValue: false, conditions: 0 }]);
+    const byName = Object.fromEntries(dry.recipients.map((r: { name: string }) => [r.name, r]));
+    expect(byName['Dee Reader']).toMatchObject({ byEmail: true, inHub: false, via: [expect.stringMatching(/^group /)], notes: ['not set to see the files in the hub'] });
+    expect(byName['Eve Reader']).toMatchObject({ byEmail: false, inHub: false, notes: expect.arrayContaining(['inactive: gets nothing']) });
+    await s.ok('PUT', `/api/v1/tasks/${task.id}`, { name: 'Dry pack', isActive: true, testMode: true, testModeRecipients: 'qa@example.com' });
+    const test = await s.ok('GET', `/api/v1/tasks/${task.id}/dry-run`);
+    expect(test.recipients).toEqual([{ name: 'qa@example.com', email: 'qa@example.com', via: ['test recipients'], byEmail: true, inHub: false, notes: [] }]);
+    expect(smtp.received.length).toBe(before);
+  });
 });

@@ -9,6 +9,7 @@ import { TaskReportsSection } from './TaskReportsSection';
 import { TaskRecipientsSection } from './TaskRecipientsSection';
 import { TaskTriggersSection } from './TaskTriggersSection';
 import { TaskEmailSection } from './TaskEmailSection';
+import { TaskDryRunPanel } from './TaskDryRunPanel';
 import { taskSettingsBody, taskSettingsFields } from './task-settings';
 
 export type TaskDto = ResultOf<'app.tasks.get'>;
@@ -54,6 +55,7 @@ export function TaskDesigner({ taskId }: { taskId: string }) {
         <TaskTriggersSection task={task} />
         <TaskEmailSection task={task} saved={load} />
       </div>
+      <TaskDryRunPanel task={task} />
       {editing && (
         <Dialog title="Task settings" onClose={() => setEditing(false)}>
           <Form

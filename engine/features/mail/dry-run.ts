@@ -1,0 +1,73 @@
+import { In } from 'typeorm';
+import type { OpContext } from '../../ops/context.js';
+import { User, UserGroup, type UserRow } from '../users/users.entity.js';
+import { Group } from '../groups/groups.entity.js';
+import { Report } from '../reports/reports.entity.js';
+import { TaskRecipient, TaskReport } from '../tasks/tasks.entity.js';
+import { reachableTask } from '../tasks/tasks.rules.js';
+import { defaultMailServer } from './mail-servers.rules.js';
+
+/** One person in a dry run: how they are reached, what they get, or why they are left out. */
+export interface DryRunRecipient {
+  name: string;
+  email: string | null;
+  /** The task's user entry, or the groups that bring them in. */
+  via: string[];
+  byEmail: boolean;
+  inHub: boolean;
+  /** Why they get nothing by e-mail or in the hub (empty when they get something both ways). */
+  notes: string[];
+}
+
+/**
+ * Who would receive what, before anything is sent: every user the task reaches directly or through
+ * a group, with the reports and formats they would get, by e-mail and in the hub, and the reason
+ * for anything they would not get (no address, inactive, e-mail off for their entry, not in the
+ * hub). Test mode is applied as a run applies it.
+ */
+export async function dryRun(ctx: OpContext, taskId: string) {
+  const task = await reachableTask(ctx, taskId);
+  const taskReports = await ctx.db.getRepository(TaskReport).find({ where: { taskId: task.id }, order: { createdDate: 'ASC' } });
+  const reports = taskReports.length ? await ctx.db.getRepository(Report).findBy({ id: In(taskReports.map((t) => t.reportId)) }) : [];
+  const files = taskReports.map((tr) => {
+    const r = reports.find((x) => x.id === tr.reportId);
+    return { report: r?.name ?? 'a deleted report', format: tr.format, attached: tr.options.emailAttachment || tr.options.emailEmbedment, perIterationValue: !!r?.isIteration, conditions: tr.options.conditionIds.length };
+  });
+  const mailOn = !!task.email?.isActive;
+  const server = await defaultMailServer(ctx);
+  const warnings: string[] = [];
+  if (!taskReports.length) warnings.push('The task has no reports: a run makes nothing.');
+  if (!mailOn) warnings.push('E-mail is off for this task: nobody is mailed.');
+  else if (!server) warnings.push('No mail server is set up: nobody can be mailed.');
+  if (task.testMode) {
+    const list = (task.testModeRecipients ?? '').split(/[;,]/).map((x) => x.trim()).filter(Boolean);
+    return {
+      taskId: task.id, taskName: task.name, testMode: true, files, warnings: [...warnings, 'Test mode: only the test recipients are mailed, and nobody sees the files in the hub.'],
+      recipients: list.map((address): DryRunRecipient => ({ name: address, email: address, via: ['test recipients'], byEmail: mailOn && !!server, inHub: false, notes: [] })),
+    };
+  }
+  const entries = await ctx.db.getRepository(TaskRecipient).findBy({ taskId: task.id });
+  const groupEntries = entries.filter((e) => e.type === 'group');
+  const groups = groupEntries.length ? await ctx.db.getRepository(Group).findBy({ id: In(groupEntries.map((g) => g.recipientId)) }) : [];
+  const members = groupEntries.length ? await ctx.db.getRepository(UserGroup).findBy({ targetId: In(groupEntries.map((g) => g.recipientId)) }) : [];
+  const userIds = [...new Set([...entries.filter((e) => e.type === 'user').map((e) => e.recipientId), ...members.map((m) => m.userId)])];
+  const users = userIds.length ? await ctx.db.getRepository(User).findBy({ id: In(userIds) }) : [];
+  const name = (u: UserRow) => `${u.firstName} ${u.lastName}`.trim();
+  const recipients = users.map((u): DryRunRecipient => {
+    const direct = entries.find((e) => e.type === 'user' && e.recipientId === u.id);
+    const through = groupEntries.filter((g) => members.some((m) => m.userId === u.id && m.targetId === g.recipientId));
+    const ways = [...(direct ? [direct] : []), ...through];
+    const wantsEmail = ways.some((w) => w.sendEmail);
+    const wantsHub = ways.some((w) => w.seeInHub);
+    const notes: string[] = [];
+    if (!u.isActive) notes.push('inactive: gets nothing');
+    if (!u.email) notes.push('no e-mail address');
+    if (!wantsEmail) notes.push('e-mail is off for their entry');
+    if (!wantsHub) notes.push('not set to see the files in the hub');
+    return {
+      name: name(u), email: u.email, via: [...(direct ? ['the task'] : []), ...through.map((g) => `group ${groups.find((x) => x.id === g.recipientId)?.name ?? ''}`.trim())],
+      byEmail: u.isActive && !!u.email && wantsEmail && mailOn && !!server, inHub: u.isActive && wantsHub, notes,
+    };
+  }).sort((a, b) => a.name.localeCompare(b.name));
+  return { taskId: task.id, taskName: task.name, testMode: false, files, warnings, recipients };
+}

@@ -1,0 +1,54 @@
+import { useState } from 'react';
+import { invoke } from '../../bridge';
+import type { ResultOf } from '../../../../engine/catalogue';
+import { toastFailed } from '../../stores/feedback/toasts';
+import type { TaskDto } from './TaskDesigner';
+
+type DryRun = ResultOf<'app.tasks.dryRun'>;
+
+/** "Who gets what?": the task's recipients as a run would reach them, before anything is sent. */
+export function TaskDryRunPanel({ task }: { task: TaskDto }) {
+  const [dry, setDry] = useState<DryRun | null>(null);
+  const [busy, setBusy] = useState(false);
+  const check = async () => {
+    setBusy(true);
+    const a = await invoke('app.tasks.dryRun', { params: { id: task.id } });
+    setBusy(false);
+    if (a.ok) setDry(a.data);
+    else toastFailed(a.error ?? 'The dry run could not be made');
+  };
+  return (
+    <div className="panel dry-run">
+      <div className="block-head">
+        <h2>Who gets what</h2>
+        <button type="button" onClick={() => void check()} disabled={busy}>{busy ? 'Checking…' : dry ? 'Check again' : 'Check before sending'}</button>
+      </div>
+      {!dry && <p className="empty">See who a run would mail, who would see the files in the hub, and why anyone is left out. Nothing is sent.</p>}
+      {dry && (
+        <>
+          {dry.warnings.map((w) => <p key={w} className="error-banner">{w}</p>)}
+          <p className="status-line">
+            Each gets: {dry.files.length ? dry.files.map((f) => `${f.report} as ${f.format}${f.perIterationValue ? ' (one file per iteration value)' : ''}${f.conditions ? ' if its conditions hold' : ''}`).join('; ') : 'nothing (no reports)'}
+          </p>
+          <div className="table-scroll">
+            <table>
+              <thead><tr><th>Recipient</th><th>Through</th><th>By e-mail</th><th>In the hub</th><th>Notes</th></tr></thead>
+              <tbody>
+                {dry.recipients.map((r) => (
+                  <tr key={`${r.name}-${r.email ?? ''}`}>
+                    <td>{r.name}{r.email && r.email !== r.name ? <div className="hint">{r.email}</div> : null}</td>
+                    <td>{r.via.join(', ')}</td>
+                    <td>{r.byEmail ? 'Yes' : 'No'}</td>
+                    <td>{r.inHub ? 'Yes' : 'No'}</td>
+                    <td>{r.notes.join('; ')}</td>
+                  </tr>
+                ))}
+                {!dry.recipients.length && <tr><td colSpan={5} className="empty">Nobody: add recipients to the task.</td></tr>}
+              </tbody>
+            </table>
+          </div>
+        </>
+      )}
+    </div>
+  );
+}
