@@ -54,7 +54,7 @@ export interface EngineServices {
   /** The scheduler: woken when a schedule changes so the change takes effect at once. */
   scheduler: { wake(): void };
   /** The persisted outbox: messages are written before they are sent. */
-  outbox: { enqueue(rows: OutboxRow[]): Promise<void> };
+  outbox: { enqueue(rows: OutboxRow[]): Promise<void>; wake(): void };
 }
 
 export interface RequestControl {

@@ -10,8 +10,8 @@ export interface ReceivedMail {
 export interface TestSmtp {
   port: number;
   received: ReceivedMail[];
-  /** Refuses the next `n` messages with 451 (a transient failure) at the end of DATA. */
-  refuseNext(n: number): void;
+  /** Refuses the next `n` messages at the end of DATA: 451 (transient) unless another code is given. */
+  refuseNext(n: number, code?: number): void;
   close(): Promise<void>;
 }
 
@@ -19,6 +19,7 @@ export interface TestSmtp {
 export async function startSmtp(): Promise<TestSmtp> {
   const received: ReceivedMail[] = [];
   let refuse = 0;
+  let refuseCode = 451;
   const server = new SMTPServer({
     authOptional: true,
     disabledCommands: ['STARTTLS', 'AUTH'],
@@ -30,8 +31,8 @@ export async function startSmtp(): Promise<TestSmtp> {
       stream.on('end', () => {
         if (refuse > 0) {
           refuse--;
-          const e = new Error('Try again later') as Error & { responseCode: number };
-          e.responseCode = 451;
+          const e = new Error(refuseCode >= 500 ? 'Mailbox unavailable' : 'Try again later') as Error & { responseCode: number };
+          e.responseCode = refuseCode;
           return callback(e);
         }
         void simpleParser(Buffer.concat(chunks)).then((parsed) => {
@@ -48,7 +49,10 @@ export async function startSmtp(): Promise<TestSmtp> {
   return {
     port,
     received,
-    refuseNext: (n) => void (refuse = n),
+    refuseNext: (n, code = 451) => {
+      refuse = n;
+      refuseCode = code;
+    },
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
 }

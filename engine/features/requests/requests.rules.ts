@@ -20,6 +20,7 @@ import { reachableTask } from '../tasks/tasks.rules.js';
 import { scheduleOf } from '../tasks/task-triggers.rules.js';
 import { describeSchedule } from '../tasks/fire-times.js';
 import { FINISHED, Request, type RequestRow } from './requests.entity.js';
+import { mailCounts } from '../mail/outbox.rules.js';
 import { readRequestFile, readRequestLog, removeRequestFiles, removeRequestLog } from './request-output.js';
 
 // Requests: queuing them (a task now, an on-demand report), their statuses, stop, delete, and what
@@ -86,10 +87,12 @@ export function requestDto(r: RequestRow, projectName: string | null = null) {
   };
 }
 
+/** Rows with their project's name and their mail by status (one query each for the page). */
 async function withProjectNames(ctx: OpContext, page: Page<RequestRow>) {
   const ids = [...new Set(page.items.map((r) => r.projectId).filter((x): x is string => !!x))];
   const projects = ids.length ? await ctx.db.getRepository(Project).findBy({ id: In(ids) }) : [];
-  return new Page(page.items.map((r) => requestDto(r, projects.find((p) => p.id === r.projectId)?.name ?? null)), page.page, page.pageSize, page.totalItems);
+  const mail = await mailCounts(ctx, page.items.map((r) => r.id));
+  return new Page(page.items.map((r) => ({ ...requestDto(r, projects.find((p) => p.id === r.projectId)?.name ?? null), mail: mail.get(r.id) ?? {} })), page.page, page.pageSize, page.totalItems);
 }
 
 const requestsQuery = (ctx: OpContext) => visibleProjects(ctx, ctx.db.getRepository(Request).createQueryBuilder('r'), 'r.projectId');

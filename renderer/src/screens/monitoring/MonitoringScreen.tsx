@@ -30,6 +30,7 @@ function Status({ run }: { run: { status: string | null; progress: { done: numbe
 export function MonitoringScreen() {
   const tasks = useMemo(() => createListStore('v1.requests.listScheduledStatuses', 'name'), []);
   const runs = useMemo(() => createListStore('app.requests.list', 'title'), []);
+  const outbox = useMemo(() => createListStore('app.outbox.list', 'subject'), []);
   const [recent, setRecent] = useState<Run[]>([]);
   const [log, setLog] = useState<{ run: Run; text: string } | null>(null);
   const loadRecent = useCallback(async () => {
@@ -39,8 +40,9 @@ export function MonitoringScreen() {
   const refreshAll = useCallback(() => {
     void tasks.getState().refreshRequested();
     void runs.getState().refreshRequested();
+    void outbox.getState().refreshRequested();
     void loadRecent();
-  }, [tasks, runs, loadRecent]);
+  }, [tasks, runs, outbox, loadRecent]);
 
   useEffect(() => refreshAll(), [refreshAll]);
   // The engine says when a request changes; a burst of progress is gathered into one refresh.
@@ -122,6 +124,7 @@ export function MonitoringScreen() {
             { key: 'createdDate', label: 'Queued', sort: 'createddate', render: (r) => when(r.createdDate) },
             { key: 'durationMs', label: 'Took', render: (r) => (r.durationMs === null ? '' : `${(r.durationMs / 1000).toFixed(1)} s`) },
             { key: 'files', label: 'Files', render: (r) => String(r.files.length) },
+            { key: 'mail', label: 'Mail', render: (r) => Object.entries(r.mail).map(([status, n]) => `${n} ${status}`).join(' · ') },
           ]}
           actions={(r) => (
             <>
@@ -131,6 +134,22 @@ export function MonitoringScreen() {
               <button type="button" className="danger" onClick={() => void remove(r)}>Delete</button>
             </>
           )}
+        />
+      </div>
+      <div className="panel">
+        <h2>Outbox</h2>
+        <DataTable
+          store={outbox}
+          filterLabel="subject"
+          columns={[
+            { key: 'subject', label: 'Subject', sort: 'subject' },
+            { key: 'to', label: 'To', render: (m) => m.to.join(', ') },
+            { key: 'status', label: 'Status', sort: 'status', render: (m) => <span className={`status status-${m.status === 'sent' ? 'completed' : m.status === 'failed' ? 'failed' : 'warning'}`}>{m.status}{m.uncertain ? ' (resent after an interruption)' : ''}</span> },
+            { key: 'attempts', label: 'Attempts', sort: 'attempts' },
+            { key: 'lastError', label: 'Server reply', render: (m) => m.lastError ?? '' },
+            { key: 'sentAt', label: 'Sent', sort: 'sentAt', render: (m) => when(m.sentAt) },
+          ]}
+          actions={(m) => (m.status === 'failed' ? <button type="button" onClick={async () => { toastOutcome(await invoke('app.outbox.retry', { params: { id: m.id } }), `Sending “${m.subject}” again.`); refreshAll(); }}>Retry</button> : null)}
         />
       </div>
       {log && (

@@ -1,0 +1,45 @@
+import { In } from 'typeorm';
+import type { OpContext } from '../../ops/context.js';
+import { iso } from '../../core/entity-base.js';
+import { conflict, notFound } from '../../core/errors.js';
+import type { ListQuery, ListSpec } from '../../core/list-query.js';
+import { pageOf } from '../../core/list-query.js';
+import { Outbox, type OutboxRow } from './mail.entity.js';
+
+export const LIST_OUTBOX: ListSpec = {
+  sort: { createdDate: 'o.createdDate', status: 'o.status', subject: 'LOWER(o.subject)', sentAt: 'o.sentAt', attempts: 'o.attempts' },
+  defaultSort: { by: 'createdDate', direction: 'desc' },
+  text: { subject: 'o.subject' },
+  exact: { status: 'o.status' },
+  uuid: { request_id: 'o.requestId' },
+};
+
+export function outboxDto(m: OutboxRow) {
+  return {
+    id: m.id, requestId: m.requestId, messageId: m.messageId, to: m.to, cc: m.cc, subject: m.subject, attachments: m.attachments.map((a) => a.fileName),
+    status: m.status, attempts: m.attempts, uncertain: m.uncertain, lastError: m.lastError, accepted: m.accepted, rejected: m.rejected,
+    createdDate: iso(m.createdDate), nextAttemptAt: iso(m.nextAttemptAt), sentAt: iso(m.sentAt),
+  };
+}
+
+export const listOutbox = (ctx: OpContext, list: ListQuery) => pageOf(ctx.db.getRepository(Outbox).createQueryBuilder('o'), LIST_OUTBOX, list, 'o.id', outboxDto);
+
+/** A failed message goes back to the queue, tried afresh (same Message-ID: it never arrived). */
+export async function retryMessage(ctx: OpContext, id: string) {
+  const m = await ctx.db.getRepository(Outbox).findOneBy({ id });
+  if (!m) throw notFound(`Message ${id}`);
+  if (m.status !== 'failed') throw conflict(`Only a failed message can be retried; this one is ${m.status}`);
+  await ctx.write(() => ctx.db.getRepository(Outbox).update({ id, status: 'failed' }, { status: 'queued', attempts: 0, nextAttemptAt: ctx.now(), modifiedDate: ctx.now() }));
+  ctx.outbox.wake();
+  return outboxDto({ ...m, status: 'queued', attempts: 0 });
+}
+
+/** Mail of each request by status, for the monitoring screen's delivery column. */
+export async function mailCounts(ctx: Pick<OpContext, 'db'>, requestIds: string[]): Promise<Map<string, Record<string, number>>> {
+  const out = new Map<string, Record<string, number>>();
+  if (!requestIds.length) return out;
+  const rows = (await ctx.db.getRepository(Outbox).createQueryBuilder('o').select('o.requestId', 'requestId').addSelect('o.status', 'status').addSelect('COUNT(*)', 'n')
+    .where({ requestId: In(requestIds) }).groupBy('o.requestId').addGroupBy('o.status').getRawMany()) as { requestId: string; status: string; n: number }[];
+  for (const r of rows) out.set(r.requestId, { ...(out.get(r.requestId) ?? {}), [r.status]: Number(r.n) });
+  return out;
+}
