@@ -19,11 +19,12 @@ import { Task, TaskRecipient, TaskReport, TaskTrigger } from './features/tasks/t
 import { Condition, ConditionRule } from './features/conditions/conditions.entity.js';
 import { Request } from './features/requests/requests.entity.js';
 import { MailServer, Outbox } from './features/mail/mail.entity.js';
+import { StorageService } from './features/storage/storage.entity.js';
 
 /** Every entity the data source knows, in one list. */
 export const ENTITIES = [
   Organization, User, UserOrganization, UserGroup, UserRole, Group, Role, ApiKey, Session,
   IdentityProvider, OrganizationIdentityProvider, Resource, Setting, TrustedOrigin, UserDirectory, AuditEntry,
   AnalyticsApp, OrganizationAnalyticsApp, Project, Connection, Filter, FilterValue, Report,
-  Task, TaskReport, TaskRecipient, TaskTrigger, Condition, ConditionRule, Request, MailServer, Outbox,
+  Task, TaskReport, TaskRecipient, TaskTrigger, Condition, ConditionRule, Request, MailServer, Outbox, StorageService,
 ];

@@ -153,14 +153,14 @@ describe(covers('task e-mail', 'v2.tasks.updateEmail', 'v2.requests.run'), () =>
     await s.ok('PUT', `/api/v2/tasks/${task.id}/email`, { from: 'reports@example.com', subject: 'Refused pack', isActive: true });
     smtp.refuseNext(1, 550);
     const done = await waitForRequest(s, (await s.ok('POST', `/api/v2/requests/${task.id}/run`)).id);
-    const [failed] = await until(() => s.ok('GET', '/api/v1/outbox', undefined, { request_id: done.id }), (x: { status: string }[]) => x[0]?.status === 'failed');
+    const [failed] = await until(() => s.ok('GET', '/api/v1/outbox', undefined, { request_id: done.id }), (x: any[]) => x[0]?.status === 'failed');
     expect(failed.lastError).toMatch(/^550/);
     expect(failed.attempts).toBe(1);
     await until(async () => (await s.ok('GET', `/api/v1/requests/${done.id}/log`)).text as string, (t) => t.includes('Mail to zed@example.com failed: 550'));
     const [run] = await s.ok('GET', '/api/v1/requests', undefined, { task_id: task.id });
     expect(run.mail).toEqual({ failed: 1 });
     await s.ok('POST', `/api/v1/outbox/${failed.id}/retry`);
-    await until(() => s.ok('GET', '/api/v1/outbox', undefined, { request_id: done.id }), (x: { status: string }[]) => x[0]?.status === 'sent');
+    await until(() => s.ok('GET', '/api/v1/outbox', undefined, { request_id: done.id }), (x: any[]) => x[0]?.status === 'sent');
     expect(smtp.received.filter((m) => m.parsed.subject === 'Refused pack').map((m) => m.parsed.messageId)).toEqual([failed.messageId]);
     expect((await s.call('POST', `/api/v1/outbox/${failed.id}/retry`)).status).toBe(409);
   });

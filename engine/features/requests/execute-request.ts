@@ -9,7 +9,9 @@ import { describeOutcome, evaluateConditions } from '../conditions/condition-eva
 import { queueTaskMail } from '../mail/task-mail.js';
 import type { Selections } from '../../analytics/model.js';
 import type { RequestFile, RequestRow, RequestStatus } from './requests.entity.js';
-import { readRequestFile, uniqueName, writeRequestFile } from './request-output.js';
+import { readRequestFile, requestDir, uniqueName, writeRequestFile } from './request-output.js';
+import { deliverToStorage } from '../storage/storage-delivery.js';
+import { join } from 'node:path';
 
 /** What the runner gives an execution: a stop signal, the log, progress, and a place for files. */
 export interface RunControl {
@@ -151,8 +153,12 @@ async function runTaskReport(ctx: OpContext, tr: TaskReportRow, report: ReportRo
       kept.push(await control.keep(f, tr.id));
     },
   });
-  if (o.zipFolderFiles && kept.length > 1) await zipTogether(ctx, control, report, tr, kept);
+  if (o.zipFolderFiles && kept.length > 1) kept.push(await zipTogether(ctx, control, report, tr, kept));
   control.log(`Report “${report.name}”: ${files.length} file${files.length === 1 ? '' : 's'}`);
+  // Folders and FTP take the zip alone when the task report asks for one, else every file.
+  const zip = o.zipFolderFiles && kept.length > 1 ? kept.slice(-1) : kept;
+  const problems = await deliverToStorage(ctx, tr, zip.map((f) => ({ name: f.name, localPath: join(requestDir(ctx.dataDir, control.requestId), f.name) })), control.log);
+  if (problems.length) return `“${report.name}” not delivered everywhere: ${problems.join('; ')}`;
   if (leftOut) return `“${report.name}” left out by its conditions`;
   if (heldBack) return `“${report.name}”: ${heldBack} iteration value${heldBack === 1 ? '' : 's'} left out by its conditions`;
   return null;
@@ -177,7 +183,7 @@ async function zipTogether(ctx: OpContext, control: RunControl, report: ReportRo
   const zip = new JSZip();
   for (const f of kept) zip.file(f.name, await readRequestFile(ctx.dataDir, control.requestId, f.name));
   const data = await zip.generateAsync({ type: 'nodebuffer', compression: 'DEFLATE' });
-  await control.keep({ name: `${report.name}.zip`, format: 'Zip', data, iteration: [] }, tr.id);
+  return control.keep({ name: `${report.name}.zip`, format: 'Zip', data, iteration: [] }, tr.id);
 }
 
 export async function executeRequest(ctx: OpContext, row: RequestRow, control: RunControl): Promise<RunOutcome> {

@@ -7,6 +7,8 @@ import { pageOf } from '../../core/list-query.js';
 import { FORMATS_BY_TYPE } from '../../render/formats.js';
 import { Filter } from '../filters/filters.entity.js';
 import { Condition } from '../conditions/conditions.entity.js';
+import { StorageService } from '../storage/storage.entity.js';
+import { confinedRelative } from '../storage/storage-paths.js';
 import { Report } from '../reports/reports.entity.js';
 import { TaskReport, type TaskReportOptions, type TaskReportRow, type TaskRow } from './tasks.entity.js';
 import { reachableTask, reportOfTask } from './tasks.rules.js';
@@ -84,6 +86,15 @@ export async function saveTaskReport(ctx: OpContext, taskId: string, id: string 
   if (options.filterIds.length) {
     const found = await ctx.db.getRepository(Filter).findBy({ id: In(options.filterIds), projectId: task.projectId });
     if (found.length !== new Set(options.filterIds).size) throw badInput('A filter is not one of the task\'s project', [{ field: f.fields.filters, message: 'must be filters of the task\'s project' }]);
+  }
+  if (options.storageServices.length) {
+    const found = await ctx.db.getRepository(StorageService).findBy({ id: In(options.storageServices.map((x) => x.fileStorageServiceId)) });
+    const field = f.fields.filters === 'body.filters' ? 'body.storageServices' : 'body.reportStorageServices';
+    const errors = options.storageServices.flatMap((x, i) => [
+      ...(found.some((y) => y.id === x.fileStorageServiceId) ? [] : [{ field: `${field}.${i}.${f.fields.filters === 'body.filters' ? 'fileStorageServiceID' : 'fileStorageServiceId'}`, message: 'is not a storage service' }]),
+      ...(confinedRelative(x.path) === null ? [{ field: `${field}.${i}.path`, message: 'must stay inside the storage service (no "..", no drive)' }] : []),
+    ]);
+    if (errors.length) throw badInput('A storage destination is not valid', errors);
   }
   if (options.conditionIds.length) {
     const found = await ctx.db.getRepository(Condition).findBy({ id: In(options.conditionIds), projectId: task.projectId });

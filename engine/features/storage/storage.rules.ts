@@ -1,0 +1,98 @@
+import { constants } from 'node:fs';
+import { access, stat } from 'node:fs/promises';
+import { isAbsolute } from 'node:path';
+import { z } from 'zod';
+import { Client } from 'basic-ftp';
+import type { OpContext } from '../../ops/context.js';
+import { iso, newBase } from '../../core/entity-base.js';
+import { badInput } from '../../core/errors.js';
+import { findOr404, requireAll } from '../../core/rows.js';
+import type { ListQuery, ListSpec } from '../../core/list-query.js';
+import { pageOf } from '../../core/list-query.js';
+import { v } from '../../core/validation.js';
+import { StorageService, STORAGE_TYPES, type StorageServiceRow } from './storage.entity.js';
+import { confinedRelative } from './storage-paths.js';
+
+export const LIST_STORAGE: ListSpec = {
+  sort: { Name: 'LOWER(x.name)', Description: 'LOWER(x.description)', Type: 'x.type', IsDefault: 'x.isDefault' },
+  defaultSort: { by: 'Name', direction: 'asc' },
+  text: { name: 'x.name', description: 'x.description' },
+};
+
+/** Set B 2.11, with the folder's root and the FTP port this product also needs (`rootPath`, `port`). */
+export const StorageInput = z.object({
+  name: v.text(), description: v.nstr(), type: v.oneOf(STORAGE_TYPES), host: v.nstr(253), username: v.nstr(320), password: z.string().max(1000).nullable().optional(),
+  passiveMode: v.obool().nullable(), ftpTestDirectoryPath: v.nstr(1000), sftpPort: v.int().nullable().optional(),
+  rootPath: v.nstr(1000), port: z.number().int().min(1).max(65535).nullable().optional(), isDefault: v.obool(),
+});
+export type StorageInput = z.output<typeof StorageInput>;
+
+export function storageDto(x: StorageServiceRow) {
+  const { password, ...rest } = x;
+  return { ...rest, hasPassword: password !== null, ftpTestDirectoryPath: x.type === 'Folder' ? null : x.rootPath, createdDate: iso(x.createdDate), modifiedDate: iso(x.modifiedDate) };
+}
+
+export const listStorage = (ctx: OpContext, list: ListQuery) => pageOf(ctx.db.getRepository(StorageService).createQueryBuilder('x'), LIST_STORAGE, list, 'x.id', storageDto);
+
+/** Every field a type needs, checked at once: a folder's absolute root, an FTP server's host and base. */
+export async function saveStorage(ctx: OpContext, id: string | null, f: StorageInput) {
+  const current = id ? await findOr404(ctx, StorageService, id, 'Storage service') : null;
+  const errors = [];
+  let rootPath: string | null;
+  if (f.type === 'Folder') {
+    rootPath = f.rootPath?.trim() || null;
+    if (!rootPath) errors.push({ field: 'body.rootPath', message: 'is required for a folder: the root every delivery stays under' });
+    else if (!isAbsolute(rootPath)) errors.push({ field: 'body.rootPath', message: 'must be an absolute path, such as /srv/reports or D:\\Reports' });
+  } else {
+    rootPath = f.ftpTestDirectoryPath?.trim() || '/';
+    if (!f.host?.trim()) errors.push({ field: 'body.host', message: `is required for ${f.type}` });
+    else if (!/^[A-Za-z0-9.-]+$|^\[[0-9a-fA-F:.]+\]$/.test(f.host.trim())) errors.push({ field: 'body.host', message: 'must be a host name or an IP address' });
+    if (confinedRelative(rootPath) === null) errors.push({ field: 'body.ftpTestDirectoryPath', message: 'must not contain ".."' });
+  }
+  if (errors.length) throw badInput(`The ${f.type} storage service is not complete`, errors);
+  const row: StorageServiceRow = {
+    ...(current ?? newBase(ctx.now())), name: f.name, description: f.description ?? null, type: f.type, host: f.type === 'Folder' ? null : (f.host?.trim() ?? null),
+    port: f.type === 'Folder' ? null : (f.port ?? 21), username: f.username ?? null, password: ctx.secrets.sealOrKeep(f.password, current?.password ?? null),
+    passiveMode: f.passiveMode ?? true, rootPath, isDefault: f.isDefault ?? current?.isDefault ?? false, modifiedDate: ctx.now(),
+  };
+  await ctx.db.getRepository(StorageService).save(row);
+  return storageDto(row);
+}
+
+export async function deleteStorage(ctx: OpContext, ids: string[]) {
+  await requireAll(ctx, StorageService, ids, 'Storage service');
+  if (ids.length) await ctx.db.getRepository(StorageService).delete([...new Set(ids)]);
+  return { deleted: new Set(ids).size };
+}
+
+/** An FTP client signed in to the service, in its base directory. */
+export async function ftpClient(ctx: Pick<OpContext, 'secrets'>, x: StorageServiceRow): Promise<Client> {
+  const client = new Client(30_000);
+  await client.access({ host: x.host ?? '', port: x.port ?? 21, user: x.username ?? 'anonymous', password: x.password ? ctx.secrets.open(x.password) : '', secure: x.type === 'FTPS' });
+  await client.ensureDir(x.rootPath ?? '/');
+  return client;
+}
+
+/** "Test connection": the folder exists and is writable, or the FTP server signs in and opens its base directory. */
+export async function testStorage(ctx: OpContext, id: string) {
+  const x = await findOr404(ctx, StorageService, id, 'Storage service');
+  if (x.type === 'Folder') {
+    const root = x.rootPath ?? '';
+    const ok = await stat(root).then((s) => s.isDirectory(), () => false);
+    if (!ok) throw badInput(`The folder ${root} does not exist`, [{ field: 'rootPath', message: 'does not exist or is not a folder' }]);
+    await access(root, constants.W_OK).catch(() => {
+      throw badInput(`The folder ${root} cannot be written to`, [{ field: 'rootPath', message: 'cannot be written to' }]);
+    });
+    return { ok: true, message: `The folder ${root} is there and can be written to` };
+  }
+  let client: Client | null = null;
+  try {
+    client = await ftpClient(ctx, x);
+    return { ok: true, message: `Signed in to ${x.host}:${x.port} and opened ${await client.pwd()}` };
+  } catch (e) {
+    const msg = (e as Error).message.replace(/[\r\n]+/g, ' ').slice(0, 300);
+    throw badInput(`${x.host}:${x.port} could not be used: ${msg}`, [{ field: /530|login|auth/i.test(msg) ? 'username' : 'host', message: msg }]);
+  } finally {
+    client?.close();
+  }
+}

@@ -1,0 +1,101 @@
+// Task reports put their files in folders and on FTP servers: read back byte for byte from the
+// folder and from a real FTP server (ftp-srv) on loopback; paths that would leave their root are
+// refused naming the field; a server that cannot be used is named.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mkdtemp, readFile, readdir, rm } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startTestServer, type TestServer } from '../support/test-server.js';
+import { fixtures } from '../support/samples.js';
+import { startFtp, type TestFtp } from '../support/ftp.js';
+import { closedPort } from '../support/smtp.js';
+import { waitForRequest } from '../support/requests.js';
+import { covers } from '../support/covers.js';
+
+let s: TestServer;
+let ftp: TestFtp;
+let folder: string;
+let projectId: string;
+let reportId: string;
+
+beforeAll(async () => {
+  ftp = await startFtp();
+  folder = await mkdtemp(join(tmpdir(), 'bs-folder-'));
+  s = await startTestServer();
+  projectId = (await (await fixtures(s)).make.connected()).projectId;
+  reportId = (await s.ok('POST', '/api/v2/reports', { name: 'Units', projectID: projectId, type: 'Html' })).id;
+  await s.ok('PUT', `/api/app/reports/${reportId}/document`, { document: { blocks: [{ id: 'k', type: 'kpi', label: 'Units', expression: 'Sum(Units)' }] } });
+});
+afterAll(async () => {
+  await s.stop();
+  await ftp.close();
+  await rm(folder, { recursive: true, force: true });
+});
+
+async function runTo(serviceId: string, path: string) {
+  const task = await s.ok('POST', '/api/v2/tasks', { name: `To ${path}`, projectID: projectId });
+  await s.ok('PUT', `/api/v2/tasks/${task.id}/reports`, { reportID: reportId, format: 'Html', emailEmbedment: false, emailAttachment: false, storageServices: [{ fileStorageServiceID: serviceId, path, order: 0 }] });
+  const done = await waitForRequest(s, (await s.ok('POST', `/api/v2/requests/${task.id}/run`)).id);
+  const made = await readFile(join(s.dataDir, 'files', 'requests', done.id, done.files[0].name));
+  return { done, made };
+}
+
+describe(covers('storage services', 'v1.storageServices.list', 'v2.storageServices.update', 'v1.storageServices.delete', 'v2.storageServices.delete'), () => {
+  it('puts a run\'s file in a folder under its root, byte for byte', async () => {
+    const svc = await s.ok('POST', '/api/v1/storage-services', { name: 'Shared drive', type: 'Folder', rootPath: folder });
+    expect((await s.ok('POST', `/api/v1/storage-services/${svc.id}/test`)).ok).toBe(true);
+    const { done, made } = await runTo(svc.id, 'monthly/2026');
+    expect(done.status).toBe('completed');
+    const copy = await readFile(join(folder, 'monthly', '2026', done.files[0].name));
+    expect(Buffer.compare(copy, made)).toBe(0);
+  });
+
+  it('puts a run\'s file on an FTP server under its base directory, and names a wrong password or an unreachable host', async () => {
+    const svc = await s.ok('POST', '/api/v1/storage-services', { name: 'Partner FTP', type: 'FTP', host: '127.0.0.1', port: ftp.port, username: 'reports', password: 'ftp-secret', ftpTestDirectoryPath: '/outgoing' });
+    expect(JSON.stringify(svc)).not.toContain('ftp-secret');
+    expect((await s.ok('POST', `/api/v1/storage-services/${svc.id}/test`)).message).toMatch(/^Signed in to 127\.0\.0\.1:\d+ and opened \/outgoing/);
+    const { done, made } = await runTo(svc.id, 'weekly');
+    expect(done.status).toBe('completed');
+    const copy = await readFile(join(ftp.root, 'outgoing', 'weekly', done.files[0].name));
+    expect(Buffer.compare(copy, made)).toBe(0);
+
+    await s.ok('PUT', `/api/v2/storage-services/${svc.id}`, { name: 'Partner FTP', type: 'FTP', host: '127.0.0.1', port: ftp.port, username: 'reports', password: 'wrong', ftpTestDirectoryPath: '/outgoing' });
+    const wrong = await s.call('POST', `/api/v1/storage-services/${svc.id}/test`);
+    expect(wrong.status).toBe(400);
+    expect(wrong.body.errorDetails?.[0].field).toBe('username');
+    const dead = await s.ok('POST', '/api/v1/storage-services', { name: 'Nobody home', type: 'FTP', host: '127.0.0.1', port: await closedPort() });
+    const res = await s.call('POST', `/api/v1/storage-services/${dead.id}/test`);
+    expect(res.status).toBe(400);
+    expect(res.body.error).toMatch(/^127\.0\.0\.1:\d+ could not be used/);
+    // A run to it ends warning, with the destination named in the log.
+    const { done: failed } = await runTo(dead.id, 'x');
+    expect(failed.status).toBe('warning');
+    expect((await s.ok('GET', `/api/v1/requests/${failed.id}/log`)).text).toContain('Files not put in “Nobody home”');
+  });
+
+  it('refuses paths that would leave the root, and a folder root that is not absolute, naming the field; nothing is stored', async () => {
+    const svc = await s.ok('POST', '/api/v1/storage-services', { name: 'Root', type: 'Folder', rootPath: folder });
+    const task = await s.ok('POST', '/api/v2/tasks', { name: 'Escape', projectID: projectId });
+    for (const path of ['../outside', 'a/../../b', 'C:/Windows']) {
+      const res = await s.call('PUT', `/api/v2/tasks/${task.id}/reports`, { body: { reportID: reportId, format: 'Html', emailEmbedment: false, emailAttachment: false, storageServices: [{ fileStorageServiceID: svc.id, path, order: 0 }] } });
+      expect(res.status, path).toBe(400);
+      expect(res.body.errorDetails).toEqual([{ field: 'body.storageServices.0.path', message: 'must stay inside the storage service (no "..", no drive)' }]);
+    }
+    expect(await s.ok('GET', `/api/v1/tasks/${task.id}/reports`)).toEqual([]);
+    const relative = await s.call('POST', '/api/v1/storage-services', { body: { name: 'Relative', type: 'Folder', rootPath: 'reports/out' } });
+    expect(relative.body.errorDetails).toEqual([{ field: 'body.rootPath', message: 'must be an absolute path, such as /srv/reports or D:\\Reports' }]);
+    expect(existsSync(join(folder, '..', 'outside'))).toBe(false);
+  });
+
+  it('lists, updates and deletes storage services, never answering a password', async () => {
+    const listed = await s.ok('GET', '/api/v1/storage-services', undefined, { get_all: true, sort_by: 'Type' });
+    expect(listed.length).toBeGreaterThanOrEqual(3);
+    expect(JSON.stringify(listed)).not.toContain('ftp-secret');
+    const ids = listed.map((x: { id: string }) => x.id);
+    await s.ok('DELETE', '/api/v2/storage-services', [ids[0]]);
+    await s.ok('DELETE', '/api/v1/storage-services', [ids[1]]);
+    expect((await s.ok('GET', '/api/v1/storage-services', undefined, { get_all: true })).length).toBe(listed.length - 2);
+    expect((await readdir(folder)).length).toBeGreaterThan(0);
+  });
+});
