@@ -116,3 +116,19 @@ export function mailServerSamples(server: () => TestServer): Record<string, (f: 
     'v1.mailServers.update': async () => ({ params: { id: (await server().ok('POST', '/api/v1/mail-servers', body())).id }, body: { ...body(), password: null } }),
   };
 }
+
+/** Valid calls of the storage service operations (deliveries are exercised against real servers in tests/storage). */
+export function storageSamples(server: () => TestServer): Record<string, (f: Fixtures) => Promise<Sample>> {
+  const body = () => ({ name: uniq('Drop'), type: 'FTP', host: 'ftp.example.com', port: 21, username: 'robot', password: 'secret', ftpTestDirectoryPath: '/out' });
+  const make = async () => (await server().ok('POST', '/api/v1/storage-services', body())).id as string;
+  let listed: Promise<string> | null = null;
+  return {
+    'v1.storageServices.list': async () => {
+      await (listed ??= make());
+      return {};
+    },
+    'v1.storageServices.delete': async () => ({ body: [await make()] }),
+    'v2.storageServices.update': async () => ({ params: { id: await make() }, body: { ...body(), password: null } }),
+    'v2.storageServices.delete': async () => ({ body: [await make()] }),
+  };
+}
