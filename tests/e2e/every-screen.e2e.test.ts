@@ -31,6 +31,7 @@ const VISITS: Visit[] = [
   { name: 'task', hash: () => `#/tasks/${taskId}`, ready: 'When it runs' },
   { name: 'conditions', hash: () => '#/conditions', ready: 'Sold something', open: 'New condition' },
   { name: 'monitoring', hash: () => '#/monitoring', ready: 'Run durations', settled: () => e.page.locator('.runs-plot circle').first().waitFor() },
+  { name: 'storage', hash: () => '#/storage', ready: 'Storage services', open: 'New storage service' },
   { name: 'resources', hash: () => '#/resources', ready: 'Resources' },
   { name: 'users', hash: () => '#/users', ready: 'Olga Owner', open: 'New user' },
   { name: 'groups', hash: () => '#/groups', ready: 'Groups', open: 'New group' },

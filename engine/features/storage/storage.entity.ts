@@ -1,7 +1,8 @@
 import { EntitySchema } from 'typeorm';
 import { baseColumns, flag, int, text, type BaseRow } from '../../core/entity-base.js';
+import { STORAGE_TYPES } from '../../core/enumerations.js';
 
-export const STORAGE_TYPES = ['Folder', 'FTP', 'FTPS'] as const;
+export { STORAGE_TYPES };
 export type StorageType = (typeof STORAGE_TYPES)[number];
 
 /**

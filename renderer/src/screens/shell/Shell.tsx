@@ -17,6 +17,7 @@ import { SettingsScreen } from '../settings/SettingsScreen';
 import { TasksScreen } from '../tasks/TasksScreen';
 import { ConditionsScreen } from '../conditions/ConditionsScreen';
 import { MonitoringScreen } from '../monitoring/MonitoringScreen';
+import { StorageServicesScreen } from '../storage/StorageServicesScreen';
 
 type Area = 'Reports' | 'Distribution' | 'Hub' | 'Administration';
 interface ScreenDef { id: ScreenId; label: string; area: Area; op: OpId; render: () => ReactNode }
@@ -30,6 +31,7 @@ const SCREENS: ScreenDef[] = [
   { id: 'tasks', label: 'Tasks', area: 'Distribution', op: 'v1.tasks.list', render: () => <TasksScreen /> },
   { id: 'conditions', label: 'Conditions', area: 'Distribution', op: 'v1.conditions.list', render: () => <ConditionsScreen /> },
   { id: 'monitoring', label: 'Monitoring', area: 'Distribution', op: 'app.requests.list', render: () => <MonitoringScreen /> },
+  { id: 'storage', label: 'Storage services', area: 'Distribution', op: 'v1.storageServices.list', render: () => <StorageServicesScreen /> },
   { id: 'resources', label: 'Resources', area: 'Hub', op: 'v1.resources.list', render: () => <ResourcesScreen /> },
   { id: 'users', label: 'Users', area: 'Administration', op: 'v1.users.list', render: () => <UsersScreen /> },
   { id: 'groups', label: 'Groups', area: 'Administration', op: 'v1.groups.list', render: () => <GroupsScreen /> },

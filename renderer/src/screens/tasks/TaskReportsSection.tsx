@@ -23,6 +23,10 @@ export function TaskReportsSection({ task }: { task: TaskDto }) {
       const a = await invoke('v1.conditions.list', { query: { project_id: task.projectId, get_all: true } });
       return a.ok ? a.data.map((c) => ({ id: c.id, name: c.name })) : [];
     },
+    storage: async (): Promise<Option[]> => {
+      const a = await invoke('v1.storageServices.list', { query: { get_all: true } });
+      return a.ok ? a.data.map((x) => ({ id: x.id, name: `${x.name} (${x.type})` })) : [];
+    },
     filters: async (): Promise<Option[]> => {
       const a = await invoke('app.filters.list', { query: { projectId: task.projectId } });
       return a.ok ? a.data.map((f) => ({ id: f.id, name: f.name })) : [];
@@ -45,6 +49,7 @@ export function TaskReportsSection({ task }: { task: TaskDto }) {
             {r.conditions.map((c) => <span key={c.id} className="badge">if {c.name}{r.evaluateConditionForEachIteration ? ' (each value)' : ''}</span>)}
             {r.filters.map((f) => <span key={f.id} className="badge">filter {f.name}</span>)}
             {r.hasFileOpenPassword && <span className="badge">password</span>}
+            {r.storageServices.length > 0 && <span className="badge">to {r.storageServices.length} storage</span>}
             <span className="card-actions">
               <button type="button" className="small danger" aria-label={`Remove ${r.reportName ?? 'report'} from the task`} onClick={() => void remove(r)}>Remove</button>
             </span>
@@ -60,6 +65,8 @@ export function TaskReportsSection({ task }: { task: TaskDto }) {
           { name: 'conditions', label: 'Conditions (all must hold)', kind: 'multi', options: options.conditions },
           { name: 'eachIteration', label: 'Check the conditions for each iteration value', kind: 'checkbox' },
           { name: 'password', label: 'Password to open the file', kind: 'password', hint: 'Leave blank for an unprotected file' },
+          { name: 'storage', label: 'Also put the files in', kind: 'select', options: options.storage },
+          { name: 'storagePath', label: 'Under the path', kind: 'text', hint: 'Inside the storage service, such as monthly/2026' },
         ]}
         initial={{ format: 'Pdf' }}
         submitLabel="Add report"
@@ -74,6 +81,7 @@ export function TaskReportsSection({ task }: { task: TaskDto }) {
               filters: ids(v.filters).map((id, order) => ({ id, order })), conditions: ids(v.conditions).map((id) => ({ id })),
               iterationOptions: { evaluateConditionForEachIteration: flag(v.eachIteration) },
               isOpenFilePasswordProtected: !!password, fileOpenPassword: password,
+              storageServices: v.storage ? [{ fileStorageServiceID: text(v.storage), path: text(v.storagePath), order: 0 }] : [],
             },
           });
           if (!a.ok) return submitOutcome(a);
