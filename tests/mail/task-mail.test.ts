@@ -164,4 +164,22 @@ describe(covers('task e-mail', 'v2.tasks.updateEmail', 'v2.requests.run'), () =>
     expect(smtp.received.filter((m) => m.parsed.subject === 'Refused pack').map((m) => m.parsed.messageId)).toEqual([failed.messageId]);
     expect((await s.call('POST', `/api/v1/outbox/${failed.id}/retry`)).status).toBe(409);
   });
+
+  it('notifies the task\'s notification recipients of the outcomes it asks for, and of no other', async () => {
+    const task = await s.ok('POST', '/api/v2/tasks', { name: 'Lonely pack', projectID: projectId });
+    await s.ok('PUT', `/api/v2/tasks/${task.id}/reports`, { reportID: reportId, format: 'Html', emailEmbedment: false, emailAttachment: true });
+    await s.ok('PUT', `/api/v2/tasks/${task.id}/email`, { from: 'reports@example.com', subject: 'Lonely', isActive: true });
+    await s.ok('PUT', `/api/v1/tasks/${task.id}`, { name: 'Lonely pack', isActive: true, sendNotifications: true, notifyIfWarning: true, notifyIfSuccess: false, notificationRecipients: 'ops@example.com; not-an-address' });
+    // No recipients: the run makes its file, mails nobody, and ends with a warning.
+    const done = await waitForRequest(s, (await s.ok('POST', `/api/v2/requests/${task.id}/run`)).id);
+    expect(done.status).toBe('warning');
+    const note = await until(() => smtp.received.find((m) => m.parsed.subject === 'Task “Lonely pack” ended with a warning'), (x) => !!x);
+    expect(note!.envelopeTo).toEqual(['ops@example.com']);
+    expect(note!.parsed.text).toContain('nobody to mail');
+    // A success is not asked for: nothing more arrives for this task.
+    await s.ok('PUT', `/api/v1/tasks/${task.id}`, { name: 'Lonely pack', isActive: true, sendNotifications: true, notifyIfWarning: false, notifyIfSuccess: false, notificationRecipients: 'ops@example.com' });
+    await waitForRequest(s, (await s.ok('POST', `/api/v2/requests/${task.id}/run`)).id);
+    await new Promise((r) => setTimeout(r, 300));
+    expect(smtp.received.filter((m) => m.parsed.subject?.startsWith('Task “Lonely pack”'))).toHaveLength(1);
+  });
 });

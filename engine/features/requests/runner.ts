@@ -3,6 +3,7 @@ import { isEngineError } from '../../core/errors.js';
 import { FINISHED, Request, type RequestFile, type RequestRow, type RequestStatus } from './requests.entity.js';
 import { executeRequest, fileKeeper } from './execute-request.js';
 import { RequestLog, removePartialFiles, removeRequestFiles, requestLogPath } from './request-output.js';
+import { queueRunNotification } from '../mail/notifications.js';
 
 /** How many requests run at once; each keeps the render pool busy with its own files in flight. */
 const DEFAULT_CONCURRENCY = 2;
@@ -146,6 +147,13 @@ export class RequestRunner {
     const final = { status, message, files, endedDate: end, modifiedDate: end, progressDone: status === 'completed' ? progress.total || progress.done : progress.done, progressTotal: progress.total };
     await this.services.write(() => db.getRepository(Request).update({ id: row.id }, final));
     this.changed({ ...row, ...final });
+    if (status !== 'aborted') {
+      const told = await queueRunNotification(this.ctx, row, status, message, files.length).catch((e: unknown) => {
+        this.services.log.error('A run notification could not be queued', { request: row.id, error: (e as Error).message });
+        return false;
+      });
+      if (told) await log.line(`Notification of the outcome (${status}) queued`);
+    }
   }
 
   /**
