@@ -10,5 +10,5 @@ export const RESOURCE_TYPES = ['link', 'doc', 'video', 'image'] as const;
 export const REPORT_TYPES = ['Word', 'Excel', 'PowerPoint', 'Html'] as const;
 export const CHART_KINDS = ['bar', 'line', 'pie', 'combo', 'table'] as const;
 
-/** Where task reports deliver files besides mail and the hub (SFTP comes with its server tests). */
-export const STORAGE_TYPES = ['Folder', 'FTP', 'FTPS'] as const;
+/** Where task reports deliver files besides mail and the hub. */
+export const STORAGE_TYPES = ['Folder', 'FTP', 'FTPS', 'SFTP'] as const;

@@ -9,18 +9,21 @@ import { join } from 'node:path';
 import { startTestServer, type TestServer } from '../support/test-server.js';
 import { fixtures } from '../support/samples.js';
 import { startFtp, type TestFtp } from '../support/ftp.js';
+import { startSftp, type TestSftp } from '../support/sftp.js';
 import { closedPort } from '../support/smtp.js';
 import { waitForRequest } from '../support/requests.js';
 import { covers } from '../support/covers.js';
 
 let s: TestServer;
 let ftp: TestFtp;
+let sftp: TestSftp;
 let folder: string;
 let projectId: string;
 let reportId: string;
 
 beforeAll(async () => {
   ftp = await startFtp();
+  sftp = await startSftp();
   folder = await mkdtemp(join(tmpdir(), 'bs-folder-'));
   s = await startTestServer();
   projectId = (await (await fixtures(s)).make.connected()).projectId;
@@ -30,6 +33,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await s.stop();
   await ftp.close();
+  await sftp.close();
   await rm(folder, { recursive: true, force: true });
 });
 
@@ -72,6 +76,21 @@ describe(covers('storage services', 'v1.storageServices.list', 'v2.storageServic
     const { done: failed } = await runTo(dead.id, 'x');
     expect(failed.status).toBe('warning');
     expect((await s.ok('GET', `/api/v1/requests/${failed.id}/log`)).text).toContain('Files not put in “Nobody home”');
+  });
+
+  it('puts a run\'s file on an SFTP server (OpenSSH) signing in with a key, and names a refused sign-in', async () => {
+    const base = join(sftp.root, 'drop');
+    const svc = await s.ok('POST', '/api/v1/storage-services', { name: 'Partner SFTP', type: 'SFTP', host: '127.0.0.1', sftpPort: sftp.port, username: sftp.user, privateKey: sftp.privateKey, ftpTestDirectoryPath: base });
+    expect(svc).toMatchObject({ type: 'SFTP', port: sftp.port, hasPrivateKey: true });
+    expect(JSON.stringify(svc)).not.toContain('PRIVATE KEY');
+    expect((await s.ok('POST', `/api/v1/storage-services/${svc.id}/test`)).message).toBe(`Signed in to 127.0.0.1:${sftp.port} and opened ${base}`);
+    const { done, made } = await runTo(svc.id, 'daily');
+    expect(done.status).toBe('completed');
+    expect(Buffer.compare(await readFile(join(base, 'daily', done.files[0].name)), made)).toBe(0);
+    const stranger = await s.ok('POST', '/api/v1/storage-services', { name: 'Wrong key', type: 'SFTP', host: '127.0.0.1', sftpPort: sftp.port, username: sftp.user, password: 'guess', ftpTestDirectoryPath: base });
+    const res = await s.call('POST', `/api/v1/storage-services/${stranger.id}/test`);
+    expect(res.status).toBe(400);
+    expect(res.body.errorDetails?.[0].field).toBe('username');
   });
 
   it('refuses paths that would leave the root, and a folder root that is not absolute, naming the field; nothing is stored', async () => {

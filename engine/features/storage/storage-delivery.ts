@@ -1,12 +1,12 @@
 import { copyFile, mkdir } from 'node:fs/promises';
-import { join } from 'node:path';
+import { join, posix } from 'node:path';
 import { In } from 'typeorm';
 import type { OpContext } from '../../ops/context.js';
 import { safeFileName } from '../../core/file-result.js';
 import type { TaskReportRow } from '../tasks/tasks.entity.js';
 import { StorageService } from './storage.entity.js';
 import { confinedRelative, folderUnder } from './storage-paths.js';
-import { ftpClient } from './storage.rules.js';
+import { ftpClient, sftpClient } from './storage.rules.js';
 
 /** A file of a run, on disk under the data folder. */
 export interface RunFile {
@@ -41,6 +41,15 @@ export async function deliverToStorage(ctx: OpContext, tr: TaskReportRow, files:
         if (!dir) throw new Error(`the path "${e.path}" would leave the folder's root`);
         await mkdir(dir, { recursive: true });
         for (const f of files) await copyFile(f.localPath, join(dir, safeFileName(f.name)));
+      } else if (x.type === 'SFTP') {
+        const sftp = await sftpClient(ctx, x);
+        try {
+          const dir = posix.join(x.rootPath ?? '/', rel);
+          await sftp.mkdir(dir, true);
+          for (const f of files) await sftp.put(f.localPath, posix.join(dir, safeFileName(f.name)));
+        } finally {
+          await sftp.end().catch(() => undefined);
+        }
       } else {
         const client = await ftpClient(ctx, x);
         try {

@@ -7,7 +7,7 @@ export type StorageType = (typeof STORAGE_TYPES)[number];
 
 /**
  * Where task reports put their files besides mail and the hub: a folder on this machine or the
- * network (under its root, never outside), or an FTP/FTPS server (under its base directory).
+ * network (under its root, never outside), or an FTP/FTPS or SFTP server (under its base directory).
  */
 export interface StorageServiceRow extends BaseRow {
   name: string;
@@ -18,6 +18,8 @@ export interface StorageServiceRow extends BaseRow {
   username: string | null;
   /** Sealed with the installation's key; never answered. */
   password: string | null;
+  /** SFTP: a private key (OpenSSH or PEM) to sign in with, sealed like the password. */
+  privateKey: string | null;
   passiveMode: boolean;
   /** Folder: the root every delivery stays under. FTP: the base directory (set B `ftpTestDirectoryPath`). */
   rootPath: string | null;
@@ -28,7 +30,7 @@ export const StorageService = new EntitySchema<StorageServiceRow>({
   name: 'StorageService',
   tableName: 'storage_services',
   columns: {
-    ...baseColumns, name: text(false), description: text(), type: { type: 'varchar', length: 10 }, host: text(), port: int(), username: text(), password: text(),
+    ...baseColumns, name: text(false), description: text(), type: { type: 'varchar', length: 10 }, host: text(), port: int(), username: text(), password: text(), privateKey: text(),
     passiveMode: flag(true), rootPath: text(), isDefault: flag(),
   },
 });

@@ -3,6 +3,7 @@ import { access, stat } from 'node:fs/promises';
 import { isAbsolute } from 'node:path';
 import { z } from 'zod';
 import { Client } from 'basic-ftp';
+import SftpClient from 'ssh2-sftp-client';
 import type { OpContext } from '../../ops/context.js';
 import { iso, newBase } from '../../core/entity-base.js';
 import { badInput } from '../../core/errors.js';
@@ -24,12 +25,13 @@ export const StorageInput = z.object({
   name: v.text(), description: v.nstr(), type: v.oneOf(STORAGE_TYPES), host: v.nstr(253), username: v.nstr(320), password: z.string().max(1000).nullable().optional(),
   passiveMode: v.obool().nullable(), ftpTestDirectoryPath: v.nstr(1000), sftpPort: v.int().nullable().optional(),
   rootPath: v.nstr(1000), port: z.number().int().min(1).max(65535).nullable().optional(), isDefault: v.obool(),
+  privateKey: z.string().max(20_000).nullable().optional(),
 });
 export type StorageInput = z.output<typeof StorageInput>;
 
 export function storageDto(x: StorageServiceRow) {
-  const { password, ...rest } = x;
-  return { ...rest, hasPassword: password !== null, ftpTestDirectoryPath: x.type === 'Folder' ? null : x.rootPath, createdDate: iso(x.createdDate), modifiedDate: iso(x.modifiedDate) };
+  const { password, privateKey, ...rest } = x;
+  return { ...rest, hasPassword: password !== null, hasPrivateKey: privateKey !== null, ftpTestDirectoryPath: x.type === 'Folder' ? null : x.rootPath, createdDate: iso(x.createdDate), modifiedDate: iso(x.modifiedDate) };
 }
 
 export const listStorage = (ctx: OpContext, list: ListQuery) => pageOf(ctx.db.getRepository(StorageService).createQueryBuilder('x'), LIST_STORAGE, list, 'x.id', storageDto);
@@ -45,6 +47,7 @@ export async function saveStorage(ctx: OpContext, id: string | null, f: StorageI
     else if (!isAbsolute(rootPath)) errors.push({ field: 'body.rootPath', message: 'must be an absolute path, such as /srv/reports or D:\\Reports' });
   } else {
     rootPath = f.ftpTestDirectoryPath?.trim() || '/';
+    if (f.type === 'SFTP' && !rootPath.startsWith('/')) errors.push({ field: 'body.ftpTestDirectoryPath', message: 'must be an absolute path on the server, such as /home/reports/out' });
     if (!f.host?.trim()) errors.push({ field: 'body.host', message: `is required for ${f.type}` });
     else if (!/^[A-Za-z0-9.-]+$|^\[[0-9a-fA-F:.]+\]$/.test(f.host.trim())) errors.push({ field: 'body.host', message: 'must be a host name or an IP address' });
     if (confinedRelative(rootPath) === null) errors.push({ field: 'body.ftpTestDirectoryPath', message: 'must not contain ".."' });
@@ -52,7 +55,8 @@ export async function saveStorage(ctx: OpContext, id: string | null, f: StorageI
   if (errors.length) throw badInput(`The ${f.type} storage service is not complete`, errors);
   const row: StorageServiceRow = {
     ...(current ?? newBase(ctx.now())), name: f.name, description: f.description ?? null, type: f.type, host: f.type === 'Folder' ? null : (f.host?.trim() ?? null),
-    port: f.type === 'Folder' ? null : (f.port ?? 21), username: f.username ?? null, password: ctx.secrets.sealOrKeep(f.password, current?.password ?? null),
+    port: f.type === 'Folder' ? null : f.type === 'SFTP' ? (f.sftpPort ?? f.port ?? 22) : (f.port ?? 21), username: f.username ?? null,
+    password: ctx.secrets.sealOrKeep(f.password, current?.password ?? null), privateKey: ctx.secrets.sealOrKeep(f.privateKey, current?.privateKey ?? null),
     passiveMode: f.passiveMode ?? true, rootPath, isDefault: f.isDefault ?? current?.isDefault ?? false, modifiedDate: ctx.now(),
   };
   await ctx.db.getRepository(StorageService).save(row);
@@ -73,7 +77,18 @@ export async function ftpClient(ctx: Pick<OpContext, 'secrets'>, x: StorageServi
   return client;
 }
 
-/** "Test connection": the folder exists and is writable, or the FTP server signs in and opens its base directory. */
+/** An SFTP client signed in to the service (password or private key), its base directory made. */
+export async function sftpClient(ctx: Pick<OpContext, 'secrets'>, x: StorageServiceRow): Promise<SftpClient> {
+  const client = new SftpClient();
+  await client.connect({
+    host: x.host ?? '', port: x.port ?? 22, username: x.username ?? '', readyTimeout: 20_000,
+    password: x.password ? ctx.secrets.open(x.password) : undefined, privateKey: x.privateKey ? ctx.secrets.open(x.privateKey) : undefined,
+  });
+  await client.mkdir(x.rootPath ?? '/', true);
+  return client;
+}
+
+/** "Test connection": the folder exists and is writable, or the server signs in and opens its base directory. */
 export async function testStorage(ctx: OpContext, id: string) {
   const x = await findOr404(ctx, StorageService, id, 'Storage service');
   if (x.type === 'Folder') {
@@ -84,6 +99,18 @@ export async function testStorage(ctx: OpContext, id: string) {
       throw badInput(`The folder ${root} cannot be written to`, [{ field: 'rootPath', message: 'cannot be written to' }]);
     });
     return { ok: true, message: `The folder ${root} is there and can be written to` };
+  }
+  if (x.type === 'SFTP') {
+    let sftp: SftpClient | null = null;
+    try {
+      sftp = await sftpClient(ctx, x);
+      return { ok: true, message: `Signed in to ${x.host}:${x.port} and opened ${x.rootPath}` };
+    } catch (e) {
+      const msg = (e as Error).message.replace(/[\r\n]+/g, ' ').slice(0, 300);
+      throw badInput(`${x.host}:${x.port} could not be used: ${msg}`, [{ field: /auth|password|key/i.test(msg) ? 'username' : 'host', message: msg }]);
+    } finally {
+      await sftp?.end().catch(() => undefined);
+    }
   }
   let client: Client | null = null;
   try {

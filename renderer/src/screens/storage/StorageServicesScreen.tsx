@@ -10,18 +10,19 @@ const fields: FieldDef[] = [
   { name: 'name', label: 'Name', kind: 'text', required: true },
   { name: 'type', label: 'Type', kind: 'select', required: true, choices: STORAGE_TYPES },
   { name: 'rootPath', label: 'Folder (for a folder): the root every delivery stays under', kind: 'text', hint: 'An absolute path, such as /srv/reports or D:\\Reports' },
-  { name: 'host', label: 'Host (FTP)', kind: 'text' },
-  { name: 'port', label: 'Port (FTP)', kind: 'number' },
-  { name: 'username', label: 'User name (FTP)', kind: 'text' },
-  { name: 'password', label: 'Password (FTP)', kind: 'password', hint: 'Stored encrypted; leave blank to keep the one saved' },
-  { name: 'ftpTestDirectoryPath', label: 'Base directory (FTP)', kind: 'text', hint: 'Deliveries stay under it; / when blank' },
+  { name: 'host', label: 'Host (FTP, SFTP)', kind: 'text' },
+  { name: 'port', label: 'Port (FTP 21, SFTP 22)', kind: 'number' },
+  { name: 'username', label: 'User name (FTP, SFTP)', kind: 'text' },
+  { name: 'password', label: 'Password (FTP, SFTP)', kind: 'password', hint: 'Stored encrypted; leave blank to keep the one saved' },
+  { name: 'privateKey', label: 'Private key (SFTP)', kind: 'textarea', hint: 'OpenSSH or PEM; stored encrypted; leave blank to keep the one saved' },
+  { name: 'ftpTestDirectoryPath', label: 'Base directory (FTP, SFTP)', kind: 'text', hint: 'Deliveries stay under it; for SFTP an absolute path on the server' },
   { name: 'passiveMode', label: 'Passive mode (FTP)', kind: 'checkbox' },
   { name: 'description', label: 'Description', kind: 'textarea' },
 ];
 
 const body = (v: FormValues) => ({
   name: text(v.name), type: choice(STORAGE_TYPES)(v.type), rootPath: orNull(v.rootPath), host: orNull(v.host), port: num(v.port), username: orNull(v.username),
-  password: orNull(v.password), ftpTestDirectoryPath: orNull(v.ftpTestDirectoryPath), passiveMode: flag(v.passiveMode), description: orNull(v.description),
+  password: orNull(v.password), privateKey: orNull(v.privateKey), sftpPort: v.type === 'SFTP' ? num(v.port) : null, ftpTestDirectoryPath: orNull(v.ftpTestDirectoryPath), passiveMode: flag(v.passiveMode), description: orNull(v.description),
 });
 
 const config = {
@@ -36,8 +37,8 @@ const config = {
       { key: 'description', label: 'Description', sort: 'Description' },
     ],
     fields,
-    initial: { type: 'Folder', passiveMode: true, port: 21 },
-    toForm: (r) => ({ ...r, password: '' }),
+    initial: { type: 'Folder', passiveMode: true },
+    toForm: (r) => ({ ...r, password: '', privateKey: '' }),
     body,
   }),
   rowActions: (r: { id: string; name: string }) => (
