@@ -32,6 +32,8 @@ export type OutboxStatus = (typeof OUTBOX_STATUSES)[number];
 export interface OutboxAttachment {
   fileName: string;
   path: string;
+  /** Set when the HTML body shows the file inline (`<img src="cid:…">`). */
+  cid?: string;
 }
 
 /**

@@ -126,7 +126,7 @@ export class MailOutbox {
     try {
       const info = await t.transport.sendMail({
         messageId: m.messageId, from: m.from, to: m.to, cc: m.cc, bcc: m.bcc, subject: m.subject, text: m.text ?? undefined, html: m.html ?? undefined,
-        attachments: m.attachments.map((a) => ({ filename: a.fileName, path: join(this.services.dataDir, a.path) })),
+        attachments: m.attachments.map((a) => ({ filename: a.fileName, path: join(this.services.dataDir, a.path), ...(a.cid ? { cid: a.cid } : {}) })),
         disableFileAccess: false, disableUrlAccess: true,
       });
       const rejected = (info.rejected as (string | { address: string })[]).map((r) => (typeof r === 'string' ? r : r.address));

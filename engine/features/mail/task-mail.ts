@@ -4,10 +4,15 @@ import type { OpContext } from '../../ops/context.js';
 import { newBase } from '../../core/entity-base.js';
 import { EMAIL_PATTERN } from '../../core/validation.js';
 import { User, UserGroup, type UserRow } from '../users/users.entity.js';
-import { TaskRecipient, TaskReport, type TaskRow } from '../tasks/tasks.entity.js';
+import { TaskRecipient, TaskReport, type TaskReportRow, type TaskRow } from '../tasks/tasks.entity.js';
 import type { RequestFile } from '../requests/requests.entity.js';
 import { defaultMailServer } from './mail-servers.rules.js';
-import type { OutboxRow } from './mail.entity.js';
+import type { OutboxAttachment, OutboxRow } from './mail.entity.js';
+import { Report } from '../reports/reports.entity.js';
+import { reportApp } from '../reports/reports.rules.js';
+import { readRequestFile } from '../requests/request-output.js';
+import type { KeptFile } from '../requests/execute-request.js';
+import { listedNames } from '../hub/hub-publish.js';
 
 /** Who a task mails, and who it leaves out and why (the dry run and the log say the same). */
 export interface MailAudience {
@@ -45,16 +50,108 @@ export async function taskAudience(ctx: Pick<OpContext, 'db'>, task: TaskRow): P
   return out;
 }
 
-/** The task's name and the run's date in a subject or message: {TaskName}, {Date}. */
-function fill(text: string, task: TaskRow, now: Date) {
-  return text.replace(/\{TaskName\}/gi, task.name).replace(/\{Date\}/gi, now.toISOString().slice(0, 10));
+/** What a message carries: its attachments and the HTML shown inline. */
+interface MailContent {
+  attachments: OutboxAttachment[];
+  html: string | null;
+}
+
+/** Keeps a file a mail makes (a zip of a report's files) beside the run's other files. */
+export type KeepFile = (file: KeptFile, taskReportId: string | null) => Promise<RequestFile>;
+
+const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+/** The report's own markup for a mail body: its styles and what its body holds, without scripts. */
+function inlineHtml(doc: string) {
+  const styles = [...doc.matchAll(/<style[^>]*>[\s\S]*?<\/style>/gi)].map((m) => m[0]).join('');
+  const body = /<body[^>]*>([\s\S]*)<\/body>/i.exec(doc)?.[1] ?? doc;
+  return styles + body.replace(/<script[\s\S]*?<\/script>/gi, '');
 }
 
 /**
- * Writes a task run's mail to the outbox: one mail to all or one each, with the files of the task
- * reports that attach theirs. Answers a warning to put on the run, or null.
+ * Builds what one message carries from a set of files: per task report, attached as they are, or
+ * zipped into one when it asks (the zip kept with the run's files, made once per set), or shown in
+ * the HTML body when it embeds (an HTML report's markup, a PNG chart as an inline image; other
+ * formats are attached, since a mail body cannot show them).
  */
-export async function queueTaskMail(ctx: OpContext, task: TaskRow, requestId: string, files: RequestFile[], log: (line: string) => void): Promise<string | null> {
+function mailContent(ctx: OpContext, requestId: string, taskReports: Map<string, TaskReportRow>, reportNames: Map<string, string>, keep: KeepFile, message: string) {
+  const zips = new Map<string, Promise<RequestFile>>();
+  const path = (f: RequestFile) => `files/requests/${requestId}/${f.name}`;
+  return async (files: RequestFile[]): Promise<MailContent> => {
+    const attachments: OutboxAttachment[] = [];
+    const inline: string[] = [];
+    const byReport = new Map<string, RequestFile[]>();
+    for (const f of files) byReport.set(f.taskReportId ?? '', [...(byReport.get(f.taskReportId ?? '') ?? []), f]);
+    for (const [trId, group] of byReport) {
+      const o = taskReports.get(trId)?.options;
+      if (!o) continue;
+      const attach: RequestFile[] = [];
+      for (const f of group) {
+        if (o.emailEmbedment && f.format === 'Html') inline.push(inlineHtml((await readRequestFile(ctx.dataDir, requestId, f.name)).toString('utf8')));
+        else if (o.emailEmbedment && f.format === 'Png') {
+          const cid = `${randomUUID()}@broadsheet`;
+          attachments.push({ fileName: f.name, path: path(f), cid });
+          inline.push(`<p><img src="cid:${cid}" alt="${escapeHtml(f.name)}"></p>`);
+        } else if (o.emailAttachment || o.emailEmbedment) attach.push(f);
+      }
+      if (o.zipEmailFiles && attach.length > 1) {
+        const key = `${trId}:${attach.map((f) => f.name).sort().join('|')}`;
+        if (!zips.has(key)) zips.set(key, zipForMail(ctx, requestId, attach, keep, trId, reportNames.get(trId) ?? 'Report files'));
+        const zip = await zips.get(key)!;
+        attachments.push({ fileName: zip.name, path: path(zip) });
+      } else attachments.push(...attach.map((f) => ({ fileName: f.name, path: path(f) })));
+    }
+    const html = inline.length ? `<div>${escapeHtml(message).replace(/\r?\n/g, '<br>')}</div>${inline.join('')}` : null;
+    return { attachments, html };
+  };
+}
+
+async function zipForMail(ctx: OpContext, requestId: string, files: RequestFile[], keep: KeepFile, taskReportId: string, reportName: string) {
+  const { default: JSZip } = await import('jszip');
+  const zip = new JSZip();
+  for (const f of files) zip.file(f.name, await readRequestFile(ctx.dataDir, requestId, f.name));
+  return keep({ name: `${reportName}.zip`, format: 'Zip', data: await zip.generateAsync({ type: 'nodebuffer', compression: 'DEFLATE' }), iteration: [] }, taskReportId);
+}
+
+/**
+ * The addresses each file's recipients variable names (task reports that set one), for mails of
+ * their own: each address gets only the files naming it.
+ */
+function dynamicRecipients(files: RequestFile[], taskReports: Map<string, TaskReportRow>, log: (line: string) => void) {
+  const byAddress = new Map<string, RequestFile[]>();
+  const invalid = new Set<string>();
+  for (const f of files) {
+    const variable = taskReports.get(f.taskReportId ?? '')?.options.recipientsVariable?.trim();
+    if (!variable) continue;
+    for (const a of listedNames(f.variables?.[variable])) {
+      if (!EMAIL_PATTERN.test(a)) invalid.add(a);
+      else byAddress.set(a, [...(byAddress.get(a) ?? []), f]);
+    }
+  }
+  if (invalid.size) log(`Not mailed to ${[...invalid].slice(0, 5).join(', ')}: not e-mail addresses (from a recipients variable)`);
+  return byAddress;
+}
+
+/** The task's name and the run's date in a subject or message ({TaskName}, {Date}), and analytics variables written $(name). */
+async function filler(ctx: OpContext, task: TaskRow, taskReports: TaskReportRow[], now: Date, texts: string[]) {
+  const names = [...new Set(texts.flatMap((t) => [...t.matchAll(/\$\(([A-Za-z_][A-Za-z0-9_]*)\)/g)].map((m) => m[1])))];
+  const values = new Map<string, string>();
+  if (names.length && taskReports.length) {
+    const report = await ctx.db.getRepository(Report).findOneBy({ id: taskReports[0].reportId });
+    const appId = report ? await reportApp(ctx, report).then((x) => x.appId, () => null) : null;
+    for (const n of names) {
+      const value = appId ? await ctx.analytics.evaluate(appId, `$(${n})`).catch(() => null) : null;
+      values.set(n, value === null ? '' : typeof value === 'number' ? value.toLocaleString('en-US', { maximumFractionDigits: 2 }) : value);
+    }
+  }
+  return (text: string) => text.replace(/\{TaskName\}/gi, task.name).replace(/\{Date\}/gi, now.toISOString().slice(0, 10)).replace(/\$\(([A-Za-z_][A-Za-z0-9_]*)\)/g, (m, n: string) => values.get(n) ?? m);
+}
+
+/**
+ * Writes a task run's mail to the outbox: to the task's recipients one mail to all or one each,
+ * with the files of the task reports that attach or embed theirs; and to the addresses a recipients
+ * variable names, one mail each with only their files. Answers a warning to put on the run, or null.
+ */
+export async function queueTaskMail(ctx: OpContext, task: TaskRow, requestId: string, files: RequestFile[], log: (line: string) => void, keep: KeepFile): Promise<string | null> {
   const email = task.email;
   if (!email || !email.isActive) return null;
   const server = await defaultMailServer(ctx);
@@ -64,26 +161,47 @@ export async function queueTaskMail(ctx: OpContext, task: TaskRow, requestId: st
   }
   const audience = await taskAudience(ctx, task);
   for (const l of audience.leftOut) log(`Not mailed to ${l.name}: ${l.reason}`);
-  if (!audience.to.length) {
+  const trs = await ctx.db.getRepository(TaskReport).findBy({ taskId: task.id });
+  const taskReports = new Map(trs.map((r) => [r.id, r]));
+  const mailed = files.filter((f) => f.format !== 'Zip' && f.taskReportId && (taskReports.get(f.taskReportId)?.options.emailAttachment || taskReports.get(f.taskReportId)?.options.emailEmbedment));
+  let dynamic = dynamicRecipients(files, taskReports, log);
+  if (task.testMode && dynamic.size) {
+    log(`Test mode: ${dynamic.size} address${dynamic.size === 1 ? '' : 'es'} from recipients variables not mailed`);
+    dynamic = new Map();
+  }
+  const regular = new Set(audience.to.map((r) => r.address.toLowerCase()));
+  for (const a of regular) dynamic.delete(a);
+  if (!audience.to.length && !dynamic.size) {
     log('Nobody to mail: the task has no recipient with an e-mail address');
     return 'nobody to mail';
   }
-  const attaching = new Set((await ctx.db.getRepository(TaskReport).findBy({ taskId: task.id })).filter((r) => r.options.emailAttachment).map((r) => r.id));
-  const attachments = files.filter((f) => f.taskReportId && attaching.has(f.taskReportId)).map((f) => ({ fileName: f.name, path: `files/requests/${requestId}/${f.name}` }));
   const fromAddress = email.from || server.fromAddress || `broadsheet@${server.hostName}`;
   const from = `"${server.fromName.replace(/["\\]/g, '')}" <${fromAddress}>`;
   const domain = fromAddress.split('@')[1] ?? 'broadsheet.local';
   const now = ctx.now();
-  const subject = fill(email.subject, task, now);
-  const text = fill(email.message ?? '', task, now);
+  const reports = await ctx.db.getRepository(Report).findBy({ id: In(trs.map((r) => r.reportId)) });
+  const reportNames = new Map(trs.map((r) => [r.id, reports.find((x) => x.id === r.reportId)?.name ?? 'Report files']));
+  const fill = await filler(ctx, task, trs, now, [email.subject, email.message ?? '']);
+  // A value from the data must not start a header of its own.
+  const subject = fill(email.subject).replace(/[\r\n]+/g, ' ');
+  const text = fill(email.message ?? '');
   const cc = email.ccBcc ? addresses(email.cc).filter((a) => EMAIL_PATTERN.test(a)) : [];
   const bcc = email.ccBcc ? addresses(email.bcc).filter((a) => EMAIL_PATTERN.test(a)) : [];
-  const message = (to: string[]): OutboxRow => ({
-    ...newBase(now), requestId, mailServerId: server.id, messageId: `<${randomUUID()}@${domain}>`, from, to, cc, bcc, subject, text, html: null,
-    attachments, status: 'queued', attempts: 0, nextAttemptAt: now, lastError: null, accepted: [], rejected: [], uncertain: false, sentAt: null,
+  const content = mailContent(ctx, requestId, taskReports, reportNames, keep, text);
+  const message = (to: string[], c: MailContent, copies: boolean): OutboxRow => ({
+    ...newBase(now), requestId, mailServerId: server.id, messageId: `<${randomUUID()}@${domain}>`, from, to, cc: copies ? cc : [], bcc: copies ? bcc : [], subject, text, html: c.html,
+    attachments: c.attachments, status: 'queued', attempts: 0, nextAttemptAt: now, lastError: null, accepted: [], rejected: [], uncertain: false, sentAt: null,
   });
-  const rows = email.oneToAll ? [message(audience.to.map((r) => r.address))] : audience.to.map((r) => message([r.address]));
+  const rows: OutboxRow[] = [];
+  if (audience.to.length) {
+    const all = await content(mailed);
+    if (email.oneToAll) rows.push(message(audience.to.map((r) => r.address), all, true));
+    else rows.push(...audience.to.map((r) => message([r.address], all, true)));
+    log(`${rows.length} mail${rows.length === 1 ? '' : 's'} queued for ${audience.to.length} recipient${audience.to.length === 1 ? '' : 's'}${task.testMode ? ' (test mode)' : ''}, ${all.attachments.length} attachment${all.attachments.length === 1 ? '' : 's'} each`);
+  }
+  // Copies go with the task's own mail only: a cc on every per-address mail would show them everyone's files.
+  for (const [address, own] of dynamic) rows.push(message([address], await content(own.filter((f) => mailed.includes(f))), !audience.to.length && rows.length === 0));
+  if (dynamic.size) log(`${dynamic.size} mail${dynamic.size === 1 ? '' : 's'} queued for the addresses the recipients variable named, each with its own files`);
   await ctx.outbox.enqueue(rows);
-  log(`${rows.length} mail${rows.length === 1 ? '' : 's'} queued for ${audience.to.length} recipient${audience.to.length === 1 ? '' : 's'}${task.testMode ? ' (test mode)' : ''}, ${attachments.length} attachment${attachments.length === 1 ? '' : 's'} each`);
   return null;
 }

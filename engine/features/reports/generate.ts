@@ -36,6 +36,8 @@ export interface GenerateRequest {
   onFile?: (file: GeneratedFile) => Promise<void>;
   /** Stops between files: the files in flight finish, no new one starts, and the call rejects. */
   signal?: AbortSignal;
+  /** Variables to read under each file's selections (a task report's recipients, folder, hub user). */
+  evaluate?: string[];
 }
 
 export interface GeneratedFile {
@@ -44,6 +46,8 @@ export interface GeneratedFile {
   data: Buffer;
   /** The iteration values this file was made for (empty without iteration). */
   iteration: string[];
+  /** The values of the variables asked for in `evaluate`, under this file's selections. */
+  variables?: Record<string, string | null>;
 }
 
 /** Checks a report type offers a format; Png draws the report's first chart. */
@@ -77,6 +81,19 @@ async function fileName(ctx: OpContext, report: ReportRow, appId: string, iterFi
   }
   return safeFileName(parts.filter((p) => p !== '').join(sep), safeFileName(report.name));
 }
+
+/** Each named variable's value under the selections, as text; a name may be written `$(name)`. */
+async function variableValues(ctx: OpContext, appId: string, names: string[], selections: Selections) {
+  const out: Record<string, string | null> = {};
+  for (const n of names) {
+    const value = await ctx.analytics.evaluate(appId, `$(${variableName(n)})`, selections).catch(() => null);
+    out[n] = value === null ? null : String(value);
+  }
+  return out;
+}
+
+/** `vRegion` from `vRegion` or `$(vRegion)`. */
+export const variableName = (n: string) => n.trim().replace(/^\$\((.*)\)$/, '$1').trim();
 
 /** Runs `fn` over items with at most `limit` at once, keeping the order of results; stops on `signal`. */
 async function inParallel<T, R>(items: T[], limit: number, fn: (item: T, index: number) => Promise<R>, signal?: AbortSignal): Promise<R[]> {
@@ -141,7 +158,8 @@ export async function generateFiles(ctx: OpContext, report: ReportRow, req: Gene
     const data = await ctx.renders.render({ format: req.format, report: resolved, protection: req.protection });
     const name = `${await fileName(ctx, report, appId, iterFields, combo, sel, now)}.${FILE_TYPES[req.format].extension}`;
     req.timing?.(performance.now() - started);
-    const file: GeneratedFile = { name, format: req.format, data, iteration: combo };
+    const variables = req.evaluate?.length ? await variableValues(ctx, appId, req.evaluate, sel) : undefined;
+    const file: GeneratedFile = { name, format: req.format, data, iteration: combo, ...(variables ? { variables } : {}) };
     // A stop lets the files in flight finish rendering but keeps none of them.
     req.signal?.throwIfAborted();
     if (req.onFile) {

@@ -4,7 +4,8 @@ import { isEngineError } from '../../core/errors.js';
 import { parseFormat, type OutputFormat } from '../../render/formats.js';
 import { Report, type ReportRow } from '../reports/reports.entity.js';
 import { generateFiles, type GeneratedFile } from '../reports/generate.js';
-import { Task, TaskReport, type TaskReportRow } from '../tasks/tasks.entity.js';
+import { Task, TaskReport, type TaskReportRow, type TaskRow } from '../tasks/tasks.entity.js';
+import { publishToHub } from '../hub/hub-publish.js';
 import { describeOutcome, evaluateConditions } from '../conditions/condition-evaluation.js';
 import { queueTaskMail } from '../mail/task-mail.js';
 import type { Selections } from '../../analytics/model.js';
@@ -26,7 +27,7 @@ export interface RunControl {
 }
 
 /** A file to keep: a generated one, or one the run makes of them (a zip). */
-export type KeptFile = Pick<GeneratedFile, 'name' | 'data' | 'iteration'> & { format: string };
+export type KeptFile = Pick<GeneratedFile, 'name' | 'data' | 'iteration' | 'variables'> & { format: string };
 
 export interface RunOutcome {
   status: Exclude<RequestStatus, 'queued' | 'running' | 'aborted'>;
@@ -41,7 +42,7 @@ export function fileKeeper(ctx: Pick<OpContext, 'dataDir'>, requestId: string, r
   return async (file: KeptFile, taskReportId: string | null): Promise<RequestFile> => {
     const name = uniqueName(used, file.name);
     await writeRequestFile(ctx.dataDir, requestId, name, file.data);
-    const kept: RequestFile = { name, size: file.data.length, format: file.format, taskReportId, iteration: file.iteration };
+    const kept: RequestFile = { name, size: file.data.length, format: file.format, taskReportId, iteration: file.iteration, ...(file.variables ? { variables: file.variables } : {}) };
     record(kept);
     return kept;
   };
@@ -98,7 +99,7 @@ async function runTask(ctx: OpContext, row: RequestRow, control: RunControl): Pr
       continue;
     }
     try {
-      const outcome = await runTaskReport(ctx, tr, r, control, (done, total) => {
+      const outcome = await runTaskReport(ctx, task, tr, r, control, (done, total) => {
         totals.set(tr.id, { done, total });
         report();
       });
@@ -112,14 +113,14 @@ async function runTask(ctx: OpContext, row: RequestRow, control: RunControl): Pr
   if (failures.length) return { status: 'failed', message: failures.join('; ') };
   // The files are whole on disk: the mail that carries them goes to the outbox (sent from there).
   control.signal.throwIfAborted();
-  const mailWarning = await queueTaskMail(ctx, task, row.id, control.files(), control.log);
+  const mailWarning = await queueTaskMail(ctx, task, row.id, control.files(), control.log, control.keep);
   if (mailWarning) warnings.push(mailWarning);
   if (warnings.length) return { status: 'warning', message: warnings.join('; ') };
   return { status: 'completed', message: null };
 }
 
 /** One task report; answers a warning when its conditions left it (or some of its iteration values) out. */
-async function runTaskReport(ctx: OpContext, tr: TaskReportRow, report: ReportRow, control: RunControl, progress: (done: number, total: number) => void): Promise<string | null> {
+async function runTaskReport(ctx: OpContext, task: TaskRow, tr: TaskReportRow, report: ReportRow, control: RunControl, progress: (done: number, total: number) => void): Promise<string | null> {
   const format = parseFormat(tr.format) as OutputFormat;
   const o = tr.options;
   let heldBack = 0;
@@ -149,15 +150,19 @@ async function runTaskReport(ctx: OpContext, tr: TaskReportRow, report: ReportRo
     admitEach: o.conditionIds.length && perIteration ? (s, v, it) => check(s, v, it) : undefined,
     signal: control.signal,
     progress,
+    evaluate: [...new Set([o.recipientsVariable, o.folderVariable, o.ftpVariable, o.hubAuthorizedUserVariable].map((x) => x?.trim()).filter((x): x is string => !!x))],
     onFile: async (f) => {
       kept.push(await control.keep(f, tr.id));
     },
   });
+  const made = [...kept];
   if (o.zipFolderFiles && kept.length > 1) kept.push(await zipTogether(ctx, control, report, tr, kept));
   control.log(`Report “${report.name}”: ${files.length} file${files.length === 1 ? '' : 's'}`);
   // Folders and FTP take the zip alone when the task report asks for one, else every file.
   const zip = o.zipFolderFiles && kept.length > 1 ? kept.slice(-1) : kept;
-  const problems = await deliverToStorage(ctx, tr, zip.map((f) => ({ name: f.name, localPath: join(requestDir(ctx.dataDir, control.requestId), f.name) })), control.log);
+  const problems = await deliverToStorage(ctx, tr, zip.map((f) => ({ name: f.name, localPath: join(requestDir(ctx.dataDir, control.requestId), f.name), variables: f.variables })), control.log);
+  if (o.publishToServiceHub && task.testMode) control.log(`Test mode: “${report.name}” not published to the hub`);
+  else if (o.publishToServiceHub) await publishToHub(ctx, task, tr, report, control.requestId, made, control.log);
   if (problems.length) return `“${report.name}” not delivered everywhere: ${problems.join('; ')}`;
   if (leftOut) return `“${report.name}” left out by its conditions`;
   if (heldBack) return `“${report.name}”: ${heldBack} iteration value${heldBack === 1 ? '' : 's'} left out by its conditions`;

@@ -27,6 +27,8 @@ export interface RequestFile {
   /** The task report it came from (task runs), and the iteration values it was made for. */
   taskReportId: string | null;
   iteration: string[];
+  /** The task report's recipients, folder and hub-user variables under this file's selections. */
+  variables?: Record<string, string | null>;
 }
 
 /**

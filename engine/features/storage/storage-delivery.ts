@@ -12,6 +12,22 @@ import { ftpClient, sftpClient } from './storage.rules.js';
 export interface RunFile {
   name: string;
   localPath: string;
+  /** The task report's variables under this file's selections (the folder variable among them). */
+  variables?: Record<string, string | null>;
+}
+
+/**
+ * The files in groups by the subfolder their folder variable names (one path segment, made safe),
+ * so each iteration value's file can go to its own folder; without the variable, one group.
+ */
+function bySubfolder(files: RunFile[], variable: string | null): Map<string, RunFile[]> {
+  const groups = new Map<string, RunFile[]>();
+  for (const f of files) {
+    const value = variable ? f.variables?.[variable]?.trim() : '';
+    const sub = value ? safeFileName(value, '') : '';
+    groups.set(sub, [...(groups.get(sub) ?? []), f]);
+  }
+  return groups;
 }
 
 /**
@@ -35,31 +51,42 @@ export async function deliverToStorage(ctx: OpContext, tr: TaskReportRow, files:
       problems.push(`the path "${e.path}" would leave the root of “${x.name}”`);
       continue;
     }
+    const variable = (x.type === 'Folder' ? tr.options.folderVariable : (tr.options.ftpVariable || tr.options.folderVariable))?.trim() || null;
+    const groups = bySubfolder(files, variable);
     try {
       if (x.type === 'Folder') {
-        const dir = folderUnder(x.rootPath ?? '', rel);
-        if (!dir) throw new Error(`the path "${e.path}" would leave the folder's root`);
-        await mkdir(dir, { recursive: true });
-        for (const f of files) await copyFile(f.localPath, join(dir, safeFileName(f.name)));
+        for (const [sub, group] of groups) {
+          const dir = folderUnder(x.rootPath ?? '', posix.join(rel, sub));
+          if (!dir) throw new Error(`the path "${e.path}" would leave the folder's root`);
+          await mkdir(dir, { recursive: true });
+          for (const f of group) await copyFile(f.localPath, join(dir, safeFileName(f.name)));
+        }
       } else if (x.type === 'SFTP') {
         const sftp = await sftpClient(ctx, x);
         try {
-          const dir = posix.join(x.rootPath ?? '/', rel);
-          await sftp.mkdir(dir, true);
-          for (const f of files) await sftp.put(f.localPath, posix.join(dir, safeFileName(f.name)));
+          for (const [sub, group] of groups) {
+            const dir = posix.join(x.rootPath ?? '/', rel, sub);
+            await sftp.mkdir(dir, true);
+            for (const f of group) await sftp.put(f.localPath, posix.join(dir, safeFileName(f.name)));
+          }
         } finally {
           await sftp.end().catch(() => undefined);
         }
       } else {
         const client = await ftpClient(ctx, x);
         try {
-          if (rel) await client.ensureDir(rel);
-          for (const f of files) await client.uploadFrom(f.localPath, safeFileName(f.name));
+          const base = await client.pwd();
+          for (const [sub, group] of groups) {
+            await client.cd(base);
+            const dir = posix.join(rel, sub);
+            if (dir && dir !== '.') await client.ensureDir(dir);
+            for (const f of group) await client.uploadFrom(f.localPath, safeFileName(f.name));
+          }
         } finally {
           client.close();
         }
       }
-      log(`${files.length} file${files.length === 1 ? '' : 's'} put in “${x.name}”${rel ? ` under ${rel}` : ''}`);
+      log(`${files.length} file${files.length === 1 ? '' : 's'} put in “${x.name}”${rel ? ` under ${rel}` : ''}${variable ? ` in ${groups.size} folder${groups.size === 1 ? '' : 's'} named by ${variable}` : ''}`);
     } catch (err) {
       const msg = (err as Error).message.replace(/[\r\n]+/g, ' ').slice(0, 300);
       log(`Files not put in “${x.name}”: ${msg}`);

@@ -1,0 +1,98 @@
+import { randomUUID } from 'node:crypto';
+import { extname, join } from 'node:path';
+import { In } from 'typeorm';
+import type { OpContext } from '../../ops/context.js';
+import { newBase } from '../../core/entity-base.js';
+import { FILE_TYPES, parseFormat } from '../../render/formats.js';
+import { User } from '../users/users.entity.js';
+import type { TaskReportRow, TaskRow } from '../tasks/tasks.entity.js';
+import type { ReportRow } from '../reports/reports.entity.js';
+import type { RequestFile } from '../requests/requests.entity.js';
+import { requestDir } from '../requests/request-output.js';
+import { HUB_ROOT_FOLDER_ID, HubEvent, HubFile, HubFileUser, HubFolder, HubOccurrence, type HubFileKind, type HubFileRow, type HubOccurrenceRow } from './hub.entity.js';
+import { occurrencePath, placeOccurrence, removeOccurrence } from './hub-storage.js';
+
+const KEY_SEPARATOR = '\u001f';
+
+/** The addresses or account names a variable's value lists: "a@x.com; b@x.com". */
+export const listedNames = (value: string | null | undefined) => (value ?? '').split(/[;,\n]/).map((x) => x.trim().toLowerCase()).filter(Boolean);
+
+/**
+ * Publishes a task report's files to the hub: one hub file per iteration value and format, a new
+ * occurrence each run, at most `maxFileOccurrences` kept (0 keeps all). With an authorized-user
+ * variable the files are dedicated: seen only by the users its value names (by e-mail or account).
+ * Answers the number of files published.
+ */
+export async function publishToHub(ctx: OpContext, task: TaskRow, tr: TaskReportRow, report: ReportRow, requestId: string, files: RequestFile[], log: (line: string) => void): Promise<number> {
+  if (!files.length) return 0;
+  const o = tr.options;
+  const folderId = o.hubFolderId && (await ctx.db.getRepository(HubFolder).existsBy({ id: o.hubFolderId })) ? o.hubFolderId : HUB_ROOT_FOLDER_ID;
+  if (o.hubFolderId && folderId !== o.hubFolderId) log(`The hub folder of “${report.name}” no longer exists: its files go to the hub's root`);
+  const userVariable = o.hubAuthorizedUserVariable?.trim() || null;
+  const existing = new Map((await ctx.db.getRepository(HubFile).findBy({ taskReportId: tr.id })).map((f) => [`${f.iterationKey}${KEY_SEPARATOR}${f.extension}`, f]));
+  const now = ctx.now();
+  const hubFiles: HubFileRow[] = [];
+  const occurrences: HubOccurrenceRow[] = [];
+  const wanted = new Map<string, string[]>();
+  for (const f of files) {
+    const format = parseFormat(f.format);
+    const extension = (format ? FILE_TYPES[format].extension : extname(f.name).slice(1).toLowerCase()) || 'bin';
+    const typeMime = format ? FILE_TYPES[format].mime : 'application/octet-stream';
+    const iterationKey = f.iteration.join(KEY_SEPARATOR);
+    const kind: HubFileKind = userVariable ? 'dedicated' : f.iteration.length ? 'iteration' : 'single';
+    const current = existing.get(`${iterationKey}${KEY_SEPARATOR}${extension}`);
+    const file: HubFileRow = {
+      ...(current ?? newBase(now)), taskId: task.id, taskReportId: tr.id, reportId: report.id, reportName: report.name, hubFolderId: folderId, kind, iterationKey,
+      name: f.name, extension, typeMime, size: f.size, latestOccurrenceId: null, modifiedDate: now,
+    };
+    const occurrence: HubOccurrenceRow = { ...newBase(now), id: randomUUID(), fileId: file.id, requestId, name: f.name, extension, typeMime, size: f.size };
+    file.latestOccurrenceId = occurrence.id;
+    await placeOccurrence(join(requestDir(ctx.dataDir, requestId), f.name), occurrencePath(ctx.dataDir, file.id, occurrence.id, extension));
+    hubFiles.push(file);
+    occurrences.push(occurrence);
+    if (userVariable) wanted.set(file.id, listedNames(f.variables?.[userVariable]));
+  }
+  const authorized = await authorizedUsers(ctx, [...new Set([...wanted.values()].flat())]);
+  const pruned: HubOccurrenceRow[] = [];
+  await ctx.write(() => ctx.db.transaction(async (m) => {
+    await m.getRepository(HubFile).save(hubFiles, { chunk: 200 });
+    await m.getRepository(HubOccurrence).insert(occurrences);
+    await m.getRepository(HubEvent).insert(hubFiles.map((f) => ({ id: randomUUID(), fileId: f.id, userId: null, type: 'added' as const, date: now })));
+    if (userVariable) {
+      // Who a dedicated file is for is what this run's variable says, replacing the last run's answer.
+      await m.getRepository(HubFileUser).delete({ fileId: In(hubFiles.map((f) => f.id)) });
+      const links = [...wanted].flatMap(([fileId, names]) => [...new Set(names.map((n) => authorized.get(n)).filter((u): u is string => !!u))].map((userId) => ({ fileId, userId })));
+      if (links.length) await m.getRepository(HubFileUser).insert(links);
+    }
+    if (o.maxFileOccurrences > 0) {
+      const over: HubOccurrenceRow[] = await m.getRepository(HubOccurrence).query(
+        `SELECT * FROM (SELECT o.*, ROW_NUMBER() OVER (PARTITION BY o.fileId ORDER BY o.createdDate DESC, o.rowid DESC) AS n FROM hub_file_occurrences o
+         WHERE o.fileId IN (SELECT id FROM hub_files WHERE taskReportId = ?)) WHERE n > ?`, [tr.id, o.maxFileOccurrences]);
+      if (over.length) await m.getRepository(HubOccurrence).delete({ id: In(over.map((x) => x.id)) });
+      pruned.push(...over);
+    }
+  }));
+  // The rows went first: a crash here leaves only unreferenced bytes, never a row without its file.
+  for (const x of pruned) await removeOccurrence(ctx.dataDir, x.fileId, x.id, x.extension);
+  const unmatched = [...new Set([...wanted.values()].flat())].filter((n) => !authorized.has(n));
+  if (unmatched.length) log(`Hub: no active user for ${unmatched.slice(0, 5).join(', ')}${unmatched.length > 5 ? ` and ${unmatched.length - 5} more` : ''}; those files are seen by the others named`);
+  log(`${hubFiles.length} file${hubFiles.length === 1 ? '' : 's'} of “${report.name}” published to the hub${pruned.length ? `, ${pruned.length} older occurrence${pruned.length === 1 ? '' : 's'} removed` : ''}`);
+  return hubFiles.length;
+}
+
+/** Active users by lower-cased e-mail or account name. */
+async function authorizedUsers(ctx: OpContext, names: string[]) {
+  const out = new Map<string, string>();
+  if (!names.length) return out;
+  for (let i = 0; i < names.length; i += 400) {
+    const part = names.slice(i, i + 400);
+    const rows: { id: string; email: string | null; domainAccount: string | null }[] = await ctx.db.getRepository(User).createQueryBuilder('u')
+      .select(['u.id AS id', 'u.email AS email', 'u.domainAccount AS domainAccount'])
+      .where('u.isActive = 1 AND (LOWER(u.email) IN (:...part) OR LOWER(u.domainAccount) IN (:...part))', { part }).getRawMany();
+    for (const r of rows) {
+      if (r.email) out.set(r.email.toLowerCase(), r.id);
+      if (r.domainAccount) out.set(r.domainAccount.toLowerCase(), r.id);
+    }
+  }
+  return out;
+}
