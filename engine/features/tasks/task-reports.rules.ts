@@ -1,3 +1,4 @@
+import { HubFolder } from '../hub/hub.entity.js';
 import { In } from 'typeorm';
 import type { OpContext } from '../../ops/context.js';
 import { iso, newBase } from '../../core/entity-base.js';
@@ -95,6 +96,9 @@ export async function saveTaskReport(ctx: OpContext, taskId: string, id: string 
       ...(confinedRelative(x.path) === null ? [{ field: `${field}.${i}.path`, message: 'must stay inside the storage service (no "..", no drive)' }] : []),
     ]);
     if (errors.length) throw badInput('A storage destination is not valid', errors);
+  }
+  if (options.hubFolderId && !(await ctx.db.getRepository(HubFolder).existsBy({ id: options.hubFolderId }))) {
+    throw badInput('The hub folder does not exist', [{ field: 'body.hub.folderID', message: 'is not a folder of the hub' }]);
   }
   if (options.conditionIds.length) {
     const found = await ctx.db.getRepository(Condition).findBy({ id: In(options.conditionIds), projectId: task.projectId });
