@@ -132,3 +132,43 @@ export function storageSamples(server: () => TestServer): Record<string, (f: Fix
     'v2.storageServices.delete': async () => ({ body: [await make()] }),
   };
 }
+
+/** Valid calls of the hub's operations: one Html report published to the hub's root by a task run, made once. */
+export function hubSamples(server: () => TestServer): Record<string, (f: Fixtures) => Promise<Sample>> {
+  const ok = (method: string, path: string, body?: unknown, query?: Record<string, string | number | boolean>) => server().ok(method, path, body, query);
+  const root = async () => (await ok('GET', '/api/v1/hub/folders', undefined, { exceptRoot: false, get_all: true })).find((x: { isRoot: boolean }) => x.isRoot).id as string;
+  const publish = async (f: Fixtures) => {
+    const { projectId } = await f.make.connected();
+    const reportId = (await ok('POST', '/api/v2/reports', { name: uniq('Published'), projectID: projectId, type: 'Html' })).id as string;
+    const task = await ok('POST', '/api/v2/tasks', { name: uniq('Publish'), projectID: projectId });
+    await ok('PUT', `/api/v2/tasks/${task.id}/reports`, { reportID: reportId, format: 'Html', emailAttachment: false, emailEmbedment: false, hub: { folderID: await root(), hubMaxFileOccurrences: 3 } });
+    const run = await ok('POST', `/api/v2/requests/${task.id}/run`);
+    for (let i = 0; i < 400; i++) {
+      const r = await ok('GET', `/api/v1/ondemand/requests/${run.id}`);
+      if (r.status === 'completed') return { reportId, fileId: (await ok('GET', '/api/v1/files', undefined, { 'report.name': r.title ?? '', get_all: true }))[0]?.id as string ?? (await ok('GET', '/api/v1/files'))[0].id as string };
+      if (['warning', 'failed', 'aborted'].includes(r.status)) throw new Error(`the publishing run ended ${r.status}`);
+      await new Promise((res) => setTimeout(res, 25));
+    }
+    throw new Error('the publishing run did not finish');
+  };
+  let published: Promise<{ reportId: string; fileId: string }> | null = null;
+  const file = (f: Fixtures) => (published ??= publish(f));
+  const folder = async () => (await ok('POST', '/api/v1/hub/folders', { name: uniq('Folder'), parentUrl: '/', location: '/x' })).id as string;
+  return {
+    'v1.files.list': async (f) => (await file(f), {}),
+    'v1.files.listOccurrences': async (f) => ({ params: { id: (await file(f)).fileId } }),
+    'v1.files.listIterationFiles': async (f) => ({ params: { id: (await file(f)).reportId, extension: 'html' } }),
+    'v1.files.listFavorites': async (f) => {
+      await ok('PUT', `/api/v1/files/${(await file(f)).fileId}/star`);
+      return {};
+    },
+    'v1.files.listRecent': async (f) => (await file(f), {}),
+    'v1.files.download': async (f) => ({ query: { id: (await file(f)).fileId, isIteration: false } }),
+    'v1.files.delete': async (f) => ({ body: [{ id: (await publish(f)).fileId }] }),
+    'v1.hub.updateConfiguration': async () => ({ params: { id: (await ok('GET', '/api/v1/hub/configuration')).id }, body: { fromEmail: 'hub@example.com', fromName: 'Hub', customEmailFooter: null, hideSubsciptionLink: false } }),
+    'v1.hubFolders.create': async () => ({ body: { name: uniq('Folder'), parentUrl: '/', location: '/x' } }),
+    'v1.hubFolders.list': async () => ({}),
+    'v1.hubFolders.update': async () => ({ params: { HubFolderId: await folder() }, body: { name: uniq('Renamed'), parentUrl: '/', location: '/x' } }),
+    'v1.hubFolders.delete': async () => ({ body: [await folder()] }),
+  };
+}

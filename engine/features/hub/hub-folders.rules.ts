@@ -22,7 +22,13 @@ export const HubConfigurationInput = z.object({ fromEmail: email(), fromName: v.
 export const LIST_HUB_FOLDERS: ListSpec = {
   sort: { Name: 'LOWER(x.name)', ParentUrl: 'LOWER(x.parentUrl)' }, defaultSort: { by: 'ParentUrl', direction: 'asc' }, text: { name: 'x.name' },
   uuid: { exceptFolderId: (value, p) => ({ sql: `x.id <> :${p} AND x.location NOT LIKE (SELECT location FROM hub_folders WHERE id = :${p}) || '/%'`, params: { [p]: value } }) },
-  bool: { exceptRoot: (value, p) => ({ sql: value ? `x.id <> :${p}` : '1 = 1', params: { [p]: HUB_ROOT_FOLDER_ID } }) },
+  // Not a partition like the other booleans (false lists everything), so read as an exact value.
+  exact: {
+    exceptRoot: (value, p) => {
+      if (!/^(true|false)$/i.test(value)) throw badInput('exceptRoot must be true or false', [{ field: 'query.exceptRoot', message: 'must be true or false' }]);
+      return { sql: value.toLowerCase() === 'true' ? `x.id <> :${p}` : '1 = 1', params: { [p]: HUB_ROOT_FOLDER_ID } };
+    },
+  },
 };
 
 const folderDto = (x: HubFolderRow) => ({ ...x, isRoot: x.id === HUB_ROOT_FOLDER_ID, createdDate: iso(x.createdDate), modifiedDate: iso(x.modifiedDate) });
