@@ -163,7 +163,7 @@ export function hubSamples(server: () => TestServer): Record<string, (f: Fixture
       return {};
     },
     'v1.files.listRecent': async (f) => (await file(f), {}),
-    'v1.files.download': async (f) => ({ query: { id: (await file(f)).fileId, isIteration: false } }),
+    'v1.files.download': async (f) => ({ query: { id: (await file(f)).fileId, isIteration: 'false' } }),
     'v1.files.delete': async (f) => ({ body: [{ id: (await publish(f)).fileId }] }),
     'v1.hub.updateConfiguration': async () => ({ params: { id: (await ok('GET', '/api/v1/hub/configuration')).id }, body: { fromEmail: 'hub@example.com', fromName: 'Hub', customEmailFooter: null, hideSubsciptionLink: false } }),
     'v1.hubFolders.create': async () => ({ body: { name: uniq('Folder'), parentUrl: '/', location: '/x' } }),

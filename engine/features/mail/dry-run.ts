@@ -37,6 +37,11 @@ export async function dryRun(ctx: OpContext, taskId: string) {
   const server = await defaultMailServer(ctx);
   const warnings: string[] = [];
   if (!taskReports.length) warnings.push('The task has no reports: a run makes nothing.');
+  for (const tr of taskReports) {
+    const name = reports.find((x) => x.id === tr.reportId)?.name ?? 'a deleted report';
+    if (tr.options.recipientsVariable) warnings.push(`“${name}” also mails each address its variable ${tr.options.recipientsVariable} names for an iteration value, with only that value's file: known when the run reads the data.`);
+    if (tr.options.publishToServiceHub && tr.options.hubAuthorizedUserVariable) warnings.push(`“${name}” is published to the hub for the users its variable ${tr.options.hubAuthorizedUserVariable} names, each seeing only their own files.`);
+  }
   if (!mailOn) warnings.push('E-mail is off for this task: nobody is mailed.');
   else if (!server) warnings.push('No mail server is set up: nobody can be mailed.');
   if (task.testMode) {

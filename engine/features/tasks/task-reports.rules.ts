@@ -81,8 +81,10 @@ export async function saveTaskReport(ctx: OpContext, taskId: string, id: string 
   const task = await reachableTask(ctx, taskId);
   const current = id ? await reachableTaskReport(ctx, task, id) : null;
   const report = await reportOfTask(ctx, task, f.reportId, f.fields.reportId);
-  const format = FORMATS_BY_TYPE[report.type].find((x) => x.toLowerCase() === f.format.toLowerCase());
-  if (!format) throw badInput(`A ${report.type} report cannot be made as ${f.format}`, [{ field: 'body.format', message: `must be one of: ${FORMATS_BY_TYPE[report.type].join(', ')}` }]);
+  // Png draws the report's first chart: an image for a mail body, offered where the report has one.
+  const offered = [...FORMATS_BY_TYPE[report.type], ...(report.document.blocks.some((b) => b.type === 'chart') ? ['Png' as const] : [])];
+  const format = offered.find((x) => x.toLowerCase() === f.format.toLowerCase());
+  if (!format) throw badInput(`A ${report.type} report cannot be made as ${f.format}`, [{ field: 'body.format', message: `must be one of: ${offered.join(', ')}` }]);
   const options: TaskReportOptions = { ...DEFAULT_TASK_REPORT_OPTIONS, ...(current?.options ?? {}), ...stripUndefined(f.options) };
   if (options.filterIds.length) {
     const found = await ctx.db.getRepository(Filter).findBy({ id: In(options.filterIds), projectId: task.projectId });
