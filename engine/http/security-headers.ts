@@ -9,7 +9,10 @@ const DIRECTIVES = [
   "default-src 'none'",
   "script-src 'self'",
   `style-src 'self' '${REPORT_STYLE_HASH}'`,
-  "img-src 'self' data:",
+  // blob: only for what the page itself made from an answer (a published image previewed).
+  "img-src 'self' data: blob:",
+  // pdf.js draws a previewed PDF in its worker, the app's own file.
+  "worker-src 'self'",
   "font-src 'self'",
   "connect-src 'self'",
   "base-uri 'none'",

@@ -32,6 +32,7 @@ const VISITS: Visit[] = [
   { name: 'conditions', hash: () => '#/conditions', ready: 'Sold something', open: 'New condition' },
   { name: 'monitoring', hash: () => '#/monitoring', ready: 'Run durations', settled: () => e.page.locator('.runs-plot circle').first().waitFor() },
   { name: 'storage', hash: () => '#/storage', ready: 'Storage services', open: 'New storage service' },
+  { name: 'hub', hash: () => '#/hub', ready: 'Folders', settled: () => e.page.getByRole('button', { name: /^Star Regional sales review/ }).first().waitFor() },
   { name: 'resources', hash: () => '#/resources', ready: 'Resources' },
   { name: 'users', hash: () => '#/users', ready: 'Olga Owner', open: 'New user' },
   { name: 'groups', hash: () => '#/groups', ready: 'Groups', open: 'New group' },
@@ -56,7 +57,8 @@ beforeAll(async () => {
   const condition = (await e.s.ok('POST', '/api/v2/conditions', { name: 'Sold something', projectID: projectId })).id;
   await e.s.ok('PUT', `/api/v2/conditions/${condition}/rules`, { name: 'Any sales', analyticsAppID: appId, values: [{ type: 'Variable', variable: 'vTotalSales', operator: '>', comparisonValue: '0' }] });
   taskId = (await e.s.ok('POST', '/api/v2/tasks', { name: 'Regional pack', projectID: projectId })).id;
-  await e.s.ok('PUT', `/api/v2/tasks/${taskId}/reports`, { reportID: reportId, format: 'Html', emailEmbedment: false, emailAttachment: true, conditions: [{ id: condition }] });
+  const hubRoot = (await e.s.ok('GET', '/api/v1/hub/folders', undefined, { get_all: true })).find((f: { isRoot: boolean }) => f.isRoot).id;
+  await e.s.ok('PUT', `/api/v2/tasks/${taskId}/reports`, { reportID: reportId, format: 'Html', emailEmbedment: false, emailAttachment: true, conditions: [{ id: condition }], hub: { folderID: hubRoot, hubMaxFileOccurrences: 5 } });
   await e.s.ok('POST', `/api/v1/tasks/${taskId}/triggers/schedules`, { name: 'Monday mornings', frequency: 'Weekly', weeklyDays: 'Monday', atHour: 7, atMinut: 0, timeZone: 'Europe/Paris', startDate: new Date().toISOString(), endDate: new Date(Date.now() + 365 * 86400_000).toISOString() });
   const run = await e.s.ok('POST', `/api/v2/requests/${taskId}/run`);
   await waitForRequest(e.s, run.id);

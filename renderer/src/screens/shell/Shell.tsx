@@ -18,6 +18,7 @@ import { TasksScreen } from '../tasks/TasksScreen';
 import { ConditionsScreen } from '../conditions/ConditionsScreen';
 import { MonitoringScreen } from '../monitoring/MonitoringScreen';
 import { StorageServicesScreen } from '../storage/StorageServicesScreen';
+import { HubScreen } from '../hub/HubScreen';
 
 type Area = 'Reports' | 'Distribution' | 'Hub' | 'Administration';
 interface ScreenDef { id: ScreenId; label: string; area: Area; op: OpId; render: () => ReactNode }
@@ -32,6 +33,7 @@ const SCREENS: ScreenDef[] = [
   { id: 'conditions', label: 'Conditions', area: 'Distribution', op: 'v1.conditions.list', render: () => <ConditionsScreen /> },
   { id: 'monitoring', label: 'Monitoring', area: 'Distribution', op: 'app.requests.list', render: () => <MonitoringScreen /> },
   { id: 'storage', label: 'Storage services', area: 'Distribution', op: 'v1.storageServices.list', render: () => <StorageServicesScreen /> },
+  { id: 'hub', label: 'Published files', area: 'Hub', op: 'v1.files.list', render: () => <HubScreen /> },
   { id: 'resources', label: 'Resources', area: 'Hub', op: 'v1.resources.list', render: () => <ResourcesScreen /> },
   { id: 'users', label: 'Users', area: 'Administration', op: 'v1.users.list', render: () => <UsersScreen /> },
   { id: 'groups', label: 'Groups', area: 'Administration', op: 'v1.groups.list', render: () => <GroupsScreen /> },
