@@ -23,6 +23,12 @@ import { TaskTrigger } from '../../engine/features/tasks/tasks.entity.js';
 import { nextFireTimes } from '../../engine/features/tasks/fire-times.js';
 import { scheduleOf } from '../../engine/features/tasks/task-triggers.rules.js';
 import { newBase } from '../../engine/core/entity-base.js';
+import { Report } from '../../engine/features/reports/reports.entity.js';
+import { Task, TaskReport } from '../../engine/features/tasks/tasks.entity.js';
+import { publishToHub } from '../../engine/features/hub/hub-publish.js';
+import type { OpContext } from '../../engine/ops/context.js';
+import { link } from 'node:fs/promises';
+import { randomUUID } from 'node:crypto';
 
 const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))];
 const f1 = (x: number) => x.toFixed(1);
@@ -110,6 +116,8 @@ export async function taskBench() {
     checked = '3 files read back (qpdf --check)';
   }
 
+  const hub = await hubPublish(engine, run.id, task.id);
+
   // Stop latency: a 500-file run stopped after its 50th file.
   const long = await call('POST', `/api/v2/requests/${task.id}/run`);
   await new Promise<void>((resolve) => {
@@ -193,10 +201,61 @@ export async function taskBench() {
   const limitPerS = 500 / (limitMs / 1000);
   return [
     { measure: '500-file PDF task run (v2.requests.run → completed)', value: `${f1(runMs)} ms, ${f1(runPerS)} files/s`, limit: `${f1(limitMs)} ms, ${f1(limitPerS)} files/s (bare renderer, ${threads} threads)`, ratio: `${Math.round((runPerS / limitPerS) * 100)}% of limit`, checked },
+    hub,
     { measure: 'stop of a 500-file run after 50 files', value: `${f1(stopMs)} ms to aborted`, limit: '—', ratio: '—', checked: 'status aborted, no files kept' },
     { measure: 'on-demand one-page PDF, POST → completed (30 runs)', value: `p50 ${f1(pct(onDemand, 50))} ms, p95 ${f1(pct(onDemand, 95))} ms`, limit: `p50 ${f1(pct(direct, 50))} ms (synchronous generate)`, ratio: `${(pct(onDemand, 50) / pct(direct, 50)).toFixed(2)}x`, checked: 'each completed' },
     { measure: '10,000 schedules loaded at start (stored next fire times)', value: `${f1(loadMs)} ms (${loaded} schedules)`, limit: '—', ratio: '—', checked: `${withNext} with a next fire time` },
     { measure: '10,000 next fire times recomputed (first load, or rules changed)', value: `${f1(recomputeMs)} ms`, limit: `${f1(cronerMs)} ms (croner alone, same specs)`, ratio: `${(recomputeMs / cronerMs).toFixed(2)}x`, checked: `${withNext} with a next fire time` },
     { measure: 'fire drift, 100 one-off schedules (live timers)', value: `p50 ${f1(pct(drift, 50))} ms, p99 ${f1(pct(drift, 99))} ms, max ${f1(Math.max(...drift))} ms`, limit: '0 ms', ratio: '—', checked: `${fired.length} fired once each` },
   ];
+}
+
+/**
+ * Publishing a run's 500 files to the hub (links, rows, retention of 3 occurrences), against the
+ * same work done bare: each file hard-linked into a folder, then the same number of rows inserted
+ * in one transaction with plain SQL. Three publishes of the same run; the first warms.
+ */
+async function hubPublish(engine: Engine, requestId: string, taskId: string) {
+  const s = engine.services;
+  const ctx: OpContext = { ...s, principal: null, transport: 'internal', client: 'bench' };
+  const task = await s.db.getRepository(Task).findOneByOrFail({ id: taskId });
+  const tr = await s.db.getRepository(TaskReport).findOneByOrFail({ taskId });
+  tr.options = { ...tr.options, publishToServiceHub: true, maxFileOccurrences: 3 };
+  const report = await s.db.getRepository(Report).findOneByOrFail({ id: tr.reportId });
+  const files = (await s.db.getRepository(Request).findOneByOrFail({ id: requestId })).files;
+  const times: number[] = [];
+  for (let i = 0; i < 5; i++) {
+    const t0 = performance.now();
+    const n = await publishToHub(ctx, task, tr, report, requestId, files, () => undefined);
+    if (i > 0) times.push(performance.now() - t0);
+    if (n !== files.length) throw new Error(`published ${n} of ${files.length}`);
+  }
+  const [{ n: occurrences }] = await s.db.query('SELECT COUNT(*) n FROM hub_file_occurrences o JOIN hub_files f ON f.id = o.fileId WHERE f.taskReportId = ?', [tr.id]);
+  const sample = await s.db.query('SELECT f.id, f.latestOccurrenceId, f.extension FROM hub_files f WHERE f.taskReportId = ? LIMIT 3', [tr.id]);
+  for (const f of sample) {
+    const bytes = await readFile(join(s.dataDir, 'files', 'hub', f.id, `${f.latestOccurrenceId}.${f.extension}`));
+    if (!bytes.subarray(0, 5).equals(Buffer.from('%PDF-'))) throw new Error('a published file is not a PDF');
+  }
+  // The bare limit: the same links and the same rows, nothing else.
+  const bare: number[] = [];
+  await s.db.query('CREATE TABLE bench_rows (id TEXT PRIMARY KEY, a TEXT, b TEXT, c TEXT, d INTEGER, e TEXT)');
+  for (let i = 0; i < 5; i++) {
+    const dir = join(s.dataDir, 'bench-bare', String(i));
+    await mkdir(dir, { recursive: true });
+    const t0 = performance.now();
+    for (const f of files) await link(join(s.dataDir, 'files', 'requests', requestId, f.name), join(dir, `${randomUUID()}.pdf`));
+    await s.write(() => s.db.transaction(async (m) => {
+      for (let k = 0; k < files.length * 3; k += 300) {
+        const chunk = Array.from({ length: Math.min(300, files.length * 3 - k) }, () => [randomUUID(), 'file', 'name.pdf', 'application/pdf', 1234, requestId]);
+        await m.query(`INSERT INTO bench_rows VALUES ${chunk.map(() => '(?, ?, ?, ?, ?, ?)').join(', ')}`, chunk.flat());
+      }
+    }));
+    if (i > 0) bare.push(performance.now() - t0);
+  }
+  const p50 = pct(times, 50);
+  const limit = pct(bare, 50);
+  return {
+    measure: `publish 500 files to the hub (links, rows, retention 3)`, value: `p50 ${f1(p50)} ms (${f1(500 / (p50 / 1000))} files/s)`,
+    limit: `p50 ${f1(limit)} ms (bare links + rows)`, ratio: `${(p50 / limit).toFixed(2)}x`, checked: `${occurrences} occurrences kept (3 × 500), 3 read back as PDF`,
+  };
 }

@@ -31,7 +31,7 @@ export function taskReportInputB(b: z.output<typeof TaskReportB>): TaskReportInp
       emailAttachment: b.emailAttachment, emailEmbedment: b.emailEmbedment,
       isOpenFilePasswordProtected: b.isOpenFilePasswordProtected, isWriteFilePasswordProtected: b.isWriteFilePasswordProtected,
       zipEmailFiles: b.iterationOptions?.zipEmailFiles, evaluateConditionForEachIteration: b.iterationOptions?.evaluateConditionForEachIteration,
-      recipientsVariable: b.iterationOptions?.recipientsVariable,
+      recipientsVariable: b.iterationOptions?.recipientsVariable, folderVariable: b.iterationOptions?.folderVariable, hubAuthorizedUserVariable: b.iterationOptions?.hubAuthorizedUserVariable,
       filterIds: b.filters ? [...b.filters].sort((x, y) => x.order - y.order).map((f) => f.id) : undefined,
       conditionIds: b.conditions?.map((c) => c.id),
       storageServices: b.storageServices?.map((s) => ({ fileStorageServiceId: s.fileStorageServiceID, path: s.path, siteUrl: s.siteUrl ?? null, zipFiles: s.zipeFiles ?? false, order: s.order })),

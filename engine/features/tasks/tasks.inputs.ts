@@ -88,7 +88,8 @@ export const TaskReportA = z.object({
 export const TaskReportB = z.object({
   reportID: v.uuid(), format: v.text(32), emailEmbedment: v.bool(), emailAttachment: v.bool(),
   fileOpenPassword: secret(), fileWritePassword: secret(), isOpenFilePasswordProtected: v.obool(), isWriteFilePasswordProtected: v.obool(),
-  iterationOptions: nullable(z.object({ zipEmailFiles: v.obool(), evaluateConditionForEachIteration: v.obool(), recipientsVariable: v.nstr() })),
+  // folderVariable and hubAuthorizedUserVariable are Broadsheet's additions (set A has them; set B's form would lose them).
+  iterationOptions: nullable(z.object({ zipEmailFiles: v.obool(), evaluateConditionForEachIteration: v.obool(), recipientsVariable: v.nstr(), folderVariable: v.nstr(), hubAuthorizedUserVariable: v.nstr() })),
   filters: nullable(z.array(z.object({ id: v.uuid(), name: v.nstr(), order: v.int() })).max(100)),
   conditions: nullable(z.array(z.object({ id: v.uuid(), name: v.nstr() })).max(100)),
   storageServices: nullable(z.array(z.object({

@@ -2,7 +2,7 @@ import { invoke } from '../../bridge';
 import { useAllRows } from '../../hooks/useAllRows';
 import type { RowOf } from '../../../../engine/catalogue';
 import { Form, submitOutcome, type Option } from '../../components/Form';
-import { flag, ids, orNull, text } from '../../components/options';
+import { flag, ids, num, orNull, text } from '../../components/options';
 import { askConfirm } from '../../stores/feedback/confirm.store';
 import { toastOutcome } from '../../stores/feedback/toasts';
 import type { TaskDto } from './TaskDesigner';
@@ -27,6 +27,10 @@ export function TaskReportsSection({ task }: { task: TaskDto }) {
       const a = await invoke('v1.storageServices.list', { query: { get_all: true } });
       return a.ok ? a.data.map((x) => ({ id: x.id, name: `${x.name} (${x.type})` })) : [];
     },
+    hubFolders: async (): Promise<Option[]> => {
+      const a = await invoke('v1.hubFolders.list', { query: { get_all: true, sort_by: 'ParentUrl' } });
+      return a.ok ? a.data.map((f) => ({ id: f.id, name: f.location })) : [];
+    },
     filters: async (): Promise<Option[]> => {
       const a = await invoke('app.filters.list', { query: { projectId: task.projectId } });
       return a.ok ? a.data.map((f) => ({ id: f.id, name: f.name })) : [];
@@ -50,6 +54,10 @@ export function TaskReportsSection({ task }: { task: TaskDto }) {
             {r.filters.map((f) => <span key={f.id} className="badge">filter {f.name}</span>)}
             {r.hasFileOpenPassword && <span className="badge">password</span>}
             {r.storageServices.length > 0 && <span className="badge">to {r.storageServices.length} storage</span>}
+            {r.emailAttachment && <span className="badge">{r.zipEmailFiles ? 'zipped in mail' : 'attached'}</span>}
+            {r.emailEmbedment && <span className="badge">in the mail body</span>}
+            {r.recipientsVariable && <span className="badge">mailed to {r.recipientsVariable}</span>}
+            {r.publishToServiceHub && <span className="badge">hub{r.maxFileOccurrences ? `, keeps ${r.maxFileOccurrences}` : ''}{r.hubAuthorizedUserVariable ? ` for ${r.hubAuthorizedUserVariable}` : ''}</span>}
             <span className="card-actions">
               <button type="button" className="small danger" aria-label={`Remove ${r.reportName ?? 'report'} from the task`} onClick={() => void remove(r)}>Remove</button>
             </span>
@@ -67,8 +75,15 @@ export function TaskReportsSection({ task }: { task: TaskDto }) {
           { name: 'password', label: 'Password to open the file', kind: 'password', hint: 'Leave blank for an unprotected file' },
           { name: 'storage', label: 'Also put the files in', kind: 'select', options: options.storage },
           { name: 'storagePath', label: 'Under the path', kind: 'text', hint: 'Inside the storage service, such as monthly/2026' },
+          { name: 'folderVariable', label: 'Subfolder per iteration value from the variable', kind: 'text', hint: 'A variable such as vRegion: each value\'s file goes to its own folder' },
+          { name: 'mail', label: 'In the task\'s e-mail', kind: 'select', required: true, choices: ['Attached', 'In the body', 'Not mailed'] },
+          { name: 'zipEmailFiles', label: 'Zip the attached files into one', kind: 'checkbox' },
+          { name: 'recipientsVariable', label: 'Also mail each iteration value\'s file to the addresses in the variable', kind: 'text', hint: 'A variable such as vManagerEmail; each address gets only its own files' },
+          { name: 'hubFolder', label: 'Publish to the hub, in', kind: 'select', options: options.hubFolders },
+          { name: 'hubMax', label: 'Occurrences kept in the hub', kind: 'number', hint: 'Older ones are removed; blank keeps all' },
+          { name: 'hubUserVariable', label: 'Hub: only for the users the variable names', kind: 'text', hint: 'A variable giving e-mail addresses per iteration value; leave blank for every recipient' },
         ]}
-        initial={{ format: 'Pdf' }}
+        initial={{ format: 'Pdf', mail: 'Attached' }}
         submitLabel="Add report"
         clearOnSuccess
         onSubmit={async (v) => {
@@ -77,9 +92,13 @@ export function TaskReportsSection({ task }: { task: TaskDto }) {
             params: { id: task.id },
             query: {},
             body: {
-              reportID: text(v.reportID), format: text(v.format), emailEmbedment: false, emailAttachment: true,
+              reportID: text(v.reportID), format: text(v.format), emailEmbedment: v.mail === 'In the body', emailAttachment: v.mail === 'Attached',
               filters: ids(v.filters).map((id, order) => ({ id, order })), conditions: ids(v.conditions).map((id) => ({ id })),
-              iterationOptions: { evaluateConditionForEachIteration: flag(v.eachIteration) },
+              iterationOptions: {
+                evaluateConditionForEachIteration: flag(v.eachIteration), zipEmailFiles: flag(v.zipEmailFiles),
+                recipientsVariable: orNull(v.recipientsVariable), folderVariable: orNull(v.folderVariable), hubAuthorizedUserVariable: orNull(v.hubUserVariable),
+              },
+              hub: v.hubFolder ? { folderID: text(v.hubFolder), hubMaxFileOccurrences: num(v.hubMax) ?? 0 } : null,
               isOpenFilePasswordProtected: !!password, fileOpenPassword: password,
               storageServices: v.storage ? [{ fileStorageServiceID: text(v.storage), path: text(v.storagePath), order: 0 }] : [],
             },
