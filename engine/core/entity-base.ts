@@ -27,6 +27,9 @@ export function sqliteDate(d: Date | string): Date {
   return new Date(/^\d{4}-\d\d-\d\d \d/.test(d) ? d.replace(" ", "T") + "Z" : d);
 }
 
+/** A Date as the text TypeORM's SQLite driver stores (UTC, "YYYY-MM-DD HH:MM:SS.SSS"), for raw statements. */
+export const sqliteText = (d: Date) => d.toISOString().replace('T', ' ').replace('Z', '');
+
 export const text = (nullable = true): EntitySchemaColumnOptions => ({ type: 'text', nullable });
 export const flag = (dflt = false): EntitySchemaColumnOptions => ({ type: 'boolean', default: dflt });
 export const ref = (nullable = true): EntitySchemaColumnOptions => ({ type: 'varchar', length: 36, nullable });

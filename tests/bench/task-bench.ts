@@ -27,7 +27,7 @@ import { Report } from '../../engine/features/reports/reports.entity.js';
 import { Task, TaskReport } from '../../engine/features/tasks/tasks.entity.js';
 import { publishToHub } from '../../engine/features/hub/hub-publish.js';
 import type { OpContext } from '../../engine/ops/context.js';
-import { link } from 'node:fs/promises';
+import { link, unlink } from 'node:fs/promises';
 import { randomUUID } from 'node:crypto';
 
 const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))];
@@ -236,20 +236,29 @@ async function hubPublish(engine: Engine, requestId: string, taskId: string) {
     const bytes = await readFile(join(s.dataDir, 'files', 'hub', f.id, `${f.latestOccurrenceId}.${f.extension}`));
     if (!bytes.subarray(0, 5).equals(Buffer.from('%PDF-'))) throw new Error('a published file is not a PDF');
   }
-  // The bare limit: the same links and the same rows, nothing else.
+  // The bare limit: the same links and rows, and in the steady state the same retention (the
+  // oldest set of rows deleted and its files unlinked), nothing else.
   const bare: number[] = [];
-  await s.db.query('CREATE TABLE bench_rows (id TEXT PRIMARY KEY, a TEXT, b TEXT, c TEXT, d INTEGER, e TEXT)');
+  const made: string[][] = [];
+  await s.db.query('CREATE TABLE bench_rows (id TEXT PRIMARY KEY, a TEXT, b TEXT, c TEXT, d INTEGER, e TEXT, round INTEGER)');
   for (let i = 0; i < 5; i++) {
     const dir = join(s.dataDir, 'bench-bare', String(i));
     await mkdir(dir, { recursive: true });
     const t0 = performance.now();
-    for (const f of files) await link(join(s.dataDir, 'files', 'requests', requestId, f.name), join(dir, `${randomUUID()}.pdf`));
+    made[i] = [];
+    for (const f of files) {
+      const target = join(dir, `${randomUUID()}.pdf`);
+      await link(join(s.dataDir, 'files', 'requests', requestId, f.name), target);
+      made[i].push(target);
+    }
     await s.write(() => s.db.transaction(async (m) => {
       for (let k = 0; k < files.length * 3; k += 300) {
-        const chunk = Array.from({ length: Math.min(300, files.length * 3 - k) }, () => [randomUUID(), 'file', 'name.pdf', 'application/pdf', 1234, requestId]);
-        await m.query(`INSERT INTO bench_rows VALUES ${chunk.map(() => '(?, ?, ?, ?, ?, ?)').join(', ')}`, chunk.flat());
+        const chunk = Array.from({ length: Math.min(300, files.length * 3 - k) }, () => [randomUUID(), 'file', 'name.pdf', 'application/pdf', 1234, requestId, i]);
+        await m.query(`INSERT INTO bench_rows VALUES ${chunk.map(() => '(?, ?, ?, ?, ?, ?, ?)').join(', ')}`, chunk.flat());
       }
+      if (i >= 3) await m.query('DELETE FROM bench_rows WHERE round = ?', [i - 3]);
     }));
+    if (i >= 3) for (const old of made[i - 3]) await unlink(old);
     if (i > 0) bare.push(performance.now() - t0);
   }
   const p50 = pct(times, 50);

@@ -2,7 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { extname, join } from 'node:path';
 import { In } from 'typeorm';
 import type { OpContext } from '../../ops/context.js';
-import { newBase } from '../../core/entity-base.js';
+import { newBase, sqliteText } from '../../core/entity-base.js';
+import type { EntityManager } from 'typeorm';
 import { FILE_TYPES, parseFormat } from '../../render/formats.js';
 import { User } from '../users/users.entity.js';
 import type { TaskReportRow, TaskRow } from '../tasks/tasks.entity.js';
@@ -55,7 +56,7 @@ export async function publishToHub(ctx: OpContext, task: TaskRow, tr: TaskReport
   const authorized = await authorizedUsers(ctx, [...new Set([...wanted.values()].flat())]);
   const pruned: HubOccurrenceRow[] = [];
   await ctx.write(() => ctx.db.transaction(async (m) => {
-    await m.getRepository(HubFile).save(hubFiles, { chunk: 200 });
+    await upsertFiles(m, hubFiles);
     await m.getRepository(HubOccurrence).insert(occurrences);
     await m.getRepository(HubEvent).insert(hubFiles.map((f) => ({ id: randomUUID(), fileId: f.id, userId: null, type: 'added' as const, date: now })));
     if (userVariable) {
@@ -95,4 +96,25 @@ async function authorizedUsers(ctx: OpContext, names: string[]) {
     }
   }
   return out;
+}
+
+const FILE_COLUMNS = ['id', 'createdDate', 'modifiedDate', 'taskId', 'taskReportId', 'reportId', 'reportName', 'hubFolderId', 'kind', 'iterationKey', 'name', 'extension', 'typeMime', 'size', 'latestOccurrenceId'] as const;
+
+/**
+ * The run's hub files in one statement per 200: new ones inserted, known ones (same task report,
+ * iteration value and extension) given their latest occurrence. A row-by-row save measured 8x the
+ * bare inserts for 500 files.
+ */
+async function upsertFiles(m: EntityManager, rows: HubFileRow[]) {
+  for (let i = 0; i < rows.length; i += 200) {
+    const chunk = rows.slice(i, i + 200);
+    const values = chunk.flatMap((r) => FILE_COLUMNS.map((c) => (r[c] instanceof Date ? sqliteText(r[c] as Date) : r[c])));
+    await m.query(
+      `INSERT INTO hub_files (${FILE_COLUMNS.map((c) => `"${c}"`).join(', ')}) VALUES ${chunk.map(() => `(${FILE_COLUMNS.map(() => '?').join(', ')})`).join(', ')}
+       ON CONFLICT ("taskReportId", "iterationKey", "extension") DO UPDATE SET "modifiedDate" = excluded."modifiedDate", "reportName" = excluded."reportName",
+       "hubFolderId" = excluded."hubFolderId", "kind" = excluded."kind", "name" = excluded."name", "typeMime" = excluded."typeMime", "size" = excluded."size",
+       "latestOccurrenceId" = excluded."latestOccurrenceId", "taskId" = excluded."taskId", "reportId" = excluded."reportId"`,
+      values,
+    );
+  }
 }
