@@ -10,6 +10,7 @@ import { pageOf, runList } from '../../core/list-query.js';
 import { Page } from '../../core/envelope.js';
 import { HubEvent, HubFavorite, HubFile, HubFolder, HubOccurrence, type HubFileRow, type HubOccurrenceRow } from './hub.entity.js';
 import { readOccurrence, removeHubFileDir } from './hub-storage.js';
+import { uniqueName } from '../requests/request-output.js';
 import { visibleFileOr404, visibleFiles } from './hub-visibility.js';
 
 const RECENT_DAYS = 7;
@@ -139,10 +140,7 @@ async function downloadIterationSet(ctx: OpContext, id: string): Promise<FileRes
   for (const f of files) {
     const o = f.latestOccurrenceId ? await ctx.db.getRepository(HubOccurrence).findOneBy({ id: f.latestOccurrenceId }) : null;
     if (!o) continue;
-    let name = safeFileName(o.name);
-    for (let n = 2; used.has(name.toLowerCase()); n++) name = safeFileName(o.name).replace(/(\.\w+)?$/, (ext) => ` (${n})${ext}`);
-    used.add(name.toLowerCase());
-    zip.file(name, await readOccurrence(ctx.dataDir, f.id, o.id, o.extension));
+    zip.file(uniqueName(used, o.name), await readOccurrence(ctx.dataDir, f.id, o.id, o.extension));
   }
   await viewed(ctx, files.map((f) => f.id));
   return new FileResult(`${safeFileName(files[0].reportName)}.zip`, 'application/zip', await zip.generateAsync({ type: 'nodebuffer', compression: 'DEFLATE' }));
