@@ -83,10 +83,23 @@ describe(covers('storage services', 'v1.storageServices.list', 'v2.storageServic
     const svc = await s.ok('POST', '/api/v1/storage-services', { name: 'Partner SFTP', type: 'SFTP', host: '127.0.0.1', sftpPort: sftp.port, username: sftp.user, privateKey: sftp.privateKey, ftpTestDirectoryPath: base });
     expect(svc).toMatchObject({ type: 'SFTP', port: sftp.port, hasPrivateKey: true });
     expect(JSON.stringify(svc)).not.toContain('PRIVATE KEY');
-    expect((await s.ok('POST', `/api/v1/storage-services/${svc.id}/test`)).message).toBe(`Signed in to 127.0.0.1:${sftp.port} and opened ${base}`);
+    // The first connection pins the server's host key: the one OpenSSH itself prints.
+    expect((await s.ok('POST', `/api/v1/storage-services/${svc.id}/test`)).message).toBe(`Signed in to 127.0.0.1:${sftp.port} (host key ${sftp.hostKeyFingerprint}) and opened ${base}`);
     const { done, made } = await runTo(svc.id, 'daily');
     expect(done.status).toBe('completed');
     expect(Buffer.compare(await readFile(join(base, 'daily', done.files[0].name)), made)).toBe(0);
+    // Another key offered by the same address is refused before anything is sent, naming the host.
+    await s.engine.services.db.query('UPDATE storage_services SET hostKey = ? WHERE id = ?', ['SHA256:somebody-else', svc.id]);
+    const changed = await s.call('POST', `/api/v1/storage-services/${svc.id}/test`);
+    expect(changed.status).toBe(400);
+    expect(changed.body.errorDetails?.[0].field).toBe('host');
+    expect(changed.body.error).toContain(`the host key of 127.0.0.1 changed (pinned SHA256:somebody-else, offered ${sftp.hostKeyFingerprint})`);
+    const refused = await runTo(svc.id, 'refused');
+    expect(refused.done.status).toBe('warning');
+    expect(existsSync(join(base, 'refused'))).toBe(false);
+    // Clearing the pinned key (the server was reinstalled) pins the one offered next.
+    await s.ok('PUT', `/api/v2/storage-services/${svc.id}`, { name: 'Partner SFTP', type: 'SFTP', host: '127.0.0.1', sftpPort: sftp.port, username: sftp.user, ftpTestDirectoryPath: base, clearHostKey: true });
+    expect((await s.ok('POST', `/api/v1/storage-services/${svc.id}/test`)).message).toContain(sftp.hostKeyFingerprint);
     const stranger = await s.ok('POST', '/api/v1/storage-services', { name: 'Wrong key', type: 'SFTP', host: '127.0.0.1', sftpPort: sftp.port, username: sftp.user, password: 'guess', ftpTestDirectoryPath: base });
     const res = await s.call('POST', `/api/v1/storage-services/${stranger.id}/test`);
     expect(res.status).toBe(400);

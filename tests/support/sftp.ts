@@ -13,6 +13,8 @@ export interface TestSftp {
   privateKey: string;
   /** A folder inside the server's reach where uploads are read back from. */
   root: string;
+  /** The server's host key fingerprint as OpenSSH prints it ("SHA256:…"). */
+  hostKeyFingerprint: string;
   close(): Promise<void>;
 }
 
@@ -48,6 +50,7 @@ export async function startSftp(): Promise<TestSftp> {
     user: userInfo().username,
     privateKey: readFileSync(join(dir, 'client_key'), 'utf8'),
     root,
+    hostKeyFingerprint: execFileSync('ssh-keygen', ['-l', '-E', 'sha256', '-f', join(dir, 'host_key.pub')], { encoding: 'utf8' }).split(' ')[1],
     async close() {
       const exited = new Promise((r) => child.once('exit', r));
       child.kill('SIGTERM');

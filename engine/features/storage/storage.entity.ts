@@ -20,6 +20,8 @@ export interface StorageServiceRow extends BaseRow {
   password: string | null;
   /** SFTP: a private key (OpenSSH or PEM) to sign in with, sealed like the password. */
   privateKey: string | null;
+  /** SFTP: the server's host key (SHA-256), pinned on first use; a different key is refused. */
+  hostKey: string | null;
   passiveMode: boolean;
   /** Folder: the root every delivery stays under. FTP: the base directory (set B `ftpTestDirectoryPath`). */
   rootPath: string | null;
@@ -30,7 +32,7 @@ export const StorageService = new EntitySchema<StorageServiceRow>({
   name: 'StorageService',
   tableName: 'storage_services',
   columns: {
-    ...baseColumns, name: text(false), description: text(), type: { type: 'varchar', length: 10 }, host: text(), port: int(), username: text(), password: text(), privateKey: text(),
+    ...baseColumns, name: text(false), description: text(), type: { type: 'varchar', length: 10 }, host: text(), port: int(), username: text(), password: text(), privateKey: text(), hostKey: text(),
     passiveMode: flag(true), rootPath: text(), isDefault: flag(),
   },
 });

@@ -1,4 +1,5 @@
 import { constants } from 'node:fs';
+import { createHash } from 'node:crypto';
 import { access, stat } from 'node:fs/promises';
 import { isAbsolute } from 'node:path';
 import { z } from 'zod';
@@ -26,6 +27,8 @@ export const StorageInput = z.object({
   passiveMode: v.obool().nullable(), ftpTestDirectoryPath: v.nstr(1000), sftpPort: v.int().nullable().optional(),
   rootPath: v.nstr(1000), port: z.number().int().min(1).max(65535).nullable().optional(), isDefault: v.obool(),
   privateKey: z.string().max(20_000).nullable().optional(),
+  /** SFTP: forget the pinned host key (the server was reinstalled); the next connection pins the new one. */
+  clearHostKey: v.obool(),
 });
 export type StorageInput = z.output<typeof StorageInput>;
 
@@ -58,6 +61,8 @@ export async function saveStorage(ctx: OpContext, id: string | null, f: StorageI
     port: f.type === 'Folder' ? null : f.type === 'SFTP' ? (f.sftpPort ?? f.port ?? 22) : (f.port ?? 21), username: f.username ?? null,
     password: ctx.secrets.sealOrKeep(f.password, current?.password ?? null), privateKey: ctx.secrets.sealOrKeep(f.privateKey, current?.privateKey ?? null),
     passiveMode: f.passiveMode ?? true, rootPath, isDefault: f.isDefault ?? current?.isDefault ?? false, modifiedDate: ctx.now(),
+    // Another host (or port) is another machine: its key is pinned afresh; so is one the user clears.
+    hostKey: current && !f.clearHostKey && current.host === (f.host?.trim() ?? null) && current.port === (f.type === 'SFTP' ? (f.sftpPort ?? f.port ?? 22) : (f.port ?? 21)) ? current.hostKey : null,
   };
   await ctx.db.getRepository(StorageService).save(row);
   return storageDto(row);
@@ -77,13 +82,34 @@ export async function ftpClient(ctx: Pick<OpContext, 'secrets'>, x: StorageServi
   return client;
 }
 
-/** An SFTP client signed in to the service (password or private key), its base directory made. */
-export async function sftpClient(ctx: Pick<OpContext, 'secrets'>, x: StorageServiceRow): Promise<SftpClient> {
+/**
+ * An SFTP client signed in to the service (password or private key), its base directory made. The
+ * server's host key is pinned on first use (its SHA-256 kept on the service) and must match after:
+ * a changed key is refused before any password or file is sent, since it may be another machine.
+ */
+export async function sftpClient(ctx: Pick<OpContext, 'secrets' | 'db' | 'write'>, x: StorageServiceRow): Promise<SftpClient> {
   const client = new SftpClient();
-  await client.connect({
-    host: x.host ?? '', port: x.port ?? 22, username: x.username ?? '', readyTimeout: 20_000,
-    password: x.password ? ctx.secrets.open(x.password) : undefined, privateKey: x.privateKey ? ctx.secrets.open(x.privateKey) : undefined,
-  });
+  let seen: string | null = null;
+  try {
+    await client.connect({
+      host: x.host ?? '', port: x.port ?? 22, username: x.username ?? '', readyTimeout: 20_000,
+      password: x.password ? ctx.secrets.open(x.password) : undefined, privateKey: x.privateKey ? ctx.secrets.open(x.privateKey) : undefined,
+      hostVerifier: (key: Buffer) => {
+        seen = `SHA256:${createHash('sha256').update(key).digest('base64').replace(/=+$/, '')}`;
+        return !x.hostKey || x.hostKey === seen;
+      },
+    });
+  } catch (e) {
+    if (x.hostKey && seen && seen !== x.hostKey) {
+      throw new Error(`the host key of ${x.host} changed (pinned ${x.hostKey}, offered ${seen}); if the server was reinstalled, clear the pinned key and test again`);
+    }
+    throw e;
+  }
+  if (!x.hostKey && seen) {
+    const pinned = seen;
+    await ctx.write(() => ctx.db.getRepository(StorageService).update({ id: x.id }, { hostKey: pinned }));
+    x.hostKey = pinned;
+  }
   await client.mkdir(x.rootPath ?? '/', true);
   return client;
 }
@@ -104,10 +130,10 @@ export async function testStorage(ctx: OpContext, id: string) {
     let sftp: SftpClient | null = null;
     try {
       sftp = await sftpClient(ctx, x);
-      return { ok: true, message: `Signed in to ${x.host}:${x.port} and opened ${x.rootPath}` };
+      return { ok: true, message: `Signed in to ${x.host}:${x.port} (host key ${x.hostKey}) and opened ${x.rootPath}` };
     } catch (e) {
       const msg = (e as Error).message.replace(/[\r\n]+/g, ' ').slice(0, 300);
-      throw badInput(`${x.host}:${x.port} could not be used: ${msg}`, [{ field: /auth|password|key/i.test(msg) ? 'username' : 'host', message: msg }]);
+      throw badInput(`${x.host}:${x.port} could not be used: ${msg}`, [{ field: /host key/i.test(msg) ? 'host' : /auth|password|key/i.test(msg) ? 'username' : 'host', message: msg }]);
     } finally {
       await sftp?.end().catch(() => undefined);
     }

@@ -17,12 +17,13 @@ const fields: FieldDef[] = [
   { name: 'privateKey', label: 'Private key (SFTP)', kind: 'textarea', hint: 'OpenSSH or PEM; stored encrypted; leave blank to keep the one saved' },
   { name: 'ftpTestDirectoryPath', label: 'Base directory (FTP, SFTP)', kind: 'text', hint: 'Deliveries stay under it; for SFTP an absolute path on the server' },
   { name: 'passiveMode', label: 'Passive mode (FTP)', kind: 'checkbox' },
+  { name: 'clearHostKey', label: 'Forget the pinned host key (SFTP: the server was reinstalled)', kind: 'checkbox', hint: 'The next connection pins the key the server offers then' },
   { name: 'description', label: 'Description', kind: 'textarea' },
 ];
 
 const body = (v: FormValues) => ({
   name: text(v.name), type: choice(STORAGE_TYPES)(v.type), rootPath: orNull(v.rootPath), host: orNull(v.host), port: num(v.port), username: orNull(v.username),
-  password: orNull(v.password), privateKey: orNull(v.privateKey), sftpPort: v.type === 'SFTP' ? num(v.port) : null, ftpTestDirectoryPath: orNull(v.ftpTestDirectoryPath), passiveMode: flag(v.passiveMode), description: orNull(v.description),
+  password: orNull(v.password), privateKey: orNull(v.privateKey), sftpPort: v.type === 'SFTP' ? num(v.port) : null, ftpTestDirectoryPath: orNull(v.ftpTestDirectoryPath), passiveMode: flag(v.passiveMode), clearHostKey: flag(v.clearHostKey), description: orNull(v.description),
 });
 
 const config = {
@@ -34,11 +35,12 @@ const config = {
       { key: 'name', label: 'Name', sort: 'Name' },
       { key: 'type', label: 'Type', sort: 'Type' },
       { key: 'rootPath', label: 'Where', render: (r) => (r.type === 'Folder' ? (r.rootPath ?? '') : `${r.host ?? ''}:${r.port ?? 21}${r.rootPath ?? '/'}`) },
+      { key: 'hostKey', label: 'Host key (SFTP)', render: (r) => r.hostKey ?? (r.type === 'SFTP' ? 'pinned on first connection' : '') },
       { key: 'description', label: 'Description', sort: 'Description' },
     ],
     fields,
     initial: { type: 'Folder', passiveMode: true },
-    toForm: (r) => ({ ...r, password: '', privateKey: '' }),
+    toForm: (r) => ({ ...r, password: '', privateKey: '', clearHostKey: false }),
     body,
   }),
   rowActions: (r: { id: string; name: string }) => (
