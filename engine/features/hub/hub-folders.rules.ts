@@ -67,6 +67,7 @@ export async function saveHubFolder(ctx: OpContext, id: string | null, f: HubFol
 /** Deletes folders with their subfolders; their files move to the root, never lost. */
 export async function deleteHubFolders(ctx: OpContext, ids: string[]) {
   const rows = await requireAll(ctx, HubFolder, ids, 'Hub folder');
+  if (!rows.length) return { deleted: 0, filesMovedToRoot: 0 };
   if (rows.some((r) => r.id === HUB_ROOT_FOLDER_ID)) throw conflict('The hub\'s root folder cannot be deleted', [{ field: 'body', message: 'holds the root folder' }]);
   let removed = 0;
   let moved = 0;
