@@ -23,3 +23,12 @@ export function contentDisposition(fileName: string): string {
   const ascii = safe.replace(/[^\x20-\x7e]/g, '_');
   return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(safe)}`;
 }
+
+/** A safe name not yet in `used` (compared ignoring case): "Sales.pdf", then "Sales (2).pdf". */
+export function uniqueName(used: Set<string>, wanted: string): string {
+  const clean = safeFileName(wanted);
+  let name = clean;
+  for (let n = 2; used.has(name.toLowerCase()); n++) name = clean.replace(/(\.\w+)?$/, (ext) => ` (${n})${ext}`);
+  used.add(name.toLowerCase());
+  return name;
+}

@@ -65,3 +65,8 @@ export function isWebAddress(s: string): boolean {
 export const idParam = z.object({ id: v.uuid() });
 /** Path parameters that are all UUIDs, such as {taskId} and {taskReportId}. */
 export const uuidParams = <const K extends string>(...keys: K[]) => z.object(Object.fromEntries(keys.map((k) => [k, v.uuid()])) as Record<K, ReturnType<typeof v.uuid>>);
+
+/** The entries of a list a person or a variable wrote: "a@x.com; b@x.com", commas and new lines too. */
+export function listEntries(text: string | null | undefined): string[] {
+  return (text ?? '').split(/[;,\n]/).map((x) => x.trim()).filter(Boolean);
+}

@@ -12,6 +12,7 @@ import { waitForRequest } from '../support/requests.js';
 import { pdfPages, zipEntries } from '../support/read-back.js';
 import { demoSalesByRegion } from '../support/demo-figures.js';
 import { covers } from '../support/covers.js';
+import { until } from '../support/until.js';
 
 let s: TestServer;
 let smtp: TestSmtp;
@@ -20,16 +21,6 @@ let report: { id: string; projectId: string; connectionId: string };
 let appRowId: string;
 let sales: Map<string, number>;
 const en = (n: number) => Math.round(n).toLocaleString('en-US');
-
-async function until<T>(read: () => T, ok: (x: T) => boolean, ms = 30_000): Promise<T> {
-  const t0 = Date.now();
-  for (;;) {
-    const x = read();
-    if (ok(x)) return x;
-    if (Date.now() - t0 > ms) throw new Error('timed out');
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}
 
 beforeAll(async () => {
   smtp = await startSmtp();

@@ -9,6 +9,7 @@ import { fixtures, type Fixtures } from '../support/samples.js';
 import { closedPort, startSmtp, type TestSmtp } from '../support/smtp.js';
 import { waitForRequest } from '../support/requests.js';
 import { covers } from '../support/covers.js';
+import { until } from '../support/until.js';
 import { Outbox } from '../../engine/features/mail/mail.entity.js';
 
 let s: TestServer;
@@ -17,16 +18,6 @@ let smtp: TestSmtp;
 let projectId: string;
 let reportId: string;
 const server = (port: number, extra: Record<string, unknown> = {}) => ({ name: 'Loopback', fromName: 'Broadsheet reports', fromAddress: 'reports@example.com', hostName: '127.0.0.1', smtpPort: port, ssl: false, ...extra });
-
-async function until<T>(read: () => Promise<T> | T, ok: (x: T) => boolean, ms = 30_000): Promise<T> {
-  const t0 = Date.now();
-  for (;;) {
-    const x = await read();
-    if (ok(x)) return x;
-    if (Date.now() - t0 > ms) throw new Error('timed out');
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}
 
 async function user(first: string, email: string, isActive = true) {
   return (await s.ok('POST', '/api/v1/users', { firstName: first, lastName: 'Reader', email, isActive, organizations: [{ id: f.orgId }] })).id as string;

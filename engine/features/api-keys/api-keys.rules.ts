@@ -1,6 +1,6 @@
 import type { OpContext } from '../../ops/context.js';
 import { me } from '../../ops/context.js';
-import { iso, newBase } from '../../core/entity-base.js';
+import { iso, newBase, sqliteText } from '../../core/entity-base.js';
 import { fieldError, forbidden, notFound } from '../../core/errors.js';
 import { findOr404, requireAll } from '../../core/rows.js';
 import type { ListSpec } from '../../core/list-query.js';
@@ -21,7 +21,7 @@ export const LIST_API_KEYS: ListSpec = {
 };
 
 function sqliteNow(): string {
-  return new Date().toISOString().replace('T', ' ').replace('Z', '');
+  return sqliteText(new Date());
 }
 
 /** The key's secret never leaves the create response; the list shows its first characters only. */

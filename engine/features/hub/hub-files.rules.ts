@@ -10,7 +10,7 @@ import { pageOf, runList } from '../../core/list-query.js';
 import { Page } from '../../core/envelope.js';
 import { HubEvent, HubFavorite, HubFile, HubFolder, HubOccurrence, type HubFileRow, type HubOccurrenceRow } from './hub.entity.js';
 import { readOccurrence, removeHubFileDir } from './hub-storage.js';
-import { uniqueName } from '../requests/request-output.js';
+import { zipFiles } from '../../core/zip.js';
 import { visibleFileOr404, visibleFiles } from './hub-visibility.js';
 
 const RECENT_DAYS = 7;
@@ -134,16 +134,10 @@ async function downloadIterationSet(ctx: OpContext, id: string): Promise<FileRes
   else qb.andWhere('f.reportId = :reportId', { reportId: id });
   const files = await qb.orderBy('f.name').getMany();
   if (!files.length) throw notFound(`Iteration files of ${id}`);
-  const { default: JSZip } = await import('jszip');
-  const zip = new JSZip();
-  const used = new Set<string>();
-  for (const f of files) {
-    const o = f.latestOccurrenceId ? await ctx.db.getRepository(HubOccurrence).findOneBy({ id: f.latestOccurrenceId }) : null;
-    if (!o) continue;
-    zip.file(uniqueName(used, o.name), await readOccurrence(ctx.dataDir, f.id, o.id, o.extension));
-  }
+  const latest = await ctx.db.getRepository(HubOccurrence).findBy({ id: In(files.map((f) => f.latestOccurrenceId).filter((x): x is string => !!x)) });
+  const data = await zipFiles(latest.sort((a, b) => a.name.localeCompare(b.name)).map((o) => ({ name: o.name, read: () => readOccurrence(ctx.dataDir, o.fileId, o.id, o.extension) })));
   await viewed(ctx, files.map((f) => f.id));
-  return new FileResult(`${safeFileName(files[0].reportName)}.zip`, 'application/zip', await zip.generateAsync({ type: 'nodebuffer', compression: 'DEFLATE' }));
+  return new FileResult(`${safeFileName(files[0].reportName)}.zip`, 'application/zip', data);
 }
 
 const PREVIEWABLE = new Set(['pdf', 'png']);

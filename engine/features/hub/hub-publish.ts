@@ -3,6 +3,7 @@ import { extname, join } from 'node:path';
 import { In } from 'typeorm';
 import type { OpContext } from '../../ops/context.js';
 import { newBase, sqliteText } from '../../core/entity-base.js';
+import { listEntries } from '../../core/validation.js';
 import type { EntityManager } from 'typeorm';
 import { FILE_TYPES, parseFormat } from '../../render/formats.js';
 import { User } from '../users/users.entity.js';
@@ -15,8 +16,6 @@ import { occurrencePath, placeOccurrence, removeOccurrence } from './hub-storage
 
 const KEY_SEPARATOR = '\u001f';
 
-/** The addresses or account names a variable's value lists: "a@x.com; b@x.com". */
-export const listedNames = (value: string | null | undefined) => (value ?? '').split(/[;,\n]/).map((x) => x.trim().toLowerCase()).filter(Boolean);
 
 /**
  * Publishes a task report's files to the hub: one hub file per iteration value and format, a new
@@ -51,7 +50,7 @@ export async function publishToHub(ctx: OpContext, task: TaskRow, tr: TaskReport
     await placeOccurrence(join(requestDir(ctx.dataDir, requestId), f.name), occurrencePath(ctx.dataDir, file.id, occurrence.id, extension));
     hubFiles.push(file);
     occurrences.push(occurrence);
-    if (userVariable) wanted.set(file.id, listedNames(f.variables?.[userVariable]));
+    if (userVariable) wanted.set(file.id, listEntries(f.variables?.[userVariable]).map((n) => n.toLowerCase()));
   }
   const authorized = await authorizedUsers(ctx, [...new Set([...wanted.values()].flat())]);
   const pruned: HubOccurrenceRow[] = [];

@@ -6,6 +6,7 @@ import { Report } from '../reports/reports.entity.js';
 import { TaskRecipient, TaskReport } from '../tasks/tasks.entity.js';
 import { reachableTask } from '../tasks/tasks.rules.js';
 import { defaultMailServer } from './mail-servers.rules.js';
+import { listEntries } from '../../core/validation.js';
 
 /** One person in a dry run: how they are reached, what they get, or why they are left out. */
 export interface DryRunRecipient {
@@ -45,7 +46,7 @@ export async function dryRun(ctx: OpContext, taskId: string) {
   if (!mailOn) warnings.push('E-mail is off for this task: nobody is mailed.');
   else if (!server) warnings.push('No mail server is set up: nobody can be mailed.');
   if (task.testMode) {
-    const list = (task.testModeRecipients ?? '').split(/[;,]/).map((x) => x.trim()).filter(Boolean);
+    const list = listEntries(task.testModeRecipients);
     return {
       taskId: task.id, taskName: task.name, testMode: true, files, warnings: [...warnings, 'Test mode: only the test recipients are mailed, and nobody sees the files in the hub.'],
       recipients: list.map((address): DryRunRecipient => ({ name: address, email: address, via: ['test recipients'], byEmail: mailOn && !!server, inHub: false, notes: [] })),

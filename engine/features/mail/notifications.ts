@@ -1,12 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import type { OpContext } from '../../ops/context.js';
 import { newBase } from '../../core/entity-base.js';
-import { EMAIL_PATTERN } from '../../core/validation.js';
+import { EMAIL_PATTERN, listEntries } from '../../core/validation.js';
 import { Task } from '../tasks/tasks.entity.js';
 import type { RequestRow } from '../requests/requests.entity.js';
 import { defaultMailServer } from './mail-servers.rules.js';
 
-const list = (text: string | null) => (text ?? '').split(/[;,]/).map((x) => x.trim()).filter((a) => EMAIL_PATTERN.test(a));
+const list = (text: string | null) => listEntries(text).filter((a) => EMAIL_PATTERN.test(a));
 
 /**
  * Tells a task's notification recipients how a run ended, when the task asks for that outcome

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { In } from 'typeorm';
 import type { OpContext } from '../../ops/context.js';
 import { newBase } from '../../core/entity-base.js';
-import { EMAIL_PATTERN } from '../../core/validation.js';
+import { EMAIL_PATTERN, listEntries } from '../../core/validation.js';
 import { User, UserGroup, type UserRow } from '../users/users.entity.js';
 import { TaskRecipient, TaskReport, type TaskReportRow, type TaskRow } from '../tasks/tasks.entity.js';
 import type { RequestFile } from '../requests/requests.entity.js';
@@ -10,9 +10,8 @@ import { defaultMailServer } from './mail-servers.rules.js';
 import type { OutboxAttachment, OutboxRow } from './mail.entity.js';
 import { Report } from '../reports/reports.entity.js';
 import { reportApp } from '../reports/reports.rules.js';
-import { readRequestFile } from '../requests/request-output.js';
+import { readRequestFile, zipRequestFiles } from '../requests/request-output.js';
 import type { KeptFile } from '../requests/execute-request.js';
-import { listedNames } from '../hub/hub-publish.js';
 
 /** Who a task mails, and who it leaves out and why (the dry run and the log say the same). */
 export interface MailAudience {
@@ -20,7 +19,6 @@ export interface MailAudience {
   leftOut: { name: string; reason: string }[];
 }
 
-const addresses = (text: string | null) => (text ?? '').split(/[;,]/).map((x) => x.trim()).filter(Boolean);
 
 /**
  * The people a task mails: in test mode its test recipients only; otherwise its users and the
@@ -28,7 +26,7 @@ const addresses = (text: string | null) => (text ?? '').split(/[;,]/).map((x) =>
  */
 export async function taskAudience(ctx: Pick<OpContext, 'db'>, task: TaskRow): Promise<MailAudience> {
   if (task.testMode) {
-    const list = addresses(task.testModeRecipients);
+    const list = listEntries(task.testModeRecipients);
     return { to: list.filter((a) => EMAIL_PATTERN.test(a)).map((a) => ({ address: a.toLowerCase(), name: a })), leftOut: list.filter((a) => !EMAIL_PATTERN.test(a)).map((a) => ({ name: a, reason: 'not an e-mail address' })) };
   }
   const entries = await ctx.db.getRepository(TaskRecipient).findBy({ taskId: task.id, sendEmail: true });
@@ -106,10 +104,7 @@ function mailContent(ctx: OpContext, requestId: string, taskReports: Map<string,
 }
 
 async function zipForMail(ctx: OpContext, requestId: string, files: RequestFile[], keep: KeepFile, taskReportId: string, reportName: string) {
-  const { default: JSZip } = await import('jszip');
-  const zip = new JSZip();
-  for (const f of files) zip.file(f.name, await readRequestFile(ctx.dataDir, requestId, f.name));
-  return keep({ name: `${reportName}.zip`, format: 'Zip', data: await zip.generateAsync({ type: 'nodebuffer', compression: 'DEFLATE' }), iteration: [] }, taskReportId);
+  return keep({ name: `${reportName}.zip`, format: 'Zip', data: await zipRequestFiles(ctx.dataDir, requestId, files), iteration: [] }, taskReportId);
 }
 
 /**
@@ -122,7 +117,7 @@ function dynamicRecipients(files: RequestFile[], taskReports: Map<string, TaskRe
   for (const f of files) {
     const variable = taskReports.get(f.taskReportId ?? '')?.options.recipientsVariable?.trim();
     if (!variable) continue;
-    for (const a of listedNames(f.variables?.[variable])) {
+    for (const a of listEntries(f.variables?.[variable]).map((a) => a.toLowerCase())) {
       if (!EMAIL_PATTERN.test(a)) invalid.add(a);
       else byAddress.set(a, [...(byAddress.get(a) ?? []), f]);
     }
@@ -185,8 +180,8 @@ export async function queueTaskMail(ctx: OpContext, task: TaskRow, requestId: st
   // A value from the data must not start a header of its own.
   const subject = fill(email.subject).replace(/[\r\n]+/g, ' ');
   const text = fill(email.message ?? '');
-  const cc = email.ccBcc ? addresses(email.cc).filter((a) => EMAIL_PATTERN.test(a)) : [];
-  const bcc = email.ccBcc ? addresses(email.bcc).filter((a) => EMAIL_PATTERN.test(a)) : [];
+  const cc = email.ccBcc ? listEntries(email.cc).filter((a) => EMAIL_PATTERN.test(a)) : [];
+  const bcc = email.ccBcc ? listEntries(email.bcc).filter((a) => EMAIL_PATTERN.test(a)) : [];
   const content = mailContent(ctx, requestId, taskReports, reportNames, keep, text);
   const message = (to: string[], c: MailContent, copies: boolean): OutboxRow => ({
     ...newBase(now), requestId, mailServerId: server.id, messageId: `<${randomUUID()}@${domain}>`, from, to, cc: copies ? cc : [], bcc: copies ? bcc : [], subject, text, html: c.html,

@@ -2,6 +2,7 @@ import { performance } from 'node:perf_hooks';
 import type { OpContext } from '../../ops/context.js';
 import { badInput } from '../../core/errors.js';
 import { FileResult, safeFileName } from '../../core/file-result.js';
+import { zipFiles } from '../../core/zip.js';
 import type { Selections } from '../../analytics/model.js';
 import type { ReportDocument } from '../../render/document.js';
 import { FILE_TYPES, FORMATS_BY_TYPE, type OutputFormat, type ProtectionOptions } from '../../render/formats.js';
@@ -175,16 +176,6 @@ export async function generateFiles(ctx: OpContext, report: ReportRow, req: Gene
 /** One file as is; several (an iteration) zipped together, names made unique. */
 export async function asDownload(report: ReportRow, files: GeneratedFile[]): Promise<FileResult> {
   if (files.length === 1) return new FileResult(files[0].name, FILE_TYPES[files[0].format].mime, files[0].data);
-  // Loaded on the first zip, not at start.
-  const { default: JSZip } = await import('jszip');
-  const zip = new JSZip();
-  const used = new Set<string>();
-  for (const f of files) {
-    let name = f.name;
-    for (let n = 2; used.has(name.toLowerCase()); n++) name = f.name.replace(/(\.\w+)$/, ` (${n})$1`);
-    used.add(name.toLowerCase());
-    zip.file(name, f.data);
-  }
-  const data = await zip.generateAsync({ type: 'nodebuffer', compression: 'DEFLATE' });
+  const data = await zipFiles(files.map((f) => ({ name: f.name, read: async () => f.data })));
   return new FileResult(`${safeFileName(report.name)}.zip`, 'application/zip', data);
 }

@@ -10,7 +10,8 @@ import { describeOutcome, evaluateConditions } from '../conditions/condition-eva
 import { queueTaskMail } from '../mail/task-mail.js';
 import type { Selections } from '../../analytics/model.js';
 import type { RequestFile, RequestRow, RequestStatus } from './requests.entity.js';
-import { readRequestFile, requestDir, uniqueName, writeRequestFile } from './request-output.js';
+import { requestDir, writeRequestFile, zipRequestFiles } from './request-output.js';
+import { uniqueName } from '../../core/file-result.js';
 import { deliverToStorage } from '../storage/storage-delivery.js';
 import { join } from 'node:path';
 
@@ -184,11 +185,7 @@ function withSeparators(report: ReportRow, decimal: string | null, group: string
 
 /** A task report asking for one zip gets one: its files, read back, in a zip kept beside them. */
 async function zipTogether(ctx: OpContext, control: RunControl, report: ReportRow, tr: TaskReportRow, kept: RequestFile[]) {
-  const { default: JSZip } = await import('jszip');
-  const zip = new JSZip();
-  for (const f of kept) zip.file(f.name, await readRequestFile(ctx.dataDir, control.requestId, f.name));
-  const data = await zip.generateAsync({ type: 'nodebuffer', compression: 'DEFLATE' });
-  return control.keep({ name: `${report.name}.zip`, format: 'Zip', data, iteration: [] }, tr.id);
+  return control.keep({ name: `${report.name}.zip`, format: 'Zip', data: await zipRequestFiles(ctx.dataDir, control.requestId, kept), iteration: [] }, tr.id);
 }
 
 export async function executeRequest(ctx: OpContext, row: RequestRow, control: RunControl): Promise<RunOutcome> {

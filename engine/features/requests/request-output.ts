@@ -1,6 +1,7 @@
 import { appendFile, mkdir, open, readdir, readFile, rename, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { safeFileName } from '../../core/file-result.js';
+import { zipFiles } from '../../core/zip.js';
 
 // Where a request keeps what it makes: its files under `files/requests/<id>/`, its log at
 // `logs/requests/<id>.log`. Ids are UUIDs checked by the operations, so paths stay in their roots.
@@ -27,14 +28,6 @@ export async function writeRequestFile(dataDir: string, id: string, name: string
   await rename(part, final);
 }
 
-/** A name not yet used in the request's folder: "Sales.pdf", then "Sales (2).pdf". */
-export function uniqueName(used: Set<string>, wanted: string): string {
-  const clean = safeFileName(wanted);
-  let name = clean;
-  for (let n = 2; used.has(name.toLowerCase()); n++) name = clean.replace(/(\.\w+)?$/, (ext) => ` (${n})${ext}`);
-  used.add(name.toLowerCase());
-  return name;
-}
 
 export async function readRequestFile(dataDir: string, id: string, name: string): Promise<Buffer> {
   return readFile(join(requestDir(dataDir, id), safeFileName(name)));
@@ -92,4 +85,9 @@ export async function readRequestLog(dataDir: string, id: string): Promise<strin
 
 export async function removeRequestLog(dataDir: string, id: string): Promise<void> {
   await rm(requestLogPath(dataDir, id), { force: true });
+}
+
+/** Some of a request's files, read back one at a time into a zip. */
+export function zipRequestFiles(dataDir: string, id: string, files: { name: string }[]): Promise<Buffer> {
+  return zipFiles(files.map((f) => ({ name: f.name, read: () => readRequestFile(dataDir, id, f.name) })));
 }

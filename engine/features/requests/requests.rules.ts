@@ -21,7 +21,7 @@ import { scheduleOf } from '../tasks/task-triggers.rules.js';
 import { describeSchedule } from '../tasks/fire-times.js';
 import { FINISHED, Request, type RequestRow } from './requests.entity.js';
 import { mailCounts } from '../mail/outbox.rules.js';
-import { readRequestFile, readRequestLog, removeRequestFiles, removeRequestLog } from './request-output.js';
+import { readRequestFile, readRequestLog, removeRequestFiles, removeRequestLog, zipRequestFiles } from './request-output.js';
 
 // Requests: queuing them (a task now, an on-demand report), their statuses, stop, delete, and what
 // they made (files, log). The runner does the work; these rules only touch rows and files.
@@ -286,10 +286,7 @@ export async function requestResult(ctx: OpContext, id: string, version?: string
     const type = Object.values(FILE_TYPES).find((t) => f.name.toLowerCase().endsWith(`.${t.extension}`));
     return new FileResult(f.name, type?.mime ?? (f.name.endsWith('.zip') ? 'application/zip' : 'application/octet-stream'), await readRequestFile(ctx.dataDir, r.id, f.name));
   }
-  const { default: JSZip } = await import('jszip');
-  const zip = new JSZip();
-  for (const f of files) zip.file(f.name, await readRequestFile(ctx.dataDir, r.id, f.name));
-  return new FileResult(`${safeFileName(r.title)}.zip`, 'application/zip', await zip.generateAsync({ type: 'nodebuffer', compression: 'DEFLATE' }));
+  return new FileResult(`${safeFileName(r.title)}.zip`, 'application/zip', await zipRequestFiles(ctx.dataDir, r.id, files));
 }
 
 /** set B's download answers where the file is: the address of the result, with what it holds. */
