@@ -37,7 +37,7 @@ export function HubFolders({ folders, onChanged }: { folders: Folder[]; onChange
       <ul className="plain-list">
         {folders.map((f) => (
           <li key={f.id}>
-            <span>{f.location}</span>
+            <span>{f.isRoot ? '/ (the hub’s root)' : f.location}</span>
             {!f.isRoot && <button type="button" className="danger" onClick={() => void remove(f)} aria-label={`Delete folder ${f.location}`}>Delete</button>}
           </li>
         ))}
@@ -50,7 +50,7 @@ export function HubFolders({ folders, onChanged }: { folders: Folder[]; onChange
         <label>
           In
           <select value={parentId} onChange={(e) => setParentId(e.target.value)}>
-            {folders.map((f) => <option key={f.id} value={f.isRoot ? '' : f.id}>{f.location}</option>)}
+            {folders.map((f) => <option key={f.id} value={f.isRoot ? '' : f.id}>{f.isRoot ? '/ (root)' : f.location}</option>)}
           </select>
         </label>
         <button type="submit">Add folder</button>
