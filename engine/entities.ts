@@ -21,6 +21,7 @@ import { Request } from './features/requests/requests.entity.js';
 import { MailServer, Outbox } from './features/mail/mail.entity.js';
 import { StorageService } from './features/storage/storage.entity.js';
 import { HubConfiguration, HubEvent, HubFavorite, HubFile, HubFileUser, HubFolder, HubOccurrence } from './features/hub/hub.entity.js';
+import { Subscription } from './features/subscriptions/subscriptions.entity.js';
 
 /** Every entity the data source knows, in one list. */
 export const ENTITIES = [
@@ -28,5 +29,5 @@ export const ENTITIES = [
   IdentityProvider, OrganizationIdentityProvider, Resource, Setting, TrustedOrigin, UserDirectory, AuditEntry,
   AnalyticsApp, OrganizationAnalyticsApp, Project, Connection, Filter, FilterValue, Report,
   Task, TaskReport, TaskRecipient, TaskTrigger, Condition, ConditionRule, Request, MailServer, Outbox, StorageService,
-  HubConfiguration, HubFolder, HubFile, HubOccurrence, HubFileUser, HubFavorite, HubEvent,
+  HubConfiguration, HubFolder, HubFile, HubOccurrence, HubFileUser, HubFavorite, HubEvent, Subscription,
 ];

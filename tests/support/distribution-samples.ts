@@ -172,3 +172,28 @@ export function hubSamples(server: () => TestServer): Record<string, (f: Fixture
     'v1.hubFolders.delete': async () => ({ body: [await folder()] }),
   };
 }
+
+/** Subscriptions, made by the administrator (who reaches every project) to a connected report on a far schedule. */
+export function subscriptionSamples(server: () => TestServer): Record<string, (f: Fixtures) => Promise<Sample>> {
+  const ok = (method: string, path: string, body?: unknown, query?: Record<string, string | number | boolean>) => server().ok(method, path, body, query);
+  const body = async (f: Fixtures) => {
+    const { projectId, connectionId } = await f.make.connected();
+    const reportId = (await ok('POST', '/api/v2/reports', { name: uniq('Subscribed'), projectID: projectId, type: 'Html', connectionID: connectionId })).id as string;
+    return {
+      name: uniq('Subscription'), triggerType: 'Schedule', type: 'Report', reports: [{ id: reportId, formats: ['Html'], emailAttachment: true }],
+      schedule: { frequency: 'Daily', atHour: 7, atMinut: 0, timeZone: 'UTC', startDate: '2030-01-01T00:00:00Z', endDate: '2031-01-01T00:00:00Z' },
+      email: { subject: 'Every morning', message: 'Here it is.' },
+    };
+  };
+  const made = async (f: Fixtures) => (await ok('POST', '/api/v1/subscriptions', await body(f))).id as string;
+  // The lists are asked many times: one subscription, made once, keeps their totals steady.
+  let listed: Promise<string> | null = null;
+  const one = (f: Fixtures) => (listed ??= made(f));
+  return {
+    'v1.subscriptions.create': async (f) => ({ body: await body(f) }),
+    'v1.subscriptions.listOwn': async (f) => (await one(f), {}),
+    'v1.subscriptions.listBySite': async (f) => (await one(f), {}),
+    'v1.subscriptions.update': async (f) => ({ params: { SubcriptionId: await made(f) }, body: await body(f) }),
+    'v1.subscriptions.delete': async (f) => ({ body: [await made(f)] }),
+  };
+}

@@ -4,7 +4,7 @@ import type { OpContext } from '../../ops/context.js';
 import { newBase } from '../../core/entity-base.js';
 import { EMAIL_PATTERN, listEntries } from '../../core/validation.js';
 import { User, UserGroup, type UserRow } from '../users/users.entity.js';
-import { TaskRecipient, TaskReport, type TaskReportRow, type TaskRow } from '../tasks/tasks.entity.js';
+import { TaskRecipient, TaskReport, type TaskReportOptions, type TaskReportRow, type TaskRow } from '../tasks/tasks.entity.js';
 import type { RequestFile } from '../requests/requests.entity.js';
 import { defaultMailServer } from './mail-servers.rules.js';
 import type { OutboxAttachment, OutboxRow } from './mail.entity.js';
@@ -54,6 +54,9 @@ interface MailContent {
   html: string | null;
 }
 
+/** How a task report's files travel by mail. */
+export type MailOptions = Pick<TaskReportOptions, 'emailAttachment' | 'emailEmbedment' | 'zipEmailFiles'>;
+
 /** Keeps a file a mail makes (a zip of a report's files) beside the run's other files. */
 export type KeepFile = (file: KeptFile, taskReportId: string | null) => Promise<RequestFile>;
 
@@ -71,7 +74,7 @@ function inlineHtml(doc: string) {
  * the HTML body when it embeds (an HTML report's markup, a PNG chart as an inline image; other
  * formats are attached, since a mail body cannot show them).
  */
-function mailContent(ctx: OpContext, requestId: string, taskReports: Map<string, TaskReportRow>, reportNames: Map<string, string>, keep: KeepFile, message: string) {
+function mailContent(ctx: OpContext, requestId: string, optionsOf: (taskReportId: string) => MailOptions | undefined, reportNames: Map<string, string>, keep: KeepFile, message: string) {
   const zips = new Map<string, Promise<RequestFile>>();
   const path = (f: RequestFile) => `files/requests/${requestId}/${f.name}`;
   return async (files: RequestFile[]): Promise<MailContent> => {
@@ -80,7 +83,7 @@ function mailContent(ctx: OpContext, requestId: string, taskReports: Map<string,
     const byReport = new Map<string, RequestFile[]>();
     for (const f of files) byReport.set(f.taskReportId ?? '', [...(byReport.get(f.taskReportId ?? '') ?? []), f]);
     for (const [trId, group] of byReport) {
-      const o = taskReports.get(trId)?.options;
+      const o = optionsOf(trId);
       if (!o) continue;
       const attach: RequestFile[] = [];
       for (const f of group) {
@@ -146,7 +149,7 @@ async function filler(ctx: OpContext, task: TaskRow, taskReports: TaskReportRow[
  * with the files of the task reports that attach or embed theirs; and to the addresses a recipients
  * variable names, one mail each with only their files. Answers a warning to put on the run, or null.
  */
-export async function queueTaskMail(ctx: OpContext, task: TaskRow, requestId: string, files: RequestFile[], log: (line: string) => void, keep: KeepFile): Promise<string | null> {
+export async function queueTaskMail(ctx: OpContext, task: TaskRow, requestId: string, files: RequestFile[], log: (line: string) => void, keep: KeepFile, untracked: MailOptions | null = null): Promise<string | null> {
   const email = task.email;
   if (!email || !email.isActive) return null;
   const server = await defaultMailServer(ctx);
@@ -158,7 +161,9 @@ export async function queueTaskMail(ctx: OpContext, task: TaskRow, requestId: st
   for (const l of audience.leftOut) log(`Not mailed to ${l.name}: ${l.reason}`);
   const trs = await ctx.db.getRepository(TaskReport).findBy({ taskId: task.id });
   const taskReports = new Map(trs.map((r) => [r.id, r]));
-  const mailed = files.filter((f) => f.format !== 'Zip' && f.taskReportId && (taskReports.get(f.taskReportId)?.options.emailAttachment || taskReports.get(f.taskReportId)?.options.emailEmbedment));
+  // Files of no task report (a subscribed chart) travel as `untracked` says.
+  const optionsOf = (trId: string) => taskReports.get(trId)?.options ?? (trId === '' ? (untracked ?? undefined) : undefined);
+  const mailed = files.filter((f) => f.format !== 'Zip' && (optionsOf(f.taskReportId ?? '')?.emailAttachment || optionsOf(f.taskReportId ?? '')?.emailEmbedment));
   let dynamic = dynamicRecipients(files, taskReports, log);
   if (task.testMode && dynamic.size) {
     log(`Test mode: ${dynamic.size} address${dynamic.size === 1 ? '' : 'es'} from recipients variables not mailed`);
@@ -182,7 +187,7 @@ export async function queueTaskMail(ctx: OpContext, task: TaskRow, requestId: st
   const text = fill(email.message ?? '');
   const cc = email.ccBcc ? listEntries(email.cc).filter((a) => EMAIL_PATTERN.test(a)) : [];
   const bcc = email.ccBcc ? listEntries(email.bcc).filter((a) => EMAIL_PATTERN.test(a)) : [];
-  const content = mailContent(ctx, requestId, taskReports, reportNames, keep, text);
+  const content = mailContent(ctx, requestId, optionsOf, reportNames, keep, text);
   const message = (to: string[], c: MailContent, copies: boolean): OutboxRow => ({
     ...newBase(now), requestId, mailServerId: server.id, messageId: `<${randomUUID()}@${domain}>`, from, to, cc: copies ? cc : [], bcc: copies ? bcc : [], subject, text, html: c.html,
     attachments: c.attachments, status: 'queued', attempts: 0, nextAttemptAt: now, lastError: null, accepted: [], rejected: [], uncertain: false, sentAt: null,

@@ -39,6 +39,8 @@ export interface GenerateRequest {
   signal?: AbortSignal;
   /** Variables to read under each file's selections (a task report's recipients, folder, hub user). */
   evaluate?: string[];
+  /** `selections` narrow the filters' instead of replacing them (a subscriber's, see `narrowed`). */
+  narrow?: boolean;
 }
 
 export interface GeneratedFile {
@@ -96,6 +98,25 @@ async function variableValues(ctx: OpContext, appId: string, names: string[], se
 /** `vRegion` from `vRegion` or `$(vRegion)`. */
 export const variableName = (n: string) => n.trim().replace(/^\$\((.*)\)$/, '$1').trim();
 
+/**
+ * The caller's selections within what the filters already selected: a field both select keeps only
+ * the values both name. An empty selection means "everything" to a provider, so when the two share
+ * no value the filter's stands: a subscriber's choice can narrow a filter, never widen it.
+ */
+export function narrowed(base: Selections, extra: Selections): Selections {
+  const out: Selections = { ...base };
+  for (const [field, values] of Object.entries(extra)) {
+    if (!values.length) continue;
+    const key = Object.keys(base).find((k) => k.toLowerCase() === field.toLowerCase());
+    if (!key || !base[key].length) out[field] = values;
+    else {
+      const both = values.filter((x) => base[key].includes(x));
+      if (both.length) out[key] = both;
+    }
+  }
+  return out;
+}
+
 /** Runs `fn` over items with at most `limit` at once, keeping the order of results; stops on `signal`. */
 async function inParallel<T, R>(items: T[], limit: number, fn: (item: T, index: number) => Promise<R>, signal?: AbortSignal): Promise<R[]> {
   const out: R[] = new Array(items.length);
@@ -138,7 +159,7 @@ export async function generateFiles(ctx: OpContext, report: ReportRow, req: Gene
     if (!b) throw badInput(`The bookmark "${req.bookmarkId}" is not in the app`, [{ field: 'body.bookmarkId', message: 'unknown bookmark' }]);
     selections = { ...selections, ...b.selections };
   }
-  selections = { ...selections, ...(req.selections ?? {}) };
+  selections = req.narrow ? narrowed(selections, req.selections ?? {}) : { ...selections, ...(req.selections ?? {}) };
   if (req.admit && !(await req.admit(selections, filtered.variables))) return [];
   const iterFields = report.isIteration ? iterationFieldNames(meta, report.iterationFields, 'iterationFields') : [];
   const all = iterFields.length ? await ctx.analytics.iterationValues(appId, iterFields, selections) : [[]];

@@ -13,6 +13,8 @@ import type { RequestFile, RequestRow, RequestStatus } from './requests.entity.j
 import { requestDir, writeRequestFile, zipRequestFiles } from './request-output.js';
 import { uniqueName } from '../../core/file-result.js';
 import { deliverToStorage } from '../storage/storage-delivery.js';
+import { chartFile, subscribedChart } from '../subscriptions/subscription-chart.js';
+import type { SubscribedChart } from '../subscriptions/subscriptions.entity.js';
 import { join } from 'node:path';
 
 /** What the runner gives an execution: a stop signal, the log, progress, and a place for files. */
@@ -73,6 +75,9 @@ async function runTask(ctx: OpContext, row: RequestRow, control: RunControl): Pr
   const task = row.taskId ? await ctx.db.getRepository(Task).findOneBy({ id: row.taskId }) : null;
   if (!task) return { status: 'failed', message: 'The task no longer exists' };
   const taskReports = await ctx.db.getRepository(TaskReport).find({ where: { taskId: task.id }, order: { createdDate: 'ASC' } });
+  // A subscription to a chart has no report: its one file is the chart, shown in the mail's body.
+  const chart = task.subscriptionId ? await subscribedChart(ctx, task.subscriptionId) : null;
+  if (chart) return runChart(ctx, task, chart, control);
   if (!taskReports.length) {
     control.log(`Task “${task.name}” has no reports; nothing to make`);
     return { status: 'warning', message: 'The task has no reports' };
@@ -120,6 +125,22 @@ async function runTask(ctx: OpContext, row: RequestRow, control: RunControl): Pr
   return { status: 'completed', message: null };
 }
 
+/** A subscribed chart: drawn, kept, and mailed inline to the subscriber through the outbox. */
+async function runChart(ctx: OpContext, task: TaskRow, chart: SubscribedChart, control: RunControl): Promise<RunOutcome> {
+  control.log(`Task “${task.name}”: the chart ${chart.id} of app ${chart.appId} as PNG`);
+  control.progress(0, 1);
+  try {
+    await control.keep(await chartFile(ctx, chart), null);
+  } catch (e) {
+    control.log(`The chart could not be made: ${problem(e)}`);
+    return { status: 'failed', message: problem(e) };
+  }
+  control.progress(1, 1);
+  control.signal.throwIfAborted();
+  const warning = await queueTaskMail(ctx, task, control.requestId, control.files(), control.log, control.keep, { emailAttachment: false, emailEmbedment: true, zipEmailFiles: false });
+  return warning ? { status: 'warning', message: warning } : { status: 'completed', message: null };
+}
+
 /** One task report; answers a warning when its conditions left it (or some of its iteration values) out. */
 async function runTaskReport(ctx: OpContext, task: TaskRow, tr: TaskReportRow, report: ReportRow, control: RunControl, progress: (done: number, total: number) => void): Promise<string | null> {
   const format = parseFormat(tr.format) as OutputFormat;
@@ -143,6 +164,7 @@ async function runTaskReport(ctx: OpContext, task: TaskRow, tr: TaskReportRow, r
     format,
     document: withSeparators(report, o.numberDecimalSeparator, o.numberGroupSeparator),
     extraFilterIds: o.filterIds,
+    ...(o.selections ? { selections: o.selections, narrow: true } : {}),
     protection: {
       openPassword: o.isOpenFilePasswordProtected && tr.fileOpenPassword ? ctx.secrets.open(tr.fileOpenPassword) : null,
       writePassword: o.isWriteFilePasswordProtected && tr.fileWritePassword ? ctx.secrets.open(tr.fileWritePassword) : null,

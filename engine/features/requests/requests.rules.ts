@@ -16,7 +16,7 @@ import { checkFormat } from '../reports/generate.js';
 import { Connection } from '../connections/connections.entity.js';
 import { providerAppId } from '../analytics-apps/analytics-apps.rules.js';
 import { Task, TaskReport, TaskTrigger, type TaskRow } from '../tasks/tasks.entity.js';
-import { reachableTask } from '../tasks/tasks.rules.js';
+import { reachableTask, visibleTasks } from '../tasks/tasks.rules.js';
 import { scheduleOf } from '../tasks/task-triggers.rules.js';
 import { describeSchedule } from '../tasks/fire-times.js';
 import { FINISHED, Request, type RequestRow } from './requests.entity.js';
@@ -105,7 +105,7 @@ export async function listRequests(ctx: OpContext, list: ListQuery, onDemandOnly
 
 /** Tasks with a trigger, each with its schedule, its last run's status and times, and its next run. */
 export async function listScheduledStatuses(ctx: OpContext, list: ListQuery) {
-  const qb = visibleProjects(ctx, ctx.db.getRepository(Task).createQueryBuilder('t'), 't.projectId').andWhere('EXISTS (SELECT 1 FROM task_triggers tx WHERE tx.taskId = t.id)');
+  const qb = visibleTasks(ctx).andWhere('EXISTS (SELECT 1 FROM task_triggers tx WHERE tx.taskId = t.id)');
   const page = await pageOf(qb, LIST_SCHEDULED_STATUSES, list, 't.id', (t) => t);
   const ids = page.items.map((t) => t.id);
   const [triggers, reports, projects] = ids.length

@@ -5,12 +5,12 @@ import { iso, newBase } from '../../core/entity-base.js';
 import { badInput, foundOrFieldError, notFound } from '../../core/errors.js';
 import type { ListQuery, ListSpec } from '../../core/list-query.js';
 import { pageOf } from '../../core/list-query.js';
-import { FORMATS_BY_TYPE } from '../../render/formats.js';
+import { FORMATS_BY_TYPE, type OutputFormat } from '../../render/formats.js';
 import { Filter } from '../filters/filters.entity.js';
 import { Condition } from '../conditions/conditions.entity.js';
 import { StorageService } from '../storage/storage.entity.js';
 import { confinedRelative } from '../storage/storage-paths.js';
-import { Report } from '../reports/reports.entity.js';
+import { Report, type ReportRow } from '../reports/reports.entity.js';
 import { TaskReport, type TaskReportOptions, type TaskReportRow, type TaskRow } from './tasks.entity.js';
 import { reachableTask, reportOfTask } from './tasks.rules.js';
 
@@ -28,6 +28,15 @@ export const DEFAULT_TASK_REPORT_OPTIONS: TaskReportOptions = {
   conditionIds: [], filterIds: [], storageServices: [], folders: [], hubFolderId: null,
   numberDecimalSeparator: null, numberGroupSeparator: null, overwriteReportApps: [],
 };
+
+/** The format a task report may make of the report, as the report names it, or a 400 naming `field`. */
+export function offeredFormat(report: ReportRow, asked: string, field: string): OutputFormat {
+  // Png draws the report's first chart: an image for a mail body, offered where the report has one.
+  const offered: OutputFormat[] = [...FORMATS_BY_TYPE[report.type], ...(report.document.blocks.some((b) => b.type === 'chart') ? ['Png' as const] : [])];
+  const format = offered.find((x) => x.toLowerCase() === asked.toLowerCase());
+  if (!format) throw badInput(`A ${report.type} report cannot be made as ${asked}`, [{ field, message: `must be one of: ${offered.join(', ')}` }]);
+  return format;
+}
 
 /** A task report as answered: the report's name and formats with it, passwords only as "set or not". */
 export async function taskReportDto(ctx: OpContext, tr: TaskReportRow) {
@@ -81,10 +90,7 @@ export async function saveTaskReport(ctx: OpContext, taskId: string, id: string 
   const task = await reachableTask(ctx, taskId);
   const current = id ? await reachableTaskReport(ctx, task, id) : null;
   const report = await reportOfTask(ctx, task, f.reportId, f.fields.reportId);
-  // Png draws the report's first chart: an image for a mail body, offered where the report has one.
-  const offered = [...FORMATS_BY_TYPE[report.type], ...(report.document.blocks.some((b) => b.type === 'chart') ? ['Png' as const] : [])];
-  const format = offered.find((x) => x.toLowerCase() === f.format.toLowerCase());
-  if (!format) throw badInput(`A ${report.type} report cannot be made as ${f.format}`, [{ field: 'body.format', message: `must be one of: ${offered.join(', ')}` }]);
+  const format = offeredFormat(report, f.format, 'body.format');
   const options: TaskReportOptions = { ...DEFAULT_TASK_REPORT_OPTIONS, ...(current?.options ?? {}), ...stripUndefined(f.options) };
   if (options.filterIds.length) {
     const found = await ctx.db.getRepository(Filter).findBy({ id: In(options.filterIds), projectId: task.projectId });

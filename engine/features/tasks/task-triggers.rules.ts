@@ -58,26 +58,35 @@ async function triggerOf(ctx: OpContext, taskId: string, id: string, kind: Trigg
 
 export const getTrigger = async (ctx: OpContext, taskId: string, id: string, kind: TriggerKind) => triggerDto(await triggerOf(ctx, taskId, id, kind), ctx.now());
 
-/** Adds (no id) or changes a schedule; its next fire time is computed at once, so a change takes effect at once. */
-export async function saveSchedule(ctx: OpContext, taskId: string, id: string | null, f: ScheduleInput & { isActive?: boolean }) {
-  const task = await reachableTask(ctx, taskId);
-  const current = id ? await triggerOf(ctx, taskId, id, 'Schedule') : null;
+/**
+ * A schedule trigger of a task from its input (a change keeps the slots already run), with its next
+ * fire time computed at once so a change takes effect at once. Checks what zod cannot alone.
+ */
+export function scheduleTrigger(now: Date, taskId: string, current: TaskTriggerRow | null, f: ScheduleInput & { isActive?: boolean }, field = 'body'): TaskTriggerRow {
   const schedule: StoredSchedule = {
     frequency: f.frequency ?? 'Once', day: f.day ?? null, month: f.month ?? null, atHour: f.atHour ?? null, atMinut: f.atMinut ?? null,
     everyHours: f.everyHours ?? null, fromHour: f.fromHour ?? null, fromMinut: f.fromMinut ?? null, toHour: f.toHour ?? null, toMinut: f.toMinut ?? null,
     weeklyDays: f.weeklyDays ?? null,
   };
-  if (schedule.frequency === 'Weekly' && !parseWeeklyDays(schedule.weeklyDays).length) throw badInput('A weekly schedule needs its days', [{ field: 'body.weeklyDays', message: 'is required for a weekly schedule' }]);
-  if (schedule.frequency === 'Yearly' && !schedule.month) throw badInput('A yearly schedule needs its month', [{ field: 'body.month', message: 'is required for a yearly schedule' }]);
+  if (schedule.frequency === 'Weekly' && !parseWeeklyDays(schedule.weeklyDays).length) throw badInput('A weekly schedule needs its days', [{ field: `${field}.weeklyDays`, message: 'is required for a weekly schedule' }]);
+  if (schedule.frequency === 'Yearly' && !schedule.month) throw badInput('A yearly schedule needs its month', [{ field: `${field}.month`, message: 'is required for a yearly schedule' }]);
   const row: TaskTriggerRow = {
-    ...(current ?? { ...newBase(ctx.now()), lastFireTime: null, lastScheduledFor: null }),
-    taskId: task.id, kind: 'Schedule', name: f.name, description: null, isActive: f.isActive ?? current?.isActive ?? true,
+    ...(current ?? { ...newBase(now), lastFireTime: null, lastScheduledFor: null }),
+    taskId, kind: 'Schedule', name: f.name, description: null, isActive: f.isActive ?? current?.isActive ?? true,
     execution: f.execution ?? null, priority: f.priority ?? null, timeZone: f.timeZone, schedule, appId: null, analyticsEvent: null,
-    startDate: new Date(f.startDate), endDate: new Date(f.endDate), nextFireTime: null, modifiedDate: ctx.now(),
+    startDate: new Date(f.startDate), endDate: new Date(f.endDate), nextFireTime: null, modifiedDate: now,
   };
   // From now, or from the last slot run: a changed schedule never re-runs a slot it already ran.
-  const after = row.lastScheduledFor && row.lastScheduledFor > ctx.now() ? row.lastScheduledFor : ctx.now();
+  const after = row.lastScheduledFor && row.lastScheduledFor > now ? row.lastScheduledFor : now;
   row.nextFireTime = row.isActive ? (nextFireTimes(scheduleOf(row)!, after, 1)[0] ?? null) : null;
+  return row;
+}
+
+/** Adds (no id) or changes a schedule. */
+export async function saveSchedule(ctx: OpContext, taskId: string, id: string | null, f: ScheduleInput & { isActive?: boolean }) {
+  const task = await reachableTask(ctx, taskId);
+  const current = id ? await triggerOf(ctx, taskId, id, 'Schedule') : null;
+  const row = scheduleTrigger(ctx.now(), task.id, current, f);
   await ctx.db.getRepository(TaskTrigger).save(row);
   ctx.scheduler.wake();
   return triggerDto(row, ctx.now());
@@ -88,17 +97,22 @@ export interface ExternalEventInput {
   analyticsEvent?: string | null; startDate: string; endDate: string; timeZone?: string | null;
 }
 
-/** Adds (no id) or changes an external event: the task runs when the named analytics app reloads. */
+/** An external-event trigger of a task from its input: the task runs when the named analytics app reloads. */
+export function externalEventTrigger(now: Date, taskId: string, current: TaskTriggerRow | null, f: ExternalEventInput): TaskTriggerRow {
+  return {
+    ...(current ?? { ...newBase(now), lastFireTime: null, lastScheduledFor: null }),
+    taskId, kind: 'ExternalEvent', name: f.name, description: f.description ?? null, isActive: f.isActive ?? current?.isActive ?? true,
+    execution: f.execution ?? null, priority: f.priority ?? null, timeZone: f.timeZone ?? null, schedule: null,
+    appId: f.appId, analyticsEvent: f.analyticsEvent ?? 'Reload', startDate: new Date(f.startDate), endDate: new Date(f.endDate),
+    nextFireTime: null, modifiedDate: now,
+  };
+}
+
+/** Adds (no id) or changes an external event. */
 export async function saveExternalEvent(ctx: OpContext, taskId: string, id: string | null, f: ExternalEventInput) {
   const task = await reachableTask(ctx, taskId);
   const current = id ? await triggerOf(ctx, taskId, id, 'ExternalEvent') : null;
-  const row: TaskTriggerRow = {
-    ...(current ?? { ...newBase(ctx.now()), lastFireTime: null, lastScheduledFor: null }),
-    taskId: task.id, kind: 'ExternalEvent', name: f.name, description: f.description ?? null, isActive: f.isActive ?? current?.isActive ?? true,
-    execution: f.execution ?? null, priority: f.priority ?? null, timeZone: f.timeZone ?? null, schedule: null,
-    appId: f.appId, analyticsEvent: f.analyticsEvent ?? 'Reload', startDate: new Date(f.startDate), endDate: new Date(f.endDate),
-    nextFireTime: null, modifiedDate: ctx.now(),
-  };
+  const row = externalEventTrigger(ctx.now(), task.id, current, f);
   await ctx.db.getRepository(TaskTrigger).save(row);
   return triggerDto(row, ctx.now());
 }

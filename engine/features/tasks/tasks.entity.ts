@@ -31,6 +31,8 @@ export interface TaskRow extends BaseRow {
   testMode: boolean;
   testModeRecipients: string | null;
   email: TaskEmail | null;
+  /** Set on the task a subscription owns: lists and id-addressed task operations never show it. */
+  subscriptionId: string | null;
   createdBy: string | null;
   modifiedBy: string | null;
 }
@@ -54,6 +56,7 @@ export const Task = new EntitySchema<TaskRow>({
     testMode: flag(),
     testModeRecipients: text(),
     email: { type: 'simple-json', nullable: true },
+    subscriptionId: ref(),
     createdBy: ref(),
     modifiedBy: ref(),
   },
@@ -85,6 +88,8 @@ export interface TaskReportOptions {
   numberDecimalSeparator: string | null;
   numberGroupSeparator: string | null;
   overwriteReportApps: { reportId: string; analyticsApps: { analyticsAppId: string; newAnalyticsAppId: string }[] }[];
+  /** A subscriber's own selections (subscriptions' tasks only): they narrow the filters, never widen them. */
+  selections?: Record<string, string[]>;
 }
 
 export interface TaskReportRow extends BaseRow {

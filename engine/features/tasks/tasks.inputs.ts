@@ -30,7 +30,7 @@ export const TaskDuplicate = z.object({ newName: v.nstr(300), overwriteReportApp
 export const TaskSetActive = z.array(z.object({ id: v.uuid(), isActive: v.bool() })).min(1).max(1000);
 
 /** A schedule, checked as a whole: its frequency's fields, a real time zone, an end after the start. */
-const scheduleFields = {
+export const scheduleFields = {
   frequency: nullable(v.oneOf(FREQUENCIES as [string, ...string[]])),
   execution: nullable(v.oneOf(['Parallel', 'Serial'])),
   day: nullable(z.number().int().min(1).max(31)), month: nullable(z.number().int().min(1).max(12)),
@@ -41,8 +41,8 @@ const scheduleFields = {
   timeZone: v.text(64).refine((t) => { try { checkTimeZone(t); return true; } catch { return false; } }, { message: 'must be an IANA time zone, such as Europe/Paris' }),
   startDate: v.dateTime(), endDate: v.dateTime(),
 };
-const endAfterStart = (s: { startDate: string; endDate: string }, c: z.RefinementCtx) => {
-  if (Date.parse(s.endDate) <= Date.parse(s.startDate)) c.addIssue({ code: 'custom', path: ['endDate'], message: 'must be after the start date' });
+export const endAfterStart = (s: { startDate?: string | null; endDate?: string | null }, c: z.RefinementCtx) => {
+  if (s.startDate && s.endDate && Date.parse(s.endDate) <= Date.parse(s.startDate)) c.addIssue({ code: 'custom', path: ['endDate'], message: 'must be after the start date' });
 };
 export const ScheduleA = z.object({ name: v.text(), isActive: v.obool(), priority: nullable(v.int()), timeZoneOfset: v.nstr(20), ...scheduleFields }).superRefine(endAfterStart);
 export const ScheduleB = z.object({ name: v.text(), priority: nullable(v.int()), ...scheduleFields }).superRefine(endAfterStart);

@@ -1,7 +1,7 @@
 import type { OpContext } from '../../ops/context.js';
 import { me } from '../../ops/context.js';
 import { iso, newBase } from '../../core/entity-base.js';
-import { badInput, foundOrFieldError } from '../../core/errors.js';
+import { badInput, foundOrFieldError, notFound } from '../../core/errors.js';
 import type { ListQuery, ListSpec } from '../../core/list-query.js';
 import { pageOf } from '../../core/list-query.js';
 import { Report } from '../reports/reports.entity.js';
@@ -37,11 +37,21 @@ export function taskDto(t: TaskRow) {
   };
 }
 
-/** A task of a project the caller reaches, or 404 (one outside their roles is not confirmed to exist). */
-export const reachableTask = (ctx: OpContext, id: string): Promise<TaskRow> => reachableInProject(ctx, Task, id, 'Task');
+/**
+ * A task of a project the caller reaches, or 404 (one outside their roles is not confirmed to exist).
+ * A subscription's own task is not a task to the task operations: it changes through its subscription.
+ */
+export async function reachableTask(ctx: OpContext, id: string): Promise<TaskRow> {
+  const row = await reachableInProject(ctx, Task, id, 'Task');
+  if (row.subscriptionId) throw notFound(`Task ${id}`);
+  return row;
+}
+
+/** Tasks the caller sees: those of projects they reach, subscriptions' own tasks left out. */
+export const visibleTasks = (ctx: OpContext) => visibleProjects(ctx, ctx.db.getRepository(Task).createQueryBuilder('t'), 't.projectId').andWhere('t.subscriptionId IS NULL');
 
 export async function listTasks(ctx: OpContext, list: ListQuery) {
-  return pageOf(visibleProjects(ctx, ctx.db.getRepository(Task).createQueryBuilder('t'), 't.projectId'), LIST_TASKS, list, 't.id', taskDto);
+  return pageOf(visibleTasks(ctx), LIST_TASKS, list, 't.id', taskDto);
 }
 
 export async function createTask(ctx: OpContext, f: { name: string; projectId: string; description?: string | null }) {
@@ -51,7 +61,7 @@ export async function createTask(ctx: OpContext, f: { name: string; projectId: s
     ...newBase(ctx.now()), projectId: f.projectId, name: f.name, description: f.description ?? null, isActive: true,
     sendNotifications: false, notifyIfError: false, notifyIfWarning: false, notifyIfSuccess: false,
     notificationRecipients: null, notificationCc: null, notificationBcc: null, testMode: false, testModeRecipients: null,
-    email: null, createdBy: by, modifiedBy: by,
+    email: null, subscriptionId: null, createdBy: by, modifiedBy: by,
   };
   await ctx.db.getRepository(Task).insert(row);
   return taskDto(row);

@@ -1,0 +1,319 @@
+import { In, type EntityManager } from 'typeorm';
+import type { OpContext } from '../../ops/context.js';
+import { me } from '../../ops/context.js';
+import { iso, newBase } from '../../core/entity-base.js';
+import { badInput, notFound, type FieldError } from '../../core/errors.js';
+import { EMAIL_PATTERN, listEntries } from '../../core/validation.js';
+import { pageOf, type ListQuery, type ListSpec } from '../../core/list-query.js';
+import { Report, type ReportRow } from '../reports/reports.entity.js';
+import { reachableReport, reportApp } from '../reports/reports.rules.js';
+import { User } from '../users/users.entity.js';
+import { Request } from '../requests/requests.entity.js';
+import { visibleFiles } from '../hub/hub-visibility.js';
+import { Task, TaskRecipient, TaskReport, TaskTrigger, type TaskReportRow, type TaskRow, type TaskTriggerRow } from '../tasks/tasks.entity.js';
+import { DEFAULT_TASK_REPORT_OPTIONS, offeredFormat } from '../tasks/task-reports.rules.js';
+import { externalEventTrigger, scheduleTrigger, triggerDto } from '../tasks/task-triggers.rules.js';
+import { Subscription, type SubscribedChart, type SubscribedReport, type SubscriptionRow } from './subscriptions.entity.js';
+import type { SubscriptionInput } from './subscriptions.inputs.js';
+import { selectionsOf } from './subscription-selections.js';
+
+const FIRE_TIMES = {
+  last: '(SELECT MAX(tt.lastFireTime) FROM task_triggers tt WHERE tt.taskId = s.taskId)',
+  next: '(SELECT MIN(tt.nextFireTime) FROM task_triggers tt WHERE tt.taskId = s.taskId AND tt.isActive = 1)',
+};
+
+export const LIST_OWN_SUBSCRIPTIONS: ListSpec = {
+  sort: {
+    subscribeTo: 'LOWER(s.subscribeTo)', Type: 's.type', Subject: "LOWER(json_extract(s.email, '$.subject'))", triggerType: 's.triggerType',
+    lastExecutionDate: FIRE_TIMES.last, nextExecutionDate: FIRE_TIMES.next,
+  },
+  defaultSort: { by: 'subscribeTo', direction: 'asc' },
+  text: { subscribe_to: 's.subscribeTo', type: 's.type' },
+};
+
+export const LIST_SITE_SUBSCRIPTIONS: ListSpec = {
+  sort: { name: 'LOWER(s.name)', createddate: 's.createdDate', modifieddate: 's.modifiedDate' },
+  defaultSort: { by: 'name', direction: 'asc' },
+  text: { name: 's.name' },
+};
+
+/** A century: a subscription's schedule or event runs until it is changed or deleted. */
+const OPEN_ENDED_MS = 100 * 365.25 * 24 * 3600_000;
+
+/** What a subscription may be made of: a report the caller reaches, with the filters it must keep. */
+interface Source {
+  report: ReportRow;
+  /** The published task report's filters (a hub user's view of it), or none for those who reach the report itself. */
+  from: TaskReportRow | null;
+}
+
+/**
+ * A report the caller may subscribe to: one of a project their roles reach when they may view
+ * projects, or one published to them in the hub as a file for everyone it is shown to (not a file
+ * dedicated to some users). A hub user's subscription keeps the filters and protection the task that
+ * published it applied, so it never shows more than the hub showed them.
+ */
+async function subscribable(ctx: OpContext, id: string, field: string): Promise<Source> {
+  if (me(ctx).permissions.viewProject) {
+    const report = await reachableReport(ctx, id).catch(() => null);
+    if (report) return { report, from: null };
+  }
+  const file = await visibleFiles(ctx).andWhere("f.kind <> 'dedicated'").andWhere('f.reportId = :reportId', { reportId: id }).orderBy('f.modifiedDate', 'DESC').getOne();
+  const from = file ? await ctx.db.getRepository(TaskReport).findOneBy({ id: file.taskReportId }) : null;
+  const report = from ? await ctx.db.getRepository(Report).findOneBy({ id: from.reportId }) : null;
+  if (!report || !from) throw badInput(`Report ${id} is not published to you`, [{ field, message: 'must be a report published to you in the hub' }]);
+  return { report, from };
+}
+
+/** The field names of selections, checked against the app: a missing one is a 400 naming it. */
+function checkFields(fields: { name: string }[], selections: { fieldName: string }[], where: string, errors: FieldError[]) {
+  selections.forEach((s, i) => {
+    if (!fields.some((f) => f.name.toLowerCase() === s.fieldName.toLowerCase())) errors.push({ field: `${where}.${i}.fieldName`, message: `is not a field of the app ("${s.fieldName}")` });
+  });
+}
+
+const cleanSelections = (list: { fieldName: string; selectedValues: string[] }[] | null | undefined) =>
+  (list ?? []).map((s) => ({ fieldName: s.fieldName, selectedValues: s.selectedValues }));
+
+/** Everything a subscription needs, checked: its reports or chart, the project its task lives in. */
+async function resolveInput(ctx: OpContext, f: SubscriptionInput) {
+  const errors: FieldError[] = [];
+  const shared = cleanSelections(f.filter?.selections);
+  const reports: { entry: SubscribedReport; source: Source; appId: string; formats: string[] }[] = [];
+  let chart: SubscribedChart | null = null;
+  let projectId: string | null = null;
+  let eventAppId: string | null = null;
+  if (f.type === 'AnalyticsEntity') {
+    const e = f.analyticsEntity;
+    if (!e) throw badInput('A subscription to a chart names it', [{ field: 'body.analyticsEntity', message: 'is required when type is AnalyticsEntity' }]);
+    const source = await chartSource(ctx, e.appId);
+    const meta = await ctx.analytics.meta(e.appId);
+    if (!meta.charts.some((c) => c.id === e.id)) throw badInput(`The chart ${e.id} is not in the app`, [{ field: 'body.analyticsEntity.id', message: `must be a chart of the app "${meta.name}"` }]);
+    checkFields(meta.fields, shared, 'body.filter.selections', errors);
+    chart = { id: e.id, appId: e.appId, type: e.type ?? null, format: 'png', width: e.width ?? 800, height: e.height ?? 450, selections: shared, filterIds: [...source.report.filterIds, ...(source.from?.options.filterIds ?? [])] };
+    projectId = source.report.projectId;
+    eventAppId = e.appId;
+  } else {
+    const list = f.reports ?? [];
+    if (!list.length) throw badInput('A subscription to reports names them', [{ field: 'body.reports', message: `is required when type is ${f.type}` }]);
+    if (f.type === 'Report' && list.length > 1) throw badInput('A subscription of type Report receives one report', [{ field: 'body.reports', message: 'must hold one report (use MultipleReports for more)' }]);
+    for (const [i, r] of list.entries()) {
+      const source = await subscribable(ctx, r.id, `body.reports.${i}.id`);
+      const formats = r.formats.map((x, k) => offeredFormat(source.report, x, `body.reports.${i}.formats.${k}`));
+      const { appId, meta } = await reportApp(ctx, source.report);
+      const selections = r.filter?.selections ? cleanSelections(r.filter.selections) : shared;
+      checkFields(meta.fields, selections, r.filter?.selections ? `body.reports.${i}.filter.selections` : 'body.filter.selections', errors);
+      reports.push({
+        entry: { id: r.id, formats, zipEmailFiles: r.zipEmailFiles ?? false, emailAttachment: r.emailAttachment ?? !r.emailEmbedment, emailEmbedment: r.emailEmbedment ?? false, selections },
+        source, appId, formats,
+      });
+    }
+    projectId = reports[0].source.report.projectId;
+    eventAppId = reports[0].appId;
+  }
+  for (const key of ['bc', 'bcc'] as const) {
+    const bad = listEntries(f.email[key]).filter((a) => !EMAIL_PATTERN.test(a));
+    if (bad.length) errors.push({ field: `body.email.${key}`, message: `must list e-mail addresses ("${bad[0]}" is not one)` });
+  }
+  if (f.triggerType === 'Schedule' && !f.schedule) errors.push({ field: 'body.schedule', message: 'is required when triggerType is Schedule' });
+  const recipients = await recipientsOf(ctx, f, errors);
+  if (errors.length) throw badInput('The subscription is not valid', errors);
+  return { reports, chart, projectId: projectId!, eventAppId: f.externalEvent?.appId || eventAppId, recipients };
+}
+
+/** A chart's app must back a report the caller may subscribe to (the first found gives its project and filters). */
+async function chartSource(ctx: OpContext, appId: string): Promise<Source> {
+  const ids = new Set<string>();
+  const published = await visibleFiles(ctx).andWhere("f.kind <> 'dedicated'").select('f.reportId', 'reportId').distinct(true).getRawMany<{ reportId: string }>();
+  published.forEach((x) => ids.add(x.reportId));
+  if (me(ctx).permissions.viewProject) {
+    const p = me(ctx);
+    const own = await ctx.db.getRepository(Report).find({ select: { id: true, projectId: true } });
+    own.filter((r) => p.allProjects || p.projectIds.includes(r.projectId)).forEach((r) => ids.add(r.id));
+  }
+  for (const id of ids) {
+    const report = await ctx.db.getRepository(Report).findOneBy({ id });
+    if (!report?.connectionId) continue;
+    const app = await reportApp(ctx, report).catch(() => null);
+    if (app?.appId === appId) return subscribable(ctx, id, 'body.analyticsEntity.appId');
+  }
+  throw badInput(`The app ${appId} is not one you may subscribe to`, [{ field: 'body.analyticsEntity.appId', message: 'must be the app of a report published to you' }]);
+}
+
+/**
+ * Who receives it: the subscriber. A tenant administrator may name other users (a team's
+ * subscription); anyone else naming another user is refused, so a subscription cannot mail people.
+ */
+async function recipientsOf(ctx: OpContext, f: SubscriptionInput, errors: FieldError[]): Promise<string[]> {
+  const self = me(ctx).user.id;
+  const ids = [...new Set((f.recipients ?? []).map((r) => r.id))];
+  if (!ids.length) return [self];
+  const admin = me(ctx).isTenantAdmin || me(ctx).isTenantOwner;
+  const found = await ctx.db.getRepository(User).findBy({ id: In(ids) });
+  (f.recipients ?? []).forEach((r, i) => {
+    if (r.id !== self && !admin) errors.push({ field: `body.recipients.${i}.id`, message: 'must be you: a subscription is sent to its subscriber' });
+    else if (!found.some((u) => u.id === r.id)) errors.push({ field: `body.recipients.${i}.id`, message: 'is not a user' });
+  });
+  return ids;
+}
+
+type Resolved = Awaited<ReturnType<typeof resolveInput>>;
+
+/** The title a subscription goes by: what it subscribes to, its name, or its reports' or chart's names. */
+function titleOf(f: SubscriptionInput, r: Resolved) {
+  return f.subscribeTo?.trim() || f.name?.trim() || (r.chart ? `Chart ${r.chart.id}` : r.reports.map((x) => x.source.report.name).join(', '));
+}
+
+/** Writes the subscription's own task: its reports (or none, for a chart), its one trigger, its recipients. */
+async function writeTask(m: EntityManager, ctx: OpContext, sub: SubscriptionRow, f: SubscriptionInput, r: Resolved, current: TaskRow | null) {
+  const now = ctx.now();
+  const by = me(ctx).user.id;
+  const title = titleOf(f, r);
+  const task: TaskRow = {
+    ...(current ?? { ...newBase(now), createdBy: by }), projectId: r.projectId, name: `Subscription: ${title}`, description: f.description ?? null,
+    isActive: sub.isActive, sendNotifications: false, notifyIfError: false, notifyIfWarning: false, notifyIfSuccess: false,
+    notificationRecipients: null, notificationCc: null, notificationBcc: null, testMode: false, testModeRecipients: null,
+    email: {
+      from: null, ccBcc: !!(f.email.bc?.trim() || f.email.bcc?.trim()), cc: f.email.bc ?? null, bcc: f.email.bcc ?? null,
+      ccAnalyticsVariableId: f.email.ccAnalyticsVariableId ?? null, bccAnalyticsVariableId: f.email.bccAnalyticsVariableId ?? null,
+      subject: sub.email.subject, message: sub.email.message, isActive: true, oneToAll: false,
+    },
+    subscriptionId: sub.id, modifiedBy: by, modifiedDate: now,
+  };
+  await m.getRepository(Task).save(task);
+  const previous = current ? await m.getRepository(TaskTrigger).findOneBy({ taskId: task.id }) : null;
+  if (current) {
+    await m.getRepository(TaskReport).delete({ taskId: task.id });
+    await m.getRepository(TaskRecipient).delete({ taskId: task.id });
+    await m.getRepository(TaskTrigger).delete({ taskId: task.id });
+  }
+  for (const { entry, source } of r.reports) {
+    for (const format of entry.formats) {
+      const from = source.from;
+      await m.getRepository(TaskReport).insert({
+        ...newBase(now), taskId: task.id, reportId: source.report.id, format,
+        options: {
+          ...DEFAULT_TASK_REPORT_OPTIONS, emailAttachment: entry.emailAttachment, emailEmbedment: entry.emailEmbedment, zipEmailFiles: entry.zipEmailFiles,
+          filterIds: from?.options.filterIds ?? [], selections: selectionsOf(entry.selections),
+          isOpenFilePasswordProtected: from?.options.isOpenFilePasswordProtected ?? false, isWriteFilePasswordProtected: from?.options.isWriteFilePasswordProtected ?? false,
+        },
+        fileOpenPassword: from?.fileOpenPassword ?? null, fileWritePassword: from?.fileWritePassword ?? null,
+      });
+    }
+  }
+  for (const id of r.recipients) await m.getRepository(TaskRecipient).insert({ ...newBase(now), taskId: task.id, recipientId: id, type: 'user', sendEmail: true, seeInHub: false });
+  // The trigger keeps the slots it already ran when its kind stays the same.
+  const keep = previous && previous.kind === f.triggerType ? previous : null;
+  await m.getRepository(TaskTrigger).save(triggerOf(now, task.id, keep, f, r, title));
+  return task;
+}
+
+function triggerOf(now: Date, taskId: string, current: TaskTriggerRow | null, f: SubscriptionInput, r: Resolved, title: string): TaskTriggerRow {
+  const start = new Date(now.getTime()).toISOString();
+  const end = new Date(now.getTime() + OPEN_ENDED_MS).toISOString();
+  if (f.triggerType === 'Schedule') {
+    const s = f.schedule!;
+    return scheduleTrigger(now, taskId, current, {
+      ...s, name: s.name?.trim() || title, timeZone: s.timeZone ?? Intl.DateTimeFormat().resolvedOptions().timeZone,
+      startDate: s.startDate ?? start, endDate: s.endDate ?? end, isActive: s.isActive ?? true,
+    }, 'body.schedule');
+  }
+  const e = f.externalEvent;
+  return externalEventTrigger(now, taskId, current, {
+    name: e?.name?.trim() || title, description: e?.description ?? null, appId: r.eventAppId, isActive: e?.isActive ?? true,
+    execution: e?.execution ?? null, priority: e?.priority ?? null, startDate: e?.startDate ?? start, endDate: e?.endDate ?? end,
+  });
+}
+
+function rowOf(ctx: OpContext, f: SubscriptionInput, r: Resolved, current: SubscriptionRow | null): SubscriptionRow {
+  const title = titleOf(f, r);
+  return {
+    ...(current ?? { ...newBase(ctx.now()), userId: me(ctx).user.id, taskId: '' }),
+    name: f.name ?? null, description: f.description ?? null, type: f.type, triggerType: f.triggerType, subscribeTo: f.subscribeTo?.trim() || title,
+    reports: r.reports.map((x) => x.entry), chart: r.chart,
+    email: { cc: f.email.bc ?? null, bcc: f.email.bcc ?? null, subject: f.email.subject?.trim() || title, message: f.email.message ?? '' },
+    isActive: f.isActive ?? current?.isActive ?? true, modifiedDate: ctx.now(),
+  };
+}
+
+/** Creates a subscription and its task; its schedule's next fire time is known at once. */
+export async function createSubscription(ctx: OpContext, f: SubscriptionInput) {
+  const resolved = await resolveInput(ctx, f);
+  const sub = rowOf(ctx, f, resolved, null);
+  // The operation runs on the write queue already: one transaction, the task first (the row refers to it).
+  await ctx.db.transaction(async (m) => {
+    const task = await writeTask(m, ctx, sub, f, resolved, null);
+    sub.taskId = task.id;
+    await m.getRepository(Subscription).insert(sub);
+  });
+  ctx.scheduler.wake();
+  return subscriptionDto(ctx, sub);
+}
+
+/** The caller's own subscription, or 404 (another's is not confirmed to exist). */
+async function ownSubscription(ctx: OpContext, id: string, field: string | null = null): Promise<SubscriptionRow> {
+  const row = await ctx.db.getRepository(Subscription).findOneBy({ id, userId: me(ctx).user.id });
+  if (row) return row;
+  if (field) throw badInput(`Subscription ${id} is not yours`, [{ field, message: 'must be one of your subscriptions' }]);
+  throw notFound(`Subscription ${id}`);
+}
+
+export async function updateSubscription(ctx: OpContext, id: string, f: SubscriptionInput) {
+  const current = await ownSubscription(ctx, id);
+  const resolved = await resolveInput(ctx, f);
+  const sub = rowOf(ctx, f, resolved, current);
+  await ctx.db.transaction(async (m) => {
+    const task = await m.getRepository(Task).findOneByOrFail({ id: current.taskId });
+    await writeTask(m, ctx, sub, f, resolved, task);
+    await m.getRepository(Subscription).save(sub);
+  });
+  ctx.scheduler.wake();
+  return subscriptionDto(ctx, sub);
+}
+
+/** Deletes the caller's subscriptions with their tasks; runs under way stop first, finished ones stay in the history. */
+export async function deleteSubscriptions(ctx: OpContext, ids: string[]) {
+  const rows: SubscriptionRow[] = [];
+  for (const [i, id] of [...new Set(ids)].entries()) rows.push(await ownSubscription(ctx, id, `body.${i}`));
+  if (!rows.length) return { deleted: 0 };
+  const live = await ctx.db.getRepository(Request).findBy({ taskId: In(rows.map((r) => r.taskId)), status: In(['queued', 'running']) });
+  for (const r of live) await ctx.requests.stop(r.id);
+  // The subscription goes with its task (ON DELETE CASCADE).
+  await ctx.write(() => ctx.db.getRepository(Task).delete(rows.map((r) => r.taskId)));
+  ctx.scheduler.wake();
+  return { deleted: rows.length };
+}
+
+const ownQuery = (ctx: OpContext) => ctx.db.getRepository(Subscription).createQueryBuilder('s').where('s.userId = :owner', { owner: me(ctx).user.id });
+
+export async function listOwnSubscriptions(ctx: OpContext, list: ListQuery, spec: ListSpec) {
+  return pageOf(ownQuery(ctx), spec, list, 's.id', (s) => subscriptionDto(ctx, s));
+}
+
+/** A subscription as answered (set A 2.17), with its trigger, its recipients and when it last ran and runs next. */
+export async function subscriptionDto(ctx: OpContext, s: SubscriptionRow) {
+  const [trigger, recipients, reports] = await Promise.all([
+    ctx.db.getRepository(TaskTrigger).findOneBy({ taskId: s.taskId }),
+    ctx.db.getRepository(TaskRecipient).findBy({ taskId: s.taskId }),
+    s.reports.length ? ctx.db.getRepository(Report).findBy({ id: In(s.reports.map((r) => r.id)) }) : Promise.resolve([]),
+  ]);
+  const users = recipients.length ? await ctx.db.getRepository(User).findBy({ id: In(recipients.map((r) => r.recipientId)) }) : [];
+  const t = trigger ? triggerDto(trigger, ctx.now()) : null;
+  const selections = (list: SubscribedReport['selections']) => list.map((x) => ({ fieldName: x.fieldName, selectedCount: x.selectedValues.length, selectedValues: x.selectedValues, isNumeric: false }));
+  return {
+    id: s.id, name: s.name, description: s.description, triggerType: s.triggerType, type: s.type, subscribeTo: s.subscribeTo, isActive: s.isActive,
+    reports: s.reports.map((r) => {
+      const report = reports.find((x) => x.id === r.id);
+      return { id: r.id, name: report?.name ?? null, description: report?.description ?? null, formats: r.formats, zipEmailFiles: r.zipEmailFiles, emailAttachment: r.emailAttachment, emailEmbedment: r.emailEmbedment, filter: { selections: selections(r.selections) } };
+    }),
+    analyticsEntity: s.chart ? { id: s.chart.id, appId: s.chart.appId, type: s.chart.type, format: s.chart.format, width: s.chart.width, height: s.chart.height } : null,
+    format: s.chart ? 'png' : null,
+    filter: { selections: selections(s.chart?.selections ?? []) },
+    schedule: t && trigger?.kind === 'Schedule' ? t : null,
+    externalEvent: t && trigger?.kind === 'ExternalEvent' ? t : null,
+    recipients: users.map((u) => ({ id: u.id, fullName: `${u.firstName} ${u.lastName}`.trim(), email: u.email, type: 'user' })),
+    email: { bc: s.email.cc, bcc: s.email.bcc, subject: s.email.subject, message: s.email.message },
+    lastExecutionDate: iso(trigger?.lastFireTime ?? null), nextExecutionDate: iso(trigger?.isActive ? trigger.nextFireTime : null),
+    createdDate: iso(s.createdDate), modifiedDate: iso(s.modifiedDate),
+  };
+}
