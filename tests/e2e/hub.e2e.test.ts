@@ -6,7 +6,7 @@ import { readFile } from 'node:fs/promises';
 import { covers } from '../support/covers.js';
 import { waitForRequest } from '../support/requests.js';
 import { defaults } from '../support/test-server.js';
-import { accessibilityProblems, dialog, nav, noConsoleErrorsSince, openApp, shot, signIn, type E2E } from './harness.js';
+import { accessibilityProblems, alertDialog, dialog, nav, noConsoleErrorsSince, openApp, shot, signIn, type E2E } from './harness.js';
 
 let e: E2E;
 const OWNER = { firstName: 'Olga', lastName: 'Owner', email: 'olga@example.com', password: 'olga-password-1' };
@@ -37,7 +37,7 @@ afterAll(async () => {
   await e?.close();
 });
 
-describe(covers('the hub in Chromium', 'v1.files.list', 'v1.files.listFavorites', 'v1.files.download'), () => {
+describe(covers('the hub in Chromium', 'v1.files.list', 'v1.files.listFavorites', 'v1.files.download', 'v1.subscriptions.create', 'v1.subscriptions.listOwn', 'v1.subscriptions.delete'), () => {
   it('shows a hub user only the files published to them, in the Hub menu alone', async () => {
     await nav(page(), 'Published files').click();
     await page().getByRole('heading', { name: 'Published files', level: 1 }).waitFor();
@@ -91,5 +91,33 @@ describe(covers('the hub in Chromium', 'v1.files.list', 'v1.files.listFavorites'
     // Viewing counts as recent.
     await page().getByRole('button', { name: 'Recent (7 days)' }).click();
     await expect.poll(() => page().locator('.panel tbody tr').count()).toBe(regions);
+  });
+
+  it('subscribes to a file\'s report weekly, is told what a wrong field needs, and finds it under My subscriptions', async () => {
+    await page().getByRole('button', { name: 'All files' }).click();
+    await page().locator('.panel tbody tr').first().getByRole('button', { name: 'Subscribe' }).click();
+    const d = dialog(page());
+    await d.getByRole('heading', { name: 'Subscribe to “Regional sales review”' }).waitFor();
+    await d.getByLabel('How often').selectOption('Weekly');
+    await d.getByLabel('At hour').fill('31');
+    await d.getByRole('button', { name: 'Subscribe' }).click();
+    // Two mistakes, both shown beside their fields at once: no days for a weekly one, an hour past 23.
+    await expect.poll(() => d.locator('[aria-invalid="true"]').count()).toBe(2);
+    expect(await accessibilityProblems(page())).toEqual([]);
+    await shot(page(), 'hub-subscribe-errors');
+    await d.getByLabel('On (weekly)').fill('Monday, Thursday');
+    await d.getByLabel('At hour').fill('8');
+    await d.getByRole('button', { name: 'Subscribe' }).click();
+    await d.waitFor({ state: 'detached' });
+    await page().getByRole('button', { name: 'My subscriptions' }).click();
+    const row = page().locator('.panel tbody tr').first();
+    await expect.poll(() => row.textContent()).toContain('Regional sales review');
+    expect(await row.textContent()).toMatch(/Monday.*Thursday/);
+    await shot(page(), 'hub-subscriptions');
+    const stored = await e.s.engine.services.db.query("SELECT s.type, t.subscriptionId FROM subscriptions s JOIN tasks t ON t.id = s.taskId");
+    expect(stored).toHaveLength(1);
+    await row.getByRole('button', { name: 'Unsubscribe' }).click();
+    await alertDialog(page()).getByRole('button', { name: 'Unsubscribe' }).click();
+    await expect.poll(() => e.s.engine.services.db.query('SELECT COUNT(*) AS n FROM subscriptions').then((r: { n: number }[]) => r[0].n)).toBe(0);
   });
 });

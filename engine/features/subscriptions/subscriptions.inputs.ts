@@ -29,7 +29,12 @@ const AnalyticsEntity = z.object({
 const SubscriptionSchedule = z.object({
   ...scheduleFields, name: v.nstr(), isActive: v.obool(), priority: nullable(v.int()), timeZoneOfset: v.nstr(20),
   timeZone: scheduleFields.timeZone.optional(), startDate: scheduleFields.startDate.optional(), endDate: scheduleFields.endDate.optional(),
-}).superRefine(endAfterStart);
+}).superRefine((s, c) => {
+  endAfterStart(s, c);
+  // Said with the other mistakes of the form at once, not after them.
+  if (s.frequency === 'Weekly' && !s.weeklyDays?.trim()) c.addIssue({ code: 'custom', path: ['weeklyDays'], message: 'is required for a weekly schedule' });
+  if (s.frequency === 'Yearly' && !s.month) c.addIssue({ code: 'custom', path: ['month'], message: 'is required for a yearly schedule' });
+});
 
 const SubscriptionEvent = z.object({
   name: v.nstr(), description: v.nstr(), appId: v.nstr(200), isActive: v.obool(), execution: nullable(v.oneOf(['Parallel', 'Serial'])),

@@ -10,10 +10,12 @@ import { toastFailed, toastOutcome } from '../../stores/feedback/toasts';
 import { selectMayCall, useSession } from '../../stores/session/session.store';
 import { HubFolders } from './HubFolders';
 import { PdfPreview } from './PdfPreview';
+import { SubscribeDialog } from './SubscribeDialog';
+import { MySubscriptions } from './MySubscriptions';
 
 type HubFile = RowOf<'v1.files.list'>;
-type View = 'all' | 'favorites' | 'recent';
-const VIEWS: { id: View; label: string }[] = [{ id: 'all', label: 'All files' }, { id: 'favorites', label: 'Favourites' }, { id: 'recent', label: 'Recent (7 days)' }];
+type View = 'all' | 'favorites' | 'recent' | 'subscriptions';
+const VIEWS: { id: View; label: string }[] = [{ id: 'all', label: 'All files' }, { id: 'favorites', label: 'Favourites' }, { id: 'recent', label: 'Recent (7 days)' }, { id: 'subscriptions', label: 'My subscriptions' }];
 const PREVIEWABLE = new Set(['pdf', 'png']);
 const when = (iso: string | null) => (iso ? new Date(iso).toLocaleString() : '');
 const size = (n: number | null) => (n === null ? '' : n < 1024 * 1024 ? `${Math.max(1, Math.round(n / 1024))} KB` : `${(n / 1024 / 1024).toFixed(1)} MB`);
@@ -32,12 +34,14 @@ export function HubScreen() {
   const all = useMemo(() => createListStore('v1.files.list', 'name', (): Record<string, string> => (folderRef.current ? { folderId: folderRef.current } : {})), []);
   const favorites = useMemo(() => createListStore('v1.files.listFavorites', 'name'), []);
   const recent = useMemo(() => createListStore('v1.files.listRecent', 'name'), []);
-  const store = view === 'all' ? all : view === 'favorites' ? favorites : recent;
+  const store = view === 'favorites' ? favorites : view === 'recent' ? recent : all;
   const [folders, setFolders] = useState<RowOf<'v1.hubFolders.list'>[]>([]);
   const [preview, setPreview] = useState<{ file: HubFile; bytes: Uint8Array; url: string | null; mime: string } | null>(null);
   const mayDelete = useSession(selectMayCall('v1.files.delete'));
   const mayDownload = useSession(selectMayCall('v1.files.download'));
   const mayManageFolders = useSession(selectMayCall('v1.hubFolders.create'));
+  const maySubscribe = useSession(selectMayCall('v1.subscriptions.create'));
+  const [subscribing, setSubscribing] = useState<HubFile | null>(null);
 
   const loadFolders = async () => {
     const a = await invoke('v1.hubFolders.list', { query: { get_all: true, sort_by: 'ParentUrl' } });
@@ -86,7 +90,7 @@ export function HubScreen() {
       </header>
       <div className="panel">
         <div className="toolbar" role="group" aria-label="Which files">
-          {VIEWS.map((v) => (
+          {VIEWS.filter((v) => v.id !== 'subscriptions' || maySubscribe).map((v) => (
             <button key={v.id} type="button" aria-pressed={view === v.id} className={view === v.id ? 'active' : ''} onClick={() => setView(v.id)}>{v.label}</button>
           ))}
           {view === 'all' && (
@@ -99,7 +103,7 @@ export function HubScreen() {
             </label>
           )}
         </div>
-        <DataTable
+        {view === 'subscriptions' ? <MySubscriptions /> : <DataTable
           store={store}
           filterLabel="file name"
           columns={[
@@ -121,12 +125,14 @@ export function HubScreen() {
               {PREVIEWABLE.has(f.extension ?? '') && <button type="button" onClick={() => void showPreview(f)}>Preview</button>}
               {mayDownload && <button type="button" onClick={() => void download(f)}>Download</button>}
               {mayDownload && f.isIteration && <button type="button" onClick={() => void download(f, true)} title="Every region's (or other value's) file of this report, zipped">All as zip</button>}
+              {maySubscribe && <button type="button" onClick={() => setSubscribing(f)} title="Receive this report by mail on a schedule of your own">Subscribe</button>}
               {mayDelete && <button type="button" className="danger" onClick={() => void remove(f)}>Delete</button>}
             </>
           )}
-        />
+        />}
       </div>
       {mayManageFolders && <HubFolders folders={folders} onChanged={() => void loadFolders()} />}
+      {subscribing && <SubscribeDialog file={subscribing} onClose={() => setSubscribing(null)} />}
       {preview && (
         <Dialog title={preview.file.name ?? 'Preview'} onClose={() => setPreview(null)}>
           {preview.url
