@@ -12,6 +12,8 @@ export interface OutboxOptions {
   maxAttempts?: number;
   /** Messages sent at once (the pool's connections share them). */
   concurrency?: number;
+  /** Connections kept open to one server. */
+  connections?: number;
 }
 
 const TRANSIENT_CODES = new Set(['ECONNECTION', 'ETIMEDOUT', 'ESOCKET', 'ECONNRESET', 'EDNS', 'ECONNREFUSED', 'EPROTOCOL']);
@@ -42,7 +44,7 @@ export class MailOutbox {
     private readonly log: (requestId: string, line: string) => void,
     options: OutboxOptions = {},
   ) {
-    this.o = { baseDelayMs: 2_000, maxDelayMs: 10 * 60_000, maxAttempts: 12, concurrency: 8, ...options };
+    this.o = { baseDelayMs: 2_000, maxDelayMs: 10 * 60_000, maxAttempts: 12, concurrency: 16, connections: 10, ...options };
   }
 
   /** At start: sends a crash cut off become uncertain, then the queue resumes. */
@@ -86,13 +88,19 @@ export class MailOutbox {
     const { db } = this.services;
     for (;;) {
       if (this.closed) return;
-      const due = await db.getRepository(Outbox).find({ where: [{ status: 'queued', nextAttemptAt: LessThanOrEqual(this.services.now()) }, { status: 'uncertain', nextAttemptAt: LessThanOrEqual(this.services.now()) }], order: { nextAttemptAt: 'ASC' }, take: this.o.concurrency * 4 });
+      const due = await db.getRepository(Outbox).find({ where: [{ status: 'queued', nextAttemptAt: LessThanOrEqual(this.services.now()) }, { status: 'uncertain', nextAttemptAt: LessThanOrEqual(this.services.now()) }], order: { nextAttemptAt: 'ASC' }, take: this.o.concurrency * 8 });
       if (!due.length) return;
       // Marked `sending` before the first byte leaves: a crash from here on makes them uncertain.
       await this.services.write(() => db.getRepository(Outbox).update({ id: In(due.map((m) => m.id)) }, { status: 'sending', modifiedDate: this.services.now() }));
+      // One look-up of each server per batch, not one per message.
+      const transports = new Map<string, { server: MailServerRow; transport: Transporter } | null>();
+      for (const id of new Set(due.map((m) => m.mailServerId))) transports.set(id, await this.transportFor(id));
       let next = 0;
       const worker = async () => {
-        while (next < due.length && !this.closed) await this.send(due[next++]);
+        while (next < due.length && !this.closed) {
+          const m = due[next++];
+          await this.send(m, transports.get(m.mailServerId) ?? null);
+        }
       };
       await Promise.all(Array.from({ length: Math.min(this.o.concurrency, due.length) }, worker));
       // Closing stops between messages: those not tried go back as they were (nothing unknown about them).
@@ -109,14 +117,13 @@ export class MailOutbox {
     const cached = this.transports.get(serverId);
     if (cached?.key === key) return { server, transport: cached.transport };
     cached?.transport.close();
-    const transport = createTransport(server, this.services.secrets.open.bind(this.services.secrets), true);
+    const transport = createTransport(server, this.services.secrets.open.bind(this.services.secrets), true, this.o.connections);
     this.transports.set(serverId, { key, transport });
     return { server, transport };
   }
 
-  private async send(m: OutboxRow) {
+  private async send(m: OutboxRow, t: { server: MailServerRow; transport: Transporter } | null) {
     const { db, now } = this.services;
-    const t = await this.transportFor(m.mailServerId);
     const done = (change: Partial<OutboxRow>) => this.services.write(() => db.getRepository(Outbox).update({ id: m.id }, { ...change, modifiedDate: now() }));
     if (!t) {
       await done({ status: 'failed', lastError: 'The mail server no longer exists' });
@@ -171,8 +178,8 @@ export class MailOutbox {
 }
 
 /** A nodemailer transport to one configured server (pooled for the outbox; single for a test mail). */
-export function createTransport(server: Pick<MailServerRow, 'hostName' | 'smtpPort' | 'ssl' | 'userName' | 'password'>, open: (sealed: string) => string, pool: boolean): Transporter {
+export function createTransport(server: Pick<MailServerRow, 'hostName' | 'smtpPort' | 'ssl' | 'userName' | 'password'>, open: (sealed: string) => string, pool: boolean, connections = 5): Transporter {
   const auth = server.userName ? { user: server.userName, pass: server.password ? open(server.password) : '' } : undefined;
   const common = { host: server.hostName, port: server.smtpPort, secure: server.ssl, auth, connectionTimeout: 15_000, greetingTimeout: 15_000, socketTimeout: 60_000 };
-  return pool ? nodemailer.createTransport({ ...common, pool: true, maxConnections: 5, maxMessages: 500 }) : nodemailer.createTransport(common);
+  return pool ? nodemailer.createTransport({ ...common, pool: true, maxConnections: connections, maxMessages: 500 }) : nodemailer.createTransport(common);
 }
