@@ -22,6 +22,7 @@ import { MailServer, Outbox } from './features/mail/mail.entity.js';
 import { StorageService } from './features/storage/storage.entity.js';
 import { HubConfiguration, HubEvent, HubFavorite, HubFile, HubFileUser, HubFolder, HubOccurrence } from './features/hub/hub.entity.js';
 import { Subscription } from './features/subscriptions/subscriptions.entity.js';
+import { MemberPermission } from './features/members/members.entity.js';
 
 /** Every entity the data source knows, in one list. */
 export const ENTITIES = [
@@ -29,5 +30,5 @@ export const ENTITIES = [
   IdentityProvider, OrganizationIdentityProvider, Resource, Setting, TrustedOrigin, UserDirectory, AuditEntry,
   AnalyticsApp, OrganizationAnalyticsApp, Project, Connection, Filter, FilterValue, Report,
   Task, TaskReport, TaskRecipient, TaskTrigger, Condition, ConditionRule, Request, MailServer, Outbox, StorageService,
-  HubConfiguration, HubFolder, HubFile, HubOccurrence, HubFileUser, HubFavorite, HubEvent, Subscription,
+  HubConfiguration, HubFolder, HubFile, HubOccurrence, HubFileUser, HubFavorite, HubEvent, Subscription, MemberPermission,
 ];

@@ -69,6 +69,8 @@ export interface OpContext extends EngineServices {
   transport: Transport;
   /** The caller's address (HTTP) or the transport name, for rate limits. */
   client: string;
+  /** The operation being served: member permissions read what it does to an object from it. */
+  operation?: { id: string; method: string };
 }
 
 /** The principal of a context whose operation requires one (the dispatcher guarantees it). */

@@ -1,3 +1,4 @@
+import { memberVisible } from '../members/member-access.js';
 import { In } from 'typeorm';
 import type { OpContext } from '../../ops/context.js';
 import { iso, newBase } from '../../core/entity-base.js';
@@ -59,14 +60,15 @@ export async function conditionWithRules(ctx: OpContext, c: ConditionRow) {
 export const reachableCondition = (ctx: OpContext, id: string): Promise<ConditionRow> => reachableInProject(ctx, Condition, id, 'Condition');
 
 export async function listConditions(ctx: OpContext, list: ListQuery) {
-  return pageOf(visibleProjects(ctx, ctx.db.getRepository(Condition).createQueryBuilder('c'), 'c.projectId'), LIST_CONDITIONS, list, 'c.id', conditionDto);
+  return pageOf(memberVisible(ctx, visibleProjects(ctx, ctx.db.getRepository(Condition).createQueryBuilder('c'), 'c.projectId'), 'c', 'condition'), LIST_CONDITIONS, list, 'c.id', conditionDto);
 }
 
 export async function saveCondition(ctx: OpContext, id: string | null, f: { projectId?: string; name: string; description?: string | null; isActive?: boolean }, projectField = 'body.projectId') {
   const current = id ? await reachableCondition(ctx, id) : null;
   const projectId = f.projectId ?? current?.projectId;
   if (!projectId) throw badInput('A condition belongs to a project', [{ field: 'body.projectId', message: 'is required' }]);
-  await foundOrFieldError(reachableProject(ctx, projectId), 'The project does not exist or is not yours to use', projectField, 'must be a project you reach');
+  // A new condition, or one moved: the project must take it.
+  if (!current || current.projectId !== projectId) await foundOrFieldError(reachableProject(ctx, projectId), 'The project does not exist or is not yours to use', projectField, 'must be a project you reach');
   if (current && current.projectId !== projectId && (await ctx.db.getRepository(ConditionRule).countBy({ conditionId: current.id }))) {
     throw badInput('A condition with rules stays in its project (its rules read the project\'s connections); duplicate it instead', [{ field: projectField, message: 'cannot change while the condition has rules' }]);
   }

@@ -5,7 +5,8 @@ import { badInput, notFound } from '../../core/errors.js';
 import type { AppMeta, Selections } from '../../analytics/model.js';
 import { AnalyticsApp } from '../analytics-apps/analytics-apps.entity.js';
 import { Connection } from '../connections/connections.entity.js';
-import { duplicateTarget, reachableProject, visibleProjects } from '../projects/projects.rules.js';
+import { duplicateTarget, reachableInProject, reachableProject, visibleProjects } from '../projects/projects.rules.js';
+import { memberVisible } from '../members/member-access.js';
 import { Report } from '../reports/reports.entity.js';
 import { refuseWhileReportsUse } from '../reports/reports-in-use.js';
 import { Filter, FilterValue, type FilterRow, type FilterValueKind, type FilterValueRow } from './filters.entity.js';
@@ -39,16 +40,12 @@ export async function filterDto(ctx: OpContext, f: FilterRow) {
   };
 }
 
-export async function reachableFilter(ctx: OpContext, id: string) {
-  const f = await ctx.db.getRepository(Filter).findOneBy({ id });
-  if (!f) throw notFound(`Filter ${id}`);
-  await reachableProject(ctx, f.projectId);
-  return f;
-}
+export const reachableFilter = (ctx: OpContext, id: string) => reachableInProject(ctx, Filter, id, 'Filter');
 
 export async function saveFilter(ctx: OpContext, id: string | null, f: { name: string; description?: string | null; projectId: string }) {
-  await reachableProject(ctx, f.projectId);
   const current = id ? await reachableFilter(ctx, id) : null;
+  // A new filter, or one moved to another project: the project must take it.
+  if (!current || current.projectId !== f.projectId) await reachableProject(ctx, f.projectId);
   const row: FilterRow = { ...(current ?? newBase(ctx.now())), name: f.name, description: f.description ?? null, projectId: f.projectId, modifiedDate: ctx.now() };
   await ctx.db.getRepository(Filter).save(row);
   return filterDto(ctx, row);
@@ -166,14 +163,14 @@ export async function deleteFilterValues(ctx: OpContext, id: string, valueIds: s
 export async function listFilters(ctx: OpContext, projectId?: string) {
   const qb = ctx.db.getRepository(Filter).createQueryBuilder('f').orderBy('LOWER(f.name)', 'ASC');
   if (projectId) qb.andWhere('f.projectId = :p', { p: projectId });
-  visibleProjects(ctx, qb, 'f.projectId');
+  memberVisible(ctx, visibleProjects(ctx, qb, 'f.projectId'), 'f', 'filter');
   return Promise.all((await qb.getMany()).map((f) => filterDto(ctx, f)));
 }
 
 /** The filters a report applies, in its order; a report outside the caller's projects is 404. */
 export async function filtersOfReport(ctx: OpContext, reportId: string) {
   const qb = ctx.db.getRepository(Report).createQueryBuilder('r').where('r.id = :id', { id: reportId });
-  const report = await visibleProjects(ctx, qb, 'r.projectId').getOne();
+  const report = await memberVisible(ctx, visibleProjects(ctx, qb, 'r.projectId'), 'r', 'report').getOne();
   if (!report) throw notFound(`Report ${reportId}`);
   const filters = report.filterIds.length ? await ctx.db.getRepository(Filter).findBy({ id: In(report.filterIds) }) : [];
   const ordered = report.filterIds.map((fid) => filters.find((f) => f.id === fid)).filter((f): f is NonNullable<typeof f> => !!f);

@@ -7,6 +7,7 @@ import { findOr404 } from '../../core/rows.js';
 import { pageOf, type ListQuery, type ListSpec } from '../../core/list-query.js';
 import { Organization } from '../organizations/organizations.entity.js';
 import { Project, type ProjectRow } from './projects.entity.js';
+import { checkMemberAccess, checkProjectAccess, memberVisibleProjects, type ContentKind } from '../members/member-access.js';
 
 export const LIST_PROJECTS: ListSpec = {
   sort: {
@@ -30,11 +31,18 @@ export function visibleProjects<T extends ObjectLiteral>(ctx: OpContext, qb: Sel
   return p.projectIds.length ? qb.andWhere(`${column} IN (:...visible)`, { visible: p.projectIds }) : qb.andWhere('1 = 0');
 }
 
-/** A project the caller may reach, or 404 (a project outside one's roles is not confirmed to exist). */
-export async function reachableProject(ctx: OpContext, id: string): Promise<ProjectRow> {
+/** A project the caller's roles reach, or 404 (a project outside one's roles is not confirmed to exist). */
+async function roleReachedProject(ctx: OpContext, id: string): Promise<ProjectRow> {
   const p = me(ctx);
   const row = await ctx.db.getRepository(Project).findOneBy({ id });
   if (!row || row.importing || (!p.allProjects && !p.projectIds.includes(id))) throw notFound(`Project ${id}`);
+  return row;
+}
+
+/** A project the caller may reach: by their roles, and by its member permissions when it is in permissions mode. */
+export async function reachableProject(ctx: OpContext, id: string): Promise<ProjectRow> {
+  const row = await roleReachedProject(ctx, id);
+  await checkProjectAccess(ctx, row);
   return row;
 }
 
@@ -42,12 +50,13 @@ export async function reachableProject(ctx: OpContext, id: string): Promise<Proj
  * A row of a project the caller reaches, by id, or 404 naming it: one outside their roles is not
  * confirmed to exist (reports, tasks, conditions).
  */
-export async function reachableInProject<T extends { projectId: string }>(ctx: OpContext, entity: EntitySchema<T>, id: string, what: string): Promise<T> {
+export async function reachableInProject<T extends { id: string; projectId: string }>(ctx: OpContext, entity: EntitySchema<T>, id: string, what: 'Report' | 'Filter' | 'Condition' | 'Task'): Promise<T> {
   const row = await ctx.db.getRepository(entity).findOneBy({ id } as never);
   if (!row) throw notFound(`${what} ${id}`);
-  await reachableProject(ctx, row.projectId).catch(() => {
+  await roleReachedProject(ctx, row.projectId).catch(() => {
     throw notFound(`${what} ${id}`);
   });
+  await checkMemberAccess(ctx, what.toLowerCase() as ContentKind, row, what);
   return row;
 }
 
@@ -115,7 +124,7 @@ export async function targetOrganization(ctx: OpContext, organizationId: string 
 export function listProjects(ctx: OpContext, spec: ListSpec, list: ListQuery, organizationId?: string) {
   const qb = ctx.db.getRepository(Project).createQueryBuilder('p');
   if (organizationId) qb.where('p.organizationId = :org', { org: organizationId });
-  return pageOf(visibleProjects(ctx, qb), spec, list, 'p.id', projectDto);
+  return pageOf(memberVisibleProjects(ctx, visibleProjects(ctx, qb)), spec, list, 'p.id', projectDto);
 }
 
 /** Deletes projects named by id and name (both must match, as a guard); their content cascades. */

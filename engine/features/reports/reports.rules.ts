@@ -1,3 +1,4 @@
+import { memberVisible } from '../members/member-access.js';
 import { z } from 'zod';
 import type { OpContext } from '../../ops/context.js';
 import { me } from '../../ops/context.js';
@@ -84,7 +85,7 @@ export async function createReport(ctx: OpContext, f: { name: string; descriptio
 
 /** The reports of the projects the caller reaches, one page. */
 export async function listReports(ctx: OpContext, list: ListQuery) {
-  return pageOf(visibleProjects(ctx, ctx.db.getRepository(Report).createQueryBuilder('r'), 'r.projectId'), LIST_REPORTS, list, 'r.id', reportDto);
+  return pageOf(memberVisible(ctx, visibleProjects(ctx, ctx.db.getRepository(Report).createQueryBuilder('r'), 'r.projectId'), 'r', 'report'), LIST_REPORTS, list, 'r.id', reportDto);
 }
 
 /** Deletes a report of a project the caller reaches; its document, iteration and names go with it. */

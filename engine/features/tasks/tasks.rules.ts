@@ -1,3 +1,4 @@
+import { memberVisible } from '../members/member-access.js';
 import type { OpContext } from '../../ops/context.js';
 import { me } from '../../ops/context.js';
 import { iso, newBase } from '../../core/entity-base.js';
@@ -48,7 +49,7 @@ export async function reachableTask(ctx: OpContext, id: string): Promise<TaskRow
 }
 
 /** Tasks the caller sees: those of projects they reach, subscriptions' own tasks left out. */
-export const visibleTasks = (ctx: OpContext) => visibleProjects(ctx, ctx.db.getRepository(Task).createQueryBuilder('t'), 't.projectId').andWhere('t.subscriptionId IS NULL');
+export const visibleTasks = (ctx: OpContext) => memberVisible(ctx, visibleProjects(ctx, ctx.db.getRepository(Task).createQueryBuilder('t'), 't.projectId').andWhere('t.subscriptionId IS NULL'), 't', 'task');
 
 export async function listTasks(ctx: OpContext, list: ListQuery) {
   return pageOf(visibleTasks(ctx), LIST_TASKS, list, 't.id', taskDto);

@@ -1,0 +1,111 @@
+import type { SelectQueryBuilder, ObjectLiteral } from 'typeorm';
+import type { OpContext } from '../../ops/context.js';
+import { forbidden, notFound } from '../../core/errors.js';
+import { Project } from '../projects/projects.entity.js';
+import { MemberPermission, PERMISSION_FLAGS, type MemberObjectKind, type PermissionFlag } from './members.entity.js';
+
+/** What an operation does to an object, in set B's words (the flag is the action and the kind). */
+export type MemberAction = 'view' | 'create' | 'edit' | 'run' | 'delete' | 'setPermissions' | 'duplicate' | 'move';
+export type ContentKind = Exclude<MemberObjectKind, 'project'>;
+
+const KIND_NAME: Record<ContentKind, string> = { report: 'Report', filter: 'Filter', condition: 'Condition', task: 'Task' };
+
+/**
+ * The action an operation performs, from its id and method: the catalogue's ids say it (`.delete`,
+ * `.duplicate`, `…Permission…`, `.run`, `.generate`), a read is a view, any other write an edit.
+ */
+export function actionOf(op: { id: string; method: string } | undefined): MemberAction {
+  if (!op) return 'view';
+  const { id } = op;
+  // Who holds what on an object is shown to those who may view it; changing it is its own flag.
+  if (/Permission/.test(id)) return op.method === 'GET' ? 'view' : 'setPermissions';
+  if (/\.duplicate$/.test(id)) return 'duplicate';
+  if (/\.move\w*$/.test(id)) return 'move';
+  if (/^(v1|v2|app)\.(reports|filters|conditions|tasks|projects)\.delete$/.test(id)) return 'delete';
+  if (/^(v1|v2|app)\.(reports|filters|conditions|tasks)\.create$/.test(id)) return 'create';
+  if (/\.(run|stop|generate|preview)$/.test(id)) return 'run';
+  return op.method === 'GET' ? 'view' : 'edit';
+}
+
+/** The flag an action on a kind needs; an action the kind's set does not name needs its view flag. */
+export function flagFor(kind: MemberObjectKind, action: MemberAction): PermissionFlag {
+  if (kind === 'project') return 'viewProject';
+  const flag = `${action}${KIND_NAME[kind]}`;
+  return (PERMISSION_FLAGS as readonly string[]).includes(flag) ? (flag as PermissionFlag) : (`view${KIND_NAME[kind]}` as PermissionFlag);
+}
+
+/** Tenant administrators, the owner and the engine itself pass every member check. */
+export const passesMemberChecks = (ctx: OpContext) => !ctx.principal || ctx.principal.isTenantAdmin || ctx.principal.isTenantOwner;
+
+/** SQL over a member-permission alias: the row is the caller's own or one of their groups'. */
+const mine = (m: string) => `(${m}.memberId = :memberUser OR ${m}.memberId IN (SELECT ug.targetId FROM user_groups ug WHERE ug.userId = :memberUser))`;
+const flagSql = (m: string, flag: PermissionFlag) => `json_extract(${m}.permissions, '$.${flag}') = 1`;
+
+/**
+ * Whether the caller holds `flag` on an object of a project in permissions mode: by the object's own
+ * rows for them or their groups when there are any, otherwise by the project's rows.
+ */
+async function holds(ctx: OpContext, kind: MemberObjectKind, objectId: string, projectId: string, flag: PermissionFlag): Promise<boolean> {
+  const params = { memberUser: ctx.principal!.user.id, objectId, projectId };
+  const repo = ctx.db.getRepository(MemberPermission);
+  const own = await repo.createQueryBuilder('m').where(`m.objectId = :objectId AND ${mine('m')}`, params).getMany();
+  if (own.length || kind === 'project') return own.some((r) => r.permissions[flag]);
+  const fromProject = await repo.createQueryBuilder('m').where(`m.objectType = 'project' AND m.objectId = :projectId AND ${mine('m')}`, params).getMany();
+  return fromProject.some((r) => r.permissions[flag]);
+}
+
+async function inPermissionsMode(ctx: OpContext, projectId: string) {
+  return !!(await ctx.db.getRepository(Project).findOne({ where: { id: projectId }, select: { id: true, permissionsMode: true } }))?.permissionsMode;
+}
+
+/**
+ * A content object the caller's roles reach, checked against member permissions when its project
+ * is in permissions mode: without its view flag it is not confirmed to exist (404); with it but
+ * without the flag the operation needs, a 403 naming that flag.
+ */
+export async function checkMemberAccess(ctx: OpContext, kind: ContentKind, row: { id: string; projectId: string }, what: string): Promise<void> {
+  if (passesMemberChecks(ctx) || !(await inPermissionsMode(ctx, row.projectId))) return;
+  const view = flagFor(kind, 'view');
+  if (!(await holds(ctx, kind, row.id, row.projectId, view))) throw notFound(`${what} ${row.id}`);
+  const needed = flagFor(kind, actionOf(ctx.operation));
+  if (needed !== view && !(await holds(ctx, kind, row.id, row.projectId, needed))) throw forbidden(`Your member permissions on this ${KIND_NAME[kind].toLowerCase()} do not include ${needed}`);
+}
+
+/**
+ * A project the caller's roles reach, checked against its member permissions when it is in
+ * permissions mode: its creator and those with viewProject see it (else 404); creating content in
+ * it needs the project's create flag for that kind (else 403).
+ */
+export async function checkProjectAccess(ctx: OpContext, project: { id: string; permissionsMode: boolean; createdBy: string | null }): Promise<void> {
+  if (passesMemberChecks(ctx) || !project.permissionsMode) return;
+  const creator = project.createdBy === ctx.principal!.user.id;
+  if (!creator && !(await holds(ctx, 'project', project.id, project.id, 'viewProject'))) throw notFound(`Project ${project.id}`);
+  const created = /^(?:v1|v2|app)\.(reports|filters|conditions|tasks)\.create$/.exec(ctx.operation?.id ?? '')?.[1];
+  if (created) {
+    const flag = `create${KIND_NAME[created.slice(0, -1) as ContentKind]}` as PermissionFlag;
+    if (!(await holds(ctx, 'project', project.id, project.id, flag))) throw forbidden(`Your member permissions on this project do not include ${flag}`);
+  }
+}
+
+/** Limits a list of content (alias `a`, with `a.id` and `a.projectId`) to what the caller may view. */
+export function memberVisible<T extends ObjectLiteral>(ctx: OpContext, qb: SelectQueryBuilder<T>, a: string, kind: ContentKind): SelectQueryBuilder<T> {
+  if (passesMemberChecks(ctx)) return qb;
+  const view = flagFor(kind, 'view');
+  return qb.andWhere(
+    `(NOT EXISTS (SELECT 1 FROM projects pm WHERE pm.id = ${a}.projectId AND pm.permissionsMode = 1)
+      OR EXISTS (SELECT 1 FROM member_permissions mo WHERE mo.objectId = ${a}.id AND ${mine('mo')} AND ${flagSql('mo', view)})
+      OR (NOT EXISTS (SELECT 1 FROM member_permissions mn WHERE mn.objectId = ${a}.id AND ${mine('mn')})
+        AND EXISTS (SELECT 1 FROM member_permissions mp WHERE mp.objectId = ${a}.projectId AND mp.objectType = 'project' AND ${mine('mp')} AND ${flagSql('mp', view)})))`,
+    { memberUser: ctx.principal!.user.id },
+  );
+}
+
+/** Limits a list of projects (alias `p`) to those the caller may view under permissions mode. */
+export function memberVisibleProjects<T extends ObjectLiteral>(ctx: OpContext, qb: SelectQueryBuilder<T>): SelectQueryBuilder<T> {
+  if (passesMemberChecks(ctx)) return qb;
+  return qb.andWhere(
+    `(p.permissionsMode = 0 OR p.createdBy = :memberUser
+      OR EXISTS (SELECT 1 FROM member_permissions mp WHERE mp.objectId = p.id AND mp.objectType = 'project' AND ${mine('mp')} AND ${flagSql('mp', 'viewProject')}))`,
+    { memberUser: ctx.principal!.user.id },
+  );
+}

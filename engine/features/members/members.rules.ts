@@ -1,0 +1,135 @@
+import { In } from 'typeorm';
+import { z } from 'zod';
+import type { OpContext } from '../../ops/context.js';
+import { iso, newBase } from '../../core/entity-base.js';
+import { badInput, notFound, type FieldError } from '../../core/errors.js';
+import { v } from '../../core/validation.js';
+import { User } from '../users/users.entity.js';
+import { Group } from '../groups/groups.entity.js';
+import { Project } from '../projects/projects.entity.js';
+import { reachableProject } from '../projects/projects.rules.js';
+import { reachableReport } from '../reports/reports.rules.js';
+import { reachableFilter } from '../filters/filters.rules.js';
+import { reachableCondition } from '../conditions/conditions.rules.js';
+import { reachableTask } from '../tasks/tasks.rules.js';
+import { MemberPermission, PERMISSION_FLAGS, type MemberObjectKind, type MemberPermissionRow, type PermissionSet } from './members.entity.js';
+
+// Set B member permissions: a permission set per user or group on a project or on one report,
+// filter, condition or task. Reaching the object (and, in permissions mode, holding its
+// setPermissions flag, see member-access.ts) comes first; then the rows change.
+
+/** Set B 2.1 inside a "set permissions" request: every flag given. */
+export const PermissionSetInput = z.object(Object.fromEntries(PERMISSION_FLAGS.map((f) => [f, v.bool()])) as Record<(typeof PERMISSION_FLAGS)[number], ReturnType<typeof v.bool>>);
+/** Set B 2.1 for one member: the flags to change, each optional. */
+export const PermissionPatchInput = PermissionSetInput.partial();
+/** Set B 2.2. */
+export const PermissionsRequest = z.object({
+  members: z.array(z.object({ id: v.uuid(), type: z.string().trim().toLowerCase().pipe(v.oneOf(['user', 'group'])) })).min(1, { message: 'must name at least one member' }).max(1000),
+  permissions: PermissionSetInput,
+});
+export const PermissionsModeQuery = z.object({ value: z.enum(['true', 'false'], { message: 'must be true or false' }).transform((s) => s === 'true') });
+
+/** The object a member permission is set on, reached as the caller may (404 otherwise): its id and project. */
+async function objectOf(ctx: OpContext, kind: MemberObjectKind, id: string): Promise<{ id: string; projectId: string }> {
+  switch (kind) {
+    case 'project':
+      return { id, projectId: (await reachableProject(ctx, id)).id };
+    case 'report':
+      return reachableReport(ctx, id);
+    case 'filter':
+      return reachableFilter(ctx, id);
+    case 'condition':
+      return reachableCondition(ctx, id);
+    case 'task':
+      return reachableTask(ctx, id);
+  }
+}
+
+const none = (): PermissionSet => Object.fromEntries(PERMISSION_FLAGS.map((f) => [f, false])) as PermissionSet;
+
+async function dtos(ctx: OpContext, rows: MemberPermissionRow[]) {
+  const userIds = rows.filter((r) => r.memberType === 'user').map((r) => r.memberId);
+  const groupIds = rows.filter((r) => r.memberType === 'group').map((r) => r.memberId);
+  const [users, groups] = await Promise.all([
+    userIds.length ? ctx.db.getRepository(User).findBy({ id: In(userIds) }) : [],
+    groupIds.length ? ctx.db.getRepository(Group).findBy({ id: In(groupIds) }) : [],
+  ]);
+  return rows.map((r) => {
+    const u = users.find((x) => x.id === r.memberId);
+    const name = u ? `${u.firstName} ${u.lastName}`.trim() || u.email : (groups.find((g) => g.id === r.memberId)?.name ?? null);
+    return { id: r.id, objectType: r.objectType, objectId: r.objectId, memberId: r.memberId, memberType: r.memberType, memberName: name, permissions: r.permissions, modifiedDate: iso(r.modifiedDate) };
+  });
+}
+
+/** The member permissions of an object, users and groups by name. */
+export async function listMemberPermissions(ctx: OpContext, kind: MemberObjectKind, id: string) {
+  const object = await objectOf(ctx, kind, id);
+  const rows = await ctx.db.getRepository(MemberPermission).find({ where: { objectId: object.id }, order: { createdDate: 'ASC' } });
+  return dtos(ctx, rows);
+}
+
+/** Gives each member the permission set (replacing what they had on the object); answers the object's list. */
+export async function setPermissions(ctx: OpContext, kind: MemberObjectKind, id: string, f: z.output<typeof PermissionsRequest>) {
+  const object = await objectOf(ctx, kind, id);
+  const userIds = f.members.filter((m) => m.type === 'user').map((m) => m.id);
+  const groupIds = f.members.filter((m) => m.type === 'group').map((m) => m.id);
+  const [users, groups] = await Promise.all([
+    userIds.length ? ctx.db.getRepository(User).findBy({ id: In(userIds) }) : [],
+    groupIds.length ? ctx.db.getRepository(Group).findBy({ id: In(groupIds) }) : [],
+  ]);
+  const errors: FieldError[] = [];
+  f.members.forEach((m, i) => {
+    const found = m.type === 'user' ? users.some((u) => u.id === m.id) : groups.some((g) => g.id === m.id);
+    if (!found) errors.push({ field: `body.members.${i}.id`, message: `is not a ${m.type}` });
+  });
+  if (errors.length) throw badInput('A member does not exist', errors);
+  const now = ctx.now();
+  const repo = ctx.db.getRepository(MemberPermission);
+  const existing = await repo.findBy({ objectId: object.id, memberId: In(f.members.map((m) => m.id)) });
+  await ctx.db.transaction(async (m) => {
+    for (const member of f.members) {
+      const current = existing.find((r) => r.memberId === member.id);
+      if (current) await m.getRepository(MemberPermission).update(current.id, { permissions: { ...none(), ...f.permissions }, modifiedDate: now });
+      else await m.getRepository(MemberPermission).insert({ ...newBase(now), objectType: kind, objectId: object.id, projectId: object.projectId, memberId: member.id, memberType: member.type as 'user' | 'group', permissions: { ...none(), ...f.permissions } });
+    }
+  });
+  return listMemberPermissions(ctx, kind, id);
+}
+
+async function rowOf(ctx: OpContext, kind: MemberObjectKind, id: string, memberPermissionId: string) {
+  const object = await objectOf(ctx, kind, id);
+  const row = await ctx.db.getRepository(MemberPermission).findOneBy({ id: memberPermissionId, objectId: object.id });
+  if (!row) throw notFound(`Member permission ${memberPermissionId}`);
+  return row;
+}
+
+export async function getMemberPermission(ctx: OpContext, kind: MemberObjectKind, id: string, memberPermissionId: string) {
+  return (await dtos(ctx, [await rowOf(ctx, kind, id, memberPermissionId)]))[0];
+}
+
+/** Changes the flags given of one member's set; the others stay. */
+export async function setMemberPermission(ctx: OpContext, kind: MemberObjectKind, id: string, memberPermissionId: string, patch: Partial<PermissionSet>) {
+  const row = await rowOf(ctx, kind, id, memberPermissionId);
+  row.permissions = { ...none(), ...row.permissions, ...Object.fromEntries(Object.entries(patch).filter(([, x]) => x !== undefined)) };
+  row.modifiedDate = ctx.now();
+  await ctx.db.getRepository(MemberPermission).save(row);
+  return (await dtos(ctx, [row]))[0];
+}
+
+/** Removes member permissions of the object; every id must be one of its own. */
+export async function deleteMemberPermissions(ctx: OpContext, kind: MemberObjectKind, id: string, ids: string[]) {
+  const object = await objectOf(ctx, kind, id);
+  const found = ids.length ? await ctx.db.getRepository(MemberPermission).findBy({ objectId: object.id, id: In(ids) }) : [];
+  ids.forEach((x, i) => {
+    if (!found.some((r) => r.id === x)) throw badInput(`Member permission ${x} is not one of this ${kind}'s`, [{ field: `body.${i}`, message: `must be a member permission of the ${kind}` }]);
+  });
+  if (found.length) await ctx.db.getRepository(MemberPermission).delete({ id: In(found.map((r) => r.id)) });
+  return { deleted: found.length };
+}
+
+/** Turns a project's permissions mode on or off; answers the project's mode and its members. */
+export async function updatePermissionsMode(ctx: OpContext, id: string, value: boolean) {
+  const project = await reachableProject(ctx, id);
+  await ctx.db.getRepository(Project).update(project.id, { permissionsMode: value, modifiedDate: ctx.now() });
+  return { id: project.id, permissionsMode: value, members: await listMemberPermissions(ctx, 'project', id) };
+}
