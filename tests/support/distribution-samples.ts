@@ -197,3 +197,40 @@ export function subscriptionSamples(server: () => TestServer): Record<string, (f
     'v1.subscriptions.delete': async (f) => ({ body: [await made(f)] }),
   };
 }
+
+/** Member permissions on each kind of object, given to the owner on a fresh object of a fresh project. */
+export function memberSamples(server: () => TestServer): Record<string, (f: Fixtures) => Promise<Sample>> {
+  const ok = (method: string, path: string, body?: unknown) => server().ok(method, path, body);
+  let flags: Promise<string[]> | null = null;
+  const all = () => (flags ??= import('../../engine/features/members/members.entity.js').then((m) => [...m.PERMISSION_FLAGS]));
+  const set = async (on: string[] = []) => Object.fromEntries((await all()).map((k) => [k, on.includes(k)]));
+  const owner = () => server().engine.firstStart.ownerId;
+  const objects = {
+    projects: async (f: Fixtures) => f.make.project(),
+    reports: async (f: Fixtures) => f.make.report(),
+    filters: async (f: Fixtures) => f.make.filter(),
+    conditions: async (f: Fixtures) => (await ok('POST', '/api/v1/conditions', { projectId: (await f.make.connected()).projectId, name: uniq('Guarded'), isActive: true })).id as string,
+    tasks: async (f: Fixtures) => (await ok('POST', '/api/v2/tasks', { name: uniq('Guarded'), projectID: (await f.make.connected()).projectId })).id as string,
+  };
+  type Kind = keyof typeof objects;
+  const withMember = async (kind: Kind, f: Fixtures) => {
+    const id = await objects[kind](f);
+    const [row] = await ok('PUT', `/api/v2/${kind}/${id}/permissions`, { members: [{ id: owner(), type: 'user' }], permissions: await set(['viewProject']) });
+    return { id, memberPermissionId: row.id as string };
+  };
+  const out: Record<string, (f: Fixtures) => Promise<Sample>> = {
+    'v2.projects.updatePermissionsMode': async (f) => ({ params: { id: await f.make.project() }, query: { value: 'false' } }),
+    'v2.projects.deleteMemberPermission': async (f) => ({ params: await withMember('projects', f) }),
+    'v2.reports.getMemberPermission': async (f) => ({ params: await withMember('reports', f) }),
+    'v2.conditions.getMemberPermission': async (f) => ({ params: await withMember('conditions', f) }),
+  };
+  for (const kind of Object.keys(objects) as Kind[]) {
+    out[`v2.${kind}.setPermissions`] = async (f) => ({ params: { id: await objects[kind](f) }, body: { members: [{ id: owner(), type: 'user' }], permissions: await set(['viewProject']) } });
+    out[`v2.${kind}.setMemberPermission`] = async (f) => ({ params: await withMember(kind, f), body: { viewProject: true } });
+    out[`v2.${kind}.deleteMemberPermissions`] = async (f) => {
+      const { id, memberPermissionId } = await withMember(kind, f);
+      return { params: { id }, body: [memberPermissionId] };
+    };
+  }
+  return out;
+}
