@@ -12,6 +12,7 @@ import { reportBench } from './report-bench.js';
 import { importBench } from './import-bench.js';
 import { taskBench } from './task-bench.js';
 import { mailBench } from './mail-bench.js';
+import { membersBench } from './members-bench.js';
 
 const ROOT = join(__dirname, '..', '..');
 const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))];
@@ -110,6 +111,8 @@ async function main() {
   console.table(await reportBench(500));
   console.log('\nThe distribution loop: task runs, stop, on-demand latency, schedules loaded, fire drift:');
   console.table(await taskBench());
+  console.log('\nMember permissions: a 10-row page of reports (sorted by name) for a member opened to 1,000 of 10,000, and for an administrator:');
+  console.table(await membersBench());
   console.log('\nMail through the persisted outbox to a loopback SMTP server, one PDF attached each:');
   console.table(await mailBench(1000));
   const importRows = Number(process.env.BENCH_IMPORT_ROWS ?? 2_000_000);

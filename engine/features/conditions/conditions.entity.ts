@@ -14,7 +14,7 @@ export const Condition = new EntitySchema<ConditionRow>({
   tableName: 'conditions',
   columns: { ...baseColumns, projectId: ref(false), name: text(false), description: text(), isActive: flag(true) },
   foreignKeys: [{ target: 'Project', columnNames: ['projectId'], referencedColumnNames: ['id'], onDelete: 'CASCADE' }],
-  indices: [{ name: 'IDX_conditions_project', columns: ['projectId'] }],
+  indices: [{ name: 'IDX_conditions_project_id', columns: ['projectId', 'id'] }, { name: 'IDX_conditions_project', columns: ['projectId'] }],
 });
 
 export const RULE_VALUE_TYPES = ['Variable', 'Chart'] as const;

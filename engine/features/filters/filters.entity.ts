@@ -12,6 +12,7 @@ export const Filter = new EntitySchema<FilterRow>({
   tableName: 'filters',
   columns: { ...baseColumns, projectId: ref(false), name: text(false), description: text() },
   foreignKeys: [{ target: 'Project', columnNames: ['projectId'], referencedColumnNames: ['id'], onDelete: 'CASCADE' }],
+  indices: [{ name: 'IDX_filters_project_id', columns: ['projectId', 'id'] }],
 });
 
 export type FilterValueKind = 'field' | 'variable' | 'bookmark';

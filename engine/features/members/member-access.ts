@@ -87,16 +87,21 @@ export async function checkProjectAccess(ctx: OpContext, project: { id: string; 
   }
 }
 
-/** Limits a list of content (alias `a`, with `a.id` and `a.projectId`) to what the caller may view. */
+/**
+ * Limits a list of content (alias `a`, with `a.id` and `a.projectId`) to what the caller may view.
+ * Every subquery is uncorrelated, so SQLite builds each set once per query rather than probing per
+ * row (correlated EXISTS made a page 5x an administrator's over 10,000 reports).
+ */
 export function memberVisible<T extends ObjectLiteral>(ctx: OpContext, qb: SelectQueryBuilder<T>, a: string, kind: ContentKind): SelectQueryBuilder<T> {
   if (passesMemberChecks(ctx)) return qb;
   const view = flagFor(kind, 'view');
+  const me = "(SELECT :memberUser UNION SELECT ug.targetId FROM user_groups ug WHERE ug.userId = :memberUser)";
   return qb.andWhere(
-    `(NOT EXISTS (SELECT 1 FROM projects pm WHERE pm.id = ${a}.projectId AND pm.permissionsMode = 1)
-      OR EXISTS (SELECT 1 FROM member_permissions mo WHERE mo.objectId = ${a}.id AND ${mine('mo')} AND ${flagSql('mo', view)})
-      OR (NOT EXISTS (SELECT 1 FROM member_permissions mn WHERE mn.objectId = ${a}.id AND ${mine('mn')})
-        AND EXISTS (SELECT 1 FROM member_permissions mp WHERE mp.objectId = ${a}.projectId AND mp.objectType = 'project' AND ${mine('mp')} AND ${flagSql('mp', view)})))`,
-    { memberUser: ctx.principal!.user.id },
+    `(${a}.projectId NOT IN (SELECT pm.id FROM projects pm WHERE pm.permissionsMode = 1)
+      OR ${a}.id IN (SELECT mo.objectId FROM member_permissions mo WHERE mo.memberId IN ${me} AND ${flagSql('mo', view)})
+      OR (${a}.projectId IN (SELECT mp.objectId FROM member_permissions mp WHERE mp.objectType = 'project' AND mp.memberId IN ${me} AND ${flagSql('mp', view)})
+        AND ${a}.id NOT IN (SELECT mn.objectId FROM member_permissions mn WHERE mn.objectType = :memberKind AND mn.memberId IN ${me})))`,
+    { memberUser: ctx.principal!.user.id, memberKind: kind },
   );
 }
 

@@ -57,4 +57,5 @@ export const Report = new EntitySchema<ReportRow>({
     { target: 'Project', columnNames: ['projectId'], referencedColumnNames: ['id'], onDelete: 'CASCADE' },
     { target: 'Connection', columnNames: ['connectionId'], referencedColumnNames: ['id'], onDelete: 'SET NULL' },
   ],
+  indices: [{ name: 'IDX_reports_project_id', columns: ['projectId', 'id'] }],
 });

@@ -61,7 +61,7 @@ export const Task = new EntitySchema<TaskRow>({
     modifiedBy: ref(),
   },
   foreignKeys: [{ target: 'Project', columnNames: ['projectId'], referencedColumnNames: ['id'], onDelete: 'CASCADE' }],
-  indices: [{ name: 'IDX_tasks_project', columns: ['projectId'] }],
+  indices: [{ name: 'IDX_tasks_project_id', columns: ['projectId', 'id'] }, { name: 'IDX_tasks_project', columns: ['projectId'] }],
 });
 
 /** How one report runs within a task: its format and every option of set A 2.19 / set B 2.12. */
