@@ -40,7 +40,7 @@ const ACTIONS: Record<Kind, Record<string, (id: string) => [string, string, unkn
     deleteReport: (id) => ['DELETE', `/api/app/reports/${id}`],
   },
   filter: {
-    viewFilter: (id) => ['GET', `/api/v2/filters/${id}/permissions`],
+    viewFilter: (id) => ['GET', `/api/app/filters/${id}/permissions`],
     editFilter: (id) => ['PUT', `/api/v2/filters/${id}`, { name: uniq('Renamed'), projectID: projectId }],
     duplicateFilter: (id) => ['POST', `/api/v2/filters/${id}/duplicate`, { projectID: projectId, organizationID: orgId }],
     setPermissionsFilter: (id) => ['DELETE', `/api/v2/filters/${id}/permissions`, []],
@@ -148,7 +148,7 @@ describe(covers('member permissions', 'v2.projects.updatePermissionsMode', 'v2.p
     await s.ok('DELETE', `/api/v1/groups/${group.id}/users`, [bob.userId]);
     expect(await listed(bob.token, 'report')).not.toContain(r1);
     // Removing a project row; a member row of another object is refused, naming it.
-    const projectRows = await s.ok('GET', `/api/v2/projects/${projectId}/permissions`);
+    const projectRows = await s.ok('GET', `/api/app/projects/${projectId}/permissions`);
     const aliceRow = projectRows.find((m: { memberId: string }) => m.memberId === alice.userId);
     await s.ok('DELETE', `/api/v2/projects/${projectId}/permissions/${aliceRow.id}`);
     const task = await make('task');
