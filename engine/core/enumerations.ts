@@ -12,3 +12,13 @@ export const CHART_KINDS = ['bar', 'line', 'pie', 'combo', 'table'] as const;
 
 /** Where task reports deliver files besides mail and the hub. */
 export const STORAGE_TYPES = ['Folder', 'FTP', 'FTPS', 'SFTP'] as const;
+
+/** Set B 2.1, every flag of the permission set. */
+export const PERMISSION_FLAGS = [
+  'viewProject',
+  'viewReport', 'createReport', 'useReport', 'editReport', 'subscribeReport', 'runReport', 'deleteReport', 'setPermissionsReport', 'duplicateReport', 'moveReport',
+  'viewFilter', 'createFilter', 'useFilter', 'editFilter', 'deleteFilter', 'duplicateFilter', 'moveFilter', 'setPermissionsFilter',
+  'viewCondition', 'createCondition', 'useCondition', 'editCondition', 'deleteCondition', 'setPermissionsCondition', 'duplicateCondition', 'moveCondition',
+  'viewTask', 'createTask', 'editTask', 'runTask', 'deleteTask', 'setPermissionsTask', 'duplicateTask', 'moveTask',
+  'viewFolderContent', 'createFolderContent', 'editFolderContent', 'downloadFolderContent', 'deleteFolderContent', 'duplicateFolderContent', 'moveFolderContent',
+] as const;

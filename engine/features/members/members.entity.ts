@@ -1,18 +1,11 @@
 import { EntitySchema } from 'typeorm';
 import { baseColumns, ref, type BaseRow } from '../../core/entity-base.js';
+import type { PERMISSION_FLAGS } from '../../core/enumerations.js';
 
 /** The objects a member permission attaches to (set B: projects and the content in them). */
 export type MemberObjectKind = 'project' | 'report' | 'filter' | 'condition' | 'task';
 
-/** Set B 2.1, every flag of the permission set. */
-export const PERMISSION_FLAGS = [
-  'viewProject',
-  'viewReport', 'createReport', 'useReport', 'editReport', 'subscribeReport', 'runReport', 'deleteReport', 'setPermissionsReport', 'duplicateReport', 'moveReport',
-  'viewFilter', 'createFilter', 'useFilter', 'editFilter', 'deleteFilter', 'duplicateFilter', 'moveFilter', 'setPermissionsFilter',
-  'viewCondition', 'createCondition', 'useCondition', 'editCondition', 'deleteCondition', 'setPermissionsCondition', 'duplicateCondition', 'moveCondition',
-  'viewTask', 'createTask', 'editTask', 'runTask', 'deleteTask', 'setPermissionsTask', 'duplicateTask', 'moveTask',
-  'viewFolderContent', 'createFolderContent', 'editFolderContent', 'downloadFolderContent', 'deleteFolderContent', 'duplicateFolderContent', 'moveFolderContent',
-] as const;
+export { PERMISSION_FLAGS } from '../../core/enumerations.js';
 export type PermissionFlag = (typeof PERMISSION_FLAGS)[number];
 export type PermissionSet = Record<PermissionFlag, boolean>;
 

@@ -1,4 +1,4 @@
-import { Button, UNSTABLE_Toast as Toast, UNSTABLE_ToastContent as ToastContent, UNSTABLE_ToastRegion as ToastRegion } from 'react-aria-components';
+import { Button, Text, UNSTABLE_Toast as Toast, UNSTABLE_ToastContent as ToastContent, UNSTABLE_ToastRegion as ToastRegion } from 'react-aria-components';
 import { toastQueue } from '../stores/feedback/toasts';
 
 /** The one place success and failure are told: green for done, red (and staying) for failed. */
@@ -8,7 +8,8 @@ export function Toasts() {
       {({ toast }) => (
         <Toast toast={toast} className={`toast ${toast.content.tone}`}>
           <ToastContent>
-            <span>{toast.content.text}</span>
+            {/* The title slot names the toast (an alert dialog): without it the dialog had no accessible name. */}
+            <Text slot="title">{toast.content.text}</Text>
           </ToastContent>
           <Button slot="close" className="icon" aria-label="Dismiss">×</Button>
         </Toast>

@@ -5,6 +5,7 @@ import { Form, submitOutcome, type Option } from '../../components/Form';
 import { flag, text } from '../../components/options';
 import { askConfirm } from '../../stores/feedback/confirm.store';
 import { toastOutcome } from '../../stores/feedback/toasts';
+import { PermissionsDialog } from '../../components/PermissionsDialog';
 
 type Condition = ResultOf<'app.conditions.get'>;
 type Outcome = ResultOf<'app.conditions.test'>;
@@ -17,6 +18,7 @@ export function ConditionEditor({ conditionId }: { conditionId: string }) {
   const [c, setC] = useState<Condition | null>(null);
   const [outcome, setOutcome] = useState<Outcome | null>(null);
   const [testing, setTesting] = useState(false);
+  const [guarding, setGuarding] = useState(false);
   const load = useCallback(async () => {
     const a = await invoke('app.conditions.get', { params: { id: conditionId } });
     if (a.ok) setC(a.data);
@@ -47,8 +49,12 @@ export function ConditionEditor({ conditionId }: { conditionId: string }) {
     <div className="panel">
       <div className="block-head">
         <h2>Rules of “{c.name}”</h2>
-        <button type="button" className="primary" disabled={testing || !c.rules.length} onClick={() => void test()}>{testing ? 'Testing…' : 'Test now'}</button>
+        <span className="card-actions">
+          <button type="button" onClick={() => setGuarding(true)}>Permissions</button>
+          <button type="button" className="primary" disabled={testing || !c.rules.length} onClick={() => void test()}>{testing ? 'Testing…' : 'Test now'}</button>
+        </span>
       </div>
+      {guarding && <PermissionsDialog kind="condition" id={c.id} name={c.name} onClose={() => setGuarding(false)} />}
       {outcome && (
         <p className={outcome.holds ? 'notice' : 'error-banner'} role="status">
           {outcome.holds ? 'The condition holds now: its reports would run.' : 'The condition fails now: its reports would be left out.'}

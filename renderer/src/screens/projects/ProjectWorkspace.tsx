@@ -10,6 +10,7 @@ import { toastOutcome } from '../../stores/feedback/toasts';
 import { REPORT_TYPES } from '../../../../engine/wire';
 import { ReportDesigner } from '../designer/ReportDesigner';
 import { FilterEditor } from '../filters/FilterEditor';
+import { PermissionsDialog, type PermissionKind } from '../../components/PermissionsDialog';
 
 type ReportRow = RowOf<'v1.reports.listOwn'>;
 
@@ -27,6 +28,7 @@ export function ProjectWorkspace({ projectId, reportId, filterId }: { projectId:
   const [filters, setFilters] = useState<ResultOf<'app.filters.list'>>([]);
   const [error, setError] = useState<string | null>(null);
   const [renaming, setRenaming] = useState<ReportRow | null>(null);
+  const [guarding, setGuarding] = useState<{ kind: PermissionKind; id: string; name: string } | null>(null);
   const load = useCallback(async () => {
     const p = await invoke('app.projects.get', { params: { id: projectId } });
     if (!p.ok) return setError(p.error);
@@ -63,6 +65,15 @@ export function ProjectWorkspace({ projectId, reportId, filterId }: { projectId:
     void load();
   };
 
+  const setMode = async (on: boolean) => {
+    if (on) {
+      const yes = await askConfirm({ title: 'Turn on permissions mode?', message: `Only administrators, the project's creator and the members you add will reach “${project?.name}” and its reports, filters, conditions and tasks.`, confirmLabel: 'Turn on' });
+      if (!yes) return;
+    }
+    toastOutcome(await invoke('v2.projects.updatePermissionsMode', { params: { id: projectId }, query: { value: on ? 'true' : 'false' } }), on ? 'Permissions mode is on: members only.' : 'Permissions mode is off: roles alone decide.');
+    void load();
+  };
+
   if (error) return <div className="error-banner" role="alert">{error}</div>;
   if (!project) return <p className="empty">Loading…</p>;
   if (reportId) return <ReportDesigner reportId={reportId} projectId={projectId} connections={connections} filters={filters} onBack={() => screenChosen('projects', projectId)} />;
@@ -74,6 +85,13 @@ export function ProjectWorkspace({ projectId, reportId, filterId }: { projectId:
         <div>
           <a href="#/projects" className="crumb">Projects</a>
           <h1>{project.name}</h1>
+        </div>
+        <div className="head-actions">
+          <label className="mode-switch">
+            <input type="checkbox" checked={project.permissionsMode} onChange={(e) => void setMode(e.target.checked)} />
+            Members only (permissions mode)
+          </label>
+          <button type="button" onClick={() => setGuarding({ kind: 'project', id: projectId, name: project.name })}>Project permissions</button>
         </div>
       </header>
       <div className="columns">
@@ -87,6 +105,7 @@ export function ProjectWorkspace({ projectId, reportId, filterId }: { projectId:
                 {r.isIteration ? <span className="badge">iterates</span> : null}
                 <span className="card-actions">
                   <button type="button" className="small" onClick={() => setRenaming(r)} aria-label={`Rename ${r.name}`}>Rename</button>
+                  <button type="button" className="small" onClick={() => setGuarding({ kind: 'report', id: r.id, name: r.name })} aria-label={`Permissions of ${r.name}`}>Permissions</button>
                   <button type="button" className="small danger" onClick={() => void removeReport(r)} aria-label={`Delete ${r.name}`}>Delete</button>
                 </span>
               </li>
@@ -139,6 +158,7 @@ export function ProjectWorkspace({ projectId, reportId, filterId }: { projectId:
                 <a href={`#/projects/${projectId}/filters/${f.id}`}>{f.name}</a>
                 <span className="badge">{f.values.length} step{f.values.length === 1 ? '' : 's'}</span>
                 <span className="card-actions">
+                  <button type="button" className="small" onClick={() => setGuarding({ kind: 'filter', id: f.id, name: f.name })} aria-label={`Permissions of filter ${f.name}`}>Permissions</button>
                   <button type="button" className="small danger" onClick={() => void removeFilter(f)} aria-label={`Delete filter ${f.name}`}>Delete</button>
                 </span>
               </li>
@@ -158,6 +178,7 @@ export function ProjectWorkspace({ projectId, reportId, filterId }: { projectId:
           />
         </div>
       </div>
+      {guarding && <PermissionsDialog {...guarding} onClose={() => setGuarding(null)} />}
       {renaming && (
         <Dialog title="Rename report" onClose={() => setRenaming(null)}>
           <Form

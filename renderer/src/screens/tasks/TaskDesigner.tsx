@@ -11,6 +11,7 @@ import { TaskTriggersSection } from './TaskTriggersSection';
 import { TaskEmailSection } from './TaskEmailSection';
 import { TaskDryRunPanel } from './TaskDryRunPanel';
 import { taskSettingsBody, taskSettingsFields } from './task-settings';
+import { PermissionsDialog } from '../../components/PermissionsDialog';
 
 export type TaskDto = ResultOf<'app.tasks.get'>;
 
@@ -20,6 +21,7 @@ export function TaskDesigner({ taskId }: { taskId: string }) {
   const [task, setTask] = useState<TaskDto | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [editing, setEditing] = useState(false);
+  const [guarding, setGuarding] = useState(false);
   const load = useCallback(async () => {
     const a = await invoke('app.tasks.get', { params: { id: taskId } });
     if (a.ok) setTask(a.data);
@@ -46,6 +48,7 @@ export function TaskDesigner({ taskId }: { taskId: string }) {
         </div>
         <div className="head-actions">
           <button type="button" onClick={() => setEditing(true)}>Settings</button>
+          <button type="button" onClick={() => setGuarding(true)}>Permissions</button>
           <button type="button" className="primary" onClick={() => void runNow()}>Run now</button>
         </div>
       </header>
@@ -56,6 +59,7 @@ export function TaskDesigner({ taskId }: { taskId: string }) {
         <TaskEmailSection task={task} saved={load} />
       </div>
       <TaskDryRunPanel task={task} />
+      {guarding && <PermissionsDialog kind="task" id={task.id} name={task.name} onClose={() => setGuarding(false)} />}
       {editing && (
         <Dialog title="Task settings" onClose={() => setEditing(false)}>
           <Form

@@ -1,0 +1,163 @@
+import { useCallback, useEffect, useState } from 'react';
+import { invoke, type Answer } from '../bridge';
+import type { ResultOf } from '../../../engine/catalogue';
+import { PERMISSION_FLAGS } from '../../../engine/wire';
+import { Dialog } from './Dialog';
+import { askConfirm } from '../stores/feedback/confirm.store';
+import { toastFailed, toastOutcome } from '../stores/feedback/toasts';
+
+export type PermissionKind = 'project' | 'report' | 'filter' | 'condition' | 'task';
+type Flag = (typeof PERMISSION_FLAGS)[number];
+type Set = Record<Flag, boolean>;
+type Member = ResultOf<'app.reports.listPermissions'>[number];
+
+/** Each kind's four operations, typed by their catalogue ids. */
+const API: Record<PermissionKind, {
+  list: (id: string) => Promise<Answer<Member[]>>;
+  add: (id: string, members: { id: string; type: string }[], permissions: Set) => Promise<Answer<Member[]>>;
+  change: (id: string, memberPermissionId: string, patch: Partial<Set>) => Promise<Answer<Member>>;
+  remove: (id: string, ids: string[]) => Promise<Answer<{ deleted: number }>>;
+}> = {
+  project: {
+    list: (id) => invoke('app.projects.listPermissions', { params: { id } }),
+    add: (id, members, permissions) => invoke('v2.projects.setPermissions', { params: { id }, body: { members, permissions } }),
+    change: (id, memberPermissionId, patch) => invoke('v2.projects.setMemberPermission', { params: { id, memberPermissionId }, body: patch }),
+    remove: (id, ids) => invoke('v2.projects.deleteMemberPermissions', { params: { id }, body: ids }),
+  },
+  report: {
+    list: (id) => invoke('app.reports.listPermissions', { params: { id } }),
+    add: (id, members, permissions) => invoke('v2.reports.setPermissions', { params: { id }, body: { members, permissions } }),
+    change: (id, memberPermissionId, patch) => invoke('v2.reports.setMemberPermission', { params: { id, memberPermissionId }, body: patch }),
+    remove: (id, ids) => invoke('v2.reports.deleteMemberPermissions', { params: { id }, body: ids }),
+  },
+  filter: {
+    list: (id) => invoke('app.filters.listPermissions', { params: { id } }),
+    add: (id, members, permissions) => invoke('v2.filters.setPermissions', { params: { id }, body: { members, permissions } }),
+    change: (id, memberPermissionId, patch) => invoke('v2.filters.setMemberPermission', { params: { id, memberPermissionId }, body: patch }),
+    remove: (id, ids) => invoke('v2.filters.deleteMemberPermissions', { params: { id }, body: ids }),
+  },
+  condition: {
+    list: (id) => invoke('app.conditions.listPermissions', { params: { id } }),
+    add: (id, members, permissions) => invoke('v2.conditions.setPermissions', { params: { id }, body: { members, permissions } }),
+    change: (id, memberPermissionId, patch) => invoke('v2.conditions.setMemberPermission', { params: { id, memberPermissionId }, body: patch }),
+    remove: (id, ids) => invoke('v2.conditions.deleteMemberPermissions', { params: { id }, body: ids }),
+  },
+  task: {
+    list: (id) => invoke('app.tasks.listPermissions', { params: { id } }),
+    add: (id, members, permissions) => invoke('v2.tasks.setPermissions', { params: { id }, body: { members, permissions } }),
+    change: (id, memberPermissionId, patch) => invoke('v2.tasks.setMemberPermission', { params: { id, memberPermissionId }, body: patch }),
+    remove: (id, ids) => invoke('v2.tasks.deleteMemberPermissions', { params: { id }, body: ids }),
+  },
+};
+
+const NAME: Record<Exclude<PermissionKind, 'project'>, string> = { report: 'Report', filter: 'Filter', condition: 'Condition', task: 'Task' };
+/** The flags a kind's matrix shows: its own; a project's are the fallbacks for everything in it. */
+function flagsOf(kind: PermissionKind): Flag[] {
+  if (kind !== 'project') return PERMISSION_FLAGS.filter((f) => f.endsWith(NAME[kind]));
+  return PERMISSION_FLAGS.filter((f) => f === 'viewProject' || /^(view|create|edit|run|delete)(Report|Task|Filter|Condition)$/.test(f));
+}
+/** "setPermissionsReport" → "Set permissions", "viewProject" → "View project". */
+function label(flag: Flag, kind: PermissionKind) {
+  const words = flag.replace(/([A-Z])/g, ' $1').toLowerCase().trim().split(' ');
+  const action = words.slice(0, kind === 'project' ? words.length : words.length - 1).join(' ');
+  return action.charAt(0).toUpperCase() + action.slice(1);
+}
+const viewFlag = (kind: PermissionKind): Flag => (kind === 'project' ? 'viewProject' : (`view${NAME[kind]}` as Flag));
+const emptySet = (): Set => Object.fromEntries(PERMISSION_FLAGS.map((f) => [f, false])) as Set;
+
+/**
+ * Who may do what with one object: its members (users and groups) as columns, the kind's permission
+ * flags as rows, each a checkbox saved as it is changed; add a member with view only; remove one
+ * after a question. In a project in permissions mode this is all that opens the object to non-admins.
+ */
+export function PermissionsDialog({ kind, id, name, onClose }: { kind: PermissionKind; id: string; name: string; onClose: () => void }) {
+  const [members, setMembers] = useState<Member[]>([]);
+  const [candidates, setCandidates] = useState<{ id: string; type: 'user' | 'group'; name: string }[]>([]);
+  const [chosen, setChosen] = useState('');
+  const flags = flagsOf(kind);
+  const api = API[kind];
+
+  const load = useCallback(async () => {
+    const a = await api.list(id);
+    if (a.ok) setMembers(a.data);
+    else toastFailed(a.error ?? 'The permissions could not be read');
+  }, [api, id]);
+  useEffect(() => {
+    void load();
+    void (async () => {
+      const [u, g] = await Promise.all([invoke('v1.users.list', { query: { get_all: true } }), invoke('v1.groups.list', { query: { get_all: true } })]);
+      setCandidates([
+        ...(u.ok ? u.data.map((x) => ({ id: x.id, type: 'user' as const, name: `${x.firstName} ${x.lastName}`.trim() || (x.email ?? x.id) })) : []),
+        ...(g.ok ? g.data.map((x) => ({ id: x.id, type: 'group' as const, name: `Group: ${x.name}` })) : []),
+      ]);
+    })();
+  }, [load]);
+
+  const add = async () => {
+    const c = candidates.find((x) => x.id === chosen);
+    if (!c) return;
+    const a = await api.add(id, [{ id: c.id, type: c.type }], { ...emptySet(), [viewFlag(kind)]: true });
+    toastOutcome(a, `${c.name} may now view “${name}”.`);
+    setChosen('');
+    if (a.ok) setMembers(a.data);
+  };
+  const toggle = async (m: Member, flag: Flag) => {
+    const a = await api.change(id, m.id, { [flag]: !m.permissions[flag] });
+    if (!a.ok) return toastFailed(a.error ?? 'The permission could not be changed');
+    setMembers((all) => all.map((x) => (x.id === m.id ? a.data : x)));
+  };
+  const remove = async (m: Member) => {
+    const yes = await askConfirm({ title: 'Remove member?', message: `${m.memberName ?? 'This member'} loses every permission given here on “${name}”.`, confirmLabel: 'Remove member' });
+    if (!yes) return;
+    toastOutcome(await api.remove(id, [m.id]), `Removed ${m.memberName ?? 'the member'}.`);
+    void load();
+  };
+
+  const free = candidates.filter((c) => !members.some((m) => m.memberId === c.id));
+  return (
+    <Dialog title={`Permissions of “${name}”`} onClose={onClose}>
+      {members.length ? (
+        <div className="matrix-scroll">
+          <table className="permission-matrix">
+            <thead>
+              <tr>
+                <th scope="col">Permission</th>
+                {members.map((m) => (
+                  <th key={m.id} scope="col">
+                    {m.memberName ?? m.memberId}
+                    <span className="muted"> {m.memberType}</span>
+                    <button type="button" className="icon danger" aria-label={`Remove ${m.memberName ?? 'member'}`} onClick={() => void remove(m)}>×</button>
+                  </th>
+                ))}
+              </tr>
+            </thead>
+            <tbody>
+              {flags.map((f) => (
+                <tr key={f}>
+                  <th scope="row">{label(f, kind)}</th>
+                  {members.map((m) => (
+                    <td key={m.id}>
+                      <input type="checkbox" checked={!!m.permissions[f]} onChange={() => void toggle(m, f)} aria-label={`${label(f, kind)} for ${m.memberName ?? 'member'}`} />
+                    </td>
+                  ))}
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      ) : (
+        <p className="empty">No members yet. In a project in permissions mode, only administrators reach “{name}” until members are added.</p>
+      )}
+      <form className="inline-form" onSubmit={(e) => { e.preventDefault(); void add(); }}>
+        <label>
+          Add member
+          <select value={chosen} onChange={(e) => setChosen(e.target.value)}>
+            <option value="">Choose a user or group…</option>
+            {free.map((c) => <option key={c.id} value={c.id}>{c.name}</option>)}
+          </select>
+        </label>
+        <button type="submit" disabled={!chosen}>Add</button>
+      </form>
+    </Dialog>
+  );
+}
