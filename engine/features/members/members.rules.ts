@@ -24,7 +24,7 @@ export const PermissionSetInput = z.object(Object.fromEntries(PERMISSION_FLAGS.m
 export const PermissionPatchInput = PermissionSetInput.partial();
 /** Set B 2.2. */
 export const PermissionsRequest = z.object({
-  members: z.array(z.object({ id: v.uuid(), type: z.string().trim().toLowerCase().pipe(v.oneOf(['user', 'group'])) })).min(1, { message: 'must name at least one member' }).max(1000),
+  members: z.array(z.object({ id: v.uuid(), type: z.string().max(16).trim().toLowerCase().pipe(v.oneOf(['user', 'group'])) })).min(1, { message: 'must name at least one member' }).max(1000),
   permissions: PermissionSetInput,
 });
 export const PermissionsModeQuery = z.object({ value: z.enum(['true', 'false'], { message: 'must be true or false' }).transform((s) => s === 'true') });
