@@ -32,6 +32,7 @@ import { mailServersV1 } from './features/mail/mail-servers.v1.js';
 import { deliveryApp } from './features/mail/delivery.app.js';
 import { storageOps } from './features/storage/storage.ops.js';
 import { membersV2 } from './features/members/members.v2.js';
+import { userLifecycleV2 } from './features/users/user-lifecycle.v2.js';
 import { subscriptionsV1 } from './features/subscriptions/subscriptions.v1.js';
 import { hubOps } from './features/hub/hub.ops.js';
 import { filtersApp } from './features/filters/filters.app.js';
@@ -61,7 +62,7 @@ export const OPERATIONS = [
   ...filtersV2, ...filtersApp,
   ...reportsV1, ...reportsV2, ...reportsApp,
   ...tasksV1, ...tasksV2,
-  ...conditionsV1, ...conditionsV2, ...requestsOps, ...mailServersV1, ...deliveryApp, ...storageOps, ...hubOps, ...subscriptionsV1, ...membersV2,
+  ...conditionsV1, ...conditionsV2, ...requestsOps, ...mailServersV1, ...deliveryApp, ...storageOps, ...hubOps, ...subscriptionsV1, ...membersV2, ...userLifecycleV2,
 ] as const;
 
 type Ops = (typeof OPERATIONS)[number];

@@ -117,6 +117,7 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
     requests: null as unknown as EngineServices['requests'],
     scheduler: { wake() {} },
     outbox: null as unknown as EngineServices['outbox'],
+    address: { http: null },
   };
   const runner = new RequestRunner(services, options.concurrentRequests);
   const scheduler = new Scheduler(services, () => runner.wake(), { timers: options.schedulerTimers });

@@ -23,6 +23,7 @@ import { StorageService } from './features/storage/storage.entity.js';
 import { HubConfiguration, HubEvent, HubFavorite, HubFile, HubFileUser, HubFolder, HubOccurrence } from './features/hub/hub.entity.js';
 import { Subscription } from './features/subscriptions/subscriptions.entity.js';
 import { MemberPermission } from './features/members/members.entity.js';
+import { Invitation } from './features/users/invitations.entity.js';
 
 /** Every entity the data source knows, in one list. */
 export const ENTITIES = [
@@ -30,5 +31,5 @@ export const ENTITIES = [
   IdentityProvider, OrganizationIdentityProvider, Resource, Setting, TrustedOrigin, UserDirectory, AuditEntry,
   AnalyticsApp, OrganizationAnalyticsApp, Project, Connection, Filter, FilterValue, Report,
   Task, TaskReport, TaskRecipient, TaskTrigger, Condition, ConditionRule, Request, MailServer, Outbox, StorageService,
-  HubConfiguration, HubFolder, HubFile, HubOccurrence, HubFileUser, HubFavorite, HubEvent, Subscription, MemberPermission,
+  HubConfiguration, HubFolder, HubFile, HubOccurrence, HubFileUser, HubFavorite, HubEvent, Subscription, MemberPermission, Invitation,
 ];

@@ -183,5 +183,7 @@ export async function startHttpServer(engine: Engine, options: HttpOptions = {})
   await app.listen({ host, port });
   port = (app.server.address() as AddressInfo).port;
   const shownHost = host.includes(':') ? `[${host}]` : host;
-  return { app, port, url: `http://${shownHost === '0.0.0.0' ? '127.0.0.1' : shownHost}:${port}`, close: () => app.close() };
+  const url = `http://${shownHost === '0.0.0.0' ? '127.0.0.1' : shownHost}:${port}`;
+  engine.services.address.http ??= url;
+  return { app, port, url, close: () => app.close() };
 }

@@ -55,6 +55,8 @@ export interface EngineServices {
   scheduler: { wake(): void };
   /** The persisted outbox: messages are written before they are sent. */
   outbox: { enqueue(rows: OutboxRow[]): Promise<void>; wake(): void };
+  /** Where people reach this installation (set when the HTTP server listens): links in mail point here. */
+  address: { http: string | null };
 }
 
 export interface RequestControl {

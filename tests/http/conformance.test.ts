@@ -6,7 +6,7 @@ import { z } from 'zod';
 import { startTestServer, signedInUserWith, type TestServer } from '../support/test-server.js';
 import { fixtures, SAMPLES, issue3Samples, type Fixtures, type Sample } from '../support/samples.js';
 import { taskSamples } from '../support/task-samples.js';
-import { conditionSamples, hubSamples, mailServerSamples, requestSamples, storageSamples, subscriptionSamples, memberSamples } from '../support/distribution-samples.js';
+import { conditionSamples, hubSamples, mailServerSamples, requestSamples, storageSamples, subscriptionSamples, memberSamples, userLifecycleSamples } from '../support/distribution-samples.js';
 import { OPERATIONS } from '../../engine/catalogue.js';
 import type { AnyOp } from '../../engine/ops/op.js';
 import { TEXT_OPERATORS } from '../../engine/core/list-query.js';
@@ -17,7 +17,7 @@ type JsonSchema = { type?: string | string[]; anyOf?: JsonSchema[]; properties?:
 let s: TestServer;
 let f: Fixtures;
 /** Issue 2's administration operations and issue 3's interface operations, each with a valid call. */
-const ALL_SAMPLES: Record<string, (f: Fixtures) => Promise<Sample>> = { ...SAMPLES, ...issue3Samples(() => s), ...taskSamples(() => s), ...conditionSamples(() => s), ...requestSamples(() => s), ...mailServerSamples(() => s), ...storageSamples(() => s), ...hubSamples(() => s), ...subscriptionSamples(() => s), ...memberSamples(() => s) };
+const ALL_SAMPLES: Record<string, (f: Fixtures) => Promise<Sample>> = { ...SAMPLES, ...issue3Samples(() => s), ...taskSamples(() => s), ...conditionSamples(() => s), ...requestSamples(() => s), ...mailServerSamples(() => s), ...storageSamples(() => s), ...hubSamples(() => s), ...subscriptionSamples(() => s), ...memberSamples(() => s), ...userLifecycleSamples(() => s) };
 let limitedToken: string;
 
 beforeAll(async () => {

@@ -109,8 +109,23 @@ export function requestSamples(server: () => TestServer): Record<string, (f: Fix
 }
 
 /** Valid calls of the mail server operations (the test mail itself is exercised against a real server in tests/mail). */
+/** Valid calls of set B's user lifecycle (the flows themselves are in tests/users). */
+export function userLifecycleSamples(server: () => TestServer): Record<string, (f: Fixtures) => Promise<Sample>> {
+  // Invitations travel by mail: a server on loopback's discard port, so nothing leaves the machine.
+  const mailServer = () => server().ok('POST', '/api/v1/mail-servers', { name: uniq('Invitations'), fromName: 'Broadsheet', fromAddress: 'admin@example.com', hostName: '127.0.0.1', smtpPort: 9, ssl: false });
+  return {
+    'v2.recipients.create': async (f) => ({ body: { firstName: 'Rae', lastName: uniq('Recipient'), email: `${uniq('rae').toLowerCase().replace(/[^a-z0-9]/g, '')}@example.com`, organizations: [f.orgId] } }),
+    'v2.users.update': async (f) => ({ params: { id: await f.make.user() }, body: { type: 'userStatus', value: 'Inactive' } }),
+    'v2.users.transfer': async (f) => ({ params: { id: await f.make.user() }, body: { newUserID: await f.make.user(), transferContent: true, transferPermissions: true } }),
+    'v2.users.invite': async (f) => {
+      await mailServer();
+      return { body: { emails: [`${uniq('invited').toLowerCase().replace(/[^a-z0-9]/g, '')}@example.com`], organizations: [{ organizationID: f.orgId, roleName: null }] } };
+    },
+  };
+}
+
 export function mailServerSamples(server: () => TestServer): Record<string, (f: Fixtures) => Promise<Sample>> {
-  const body = () => ({ name: uniq('Mail'), fromName: 'Broadsheet', fromAddress: 'reports@example.com', hostName: 'smtp.example.com', smtpPort: 587, ssl: false, userName: 'robot', password: 'secret' });
+  const body = () => ({ name: uniq('Mail'), fromName: 'Broadsheet', fromAddress: 'reports@example.com', hostName: '127.0.0.1', smtpPort: 9, ssl: false, userName: 'robot', password: 'secret' });
   return {
     'v1.mailServers.create': async () => ({ body: body() }),
     'v1.mailServers.update': async () => ({ params: { id: (await server().ok('POST', '/api/v1/mail-servers', body())).id }, body: { ...body(), password: null } }),

@@ -1,10 +1,9 @@
-import { randomUUID } from 'node:crypto';
 import type { OpContext } from '../../ops/context.js';
-import { newBase } from '../../core/entity-base.js';
 import { EMAIL_PATTERN, listEntries } from '../../core/validation.js';
 import { Task } from '../tasks/tasks.entity.js';
 import type { RequestRow } from '../requests/requests.entity.js';
 import { defaultMailServer } from './mail-servers.rules.js';
+import { plainMessage } from './plain-message.js';
 
 const list = (text: string | null) => listEntries(text).filter((a) => EMAIL_PATTERN.test(a));
 
@@ -21,15 +20,12 @@ export async function queueRunNotification(ctx: OpContext, run: Pick<RequestRow,
   if (!wanted || !to.length) return false;
   const server = await defaultMailServer(ctx);
   if (!server) return false;
-  const from = server.fromAddress || `broadsheet@${server.hostName}`;
   const now = ctx.now();
   const outcome = status === 'failed' ? 'failed' : status === 'warning' ? 'ended with a warning' : 'completed';
-  await ctx.outbox.enqueue([{
-    ...newBase(now), requestId: run.id, mailServerId: server.id, messageId: `<${randomUUID()}@${from.split('@')[1] ?? 'broadsheet.local'}>`,
-    from: `"${server.fromName.replace(/["\\]/g, '')}" <${from}>`, to, cc: list(task.notificationCc), bcc: list(task.notificationBcc),
+  await ctx.outbox.enqueue([plainMessage(server, now, {
+    requestId: run.id, to, cc: list(task.notificationCc), bcc: list(task.notificationBcc),
     subject: `Task “${task.name}” ${outcome}`,
     text: `The run of the task “${task.name}” ${outcome} at ${now.toISOString().replace('T', ' ').slice(0, 16)} UTC with ${fileCount} file${fileCount === 1 ? '' : 's'}.${message ? `\n\n${message}` : ''}\n\nThe run's log is on the monitoring screen.`,
-    html: null, attachments: [], status: 'queued', attempts: 0, nextAttemptAt: now, lastError: null, accepted: [], rejected: [], uncertain: false, sentAt: null,
-  }]);
+  })]);
   return true;
 }
