@@ -2,6 +2,7 @@ import type { DataSource, EntitySchema, SelectQueryBuilder, ObjectLiteral } from
 import { badInput, type FieldError } from './errors.js';
 import { Page } from './envelope.js';
 import { isGuid } from './validation.js';
+import { withinOrganizations, type BoundedCaller } from './organization-boundary.js';
 
 /** A condition a filter adds: SQL with named bound parameters. Never user text in the SQL. */
 export interface SqlCondition {
@@ -202,16 +203,19 @@ export async function pageOf<T extends ObjectLiteral, D>(
   return new Page(await Promise.all(rows.map(toDto)), page, pageSize, total);
 }
 
-/** A page of one entity's rows with the common list parameters: the whole of a plain list operation. */
+/**
+ * A page of one entity's rows with the common list parameters, inside the caller's organizations
+ * where the entity is bounded by them: the whole of a plain list operation.
+ */
 export function pageOfEntity<T extends ObjectLiteral, D>(
-  db: DataSource,
+  ctx: BoundedCaller,
   entity: EntitySchema<T>,
   alias: string,
   spec: ListSpec,
   q: ListQuery,
   toDto: (row: T) => D | Promise<D>,
 ): Promise<Page<D>> {
-  return pageOf(db.getRepository(entity).createQueryBuilder(alias), spec, q, `${alias}.id`, toDto);
+  return pageOf(withinOrganizations(ctx, ctx.db.getRepository(entity).createQueryBuilder(alias), entity, alias), spec, q, `${alias}.id`, toDto);
 }
 
 /**

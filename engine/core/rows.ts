@@ -1,13 +1,18 @@
 import { In, type DataSource, type EntitySchema, type ObjectLiteral } from 'typeorm';
 
-/** What these helpers need of an operation's context: the database. */
-type WithDb = { db: DataSource };
 import { conflict, notFound, type FieldError } from './errors.js';
+import { outsideOrganizations, type BoundedCaller } from './organization-boundary.js';
 
-/** Loads one row by id or answers 404 naming what was looked for. */
+/** What these helpers need of an operation's context: the database, and the caller for organization boundaries. */
+type WithDb = { db: DataSource } & Partial<Pick<BoundedCaller, 'principal'>>;
+
+/**
+ * Loads one row by id or answers 404 naming what was looked for; a row of an organization the
+ * caller does not belong to answers the same 404 (its existence is not confirmed).
+ */
 export async function findOr404<T extends ObjectLiteral>(ctx: WithDb, entity: EntitySchema<T>, id: string, what: string): Promise<T> {
   const row = await ctx.db.getRepository(entity).findOneBy({ id } as never);
-  if (!row) throw notFound(`${what} ${id}`);
+  if (!row || (await outsideOrganizations(ctx, entity as EntitySchema<ObjectLiteral>, [id])).size) throw notFound(`${what} ${id}`);
   return row;
 }
 
@@ -16,7 +21,8 @@ export async function requireAll<T extends ObjectLiteral>(ctx: WithDb, entity: E
   const unique = [...new Set(ids)];
   if (!unique.length) return [];
   const rows = await ctx.db.getRepository(entity).findBy({ id: In(unique) } as never);
-  const found = new Set(rows.map((r) => (r as unknown as { id: string }).id));
+  const outside = await outsideOrganizations(ctx, entity as EntitySchema<ObjectLiteral>, unique);
+  const found = new Set(rows.map((r) => (r as unknown as { id: string }).id).filter((id) => !outside.has(id)));
   const missing = unique.filter((id) => !found.has(id));
   if (missing.length) throw notFound(`${what} ${missing.join(', ')}`);
   return rows;

@@ -25,6 +25,8 @@ export interface Principal {
   roleIds: string[];
   allProjects: boolean;
   projectIds: string[];
+  /** The organizations the caller belongs to, which bound what they see; null (tenant administrators) for all. */
+  organizationIds: string[] | null;
 }
 
 /** Pushed to the host (IPC event stream, logs); progress of long work travels this way. */

@@ -1,5 +1,6 @@
 import { EntitySchema } from 'typeorm';
 import { baseColumns, flag, ref, text, type BaseRow } from '../../core/entity-base.js';
+import { boundByOrganization } from '../../core/organization-boundary.js';
 
 export interface UsedField {
   name: string;
@@ -88,3 +89,8 @@ export const OrganizationAnalyticsApp = new EntitySchema<OrganizationAnalyticsAp
     { target: 'AnalyticsApp', columnNames: ['analyticsAppId'], referencedColumnNames: ['id'], onDelete: 'CASCADE' },
   ],
 });
+
+// An app belongs to its organization and to those it is shared with; an app of none is shared by all.
+boundByOrganization(AnalyticsApp, (x) =>
+  `${x}.organizationId IN (:...orgs) OR ${x}.id IN (SELECT bo.analyticsAppId FROM organization_analytics_apps bo WHERE bo.organizationId IN (:...orgs))`
+  + ` OR (${x}.organizationId IS NULL AND ${x}.id NOT IN (SELECT bn.analyticsAppId FROM organization_analytics_apps bn))`);

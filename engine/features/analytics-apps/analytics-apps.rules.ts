@@ -8,6 +8,7 @@ import { TEXT_MAX, v } from '../../core/validation.js';
 import { Organization } from '../organizations/organizations.entity.js';
 import { AnalyticsApp, OrganizationAnalyticsApp, type AnalyticsAppRow } from './analytics-apps.entity.js';
 import { pageOf, type ListQuery, type ListSpec } from '../../core/list-query.js';
+import { withinOrganizations } from '../../core/organization-boundary.js';
 
 // Set A 2.10, synchronization info
 const ScheduleObject = z.record(v.str(100), z.union([v.str(), z.number(), z.boolean(), z.null(), z.array(z.union([v.str(), z.number()])).max(100)]));
@@ -118,7 +119,7 @@ export async function unlinkAppsFromOrganization(ctx: OpContext, organizationId:
 /** The apps of a folder (or of the root folder), their names containing a text when given. */
 export async function appsInFolder(ctx: OpContext, query: { ofRoot?: string; folderId?: string | null; name?: string | null }) {
   const folder = query.ofRoot === 'true' ? ROOT_FOLDER_ID : query.folderId;
-  const qb = ctx.db.getRepository(AnalyticsApp).createQueryBuilder('a').orderBy('LOWER(a.name)', 'ASC');
+  const qb = withinOrganizations(ctx, ctx.db.getRepository(AnalyticsApp).createQueryBuilder('a'), AnalyticsApp, 'a').orderBy('LOWER(a.name)', 'ASC');
   if (folder) qb.andWhere('a.folderId = :folder', { folder });
   if (query.name) qb.andWhere("LOWER(a.name) LIKE :name ESCAPE '\\'", { name: `%${query.name.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%` });
   return (await qb.getMany()).map(analyticsAppDto);

@@ -31,7 +31,7 @@ export const analyticsAppsV1 = [
     http: { method: 'GET', path: '/api/v1/analytics-apps' },
     permission: 'viewProject',
     list: LIST_ANALYTICS_APPS,
-    handler: (ctx, { list }) => pageOfEntity(ctx.db, AnalyticsApp, 'a', LIST_ANALYTICS_APPS, list, analyticsAppDto),
+    handler: (ctx, { list }) => pageOfEntity(ctx, AnalyticsApp, 'a', LIST_ANALYTICS_APPS, list, analyticsAppDto),
   }),
   defineOp({
     id: 'v1.analyticsApps.update',

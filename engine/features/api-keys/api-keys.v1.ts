@@ -49,6 +49,6 @@ export const apiKeysV1 = [
     http: { method: 'GET', path: '/api/v1/api-keys/all' },
     permission: 'tenantAdmin',
     list: LIST_ALL,
-    handler: (ctx, { list }) => pageOfEntity(ctx.db, ApiKey, 'k', LIST_ALL, list, (k) => apiKeyDto(k, ctx.now())),
+    handler: (ctx, { list }) => pageOfEntity(ctx, ApiKey, 'k', LIST_ALL, list, (k) => apiKeyDto(k, ctx.now())),
   }),
 ] as const;

@@ -2,7 +2,7 @@ import { In, MoreThan } from 'typeorm';
 import type { EngineServices, Principal } from '../../ops/context.js';
 import { allPermissions, noPermissions, ROLE_PERMISSIONS, type PermissionFlags } from '../../core/permissions.js';
 import { tokenHash } from '../../core/passwords.js';
-import { User, UserRole, type UserRow } from '../users/users.entity.js';
+import { User, UserOrganization, UserRole, type UserRow } from '../users/users.entity.js';
 import { Role } from '../roles/roles.entity.js';
 import { ApiKey } from '../api-keys/api-keys.entity.js';
 import { Session } from './sessions.entity.js';
@@ -33,6 +33,7 @@ export async function principalFor(s: EngineServices, user: UserRow, via: Princi
     roleIds: roles.map((r) => r.id),
     allProjects,
     projectIds: [...projectIds],
+    organizationIds: admin ? null : (await s.db.getRepository(UserOrganization).findBy({ userId: user.id })).map((l) => l.targetId),
   };
 }
 

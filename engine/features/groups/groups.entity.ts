@@ -1,5 +1,6 @@
 import { EntitySchema } from 'typeorm';
 import { baseColumns, flag, ref, text, type BaseRow } from '../../core/entity-base.js';
+import { boundByOrganization } from '../../core/organization-boundary.js';
 
 export interface GroupRow extends BaseRow {
   name: string;
@@ -23,3 +24,6 @@ export const Group = new EntitySchema<GroupRow>({
   },
   foreignKeys: [{ target: 'Organization', columnNames: ['organizationId'], referencedColumnNames: ['id'], onDelete: 'RESTRICT' }],
 });
+
+// "All users" and other groups of no organization are shared by every organization.
+boundByOrganization(Group, (x) => `${x}.organizationId IS NULL OR ${x}.organizationId IN (:...orgs)`);

@@ -8,6 +8,7 @@ import { Organization } from '../organizations/organizations.entity.js';
 import { User, UserGroup } from '../users/users.entity.js';
 import { Group, type GroupRow } from './groups.entity.js';
 import { rawPageOf, ListQuery } from '../../core/list-query.js';
+import { withinOrganizations } from '../../core/organization-boundary.js';
 
 export const ALL_USERS_GROUP = 'All users';
 
@@ -27,11 +28,10 @@ export const LIST_GROUP_MEMBERS: ListSpec = {
   defaultSort: { by: 'fullName', direction: 'asc' },
 };
 
+/** Groups of the caller's organizations (and those shared by all), with their organization at hand. */
 export function groupsQuery(ctx: OpContext) {
-  return ctx.db
-    .getRepository(Group)
-    .createQueryBuilder('g')
-    .leftJoin('organizations', 'o', 'o.id = g.organizationId');
+  const qb = ctx.db.getRepository(Group).createQueryBuilder('g').leftJoin('organizations', 'o', 'o.id = g.organizationId');
+  return withinOrganizations(ctx, qb, Group, 'g');
 }
 
 export async function groupDtos(ctx: OpContext, rows: GroupRow[]) {

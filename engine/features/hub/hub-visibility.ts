@@ -2,6 +2,7 @@ import type { SelectQueryBuilder } from 'typeorm';
 import type { OpContext } from '../../ops/context.js';
 import { me } from '../../ops/context.js';
 import { notFound } from '../../core/errors.js';
+import { withinOrganizations } from '../../core/organization-boundary.js';
 import { HubFile, type HubFileRow } from './hub.entity.js';
 
 /**
@@ -19,10 +20,10 @@ const VISIBLE = `(
 /** Tenant administrators manage the whole hub; everyone else sees what was published to them. */
 export const seesWholeHub = (ctx: OpContext) => me(ctx).isTenantAdmin || me(ctx).isTenantOwner;
 
-/** Hub files the caller may see, as a query builder over `f`. */
+/** Hub files the caller may see, as a query builder over `f`: published to them, in their organizations. */
 export function visibleFiles(ctx: OpContext): SelectQueryBuilder<HubFileRow> {
   const qb = ctx.db.getRepository(HubFile).createQueryBuilder('f');
-  return seesWholeHub(ctx) ? qb : qb.where(VISIBLE, { hubUser: me(ctx).user.id });
+  return seesWholeHub(ctx) ? qb : withinOrganizations(ctx, qb.where(VISIBLE, { hubUser: me(ctx).user.id }), HubFile, 'f');
 }
 
 /** One file the caller may see; 404 otherwise, the same answer as for a file that does not exist. */

@@ -1,5 +1,6 @@
 import { EntitySchema } from 'typeorm';
 import { baseColumns, flag, int, ref, text, when, type BaseRow } from '../../core/entity-base.js';
+import { boundByOrganization } from '../../core/organization-boundary.js';
 
 /** The one hub configuration row (set A 2.6); its id is fixed so `v1.hub.updateConfiguration` can name it. */
 export const HUB_CONFIGURATION_ID = '6f1d2c3a-0000-4000-8000-000000000001';
@@ -76,6 +77,9 @@ export const HubFile = new EntitySchema<HubFileRow>({
     { name: 'IDX_hub_files_report', columns: ['reportId'] },
   ],
 });
+
+// A file belongs to the organization of the project whose task published it.
+boundByOrganization(HubFile, (x) => `${x}.taskId IN (SELECT bt.id FROM tasks bt JOIN projects bp ON bp.id = bt.projectId WHERE bp.organizationId IN (:...orgs))`);
 
 /** One run's copy of a published file, kept at `files/hub/<fileId>/<id>.<extension>`. */
 export interface HubOccurrenceRow extends BaseRow {

@@ -29,7 +29,7 @@ export const identityProvidersV1 = [
     permission: 'viewSettings',
     list: LIST_IDENTITY_PROVIDERS,
     handler: (ctx, { list }) =>
-      pageOfEntity(ctx.db, IdentityProvider, 'p', LIST_IDENTITY_PROVIDERS, list, identityProviderDto),
+      pageOfEntity(ctx, IdentityProvider, 'p', LIST_IDENTITY_PROVIDERS, list, identityProviderDto),
   }),
   defineOp({
     id: 'v1.identityProviders.delete',

@@ -1,5 +1,6 @@
 import { EntitySchema } from 'typeorm';
 import { baseColumns, flag, ref, text, type BaseRow } from '../../core/entity-base.js';
+import { boundByOrganization } from '../../core/organization-boundary.js';
 
 export interface OrganizationRow extends BaseRow {
   name: string | null;
@@ -28,3 +29,5 @@ export const Organization = new EntitySchema<OrganizationRow>({
     identityProviderId: ref(),
   },
 });
+
+boundByOrganization(Organization, (x) => `${x}.id IN (:...orgs)`);

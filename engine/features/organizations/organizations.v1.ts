@@ -48,7 +48,7 @@ export const organizationsV1 = [
     permission: 'viewSystem',
     list: LIST_ORGANIZATIONS,
     handler: (ctx, { list }) =>
-      pageOfEntity(ctx.db, Organization, 'o', LIST_ORGANIZATIONS, list, organizationDto),
+      pageOfEntity(ctx, Organization, 'o', LIST_ORGANIZATIONS, list, organizationDto),
   }),
   defineOp({
     id: 'v1.organizations.update',

@@ -1,5 +1,6 @@
 import { EntitySchema } from 'typeorm';
 import { baseColumns, flag, ref, text, type BaseRow } from '../../core/entity-base.js';
+import { boundByOrganization } from '../../core/organization-boundary.js';
 
 export interface ProjectRow extends BaseRow {
   name: string;
@@ -30,3 +31,5 @@ export const Project = new EntitySchema<ProjectRow>({
   },
   foreignKeys: [{ target: 'Organization', columnNames: ['organizationId'], referencedColumnNames: ['id'], onDelete: 'RESTRICT' }],
 });
+
+boundByOrganization(Project, (x) => `${x}.organizationId IN (:...orgs)`);

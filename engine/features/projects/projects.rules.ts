@@ -8,6 +8,7 @@ import { pageOf, type ListQuery, type ListSpec } from '../../core/list-query.js'
 import { Organization } from '../organizations/organizations.entity.js';
 import { Project, type ProjectRow } from './projects.entity.js';
 import { checkMemberAccess, checkProjectAccess, memberVisibleProjects, type ContentKind } from '../members/member-access.js';
+import { organizationScope } from '../../core/organization-boundary.js';
 
 export const LIST_PROJECTS: ListSpec = {
   sort: {
@@ -22,20 +23,24 @@ export const LIST_PROJECTS: ListSpec = {
   uuid: { organization_id: 'p.organizationId' },
 };
 
-/** Limits a query to the projects the caller's roles reach (all, or the roles' projects). */
+/** Limits a query to the projects the caller's roles reach (all, or the roles' projects), in their organizations. */
 export function visibleProjects<T extends ObjectLiteral>(ctx: OpContext, qb: SelectQueryBuilder<T>, column = 'p.id'): SelectQueryBuilder<T> {
   const p = me(ctx);
   // A project still being imported is not there yet.
   qb.andWhere(column === 'p.id' ? 'p.importing = 0' : `${column} NOT IN (SELECT ip.id FROM projects ip WHERE ip.importing = 1)`);
+  // Projects of other organizations are not there for the caller.
+  const orgs = organizationScope(ctx);
+  if (orgs) qb.andWhere(orgs.length ? `${column} IN (SELECT bp.id FROM projects bp WHERE bp.organizationId IN (:...orgs))` : '1 = 0', { orgs });
   if (p.allProjects) return qb;
   return p.projectIds.length ? qb.andWhere(`${column} IN (:...visible)`, { visible: p.projectIds }) : qb.andWhere('1 = 0');
 }
 
-/** A project the caller's roles reach, or 404 (a project outside one's roles is not confirmed to exist). */
+/** A project the caller's roles and organizations reach, or 404 (a project outside them is not confirmed to exist). */
 async function roleReachedProject(ctx: OpContext, id: string): Promise<ProjectRow> {
   const p = me(ctx);
   const row = await ctx.db.getRepository(Project).findOneBy({ id });
-  if (!row || row.importing || (!p.allProjects && !p.projectIds.includes(id))) throw notFound(`Project ${id}`);
+  const orgs = organizationScope(ctx);
+  if (!row || row.importing || (!p.allProjects && !p.projectIds.includes(id)) || (orgs && !orgs.includes(row.organizationId))) throw notFound(`Project ${id}`);
   return row;
 }
 

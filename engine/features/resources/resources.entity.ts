@@ -1,5 +1,6 @@
 import { EntitySchema } from 'typeorm';
 import { baseColumns, ref, text, type BaseRow } from '../../core/entity-base.js';
+import { boundByOrganization } from '../../core/organization-boundary.js';
 
 export interface ResourceRow extends BaseRow {
   name: string;
@@ -24,3 +25,5 @@ export const Resource = new EntitySchema<ResourceRow>({
   },
   foreignKeys: [{ target: 'Organization', columnNames: ['organizationId'], referencedColumnNames: ['id'], onDelete: 'RESTRICT' }],
 });
+
+boundByOrganization(Resource, (x) => `${x}.organizationId IN (:...orgs)`);

@@ -18,7 +18,7 @@ export const resourcesV1 = [
     http: { method: 'GET', path: '/api/v1/resources' },
     permission: 'viewSystem',
     list: LIST_RESOURCES,
-    handler: (ctx, { list }) => pageOfEntity(ctx.db, Resource, 'r', LIST_RESOURCES, list, resourceDto),
+    handler: (ctx, { list }) => pageOfEntity(ctx, Resource, 'r', LIST_RESOURCES, list, resourceDto),
   }),
   defineOp({
     id: 'v1.resources.create',

@@ -11,7 +11,7 @@ export const rolesV1 = [
     http: { method: 'GET', path: '/api/v1/roles' },
     permission: 'viewUser',
     list: LIST_ROLES,
-    handler: (ctx, { list }) => pageOfEntity(ctx.db, Role, 'r', LIST_ROLES, list, roleDto),
+    handler: (ctx, { list }) => pageOfEntity(ctx, Role, 'r', LIST_ROLES, list, roleDto),
   }),
   defineOp({
     id: 'v1.roles.create',
@@ -27,7 +27,7 @@ export const rolesV1 = [
     http: { method: 'GET', path: '/api/v1/roles/simple' },
     permission: 'viewUser',
     list: LIST_ROLES,
-    handler: (ctx, { list }) => pageOfEntity(ctx.db, Role, 'r', LIST_ROLES, list, (r) => ({ id: r.id, name: r.name })),
+    handler: (ctx, { list }) => pageOfEntity(ctx, Role, 'r', LIST_ROLES, list, (r) => ({ id: r.id, name: r.name })),
   }),
   defineOp({
     id: 'v1.roles.update',

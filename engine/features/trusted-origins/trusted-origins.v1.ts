@@ -12,7 +12,7 @@ export const trustedOriginsV1 = [
     http: { method: 'GET', path: '/api/v1/trusted-origins' },
     permission: 'viewSettings',
     list: LIST_TRUSTED_ORIGINS,
-    handler: (ctx, { list }) => pageOfEntity(ctx.db, TrustedOrigin, 't', LIST_TRUSTED_ORIGINS, list, trustedOriginDto),
+    handler: (ctx, { list }) => pageOfEntity(ctx, TrustedOrigin, 't', LIST_TRUSTED_ORIGINS, list, trustedOriginDto),
   }),
   defineOp({
     id: 'v1.trustedOrigins.delete',

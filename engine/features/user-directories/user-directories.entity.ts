@@ -1,5 +1,6 @@
 import { EntitySchema } from 'typeorm';
 import { baseColumns, flag, int, ref, text, when, type BaseRow } from '../../core/entity-base.js';
+import { boundByOrganization } from '../../core/organization-boundary.js';
 
 export interface UserDirectoryRow extends BaseRow {
   type: string;
@@ -61,3 +62,5 @@ export const UserDirectory = new EntitySchema<UserDirectoryRow>({
     { target: 'Role', columnNames: ['defaultUserRole'], referencedColumnNames: ['id'], onDelete: 'SET NULL' },
   ],
 });
+
+boundByOrganization(UserDirectory, (x) => `${x}.organizationId IN (:...orgs)`);

@@ -12,7 +12,7 @@ export const userDirectoriesV1 = [
     http: { method: 'GET', path: '/api/v1/user-directories' },
     permission: 'viewUserDirectory',
     list: LIST_USER_DIRECTORIES,
-    handler: (ctx, { list }) => pageOfEntity(ctx.db, UserDirectory, 'd', LIST_USER_DIRECTORIES, list, userDirectoryDto),
+    handler: (ctx, { list }) => pageOfEntity(ctx, UserDirectory, 'd', LIST_USER_DIRECTORIES, list, userDirectoryDto),
   }),
   defineOp({
     id: 'v1.userDirectories.create',

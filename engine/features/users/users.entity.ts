@@ -1,5 +1,6 @@
 import { EntitySchema } from 'typeorm';
 import { baseColumns, flag, ref, text, type BaseRow } from '../../core/entity-base.js';
+import { boundByOrganization } from '../../core/organization-boundary.js';
 
 export type UserKind = 'user' | 'recipient';
 
@@ -40,6 +41,9 @@ export const User = new EntitySchema<UserRow>({
   },
   indices: [{ name: 'IDX_users_email', columns: ['email'], unique: true }],
 });
+
+// A user belongs to the organizations they are a member of.
+boundByOrganization(User, (x) => `${x}.id IN (SELECT bo.userId FROM user_organizations bo WHERE bo.targetId IN (:...orgs))`);
 
 /** Membership rows: a user in an organization, a group, a role. */
 export interface UserLinkRow {

@@ -16,6 +16,7 @@ import { refuseUserChangeBeyondRights } from './privilege.rules.js';
 import { User, UserGroup, UserOrganization, UserRole, type UserKind, type UserRow } from './users.entity.js';
 import { runList, ListQuery } from '../../core/list-query.js';
 import { Page } from '../../core/envelope.js';
+import { withinOrganizations } from '../../core/organization-boundary.js';
 
 export const HUB_USERS_ROLE = 'Hub users';
 export const ADMINISTRATOR_ROLE = 'Administrator';
@@ -172,7 +173,7 @@ export const idNames = () => z.array(v.idName());
 
 /** Users and recipients, one page, with their roles, organizations and groups. */
 export async function listUsers(ctx: OpContext, list: ListQuery) {
-  const { rows, total, page, pageSize } = await runList(ctx.db.getRepository(User).createQueryBuilder('u'), LIST_USERS, list, 'u.id');
+  const { rows, total, page, pageSize } = await runList(withinOrganizations(ctx, ctx.db.getRepository(User).createQueryBuilder('u'), User, 'u'), LIST_USERS, list, 'u.id');
   return new Page(await userDtos(ctx, rows), page, pageSize, total);
 }
 

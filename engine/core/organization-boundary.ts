@@ -1,0 +1,47 @@
+import type { DataSource, EntitySchema, ObjectLiteral, SelectQueryBuilder } from 'typeorm';
+
+// Organizations are boundaries: a user sees and changes only what belongs to their organizations
+// (tenant administrators see all). Each bounded kind states, once, which of its rows lie inside a
+// set of organizations; id lookups (core/rows) and lists both ask that same question, so a row of
+// another organization answers 404 by id and never appears in a list.
+
+/** What the boundary needs of a caller: the organizations they belong to, or null for all of them. */
+export interface BoundedCaller {
+  db: DataSource;
+  principal?: { organizationIds: string[] | null } | null;
+}
+
+/** SQL over alias `x` that holds for the rows inside the organizations bound to `:...orgs`. */
+type Inside = (x: string) => string;
+
+const BOUNDARIES = new Map<string, Inside>();
+
+/** Declares how rows of an entity belong to organizations (called where the entity is defined). */
+export function boundByOrganization(entity: EntitySchema<ObjectLiteral>, inside: Inside): void {
+  BOUNDARIES.set(entity.options.name, inside);
+}
+
+/** The organizations the caller is limited to, or null when nothing limits them (no caller: the engine itself). */
+export function organizationScope(ctx: BoundedCaller): string[] | null {
+  return ctx.principal?.organizationIds ?? null;
+}
+
+/** Limits a list to the rows inside the caller's organizations (a caller of none sees none). */
+export function withinOrganizations<T extends ObjectLiteral>(ctx: BoundedCaller, qb: SelectQueryBuilder<T>, entity: EntitySchema<T>, alias: string): SelectQueryBuilder<T> {
+  const orgs = organizationScope(ctx);
+  const inside = BOUNDARIES.get(entity.options.name);
+  if (!orgs || !inside) return qb;
+  return orgs.length ? qb.andWhere(`(${inside(alias)})`, { orgs }) : qb.andWhere('1 = 0');
+}
+
+/** Of the given ids, those outside the caller's organizations (empty when none are, or nothing bounds them). */
+export async function outsideOrganizations(ctx: BoundedCaller, entity: EntitySchema<ObjectLiteral>, ids: string[]): Promise<Set<string>> {
+  const orgs = organizationScope(ctx);
+  const inside = BOUNDARIES.get(entity.options.name);
+  if (!orgs || !inside || !ids.length) return new Set();
+  const seen = orgs.length
+    ? await ctx.db.getRepository(entity).createQueryBuilder('x').select('x.id', 'id').where('x.id IN (:...ids)', { ids }).andWhere(`(${inside('x')})`, { orgs }).getRawMany<{ id: string }>()
+    : [];
+  const kept = new Set(seen.map((r) => r.id));
+  return new Set(ids.filter((id) => !kept.has(id)));
+}
