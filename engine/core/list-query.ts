@@ -1,4 +1,4 @@
-import type { DataSource, EntitySchema, SelectQueryBuilder, ObjectLiteral } from 'typeorm';
+import type { EntitySchema, SelectQueryBuilder, ObjectLiteral } from 'typeorm';
 import { badInput, type FieldError } from './errors.js';
 import { Page } from './envelope.js';
 import { isGuid } from './validation.js';
