@@ -14,6 +14,7 @@ import { settingsApp, settingsV1 } from './features/settings/settings.v1.js';
 import { setupApp } from './features/setup/setup.app.js';
 import { trustedOriginsV1 } from './features/trusted-origins/trusted-origins.v1.js';
 import { userDirectoriesV1 } from './features/user-directories/user-directories.v1.js';
+import { userDirectoriesApp } from './features/user-directories/user-directories.app.js';
 import { usersV1 } from './features/users/users.v1.js';
 import { usersV2 } from './features/users/users.v2.js';
 import { analyticsAppsV1 } from './features/analytics-apps/analytics-apps.v1.js';
@@ -57,6 +58,7 @@ export const OPERATIONS = [
   ...trustedOriginsV1,
   ...usersV1, ...usersV2,
   ...userDirectoriesV1,
+  ...userDirectoriesApp,
   ...analyticsAppsV1, ...analyticsContentApp,
   ...projectsV1, ...projectsV2, ...projectsApp, ...connectionsApp,
   ...filtersV2, ...filtersApp,

@@ -22,6 +22,7 @@ import { seedDemoContent } from './features/setup/demo-content.js';
 import { removeUnfinishedImports } from './features/projects/projects.rules.js';
 import { RequestRunner } from './features/requests/runner.js';
 import { Scheduler } from './features/requests/scheduler.js';
+import { DirectorySchedule } from './features/user-directories/directory-schedule.js';
 import { MailOutbox, type OutboxOptions } from './features/mail/outbox.js';
 import { RequestLog, requestLogPath } from './features/requests/request-output.js';
 
@@ -71,6 +72,8 @@ export interface Engine {
   issueOwnerKey(): Promise<string>;
   readonly runner: RequestRunner;
   readonly scheduler: Scheduler;
+  /** User directories' own synchronizations; tests with an injected clock call `directories.tick()`. */
+  readonly directories: DirectorySchedule;
   readonly outbox: MailOutbox;
   close(): Promise<void>;
 }
@@ -121,6 +124,7 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
   };
   const runner = new RequestRunner(services, options.concurrentRequests);
   const scheduler = new Scheduler(services, () => runner.wake(), { timers: options.schedulerTimers });
+  const directories = new DirectorySchedule(services, { timers: options.schedulerTimers });
   const outbox = new MailOutbox(services, (requestId, line) => void new RequestLog(requestLogPath(options.dataDir, requestId), clock).line(line), options.mail);
   services.requests = runner;
   services.scheduler = scheduler;
@@ -138,6 +142,7 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
   await outbox.recover();
   runner.wake();
   await scheduler.start();
+  directories.start();
   // The demo's 110,000 rows load in the background: the engine answers at once.
   const demoReady =
     firstStart.created && options.demo !== false
@@ -175,8 +180,10 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
     runner,
     scheduler,
     outbox,
+    directories,
     async close() {
       scheduler.stop();
+      directories.stop();
       await runner.close();
       await outbox.close();
       await demoReady;

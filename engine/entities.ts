@@ -24,6 +24,7 @@ import { HubConfiguration, HubEvent, HubFavorite, HubFile, HubFileUser, HubFolde
 import { Subscription } from './features/subscriptions/subscriptions.entity.js';
 import { MemberPermission } from './features/members/members.entity.js';
 import { Invitation } from './features/users/invitations.entity.js';
+import { DirectorySync } from './features/user-directories/directory-syncs.entity.js';
 
 /** Every entity the data source knows, in one list. */
 export const ENTITIES = [
@@ -31,5 +32,5 @@ export const ENTITIES = [
   IdentityProvider, OrganizationIdentityProvider, Resource, Setting, TrustedOrigin, UserDirectory, AuditEntry,
   AnalyticsApp, OrganizationAnalyticsApp, Project, Connection, Filter, FilterValue, Report,
   Task, TaskReport, TaskRecipient, TaskTrigger, Condition, ConditionRule, Request, MailServer, Outbox, StorageService,
-  HubConfiguration, HubFolder, HubFile, HubOccurrence, HubFileUser, HubFavorite, HubEvent, Subscription, MemberPermission, Invitation,
+  HubConfiguration, HubFolder, HubFile, HubOccurrence, HubFileUser, HubFavorite, HubEvent, Subscription, MemberPermission, Invitation, DirectorySync,
 ];

@@ -3,6 +3,9 @@ import { baseColumns, flag, ref, text, type BaseRow } from '../../core/entity-ba
 import { boundByOrganization } from '../../core/organization-boundary.js';
 
 export interface GroupRow extends BaseRow {
+  /** The user directory the row is synchronized from, with its key there; null when made here. */
+  directoryId?: string | null;
+  directoryKey?: string | null;
   name: string;
   description: string | null;
   organizationId: string | null;
@@ -21,7 +24,10 @@ export const Group = new EntitySchema<GroupRow>({
     organizationId: ref(),
     isActive: flag(true),
     type: { type: 'varchar', length: 16, default: 'custom' },
+    directoryId: ref(),
+    directoryKey: text(),
   },
+  indices: [{ name: 'IDX_groups_directory', columns: ['directoryId', 'directoryKey'], unique: true }],
   foreignKeys: [{ target: 'Organization', columnNames: ['organizationId'], referencedColumnNames: ['id'], onDelete: 'RESTRICT' }],
 });
 

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { v } from '../../core/validation.js';
 import { SYNCHRONIZATION_MODES, USER_DIRECTORY_TYPES } from '../../core/enumerations.js';
 import { type ListSpec } from '../../core/list-query.js';
+import { fieldError } from '../../core/errors.js';
 import { findOr404 } from '../../core/rows.js';
 import { iso, newBase } from '../../core/entity-base.js';
 import type { OpContext } from '../../ops/context.js';
@@ -53,7 +54,25 @@ export const userDirectoryDto = (d: UserDirectoryRow) => {
   };
 };
 
+/** A time of day and a time zone a schedule can use: named field errors otherwise. */
+function checkTiming(f: Fields) {
+  const time = f.frequencyTime?.trim();
+  if (time) {
+    const hm = /^(\d{1,2}):(\d{2})$/.exec(time);
+    if (!hm || Number(hm[1]) > 23 || Number(hm[2]) > 59) throw fieldError('body.frequencyTime', 'must be a time of day as HH:mm, such as 02:30');
+  }
+  const zone = f.timeZone?.trim();
+  if (zone) {
+    try {
+      new Intl.DateTimeFormat('en', { timeZone: zone });
+    } catch {
+      throw fieldError('body.timeZone', 'must be a time zone such as Europe/Paris or UTC');
+    }
+  }
+}
+
 export async function saveUserDirectory(ctx: OpContext, id: string | null, f: Fields) {
+  checkTiming(f);
   await findOr404(ctx, Organization, f.organizationId, 'Organization');
   if (f.defaultUserRole) await findOr404(ctx, Role, f.defaultUserRole, 'Role');
   const current: UserDirectoryRow | null = id ? await findOr404(ctx, UserDirectory, id, 'User directory') : null;

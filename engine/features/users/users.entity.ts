@@ -5,6 +5,9 @@ import { boundByOrganization } from '../../core/organization-boundary.js';
 export type UserKind = 'user' | 'recipient';
 
 export interface UserRow extends BaseRow {
+  /** The user directory the row is synchronized from, with its key there; null when made here. */
+  directoryId?: string | null;
+  directoryKey?: string | null;
   kind: UserKind;
   firstName: string;
   lastName: string;
@@ -38,8 +41,10 @@ export const User = new EntitySchema<UserRow>({
     isTenantAdmin: flag(),
     createdBy: ref(),
     modifiedBy: ref(),
+    directoryId: ref(),
+    directoryKey: text(),
   },
-  indices: [{ name: 'IDX_users_email', columns: ['email'], unique: true }],
+  indices: [{ name: 'IDX_users_email', columns: ['email'], unique: true }, { name: 'IDX_users_directory', columns: ['directoryId', 'directoryKey'], unique: true }],
 });
 
 // A user belongs to the organizations they are a member of.

@@ -73,6 +73,8 @@ export async function userDtos(ctx: OpContext, users: UserRow[]) {
     isTenantOwner: u.isTenantOwner,
     isTenantAdmin: u.isTenantAdmin,
     hasPassword: u.passwordHash !== null,
+    // Synchronized from a user directory: changes to name and e-mail come from there.
+    directoryId: u.directoryId ?? null,
     roles: of(roles, u.id),
     organizations: of(orgs, u.id),
     groups: of(groups, u.id),

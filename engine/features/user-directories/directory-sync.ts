@@ -1,0 +1,202 @@
+import { In, type EntityManager } from 'typeorm';
+import type { EngineServices } from '../../ops/context.js';
+import { newBase } from '../../core/entity-base.js';
+import { Group, type GroupRow } from '../groups/groups.entity.js';
+import { User, UserGroup, UserOrganization, UserRole, type UserRow } from '../users/users.entity.js';
+import { Session } from '../auth/sessions.entity.js';
+import { UserDirectory, type UserDirectoryRow } from './user-directories.entity.js';
+import { DirectorySync, type DirectorySyncRow } from './directory-syncs.entity.js';
+import { DirectoryProblem, readDirectory, type DirectoryContents, type DirectoryPerson } from './directory-reader.js';
+
+// Synchronizing a user directory: people become users of the directory's organization (with its
+// default role), changes reach them, people gone from the directory are deactivated (never
+// deleted: what they own stays), and the directory's groups become groups with the same members.
+// The directory is read before anything is written, then everything is written in one transaction:
+// a sync that fails halfway changes nothing.
+
+const CHUNK = 200;
+/** A log keeps the first lines about single people: a thousand "skipped" lines help nobody. */
+const DETAIL_LINES = 200;
+
+type SyncServices = Pick<EngineServices, 'db' | 'write' | 'now' | 'secrets' | 'log'>;
+
+interface Counts {
+  created: number;
+  updated: number;
+  deactivated: number;
+  groups: number;
+}
+
+class SyncLog {
+  private readonly lines: string[] = [];
+  private details = 0;
+  constructor(private readonly now: () => Date) {}
+  line(text: string) {
+    this.lines.push(`${this.now().toISOString()} ${text}`);
+  }
+  detail(text: string) {
+    if (++this.details <= DETAIL_LINES) this.line(text);
+    else if (this.details === DETAIL_LINES + 1) this.line('… further lines about single people are left out');
+  }
+  toString() {
+    return this.lines.join('\n');
+  }
+}
+
+const running = new Set<string>();
+
+/** Whether a directory is being synchronized now (a second sync of it waits for the next turn). */
+export const isSyncing = (directoryId: string) => running.has(directoryId);
+
+/**
+ * Runs one synchronization of a directory and answers its record (failed ones too: the record says
+ * why), or null when one is running already.
+ */
+export async function syncDirectory(s: SyncServices, directoryId: string, trigger: DirectorySyncRow['trigger']): Promise<DirectorySyncRow | null> {
+  if (running.has(directoryId)) return null;
+  running.add(directoryId);
+  try {
+    return await runSync(s, directoryId, trigger);
+  } finally {
+    running.delete(directoryId);
+  }
+}
+
+async function runSync(s: SyncServices, directoryId: string, trigger: DirectorySyncRow['trigger']): Promise<DirectorySyncRow> {
+  const dir = await s.db.getRepository(UserDirectory).findOneByOrFail({ id: directoryId });
+  const started = s.now();
+  const run: DirectorySyncRow = {
+    ...newBase(started), directoryId, trigger, status: 'running', endedAt: null, created: 0, updated: 0, deactivated: 0, groups: 0, field: null, message: null, log: '',
+  };
+  await s.write(async () => {
+    await s.db.getRepository(DirectorySync).insert(run);
+    await s.db.getRepository(UserDirectory).update(dir.id, { lastStartedSync: started, syncStatus: 'Running' });
+  });
+  const log = new SyncLog(s.now);
+  log.line(`${trigger === 'manual' ? 'Synchronization asked for' : 'Scheduled synchronization'}: ${dir.type} directory "${dir.name}" at ${dir.hostName ?? '(no host)'}:${dir.port || 389}`);
+  let outcome: Pick<DirectorySyncRow, 'status' | 'field' | 'message'> & Counts;
+  try {
+    const contents = await readDirectory({
+      type: dir.type, hostName: dir.hostName, port: dir.port, userName: dir.userName, password: dir.password ? s.secrets.open(dir.password) : null, baseDn: dir.userDirectoryName, filter: dir.filter,
+    });
+    log.line(`Read ${contents.people.length} people and ${contents.groups.length} groups`);
+    const counts = await s.write(() => s.db.transaction((m) => applyContents(m, dir, contents, started, log)));
+    log.line(`Done: ${counts.created} created, ${counts.updated} updated, ${counts.deactivated} deactivated, ${counts.groups} groups`);
+    outcome = { status: 'completed', field: null, message: null, ...counts };
+  } catch (e) {
+    const problem = e instanceof DirectoryProblem ? e : null;
+    if (!problem) s.log.error('A directory synchronization failed', { directoryId, error: (e as Error).message });
+    const message = problem?.message ?? `The synchronization failed: ${(e as Error).message}`;
+    log.line(`Failed: ${message}`);
+    outcome = { status: 'failed', field: problem?.field ?? null, message, created: 0, updated: 0, deactivated: 0, groups: 0 };
+  }
+  const done: DirectorySyncRow = { ...run, ...outcome, endedAt: s.now(), modifiedDate: s.now(), log: log.toString() };
+  await s.write(async () => {
+    await s.db.getRepository(DirectorySync).save(done);
+    await s.db.getRepository(UserDirectory).update(dir.id, { syncStatus: done.status === 'completed' ? 'Completed' : 'Failed' });
+  });
+  return done;
+}
+
+const fullName = (p: { firstName: string; lastName: string }) => `${p.firstName} ${p.lastName}`.trim();
+
+async function applyContents(m: EntityManager, dir: UserDirectoryRow, contents: DirectoryContents, now: Date, log: SyncLog): Promise<Counts> {
+  const counts: Counts = { created: 0, updated: 0, deactivated: 0, groups: 0 };
+  const users = m.getRepository(User);
+  const mine = new Map((await users.findBy({ directoryId: dir.id })).map((u) => [u.directoryKey ?? '', u]));
+  const emails = [...new Set(contents.people.map((p) => p.email).filter((e): e is string => !!e))];
+  const byEmail = new Map<string, UserRow>();
+  for (let i = 0; i < emails.length; i += CHUNK) for (const u of await users.findBy({ email: In(emails.slice(i, i + CHUNK)) })) byEmail.set(u.email ?? '', u);
+  const allUsers = (await m.getRepository(Group).findOneBy({ name: 'All users', type: 'system' }))?.id ?? null;
+  const account = (p: DirectoryPerson) => (dir.prefix?.trim() ? `${dir.prefix.trim()}\\${p.key}` : p.key);
+
+  const fresh: UserRow[] = [];
+  const synced = new Map<string, string>(); // directory key → user id
+  for (const p of contents.people) {
+    if (synced.has(p.key)) continue;
+    const known = mine.get(p.key);
+    const holder = p.email ? byEmail.get(p.email) : undefined;
+    if (known) {
+      synced.set(p.key, known.id);
+      const email = holder && holder.id !== known.id ? known.email : p.email;
+      if (email !== p.email) log.detail(`${fullName(p)}: e-mail ${p.email} kept off, another user has it`);
+      const next = { firstName: p.firstName, lastName: p.lastName, email, isActive: !p.disabled, domainAccount: account(p) };
+      if (next.firstName !== known.firstName || next.lastName !== known.lastName || next.email !== known.email || next.isActive !== known.isActive || next.domainAccount !== known.domainAccount) {
+        await users.update(known.id, { ...next, modifiedDate: now });
+        if (!next.isActive && known.isActive) await m.getRepository(Session).delete({ userId: known.id });
+        counts.updated++;
+        log.detail(`${fullName(p)}: updated${known.email !== next.email ? ` (e-mail ${known.email ?? 'none'} → ${next.email ?? 'none'})` : ''}`);
+      }
+    } else if (holder && !holder.directoryId) {
+      // Someone added by hand before the directory was set up: the directory takes them over.
+      await users.update(holder.id, { directoryId: dir.id, directoryKey: p.key, domainAccount: account(p), modifiedDate: now });
+      synced.set(p.key, holder.id);
+      counts.updated++;
+      log.detail(`${fullName(p)}: linked to the existing user with ${p.email}`);
+    } else if (holder) {
+      log.detail(`${fullName(p)}: skipped, ${p.email} belongs to a user of another directory`);
+    } else {
+      const row: UserRow = {
+        ...newBase(now), kind: 'user', firstName: p.firstName || p.key, lastName: p.lastName, email: p.email, passwordHash: null, domainAccount: account(p), isActive: !p.disabled,
+        sendNotification: dir.sendNotification, isoLanguage: null, isTenantOwner: false, isTenantAdmin: false, createdBy: null, modifiedBy: null, directoryId: dir.id, directoryKey: p.key,
+      };
+      fresh.push(row);
+      synced.set(p.key, row.id);
+      if (p.email) byEmail.set(p.email, row);
+    }
+  }
+  for (let i = 0; i < fresh.length; i += CHUNK) {
+    const part = fresh.slice(i, i + CHUNK);
+    await users.insert(part);
+    await m.getRepository(UserOrganization).insert(part.map((u) => ({ userId: u.id, targetId: dir.organizationId })));
+    if (dir.defaultUserRole) await m.getRepository(UserRole).insert(part.map((u) => ({ userId: u.id, targetId: dir.defaultUserRole! })));
+    if (allUsers) await m.getRepository(UserGroup).insert(part.map((u) => ({ userId: u.id, targetId: allUsers })));
+  }
+  counts.created = fresh.length;
+
+  // Gone from the directory: deactivated, their sessions ended.
+  const gone = [...mine.values()].filter((u) => !synced.has(u.directoryKey ?? '') && u.isActive);
+  for (let i = 0; i < gone.length; i += CHUNK) {
+    const ids = gone.slice(i, i + CHUNK).map((u) => u.id);
+    await users.update({ id: In(ids) }, { isActive: false, modifiedDate: now });
+    await m.getRepository(Session).delete({ userId: In(ids) });
+  }
+  for (const u of gone) log.detail(`${fullName(u)}: deactivated, no longer in the directory`);
+  counts.deactivated = gone.length;
+
+  counts.groups = await applyGroups(m, dir, contents, synced, now, log);
+  return counts;
+}
+
+/** The directory's groups as groups of its organization, with exactly the members the directory names. */
+async function applyGroups(m: EntityManager, dir: UserDirectoryRow, contents: DirectoryContents, synced: Map<string, string>, now: Date, log: SyncLog): Promise<number> {
+  const groups = m.getRepository(Group);
+  const mine = new Map((await groups.findBy({ directoryId: dir.id })).map((g) => [g.directoryKey ?? '', g]));
+  const taken = new Set((await groups.find({ select: { id: true, name: true, directoryId: true } })).filter((g) => g.directoryId !== dir.id).map((g) => g.name.toLowerCase()));
+  // Members are named by DN (groupOfNames, AD) or by uid (posixGroup).
+  const byDn = new Map(contents.people.map((p) => [p.dn, synced.get(p.key)]));
+  const seen = new Set<string>();
+  for (const d of contents.groups) {
+    const name = taken.has(d.name.toLowerCase()) ? `${d.name} (${dir.name})` : d.name;
+    let group = mine.get(d.key);
+    if (!group) {
+      group = { ...newBase(now), name, description: `From the directory "${dir.name}"`, organizationId: dir.organizationId, isActive: true, type: 'custom', directoryId: dir.id, directoryKey: d.key } as GroupRow;
+      await groups.insert(group);
+      log.detail(`Group ${name}: created`);
+    } else if (group.name !== name || !group.isActive) {
+      await groups.update(group.id, { name, isActive: true, modifiedDate: now });
+    }
+    seen.add(d.key);
+    const members = [...new Set(d.members.map((x) => byDn.get(x) ?? synced.get(x)).filter((id): id is string => !!id))];
+    await m.getRepository(UserGroup).delete({ targetId: group.id });
+    for (let i = 0; i < members.length; i += CHUNK) await m.getRepository(UserGroup).insert(members.slice(i, i + CHUNK).map((userId) => ({ userId, targetId: group!.id })));
+  }
+  // A group gone from the directory is kept (tasks may name it) but emptied and made inactive.
+  for (const g of mine.values()) {
+    if (seen.has(g.directoryKey ?? '') || !g.isActive) continue;
+    await groups.update(g.id, { isActive: false, modifiedDate: now });
+    await m.getRepository(UserGroup).delete({ targetId: g.id });
+    log.detail(`Group ${g.name}: no longer in the directory, emptied and deactivated`);
+  }
+  return seen.size;
+}

@@ -1,0 +1,107 @@
+// User directories synchronized from Debian's slapd on loopback: 1,000 people in 20 groups become
+// users and groups of the directory's organization with its default role; a person removed is
+// deactivated, a changed e-mail reaches the user, a group losing a member loses it here too; a
+// wrong password and an unreachable server end as failed runs naming the setting; the schedule runs
+// a sync whose time has come. Every run is recorded with its log.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Attribute, Change } from 'ldapts';
+import { startTestServer, defaults, type TestServer } from '../support/test-server.js';
+import { startSlapd, personDn, ADMIN_DN, ADMIN_PASSWORD, BASE_DN, type TestSlapd, type Person } from '../support/slapd.js';
+import { covers } from '../support/covers.js';
+
+const PEOPLE: Person[] = Array.from({ length: 1000 }, (_, i) => {
+  const n = String(i + 1).padStart(4, '0');
+  return { uid: `person${n}`, givenName: `Given${n}`, sn: `Family${n}`, mail: `person${n}@corp.example.com` };
+});
+const GROUPS = Array.from({ length: 20 }, (_, g) => ({ cn: `team${String(g + 1).padStart(2, '0')}`, members: PEOPLE.filter((_, i) => i % 20 === g).map((p) => p.uid) }));
+
+let s: TestServer;
+let ldap: TestSlapd;
+let d: Awaited<ReturnType<typeof defaults>>;
+let directoryId: string;
+
+const settings = (over: Record<string, unknown> = {}) => ({
+  type: 'LDAP', name: 'Corporate LDAP', hostName: '127.0.0.1', port: ldap.port, userName: ADMIN_DN, password: ADMIN_PASSWORD, userDirectoryName: BASE_DN,
+  sendNotification: false, defaultUserRole: d.hubRoleId, synchronization: 'Manual', organizationId: d.orgId, ...over,
+});
+const sync = () => s.ok('POST', `/api/app/user-directories/${directoryId}/sync`);
+const db = () => s.engine.services.db;
+const userByEmail = async (email: string) => (await db().query('SELECT id, email, isActive, firstName, directoryKey FROM users WHERE email = ?', [email]))[0];
+const memberCount = async (group: string) => Number((await db().query('SELECT COUNT(*) AS n FROM user_groups l JOIN groups g ON g.id = l.targetId WHERE g.name = ?', [group]))[0].n);
+
+beforeAll(async () => {
+  ldap = await startSlapd(PEOPLE, GROUPS);
+  s = await startTestServer({ schedulerTimers: false });
+  d = await defaults(s);
+  directoryId = (await s.ok('POST', '/api/v1/user-directories', settings())).id;
+}, 120_000);
+afterAll(async () => {
+  await s?.stop();
+  await ldap?.close();
+});
+
+describe(covers('user directory synchronization', 'app.userDirectories.sync', 'app.userDirectories.syncs', 'v1.userDirectories.update'), () => {
+  it('creates 1,000 users in the directory organization with its default role, and its 20 groups with their members', async () => {
+    const run = await sync();
+    expect(run).toMatchObject({ status: 'completed', trigger: 'manual', created: 1000, updated: 0, deactivated: 0, groups: 20, field: null });
+    const users = await s.ok('GET', '/api/v1/users', undefined, { get_all: true, email: 'person0042@corp.example.com' });
+    const p42 = users.find((u: { email: string }) => u.email === 'person0042@corp.example.com');
+    expect(p42).toMatchObject({ firstName: 'Given0042', lastName: 'Family0042', isActive: true, directoryId, hasPassword: false });
+    expect(p42.organizations.map((o: { id: string }) => o.id)).toEqual([d.orgId]);
+    expect(p42.roles.map((r: { id: string }) => r.id)).toEqual([d.hubRoleId]);
+    expect(p42.groups.map((g: { name: string }) => g.name).sort()).toEqual(['All users', 'team02']);
+    for (const g of GROUPS) expect(await memberCount(g.cn)).toBe(50);
+    // A second run with nothing changed changes nothing.
+    expect(await sync()).toMatchObject({ status: 'completed', created: 0, updated: 0, deactivated: 0, groups: 20 });
+  });
+
+  it('deactivates a person removed, updates a changed e-mail and follows group membership', async () => {
+    await ldap.admin(async (c) => {
+      await c.del(personDn('person0002'));
+      await c.modify(personDn('person0003'), new Change({ operation: 'replace', modification: new Attribute({ type: 'mail', values: ['renamed0003@corp.example.com'] }) }));
+      await c.modify(`cn=team01,ou=groups,${BASE_DN}`, new Change({ operation: 'delete', modification: new Attribute({ type: 'member', values: [personDn('person0021')] }) }));
+    });
+    const before = await userByEmail('person0002@corp.example.com');
+    const run = await sync();
+    expect(run).toMatchObject({ status: 'completed', created: 0, updated: 1, deactivated: 1 });
+    expect(run.log).toMatch(/Given0002 Family0002: deactivated/);
+    expect((await userByEmail('person0002@corp.example.com')).isActive).toBe(0);
+    expect(await userByEmail('person0003@corp.example.com')).toBeUndefined();
+    expect(await userByEmail('renamed0003@corp.example.com')).toMatchObject({ firstName: 'Given0003', directoryKey: 'person0003' });
+    // person0002 was in team02 (by removal from the directory, their entry went from the group's view too).
+    expect(await memberCount('team01')).toBe(49);
+    // The deactivated user is still there: what they own stays.
+    expect((await db().query('SELECT COUNT(*) AS n FROM users WHERE id = ?', [before.id]))[0].n).toBe(1);
+  });
+
+  it('records a wrong password and an unreachable server as failed runs naming the setting, changing nobody', async () => {
+    await s.ok('PUT', `/api/v1/user-directories/${directoryId}`, settings({ password: 'not-the-password' }));
+    const denied = await sync();
+    expect(denied).toMatchObject({ status: 'failed', field: 'password', created: 0, deactivated: 0 });
+    expect(denied.message).toBe(`The directory refused the sign-in of "${ADMIN_DN}": the user name or password is wrong`);
+    await s.ok('PUT', `/api/v1/user-directories/${directoryId}`, settings({ port: 1 }));
+    const unreachable = await sync();
+    expect(unreachable).toMatchObject({ status: 'failed', field: 'hostName' });
+    expect((await userByEmail('person0001@corp.example.com')).isActive).toBe(1);
+    const status = await s.ok('GET', `/api/app/user-directories/${directoryId}/syncs`);
+    expect(status.syncStatus).toBe('Failed');
+    expect(status.syncs.map((r: { status: string }) => r.status)).toEqual(['failed', 'failed', 'completed', 'completed', 'completed']);
+    // The password is never returned.
+    expect(JSON.stringify(await s.ok('GET', '/api/v1/user-directories', undefined, { get_all: true }))).not.toContain(ADMIN_PASSWORD);
+  });
+
+  it('runs a scheduled synchronization once its time has come, and refuses a time of day it cannot read', async () => {
+    expect((await s.call('PUT', `/api/v1/user-directories/${directoryId}`, { body: settings({ synchronization: 'Daily', frequencyTime: '25:00' }) })).body.errorDetails?.[0].field).toBe('body.frequencyTime');
+    expect((await s.call('PUT', `/api/v1/user-directories/${directoryId}`, { body: settings({ synchronization: 'Daily', timeZone: 'Mars/Olympus' }) })).body.errorDetails?.[0].field).toBe('body.timeZone');
+    await s.ok('PUT', `/api/v1/user-directories/${directoryId}`, settings({ synchronization: 'Hourly', frequencyTime: '00:15', timeZone: 'UTC', password: null }));
+    // Nothing is due right after a run.
+    expect(await s.engine.directories.tick()).toBe(0);
+    const status = await s.ok('GET', `/api/app/user-directories/${directoryId}/syncs`);
+    expect(new Date(status.nextSync).getUTCMinutes()).toBe(15);
+    // Two hours later, a slot has passed: it runs, as a scheduled sync.
+    await db().query("UPDATE user_directories SET lastStartedSync = datetime('now', '-2 hours')");
+    expect(await s.engine.directories.tick()).toBe(1);
+    const latest = (await s.ok('GET', `/api/app/user-directories/${directoryId}/syncs`)).syncs[0];
+    expect(latest).toMatchObject({ trigger: 'schedule', status: 'completed' });
+  });
+});
