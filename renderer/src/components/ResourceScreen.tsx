@@ -44,6 +44,8 @@ export interface ResourceConfig<L extends ListOpId> {
     consequence?: (row: RowOf<L>) => string;
   };
   rowActions?: (row: RowOf<L>, reload: () => void) => ReactNode;
+  /** Actions of the whole screen beside its "New …" buttons (inviting people). */
+  headerActions?: (reload: () => void) => ReactNode;
   detail?: (row: RowOf<L>, reload: () => void) => ReactNode;
 }
 
@@ -93,6 +95,7 @@ export function ResourceScreen<L extends ListOpId>({ config }: { config: Resourc
           {(config.creates ?? []).filter((c) => may(c.op)).map((c) => (
             <button key={c.noun} type="button" className="primary" onClick={() => setEditing(c)}>New {c.noun}</button>
           ))}
+          {config.headerActions?.(reload)}
         </div>
       </header>
       <DataTable

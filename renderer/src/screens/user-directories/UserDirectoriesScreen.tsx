@@ -3,6 +3,7 @@ import { SYNCHRONIZATION_MODES, USER_DIRECTORY_TYPES } from '../../../../engine/
 import { choice, flag, organizationOptions, orNull, roleOptions, text, type FormValues } from '../../components/options';
 import { ResourceScreen } from '../../components/ResourceScreen';
 import { crudConfig } from '../../components/crud-config';
+import { DirectorySyncPanel } from './DirectorySyncPanel';
 
 const TEXT = ['prefix', 'userDirectoryName', 'azureClientId', 'azureTenantId', 'azureClientSecret', 'hostName', 'userName', 'password', 'filter', 'frequency', 'frequencyTime', 'timeZone'] as const;
 const fields: FieldDef[] = [
@@ -10,14 +11,19 @@ const fields: FieldDef[] = [
   { name: 'type', label: 'Type', kind: 'select', required: true, choices: [{ id: 'LDAP', name: 'LDAP' }, { id: 'ActiveDirectory', name: 'Active Directory' }, { id: 'AzureAD', name: 'Azure AD' }] },
   { name: 'organizationId', label: 'Organization', kind: 'select', required: true, options: organizationOptions },
   { name: 'synchronization', label: 'Synchronization', kind: 'select', required: true, choices: SYNCHRONIZATION_MODES },
+  { name: 'frequencyTime', label: 'At', kind: 'text', hint: 'Time of day as HH:mm (the minute, for hourly); 02:00 when empty' },
+  { name: 'frequency', label: 'On', kind: 'text', hint: 'Weekly: a weekday (Monday when empty); monthly: a day from 1 to 28' },
+  { name: 'timeZone', label: 'Time zone', kind: 'text', hint: "Such as Europe/Paris; this computer's when empty" },
   { name: 'hostName', label: 'Host', kind: 'text', hint: 'The directory server, such as ldap.example.com' },
   { name: 'port', label: 'Port', kind: 'number' },
-  { name: 'userName', label: 'User name', kind: 'text' },
+  { name: 'userDirectoryName', label: 'Base DN', kind: 'text', hint: 'Where people and groups are searched, such as dc=example,dc=com; the server’s own when empty' },
+  { name: 'userName', label: 'User name', kind: 'text', hint: 'The DN (LDAP) or account (Active Directory) that reads the directory' },
   { name: 'password', label: 'Password', kind: 'password', hint: 'Leave empty to keep the stored one' },
   { name: 'azureTenantId', label: 'Azure tenant id', kind: 'text' },
   { name: 'azureClientId', label: 'Azure client id', kind: 'text' },
   { name: 'azureClientSecret', label: 'Azure client secret', kind: 'password', hint: 'Leave empty to keep the stored one' },
-  { name: 'filter', label: 'Filter', kind: 'text' },
+  { name: 'filter', label: 'Filter', kind: 'text', hint: 'Which people to synchronize, as an LDAP filter; every person when empty' },
+  { name: 'prefix', label: 'Domain prefix', kind: 'text', hint: 'Put before account names, such as CORP' },
   { name: 'defaultUserRole', label: 'Default role', kind: 'select', options: roleOptions },
   { name: 'sendNotification', label: 'Notify new users', kind: 'checkbox' },
   { name: 'isActive', label: 'Active', kind: 'checkbox' },
@@ -43,6 +49,7 @@ const config = crudConfig({
   initial: { type: 'LDAP', synchronization: 'Manual', isActive: true, port: 389 },
   body,
   toForm: (r) => ({ ...r, password: '', azureClientSecret: '' }),
+  detail: (row, reload) => <DirectorySyncPanel directory={row} changed={reload} />,
 });
 
 export function UserDirectoriesScreen() {

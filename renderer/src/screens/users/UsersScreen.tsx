@@ -6,6 +6,10 @@ import { Form, submitOutcome, type FieldDef } from '../../components/Form';
 import { flag, groupOptions, idList, idsOf, orNull, organizationOptions, roleOptions, text, type FormValues } from '../../components/options';
 import { ResourceScreen, type ResourceConfig } from '../../components/ResourceScreen';
 import { createWith } from '../../components/crud-config';
+import type { OpId } from '../../../../engine/catalogue';
+import { selectMayCall, useSession } from '../../stores/session/session.store';
+import { InviteDialog } from './InviteDialog';
+import { offerDeletion, TransferDialog } from './TransferDialog';
 
 type Person = RowOf<'v1.users.list'>;
 const names = (list: { name: string }[]) => list.map((x) => x.name).join(', ');
@@ -52,6 +56,10 @@ function ConvertDialog({ row, done }: { row: Person; done: () => void }) {
 
 export function UsersScreen() {
   const [converting, setConverting] = useState<{ row: Person; reload: () => void } | null>(null);
+  const [inviting, setInviting] = useState<(() => void) | null>(null);
+  const [transferring, setTransferring] = useState<{ row: Person; reload: () => void } | null>(null);
+  const me = useSession((s) => s.me);
+  const may = (op: OpId) => selectMayCall(op)({ me });
   const config: ResourceConfig<'v1.users.list'> = {
     title: 'Users and recipients',
     noun: 'user',
@@ -85,12 +93,29 @@ export function UsersScreen() {
       run: (r) => invoke('v2.users.delete', { params: { id: r.id } }),
       consequence: () => 'They lose access at once and leave every group and organization.',
     },
-    rowActions: (row, reload) =>
-      row.type === 'recipient' ? <button type="button" onClick={() => setConverting({ row, reload })}>Convert to user</button> : null,
+    rowActions: (row, reload) => (
+      <>
+        {row.type === 'recipient' && <button type="button" onClick={() => setConverting({ row, reload })}>Convert to user</button>}
+        {row.type === 'user' && !row.isTenantOwner && may('v2.users.transfer') && <button type="button" onClick={() => setTransferring({ row, reload })}>Transfer…</button>}
+      </>
+    ),
+    headerActions: (reload) => may('v2.users.invite') && <button type="button" onClick={() => setInviting(() => reload)}>Invite people</button>,
   };
   return (
     <>
       <ResourceScreen config={config} />
+      {inviting && <InviteDialog done={(n) => { if (n) inviting(); setInviting(null); }} />}
+      {transferring && (
+        <TransferDialog
+          from={transferring.row}
+          done={(moved) => {
+            setTransferring(null);
+            if (!moved) return;
+            transferring.reload();
+            void offerDeletion(transferring.row, transferring.reload);
+          }}
+        />
+      )}
       {converting && <ConvertDialog row={converting.row} done={() => { converting.reload(); setConverting(null); }} />}
     </>
   );
