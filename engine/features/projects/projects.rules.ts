@@ -23,16 +23,21 @@ export const LIST_PROJECTS: ListSpec = {
   uuid: { organization_id: 'p.organizationId' },
 };
 
-/** Limits a query to the projects the caller's roles reach (all, or the roles' projects), in their organizations. */
+/**
+ * Limits a query to the projects the caller's roles reach (all, or the roles' projects), in their
+ * organizations, and not being imported. For content (`column` a project id) it is one set of
+ * hidden project ids built once per query: at most one probe per row, whatever limits the caller.
+ */
 export function visibleProjects<T extends ObjectLiteral>(ctx: OpContext, qb: SelectQueryBuilder<T>, column = 'p.id'): SelectQueryBuilder<T> {
   const p = me(ctx);
-  // A project still being imported is not there yet.
-  qb.andWhere(column === 'p.id' ? 'p.importing = 0' : `${column} NOT IN (SELECT ip.id FROM projects ip WHERE ip.importing = 1)`);
-  // Projects of other organizations are not there for the caller.
   const orgs = organizationScope(ctx);
-  if (orgs) qb.andWhere(orgs.length ? `${column} IN (SELECT bp.id FROM projects bp WHERE bp.organizationId IN (:...orgs))` : '1 = 0', { orgs });
-  if (p.allProjects) return qb;
-  return p.projectIds.length ? qb.andWhere(`${column} IN (:...visible)`, { visible: p.projectIds }) : qb.andWhere('1 = 0');
+  if ((orgs && !orgs.length) || (!p.allProjects && !p.projectIds.length)) return qb.andWhere('1 = 0');
+  // A project still being imported is not there yet; projects of other organizations are not there for the caller.
+  const limits = ['vp.importing = 0', orgs ? 'vp.organizationId IN (:...orgs)' : null, p.allProjects ? null : 'vp.id IN (:...visible)'].filter(Boolean).join(' AND ');
+  const params = { orgs: orgs ?? [], visible: p.projectIds };
+  if (column === 'p.id') return qb.andWhere(limits.replace(/\bvp\./g, 'p.'), params);
+  // Asked as "not among the projects hidden": that set is usually empty, and an empty set costs no probe.
+  return qb.andWhere(`${column} NOT IN (SELECT vp.id FROM projects vp WHERE NOT (${limits}))`, params);
 }
 
 /** A project the caller's roles and organizations reach, or 404 (a project outside them is not confirmed to exist). */
