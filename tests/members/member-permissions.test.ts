@@ -5,6 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, signedInUserWith, defaults, type TestServer } from '../support/test-server.js';
 import { covers } from '../support/covers.js';
+import { until } from '../support/until.js';
 
 let s: TestServer;
 let projectId: string;
@@ -84,7 +85,7 @@ afterAll(() => s.stop());
 let FLAGS: string[] = [];
 const set = (flags: string[]) => ({ ...Object.fromEntries(FLAGS.map((f) => [f, false])), ...only(flags) });
 
-describe(covers('member permissions', 'v2.projects.updatePermissionsMode', 'v2.projects.setPermissions', 'v2.reports.setPermissions', 'v2.filters.setPermissions', 'v2.conditions.setPermissions', 'v2.tasks.setPermissions', 'v2.reports.getMemberPermission', 'v2.reports.setMemberPermission', 'v2.projects.deleteMemberPermission', 'v2.tasks.deleteMemberPermissions'), () => {
+describe(covers('member permissions', 'v2.projects.updatePermissionsMode', 'v2.projects.setPermissions', 'v2.reports.setPermissions', 'v2.filters.setPermissions', 'v2.conditions.setPermissions', 'v2.tasks.setPermissions', 'v2.reports.getMemberPermission', 'v2.reports.setMemberPermission', 'v2.projects.deleteMemberPermission', 'v2.tasks.deleteMemberPermissions', 'app.requests.list'), () => {
   it('lets a user holding one flag do exactly that, 403 for the rest, and 404 with nothing', async () => {
     const { PERMISSION_FLAGS } = await import('../../engine/features/members/members.entity.js');
     FLAGS = [...PERMISSION_FLAGS];
@@ -159,6 +160,23 @@ describe(covers('member permissions', 'v2.projects.updatePermissionsMode', 'v2.p
     await s.ok('PUT', `/api/v2/projects/${projectId}/permissions-mode`, undefined, { value: 'false' });
     expect(await listed(alice.token, 'report')).toEqual(expect.arrayContaining([r1, r2]));
     expect((await s.call('PUT', `/api/v2/reports/${r2}`, { token: alice.token, body: { name: uniq('Open'), isIteration: false } })).status).toBe(200);
+  });
+
+  it('shows run history only of the tasks a member may view', async () => {
+    await s.ok('PUT', `/api/v2/projects/${projectId}/permissions-mode`, undefined, { value: 'true' });
+    const seen = await make('task');
+    const hidden = await make('task');
+    for (const task of [seen, hidden]) await s.ok('POST', `/api/v2/requests/${task}/run`);
+    const runOf = async (task: string) => (await until(() => s.ok('GET', '/api/v1/requests', undefined, { task_id: task, get_all: true }), (x: unknown[]) => x.length > 0))[0].id as string;
+    const [seenRun, hiddenRun] = [await runOf(seen), await runOf(hidden)];
+    const watcher = await signedInUserWith(s, { ...ROLE, viewTaskStatus: true }, 'watcher');
+    await s.ok('PUT', `/api/v2/projects/${projectId}/permissions`, { members: [{ id: watcher.userId, type: 'user' }], permissions: set(['viewProject']) });
+    await s.ok('PUT', `/api/v2/tasks/${seen}/permissions`, { members: [{ id: watcher.userId, type: 'user' }], permissions: set(['viewTask']) });
+    const runs = (await s.call('GET', '/api/v1/requests', { token: watcher.token, query: { get_all: true } })).body.data.map((r: { id: string }) => r.id);
+    expect(runs).toContain(seenRun);
+    expect(runs).not.toContain(hiddenRun);
+    expect((await s.call('GET', `/api/v1/requests/${hiddenRun}/log`, { token: watcher.token })).status).toBe(404);
+    expect((await s.call('GET', `/api/v1/requests/${seenRun}/log`, { token: watcher.token })).status).toBe(200);
   });
 
   it('refuses members that do not exist and sets that are not whole, naming the field', async () => {

@@ -88,20 +88,36 @@ export async function checkProjectAccess(ctx: OpContext, project: { id: string; 
 }
 
 /**
- * Limits a list of content (alias `a`, with `a.id` and `a.projectId`) to what the caller may view.
- * Every subquery is uncorrelated, so SQLite builds each set once per query rather than probing per
- * row (correlated EXISTS made a page 5x an administrator's over 10,000 reports).
+ * SQL over content (alias `a`, with `a.id` and `a.projectId`) that holds for what the caller may
+ * view; its parameters are `:memberUser` and `:memberKind_<kind>`. Every subquery is uncorrelated,
+ * so SQLite builds each set once per query rather than probing per row (correlated EXISTS made a
+ * page 5x an administrator's over 10,000 reports).
  */
-export function memberVisible<T extends ObjectLiteral>(ctx: OpContext, qb: SelectQueryBuilder<T>, a: string, kind: ContentKind): SelectQueryBuilder<T> {
-  if (passesMemberChecks(ctx)) return qb;
+function viewableSql(a: string, kind: ContentKind): string {
   const view = flagFor(kind, 'view');
-  const me = "(SELECT :memberUser UNION SELECT ug.targetId FROM user_groups ug WHERE ug.userId = :memberUser)";
-  return qb.andWhere(
-    `(${a}.projectId NOT IN (SELECT pm.id FROM projects pm WHERE pm.permissionsMode = 1)
+  const me = '(SELECT :memberUser UNION SELECT ug.targetId FROM user_groups ug WHERE ug.userId = :memberUser)';
+  return `(${a}.projectId NOT IN (SELECT pm.id FROM projects pm WHERE pm.permissionsMode = 1)
       OR ${a}.id IN (SELECT mo.objectId FROM member_permissions mo WHERE mo.memberId IN ${me} AND ${flagSql('mo', view)})
       OR (${a}.projectId IN (SELECT mp.objectId FROM member_permissions mp WHERE mp.objectType = 'project' AND mp.memberId IN ${me} AND ${flagSql('mp', view)})
-        AND ${a}.id NOT IN (SELECT mn.objectId FROM member_permissions mn WHERE mn.objectType = :memberKind AND mn.memberId IN ${me})))`,
-    { memberUser: ctx.principal!.user.id, memberKind: kind },
+        AND ${a}.id NOT IN (SELECT mn.objectId FROM member_permissions mn WHERE mn.objectType = :memberKind_${kind} AND mn.memberId IN ${me})))`;
+}
+
+/** Limits a list of content (alias `a`) to what the caller may view under permissions mode. */
+export function memberVisible<T extends ObjectLiteral>(ctx: OpContext, qb: SelectQueryBuilder<T>, a: string, kind: ContentKind): SelectQueryBuilder<T> {
+  if (passesMemberChecks(ctx)) return qb;
+  return qb.andWhere(viewableSql(a, kind), { memberUser: ctx.principal!.user.id, [`memberKind_${kind}`]: kind });
+}
+
+/**
+ * Limits run history (alias `r`, with `taskId` and `reportId`) to runs of what the caller may view:
+ * a task's runs with the task, an on-demand report's with the report.
+ */
+export function memberVisibleRuns<T extends ObjectLiteral>(ctx: OpContext, qb: SelectQueryBuilder<T>, r: string): SelectQueryBuilder<T> {
+  if (passesMemberChecks(ctx)) return qb;
+  return qb.andWhere(
+    `((${r}.taskId IS NOT NULL AND ${r}.taskId IN (SELECT vt.id FROM tasks vt WHERE ${viewableSql('vt', 'task')}))
+      OR (${r}.taskId IS NULL AND (${r}.reportId IS NULL OR ${r}.reportId IN (SELECT vr.id FROM reports vr WHERE ${viewableSql('vr', 'report')}))))`,
+    { memberUser: ctx.principal!.user.id, memberKind_task: 'task', memberKind_report: 'report' },
   );
 }
 

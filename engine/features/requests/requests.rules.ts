@@ -22,6 +22,7 @@ import { describeSchedule } from '../tasks/fire-times.js';
 import { FINISHED, Request, type RequestRow } from './requests.entity.js';
 import { mailCounts } from '../mail/outbox.rules.js';
 import { readRequestFile, readRequestLog, removeRequestFiles, removeRequestLog, zipRequestFiles } from './request-output.js';
+import { memberVisibleRuns } from '../members/member-access.js';
 
 // Requests: queuing them (a task now, an on-demand report), their statuses, stop, delete, and what
 // they made (files, log). The runner does the work; these rules only touch rows and files.
@@ -95,7 +96,8 @@ async function withProjectNames(ctx: OpContext, page: Page<RequestRow>) {
   return new Page(page.items.map((r) => ({ ...requestDto(r, projects.find((p) => p.id === r.projectId)?.name ?? null), mail: mail.get(r.id) ?? {} })), page.page, page.pageSize, page.totalItems);
 }
 
-const requestsQuery = (ctx: OpContext) => visibleProjects(ctx, ctx.db.getRepository(Request).createQueryBuilder('r'), 'r.projectId');
+/** Runs of projects the caller reaches, of tasks and reports their member permissions let them view. */
+const requestsQuery = (ctx: OpContext) => memberVisibleRuns(ctx, visibleProjects(ctx, ctx.db.getRepository(Request).createQueryBuilder('r'), 'r.projectId'), 'r');
 
 export async function listRequests(ctx: OpContext, list: ListQuery, onDemandOnly = false) {
   const qb = requestsQuery(ctx);
