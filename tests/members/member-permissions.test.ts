@@ -167,7 +167,7 @@ describe(covers('member permissions', 'v2.projects.updatePermissionsMode', 'v2.p
     const seen = await make('task');
     const hidden = await make('task');
     for (const task of [seen, hidden]) await s.ok('POST', `/api/v2/requests/${task}/run`);
-    const runOf = async (task: string) => (await until(() => s.ok('GET', '/api/v1/requests', undefined, { task_id: task, get_all: true }), (x: unknown[]) => x.length > 0))[0].id as string;
+    const runOf = async (task: string) => (await until(() => s.ok('GET', '/api/v1/requests', undefined, { task_id: task, get_all: true }), (x: { id: string }[]) => x.length > 0))[0].id;
     const [seenRun, hiddenRun] = [await runOf(seen), await runOf(hidden)];
     const watcher = await signedInUserWith(s, { ...ROLE, viewTaskStatus: true }, 'watcher');
     await s.ok('PUT', `/api/v2/projects/${projectId}/permissions`, { members: [{ id: watcher.userId, type: 'user' }], permissions: set(['viewProject']) });

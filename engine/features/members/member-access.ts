@@ -91,12 +91,15 @@ export async function checkProjectAccess(ctx: OpContext, project: { id: string; 
  * SQL over content (alias `a`, with `a.id` and `a.projectId`) that holds for what the caller may
  * view; its parameters are `:memberUser` and `:memberKind_<kind>`. Every subquery is uncorrelated,
  * so SQLite builds each set once per query rather than probing per row (correlated EXISTS made a
- * page 5x an administrator's over 10,000 reports).
+ * page 5x an administrator's over 10,000 reports). Each OR term is an IN over an indexed column
+ * (projects *not* in permissions mode rather than NOT IN those that are), so SQLite reads only the
+ * rows each term names (a multi-index OR) instead of testing every row: a member's page and count
+ * over 10,000 reports went from 2.2x an administrator's to near it.
  */
 function viewableSql(a: string, kind: ContentKind): string {
   const view = flagFor(kind, 'view');
   const me = '(SELECT :memberUser UNION SELECT ug.targetId FROM user_groups ug WHERE ug.userId = :memberUser)';
-  return `(${a}.projectId NOT IN (SELECT pm.id FROM projects pm WHERE pm.permissionsMode = 1)
+  return `(${a}.projectId IN (SELECT pm.id FROM projects pm WHERE pm.permissionsMode = 0)
       OR ${a}.id IN (SELECT mo.objectId FROM member_permissions mo WHERE mo.memberId IN ${me} AND ${flagSql('mo', view)})
       OR (${a}.projectId IN (SELECT mp.objectId FROM member_permissions mp WHERE mp.objectType = 'project' AND mp.memberId IN ${me} AND ${flagSql('mp', view)})
         AND ${a}.id NOT IN (SELECT mn.objectId FROM member_permissions mn WHERE mn.objectType = :memberKind_${kind} AND mn.memberId IN ${me})))`;
