@@ -20,6 +20,8 @@ export interface Person {
   givenName: string;
   sn: string;
   mail: string;
+  /** Stored as given (slapd compares a clear userPassword on bind); none means no one binds as them. */
+  password?: string;
 }
 
 export interface TestSlapd {
@@ -53,7 +55,7 @@ function ldif(people: Person[], groups: { cn: string; members: string[] }[]): st
     `dn: ${BASE_DN}\nobjectClass: dcObject\nobjectClass: organization\no: Example\ndc: example`,
     `dn: ou=people,${BASE_DN}\nobjectClass: organizationalUnit\nou: people`,
     `dn: ou=groups,${BASE_DN}\nobjectClass: organizationalUnit\nou: groups`,
-    ...people.map((p) => `dn: ${personDn(p.uid)}\nobjectClass: inetOrgPerson\nuid: ${p.uid}\ncn: ${p.givenName} ${p.sn}\ngivenName: ${p.givenName}\nsn: ${p.sn}\nmail: ${p.mail}`),
+    ...people.map((p) => `dn: ${personDn(p.uid)}\nobjectClass: inetOrgPerson\nuid: ${p.uid}\ncn: ${p.givenName} ${p.sn}\ngivenName: ${p.givenName}\nsn: ${p.sn}\nmail: ${p.mail}${p.password ? `\nuserPassword: ${p.password}` : ''}`),
     ...groups.map((g) => `dn: cn=${g.cn},ou=groups,${BASE_DN}\nobjectClass: groupOfNames\ncn: ${g.cn}\n${g.members.map((uid) => `member: ${personDn(uid)}`).join('\n')}`),
   ];
   return `${entries.join('\n\n')}\n`;

@@ -11,7 +11,7 @@ import { covers } from '../support/covers.js';
 
 const PEOPLE: Person[] = Array.from({ length: 1000 }, (_, i) => {
   const n = String(i + 1).padStart(4, '0');
-  return { uid: `person${n}`, givenName: `Given${n}`, sn: `Family${n}`, mail: `person${n}@corp.example.com` };
+  return { uid: `person${n}`, givenName: `Given${n}`, sn: `Family${n}`, mail: `person${n}@corp.example.com`, password: i < 5 ? `directory pass ${n}` : undefined };
 });
 const GROUPS = Array.from({ length: 20 }, (_, g) => ({ cn: `team${String(g + 1).padStart(2, '0')}`, members: PEOPLE.filter((_, i) => i % 20 === g).map((p) => p.uid) }));
 
@@ -40,7 +40,7 @@ afterAll(async () => {
   await ldap?.close();
 });
 
-describe(covers('user directory synchronization', 'app.userDirectories.sync', 'app.userDirectories.syncs', 'v1.userDirectories.update'), () => {
+describe(covers('user directory synchronization', 'app.auth.login', 'app.userDirectories.sync', 'app.userDirectories.syncs', 'v1.userDirectories.update'), () => {
   it('creates 1,000 users in the directory organization with its default role, and its 20 groups with their members', async () => {
     const run = await sync();
     expect(run).toMatchObject({ status: 'completed', trigger: 'manual', created: 1000, updated: 0, deactivated: 0, groups: 20, field: null });
@@ -72,6 +72,31 @@ describe(covers('user directory synchronization', 'app.userDirectories.sync', 'a
     expect(await memberCount('team01')).toBe(49);
     // The deactivated user is still there: what they own stays.
     expect((await db().query('SELECT COUNT(*) AS n FROM users WHERE id = ?', [before.id]))[0].n).toBe(1);
+  });
+
+  it('lets its people sign in with their directory password, asked of the directory each time', async () => {
+    const signIn = (email: string, password: string) => s.call('POST', '/api/app/auth/login', { token: null, body: { email, password } });
+    const ok = await signIn('person0001@corp.example.com', 'directory pass 0001');
+    expect(ok.status).toBe(200);
+    expect(ok.body.data.user).toMatchObject({ email: 'person0001@corp.example.com', directoryId });
+    const me = await s.call('GET', '/api/app/auth/me', { token: ok.body.data.token });
+    expect(me.body.data.user.email).toBe('person0001@corp.example.com');
+    // Another person's password, or none the directory holds, is refused alike.
+    expect((await signIn('person0001@corp.example.com', 'directory pass 0004')).status).toBe(401);
+    expect((await signIn('person0010@corp.example.com', 'anything at all')).status).toBe(401);
+    // A person deactivated (removed from the directory) cannot sign in, whatever the password.
+    expect((await signIn('person0002@corp.example.com', 'directory pass 0002')).status).toBe(401);
+    // A password changed in the directory takes effect at once: nothing of it is kept here.
+    await ldap.admin((c) => c.modify(personDn('person0004'), new Change({ operation: 'replace', modification: new Attribute({ type: 'userPassword', values: ['changed in the directory'] }) })));
+    expect((await signIn('person0004@corp.example.com', 'directory pass 0004')).status).toBe(401);
+    expect((await signIn('person0004@corp.example.com', 'changed in the directory')).status).toBe(200);
+    // A directory that cannot be reached is named, rather than the password blamed.
+    await s.ok('PUT', `/api/v1/user-directories/${directoryId}`, settings({ port: 1 }));
+    const down = await signIn('person0005@corp.example.com', 'directory pass 0005');
+    expect(down.status).toBe(503);
+    expect(down.body.error).toBe('Your directory "Corporate LDAP" could not be reached to check your password; try again later or ask your administrator');
+    await s.ok('PUT', `/api/v1/user-directories/${directoryId}`, settings());
+    expect((await signIn('person0005@corp.example.com', 'directory pass 0005')).status).toBe(200);
   });
 
   it('records a wrong password and an unreachable server as failed runs naming the setting, changing nobody', async () => {

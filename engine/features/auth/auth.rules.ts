@@ -6,6 +6,7 @@ import { hashPassword, newToken, passwordProblem, tokenHash, verifyPassword } fr
 import { User } from '../users/users.entity.js';
 import { userDto } from '../users/users.rules.js';
 import { Session } from './sessions.entity.js';
+import { directoryPasswordHolds } from '../user-directories/directory-sign-in.js';
 import { SESSION_PREFIX } from './principal.js';
 
 /** Sessions last a working day; log-out, a password change or deactivation end them sooner. */
@@ -42,9 +43,11 @@ export async function signIn(ctx: OpContext, email: string, password: string) {
   const wait = Math.max(account.retryAfter(accountKey), address.retryAfter(ctx.client));
   if (wait > 0) throw tooMany(`Too many failed sign-ins; try again in ${retryAfterSeconds(wait)} s`, wait);
   const user = await ctx.db.getRepository(User).findOneBy({ email: accountKey });
+  // A directory's people without a password of their own here are checked by their directory.
+  const byDirectory = !!user?.isActive && !!user.directoryId && !user.passwordHash;
   // Same answer and similar time whether the address exists or not.
-  const ok = await verifyPassword(password, user?.passwordHash ?? DUMMY_HASH);
-  if (!user || !ok || !user.isActive || !user.passwordHash) {
+  const ok = byDirectory ? await directoryPasswordHolds(ctx, user!, password) : await verifyPassword(password, user?.passwordHash ?? DUMMY_HASH);
+  if (!user || !ok || !user.isActive || !(user.passwordHash || byDirectory)) {
     account.fail(accountKey);
     address.fail(ctx.client);
     throw unauthorized('E-mail or password is incorrect, or the account is inactive');

@@ -1,4 +1,5 @@
-import { Client, InvalidCredentialsError, type Entry } from 'ldapts';
+import { Client, InvalidCredentialsError, escapeFilter, type Entry } from 'ldapts';
+import type { UserDirectoryRow } from './user-directories.entity.js';
 
 // Reading a user directory: the people and groups it holds, in one shape whatever the server. LDAP
 // and Active Directory (over LDAP) are read here with ldapts; Azure AD would be another reader of
@@ -39,6 +40,11 @@ export interface DirectorySettings {
   filter: string | null;
 }
 
+/** The settings of a stored directory, its password opened with `open`. */
+export function directorySettings(dir: UserDirectoryRow, open: (sealed: string) => string): DirectorySettings {
+  return { type: dir.type, hostName: dir.hostName, port: dir.port, userName: dir.userName, password: dir.password ? open(dir.password) : null, baseDn: dir.userDirectoryName, filter: dir.filter };
+}
+
 /** A failure the person who set up the directory can fix, naming the setting at fault. */
 export class DirectoryProblem extends Error {
   constructor(
@@ -53,6 +59,8 @@ interface Dialect {
   people: string;
   groups: string;
   attributes: string[];
+  /** The attribute `key` is read from, to find one person again at sign-in. */
+  keyAttribute: string;
   key(e: Entry): string | null;
   disabled(e: Entry): boolean;
 }
@@ -72,6 +80,7 @@ const DIALECTS: Record<'LDAP' | 'ActiveDirectory', Dialect> = {
     people: '(objectClass=inetOrgPerson)',
     groups: '(|(objectClass=groupOfNames)(objectClass=groupOfUniqueNames)(objectClass=posixGroup))',
     attributes: ['uid', 'mail', 'givenName', 'sn', 'cn'],
+    keyAttribute: 'uid',
     key: (e) => first(e, 'uid'),
     disabled: () => false,
   },
@@ -79,6 +88,7 @@ const DIALECTS: Record<'LDAP' | 'ActiveDirectory', Dialect> = {
     people: '(&(objectCategory=person)(objectClass=user))',
     groups: '(objectClass=group)',
     attributes: ['sAMAccountName', 'mail', 'givenName', 'sn', 'cn', 'displayName', 'userAccountControl'],
+    keyAttribute: 'sAMAccountName',
     key: (e) => first(e, 'sAMAccountName'),
     // userAccountControl's ACCOUNTDISABLE bit.
     disabled: (e) => (Number(first(e, 'userAccountControl') ?? 0) & 2) === 2,
@@ -95,18 +105,36 @@ export function directoryUrl(s: Pick<DirectorySettings, 'hostName' | 'port'>): s
   return `${port === 636 ? 'ldaps' : 'ldap'}://${host}:${port}`;
 }
 
+function dialectOf(s: DirectorySettings): Dialect {
+  if (s.type !== 'LDAP' && s.type !== 'ActiveDirectory') throw new DirectoryProblem('type', `${s.type} directories are not synchronized by this installation; LDAP and Active Directory are`);
+  return DIALECTS[s.type];
+}
+
+/** A client bound with the directory's own account (anonymous when it names none). */
+async function boundClient(s: DirectorySettings, timeout: number): Promise<Client> {
+  const client = new Client({ url: directoryUrl(s), timeout, connectTimeout: 10_000 });
+  try {
+    if (s.userName) await client.bind(s.userName, s.password ?? '');
+    return client;
+  } catch (e) {
+    await client.unbind().catch(() => undefined);
+    if (e instanceof InvalidCredentialsError) throw new DirectoryProblem('password', `The directory refused the sign-in of "${s.userName}": the user name or password is wrong`);
+    throw new DirectoryProblem('hostName', `The directory at ${directoryUrl(s)} could not be reached: ${(e as Error).message}`);
+  }
+}
+
+/** The people filter: the directory's own when set (parenthesized if written bare), else the dialect's. */
+const peopleFilter = (s: DirectorySettings, dialect: Dialect) => {
+  const own = s.filter?.trim();
+  if (!own) return dialect.people;
+  return own.startsWith('(') ? own : `(${own})`;
+};
+
 /** Reads every person and group of an LDAP or Active Directory server, page by page. */
 export async function readDirectory(s: DirectorySettings): Promise<DirectoryContents> {
-  if (s.type !== 'LDAP' && s.type !== 'ActiveDirectory') throw new DirectoryProblem('type', `${s.type} directories are not synchronized by this installation; LDAP and Active Directory are`);
-  const dialect = DIALECTS[s.type];
-  const client = new Client({ url: directoryUrl(s), timeout: 30_000, connectTimeout: 10_000 });
+  const dialect = dialectOf(s);
+  const client = await boundClient(s, 30_000);
   try {
-    try {
-      if (s.userName) await client.bind(s.userName, s.password ?? '');
-    } catch (e) {
-      if (e instanceof InvalidCredentialsError) throw new DirectoryProblem('password', `The directory refused the sign-in of "${s.userName}": the user name or password is wrong`);
-      throw new DirectoryProblem('hostName', `The directory at ${directoryUrl(s)} could not be reached: ${(e as Error).message}`);
-    }
     const base = s.baseDn?.trim() || (await namingContext(client));
     const search = async (filter: string, attributes: string[]) => {
       try {
@@ -115,7 +143,7 @@ export async function readDirectory(s: DirectorySettings): Promise<DirectoryCont
         throw new DirectoryProblem(filter === dialect.groups ? 'userDirectoryName' : 'filter', `The directory could not be searched under "${base}" with ${filter}: ${(e as Error).message}`);
       }
     };
-    const people = (await search(s.filter?.trim() || dialect.people, dialect.attributes)).flatMap((e): DirectoryPerson[] => {
+    const people = (await search(peopleFilter(s, dialect), dialect.attributes)).flatMap((e): DirectoryPerson[] => {
       const key = dialect.key(e);
       if (!key) return [];
       const cn = first(e, 'displayName') ?? first(e, 'cn') ?? key;
@@ -131,6 +159,39 @@ export async function readDirectory(s: DirectorySettings): Promise<DirectoryCont
     return { people, groups };
   } finally {
     await client.unbind().catch(() => undefined);
+  }
+}
+
+/**
+ * Whether `password` is the directory password of the person synchronized under `key`: found with
+ * the directory's own account (by the key's attribute, within the same people filter), then bound
+ * as themselves. A person no longer found, or found twice, is refused.
+ */
+export async function verifyDirectoryPassword(s: DirectorySettings, key: string, password: string): Promise<boolean> {
+  // An empty password makes an unauthenticated bind, which LDAP servers answer with success
+  // (RFC 4513, 5.1.2): it must never count as a sign-in.
+  if (!password) return false;
+  const dialect = dialectOf(s);
+  const lookup = await boundClient(s, 10_000);
+  let dn: string;
+  try {
+    const base = s.baseDn?.trim() || (await namingContext(lookup));
+    const filter = `(&${peopleFilter(s, dialect)}${escapeFilter`(${dialect.keyAttribute}=${key})`})`;
+    const found = (await lookup.search(base, { scope: 'sub', filter, attributes: ['dn'], sizeLimit: 2 })).searchEntries;
+    if (found.length !== 1) return false;
+    dn = found[0].dn;
+  } finally {
+    await lookup.unbind().catch(() => undefined);
+  }
+  const person = new Client({ url: directoryUrl(s), timeout: 10_000, connectTimeout: 10_000 });
+  try {
+    await person.bind(dn, password);
+    return true;
+  } catch (e) {
+    if (e instanceof InvalidCredentialsError) return false;
+    throw new DirectoryProblem('hostName', `The directory at ${directoryUrl(s)} could not check the password: ${(e as Error).message}`);
+  } finally {
+    await person.unbind().catch(() => undefined);
   }
 }
 

@@ -6,7 +6,7 @@ import { User, UserGroup, UserOrganization, UserRole, type UserRow } from '../us
 import { Session } from '../auth/sessions.entity.js';
 import { UserDirectory, type UserDirectoryRow } from './user-directories.entity.js';
 import { DirectorySync, type DirectorySyncRow } from './directory-syncs.entity.js';
-import { DirectoryProblem, readDirectory, type DirectoryContents, type DirectoryPerson } from './directory-reader.js';
+import { DirectoryProblem, directorySettings, readDirectory, type DirectoryContents, type DirectoryPerson } from './directory-reader.js';
 
 // Synchronizing a user directory: people become users of the directory's organization (with its
 // default role), changes reach them, people gone from the directory are deactivated (never
@@ -76,9 +76,7 @@ async function runSync(s: SyncServices, directoryId: string, trigger: DirectoryS
   log.line(`${trigger === 'manual' ? 'Synchronization asked for' : 'Scheduled synchronization'}: ${dir.type} directory "${dir.name}" at ${dir.hostName ?? '(no host)'}:${dir.port || 389}`);
   let outcome: Pick<DirectorySyncRow, 'status' | 'field' | 'message'> & Counts;
   try {
-    const contents = await readDirectory({
-      type: dir.type, hostName: dir.hostName, port: dir.port, userName: dir.userName, password: dir.password ? s.secrets.open(dir.password) : null, baseDn: dir.userDirectoryName, filter: dir.filter,
-    });
+    const contents = await readDirectory(directorySettings(dir, (sealed) => s.secrets.open(sealed)));
     log.line(`Read ${contents.people.length} people and ${contents.groups.length} groups`);
     const counts = await s.write(() => s.db.transaction((m) => applyContents(m, dir, contents, started, log)));
     log.line(`Done: ${counts.created} created, ${counts.updated} updated, ${counts.deactivated} deactivated, ${counts.groups} groups`);

@@ -56,6 +56,8 @@ export function DirectorySyncPanel({ directory, changed }: { directory: Pick<Row
         <dd>{when(status?.lastStartedSync ?? null)}</dd>
         <dt>Next on schedule</dt>
         <dd>{status?.nextSync ? when(status.nextSync) : 'Only when asked'}</dd>
+        <dt>Signing in</dt>
+        <dd>{directory.isActive ? 'Its people sign in with their e-mail and directory password' : 'Its people cannot sign in while it is inactive'}</dd>
       </dl>
       {maySync && (
         <div className="inline-form">
