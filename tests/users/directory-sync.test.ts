@@ -8,6 +8,8 @@ import { Attribute, Change } from 'ldapts';
 import { startTestServer, defaults, type TestServer } from '../support/test-server.js';
 import { startSlapd, personDn, ADMIN_DN, ADMIN_PASSWORD, BASE_DN, type TestSlapd, type Person } from '../support/slapd.js';
 import { covers } from '../support/covers.js';
+import { startSmtp, type TestSmtp } from '../support/smtp.js';
+import { until } from '../support/until.js';
 
 const PEOPLE: Person[] = Array.from({ length: 1000 }, (_, i) => {
   const n = String(i + 1).padStart(4, '0');
@@ -17,6 +19,7 @@ const GROUPS = Array.from({ length: 20 }, (_, g) => ({ cn: `team${String(g + 1).
 
 let s: TestServer;
 let ldap: TestSlapd;
+let smtp: TestSmtp;
 let d: Awaited<ReturnType<typeof defaults>>;
 let directoryId: string;
 
@@ -31,6 +34,7 @@ const memberCount = async (group: string) => Number((await db().query('SELECT CO
 
 beforeAll(async () => {
   ldap = await startSlapd(PEOPLE, GROUPS);
+  smtp = await startSmtp();
   s = await startTestServer({ schedulerTimers: false });
   d = await defaults(s);
   directoryId = (await s.ok('POST', '/api/v1/user-directories', settings())).id;
@@ -38,6 +42,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await s?.stop();
   await ldap?.close();
+  await smtp?.close();
 });
 
 describe(covers('user directory synchronization', 'app.auth.login', 'app.userDirectories.sync', 'app.userDirectories.syncs', 'v1.userDirectories.update'), () => {
@@ -128,5 +133,30 @@ describe(covers('user directory synchronization', 'app.auth.login', 'app.userDir
     expect(await s.engine.directories.tick()).toBe(1);
     const latest = (await s.ok('GET', `/api/app/user-directories/${directoryId}/syncs`)).syncs[0];
     expect(latest).toMatchObject({ trigger: 'schedule', status: 'completed' });
+  });
+
+  it('welcomes the people a sync brings by mail when the directory asks for it, and says so when there is no mail server', async () => {
+    const add = (uid: string, mail?: string) =>
+      ldap.admin((c) => c.add(personDn(uid), { objectClass: ['inetOrgPerson'], uid, cn: `New ${uid}`, givenName: 'New', sn: uid, ...(mail ? { mail } : {}) }));
+    await s.ok('PUT', `/api/v1/user-directories/${directoryId}`, settings({ sendNotification: true }));
+    await add('newcomer1', 'newcomer1@corp.example.com');
+    const unsent = await sync();
+    expect(unsent).toMatchObject({ status: 'completed', created: 1 });
+    expect(unsent.log).toMatch(/Welcome mails are not sent: no mail server is set up/);
+
+    await s.ok('POST', '/api/v1/mail-servers', { name: 'Loopback', fromName: 'Broadsheet', fromAddress: 'admin@corp.example.com', hostName: '127.0.0.1', smtpPort: smtp.port, ssl: false });
+    await add('newcomer2', 'newcomer2@corp.example.com');
+    await add('newcomer3');
+    const sent = await sync();
+    expect(sent).toMatchObject({ status: 'completed', created: 2 });
+    expect(sent.log).toMatch(/Welcome mails queued: 1/);
+    const [mail] = await until(() => smtp.received.filter((m) => m.parsed.subject === 'Your Broadsheet account'), (x) => x.length >= 1);
+    expect(mail.envelopeTo).toEqual(['newcomer2@corp.example.com']);
+    expect(mail.parsed.text).toContain('your account comes from the directory "Corporate LDAP"');
+    expect(mail.parsed.text).toContain(`Sign in at ${s.url} with newcomer2@corp.example.com and your directory password.`);
+    // People already known are not welcomed again, and nobody else was mailed.
+    expect(await sync()).toMatchObject({ status: 'completed', created: 0 });
+    await new Promise((r) => setTimeout(r, 300));
+    expect(smtp.received.filter((m) => m.parsed.subject === 'Your Broadsheet account')).toHaveLength(1);
   });
 });

@@ -4,6 +4,9 @@ import { newBase } from '../../core/entity-base.js';
 import { Group, type GroupRow } from '../groups/groups.entity.js';
 import { User, UserGroup, UserOrganization, UserRole, type UserRow } from '../users/users.entity.js';
 import { Session } from '../auth/sessions.entity.js';
+import { Outbox, type OutboxRow } from '../mail/mail.entity.js';
+import { defaultMailServer } from '../mail/mail-servers.rules.js';
+import { plainMessage } from '../mail/plain-message.js';
 import { UserDirectory, type UserDirectoryRow } from './user-directories.entity.js';
 import { DirectorySync, type DirectorySyncRow } from './directory-syncs.entity.js';
 import { DirectoryProblem, directorySettings, readDirectory, type DirectoryContents, type DirectoryPerson } from './directory-reader.js';
@@ -18,7 +21,7 @@ const CHUNK = 200;
 /** A log keeps the first lines about single people: a thousand "skipped" lines help nobody. */
 const DETAIL_LINES = 200;
 
-type SyncServices = Pick<EngineServices, 'db' | 'write' | 'now' | 'secrets' | 'log'>;
+type SyncServices = Pick<EngineServices, 'db' | 'write' | 'now' | 'secrets' | 'log' | 'outbox' | 'address'>;
 
 interface Counts {
   created: number;
@@ -78,7 +81,9 @@ async function runSync(s: SyncServices, directoryId: string, trigger: DirectoryS
   try {
     const contents = await readDirectory(directorySettings(dir, (sealed) => s.secrets.open(sealed)));
     log.line(`Read ${contents.people.length} people and ${contents.groups.length} groups`);
-    const counts = await s.write(() => s.db.transaction((m) => applyContents(m, dir, contents, started, log)));
+    const welcome = dir.sendNotification ? await welcomeMail(s, dir, log) : null;
+    const counts = await s.write(() => s.db.transaction((m) => applyContents(m, dir, contents, started, log, welcome)));
+    if (welcome) s.outbox.wake();
     log.line(`Done: ${counts.created} created, ${counts.updated} updated, ${counts.deactivated} deactivated, ${counts.groups} groups`);
     outcome = { status: 'completed', field: null, message: null, ...counts };
   } catch (e) {
@@ -98,7 +103,31 @@ async function runSync(s: SyncServices, directoryId: string, trigger: DirectoryS
 
 const fullName = (p: { firstName: string; lastName: string }) => `${p.firstName} ${p.lastName}`.trim();
 
-async function applyContents(m: EntityManager, dir: UserDirectoryRow, contents: DirectoryContents, now: Date, log: SyncLog): Promise<Counts> {
+/** Writes the welcome of a person the directory brings (an outbox row, or null without an address). */
+type Welcome = (user: UserRow) => OutboxRow | null;
+
+/**
+ * With the directory's "send notification" on, people it brings hear how to sign in: the mail is
+ * written in the same transaction as their user, so a sync that fails sends nothing and one that
+ * lands cannot lose it. Without a mail server there is no one to send it: the log says so.
+ */
+async function welcomeMail(s: SyncServices, dir: UserDirectoryRow, log: SyncLog): Promise<Welcome | null> {
+  const server = await defaultMailServer(s);
+  if (!server) {
+    log.line('Welcome mails are not sent: no mail server is set up');
+    return null;
+  }
+  const where = s.address.http ?? 'the Broadsheet address your administrator gives you';
+  return (user) =>
+    user.email && user.isActive
+      ? plainMessage(server, user.createdDate, {
+          requestId: null, to: [user.email], subject: 'Your Broadsheet account',
+          text: `Hello ${user.firstName},\n\nYou can now use Broadsheet, where reports are made and shared: your account comes from the directory "${dir.name}".\n\nSign in at ${where} with ${user.email} and your directory password.`,
+        })
+      : null;
+}
+
+async function applyContents(m: EntityManager, dir: UserDirectoryRow, contents: DirectoryContents, now: Date, log: SyncLog, welcome: Welcome | null): Promise<Counts> {
   const counts: Counts = { created: 0, updated: 0, deactivated: 0, groups: 0 };
   const users = m.getRepository(User);
   const mine = new Map((await users.findBy({ directoryId: dir.id })).map((u) => [u.directoryKey ?? '', u]));
@@ -149,7 +178,10 @@ async function applyContents(m: EntityManager, dir: UserDirectoryRow, contents: 
     await m.getRepository(UserOrganization).insert(part.map((u) => ({ userId: u.id, targetId: dir.organizationId })));
     if (dir.defaultUserRole) await m.getRepository(UserRole).insert(part.map((u) => ({ userId: u.id, targetId: dir.defaultUserRole! })));
     if (allUsers) await m.getRepository(UserGroup).insert(part.map((u) => ({ userId: u.id, targetId: allUsers })));
+    const mails = welcome ? part.map(welcome).filter((x): x is OutboxRow => !!x) : [];
+    if (mails.length) await m.getRepository(Outbox).insert(mails);
   }
+  if (welcome) log.line(`Welcome mails queued: ${fresh.filter((u) => u.email && u.isActive).length}`);
   counts.created = fresh.length;
 
   // Gone from the directory: deactivated, their sessions ended.

@@ -25,7 +25,7 @@ const fields: FieldDef[] = [
   { name: 'filter', label: 'Filter', kind: 'text', hint: 'Which people to synchronize, as an LDAP filter; every person when empty' },
   { name: 'prefix', label: 'Domain prefix', kind: 'text', hint: 'Put before account names, such as CORP' },
   { name: 'defaultUserRole', label: 'Default role', kind: 'select', options: roleOptions },
-  { name: 'sendNotification', label: 'Notify new users', kind: 'checkbox' },
+  { name: 'sendNotification', label: 'Welcome new people by mail', kind: 'checkbox', hint: 'Each person a synchronization brings is told how to sign in' },
   { name: 'isActive', label: 'Active', kind: 'checkbox' },
 ];
 const body = (v: FormValues) => ({
