@@ -1,7 +1,7 @@
 import { useEffect } from 'react';
 import { useSession } from './stores/session/session.store';
 import { SignInScreen } from './screens/sign-in/SignInScreen';
-import { InvitationScreen, invitationToken } from './screens/sign-in/InvitationScreen';
+import { InvitationScreen, useInvitationToken } from './screens/sign-in/InvitationScreen';
 import { FirstRunScreen } from './screens/first-run/FirstRunScreen';
 import { Shell } from './screens/shell/Shell';
 import { ConfirmHost } from './components/ConfirmHost';
@@ -9,9 +9,9 @@ import { Toasts } from './components/Toasts';
 
 function Current() {
   const status = useSession((s) => s.status);
+  const token = useInvitationToken();
   if (status === 'starting') return <main className="centered"><p className="sub">Starting…</p></main>;
   if (status === 'setup') return <FirstRunScreen />;
-  const token = invitationToken();
   if (status === 'signedOut' && token) return <InvitationScreen token={token} />;
   if (status === 'signedOut') return <SignInScreen />;
   return <Shell />;

@@ -7,7 +7,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { ARTIFACTS } from './browser.js';
 import { waitForRequest } from '../support/requests.js';
-import { accessibilityProblems, dialog, NARROW, noConsoleErrorsSince, openApp, signIn, WIDE, type E2E } from './harness.js';
+import { accessibilityProblems, dialog, NARROW, noConsoleErrorsSince, openApp, signIn, signOut, WIDE, type E2E } from './harness.js';
 
 let e: E2E;
 const OWNER = { firstName: 'Olga', lastName: 'Owner', email: 'olga@example.com', password: 'olga-password-1' };
@@ -106,8 +106,7 @@ describe('every screen in Chromium', () => {
       await fresh.page.getByRole('button', { name: 'Finish setup' }).waitFor();
       expect(await accessibilityProblems(fresh.page)).toEqual([]);
       await fresh.page.screenshot({ path: join(SCREENS_DIR, 'first-run-1024.png') });
-      await e.page.getByRole('button', { name: 'Sign out' }).click();
-      await e.page.getByRole('button', { name: 'Sign in' }).waitFor();
+      await signOut(e);
       expect(await accessibilityProblems(e.page)).toEqual([]);
       await e.page.screenshot({ path: join(SCREENS_DIR, 'sign-in-1024.png') });
       expect(fresh.consoleErrors).toEqual([]);

@@ -55,6 +55,12 @@ export async function signIn(e: E2E, who: Person) {
   await e.page.getByRole('navigation', { name: 'Main' }).waitFor();
 }
 
+/** Signs out and waits for the sign-in form: the session ends when the server has answered, not at the click. */
+export async function signOut(e: Pick<E2E, 'page'>) {
+  await e.page.getByRole('button', { name: 'Sign out' }).click();
+  await e.page.getByRole('button', { name: 'Sign in' }).waitFor();
+}
+
 export const nav = (page: Page, name: string) => page.getByRole('navigation', { name: 'Main' }).getByRole('button', { name, exact: true });
 export const dialog = (page: Page) => page.getByRole('dialog');
 /** An in-app question (toasts are alert dialogs too, in react-aria: told apart by class). */

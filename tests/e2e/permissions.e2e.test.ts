@@ -5,7 +5,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { covers } from '../support/covers.js';
 import { defaults } from '../support/test-server.js';
-import { accessibilityProblems, alertDialog, dialog, nav, noConsoleErrorsSince, openApp, shot, signIn, type E2E } from './harness.js';
+import { accessibilityProblems, alertDialog, dialog, nav, noConsoleErrorsSince, openApp, shot, signIn, signOut, type E2E } from './harness.js';
 
 let e: E2E;
 const OWNER = { firstName: 'Olga', lastName: 'Owner', email: 'olga@example.com', password: 'olga-password-1' };
@@ -83,7 +83,7 @@ describe(covers('member permissions in Chromium', 'v2.projects.updatePermissions
     expect(row.permissions.viewReport).toBe(false);
 
     // Dora herself, in the page: the project shows the other reports, not that one.
-    await page().getByRole('button', { name: 'Sign out' }).click();
+    await signOut(e);
     await signIn(e, DORA);
     await nav(page(), 'Projects').click();
     await page().getByRole('link', { name: 'Sales reporting (demo)' }).click();

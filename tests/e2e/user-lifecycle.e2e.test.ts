@@ -9,7 +9,7 @@ import { defaults } from '../support/test-server.js';
 import { startSmtp, type TestSmtp } from '../support/smtp.js';
 import { startSlapd, ADMIN_DN, ADMIN_PASSWORD, BASE_DN, type TestSlapd } from '../support/slapd.js';
 import { until } from '../support/until.js';
-import { accessibilityProblems, alertDialog, dialog, nav, noConsoleErrorsSince, openApp, shot, signIn, toast, type E2E } from './harness.js';
+import { accessibilityProblems, alertDialog, dialog, nav, noConsoleErrorsSince, openApp, shot, signIn, signOut, toast, type E2E } from './harness.js';
 
 let e: E2E;
 let smtp: TestSmtp;
@@ -83,7 +83,7 @@ describe(covers('directories, invitations and transfers in Chromium', 'app.userD
     const mail = (await until(() => smtp.received.filter((m) => m.envelopeTo.includes('nina.new@example.com')), (x) => x.length === 1))[0];
     expect(mail.parsed.subject).toBe('Olga Owner invites you to Broadsheet');
     const link = /(http:\/\/\S+\/#\/invitation\/[A-Za-z0-9_-]+)/.exec(mail.parsed.text ?? '')![1];
-    await page().getByRole('button', { name: 'Sign out' }).click();
+    await signOut(e);
     await page().goto(link);
     await page().getByText('You were invited. Choose your password.').waitFor();
     await page().getByLabel('Password').fill('nina-password-1');
@@ -92,7 +92,7 @@ describe(covers('directories, invitations and transfers in Chromium', 'app.userD
     await shot(page(), 'invitation-accepted');
     await page().getByRole('button', { name: 'Go to sign-in' }).click();
     await signIn(e, { ...LEA, email: 'nina.new@example.com', password: 'nina-password-1' });
-    await page().getByRole('button', { name: 'Sign out' }).click();
+    await signOut(e);
     await signIn(e, OWNER);
   });
 

@@ -1,9 +1,17 @@
-import { useState } from 'react';
+import { useState, useSyncExternalStore } from 'react';
 import { invoke } from '../../bridge';
 import { Form, submitOutcome } from '../../components/Form';
 
 /** The token of an invitation link (#/invitation/<token>), or null. */
 export const invitationToken = () => /^#\/invitation\/([A-Za-z0-9_-]+)$/.exec(location.hash)?.[1] ?? null;
+
+const onHashChange = (changed: () => void) => {
+  window.addEventListener('hashchange', changed);
+  return () => window.removeEventListener('hashchange', changed);
+};
+
+/** The invitation token of the address as it is now: a link opened in a tab already showing the sign-in form counts too. */
+export const useInvitationToken = () => useSyncExternalStore(onHashChange, invitationToken);
 
 /**
  * An invitation link: the invited person chooses their password (the link works once), then signs
