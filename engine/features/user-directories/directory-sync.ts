@@ -172,6 +172,7 @@ async function applyContents(m: EntityManager, dir: UserDirectoryRow, contents: 
       if (p.email) byEmail.set(p.email, row);
     }
   }
+  let welcomed = 0;
   for (let i = 0; i < fresh.length; i += CHUNK) {
     const part = fresh.slice(i, i + CHUNK);
     await users.insert(part);
@@ -180,8 +181,9 @@ async function applyContents(m: EntityManager, dir: UserDirectoryRow, contents: 
     if (allUsers) await m.getRepository(UserGroup).insert(part.map((u) => ({ userId: u.id, targetId: allUsers })));
     const mails = welcome ? part.map(welcome).filter((x): x is OutboxRow => !!x) : [];
     if (mails.length) await m.getRepository(Outbox).insert(mails);
+    welcomed += mails.length;
   }
-  if (welcome) log.line(`Welcome mails queued: ${fresh.filter((u) => u.email && u.isActive).length}`);
+  if (welcome) log.line(`Welcome mails queued: ${welcomed}`);
   counts.created = fresh.length;
 
   // Gone from the directory: deactivated, their sessions ended.
