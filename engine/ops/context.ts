@@ -8,6 +8,7 @@ import type { Throttle } from '../core/throttle.js';
 import type { AnalyticsPort, EmbeddedAnalyticsAdmin } from '../analytics/port.js';
 import type { RenderPool } from '../render/render-pool.js';
 import type { OutboxRow } from '../features/mail/mail.entity.js';
+import type { MemberDeclaration } from '../features/members/members.entity.js';
 
 export type { Logger };
 
@@ -74,7 +75,7 @@ export interface OpContext extends EngineServices {
   /** The caller's address (HTTP) or the transport name, for rate limits. */
   client: string;
   /** The operation being served: member permissions read what it does to an object from it. */
-  operation?: { id: string; method: string };
+  operation?: { id: string; method: string; member?: MemberDeclaration };
 }
 
 /** The principal of a context whose operation requires one (the dispatcher guarantees it). */

@@ -91,7 +91,7 @@ export class Dispatcher {
       body: parsePart('body', op.input.body, input.body),
       list: op.list ? parseListQuery(op.list, (input.query ?? {}) as Record<string, unknown>) : undefined,
     };
-    const ctx: OpContext = { ...this.services, principal, transport: options.transport, client: options.client ?? options.transport, operation: { id: op.id, method: op.http.method } };
+    const ctx: OpContext = { ...this.services, principal, transport: options.transport, client: options.client ?? options.transport, operation: { id: op.id, method: op.http.method, member: op.member } };
     if (op.http.method === 'GET' || op.readOnly) return op.handler(ctx, parsed as never);
     if (op.writes === 'chunked') {
       const result = await op.handler(ctx, parsed as never);

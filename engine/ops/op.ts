@@ -2,6 +2,7 @@ import type { z } from 'zod';
 import type { Requirement } from '../core/permissions.js';
 import type { ListSpec, ListQuery } from '../core/list-query.js';
 import type { OpContext } from './context.js';
+import type { MemberDeclaration } from '../features/members/members.entity.js';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
 
@@ -57,6 +58,11 @@ export interface OpDefinition<
   session?: 'start' | 'end';
   /** List operations take the common list parameters (set A section 4) with these sorts and filters. */
   list?: ListSpec;
+  /**
+   * The member-bounded objects (projects and their reports, filters, conditions, tasks) the operation
+   * touches, and what it does to each: member permissions check exactly that flag.
+   */
+  member?: MemberDeclaration;
   /** Responses that are files rather than envelopes set this. */
   handler: (ctx: OpContext, input: HandlerInput<P, Q, B>) => Promise<R>;
 }
@@ -77,6 +83,7 @@ export function defineOp<
   writes?: WritePlan;
   session?: 'start' | 'end';
   list?: ListSpec;
+  member?: MemberDeclaration;
   handler: (ctx: OpContext, input: HandlerInput<P, Q, B>) => Promise<R>;
 }): OpDefinition<Id, P, Q, B, R> {
   return { ...spec, input: spec.input ?? {} };

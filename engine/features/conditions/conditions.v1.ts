@@ -9,23 +9,23 @@ import {
 const conditionId = uuidParams('conditionId');
 
 export const conditionsV1 = [
-  defineOp({ id: 'v1.conditions.create', summary: 'Add condition', http: { method: 'POST', path: '/api/v1/conditions' }, permission: 'createCondition', input: { body: ConditionA }, handler: (ctx, { body }) => saveCondition(ctx, null, body) }),
-  defineOp({ id: 'v1.conditions.list', summary: 'List conditions', http: { method: 'GET', path: '/api/v1/conditions' }, permission: 'viewCondition', list: LIST_CONDITIONS, handler: (ctx, { list }) => listConditions(ctx, list) }),
-  defineOp({ id: 'v1.conditions.delete', summary: 'Delete conditions', http: { method: 'DELETE', path: '/api/v1/conditions' }, permission: 'deleteCondition', input: { body: v.uuidList() }, handler: (ctx, { body }) => deleteConditions(ctx, body) }),
-  defineOp({ id: 'v1.conditions.update', summary: 'Update condition', http: { method: 'PUT', path: '/api/v1/conditions/{Conditionid}' }, permission: 'editCondition', input: { params: uuidParams('Conditionid'), body: ConditionA }, handler: (ctx, { params, body }) => saveCondition(ctx, params.Conditionid, body) }),
-  defineOp({ id: 'v1.conditionRules.list', summary: 'List rules of a condition', http: { method: 'GET', path: '/api/v1/conditions/{conditionId}/rules' }, permission: 'viewCondition', input: { params: conditionId }, list: LIST_RULES, handler: (ctx, { params, list }) => listRules(ctx, params.conditionId, list) }),
+  defineOp({ id: 'v1.conditions.create', summary: 'Add condition', http: { method: 'POST', path: '/api/v1/conditions' }, permission: 'createCondition', member: { condition: 'create' }, input: { body: ConditionA }, handler: (ctx, { body }) => saveCondition(ctx, null, body) }),
+  defineOp({ id: 'v1.conditions.list', summary: 'List conditions', http: { method: 'GET', path: '/api/v1/conditions' }, permission: 'viewCondition', member: { condition: 'view' }, list: LIST_CONDITIONS, handler: (ctx, { list }) => listConditions(ctx, list) }),
+  defineOp({ id: 'v1.conditions.delete', summary: 'Delete conditions', http: { method: 'DELETE', path: '/api/v1/conditions' }, permission: 'deleteCondition', member: { condition: 'delete' }, input: { body: v.uuidList() }, handler: (ctx, { body }) => deleteConditions(ctx, body) }),
+  defineOp({ id: 'v1.conditions.update', summary: 'Update condition', http: { method: 'PUT', path: '/api/v1/conditions/{Conditionid}' }, permission: 'editCondition', member: { condition: 'edit' }, input: { params: uuidParams('Conditionid'), body: ConditionA }, handler: (ctx, { params, body }) => saveCondition(ctx, params.Conditionid, body) }),
+  defineOp({ id: 'v1.conditionRules.list', summary: 'List rules of a condition', http: { method: 'GET', path: '/api/v1/conditions/{conditionId}/rules' }, permission: 'viewCondition', member: { condition: 'view' }, input: { params: conditionId }, list: LIST_RULES, handler: (ctx, { params, list }) => listRules(ctx, params.conditionId, list) }),
   defineOp({
-    id: 'v1.conditionRules.batchUpsert', summary: 'Add or update rules in batch', http: { method: 'PUT', path: '/api/v1/conditions/{conditionId}/rules/batch' }, permission: 'editCondition', input: { params: conditionId, body: RuleBatchA },
+    id: 'v1.conditionRules.batchUpsert', summary: 'Add or update rules in batch', http: { method: 'PUT', path: '/api/v1/conditions/{conditionId}/rules/batch' }, permission: 'editCondition', member: { condition: 'edit' }, input: { params: conditionId, body: RuleBatchA },
     handler: (ctx, { params, body }) => batchUpsertRules(ctx, params.conditionId, body.items.map((r, i) => ({ id: r.id, name: r.name, source: { connectionId: r.connectionId, field: `body.items.${i}.connectionId` }, values: r.conditionRuleValues ?? [] }))),
   }),
   defineOp({
-    id: 'v1.conditionRules.upsert', summary: 'Add or update one rule', http: { method: 'POST', path: '/api/v1/conditions/{conditionId}/rules' }, permission: 'editCondition', input: { params: conditionId, body: RuleRequestA },
+    id: 'v1.conditionRules.upsert', summary: 'Add or update one rule', http: { method: 'POST', path: '/api/v1/conditions/{conditionId}/rules' }, permission: 'editCondition', member: { condition: 'edit' }, input: { params: conditionId, body: RuleRequestA },
     handler: (ctx, { params, body }) => upsertRule(ctx, params.conditionId, { name: body.name, source: { connectionId: body.connectionId, field: 'body.connectionId' }, values: body.conditionRuleValues ?? [] }, 'body.conditionRuleValues'),
   }),
-  defineOp({ id: 'v1.conditionRules.get', summary: 'Get one rule', http: { method: 'GET', path: '/api/v1/conditions/{conditionId}/rules/{ruleId}' }, permission: 'viewCondition', input: { params: uuidParams('conditionId', 'ruleId') }, handler: (ctx, { params }) => getRule(ctx, params.conditionId, params.ruleId) }),
+  defineOp({ id: 'v1.conditionRules.get', summary: 'Get one rule', http: { method: 'GET', path: '/api/v1/conditions/{conditionId}/rules/{ruleId}' }, permission: 'viewCondition', member: { condition: 'view' }, input: { params: uuidParams('conditionId', 'ruleId') }, handler: (ctx, { params }) => getRule(ctx, params.conditionId, params.ruleId) }),
   defineOp({
-    id: 'v1.conditionRules.update', summary: 'Update one rule', http: { method: 'PUT', path: '/api/v1/conditions/rules/{conditionRuleId}' }, permission: 'editCondition', input: { params: uuidParams('conditionRuleId'), body: RuleRequestA },
+    id: 'v1.conditionRules.update', summary: 'Update one rule', http: { method: 'PUT', path: '/api/v1/conditions/rules/{conditionRuleId}' }, permission: 'editCondition', member: { condition: 'edit' }, input: { params: uuidParams('conditionRuleId'), body: RuleRequestA },
     handler: (ctx, { params, body }) => updateRuleById(ctx, params.conditionRuleId, { conditionId: body.conditionId, name: body.name, source: { connectionId: body.connectionId, field: 'body.connectionId' }, values: body.conditionRuleValues ?? [] }),
   }),
-  defineOp({ id: 'v1.conditionRules.delete', summary: 'Delete rules', http: { method: 'DELETE', path: '/api/v1/conditions/{conditionId}/rules' }, permission: 'editCondition', input: { params: conditionId, body: v.uuidList() }, handler: (ctx, { params, body }) => deleteRules(ctx, params.conditionId, body) }),
+  defineOp({ id: 'v1.conditionRules.delete', summary: 'Delete rules', http: { method: 'DELETE', path: '/api/v1/conditions/{conditionId}/rules' }, permission: 'editCondition', member: { condition: 'edit' }, input: { params: conditionId, body: v.uuidList() }, handler: (ctx, { params, body }) => deleteRules(ctx, params.conditionId, body) }),
 ] as const;

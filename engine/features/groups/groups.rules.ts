@@ -9,6 +9,7 @@ import { User, UserGroup } from '../users/users.entity.js';
 import { Group, type GroupRow } from './groups.entity.js';
 import { rawPageOf, ListQuery } from '../../core/list-query.js';
 import { withinOrganizations } from '../../core/organization-boundary.js';
+import { refuseGroupJoinBeyondOwn } from '../users/privilege.rules.js';
 
 export const ALL_USERS_GROUP = 'All users';
 
@@ -90,6 +91,8 @@ export async function saveGroup(ctx: OpContext, id: string | null, f: GroupField
 export async function addGroupMembers(ctx: OpContext, groupId: string, userIds: string[]) {
   const group = await findOr404(ctx, Group, groupId, 'Group');
   await requireAll(ctx, User, userIds, 'User');
+  // The group's member permissions become its members' rights: nobody hands on flags they do not hold.
+  if (userIds.length) await refuseGroupJoinBeyondOwn(ctx, [groupId], 'params.id');
   const unique = [...new Set(userIds)];
   if (unique.length) {
     await ctx.db
@@ -116,6 +119,7 @@ export async function setGroupMembers(ctx: OpContext, groupId: string, userIds: 
   const group = await findOr404(ctx, Group, groupId, 'Group');
   if (group.type === 'system') throw conflict(`Everyone belongs to the built-in group "${group.name}"; its members cannot be set`);
   await requireAll(ctx, User, userIds, 'User');
+  if (userIds.length) await refuseGroupJoinBeyondOwn(ctx, [groupId], 'params.id');
   await ctx.db.transaction(async (m) => {
     await m.getRepository(UserGroup).delete({ targetId: groupId });
     const unique = [...new Set(userIds)];

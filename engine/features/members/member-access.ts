@@ -2,34 +2,30 @@ import type { SelectQueryBuilder, ObjectLiteral } from 'typeorm';
 import type { OpContext } from '../../ops/context.js';
 import { forbidden, notFound } from '../../core/errors.js';
 import { Project } from '../projects/projects.entity.js';
-import { MemberPermission, PERMISSION_FLAGS, type MemberObjectKind, type PermissionFlag } from './members.entity.js';
+import { MemberPermission, PERMISSION_FLAGS, type MemberAction, type MemberObjectKind, type PermissionFlag } from './members.entity.js';
 
-/** What an operation does to an object, in set B's words (the flag is the action and the kind). */
-export type MemberAction = 'view' | 'create' | 'edit' | 'run' | 'delete' | 'setPermissions' | 'duplicate' | 'move';
+export type { MemberAction };
 export type ContentKind = Exclude<MemberObjectKind, 'project'>;
 
 const KIND_NAME: Record<ContentKind, string> = { report: 'Report', filter: 'Filter', condition: 'Condition', task: 'Task' };
 
 /**
- * The action an operation performs, from its id and method: the catalogue's ids say it (`.delete`,
- * `.duplicate`, `…Permission…`, `.run`, `.generate`), a read is a view, any other write an edit.
+ * The action the calling operation performs on an object of `kind`, as its `defineOp` declares it.
+ * A kind the declaration does not name is only looked at (a read) or put to work (a write: `use`
+ * where the kind's set names it). An operation that reaches member-bounded objects without any
+ * declaration is a defect of the catalogue: it fails loudly rather than guess.
  */
-export function actionOf(op: { id: string; method: string } | undefined): MemberAction {
+export function actionOf(ctx: OpContext, kind: MemberObjectKind): MemberAction {
+  const op = ctx.operation;
   if (!op) return 'view';
-  const { id } = op;
-  // Who holds what on an object is shown to those who may view it; changing it is its own flag.
-  if (/Permission/.test(id)) return op.method === 'GET' ? 'view' : 'setPermissions';
-  if (/\.duplicate$/.test(id)) return 'duplicate';
-  if (/\.move\w*$/.test(id)) return 'move';
-  if (/^(v1|v2|app)\.(reports|filters|conditions|tasks|projects)\.delete$/.test(id)) return 'delete';
-  if (/^(v1|v2|app)\.(reports|filters|conditions|tasks)\.create$/.test(id)) return 'create';
-  if (/\.(run|stop|generate|preview)$/.test(id)) return 'run';
-  return op.method === 'GET' ? 'view' : 'edit';
+  if (!op.member) throw new Error(`Operation ${op.id} reaches a ${kind} but declares no member action in its defineOp`);
+  const declared = op.member[kind];
+  if (declared) return declared;
+  return op.method !== 'GET' && kind !== 'project' && kind !== 'task' ? 'use' : 'view';
 }
 
-/** The flag an action on a kind needs; an action the kind's set does not name needs its view flag. */
-export function flagFor(kind: MemberObjectKind, action: MemberAction): PermissionFlag {
-  if (kind === 'project') return 'viewProject';
+/** The flag an action on a kind of content needs; an action the kind's set does not name needs its view flag. */
+export function flagFor(kind: ContentKind, action: MemberAction): PermissionFlag {
   const flag = `${action}${KIND_NAME[kind]}`;
   return (PERMISSION_FLAGS as readonly string[]).includes(flag) ? (flag as PermissionFlag) : (`view${KIND_NAME[kind]}` as PermissionFlag);
 }
@@ -64,27 +60,54 @@ async function inPermissionsMode(ctx: OpContext, projectId: string) {
  * without the flag the operation needs, a 403 naming that flag.
  */
 export async function checkMemberAccess(ctx: OpContext, kind: ContentKind, row: { id: string; projectId: string }, what: string): Promise<void> {
+  const action = actionOf(ctx, kind);
   if (passesMemberChecks(ctx) || !(await inPermissionsMode(ctx, row.projectId))) return;
   const view = flagFor(kind, 'view');
   if (!(await holds(ctx, kind, row.id, row.projectId, view))) throw notFound(`${what} ${row.id}`);
-  const needed = flagFor(kind, actionOf(ctx.operation));
+  const needed = flagFor(kind, action);
   if (needed !== view && !(await holds(ctx, kind, row.id, row.projectId, needed))) throw forbidden(`Your member permissions on this ${KIND_NAME[kind].toLowerCase()} do not include ${needed}`);
 }
+
+/** What only a project's creator or a tenant administrator does to a project in permissions mode. */
+const CREATOR_ACTIONS: readonly MemberAction[] = ['edit', 'delete', 'move', 'setPermissionsMode'];
 
 /**
  * A project the caller's roles reach, checked against its member permissions when it is in
  * permissions mode: its creator and those with viewProject see it (else 404); creating content in
- * it needs the project's create flag for that kind (else 403).
+ * it needs the project's create flag for that kind (else 403); changing, deleting or switching the
+ * mode of the project itself is its creator's (set B's set has no flag that grants it).
  */
 export async function checkProjectAccess(ctx: OpContext, project: { id: string; permissionsMode: boolean; createdBy: string | null }): Promise<void> {
-  if (passesMemberChecks(ctx) || !project.permissionsMode) return;
-  const creator = project.createdBy === ctx.principal!.user.id;
-  if (!creator && !(await holds(ctx, 'project', project.id, project.id, 'viewProject'))) throw notFound(`Project ${project.id}`);
-  const created = /^(?:v1|v2|app)\.(reports|filters|conditions|tasks)\.create$/.exec(ctx.operation?.id ?? '')?.[1];
-  if (created) {
-    const flag = `create${KIND_NAME[created.slice(0, -1) as ContentKind]}` as PermissionFlag;
+  const action = actionOf(ctx, 'project');
+  const creator = !!ctx.principal && project.createdBy === ctx.principal.user.id;
+  if (passesMemberChecks(ctx) || creator) return;
+  // The mode is the creator's switch whether it is on or off: turning it on is no one else's to do either.
+  if (action === 'setPermissionsMode') throw forbidden("Only the project's creator or a tenant administrator switches its permissions mode");
+  if (!project.permissionsMode) return;
+  if (!(await holds(ctx, 'project', project.id, project.id, 'viewProject'))) throw notFound(`Project ${project.id}`);
+  if (CREATOR_ACTIONS.includes(action)) throw forbidden("In permissions mode only the project's creator or a tenant administrator may do this to the project");
+  for (const [kind, act] of Object.entries(ctx.operation?.member ?? {}) as [MemberObjectKind, MemberAction][]) {
+    if (kind === 'project' || act !== 'create') continue;
+    const flag = `create${KIND_NAME[kind]}` as PermissionFlag;
     if (!(await holds(ctx, 'project', project.id, project.id, flag))) throw forbidden(`Your member permissions on this project do not include ${flag}`);
   }
+}
+
+/**
+ * The flags the caller holds on an object: every flag for a tenant administrator or the project's
+ * creator; otherwise the union of their own and their groups' rows on the object, or (content with
+ * no rows of theirs) on its project. What nobody may grant beyond.
+ */
+export async function heldFlags(ctx: OpContext, kind: MemberObjectKind, objectId: string, projectId: string): Promise<Set<PermissionFlag>> {
+  const all = new Set<PermissionFlag>(PERMISSION_FLAGS);
+  if (passesMemberChecks(ctx)) return all;
+  const project = await ctx.db.getRepository(Project).findOne({ where: { id: projectId }, select: { id: true, createdBy: true } });
+  if (project?.createdBy === ctx.principal!.user.id) return all;
+  const params = { memberUser: ctx.principal!.user.id, objectId, projectId };
+  const repo = ctx.db.getRepository(MemberPermission);
+  let rows = await repo.createQueryBuilder('m').where(`m.objectId = :objectId AND ${mine('m')}`, params).getMany();
+  if (!rows.length && kind !== 'project') rows = await repo.createQueryBuilder('m').where(`m.objectType = 'project' AND m.objectId = :projectId AND ${mine('m')}`, params).getMany();
+  return new Set(PERMISSION_FLAGS.filter((f) => rows.some((r) => r.permissions[f])));
 }
 
 /**

@@ -5,6 +5,19 @@ import type { PERMISSION_FLAGS } from '../../core/enumerations.js';
 /** The objects a member permission attaches to (set B: projects and the content in them). */
 export type MemberObjectKind = 'project' | 'report' | 'filter' | 'condition' | 'task';
 
+/**
+ * What an operation does to an object, in set B's words (with the kind, it names the flag it needs:
+ * `edit` on a report needs `editReport`). `use` is putting an object to work inside another (a report
+ * in a task); `setPermissionsMode` switches a project's mode (its creator or a tenant administrator).
+ */
+export type MemberAction = 'view' | 'create' | 'use' | 'subscribe' | 'edit' | 'run' | 'delete' | 'setPermissions' | 'duplicate' | 'move' | 'setPermissionsMode';
+
+/**
+ * What an operation declares of the member-bounded objects it touches: per kind, the action it
+ * performs. Declared once in `defineOp`, never guessed from the operation's id.
+ */
+export type MemberDeclaration = Partial<Record<MemberObjectKind, MemberAction>>;
+
 export { PERMISSION_FLAGS } from '../../core/enumerations.js';
 export type PermissionFlag = (typeof PERMISSION_FLAGS)[number];
 export type PermissionSet = Record<PermissionFlag, boolean>;

@@ -2,7 +2,7 @@ import { In } from 'typeorm';
 import { z } from 'zod';
 import type { OpContext } from '../../ops/context.js';
 import { iso, newBase } from '../../core/entity-base.js';
-import { badInput, notFound, type FieldError } from '../../core/errors.js';
+import { badInput, EngineError, notFound, type FieldError } from '../../core/errors.js';
 import { v } from '../../core/validation.js';
 import { User } from '../users/users.entity.js';
 import { Group } from '../groups/groups.entity.js';
@@ -12,7 +12,8 @@ import { reachableReport } from '../reports/reports.rules.js';
 import { reachableFilter } from '../filters/filters.rules.js';
 import { reachableCondition } from '../conditions/conditions.rules.js';
 import { reachableTask } from '../tasks/tasks.rules.js';
-import { MemberPermission, PERMISSION_FLAGS, type MemberObjectKind, type MemberPermissionRow, type PermissionSet } from './members.entity.js';
+import { MemberPermission, PERMISSION_FLAGS, type MemberObjectKind, type MemberPermissionRow, type PermissionFlag, type PermissionSet } from './members.entity.js';
+import { heldFlags } from './member-access.js';
 
 // Set B member permissions: a permission set per user or group on a project or on one report,
 // filter, condition or task. Reaching the object (and, in permissions mode, holding its
@@ -43,6 +44,20 @@ async function objectOf(ctx: OpContext, kind: MemberObjectKind, id: string): Pro
     case 'task':
       return reachableTask(ctx, id);
   }
+}
+
+/**
+ * Nobody grants what they do not hold: every flag a change would give must be one the caller holds
+ * on the object (`body.permissions.<flag>` names the first that is not), and a set the caller could
+ * not have given is not theirs to change or take away either.
+ */
+async function refuseGrantBeyondHeld(ctx: OpContext, kind: MemberObjectKind, object: { id: string; projectId: string }, given: Partial<PermissionSet>, replaced: MemberPermissionRow[]) {
+  const held = await heldFlags(ctx, kind, object.id, object.projectId);
+  const beyond = (set: Partial<PermissionSet>) => PERMISSION_FLAGS.filter((f): f is PermissionFlag => set[f] === true && !held.has(f));
+  const granted = beyond(given);
+  if (granted.length) throw new EngineError(403, `You cannot grant member permissions you do not hold on this ${kind}: ${granted.join(', ')}`, granted.map((f) => ({ field: `body.permissions.${f}`, message: 'is not yours to grant' })));
+  const stronger = replaced.find((r) => beyond(r.permissions).length);
+  if (stronger) throw new EngineError(403, `A member's permissions on this ${kind} include flags you do not hold (${beyond(stronger.permissions).join(', ')}); only someone who holds them may change or remove that set`, [{ field: 'params.id', message: 'holds a set beyond yours' }]);
 }
 
 const none = (): PermissionSet => Object.fromEntries(PERMISSION_FLAGS.map((f) => [f, false])) as PermissionSet;
@@ -86,6 +101,7 @@ export async function setPermissions(ctx: OpContext, kind: MemberObjectKind, id:
   const now = ctx.now();
   const repo = ctx.db.getRepository(MemberPermission);
   const existing = await repo.findBy({ objectId: object.id, memberId: In(f.members.map((m) => m.id)) });
+  await refuseGrantBeyondHeld(ctx, kind, object, f.permissions, existing);
   await ctx.db.transaction(async (m) => {
     for (const member of f.members) {
       const current = existing.find((r) => r.memberId === member.id);
@@ -110,6 +126,7 @@ export async function getMemberPermission(ctx: OpContext, kind: MemberObjectKind
 /** Changes the flags given of one member's set; the others stay. */
 export async function setMemberPermission(ctx: OpContext, kind: MemberObjectKind, id: string, memberPermissionId: string, patch: Partial<PermissionSet>) {
   const row = await rowOf(ctx, kind, id, memberPermissionId);
+  await refuseGrantBeyondHeld(ctx, kind, { id: row.objectId, projectId: row.projectId }, patch, [row]);
   row.permissions = { ...none(), ...row.permissions, ...Object.fromEntries(Object.entries(patch).filter(([, x]) => x !== undefined)) };
   row.modifiedDate = ctx.now();
   await ctx.db.getRepository(MemberPermission).save(row);
@@ -123,11 +140,12 @@ export async function deleteMemberPermissions(ctx: OpContext, kind: MemberObject
   ids.forEach((x, i) => {
     if (!found.some((r) => r.id === x)) throw badInput(`Member permission ${x} is not one of this ${kind}'s`, [{ field: `body.${i}`, message: `must be a member permission of the ${kind}` }]);
   });
+  await refuseGrantBeyondHeld(ctx, kind, object, {}, found);
   if (found.length) await ctx.db.getRepository(MemberPermission).delete({ id: In(found.map((r) => r.id)) });
   return { deleted: found.length };
 }
 
-/** Turns a project's permissions mode on or off; answers the project's mode and its members. */
+/** Turns a project's permissions mode on or off (its creator or a tenant administrator); answers the project's mode and its members. */
 export async function updatePermissionsMode(ctx: OpContext, id: string, value: boolean) {
   const project = await reachableProject(ctx, id);
   await ctx.db.getRepository(Project).update(project.id, { permissionsMode: value, modifiedDate: ctx.now() });

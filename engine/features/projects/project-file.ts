@@ -11,6 +11,7 @@ import { Filter, FilterValue } from '../filters/filters.entity.js';
 import { Report } from '../reports/reports.entity.js';
 import { createProject } from './projects.rules.js';
 import { Project, type ProjectRow } from './projects.entity.js';
+import { memberVisible } from '../members/member-access.js';
 
 export const PROJECT_FILE_FORMAT = 'broadsheet-project';
 
@@ -36,9 +37,11 @@ export type ProjectFileData = z.output<typeof ProjectFile>;
 export async function exportProject(ctx: OpContext, project: ProjectRow): Promise<ProjectFileData> {
   const connections = await ctx.db.getRepository(Connection).findBy({ projectId: project.id });
   const apps = connections.length ? await ctx.db.getRepository(AnalyticsApp).findBy({ id: In(connections.map((c) => c.analyticsAppId)) }) : [];
-  const filters = await ctx.db.getRepository(Filter).findBy({ projectId: project.id });
+  // What a member may not view is not in their export either (permissions mode).
+  const filters = await memberVisible(ctx, ctx.db.getRepository(Filter).createQueryBuilder('f').where('f.projectId = :p', { p: project.id }), 'f', 'filter').getMany();
   const values = filters.length ? await ctx.db.getRepository(FilterValue).findBy({ filterId: In(filters.map((f) => f.id)) }) : [];
-  const reports = await ctx.db.getRepository(Report).findBy({ projectId: project.id });
+  const reports = await memberVisible(ctx, ctx.db.getRepository(Report).createQueryBuilder('r').where('r.projectId = :p', { p: project.id }), 'r', 'report').getMany();
+  const exported = new Set(filters.map((f) => f.id));
   return {
     format: PROJECT_FILE_FORMAT,
     version: 1,
@@ -50,7 +53,7 @@ export async function exportProject(ctx: OpContext, project: ProjectRow): Promis
     })),
     reports: reports.map((r) => ({
       name: r.name, description: r.description, type: r.type, connectionRef: r.connectionId, isIteration: r.isIteration, iterationFields: r.iterationFields,
-      dynamicNameSeparator: r.dynamicNameSeparator, dynamicNames: r.dynamicNames, document: r.document, filterRefs: r.filterIds,
+      dynamicNameSeparator: r.dynamicNameSeparator, dynamicNames: r.dynamicNames, document: r.document, filterRefs: r.filterIds.filter((id) => exported.has(id)),
     })),
   };
 }

@@ -11,7 +11,7 @@ export const projectsV2 = [
     id: 'v2.projects.update',
     summary: 'Update project',
     http: { method: 'PUT', path: '/api/v2/projects/{id}' },
-    permission: 'updateProject',
+    permission: 'updateProject', member: { project: 'edit' },
     input: { params: idParam, body: UpdateV2 },
     handler: (ctx, { params, body }) => updateProject(ctx, params.id, body),
   }),

@@ -29,7 +29,7 @@ export const reportsApp = [
     id: 'app.reports.delete',
     summary: 'Delete a report with its document',
     http: { method: 'DELETE', path: '/api/app/reports/{id}' },
-    permission: 'updateProject',
+    permission: 'updateProject', member: { report: 'delete' },
     input: { params: idParam },
     handler: (ctx, { params }) => deleteReport(ctx, params.id),
   }),
@@ -37,7 +37,7 @@ export const reportsApp = [
     id: 'app.reports.get',
     summary: 'One report with its output formats and document',
     http: { method: 'GET', path: '/api/v1/reports/{id}' },
-    permission: 'viewProject',
+    permission: 'viewProject', member: { report: 'view' },
     input: { params: idParam },
     handler: async (ctx, { params }) => {
       const r = await reachableReport(ctx, params.id);
@@ -48,7 +48,7 @@ export const reportsApp = [
     id: 'app.reports.saveDocument',
     summary: 'Save a report\'s document (blocks), its connection, the filters it applies and its iteration',
     http: { method: 'PUT', path: '/api/app/reports/{id}/document' },
-    permission: 'updateProject',
+    permission: 'updateProject', member: { report: 'edit' },
     input: { params: idParam, body: SaveDocument },
     handler: (ctx, { params, body }) => saveReportDocument(ctx, params.id, body),
   }),
@@ -56,7 +56,7 @@ export const reportsApp = [
     id: 'app.reports.preview',
     summary: 'Preview a report (the saved document, or one being edited) as self-contained HTML',
     http: { method: 'POST', path: '/api/app/reports/{id}/preview' },
-    permission: 'viewProject',
+    permission: 'viewProject', member: { report: 'run' },
     readOnly: true,
     input: { params: idParam, body: Preview },
     handler: async (ctx, { params, body }) => {

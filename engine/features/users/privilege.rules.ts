@@ -4,6 +4,9 @@ import { EngineError } from '../../core/errors.js';
 import { ROLE_PERMISSIONS, type PermissionFlags, type RolePermission } from '../../core/permissions.js';
 import { principalFor } from '../auth/principal.js';
 import type { UserRow } from './users.entity.js';
+import { MemberPermission, PERMISSION_FLAGS, type MemberPermissionRow } from '../members/members.entity.js';
+import { heldFlags } from '../members/member-access.js';
+import { In } from 'typeorm';
 
 // The rules wherever a privilege is granted (users, roles, conversions; API keys act through
 // their owner's current principal): nobody grants a permission they do not hold; only tenant
@@ -49,6 +52,41 @@ export function refuseChangingStrongerRole(ctx: OpContext, current: { name: stri
   }
 }
 
+/**
+ * Member permission sets the actor could not have given themselves: a group's rows count as rights
+ * of everyone who joins it, and a transfer hands a user's rows on. Answers the first flag beyond.
+ */
+export async function memberFlagsBeyondOwn(ctx: OpContext, rows: MemberPermissionRow[]): Promise<string | null> {
+  if (isTenantAdministrator(me(ctx))) return null;
+  for (const row of rows) {
+    const held = await heldFlags(ctx, row.objectType, row.objectId, row.projectId);
+    const beyond = PERMISSION_FLAGS.find((f) => row.permissions[f] && !held.has(f));
+    if (beyond) return beyond;
+  }
+  return null;
+}
+
+/**
+ * Putting someone (oneself included) into groups gives them the groups' member permissions: it
+ * takes the right to edit groups, and every flag those groups hold must be the actor's own.
+ */
+export async function refuseGroupJoinBeyondOwn(ctx: OpContext, groupIds: string[], field: string) {
+  const actor = me(ctx);
+  if (isTenantAdministrator(actor) || !groupIds.length) return;
+  if (!actor.permissions.editGroup) throw refuse(field, 'Putting people into groups needs the editGroup permission');
+  const rows = await ctx.db.getRepository(MemberPermission).findBy({ memberId: In(groupIds) });
+  const beyond = await memberFlagsBeyondOwn(ctx, rows);
+  if (beyond) throw refuse(field, `A group's member permissions include ${beyond}, which you do not hold; only someone who holds them may add members to it`);
+}
+
+/** Organizations are boundaries: only a tenant administrator puts someone into one they do not belong to themselves. */
+export function refuseOrganizationsBeyondOwn(ctx: OpContext, organizationIds: string[], field: string) {
+  const actor = me(ctx);
+  if (isTenantAdministrator(actor)) return;
+  const outside = organizationIds.filter((id) => !(actor.organizationIds ?? []).includes(id));
+  if (outside.length) throw refuse(field, 'You can only give access to organizations you belong to');
+}
+
 export interface UserChange {
   /** The role ids the caller asks for; null or undefined keeps the current ones. */
   roleIds?: string[] | null;
@@ -58,6 +96,13 @@ export interface UserChange {
   password?: string | null;
   isActive?: boolean;
   tenantAdmin?: boolean;
+  /** The organizations and groups asked for, with the current ones (undefined or null: unchanged). */
+  organizationIds?: string[] | null;
+  currentOrganizationIds?: string[];
+  groupIds?: string[] | null;
+  currentGroupIds?: string[];
+  /** The kind asked for (a license change: Designer is a user, Viewer a recipient). */
+  kind?: UserRow['kind'];
 }
 
 const sameSet = (a: string[], b: string[]) => a.length === b.length && a.every((x) => b.includes(x));
@@ -73,11 +118,21 @@ export async function refuseUserChangeBeyondRights(ctx: OpContext, target: UserR
   if (change.roleIds && !change.rolesByRule && !sameSet([...new Set(change.roleIds)], currentRoleIds)) {
     throw refuse('body.roles', 'Only a tenant administrator may assign roles');
   }
+  const added = (asked: string[] | null | undefined, current: string[] = []) => (asked ? [...new Set(asked)].filter((id) => !current.includes(id)) : []);
+  refuseOrganizationsBeyondOwn(ctx, added(change.organizationIds, change.currentOrganizationIds), 'body.organizations');
+  await refuseGroupJoinBeyondOwn(ctx, added(change.groupIds, change.currentGroupIds), 'body.groups');
   if (!target || target.id === actor.user.id) return;
-  const touchesAccess =
-    !!change.password || (change.email !== undefined && change.email !== target.email) || (change.isActive !== undefined && change.isActive !== target.isActive);
-  if (touchesAccess && outranks(await principalFor(ctx, target, 'session', ''), actor)) {
-    const field = change.password ? 'body.password' : change.email !== undefined && change.email !== target.email ? 'body.email' : 'body.isActive';
-    throw refuse(field, `${target.firstName} ${target.lastName} has rights you do not hold; only a tenant administrator may change their password, e-mail or status`);
+  const changed = (asked: string[] | null | undefined, current: string[] = []) => !!asked && !sameSet([...new Set(asked)], current);
+  // Every change of what someone may reach or do: who they are to sign in, whether they may, where they belong.
+  const touched = [
+    change.password ? 'body.password' : null,
+    change.email !== undefined && change.email !== target.email ? 'body.email' : null,
+    change.isActive !== undefined && change.isActive !== target.isActive ? 'body.isActive' : null,
+    changed(change.organizationIds, change.currentOrganizationIds) ? 'body.organizations' : null,
+    changed(change.groupIds, change.currentGroupIds) ? 'body.groups' : null,
+    change.kind !== undefined && change.kind !== target.kind ? 'body.license' : null,
+  ].find(Boolean);
+  if (touched && outranks(await principalFor(ctx, target, 'session', ''), actor)) {
+    throw refuse(touched, `${target.firstName} ${target.lastName} has rights you do not hold; only a tenant administrator may change their password, e-mail, status, organizations, groups or license`);
   }
 }

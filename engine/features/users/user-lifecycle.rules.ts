@@ -13,7 +13,9 @@ import { MemberPermission } from '../members/members.entity.js';
 import { defaultMailServer } from '../mail/mail-servers.rules.js';
 import { Outbox, type OutboxRow } from '../mail/mail.entity.js';
 import { plainMessage } from '../mail/plain-message.js';
-import { isTenantAdministrator } from './privilege.rules.js';
+import { isTenantAdministrator, memberFlagsBeyondOwn, outranks, refuseGroupJoinBeyondOwn, refuseOrganizationsBeyondOwn, refuseUserChangeBeyondRights } from './privilege.rules.js';
+import { principalFor } from '../auth/principal.js';
+import { outsideOrganizations } from '../../core/organization-boundary.js';
 import { User, UserGroup, UserOrganization, UserRole, type UserRow } from './users.entity.js';
 import { Session } from '../auth/sessions.entity.js';
 import { Invitation } from './invitations.entity.js';
@@ -66,6 +68,8 @@ export async function updateUserByType(ctx: OpContext, id: string, f: z.output<t
     case 'license': {
       const kind = value === 'Designer' ? 'user' : 'recipient';
       if (kind === user.kind) return userDto(ctx, user);
+      const roleIds = (await ctx.db.getRepository(UserRole).findBy({ userId: id })).map((l) => l.targetId);
+      await refuseUserChangeBeyondRights(ctx, user, roleIds, { kind });
       await ctx.db.getRepository(User).update(id, { kind, modifiedDate: ctx.now(), modifiedBy: me(ctx).user.id });
       return userDto(ctx, { ...user, kind });
     }
@@ -96,8 +100,9 @@ export async function transferUser(ctx: OpContext, id: string, f: z.output<typeo
   const from = await findOr404(ctx, User, id, 'User');
   if (f.newUserID === id) throw fieldError('body.newUserID', 'must be another user');
   const to = await ctx.db.getRepository(User).findOneBy({ id: f.newUserID });
-  if (!to) throw fieldError('body.newUserID', 'is not a user');
-  if (!isTenantAdministrator(me(ctx)) && (from.isTenantAdmin || from.isTenantOwner)) throw new EngineError(403, 'Only a tenant administrator transfers what an administrator holds', [{ field: 'params.id', message: 'is a tenant administrator' }]);
+  // Someone outside the caller's organizations is not there for them: the same answer as no one.
+  if (!to || (await outsideOrganizations(ctx, User, [to.id])).size) throw fieldError('body.newUserID', 'is not a user');
+  await refuseTransferBeyondRights(ctx, from, to, f);
   let content = 0;
   let permissions = 0;
   await ctx.db.transaction(async (m) => {
@@ -132,6 +137,38 @@ export async function transferUser(ctx: OpContext, id: string, f: z.output<typeo
     }
   });
   return { from: from.id, to: to.id, content, permissions };
+}
+
+const refuseTransfer = (field: string, message: string) => new EngineError(403, message, [{ field, message }]);
+
+/**
+ * A transfer grants: the receiver gains what the giver held (roles, organizations, groups and their
+ * member permissions, member permissions) and becomes the creator of what the giver made. Outside a
+ * tenant administrator, the caller must hold all of it themselves, exactly as if they granted it by hand.
+ */
+async function refuseTransferBeyondRights(ctx: OpContext, from: UserRow, to: UserRow, f: z.output<typeof TransferB>) {
+  const actor = me(ctx);
+  if (isTenantAdministrator(actor)) return;
+  if (from.isTenantAdmin || from.isTenantOwner || outranks(await principalFor(ctx, from, 'session', ''), actor)) {
+    throw refuseTransfer('params.id', `${from.firstName} ${from.lastName} has rights you do not hold; only a tenant administrator transfers what they own and hold`.replace(/\s+/g, ' '));
+  }
+  if (f.transferPermissions) {
+    const links = async (entity: typeof UserRole, userId: string) => (await ctx.db.getRepository(entity).findBy({ userId })).map((l) => l.targetId);
+    const gained = async (entity: typeof UserRole) => {
+      const theirs = await links(entity, to.id);
+      return (await links(entity, from.id)).filter((x) => !theirs.includes(x));
+    };
+    if ((await gained(UserRole)).length) throw refuseTransfer('body.transferPermissions', 'Only a tenant administrator may assign roles, and the transfer would give roles');
+    refuseOrganizationsBeyondOwn(ctx, await gained(UserOrganization), 'body.transferPermissions');
+    await refuseGroupJoinBeyondOwn(ctx, await gained(UserGroup), 'body.transferPermissions');
+    const beyond = await memberFlagsBeyondOwn(ctx, await ctx.db.getRepository(MemberPermission).findBy({ memberId: from.id }));
+    if (beyond) throw refuseTransfer('body.transferPermissions', `The member permissions to transfer include ${beyond}, which you do not hold`);
+  }
+  if (f.transferContent) {
+    // The creator of a project in permissions mode holds every flag on it.
+    const guarded = Number((await ctx.db.query('SELECT COUNT(*) AS n FROM projects WHERE createdBy = ? AND permissionsMode = 1', [from.id]))[0].n);
+    if (guarded) throw refuseTransfer('body.transferContent', 'Projects in permissions mode change creator only through a tenant administrator: their creator holds every permission on them');
+  }
 }
 
 export const InviteB = z.object({

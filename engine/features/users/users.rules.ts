@@ -118,8 +118,19 @@ export async function saveUser(ctx: OpContext, id: string | null, f: UserFields)
   if (current && current.kind !== expectedKind) {
     throw conflict(f.convertRecipient ? `${current.firstName} ${current.lastName} is already a user` : `${current.firstName} ${current.lastName} is a ${current.kind}, not a ${f.kind}`);
   }
-  const currentRoleIds = current ? (await ctx.db.getRepository(UserRole).findBy({ userId: current.id })).map((l) => l.targetId) : [];
-  await refuseUserChangeBeyondRights(ctx, current, currentRoleIds, { roleIds: f.roleIds, rolesByRule: f.rolesByRule, email: f.email, password: f.password, isActive: f.isActive });
+  // What is not there for the caller (another organization's) answers 404 before any rule is weighed.
+  if (f.roleIds) await requireAll(ctx, Role, f.roleIds, 'Role');
+  if (f.organizationIds) await requireAll(ctx, Organization, f.organizationIds, 'Organization');
+  if (f.groupIds) await requireAll(ctx, Group, f.groupIds, 'Group');
+  const linked = async (entity: typeof UserRole) => (current ? (await ctx.db.getRepository(entity).findBy({ userId: current.id })).map((l) => l.targetId) : []);
+  const [currentRoleIds, currentOrganizationIds, currentGroupIds] = [await linked(UserRole), await linked(UserOrganization), await linked(UserGroup)];
+  // "All users" is everyone's, whatever the form names: it is neither joined nor left here.
+  const allUsersGroup = await allUsersGroupId(ctx);
+  const notAll = (ids: string[] | null | undefined) => ids?.filter((id) => id !== allUsersGroup);
+  await refuseUserChangeBeyondRights(ctx, current, currentRoleIds, {
+    roleIds: f.roleIds, rolesByRule: f.rolesByRule, email: f.email, password: f.password, isActive: f.isActive,
+    organizationIds: f.organizationIds, currentOrganizationIds, groupIds: notAll(f.groupIds), currentGroupIds: notAll(currentGroupIds),
+  });
   if (f.email) {
     const taken = await ctx.db.getRepository(User).findOneBy({ email: f.email });
     if (taken && taken.id !== id) throw conflict('Another user already has this e-mail address', [{ field: 'body.email', message: 'is already in use' }]);
@@ -129,9 +140,6 @@ export async function saveUser(ctx: OpContext, id: string | null, f: UserFields)
     if (problem) throw fieldError('body.password', problem);
   }
   if (current?.isTenantOwner && !f.isActive) throw conflict('The tenant owner cannot be deactivated');
-  if (f.roleIds) await requireAll(ctx, Role, f.roleIds, 'Role');
-  if (f.organizationIds) await requireAll(ctx, Organization, f.organizationIds, 'Organization');
-  if (f.groupIds) await requireAll(ctx, Group, f.groupIds, 'Group');
 
   const passwordHash = f.password ? await hashPassword(f.password) : (current?.passwordHash ?? null);
   const row: UserRow = {
@@ -148,7 +156,7 @@ export async function saveUser(ctx: OpContext, id: string | null, f: UserFields)
     modifiedDate: ctx.now(),
     modifiedBy: ctx.principal?.user.id ?? null,
   };
-  const allUsers = await allUsersGroupId(ctx);
+  const allUsers = allUsersGroup;
   await ctx.db.transaction(async (m) => {
     await m.getRepository(User).save(row);
     const replace = async (entity: typeof UserRole, ids: string[]) => {
