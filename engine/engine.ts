@@ -7,9 +7,10 @@ import { MIGRATIONS } from './migrations/index.js';
 import { SecretBox, type SecretKeyStore } from './core/secrets.js';
 import { Dispatcher, buildCatalogue, permits, type CallOptions, type RawInput } from './ops/dispatch.js';
 import { WriteQueues, MAIN_STORE } from './core/write-queue.js';
-import { ACCOUNT_RULE, ADDRESS_RULE, Throttle } from './core/throttle.js';
+import { SignInGuard } from './core/throttle.js';
 import { resolveCredential } from './features/auth/principal.js';
-import type { EngineEvent, EngineServices, Logger, Principal } from './ops/context.js';
+import type { EngineEvent, EngineServices, Logger, OpContext, Principal } from './ops/context.js';
+import { EVENT_STREAM_OPERATION, mayReceive } from './features/events/event-visibility.js';
 import { failure, success, type Envelope } from './core/envelope.js';
 import { isEngineError, retryAfterSeconds, type EngineError } from './core/errors.js';
 import { FileResult } from './core/file-result.js';
@@ -61,8 +62,13 @@ export interface Engine {
   readonly firstStart: { created: boolean; ownerId: string };
   /** Settles when the first-start demo content (app data, project, report) is in place. */
   readonly demoReady: Promise<void>;
-  /** Subscribes to engine events (progress, reloads); answers the unsubscribe function. */
+  /** Subscribes to every engine event (progress, reloads), for the host itself; answers the unsubscribe function. */
   on(listener: (event: EngineEvent) => void): () => void;
+  /**
+   * Subscribes a caller to the events about what they may see (what their lists would show): the
+   * credential is asked for at each event, so a sign-out or a lost right stops the flow at once.
+   */
+  watch(credential: () => CallOptions, listener: (event: EngineEvent) => void): () => void;
   invoke(id: string, input: RawInput, options: CallOptions): Promise<InvokeResult>;
   /**
    * Checks an operation's credential and permission before its input is read (HTTP does this
@@ -110,7 +116,7 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
     log,
     emit,
     dataDir: options.dataDir,
-    signInThrottle: { account: new Throttle(ACCOUNT_RULE, ms), address: new Throttle(ADDRESS_RULE, ms) },
+    signInThrottle: new SignInGuard(ms),
     write: (fn) => queues.run(MAIN_STORE, fn),
     callableOperations: (p) => [...catalogue.values()].filter((op) => permits(p, op.permission)).map((op) => op.id),
     analytics,
@@ -125,7 +131,8 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
   const runner = new RequestRunner(services, options.concurrentRequests);
   const scheduler = new Scheduler(services, () => runner.wake(), { timers: options.schedulerTimers });
   const directories = new DirectorySchedule(services, { timers: options.schedulerTimers });
-  const outbox = new MailOutbox(services, (requestId, line) => void new RequestLog(requestLogPath(options.dataDir, requestId), clock).line(line), options.mail);
+  const logLineFailed = (requestId: string) => (e: Error) => log.error('A request log line could not be written', { requestId, error: e.message });
+  const outbox = new MailOutbox(services, (requestId, line) => void new RequestLog(requestLogPath(options.dataDir, requestId), clock, logLineFailed(requestId)).line(line), options.mail);
   services.requests = runner;
   services.scheduler = scheduler;
   services.outbox = outbox;
@@ -157,6 +164,20 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
     on(listener) {
       listeners.add(listener);
       return () => listeners.delete(listener);
+    },
+    watch(credential, listener) {
+      // Checked one after another, so the subscriber sees events in the order they happened.
+      let chain = Promise.resolve();
+      const deliver = (event: EngineEvent) => {
+        chain = chain.then(async () => {
+          const options = credential();
+          const principal = options.token ? await dispatcher.authenticate(dispatcher.operation('app.auth.me'), options).catch(() => null) : null;
+          const ctx: OpContext = { ...services, principal, transport: options.transport, client: options.client ?? options.transport, operation: EVENT_STREAM_OPERATION };
+          if (principal && (await mayReceive(ctx, event).catch(() => false))) listener(event);
+        });
+      };
+      listeners.add(deliver);
+      return () => listeners.delete(deliver);
     },
     async invoke(id, input, callOptions) {
       try {

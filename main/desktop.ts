@@ -47,7 +47,6 @@ export async function startDesktop(electron: ElectronModule, options: DesktopOpt
   const engine = await createEngine({
     dataDir,
     secretKeys: safeStorageKeyStore(safeStorage, dataDir),
-    notify: (event) => win?.webContents.send(EVENT_CHANNEL, event),
     logger: log,
   });
   await warnIfSecretsUnprotected(electron, dataDir, log);
@@ -77,7 +76,10 @@ export async function startDesktop(electron: ElectronModule, options: DesktopOpt
     lockDown(win, session.defaultSession, isAppUrl);
     win.once('ready-to-show', () => win?.show());
     const id = win.webContents.id;
+    // The window hears of what its signed-in user may see, as their lists would show it.
+    const stopEvents = engine.watch(() => ({ token: ipc.sessionOf(id), transport: 'ipc', client: `ipc:${id}` }), (event) => win?.webContents.send(EVENT_CHANNEL, event));
     win.on('closed', () => {
+      stopEvents();
       ipc.forget(id);
       win = null;
     });

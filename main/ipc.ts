@@ -39,5 +39,7 @@ export function registerEngineIpc(ipcMain: Pick<IpcMain, 'handle'>, engine: Engi
   return {
     forget: (webContentsId: number) => sessions.delete(webContentsId),
     hasSession: (webContentsId: number) => sessions.has(webContentsId),
+    /** The session a window holds now (events reach a window as its signed-in user may see them). */
+    sessionOf: (webContentsId: number) => sessions.get(webContentsId) ?? null,
   };
 }

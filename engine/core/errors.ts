@@ -43,3 +43,15 @@ export const retryAfterSeconds = (ms: number) => Math.max(1, Math.ceil(ms / 1000
 export function isEngineError(e: unknown): e is EngineError {
   return e instanceof EngineError;
 }
+
+/** For a lookup that may rightly find nothing: null for a 404, every other failure (a 403 among them) passes on. */
+export function nullIfNotFound(e: unknown): null {
+  if (e instanceof EngineError && e.status === 404) return null;
+  throw e;
+}
+
+/** For a value the user's content may name wrongly (an unknown variable): null for the engine's refusals, faults pass on. */
+export function nullIfRefused(e: unknown): null {
+  if (e instanceof EngineError && e.status < 500) return null;
+  throw e;
+}

@@ -51,8 +51,65 @@ export class Throttle {
   }
 }
 
-/** Sign-in: five free tries per account, then 1 s, 2 s, 4 s … up to a minute; an address gets fifty. */
-export const ACCOUNT_RULE: ThrottleRule = { free: 5, baseMs: 1000, maxMs: 60_000, forgetMs: 15 * 60_000 };
+/** Sign-in: five free tries per account from one address, then 1 s, 2 s, 4 s … up to a minute; an address gets fifty. */
+export const ACCOUNT_AT_ADDRESS_RULE: ThrottleRule = { free: 5, baseMs: 1000, maxMs: 60_000, forgetMs: 15 * 60_000 };
 export const ADDRESS_RULE: ThrottleRule = { free: 50, baseMs: 1000, maxMs: 60_000, forgetMs: 15 * 60_000 };
+/** An account guessed at from many addresses: twenty free failures in all, then growing delays for unknown addresses. */
+export const ACCOUNT_RULE: ThrottleRule = { free: 20, baseMs: 1000, maxMs: 60_000, forgetMs: 60 * 60_000 };
+
+/**
+ * Sign-in guessing bounded three ways, without letting anyone lock the rightful user out:
+ * - per account *and* address: one guesser slows down on the account they guess at, and only from
+ *   where they guess (a wrong password from elsewhere never delays the owner at their own desk);
+ * - per address: one place guessing many accounts slows down;
+ * - per account across addresses: a guesser spreading over many addresses slows down too, but an
+ *   address the account signed in from successfully (recently) is not held by that count.
+ */
+export class SignInGuard {
+  private readonly accountAtAddress: Throttle;
+  private readonly address: Throttle;
+  private readonly account: Throttle;
+  /** Addresses each account signed in from, with when (bounded: the oldest are forgotten first). */
+  private readonly known = new Map<string, number>();
+
+  constructor(private readonly now: () => number = Date.now) {
+    this.accountAtAddress = new Throttle(ACCOUNT_AT_ADDRESS_RULE, now);
+    this.address = new Throttle(ADDRESS_RULE, now);
+    this.account = new Throttle(ACCOUNT_RULE, now);
+  }
+
+  private static pair = (account: string, address: string) => `${account}\u0000${address}`;
+
+  private isKnown(account: string, address: string): boolean {
+    const at = this.known.get(SignInGuard.pair(account, address));
+    return at !== undefined && this.now() - at < KNOWN_ADDRESS_MS;
+  }
+
+  /** Milliseconds the caller must wait before this try is even checked, or 0. */
+  retryAfter(account: string, address: string): number {
+    return Math.max(
+      this.accountAtAddress.retryAfter(SignInGuard.pair(account, address)),
+      this.address.retryAfter(address),
+      this.isKnown(account, address) ? 0 : this.account.retryAfter(account),
+    );
+  }
+
+  fail(account: string, address: string): void {
+    this.accountAtAddress.fail(SignInGuard.pair(account, address));
+    this.address.fail(address);
+    this.account.fail(account);
+  }
+
+  succeed(account: string, address: string): void {
+    const key = SignInGuard.pair(account, address);
+    this.accountAtAddress.succeed(key);
+    this.known.delete(key);
+    this.known.set(key, this.now());
+    if (this.known.size > 10_000) this.known.delete(this.known.keys().next().value!);
+  }
+}
+
+/** How long a successful sign-in keeps an address known to its account. */
+const KNOWN_ADDRESS_MS = 30 * 86_400_000;
 /** Bad bearer tokens from one address (a valid credential is never refused because of them). */
 export const TOKEN_RULE: ThrottleRule = { free: 30, baseMs: 500, maxMs: 30_000, forgetMs: 5 * 60_000 };

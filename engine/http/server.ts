@@ -153,7 +153,7 @@ export async function startHttpServer(engine: Engine, options: HttpOptions = {})
     });
   }
 
-  // Engine events (import progress, reloads, report progress) as server-sent events, for the served UI.
+  // Engine events (import progress, reloads, report and run progress) as server-sent events, for the served UI.
   app.get('/api/app/events', async (req, reply) => {
     const check = await engine.invoke('app.auth.me', {}, { token: bearer(req), transport: 'http', client: req.ip });
     if (check.status !== 200) return send(reply, check.status, check.envelope);
@@ -161,7 +161,9 @@ export async function startHttpServer(engine: Engine, options: HttpOptions = {})
     const res = reply.raw;
     res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-store', connection: 'keep-alive', ...SECURITY_HEADERS });
     res.write(': connected\n\n');
-    const off = engine.on((event) => res.write(`data: ${JSON.stringify(event)}\n\n`));
+    // Each event only if the caller's own lists would show what it is about.
+    const credential = { token: bearer(req), transport: 'http' as const, client: req.ip };
+    const off = engine.watch(() => credential, (event) => res.write(`data: ${JSON.stringify(event)}\n\n`));
     const ping = setInterval(() => res.write(': ping\n\n'), 25_000);
     req.raw.on('close', () => {
       off();

@@ -4,7 +4,7 @@ import type { PermissionFlags } from '../core/permissions.js';
 import type { UserRow } from '../features/users/users.entity.js';
 import type { Logger } from '../core/logger.js';
 import type { EngineEvent } from '../core/events.js';
-import type { Throttle } from '../core/throttle.js';
+import type { SignInGuard } from '../core/throttle.js';
 import type { AnalyticsPort, EmbeddedAnalyticsAdmin } from '../analytics/port.js';
 import type { RenderPool } from '../render/render-pool.js';
 import type { OutboxRow } from '../features/mail/mail.entity.js';
@@ -40,8 +40,8 @@ export interface EngineServices {
   log: Logger;
   emit: (event: EngineEvent) => void;
   dataDir: string;
-  /** Growing delays after failed sign-ins, per account and per address. */
-  signInThrottle: { account: Throttle; address: Throttle };
+  /** Growing delays after failed sign-ins: per account at an address, per address, per account elsewhere. */
+  signInThrottle: SignInGuard;
   /** Queues writes per store; `write` runs one write on the main database's queue. */
   write: <T>(fn: () => Promise<T>) => Promise<T>;
   /** The analytics provider (the embedded one by default). */

@@ -137,9 +137,10 @@ describe(covers('desktop shell', 'app.setup.status', 'v1.users.list', 'app.setup
     expect(JSON.parse(Buffer.from(file.envelope.data.base64, 'base64').toString()).format).toBe('broadsheet-project');
     const [app] = (await fake.invoke(win, 'v1.analyticsApps.list', {})).envelope.data;
     await fake.invoke(win, 'app.analytics.import', { params: { id: app.id }, body: { fileName: 'x.csv', content: 'A,B\n1,2\n' } });
-    const events = win.webContents.sent.filter((e) => e.channel === 'engine:event').map((e) => (e.payload as { type: string }).type);
-    expect(events).toContain('analytics.import.progress');
-    expect(events).toContain('analytics.reloaded');
+    // Events reach the window once checked against what its user may see: waited for, not assumed.
+    const events = () => win.webContents.sent.filter((e) => e.channel === 'engine:event').map((e) => (e.payload as { type: string }).type);
+    await expect.poll(events).toContain('analytics.reloaded');
+    expect(events()).toContain('analytics.import.progress');
   });
 
   it('keeps the engine running in the tray when the window closes, and reopens from the tray', async () => {

@@ -77,6 +77,45 @@ describe('sign-in throttling', () => {
   });
 });
 
+/** A sign-in from another address than the test's own (the engine's door, as HTTP calls it with the caller's IP). */
+const loginFrom = async (client: string, email: string, password: string) =>
+  (await s.engine.invoke('app.auth.login', { body: { email, password } }, { transport: 'http', client })).status;
+
+describe(covers('the rightful user is never locked out by others', 'app.auth.login'), () => {
+  it('a slow guesser at another address keeps no wait on the owner at their own address', async () => {
+    advance(60 * 60 + 1);
+    await createUser('erin@example.com', 'erin-password-1');
+    // Erin signs in at her desk as she does every day.
+    expect(await loginFrom('192.0.2.10', 'erin@example.com', 'erin-password-1')).toBe(200);
+    const attacker: number[] = [];
+    const owner: number[] = [];
+    // One wrong password a minute from elsewhere, past the first ramp; Erin signs in between each.
+    for (let i = 0; i < 13; i++) {
+      attacker.push(await loginFrom('198.51.100.7', 'erin@example.com', `guess-${i}`));
+      owner.push(await loginFrom('192.0.2.10', 'erin@example.com', 'erin-password-1'));
+      advance(10);
+    }
+    expect(attacker.slice(0, 5)).toEqual([401, 401, 401, 401, 401]);
+    expect(attacker).toContain(429);
+    expect(owner).toEqual(Array(13).fill(200));
+  });
+
+  it('guessing one account from many addresses stays bounded, and the owner still gets in from home', async () => {
+    advance(60 * 60 + 1);
+    await createUser('frank@example.com', 'frank-password-1');
+    expect(await loginFrom('192.0.2.20', 'frank@example.com', 'frank-password-1')).toBe(200);
+    const codes: number[] = [];
+    for (let i = 0; i < 40; i++) codes.push(await loginFrom(`203.0.113.${i + 1}`, 'frank@example.com', `guess-${i}`));
+    // Twenty free failures across addresses, then every new address waits before its guess is even checked.
+    expect(codes.slice(0, 20).every((c) => c === 401)).toBe(true);
+    expect(codes.slice(21)).toEqual(Array(19).fill(429));
+    // A right password from an address never used is held too (a guesser could not tell it from a wrong one)…
+    expect(await loginFrom('203.0.113.200', 'frank@example.com', 'frank-password-1')).toBe(429);
+    // …but Frank at home is not.
+    expect(await loginFrom('192.0.2.20', 'frank@example.com', 'frank-password-1')).toBe(200);
+  });
+});
+
 describe(covers('bearer credentials', 'v1.users.list'), () => {
   it('never refuses a valid API key because others sent bad ones; the bad ones slow down with Retry-After', async () => {
     const codes: number[] = [];

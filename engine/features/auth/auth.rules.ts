@@ -38,9 +38,9 @@ export async function whoAmI(ctx: OpContext) {
 /** Signs in with e-mail and password: a new session, or 401 (the same for every reason), or 429 while throttled. */
 export async function signIn(ctx: OpContext, email: string, password: string) {
   // Throttled per account and per address alike, whether the account exists or not.
-  const { account, address } = ctx.signInThrottle;
+  const guard = ctx.signInThrottle;
   const accountKey = email.toLowerCase();
-  const wait = Math.max(account.retryAfter(accountKey), address.retryAfter(ctx.client));
+  const wait = guard.retryAfter(accountKey, ctx.client);
   if (wait > 0) throw tooMany(`Too many failed sign-ins; try again in ${retryAfterSeconds(wait)} s`, wait);
   const user = await ctx.db.getRepository(User).findOneBy({ email: accountKey });
   // A directory's people without a password of their own here are checked by their directory.
@@ -48,11 +48,10 @@ export async function signIn(ctx: OpContext, email: string, password: string) {
   // Same answer and similar time whether the address exists or not.
   const ok = byDirectory ? await directoryPasswordHolds(ctx, user!, password) : await verifyPassword(password, user?.passwordHash ?? DUMMY_HASH);
   if (!user || !ok || !user.isActive || !(user.passwordHash || byDirectory)) {
-    account.fail(accountKey);
-    address.fail(ctx.client);
+    guard.fail(accountKey, ctx.client);
     throw unauthorized('E-mail or password is incorrect, or the account is inactive');
   }
-  account.succeed(accountKey);
+  guard.succeed(accountKey, ctx.client);
   return { ...(await startSession(ctx, user.id)), user: await userDto(ctx, user) };
 }
 

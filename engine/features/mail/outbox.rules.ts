@@ -1,5 +1,6 @@
 import { In } from 'typeorm';
-import type { OpContext } from '../../ops/context.js';
+import { me, type OpContext } from '../../ops/context.js';
+import { visibleRequests } from '../requests/requests.rules.js';
 import { iso } from '../../core/entity-base.js';
 import { conflict, notFound } from '../../core/errors.js';
 import type { ListQuery, ListSpec } from '../../core/list-query.js';
@@ -22,11 +23,23 @@ export function outboxDto(m: OutboxRow) {
   };
 }
 
-export const listOutbox = (ctx: OpContext, list: ListQuery) => pageOf(ctx.db.getRepository(Outbox).createQueryBuilder('o'), LIST_OUTBOX, list, 'o.id', outboxDto);
+/**
+ * The outbox as the caller may see it: a run's mail with the run (what run history shows them);
+ * mail of no run (invitations, welcomes, test mails) to tenant administrators only.
+ */
+function visibleOutbox(ctx: OpContext) {
+  const qb = ctx.db.getRepository(Outbox).createQueryBuilder('o');
+  const p = me(ctx);
+  if (p.isTenantOwner || p.isTenantAdmin) return qb;
+  const runs = visibleRequests(ctx).select('r.id');
+  return qb.andWhere(`o.requestId IN (${runs.getQuery()})`).setParameters(runs.getParameters());
+}
+
+export const listOutbox = (ctx: OpContext, list: ListQuery) => pageOf(visibleOutbox(ctx), LIST_OUTBOX, list, 'o.id', outboxDto);
 
 /** A failed message goes back to the queue, tried afresh (same Message-ID: it never arrived). */
 export async function retryMessage(ctx: OpContext, id: string) {
-  const m = await ctx.db.getRepository(Outbox).findOneBy({ id });
+  const m = await visibleOutbox(ctx).andWhere('o.id = :outboxId', { outboxId: id }).getOne();
   if (!m) throw notFound(`Message ${id}`);
   if (m.status !== 'failed') throw conflict(`Only a failed message can be retried; this one is ${m.status}`);
   await ctx.write(() => ctx.db.getRepository(Outbox).update({ id, status: 'failed' }, { status: 'queued', attempts: 0, nextAttemptAt: ctx.now(), modifiedDate: ctx.now() }));

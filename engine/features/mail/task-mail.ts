@@ -1,3 +1,4 @@
+import { nullIfRefused } from '../../core/errors.js';
 import { randomUUID } from 'node:crypto';
 import { In } from 'typeorm';
 import type { OpContext } from '../../ops/context.js';
@@ -135,9 +136,9 @@ async function filler(ctx: OpContext, task: TaskRow, taskReports: TaskReportRow[
   const values = new Map<string, string>();
   if (names.length && taskReports.length) {
     const report = await ctx.db.getRepository(Report).findOneBy({ id: taskReports[0].reportId });
-    const appId = report ? await reportApp(ctx, report).then((x) => x.appId, () => null) : null;
+    const appId = report ? await reportApp(ctx, report).then((x) => x.appId, nullIfRefused) : null;
     for (const n of names) {
-      const value = appId ? await ctx.analytics.evaluate(appId, `$(${n})`).catch(() => null) : null;
+      const value = appId ? await ctx.analytics.evaluate(appId, `$(${n})`).catch(nullIfRefused) : null;
       values.set(n, value === null ? '' : typeof value === 'number' ? value.toLocaleString('en-US', { maximumFractionDigits: 2 }) : value);
     }
   }

@@ -1,6 +1,6 @@
 import { performance } from 'node:perf_hooks';
 import type { OpContext } from '../../ops/context.js';
-import { badInput } from '../../core/errors.js';
+import { badInput, nullIfRefused } from '../../core/errors.js';
 import { FileResult, safeFileName } from '../../core/file-result.js';
 import { zipFiles } from '../../core/zip.js';
 import type { Selections } from '../../analytics/model.js';
@@ -78,7 +78,7 @@ async function fileName(ctx: OpContext, report: ReportRow, appId: string, iterFi
       const idx = iterFields.findIndex((f) => f.toLowerCase() === t.value.toLowerCase());
       parts.push(idx >= 0 ? iteration[idx] : iteration.join(sep));
     } else if (kind === 'variable') {
-      const value = await ctx.analytics.evaluate(appId, `$(${t.value})`, selections).catch(() => null);
+      const value = await ctx.analytics.evaluate(appId, `$(${t.value})`, selections).catch(nullIfRefused);
       parts.push(value === null ? '' : String(value));
     } else throw badInput(`Unknown dynamic name item "${t.itemType}"`, [{ field: 'dynamicNames', message: 'itemType must be ReportName, Text, FieldValue, Date or Variable' }]);
   }
@@ -89,7 +89,7 @@ async function fileName(ctx: OpContext, report: ReportRow, appId: string, iterFi
 async function variableValues(ctx: OpContext, appId: string, names: string[], selections: Selections) {
   const out: Record<string, string | null> = {};
   for (const n of names) {
-    const value = await ctx.analytics.evaluate(appId, `$(${variableName(n)})`, selections).catch(() => null);
+    const value = await ctx.analytics.evaluate(appId, `$(${variableName(n)})`, selections).catch(nullIfRefused);
     out[n] = value === null ? null : String(value);
   }
   return out;

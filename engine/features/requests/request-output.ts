@@ -37,10 +37,16 @@ export async function removeRequestFiles(dataDir: string, id: string): Promise<v
   await rm(requestDir(dataDir, id), { recursive: true, force: true });
 }
 
+/** A folder not made yet holds nothing; any other failure to read it is a fault to report. */
+function emptyIfMissing(e: NodeJS.ErrnoException): string[] {
+  if (e.code === 'ENOENT') return [];
+  throw e;
+}
+
 /** Removes what a crash left half-written (`.part` files); whole files stay. */
 export async function removePartialFiles(dataDir: string, id: string): Promise<number> {
   const dir = requestDir(dataDir, id);
-  const names = await readdir(dir).catch(() => [] as string[]);
+  const names = await readdir(dir).catch(emptyIfMissing);
   const parts = names.filter((n) => n.endsWith(PART));
   await Promise.all(parts.map((n) => rm(join(dir, n), { force: true })));
   return parts.length;
@@ -49,7 +55,7 @@ export async function removePartialFiles(dataDir: string, id: string): Promise<n
 /** Bytes a request's folder holds (tests and the monitoring screen). */
 export async function requestFilesSize(dataDir: string, id: string): Promise<number> {
   const dir = requestDir(dataDir, id);
-  const names = await readdir(dir).catch(() => [] as string[]);
+  const names = await readdir(dir).catch(emptyIfMissing);
   let total = 0;
   for (const n of names) total += (await stat(join(dir, n))).size;
   return total;
@@ -64,13 +70,14 @@ export class RequestLog {
   private tail: Promise<void> = Promise.resolve();
   private ready: Promise<unknown>;
 
-  constructor(private readonly path: string, private readonly now: () => Date) {
+  /** `failed` hears of a line that could not be written (a full disk): the log goes on, the fault is reported. */
+  constructor(private readonly path: string, private readonly now: () => Date, private readonly failed: (e: Error) => void = () => undefined) {
     this.ready = mkdir(join(path, '..'), { recursive: true, mode: 0o700 });
   }
 
   line(text: string): Promise<void> {
     const entry = `${this.now().toISOString()} ${text.replace(/[\r\n]+/g, ' ')}\n`;
-    this.tail = this.tail.then(() => this.ready).then(() => appendFile(this.path, entry, { mode: 0o600 })).catch(() => undefined);
+    this.tail = this.tail.then(() => this.ready).then(() => appendFile(this.path, entry, { mode: 0o600 })).catch((e: Error) => this.failed(e));
     return this.tail;
   }
 
@@ -80,7 +87,10 @@ export class RequestLog {
 }
 
 export async function readRequestLog(dataDir: string, id: string): Promise<string | null> {
-  return readFile(requestLogPath(dataDir, id), 'utf8').catch(() => null);
+  return readFile(requestLogPath(dataDir, id), 'utf8').catch((e: NodeJS.ErrnoException) => {
+    if (e.code === 'ENOENT') return null;
+    throw e;
+  });
 }
 
 export async function removeRequestLog(dataDir: string, id: string): Promise<void> {

@@ -1,7 +1,7 @@
 import { In } from 'typeorm';
 import type { OpContext } from '../../ops/context.js';
 import { iso, newBase } from '../../core/entity-base.js';
-import { badInput, conflict, notFound } from '../../core/errors.js';
+import { badInput, conflict, EngineError, isEngineError, notFound } from '../../core/errors.js';
 import { Page } from '../../core/envelope.js';
 import { FileResult, safeFileName } from '../../core/file-result.js';
 import type { ListQuery, ListSpec } from '../../core/list-query.js';
@@ -97,10 +97,11 @@ async function withProjectNames(ctx: OpContext, page: Page<RequestRow>) {
 }
 
 /** Runs of projects the caller reaches, of tasks and reports their member permissions let them view. */
-const requestsQuery = (ctx: OpContext) => memberVisibleRuns(ctx, visibleProjects(ctx, ctx.db.getRepository(Request).createQueryBuilder('r'), 'r.projectId'), 'r');
+/** Runs the caller may see: of projects their roles reach, and of tasks and reports their member permissions show. */
+export const visibleRequests = (ctx: OpContext) => memberVisibleRuns(ctx, visibleProjects(ctx, ctx.db.getRepository(Request).createQueryBuilder('r'), 'r.projectId'), 'r');
 
 export async function listRequests(ctx: OpContext, list: ListQuery, onDemandOnly = false) {
-  const qb = requestsQuery(ctx);
+  const qb = visibleRequests(ctx);
   if (onDemandOnly) qb.andWhere("r.kind IN ('OnDemandReport', 'OnDemandTask')");
   return withProjectNames(ctx, await pageOf(qb, onDemandOnly ? LIST_ON_DEMAND_STATUSES : LIST_REQUESTS, list, 'r.id', (r) => r));
 }
@@ -141,7 +142,7 @@ export async function listScheduledStatuses(ctx: OpContext, list: ListQuery) {
 
 /** A request of a project the caller reaches, or 404. */
 export async function reachableRequest(ctx: OpContext, id: string): Promise<RequestRow> {
-  const row = await requestsQuery(ctx).andWhere('r.id = :id', { id }).getOne();
+  const row = await visibleRequests(ctx).andWhere('r.id = :id', { id }).getOne();
   if (!row) throw notFound(`Request ${id}`);
   return row;
 }
@@ -185,8 +186,10 @@ export interface OnDemandInput {
 
 /** An on-demand report: checked now (report, format, app), made by the runner. */
 export async function queueReport(ctx: OpContext, f: OnDemandInput, fields = { reportId: 'body.config.reportId', format: 'body.config.outputFormat' }) {
-  const report = await reachableReport(ctx, f.reportId).catch(() => {
-    throw badInput('The report does not exist or is not yours to use', [{ field: fields.reportId, message: 'must be a report you reach' }]);
+  // A refusal stays what it is (404: not there for the caller, 403: a flag they lack), naming the field.
+  const report = await reachableReport(ctx, f.reportId).catch((e: unknown) => {
+    if (isEngineError(e) && (e.status === 404 || e.status === 403)) throw new EngineError(e.status, e.message, [{ field: fields.reportId, message: e.status === 404 ? 'is not a report you reach' : e.message }]);
+    throw e;
   });
   const format = parseFormat(f.outputFormat);
   if (!format) throw badInput(`Unknown output format "${f.outputFormat}"`, [{ field: fields.format, message: `must be one of: ${Object.keys(FILE_TYPES).join(', ')}` }]);

@@ -38,7 +38,7 @@ export class RequestRunner {
     const stuck = await this.services.db.getRepository(Request).findBy({ status: 'running' });
     for (const row of stuck) {
       const removed = await removePartialFiles(this.services.dataDir, row.id);
-      const log = new RequestLog(requestLogPath(this.services.dataDir, row.id), this.services.now);
+      const log = new RequestLog(requestLogPath(this.services.dataDir, row.id), this.services.now, this.logFailure(row.id));
       await log.line(`Interrupted: the app stopped while this request was running (crash or power loss); marked failed${removed ? `, ${removed} unfinished file${removed === 1 ? '' : 's'} removed` : ''}`);
       await this.services.write(() => this.services.db.getRepository(Request).update({ id: row.id, status: 'running' }, { status: 'failed', message: 'Interrupted: the app stopped during the run', endedDate: this.services.now(), modifiedDate: this.services.now() }));
       this.changed({ ...row, status: 'failed' });
@@ -99,9 +99,14 @@ export class RequestRunner {
     });
   }
 
+  /** A run's log line that could not be written reaches the engine's log (a full or read-only disk). */
+  private logFailure(requestId: string) {
+    return (e: Error) => this.services.log.error('A request log line could not be written', { requestId, error: e.message });
+  }
+
   private async execute(row: RequestRow, controller: AbortController) {
     const { dataDir, db, now } = this.services;
-    const log = new RequestLog(requestLogPath(dataDir, row.id), now);
+    const log = new RequestLog(requestLogPath(dataDir, row.id), now, this.logFailure(row.id));
     const files: RequestFile[] = [];
     let progress = { done: 0, total: 0 };
     let lastWrite = 0;

@@ -2,7 +2,7 @@ import { In, type EntityManager } from 'typeorm';
 import type { OpContext } from '../../ops/context.js';
 import { me } from '../../ops/context.js';
 import { iso, newBase } from '../../core/entity-base.js';
-import { badInput, notFound, type FieldError } from '../../core/errors.js';
+import { badInput, notFound, nullIfNotFound, nullIfRefused, type FieldError } from '../../core/errors.js';
 import { EMAIL_PATTERN, listEntries } from '../../core/validation.js';
 import { pageOf, type ListQuery, type ListSpec } from '../../core/list-query.js';
 import { Report, type ReportRow } from '../reports/reports.entity.js';
@@ -55,7 +55,8 @@ interface Source {
  */
 async function subscribable(ctx: OpContext, id: string, field: string): Promise<Source> {
   if (me(ctx).permissions.viewProject) {
-    const report = await reachableReport(ctx, id).catch(() => null);
+    // Not reached by their roles: perhaps published to them. Reached but refused (a member flag): that refusal stands.
+    const report = await reachableReport(ctx, id).catch(nullIfNotFound);
     if (report) return { report, from: null };
   }
   const file = await visibleFiles(ctx).andWhere("f.kind <> 'dedicated'").andWhere('f.reportId = :reportId', { reportId: id }).orderBy('f.modifiedDate', 'DESC').getOne();
@@ -134,7 +135,7 @@ async function chartSource(ctx: OpContext, appId: string): Promise<Source> {
   for (const id of ids) {
     const report = await ctx.db.getRepository(Report).findOneBy({ id });
     if (!report?.connectionId) continue;
-    const app = await reportApp(ctx, report).catch(() => null);
+    const app = await reportApp(ctx, report).catch(nullIfRefused);
     if (app?.appId === appId) return subscribable(ctx, id, 'body.analyticsEntity.appId');
   }
   throw badInput(`The app ${appId} is not one you may subscribe to`, [{ field: 'body.analyticsEntity.appId', message: 'must be the app of a report published to you' }]);

@@ -1,0 +1,38 @@
+import type { OpContext } from '../../ops/context.js';
+import type { EngineEvent } from '../../core/events.js';
+import { withinOrganizations } from '../../core/organization-boundary.js';
+import { AnalyticsApp } from '../analytics-apps/analytics-apps.entity.js';
+import { reachableRequest } from '../requests/requests.rules.js';
+import { reachableReport } from '../reports/reports.rules.js';
+
+// What a list refuses to show, the event stream does not show either: each event reaches a
+// subscriber only when the operation that lists its object would show it to them.
+
+/** The operation a subscriber's checks run as: reads of runs, reports and apps. */
+export const EVENT_STREAM_OPERATION = { id: 'app.events', method: 'GET', member: { task: 'view', report: 'view' } } as const;
+
+const found = (p: Promise<unknown>) => p.then(() => true, () => false);
+
+async function appVisible(ctx: OpContext, where: string, app: string): Promise<boolean> {
+  const qb = ctx.db.getRepository(AnalyticsApp).createQueryBuilder('a').where(where, { app });
+  return (await withinOrganizations(ctx, qb, AnalyticsApp, 'a').getCount()) > 0;
+}
+
+/** Whether the caller of `ctx` may see the object an event is about (a 404 or 403 means no). */
+export async function mayReceive(ctx: OpContext, event: EngineEvent): Promise<boolean> {
+  const p = ctx.principal;
+  if (!p) return false;
+  const may = (permission: keyof typeof p.permissions) => p.isTenantOwner || p.isTenantAdmin || p.permissions[permission];
+  switch (event.type) {
+    case 'request.changed':
+      // Run history (viewTaskStatus) or one's on-demand requests (viewProject), as the lists are.
+      return (may('viewTaskStatus') || may('viewProject')) && found(reachableRequest(ctx, event.payload.id));
+    case 'report.progress':
+      return may('viewProject') && found(reachableReport(ctx, event.payload.reportId));
+    // An import's progress names the app's record; a reload names the app's data (its appId).
+    case 'analytics.import.progress':
+      return appVisible(ctx, 'a.id = :app', event.payload.appId);
+    case 'analytics.reloaded':
+      return appVisible(ctx, 'a.appId = :app', event.payload.appId);
+  }
+}
