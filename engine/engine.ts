@@ -35,6 +35,8 @@ export interface EngineOptions {
   now?: () => Date;
   logger?: Logger;
   notify?: (event: EngineEvent) => void;
+  /** This release's version, named when a data folder is newer than it. */
+  release?: string;
   /** Create the demo app and project on first start (default true). */
   demo?: boolean;
   /** What one analytics import may hold and use (defaults: 5,000,000 rows, 50,000,000 cells, 1 GiB). */
@@ -91,7 +93,7 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
   await mkdir(options.dataDir, { recursive: true, mode: 0o700 });
   await chmod(options.dataDir, 0o700);
   for (const sub of ['files', 'logs', 'apps']) await mkdir(join(options.dataDir, sub), { recursive: true, mode: 0o700 });
-  const db: DataSource = await openDatabase(options.dataDir, { entities: ENTITIES, migrations: MIGRATIONS });
+  const db: DataSource = await openDatabase(options.dataDir, { entities: ENTITIES, migrations: MIGRATIONS, release: options.release });
   await chmod(join(options.dataDir, DB_FILE), 0o600);
   await removeUnfinishedImports(db);
   const log = options.logger ?? silentLogger;

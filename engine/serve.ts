@@ -1,29 +1,10 @@
-import { chmod, readFile, writeFile } from 'node:fs/promises';
+import { chmod, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { createEngine } from './engine.js';
 import { startHttpServer } from './http/server.js';
 import { consoleLogger } from './core/console-logger.js';
-import type { SecretKeyStore } from './core/secrets.js';
-
-/** Under `serve` the secrets key lives in a 0600 file beside the database. */
-export function fileKeyStore(dir: string): SecretKeyStore {
-  const file = join(dir, 'secret.key');
-  return {
-    load: async () => {
-      try {
-        return Buffer.from((await readFile(file, 'utf8')).trim(), 'base64');
-      } catch {
-        return null;
-      }
-    },
-    save: async (key) => {
-      await writeFile(file, key.toString('base64'), { mode: 0o600 });
-      await chmod(file, 0o600);
-    },
-  };
-}
-
+import { fileKeyStore, SECRET_KEY_FILE_ENV } from './secret-key-file.js';
 
 async function main() {
   // Everything this process writes (database, keys, generated files) is readable by its owner only.
@@ -35,17 +16,20 @@ async function main() {
       host: { type: 'string', default: '127.0.0.1' },
       'owner-email': { type: 'string', default: 'owner@localhost' },
       'allowed-host': { type: 'string', multiple: true },
+      'secret-key-file': { type: 'string' },
     },
   });
   const dataDir = resolve(values['data-dir']!);
   const port = Number(values.port);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`--port must be 0..65535, got ${values.port}`);
-  const engine = await createEngine({ dataDir, secretKeys: fileKeyStore(dataDir), ownerEmail: values['owner-email'], logger: consoleLogger });
+  // Outside the data folder when asked: a copy of the folder (a backup, a stolen disk image) then decrypts nothing.
+  const keyFile = resolve(values['secret-key-file'] ?? process.env[SECRET_KEY_FILE_ENV] ?? join(dataDir, 'secret.key'));
+  const engine = await createEngine({ dataDir, secretKeys: fileKeyStore(keyFile), ownerEmail: values['owner-email'], logger: consoleLogger, release: process.env.npm_package_version });
   if (engine.firstStart.created) {
-    const keyFile = join(dataDir, 'owner-api-key');
-    await writeFile(keyFile, (await engine.issueOwnerKey()) + '\n', { mode: 0o600 });
-    await chmod(keyFile, 0o600);
-    console.log(`Owner API key written to ${keyFile} (readable by you only). It is shown nowhere else.`);
+    const ownerKeyFile = join(dataDir, 'owner-api-key');
+    await writeFile(ownerKeyFile, (await engine.issueOwnerKey()) + '\n', { mode: 0o600 });
+    await chmod(ownerKeyFile, 0o600);
+    console.log(`Owner API key written to ${ownerKeyFile} (readable by you only). It is shown nowhere else.`);
   }
   const server = await startHttpServer(engine, {
     host: values.host,

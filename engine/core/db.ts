@@ -9,12 +9,12 @@ export const DB_FILE = 'broadsheet.db';
  * `synchronize` stays off: the schema changes only through migrations. The composition root
  * gives the entities and migrations, so this floor knows none of the features above it.
  */
-export async function openDatabase(dataDir: string, schema: { entities: EntitySchema<any>[]; migrations: DataSourceOptions['migrations'] }): Promise<DataSource> {
+export async function openDatabase(dataDir: string, schema: { entities: EntitySchema<any>[]; migrations: Function[]; release?: string }): Promise<DataSource> {
   const ds = new DataSource({
     type: 'sqlite',
     database: join(dataDir, DB_FILE),
     entities: schema.entities,
-    migrations: schema.migrations,
+    migrations: schema.migrations as DataSourceOptions['migrations'],
     migrationsRun: false,
     synchronize: false,
     logging: false,
@@ -25,6 +25,34 @@ export async function openDatabase(dataDir: string, schema: { entities: EntitySc
   await ds.query('PRAGMA foreign_keys = ON');
   await ds.query('PRAGMA busy_timeout = 5000');
   await ds.query('PRAGMA synchronous = NORMAL');
+  await refuseNewerSchema(ds, schema.migrations.length, schema.release);
   await ds.runMigrations({ transaction: 'each' });
+  // The schema's version is the number of migrations applied: a release compares it with its own.
+  await ds.query(`PRAGMA user_version = ${schema.migrations.length}`);
   return ds;
+}
+
+/** A data folder a newer release has migrated, opened by an older one. */
+export class NewerSchemaError extends Error {
+  constructor(readonly found: number, readonly known: number, release?: string) {
+    super(
+      `This data folder was last opened by a newer release of Broadsheet (schema version ${found}); this release${release ? ` (${release})` : ''} knows schema version ${known} at most. ` +
+        'Start the newer release, or restore a backup made by this one. Nothing was changed.',
+    );
+    this.name = 'NewerSchemaError';
+  }
+}
+
+/**
+ * An older release would ignore what it does not know (a project's permissions mode, a
+ * subscription's hidden task) and act wrongly on the rest: it refuses the folder before touching it.
+ * The version is `user_version`; migrations this release does not know tell the same for folders
+ * written before the version was recorded.
+ */
+async function refuseNewerSchema(ds: DataSource, known: number, release?: string) {
+  const [{ user_version: found }] = (await ds.query('PRAGMA user_version')) as { user_version: number }[];
+  if (found > known) {
+    await ds.destroy();
+    throw new NewerSchemaError(found, known, release);
+  }
 }

@@ -1,7 +1,7 @@
 // `npm run serve` on an empty folder, as a person would start it: the built server, a real process.
 import { afterAll, describe, expect, it } from 'vitest';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
+import { chmod, mkdtemp, readFile, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -9,17 +9,32 @@ const SERVE = join(__dirname, '..', '..', 'dist', 'engine', 'serve.cjs');
 let child: ChildProcess | null = null;
 const folders: string[] = [];
 afterAll(async () => {
+  await stop();
+  for (const f of folders) await rm(f, { recursive: true, force: true });
+});
+
+async function stop() {
   if (child && child.exitCode === null) {
     const exited = new Promise((r) => child!.once('exit', r));
     child.kill('SIGTERM');
     await exited;
   }
-  for (const f of folders) await rm(f, { recursive: true, force: true });
-});
+}
 
-function start(dataDir: string): Promise<{ url: string; output: string }> {
+/** `serve` run to its end (it refuses to start): its exit code and what it printed. */
+function refused(args: string[]): Promise<{ code: number | null; output: string }> {
+  return new Promise((resolve) => {
+    const c = spawn(process.execPath, [SERVE, '--port', '0', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let output = '';
+    c.stdout!.on('data', (b: Buffer) => (output += b.toString()));
+    c.stderr!.on('data', (b: Buffer) => (output += b.toString()));
+    c.on('exit', (code) => resolve({ code, output }));
+  });
+}
+
+function start(dataDir: string, extra: string[] = []): Promise<{ url: string; output: string }> {
   return new Promise((resolve, reject) => {
-    child = spawn(process.execPath, [SERVE, '--data-dir', dataDir, '--port', '0', '--owner-email', 'Chief@Example.com'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    child = spawn(process.execPath, [SERVE, '--data-dir', dataDir, '--port', '0', '--owner-email', 'Chief@Example.com', ...extra], { stdio: ['ignore', 'pipe', 'pipe'] });
     let output = '';
     const timer = setTimeout(() => reject(new Error(`serve did not start:\n${output}`)), 20_000);
     const onData = (b: Buffer) => {
@@ -53,5 +68,36 @@ describe('npm run serve', () => {
     expect(page.status).toBe(200);
     expect(await page.text()).toContain('<div id="root">');
     expect(page.headers.get('content-security-policy')).toContain("script-src 'self'");
+  });
+
+  it('keeps the secrets key outside the data folder when asked, and refuses a key others can read', async () => {
+    await stop();
+    const dataDir = await mkdtemp(join(tmpdir(), 'bs-serve-'));
+    const keyDir = await mkdtemp(join(tmpdir(), 'bs-serve-key-'));
+    folders.push(dataDir, keyDir);
+    const keyFile = join(keyDir, 'broadsheet.key');
+    await start(dataDir, ['--secret-key-file', keyFile]);
+    await stop();
+    expect((await stat(keyFile)).mode & 0o777).toBe(0o600);
+    // A copy of the data folder holds no key: nothing in it decrypts the sealed passwords.
+    expect(await stat(join(dataDir, 'secret.key')).catch(() => null)).toBeNull();
+    // The key made readable by others: the server refuses to start, saying what to do.
+    await chmod(keyFile, 0o644);
+    const { code, output } = await refused(['--data-dir', dataDir, '--secret-key-file', keyFile]);
+    expect(code).toBe(1);
+    expect(output).toContain(`chmod 600 ${keyFile}`);
+    // The environment variable names it as the option does.
+    await chmod(keyFile, 0o600);
+    await new Promise<void>((resolve, reject) => {
+      child = spawn(process.execPath, [SERVE, '--data-dir', dataDir, '--port', '0'], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, BROADSHEET_SECRET_KEY_FILE: keyFile } });
+      let out = '';
+      child.stdout!.on('data', (b: Buffer) => {
+        out += b.toString();
+        if (out.includes('is serving')) resolve();
+      });
+      child.on('exit', (c) => reject(new Error(`exited ${c}: ${out}`)));
+    });
+    await stop();
+    expect(await stat(join(dataDir, 'secret.key')).catch(() => null)).toBeNull();
   });
 });

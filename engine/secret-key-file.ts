@@ -1,0 +1,32 @@
+import { chmod, readFile, stat, writeFile } from 'node:fs/promises';
+import type { SecretKeyStore } from './core/secrets.js';
+
+/** The environment variable that names the secrets key file, as `--secret-key-file` does. */
+export const SECRET_KEY_FILE_ENV = 'BROADSHEET_SECRET_KEY_FILE';
+
+/**
+ * Under `serve` the secrets key lives in a 0600 file: by default beside the database, or where
+ * `--secret-key-file` says (outside the data folder, so a copy of the folder decrypts nothing).
+ * A key others may read is refused at start: it would protect nothing.
+ */
+export function fileKeyStore(file: string): SecretKeyStore {
+  return {
+    load: async () => {
+      let mode: number;
+      try {
+        mode = (await stat(file)).mode;
+      } catch (e) {
+        if ((e as NodeJS.ErrnoException).code === 'ENOENT') return null;
+        throw e;
+      }
+      if (process.platform !== 'win32' && mode & 0o077) {
+        throw new Error(`The secrets key ${file} can be read by others (mode ${(mode & 0o777).toString(8)}); make it yours alone with: chmod 600 ${file}`);
+      }
+      return Buffer.from((await readFile(file, 'utf8')).trim(), 'base64');
+    },
+    save: async (key) => {
+      await writeFile(file, key.toString('base64'), { mode: 0o600, flag: 'wx' });
+      await chmod(file, 0o600);
+    },
+  };
+}
