@@ -9,7 +9,7 @@ export const DB_FILE = 'broadsheet.db';
  * `synchronize` stays off: the schema changes only through migrations. The composition root
  * gives the entities and migrations, so this floor knows none of the features above it.
  */
-export async function openDatabase(dataDir: string, schema: { entities: EntitySchema<any>[]; migrations: readonly (new () => unknown)[]; release?: string }): Promise<DataSource> {
+export async function openDatabase(dataDir: string, schema: { entities: EntitySchema<any>[]; migrations: (new () => unknown)[]; release?: string }): Promise<DataSource> {
   const ds = new DataSource({
     type: 'sqlite',
     database: join(dataDir, DB_FILE),
