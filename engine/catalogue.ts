@@ -40,6 +40,7 @@ import { filtersApp } from './features/filters/filters.app.js';
 import { reportsV1 } from './features/reports/reports.v1.js';
 import { reportsV2 } from './features/reports/reports.v2.js';
 import { reportsApp } from './features/reports/reports.app.js';
+import { backupsApp } from './features/backups/backups.app.js';
 import type { OpCallInput, OpResult } from './ops/op.js';
 import type { Page } from './core/envelope.js';
 import type { FileResult } from './core/file-result.js';
@@ -65,6 +66,7 @@ export const OPERATIONS = [
   ...reportsV1, ...reportsV2, ...reportsApp,
   ...tasksV1, ...tasksV2,
   ...conditionsV1, ...conditionsV2, ...requestsOps, ...mailServersV1, ...deliveryApp, ...storageOps, ...hubOps, ...subscriptionsV1, ...membersV2, ...userLifecycleV2,
+  ...backupsApp,
 ] as const;
 
 type Ops = (typeof OPERATIONS)[number];

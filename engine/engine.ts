@@ -24,6 +24,8 @@ import { removeUnfinishedImports } from './features/projects/projects.rules.js';
 import { RequestRunner } from './features/requests/runner.js';
 import { Scheduler } from './features/requests/scheduler.js';
 import { DirectorySchedule } from './features/user-directories/directory-schedule.js';
+import { BackupSchedule } from './features/backups/backup-schedule.js';
+import { applyPendingRestore, confirmRestore, removeBackupLeftovers, rollBackRestore } from './features/backups/backup-archive.js';
 import { MailOutbox, type OutboxOptions } from './features/mail/outbox.js';
 import { RequestLog, requestLogPath } from './features/requests/request-output.js';
 
@@ -82,16 +84,39 @@ export interface Engine {
   readonly scheduler: Scheduler;
   /** User directories' own synchronizations; tests with an injected clock call `directories.tick()`. */
   readonly directories: DirectorySchedule;
+  /** Scheduled backups; tests with an injected clock call `backups.tick()`. */
+  readonly backups: BackupSchedule;
   readonly outbox: MailOutbox;
   close(): Promise<void>;
 }
 
 export const silentLogger: Logger = { info() {}, warn() {}, error() {} };
 
+/**
+ * Starts the engine on a data folder. A restore staged by `app.backups.restore` is put in place
+ * first; the data it replaced is kept until the restored data has started, and comes back whole if
+ * it does not.
+ */
 export async function createEngine(options: EngineOptions): Promise<Engine> {
-  // The data folder and the database are the user's alone, whatever the process umask.
   await mkdir(options.dataDir, { recursive: true, mode: 0o700 });
+  const restore = await applyPendingRestore(options.dataDir);
+  if (restore.secretKey) await options.secretKeys.save(restore.secretKey);
+  try {
+    const engine = await startEngine(options);
+    await confirmRestore(options.dataDir);
+    return engine;
+  } catch (e) {
+    if (restore.applied && (await rollBackRestore(options.dataDir))) {
+      throw new Error(`The restored data could not start (${(e as Error).message}); the data from before the restore is back in place`);
+    }
+    throw e;
+  }
+}
+
+async function startEngine(options: EngineOptions): Promise<Engine> {
+  // The data folder and the database are the user's alone, whatever the process umask.
   await chmod(options.dataDir, 0o700);
+  await removeBackupLeftovers(options.dataDir);
   for (const sub of ['files', 'logs', 'apps']) await mkdir(join(options.dataDir, sub), { recursive: true, mode: 0o700 });
   const db: DataSource = await openDatabase(options.dataDir, { entities: ENTITIES, migrations: MIGRATIONS, release: options.release });
   await chmod(join(options.dataDir, DB_FILE), 0o600);
@@ -129,10 +154,12 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
     scheduler: { wake() {} },
     outbox: null as unknown as EngineServices['outbox'],
     address: { http: null },
+    installation: { schemaVersion: MIGRATIONS.length, release: options.release ?? null, secretKey: () => options.secretKeys.load() },
   };
   const runner = new RequestRunner(services, options.concurrentRequests);
   const scheduler = new Scheduler(services, () => runner.wake(), { timers: options.schedulerTimers });
   const directories = new DirectorySchedule(services, { timers: options.schedulerTimers });
+  const backups = new BackupSchedule(services, { timers: options.schedulerTimers });
   const logLineFailed = (requestId: string) => (e: Error) => log.error('A request log line could not be written', { requestId, error: e.message });
   const outbox = new MailOutbox(services, (requestId, line) => void new RequestLog(requestLogPath(options.dataDir, requestId), clock, logLineFailed(requestId)).line(line), options.mail);
   services.requests = runner;
@@ -152,6 +179,7 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
   runner.wake();
   await scheduler.start();
   directories.start();
+  backups.start();
   // The demo's 110,000 rows load in the background: the engine answers at once.
   const demoReady =
     firstStart.created && options.demo !== false
@@ -204,9 +232,11 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
     scheduler,
     outbox,
     directories,
+    backups,
     async close() {
       scheduler.stop();
       directories.stop();
+      backups.stop();
       await runner.close();
       await outbox.close();
       await demoReady;

@@ -1,4 +1,4 @@
-import { chmod, readFile, stat, writeFile } from 'node:fs/promises';
+import { chmod, readFile, rename, stat, writeFile } from 'node:fs/promises';
 import type { SecretKeyStore } from './core/secrets.js';
 
 /** The environment variable that names the secrets key file, as `--secret-key-file` does. */
@@ -25,8 +25,11 @@ export function fileKeyStore(file: string): SecretKeyStore {
       return Buffer.from((await readFile(file, 'utf8')).trim(), 'base64');
     },
     save: async (key) => {
-      await writeFile(file, key.toString('base64'), { mode: 0o600, flag: 'wx' });
-      await chmod(file, 0o600);
+      // Replaced whole or not at all (a restore may bring a key back): written aside, then renamed over.
+      const next = `${file}.new`;
+      await writeFile(next, key.toString('base64'), { mode: 0o600 });
+      await chmod(next, 0o600);
+      await rename(next, file);
     },
   };
 }

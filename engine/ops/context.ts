@@ -58,6 +58,8 @@ export interface EngineServices {
   scheduler: { wake(): void };
   /** The persisted outbox: messages are written before they are sent. */
   outbox: { enqueue(rows: OutboxRow[]): Promise<void>; wake(): void };
+  /** What a backup records of this installation, and the secrets key when a backup is to include it. */
+  installation: { schemaVersion: number; release: string | null; secretKey(): Promise<Buffer | null> };
   /** Where people reach this installation (set when the HTTP server listens): links in mail point here. */
   address: { http: string | null };
 }

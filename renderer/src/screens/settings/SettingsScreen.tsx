@@ -3,8 +3,11 @@ import { invoke } from '../../bridge';
 import { Form, submitOutcome, type FormValues } from '../../components/Form';
 import { toastSucceeded } from '../../stores/feedback/toasts';
 import { MailServersPanel } from './MailServersPanel';
+import { BackupsPanel } from './BackupsPanel';
+import { selectMayCall, useSession } from '../../stores/session/session.store';
 
 export function SettingsScreen() {
+  const mayBackUp = useSession(selectMayCall('app.backups.overview'));
   const [methods, setMethods] = useState<FormValues | null>(null);
   useEffect(() => {
     void invoke('app.settings.getAuthenticationMethods').then((a) => setMethods(a.ok ? { ...a.data } : { jwtAuth: false, ntlmAuth: false }));
@@ -28,6 +31,7 @@ export function SettingsScreen() {
         )}
       </div>
       <MailServersPanel />
+      {mayBackUp && <BackupsPanel />}
       <div className="panel">
         <h2>Your password</h2>
         <Form

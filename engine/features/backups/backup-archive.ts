@@ -1,0 +1,271 @@
+import { createHash, randomUUID } from 'node:crypto';
+import { createReadStream, existsSync } from 'node:fs';
+import { copyFile, link, mkdir, open, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { basename, dirname, join, relative, sep } from 'node:path';
+import sqlite3 from 'sqlite3';
+import * as tar from 'tar';
+
+// A backup is one gzipped tar file: a consistent copy of the database (`VACUUM INTO`, a snapshot
+// taken while writes go on), of each analytics app's data file the same way, of `files/` (request
+// and hub files, linked while the archive is written so retention cannot pull them away), of the
+// run logs (`logs/`), and a
+// manifest with every file's SHA-256 and the tables' counts. It is written beside its destination
+// as `.partial` and renamed into place once complete: a crash leaves earlier backups as they were.
+
+export const BACKUP_FORMAT = 'broadsheet-backup';
+export const BACKUP_EXTENSION = '.bsbackup';
+const DB_FILE = 'broadsheet.db';
+const KEY_FILE = 'secret.key';
+/** Tables whose counts the manifest records (what a person would check after a restore). */
+const COUNTED = ['users', 'groups', 'projects', 'reports', 'tasks', 'requests', 'outbox', 'hub_files', 'member_permissions'];
+
+export interface BackupManifest {
+  format: typeof BACKUP_FORMAT;
+  version: 1;
+  createdAt: string;
+  /** The schema version of the database inside (the number of migrations applied). */
+  schemaVersion: number;
+  release: string | null;
+  includesSecretKey: boolean;
+  counts: Record<string, number>;
+  /** Every file of the backup but the manifest, with its size and SHA-256. */
+  files: Record<string, { size: number; sha256: string }>;
+}
+
+function sqlite(path: string, mode = sqlite3.OPEN_READWRITE | sqlite3.OPEN_CREATE): Promise<sqlite3.Database> {
+  return new Promise((resolve, reject) => {
+    const db = new sqlite3.Database(path, mode, (e) => (e ? reject(e) : resolve(db)));
+  });
+}
+const all = <T>(db: sqlite3.Database, sql: string, params: unknown[] = []) => new Promise<T[]>((resolve, reject) => db.all(sql, params, (e, rows) => (e ? reject(e) : resolve(rows as T[]))));
+const closeDb = (db: sqlite3.Database) => new Promise<void>((resolve, reject) => db.close((e) => (e ? reject(e) : resolve())));
+
+/** A consistent copy of a live SQLite file through a connection of its own (a WAL reader's snapshot). */
+async function snapshot(source: string, target: string) {
+  const db = await sqlite(source, sqlite3.OPEN_READONLY);
+  try {
+    await all(db, 'PRAGMA busy_timeout = 10000');
+    await all(db, 'VACUUM INTO ?', [target]);
+  } finally {
+    await closeDb(db);
+  }
+}
+
+/** `PRAGMA integrity_check` of a database file: 'ok' or what SQLite found. */
+export async function integrityOf(file: string): Promise<string> {
+  const db = await sqlite(file, sqlite3.OPEN_READONLY);
+  try {
+    const rows = await all<{ integrity_check: string }>(db, 'PRAGMA integrity_check');
+    return rows.map((r) => r.integrity_check).join('; ');
+  } finally {
+    await closeDb(db);
+  }
+}
+
+async function sha256(file: string): Promise<string> {
+  const hash = createHash('sha256');
+  for await (const chunk of createReadStream(file)) hash.update(chunk as Buffer);
+  return hash.digest('hex');
+}
+
+async function* walk(dir: string): AsyncGenerator<string> {
+  if (!existsSync(dir)) return;
+  for (const entry of await readdir(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) yield* walk(path);
+    else if (entry.isFile()) yield path;
+  }
+}
+
+/** Links a file into the staging folder (instant, and immune to its removal); copies across devices. */
+async function place(source: string, target: string) {
+  await mkdir(dirname(target), { recursive: true, mode: 0o700 });
+  await link(source, target).catch(() => copyFile(source, target));
+}
+
+async function syncFile(path: string) {
+  const handle = await open(path, 'r');
+  try {
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+}
+
+export interface WriteBackupOptions {
+  dataDir: string;
+  /** The backup file to write (its folder exists). */
+  file: string;
+  schemaVersion: number;
+  release: string | null;
+  /** The secrets key, when the user asked for it to be in the backup. */
+  secretKey: Buffer | null;
+  now: Date;
+}
+
+/** Writes a backup; answers its manifest and size. */
+export async function writeBackup(o: WriteBackupOptions): Promise<{ manifest: BackupManifest; size: number }> {
+  // Staging lives in the data folder, so request and hub files are hard links, not copies.
+  const staging = join(o.dataDir, `backup-staging-${randomUUID()}`);
+  const partial = `${o.file}.partial`;
+  await mkdir(staging, { mode: 0o700 });
+  try {
+    await snapshot(join(o.dataDir, DB_FILE), join(staging, DB_FILE));
+    for await (const path of walk(join(o.dataDir, 'apps'))) {
+      const rel = relative(o.dataDir, path);
+      // An app's data file is copied as a snapshot; an import's half-built next file is left out.
+      if (path.endsWith('.db-wal') || path.endsWith('.db-shm') || basename(path).startsWith('data.next')) continue;
+      if (path.endsWith('.db')) {
+        await mkdir(dirname(join(staging, rel)), { recursive: true, mode: 0o700 });
+        await snapshot(path, join(staging, rel));
+      } else await place(path, join(staging, rel));
+    }
+    for await (const path of walk(join(o.dataDir, 'files'))) {
+      if (path.endsWith('.part')) continue;
+      await place(path, join(staging, relative(o.dataDir, path)));
+    }
+    // Run logs grow while they are open: copied as they are now (a link would keep growing after its checksum).
+    for await (const path of walk(join(o.dataDir, 'logs'))) {
+      const target = join(staging, relative(o.dataDir, path));
+      await mkdir(dirname(target), { recursive: true, mode: 0o700 });
+      await copyFile(path, target);
+    }
+    if (o.secretKey) await writeFile(join(staging, KEY_FILE), o.secretKey.toString('base64'), { mode: 0o600 });
+    const files: BackupManifest['files'] = {};
+    for await (const path of walk(staging)) {
+      files[relative(staging, path).split(sep).join('/')] = { size: (await stat(path)).size, sha256: await sha256(path) };
+    }
+    const db = await sqlite(join(staging, DB_FILE), sqlite3.OPEN_READONLY);
+    const counts: Record<string, number> = {};
+    try {
+      for (const table of COUNTED) counts[table] = Number((await all<{ n: number }>(db, `SELECT COUNT(*) AS n FROM "${table}"`))[0].n);
+    } finally {
+      await closeDb(db);
+    }
+    const manifest: BackupManifest = {
+      format: BACKUP_FORMAT, version: 1, createdAt: o.now.toISOString(), schemaVersion: o.schemaVersion, release: o.release,
+      includesSecretKey: !!o.secretKey, counts, files,
+    };
+    await writeFile(join(staging, 'manifest.json'), JSON.stringify(manifest, null, 1), { mode: 0o600 });
+    const entries = ['manifest.json', ...Object.keys(files)];
+    await tar.create({ gzip: true, file: partial, cwd: staging, portable: true, mode: 0o600 } as tar.TarOptionsWithAliasesFile, entries);
+    await syncFile(partial);
+    await rename(partial, o.file);
+    return { manifest, size: (await stat(o.file)).size };
+  } finally {
+    await rm(staging, { recursive: true, force: true });
+    await rm(partial, { force: true });
+  }
+}
+
+/** Why a backup cannot be restored: what is wrong, in the user's words. */
+export class BackupProblem extends Error {}
+
+const RESTORE_STAGING = 'restore-staging';
+const RESTORE_PENDING = 'restore-pending.json';
+const RESTORE_APPLIED = 'restore-applied.json';
+
+/**
+ * Unpacks a backup into the data folder's restore staging and checks it whole before anything is
+ * replaced: the manifest's format and schema version, every file's size and SHA-256 (and nothing
+ * beyond them), and `PRAGMA integrity_check` of every database. A good one is marked pending: the
+ * next start puts it in place.
+ */
+export async function stageRestore(dataDir: string, file: string, knownSchema: number, restoreSecretKey: boolean): Promise<BackupManifest> {
+  const staging = join(dataDir, RESTORE_STAGING);
+  await rm(staging, { recursive: true, force: true });
+  await rm(join(dataDir, RESTORE_PENDING), { force: true });
+  await mkdir(staging, { mode: 0o700 });
+  try {
+    // Only plain files and folders, never outside the staging folder (tar refuses `..` and absolute paths).
+    await tar.extract({ file, cwd: staging, strict: true, preservePaths: false, filter: (_p, entry) => ('type' in entry ? entry.type === 'File' || entry.type === 'Directory' : true) }).catch((e: Error) => {
+      throw new BackupProblem(`This file is not a Broadsheet backup, or it is damaged: ${e.message}`);
+    });
+    const manifest = JSON.parse(await readFile(join(staging, 'manifest.json'), 'utf8').catch(() => '{}')) as BackupManifest;
+    if (manifest.format !== BACKUP_FORMAT) throw new BackupProblem('This file is not a Broadsheet backup (it has no Broadsheet manifest)');
+    if (manifest.schemaVersion > knownSchema) {
+      throw new BackupProblem(`This backup was made by a newer release (schema version ${manifest.schemaVersion}); this release knows schema version ${knownSchema} at most`);
+    }
+    const found = new Set<string>();
+    for await (const path of walk(staging)) found.add(relative(staging, path).split(sep).join('/'));
+    found.delete('manifest.json');
+    for (const [name, expected] of Object.entries(manifest.files)) {
+      const path = join(staging, ...name.split('/'));
+      if (!found.delete(name) || (await stat(path)).size !== expected.size || (await sha256(path)) !== expected.sha256) {
+        throw new BackupProblem(`The backup is damaged: ${name} is missing or differs from what was backed up`);
+      }
+    }
+    if (found.size) throw new BackupProblem(`The backup holds files its manifest does not name (${[...found][0]}): it was changed after it was made`);
+    for (const name of Object.keys(manifest.files).filter((n) => n.endsWith('.db'))) {
+      const verdict = await integrityOf(join(staging, ...name.split('/')));
+      if (verdict !== 'ok') throw new BackupProblem(`The backup's ${name} fails SQLite's integrity check: ${verdict}`);
+    }
+    if (!restoreSecretKey) await rm(join(staging, KEY_FILE), { force: true });
+    // A state with no files or apps replaces one with them: the folders are there to take their place.
+    for (const sub of ['files', 'apps', 'logs']) await mkdir(join(staging, sub), { recursive: true, mode: 0o700 });
+    await writeFile(join(dataDir, RESTORE_PENDING), JSON.stringify({ from: file, stagedAt: new Date().toISOString(), restoreSecretKey: restoreSecretKey && manifest.includesSecretKey }), { mode: 0o600 });
+    return manifest;
+  } catch (e) {
+    await rm(staging, { recursive: true, force: true });
+    throw e;
+  }
+}
+
+/** What the data folder holds of its own state, moved aside as a whole by a restore (the journal first: it goes with the database). */
+const STATE = [`${DB_FILE}-wal`, `${DB_FILE}-shm`, DB_FILE, 'files', 'apps', 'logs'];
+
+/**
+ * Puts a pending restore in place before the engine opens anything: the current state moves to
+ * `before-restore/`, the staged one takes its place. Every step is a rename inside the data folder
+ * and each is skipped once done, so a restore a crash interrupted finishes at the next start.
+ * Answers the staged secrets key when it is to be restored.
+ */
+export async function applyPendingRestore(dataDir: string): Promise<{ applied: boolean; secretKey: Buffer | null }> {
+  const pending = join(dataDir, RESTORE_PENDING);
+  const staging = join(dataDir, RESTORE_STAGING);
+  if (!existsSync(pending)) return { applied: false, secretKey: null };
+  const marker = JSON.parse(await readFile(pending, 'utf8')) as { restoreSecretKey?: boolean };
+  const previous = join(dataDir, 'before-restore');
+  await mkdir(previous, { recursive: true, mode: 0o700 });
+  for (const name of STATE) {
+    // Still staged means not yet placed; the database's journal follows the database.
+    if (!existsSync(join(staging, name.startsWith(DB_FILE) ? DB_FILE : name))) continue;
+    const current = join(dataDir, name);
+    if (existsSync(current)) {
+      if (existsSync(join(previous, name))) await rm(current, { recursive: true, force: true });
+      else await rename(current, join(previous, name));
+    }
+    if (existsSync(join(staging, name))) await rename(join(staging, name), current);
+  }
+  const keyFile = join(staging, KEY_FILE);
+  const secretKey = marker.restoreSecretKey && existsSync(keyFile) ? Buffer.from((await readFile(keyFile, 'utf8')).trim(), 'base64') : null;
+  await writeFile(join(dataDir, RESTORE_APPLIED), JSON.stringify({ previous: 'before-restore' }), { mode: 0o600 });
+  await rm(pending, { force: true });
+  return { applied: true, secretKey };
+}
+
+/** The restored state has started: what it replaced may go. */
+export async function confirmRestore(dataDir: string): Promise<void> {
+  if (!existsSync(join(dataDir, RESTORE_APPLIED))) return;
+  await rm(join(dataDir, 'before-restore'), { recursive: true, force: true });
+  await rm(join(dataDir, RESTORE_STAGING), { recursive: true, force: true });
+  await rm(join(dataDir, RESTORE_APPLIED), { force: true });
+}
+
+/** The restored state did not start: the state before it comes back, whole. */
+export async function rollBackRestore(dataDir: string): Promise<boolean> {
+  const previous = join(dataDir, 'before-restore');
+  if (!existsSync(join(dataDir, RESTORE_APPLIED)) || !existsSync(previous)) return false;
+  for (const name of STATE) {
+    if (!existsSync(join(previous, name))) continue;
+    await rm(join(dataDir, name), { recursive: true, force: true });
+    await rename(join(previous, name), join(dataDir, name));
+  }
+  await rm(join(dataDir, RESTORE_APPLIED), { force: true });
+  return true;
+}
+
+/** What a crash during a backup left in the data folder (staging links) is removed at start. */
+export async function removeBackupLeftovers(dataDir: string): Promise<void> {
+  for (const name of await readdir(dataDir)) if (name.startsWith('backup-staging-')) await rm(join(dataDir, name), { recursive: true, force: true });
+}

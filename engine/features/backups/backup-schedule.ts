@@ -1,0 +1,43 @@
+import type { EngineServices } from '../../ops/context.js';
+import { applyRetention, backupSettings, createBackup, nextBackupAfter, recordFailedBackup } from './backups.rules.js';
+
+const CHECK_EVERY_MS = 60_000;
+
+/** Takes the scheduled backup when its time has come (on the engine's clock), then applies retention. */
+export class BackupSchedule {
+  private timer: NodeJS.Timeout | null = null;
+
+  constructor(
+    private readonly services: EngineServices,
+    private readonly options: { timers?: boolean } = {},
+  ) {}
+
+  start() {
+    if (this.options.timers === false) return;
+    this.timer = setInterval(() => void this.tick().catch((e: unknown) => this.services.log.error('The scheduled backup failed', { error: (e as Error).message })), CHECK_EVERY_MS);
+    this.timer.unref?.();
+  }
+
+  /** Takes the backup if one is due now; answers whether it did. */
+  async tick(): Promise<boolean> {
+    const settings = await backupSettings(this.services);
+    // The first due time counts from the last backup, or from when the schedule was set up.
+    const next = nextBackupAfter(settings, new Date(settings.lastBackupAt ?? settings.scheduledFrom ?? this.services.now().toISOString()));
+    if (!next || next > this.services.now() || !settings.folder) return false;
+    try {
+      await createBackup(this.services, {}, 'folder');
+    } catch (e) {
+      // Recorded as the last backup's result, so the next try waits for the next due time rather than every minute.
+      await recordFailedBackup(this.services, (e as Error).message);
+      throw e;
+    }
+    const removed = await applyRetention(settings.folder, settings.keep);
+    if (removed) this.services.log.info('Old backups removed by retention', { folder: settings.folder, removed });
+    return true;
+  }
+
+  stop() {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = null;
+  }
+}

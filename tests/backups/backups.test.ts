@@ -1,0 +1,263 @@
+// Finding 8: backup and restore. A backup taken while writes and an import run restores to the
+// counts it recorded and passes SQLite's integrity check; the data it replaced stays aside until
+// the restored data has started; a damaged backup is refused before anything is replaced; a kill -9
+// during a backup leaves earlier backups as they were; scheduled backups keep their retention; the
+// secrets key is in a backup only when asked. Real files, real processes, the engine's own clock.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { spawn } from 'node:child_process';
+import { createHash, randomBytes } from 'node:crypto';
+import { existsSync, readdirSync } from 'node:fs';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import sqlite3 from 'sqlite3';
+import * as tar from 'tar';
+import { memoryKeyStore, signedInUserWith, startTestServer, type TestServer } from '../support/test-server.js';
+import { fixtures, type Fixtures } from '../support/samples.js';
+import { covers } from '../support/covers.js';
+import { stageRestore } from '../../engine/features/backups/backup-archive.js';
+import { MIGRATIONS } from '../../engine/migrations/index.js';
+
+const folders: string[] = [];
+afterAll(async () => {
+  for (const f of folders) await rm(f, { recursive: true, force: true });
+});
+const tempFolder = async (label: string) => {
+  const dir = await mkdtemp(join(tmpdir(), `bs-${label}-`));
+  folders.push(dir);
+  return dir;
+};
+const sha = async (file: string) => createHash('sha256').update(await readFile(file)).digest('hex');
+
+/** Rows of a table in an SQLite file, read with a connection of its own. */
+function countIn(file: string, sql: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const db = new sqlite3.Database(file, sqlite3.OPEN_READONLY, (e) => {
+      if (e) return reject(e);
+      db.get(sql, (err, row: { n: number }) => db.close(() => (err ? reject(err) : resolve(Number(row.n)))));
+    });
+  });
+}
+
+describe(covers('backup and restore while the product works', 'app.backups.create', 'app.backups.restore', 'app.backups.overview'), () => {
+  let s: TestServer;
+  let f: Fixtures;
+  const keys = memoryKeyStore();
+  beforeAll(async () => {
+    s = await startTestServer({ secretKeys: keys, keepDataDir: true });
+    f = await fixtures(s);
+  });
+  afterAll(async () => {
+    await s.stop();
+    await rm(s.dataDir, { recursive: true, force: true });
+  });
+
+  it('a backup taken during writes and an import restores to its recorded counts, whole, and the old data goes once the restored data has started', async () => {
+    const backups = await tempFolder('backups');
+    const app = await f.make.app();
+    const appRow = (await s.ok('GET', '/api/v1/analytics-apps', undefined, { get_all: true })).find((a: { id: string }) => a.id === app);
+    const rowsBefore = 2;
+    const big = ['Region,Product,Units,Price', ...Array.from({ length: 60_000 }, (_, i) => `R${i % 7},P${i % 13},${i % 50},${(i % 100) + 0.5}`)].join('\n');
+    const groupsBefore = Number((await s.engine.services.db.query('SELECT COUNT(*) AS n FROM groups'))[0].n);
+
+    let writing = true;
+    let written = 0;
+    const writes = (async () => {
+      while (writing) {
+        await s.ok('POST', '/api/v1/groups', { name: `Busy ${randomBytes(4).toString('hex')}` });
+        written++;
+      }
+    })();
+    const importing = s.ok('POST', `/api/app/analytics/${app}/import`, { fileName: 'big.csv', content: big });
+    while (written < 10) await new Promise((r) => setTimeout(r, 10));
+    const file = join(backups, 'during-work.bsbackup');
+    const backup = await s.call('POST', '/api/app/backups', { body: { file } });
+    expect(backup.status, JSON.stringify(backup.body)).toBe(200);
+    writing = false;
+    await writes;
+    await importing;
+    const groupsAfter = Number((await s.engine.services.db.query('SELECT COUNT(*) AS n FROM groups'))[0].n);
+    const rowsAfter = 60_000;
+    const recorded = backup.body.data.counts as Record<string, number>;
+    expect(recorded.groups).toBeGreaterThanOrEqual(groupsBefore + 10);
+    expect(recorded.groups).toBeLessThanOrEqual(groupsAfter);
+    expect(backup.body.data.includesSecretKey).toBe(false);
+
+    const staged = await s.call('POST', '/api/app/backups/restore', { body: { file } });
+    expect(staged.status, JSON.stringify(staged.body)).toBe(200);
+    expect(staged.body.data.restartRequired).toBe(true);
+    // Nothing replaced yet: the running data is what it was.
+    expect(Number((await s.engine.services.db.query('SELECT COUNT(*) AS n FROM groups'))[0].n)).toBe(groupsAfter);
+    await s.stop();
+
+    s = await startTestServer({ dataDir: s.dataDir, secretKeys: keys, keepDataDir: true });
+    const db = s.engine.services.db;
+    for (const [table, n] of Object.entries(recorded)) expect(Number((await db.query(`SELECT COUNT(*) AS n FROM "${table}"`))[0].n), table).toBe(n);
+    expect((await db.query('PRAGMA integrity_check'))[0].integrity_check).toBe('ok');
+    // The app's data is one whole state or the other, never half an import.
+    const appRows = await countIn(join(s.dataDir, 'apps', appRow.appId, 'data.db'), 'SELECT COUNT(*) AS n FROM data');
+    expect([rowsBefore, rowsAfter]).toContain(appRows);
+    // The restored data started: what it replaced is gone, and so is the staging.
+    expect(existsSync(join(s.dataDir, 'before-restore'))).toBe(false);
+    expect(existsSync(join(s.dataDir, 'restore-staging'))).toBe(false);
+    // It is listed as a backup of the folder once the folder is set.
+    await s.ok('PUT', '/api/app/backups/settings', { folder: backups, frequency: 'Off', atHour: 2, keep: 7, includeSecretKey: false });
+    expect((await s.ok('GET', '/api/app/backups')).backups.map((b: { name: string }) => b.name)).toEqual(['during-work.bsbackup']);
+  }, 180_000);
+
+  it('refuses a damaged backup, or one of a newer release, naming the file and replacing nothing', async () => {
+    const backups = await tempFolder('backups');
+    const file = join(backups, 'good.bsbackup');
+    await s.ok('POST', '/api/app/backups', { file });
+    const bytes = await readFile(file);
+    bytes[Math.floor(bytes.length / 2)] ^= 0xff;
+    const damaged = join(backups, 'damaged.bsbackup');
+    await writeFile(damaged, bytes);
+    const res = await s.call('POST', '/api/app/backups/restore', { body: { file: damaged } });
+    expect(res.status).toBe(400);
+    expect(res.body.errorDetails?.[0].field).toBe('body.file');
+    expect(existsSync(join(s.dataDir, 'restore-pending.json'))).toBe(false);
+    expect(existsSync(join(s.dataDir, 'restore-staging'))).toBe(false);
+    // A backup written by a newer release (a higher schema version in its manifest).
+    const unpacked = await tempFolder('unpacked');
+    await tar.extract({ file, cwd: unpacked });
+    const manifest = JSON.parse(await readFile(join(unpacked, 'manifest.json'), 'utf8'));
+    await writeFile(join(unpacked, 'manifest.json'), JSON.stringify({ ...manifest, schemaVersion: MIGRATIONS.length + 1 }));
+    const newer = join(backups, 'newer.bsbackup');
+    await tar.create({ gzip: true, file: newer, cwd: unpacked }, readdirSync(unpacked));
+    const refused = await s.call('POST', '/api/app/backups/restore', { body: { file: newer } });
+    expect(refused.status).toBe(400);
+    expect(refused.body.error).toContain(`schema version ${MIGRATIONS.length + 1}`);
+    expect(existsSync(join(s.dataDir, 'restore-pending.json'))).toBe(false);
+  });
+
+  it('keeps the secrets key out of a backup unless asked, and brings it back only when asked', async () => {
+    const backups = await tempFolder('backups');
+    const entries = async (file: string) => {
+      const names: string[] = [];
+      await tar.list({ file, onReadEntry: (e) => void names.push(e.path) });
+      return names;
+    };
+    const without = join(backups, 'without.bsbackup');
+    const withKey = join(backups, 'with-key.bsbackup');
+    await s.ok('POST', '/api/app/backups', { file: without });
+    await s.ok('POST', '/api/app/backups', { file: withKey, includeSecretKey: true });
+    expect(await entries(without)).not.toContain('secret.key');
+    expect(await entries(withKey)).toContain('secret.key');
+    // Another installation, another key: restoring with the key makes the backup's key its own.
+    const otherKeys = memoryKeyStore();
+    const other = await startTestServer({ secretKeys: otherKeys, keepDataDir: true });
+    expect((await other.call('POST', '/api/app/backups/restore', { body: { file: withKey, restoreSecretKey: true } })).status).toBe(200);
+    await other.stop();
+    const reopened = await startTestServer({ dataDir: other.dataDir, secretKeys: otherKeys });
+    expect((await otherKeys.load())!.equals((await keys.load())!)).toBe(true);
+    await reopened.stop();
+  });
+
+  it('is a tenant administrator\'s: others are refused, and folders inside the data folder are refused by name', async () => {
+    const backups = await tempFolder('backups');
+    const designer = await signedInUserWith(s, { viewProject: true, updateProject: true, viewSettings: true, editSettings: true }, 'designer');
+    for (const [method, path, body] of [
+      ['GET', '/api/app/backups', undefined],
+      ['PUT', '/api/app/backups/settings', { folder: backups, frequency: 'Daily', atHour: 2, keep: 7, includeSecretKey: true }],
+      ['POST', '/api/app/backups', { file: join(backups, 'mine.bsbackup') }],
+      ['POST', '/api/app/backups/restore', { file: join(backups, 'mine.bsbackup') }],
+    ] as const) {
+      expect((await s.call(method, path, { token: designer.token, body })).status, `${method} ${path}`).toBe(403);
+      expect((await s.call(method, path, { token: null, body })).status, `${method} ${path}`).toBe(401);
+    }
+    expect(readdirSync(backups)).toEqual([]);
+    const inside = await s.call('PUT', '/api/app/backups/settings', { body: { folder: join(s.dataDir, 'files'), frequency: 'Daily', atHour: 2, keep: 7, includeSecretKey: false } });
+    expect(inside.status).toBe(400);
+    expect(inside.body.errorDetails?.[0]).toMatchObject({ field: 'body.folder' });
+    const relative = await s.call('POST', '/api/app/backups', { body: { file: 'backups/mine.bsbackup' } });
+    expect(relative.body.errorDetails?.[0].field).toBe('body.file');
+    const scheduleWithout = await s.call('PUT', '/api/app/backups/settings', { body: { folder: null, frequency: 'Weekly', atHour: 2, keep: 7, includeSecretKey: false } });
+    expect(scheduleWithout.body.errorDetails?.[0].field).toBe('body.folder');
+  });
+});
+
+describe(covers('scheduled backups with retention, on the engine clock', 'app.backups.configure'), () => {
+  it('takes one backup a day at the hour set and keeps the newest ones', async () => {
+    let now = Date.parse('2026-05-04T10:00:00Z');
+    const s = await startTestServer({ now: () => new Date(now), schedulerTimers: false });
+    try {
+      const backups = await tempFolder('scheduled');
+      const hour = new Date(now).getHours(); // the schedule is in the machine's time zone
+      await s.ok('PUT', '/api/app/backups/settings', { folder: backups, frequency: 'Daily', atHour: (hour + 1) % 24, keep: 2, includeSecretKey: false });
+      // Just set up: nothing due until the hour comes.
+      expect(await s.engine.backups.tick()).toBe(false);
+      const taken: string[] = [];
+      for (let day = 0; day < 3; day++) {
+        now += 3_600_000 + 60_000;
+        expect(await s.engine.backups.tick(), `day ${day}`).toBe(true);
+        expect(await s.engine.backups.tick(), `day ${day} again`).toBe(false);
+        taken.push(...readdirSync(backups).filter((n) => !taken.includes(n)));
+        now += 23 * 3_600_000 - 60_000;
+      }
+      expect(taken).toHaveLength(3);
+      // Retention keeps the newest two.
+      expect(readdirSync(backups).sort()).toEqual(taken.slice(1).sort());
+      const overview = await s.ok('GET', '/api/app/backups');
+      expect(overview.lastResult).toMatchObject({ error: null });
+      expect(Date.parse(overview.nextBackupAt)).toBeGreaterThan(now);
+    } finally {
+      await s.stop();
+    }
+  });
+});
+
+describe('a backup killed midway', () => {
+  it('leaves earlier backups intact and restorable; the next start clears what it left', async () => {
+    const keys = memoryKeyStore();
+    const key = (await keys.load())!;
+    const s = await startTestServer({ secretKeys: keys, keepDataDir: true });
+    const backups = await tempFolder('killed');
+    // Enough bytes in files/ that the backup takes a while: incompressible, so gzip works for it.
+    const bulk = join(s.dataDir, 'files', 'requests', 'bulk');
+    await mkdir(bulk, { recursive: true });
+    for (let i = 0; i < 120; i++) await writeFile(join(bulk, `part-${i}.bin`), randomBytes(512 * 1024));
+    const first = join(backups, 'first.bsbackup');
+    await s.ok('POST', '/api/app/backups', { file: first });
+    const firstSha = await sha(first);
+    await s.stop();
+
+    const second = join(backups, 'second.bsbackup');
+    const child = spawn(process.execPath, ['--import', 'tsx', 'tests/support/backup-child.mts'], {
+      env: { ...process.env, BROADSHEET_TEST_DATA: s.dataDir, BROADSHEET_TEST_KEY: key.toString('hex'), BROADSHEET_TEST_BACKUP: second },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    const exited = new Promise((r) => child.once('exit', r));
+    // Killed while the archive is being written.
+    await new Promise<void>((resolve, reject) => {
+      let out = '';
+      child.stdout!.on('data', (b: Buffer) => {
+        out += b.toString();
+        if (out.includes('BACKING UP')) {
+          const poll = setInterval(() => {
+            if (existsSync(`${second}.partial`)) {
+              clearInterval(poll);
+              child.kill('SIGKILL');
+              resolve();
+            }
+          }, 2);
+        }
+      });
+      child.once('exit', (code) => reject(new Error(`the backup ended (${code}) before it could be killed`)));
+    });
+    await exited;
+    expect(existsSync(second)).toBe(false);
+    expect(await sha(first)).toBe(firstSha);
+    // The earlier backup restores: every file's checksum and the database's integrity check hold.
+    const check = await tempFolder('check');
+    const manifest = await stageRestore(check, first, MIGRATIONS.length, false);
+    expect(manifest.files['files/requests/bulk/part-0.bin'].size).toBe(512 * 1024);
+    // The next start removes the staging links the kill left; the next backup the partial file.
+    expect(readdirSync(s.dataDir).some((n) => n.startsWith('backup-staging-'))).toBe(true);
+    const again = await startTestServer({ dataDir: s.dataDir, secretKeys: keys });
+    expect(readdirSync(s.dataDir).some((n) => n.startsWith('backup-staging-'))).toBe(false);
+    await again.ok('POST', '/api/app/backups', { file: join(backups, 'third.bsbackup') });
+    expect(readdirSync(backups).sort()).toEqual(['first.bsbackup', 'third.bsbackup']);
+    await again.stop();
+  }, 180_000);
+});
