@@ -13,6 +13,7 @@ import { pdfPages, zipEntries } from '../support/read-back.js';
 import { demoSalesByRegion } from '../support/demo-figures.js';
 import { covers } from '../support/covers.js';
 import { until } from '../support/until.js';
+import { outboxIdle } from '../support/outbox.js';
 
 let s: TestServer;
 let smtp: TestSmtp;
@@ -55,7 +56,7 @@ describe(covers('delivery per iteration value', 'v1.taskReports.create', 'v2.tas
     const regions = [...sales.keys()].sort();
     const mine = () => smtp.received.filter((m) => m.parsed.subject?.startsWith('Regions by mail:'));
     const got = await until(mine, (x) => x.length >= regions.length + 1);
-    await new Promise((r) => setTimeout(r, 300));
+    await outboxIdle(s);
     expect(mine()).toHaveLength(regions.length + 1);
     const total = [...sales.values()].reduce((a, b) => a + b, 0);
     expect(got[0].parsed.subject).toBe(`Regions by mail: ${total.toLocaleString('en-US', { maximumFractionDigits: 2 })} in all`);

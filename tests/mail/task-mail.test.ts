@@ -11,6 +11,7 @@ import { waitForRequest } from '../support/requests.js';
 import { covers } from '../support/covers.js';
 import { until } from '../support/until.js';
 import { Outbox } from '../../engine/features/mail/mail.entity.js';
+import { outboxIdle } from '../support/outbox.js';
 
 let s: TestServer;
 let f: Fixtures;
@@ -78,7 +79,7 @@ describe(covers('task e-mail', 'v2.tasks.updateEmail', 'v2.requests.run'), () =>
     expect(done.status).toBe('completed');
     const mine = () => smtp.received.filter((m) => m.parsed.subject?.startsWith('Units pack for '));
     await until(mine, (x) => x.length >= 2);
-    await new Promise((r) => setTimeout(r, 200));
+    await outboxIdle(s);
     const got = mine();
     expect(got.map((m) => m.envelopeTo[0]).sort()).toEqual(['ann@example.com', 'bob@example.com']);
     const onDisk = readFileSync(join(s.dataDir, 'files', 'requests', done.id, done.files[0].name));
@@ -170,7 +171,7 @@ describe(covers('task e-mail', 'v2.tasks.updateEmail', 'v2.requests.run'), () =>
     // A success is not asked for: nothing more arrives for this task.
     await s.ok('PUT', `/api/v1/tasks/${task.id}`, { name: 'Lonely pack', isActive: true, sendNotifications: true, notifyIfWarning: false, notifyIfSuccess: false, notificationRecipients: 'ops@example.com' });
     await waitForRequest(s, (await s.ok('POST', `/api/v2/requests/${task.id}/run`)).id);
-    await new Promise((r) => setTimeout(r, 300));
+    await outboxIdle(s);
     expect(smtp.received.filter((m) => m.parsed.subject?.startsWith('Task “Lonely pack”'))).toHaveLength(1);
   });
 });

@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { createEngine } from '../../engine/engine.js';
 import { defaults, memoryKeyStore, startTestServer, type TestServer } from '../support/test-server.js';
 import { covers } from '../support/covers.js';
+import { until } from '../support/until.js';
 
 let s: TestServer;
 let appRecord: string;
@@ -41,9 +42,9 @@ describe(covers('long writes let short ones through', 'app.projects.import', 'v2
       return r;
     });
     const seenDuring: string[][] = [];
-    // Short writes and reads sent while the import runs.
+    // Short writes and reads sent while the import runs: once its first chunk is written (the project is there, still importing).
+    await until(() => s.engine.services.db.query('SELECT COUNT(*) AS n FROM projects WHERE importing = 1'), (r: { n: number }[]) => Number(r[0].n) > 0, 120_000);
     for (let i = 0; i < 3; i++) {
-      await new Promise((r) => setTimeout(r, 150));
       const g = await s.call('POST', '/api/v2/groups', { body: { name: `During import ${i}`, organizationID: orgId } });
       expect(g.status).toBe(200);
       finished.push(`group ${i}`);
@@ -69,7 +70,15 @@ describe(covers('long writes let short ones through', 'app.projects.import', 'v2
       finished.push('import');
       return r;
     });
-    await new Promise((r) => setTimeout(r, 200));
+    // Once the import reports rows read, it is under way.
+    await new Promise<void>((resolve) => {
+      const off = s.engine.on((e) => {
+        if (e.type === 'analytics.import.progress' && e.payload.rows > 0) {
+          off();
+          resolve();
+        }
+      });
+    });
     const g = await s.call('POST', '/api/v2/groups', { body: { name: 'During analytics import', organizationID: orgId } });
     expect(g.status).toBe(200);
     finished.push('group');

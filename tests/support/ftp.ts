@@ -2,7 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { FtpSrv } from 'ftp-srv';
-import { closedPort } from './smtp.js';
+import type { AddressInfo, Server } from 'node:net';
 
 export interface TestFtp {
   port: number;
@@ -14,12 +14,13 @@ export interface TestFtp {
 /** A real FTP server (ftp-srv) on loopback serving a fresh folder to one user. */
 export async function startFtp(user = 'reports', password = 'ftp-secret'): Promise<TestFtp> {
   const root = await mkdtemp(join(tmpdir(), 'bs-ftp-'));
-  const port = await closedPort();
   const pasv = 30000 + Math.floor(Math.random() * 20000);
-  const server = new FtpSrv({ url: `ftp://127.0.0.1:${port}`, pasv_url: '127.0.0.1', pasv_min: pasv, pasv_max: pasv + 50, anonymous: false, greeting: 'test server', log: silentLog() });
+  // Port 0: the server's own listen picks a free port, read back once it listens (passive ports try the next free one).
+  const server = new FtpSrv({ url: 'ftp://127.0.0.1:0', pasv_url: '127.0.0.1', pasv_min: pasv, pasv_max: pasv + 50, anonymous: false, greeting: 'test server', log: silentLog() });
   server.on('login', ({ username, password: given }, resolve, reject) => (username === user && given === password ? resolve({ root }) : reject(new Error('Invalid username or password'))));
   server.on('client-error', () => {});
   await server.listen();
+  const port = ((server as unknown as { server: Server }).server.address() as AddressInfo).port;
   return {
     port,
     root,

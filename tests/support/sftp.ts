@@ -1,10 +1,10 @@
 import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
+import type { AddressInfo } from 'node:net';
 import { mkdirSync, readFileSync, writeFileSync, copyFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { connect } from 'node:net';
+import { createServer } from 'node:net';
 import { tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
-import { closedPort } from './smtp.js';
 
 export interface TestSftp {
   port: number;
@@ -21,6 +21,8 @@ export interface TestSftp {
 /**
  * Debian's OpenSSH server on a loopback port, started for the test with its own host key, config
  * and authorized key (the current user signs in with a key made here), serving SFTP in-process.
+ * The port is the test's own `listen(0)`: each connection is handed to `sshd -i` (inetd mode), so
+ * no port is picked, closed and hoped to be free again.
  */
 export async function startSftp(): Promise<TestSftp> {
   const dir = await mkdtemp(join(tmpdir(), 'bs-sftp-'));
@@ -31,20 +33,25 @@ export async function startSftp(): Promise<TestSftp> {
   mkdirSync(root);
   // sshd wants its privilege-separation folder; a fresh machine may not have it yet.
   mkdirSync('/run/sshd', { recursive: true });
-  const port = await closedPort();
-  writeFileSync(join(dir, 'sshd_config'), [
-    `Port ${port}`, 'ListenAddress 127.0.0.1', `HostKey ${join(dir, 'host_key')}`, `PidFile ${join(dir, 'sshd.pid')}`,
-    `AuthorizedKeysFile ${join(dir, 'authorized_keys')}`, 'PasswordAuthentication no', 'KbdInteractiveAuthentication no', 'PubkeyAuthentication yes',
+  const config = join(dir, 'sshd_config');
+  writeFileSync(config, [
+    `HostKey ${join(dir, 'host_key')}`, `AuthorizedKeysFile ${join(dir, 'authorized_keys')}`, 'PasswordAuthentication no', 'KbdInteractiveAuthentication no', 'PubkeyAuthentication yes',
     'PermitRootLogin prohibit-password', 'StrictModes no', 'UsePAM no', 'Subsystem sftp internal-sftp', '',
   ].join('\n'));
-  const child: ChildProcess = spawn('/usr/sbin/sshd', ['-D', '-e', '-f', join(dir, 'sshd_config')], { stdio: ['ignore', 'ignore', 'pipe'] });
-  let stderr = '';
-  child.stderr?.on('data', (d: Buffer) => (stderr += d.toString()));
-  for (let i = 0; ; i++) {
-    if (await listening(port)) break;
-    if (i > 100 || child.exitCode !== null) throw new Error(`sshd did not start: ${stderr}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
+  // The configuration is checked once up front, so a mistake says so instead of dropping connections.
+  execFileSync('/usr/sbin/sshd', ['-t', '-f', config]);
+  const sessions = new Set<ChildProcess>();
+  const server = createServer((socket) => {
+    const child = spawn('/usr/sbin/sshd', ['-i', '-e', '-f', config], { stdio: [socket, socket, 'ignore'] });
+    sessions.add(child);
+    child.once('exit', () => {
+      sessions.delete(child);
+      socket.destroy();
+    });
+    socket.on('error', () => child.kill('SIGTERM'));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const port = (server.address() as AddressInfo).port;
   return {
     port,
     user: userInfo().username,
@@ -52,20 +59,13 @@ export async function startSftp(): Promise<TestSftp> {
     root,
     hostKeyFingerprint: execFileSync('ssh-keygen', ['-l', '-E', 'sha256', '-f', join(dir, 'host_key.pub')], { encoding: 'utf8' }).split(' ')[1],
     async close() {
-      const exited = new Promise((r) => child.once('exit', r));
-      child.kill('SIGTERM');
-      await exited;
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await Promise.all([...sessions].map((child) => {
+        const exited = new Promise((r) => child.once('exit', r));
+        child.kill('SIGTERM');
+        return exited;
+      }));
       await rm(dir, { recursive: true, force: true });
     },
   };
-}
-
-function listening(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const socket = connect(port, '127.0.0.1', () => {
-      socket.end();
-      resolve(true);
-    });
-    socket.on('error', () => resolve(false));
-  });
 }

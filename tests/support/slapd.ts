@@ -88,17 +88,26 @@ export async function startSlapd(people: Person[], groups: { cn: string; members
     rmSync(dir, { recursive: true, force: true });
     throw new Error(`slapadd failed: ${load.stderr}`);
   }
-  const port = await freePort();
-  const proc: ChildProcess = spawn(sbin('slapd'), ['-f', conf, '-h', `ldap://127.0.0.1:${port}/`, '-d', '0'], { stdio: 'ignore' });
-  const t0 = Date.now();
-  while (!(await reachable(port))) {
-    if (Date.now() - t0 > 15_000 || proc.exitCode !== null) {
-      proc.kill('SIGKILL');
-      rmSync(dir, { recursive: true, force: true });
-      throw new Error('slapd did not start');
+  // slapd cannot listen on port 0 and say which port it got: a free port is asked for, and should
+  // another process take it before slapd binds, slapd exits and the next free port is tried.
+  let port = 0;
+  let proc: ChildProcess | null = null;
+  for (let attempt = 0; attempt < 5 && !proc; attempt++) {
+    port = await freePort();
+    const started: ChildProcess = spawn(sbin('slapd'), ['-f', conf, '-h', `ldap://127.0.0.1:${port}/`, '-d', '0'], { stdio: 'ignore' });
+    const t0 = Date.now();
+    while (!(await reachable(port)) && started.exitCode === null) {
+      if (Date.now() - t0 > 30_000) break;
+      await new Promise((r) => setTimeout(r, 50));
     }
-    await new Promise((r) => setTimeout(r, 50));
+    if (started.exitCode === null && (await reachable(port))) proc = started;
+    else started.kill('SIGKILL');
   }
+  if (!proc) {
+    rmSync(dir, { recursive: true, force: true });
+    throw new Error('slapd did not start');
+  }
+  const running = proc;
   return {
     port,
     async admin(fn) {
@@ -111,10 +120,11 @@ export async function startSlapd(people: Person[], groups: { cn: string; members
       }
     },
     async close() {
-      const exited = new Promise((r) => proc.once('exit', r));
-      proc.kill('SIGTERM');
-      await Promise.race([exited, new Promise((r) => setTimeout(r, 5000))]);
-      if (proc.exitCode === null) proc.kill('SIGKILL');
+      const exited = new Promise((r) => running.once('exit', r));
+      running.kill('SIGTERM');
+      // slapd flushes its database on SIGTERM; a slapd that does not end in time is killed.
+      await Promise.race([exited, new Promise((r) => setTimeout(r, 10_000).unref())]);
+      if (running.exitCode === null) running.kill('SIGKILL');
       rmSync(dir, { recursive: true, force: true });
     },
   };

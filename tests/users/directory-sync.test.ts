@@ -10,6 +10,7 @@ import { startSlapd, personDn, ADMIN_DN, ADMIN_PASSWORD, BASE_DN, type TestSlapd
 import { covers } from '../support/covers.js';
 import { startSmtp, type TestSmtp } from '../support/smtp.js';
 import { until } from '../support/until.js';
+import { outboxIdle } from '../support/outbox.js';
 
 const PEOPLE: Person[] = Array.from({ length: 1000 }, (_, i) => {
   const n = String(i + 1).padStart(4, '0');
@@ -156,7 +157,7 @@ describe(covers('user directory synchronization', 'app.auth.login', 'app.userDir
     expect(mail.parsed.text).toContain(`Sign in at ${s.url} with newcomer2@corp.example.com and your directory password.`);
     // People already known are not welcomed again, and nobody else was mailed.
     expect(await sync()).toMatchObject({ status: 'completed', created: 0 });
-    await new Promise((r) => setTimeout(r, 300));
+    await outboxIdle(s);
     expect(smtp.received.filter((m) => m.parsed.subject === 'Your Broadsheet account')).toHaveLength(1);
   });
 });

@@ -4,28 +4,29 @@ import { Task } from '../tasks/tasks.entity.js';
 import type { RequestRow } from '../requests/requests.entity.js';
 import { defaultMailServer } from './mail-servers.rules.js';
 import { plainMessage } from './plain-message.js';
+import type { OutboxRow } from './mail.entity.js';
 
 const list = (text: string | null) => listEntries(text).filter((a) => EMAIL_PATTERN.test(a));
 
 /**
- * Tells a task's notification recipients how a run ended, when the task asks for that outcome
- * (error, warning or success), through the outbox like any mail. Answers whether one was queued.
+ * The mail that tells a task's notification recipients how a run ended, when the task asks for
+ * that outcome (error, warning or success), or null. The runner writes it to the outbox in the same
+ * transaction as the run's outcome: a run that ended has told whom it should, even across a crash.
  */
-export async function queueRunNotification(ctx: OpContext, run: Pick<RequestRow, 'id' | 'taskId' | 'title'>, status: string, message: string | null, fileCount: number): Promise<boolean> {
-  if (!run.taskId) return false;
+export async function runNotificationMail(ctx: Pick<OpContext, 'db' | 'now'>, run: Pick<RequestRow, 'id' | 'taskId' | 'title'>, status: string, message: string | null, fileCount: number): Promise<OutboxRow | null> {
+  if (!run.taskId) return null;
   const task = await ctx.db.getRepository(Task).findOneBy({ id: run.taskId });
-  if (!task?.sendNotifications) return false;
+  if (!task?.sendNotifications) return null;
   const wanted = (status === 'failed' && task.notifyIfError) || (status === 'warning' && task.notifyIfWarning) || (status === 'completed' && task.notifyIfSuccess);
   const to = list(task.notificationRecipients);
-  if (!wanted || !to.length) return false;
+  if (!wanted || !to.length) return null;
   const server = await defaultMailServer(ctx);
-  if (!server) return false;
+  if (!server) return null;
   const now = ctx.now();
   const outcome = status === 'failed' ? 'failed' : status === 'warning' ? 'ended with a warning' : 'completed';
-  await ctx.outbox.enqueue([plainMessage(server, now, {
+  return plainMessage(server, now, {
     requestId: run.id, to, cc: list(task.notificationCc), bcc: list(task.notificationBcc),
     subject: `Task “${task.name}” ${outcome}`,
     text: `The run of the task “${task.name}” ${outcome} at ${now.toISOString().replace('T', ' ').slice(0, 16)} UTC with ${fileCount} file${fileCount === 1 ? '' : 's'}.${message ? `\n\n${message}` : ''}\n\nThe run's log is on the monitoring screen.`,
-  })]);
-  return true;
+  });
 }

@@ -3,7 +3,8 @@ import { isEngineError } from '../../core/errors.js';
 import { FINISHED, Request, type RequestFile, type RequestRow, type RequestStatus } from './requests.entity.js';
 import { executeRequest, fileKeeper } from './execute-request.js';
 import { RequestLog, removePartialFiles, removeRequestFiles, requestLogPath } from './request-output.js';
-import { queueRunNotification } from '../mail/notifications.js';
+import { runNotificationMail } from '../mail/notifications.js';
+import { Outbox } from '../mail/mail.entity.js';
 
 /** How many requests run at once; each keeps the render pool busy with its own files in flight. */
 const DEFAULT_CONCURRENCY = 2;
@@ -150,15 +151,18 @@ export class RequestRunner {
     await log.line(`Ended ${status}${message ? `: ${message}` : ''}; ${files.length} file${files.length === 1 ? '' : 's'}`);
     const end = now();
     const final = { status, message, files, endedDate: end, modifiedDate: end, progressDone: status === 'completed' ? progress.total || progress.done : progress.done, progressTotal: progress.total };
-    await this.services.write(() => db.getRepository(Request).update({ id: row.id }, final));
+    // The outcome and the mail telling of it land together: a crash leaves both or neither.
+    const notice = status === 'aborted' ? null : await runNotificationMail(this.ctx, row, status, message, files.length).catch((e: unknown) => {
+      this.services.log.error('A run notification could not be written', { request: row.id, error: (e as Error).message });
+      return null;
+    });
+    if (notice) await log.line(`Notification of the outcome (${status}) queued`);
+    await this.services.write(() => db.transaction(async (m) => {
+      await m.getRepository(Request).update({ id: row.id }, final);
+      if (notice) await m.getRepository(Outbox).insert(notice);
+    }));
+    if (notice) this.services.outbox.wake();
     this.changed({ ...row, ...final });
-    if (status !== 'aborted') {
-      const told = await queueRunNotification(this.ctx, row, status, message, files.length).catch((e: unknown) => {
-        this.services.log.error('A run notification could not be queued', { request: row.id, error: (e as Error).message });
-        return false;
-      });
-      if (told) await log.line(`Notification of the outcome (${status}) queued`);
-    }
   }
 
   /**
