@@ -131,7 +131,7 @@ function dynamicRecipients(files: RequestFile[], taskReports: Map<string, TaskRe
 }
 
 /** The task's name and the run's date in a subject or message ({TaskName}, {Date}), and analytics variables written $(name). */
-async function filler(ctx: OpContext, task: TaskRow, taskReports: TaskReportRow[], now: Date, texts: string[]) {
+async function filler(ctx: OpContext, task: TaskRow, taskReports: TaskReportRow[], now: Date, texts: string[], log: (line: string) => void) {
   const names = [...new Set(texts.flatMap((t) => [...t.matchAll(/\$\(([A-Za-z_][A-Za-z0-9_]*)\)/g)].map((m) => m[1])))];
   const values = new Map<string, string>();
   if (names.length && taskReports.length) {
@@ -139,6 +139,8 @@ async function filler(ctx: OpContext, task: TaskRow, taskReports: TaskReportRow[
     const appId = report ? await reportApp(ctx, report).then((x) => x.appId, nullIfRefused) : null;
     for (const n of names) {
       const value = appId ? await ctx.analytics.evaluate(appId, `$(${n})`).catch(nullIfRefused) : null;
+      // Left empty in the mail, and said in the run's log: a name the app does not know is the user's to mend.
+      if (value === null) log(`$(${n}) in the subject or message could not be read from the report's app: left empty`);
       values.set(n, value === null ? '' : typeof value === 'number' ? value.toLocaleString('en-US', { maximumFractionDigits: 2 }) : value);
     }
   }
@@ -182,7 +184,7 @@ export async function queueTaskMail(ctx: OpContext, task: TaskRow, requestId: st
   const now = ctx.now();
   const reports = await ctx.db.getRepository(Report).findBy({ id: In(trs.map((r) => r.reportId)) });
   const reportNames = new Map(trs.map((r) => [r.id, reports.find((x) => x.id === r.reportId)?.name ?? 'Report files']));
-  const fill = await filler(ctx, task, trs, now, [email.subject, email.message ?? '']);
+  const fill = await filler(ctx, task, trs, now, [email.subject, email.message ?? ''], log);
   // A value from the data must not start a header of its own.
   const subject = fill(email.subject).replace(/[\r\n]+/g, ' ');
   const text = fill(email.message ?? '');
