@@ -4,14 +4,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { startTestServer, type TestServer } from '../support/test-server.js';
-import { fixtures, type Fixtures } from '../support/samples.js';
-import { closedPort, startSmtp, type TestSmtp } from '../support/smtp.js';
+import type { TestServer } from '../support/test-server.js';
+import type { Fixtures } from '../support/samples.js';
+import { closedPort, type TestSmtp } from '../support/smtp.js';
 import { waitForRequest } from '../support/requests.js';
 import { covers } from '../support/covers.js';
 import { until } from '../support/until.js';
 import { Outbox } from '../../engine/features/mail/mail.entity.js';
-import { outboxIdle } from '../support/outbox.js';
+import { outboxIdle, startMailing } from '../support/outbox.js';
 
 let s: TestServer;
 let f: Fixtures;
@@ -25,12 +25,7 @@ async function user(first: string, email: string, isActive = true) {
 }
 
 beforeAll(async () => {
-  smtp = await startSmtp();
-  s = await startTestServer({ mail: { baseDelayMs: 20, maxDelayMs: 200 } });
-  f = await fixtures(s);
-  projectId = (await f.make.connected()).projectId;
-  reportId = (await s.ok('POST', '/api/v2/reports', { name: 'Units', projectID: projectId, type: 'Html' })).id;
-  await s.ok('PUT', `/api/app/reports/${reportId}/document`, { document: { blocks: [{ id: 'k', type: 'kpi', label: 'Units', expression: 'Sum(Units)' }] } });
+  ({ smtp, s, f, projectId, reportId } = await startMailing());
 });
 afterAll(async () => {
   await s.stop();

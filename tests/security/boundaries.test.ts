@@ -1,12 +1,13 @@
 // Findings 5–7 of the second probe: what a list refuses to show, the event stream and the outbox
 // do not show either, and a refusal stays the refusal it is (403/404), never another answer.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { signedInUserWith, startTestServer, type TestServer } from '../support/test-server.js';
-import { fixtures, type Fixtures } from '../support/samples.js';
-import { startSmtp, type TestSmtp } from '../support/smtp.js';
+import { signedInUserWith, type TestServer } from '../support/test-server.js';
+import type { Fixtures } from '../support/samples.js';
+import type { TestSmtp } from '../support/smtp.js';
 import { waitForRequest } from '../support/requests.js';
 import { covers } from '../support/covers.js';
 import { until } from '../support/until.js';
+import { startMailing } from '../support/outbox.js';
 
 let s: TestServer;
 let f: Fixtures;
@@ -48,12 +49,7 @@ async function sharedApp() {
 }
 
 beforeAll(async () => {
-  smtp = await startSmtp();
-  s = await startTestServer({ mail: { baseDelayMs: 20, maxDelayMs: 200 } });
-  f = await fixtures(s);
-  projectId = (await f.make.connected()).projectId;
-  reportId = (await s.ok('POST', '/api/v2/reports', { name: 'Units', projectID: projectId, type: 'Html' })).id;
-  await s.ok('PUT', `/api/app/reports/${reportId}/document`, { document: { blocks: [{ id: 'k', type: 'kpi', label: 'Units', expression: 'Sum(Units)' }] } });
+  ({ smtp, s, f, projectId, reportId } = await startMailing());
   await s.ok('POST', '/api/v1/mail-servers', { name: 'Loopback', fromName: 'Broadsheet', fromAddress: 'reports@example.com', hostName: '127.0.0.1', smtpPort: smtp.port, ssl: false });
   otherOrg = (await s.ok('POST', '/api/v1/organizations', { displayName: uniq('Elsewhere'), themeId: '00000000-0000-0000-0000-000000000001' })).id;
 });

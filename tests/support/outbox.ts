@@ -1,6 +1,8 @@
 import { In } from 'typeorm';
 import { Outbox } from '../../engine/features/mail/mail.entity.js';
-import type { TestServer } from './test-server.js';
+import { startTestServer, type TestServer } from './test-server.js';
+import { fixtures, type Fixtures } from './samples.js';
+import { startSmtp, type TestSmtp } from './smtp.js';
 import { until } from './until.js';
 
 /**
@@ -10,4 +12,23 @@ import { until } from './until.js';
  */
 export async function outboxIdle(s: TestServer): Promise<void> {
   await until(() => s.engine.services.db.getRepository(Outbox).countBy({ status: In(['queued', 'sending']) }), (n) => n === 0);
+}
+
+/** An HTML report of one KPI (the units sold) in a connected project: a small file a task can mail. */
+async function unitsReport(s: TestServer, projectId: string): Promise<string> {
+  const reportId = (await s.ok('POST', '/api/v2/reports', { name: 'Units', projectID: projectId, type: 'Html' })).id as string;
+  await s.ok('PUT', `/api/app/reports/${reportId}/document`, { document: { blocks: [{ id: 'k', type: 'kpi', label: 'Units', expression: 'Sum(Units)' }] } });
+  return reportId;
+}
+
+/**
+ * What the mail tests start from: a real SMTP server on loopback, an engine whose outbox retries
+ * quickly, the fixtures, a connected project and its units report.
+ */
+export async function startMailing(): Promise<{ smtp: TestSmtp; s: TestServer; f: Fixtures; projectId: string; reportId: string }> {
+  const smtp = await startSmtp();
+  const s = await startTestServer({ mail: { baseDelayMs: 20, maxDelayMs: 200 } });
+  const f = await fixtures(s);
+  const projectId = (await f.make.connected()).projectId;
+  return { smtp, s, f, projectId, reportId: await unitsReport(s, projectId) };
 }

@@ -1,21 +1,22 @@
 import type { EngineServices } from '../../ops/context.js';
+import { Periodic } from '../../core/periodic.js';
 import { applyRetention, backupSettings, createBackup, nextBackupAfter, recordFailedBackup } from './backups.rules.js';
 
 const CHECK_EVERY_MS = 60_000;
 
 /** Takes the scheduled backup when its time has come (on the engine's clock), then applies retention. */
 export class BackupSchedule {
-  private timer: NodeJS.Timeout | null = null;
+  private readonly periodic: Periodic;
 
   constructor(
     private readonly services: EngineServices,
-    private readonly options: { timers?: boolean } = {},
-  ) {}
+    options: { timers?: boolean } = {},
+  ) {
+    this.periodic = new Periodic(CHECK_EVERY_MS, () => this.tick(), (e) => services.log.error('The scheduled backup failed', { error: e.message }), options.timers !== false);
+  }
 
   start() {
-    if (this.options.timers === false) return;
-    this.timer = setInterval(() => void this.tick().catch((e: unknown) => this.services.log.error('The scheduled backup failed', { error: (e as Error).message })), CHECK_EVERY_MS);
-    this.timer.unref?.();
+    this.periodic.start();
   }
 
   /** Takes the backup if one is due now; answers whether it did. */
@@ -37,7 +38,6 @@ export class BackupSchedule {
   }
 
   stop() {
-    if (this.timer) clearInterval(this.timer);
-    this.timer = null;
+    this.periodic.stop();
   }
 }

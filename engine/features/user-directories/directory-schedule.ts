@@ -3,6 +3,7 @@ import { Not } from 'typeorm';
 import type { EngineServices } from '../../ops/context.js';
 import { UserDirectory, type UserDirectoryRow } from './user-directories.entity.js';
 import { syncDirectory } from './directory-sync.js';
+import { Periodic } from '../../core/periodic.js';
 
 // When directories synchronize on their own: hourly at the minute of `frequencyTime`, daily at its
 // time, weekly on the weekday `frequency` names, monthly on the day of the month it names; in the
@@ -48,17 +49,17 @@ export function nextSyncAfter(d: Timing, from: Date): Date | null {
 
 /** Synchronizes the directories whose time has come, one after the other. */
 export class DirectorySchedule {
-  private timer: NodeJS.Timeout | null = null;
+  private readonly periodic: Periodic;
 
   constructor(
     private readonly services: EngineServices,
-    private readonly options: { timers?: boolean } = {},
-  ) {}
+    options: { timers?: boolean } = {},
+  ) {
+    this.periodic = new Periodic(CHECK_EVERY_MS, () => this.tick(), (e) => services.log.error('Directory synchronization could not start', { error: e.message }), options.timers !== false);
+  }
 
   start() {
-    if (this.options.timers === false) return;
-    this.timer = setInterval(() => void this.tick().catch((e: unknown) => this.services.log.error('Directory synchronization could not start', { error: (e as Error).message })), CHECK_EVERY_MS);
-    this.timer.unref?.();
+    this.periodic.start();
   }
 
   /** Runs what is due now; answers how many synchronizations ran. */
@@ -75,7 +76,6 @@ export class DirectorySchedule {
   }
 
   stop() {
-    if (this.timer) clearInterval(this.timer);
-    this.timer = null;
+    this.periodic.stop();
   }
 }
