@@ -201,7 +201,9 @@ async function startEngine(options: EngineOptions): Promise<Engine> {
       const deliver = (event: EngineEvent) => {
         chain = chain.then(async () => {
           const options = credential();
-          const principal = options.token ? await dispatcher.authenticate(dispatcher.operation('app.auth.me'), options).catch(() => null) : null;
+          // Resolved as the credential stands now, without counting as a failed sign-in when it has lapsed.
+          const token = options.token?.trim();
+          const principal = token && token.length <= 512 ? await resolveCredential(services, token).catch(() => null) : null;
           const ctx: OpContext = { ...services, principal, transport: options.transport, client: options.client ?? options.transport, operation: EVENT_STREAM_OPERATION };
           if (principal && (await mayReceive(ctx, event).catch(() => false))) listener(event);
         });
