@@ -38,14 +38,15 @@ async function main() {
     rendererDir: resolve(__dirname, '..', 'renderer'),
     version: process.env.npm_package_version,
   });
-  console.log(`Broadsheet is serving ${server.url} (data in ${dataDir})`);
   const stop = async () => {
     await server.close();
     await engine.close();
     process.exit(0);
   };
+  // Listening for the stop before saying it serves: whoever acts on that line can stop it cleanly.
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);
+  console.log(`Broadsheet is serving ${server.url} (data in ${dataDir})`);
 }
 
 main().catch((e) => {

@@ -13,8 +13,9 @@ afterAll(async () => {
   for (const f of folders) await rm(f, { recursive: true, force: true });
 });
 
+/** Ends the server started last, if it still runs (one ended by a signal has no exit code, only a signal code). */
 async function stop() {
-  if (child && child.exitCode === null) {
+  if (child && child.exitCode === null && child.signalCode === null) {
     const exited = new Promise((r) => child!.once('exit', r));
     child.kill('SIGTERM');
     await exited;
