@@ -58,6 +58,16 @@ const WRAPPER_ALLOWANCE = 64 * 1024;
 export async function startHttpServer(engine: Engine, options: HttpOptions = {}): Promise<HttpServer> {
   const host = options.host ?? '127.0.0.1';
   const app = Fastify({ bodyLimit: options.bodyLimit ?? DEFAULT_BODY_LIMIT, logger: false, trustProxy: false, forceCloseConnections: true });
+  // An empty body is no body, whatever its Content-Type says: browser clients send the JSON header on
+  // bodiless DELETEs and POSTs. An operation that needs a body still answers 400 naming it; any
+  // other body is parsed by Fastify's own JSON parser (prototype poisoning refused).
+  const parseJson = app.getDefaultJsonParser('error', 'error');
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (req, body, done) => {
+    const text = typeof body === 'string' ? body : body.toString('utf8');
+    if (text.trim() === '') return done(null, undefined);
+    return parseJson(req, text, done);
+  });
   let port = options.port ?? 0;
 
   // Host allow-list against DNS rebinding: only loopback names (and those the user allowed) may address us.

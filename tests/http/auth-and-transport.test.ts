@@ -121,6 +121,24 @@ describe(covers('transport guards', 'v1.users.list', 'v1.trustedOrigins.create',
     expect((await pre('https://portal.example.com')).headers.get('access-control-allow-origin')).toBeNull();
   });
 
+  it('takes an empty JSON body as no body: 200 where none is needed, 400 naming the body where one is', async () => {
+    const json = { 'content-type': 'application/json' };
+    // A bodiless POST and DELETE with the JSON header, as jQuery's $.ajax sends them.
+    const logout = await s.call('POST', '/api/app/auth/logout', { rawBody: '', headers: json });
+    expect(logout.status, JSON.stringify(logout.body)).toBe(200);
+    const orgs = await s.ok('GET', '/api/v1/organizations', undefined, { get_all: true });
+    const user = await s.ok('POST', '/api/v1/users', { firstName: 'Empty', lastName: 'Body', email: 'empty-body@example.com', isActive: true, organizations: [{ id: orgs[0].id }] });
+    const del = await s.call('DELETE', `/api/v2/users/${user.id}`, { rawBody: '', headers: json });
+    expect(del.status, JSON.stringify(del.body)).toBe(200);
+    // Where a body is needed, the usual 400 naming it.
+    const noBody = await s.call('POST', '/api/v1/groups', { rawBody: '', headers: json });
+    expect(noBody.status).toBe(400);
+    expect(noBody.body.errorDetails?.[0].field).toMatch(/^body/);
+    // Prototype poisoning is still refused by the JSON parser.
+    const poisoned = await s.call('POST', '/api/v1/groups', { rawBody: '{"name":"x","__proto__":{"admin":true}}', headers: json });
+    expect(poisoned.status).toBe(400);
+  });
+
   it('answers 413 for a body over the limit and 400 for malformed JSON, changing nothing', async () => {
     const before = (await s.call('GET', '/api/v1/groups', { query: { get_all: true } })).body.totalItems;
     const huge = await s.call('POST', '/api/v1/groups', { body: { name: 'x'.repeat(1_100_000) } });
