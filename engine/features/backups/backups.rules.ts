@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { readdir, rm, stat } from 'node:fs/promises';
 import { isAbsolute, join, relative, resolve } from 'node:path';
 import { z } from 'zod';
-import { Cron } from 'croner';
+import { nextPatternTime } from '../tasks/fire-times.js';
 import type { EngineServices, OpContext } from '../../ops/context.js';
 import { conflict, EngineError, fieldError } from '../../core/errors.js';
 import { v } from '../../core/validation.js';
@@ -61,7 +61,7 @@ async function checkFolder(s: Pick<EngineServices, 'dataDir'>, folder: string, f
 export function nextBackupAfter(settings: BackupSettings, from: Date): Date | null {
   if (settings.frequency === 'Off' || !settings.folder) return null;
   const day = settings.frequency === 'Weekly' ? WEEKDAYS.indexOf(settings.weekday ?? 'Sunday') : '*';
-  return new Cron(`0 ${settings.atHour} * * ${day}`, { paused: true }).nextRun(from) ?? null;
+  return nextPatternTime(`0 ${settings.atHour} * * ${day}`, from);
 }
 
 export async function configureBackups(ctx: OpContext, f: z.output<typeof BackupSettingsInput>) {

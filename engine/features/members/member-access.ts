@@ -42,12 +42,16 @@ const flagSql = (m: string, flag: PermissionFlag) => `json_extract(${m}.permissi
  * rows for them or their groups when there are any, otherwise by the project's rows.
  */
 async function holds(ctx: OpContext, kind: MemberObjectKind, objectId: string, projectId: string, flag: PermissionFlag): Promise<boolean> {
+  return (await rowsFor(ctx, kind, objectId, projectId)).some((r) => r.permissions[flag]);
+}
+
+/** The caller's own and their groups' rows on an object, or (content with none of theirs) on its project. */
+async function rowsFor(ctx: OpContext, kind: MemberObjectKind, objectId: string, projectId: string) {
   const params = { memberUser: ctx.principal!.user.id, objectId, projectId };
   const repo = ctx.db.getRepository(MemberPermission);
   const own = await repo.createQueryBuilder('m').where(`m.objectId = :objectId AND ${mine('m')}`, params).getMany();
-  if (own.length || kind === 'project') return own.some((r) => r.permissions[flag]);
-  const fromProject = await repo.createQueryBuilder('m').where(`m.objectType = 'project' AND m.objectId = :projectId AND ${mine('m')}`, params).getMany();
-  return fromProject.some((r) => r.permissions[flag]);
+  if (own.length || kind === 'project') return own;
+  return repo.createQueryBuilder('m').where(`m.objectType = 'project' AND m.objectId = :projectId AND ${mine('m')}`, params).getMany();
 }
 
 async function inPermissionsMode(ctx: OpContext, projectId: string) {
@@ -103,10 +107,7 @@ export async function heldFlags(ctx: OpContext, kind: MemberObjectKind, objectId
   if (passesMemberChecks(ctx)) return all;
   const project = await ctx.db.getRepository(Project).findOne({ where: { id: projectId }, select: { id: true, createdBy: true } });
   if (project?.createdBy === ctx.principal!.user.id) return all;
-  const params = { memberUser: ctx.principal!.user.id, objectId, projectId };
-  const repo = ctx.db.getRepository(MemberPermission);
-  let rows = await repo.createQueryBuilder('m').where(`m.objectId = :objectId AND ${mine('m')}`, params).getMany();
-  if (!rows.length && kind !== 'project') rows = await repo.createQueryBuilder('m').where(`m.objectType = 'project' AND m.objectId = :projectId AND ${mine('m')}`, params).getMany();
+  const rows = await rowsFor(ctx, kind, objectId, projectId);
   return new Set(PERMISSION_FLAGS.filter((f) => rows.some((r) => r.permissions[f])));
 }
 

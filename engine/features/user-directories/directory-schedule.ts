@@ -1,4 +1,4 @@
-import { Cron } from 'croner';
+import { nextPatternTime } from '../tasks/fire-times.js';
 import { Not } from 'typeorm';
 import type { EngineServices } from '../../ops/context.js';
 import { UserDirectory, type UserDirectoryRow } from './user-directories.entity.js';
@@ -41,7 +41,7 @@ export function nextSyncAfter(d: Timing, from: Date): Date | null {
   const pattern = syncPattern(d);
   if (!pattern) return null;
   try {
-    return new Cron(pattern, { timezone: d.timeZone?.trim() || undefined, paused: true }).nextRun(from) ?? null;
+    return nextPatternTime(pattern, from, d.timeZone?.trim() || undefined);
   } catch {
     return null; // an unknown time zone: the directory waits for a manual sync
   }

@@ -19,7 +19,7 @@ import { outsideOrganizations } from '../../core/organization-boundary.js';
 import { User, UserGroup, UserOrganization, UserRole, type UserRow } from './users.entity.js';
 import { Session } from '../auth/sessions.entity.js';
 import { Invitation } from './invitations.entity.js';
-import { saveUser, userDto, type UserFields } from './users.rules.js';
+import { linkedIds, saveUser, userDto, type UserFields } from './users.rules.js';
 
 // Set B's user lifecycle: a change named by its type, the transfer of what a user owns and holds,
 // and invitations by mail whose one-time link sets the password.
@@ -68,7 +68,7 @@ export async function updateUserByType(ctx: OpContext, id: string, f: z.output<t
     case 'license': {
       const kind = value === 'Designer' ? 'user' : 'recipient';
       if (kind === user.kind) return userDto(ctx, user);
-      const roleIds = (await ctx.db.getRepository(UserRole).findBy({ userId: id })).map((l) => l.targetId);
+      const roleIds = await linkedIds(ctx, UserRole, id);
       await refuseUserChangeBeyondRights(ctx, user, roleIds, { kind });
       await ctx.db.getRepository(User).update(id, { kind, modifiedDate: ctx.now(), modifiedBy: me(ctx).user.id });
       return userDto(ctx, { ...user, kind });
@@ -153,10 +153,9 @@ async function refuseTransferBeyondRights(ctx: OpContext, from: UserRow, to: Use
     throw refuseTransfer('params.id', `${from.firstName} ${from.lastName} has rights you do not hold; only a tenant administrator transfers what they own and hold`.replace(/\s+/g, ' '));
   }
   if (f.transferPermissions) {
-    const links = async (entity: typeof UserRole, userId: string) => (await ctx.db.getRepository(entity).findBy({ userId })).map((l) => l.targetId);
     const gained = async (entity: typeof UserRole) => {
-      const theirs = await links(entity, to.id);
-      return (await links(entity, from.id)).filter((x) => !theirs.includes(x));
+      const theirs = await linkedIds(ctx, entity, to.id);
+      return (await linkedIds(ctx, entity, from.id)).filter((x) => !theirs.includes(x));
     };
     if ((await gained(UserRole)).length) throw refuseTransfer('body.transferPermissions', 'Only a tenant administrator may assign roles, and the transfer would give roles');
     refuseOrganizationsBeyondOwn(ctx, await gained(UserOrganization), 'body.transferPermissions');

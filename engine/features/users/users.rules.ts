@@ -107,6 +107,11 @@ export interface UserFields {
   convertRecipient?: boolean;
 }
 
+/** The ids a user is linked to through one of their link tables (roles, organizations, groups). */
+export async function linkedIds(ctx: Pick<OpContext, 'db'>, entity: typeof UserRole, userId: string): Promise<string[]> {
+  return (await ctx.db.getRepository(entity).findBy({ userId })).map((l) => l.targetId);
+}
+
 export async function endSessions(ctx: OpContext, userId: string) {
   await ctx.db.getRepository(Session).delete({ userId });
 }
@@ -122,7 +127,7 @@ export async function saveUser(ctx: OpContext, id: string | null, f: UserFields)
   if (f.roleIds) await requireAll(ctx, Role, f.roleIds, 'Role');
   if (f.organizationIds) await requireAll(ctx, Organization, f.organizationIds, 'Organization');
   if (f.groupIds) await requireAll(ctx, Group, f.groupIds, 'Group');
-  const linked = async (entity: typeof UserRole) => (current ? (await ctx.db.getRepository(entity).findBy({ userId: current.id })).map((l) => l.targetId) : []);
+  const linked = async (entity: typeof UserRole) => (current ? linkedIds(ctx, entity, current.id) : []);
   const [currentRoleIds, currentOrganizationIds, currentGroupIds] = [await linked(UserRole), await linked(UserOrganization), await linked(UserGroup)];
   // "All users" is everyone's, whatever the form names: it is neither joined nor left here.
   const allUsersGroup = await allUsersGroupId(ctx);
