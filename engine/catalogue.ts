@@ -40,6 +40,7 @@ import { filtersApp } from './features/filters/filters.app.js';
 import { reportsV1 } from './features/reports/reports.v1.js';
 import { reportsV2 } from './features/reports/reports.v2.js';
 import { reportsApp } from './features/reports/reports.app.js';
+import { reportTemplatesApp } from './features/reports/report-templates.app.js';
 import { backupsApp } from './features/backups/backups.app.js';
 import type { OpCallInput, OpResult } from './ops/op.js';
 import type { Page } from './core/envelope.js';
@@ -63,7 +64,7 @@ export const OPERATIONS = [
   ...analyticsAppsV1, ...analyticsContentApp,
   ...projectsV1, ...projectsV2, ...projectsApp, ...connectionsApp,
   ...filtersV2, ...filtersApp,
-  ...reportsV1, ...reportsV2, ...reportsApp,
+  ...reportsV1, ...reportsV2, ...reportsApp, ...reportTemplatesApp,
   ...tasksV1, ...tasksV2,
   ...conditionsV1, ...conditionsV2, ...requestsOps, ...mailServersV1, ...deliveryApp, ...storageOps, ...hubOps, ...subscriptionsV1, ...membersV2, ...userLifecycleV2,
   ...backupsApp,

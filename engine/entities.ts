@@ -15,6 +15,7 @@ import { Project } from './features/projects/projects.entity.js';
 import { Connection } from './features/connections/connections.entity.js';
 import { Filter, FilterValue } from './features/filters/filters.entity.js';
 import { Report } from './features/reports/reports.entity.js';
+import { ReportTemplate } from './features/reports/report-template.entity.js';
 import { Task, TaskRecipient, TaskReport, TaskTrigger } from './features/tasks/tasks.entity.js';
 import { Condition, ConditionRule } from './features/conditions/conditions.entity.js';
 import { Request } from './features/requests/requests.entity.js';
@@ -30,7 +31,7 @@ import { DirectorySync } from './features/user-directories/directory-syncs.entit
 export const ENTITIES = [
   Organization, User, UserOrganization, UserGroup, UserRole, Group, Role, ApiKey, Session,
   IdentityProvider, OrganizationIdentityProvider, Resource, Setting, TrustedOrigin, UserDirectory, AuditEntry,
-  AnalyticsApp, OrganizationAnalyticsApp, Project, Connection, Filter, FilterValue, Report,
+  AnalyticsApp, OrganizationAnalyticsApp, Project, Connection, Filter, FilterValue, Report, ReportTemplate,
   Task, TaskReport, TaskRecipient, TaskTrigger, Condition, ConditionRule, Request, MailServer, Outbox, StorageService,
   HubConfiguration, HubFolder, HubFile, HubOccurrence, HubFileUser, HubFavorite, HubEvent, Subscription, MemberPermission, Invitation, DirectorySync,
 ];

@@ -13,6 +13,21 @@ export const FORMATS_BY_TYPE: Record<ReportType, OutputFormat[]> = {
   Html: ['Html', 'Pdf'],
 };
 
+/**
+ * What a template report offers: its own format and PDF (through LibreOffice), and CSV of an Excel
+ * template's first sheet. No HTML from Office templates: LibreOffice's HTML of them keeps pictures
+ * as separate files, which a mail or a folder would lose.
+ */
+export const TEMPLATE_FORMATS_BY_TYPE: Record<ReportType, OutputFormat[]> = {
+  Word: ['Docx', 'Pdf'],
+  Excel: ['Xlsx', 'Csv', 'Pdf'],
+  PowerPoint: ['Pptx', 'Pdf'],
+  Html: ['Html', 'Pdf'],
+};
+
+/** The formats a report offers: a template report's, or its type's for a block document. */
+export const formatsOf = (report: { type: ReportType; templateFile?: string | null }) => (report.templateFile ? TEMPLATE_FORMATS_BY_TYPE : FORMATS_BY_TYPE)[report.type];
+
 export const REPORT_TYPES: readonly ReportType[] = KNOWN_REPORT_TYPES;
 
 export const FILE_TYPES: Record<OutputFormat, { extension: string; mime: string }> = {

@@ -1,7 +1,7 @@
 import { availableParallelism } from 'node:os';
 import { findBundledWorker } from '../core/bundled-worker.js';
 import { Piscina } from 'piscina';
-import type { RenderTask } from './render-worker.js';
+import type { RenderTask, TemplateRenderTask } from './render-worker.js';
 
 /** A pool of worker threads, one per core, that renders files from resolved reports. */
 export class RenderPool {
@@ -16,6 +16,12 @@ export class RenderPool {
 
   async render(task: RenderTask): Promise<Buffer> {
     const bytes = (await this.piscina.run(task, { name: 'render' })) as Uint8Array;
+    return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  }
+
+  /** Fills a template in a render thread; LibreOffice conversions (PDF) run from there too. */
+  async fillTemplate(task: TemplateRenderTask): Promise<Buffer> {
+    const bytes = (await this.piscina.run(task, { name: 'fillTemplate' })) as Uint8Array;
     return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   }
 

@@ -1,5 +1,6 @@
 // Worker-thread entry: renders one file away from the main thread, so the UI and API stay responsive.
 import { renderFormat } from './render-format.js';
+import { renderTemplate, type TemplateRenderTask } from './templates/fill-template.js';
 import type { ResolvedReport } from './document.js';
 import type { OutputFormat, ProtectionOptions } from './formats.js';
 
@@ -8,8 +9,15 @@ export interface RenderTask {
   report: ResolvedReport;
   protection?: ProtectionOptions;
 }
+export type { TemplateRenderTask };
+
+const asBytes = (buf: Buffer) => new Uint8Array(buf.buffer, buf.byteOffset, buf.byteLength);
 
 export async function render(task: RenderTask): Promise<Uint8Array> {
-  const buf = await renderFormat(task.format, task.report, task.protection);
-  return new Uint8Array(buf.buffer, buf.byteOffset, buf.byteLength);
+  return asBytes(await renderFormat(task.format, task.report, task.protection));
+}
+
+/** Fills a template report's file with data already resolved (the thread runs no query). */
+export async function fillTemplate(task: TemplateRenderTask): Promise<Uint8Array> {
+  return asBytes(await renderTemplate(task));
 }

@@ -41,7 +41,7 @@ export async function membersBench(reports = 10_000, granted = 1_000) {
   const db = engine.services.db;
   const rows: ReportRow[] = Array.from({ length: reports }, (_, i) => ({
     ...newBase(new Date()), projectId: project.id, connectionId: null, name: `Report ${String(i).padStart(5, '0')}`, description: null, type: 'Html',
-    isIteration: false, iterationFields: [], dynamicNameSeparator: null, dynamicNames: [], document: { blocks: [] }, filterIds: [], createdBy: null, modifiedBy: null,
+    isIteration: false, iterationFields: [], dynamicNameSeparator: null, dynamicNames: [], document: { blocks: [] }, filterIds: [], templateFile: null, createdBy: null, modifiedBy: null,
   }));
   for (let i = 0; i < rows.length; i += 500) await db.getRepository(Report).insert(rows.slice(i, i + 500));
   // Every tenth report is opened to the user; the project itself only shows to them.

@@ -9,6 +9,9 @@ import { AnalyticsApp } from '../analytics-apps/analytics-apps.entity.js';
 import { Connection } from '../connections/connections.entity.js';
 import { Filter, FilterValue } from '../filters/filters.entity.js';
 import { Report } from '../reports/reports.entity.js';
+import { ReportTemplate, templateRowFor, type ReportTemplateRow } from '../reports/report-template.entity.js';
+import { scanTemplate, TYPE_OF_FORMAT } from '../../render/templates/template-check.js';
+import { safeFileName } from '../../core/file-result.js';
 import { createProject } from './projects.rules.js';
 import { Project, type ProjectRow } from './projects.entity.js';
 import { memberVisible } from '../members/member-access.js';
@@ -30,6 +33,8 @@ export const ProjectFile = z.object({
     isIteration: z.boolean(), iterationFields: z.array(z.object({ fieldID: z.string().max(64), order: z.number().int() })).max(5),
     dynamicNameSeparator: z.string().max(10).nullable(), dynamicNames: z.array(z.object({ itemType: z.string().max(64), value: z.string().max(200), order: z.number().int(), variableAnalyticsAppID: z.string().max(64).nullable().optional() })).max(20),
     document: ReportDocumentSchema, filterRefs: z.array(z.string().max(64)).max(1000),
+    /** A template report's file, in base64 (checked again on import as on upload). */
+    template: z.object({ fileName: z.string().min(1).max(255), content: z.string().max(40_000_000) }).nullable().optional(),
   })).max(5000),
 });
 export type ProjectFileData = z.output<typeof ProjectFile>;
@@ -42,6 +47,7 @@ export async function exportProject(ctx: OpContext, project: ProjectRow): Promis
   const values = filters.length ? await ctx.db.getRepository(FilterValue).findBy({ filterId: In(filters.map((f) => f.id)) }) : [];
   const reports = await memberVisible(ctx, ctx.db.getRepository(Report).createQueryBuilder('r').where('r.projectId = :p', { p: project.id }), 'r', 'report').getMany();
   const exported = new Set(filters.map((f) => f.id));
+  const templates = reports.some((r) => r.templateFile) ? await ctx.db.getRepository(ReportTemplate).findBy({ reportId: In(reports.filter((r) => r.templateFile).map((r) => r.id)) }) : [];
   return {
     format: PROJECT_FILE_FORMAT,
     version: 1,
@@ -54,8 +60,28 @@ export async function exportProject(ctx: OpContext, project: ProjectRow): Promis
     reports: reports.map((r) => ({
       name: r.name, description: r.description, type: r.type, connectionRef: r.connectionId, isIteration: r.isIteration, iterationFields: r.iterationFields,
       dynamicNameSeparator: r.dynamicNameSeparator, dynamicNames: r.dynamicNames, document: r.document, filterRefs: r.filterIds.filter((id) => exported.has(id)),
+      template: templateOfRow(templates, r.id),
     })),
   };
+}
+
+function templateOfRow(templates: ReportTemplateRow[], reportId: string) {
+  const t = templates.find((x) => x.reportId === reportId);
+  return t ? { fileName: t.fileName, content: t.data.toString('base64') } : null;
+}
+
+/** Each report's template from a project file, checked as an upload is (format, limits, hazards, tag syntax). */
+async function importedTemplates(file: ProjectFileData) {
+  return Promise.all(file.reports.map(async (r, i) => {
+    if (!r.template) return null;
+    const bytes = Buffer.from(r.template.content, 'base64');
+    const scan = await scanTemplate(bytes, r.template.fileName).catch((e: Error) => {
+      throw badInput(`The template of report "${r.name}" is refused: ${e.message}`, [{ field: `body.reports.${i}.template`, message: e.message }]);
+    });
+    if (TYPE_OF_FORMAT[scan.format] !== r.type) throw badInput(`The template of report "${r.name}" is not a ${r.type} file`, [{ field: `body.reports.${i}.template.fileName`, message: `must be a ${r.type} template` }]);
+    if (scan.problems.length) throw badInput(`The template of report "${r.name}" has problems: ${scan.problems[0].where} ${scan.problems[0].message}`, scan.problems.map((p) => ({ field: `body.reports.${i}.template`, message: `${p.where}: ${p.tag} ${p.message}` })));
+    return { fileName: safeFileName(r.template.fileName), bytes };
+  }));
 }
 
 /** Rows per write chunk: small enough that a chunk takes well under a second, so short writes slip in between. */
@@ -79,17 +105,21 @@ export async function importProject(ctx: OpContext, file: ProjectFileData, organ
     const connections = file.connections.map((c) => ({ ...newBase(ctx.now()), id: connIds.get(c.ref)!, projectId: project.id, name: c.name, analyticsAppId: apps.find((a) => a.appId === c.appId)!.id }));
     const filters = file.filters.map((f) => ({ ...newBase(ctx.now()), id: filterIds.get(f.ref)!, projectId: project.id, name: f.name, description: f.description }));
     const values = file.filters.flatMap((f) => f.values.map((v) => ({ ...newBase(ctx.now()), filterId: filterIds.get(f.ref)!, ...v })));
-    const reports = file.reports.map((r) => ({
+    // Templates are hostile input however they arrive: the same checks as an upload, before any write.
+    const templates = await importedTemplates(file);
+    const reports = file.reports.map((r, i) => ({
       ...newBase(ctx.now()), projectId: project.id, connectionId: r.connectionRef ? (connIds.get(r.connectionRef) ?? null) : null, name: r.name, description: r.description,
       type: r.type, isIteration: r.isIteration, iterationFields: r.iterationFields, dynamicNameSeparator: r.dynamicNameSeparator,
       dynamicNames: r.dynamicNames.map((d) => ({ ...d, variableAnalyticsAppID: d.variableAnalyticsAppID ?? null })), document: r.document,
-      filterIds: r.filterRefs.map((x) => filterIds.get(x)).filter((x): x is string => !!x), createdBy: by, modifiedBy: by,
+      filterIds: r.filterRefs.map((x) => filterIds.get(x)).filter((x): x is string => !!x), templateFile: templates[i]?.fileName ?? null, createdBy: by, modifiedBy: by,
     }));
     await insertInChunks(ctx, Connection, connections);
     await insertInChunks(ctx, Filter, filters);
     await insertInChunks(ctx, FilterValue, values);
     // Documents can be large: fewer reports a chunk.
     await insertInChunks(ctx, Report, reports, 50);
+    const templateRows = reports.flatMap((r, i) => (templates[i] ? [templateRowFor(r.id, templates[i]!.fileName, templates[i]!.bytes, 1, by, ctx.now())] : []));
+    await insertInChunks(ctx, ReportTemplate, templateRows, 5);
     await ctx.write(() => ctx.db.getRepository(Project).update(project.id, { importing: false }));
     return { ...project, importing: false };
   } catch (e) {

@@ -3,9 +3,12 @@ import type { OpContext } from '../../ops/context.js';
 import { badInput, nullIfRefused } from '../../core/errors.js';
 import { FileResult, safeFileName } from '../../core/file-result.js';
 import { zipFiles } from '../../core/zip.js';
-import type { Selections } from '../../analytics/model.js';
+import type { AppMeta, Selections } from '../../analytics/model.js';
 import type { ReportDocument } from '../../render/document.js';
-import { FILE_TYPES, FORMATS_BY_TYPE, type OutputFormat, type ProtectionOptions } from '../../render/formats.js';
+import { FILE_TYPES, formatsOf, type OutputFormat, type ProtectionOptions } from '../../render/formats.js';
+import { resolveTemplateData } from '../../render/templates/resolve-template.js';
+import { scanTemplate, templateProblemsError } from '../../render/templates/template-check.js';
+import { templateOf } from './report-templates.rules.js';
 import { resolveReport } from '../../render/resolve.js';
 import { resolveFilters } from '../filters/filters.rules.js';
 import type { ReportRow } from './reports.entity.js';
@@ -37,6 +40,8 @@ export interface GenerateRequest {
   onFile?: (file: GeneratedFile) => Promise<void>;
   /** Stops between files: the files in flight finish, no new one starts, and the call rejects. */
   signal?: AbortSignal;
+  /** A template report answers an HTML look at each filled file instead of the file (the designer's preview). */
+  templatePreview?: boolean;
   /** Variables to read under each file's selections (a task report's recipients, folder, hub user). */
   evaluate?: string[];
   /** `selections` narrow the filters' instead of replacing them (a subscriber's, see `narrowed`). */
@@ -55,11 +60,11 @@ export interface GeneratedFile {
 
 /** Checks a report type offers a format; Png draws the report's first chart. */
 export function checkFormat(report: ReportRow, format: OutputFormat, document: ReportDocument) {
-  if (format === 'Png') {
+  if (format === 'Png' && !report.templateFile) {
     if (!document.blocks.some((b) => b.type === 'chart')) throw badInput('Png draws one chart, and this report has none', [{ field: 'query.outputFormat', message: 'needs a chart in the report' }]);
     return;
   }
-  const offered = FORMATS_BY_TYPE[report.type];
+  const offered = formatsOf(report);
   if (!offered.includes(format)) throw badInput(`A ${report.type} report offers ${offered.join(', ')}, not ${format}`, [{ field: 'query.outputFormat', message: `must be one of: ${offered.join(', ')}` }]);
 }
 
@@ -165,6 +170,7 @@ export async function generateFiles(ctx: OpContext, report: ReportRow, req: Gene
   const all = iterFields.length ? await ctx.analytics.iterationValues(appId, iterFields, selections) : [[]];
   const combos = req.choose && iterFields.length ? req.choose(all) : all;
   const now = ctx.now();
+  const fill = await templateFiller(ctx, report, req, appId, meta, filtered.variables);
   let done = 0;
   // Two files in flight per render thread keep the pool busy while the next file's queries run;
   // more in flight measured no faster here and doubled each file's latency and the memory held.
@@ -176,8 +182,9 @@ export async function generateFiles(ctx: OpContext, report: ReportRow, req: Gene
       req.progress?.(++done, combos.length);
       return null;
     }
-    const resolved = await resolveReport({ provider: ctx.analytics, appId, title: report.name, document, selections: sel, variables: filtered.variables, now });
-    const data = await ctx.renders.render({ format: req.format, report: resolved, protection: req.protection });
+    const data = fill
+      ? await fill(sel)
+      : await ctx.renders.render({ format: req.format, report: await resolveReport({ provider: ctx.analytics, appId, title: report.name, document, selections: sel, variables: filtered.variables, now }), protection: req.protection });
     const name = `${await fileName(ctx, report, appId, iterFields, combo, sel, now)}.${FILE_TYPES[req.format].extension}`;
     req.timing?.(performance.now() - started);
     const variables = req.evaluate?.length ? await variableValues(ctx, appId, req.evaluate, sel) : undefined;
@@ -192,6 +199,24 @@ export async function generateFiles(ctx: OpContext, report: ReportRow, req: Gene
     return file;
   }, req.signal);
   return files.filter((f): f is GeneratedFile => f !== null);
+}
+
+/**
+ * For a template report, what makes one file under a selection: the template's tags resolved here
+ * into plain values, then filled in a render thread. The template is read and checked once a run.
+ */
+async function templateFiller(ctx: OpContext, report: ReportRow, req: GenerateRequest, appId: string, meta: AppMeta, variables: Record<string, string>) {
+  if (!report.templateFile) return null;
+  const template = await templateOf(ctx, report);
+  if (!template) throw badInput(`The template file of "${report.name}" is missing: upload it again`, [{ field: 'templateFile', message: 'is missing' }]);
+  const scan = await scanTemplate(template.data, template.fileName);
+  if (scan.problems.length) throw templateProblemsError(scan.problems);
+  const bytes = new Uint8Array(template.data);
+  const settings = report.document.settings;
+  return async (selections: Selections) => {
+    const data = await resolveTemplateData({ provider: ctx.analytics, appId, meta, title: report.name, tree: scan.tree, selections, variables, decimalSeparator: settings?.decimalSeparator, groupSeparator: settings?.groupSeparator });
+    return ctx.renders.fillTemplate({ fileName: template.fileName, bytes, data, format: req.format, protection: req.protection, preview: req.templatePreview });
+  };
 }
 
 /** One file as is; several (an iteration) zipped together, names made unique. */

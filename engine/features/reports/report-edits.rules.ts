@@ -9,6 +9,8 @@ import { connectionOfProject, sameAppConnectionIn } from '../connections/connect
 import { Filter } from '../filters/filters.entity.js';
 import { duplicateTarget } from '../projects/projects.rules.js';
 import { Report, type DynamicName, type IterationField, type ReportRow } from './reports.entity.js';
+import { ReportTemplate, templateRowFor } from './report-template.entity.js';
+import { templateOf } from './report-templates.rules.js';
 import { iterationFieldNames, reachableReport, reportApp, reportDto } from './reports.rules.js';
 
 /**
@@ -23,7 +25,14 @@ export async function duplicateReport(ctx: OpContext, id: string, target: { proj
   const connectionId = sameProject || !source.connectionId ? source.connectionId : await sameAppConnectionIn(ctx, project.id, source.connectionId);
   const by = me(ctx).user.id;
   const copy = { ...source, ...newBase(ctx.now()), projectId: project.id, connectionId, name: `${source.name} (copy)`, filterIds: sameProject ? source.filterIds : [], createdBy: by, modifiedBy: by };
-  await ctx.db.getRepository(Report).insert(copy);
+  const template = await templateOf(ctx, source);
+  if (!template) await ctx.db.getRepository(Report).insert(copy);
+  else
+    // A template report's copy has its own file (a later upload to one leaves the other as it is).
+    await ctx.db.transaction(async (m) => {
+      await m.getRepository(Report).insert(copy);
+      await m.getRepository(ReportTemplate).insert(templateRowFor(copy.id, template.fileName, template.data, 1, by, copy.createdDate));
+    });
   return reportDto(copy);
 }
 

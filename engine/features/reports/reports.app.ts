@@ -4,7 +4,9 @@ import { idParam, v } from '../../core/validation.js';
 import { ReportDocumentSchema } from '../../render/document.js';
 import { SelectionsInput } from '../analytics-apps/analytics-content.app.js';
 import { generateFiles } from './generate.js';
+import { formatsOf } from '../../render/formats.js';
 import { saveReportDocument, withDraftSettings } from './report-edits.rules.js';
+import { templateInfo, templateOf } from './report-templates.rules.js';
 import { deleteReport, DynamicNamesInput, IterationFieldsInput, reachableReport, reportDto } from './reports.rules.js';
 
 /** One Save writes everything the designer's draft holds: blocks, data, filters and iteration. */
@@ -41,7 +43,8 @@ export const reportsApp = [
     input: { params: idParam },
     handler: async (ctx, { params }) => {
       const r = await reachableReport(ctx, params.id);
-      return { ...reportDto(r), document: r.document };
+      const template = await templateOf(ctx, r);
+      return { ...reportDto(r), document: r.document, template: template ? templateInfo(template) : null };
     },
   }),
   defineOp({
@@ -70,7 +73,10 @@ export const reportsApp = [
         const picked = wanted && combos.find((c) => c.length === wanted.length && c.every((x, i) => x === wanted[i]));
         return combos.length ? [picked ?? combos[0]] : [];
       };
-      const [file] = await generateFiles(ctx, { ...r, type: 'Html' as const }, { format: 'Html', document: body.document, selections: body.selections, bookmarkId: body.bookmarkId, choose });
+      // A block document previews as its HTML; a template report as a look at its filled file.
+      const [file] = r.templateFile
+        ? await generateFiles(ctx, r, { format: formatsOf(r)[0], selections: body.selections, bookmarkId: body.bookmarkId, choose, templatePreview: true })
+        : await generateFiles(ctx, { ...r, type: 'Html' as const }, { format: 'Html', document: body.document, selections: body.selections, bookmarkId: body.bookmarkId, choose });
       if (!file) return { html: '', iterating: r.isIteration, iterationValues, iterationValue: null };
       return { html: file.data.toString('utf8'), iterating: r.isIteration, iterationValues, iterationValue: r.isIteration ? file.iteration : null };
     },

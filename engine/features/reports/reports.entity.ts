@@ -30,6 +30,8 @@ export interface ReportRow extends BaseRow {
   document: ReportDocument;
   /** Filters applied, in order, whenever the report is generated. */
   filterIds: string[];
+  /** The template file's name when the report is built from one (then `document` is unused). */
+  templateFile: string | null;
   createdBy: string | null;
   modifiedBy: string | null;
 }
@@ -50,6 +52,7 @@ export const Report = new EntitySchema<ReportRow>({
     dynamicNames: { type: 'simple-json' },
     document: { type: 'simple-json' },
     filterIds: { type: 'simple-json' },
+    templateFile: text(),
     createdBy: ref(),
     modifiedBy: ref(),
   },

@@ -6,7 +6,7 @@ import { iso, newBase } from '../../core/entity-base.js';
 import { badInput } from '../../core/errors.js';
 import type { ListSpec } from '../../core/list-query.js';
 import { v } from '../../core/validation.js';
-import { FORMATS_BY_TYPE, REPORT_TYPES } from '../../render/formats.js';
+import { formatsOf, REPORT_TYPES } from '../../render/formats.js';
 import { EMPTY_DOCUMENT, type ReportDocument } from '../../render/document.js';
 import type { AppMeta } from '../../analytics/model.js';
 import { Connection } from '../connections/connections.entity.js';
@@ -14,6 +14,7 @@ import { providerAppId } from '../analytics-apps/analytics-apps.rules.js';
 import { reachableInProject, reachableProject, visibleProjects } from '../projects/projects.rules.js';
 import { connectionOfProject, firstConnectionOf } from '../connections/connections.rules.js';
 import { Report, type IterationField, type ReportRow, type ReportType } from './reports.entity.js';
+import { ReportTemplate, templateRowFor } from './report-template.entity.js';
 import { pageOf, ListQuery } from '../../core/list-query.js';
 
 export const reportType = () =>
@@ -39,7 +40,7 @@ export const LIST_REPORTS: ListSpec = {
 export function reportDto(r: ReportRow) {
   return {
     id: r.id, projectId: r.projectId, connectionId: r.connectionId, name: r.name, description: r.description, type: r.type,
-    outputFormats: FORMATS_BY_TYPE[r.type], isIteration: r.isIteration, iterationFields: r.iterationFields,
+    outputFormats: formatsOf(r), templateFile: r.templateFile ?? null, isIteration: r.isIteration, iterationFields: r.iterationFields,
     dynamicNameSeparator: r.dynamicNameSeparator, dynamicNames: r.dynamicNames, filterIds: r.filterIds,
     createdDate: iso(r.createdDate), modifiedDate: iso(r.modifiedDate),
   };
@@ -68,7 +69,8 @@ export function iterationFieldNames(meta: AppMeta, fields: IterationField[], inp
     });
 }
 
-export async function createReport(ctx: OpContext, f: { name: string; description?: string | null; projectId: string; type: ReportType; connectionId?: string | null; document?: ReportDocument }) {
+/** Creates a report; a template report comes with its checked file, written in the same transaction. */
+export async function createReport(ctx: OpContext, f: { name: string; description?: string | null; projectId: string; type: ReportType; connectionId?: string | null; document?: ReportDocument; template?: { fileName: string; bytes: Buffer } }) {
   await reachableProject(ctx, f.projectId);
   const connectionId = f.connectionId
     ? (await connectionOfProject(ctx, f.projectId, f.connectionId, 'body.connectionID')).id
@@ -77,9 +79,15 @@ export async function createReport(ctx: OpContext, f: { name: string; descriptio
     ...newBase(ctx.now()), projectId: f.projectId, connectionId, name: f.name, description: f.description ?? null, type: f.type,
     isIteration: false, iterationFields: [], dynamicNameSeparator: null, dynamicNames: [],
     document: f.document ?? { ...EMPTY_DOCUMENT, blocks: [{ id: 'title', type: 'heading', text: f.name, level: 1 }] },
-    filterIds: [], createdBy: me(ctx).user.id, modifiedBy: me(ctx).user.id,
+    filterIds: [], templateFile: f.template?.fileName ?? null, createdBy: me(ctx).user.id, modifiedBy: me(ctx).user.id,
   };
-  await ctx.db.getRepository(Report).insert(row);
+  const template = f.template;
+  if (!template) await ctx.db.getRepository(Report).insert(row);
+  else
+    await ctx.db.transaction(async (m) => {
+      await m.getRepository(Report).insert(row);
+      await m.getRepository(ReportTemplate).insert(templateRowFor(row.id, template.fileName, template.bytes, 1, row.createdBy, row.createdDate));
+    });
   return row;
 }
 

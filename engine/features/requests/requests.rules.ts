@@ -6,7 +6,7 @@ import { Page } from '../../core/envelope.js';
 import { FileResult, safeFileName } from '../../core/file-result.js';
 import type { ListQuery, ListSpec } from '../../core/list-query.js';
 import { pageOf } from '../../core/list-query.js';
-import { FILE_TYPES, FORMATS_BY_TYPE, parseFormat } from '../../render/formats.js';
+import { FILE_TYPES, formatsOf, parseFormat } from '../../render/formats.js';
 import type { Selections } from '../../analytics/model.js';
 import { Project } from '../projects/projects.entity.js';
 import { visibleProjects } from '../projects/projects.rules.js';
@@ -225,7 +225,7 @@ export async function runById(ctx: OpContext, id: string) {
     if (request.config) return queueReport(ctx, { ...request.config, outputFormat: request.config.format, overrideReportApp: !!request.config.appId });
   }
   const report = await ctx.db.getRepository(Report).findOneBy({ id });
-  if (report) return queueReport(ctx, { reportId: report.id, outputFormat: FORMATS_BY_TYPE[report.type][0], selections: {} });
+  if (report) return queueReport(ctx, { reportId: report.id, outputFormat: formatsOf(report)[0], selections: {} });
   throw notFound(`Task, request or report ${id}`);
 }
 

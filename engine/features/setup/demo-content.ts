@@ -42,7 +42,7 @@ export async function seedDemoContent(s: EngineServices, ownerId: string): Promi
     ...newBase(now), projectId: project.id, connectionId: connection.id, name: 'Regional sales review', description: 'One file per region', type: 'Word' as const,
     isIteration: true, iterationFields: [{ fieldID: region.id, order: 0 }], dynamicNameSeparator: ' - ',
     dynamicNames: [{ itemType: 'ReportName', value: '', order: 0, variableAnalyticsAppID: null }, { itemType: 'FieldValue', value: 'Region', order: 1, variableAnalyticsAppID: null }],
-    document, filterIds: [], createdBy: ownerId, modifiedBy: ownerId,
+    document, filterIds: [], templateFile: null, createdBy: ownerId, modifiedBy: ownerId,
   };
   await s.db.transaction(async (m) => {
     await m.getRepository(AnalyticsApp).insert(app);

@@ -5,7 +5,7 @@ import { iso, newBase } from '../../core/entity-base.js';
 import { badInput, foundOrFieldError, notFound } from '../../core/errors.js';
 import type { ListQuery, ListSpec } from '../../core/list-query.js';
 import { pageOf } from '../../core/list-query.js';
-import { FORMATS_BY_TYPE, type OutputFormat } from '../../render/formats.js';
+import { formatsOf, type OutputFormat } from '../../render/formats.js';
 import { Filter } from '../filters/filters.entity.js';
 import { Condition } from '../conditions/conditions.entity.js';
 import { StorageService } from '../storage/storage.entity.js';
@@ -32,7 +32,7 @@ export const DEFAULT_TASK_REPORT_OPTIONS: TaskReportOptions = {
 /** The format a task report may make of the report, as the report names it, or a 400 naming `field`. */
 export function offeredFormat(report: ReportRow, asked: string, field: string): OutputFormat {
   // Png draws the report's first chart: an image for a mail body, offered where the report has one.
-  const offered: OutputFormat[] = [...FORMATS_BY_TYPE[report.type], ...(report.document.blocks.some((b) => b.type === 'chart') ? ['Png' as const] : [])];
+  const offered: OutputFormat[] = [...formatsOf(report), ...(!report.templateFile && report.document.blocks.some((b) => b.type === 'chart') ? ['Png' as const] : [])];
   const format = offered.find((x) => x.toLowerCase() === asked.toLowerCase());
   if (!format) throw badInput(`A ${report.type} report cannot be made as ${asked}`, [{ field, message: `must be one of: ${offered.join(', ')}` }]);
   return format;
@@ -50,7 +50,7 @@ export async function taskReportDto(ctx: OpContext, tr: TaskReportRow) {
     ...rest, ...options, createdDate: iso(tr.createdDate), modifiedDate: iso(tr.modifiedDate),
     filters: await named(options.filterIds.length ? ctx.db.getRepository(Filter).findBy({ id: In(options.filterIds) }) : Promise.resolve([]), options.filterIds),
     conditions: await named(options.conditionIds.length ? ctx.db.getRepository(Condition).findBy({ id: In(options.conditionIds) }) : Promise.resolve([]), options.conditionIds),
-    reportName: report?.name ?? null, reportType: report?.type ?? null, outputFormats: report ? FORMATS_BY_TYPE[report.type] : [],
+    reportName: report?.name ?? null, reportType: report?.type ?? null, outputFormats: report ? formatsOf(report) : [],
     hasFileOpenPassword: fileOpenPassword !== null, hasFileWritePassword: fileWritePassword !== null,
   };
 }

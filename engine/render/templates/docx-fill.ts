@@ -1,0 +1,188 @@
+import { TemplateHandler, TagDisposition, type ScopeDataArgs, type Tag, type TemplateContent, type TemplateData as EtxData } from 'easy-template-x';
+import { chartSvg, CHART_HEIGHT, CHART_WIDTH } from '../chart-svg.js';
+import { svgToPng } from '../chart-png.js';
+import { own, parseTag, tagKey, tagsIn, type TemplateTag } from './tags.js';
+import type { TableValue, TagOccurrence, TemplateData, TemplateScope } from './template-data.js';
+import { packOffice, type OfficePackage } from './template-package.js';
+import { relationshipsOf } from './office-parts.js';
+import { descendants, escapeXml, parseXml, serializeXml, textOf, xmlSafe, type Document, type Element } from './xml.js';
+
+// Word templates through easy-template-x, which evaluates nothing from the template: its tags are
+// looked up by our own resolver (own properties of our data, never a path into objects). Before it
+// runs, rows holding {{deleterow}} go and rows holding column or field tags get the loop tags that
+// repeat them; {{table:…}} becomes a Word table and {{image:…}} a picture of the chart.
+
+/** The loop a row expands with: `rows:<chart>` over a chart's data rows, `values:<field>` over a field's values. */
+const ROW_LOOP = { rows: 'rows:', values: 'values:' } as const;
+/** Tag options are not part of our syntax; easy-template-x's own marks are moved out of reach ([ ] occur in expressions). */
+const OPTIONS_START = '\u27e6';
+const OPTIONS_END = '\u27e7';
+
+/** The parts of a Word file that hold text with tags: the body, headers, footers, notes. */
+export function docxTextParts(pkg: OfficePackage): string[] {
+  const main = relationshipsOf(pkg, '').find((r) => r.type.endsWith('/officeDocument'))?.path ?? 'word/document.xml';
+  const related = relationshipsOf(pkg, main).filter((r) => !r.external && /\/(header|footer|footnotes|endnotes)$/.test(r.type)).map((r) => r.path);
+  return [main, ...related].filter((p) => pkg.parts.has(p));
+}
+
+const ancestor = (el: Element, localName: string): Element | null => {
+  for (let p = el.parentNode as Element | null; p && p.nodeType === 1; p = p.parentNode as Element | null) if (p.localName === localName) return p;
+  return null;
+};
+
+/** The tags of a Word file in reading order, each at its paragraph ("document, paragraph 3, in a table row"). */
+export function docxTags(pkg: OfficePackage): (TagOccurrence & { inRow: boolean })[] {
+  const out: (TagOccurrence & { inRow: boolean })[] = [];
+  for (const part of docxTextParts(pkg)) {
+    const doc = parseXml(pkg.parts.get(part)!.toString('utf8'), part);
+    const name = part.replace(/^word\//, '').replace(/\.xml$/, '');
+    descendants(doc, 'p').forEach((p, i) => {
+      const text = descendants(p, 't').map((t) => textOf(t)).join('');
+      const inRow = !!ancestor(p, 'tr');
+      for (const t of tagsIn(text)) out.push({ tag: t.tag, raw: t.raw, where: `${name}, paragraph ${i + 1}${inRow ? ' (in a table row)' : ''}`, inRow });
+    });
+  }
+  return out;
+}
+
+const rowText = (tr: Element) => descendants(tr, 't').map((t) => textOf(t)).join('');
+
+/** Adds text at the start or end of a cell's text (its first or last run's text). */
+function addText(cell: Element, text: string, at: 'start' | 'end') {
+  const texts = descendants(cell, 't');
+  const t = at === 'start' ? texts[0] : texts.at(-1);
+  if (!t) return;
+  t.setAttribute('xml:space', 'preserve');
+  const node = cell.ownerDocument!.createTextNode(text);
+  if (at === 'start') t.insertBefore(node, t.firstChild);
+  else t.appendChild(node);
+}
+
+/** Rows to delete go; rows with column or field tags are wrapped in the loop that repeats them. */
+function prepareRows(doc: Document) {
+  for (const tr of descendants(doc, 'tr')) {
+    const tags = tagsIn(rowText(tr)).map((t) => t.tag).filter((t): t is TemplateTag => !!t);
+    if (tags.some((t) => t.kind === 'deleterow')) {
+      tr.parentNode?.removeChild(tr);
+      continue;
+    }
+    const source = tags.find((t) => t.kind === 'column') ?? tags.find((t) => t.kind === 'field');
+    if (!source) continue;
+    const loop = source.kind === 'column' ? `${ROW_LOOP.rows}${source.chart}` : `${ROW_LOOP.values}${(source as { field: string }).field}`;
+    const cells = descendants(tr, 'tc');
+    addText(cells[0], `{{#${loop} ${OPTIONS_START}loopOver: "row"${OPTIONS_END}}}`, 'start');
+    addText(cells.at(-1)!, `{{/${loop}}}`, 'end');
+  }
+}
+
+function wordTable(table: TableValue): string {
+  const border = '<w:top w:val="single" w:sz="4" w:color="BFC7D1"/><w:left w:val="single" w:sz="4" w:color="BFC7D1"/><w:bottom w:val="single" w:sz="4" w:color="BFC7D1"/><w:right w:val="single" w:sz="4" w:color="BFC7D1"/><w:insideH w:val="single" w:sz="4" w:color="BFC7D1"/><w:insideV w:val="single" w:sz="4" w:color="BFC7D1"/>';
+  const cell = (text: string, right: boolean, bold: boolean) =>
+    `<w:tc><w:p><w:pPr><w:spacing w:before="0" w:after="0"/>${right ? '<w:jc w:val="right"/>' : ''}</w:pPr><w:r>${bold ? '<w:rPr><w:b/></w:rPr>' : ''}<w:t xml:space="preserve">${escapeXml(xmlSafe(text))}</w:t></w:r></w:p></w:tc>`;
+  const header = `<w:tr><w:trPr><w:tblHeader/></w:trPr>${table.columns.map((c) => cell(c.label, c.numeric, true)).join('')}</w:tr>`;
+  const rows = table.display.map((r) => `<w:tr>${r.map((v, j) => cell(v, table.columns[j]?.numeric ?? false, false)).join('')}</w:tr>`).join('');
+  return `<w:tbl><w:tblPr><w:tblW w:w="5000" w:type="pct"/><w:tblBorders>${border}</w:tblBorders></w:tblPr><w:tblGrid>${table.columns.map(() => '<w:gridCol/>').join('')}</w:tblGrid>${header}${rows}</w:tbl>`;
+}
+
+/** What the loops of a path stand in: the scope of a level's value, or a row of a chart or a field. */
+interface Frame {
+  scope: TemplateScope;
+  row?: { key: string; k: number };
+}
+
+/** Our resolver for easy-template-x: walks the loops of the path, then looks the tag up, innermost scope first. */
+function resolver(data: TemplateData, charts: Map<string, Buffer>) {
+  return (args: ScopeDataArgs): TemplateContent | EtxData[] => {
+    const frames: Frame[] = [{ scope: data.root }];
+    const path = args.path;
+    for (let i = 0; i + 1 < path.length; i += 2) {
+      const loop = path[i] as Tag;
+      const index = path[i + 1];
+      if (typeof index !== 'number') break;
+      const name = loop.name.trim();
+      const top = frames[frames.length - 1];
+      if (name.toLowerCase().startsWith(ROW_LOOP.rows) || name.toLowerCase().startsWith(ROW_LOOP.values)) {
+        const key = name.toLowerCase().startsWith(ROW_LOOP.rows) ? `c:${name.slice(ROW_LOOP.rows.length).trim().toLowerCase()}` : `f:${name.slice(ROW_LOOP.values.length).trim().toLowerCase()}`;
+        frames.push({ scope: top.scope, row: { key, k: index } });
+      } else {
+        const tag = parseTag(`#${name}`);
+        const level = tag?.kind === 'levelOpen' ? own(top.scope.levels, tagKey(tag))?.[index] : undefined;
+        frames.push({ scope: level?.scope ?? top.scope });
+      }
+    }
+    const last = path[path.length - 1] as Tag;
+    const name = last.name.trim();
+    const isOpen = last.disposition === TagDisposition.Open || last.disposition === TagDisposition.Close;
+    const scope = frames[frames.length - 1].scope;
+    if (isOpen) {
+      const lower = name.toLowerCase();
+      // A loop answers with one (empty) item per repetition; our frames above carry the data.
+      const items = (n: number) => Array.from({ length: n }, () => ({}));
+      if (lower.startsWith(ROW_LOOP.rows)) return items(Math.max(1, own(scope.tables, `c:${lower.slice(ROW_LOOP.rows.length).trim()}`)?.rows.length ?? 0));
+      if (lower.startsWith(ROW_LOOP.values)) return items(Math.max(1, own(scope.fields, `f:${lower.slice(ROW_LOOP.values.length).trim()}`)?.length ?? 0));
+      const tag = parseTag(`#${name}`);
+      return tag?.kind === 'levelOpen' ? items(own(scope.levels, tagKey(tag))?.length ?? 0) : [];
+    }
+    const tag = parseTag(name);
+    if (!tag) return '';
+    const row = [...frames].reverse().find((f) => f.row)?.row;
+    return contentOf(tag, frames, row, charts);
+  };
+}
+
+function contentOf(tag: TemplateTag, frames: Frame[], row: Frame['row'], charts: Map<string, Buffer>): TemplateContent {
+  const key = tagKey(tag);
+  const find = <T>(pick: (s: TemplateScope) => Record<string, T>) => {
+    for (let i = frames.length - 1; i >= 0; i--) {
+      const v = own(pick(frames[i].scope), key);
+      if (v !== undefined) return v;
+    }
+    return undefined;
+  };
+  switch (tag.kind) {
+    case 'variable':
+    case 'expression':
+      return find((s) => s.scalars)?.text ?? '';
+    case 'field': {
+      const values = find((s) => s.fields) ?? [];
+      if (row && row.key === key) return values[row.k]?.text ?? '';
+      return values.map((v) => v.text).join(', ');
+    }
+    case 'column': {
+      const table = find((s) => s.tables);
+      const j = table?.columns.findIndex((c) => c.label.toLowerCase() === tag.column.toLowerCase()) ?? -1;
+      if (!table || j < 0 || !row || row.key !== key) return '';
+      return table.display[row.k]?.[j] ?? '';
+    }
+    case 'table': {
+      const table = find((s) => s.tables);
+      return table ? { _type: 'rawXml', xml: wordTable(table), replaceParagraph: true } : '';
+    }
+    case 'image': {
+      const chart = find((s) => s.charts);
+      if (!chart) return '';
+      const png = charts.get(JSON.stringify(chart)) ?? svgToPng(chartSvg(chart), CHART_WIDTH * 2);
+      charts.set(JSON.stringify(chart), png);
+      return { _type: 'image', source: png, format: 'image/png', width: CHART_WIDTH * 0.9, height: CHART_HEIGHT * 0.9, altText: chart.title };
+    }
+    default:
+      return '';
+  }
+}
+
+/** Fills an opened Word template with resolved data. */
+export async function fillDocx(pkg: OfficePackage, data: TemplateData): Promise<Buffer> {
+  const parts = new Map<string, Buffer | string>(pkg.parts);
+  for (const part of docxTextParts(pkg)) {
+    const doc = parseXml(pkg.parts.get(part)!.toString('utf8'), part);
+    prepareRows(doc);
+    parts.set(part, serializeXml(doc));
+  }
+  const prepared = await packOffice(parts);
+  const handler = new TemplateHandler({
+    delimiters: { tagStart: '{{', tagEnd: '}}', containerTagOpen: '#', containerTagClose: '/', tagOptionsStart: OPTIONS_START, tagOptionsEnd: OPTIONS_END },
+    scopeDataResolver: resolver(data, new Map()),
+    maxXmlDepth: 64,
+  });
+  return handler.process(prepared, {});
+}

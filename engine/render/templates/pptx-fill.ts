@@ -1,0 +1,231 @@
+import Automizer, { modify } from 'pptx-automizer';
+import JSZip from 'jszip';
+import { chartSvg, CHART_WIDTH } from '../chart-svg.js';
+import { svgToPng } from '../chart-png.js';
+import { own, tagKey, tagsIn, type TemplateTag } from './tags.js';
+import type { TagOccurrence, TemplateData, TemplateScope } from './template-data.js';
+import type { OfficePackage } from './template-package.js';
+import { relationshipsOf, relsPathOf, resolveTarget } from './office-parts.js';
+import { descendants, kids, parseXml, serializeXml, textOf, xmlSafe, type Element } from './xml.js';
+
+// PowerPoint templates through pptx-automizer: each slide of the template is added once, or once
+// per value of the field its {{slide:F}} names (with that value selected); text tags are filled in
+// each slide's XML, table rows with column tags repeat per data row, and a picture whose alt text
+// is {{image:<chart>}} shows the chart. The library left relationships to parts it removed, so the
+// output is checked and such relationships dropped.
+
+/** The slides of a presentation in order, as part paths. */
+export function slidePaths(pkg: OfficePackage): string[] {
+  const main = relationshipsOf(pkg, '').find((r) => r.type.endsWith('/officeDocument'))?.path ?? 'ppt/presentation.xml';
+  const byId = new Map(relationshipsOf(pkg, main).map((r) => [r.id, r.path]));
+  const pres = parseXml(pkg.parts.get(main)!.toString('utf8'), main);
+  return descendants(pres, 'sldId').map((s) => byId.get(s.getAttribute('r:id') ?? '')).filter((p): p is string => !!p && pkg.parts.has(p));
+}
+
+const shapeName = (el: Element) => {
+  for (let p = el as Element | null; p && p.nodeType === 1; p = p.parentNode as Element | null)
+    if (['sp', 'graphicFrame', 'pic'].includes(p.localName ?? '')) return descendants(p, 'cNvPr')[0]?.getAttribute('name') ?? '';
+  return '';
+};
+const inTableRow = (el: Element) => {
+  for (let p = el.parentNode as Element | null; p && p.nodeType === 1; p = p.parentNode as Element | null) if (p.localName === 'tr') return true;
+  return false;
+};
+
+export interface SlideTag extends TagOccurrence {
+  slide: number;
+  /** Where the tag is: running text, a table row, or a picture's alt text. */
+  place: 'text' | 'row' | 'picture';
+  shape: string;
+}
+
+/** The tags of a presentation in reading order, each at its slide and shape. */
+export function pptxTags(pkg: OfficePackage): SlideTag[] {
+  const out: SlideTag[] = [];
+  slidePaths(pkg).forEach((path, i) => {
+    const doc = parseXml(pkg.parts.get(path)!.toString('utf8'), path);
+    for (const p of descendants(doc, 'p').filter((x) => x.namespaceURI?.includes('drawingml'))) {
+      const text = descendants(p, 't').map((t) => textOf(t)).join('');
+      const shape = shapeName(p);
+      const place = inTableRow(p) ? 'row' : 'text';
+      for (const t of tagsIn(text)) out.push({ tag: t.tag, raw: t.raw, where: `slide ${i + 1}, shape "${shape}"`, slide: i + 1, place, shape });
+    }
+    for (const pic of descendants(doc, 'pic')) {
+      const props = descendants(pic, 'cNvPr')[0];
+      const descr = props?.getAttribute('descr') ?? '';
+      const shape = props?.getAttribute('name') ?? '';
+      for (const t of tagsIn(descr)) out.push({ tag: t.tag, raw: t.raw, where: `slide ${i + 1}, picture "${shape}" (alt text)`, slide: i + 1, place: 'picture', shape });
+    }
+  });
+  return out;
+}
+
+/** A tag's text in a scope chain (innermost last); a row's own value for column and field tags. */
+function textFor(tag: TemplateTag | null, scopes: TemplateScope[], row?: { key: string; k: number }): string {
+  if (!tag) return '';
+  const key = tagKey(tag);
+  const find = <T>(pick: (s: TemplateScope) => Record<string, T>) => {
+    for (let i = scopes.length - 1; i >= 0; i--) {
+      const v = own(pick(scopes[i]), key);
+      if (v !== undefined) return v;
+    }
+    return undefined;
+  };
+  switch (tag.kind) {
+    case 'variable':
+    case 'expression':
+      return find((s) => s.scalars)?.text ?? '';
+    case 'field': {
+      const values = find((s) => s.fields) ?? [];
+      return row?.key === key ? (values[row.k]?.text ?? '') : values.map((v) => v.text).join(', ');
+    }
+    case 'column': {
+      const table = find((s) => s.tables);
+      const j = table?.columns.findIndex((c) => c.label.toLowerCase() === tag.column.toLowerCase()) ?? -1;
+      return table && j >= 0 && row?.key === key ? (table.display[row.k]?.[j] ?? '') : '';
+    }
+    default:
+      return '';
+  }
+}
+
+/** Fills a paragraph's tags into its first run's text (keeping that run's format), emptying the rest. */
+function fillParagraph(p: Element, fill: (tag: TemplateTag | null) => string) {
+  const texts = descendants(p, 't');
+  const text = texts.map((t) => textOf(t)).join('');
+  const found = tagsIn(text);
+  if (!found.length) return;
+  let out = '';
+  let last = 0;
+  for (const f of found) {
+    out += text.slice(last, f.start) + fill(f.tag);
+    last = f.end;
+  }
+  out += text.slice(last);
+  texts.forEach((t, i) => {
+    while (t.firstChild) t.removeChild(t.firstChild);
+    if (i === 0) t.appendChild(t.ownerDocument!.createTextNode(xmlSafe(out)));
+  });
+}
+
+/** Table rows: {{deleterow}} rows go, rows with column or field tags repeat per data row or value, a {{table:…}} row becomes header and data rows. */
+function fillTables(doc: ReturnType<typeof parseXml>, scopes: TemplateScope[]) {
+  for (const tr of descendants(doc, 'tr')) {
+    const tags = tagsIn(descendants(tr, 't').map((t) => textOf(t)).join('')).map((t) => t.tag).filter((t): t is TemplateTag => !!t);
+    const parent = tr.parentNode!;
+    if (tags.some((t) => t.kind === 'deleterow')) {
+      parent.removeChild(tr);
+      continue;
+    }
+    const table = tags.find((t) => t.kind === 'table');
+    if (table) {
+      const value = scopes.map((s) => own(s.tables, tagKey(table))).filter(Boolean).at(-1);
+      const lines = value ? [value.columns.map((c) => c.label), ...value.display] : [];
+      for (const line of lines) {
+        const copy = tr.cloneNode(true) as Element;
+        kids(copy, 'tc').forEach((tc, j) => {
+          for (const p of descendants(tc, 'p')) fillParagraph(p, () => '');
+          const firstText = descendants(tc, 't')[0];
+          if (firstText) firstText.appendChild(doc.createTextNode(xmlSafe(line[j] ?? '')));
+        });
+        parent.insertBefore(copy, tr);
+      }
+      parent.removeChild(tr);
+      continue;
+    }
+    const source = tags.find((t) => t.kind === 'column') ?? tags.find((t) => t.kind === 'field');
+    if (!source) continue;
+    const key = tagKey(source);
+    const count = Math.max(1, source.kind === 'column' ? (scopes.map((s) => own(s.tables, key)).filter(Boolean).at(-1)?.rows.length ?? 0) : (scopes.map((s) => own(s.fields, key)).filter(Boolean).at(-1)?.length ?? 0));
+    for (let k = 0; k < count; k++) {
+      const copy = tr.cloneNode(true) as Element;
+      for (const p of descendants(copy, 'p')) fillParagraph(p, (tag) => textFor(tag, scopes, { key, k }));
+      parent.insertBefore(copy, tr);
+    }
+    parent.removeChild(tr);
+  }
+}
+
+/**
+ * Keeps only what the presentation reaches: parts no relationship leads to from the package root
+ * go (the template's own slides, their notes), and relationships to parts that are gone are dropped
+ * (the library's cleanup removed a picture the copies still pointed to).
+ */
+async function keepReachableParts(zip: JSZip) {
+  const has = (path: string) => !!zip.file(path);
+  const relsOf = async (part: string) => {
+    const file = zip.file(relsPathOf(part));
+    return file ? { path: relsPathOf(part), doc: parseXml(await file.async('string'), relsPathOf(part)) } : null;
+  };
+  const reached = new Set<string>();
+  const queue = [''];
+  while (queue.length) {
+    const part = queue.pop()!;
+    const rels = await relsOf(part);
+    if (!rels) continue;
+    let changed = false;
+    for (const rel of descendants(rels.doc, 'Relationship')) {
+      if (rel.getAttribute('TargetMode') === 'External') continue;
+      const target = resolveTarget(part, decodeURIComponent(rel.getAttribute('Target') ?? ''));
+      if (!has(target)) {
+        rel.parentNode!.removeChild(rel);
+        changed = true;
+      } else if (!reached.has(target)) {
+        reached.add(target);
+        queue.push(target);
+      }
+    }
+    if (changed) zip.file(rels.path, serializeXml(rels.doc));
+  }
+  const kept = (path: string) => path === '[Content_Types].xml' || reached.has(path) || (path.endsWith('.rels') && (path === '_rels/.rels' || reached.has(path.replace(/_rels\/([^/]+)\.rels$/, '$1'))));
+  const removed = Object.keys(zip.files).filter((p) => !zip.files[p].dir && !kept(p));
+  for (const p of removed) zip.remove(p);
+  const types = zip.file('[Content_Types].xml');
+  if (types && removed.length) {
+    const doc = parseXml(await types.async('string'), '[Content_Types].xml');
+    for (const o of descendants(doc, 'Override')) if (removed.includes((o.getAttribute('PartName') ?? '').replace(/^\//, ''))) o.parentNode!.removeChild(o);
+    zip.file('[Content_Types].xml', serializeXml(doc));
+  }
+}
+
+/** Fills an opened PowerPoint template with resolved data. */
+export async function fillPptx(pkg: OfficePackage, bytes: Buffer, data: TemplateData): Promise<Buffer> {
+  const slides = slidePaths(pkg);
+  const tags = pptxTags(pkg);
+  const automizer = new Automizer({ removeExistingSlides: true, autoImportSlideMasters: false, cleanup: true, verbosity: 0, compression: 6 });
+  const pres = automizer.loadRoot(bytes).load(bytes, 'template');
+  const media: { name: string; png: Buffer }[] = [];
+  const plans = slides.map((_path, i) => {
+    const n = i + 1;
+    const slideTag = tags.find((t) => t.slide === n && t.tag?.kind === 'slide')?.tag;
+    const scopes: TemplateScope[][] = slideTag ? (own(data.root.levels, tagKey(slideTag)) ?? []).map((l) => [data.root, l.scope]) : [[data.root]];
+    const pictures = tags.filter((t) => t.slide === n && t.place === 'picture' && t.tag?.kind === 'image');
+    return { n, scopes, pictures };
+  });
+  for (const plan of plans)
+    plan.scopes.forEach((scopes, copy) => {
+      for (const pic of plan.pictures) {
+        const key = tagKey(pic.tag!);
+        const chart = scopes.map((s) => own(s.charts, key)).filter(Boolean).at(-1);
+        if (chart) media.push({ name: `chart-${plan.n}-${copy}-${media.length}.png`, png: svgToPng(chartSvg(chart), CHART_WIDTH * 2) });
+      }
+    });
+  if (media.length) pres.loadMediaBuffer(media.map((m) => m.name), media.map((m) => m.png));
+  let next = 0;
+  for (const plan of plans)
+    for (const scopes of plan.scopes) {
+      const pictures = plan.pictures.map((pic) => ({ shape: pic.shape, media: media[next++]?.name }));
+      pres.addSlide('template', plan.n, (slide) => {
+        slide.modify((doc) => {
+          fillTables(doc as never, scopes);
+          for (const p of descendants(doc as never, 'p')) fillParagraph(p, (tag) => textFor(tag, scopes));
+          for (const props of descendants(doc as never, 'cNvPr')) if (tagsIn(props.getAttribute('descr') ?? '').length) props.setAttribute('descr', '');
+        });
+        for (const pic of pictures) if (pic.media) slide.modifyElement(pic.shape, [modify.setRelationTarget(pic.media) as never]);
+      });
+    }
+  const zip = await pres.getJSZip();
+  await keepReachableParts(zip);
+  return zip.generateAsync({ type: 'nodebuffer', compression: 'DEFLATE' });
+}
+

@@ -1,0 +1,88 @@
+import ExcelJS from 'exceljs';
+import { docxTextParts } from './docx-fill.js';
+import { relationshipsOf } from './office-parts.js';
+import { slidePaths } from './pptx-fill.js';
+import { openOfficePackage, type OfficePackage, type TemplateFormat } from './template-package.js';
+import { descendants, kids, parseXml, textOf, type Element } from './xml.js';
+
+// A look at a filled template in the designer, without Office: the text, tables and pictures of a
+// Word file in order, each sheet's cells of a workbook, each slide's text and pictures. The file
+// itself is one click away (download); this is for checking the data went where it should.
+
+const esc = (s: string) => s.replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c]!);
+const STYLE = `<style>body{font:14px/1.45 system-ui,sans-serif;margin:16px;color:#1d2733}table{border-collapse:collapse;margin:8px 0}td,th{border:1px solid #c9d1db;padding:3px 8px}th{background:#f1f4f8;text-align:left}section.slide{border:1px solid #c9d1db;border-radius:6px;padding:12px;margin:12px 0;aspect-ratio:16/9;overflow:hidden}h2.sheet{font-size:15px;margin-top:20px}img{max-width:100%}td.n{text-align:right}</style>`;
+const page = (title: string, body: string) => `<!doctype html><html><head><meta charset="utf-8"><title>${esc(title)}</title>${STYLE}</head><body>${body}</body></html>`;
+
+/** Pictures of a part as data URLs, by relationship id. */
+function pictures(pkg: OfficePackage, part: string): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const rel of relationshipsOf(pkg, part)) {
+    if (rel.external || !rel.type.endsWith('/image')) continue;
+    const bytes = pkg.parts.get(rel.path);
+    const mime = /\.jpe?g$/i.test(rel.path) ? 'image/jpeg' : /\.gif$/i.test(rel.path) ? 'image/gif' : 'image/png';
+    if (bytes) out.set(rel.id, `data:${mime};base64,${bytes.toString('base64')}`);
+  }
+  return out;
+}
+
+const paragraphText = (p: Element) => descendants(p, 't').map((t) => textOf(t)).join('');
+
+function imagesIn(el: Element, pics: Map<string, string>): string {
+  return descendants(el, 'blip').map((b) => pics.get(b.getAttribute('r:embed') ?? '')).filter(Boolean).map((src) => `<img alt="" src="${src}">`).join('');
+}
+
+function docxPreview(pkg: OfficePackage): string {
+  const main = docxTextParts(pkg)[0];
+  const doc = parseXml(pkg.parts.get(main)!.toString('utf8'), main);
+  const pics = pictures(pkg, main);
+  const body = descendants(doc, 'body')[0];
+  const block = (el: Element): string => {
+    if (el.localName === 'p') {
+      const style = descendants(el, 'pStyle')[0]?.getAttribute('w:val') ?? '';
+      const tag = /^(Heading|Title)/i.test(style) ? 'h2' : 'p';
+      return `<${tag}>${esc(paragraphText(el))}${imagesIn(el, pics)}</${tag}>`;
+    }
+    if (el.localName === 'tbl') return `<table>${kids(el, 'tr').map((tr) => `<tr>${kids(tr, 'tc').map((tc) => `<td>${kids(tc, 'p').map(block).join('')}</td>`).join('')}</tr>`).join('')}</table>`;
+    return '';
+  };
+  if (!body) return '';
+  const out: string[] = [];
+  for (let n = body.firstChild; n; n = n.nextSibling) if (n.nodeType === 1) out.push(block(n as Element));
+  return out.join('');
+}
+
+async function xlsxPreview(bytes: Buffer): Promise<string> {
+  const book = new ExcelJS.Workbook();
+  await book.xlsx.load(bytes as unknown as ArrayBuffer);
+  return book.worksheets.map((sheet) => {
+    const rows: string[] = [];
+    const width = Math.min(sheet.columnCount, 30);
+    sheet.eachRow({ includeEmpty: true }, (row, r) => {
+      if (r > 300) return;
+      const cells = Array.from({ length: width }, (_, i) => {
+        const v = row.getCell(i + 1).value;
+        const text = v === null || v === undefined ? '' : typeof v === 'object' ? ('formula' in v ? `=${(v as { formula: string }).formula}` : 'richText' in v ? (v as { richText: { text: string }[] }).richText.map((t) => t.text).join('') : String((v as { text?: string }).text ?? '')) : String(v);
+        return `<td${typeof v === 'number' ? ' class="n"' : ''}>${esc(text)}</td>`;
+      });
+      rows.push(`<tr>${cells.join('')}</tr>`);
+    });
+    return `<h2 class="sheet">${esc(sheet.name)}</h2><table>${rows.join('')}</table>`;
+  }).join('');
+}
+
+function pptxPreview(pkg: OfficePackage): string {
+  return slidePaths(pkg).map((path, i) => {
+    const doc = parseXml(pkg.parts.get(path)!.toString('utf8'), path);
+    const pics = pictures(pkg, path);
+    const texts = descendants(doc, 'p').filter((p) => p.namespaceURI?.includes('drawingml')).map(paragraphText).filter(Boolean).map((t) => `<p>${esc(t)}</p>`).join('');
+    return `<section class="slide" aria-label="Slide ${i + 1}">${texts}${imagesIn(doc.documentElement!, pics)}</section>`;
+  }).join('');
+}
+
+/** An HTML look at a filled template (HTML templates are their own preview). */
+export async function templatePreviewHtml(kind: TemplateFormat, filled: Buffer, title: string): Promise<string> {
+  if (kind === 'html') return filled.toString('utf8');
+  if (kind === 'xlsx') return page(title, await xlsxPreview(filled));
+  const pkg = await openOfficePackage(filled, kind);
+  return page(title, kind === 'docx' ? docxPreview(pkg) : pptxPreview(pkg));
+}

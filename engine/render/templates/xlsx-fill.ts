@@ -1,0 +1,407 @@
+import type { Cell } from '../document.js';
+import { own, tagKey, tagsIn, type TemplateTag } from './tags.js';
+import type { TemplateData, TemplateScope } from './template-data.js';
+import { packOffice, type OfficePackage } from './template-package.js';
+import { relsOfType, relsPathOf, partXml } from './office-parts.js';
+import { layoutSheet, placementWithin, type OutputRow, type SheetLayout } from './xlsx-layout.js';
+import { columnLetters, columnNumber, moveFormula, parseCellRef, unquoteSheet, type MoveContext } from './xlsx-refs.js';
+import { readSheet, readWorkbook, type SheetModel, type TemplateCell } from './xlsx-workbook.js';
+import { descendants, kid, kids, removeAll, serializeXml, sibling, textOf, xmlSafe, type Document, type Element } from './xml.js';
+
+// Fills an Excel template and keeps it Excel: rows expand in place, and every formula, merged
+// cell, conditional format, data validation, table, defined name, drawing anchor and chart series
+// moves with them; charts get cached values for what they now cover, and Excel recalculates
+// formulas on open (their old cached results are dropped).
+
+type Values = Map<string, Cell>;
+
+/** The value a cell's single tag stands for in an output row, or the text with every tag filled. */
+function cellContent(cell: TemplateCell, row: OutputRow, root: TemplateScope): { value: Cell } | null {
+  const found = tagsIn(cell.text ?? '');
+  if (!found.length) return null;
+  const scope = row.scope;
+  const none = { raw: null, text: '' };
+  const one = (tag: TemplateTag | null): { raw: Cell; text: string } => {
+    if (!tag) return none;
+    const key = tagKey(tag);
+    switch (tag.kind) {
+      case 'variable':
+      case 'expression':
+        return own(scope.scalars, key) ?? own(root.scalars, key) ?? none;
+      case 'field': {
+        const values = own(scope.fields, key) ?? [];
+        if (row.mode.kind === 'expand') return values[row.mode.k] ?? none;
+        const joined = values.map((v) => v.text).join(', ');
+        return { raw: joined, text: joined };
+      }
+      case 'column': {
+        const table = own(scope.tables, key);
+        const j = table?.columns.findIndex((c) => c.label.toLowerCase() === tag.column.toLowerCase()) ?? -1;
+        if (!table || j < 0 || row.mode.kind !== 'expand') return none;
+        return { raw: table.rows[row.mode.k]?.[j] ?? null, text: table.display[row.mode.k]?.[j] ?? '' };
+      }
+      default:
+        return none;
+    }
+  };
+  // A cell that is one tag takes the value itself (a number stays a number, in the cell's format);
+  // tags within text are filled with their text.
+  if (found.length === 1 && found[0].raw === (cell.text ?? '').trim()) return { value: one(found[0].tag).raw };
+  let text = '';
+  let last = 0;
+  for (const f of found) {
+    text += cell.text!.slice(last, f.start) + one(f.tag).text;
+    last = f.end;
+  }
+  return { value: text + cell.text!.slice(last) };
+}
+
+/** Writes a value into a cell element: a number as a number, anything else as an inline string. */
+function writeValue(c: Element, value: Cell) {
+  for (const child of [...kids(c, 'v'), ...kids(c, 'is'), ...kids(c, 'f')]) c.removeChild(child);
+  c.removeAttribute('t');
+  if (value === null || value === '') return;
+  if (typeof value === 'number' && Number.isFinite(value)) {
+    const v = sibling(c, 'v');
+    v.appendChild(c.ownerDocument!.createTextNode(String(value)));
+    c.appendChild(v);
+    return;
+  }
+  // An inline string is never a formula, whatever it begins with (= + - @).
+  c.setAttribute('t', 'inlineStr');
+  const is = sibling(c, 'is');
+  const t = sibling(c, 't');
+  t.setAttribute('xml:space', 'preserve');
+  t.appendChild(c.ownerDocument!.createTextNode(xmlSafe(String(value))));
+  is.appendChild(t);
+  c.appendChild(is);
+}
+
+interface FillContext {
+  layouts: Map<string, SheetLayout>;
+  data: TemplateData;
+  values: Map<string, Values>;
+  sharedStrings: string[];
+}
+
+const placementOf = (ctx: FillContext) => (sheet: string) => ctx.layouts.get(sheet)?.placement ?? null;
+
+function moveContext(ctx: FillContext, ownSheet: string | null, extra: Partial<MoveContext> = {}): MoveContext {
+  const find = placementOf(ctx);
+  return { ownSheet, placement: (sheet) => find(sheet), ...extra };
+}
+
+/** The sheet's new rows: each output row from its template row, cells filled, formulas moved. */
+function fillSheetRows(sheet: SheetModel, ctx: FillContext) {
+  const layout = ctx.layouts.get(sheet.name)!;
+  const values: Values = new Map();
+  ctx.values.set(sheet.name, values);
+  const doc = sheet.doc;
+  for (const el of kids(sheet.sheetData, 'row')) sheet.sheetData.removeChild(el);
+  layout.rows.forEach((row, i) => {
+    const o = i + 1;
+    const template = sheet.rows.get(row.templateRow);
+    if (!template) return;
+    const rowEl = template.el.cloneNode(false) as Element;
+    rowEl.setAttribute('r', String(o));
+    rowEl.removeAttribute('spans');
+    const local = placementWithin(row.chain, layout.placement, layout.rows.length);
+    const move = moveContext(ctx, sheet.name, {
+      placement: (s, r) => (s === sheet.name ? local : (ctx.layouts.get(s)?.placement ?? null)),
+      copy: { templateRow: row.templateRow, outputRow: o },
+    } as Partial<MoveContext>);
+    const cells = new Map<number, Element>();
+    for (const cell of template.cells) {
+      const tableTag = cell.text ? tagsIn(cell.text).find((t) => t.tag?.kind === 'table')?.tag : undefined;
+      if (tableTag) {
+        const table = own(row.scope.tables, tagKey(tableTag));
+        const line: Cell[] = row.mode.kind === 'tableData' ? (table?.rows[row.mode.k] ?? []) : (table?.columns.map((c) => c.label) ?? []);
+        line.forEach((v, j) => {
+          const c = cell.el.cloneNode(false) as Element;
+          writeValue(c, v);
+          cells.set(cell.col + j, c);
+        });
+        if (!line.length) cells.set(cell.col, cell.el.cloneNode(false) as Element);
+        continue;
+      }
+      if (row.mode.kind === 'tableData') continue;
+      if (cells.has(cell.col)) continue;
+      const c = cell.el.cloneNode(true) as Element;
+      const content = cellContent(cell, row, ctx.data.root);
+      if (content) writeValue(c, content.value);
+      else if (cell.formula !== null) {
+        const f = kid(c, 'f')!;
+        while (f.firstChild) f.removeChild(f.firstChild);
+        f.appendChild(doc.createTextNode(moveFormula(cell.formula, move)));
+        if (f.getAttribute('ref')) f.setAttribute('ref', moveFormula(f.getAttribute('ref')!, move));
+        // The old result is stale once rows moved; Excel recalculates on open (fullCalcOnLoad).
+        removeAll(kids(c, 'v'));
+        if (c.getAttribute('t') !== 'str') c.removeAttribute('t');
+      }
+      cells.set(cell.col, c);
+    }
+    for (const col of [...cells.keys()].sort((a, b) => a - b)) {
+      const c = cells.get(col)!;
+      const ref = `${columnLetters(col)}${o}`;
+      c.setAttribute('r', ref);
+      rowEl.appendChild(c);
+      const v = kid(c, 'v');
+      const type = c.getAttribute('t');
+      if (type === 'inlineStr') values.set(ref, textOf(kid(c, 'is')));
+      else if (type === 's') values.set(ref, ctx.sharedStrings[Number(textOf(v))] ?? '');
+      else if (v && !kid(c, 'f')) values.set(ref, Number(textOf(v)));
+    }
+    sheet.sheetData.appendChild(rowEl);
+  });
+}
+
+/** A range of a sheet moved as a range: a single cell becomes every row its template row became. */
+function moveRange(ctx: FillContext, sheet: string, range: string): string {
+  const [a, b] = range.split(':');
+  return moveFormula(`${a}:${b ?? a}`, moveContext(ctx, sheet)).replace(/^(\$?[A-Z]+\$?\d+):\1$/, '$1');
+}
+
+function moveSheetStructures(sheet: SheetModel, ctx: FillContext) {
+  const layout = ctx.layouts.get(sheet.name)!;
+  const doc = sheet.doc;
+  // Merged cells within one row are merged again in every row it became; others move as ranges.
+  for (const mergeCells of descendants(doc, 'mergeCells')) {
+    for (const m of kids(mergeCells, 'mergeCell')) {
+      const [a, b] = (m.getAttribute('ref') ?? '').split(':');
+      const from = parseCellRef(a);
+      const to = parseCellRef(b ?? a);
+      if (!from || !to) continue;
+      if (from.row === to.row) {
+        const outs = layout.rows.flatMap((r, i) => (r.templateRow === from.row && r.mode.kind !== 'tableData' ? [i + 1] : []));
+        let previous = m;
+        outs.forEach((o, i) => {
+          const ref = `${columnLetters(from.col)}${o}:${columnLetters(to.col)}${o}`;
+          if (i === 0) m.setAttribute('ref', ref);
+          else {
+            const copy = m.cloneNode(false) as Element;
+            copy.setAttribute('ref', ref);
+            mergeCells.insertBefore(copy, previous.nextSibling);
+            previous = copy;
+          }
+        });
+        if (!outs.length) mergeCells.removeChild(m);
+      } else m.setAttribute('ref', moveRange(ctx, sheet.name, `${a}:${b}`));
+    }
+    mergeCells.setAttribute('count', String(kids(mergeCells, 'mergeCell').length));
+  }
+  for (const el of [...descendants(doc, 'conditionalFormatting'), ...descendants(doc, 'dataValidation'), ...descendants(doc, 'protectedRange')]) {
+    const sqref = el.getAttribute('sqref');
+    if (sqref) el.setAttribute('sqref', sqref.split(/\s+/).filter(Boolean).map((r) => moveRange(ctx, sheet.name, r)).join(' '));
+  }
+  for (const f of [...descendants(doc, 'cfRule').flatMap((r) => kids(r, 'formula')), ...descendants(doc, 'dataValidation').flatMap((d) => [...kids(d, 'formula1'), ...kids(d, 'formula2')])]) {
+    const text = textOf(f);
+    while (f.firstChild) f.removeChild(f.firstChild);
+    f.appendChild(doc.createTextNode(moveFormula(text, moveContext(ctx, sheet.name))));
+  }
+  for (const el of [...descendants(doc, 'hyperlink'), ...descendants(doc, 'autoFilter')]) {
+    const ref = el.getAttribute('ref');
+    if (ref) el.setAttribute('ref', moveRange(ctx, sheet.name, ref));
+  }
+  const dimension = descendants(doc, 'dimension')[0];
+  if (dimension) dimension.setAttribute('ref', `A1:${columnLetters(Math.max(sheet.maxCol, widestRow(sheet)))}${Math.max(1, layout.rows.length)}`);
+}
+
+function widestRow(sheet: SheetModel): number {
+  let widest = 1;
+  for (const row of kids(sheet.sheetData, 'row')) for (const c of kids(row, 'c')) widest = Math.max(widest, parseCellRef(c.getAttribute('r') ?? '')?.col ?? 1);
+  return widest;
+}
+
+/** A range's cells in order, as a chart series reads them (one row or one column). */
+function rangeCells(range: string): { sheet: string; refs: string[] } | null {
+  const m = /^((?:'(?:[^']|'')+'|[^!]+))!\$?([A-Z]+)\$?(\d+)(?::\$?([A-Z]+)\$?(\d+))?$/.exec(range.trim());
+  if (!m) return null;
+  const [c1, r1, c2, r2] = [columnNumber(m[2]), Number(m[3]), columnNumber(m[4] ?? m[2]), Number(m[5] ?? m[3])];
+  const refs: string[] = [];
+  for (let r = r1; r <= r2; r++) for (let c = c1; c <= c2; c++) refs.push(`${columnLetters(c)}${r}`);
+  return { sheet: unquoteSheet(m[1]), refs };
+}
+
+/** Rebuilds a series cache (numbers or text) from the filled cells, so previewers show the data. */
+function refreshCache(doc: Document, refEl: Element, ctx: FillContext) {
+  const f = kid(refEl, 'f');
+  const cache = kid(refEl, 'numCache') ?? kid(refEl, 'strCache');
+  if (!f || !cache) return;
+  const cells = rangeCells(textOf(f));
+  const values = cells && ctx.values.get(cells.sheet);
+  if (!cells || !values) return;
+  const numeric = cache.localName === 'numCache';
+  for (const pt of [...kids(cache, 'pt'), ...kids(cache, 'ptCount')]) cache.removeChild(pt);
+  const count = sibling(cache, 'ptCount');
+  count.setAttribute('val', String(cells.refs.length));
+  const formatCode = kid(cache, 'formatCode');
+  cache.insertBefore(count, formatCode ? formatCode.nextSibling : cache.firstChild);
+  let after: Element = count;
+  cells.refs.forEach((ref, idx) => {
+    const v = values.get(ref);
+    if (v === undefined || v === null || (numeric && typeof v !== 'number')) return;
+    const pt = sibling(cache, 'pt');
+    pt.setAttribute('idx', String(idx));
+    const val = sibling(cache, 'v');
+    val.appendChild(doc.createTextNode(xmlSafe(String(v))));
+    pt.appendChild(val);
+    cache.insertBefore(pt, after.nextSibling);
+    after = pt;
+  });
+}
+
+/** Tables, drawings and their charts of a sheet follow its rows. */
+function moveSheetParts(pkg: OfficePackage, sheet: SheetModel, ctx: FillContext, out: Map<string, Buffer | string>) {
+  const layout = ctx.layouts.get(sheet.name)!;
+  for (const rel of relsOfType(pkg, sheet.path, 'table')) {
+    const doc = partXml(pkg, rel.path);
+    if (!doc) continue;
+    for (const el of [doc.documentElement!, ...descendants(doc, 'autoFilter')]) {
+      const ref = el.getAttribute('ref');
+      if (ref) el.setAttribute('ref', moveRange(ctx, sheet.name, ref));
+    }
+    out.set(rel.path, serializeXml(doc));
+  }
+  for (const rel of relsOfType(pkg, sheet.path, 'drawing')) {
+    const doc = partXml(pkg, rel.path);
+    if (!doc) continue;
+    // Anchors count rows from 0: a picture or chart below expanded rows moves down with them.
+    for (const anchor of [...descendants(doc, 'twoCellAnchor'), ...descendants(doc, 'oneCellAnchor')]) {
+      const from = kid(anchor, 'from');
+      const to = kid(anchor, 'to');
+      const fromRow = from && kid(from, 'row');
+      const toRow = to && kid(to, 'row');
+      const a = fromRow ? Number(textOf(fromRow)) + 1 : null;
+      const b = toRow ? Number(textOf(toRow)) + 1 : null;
+      if (a !== null && fromRow) setText(fromRow, String(layout.placement.first(a) - 1));
+      if (b !== null && toRow) setText(toRow, String(Math.max(layout.placement.first(a ?? b), layout.placement.last(b)) - 1));
+    }
+    out.set(rel.path, serializeXml(doc));
+    for (const chartRel of relsOfType(pkg, rel.path, 'chart')) {
+      const chart = partXml(pkg, chartRel.path);
+      if (!chart) continue;
+      for (const f of descendants(chart, 'f')) setText(f, moveFormula(textOf(f), moveContext(ctx, null)));
+      for (const refEl of [...descendants(chart, 'numRef'), ...descendants(chart, 'strRef')]) refreshCache(chart, refEl, ctx);
+      out.set(chartRel.path, serializeXml(chart));
+    }
+  }
+}
+
+function setText(el: Element, text: string) {
+  while (el.firstChild) el.removeChild(el.firstChild);
+  el.appendChild(el.ownerDocument!.createTextNode(text));
+}
+
+/** Defined names follow their sheets; the calculation chain (cell order of the old layout) goes. */
+function fixWorkbook(pkg: OfficePackage, book: ReturnType<typeof readWorkbook>, ctx: FillContext, out: Map<string, Buffer | string>) {
+  const wb = book.workbook;
+  const sheetNames = book.sheets.map((s) => s.name);
+  for (const dn of descendants(wb, 'definedName')) {
+    const local = dn.getAttribute('localSheetId');
+    setText(dn, moveFormula(textOf(dn), moveContext(ctx, local !== null ? (sheetNames[Number(local)] ?? null) : null)));
+  }
+  let calcPr = descendants(wb, 'calcPr')[0];
+  if (!calcPr) {
+    calcPr = wb.createElementNS(wb.documentElement!.namespaceURI, wb.documentElement!.prefix ? `${wb.documentElement!.prefix}:calcPr` : 'calcPr');
+    const after = descendants(wb, 'definedNames')[0] ?? descendants(wb, 'sheets')[0];
+    wb.documentElement!.insertBefore(calcPr, after.nextSibling);
+  }
+  calcPr.setAttribute('fullCalcOnLoad', '1');
+  out.set(book.workbookPath, serializeXml(wb));
+  for (const rel of relsOfType(pkg, book.workbookPath, 'calcChain')) {
+    out.delete(rel.path);
+    const relsPath = relsPathOf(book.workbookPath);
+    out.set(relsPath, String(out.get(relsPath)).replace(new RegExp(`<Relationship\\b[^>]*Id="${rel.id}"[^>]*/>`), ''));
+    out.set('[Content_Types].xml', String(out.get('[Content_Types].xml')).replace(/<Override\b[^>]*calcChain[^>]*\/>/, ''));
+  }
+}
+
+/** A sheet name Excel takes: no []:*?/\, at most 31 characters, unique in the workbook (compared without case). */
+function sheetName(wanted: string, used: Set<string>): string {
+  const base = (wanted.replace(/[[\]:*?/\\]/g, ' ').replace(/^'+|'+$/g, '').trim() || 'Sheet').slice(0, 31);
+  let name = base;
+  for (let n = 2; used.has(name.toLowerCase()); n++) name = `${base.slice(0, 31 - String(n).length - 3)} (${n})`;
+  used.add(name.toLowerCase());
+  return name;
+}
+
+/**
+ * Sheets with {{sheet:F}} become one sheet per value of F, each named after its value and filled
+ * under it. The copies are new parts beside the original; a sheet with tables or drawings cannot be
+ * copied yet (their parts would have to be copied and renamed with it), which is said plainly.
+ */
+function repeatSheets(pkg: OfficePackage, book: ReturnType<typeof readWorkbook>, data: TemplateData, out: Map<string, Buffer | string>): { sheet: SheetModel; scope: TemplateScope }[] {
+  const result: { sheet: SheetModel; scope: TemplateScope }[] = [];
+  const used = new Set(book.sheets.filter((s) => !s.repeat).map((s) => s.name.toLowerCase()));
+  const wb = book.workbook;
+  const relsPath = relsPathOf(book.workbookPath);
+  const rels = partXml(pkg, relsPath)!;
+  const types = partXml(pkg, '[Content_Types].xml')!;
+  let copies = 0;
+  for (const sheet of book.sheets) {
+    const values = sheet.repeat ? (own(data.root.levels, tagKey(sheet.repeat)) ?? []) : [];
+    if (!values.length) {
+      result.push({ sheet, scope: data.root });
+      continue;
+    }
+    if (relsOfType(pkg, sheet.path, 'drawing').length || relsOfType(pkg, sheet.path, 'table').length)
+      throw new Error(`The sheet "${sheet.name}" repeats per value and holds charts or tables, which cannot be copied yet: move them to another sheet`);
+    const entry = descendants(wb, 'sheet').find((e) => e.getAttribute('name') === sheet.name)!;
+    let lastEntry = entry;
+    values.forEach((value, i) => {
+      const name = sheetName(value.value, used);
+      if (i === 0) {
+        entry.setAttribute('name', name);
+        sheet.name = name;
+        result.push({ sheet, scope: value.scope });
+        return;
+      }
+      const path = sheet.path.replace(/[^/]+$/, `sheet-repeat-${++copies}.xml`);
+      const relId = `rIdRepeat${copies}`;
+      out.set(path, pkg.parts.get(sheet.path)!);
+      const ownRels = pkg.parts.get(relsPathOf(sheet.path));
+      if (ownRels) out.set(relsPathOf(path), ownRels);
+      const copy = readSheet({ ...pkg, parts: new Map(pkg.parts).set(path, pkg.parts.get(sheet.path)!) }, name, path, book.sharedStrings);
+      const newEntry = entry.cloneNode(false) as Element;
+      newEntry.setAttribute('name', name);
+      newEntry.setAttribute('sheetId', String(1000 + copies));
+      newEntry.setAttribute('r:id', relId);
+      entry.parentNode!.insertBefore(newEntry, lastEntry.nextSibling);
+      lastEntry = newEntry;
+      const rel = rels.createElementNS(rels.documentElement!.namespaceURI, 'Relationship');
+      rel.setAttribute('Id', relId);
+      rel.setAttribute('Type', 'http://schemas.openxmlformats.org/officeDocument/2006/relationships/worksheet');
+      rel.setAttribute('Target', path.replace(/^xl\//, ''));
+      rels.documentElement!.appendChild(rel);
+      const override = types.createElementNS(types.documentElement!.namespaceURI, 'Override');
+      override.setAttribute('PartName', `/${path}`);
+      override.setAttribute('ContentType', 'application/vnd.openxmlformats-officedocument.spreadsheetml.worksheet+xml');
+      types.documentElement!.appendChild(override);
+      result.push({ sheet: copy, scope: value.scope });
+    });
+  }
+  if (copies) {
+    out.set(relsPath, serializeXml(rels));
+    out.set('[Content_Types].xml', serializeXml(types));
+  }
+  return result;
+}
+
+/** Fills an opened Excel template with resolved data. */
+export async function fillXlsx(pkg: OfficePackage, data: TemplateData): Promise<Buffer> {
+  const book = readWorkbook(pkg);
+  const ctx: FillContext = { layouts: new Map(), data, values: new Map(), sharedStrings: book.sharedStrings };
+  const out = new Map<string, Buffer | string>(pkg.parts);
+  const sheets = repeatSheets(pkg, book, data, out);
+  book.sheets = sheets.map((s) => s.sheet);
+  // Every sheet is laid out before any formula moves: a formula may point into another sheet.
+  for (const { sheet, scope } of sheets) ctx.layouts.set(sheet.name, layoutSheet(sheet, scope));
+  for (const sheet of book.sheets) fillSheetRows(sheet, ctx);
+  for (const sheet of book.sheets) {
+    moveSheetStructures(sheet, ctx);
+    out.set(sheet.path, serializeXml(sheet.doc));
+  }
+  for (const sheet of book.sheets) moveSheetParts(pkg, sheet, ctx, out);
+  fixWorkbook(pkg, book, ctx, out);
+  return packOffice(out);
+}
