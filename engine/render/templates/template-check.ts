@@ -59,8 +59,8 @@ export async function scanTemplate(bytes: Buffer, fileName: string): Promise<Sca
   } else {
     pkg = await openOfficePackage(bytes, format);
     if (format === 'docx') tags = docxTags(pkg).map((t) => ({ ...t, picture: true }));
-    else if (format === 'pptx') tags = withRepeats(pptxTags(pkg).map((t) => ({ ...t, inRow: t.place === 'row', picture: t.place === 'picture' })), (t) => t.slide);
-    else tags = withRepeats(workbookTags(readWorkbook(pkg)).map((t) => ({ ...t, inRow: true, picture: false })), (t) => t.sheet);
+    else if (format === 'pptx') tags = pptxTags(pkg).map((t) => ({ ...t, inRow: t.place === 'row', picture: t.place === 'picture' }));
+    else tags = workbookTags(readWorkbook(pkg)).map((t) => ({ ...t, inRow: true, picture: false }));
   }
   for (const t of tags) {
     if (!t.tag) {
@@ -70,7 +70,9 @@ export async function scanTemplate(bytes: Buffer, fileName: string): Promise<Sca
     const misplaced = placementProblem(t.tag, t, format);
     if (misplaced) problems.push(problem(t, misplaced));
   }
-  const { tree, problems: levelProblems } = tagTree(tags);
+  // A repeated sheet's or slide's tags are its level's: wrapped in it for the tree.
+  const ordered = format === 'pptx' ? withRepeats(tags as (PlacedTag & { slide: number })[], (t) => t.slide) : format === 'xlsx' ? withRepeats(tags as (PlacedTag & { sheet: string })[], (t) => t.sheet) : tags;
+  const { tree, problems: levelProblems } = tagTree(ordered);
   problems.push(...levelProblems);
   return { format, tags, problems, tree, pkg };
 }

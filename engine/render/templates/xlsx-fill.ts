@@ -387,6 +387,24 @@ function repeatSheets(pkg: OfficePackage, book: ReturnType<typeof readWorkbook>,
   return result;
 }
 
+/**
+ * The shared strings that were tags are blanked: the filled cells no longer point at them (they hold
+ * their values inline), and the file should not carry the template's tags. Indices stay as they were.
+ */
+function blankTagStrings(pkg: OfficePackage, book: ReturnType<typeof readWorkbook>, out: Map<string, Buffer | string>) {
+  const rel = relsOfType(pkg, book.workbookPath, 'sharedStrings')[0];
+  const doc = rel ? partXml(pkg, rel.path) : null;
+  if (!rel || !doc) return;
+  let changed = false;
+  for (const si of kids(doc.documentElement!, 'si')) {
+    if (!textOf(si).includes('{{')) continue;
+    while (si.firstChild) si.removeChild(si.firstChild);
+    si.appendChild(sibling(si, 't'));
+    changed = true;
+  }
+  if (changed) out.set(rel.path, serializeXml(doc));
+}
+
 /** Fills an opened Excel template with resolved data. */
 export async function fillXlsx(pkg: OfficePackage, data: TemplateData): Promise<Buffer> {
   const book = readWorkbook(pkg);
@@ -402,6 +420,7 @@ export async function fillXlsx(pkg: OfficePackage, data: TemplateData): Promise<
     out.set(sheet.path, serializeXml(sheet.doc));
   }
   for (const sheet of book.sheets) moveSheetParts(pkg, sheet, ctx, out);
+  blankTagStrings(pkg, book, out);
   fixWorkbook(pkg, book, ctx, out);
   return packOffice(out);
 }

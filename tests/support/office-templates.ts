@@ -1,0 +1,127 @@
+// Templates as designers make them in Office, built here with the libraries the tests trust (docx,
+// exceljs, pptxgenjs) and, for a native Excel chart, the chart parts Excel itself writes.
+import { Document, Packer, Paragraph, Table, TableCell, TableRow, TextRun } from 'docx';
+import ExcelJS from 'exceljs';
+import JSZip from 'jszip';
+import PptxGenJS from 'pptxgenjs';
+
+const cell = (text: string) => new TableCell({ children: [new Paragraph(text)] });
+
+/** A Word template over the demo app: variables, a repeating table row, a helper row, a level, a table and a chart picture. */
+export async function wordTemplate(paragraphs: (string | string[])[] = []): Promise<Buffer> {
+  const doc = new Document({
+    sections: [{
+      children: [
+        // A tag split over runs, as Word splits text it spell-checks.
+        new Paragraph({ children: [new TextRun('Sales review: '), new TextRun('{{vTot'), new TextRun('alSales}}')] }),
+        new Table({ rows: [
+          new TableRow({ children: [cell('Region'), cell('Sales')] }),
+          new TableRow({ children: [cell('{{column:Sales by region:Region}}'), cell('{{column:Sales by region:Sales}}')] }),
+          new TableRow({ children: [cell('{{deleterow}}helper'), cell('remove me')] }),
+        ] }),
+        new Paragraph('{{#level:Region}}'),
+        new Paragraph('Region {{field:Region}} sold {{vTotalSales}} in {{vOrders}} orders'),
+        new Paragraph('{{/level:Region}}'),
+        new Paragraph('{{table:Sales by category}}'),
+        new Paragraph('{{image:Sales by region}}'),
+        ...paragraphs.map((p) => (Array.isArray(p) ? new Paragraph({ children: p.map((t) => new TextRun(t)) }) : new Paragraph(p))),
+      ],
+    }],
+  });
+  return Packer.toBuffer(doc);
+}
+
+const CHART_XML = `<?xml version="1.0" encoding="UTF-8" standalone="yes"?>
+<c:chartSpace xmlns:c="http://schemas.openxmlformats.org/drawingml/2006/chart" xmlns:a="http://schemas.openxmlformats.org/drawingml/2006/main" xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships"><c:chart><c:autoTitleDeleted val="1"/><c:plotArea><c:layout/><c:barChart><c:barDir val="col"/><c:grouping val="clustered"/><c:varyColors val="0"/><c:ser><c:idx val="0"/><c:order val="0"/><c:tx><c:v>Sales</c:v></c:tx><c:cat><c:strRef><c:f>Sales!$A$5:$A$5</c:f><c:strCache><c:ptCount val="1"/><c:pt idx="0"><c:v>{{column:Sales by region:Region}}</c:v></c:pt></c:strCache></c:strRef></c:cat><c:val><c:numRef><c:f>Sales!$B$5:$B$5</c:f><c:numCache><c:formatCode>General</c:formatCode><c:ptCount val="1"/></c:numCache></c:numRef></c:val></c:ser><c:axId val="1001"/><c:axId val="1002"/></c:barChart><c:catAx><c:axId val="1001"/><c:scaling><c:orientation val="minMax"/></c:scaling><c:delete val="0"/><c:axPos val="b"/><c:crossAx val="1002"/></c:catAx><c:valAx><c:axId val="1002"/><c:scaling><c:orientation val="minMax"/></c:scaling><c:delete val="0"/><c:axPos val="l"/><c:crossAx val="1001"/></c:valAx></c:plotArea><c:plotVisOnly val="1"/></c:chart></c:chartSpace>`;
+
+const DRAWING_XML = `<?xml version="1.0" encoding="UTF-8" standalone="yes"?>
+<xdr:wsDr xmlns:xdr="http://schemas.openxmlformats.org/drawingml/2006/spreadsheetDrawing" xmlns:a="http://schemas.openxmlformats.org/drawingml/2006/main" xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships" xmlns:c="http://schemas.openxmlformats.org/drawingml/2006/chart"><xdr:twoCellAnchor><xdr:from><xdr:col>4</xdr:col><xdr:colOff>0</xdr:colOff><xdr:row>19</xdr:row><xdr:rowOff>0</xdr:rowOff></xdr:from><xdr:to><xdr:col>10</xdr:col><xdr:colOff>0</xdr:colOff><xdr:row>33</xdr:row><xdr:rowOff>0</xdr:rowOff></xdr:to><xdr:graphicFrame macro=""><xdr:nvGraphicFramePr><xdr:cNvPr id="2" name="Chart 1"/><xdr:cNvGraphicFramePr/></xdr:nvGraphicFramePr><xdr:xfrm><a:off x="0" y="0"/><a:ext cx="0" cy="0"/></xdr:xfrm><a:graphic><a:graphicData uri="http://schemas.openxmlformats.org/drawingml/2006/chart"><c:chart r:id="rId1"/></a:graphicData></a:graphic></xdr:graphicFrame><xdr:clientData/></xdr:twoCellAnchor></xdr:wsDr>`;
+
+/**
+ * An Excel template over the demo app, laid out as a designer would: a variable with its number
+ * format, a repeating row (rows 5) with a share formula and a merged note, a total under it, a
+ * helper row to delete, a level per region, a native table over a repeating row, a defined name, a
+ * conditional format, and a native bar chart over the repeating row (anchored below everything).
+ */
+export async function excelTemplate(): Promise<Buffer> {
+  const book = new ExcelJS.Workbook();
+  const s = book.addWorksheet('Sales');
+  s.columns = [{ width: 34 }, { width: 22 }, { width: 12 }, { width: 10 }, { width: 10 }];
+  s.getCell('A1').value = 'Sales review {{vTotalSales}}';
+  s.getCell('A2').value = 'Total';
+  s.getCell('B2').value = '{{vTotalSales}}';
+  s.getCell('B2').numFmt = '#,##0.00';
+  ['Region', 'Sales', 'Share'].forEach((h, i) => (s.getCell(4, i + 1).value = h));
+  s.getCell('A5').value = '{{column:Sales by region:Region}}';
+  s.getCell('B5').value = '{{column:Sales by region:Sales}}';
+  s.getCell('B5').numFmt = '#,##0.00';
+  s.getCell('B5').font = { bold: true, color: { argb: 'FF1F6FEB' } };
+  s.getCell('C5').value = { formula: 'B5/$B$2' };
+  s.getCell('C5').numFmt = '0.0%';
+  s.getCell('D5').value = 'note';
+  s.mergeCells('D5:E5');
+  s.getCell('A6').value = 'Total';
+  s.getCell('B6').value = { formula: 'SUM(B5:B5)' };
+  s.getCell('A7').value = '{{deleterow}}';
+  s.getCell('B7').value = 'helper';
+  s.getCell('A8').value = '{{#level:Region}}';
+  s.getCell('A9').value = '{{field:Region}}';
+  s.getCell('B9').value = '{{vTotalSales}}';
+  s.getCell('A10').value = '{{/level:Region}}';
+  s.getCell('A12').value = 'End of regions';
+  s.addTable({ name: 'Categories', ref: 'A14', headerRow: true, columns: [{ name: 'Category' }, { name: 'Sales' }], rows: [['{{column:Sales by category:Category}}', '{{column:Sales by category:Sales}}']] });
+  s.addConditionalFormatting({ ref: 'B5:B5', rules: [{ type: 'cellIs', operator: 'greaterThan', formulae: ['$B$2/4'], style: { font: { italic: true } }, priority: 1 }] });
+  book.definedNames.add('Sales!$B$5:$B$6', 'RegionSales');
+  const zip = await JSZip.loadAsync(await book.xlsx.writeBuffer());
+  // A native chart, as Excel writes one, over the repeating row.
+  zip.file('xl/charts/chart1.xml', CHART_XML);
+  zip.file('xl/drawings/drawing1.xml', DRAWING_XML);
+  zip.file('xl/drawings/_rels/drawing1.xml.rels', '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/chart" Target="../charts/chart1.xml"/></Relationships>');
+  const relsPath = 'xl/worksheets/_rels/sheet1.xml.rels';
+  const rels = (await zip.file(relsPath)?.async('string')) ?? '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"></Relationships>';
+  zip.file(relsPath, rels.replace('</Relationships>', '<Relationship Id="rIdChart" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/drawing" Target="../drawings/drawing1.xml"/></Relationships>'));
+  const sheet = await zip.file('xl/worksheets/sheet1.xml')!.async('string');
+  const drawing = '<drawing r:id="rIdChart"/>';
+  zip.file('xl/worksheets/sheet1.xml', sheet.includes('<tableParts') ? sheet.replace('<tableParts', `${drawing}<tableParts`) : sheet.replace('</worksheet>', `${drawing}</worksheet>`));
+  const types = await zip.file('[Content_Types].xml')!.async('string');
+  zip.file('[Content_Types].xml', types.replace('</Types>', '<Override PartName="/xl/charts/chart1.xml" ContentType="application/vnd.openxmlformats-officedocument.drawingml.chart+xml"/><Override PartName="/xl/drawings/drawing1.xml" ContentType="application/vnd.openxmlformats-officedocument.drawing+xml"/></Types>'));
+  return zip.generateAsync({ type: 'nodebuffer', compression: 'DEFLATE' });
+}
+
+const PIXEL = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==';
+
+/** A PowerPoint template: a title slide, a table whose row repeats, and a slide per region with the region's chart in a picture. */
+export async function powerPointTemplate(): Promise<Buffer> {
+  const deck = new PptxGenJS();
+  const title = deck.addSlide();
+  title.addText('Sales review {{vTotalSales}}', { x: 0.5, y: 0.5, w: 9, h: 1 });
+  title.addTable([[{ text: 'Region' }, { text: 'Sales' }], [{ text: '{{column:Sales by region:Region}}' }, { text: '{{column:Sales by region:Sales}}' }]], { x: 0.5, y: 2, w: 9 });
+  const per = deck.addSlide();
+  per.addText('{{slide:Region}}Region {{field:Region}}: {{vTotalSales}}', { x: 0.5, y: 0.5, w: 9, h: 1 });
+  per.addImage({ data: `image/png;base64,${PIXEL}`, x: 1, y: 2, w: 4, h: 3, altText: '{{image:Sales by category}}' });
+  return Buffer.from((await deck.write({ outputType: 'nodebuffer' })) as ArrayBuffer);
+}
+
+/** An HTML template: values, a repeating row, a level and a chart. */
+export const htmlTemplate = (extra = '') => Buffer.from(`<!doctype html><html><head><meta charset="utf-8"><title>Review</title><style>td{padding:2px}</style></head><body>
+<h1>Sales review {{vTotalSales}}</h1>
+<table><tr><th>Region</th><th>Sales</th></tr><tr><td>{{column:Sales by region:Region}}</td><td>{{column:Sales by region:Sales}}</td></tr></table>
+<p>{{#level:Region}}</p><h2>{{field:Region}}</h2><p>Sold {{vTotalSales}}</p><p>{{/level:Region}}</p>
+<div>{{image:Sales by region}}</div>${extra}
+</body></html>`, 'utf8');
+
+/** Rewrites one part of an Office file (to make hostile variants of a good template). */
+export async function withPart(file: Buffer, path: string, content: string | Buffer | ((old: string) => string)): Promise<Buffer> {
+  const zip = await JSZip.loadAsync(file);
+  const next = typeof content === 'function' ? content((await zip.file(path)?.async('string')) ?? '') : content;
+  zip.file(path, next);
+  return zip.generateAsync({ type: 'nodebuffer', compression: 'DEFLATE' });
+}
+
+/** Every part of an Office file as text (XML) or bytes. */
+export async function partsOf(file: Buffer): Promise<Map<string, Buffer>> {
+  const zip = await JSZip.loadAsync(file);
+  const out = new Map<string, Buffer>();
+  for (const name of Object.keys(zip.files)) if (!zip.files[name].dir) out.set(name, await zip.file(name)!.async('nodebuffer'));
+  return out;
+}
