@@ -47,7 +47,7 @@ export async function checkTemplateFile(ctx: OpContext, report: Pick<ReportRow, 
   if (!bytes.length) throw badInput('The template file is empty', [{ field: 'body.content', message: 'is empty' }]);
   const scan = await scanTemplate(bytes, upload.fileName);
   const type = TYPE_OF_FORMAT[scan.format];
-  if (type !== report.type) throw badInput(`A ${report.type} report takes a ${extensionOf(report.type)} template, not "${upload.fileName}"`, [{ field: 'body.fileName', message: `must be a ${extensionOf(report.type)} file` }]);
+  if (type !== report.type) throw badInput(`${report.type === 'Excel' ? 'An' : 'A'} ${report.type} report takes a ${extensionOf(report.type)} template, not "${upload.fileName}"`, [{ field: 'body.fileName', message: `must be a ${extensionOf(report.type)} file` }]);
   let problems = scan.problems;
   if (report.connectionId) {
     const { meta } = await reportApp(ctx, report as ReportRow);
