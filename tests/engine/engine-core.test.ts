@@ -27,7 +27,7 @@ describe(covers('first start and the database', 'v1.trustedOrigins.create'), () 
     expect(await db.query('SELECT email, isTenantOwner FROM users')).toEqual([{ email: 'boss@example.com', isTenantOwner: 1 }]);
     expect((await db.query('PRAGMA journal_mode'))[0].journal_mode).toBe('wal');
     expect((await db.query('PRAGMA foreign_keys'))[0].foreign_keys).toBe(1);
-    expect((await db.query('SELECT name FROM migrations')).map((m: { name: string }) => m.name)).toEqual(['Initial1763683200000', 'UserListIndexes1763769600000', 'ReportsFromData1763856000000', 'ProjectImportState1764115200000', 'Tasks1764201600000', 'ConditionsRequests1764288000000', 'MailOutbox1764374400000', 'StorageServices1764460800000', 'SftpKeys1764547200000', 'Hub1764633600000', 'SftpHostKeys1764720000000', 'Subscriptions1764806400000', 'MemberPermissions1764892800000', 'Invitations1764979200000', 'DirectorySync1765065600000', 'DirectorySchedulesAsked1765152000000']);
+    expect((await db.query('SELECT name FROM migrations')).map((m: { name: string }) => m.name)).toEqual(['Initial1763683200000', 'UserListIndexes1763769600000', 'ReportsFromData1763856000000', 'ProjectImportState1764115200000', 'Tasks1764201600000', 'ConditionsRequests1764288000000', 'MailOutbox1764374400000', 'StorageServices1764460800000', 'SftpKeys1764547200000', 'Hub1764633600000', 'SftpHostKeys1764720000000', 'Subscriptions1764806400000', 'MemberPermissions1764892800000', 'Invitations1764979200000', 'DirectorySync1765065600000', 'DirectorySchedulesAsked1765152000000', 'ReportTemplates1765238400000']);
     await first.close();
     const second = await createEngine({ dataDir, secretKeys: keys });
     expect(second.firstStart).toEqual({ created: false, ownerId: first.firstStart.ownerId });

@@ -30,11 +30,15 @@ async function make(kind: Kind): Promise<string> {
   return (await s.ok('POST', '/api/v2/tasks', { name: uniq('Task'), projectID: projectId })).id;
 }
 
-/** What each action of a kind is over HTTP: one call per flag the set names. */
-const ACTIONS: Record<Kind, Record<string, (id: string) => [string, string, unknown?, Record<string, string>?]>> = {
+type Call = [string, string, unknown?, Record<string, string>?];
+/** An HTML template of the demo app, as the template operations take it. */
+const TEMPLATE = () => ({ fileName: 'Member.html', content: Buffer.from('<h1>{{vTotalSales}}</h1>').toString('base64') });
+/** What each action of a kind is over HTTP: the calls each flag of the set allows. */
+const ACTIONS: Record<Kind, Record<string, (id: string) => Call | Call[]>> = {
   report: {
-    viewReport: (id) => ['GET', `/api/v1/reports/${id}`],
-    editReport: (id) => ['PUT', `/api/v2/reports/${id}`, { name: uniq('Renamed'), isIteration: false }],
+    viewReport: (id) => [['GET', `/api/v1/reports/${id}`], ['GET', `/api/v1/reports/${id}/template-items`]],
+    // Checking and uploading a template is editing the report (the upload makes it a template report).
+    editReport: (id) => [['PUT', `/api/v2/reports/${id}`, { name: uniq('Renamed'), isIteration: false }], ['POST', `/api/app/reports/${id}/template/check`, TEMPLATE()], ['PUT', `/api/app/reports/${id}/template`, TEMPLATE()]],
     runReport: (id) => ['POST', `/api/v2/reports/${id}/generate`, { selections: [] }, { outputFormat: 'Html' }],
     duplicateReport: (id) => ['POST', `/api/v2/reports/${id}/duplicate`, { projectID: projectId, organizationID: orgId }],
     setPermissionsReport: (id) => ['DELETE', `/api/v2/reports/${id}/permissions`, []],
@@ -65,7 +69,8 @@ const ACTIONS: Record<Kind, Record<string, (id: string) => [string, string, unkn
 };
 const LIST: Record<Kind, string> = { report: '/api/v1/reports', filter: '/api/v1/filters', condition: '/api/v1/conditions', task: '/api/v1/tasks' };
 
-const call = (token: string, [method, path, body, query]: [string, string, unknown?, Record<string, string>?]) => s.call(method, path, { token, body, query });
+const call = (token: string, [method, path, body, query]: Call) => s.call(method, path, { token, body, query });
+const calls = (c: Call | Call[]): Call[] => (Array.isArray(c[0]) ? (c as Call[]) : [c as Call]);
 const listed = async (token: string, kind: Kind) => {
   const r = await s.call('GET', LIST[kind], { token, query: kind === 'filter' ? { projectId } : { get_all: true } });
   return (r.body.data as { id: string }[]).map((x) => x.id);
@@ -105,11 +110,13 @@ describe(covers('member permissions', 'v2.projects.updatePermissionsMode', 'v2.p
         // Deleting last: it takes the object away.
         const order = Object.keys(ACTIONS[kind]).sort((a, b) => Number(a.startsWith('delete')) - Number(b.startsWith('delete')));
         for (const action of order) {
-          const res = await call(user.token, ACTIONS[kind][action](id));
           const allowed = action === flag || action === `view${NAME[kind]}`;
-          if (allowed) expect([403, 404], `${flag} holder doing ${action}: ${JSON.stringify(res.body)}`).not.toContain(res.status);
-          else expect(res.status, `${flag} holder doing ${action}: ${JSON.stringify(res.body)}`).toBe(403);
-          expect((await call(nobody.token, ACTIONS[kind][action](other))).status, `no member doing ${action}`).toBe(404);
+          for (const [k, one] of calls(ACTIONS[kind][action](id)).entries()) {
+            const res = await call(user.token, one);
+            if (allowed) expect([403, 404], `${flag} holder doing ${action} (${one[1]}): ${JSON.stringify(res.body)}`).not.toContain(res.status);
+            else expect(res.status, `${flag} holder doing ${action} (${one[1]}): ${JSON.stringify(res.body)}`).toBe(403);
+            expect((await call(nobody.token, calls(ACTIONS[kind][action](other))[k])).status, `no member doing ${action}`).toBe(404);
+          }
         }
       }
     }

@@ -185,11 +185,22 @@ async function waitFor<T>(read: () => Promise<T>, ok: (x: T) => boolean): Promis
 }
 
 describe(covers('template items', 'app.reports.templateItems'), () => {
-  it('lists what a report can use from its app as nodes with their objects', async () => {
+  it('lists the tags a template can use, by kind, in the reference shape with the tag to paste', async () => {
     const items = await s.ok('GET', `/api/v1/reports/${demo.id}/template-items`);
-    const byName = new Map(items.nodes.map((n: { name: string; objects: { name: string }[] }) => [n.name, n.objects.map((o) => o.name)]));
-    expect(byName.get('Fields')).toEqual(expect.arrayContaining(['Region', 'Customer', 'Sales']));
-    expect(byName.get('Variables')).toEqual(expect.arrayContaining(['vTotalSales', 'vMarginPct']));
-    expect(byName.get('Charts')).toEqual(expect.arrayContaining(['Top customers']));
+    type Item = { id: string; itemID: string; title: string; type: string; objects: Item[] | null; columns?: { id: string; name: string }[] };
+    const node = (type: string) => items.nodes.find((n: { type: string }) => n.type === type) as { name: string; icon: string; objects: Item[] };
+    expect(node('variable').objects.map((o) => o.itemID)).toEqual(expect.arrayContaining(['{{vTotalSales}}', '{{vMarginPct}}']));
+    const region = node('field').objects.find((o) => o.title === 'Region')!;
+    expect(region.itemID).toBe('{{field:Region}}');
+    expect(region.objects!.map((o) => o.itemID)).toContain('{{#level:Region}}…{{/level:Region}}');
+    // Tables under their sheet, as the reference client reads them: Sheet → StraightTable with columns.
+    const sheet = node('table').objects.find((o) => o.type === 'Sheet')!;
+    expect(sheet.title).toBe('Overview');
+    const top = sheet.objects!.find((o) => o.title === 'Top customers')!;
+    expect(top).toMatchObject({ itemID: '{{table:Top customers}}', type: 'StraightTable' });
+    expect(top.columns!.map((c) => c.name)).toEqual(['Customer', 'Country', 'Orders', 'Sales']);
+    expect(top.objects!.map((o) => o.itemID)).toContain('{{column:Top customers:Sales}}');
+    for (const o of [...node('variable').objects, ...node('image').objects]) expect(Object.keys(o).sort()).toEqual(['id', 'itemID', 'objects', 'title', 'type']);
+    expect(node('image').icon).toBe('image');
   });
 });

@@ -102,7 +102,7 @@ export const reportTemplatesApp = [
     id: 'app.reports.starterTemplate',
     summary: 'A starter template file for a report type, written from the app of a project\'s connection',
     http: { method: 'GET', path: '/api/app/projects/{id}/starter-template' },
-    permission: 'viewProject',
+    permission: 'viewProject', member: { project: 'view' },
     input: { params: idParam, query: StarterQuery },
     handler: async (ctx, { params, query }) => {
       await reachableProject(ctx, params.id);

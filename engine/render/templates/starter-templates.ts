@@ -74,6 +74,16 @@ async function starterXlsx(c: StarterContent): Promise<Buffer> {
     });
     sheet.getCell(6, 1).value = chart.measures.length < chart.columns.length ? 'Total' : null;
   }
+  if (c.level) {
+    // A level: the rows between its tags repeat per value, with that value selected.
+    sheet.getCell('A8').value = `{{#level:${c.level}}}`;
+    sheet.getCell('A9').value = `{{field:${c.level}}}`;
+    if (c.variable) {
+      sheet.getCell('B9').value = `{{${c.variable}}}`;
+      sheet.getCell('B9').numFmt = '#,##0.00';
+    }
+    sheet.getCell('A10').value = `{{/level:${c.level}}}`;
+  }
   return Buffer.from(await book.xlsx.writeBuffer());
 }
 

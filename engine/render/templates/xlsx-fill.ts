@@ -107,7 +107,7 @@ function fillSheetRows(sheet: SheetModel, ctx: FillContext) {
     rowEl.removeAttribute('spans');
     const local = placementWithin(row.chain, layout.placement, layout.rows.length);
     const move = moveContext(ctx, sheet.name, {
-      placement: (s, r) => (s === sheet.name ? local : (ctx.layouts.get(s)?.placement ?? null)),
+      placement: (s) => (s === sheet.name ? local : (ctx.layouts.get(s)?.placement ?? null)),
       copy: { templateRow: row.templateRow, outputRow: o },
     } as Partial<MoveContext>);
     const cells = new Map<number, Element>();
