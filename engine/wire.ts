@@ -9,6 +9,8 @@ import type { EngineEvents, EngineEventType } from './core/events.js';
 /** The IPC channel of operation calls (renderer → main) and of engine events (main → renderer). */
 export const INVOKE_CHANNEL = 'engine:invoke';
 export const EVENT_CHANNEL = 'engine:event';
+/** Desktop only: open a template report's file in the user's own Office application (renderer → main). */
+export const OPEN_TEMPLATE_CHANNEL = 'desktop:open-template';
 
 /** The HTTP header by which the renderer's door says an operation started or ended a session. */
 export const SESSION_HEADER = 'x-broadsheet-session';
@@ -33,6 +35,8 @@ export interface WireFile {
 export interface DesktopApi {
   invoke(op: string, input: unknown): Promise<WireAnswer>;
   on<K extends EngineEventType>(type: K, callback: (payload: EngineEvents[K]) => void): () => void;
+  /** Opens a template report's file in its Office application; each save there uploads a new version ('template.synced'). */
+  openTemplate(reportId: string): Promise<WireAnswer>;
 }
 
 // The interface's enumerations, for the renderer's selects (the engine's schemas use the same lists).

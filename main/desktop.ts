@@ -5,13 +5,14 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { createEngine, type Engine } from '../engine/engine.js';
 import { EVENT_CHANNEL, registerEngineIpc } from './ipc.js';
+import { registerTemplateEditing } from './template-editing.js';
 import { isTrustedSenderUrl } from './trusted-sender.js';
 import { lockDown, secureWebPreferences } from './window.js';
 import { safeStorageKeyStore, secretsProtection } from './secret-store.js';
 import { consoleLogger } from '../engine/core/console-logger.js';
 import type { Logger } from '../engine/ops/context.js';
 
-type ElectronModule = Pick<typeof Electron, 'app' | 'BrowserWindow' | 'ipcMain' | 'safeStorage' | 'Tray' | 'Menu' | 'nativeImage' | 'session' | 'dialog'>;
+type ElectronModule = Pick<typeof Electron, 'app' | 'BrowserWindow' | 'ipcMain' | 'safeStorage' | 'Tray' | 'Menu' | 'nativeImage' | 'session' | 'dialog' | 'shell'>;
 
 export interface DesktopOptions {
   /** Folder holding dist/renderer and dist/preload. */
@@ -32,7 +33,7 @@ export interface Desktop {
  * when the window closes. Everything of substance lives in the engine; this only wires Electron.
  */
 export async function startDesktop(electron: ElectronModule, options: DesktopOptions): Promise<Desktop | null> {
-  const { app, BrowserWindow, ipcMain, safeStorage, Tray, Menu, nativeImage, session } = electron;
+  const { app, BrowserWindow, ipcMain, safeStorage, Tray, Menu, nativeImage, session, shell } = electron;
   const log = options.logger ?? consoleLogger;
   const devServerUrl = app.isPackaged ? undefined : options.devServerUrl;
   if (!app.requestSingleInstanceLock()) {
@@ -54,9 +55,17 @@ export async function startDesktop(electron: ElectronModule, options: DesktopOpt
   const indexFile = join(options.distDir, 'renderer', 'index.html');
   const indexUrl = pathToFileURL(indexFile).toString();
   const isAppUrl = (url: string) => isTrustedSenderUrl(url, indexUrl, devServerUrl);
-  const ipc = registerEngineIpc(ipcMain, engine, (event) => {
+  const isTrusted = (event: Electron.IpcMainInvokeEvent) => {
     const frame = event.senderFrame;
     return !!frame && frame === event.sender.mainFrame && isAppUrl(frame.url);
+  };
+  const ipc = registerEngineIpc(ipcMain, engine, isTrusted);
+  const templates = registerTemplateEditing({
+    ipcMain, shell, engine, isTrusted, dir: join(dataDir, 'template-edits'),
+    sessionOf: (id) => ipc.sessionOf(id),
+    send: (id, event) => {
+      if (win && win.webContents.id === id) win.webContents.send(EVENT_CHANNEL, event);
+    },
   });
 
   const openWindow = () => {
@@ -91,6 +100,7 @@ export async function startDesktop(electron: ElectronModule, options: DesktopOpt
   let quitting = false;
   const quit = async () => {
     quitting = true;
+    templates.close();
     await engine.close();
     app.quit();
   };

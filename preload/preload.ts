@@ -1,8 +1,8 @@
 import { contextBridge, ipcRenderer } from 'electron';
-import { EVENT_CHANNEL, INVOKE_CHANNEL, type DesktopApi, type EngineEvent } from '../engine/wire.js';
+import { EVENT_CHANNEL, INVOKE_CHANNEL, OPEN_TEMPLATE_CHANNEL, type DesktopApi, type EngineEvent } from '../engine/wire.js';
 
 // The whole surface the page gets, as the wire contract declares it: invoke an operation by id,
-// and listen to engine events.
+// listen to engine events, and open a template in the user's Office application.
 const api: DesktopApi = {
   invoke: (op, input) => ipcRenderer.invoke(INVOKE_CHANNEL, op, input),
   on: (type, callback) => {
@@ -12,5 +12,6 @@ const api: DesktopApi = {
     ipcRenderer.on(EVENT_CHANNEL, listener);
     return () => ipcRenderer.removeListener(EVENT_CHANNEL, listener);
   },
+  openTemplate: (reportId) => ipcRenderer.invoke(OPEN_TEMPLATE_CHANNEL, reportId),
 };
 contextBridge.exposeInMainWorld('broadsheet', api);

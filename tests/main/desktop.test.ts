@@ -1,3 +1,4 @@
+import { readFileSync, writeFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { join } from 'node:path';
 import { readFile, stat } from 'node:fs/promises';
@@ -141,6 +142,41 @@ describe(covers('desktop shell', 'app.setup.status', 'v1.users.list', 'app.setup
     const events = () => win.webContents.sent.filter((e) => e.channel === 'engine:event').map((e) => (e.payload as { type: string }).type);
     await expect.poll(events).toContain('analytics.reloaded');
     expect(events()).toContain('analytics.import.progress');
+  });
+
+  it('opens a template in Office and uploads each save there as a new version, checked like any upload', async () => {
+    const fake = await start();
+    const win = fake.windows[0];
+    await fake.invoke(win, 'app.setup.complete', { body: { firstName: 'Tess', lastName: 'Templates', email: 'tess@example.com', password: 'tess-password-1' } });
+    await desktop!.engine.demoReady;
+    const [project] = (await fake.invoke(win, 'v1.projects.list', {})).envelope.data;
+    const created = await fake.invoke(win, 'app.reports.createFromTemplate', { body: { name: 'Office round trip', projectId: project.id, starter: 'Html' } });
+    expect(created.status, JSON.stringify(created.envelope)).toBe(200);
+    const id = created.envelope.data.id;
+    expect((await fake.openTemplate(win, id, 'https://evil.example/')).status).toBe(403);
+    expect((await fake.openTemplate(win, '../../etc')).status).toBe(400);
+    const opened = await fake.openTemplate(win, id);
+    expect(opened.status).toBe(200);
+    const path = opened.envelope.data.path as string;
+    expect(fake.electron.shell.opened).toEqual([path]);
+    expect(path.startsWith(join(fake.userData, 'template-edits', id))).toBe(true);
+    const synced = () => win.webContents.sent.filter((e) => e.channel === 'engine:event' && (e.payload as { type: string }).type === 'template.synced').map((e) => (e.payload as { payload: { ok: boolean; message: string; problems: unknown[] } }).payload);
+    // The designer saves in Office: the new version reaches the engine.
+    const edited = readFileSync(path, 'utf8').replace('</body>', '<p>Orders: {{vOrders}}</p></body>');
+    writeFileSync(path, edited);
+    await expect.poll(() => synced().length, { timeout: 15_000 }).toBe(1);
+    expect(synced()[0]).toMatchObject({ ok: true });
+    const back = await fake.invoke(win, 'app.reports.downloadTemplate', { params: { id } });
+    expect(Buffer.from(back.envelope.data.base64, 'base64').toString()).toBe(edited);
+    // A save with a mistake is reported with its place; the version before it stays.
+    writeFileSync(path, edited.replace('{{vOrders}}', '{{vNope}}'));
+    await expect.poll(() => synced().length, { timeout: 15_000 }).toBe(2);
+    expect(synced()[1].ok).toBe(false);
+    expect(JSON.stringify(synced()[1].problems)).toMatch(/vNope.*names no variable/);
+    expect(Buffer.from((await fake.invoke(win, 'app.reports.downloadTemplate', { params: { id } })).envelope.data.base64, 'base64').toString()).toBe(edited);
+    // No application for the file: said plainly.
+    fake.electron.shell.openPathAnswer = 'No application is associated with the specified file';
+    expect((await fake.openTemplate(win, id)).envelope.error).toMatch(/No application on this computer opens/);
   });
 
   it('keeps the engine running in the tray when the window closes, and reopens from the tray', async () => {

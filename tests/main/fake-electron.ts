@@ -109,6 +109,15 @@ export function createFakeElectron(opts: { lock?: boolean; encryption?: boolean;
     },
     Menu: { buildFromTemplate: (t: unknown[]) => t },
     nativeImage: { createEmpty: () => ({}) },
+    shell: {
+      opened: [] as string[],
+      /** What the OS answers: '' when an application opened the file, else why not. */
+      openPathAnswer: '',
+      async openPath(path: string) {
+        electron.shell.opened.push(path);
+        return electron.shell.openPathAnswer;
+      },
+    },
     session: {
       defaultSession: {
         webRequest: { onHeadersReceived: (h: (typeof responseHeaderHooks)[number]) => void responseHeaderHooks.push(h) },
@@ -124,8 +133,14 @@ export function createFakeElectron(opts: { lock?: boolean; encryption?: boolean;
     return handlers.get('engine:invoke')!({ sender: win.webContents, senderFrame: frame }, op, input) as Promise<{ status: number; envelope: any }>;
   };
 
+  /** Asks main to open a template report's file in Office, as the page's Open button does. */
+  const openTemplate = (win: FakeBrowserWindow, reportId: unknown, frameUrl?: string) => {
+    const frame = frameUrl ? { url: frameUrl } : win.webContents.mainFrame;
+    return handlers.get('desktop:open-template')!({ sender: win.webContents, senderFrame: frame }, reportId) as Promise<{ status: number; envelope: any }>;
+  };
+
   /** Removes the user-data folder (after the engine on it has closed). */
   const cleanup = () => rmSync(userData, { recursive: true, force: true });
 
-  return { electron, app, windows, handlers, userData, trays, responseHeaderHooks, invoke, cleanup, permission: () => permissionHandler, permissionCheck: () => permissionCheck };
+  return { electron, app, windows, handlers, userData, trays, responseHeaderHooks, invoke, openTemplate, cleanup, permission: () => permissionHandler, permissionCheck: () => permissionCheck };
 }

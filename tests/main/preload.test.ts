@@ -14,10 +14,10 @@ vi.mock('electron', () => ({
 }));
 
 describe(covers('preload', 'v1.groups.list'), () => {
-  it('exposes only window.broadsheet.invoke and .on', async () => {
+  it('exposes only window.broadsheet.invoke, .on and .openTemplate', async () => {
     await import('../../preload/preload.js');
     expect(Object.keys(exposed)).toEqual(['broadsheet']);
-    expect(Object.keys(exposed.broadsheet).sort()).toEqual(['invoke', 'on']);
+    expect(Object.keys(exposed.broadsheet).sort()).toEqual(['invoke', 'on', 'openTemplate']);
     await exposed.broadsheet.invoke('v1.groups.list', { query: {} });
     expect(invoked).toEqual([['engine:invoke', 'v1.groups.list', { query: {} }]]);
     const got: unknown[] = [];
@@ -27,5 +27,7 @@ describe(covers('preload', 'v1.groups.list'), () => {
     off();
     expect(got).toEqual([{ percent: 50 }]);
     expect(listeners).toHaveLength(0);
+    await exposed.broadsheet.openTemplate('9b2f0c1e-0000-4000-8000-000000000001');
+    expect(invoked.at(-1)).toEqual(['desktop:open-template', '9b2f0c1e-0000-4000-8000-000000000001']);
   });
 });

@@ -28,6 +28,7 @@ export async function mayReceive(ctx: OpContext, event: EngineEvent): Promise<bo
       // Run history (viewTaskStatus) or one's on-demand requests (viewProject), as the lists are.
       return (may('viewTaskStatus') || may('viewProject')) && found(reachableRequest(ctx, event.payload.id));
     case 'report.progress':
+    case 'template.synced':
       return may('viewProject') && found(reachableReport(ctx, event.payload.reportId));
     // An import's progress names the app's record; a reload names the app's data (its appId).
     case 'analytics.import.progress':
