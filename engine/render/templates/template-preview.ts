@@ -4,14 +4,17 @@ import { relationshipsOf } from './office-parts.js';
 import { slidePaths } from './pptx-fill.js';
 import { openOfficePackage, type OfficePackage, type TemplateFormat } from './template-package.js';
 import { descendants, kids, parseXml, textOf, type Element } from './xml.js';
+import { REPORT_STYLE, REPORT_STYLE_HASH } from '../report-style.js';
 
 // A look at a filled template in the designer, without Office: the text, tables and pictures of a
 // Word file in order, each sheet's cells of a workbook, each slide's text and pictures. The file
 // itself is one click away (download); this is for checking the data went where it should.
 
 const esc = (s: string) => s.replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c]!);
-const STYLE = `<style>body{font:14px/1.45 system-ui,sans-serif;margin:16px;color:#1d2733}table{border-collapse:collapse;margin:8px 0}td,th{border:1px solid #c9d1db;padding:3px 8px}th{background:#f1f4f8;text-align:left}section.slide{border:1px solid #c9d1db;border-radius:6px;padding:12px;margin:12px 0;aspect-ratio:16/9;overflow:hidden}h2.sheet{font-size:15px;margin-top:20px}img{max-width:100%}td.n{text-align:right}</style>`;
-const page = (title: string, body: string) => `<!doctype html><html><head><meta charset="utf-8"><title>${esc(title)}</title>${STYLE}</head><body>${body}</body></html>`;
+// The report style and page of Broadsheet's own HTML: the designer's preview (under the app's strict
+// CSP, which allows exactly that style) shows a template's filled file with the same rules.
+const page = (title: string, body: string) =>
+  `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src '${REPORT_STYLE_HASH}'; img-src data:"><title>${esc(title)}</title><style>${REPORT_STYLE}</style></head><body><div class="report-page">${body}</div></body></html>`;
 
 /** Pictures of a part as data URLs, by relationship id. */
 function pictures(pkg: OfficePackage, part: string): Map<string, string> {
@@ -66,7 +69,7 @@ async function xlsxPreview(bytes: Buffer): Promise<string> {
       });
       rows.push(`<tr>${cells.join('')}</tr>`);
     });
-    return `<h2 class="sheet">${esc(sheet.name)}</h2><table>${rows.join('')}</table>`;
+    return `<h2>${esc(sheet.name)}</h2><table>${rows.join('')}</table>`;
   }).join('');
 }
 
@@ -75,13 +78,19 @@ function pptxPreview(pkg: OfficePackage): string {
     const doc = parseXml(pkg.parts.get(path)!.toString('utf8'), path);
     const pics = pictures(pkg, path);
     const texts = descendants(doc, 'p').filter((p) => p.namespaceURI?.includes('drawingml')).map(paragraphText).filter(Boolean).map((t) => `<p>${esc(t)}</p>`).join('');
-    return `<section class="slide" aria-label="Slide ${i + 1}">${texts}${imagesIn(doc.documentElement!, pics)}</section>`;
-  }).join('');
+    return `<h3>Slide ${i + 1}</h3>${texts}${imagesIn(doc.documentElement!, pics)}`;
+  }).join('<hr class="break">');
+}
+
+/** The body of a filled HTML template (its own styles stay in the file; the preview uses the report style). */
+function htmlBody(html: string): string {
+  const body = /<body\b[^>]*>([\s\S]*)<\/body>/i.exec(html)?.[1] ?? html;
+  return body.replace(/<(script|style)\b[\s\S]*?<\/\1\s*>/gi, '');
 }
 
 /** An HTML look at a filled template (HTML templates are their own preview). */
 export async function templatePreviewHtml(kind: TemplateFormat, filled: Buffer, title: string): Promise<string> {
-  if (kind === 'html') return filled.toString('utf8');
+  if (kind === 'html') return page(title, htmlBody(filled.toString('utf8')));
   if (kind === 'xlsx') return page(title, await xlsxPreview(filled));
   const pkg = await openOfficePackage(filled, kind);
   return page(title, kind === 'docx' ? docxPreview(pkg) : pptxPreview(pkg));

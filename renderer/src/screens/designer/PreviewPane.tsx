@@ -11,9 +11,10 @@ const key = (v: string[]) => v.join(' · ');
 
 /**
  * The preview of the draft as the output file looks. An iterating report shows one value's file:
- * the first, or the one picked from a searchable list of every value.
+ * the first, or the one picked from a searchable list of every value. A template report's preview is
+ * its filled file, made again when a new version of the file arrives (`refreshKey`).
  */
-export function PreviewPane({ reportId, draft }: { reportId: string; draft: Draft }) {
+export function PreviewPane({ reportId, draft, refreshKey }: { reportId: string; draft: Draft; refreshKey?: unknown }) {
   const [html, setHtml] = useState('');
   const [error, setError] = useState<string | null>(null);
   const [values, setValues] = useState<string[][]>([]);
@@ -44,7 +45,7 @@ export function PreviewPane({ reportId, draft }: { reportId: string; draft: Draf
       current = false;
       clearTimeout(timer.current);
     };
-  }, [reportId, draft, picked]);
+  }, [reportId, draft, picked, refreshKey]);
 
   const matching = useMemo(() => {
     const q = search.trim().toLowerCase();

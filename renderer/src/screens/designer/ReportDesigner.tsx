@@ -9,6 +9,7 @@ import { placeBlockErrors, withBlockNumbers, type BlockErrors } from './block-er
 import { DesignerDataPanel } from './DesignerDataPanel';
 import { draftRequest } from './draft-request';
 import { PreviewPane } from './PreviewPane';
+import { TemplatePanel } from './TemplatePanel';
 import { useUndoKeys } from './useUndoKeys';
 import { useUnsavedGuard } from './useUnsavedGuard';
 
@@ -90,6 +91,8 @@ export function ReportDesigner({ reportId, connections, filters, onBack }: { rep
     return true;
   }, [app, report, reportId, draftSaved]);
 
+  const uploaded = useCallback((r: Partial<Report>) => setReport((before) => (before ? { ...before, ...r } : before)), []);
+
   const generate = async () => {
     if (dirty && !(await save())) return;
     setWorking(`Generating ${format}…`);
@@ -101,7 +104,7 @@ export function ReportDesigner({ reportId, connections, filters, onBack }: { rep
 
   if (loadError) return <div className="error-banner" role="alert">{loadError}</div>;
   if (!report || !draft) return <p className="empty" aria-busy="true">Loading…</p>;
-  const formats = [...report.outputFormats, ...(draft.blocks.some((b) => b.type === 'chart') ? ['Png'] : [])];
+  const formats = [...report.outputFormats, ...(!report.templateFile && draft.blocks.some((b) => b.type === 'chart') ? ['Png'] : [])];
 
   return (
     <section className="screen designer">
@@ -130,9 +133,11 @@ export function ReportDesigner({ reportId, connections, filters, onBack }: { rep
       <div className="designer-grid">
         <div className="blocks">
           <DesignerDataPanel draft={draft} app={app} connections={connections} filters={filters} />
-          <BlockList blocks={draft.blocks} app={app} errors={errors.byBlock} />
+          {report.templateFile
+            ? <TemplatePanel report={report} onUploaded={uploaded} />
+            : <BlockList blocks={draft.blocks} app={app} errors={errors.byBlock} />}
         </div>
-        <PreviewPane reportId={reportId} draft={draft} />
+        <PreviewPane reportId={reportId} draft={draft} refreshKey={report.template?.version} />
       </div>
     </section>
   );

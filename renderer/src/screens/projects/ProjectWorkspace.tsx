@@ -9,6 +9,7 @@ import { askConfirm } from '../../stores/feedback/confirm.store';
 import { toastOutcome } from '../../stores/feedback/toasts';
 import { REPORT_TYPES } from '../../../../engine/wire';
 import { ReportDesigner } from '../designer/ReportDesigner';
+import { NewTemplateReport } from './NewTemplateReport';
 import { FilterEditor } from '../filters/FilterEditor';
 import { PermissionsDialog, type PermissionKind } from '../../components/PermissionsDialog';
 
@@ -102,6 +103,7 @@ export function ProjectWorkspace({ projectId, reportId, filterId }: { projectId:
               <li key={r.id}>
                 <a href={`#/projects/${projectId}/reports/${r.id}`}>{r.name}</a>
                 <span className="badge">{r.type}</span>
+                {r.templateFile ? <span className="badge" title={r.templateFile}>template</span> : null}
                 {r.isIteration ? <span className="badge">iterates</span> : null}
                 <span className="card-actions">
                   <button type="button" className="small" onClick={() => setRenaming(r)} aria-label={`Rename ${r.name}`}>Rename</button>
@@ -127,6 +129,7 @@ export function ProjectWorkspace({ projectId, reportId, filterId }: { projectId:
               return null;
             }}
           />
+          <NewTemplateReport projectId={projectId} onCreated={(id) => void screenChosen('projects', projectId, 'reports', id)} />
         </div>
         <div className="panel">
           <h2>Connections</h2>
