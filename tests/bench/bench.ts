@@ -14,6 +14,7 @@ import { taskBench } from './task-bench.js';
 import { mailBench } from './mail-bench.js';
 import { membersBench } from './members-bench.js';
 import { backupBench } from './backup-bench.js';
+import { templateBench } from './template-bench.js';
 
 const ROOT = join(__dirname, '..', '..');
 const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))];
@@ -93,6 +94,11 @@ async function usersPage() {
 }
 
 async function main() {
+  // `npm run bench -- templates` runs one part alone.
+  if (process.argv[2] === 'templates') {
+    console.table(await templateBench(500));
+    return;
+  }
   console.log('Broadsheet bench (Node %s, %s)', process.version, process.arch);
   // The build is brought up to date first, so the runs time a start, not a build.
   spawnSync('node', ['scripts/build-if-stale.mjs'], { cwd: ROOT, stdio: 'inherit' });
@@ -110,6 +116,8 @@ async function main() {
   console.log(`  bare SQLite page + count query p50 ${ms(bareP50)}; ratio full HTTP path / bare query: ${(p50 / bareP50).toFixed(1)}x`);
   console.log(`\nReport generation: KPI + 50-row table + bar chart, iterated over 500 customers of the demo app, zipped; against the same renderer on as many threads with the data in hand:`);
   console.table(await reportBench(500));
+  console.log('\nTemplate reports: an Excel and a Word template filled for 500 customers of the demo app, against the same fill on as many pool threads with the data in hand:');
+  console.table(await templateBench(500));
   console.log('\nThe distribution loop: task runs, stop, on-demand latency, schedules loaded, fire drift:');
   console.table(await taskBench());
   console.log('\nMember permissions: a 10-row page of reports (sorted by name) for a member opened to 1,000 of 10,000, and for an administrator:');

@@ -8,11 +8,13 @@ import { Organization } from '../organizations/organizations.entity.js';
 import { Project } from '../projects/projects.entity.js';
 import { Connection } from '../connections/connections.entity.js';
 import { Report } from '../reports/reports.entity.js';
+import { ReportTemplate, templateRowFor } from '../reports/report-template.entity.js';
+import { starterTemplate } from '../../render/templates/starter-templates.js';
 
 /**
  * First start: the "Sales demo" app with its data, registered and linked to the Default
- * organization, and a demo project whose report iterates over regions, so every feature can be
- * tried on a fresh install.
+ * organization, and a demo project whose report iterates over regions (and two reports from Excel
+ * and Word templates), so every feature can be tried on a fresh install.
  */
 export async function seedDemoContent(s: EngineServices, ownerId: string): Promise<void> {
   const meta = await ensureDemoApp(s.embedded, s.analytics);
@@ -44,12 +46,29 @@ export async function seedDemoContent(s: EngineServices, ownerId: string): Promi
     dynamicNames: [{ itemType: 'ReportName', value: '', order: 0, variableAnalyticsAppID: null }, { itemType: 'FieldValue', value: 'Region', order: 1, variableAnalyticsAppID: null }],
     document, filterIds: [], templateFile: null, createdBy: ownerId, modifiedBy: ownerId,
   };
+  // Two reports from the designer's own Office files, as the app's starters write them: a workbook
+  // with a level per region (and its totals), and a Word letter made once per region.
+  const templated = await Promise.all([
+    { name: 'Regional workbook', type: 'Excel' as const, description: 'An Excel template: a row per region, totals and a level per region', iterate: false },
+    { name: 'Regional letter', type: 'Word' as const, description: 'A Word template, one letter per region', iterate: true },
+  ].map(async (t) => {
+    const starter = await starterTemplate(t.type, meta, t.name);
+    const row = {
+      ...report, ...newBase(now), name: t.name, description: t.description, type: t.type, isIteration: t.iterate, iterationFields: t.iterate ? report.iterationFields : [],
+      document: { blocks: [] }, templateFile: starter.fileName,
+    };
+    return { row, template: templateRowFor(row.id, starter.fileName, starter.bytes, 1, ownerId, now) };
+  }));
   await s.db.transaction(async (m) => {
     await m.getRepository(AnalyticsApp).insert(app);
     await m.getRepository(OrganizationAnalyticsApp).insert({ organizationId: org.id, analyticsAppId: app.id });
     await m.getRepository(Project).insert(project);
     await m.getRepository(Connection).insert(connection);
     await m.getRepository(Report).insert(report);
+    for (const t of templated) {
+      await m.getRepository(Report).insert(t.row);
+      await m.getRepository(ReportTemplate).insert(t.template);
+    }
   });
   s.log.info('Demo content ready: the "Sales demo" app and the "Sales reporting (demo)" project');
 }
