@@ -6,6 +6,7 @@ import { DOMParser } from '@xmldom/xmldom';
 import { startTestServer, type TestServer } from '../support/test-server.js';
 import { covers } from '../support/covers.js';
 import { demoSalesByRegion } from '../support/demo-figures.js';
+import ExcelJS from 'exceljs';
 import { pdfPages, xlsxWorkbook } from '../support/read-back.js';
 import { excelTemplate, htmlTemplate, partsOf, powerPointTemplate, wordTemplate } from '../support/office-templates.js';
 
@@ -74,6 +75,15 @@ describe(covers('templates: Word', 'app.reports.createFromTemplate', 'v2.reports
     expect(rows.slice(1).map((r) => r.split('|')[0]).sort()).toEqual([...regionSales.keys()].sort());
     for (const row of rows.slice(1)) expect(row.split('|')[1]).toBe(shown(regionSales.get(row.split('|')[0])!));
     expect(rows.join('\n')).not.toContain('remove me');
+  });
+
+  it('makes a PDF through LibreOffice with the filled text', async () => {
+    const [r] = await s.ok('GET', '/api/v1/reports', undefined, { 'name[equals]': 'Word review' });
+    const res = await generate(r.id, 'Pdf');
+    expect(res.status, res.data.toString().slice(0, 300)).toBe(200);
+    const text = pdfPages(res.data).join('\n').replace(/\s+/g, ' ');
+    for (const [region, total] of regionSales) expect(text).toContain(`Region ${region} sold ${shown(total)}`);
+    expect(text).not.toContain('{{');
   });
 
   it('gives one level block per region with that region selected, a table of categories, and one chart picture', async () => {
@@ -176,6 +186,34 @@ describe(covers('templates: Excel stays Excel', 'app.reports.createFromTemplate'
     const text = pdfPages(res.data).join('\n');
     for (const total of regionSales.values()) expect(text).toContain(en2(total));
     expect(text).toContain(en2([...regionSales.values()].reduce((a, b) => a + b, 0)));
+  });
+});
+
+describe(covers('templates: a sheet per value', 'app.reports.createFromTemplate'), () => {
+  it('repeats a sheet per region, named after it, each filled under its region, beside the sheets that do not repeat', async () => {
+    const book = new ExcelJS.Workbook();
+    const summary = book.addWorksheet('Summary');
+    summary.getCell('A1').value = 'All regions';
+    summary.getCell('B1').value = '{{vTotalSales}}';
+    const per = book.addWorksheet('Per region');
+    per.getCell('A1').value = '{{sheet:Region}}Region {{field:Region}}';
+    per.getCell('B2').value = '{{vTotalSales}}';
+    per.getCell('A4').value = '{{column:Sales by category:Category}}';
+    per.getCell('B4').value = '{{column:Sales by category:Sales}}';
+    per.getCell('B5').value = { formula: 'SUM(B4:B4)' };
+    const r = await templateReport('Sheets per region', 'Sheets.xlsx', Buffer.from(await book.xlsx.writeBuffer()));
+    const res = await generate(r.id, 'Xlsx');
+    expect(res.status, res.data.toString().slice(0, 300)).toBe(200);
+    await noTagLeft(res.data);
+    const back = await xlsxWorkbook(res.data);
+    expect(back.worksheets.map((w) => w.name)).toEqual(['Summary', ...[...regionSales.keys()].sort()]);
+    const categories = (await s.engine.services.analytics.iterationValues('sales-demo', ['Category'])).length;
+    for (const [region, total] of regionSales) {
+      const sheet = back.getWorksheet(region)!;
+      expect(sheet.getCell('A1').value).toBe(`Region ${region}`);
+      expect(sheet.getCell('B2').value).toBeCloseTo(total, 6);
+      expect((sheet.getCell(4 + categories, 2).value as { formula: string }).formula).toBe(`SUM(B4:B${3 + categories})`);
+    }
   });
 });
 

@@ -338,6 +338,9 @@ function repeatSheets(pkg: OfficePackage, book: ReturnType<typeof readWorkbook>,
   const rels = partXml(pkg, relsPath)!;
   const types = partXml(pkg, '[Content_Types].xml')!;
   let copies = 0;
+  const numbers = [...pkg.parts.keys()].map((p) => Number(/worksheets\/sheet(\d+)\.xml$/.exec(p)?.[1] ?? 0));
+  const ids = descendants(wb, 'sheet').map((e) => Number(e.getAttribute('sheetId') ?? 0));
+  let highest = Math.max(0, ...numbers, ...ids);
   for (const sheet of book.sheets) {
     const values = sheet.repeat ? (own(data.root.levels, tagKey(sheet.repeat)) ?? []) : [];
     if (!values.length) {
@@ -356,7 +359,10 @@ function repeatSheets(pkg: OfficePackage, book: ReturnType<typeof readWorkbook>,
         result.push({ sheet, scope: value.scope });
         return;
       }
-      const path = sheet.path.replace(/[^/]+$/, `sheet-repeat-${++copies}.xml`);
+      // Named sheetN.xml with N unused, as Excel names them (some readers find sheets by that name).
+      const number = ++highest;
+      copies++;
+      const path = sheet.path.replace(/[^/]+$/, `sheet${number}.xml`);
       const relId = `rIdRepeat${copies}`;
       out.set(path, pkg.parts.get(sheet.path)!);
       const ownRels = pkg.parts.get(relsPathOf(sheet.path));
@@ -364,7 +370,7 @@ function repeatSheets(pkg: OfficePackage, book: ReturnType<typeof readWorkbook>,
       const copy = readSheet({ ...pkg, parts: new Map(pkg.parts).set(path, pkg.parts.get(sheet.path)!) }, name, path, book.sharedStrings);
       const newEntry = entry.cloneNode(false) as Element;
       newEntry.setAttribute('name', name);
-      newEntry.setAttribute('sheetId', String(1000 + copies));
+      newEntry.setAttribute('sheetId', String(number));
       newEntry.setAttribute('r:id', relId);
       entry.parentNode!.insertBefore(newEntry, lastEntry.nextSibling);
       lastEntry = newEntry;
