@@ -5,7 +5,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { covers } from '../support/covers.js';
 import { startSmtp, type TestSmtp } from '../support/smtp.js';
-import { dialog, nav, noConsoleErrorsSince, openApp, shot, signIn, toast, WIDE, type E2E } from './harness.js';
+import { dialog, nav, newTaskWithReport, noConsoleErrorsSince, openApp, shot, signIn, toast, WIDE, type E2E } from './harness.js';
 
 let e: E2E;
 let smtp: TestSmtp;
@@ -26,18 +26,7 @@ afterAll(async () => {
 
 describe(covers('distribution in Chromium', 'v1.tasks.create', 'v2.tasks.upsertReport', 'v1.taskRecipients.add', 'v1.taskSchedules.create', 'v2.requests.run', 'app.requests.list', 'v1.conditions.create', 'v1.conditionRules.upsert', 'app.conditions.test'), () => {
   it('builds a task in the designer: a report, a recipient, a weekly schedule with its next five runs', async () => {
-    await nav(page(), 'Tasks').click();
-    await page().getByRole('button', { name: 'New task' }).click();
-    await dialog(page()).getByRole('textbox', { name: 'Name', exact: true }).fill('Weekly regional pack');
-    await dialog(page()).getByLabel('Project').selectOption({ label: 'Sales reporting (demo)' });
-    await dialog(page()).getByRole('button', { name: 'Create' }).click();
-    await page().getByRole('heading', { name: 'Weekly regional pack', level: 1 }).waitFor();
-
-    const reports = panel('Reports');
-    await reports.getByRole('combobox', { name: 'Report', exact: true }).selectOption({ label: 'Regional sales review (Docx, Pdf, Html)' });
-    await reports.getByLabel('Format').selectOption('Pdf');
-    await reports.getByRole('button', { name: 'Add report' }).click();
-    await expect.poll(() => reports.locator('.cards li').first().textContent()).toContain('Regional sales review');
+    await newTaskWithReport(page(), { name: 'Weekly regional pack', project: 'Sales reporting (demo)', report: 'Regional sales review (Docx, Pdf, Html)', format: 'Pdf' });
 
     const recipients = panel('Recipients');
     await recipients.getByRole('checkbox', { name: 'Olga Owner <olga@example.com>' }).check();

@@ -1,6 +1,7 @@
 // What every end-to-end file needs: a served Broadsheet, a Chromium page on it that records every
 // console error (a test fails on one), signing in, the main navigation, an accessibility check with
 // axe-core, and screenshots at the two sizes a designer works at.
+import { expect } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
@@ -92,4 +93,20 @@ export const shot = (page: Page, name: string, fullPage = false) => page.screens
 export function noConsoleErrorsSince(e: E2E | undefined) {
   const seen = e?.consoleErrors.splice(0) ?? [];
   if (seen.length) throw new Error(`Console errors during this test:\n${seen.join('\n')}`);
+}
+
+/** Creates a task in a project from the Tasks screen and adds a report to it in a format (the task designer opens). */
+export async function newTaskWithReport(page: Page, task: { name: string; project: string; report: string; format: string }) {
+  const panel = (title: string) => page.locator('.panel').filter({ has: page.getByRole('heading', { name: title, exact: true }) });
+  await nav(page, 'Tasks').click();
+  await page.getByRole('button', { name: 'New task' }).click();
+  await dialog(page).getByRole('textbox', { name: 'Name', exact: true }).fill(task.name);
+  await dialog(page).getByLabel('Project').selectOption({ label: task.project });
+  await dialog(page).getByRole('button', { name: 'Create' }).click();
+  await page.getByRole('heading', { name: task.name, level: 1 }).waitFor();
+  const reports = panel('Reports');
+  await reports.getByRole('combobox', { name: 'Report', exact: true }).selectOption({ label: task.report });
+  await reports.getByLabel('Format').selectOption(task.format);
+  await reports.getByRole('button', { name: 'Add report' }).click();
+  await expect.poll(() => reports.locator('.cards li').first().textContent()).toContain(task.report.replace(/ \(.*$/, ''));
 }

@@ -7,7 +7,7 @@ import { readFile } from 'node:fs/promises';
 import { covers } from '../support/covers.js';
 import { wordTemplate } from '../support/office-templates.js';
 import { ooxmlText, zipEntries } from '../support/read-back.js';
-import { accessibilityProblems, dialog, nav, noConsoleErrorsSince, openApp, shot, signIn, toast, WIDE, type E2E } from './harness.js';
+import { accessibilityProblems, nav, newTaskWithReport, noConsoleErrorsSince, openApp, shot, signIn, toast, WIDE, type E2E } from './harness.js';
 
 let e: E2E;
 const OWNER = { firstName: 'Wanda', lastName: 'Word', email: 'wanda@example.com', password: 'wanda-password-1' };
@@ -65,17 +65,7 @@ describe(covers('template reports in Chromium', 'app.reports.createFromTemplate'
   });
 
   it('runs the report in a task and opens the delivered Word file', async () => {
-    await nav(page(), 'Tasks').click();
-    await page().getByRole('button', { name: 'New task' }).click();
-    await dialog(page()).getByRole('textbox', { name: 'Name', exact: true }).fill('Regional Word pack');
-    await dialog(page()).getByLabel('Project').selectOption({ label: 'Sales reporting (demo)' });
-    await dialog(page()).getByRole('button', { name: 'Create' }).click();
-    await page().getByRole('heading', { name: 'Regional Word pack', level: 1 }).waitFor();
-    const reports = panel('Reports');
-    await reports.getByRole('combobox', { name: 'Report', exact: true }).selectOption({ label: 'Word review (Docx, Pdf)' });
-    await reports.getByLabel('Format').selectOption('Docx');
-    await reports.getByRole('button', { name: 'Add report' }).click();
-    await expect.poll(() => reports.locator('.cards li').first().textContent()).toContain('Word review');
+    await newTaskWithReport(page(), { name: 'Regional Word pack', project: 'Sales reporting (demo)', report: 'Word review (Docx, Pdf)', format: 'Docx' });
     await page().getByRole('button', { name: 'Run now' }).click();
     await page().getByRole('heading', { name: 'Monitoring', level: 1 }).waitFor();
     const row = panel('Runs').locator('tbody tr').filter({ hasText: 'Regional Word pack' }).first();

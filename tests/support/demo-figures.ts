@@ -16,3 +16,7 @@ export async function demoSalesByRegion(s: TestServer): Promise<Map<string, numb
   db.close();
   return new Map(rows.map((r) => [r.r, r.total]));
 }
+
+/** A number as reports show it (the report's default separators): whole numbers bare, others with two decimals. */
+export const shown = (n: number) =>
+  Number.isInteger(Math.round(n * 100) / 100) ? Math.round(n).toLocaleString('en-US') : n.toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 });

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DOMParser } from '@xmldom/xmldom';
 import { startTestServer, type TestServer } from '../support/test-server.js';
 import { covers } from '../support/covers.js';
-import { demoSalesByRegion } from '../support/demo-figures.js';
+import { demoSalesByRegion, shown } from '../support/demo-figures.js';
 import ExcelJS from 'exceljs';
 import { pdfPages, xlsxWorkbook } from '../support/read-back.js';
 import { excelTemplate, htmlTemplate, partsOf, powerPointTemplate, wordTemplate } from '../support/office-templates.js';
@@ -15,8 +15,6 @@ let projectId: string;
 let connectionId: string;
 const regionSales = new Map<string, number>();
 const en2 = (n: number) => n.toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
-/** A number as reports show it: whole numbers without decimals, others with two. */
-const shown = (n: number) => (Number.isInteger(Math.round(n * 100) / 100) ? Math.round(n).toLocaleString('en-US') : en2(n));
 const escapeRe = (t: string) => t.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 const W = 'http://schemas.openxmlformats.org/wordprocessingml/2006/main';

@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../support/test-server.js';
 import { covers } from '../support/covers.js';
-import { demoSalesByRegion } from '../support/demo-figures.js';
+import { demoSalesByRegion, shown } from '../support/demo-figures.js';
 import { waitForRequest } from '../support/requests.js';
 import { ooxmlText, xlsxWorkbook, zipEntries } from '../support/read-back.js';
 import { partsOf, wordTemplate } from '../support/office-templates.js';
@@ -12,7 +12,6 @@ let s: TestServer;
 let projectId: string;
 let connectionId: string;
 const regionSales = new Map<string, number>();
-const shown = (n: number) => (Number.isInteger(Math.round(n * 100) / 100) ? Math.round(n).toLocaleString('en-US') : n.toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 }));
 
 beforeAll(async () => {
   s = await startTestServer({ demo: true });

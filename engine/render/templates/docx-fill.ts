@@ -2,7 +2,7 @@ import { TemplateHandler, TagDisposition, type ScopeDataArgs, type Tag, type Tem
 import { chartSvg, CHART_HEIGHT, CHART_WIDTH } from '../chart-svg.js';
 import { svgToPng } from '../chart-png.js';
 import { own, parseTag, tagKey, tagsIn, type TemplateTag } from './tags.js';
-import type { TableValue, TagOccurrence, TemplateData, TemplateScope } from './template-data.js';
+import { inScopes, tagValueText, type TableValue, type TagOccurrence, type RepeatedRow, type TemplateData, type TemplateScope } from './template-data.js';
 import { packOffice, type OfficePackage } from './template-package.js';
 import { relationshipsOf } from './office-parts.js';
 import { descendants, escapeXml, parseXml, serializeXml, textOf, xmlSafe, type Document, type Element } from './xml.js';
@@ -87,7 +87,7 @@ function wordTable(table: TableValue): string {
 /** What the loops of a path stand in: the scope of a level's value, or a row of a chart or a field. */
 interface Frame {
   scope: TemplateScope;
-  row?: { key: string; k: number };
+  row?: RepeatedRow;
 }
 
 /** Our resolver for easy-template-x: walks the loops of the path, then looks the tag up, innermost scope first. */
@@ -131,43 +131,21 @@ function resolver(data: TemplateData, charts: Map<string, Buffer>) {
 }
 
 function contentOf(tag: TemplateTag, frames: Frame[], row: Frame['row'], charts: Map<string, Buffer>): TemplateContent {
-  const key = tagKey(tag);
-  const find = <T>(pick: (s: TemplateScope) => Record<string, T>) => {
-    for (let i = frames.length - 1; i >= 0; i--) {
-      const v = own(pick(frames[i].scope), key);
-      if (v !== undefined) return v;
-    }
-    return undefined;
-  };
-  switch (tag.kind) {
-    case 'variable':
-    case 'expression':
-      return find((s) => s.scalars)?.text ?? '';
-    case 'field': {
-      const values = find((s) => s.fields) ?? [];
-      if (row && row.key === key) return values[row.k]?.text ?? '';
-      return values.map((v) => v.text).join(', ');
-    }
-    case 'column': {
-      const table = find((s) => s.tables);
-      const j = table?.columns.findIndex((c) => c.label.toLowerCase() === tag.column.toLowerCase()) ?? -1;
-      if (!table || j < 0 || !row || row.key !== key) return '';
-      return table.display[row.k]?.[j] ?? '';
-    }
-    case 'table': {
-      const table = find((s) => s.tables);
-      return table ? { _type: 'rawXml', xml: wordTable(table), replaceParagraph: true } : '';
-    }
-    case 'image': {
-      const chart = find((s) => s.charts);
-      if (!chart) return '';
-      const png = charts.get(JSON.stringify(chart)) ?? svgToPng(chartSvg(chart), CHART_WIDTH * 2);
-      charts.set(JSON.stringify(chart), png);
-      return { _type: 'image', source: png, format: 'image/png', width: CHART_WIDTH * 0.9, height: CHART_HEIGHT * 0.9, altText: chart.title };
-    }
-    default:
-      return '';
+  const scopes = frames.map((f) => f.scope);
+  if (tag.kind === 'table') {
+    const table = inScopes(scopes, (s) => s.tables, tagKey(tag));
+    return table ? { _type: 'rawXml', xml: wordTable(table), replaceParagraph: true } : '';
   }
+  if (tag.kind === 'image') {
+    const chart = inScopes(scopes, (s) => s.charts, tagKey(tag));
+    if (!chart) return '';
+    // The same chart in several places is drawn once.
+    const drawn = JSON.stringify(chart);
+    const png = charts.get(drawn) ?? svgToPng(chartSvg(chart), CHART_WIDTH * 2);
+    charts.set(drawn, png);
+    return { _type: 'image', source: png, format: 'image/png', width: CHART_WIDTH * 0.9, height: CHART_HEIGHT * 0.9, altText: chart.title };
+  }
+  return tagValueText(tag, scopes, row);
 }
 
 /** Fills an opened Word template with resolved data. */

@@ -1,7 +1,7 @@
 import { Parser } from 'htmlparser2';
 import { chartSvg } from '../chart-svg.js';
 import { own, tagKey, tagsIn, TAG_PATTERN, parseTag, type TemplateTag } from './tags.js';
-import type { TableValue, TagOccurrence, TemplateData, TemplateScope } from './template-data.js';
+import { inScopes, tagValueText, type RepeatedRow, type TableValue, type TagOccurrence, type TemplateData, type TemplateScope } from './template-data.js';
 
 // HTML templates: parsed to refuse what could run or reach out (scripts, event attributes,
 // javascript: URLs, frames, objects, remote resources), then filled as text with every value
@@ -58,40 +58,16 @@ function htmlTable(t: TableValue): string {
   return `<table><thead><tr>${head}</tr></thead><tbody>${body}</tbody></table>`;
 }
 
-function valueHtml(tag: TemplateTag | null, scopes: TemplateScope[], row?: { key: string; k: number }): string {
-  if (!tag) return '';
-  const key = tagKey(tag);
-  const find = <T>(pick: (s: TemplateScope) => Record<string, T>) => {
-    for (let i = scopes.length - 1; i >= 0; i--) {
-      const v = own(pick(scopes[i]), key);
-      if (v !== undefined) return v;
-    }
-    return undefined;
-  };
-  switch (tag.kind) {
-    case 'variable':
-    case 'expression':
-      return escapeHtml(find((s) => s.scalars)?.text ?? '');
-    case 'field': {
-      const values = find((s) => s.fields) ?? [];
-      return escapeHtml(row?.key === key ? (values[row.k]?.text ?? '') : values.map((v) => v.text).join(', '));
-    }
-    case 'column': {
-      const table = find((s) => s.tables);
-      const j = table?.columns.findIndex((c) => c.label.toLowerCase() === tag.column.toLowerCase()) ?? -1;
-      return escapeHtml(table && j >= 0 && row?.key === key ? (table.display[row.k]?.[j] ?? '') : '');
-    }
-    case 'table': {
-      const table = find((s) => s.tables);
-      return table ? htmlTable(table) : '';
-    }
-    case 'image': {
-      const chart = find((s) => s.charts);
-      return chart ? `<figure class="chart">${chartSvg(chart)}</figure>` : '';
-    }
-    default:
-      return '';
+function valueHtml(tag: TemplateTag | null, scopes: TemplateScope[], row?: RepeatedRow): string {
+  if (tag?.kind === 'table') {
+    const table = inScopes(scopes, (s) => s.tables, tagKey(tag));
+    return table ? htmlTable(table) : '';
   }
+  if (tag?.kind === 'image') {
+    const chart = inScopes(scopes, (s) => s.charts, tagKey(tag));
+    return chart ? `<figure class="chart">${chartSvg(chart)}</figure>` : '';
+  }
+  return escapeHtml(tagValueText(tag, scopes, row));
 }
 
 /** The level open tag's span, widened to the element it is alone in (`<p>{{#level:R}}</p>` goes whole). */

@@ -3,7 +3,7 @@ import JSZip from 'jszip';
 import { chartSvg, CHART_WIDTH } from '../chart-svg.js';
 import { svgToPng } from '../chart-png.js';
 import { own, tagKey, tagsIn, type TemplateTag } from './tags.js';
-import type { TagOccurrence, TemplateData, TemplateScope } from './template-data.js';
+import { tagValueText, type TagOccurrence, type TemplateData, type TemplateScope } from './template-data.js';
 import type { OfficePackage } from './template-package.js';
 import { relationshipsOf, relsPathOf, resolveTarget } from './office-parts.js';
 import { descendants, kids, parseXml, serializeXml, textOf, xmlSafe, type Element } from './xml.js';
@@ -60,35 +60,6 @@ export function pptxTags(pkg: OfficePackage): SlideTag[] {
   return out;
 }
 
-/** A tag's text in a scope chain (innermost last); a row's own value for column and field tags. */
-function textFor(tag: TemplateTag | null, scopes: TemplateScope[], row?: { key: string; k: number }): string {
-  if (!tag) return '';
-  const key = tagKey(tag);
-  const find = <T>(pick: (s: TemplateScope) => Record<string, T>) => {
-    for (let i = scopes.length - 1; i >= 0; i--) {
-      const v = own(pick(scopes[i]), key);
-      if (v !== undefined) return v;
-    }
-    return undefined;
-  };
-  switch (tag.kind) {
-    case 'variable':
-    case 'expression':
-      return find((s) => s.scalars)?.text ?? '';
-    case 'field': {
-      const values = find((s) => s.fields) ?? [];
-      return row?.key === key ? (values[row.k]?.text ?? '') : values.map((v) => v.text).join(', ');
-    }
-    case 'column': {
-      const table = find((s) => s.tables);
-      const j = table?.columns.findIndex((c) => c.label.toLowerCase() === tag.column.toLowerCase()) ?? -1;
-      return table && j >= 0 && row?.key === key ? (table.display[row.k]?.[j] ?? '') : '';
-    }
-    default:
-      return '';
-  }
-}
-
 /** Fills a paragraph's tags into its first run's text (keeping that run's format), emptying the rest. */
 function fillParagraph(p: Element, fill: (tag: TemplateTag | null) => string) {
   const texts = descendants(p, 't');
@@ -139,7 +110,7 @@ function fillTables(doc: ReturnType<typeof parseXml>, scopes: TemplateScope[]) {
     const count = Math.max(1, source.kind === 'column' ? (scopes.map((s) => own(s.tables, key)).filter(Boolean).at(-1)?.rows.length ?? 0) : (scopes.map((s) => own(s.fields, key)).filter(Boolean).at(-1)?.length ?? 0));
     for (let k = 0; k < count; k++) {
       const copy = tr.cloneNode(true) as Element;
-      for (const p of descendants(copy, 'p')) fillParagraph(p, (tag) => textFor(tag, scopes, { key, k }));
+      for (const p of descendants(copy, 'p')) fillParagraph(p, (tag) => tagValueText(tag, scopes, { key, k }));
       parent.insertBefore(copy, tr);
     }
     parent.removeChild(tr);
@@ -218,7 +189,7 @@ export async function fillPptx(pkg: OfficePackage, bytes: Buffer, data: Template
       pres.addSlide('template', plan.n, (slide) => {
         slide.modify((doc) => {
           fillTables(doc as never, scopes);
-          for (const p of descendants(doc as never, 'p')) fillParagraph(p, (tag) => textFor(tag, scopes));
+          for (const p of descendants(doc as never, 'p')) fillParagraph(p, (tag) => tagValueText(tag, scopes));
           for (const props of descendants(doc as never, 'cNvPr')) if (tagsIn(props.getAttribute('descr') ?? '').length) props.setAttribute('descr', '');
         });
         for (const pic of pictures) if (pic.media) slide.modifyElement(pic.shape, [modify.setRelationTarget(pic.media) as never]);

@@ -91,3 +91,43 @@ export function tagTree(occurrences: TagOccurrence[]): { tree: TagTree; problems
   for (const open of stack) problems.push({ where: open.where, tag: open.raw, message: `opens a level that is never closed (add {{/level:${open.field}}})` });
   return { tree: root, problems };
 }
+
+/** A row being repeated: the key of the chart or field it repeats over, and which copy it is. */
+export interface RepeatedRow {
+  key: string;
+  k: number;
+}
+
+/** A tag's data in a chain of scopes (outermost first): the innermost scope that has it. */
+export function inScopes<T>(scopes: TemplateScope[], pick: (s: TemplateScope) => Record<string, T>, key: string): T | undefined {
+  for (let i = scopes.length - 1; i >= 0; i--) {
+    const map = pick(scopes[i]);
+    if (Object.hasOwn(map, key)) return map[key];
+  }
+  return undefined;
+}
+
+/**
+ * The text a value tag stands for (variables, expressions, a field's values, a column's cell in a
+ * repeated row); '' for tags that are not text (tables, pictures, levels) and for unknown ones.
+ */
+export function tagValueText(tag: TemplateTag | null, scopes: TemplateScope[], row?: RepeatedRow): string {
+  if (!tag) return '';
+  const key = tagKey(tag);
+  switch (tag.kind) {
+    case 'variable':
+    case 'expression':
+      return inScopes(scopes, (s) => s.scalars, key)?.text ?? '';
+    case 'field': {
+      const values = inScopes(scopes, (s) => s.fields, key) ?? [];
+      return row?.key === key ? (values[row.k]?.text ?? '') : values.map((v) => v.text).join(', ');
+    }
+    case 'column': {
+      const table = inScopes(scopes, (s) => s.tables, key);
+      const j = table?.columns.findIndex((c) => c.label.toLowerCase() === tag.column.toLowerCase()) ?? -1;
+      return table && j >= 0 && row?.key === key ? (table.display[row.k]?.[j] ?? '') : '';
+    }
+    default:
+      return '';
+  }
+}
