@@ -20,3 +20,9 @@ export async function demoSalesByRegion(s: TestServer): Promise<Map<string, numb
 /** A number as reports show it (the report's default separators): whole numbers bare, others with two decimals. */
 export const shown = (n: number) =>
   Number.isInteger(Math.round(n * 100) / 100) ? Math.round(n).toLocaleString('en-US') : n.toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
+
+/** The demo project's id and connection, as its report "Regional sales review" names them. */
+export async function demoProject(s: TestServer): Promise<{ projectId: string; connectionId: string }> {
+  const [demo] = await s.ok('GET', '/api/v1/reports', undefined, { 'name[equals]': 'Regional sales review' });
+  return { projectId: demo.projectId, connectionId: demo.connectionId };
+}

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { deflateRawSync } from 'node:zlib';
 import { startTestServer, type TestServer } from '../support/test-server.js';
 import { covers } from '../support/covers.js';
+import { demoProject } from '../support/demo-figures.js';
 import { excelTemplate, htmlTemplate, powerPointTemplate, withPart, wordTemplate } from '../support/office-templates.js';
 import { fillHtml } from '../../engine/render/templates/html-fill.js';
 import { emptyScope } from '../../engine/render/templates/template-data.js';
@@ -17,9 +18,7 @@ let connectionId: string;
 
 beforeAll(async () => {
   s = await startTestServer({ demo: true });
-  const [demo] = await s.ok('GET', '/api/v1/reports', undefined, { 'name[equals]': 'Regional sales review' });
-  projectId = demo.projectId;
-  connectionId = demo.connectionId;
+  ({ projectId, connectionId } = await demoProject(s));
 }, 120_000);
 afterAll(() => s.stop());
 
@@ -165,6 +164,11 @@ describe(covers('template versions, downloads, copies and project files', 'app.r
     const imported = await s.ok('POST', '/api/app/projects/import', { file, organizationId: organizationID });
     const [again] = await s.ok('GET', '/api/v1/reports', undefined, { projectId: imported.id, 'name[equals]': 'Versions' });
     expect((await s.file('GET', `/api/app/reports/${again.id}/template`)).data.equals(second)).toBe(true);
+    // Every imported template report has its own file back (a file is paired with its report, not another's).
+    for (const r of file.reports.filter((x: { template: unknown }) => x.template)) {
+      const [mine] = await s.ok('GET', '/api/v1/reports', undefined, { projectId: imported.id, 'name[equals]': r.name });
+      expect((await s.file('GET', `/api/app/reports/${mine.id}/template`)).data.toString('base64'), r.name).toBe(r.template.content);
+    }
     // A project file is checked as an upload is.
     file.reports.find((x: { name: string }) => x.name === 'Versions').template.content = (await withPart(second, 'word/vbaProject.bin', Buffer.from('x'))).toString('base64');
     const hostile = await s.call('POST', '/api/app/projects/import', { body: { file, organizationId: organizationID } });

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DOMParser } from '@xmldom/xmldom';
 import { startTestServer, type TestServer } from '../support/test-server.js';
 import { covers } from '../support/covers.js';
-import { demoSalesByRegion, shown } from '../support/demo-figures.js';
+import { demoProject, demoSalesByRegion, shown } from '../support/demo-figures.js';
 import ExcelJS from 'exceljs';
 import { pdfPages, xlsxWorkbook } from '../support/read-back.js';
 import { excelTemplate, htmlTemplate, partsOf, powerPointTemplate, wordTemplate } from '../support/office-templates.js';
@@ -26,9 +26,7 @@ const byNs = (doc: ReturnType<typeof xml>, ns: string, name: string) => Array.fr
 
 beforeAll(async () => {
   s = await startTestServer({ demo: true });
-  const [demo] = await s.ok('GET', '/api/v1/reports', undefined, { 'name[equals]': 'Regional sales review' });
-  projectId = demo.projectId;
-  connectionId = demo.connectionId;
+  ({ projectId, connectionId } = await demoProject(s));
   for (const [region, total] of await demoSalesByRegion(s)) regionSales.set(region, total);
 }, 120_000);
 afterAll(() => s.stop());

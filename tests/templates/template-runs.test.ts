@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../support/test-server.js';
 import { covers } from '../support/covers.js';
-import { demoSalesByRegion, shown } from '../support/demo-figures.js';
+import { demoProject, demoSalesByRegion, shown } from '../support/demo-figures.js';
 import { waitForRequest } from '../support/requests.js';
 import { ooxmlText, xlsxWorkbook, zipEntries } from '../support/read-back.js';
 import { partsOf, wordTemplate } from '../support/office-templates.js';
@@ -15,9 +15,7 @@ const regionSales = new Map<string, number>();
 
 beforeAll(async () => {
   s = await startTestServer({ demo: true });
-  const [demo] = await s.ok('GET', '/api/v1/reports', undefined, { 'name[equals]': 'Regional sales review' });
-  projectId = demo.projectId;
-  connectionId = demo.connectionId;
+  ({ projectId, connectionId } = await demoProject(s));
   for (const [region, total] of await demoSalesByRegion(s)) regionSales.set(region, total);
 }, 120_000);
 afterAll(() => s.stop());

@@ -117,9 +117,12 @@ export async function importProject(ctx: OpContext, file: ProjectFileData, organ
     await insertInChunks(ctx, Filter, filters);
     await insertInChunks(ctx, FilterValue, values);
     // Documents can be large: fewer reports a chunk.
-    await insertInChunks(ctx, Report, reports, 50);
+    // The file rows are made before the reports are written: TypeORM's multi-row insert on SQLite
+    // writes its idea of the inserted keys back into the objects, which would pair files wrongly.
     const templateRows = reports.flatMap((r, i) => (templates[i] ? [templateRowFor(r.id, templates[i]!.fileName, templates[i]!.bytes, 1, by, ctx.now())] : []));
-    await insertInChunks(ctx, ReportTemplate, templateRows, 5);
+    await insertInChunks(ctx, Report, reports, 50);
+    // One file a write: a template may be 25 MiB, and the writes of others slip in between.
+    await insertInChunks(ctx, ReportTemplate, templateRows, 1);
     await ctx.write(() => ctx.db.getRepository(Project).update(project.id, { importing: false }));
     return { ...project, importing: false };
   } catch (e) {
