@@ -50,7 +50,7 @@ beforeAll(async () => {
   e = await openApp(OWNER, WIDE, { demo: true });
   const projects = await e.s.ok('GET', '/api/v1/projects', undefined, { get_all: true });
   projectId = projects[0].id;
-  reportId = (await e.s.ok('GET', '/api/v1/reports', undefined, { project_id: projectId, get_all: true }))[0].id;
+  reportId = (await e.s.ok('GET', '/api/v1/reports', undefined, { project_id: projectId, 'name[equals]': 'Regional sales review' }))[0].id;
   filterId = (await e.s.ok('POST', '/api/v2/filters', { name: 'West only', projectID: projectId })).id;
   appId = (await e.s.ok('GET', '/api/v1/analytics-apps', undefined, { get_all: true }))[0].id;
   // A task with a report, a schedule, a condition and one finished run, for the distribution screens.
