@@ -30,33 +30,63 @@ function listParameters(op: AnyOp) {
   ];
 }
 
+const AREA_NAMES: Record<string, string> = { v1: 'Set A', v2: 'Set B', app: 'Broadsheet' };
+/** An operation's area, from its id: `v1.taskReports.list` → "taskReports". */
+const areaOf = (op: AnyOp) => op.id.split('.')[1];
+
+const error = (description: string) => ({ description, content: { 'application/json': { schema: { $ref: '#/components/schemas/Failure' } } } });
+
+/**
+ * The statuses an operation can answer, from what it is: input it validates (400), a credential
+ * (401, 403), an object it names in the path (404), a write a rule may refuse (409), a body it
+ * limits (413), and the throttles every door has (429).
+ */
+function responses(op: AnyOp, success: unknown) {
+  const out: Record<string, unknown> = { 200: success };
+  const takesInput = !!(op.input.params || op.input.query || op.input.body || op.list);
+  if (takesInput) out[400] = error('Invalid input; errorDetails names each field');
+  if (op.permission !== 'public') {
+    out[401] = error('No valid credential');
+    out[403] = error('Missing permission');
+  }
+  if (op.input.params) out[404] = error('Not found, or not visible to the caller');
+  if (op.http.method !== 'GET' && !op.readOnly) out[409] = error('A rule forbids it in the current state');
+  if (op.input.body) out[413] = error('The body is larger than the operation takes');
+  out[429] = { ...error('Too many attempts; wait as Retry-After says'), headers: { 'Retry-After': { description: 'Seconds to wait', schema: { type: 'integer' } } } };
+  return out;
+}
+
+/** A file answer: each content type the operation declares, as bytes. */
+const fileSuccess = (types: readonly string[]) => ({
+  description: 'The file',
+  headers: { 'Content-Disposition': { description: 'attachment; filename=…', schema: { type: 'string' } } },
+  content: Object.fromEntries(types.map((t) => [t, { schema: { type: 'string', contentMediaType: t.split(';')[0] } }])),
+});
+
 /** OpenAPI 3.1 from the catalogue: operationId is the catalogue id, request schemas come from zod. */
 export function openApiDocument(ops: Iterable<AnyOp>, version: string) {
   const paths: Record<string, Record<string, unknown>> = {};
+  const areas = new Set<string>();
   for (const op of ops) {
     const parameters: unknown[] = [];
     const params = op.input.params as z.ZodObject | undefined;
-    for (const name of Object.keys(params?.shape ?? {})) parameters.push({ name, in: 'path', required: true, schema: { type: 'string', format: 'uuid' } });
+    const paramSchemas = (params ? toSchema(params) : {}) as { properties?: Record<string, object> };
+    for (const name of Object.keys(params?.shape ?? {})) parameters.push({ name, in: 'path', required: true, schema: paramSchemas.properties?.[name] ?? { type: 'string' } });
     if (op.list) parameters.push(...listParameters(op));
     else if (op.input.query) {
       const qs = toSchema(op.input.query) as { properties?: Record<string, object>; required?: string[] };
       for (const [name, schema] of Object.entries(qs.properties ?? {})) parameters.push({ name, in: 'query', required: qs.required?.includes(name) ?? false, schema });
     }
+    areas.add(areaOf(op));
     const operation: Record<string, unknown> = {
       operationId: op.id,
       summary: op.summary,
-      tags: [op.id.split('.').slice(0, 2).join('.')],
+      description: `${AREA_NAMES[op.id.split('.')[0]] ?? ''} operation ${op.id}; permission: ${op.permission}.`,
+      tags: [areaOf(op)],
       parameters,
       'x-permission': op.permission,
       security: op.permission === 'public' ? [] : [{ bearer: [] }],
-      responses: {
-        200: { description: 'Success', content: { 'application/json': { schema: ENVELOPE } } },
-        400: { description: 'Invalid input; errorDetails names each field' },
-        401: { description: 'No valid credential' },
-        403: { description: 'Missing permission' },
-        404: { description: 'Not found' },
-        409: { description: 'A rule forbids it' },
-      },
+      responses: responses(op, op.files ? fileSuccess(op.files) : { description: 'Success', content: { 'application/json': { schema: ENVELOPE } } }),
     };
     if (op.input.body) operation.requestBody = { required: true, content: { 'application/json': { schema: toSchema(op.input.body) } } };
     const path = op.http.path;
@@ -65,8 +95,18 @@ export function openApiDocument(ops: Iterable<AnyOp>, version: string) {
   }
   return {
     openapi: '3.1.0',
-    info: { title: 'Broadsheet API', version, description: 'Set A under /api/v1, set B under /api/v2, desktop extensions under /api/app.' },
-    components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer', description: 'An API key or a session token from /api/app/auth/login' } } },
+    info: {
+      title: 'Broadsheet API',
+      version,
+      description: 'Set A under /api/v1, set B under /api/v2, desktop extensions under /api/app.',
+      license: { name: 'Proprietary', identifier: 'LicenseRef-Broadsheet' },
+    },
+    servers: [{ url: '/', description: 'The Broadsheet server answering this document' }],
+    tags: [...areas].sort().map((name) => ({ name, description: `Operations on ${name.replace(/([A-Z])/g, ' $1').toLowerCase()}` })),
+    components: {
+      securitySchemes: { bearer: { type: 'http', scheme: 'bearer', description: 'An API key or a session token from /api/app/auth/login' } },
+      schemas: { Failure: { ...ENVELOPE, properties: { ...ENVELOPE.properties, data: { type: 'null' } } } },
+    },
     paths,
   };
 }

@@ -1,3 +1,4 @@
+import { FileResult } from '../core/file-result.js';
 import type { z } from 'zod';
 import { badInput, forbidden, notFound, retryAfterSeconds, tooMany, unauthorized } from '../core/errors.js';
 import type { AnyOp } from './op.js';
@@ -57,6 +58,12 @@ function parsePart(part: string, schema: z.ZodType | undefined, value: unknown):
   throw badInput(`Invalid ${part}: ${details.map((d) => `${d.field} ${d.message}`).join('; ')}`, details);
 }
 
+/** A file answer's type must be one the operation declares, so the API document never lies about it. */
+function declaredFileType(op: AnyOp, file: FileResult) {
+  const base = (mime: string) => mime.split(';')[0].trim().toLowerCase();
+  if (!op.files?.some((m) => base(m) === base(file.mime))) throw new Error(`${op.id} answered a file of type ${file.mime}, which its definition does not declare`);
+}
+
 /**
  * Runs one operation the same way for every transport: credential → permission → input guard →
  * validation → handler. Writes queue per store (SQLite has one writer, and TypeORM's sqlite driver
@@ -83,6 +90,12 @@ export class Dispatcher {
 
   async call(id: string, input: RawInput, options: CallOptions): Promise<unknown> {
     const op = this.operation(id);
+    const result = await this.run(op, input, options);
+    if (result instanceof FileResult) declaredFileType(op, result);
+    return result;
+  }
+
+  private async run(op: AnyOp, input: RawInput, options: CallOptions): Promise<unknown> {
     const principal = options.principal !== undefined ? options.principal : await this.authenticate(op, options);
     guardInput({ params: input.params, query: input.query, body: input.body }, bodyLimitOf(op));
     const parsed = {

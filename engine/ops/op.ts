@@ -63,7 +63,11 @@ export interface OpDefinition<
    * touches, and what it does to each: member permissions check exactly that flag.
    */
   member?: MemberDeclaration;
-  /** Responses that are files rather than envelopes set this. */
+  /**
+   * The content types of the file the operation answers instead of an envelope (the document says
+   * them; the dispatcher refuses to send a file of a type not declared here).
+   */
+  files?: readonly string[];
   handler: (ctx: OpContext, input: HandlerInput<P, Q, B>) => Promise<R>;
 }
 
@@ -84,6 +88,7 @@ export function defineOp<
   session?: 'start' | 'end';
   list?: ListSpec;
   member?: MemberDeclaration;
+  files?: readonly string[];
   handler: (ctx: OpContext, input: HandlerInput<P, Q, B>) => Promise<R>;
 }): OpDefinition<Id, P, Q, B, R> {
   return { ...spec, input: spec.input ?? {} };

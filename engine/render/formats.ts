@@ -40,6 +40,9 @@ export const FILE_TYPES: Record<OutputFormat, { extension: string; mime: string 
   Png: { extension: 'png', mime: 'image/png' },
 };
 
+/** Every type a generated or published file may have: each format's, and a zip of several. */
+export const REPORT_FILE_MIMES: readonly string[] = [...new Set(Object.values(FILE_TYPES).map((t) => t.mime)), 'application/zip', 'application/octet-stream'];
+
 /** Matches a requested format name case-insensitively ("pdf", "PDF", "Pdf"). */
 export function parseFormat(name: string): OutputFormat | null {
   return (Object.keys(FILE_TYPES) as OutputFormat[]).find((f) => f.toLowerCase() === name.trim().toLowerCase()) ?? null;

@@ -33,7 +33,7 @@ export function conditionSamples(server: () => TestServer): Record<string, (f: F
       return {};
     },
     'v1.conditions.delete': async (f) => ({ body: [await condition(f)] }),
-    'v1.conditions.update': async (f) => ({ params: { Conditionid: await condition(f) }, body: { projectId: (await place(f)).projectId, name: uniq('Renamed'), isActive: false } }),
+    'v1.conditions.update': async (f) => ({ params: { id: await condition(f) }, body: { projectId: (await place(f)).projectId, name: uniq('Renamed'), isActive: false } }),
     'v1.conditionRules.list': async (f) => ({ params: { conditionId: await (listed ??= withRule(f).then((r) => r.conditionId)) } }),
     'v1.conditionRules.batchUpsert': async (f) => {
       const p = await place(f);

@@ -55,7 +55,7 @@ export function taskSamples(server: () => TestServer): Record<string, (f: Fixtur
     'v1.tasks.update': async (f) => ({ params: { id: await task(f) }, body: { name: uniq('Task'), isActive: true, sendNotifications: false } }),
     'v1.tasks.duplicate': async (f) => ({ params: { id: await task(f) }, body: { newName: uniq('Copy') } }),
     'v1.tasks.setActive': async (f) => ({ body: [{ id: await task(f), isActive: false }] }),
-    'v1.taskReports.list': async (f) => ({ params: { id: await listedReports(f) } }),
+    'v1.taskReports.list': async (f) => ({ params: { taskId: await listedReports(f) } }),
     'v1.taskReports.create': async (f) => ({ params: { taskId: await task(f) }, body: { reportId: await report(f), format: 'Docx' } }),
     'v1.taskReports.update': async (f) => ({ params: await withReport(f), body: { reportId: await report(f), format: 'Html' } }),
     'v1.taskReports.deleteOne': async (f) => ({ params: await withReport(f) }),
@@ -63,7 +63,7 @@ export function taskSamples(server: () => TestServer): Record<string, (f: Fixtur
       const { taskId, taskReportId } = await withReport(f);
       return { params: { taskId }, body: [taskReportId] };
     },
-    'v1.taskRecipients.list': async (f) => ({ params: { id: await listedRecipients(f) } }),
+    'v1.taskRecipients.list': async (f) => ({ params: { taskId: await listedRecipients(f) } }),
     'v1.taskRecipients.add': async (f) => ({ params: { taskId: await task(f) }, body: [{ id: await f.make.user(), type: 'user', sendEmail: true, seeInHub: false }, { id: await f.make.group(), type: 'group', sendEmail: true, seeInHub: true }] }),
     'v1.taskRecipients.delete': async (f) => {
       const t = await task(f);
@@ -106,7 +106,7 @@ export function taskSamples(server: () => TestServer): Record<string, (f: Fixtur
     },
     'v1.taskExternalEvents.get': async (f) => {
       const { taskId, eventId } = await withEvent(f);
-      return { params: { taskId, taskExternalEventId: eventId } };
+      return { params: { taskId, externalEventId: eventId } };
     },
     'v1.taskEmail.update': async (f) => {
       const t = await task(f);
@@ -125,7 +125,7 @@ export function taskSamples(server: () => TestServer): Record<string, (f: Fixtur
     'v2.tasks.upsertExternalEvent': async (f) => ({ params: { id: await task(f) }, body: eventB() }),
     'v2.tasks.getExternalEvent': async (f) => {
       const { taskId, eventId } = await withEvent(f);
-      return { params: { id: taskId, taskExternalEventID: eventId } };
+      return { params: { id: taskId, externalEventId: eventId } };
     },
     'v2.tasks.deleteExternalEvents': async (f) => {
       const { taskId, eventId } = await withEvent(f);

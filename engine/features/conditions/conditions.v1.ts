@@ -1,5 +1,5 @@
 import { defineOp } from '../../ops/op.js';
-import { uuidParams, v } from '../../core/validation.js';
+import { idParam, uuidParams, v } from '../../core/validation.js';
 import { ConditionA, RuleBatchA, RuleRequestA } from './conditions.inputs.js';
 import {
   batchUpsertRules, deleteConditions, deleteRules, getRule, LIST_CONDITIONS, LIST_RULES, listConditions, listRules, saveCondition, updateRuleById, upsertRule,
@@ -12,7 +12,7 @@ export const conditionsV1 = [
   defineOp({ id: 'v1.conditions.create', summary: 'Add condition', http: { method: 'POST', path: '/api/v1/conditions' }, permission: 'createCondition', member: { condition: 'create' }, input: { body: ConditionA }, handler: (ctx, { body }) => saveCondition(ctx, null, body) }),
   defineOp({ id: 'v1.conditions.list', summary: 'List conditions', http: { method: 'GET', path: '/api/v1/conditions' }, permission: 'viewCondition', member: { condition: 'view' }, list: LIST_CONDITIONS, handler: (ctx, { list }) => listConditions(ctx, list) }),
   defineOp({ id: 'v1.conditions.delete', summary: 'Delete conditions', http: { method: 'DELETE', path: '/api/v1/conditions' }, permission: 'deleteCondition', member: { condition: 'delete' }, input: { body: v.uuidList() }, handler: (ctx, { body }) => deleteConditions(ctx, body) }),
-  defineOp({ id: 'v1.conditions.update', summary: 'Update condition', http: { method: 'PUT', path: '/api/v1/conditions/{Conditionid}' }, permission: 'editCondition', member: { condition: 'edit' }, input: { params: uuidParams('Conditionid'), body: ConditionA }, handler: (ctx, { params, body }) => saveCondition(ctx, params.Conditionid, body) }),
+  defineOp({ id: 'v1.conditions.update', summary: 'Update condition', http: { method: 'PUT', path: '/api/v1/conditions/{id}' }, permission: 'editCondition', member: { condition: 'edit' }, input: { params: idParam, body: ConditionA }, handler: (ctx, { params, body }) => saveCondition(ctx, params.id, body) }),
   defineOp({ id: 'v1.conditionRules.list', summary: 'List rules of a condition', http: { method: 'GET', path: '/api/v1/conditions/{conditionId}/rules' }, permission: 'viewCondition', member: { condition: 'view' }, input: { params: conditionId }, list: LIST_RULES, handler: (ctx, { params, list }) => listRules(ctx, params.conditionId, list) }),
   defineOp({
     id: 'v1.conditionRules.batchUpsert', summary: 'Add or update rules in batch', http: { method: 'PUT', path: '/api/v1/conditions/{conditionId}/rules/batch' }, permission: 'editCondition', member: { condition: 'edit' }, input: { params: conditionId, body: RuleBatchA },

@@ -1,3 +1,4 @@
+import { REPORT_FILE_MIMES } from '../../render/formats.js';
 import { z } from 'zod';
 import { defineOp } from '../../ops/op.js';
 import { idParam, uuidParams, v } from '../../core/validation.js';
@@ -22,8 +23,8 @@ export const hubOps = [
   defineOp({ id: 'v1.files.listFavorites', summary: 'List favorite files of the authenticated user', http: { method: 'GET', path: '/api/v1/files/favorites' }, permission: 'previewPublishedReport', list: LIST_FAVORITES, handler: (ctx, { list }) => listFavorites(ctx, list) }),
   defineOp({ id: 'v1.files.listRecent', summary: 'List recent files viewed or added within the last 7 days', http: { method: 'GET', path: '/api/v1/files/recent' }, permission: 'previewPublishedReport', list: LIST_RECENT, handler: (ctx, { list }) => listRecent(ctx, list) }),
   defineOp({ id: 'v1.files.delete', summary: 'Delete files and all their occurrences', http: { method: 'DELETE', path: '/api/v1/files' }, permission: 'deletePublishedReport', input: { body: z.array(FileRecord).max(10_000) }, handler: (ctx, { body }) => deleteFiles(ctx, body.map((f) => f.id)) }),
-  defineOp({ id: 'v1.files.download', summary: 'Download a file or zipped report file', http: { method: 'GET', path: '/api/v1/files/download' }, permission: 'downloadPublishedReport', input: { query: Download }, handler: (ctx, { query }) => downloadFile(ctx, query.id, query.isIteration ?? false) }),
-  defineOp({ id: 'app.files.preview', summary: 'A published PDF or image, to show in the page', http: { method: 'GET', path: '/api/v1/files/{id}/preview' }, permission: 'previewPublishedReport', input: { params: idParam }, handler: (ctx, { params }) => previewFile(ctx, params.id) }),
+  defineOp({ id: 'v1.files.download', summary: 'Download a file or zipped report file', http: { method: 'GET', path: '/api/v1/files/download' }, permission: 'downloadPublishedReport', input: { query: Download }, files: REPORT_FILE_MIMES, handler: (ctx, { query }) => downloadFile(ctx, query.id, query.isIteration ?? false) }),
+  defineOp({ id: 'app.files.preview', summary: 'A published PDF or image, to show in the page', http: { method: 'GET', path: '/api/v1/files/{id}/preview' }, permission: 'previewPublishedReport', input: { params: idParam }, files: REPORT_FILE_MIMES, handler: (ctx, { params }) => previewFile(ctx, params.id) }),
   defineOp({ id: 'app.files.star', summary: 'Star a file (add it to favourites)', http: { method: 'PUT', path: '/api/v1/files/{id}/star' }, permission: 'previewPublishedReport', input: { params: idParam }, handler: (ctx, { params }) => setStar(ctx, params.id, true) }),
   defineOp({ id: 'app.files.unstar', summary: 'Unstar a file', http: { method: 'DELETE', path: '/api/v1/files/{id}/star' }, permission: 'previewPublishedReport', input: { params: idParam }, handler: (ctx, { params }) => setStar(ctx, params.id, false) }),
   defineOp({ id: 'app.hub.configuration', summary: 'The hub configuration', http: { method: 'GET', path: '/api/v1/hub/configuration' }, permission: 'viewSettings', handler: (ctx) => hubConfiguration(ctx) }),

@@ -32,7 +32,7 @@ export const projectsApp = [
     http: { method: 'GET', path: '/api/app/projects/{id}/export' },
     permission: 'viewProject', member: { project: 'view' },
     input: { params: idParam },
-    handler: async (ctx, { params }) => {
+    files: ['application/json'], handler: async (ctx, { params }) => {
       const project = await reachableProject(ctx, params.id);
       const file = await exportProject(ctx, project);
       return new FileResult(`${safeFileName(project.name)}.broadsheet.json`, 'application/json', Buffer.from(JSON.stringify(file, null, 1)));

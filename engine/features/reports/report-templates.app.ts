@@ -8,7 +8,7 @@ import { starterTemplate } from '../../render/templates/starter-templates.js';
 import { TYPE_OF_FORMAT } from '../../render/templates/template-check.js';
 import { templateFormatOf } from '../../render/templates/template-package.js';
 import type { OpContext } from '../../ops/context.js';
-import { checkTemplateFile, checkTemplateOnly, downloadTemplate, tagSummary, TEMPLATE_MIME, uploadTemplate, type TemplateUpload } from './report-templates.rules.js';
+import { checkTemplateFile, checkTemplateOnly, downloadTemplate, tagSummary, TEMPLATE_FILE_MIMES, TEMPLATE_MIME, uploadTemplate, type TemplateUpload } from './report-templates.rules.js';
 import { createReport, reportApp, reportDto, reportType } from './reports.rules.js';
 import type { ReportType } from './reports.entity.js';
 import { connectionOfProject, firstConnectionOf } from '../connections/connections.rules.js';
@@ -96,7 +96,7 @@ export const reportTemplatesApp = [
     http: { method: 'GET', path: '/api/app/reports/{id}/template' },
     permission: 'viewProject', member: { report: 'view' },
     input: { params: idParam },
-    handler: (ctx, { params }) => downloadTemplate(ctx, params.id),
+    files: TEMPLATE_FILE_MIMES, handler: (ctx, { params }) => downloadTemplate(ctx, params.id),
   }),
   defineOp({
     id: 'app.reports.starterTemplate',
@@ -104,7 +104,7 @@ export const reportTemplatesApp = [
     http: { method: 'GET', path: '/api/app/projects/{id}/starter-template' },
     permission: 'viewProject', member: { project: 'view' },
     input: { params: idParam, query: StarterQuery },
-    handler: async (ctx, { params, query }) => {
+    files: TEMPLATE_FILE_MIMES, handler: async (ctx, { params, query }) => {
       await reachableProject(ctx, params.id);
       const starter = await starterFor(ctx, params.id, query.type, query.connectionId, 'Starter');
       const ext = starter.fileName.split('.').pop()!;

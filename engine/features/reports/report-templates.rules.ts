@@ -18,6 +18,8 @@ export const TEMPLATE_MIME: Record<string, string> = {
   htm: 'text/html; charset=utf-8',
 };
 
+export const TEMPLATE_FILE_MIMES: readonly string[] = [...new Set(Object.values(TEMPLATE_MIME))];
+
 /** An uploaded file: its name and its bytes in base64 (HTML may come as text). */
 export interface TemplateUpload {
   fileName: string;

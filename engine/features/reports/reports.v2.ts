@@ -1,3 +1,4 @@
+import { REPORT_FILE_MIMES } from '../../render/formats.js';
 import { z } from 'zod';
 import { defineOp } from '../../ops/op.js';
 import { idParam, v } from '../../core/validation.js';
@@ -60,7 +61,7 @@ export const reportsV2 = [
     permission: 'viewProject', member: { report: 'run' },
     readOnly: true,
     input: { params: idParam, query: GenerateQuery, body: GenerateBody },
-    handler: async (ctx, { params, query, body }) => {
+    files: REPORT_FILE_MIMES, handler: async (ctx, { params, query, body }) => {
       const report = await reachableReport(ctx, params.id);
       const format = parseFormat(query.outputFormat);
       if (!format) throw badInput(`Unknown output format "${query.outputFormat}"`, [{ field: 'query.outputFormat', message: 'must be Pdf, Xlsx, Docx, Pptx, Html, Csv or Png' }]);

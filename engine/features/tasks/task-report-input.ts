@@ -11,6 +11,7 @@ export function taskReportInputA(b: z.output<typeof TaskReportA>): TaskReportInp
     options: {
       zipFolderFiles: b.zipFolderFiles, zipEmailFiles: b.zipEmailFiles, evaluateConditionForEachIteration: b.evaluateConditionForEachIteration,
       folderVariable: b.folderVariable, recipientsVariable: b.recipientsVariable, ftpVariable: b.ftpVariable, hubAuthorizedUserVariable: b.hubAuthorizedUserVariable,
+      dropboxVariable: b.dropboxVariable, onedriveVariable: b.onedriveVariable, googledriveVariable: b.googledriveVariable,
       emailAttachment: b.emailAttachment, emailEmbedment: b.emailEmbedment, publishToServiceHub: b.publishToServiceHub,
       maxFileOccurrences: b.maxFileOccurrences ?? undefined, secureOutputFiles: b.secureOutputFiles,
       isOpenFilePasswordProtected: b.isOpenFilePasswordProtected, isWriteFilePasswordProtected: b.isWriteFilePasswordProtected,

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { HubFolder } from '../hub/hub.entity.js';
 import { In } from 'typeorm';
 import type { OpContext } from '../../ops/context.js';
@@ -38,6 +39,29 @@ export function offeredFormat(report: ReportRow, asked: string, field: string): 
   return format;
 }
 
+/** A stable id for a link the interface numbers (a task report's condition, filter, folder): derived, as links are not rows here. */
+const linkId = (...parts: string[]) => {
+  const h = createHash('sha1').update(parts.join('|')).digest('hex');
+  return `${h.slice(0, 8)}-${h.slice(8, 12)}-5${h.slice(13, 16)}-a${h.slice(17, 20)}-${h.slice(20, 32)}`;
+};
+
+/**
+ * The fields set A 2.19 names, beside the shorter ones the product answers: reportConditions,
+ * reportFilters, reportStorageServices, reportFolders, the cloud-drive variables, and the passwords'
+ * fields (always null: a password is never answered, `isOpenFilePasswordProtected` says if one is set).
+ */
+function setAShape(tr: TaskReportRow) {
+  const o = tr.options;
+  return {
+    reportConditions: o.conditionIds.map((conditionId) => ({ id: linkId(tr.id, 'condition', conditionId), taskReportId: tr.id, conditionId })),
+    reportFilters: o.filterIds.map((filterId, order) => ({ id: linkId(tr.id, 'filter', filterId), taskReportId: tr.id, filterId, order })),
+    reportStorageServices: o.storageServices.map((x) => ({ id: linkId(tr.id, 'storage', x.fileStorageServiceId, x.path), fileStorageServiceId: x.fileStorageServiceId, path: x.path, sharePointSiteUrl: x.siteUrl, order: x.order })),
+    reportFolders: o.folders.map((path) => ({ id: linkId(tr.id, 'folder', path), taskReportId: tr.id, path })),
+    dropboxVariable: o.dropboxVariable ?? null, onedriveVariable: o.onedriveVariable ?? null, googledriveVariable: o.googledriveVariable ?? null,
+    fileOpenPassword: null, fileWritePassword: null,
+  };
+}
+
 /** A task report as answered: the report's name and formats with it, passwords only as "set or not". */
 export async function taskReportDto(ctx: OpContext, tr: TaskReportRow) {
   const report = await ctx.db.getRepository(Report).findOneBy({ id: tr.reportId });
@@ -52,6 +76,7 @@ export async function taskReportDto(ctx: OpContext, tr: TaskReportRow) {
     conditions: await named(options.conditionIds.length ? ctx.db.getRepository(Condition).findBy({ id: In(options.conditionIds) }) : Promise.resolve([]), options.conditionIds),
     reportName: report?.name ?? null, reportType: report?.type ?? null, outputFormats: report ? formatsOf(report) : [],
     hasFileOpenPassword: fileOpenPassword !== null, hasFileWritePassword: fileWritePassword !== null,
+    ...setAShape(tr),
   };
 }
 

@@ -28,13 +28,29 @@ export function scheduleOf(t: Pick<TaskTriggerRow, 'schedule' | 'timeZone' | 'st
   };
 }
 
-/** A trigger as answered: a schedule with its sentence and next five run times. */
+/** A time zone's offset from UTC at an instant, as set A spells the field's value: "+01:00". */
+export function timeZoneOffset(timeZone: string | null, at: Date): string | null {
+  if (!timeZone) return null;
+  try {
+    const name = new Intl.DateTimeFormat('en-US', { timeZone, timeZoneName: 'longOffset' }).formatToParts(at).find((p) => p.type === 'timeZoneName')?.value ?? '';
+    return name === 'GMT' ? '+00:00' : name.replace(/^GMT/, '');
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * A trigger as answered: a schedule with its sentence and next five run times. Both sets' spellings
+ * are there (set A's `timeZoneOfset`, set B's `appID` beside `appId`): answers carry more fields,
+ * never fewer.
+ */
 export function triggerDto(t: TaskTriggerRow, now: Date) {
   const spec = t.kind === 'Schedule' ? scheduleOf(t) : null;
   return {
     id: t.id, taskId: t.taskId, type: t.kind, name: t.name, description: t.description, isActive: t.isActive,
     execution: t.execution, priority: t.priority, timeZone: t.timeZone, ...(t.schedule ?? {}),
-    appId: t.appId, analyticsEvent: t.analyticsEvent, startDate: iso(t.startDate), endDate: iso(t.endDate),
+    timeZoneOfset: timeZoneOffset(t.timeZone, now),
+    appId: t.appId, appID: t.appId, analyticsEvent: t.analyticsEvent, startDate: iso(t.startDate), endDate: iso(t.endDate),
     lastFireTime: iso(t.lastFireTime), nextFireTime: iso(t.nextFireTime),
     summary: spec ? describeSchedule(spec) : null,
     nextRuns: spec && t.isActive ? nextFireTimes(spec, now, 5).map((d) => d.toISOString()) : [],

@@ -73,6 +73,10 @@ export interface TaskReportOptions {
   recipientsVariable: string | null;
   ftpVariable: string | null;
   hubAuthorizedUserVariable: string | null;
+  /** Set A names these for cloud drives, which Broadsheet does not deliver to yet: kept and answered. */
+  dropboxVariable?: string | null;
+  onedriveVariable?: string | null;
+  googledriveVariable?: string | null;
   emailAttachment: boolean;
   emailEmbedment: boolean;
   publishToServiceHub: boolean;

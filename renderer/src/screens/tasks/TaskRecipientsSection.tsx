@@ -11,7 +11,7 @@ type Recipient = RowOf<'v1.taskRecipients.list'>;
 
 /** Who receives a task's files: users and groups, each by e-mail and in the hub. */
 export function TaskRecipientsSection({ task }: { task: TaskDto }) {
-  const [rows, load] = useAllRows('v1.taskRecipients.list', { id: task.id });
+  const [rows, load] = useAllRows('v1.taskRecipients.list', { taskId: task.id });
   const remove = async (r: Recipient) => {
     const yes = await askConfirm({ title: 'Remove recipient?', message: `“${r.name}” will no longer receive this task's files.`, confirmLabel: 'Remove recipient' });
     if (!yes) return;

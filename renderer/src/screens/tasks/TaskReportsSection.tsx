@@ -12,7 +12,7 @@ type TaskReport = RowOf<'v1.taskReports.list'>;
 
 /** The reports a task makes: format, filters and conditions of each; add and remove. */
 export function TaskReportsSection({ task }: { task: TaskDto }) {
-  const [rows, load] = useAllRows('v1.taskReports.list', { id: task.id });
+  const [rows, load] = useAllRows('v1.taskReports.list', { taskId: task.id });
 
   const options = {
     reports: async (): Promise<Option[]> => {
