@@ -6,7 +6,7 @@ import { own, tagKey, tagsIn, type TemplateTag } from './tags.js';
 import { tagValueText, type TagOccurrence, type TemplateData, type TemplateScope } from './template-data.js';
 import type { OfficePackage } from './template-package.js';
 import { relationshipsOf, relsPathOf, resolveTarget } from './office-parts.js';
-import { descendants, kids, parseXml, serializeXml, textOf, xmlSafe, type Element } from './xml.js';
+import { descendants, kids, parseXml, serializeXml, sibling, textOf, xmlSafe, type Element } from './xml.js';
 
 // PowerPoint templates through pptx-automizer: each slide of the template is added once, or once
 // per value of the field its {{slide:F}} names (with that value selected); text tags are filled in
@@ -79,6 +79,16 @@ function fillParagraph(p: Element, fill: (tag: TemplateTag | null) => string) {
   });
 }
 
+/** An empty cell's paragraph has no run: one is added (before the paragraph's end properties) for the value. */
+function newRun(p: Element | undefined): Element | undefined {
+  if (!p) return undefined;
+  const run = sibling(p, 'r');
+  const text = sibling(p, 't');
+  run.appendChild(text);
+  p.insertBefore(run, kids(p, 'endParaRPr')[0] ?? null);
+  return text;
+}
+
 /** Table rows: {{deleterow}} rows go, rows with column or field tags repeat per data row or value, a {{table:…}} row becomes header and data rows. */
 function fillTables(doc: ReturnType<typeof parseXml>, scopes: TemplateScope[]) {
   for (const tr of descendants(doc, 'tr')) {
@@ -96,8 +106,8 @@ function fillTables(doc: ReturnType<typeof parseXml>, scopes: TemplateScope[]) {
         const copy = tr.cloneNode(true) as Element;
         kids(copy, 'tc').forEach((tc, j) => {
           for (const p of descendants(tc, 'p')) fillParagraph(p, () => '');
-          const firstText = descendants(tc, 't')[0];
-          if (firstText) firstText.appendChild(doc.createTextNode(xmlSafe(line[j] ?? '')));
+          const firstText = descendants(tc, 't')[0] ?? newRun(descendants(tc, 'p')[0]);
+          firstText?.appendChild(doc.createTextNode(xmlSafe(line[j] ?? '')));
         });
         parent.insertBefore(copy, tr);
       }
