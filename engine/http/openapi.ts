@@ -3,6 +3,19 @@ import type { AnyOp } from '../ops/op.js';
 import { PAGE_MAX, PAGE_SIZE_DEFAULT, PAGE_SIZE_MAX, TEXT_OPERATORS } from '../core/list-query.js';
 
 const toSchema = (schema: z.ZodType) => z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any', target: 'draft-2020-12' });
+const toResultSchema = (schema: z.ZodType) => {
+  const { $schema: _, ...rest } = z.toJSONSchema(schema, { io: 'output', unrepresentable: 'any', target: 'draft-2020-12' }) as Record<string, unknown>;
+  return rest;
+};
+
+/** The envelope of a success, with what `data` holds when the operation declares it (a list: its items and paging). */
+function successEnvelope(op: AnyOp) {
+  if (!op.result) return ENVELOPE;
+  const item = toResultSchema(op.result);
+  if (!op.list) return { ...ENVELOPE, properties: { ...ENVELOPE.properties, data: item }, required: ['data', 'isSuccess'] };
+  const int = { type: 'integer', minimum: 0 };
+  return { ...ENVELOPE, properties: { ...ENVELOPE.properties, data: { type: 'array', items: item }, page: int, pageSize: int, totalItems: int, totalPages: int }, required: ['data', 'isSuccess'] };
+}
 
 const ENVELOPE = {
   type: 'object',
@@ -86,7 +99,7 @@ export function openApiDocument(ops: Iterable<AnyOp>, version: string) {
       parameters,
       'x-permission': op.permission,
       security: op.permission === 'public' ? [] : [{ bearer: [] }],
-      responses: responses(op, op.files ? fileSuccess(op.files) : { description: 'Success', content: { 'application/json': { schema: ENVELOPE } } }),
+      responses: responses(op, op.files ? fileSuccess(op.files) : { description: 'Success', content: { 'application/json': { schema: successEnvelope(op) } } }),
     };
     if (op.input.body) operation.requestBody = { required: true, content: { 'application/json': { schema: toSchema(op.input.body) } } };
     const path = op.http.path;

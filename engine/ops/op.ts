@@ -68,6 +68,11 @@ export interface OpDefinition<
    * them; the dispatcher refuses to send a file of a type not declared here).
    */
   files?: readonly string[];
+  /**
+   * What `data` holds on success (for a list operation: one item). The API document gives it as
+   * JSON Schema, and the conformance suite checks every answer against it.
+   */
+  result?: z.ZodType;
   handler: (ctx: OpContext, input: HandlerInput<P, Q, B>) => Promise<R>;
 }
 
@@ -89,6 +94,7 @@ export function defineOp<
   list?: ListSpec;
   member?: MemberDeclaration;
   files?: readonly string[];
+  result?: z.ZodType;
   handler: (ctx: OpContext, input: HandlerInput<P, Q, B>) => Promise<R>;
 }): OpDefinition<Id, P, Q, B, R> {
   return { ...spec, input: spec.input ?? {} };

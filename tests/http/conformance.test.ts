@@ -10,6 +10,8 @@ import { conditionSamples, hubSamples, mailServerSamples, requestSamples, storag
 import { OPERATIONS } from '../../engine/catalogue.js';
 import type { AnyOp } from '../../engine/ops/op.js';
 import { TEXT_OPERATORS } from '../../engine/core/list-query.js';
+import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
+import addFormats from 'ajv-formats';
 
 const catalogue = new Map<string, AnyOp>(OPERATIONS.map((o) => [o.id, o as AnyOp]));
 type JsonSchema = { type?: string | string[]; anyOf?: JsonSchema[]; properties?: Record<string, JsonSchema>; required?: string[]; minLength?: number; pattern?: string; format?: string; items?: JsonSchema };
@@ -19,13 +21,28 @@ let f: Fixtures;
 /** Issue 2's administration operations and issue 3's interface operations, each with a valid call. */
 const ALL_SAMPLES: Record<string, (f: Fixtures) => Promise<Sample>> = { ...SAMPLES, ...issue3Samples(() => s), ...taskSamples(() => s), ...conditionSamples(() => s), ...requestSamples(() => s), ...mailServerSamples(() => s), ...storageSamples(() => s), ...hubSamples(() => s), ...subscriptionSamples(() => s), ...memberSamples(() => s), ...userLifecycleSamples(() => s) };
 let limitedToken: string;
+/** The served document's success schema of each operation that declares what `data` holds, compiled with ajv (JSON Schema 2020-12). */
+const declared = new Map<string, ValidateFunction>();
+let validated = 0;
 
 beforeAll(async () => {
   s = await startTestServer();
   f = await fixtures(s);
   limitedToken = (await signedInUserWith(s, {}, 'nobody')).token;
+  const doc = (await (await fetch(`${s.url}/api/openapi.json`)).json()) as { paths: Record<string, Record<string, { operationId: string; responses: Record<string, { content?: Record<string, { schema: { properties?: { data?: object } } }> }> }>> };
+  const ajv = new Ajv2020({ strict: false, allErrors: true });
+  addFormats(ajv);
+  for (const methods of Object.values(doc.paths))
+    for (const op of Object.values(methods)) {
+      const schema = op.responses['200']?.content?.['application/json']?.schema;
+      if (schema?.properties?.data && Object.keys(schema.properties.data).length) declared.set(op.operationId, ajv.compile(schema));
+    }
 });
-afterAll(() => s.stop());
+afterAll(async () => {
+  // The figure CI prints: how many answers were checked against the document.
+  console.log(`${validated} answers of ${declared.size} operations with declared results validated against the API document`);
+  await s.stop();
+});
 
 function pathOf(op: AnyOp, params: Record<string, string> = {}) {
   return op.http.path.replace(/\{(\w+)\}/g, (_, k: string) => encodeURIComponent(params[k] ?? ''));
@@ -60,6 +77,11 @@ describe.each(Object.keys(ALL_SAMPLES))('%s', (id) => {
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     expect(res.body.isSuccess).toBe(true);
     expect(res.body.data).not.toBeNull();
+    const validate = declared.get(id);
+    if (validate) {
+      expect(validate(res.body), `${id}: ${JSON.stringify(validate.errors?.slice(0, 3))}`).toBe(true);
+      validated++;
+    }
   });
 
   it('answers 401 without a credential', async () => {

@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import { In } from 'typeorm';
 import type { OpContext } from '../../ops/context.js';
 import { iso, newBase } from '../../core/entity-base.js';
@@ -35,7 +36,13 @@ export function groupsQuery(ctx: OpContext) {
   return withinOrganizations(ctx, qb, Group, 'g');
 }
 
-export async function groupDtos(ctx: OpContext, rows: GroupRow[]) {
+/** A group as answered (set A 2.4, with its organization's name and its member count). */
+export const GroupResult = z.object({
+  id: z.guid(), name: z.string(), description: z.string().nullable(), organizationId: z.guid().nullable(), organizationName: z.string().nullable(),
+  isActive: z.boolean(), type: z.string(), users: z.number().int().min(0), createdDate: z.iso.datetime().nullable(), modifiedDate: z.iso.datetime().nullable(),
+});
+
+export async function groupDtos(ctx: OpContext, rows: GroupRow[]): Promise<z.output<typeof GroupResult>[]> {
   const ids = rows.map((g) => g.id);
   const counts = ids.length
     ? ((await ctx.db.query(

@@ -5,7 +5,7 @@ import { runList } from '../../core/list-query.js';
 import { Page } from '../../core/envelope.js';
 import { listGroupMembers } from './groups.rules.js';
 import {
-  addGroupMembers, deleteGroups, groupDtos, groupsQuery, LIST_GROUP_MEMBERS, LIST_GROUPS, removeGroupMembers, saveGroup,
+  addGroupMembers, deleteGroups, groupDtos, GroupResult, groupsQuery, LIST_GROUP_MEMBERS, LIST_GROUPS, removeGroupMembers, saveGroup,
 } from './groups.rules.js';
 
 // Set A 2.4
@@ -18,6 +18,7 @@ export const groupsV1 = [
     http: { method: 'POST', path: '/api/v1/groups' },
     permission: 'createGroup',
     input: { body: GroupV1 },
+    result: GroupResult,
     handler: (ctx, { body }) => saveGroup(ctx, null, body),
   }),
   defineOp({
@@ -26,6 +27,7 @@ export const groupsV1 = [
     http: { method: 'GET', path: '/api/v1/groups' },
     permission: 'viewGroup',
     list: LIST_GROUPS,
+    result: GroupResult,
     handler: async (ctx, { list }) => {
       const { rows, total, page, pageSize } = await runList(groupsQuery(ctx), LIST_GROUPS, list, 'g.id');
       return new Page(await groupDtos(ctx, rows), page, pageSize, total);
@@ -45,6 +47,7 @@ export const groupsV1 = [
     http: { method: 'PUT', path: '/api/v1/groups/{id}' },
     permission: 'editGroup',
     input: { params: idParam, body: GroupV1 },
+    result: GroupResult,
     handler: (ctx, { params, body }) => saveGroup(ctx, params.id, body),
   }),
   defineOp({
