@@ -37,7 +37,16 @@ export const LIST_REPORTS: ListSpec = {
   uuid: { project_id: 'r.projectId', projectId: 'r.projectId' },
 };
 
-export function reportDto(r: ReportRow) {
+/** A report as answered: the reference's fields, its output formats and, for a template report, its file's name. */
+export const ReportResult = z.object({
+  id: z.guid(), projectId: z.guid(), connectionId: z.guid().nullable(), name: z.string(), description: z.string().nullable(),
+  type: z.enum(REPORT_TYPES as [ReportType, ...ReportType[]]), outputFormats: z.array(z.string()), templateFile: z.string().nullable(),
+  isIteration: z.boolean(), iterationFields: z.array(z.object({ fieldID: z.string(), order: z.number().int() })),
+  dynamicNameSeparator: z.string().nullable(), dynamicNames: z.array(z.object({ itemType: z.string(), value: z.string(), order: z.number().int(), variableAnalyticsAppID: z.string().nullable().optional() })),
+  filterIds: z.array(z.guid()), createdDate: z.iso.datetime().nullable(), modifiedDate: z.iso.datetime().nullable(),
+});
+
+export function reportDto(r: ReportRow): z.output<typeof ReportResult> {
   return {
     id: r.id, projectId: r.projectId, connectionId: r.connectionId, name: r.name, description: r.description, type: r.type,
     outputFormats: formatsOf(r), templateFile: r.templateFile ?? null, isIteration: r.isIteration, iterationFields: r.iterationFields,

@@ -3,6 +3,7 @@ import { idParam } from '../../core/validation.js';
 import type { OpContext } from '../../ops/context.js';
 import type { AppMeta } from '../../analytics/model.js';
 import { LIST_REPORTS, listReports, reachableReport, reportApp } from './reports.rules.js';
+import { ReportResult } from './reports.rules.js';
 
 /** One object of the palette in the reference shape: `itemID` is the tag to paste. */
 interface TemplateItem {
@@ -60,6 +61,7 @@ export const reportsV1 = [
     http: { method: 'GET', path: '/api/v1/reports' },
     permission: 'viewProject', member: { report: 'view' },
     list: LIST_REPORTS,
+    result: ReportResult,
     handler: (ctx, { list }) => listReports(ctx, list),
   }),
   defineOp({
