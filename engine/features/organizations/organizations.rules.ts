@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import type { OpContext } from '../../ops/context.js';
 import { newBase, iso } from '../../core/entity-base.js';
 import { countWhere, findOr404, refuseIfReferenced, requireAll } from '../../core/rows.js';
@@ -9,7 +10,14 @@ import { resourceDto } from '../resources/resources.rules.js';
 
 export const SORT_ORGANIZATIONS = { Name: 'LOWER(o.name)', DisplayName: 'LOWER(o.displayName)', Description: 'LOWER(o.description)' };
 
-export function organizationDto(o: OrganizationRow) {
+/** An organization as answered (set A 2.6). */
+export const OrganizationResult = z.object({
+  id: z.guid(), name: z.string().nullable(), displayName: z.string().nullable(), description: z.string().nullable(), themeId: z.guid().nullable(),
+  allowNtlm: z.boolean(), allowJwt: z.boolean(), serviceAuth: z.boolean(), identityProviderId: z.guid().nullable(),
+  createdDate: z.iso.datetime().nullable(), modifiedDate: z.iso.datetime().nullable(),
+});
+
+export function organizationDto(o: OrganizationRow): z.output<typeof OrganizationResult> {
   return {
     id: o.id,
     name: o.name,

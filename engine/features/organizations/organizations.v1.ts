@@ -5,7 +5,7 @@ import { type ListSpec, pageOfEntity } from '../../core/list-query.js';
 import { Organization } from './organizations.entity.js';
 import { listOrganizationMembers, listOrganizationResources } from './organizations.rules.js';
 import {
-  createOrganization, deleteOrganizations, organizationDto, setOrganizationAuthentication, SORT_ORGANIZATIONS, updateOrganization,
+  createOrganization, deleteOrganizations, organizationDto, OrganizationResult, setOrganizationAuthentication, SORT_ORGANIZATIONS, updateOrganization,
 } from './organizations.rules.js';
 
 // Set A 2.9
@@ -39,6 +39,7 @@ export const organizationsV1 = [
     http: { method: 'POST', path: '/api/v1/organizations' },
     permission: 'createSystem',
     input: { body: OrganizationV1 },
+    result: OrganizationResult,
     handler: (ctx, { body }) => createOrganization(ctx, body),
   }),
   defineOp({
@@ -47,6 +48,7 @@ export const organizationsV1 = [
     http: { method: 'GET', path: '/api/v1/organizations' },
     permission: 'viewSystem',
     list: LIST_ORGANIZATIONS,
+    result: OrganizationResult,
     handler: (ctx, { list }) =>
       pageOfEntity(ctx, Organization, 'o', LIST_ORGANIZATIONS, list, organizationDto),
   }),
@@ -56,6 +58,7 @@ export const organizationsV1 = [
     http: { method: 'PUT', path: '/api/v1/organizations/{id}' },
     permission: 'editSystem',
     input: { params: idParam, body: OrganizationV1 },
+    result: OrganizationResult,
     handler: (ctx, { params, body }) => updateOrganization(ctx, params.id, body),
   }),
   defineOp({

@@ -26,6 +26,14 @@ export const LIST_ROLES: ListSpec = {
   bool: { is_active: 'r.isActive' },
 };
 
+/** A role as answered (set A 2.8): its permission set with every flag named. */
+export const RoleResult = z.object({
+  id: z.guid(), name: z.string(), description: z.string().nullable(), allProjects: z.boolean(),
+  projects: z.array(z.object({ id: z.guid(), name: z.string().nullable() })),
+  permissions: z.object({ id: z.guid(), createdDate: z.iso.datetime().nullable(), modifiedDate: z.iso.datetime().nullable() }).catchall(z.boolean()),
+  isActive: z.boolean(), type: z.string(), createdDate: z.iso.datetime().nullable(), modifiedDate: z.iso.datetime().nullable(),
+});
+
 export function roleDto(r: RoleRow) {
   return {
     id: r.id,

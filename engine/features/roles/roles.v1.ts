@@ -2,7 +2,7 @@ import { defineOp } from '../../ops/op.js';
 import { idParam } from '../../core/validation.js';
 import { pageOfEntity } from '../../core/list-query.js';
 import { Role } from './roles.entity.js';
-import { LIST_ROLES, roleDto, RoleV1, saveRole } from './roles.rules.js';
+import { LIST_ROLES, roleDto, RoleResult, RoleV1, saveRole } from './roles.rules.js';
 
 export const rolesV1 = [
   defineOp({
@@ -11,6 +11,7 @@ export const rolesV1 = [
     http: { method: 'GET', path: '/api/v1/roles' },
     permission: 'viewUser',
     list: LIST_ROLES,
+    result: RoleResult,
     handler: (ctx, { list }) => pageOfEntity(ctx, Role, 'r', LIST_ROLES, list, roleDto),
   }),
   defineOp({
@@ -19,6 +20,7 @@ export const rolesV1 = [
     http: { method: 'POST', path: '/api/v1/roles' },
     permission: 'createSystem',
     input: { body: RoleV1 },
+    result: RoleResult,
     handler: (ctx, { body }) => saveRole(ctx, null, body),
   }),
   defineOp({
@@ -35,6 +37,7 @@ export const rolesV1 = [
     http: { method: 'PUT', path: '/api/v1/roles/{id}' },
     permission: 'editSystem',
     input: { params: idParam, body: RoleV1 },
+    result: RoleResult,
     handler: (ctx, { params, body }) => saveRole(ctx, params.id, body),
   }),
 ] as const;
