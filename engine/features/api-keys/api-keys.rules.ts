@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import type { OpContext } from '../../ops/context.js';
 import { me } from '../../ops/context.js';
 import { iso, newBase, sqliteText } from '../../core/entity-base.js';
@@ -25,7 +26,15 @@ function sqliteNow(): string {
 }
 
 /** The key's secret never leaves the create response; the list shows its first characters only. */
-export function apiKeyDto(k: ApiKeyRow, now: Date) {
+/** An API key as answered: never its secret, only its first characters (`key` comes once, at creation). */
+export const ApiKeyResult = z.object({
+  id: z.guid(), name: z.string(), description: z.string().nullable(), expiryDate: z.iso.datetime().nullable(), expired: z.boolean(),
+  keyPrefix: z.string(), userId: z.guid().nullable(), organizationId: z.guid().nullable(), lastUsedDate: z.iso.datetime().nullable(),
+  createdDate: z.iso.datetime().nullable(), modifiedDate: z.iso.datetime().nullable(),
+});
+export const NewApiKeyResult = ApiKeyResult.extend({ key: z.string() });
+
+export function apiKeyDto(k: ApiKeyRow, now: Date): z.output<typeof ApiKeyResult> {
   return {
     id: k.id,
     name: k.name,

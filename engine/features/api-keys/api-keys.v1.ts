@@ -3,7 +3,7 @@ import { defineOp } from '../../ops/op.js';
 import { idParam, v } from '../../core/validation.js';
 import { type ListSpec, pageOfEntity } from '../../core/list-query.js';
 import { ApiKey } from './api-keys.entity.js';
-import { apiKeyDto, createApiKey, deleteApiKeys, LIST_API_KEYS, updateApiKey, listOwnApiKeys } from './api-keys.rules.js';
+import { apiKeyDto, ApiKeyResult, NewApiKeyResult, createApiKey, deleteApiKeys, LIST_API_KEYS, updateApiKey, listOwnApiKeys } from './api-keys.rules.js';
 
 // Set A 2.1
 const CreateV1 = z.object({ name: v.text(), description: v.nstr(), expiryDate: v.dateTime() });
@@ -17,6 +17,7 @@ export const apiKeysV1 = [
     http: { method: 'POST', path: '/api/v1/api-keys' },
     permission: 'useApiKeys',
     input: { body: CreateV1 },
+    result: NewApiKeyResult,
     handler: (ctx, { body }) => createApiKey(ctx, body),
   }),
   defineOp({
@@ -25,6 +26,7 @@ export const apiKeysV1 = [
     http: { method: 'GET', path: '/api/v1/api-keys' },
     permission: 'useApiKeys',
     list: LIST_API_KEYS,
+    result: ApiKeyResult,
     handler: (ctx, { list }) => listOwnApiKeys(ctx, list),
   }),
   defineOp({
@@ -33,6 +35,7 @@ export const apiKeysV1 = [
     http: { method: 'PUT', path: '/api/v1/api-keys/{id}' },
     permission: 'useApiKeys',
     input: { params: idParam, body: UpdateV1 },
+    result: ApiKeyResult,
     handler: (ctx, { params, body }) => updateApiKey(ctx, params.id, body),
   }),
   defineOp({
@@ -49,6 +52,7 @@ export const apiKeysV1 = [
     http: { method: 'GET', path: '/api/v1/api-keys/all' },
     permission: 'tenantAdmin',
     list: LIST_ALL,
+    result: ApiKeyResult,
     handler: (ctx, { list }) => pageOfEntity(ctx, ApiKey, 'k', LIST_ALL, list, (k) => apiKeyDto(k, ctx.now())),
   }),
 ] as const;
