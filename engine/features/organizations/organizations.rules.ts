@@ -12,7 +12,7 @@ export const SORT_ORGANIZATIONS = { Name: 'LOWER(o.name)', DisplayName: 'LOWER(o
 
 /** An organization as answered (set A 2.6). */
 export const OrganizationResult = z.object({
-  id: z.guid(), name: z.string().nullable(), displayName: z.string().nullable(), description: z.string().nullable(), themeId: z.guid().nullable(),
+  id: z.guid(), name: z.string().nullable(), displayName: z.string(), description: z.string().nullable(), themeId: z.string(),
   allowNtlm: z.boolean(), allowJwt: z.boolean(), serviceAuth: z.boolean(), identityProviderId: z.guid().nullable(),
   createdDate: z.iso.datetime().nullable(), modifiedDate: z.iso.datetime().nullable(),
 });
