@@ -42,7 +42,8 @@ import { reportsV2 } from './features/reports/reports.v2.js';
 import { reportsApp } from './features/reports/reports.app.js';
 import { reportTemplatesApp } from './features/reports/report-templates.app.js';
 import { backupsApp } from './features/backups/backups.app.js';
-import type { OpCallInput, OpResult } from './ops/op.js';
+import type { z } from 'zod';
+import type { OpCallInput, OpResult, OpResultSchema } from './ops/op.js';
 import type { Page } from './core/envelope.js';
 import type { FileResult } from './core/file-result.js';
 import type { WireFile } from './wire.js';
@@ -77,10 +78,25 @@ export type OpById<Id extends OpId> = Extract<Ops, { id: Id }>;
 export type InputOf<Id extends OpId> = OpCallInput<OpById<Id>>;
 /** What a handler's answer becomes on the wire: a page's rows as the data, a file as base64. */
 type OnWire<R> = R extends Page<infer T> ? T[] : R extends FileResult ? WireFile : R;
-export type ResultOf<Id extends OpId> = OnWire<OpResult<OpById<Id>>>;
-/** The operations that answer a page of rows (the common list parameters), and the rows they answer. */
+/** What a value becomes through JSON: a date its ISO text. */
+type Jsonified<T> = T extends Date ? string : T extends readonly (infer U)[] ? Jsonified<U>[] : T extends object ? { [K in keyof T]: Jsonified<T[K]> } : T;
+type Schema<Id extends OpId> = OpResultSchema<OpById<Id>>;
+/** The operations that answer a page of rows (the common list parameters). */
 export type ListOpId = { [K in OpId]: OpResult<OpById<K>> extends Page<unknown> ? K : never }[OpId];
-export type RowOf<Id extends ListOpId> = OpResult<OpById<Id>> extends Page<infer T> ? T : never;
+/** What the declared result schema says `data` holds (a list operation's schema is one row). */
+type Declared<Id extends OpId> = Schema<Id> extends z.ZodType ? (Id extends ListOpId ? z.output<Schema<Id>>[] : z.output<Schema<Id>>) : never;
+/**
+ * The answer's type as the client sees it: the declared schema's output, so the document and the
+ * client's types come from one source; the handler's own type where an operation declares none (files).
+ */
+export type ResultOf<Id extends OpId> = Schema<Id> extends z.ZodType ? Declared<Id> : OnWire<OpResult<OpById<Id>>>;
+export type RowOf<Id extends ListOpId> = ResultOf<Id> extends (infer T)[] ? T : never;
+/**
+ * The operations whose handler answers something its declared schema does not allow: none, or
+ * the line below stops compiling and names them.
+ */
+type ResultDrift = { [K in OpId]: Schema<K> extends z.ZodType ? (Jsonified<OnWire<OpResult<OpById<K>>>> extends Declared<K> ? never : K) : never }[OpId];
+export const resultsFitTheirSchemas: [ResultDrift] extends [never] ? true : { drift: ResultDrift } = true;
 /** The body an operation takes. */
 export type BodyOf<Id extends OpId> = Exclude<InputOf<Id>['body'], undefined>;
 /** The operations that delete by a list of ids in the body. */

@@ -3,15 +3,24 @@ import type { AnyOp } from '../ops/op.js';
 import { PAGE_MAX, PAGE_SIZE_DEFAULT, PAGE_SIZE_MAX, TEXT_OPERATORS } from '../core/list-query.js';
 
 const toSchema = (schema: z.ZodType) => z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any', target: 'draft-2020-12' });
-const toResultSchema = (schema: z.ZodType) => {
-  const { $schema: _, ...rest } = z.toJSONSchema(schema, { io: 'output', unrepresentable: 'any', target: 'draft-2020-12' }) as Record<string, unknown>;
-  return rest;
+/**
+ * A result schema as JSON Schema. A recursive one (a tree) comes with `$defs` that its `#/$defs/…`
+ * references name from its own root; embedded in an envelope those would dangle, so its
+ * definitions move to the document's components under names of the operation's.
+ */
+const toResultSchema = (schema: z.ZodType, opId: string, components: Record<string, unknown>) => {
+  const { $schema: _, $defs, ...rest } = z.toJSONSchema(schema, { io: 'output', unrepresentable: 'any', target: 'draft-2020-12' }) as Record<string, unknown>;
+  if (!$defs) return rest;
+  const prefix = opId.replace(/\./g, '_');
+  const rehome = (value: unknown) => JSON.parse(JSON.stringify(value).replace(/"#\/\$defs\/([^"]+)"/g, (_m, name: string) => `"#/components/schemas/${prefix}_${name}"`)) as Record<string, unknown>;
+  for (const [name, def] of Object.entries($defs as Record<string, unknown>)) components[`${prefix}_${name}`] = rehome(def);
+  return rehome(rest);
 };
 
 /** The envelope of a success, with what `data` holds when the operation declares it (a list: its items and paging). */
-function successEnvelope(op: AnyOp) {
+function successEnvelope(op: AnyOp, components: Record<string, unknown>) {
   if (!op.result) return ENVELOPE;
-  const item = toResultSchema(op.result);
+  const item = toResultSchema(op.result, op.id, components);
   if (!op.list) return { ...ENVELOPE, properties: { ...ENVELOPE.properties, data: item }, required: ['data', 'isSuccess'] };
   const int = { type: 'integer', minimum: 0 };
   return { ...ENVELOPE, properties: { ...ENVELOPE.properties, data: { type: 'array', items: item }, page: int, pageSize: int, totalItems: int, totalPages: int }, required: ['data', 'isSuccess'] };
@@ -36,7 +45,11 @@ function listParameters(op: AnyOp) {
     q('get_all', { type: 'boolean', default: false }),
     q('sort_direction', { type: 'string', enum: ['asc', 'desc'], default: spec.defaultSort?.direction ?? 'asc' }),
     q('sort_by', { type: 'string', enum: Object.keys(spec.sort) }, 'Matched case-insensitively'),
-    ...Object.keys(spec.text ?? {}).map((n) => q(n, { type: 'string' }, `Contains, case-insensitive; or ${n}[op]=x with op in ${TEXT_OPERATORS.join(', ')}`)),
+    // The interface's own example of a text filter: `name[contains]=…`; the plain name means contains.
+    ...Object.keys(spec.text ?? {}).map((n) => ({
+      ...q(n, { type: 'string' }, `Contains, case-insensitive; or ${n}[op]=x with op in ${TEXT_OPERATORS.join(', ')}`),
+      examples: { contains: { summary: `${n} contains the text (also written ${n}[contains]=…)`, value: 'sales' } },
+    })),
     ...Object.keys(spec.exact ?? {}).map((n) => q(n, { type: 'string' }, 'Exact')),
     ...Object.keys(spec.bool ?? {}).map((n) => q(n, { type: 'boolean' })),
     ...Object.keys(spec.uuid ?? {}).map((n) => q(n, { type: 'string', format: 'uuid' })),
@@ -80,6 +93,7 @@ const fileSuccess = (types: readonly string[]) => ({
 export function openApiDocument(ops: Iterable<AnyOp>, version: string) {
   const paths: Record<string, Record<string, unknown>> = {};
   const areas = new Set<string>();
+  const schemas: Record<string, unknown> = { Failure: { ...ENVELOPE, properties: { ...ENVELOPE.properties, data: { type: 'null' } } } };
   for (const op of ops) {
     const parameters: unknown[] = [];
     const params = op.input.params as z.ZodObject | undefined;
@@ -99,7 +113,7 @@ export function openApiDocument(ops: Iterable<AnyOp>, version: string) {
       parameters,
       'x-permission': op.permission,
       security: op.permission === 'public' ? [] : [{ bearer: [] }],
-      responses: responses(op, op.files ? fileSuccess(op.files) : { description: 'Success', content: { 'application/json': { schema: successEnvelope(op) } } }),
+      responses: responses(op, op.files ? fileSuccess(op.files) : { description: 'Success', content: { 'application/json': { schema: successEnvelope(op, schemas) } } }),
     };
     if (op.input.body) operation.requestBody = { required: true, content: { 'application/json': { schema: toSchema(op.input.body) } } };
     const path = op.http.path;
@@ -118,7 +132,7 @@ export function openApiDocument(ops: Iterable<AnyOp>, version: string) {
     tags: [...areas].sort().map((name) => ({ name, description: `Operations on ${name.replace(/([A-Z])/g, ' $1').toLowerCase()}` })),
     components: {
       securitySchemes: { bearer: { type: 'http', scheme: 'bearer', description: 'An API key or a session token from /api/app/auth/login' } },
-      schemas: { Failure: { ...ENVELOPE, properties: { ...ENVELOPE.properties, data: { type: 'null' } } } },
+      schemas,
     },
     paths,
   };

@@ -39,6 +39,7 @@ export interface OpDefinition<
   Q extends z.ZodType | undefined = z.ZodType | undefined,
   B extends z.ZodType | undefined = z.ZodType | undefined,
   R = unknown,
+  S extends z.ZodType | undefined = z.ZodType | undefined,
 > {
   id: Id;
   summary: string;
@@ -70,9 +71,10 @@ export interface OpDefinition<
   files?: readonly string[];
   /**
    * What `data` holds on success (for a list operation: one item). The API document gives it as
-   * JSON Schema, and the conformance suite checks every answer against it.
+   * JSON Schema, the conformance suite checks every answer against it, the catalogue checks at
+   * compile time that the handler's answer fits it, and the typed client's result type is its output.
    */
-  result?: z.ZodType;
+  result?: S;
   handler: (ctx: OpContext, input: HandlerInput<P, Q, B>) => Promise<R>;
 }
 
@@ -82,6 +84,7 @@ export function defineOp<
   P extends z.ZodType | undefined = undefined,
   Q extends z.ZodType | undefined = undefined,
   B extends z.ZodType | undefined = undefined,
+  S extends z.ZodType | undefined = undefined,
 >(spec: {
   id: Id;
   summary: string;
@@ -94,17 +97,20 @@ export function defineOp<
   list?: ListSpec;
   member?: MemberDeclaration;
   files?: readonly string[];
-  result?: z.ZodType;
+  result?: S;
   handler: (ctx: OpContext, input: HandlerInput<P, Q, B>) => Promise<R>;
-}): OpDefinition<Id, P, Q, B, R> {
+}): OpDefinition<Id, P, Q, B, R, S> {
   return { ...spec, input: spec.input ?? {} };
 }
 
 /** What a caller passes for an operation: the same three parts over HTTP and IPC. */
-export type OpCallInput<O> = O extends OpDefinition<string, infer P, infer Q, infer B, unknown>
+export type OpCallInput<O> = O extends OpDefinition<string, infer P, infer Q, infer B, unknown, z.ZodType | undefined>
   ? { params?: InferIn<P>; query?: Q extends z.ZodType ? InferIn<Q> : Record<string, string | number | boolean>; body?: InferIn<B> }
   : never;
 
-export type OpResult<O> = O extends OpDefinition<string, infer _P, infer _Q, infer _B, infer R> ? Awaited<R> : never;
+/** What the handler answers (before the wire: a Page, a file). */
+export type OpResult<O> = O extends OpDefinition<string, infer _P, infer _Q, infer _B, infer R, z.ZodType | undefined> ? Awaited<R> : never;
+/** The result schema an operation declares (undefined for a file or an operation that declares none). */
+export type OpResultSchema<O> = O extends OpDefinition<string, infer _P, infer _Q, infer _B, unknown, infer S> ? S : never;
 
-export type AnyOp = OpDefinition<string, any, any, any, any>;
+export type AnyOp = OpDefinition<string, any, any, any, any, any>;

@@ -29,13 +29,14 @@ beforeAll(async () => {
   s = await startTestServer();
   f = await fixtures(s);
   limitedToken = (await signedInUserWith(s, {}, 'nobody')).token;
-  const doc = (await (await fetch(`${s.url}/api/openapi.json`)).json()) as { paths: Record<string, Record<string, { operationId: string; responses: Record<string, { content?: Record<string, { schema: { properties?: { data?: object } } }> }> }>> };
+  const doc = (await (await fetch(`${s.url}/api/openapi.json`)).json()) as { components: object; paths: Record<string, Record<string, { operationId: string; responses: Record<string, { content?: Record<string, { schema: { properties?: { data?: object } } }> }> }>> };
   const ajv = new Ajv2020({ strict: false, allErrors: true });
   addFormats(ajv);
   for (const methods of Object.values(doc.paths))
     for (const op of Object.values(methods)) {
       const schema = op.responses['200']?.content?.['application/json']?.schema;
-      if (schema?.properties?.data && Object.keys(schema.properties.data).length) declared.set(op.operationId, ajv.compile(schema));
+      // The document's components travel along: a tree's definitions are referenced from there.
+      if (schema?.properties?.data && Object.keys(schema.properties.data).length) declared.set(op.operationId, ajv.compile({ ...schema, components: doc.components }));
     }
 });
 afterAll(async () => {

@@ -4,6 +4,7 @@ import { idParam, v } from '../../core/validation.js';
 import { type ListSpec, pageOfEntity } from '../../core/list-query.js';
 import { AnalyticsApp } from './analytics-apps.entity.js';
 import { AnalyticsAppV1, analyticsAppDto, linkAppsToOrganization, LIST_ANALYTICS_APPS, saveAnalyticsApp, unlinkAppsFromOrganization, appsInFolder, updateSynchronization, listOrganizationApps, SynchronizationV1 } from './analytics-apps.rules.js';
+import { AnalyticsAppResult, AnalyticsAppsListByFolderResult, OrganizationsLinkAnalyticsAppsResult, OrganizationsUnlinkAnalyticsAppsResult } from './analytics-apps.results.js';
 
 const ByFolderQuery = z.object({
   folderId: v.uuid().optional(),
@@ -23,6 +24,7 @@ export const analyticsAppsV1 = [
     http: { method: 'POST', path: '/api/v1/analytics-apps' },
     permission: 'createSystem',
     input: { body: AnalyticsAppV1 },
+    result: AnalyticsAppResult,
     handler: (ctx, { body }) => saveAnalyticsApp(ctx, null, body),
   }),
   defineOp({
@@ -31,6 +33,7 @@ export const analyticsAppsV1 = [
     http: { method: 'GET', path: '/api/v1/analytics-apps' },
     permission: 'viewProject',
     list: LIST_ANALYTICS_APPS,
+    result: AnalyticsAppResult,
     handler: (ctx, { list }) => pageOfEntity(ctx, AnalyticsApp, 'a', LIST_ANALYTICS_APPS, list, analyticsAppDto),
   }),
   defineOp({
@@ -39,6 +42,7 @@ export const analyticsAppsV1 = [
     http: { method: 'PUT', path: '/api/v1/analytics-apps/{id}' },
     permission: 'editSystem',
     input: { params: idParam, body: AnalyticsAppV1 },
+    result: AnalyticsAppResult,
     handler: (ctx, { params, body }) => saveAnalyticsApp(ctx, params.id, body),
   }),
   defineOp({
@@ -47,6 +51,7 @@ export const analyticsAppsV1 = [
     http: { method: 'GET', path: '/api/v1/analytics-apps/folder' },
     permission: 'viewProject',
     input: { query: ByFolderQuery },
+    result: AnalyticsAppsListByFolderResult,
     handler: (ctx, { query }) => appsInFolder(ctx, query),
   }),
   defineOp({
@@ -55,6 +60,7 @@ export const analyticsAppsV1 = [
     http: { method: 'PUT', path: '/api/v1/analytics-apps/{id}/synchronization' },
     permission: 'editSystem',
     input: { params: idParam, body: SynchronizationV1 },
+    result: AnalyticsAppResult,
     handler: (ctx, { params, body }) => updateSynchronization(ctx, params.id, body),
   }),
   defineOp({
@@ -64,6 +70,7 @@ export const analyticsAppsV1 = [
     permission: 'viewSystem',
     input: { params: idParam },
     list: LIST_ORG_APPS,
+    result: AnalyticsAppResult,
     handler: (ctx, { params, list }) => listOrganizationApps(ctx, params.id, LIST_ORG_APPS, list),
   }),
   defineOp({
@@ -72,6 +79,7 @@ export const analyticsAppsV1 = [
     http: { method: 'POST', path: '/api/v1/organizations/{id}/analytics-apps' },
     permission: 'editSystem',
     input: { params: idParam, body: v.uuidList() },
+    result: OrganizationsLinkAnalyticsAppsResult,
     handler: (ctx, { params, body }) => linkAppsToOrganization(ctx, params.id, body),
   }),
   defineOp({
@@ -80,6 +88,7 @@ export const analyticsAppsV1 = [
     http: { method: 'DELETE', path: '/api/v1/organizations/{id}/analytics-apps' },
     permission: 'editSystem',
     input: { params: idParam, body: v.uuidList() },
+    result: OrganizationsUnlinkAnalyticsAppsResult,
     handler: (ctx, { params, body }) => unlinkAppsFromOrganization(ctx, params.id, body),
   }),
 ] as const;

@@ -8,6 +8,8 @@ import type { AppMeta, ChartDef } from '../../analytics/model.js';
 import { IMPORT_BODY_LIMIT } from '../../core/limits.js';
 import { providerAppId } from './analytics-apps.rules.js';
 import { Measure, Sort } from '../../render/document.js';
+import { AnalyticsChartDataResult, AnalyticsChartPictureResult, AnalyticsEvaluateResult, AnalyticsFieldValuesResult, AnalyticsGetResult } from './analytics-apps.results.js';
+import { DeletedResult, NamedResult } from '../common.results.js';
 
 const appParam = z.object({ id: v.uuid() });
 const itemParam = z.object({ id: v.uuid(), itemId: z.string().min(1).max(64) });
@@ -84,6 +86,7 @@ function collectionOps<I extends z.ZodType, S extends string>(collection: Collec
       permission: 'updateProject',
       writes: APP_STORE,
       input: { params: appParam, body: input },
+      result: NamedResult,
       handler: async (ctx, { params, body }) => {
         const appId = await providerAppId(ctx, params.id);
         return saveItem(ctx, appId, collection, body as never, (meta) => check(ctx, meta, body as z.output<I>));
@@ -96,6 +99,7 @@ function collectionOps<I extends z.ZodType, S extends string>(collection: Collec
       permission: 'updateProject',
       writes: APP_STORE,
       input: { params: itemParam },
+      result: DeletedResult,
       handler: async (ctx, { params }) => deleteItem(ctx, await providerAppId(ctx, params.id), collection, params.itemId),
     }),
   ];
@@ -108,6 +112,7 @@ export const analyticsContentApp = [
     http: { method: 'GET', path: path() },
     permission: 'viewProject',
     input: { params: appParam },
+    result: AnalyticsGetResult,
     handler: async (ctx, { params }) => ctx.analytics.meta(await providerAppId(ctx, params.id)),
   }),
   defineOp({
@@ -117,6 +122,7 @@ export const analyticsContentApp = [
     permission: 'updateProject',
     writes: APP_STORE,
     input: { params: appParam, body: ImportInput },
+    result: AnalyticsGetResult,
     handler: async (ctx, { params, body }) => {
       const appId = await providerAppId(ctx, params.id);
       const format = body.format ?? (/\.xlsx$/i.test(body.fileName) ? 'xlsx' : /\.json$/i.test(body.fileName) ? 'json' : /\.(csv|txt|tsv)$/i.test(body.fileName) ? 'csv' : null);
@@ -134,6 +140,7 @@ export const analyticsContentApp = [
     permission: 'viewProject',
     readOnly: true,
     input: { params: appParam, body: z.object({ field: v.text(), selections: SelectionsInput, search: z.string().max(200).optional(), limit: z.number().int().min(1).max(100_000).optional() }) },
+    result: AnalyticsFieldValuesResult,
     handler: async (ctx, { params, body }) => ctx.analytics.fieldValues(await providerAppId(ctx, params.id), body.field, body.selections, body),
   }),
   defineOp({
@@ -143,6 +150,7 @@ export const analyticsContentApp = [
     permission: 'viewProject',
     readOnly: true,
     input: { params: appParam, body: z.object({ expression: v.text().max(2000), selections: SelectionsInput }) },
+    result: AnalyticsEvaluateResult,
     handler: async (ctx, { params, body }) => ({ value: await ctx.analytics.evaluate(await providerAppId(ctx, params.id), body.expression, body.selections) }),
   }),
   defineOp({
@@ -152,6 +160,7 @@ export const analyticsContentApp = [
     permission: 'viewProject',
     readOnly: true,
     input: { params: appParam, body: z.object({ chartId: z.string().max(64).optional(), dimensions: z.array(v.text()).max(5).optional(), measures: z.array(Measure).max(10).optional(), sort: Sort.nullable().optional(), limit: z.number().int().min(1).max(10_000).nullable().optional(), selections: SelectionsInput }) },
+    result: AnalyticsChartDataResult,
     handler: async (ctx, { params, body }) => {
       const appId = await providerAppId(ctx, params.id);
       let chart: Pick<ChartDef, 'dimensions' | 'measures' | 'sort' | 'limit'> = { dimensions: body.dimensions ?? [], measures: body.measures ?? [], sort: body.sort, limit: body.limit };
@@ -171,6 +180,7 @@ export const analyticsContentApp = [
     permission: 'viewProject',
     readOnly: true,
     input: { params: appParam, body: z.object({ chartId: z.string().min(1).max(64), selections: SelectionsInput }) },
+    result: AnalyticsChartPictureResult,
     handler: async (ctx, { params, body }) => {
       const appId = await providerAppId(ctx, params.id);
       const chart = (await ctx.analytics.meta(appId)).charts.find((c) => c.id === body.chartId);

@@ -4,6 +4,7 @@ import { idParam, v } from '../../core/validation.js';
 import { type ListSpec, pageOfEntity } from '../../core/list-query.js';
 import { ApiKey } from './api-keys.entity.js';
 import { apiKeyDto, ApiKeyResult, NewApiKeyResult, createApiKey, deleteApiKeys, LIST_API_KEYS, updateApiKey, listOwnApiKeys } from './api-keys.rules.js';
+import { DeletedResult } from '../common.results.js';
 
 // Set A 2.1
 const CreateV1 = z.object({ name: v.text(), description: v.nstr(), expiryDate: v.dateTime() });
@@ -44,6 +45,7 @@ export const apiKeysV1 = [
     http: { method: 'DELETE', path: '/api/v1/api-keys' },
     permission: 'useApiKeys',
     input: { body: v.uuidList() },
+    result: DeletedResult,
     handler: (ctx, { body }) => deleteApiKeys(ctx, body),
   }),
   defineOp({

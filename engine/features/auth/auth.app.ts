@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import { defineOp } from '../../ops/op.js';
 import { changeOwnPassword, endSession, signIn, whoAmI } from './auth.rules.js';
+import { AuthLogoutResult, AuthMeResult, AuthResult } from './auth.results.js';
+import { SessionTokenResult } from '../common.results.js';
 
 const Login = z.object({ email: z.string().trim().min(1, 'must not be empty').max(254), password: z.string().min(1, 'must not be empty').max(256) });
 const ChangePassword = z.object({ currentPassword: z.string().min(1, 'must not be empty').max(256), newPassword: z.string().max(256) });
@@ -13,6 +15,7 @@ export const authApp = [
     permission: 'public',
     session: 'start',
     input: { body: Login },
+    result: AuthResult,
     handler: (ctx, { body }) => signIn(ctx, body.email, body.password),
   }),
   defineOp({
@@ -21,6 +24,7 @@ export const authApp = [
     http: { method: 'POST', path: '/api/app/auth/logout' },
     permission: 'authenticated',
     session: 'end',
+    result: AuthLogoutResult,
     handler: (ctx) => endSession(ctx),
   }),
   defineOp({
@@ -28,6 +32,7 @@ export const authApp = [
     summary: 'The signed-in user, roles and effective permissions',
     http: { method: 'GET', path: '/api/app/auth/me' },
     permission: 'authenticated',
+    result: AuthMeResult,
     handler: (ctx) => whoAmI(ctx),
   }),
   defineOp({
@@ -37,6 +42,7 @@ export const authApp = [
     permission: 'authenticated',
     session: 'start',
     input: { body: ChangePassword },
+    result: SessionTokenResult,
     handler: (ctx, { body }) => changeOwnPassword(ctx, body.currentPassword, body.newPassword),
   }),
 ] as const;

@@ -2,6 +2,8 @@ import { z } from 'zod';
 import { defineOp } from '../../ops/op.js';
 import { idParam, v } from '../../core/validation.js';
 import { createConnection, deleteConnection, listConnections, updateConnection } from './connections.rules.js';
+import { ConnectionResult, ConnectionsListResult } from './connections.results.js';
+import { DeletedResult } from '../common.results.js';
 
 const ConnectionInput = z.object({ projectId: v.uuid(), name: v.text(), analyticsAppId: v.uuid() });
 const ListQuery = z.object({ projectId: v.uuid().optional() });
@@ -13,6 +15,7 @@ export const connectionsApp = [
     http: { method: 'GET', path: '/api/v1/connections' },
     permission: 'viewProject', member: { project: 'view' },
     input: { query: ListQuery },
+    result: ConnectionsListResult,
     handler: (ctx, { query }) => listConnections(ctx, query.projectId),
   }),
   defineOp({
@@ -21,6 +24,7 @@ export const connectionsApp = [
     http: { method: 'POST', path: '/api/app/connections' },
     permission: 'updateProject', member: { project: 'view' },
     input: { body: ConnectionInput },
+    result: ConnectionResult,
     handler: (ctx, { body }) => createConnection(ctx, body),
   }),
   defineOp({
@@ -29,6 +33,7 @@ export const connectionsApp = [
     http: { method: 'PUT', path: '/api/app/connections/{id}' },
     permission: 'updateProject', member: { project: 'view' },
     input: { params: idParam, body: ConnectionInput.omit({ projectId: true }) },
+    result: ConnectionResult,
     handler: (ctx, { params, body }) => updateConnection(ctx, params.id, body),
   }),
   defineOp({
@@ -37,6 +42,7 @@ export const connectionsApp = [
     http: { method: 'DELETE', path: '/api/app/connections/{id}' },
     permission: 'updateProject', member: { project: 'view' },
     input: { params: idParam },
+    result: DeletedResult,
     handler: (ctx, { params }) => deleteConnection(ctx, params.id),
   }),
 ] as const;

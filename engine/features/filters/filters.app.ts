@@ -2,6 +2,8 @@ import { z } from 'zod';
 import { defineOp } from '../../ops/op.js';
 import { idParam, v } from '../../core/validation.js';
 import { deleteFilter, filtersOfReport, listFilters } from './filters.rules.js';
+import { FiltersListResult } from './filters.results.js';
+import { DeletedResult } from '../common.results.js';
 
 export const filtersApp = [
   defineOp({
@@ -10,6 +12,7 @@ export const filtersApp = [
     http: { method: 'GET', path: '/api/v1/filters' },
     permission: 'viewProject', member: { filter: 'view' },
     input: { query: z.object({ projectId: v.uuid().optional() }) },
+    result: FiltersListResult,
     handler: (ctx, { query }) => listFilters(ctx, query.projectId),
   }),
   defineOp({
@@ -18,6 +21,7 @@ export const filtersApp = [
     http: { method: 'GET', path: '/api/v1/filters/report/{reportId}' },
     permission: 'viewProject', member: { filter: 'view' },
     input: { params: z.object({ reportId: v.uuid() }) },
+    result: FiltersListResult,
     handler: (ctx, { params }) => filtersOfReport(ctx, params.reportId),
   }),
   defineOp({
@@ -26,6 +30,7 @@ export const filtersApp = [
     http: { method: 'DELETE', path: '/api/app/filters/{id}' },
     permission: 'updateProject', member: { filter: 'delete' },
     input: { params: idParam },
+    result: DeletedResult,
     handler: (ctx, { params }) => deleteFilter(ctx, params.id),
   }),
 ] as const;

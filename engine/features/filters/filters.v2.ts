@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { defineOp } from '../../ops/op.js';
 import { idParam, v } from '../../core/validation.js';
 import { deleteFilterValues, duplicateFilter, reorderFilterValue, saveFilter, upsertFilterValue } from './filters.rules.js';
+import { FilterResult } from './filters.results.js';
 
 // Set B 2.5
 const FilterV2 = z.object({ name: v.text(), description: v.nstr(), projectID: v.uuid() });
@@ -18,6 +19,7 @@ export const filtersV2 = [
     http: { method: 'POST', path: '/api/v2/filters' },
     permission: 'updateProject', member: { filter: 'create' },
     input: { body: FilterV2 },
+    result: FilterResult,
     handler: (ctx, { body }) => saveFilter(ctx, null, { ...body, projectId: body.projectID }),
   }),
   defineOp({
@@ -26,6 +28,7 @@ export const filtersV2 = [
     http: { method: 'POST', path: '/api/v2/filters/{id}/duplicate' },
     permission: 'updateProject', member: { filter: 'duplicate' },
     input: { params: idParam, body: Duplicate },
+    result: FilterResult,
     handler: (ctx, { params, body }) => duplicateFilter(ctx, params.id, { projectId: body.projectID, organizationId: body.organizationID }),
   }),
   defineOp({
@@ -34,6 +37,7 @@ export const filtersV2 = [
     http: { method: 'PUT', path: '/api/v2/filters/{id}' },
     permission: 'updateProject', member: { filter: 'edit' },
     input: { params: idParam, body: FilterV2 },
+    result: FilterResult,
     handler: (ctx, { params, body }) => saveFilter(ctx, params.id, { ...body, projectId: body.projectID }),
   }),
   defineOp({
@@ -42,6 +46,7 @@ export const filtersV2 = [
     http: { method: 'PUT', path: '/api/v2/filters/{id}/variables' },
     permission: 'updateProject', member: { filter: 'edit' },
     input: { params: idParam, body: VariableValue },
+    result: FilterResult,
     handler: (ctx, { params, body }) => upsertFilterValue(ctx, params.id, body.id, 'variable', body.analyticsVariableID, { variableValue: body.variableValue }, 'body.analyticsVariableID'),
   }),
   defineOp({
@@ -50,6 +55,7 @@ export const filtersV2 = [
     http: { method: 'PUT', path: '/api/v2/filters/{id}/bookmarks' },
     permission: 'updateProject', member: { filter: 'edit' },
     input: { params: idParam, body: BookmarkValue },
+    result: FilterResult,
     handler: (ctx, { params, body }) => upsertFilterValue(ctx, params.id, body.id, 'bookmark', body.analyticsBookmarkID, {}, 'body.analyticsBookmarkID'),
   }),
   defineOp({
@@ -58,6 +64,7 @@ export const filtersV2 = [
     http: { method: 'PUT', path: '/api/v2/filters/{id}/fields' },
     permission: 'updateProject', member: { filter: 'edit' },
     input: { params: idParam, body: FieldValue },
+    result: FilterResult,
     handler: (ctx, { params, body }) => upsertFilterValue(ctx, params.id, body.id, 'field', body.analyticsFieldID, { fieldValues: body.filterItemFieldValues }, 'body.analyticsFieldID'),
   }),
   defineOp({
@@ -66,6 +73,7 @@ export const filtersV2 = [
     http: { method: 'DELETE', path: '/api/v2/filters/{id}/values' },
     permission: 'updateProject', member: { filter: 'edit' },
     input: { params: idParam, body: v.uuidList() },
+    result: FilterResult,
     handler: (ctx, { params, body }) => deleteFilterValues(ctx, params.id, body),
   }),
   defineOp({
@@ -74,6 +82,7 @@ export const filtersV2 = [
     http: { method: 'PUT', path: '/api/v2/filters/{id}/order' },
     permission: 'updateProject', member: { filter: 'edit' },
     input: { params: idParam, body: Reorder },
+    result: FilterResult,
     handler: (ctx, { params, body }) => reorderFilterValue(ctx, params.id, body.id, body.direction.toLowerCase() as 'up' | 'down'),
   }),
 ] as const;

@@ -7,6 +7,8 @@ import { listGroupMembers } from './groups.rules.js';
 import {
   addGroupMembers, deleteGroups, groupDtos, GroupResult, groupsQuery, LIST_GROUP_MEMBERS, LIST_GROUPS, removeGroupMembers, saveGroup,
 } from './groups.rules.js';
+import { DeletedResult } from '../common.results.js';
+import { GroupsAddUsersResult, GroupsListMembersResult } from './groups.results.js';
 
 // Set A 2.4
 const GroupV1 = z.object({ name: v.text(), description: v.nstr(), organizationId: v.nuuid(), isActive: v.obool() });
@@ -39,6 +41,7 @@ export const groupsV1 = [
     http: { method: 'DELETE', path: '/api/v1/groups' },
     permission: 'deleteGroup',
     input: { body: v.uuidList() },
+    result: DeletedResult,
     handler: (ctx, { body }) => deleteGroups(ctx, body),
   }),
   defineOp({
@@ -57,6 +60,7 @@ export const groupsV1 = [
     permission: 'viewGroup',
     input: { params: idParam },
     list: LIST_GROUP_MEMBERS,
+    result: GroupsListMembersResult,
     handler: (ctx, { params, list }) => listGroupMembers(ctx, params.id, list),
   }),
   defineOp({
@@ -65,6 +69,7 @@ export const groupsV1 = [
     http: { method: 'POST', path: '/api/v1/groups/{id}/users' },
     permission: 'editGroup',
     input: { params: idParam, body: v.uuidList() },
+    result: GroupsAddUsersResult,
     handler: (ctx, { params, body }) => addGroupMembers(ctx, params.id, body),
   }),
   defineOp({
@@ -73,6 +78,7 @@ export const groupsV1 = [
     http: { method: 'DELETE', path: '/api/v1/groups/{id}/users' },
     permission: 'editGroup',
     input: { params: idParam, body: v.uuidList() },
+    result: GroupsAddUsersResult,
     handler: (ctx, { params, body }) => removeGroupMembers(ctx, params.id, body),
   }),
 ] as const;

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { defineOp } from '../../ops/op.js';
 import { idParam, v } from '../../core/validation.js';
 import { saveGroup, setGroupMembers } from './groups.rules.js';
+import { GroupsAddUsersResult } from './groups.results.js';
 
 // Set B 2.6
 const CreateV2 = z.object({ name: v.text(), description: v.nstr(), organizationID: v.uuid() });
@@ -14,6 +15,7 @@ export const groupsV2 = [
     http: { method: 'POST', path: '/api/v2/groups' },
     permission: 'createGroup',
     input: { body: CreateV2 },
+    result: GroupsAddUsersResult,
     handler: (ctx, { body }) => saveGroup(ctx, null, { name: body.name, description: body.description, organizationId: body.organizationID }),
   }),
   defineOp({
@@ -22,6 +24,7 @@ export const groupsV2 = [
     http: { method: 'PUT', path: '/api/v2/groups/{id}' },
     permission: 'editGroup',
     input: { params: idParam, body: UpdateV2 },
+    result: GroupsAddUsersResult,
     handler: (ctx, { params, body }) => saveGroup(ctx, params.id, body),
   }),
   defineOp({
@@ -30,6 +33,7 @@ export const groupsV2 = [
     http: { method: 'PUT', path: '/api/v2/groups/{id}/members' },
     permission: 'editGroup',
     input: { params: idParam, body: v.uuidList() },
+    result: GroupsAddUsersResult,
     handler: (ctx, { params, body }) => setGroupMembers(ctx, params.id, body),
   }),
 ] as const;

@@ -6,6 +6,8 @@ import { countWhere, deleteByIds, refuseIfReferenced, requireAll } from '../../c
 import { SAML_PROVIDER_TYPES } from '../../core/enumerations.js';
 import { IdentityProvider } from './identity-providers.entity.js';
 import { identityProviderDto, LIST_IDENTITY_PROVIDERS, saveIdentityProvider } from './identity-providers.rules.js';
+import { IdentityProviderResult } from './identity-providers.results.js';
+import { DeletedResult } from '../common.results.js';
 
 // Set A 2.8 (SAML-style)
 const IdentityProviderV1 = z.object({
@@ -28,6 +30,7 @@ export const identityProvidersV1 = [
     http: { method: 'GET', path: '/api/v1/identity-providers' },
     permission: 'viewSettings',
     list: LIST_IDENTITY_PROVIDERS,
+    result: IdentityProviderResult,
     handler: (ctx, { list }) =>
       pageOfEntity(ctx, IdentityProvider, 'p', LIST_IDENTITY_PROVIDERS, list, identityProviderDto),
   }),
@@ -37,6 +40,7 @@ export const identityProvidersV1 = [
     http: { method: 'DELETE', path: '/api/v1/identity-providers' },
     permission: 'editSettings',
     input: { body: v.uuidList() },
+    result: DeletedResult,
     handler: async (ctx, { body }) => {
       for (const p of await requireAll(ctx, IdentityProvider, body, 'Identity provider')) {
         refuseIfReferenced(`Identity provider "${p.name}"`, [
@@ -55,6 +59,7 @@ export const identityProvidersV1 = [
     http: { method: 'POST', path: '/api/v1/identity-providers' },
     permission: 'editSettings',
     input: { body: IdentityProviderV1 },
+    result: IdentityProviderResult,
     handler: (ctx, { body }) => saveIdentityProvider(ctx, null, body),
   }),
   defineOp({
@@ -63,6 +68,7 @@ export const identityProvidersV1 = [
     http: { method: 'PUT', path: '/api/v1/identity-providers/{id}' },
     permission: 'editSettings',
     input: { params: idParam, body: IdentityProviderV1 },
+    result: IdentityProviderResult,
     handler: (ctx, { params, body }) => saveIdentityProvider(ctx, params.id, body),
   }),
 ] as const;

@@ -3,6 +3,7 @@ import { defineOp } from '../../ops/op.js';
 import { idParam, v } from '../../core/validation.js';
 import { OAUTH_PROVIDER_TYPES } from '../../core/enumerations.js';
 import { saveIdentityProvider } from './identity-providers.rules.js';
+import { IdentityProviderResult } from './identity-providers.results.js';
 
 // Set B 2.7 (OAuth-style)
 const common = {
@@ -26,6 +27,7 @@ export const identityProvidersV2 = [
     http: { method: 'POST', path: '/api/v2/identity-providers' },
     permission: 'editSettings',
     input: { body: CreateV2 },
+    result: IdentityProviderResult,
     handler: (ctx, { body }) => saveIdentityProvider(ctx, null, body),
   }),
   defineOp({
@@ -34,6 +36,7 @@ export const identityProvidersV2 = [
     http: { method: 'PUT', path: '/api/v2/identity-providers/{id}' },
     permission: 'editSettings',
     input: { params: idParam, body: UpdateV2 },
+    result: IdentityProviderResult,
     handler: (ctx, { params, body }) => saveIdentityProvider(ctx, params.id, body),
   }),
 ] as const;

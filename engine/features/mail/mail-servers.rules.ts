@@ -65,7 +65,9 @@ export async function testMailServer(ctx: OpContext, f: MailServerInput) {
       messageId: `<${randomUUID()}@${from.split('@')[1]}>`, from: { name: f.fromName, address: from }, to: email().parse(f.testEmail),
       subject: `Broadsheet test mail from ${f.name}`, text: `This message was sent by Broadsheet to test the mail server "${f.name}" (${f.hostName}:${f.smtpPort}).`,
     });
-    return { sent: true, accepted: info.accepted, rejected: info.rejected, response: info.response, messageId: info.messageId };
+    // The server's own words for each recipient, as plain addresses (nodemailer may give address objects).
+    const addresses = (list: unknown[]) => list.map((a) => (typeof a === 'string' ? a : (a as { address: string }).address));
+    return { sent: true, accepted: addresses(info.accepted), rejected: addresses(info.rejected), response: String(info.response), messageId: String(info.messageId) };
   } catch (err) {
     const e = err as { code?: string; responseCode?: number; response?: string; message: string };
     const reply = (e.response ?? e.message).replace(/[\r\n]+/g, ' ').slice(0, 300);

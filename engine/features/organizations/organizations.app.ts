@@ -3,6 +3,7 @@ import { idParam } from '../../core/validation.js';
 import { findOr404 } from '../../core/rows.js';
 import { Organization } from './organizations.entity.js';
 import { organizationAuthenticationDto } from './organizations.rules.js';
+import { OrganizationsUpdateAuthenticationResult } from './organizations.results.js';
 
 export const organizationsApp = [
   defineOp({
@@ -11,6 +12,7 @@ export const organizationsApp = [
     http: { method: 'GET', path: '/api/app/organizations/{id}/authentication' },
     permission: 'viewSystem',
     input: { params: idParam },
+    result: OrganizationsUpdateAuthenticationResult,
     handler: async (ctx, { params }) => organizationAuthenticationDto(ctx, await findOr404(ctx, Organization, params.id, 'Organization')),
   }),
 ] as const;

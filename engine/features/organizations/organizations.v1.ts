@@ -7,6 +7,8 @@ import { listOrganizationMembers, listOrganizationResources } from './organizati
 import {
   createOrganization, deleteOrganizations, organizationDto, OrganizationResult, setOrganizationAuthentication, SORT_ORGANIZATIONS, updateOrganization,
 } from './organizations.rules.js';
+import { OrganizationsListMembersResult, OrganizationsUpdateAuthenticationResult } from './organizations.results.js';
+import { DeletedResult, ResourceResult } from '../common.results.js';
 
 // Set A 2.9
 const OrganizationV1 = z.object({ name: v.nstr(), displayName: v.text(), description: v.nstr(), themeId: v.uuid() });
@@ -68,6 +70,7 @@ export const organizationsV1 = [
     permission: 'viewSystem',
     input: { params: idParam },
     list: LIST_MEMBERS,
+    result: OrganizationsListMembersResult,
     handler: (ctx, { params, list }) => listOrganizationMembers(ctx, params.id, LIST_MEMBERS, list),
   }),
   defineOp({
@@ -77,6 +80,7 @@ export const organizationsV1 = [
     permission: 'viewSystem',
     input: { params: idParam },
     list: LIST_ORG_RESOURCES,
+    result: ResourceResult,
     handler: (ctx, { params, list }) => listOrganizationResources(ctx, params.id, LIST_ORG_RESOURCES, list),
   }),
   defineOp({
@@ -85,6 +89,7 @@ export const organizationsV1 = [
     http: { method: 'PUT', path: '/api/v1/organizations/{id}/authentication' },
     permission: 'editSystem',
     input: { params: idParam, body: AuthenticationV1 },
+    result: OrganizationsUpdateAuthenticationResult,
     handler: (ctx, { params, body }) =>
       setOrganizationAuthentication(ctx, params.id, {
         allowNtlm: body.allowNtlm,
@@ -98,6 +103,7 @@ export const organizationsV1 = [
     http: { method: 'DELETE', path: '/api/v1/organizations' },
     permission: 'deleteSystem',
     input: { body: v.uuidList() },
+    result: DeletedResult,
     handler: (ctx, { body }) => deleteOrganizations(ctx, body),
   }),
 ] as const;

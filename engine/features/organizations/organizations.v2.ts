@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { defineOp } from '../../ops/op.js';
 import { idParam, v } from '../../core/validation.js';
 import { createOrganization, setOrganizationAuthentication, updateOrganization } from './organizations.rules.js';
+import { OrganizationsCreateResult, OrganizationsUpdateAuthenticationResult } from './organizations.results.js';
 
 // Set B 2.8
 const CreateV2 = z.object({ name: v.nstr(), displayName: v.text(), description: v.nstr(), themeID: v.uuid() });
@@ -21,6 +22,7 @@ export const organizationsV2 = [
     http: { method: 'POST', path: '/api/v2/organizations' },
     permission: 'createSystem',
     input: { body: CreateV2 },
+    result: OrganizationsCreateResult,
     handler: (ctx, { body }) => createOrganization(ctx, { ...body, themeId: body.themeID }),
   }),
   defineOp({
@@ -29,6 +31,7 @@ export const organizationsV2 = [
     http: { method: 'PUT', path: '/api/v2/organizations/{id}' },
     permission: 'editSystem',
     input: { params: idParam, body: UpdateV2 },
+    result: OrganizationsCreateResult,
     handler: (ctx, { params, body }) =>
       updateOrganization(ctx, params.id, { displayName: body.displayName, description: body.description, themeId: body.themeID }),
   }),
@@ -38,6 +41,7 @@ export const organizationsV2 = [
     http: { method: 'PUT', path: '/api/v2/organizations/{id}/authentication' },
     permission: 'editSystem',
     input: { params: idParam, body: AuthenticationV2 },
+    result: OrganizationsUpdateAuthenticationResult,
     handler: (ctx, { params, body }) =>
       setOrganizationAuthentication(ctx, params.id, {
         serviceAuth: body.serviceAuth ?? body.qalyptusAuth,

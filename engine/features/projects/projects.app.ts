@@ -5,6 +5,7 @@ import { FileResult, safeFileName } from '../../core/file-result.js';
 import { IMPORT_BODY_LIMIT } from '../../core/limits.js';
 import { createProject, projectDto, reachableProject, targetOrganization } from './projects.rules.js';
 import { exportProject, importProject, ProjectFile } from './project-file.js';
+import { ProjectResult } from './projects.results.js';
 
 const CreateApp = z.object({ name: v.text(), description: v.nstr(), organizationId: v.nuuid() });
 const ImportApp = z.object({ file: ProjectFile, organizationId: v.nuuid() });
@@ -16,6 +17,7 @@ export const projectsApp = [
     http: { method: 'POST', path: '/api/app/projects' },
     permission: 'updateProject', member: { project: 'create' },
     input: { body: CreateApp },
+    result: ProjectResult,
     handler: async (ctx, { body }) => projectDto(await createProject(ctx, { ...body, organizationId: await targetOrganization(ctx, body.organizationId) })),
   }),
   defineOp({
@@ -24,6 +26,7 @@ export const projectsApp = [
     http: { method: 'GET', path: '/api/app/projects/{id}' },
     permission: 'viewProject', member: { project: 'view' },
     input: { params: idParam },
+    result: ProjectResult,
     handler: async (ctx, { params }) => projectDto(await reachableProject(ctx, params.id)),
   }),
   defineOp({
@@ -45,6 +48,7 @@ export const projectsApp = [
     permission: 'importProject', member: { project: 'create' },
     writes: 'chunked',
     input: { body: ImportApp },
+    result: ProjectResult,
     handler: async (ctx, { body }) => projectDto(await importProject(ctx, body.file, await targetOrganization(ctx, body.organizationId))),
   }),
 ] as const;

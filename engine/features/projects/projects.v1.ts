@@ -3,6 +3,7 @@ import { defineOp } from '../../ops/op.js';
 import { idParam, v } from '../../core/validation.js';
 import type { ListSpec } from '../../core/list-query.js';
 import { deleteProjects, LIST_PROJECTS, listProjects, requireOrganization } from './projects.rules.js';
+import { ProjectResult, ProjectsDeleteResult } from './projects.results.js';
 
 // Set A, Projects
 const DeleteV1 = z.array(z.object({ id: v.uuid(), name: v.text() })).min(1, { message: 'name at least one project' }).max(1000);
@@ -16,6 +17,7 @@ export const projectsV1 = [
     http: { method: 'GET', path: '/api/v1/projects' },
     permission: 'viewProject', member: { project: 'view' },
     list: LIST_PROJECTS,
+    result: ProjectResult,
     handler: (ctx, { list }) => listProjects(ctx, LIST_PROJECTS, list),
   }),
   defineOp({
@@ -24,6 +26,7 @@ export const projectsV1 = [
     http: { method: 'DELETE', path: '/api/v1/projects' },
     permission: 'deleteProject', member: { project: 'delete' },
     input: { query: DeleteQuery, body: DeleteV1 },
+    result: ProjectsDeleteResult,
     handler: async (ctx, { body, query }) => ({ deleted: await deleteProjects(ctx, body), deleteFiles: query.deleteFiles === 'true' }),
   }),
   defineOp({
@@ -33,6 +36,7 @@ export const projectsV1 = [
     permission: 'viewProject', member: { project: 'view' },
     input: { params: idParam },
     list: LIST_ORG_PROJECTS,
+    result: ProjectResult,
     handler: async (ctx, { params, list }) => {
       await requireOrganization(ctx, params.id);
       return listProjects(ctx, LIST_ORG_PROJECTS, list, params.id);

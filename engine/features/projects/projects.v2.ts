@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { defineOp } from '../../ops/op.js';
 import { idParam, v } from '../../core/validation.js';
 import { updateProject } from './projects.rules.js';
+import { ProjectResult } from './projects.results.js';
 
 // Set B 2.9
 const UpdateV2 = z.object({ name: v.text(), description: v.nstr() });
@@ -13,6 +14,7 @@ export const projectsV2 = [
     http: { method: 'PUT', path: '/api/v2/projects/{id}' },
     permission: 'updateProject', member: { project: 'edit' },
     input: { params: idParam, body: UpdateV2 },
+    result: ProjectResult,
     handler: (ctx, { params, body }) => updateProject(ctx, params.id, body),
   }),
 ] as const;

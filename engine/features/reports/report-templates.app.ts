@@ -13,6 +13,7 @@ import { createReport, reportApp, reportDto, reportType } from './reports.rules.
 import type { ReportType } from './reports.entity.js';
 import { connectionOfProject, firstConnectionOf } from '../connections/connections.rules.js';
 import { reachableProject } from '../projects/projects.rules.js';
+import { ReportsCheckTemplateResult, ReportsCreateFromTemplateResult, ReportsUploadTemplateResult } from './reports.results.js';
 
 const Upload = z.object({
   fileName: z.string().trim().min(1).max(255),
@@ -71,6 +72,7 @@ export const reportTemplatesApp = [
     http: { method: 'POST', path: '/api/app/reports/from-template', bodyLimit: IMPORT_BODY_LIMIT },
     permission: 'updateProject', member: { report: 'create' },
     input: { body: CreateFromTemplate },
+    result: ReportsCreateFromTemplateResult,
     handler: (ctx, { body }) => createFromTemplate(ctx, body),
   }),
   defineOp({
@@ -79,6 +81,7 @@ export const reportTemplatesApp = [
     http: { method: 'PUT', path: '/api/app/reports/{id}/template', bodyLimit: IMPORT_BODY_LIMIT },
     permission: 'updateProject', member: { report: 'edit' },
     input: { params: idParam, body: Upload },
+    result: ReportsUploadTemplateResult,
     handler: (ctx, { params, body }) => uploadTemplate(ctx, params.id, body),
   }),
   defineOp({
@@ -88,6 +91,7 @@ export const reportTemplatesApp = [
     permission: 'updateProject', member: { report: 'edit' },
     readOnly: true,
     input: { params: idParam, body: Upload },
+    result: ReportsCheckTemplateResult,
     handler: (ctx, { params, body }) => checkTemplateOnly(ctx, params.id, body),
   }),
   defineOp({

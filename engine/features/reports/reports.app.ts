@@ -8,6 +8,8 @@ import { formatsOf } from '../../render/formats.js';
 import { saveReportDocument, withDraftSettings } from './report-edits.rules.js';
 import { templateInfo, templateOf } from './report-templates.rules.js';
 import { deleteReport, DynamicNamesInput, IterationFieldsInput, reachableReport, reportDto } from './reports.rules.js';
+import { DeletedResult } from '../common.results.js';
+import { ReportsGetResult, ReportsPreviewResult, ReportsSaveDocumentResult } from './reports.results.js';
 
 /** One Save writes everything the designer's draft holds: blocks, data, filters and iteration. */
 const SaveDocument = z.object({
@@ -33,6 +35,7 @@ export const reportsApp = [
     http: { method: 'DELETE', path: '/api/app/reports/{id}' },
     permission: 'updateProject', member: { report: 'delete' },
     input: { params: idParam },
+    result: DeletedResult,
     handler: (ctx, { params }) => deleteReport(ctx, params.id),
   }),
   defineOp({
@@ -41,6 +44,7 @@ export const reportsApp = [
     http: { method: 'GET', path: '/api/v1/reports/{id}' },
     permission: 'viewProject', member: { report: 'view' },
     input: { params: idParam },
+    result: ReportsGetResult,
     handler: async (ctx, { params }) => {
       const r = await reachableReport(ctx, params.id);
       const template = await templateOf(ctx, r);
@@ -53,6 +57,7 @@ export const reportsApp = [
     http: { method: 'PUT', path: '/api/app/reports/{id}/document' },
     permission: 'updateProject', member: { report: 'edit' },
     input: { params: idParam, body: SaveDocument },
+    result: ReportsSaveDocumentResult,
     handler: (ctx, { params, body }) => saveReportDocument(ctx, params.id, body),
   }),
   defineOp({
@@ -62,6 +67,7 @@ export const reportsApp = [
     permission: 'viewProject', member: { report: 'run' },
     readOnly: true,
     input: { params: idParam, body: Preview },
+    result: ReportsPreviewResult,
     handler: async (ctx, { params, body }) => {
       const r = await withDraftSettings(ctx, await reachableReport(ctx, params.id), body);
       // A preview is one file, as the output looks: an iterating report shows one value's file

@@ -4,16 +4,10 @@ import type { OpContext } from '../../ops/context.js';
 import type { AppMeta } from '../../analytics/model.js';
 import { LIST_REPORTS, listReports, reachableReport, reportApp } from './reports.rules.js';
 import { ReportResult } from './reports.rules.js';
+import { TemplateItemResult, TemplateItemsResult } from './reports.results.js';
+import type { z } from 'zod';
 
-/** One object of the palette in the reference shape: `itemID` is the tag to paste. */
-interface TemplateItem {
-  id: string;
-  itemID: string;
-  title: string;
-  type: string;
-  objects: TemplateItem[] | null;
-  columns?: { id: string; name: string }[];
-}
+type TemplateItem = z.output<typeof TemplateItemResult>;
 const item = (id: string, itemID: string, title: string, type: string, objects: TemplateItem[] | null = null, columns?: { id: string; name: string }[]): TemplateItem => ({ id, itemID, title, type, objects, ...(columns ? { columns } : {}) });
 
 /** A chart's name as a tag takes it: by id when the name has the tag's separator in it. */
@@ -70,6 +64,7 @@ export const reportsV1 = [
     http: { method: 'GET', path: '/api/v1/reports/{id}/template-items' },
     permission: 'viewProject', member: { report: 'view' },
     input: { params: idParam },
+    result: TemplateItemsResult,
     handler: (ctx, { params }) => templateItems(ctx, params.id),
   }),
 ] as const;

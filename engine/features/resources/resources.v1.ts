@@ -6,6 +6,7 @@ import { deleteByIds } from '../../core/rows.js';
 import { fieldError } from '../../core/errors.js';
 import { Resource } from './resources.entity.js';
 import { LIST_RESOURCES, ResourceV1, resourceDto, saveResource, listOwnResources } from './resources.rules.js';
+import { DeletedResult, ResourceResult } from '../common.results.js';
 
 // The interface lists both a `resourceIds` parameter (a string, required) and a body of uuids without
 // saying where each goes: the query may carry a comma-separated list, the body an array; the union is deleted.
@@ -18,6 +19,7 @@ export const resourcesV1 = [
     http: { method: 'GET', path: '/api/v1/resources' },
     permission: 'viewSystem',
     list: LIST_RESOURCES,
+    result: ResourceResult,
     handler: (ctx, { list }) => pageOfEntity(ctx, Resource, 'r', LIST_RESOURCES, list, resourceDto),
   }),
   defineOp({
@@ -26,6 +28,7 @@ export const resourcesV1 = [
     http: { method: 'POST', path: '/api/v1/resources' },
     permission: 'createSystem',
     input: { body: ResourceV1 },
+    result: ResourceResult,
     handler: (ctx, { body }) => saveResource(ctx, null, body),
   }),
   defineOp({
@@ -34,6 +37,7 @@ export const resourcesV1 = [
     http: { method: 'GET', path: '/api/v1/resources/me' },
     permission: 'authenticated',
     list: LIST_RESOURCES,
+    result: ResourceResult,
     handler: (ctx, { list }) => listOwnResources(ctx, list),
   }),
   defineOp({
@@ -42,6 +46,7 @@ export const resourcesV1 = [
     http: { method: 'DELETE', path: '/api/v1/resources' },
     permission: 'deleteSystem',
     input: { query: DeleteQuery, body: v.uuidList().optional() },
+    result: DeletedResult,
     handler: (ctx, { query, body }) => {
       const fromQuery = (query.resourceIds ?? '').split(',').map((s) => s.trim()).filter(Boolean);
       const bad = fromQuery.find((s) => !isGuid(s));
@@ -57,6 +62,7 @@ export const resourcesV1 = [
     http: { method: 'PUT', path: '/api/v1/resources/{id}' },
     permission: 'editSystem',
     input: { params: idParam, body: ResourceV1 },
+    result: ResourceResult,
     handler: (ctx, { params, body }) => saveResource(ctx, params.id, body),
   }),
 ] as const;

@@ -3,7 +3,7 @@ import { v } from '../../core/validation.js';
 import { type ListSpec } from '../../core/list-query.js';
 import { findOr404 } from '../../core/rows.js';
 import { iso, newBase } from '../../core/entity-base.js';
-import { noPermissions, ROLE_PERMISSIONS, type PermissionFlags } from '../../core/permissions.js';
+import { noPermissions, ROLE_PERMISSIONS, type PermissionFlags, type RolePermission } from '../../core/permissions.js';
 import type { OpContext } from '../../ops/context.js';
 import { Role, type RoleRow } from './roles.entity.js';
 import { refuseChangingStrongerRole, refuseGrantBeyondOwn } from '../users/privilege.rules.js';
@@ -26,11 +26,14 @@ export const LIST_ROLES: ListSpec = {
   bool: { is_active: 'r.isActive' },
 };
 
+/** Every permission flag of a role, each named. */
+const PermissionFlagsResult = z.object(Object.fromEntries(ROLE_PERMISSIONS.map((p) => [p, z.boolean()])) as Record<RolePermission, z.ZodBoolean>);
+
 /** A role as answered (set A 2.8): its permission set with every flag named. */
 export const RoleResult = z.object({
   id: z.guid(), name: z.string(), description: z.string().nullable(), allProjects: z.boolean(),
   projects: z.array(z.object({ id: z.guid(), name: z.string().nullable() })),
-  permissions: z.object({ id: z.guid(), createdDate: z.iso.datetime().nullable(), modifiedDate: z.iso.datetime().nullable() }).catchall(z.boolean()),
+  permissions: PermissionFlagsResult.extend({ id: z.guid(), createdDate: z.iso.datetime().nullable(), modifiedDate: z.iso.datetime().nullable() }),
   isActive: z.boolean(), type: z.string(), createdDate: z.iso.datetime().nullable(), modifiedDate: z.iso.datetime().nullable(),
 });
 

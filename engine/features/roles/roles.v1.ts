@@ -3,6 +3,7 @@ import { idParam } from '../../core/validation.js';
 import { pageOfEntity } from '../../core/list-query.js';
 import { Role } from './roles.entity.js';
 import { LIST_ROLES, roleDto, RoleResult, RoleV1, saveRole } from './roles.rules.js';
+import { NamedResult } from '../common.results.js';
 
 export const rolesV1 = [
   defineOp({
@@ -29,6 +30,7 @@ export const rolesV1 = [
     http: { method: 'GET', path: '/api/v1/roles/simple' },
     permission: 'viewUser',
     list: LIST_ROLES,
+    result: NamedResult,
     handler: (ctx, { list }) => pageOfEntity(ctx, Role, 'r', LIST_ROLES, list, (r) => ({ id: r.id, name: r.name })),
   }),
   defineOp({

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { defineOp } from '../../ops/op.js';
 import { v } from '../../core/validation.js';
 import { readSetting, writeSetting } from './settings.rules.js';
+import { SettingsResult } from './settings.results.js';
 
 // Set A 2.14
 const AuthenticationMethods = z.object({ jwtAuth: v.bool(), ntlmAuth: v.bool() });
@@ -13,6 +14,7 @@ export const settingsV1 = [
     http: { method: 'PUT', path: '/api/v1/settings/authentication-methods' },
     permission: 'editSettings',
     input: { body: AuthenticationMethods },
+    result: SettingsResult,
     handler: (ctx, { body }) => writeSetting(ctx, 'authenticationMethods', { jwtAuth: body.jwtAuth, ntlmAuth: body.ntlmAuth }),
   }),
 ] as const;
@@ -23,6 +25,7 @@ export const settingsApp = [
     summary: 'Read the system authentication methods',
     http: { method: 'GET', path: '/api/app/settings/authentication-methods' },
     permission: 'viewSettings',
+    result: SettingsResult,
     handler: (ctx) => readSetting(ctx, 'authenticationMethods'),
   }),
 ] as const;

@@ -4,6 +4,8 @@ import { email, v } from '../../core/validation.js';
 import { passwordProblem } from '../../core/passwords.js';
 import { readSetting } from '../settings/settings.rules.js';
 import { completeSetup } from './setup.rules.js';
+import { SetupResult } from './setup.results.js';
+import { SessionTokenResult } from '../common.results.js';
 
 // The password rule sits in the schema so every problem of the form is named in one answer.
 const Complete = z.object({
@@ -20,6 +22,7 @@ export const setupApp = [
     summary: 'Whether the first-run form (owner name, e-mail, password) has been completed',
     http: { method: 'GET', path: '/api/app/setup' },
     permission: 'public',
+    result: SetupResult,
     handler: async (ctx) => ({ setupComplete: await readSetting(ctx, 'setupComplete') }),
   }),
   defineOp({
@@ -29,6 +32,7 @@ export const setupApp = [
     permission: 'public',
     session: 'start',
     input: { body: Complete },
+    result: SessionTokenResult,
     handler: (ctx, { body }) => completeSetup(ctx, body),
   }),
 ] as const;

@@ -4,6 +4,8 @@ import { pageOfEntity } from '../../core/list-query.js';
 import { deleteByIds } from '../../core/rows.js';
 import { TrustedOrigin } from './trusted-origins.entity.js';
 import { trustedOriginDto, LIST_TRUSTED_ORIGINS, saveTrustedOrigin, TrustedOriginV1 } from './trusted-origins.rules.js';
+import { TrustedOriginResult } from './trusted-origins.results.js';
+import { DeletedResult } from '../common.results.js';
 
 export const trustedOriginsV1 = [
   defineOp({
@@ -12,6 +14,7 @@ export const trustedOriginsV1 = [
     http: { method: 'GET', path: '/api/v1/trusted-origins' },
     permission: 'viewSettings',
     list: LIST_TRUSTED_ORIGINS,
+    result: TrustedOriginResult,
     handler: (ctx, { list }) => pageOfEntity(ctx, TrustedOrigin, 't', LIST_TRUSTED_ORIGINS, list, trustedOriginDto),
   }),
   defineOp({
@@ -20,6 +23,7 @@ export const trustedOriginsV1 = [
     http: { method: 'DELETE', path: '/api/v1/trusted-origins' },
     permission: 'editSettings',
     input: { body: v.uuidList() },
+    result: DeletedResult,
     handler: (ctx, { body }) => deleteByIds(ctx, TrustedOrigin, body, 'Trusted origin'),
   }),
   defineOp({
@@ -28,6 +32,7 @@ export const trustedOriginsV1 = [
     http: { method: 'POST', path: '/api/v1/trusted-origins' },
     permission: 'editSettings',
     input: { body: TrustedOriginV1 },
+    result: TrustedOriginResult,
     handler: (ctx, { body }) => saveTrustedOrigin(ctx, null, body),
   }),
   defineOp({
@@ -36,6 +41,7 @@ export const trustedOriginsV1 = [
     http: { method: 'PUT', path: '/api/v1/trusted-origins/{id}' },
     permission: 'editSettings',
     input: { params: idParam, body: TrustedOriginV1 },
+    result: TrustedOriginResult,
     handler: (ctx, { params, body }) => saveTrustedOrigin(ctx, params.id, body),
   }),
 ] as const;

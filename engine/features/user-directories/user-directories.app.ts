@@ -8,6 +8,7 @@ import { UserDirectory } from './user-directories.entity.js';
 import { DirectorySync, type DirectorySyncRow } from './directory-syncs.entity.js';
 import { syncDirectory, isSyncing } from './directory-sync.js';
 import { nextSyncAfter } from './directory-schedule.js';
+import { UserDirectoriesSyncResult, UserDirectoriesSyncsResult } from './user-directories.results.js';
 
 const RECENT_SYNCS = 20;
 
@@ -37,10 +38,10 @@ export const userDirectoriesApp = [
   defineOp({
     id: 'app.userDirectories.sync', summary: 'Synchronize a user directory now', http: { method: 'POST', path: '/api/app/user-directories/{id}/sync' },
     // The directory is read before anything is written; the sync queues its own writes.
-    permission: 'editUserDirectory', writes: 'chunked', input: { params: idParam }, handler: (ctx, { params }) => syncNow(ctx, params.id),
+    permission: 'editUserDirectory', writes: 'chunked', input: { params: idParam }, result: UserDirectoriesSyncResult, handler: (ctx, { params }) => syncNow(ctx, params.id),
   }),
   defineOp({
     id: 'app.userDirectories.syncs', summary: "A user directory's synchronization status and recent runs with their logs", http: { method: 'GET', path: '/api/app/user-directories/{id}/syncs' },
-    permission: 'viewUserDirectory', input: { params: idParam }, handler: (ctx, { params }) => recentSyncs(ctx, params.id),
+    permission: 'viewUserDirectory', input: { params: idParam }, result: UserDirectoriesSyncsResult, handler: (ctx, { params }) => recentSyncs(ctx, params.id),
   }),
 ] as const;

@@ -4,6 +4,8 @@ import { pageOfEntity } from '../../core/list-query.js';
 import { deleteByIds } from '../../core/rows.js';
 import { UserDirectory } from './user-directories.entity.js';
 import { userDirectoryDto, LIST_USER_DIRECTORIES, saveUserDirectory, UserDirectoryV1 } from './user-directories.rules.js';
+import { UserDirectoryResult } from './user-directories.results.js';
+import { DeletedResult } from '../common.results.js';
 
 export const userDirectoriesV1 = [
   defineOp({
@@ -12,6 +14,7 @@ export const userDirectoriesV1 = [
     http: { method: 'GET', path: '/api/v1/user-directories' },
     permission: 'viewUserDirectory',
     list: LIST_USER_DIRECTORIES,
+    result: UserDirectoryResult,
     handler: (ctx, { list }) => pageOfEntity(ctx, UserDirectory, 'd', LIST_USER_DIRECTORIES, list, userDirectoryDto),
   }),
   defineOp({
@@ -20,6 +23,7 @@ export const userDirectoriesV1 = [
     http: { method: 'POST', path: '/api/v1/user-directories' },
     permission: 'createUserDirectory',
     input: { body: UserDirectoryV1 },
+    result: UserDirectoryResult,
     handler: (ctx, { body }) => saveUserDirectory(ctx, null, body),
   }),
   defineOp({
@@ -28,6 +32,7 @@ export const userDirectoriesV1 = [
     http: { method: 'DELETE', path: '/api/v1/user-directories' },
     permission: 'deleteUserDirectory',
     input: { body: v.uuidList() },
+    result: DeletedResult,
     handler: (ctx, { body }) => deleteByIds(ctx, UserDirectory, body, 'User directory'),
   }),
   defineOp({
@@ -36,6 +41,7 @@ export const userDirectoriesV1 = [
     http: { method: 'PUT', path: '/api/v1/user-directories/{id}' },
     permission: 'editUserDirectory',
     input: { params: idParam, body: UserDirectoryV1 },
+    result: UserDirectoryResult,
     handler: (ctx, { params, body }) => saveUserDirectory(ctx, params.id, body),
   }),
 ] as const;

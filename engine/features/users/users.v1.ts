@@ -4,6 +4,7 @@ import { idParam, v } from '../../core/validation.js';
 import { findOr404 } from '../../core/rows.js';
 import { User } from './users.entity.js';
 import { HUB_USERS_ROLE, idNames, LIST_USERS, nemail, roleIdByName, saveUser, listUsers } from './users.rules.js';
+import { UserResult } from '../common.results.js';
 
 // Set A 2.22
 const UserV1 = z.object({
@@ -46,6 +47,7 @@ export const usersV1 = [
     http: { method: 'POST', path: '/api/v1/users' },
     permission: 'createUser',
     input: { body: UserV1 },
+    result: UserResult,
     handler: (ctx, { body }) =>
       saveUser(ctx, null, { ...body, kind: 'user', roleIds: ids(body.roles), organizationIds: ids(body.organizations), groupIds: ids(body.groups) }),
   }),
@@ -55,6 +57,7 @@ export const usersV1 = [
     http: { method: 'GET', path: '/api/v1/users' },
     permission: 'viewUser',
     list: LIST_USERS,
+    result: UserResult,
     handler: (ctx, { list }) => listUsers(ctx, list),
   }),
   defineOp({
@@ -63,6 +66,7 @@ export const usersV1 = [
     http: { method: 'POST', path: '/api/v1/recipients' },
     permission: 'createUser',
     input: { body: RecipientV1 },
+    result: UserResult,
     handler: async (ctx, { body }) =>
       saveUser(ctx, null, {
         ...body, kind: 'recipient', roleIds: await roleIdByName(ctx, HUB_USERS_ROLE), rolesByRule: true, organizationIds: ids(body.organizations), groupIds: ids(body.groups),
@@ -74,6 +78,7 @@ export const usersV1 = [
     http: { method: 'PUT', path: '/api/v1/users/{id}' },
     permission: 'editUser',
     input: { params: idParam, body: UserV1 },
+    result: UserResult,
     handler: (ctx, { params, body }) =>
       saveUser(ctx, params.id, { ...body, kind: 'user', roleIds: ids(body.roles), organizationIds: ids(body.organizations), groupIds: ids(body.groups) }),
   }),
@@ -83,6 +88,7 @@ export const usersV1 = [
     http: { method: 'PUT', path: '/api/v1/recipients/{id}' },
     permission: 'editUser',
     input: { params: idParam, body: RecipientV1 },
+    result: UserResult,
     handler: (ctx, { params, body }) =>
       saveUser(ctx, params.id, { ...body, kind: 'recipient', organizationIds: ids(body.organizations), groupIds: ids(body.groups) }),
   }),
@@ -92,6 +98,7 @@ export const usersV1 = [
     http: { method: 'POST', path: '/api/v1/recipients/{id}/convert' },
     permission: 'editUser',
     input: { params: idParam, body: ConversionV1 },
+    result: UserResult,
     handler: async (ctx, { params, body }) => {
       const r = await findOr404(ctx, User, params.id, 'Recipient');
       return saveUser(ctx, r.id, {

@@ -1,6 +1,7 @@
 import { defineOp } from '../../ops/op.js';
 import { idParam } from '../../core/validation.js';
 import { deleteUser } from './users.rules.js';
+import { DeletedResult } from '../common.results.js';
 
 export const usersV2 = [
   defineOp({
@@ -9,6 +10,7 @@ export const usersV2 = [
     http: { method: 'DELETE', path: '/api/v2/users/{id}' },
     permission: 'deleteUser',
     input: { params: idParam },
+    result: DeletedResult,
     handler: (ctx, { params }) => deleteUser(ctx, params.id),
   }),
 ] as const;

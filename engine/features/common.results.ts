@@ -1,0 +1,80 @@
+import { z } from 'zod';
+
+// What the operations answer in `data` (for a list: one item). The API document gives these as JSON Schema,
+// the conformance suite checks answers against them, and the catalogue checks at compile time that each
+// handler's answer fits its schema.
+
+export const NamedResult = z.object({ id: z.string(), name: z.string() });
+
+export const UserResult = z.object({
+  id: z.string(),
+  type: z.enum(['user', 'recipient']),
+  firstName: z.string(),
+  lastName: z.string(),
+  fullName: z.string(),
+  email: z.string().nullable(),
+  userName: z.string().nullable(),
+  domainAccount: z.string().nullable(),
+  isActive: z.boolean(),
+  sendNotification: z.boolean(),
+  isoLanguage: z.string().nullable(),
+  isTenantOwner: z.boolean(),
+  isTenantAdmin: z.boolean(),
+  hasPassword: z.boolean(),
+  directoryId: z.string().nullable(),
+  roles: z.array(NamedResult),
+  organizations: z.array(NamedResult),
+  groups: z.array(NamedResult),
+  createdDate: z.string().nullable(),
+  modifiedDate: z.string().nullable(),
+});
+
+export const SessionTokenResult = z.object({ token: z.string(), expiresAt: z.string() });
+
+export const DeletedResult = z.object({ deleted: z.number() });
+
+export const ResourceResult = z.object({
+  id: z.string(),
+  name: z.string(),
+  description: z.string().nullable(),
+  type: z.string(),
+  organizationId: z.string(),
+  url: z.string(),
+  createdDate: z.string().nullable(),
+  modifiedDate: z.string().nullable(),
+});
+
+export const TaskTriggerResult = z.object({
+  timeZoneOfset: z.string().nullable(),
+  appId: z.string().nullable(),
+  appID: z.string().nullable(),
+  analyticsEvent: z.string().nullable(),
+  startDate: z.string().nullable(),
+  endDate: z.string().nullable(),
+  lastFireTime: z.string().nullable(),
+  nextFireTime: z.string().nullable(),
+  summary: z.string().nullable(),
+  nextRuns: z.array(z.string()),
+  createdDate: z.string().nullable(),
+  modifiedDate: z.string().nullable(),
+  frequency: z.string().optional(),
+  day: z.number().nullable().optional(),
+  month: z.number().nullable().optional(),
+  atHour: z.number().nullable().optional(),
+  atMinut: z.number().nullable().optional(),
+  everyHours: z.number().nullable().optional(),
+  fromHour: z.number().nullable().optional(),
+  fromMinut: z.number().nullable().optional(),
+  toHour: z.number().nullable().optional(),
+  toMinut: z.number().nullable().optional(),
+  weeklyDays: z.string().nullable().optional(),
+  id: z.string(),
+  taskId: z.string(),
+  type: z.enum(['Schedule', 'ExternalEvent']),
+  name: z.string(),
+  description: z.string().nullable(),
+  isActive: z.boolean(),
+  execution: z.string().nullable(),
+  priority: z.number().nullable(),
+  timeZone: z.string().nullable(),
+});

@@ -1,0 +1,25 @@
+import { z } from 'zod';
+
+// What the operations answer in `data` (for a list: one item). The API document gives these as JSON Schema,
+// the conformance suite checks answers against them, and the catalogue checks at compile time that each
+// handler's answer fits its schema.
+
+export const FilterResult = z.object({
+  id: z.string(),
+  projectId: z.string(),
+  name: z.string(),
+  description: z.string().nullable(),
+  createdDate: z.string().nullable(),
+  modifiedDate: z.string().nullable(),
+  values: z.array(z.object({
+    id: z.string(),
+    kind: z.enum(['field', 'variable', 'bookmark']),
+    targetId: z.string(),
+    targetName: z.string().nullable(),
+    order: z.number(),
+    fieldValues: z.array(z.string()).nullable(),
+    variableValue: z.string().nullable(),
+  })),
+});
+
+export const FiltersListResult = z.array(FilterResult);

@@ -1,0 +1,29 @@
+import { z } from 'zod';
+
+// What the operations answer in `data` (for a list: one item). The API document gives these as JSON Schema,
+// the conformance suite checks answers against them, and the catalogue checks at compile time that each
+// handler's answer fits its schema.
+
+export const IdentityProviderResult = z.object({
+  id: z.string(),
+  name: z.string(),
+  description: z.string().nullable(),
+  type: z.string(),
+  isActive: z.boolean(),
+  signAuthnRequest: z.boolean(),
+  entityID: z.string().nullable(),
+  singleSignOnUrl: z.string().nullable(),
+  certificatePublicKey: z.string().nullable(),
+  singleLogoutUrl: z.string().nullable(),
+  certificateFile: z.string().nullable(),
+  buttonLabel: z.string().nullable(),
+  clientID: z.string().nullable(),
+  hasClientSecret: z.boolean(),
+  authorizationEndpoint: z.string().nullable(),
+  accessTokenEndpoint: z.string().nullable(),
+  userinfoEndpoint: z.string().nullable(),
+  logoutEndpoint: z.string().nullable(),
+  postLogoutRedirectUrl: z.string().nullable(),
+  createdDate: z.string().nullable(),
+  modifiedDate: z.string().nullable(),
+});

@@ -1,0 +1,63 @@
+import { z } from 'zod';
+
+// What the operations answer in `data` (for a list: one item). The API document gives these as JSON Schema,
+// the conformance suite checks answers against them, and the catalogue checks at compile time that each
+// handler's answer fits its schema.
+
+export const MemberPermissionResult = z.object({
+  id: z.string(),
+  objectType: z.enum(['filter', 'project', 'report', 'condition', 'task']),
+  objectId: z.string(),
+  memberId: z.string(),
+  memberType: z.enum(['user', 'group']),
+  memberName: z.string().nullable(),
+  permissions: z.object({
+    viewProject: z.boolean(),
+    viewTask: z.boolean(),
+    createTask: z.boolean(),
+    editTask: z.boolean(),
+    deleteTask: z.boolean(),
+    runTask: z.boolean(),
+    viewCondition: z.boolean(),
+    createCondition: z.boolean(),
+    editCondition: z.boolean(),
+    deleteCondition: z.boolean(),
+    viewReport: z.boolean(),
+    createReport: z.boolean(),
+    useReport: z.boolean(),
+    editReport: z.boolean(),
+    subscribeReport: z.boolean(),
+    runReport: z.boolean(),
+    deleteReport: z.boolean(),
+    setPermissionsReport: z.boolean(),
+    duplicateReport: z.boolean(),
+    moveReport: z.boolean(),
+    viewFilter: z.boolean(),
+    createFilter: z.boolean(),
+    useFilter: z.boolean(),
+    editFilter: z.boolean(),
+    deleteFilter: z.boolean(),
+    duplicateFilter: z.boolean(),
+    moveFilter: z.boolean(),
+    setPermissionsFilter: z.boolean(),
+    useCondition: z.boolean(),
+    setPermissionsCondition: z.boolean(),
+    duplicateCondition: z.boolean(),
+    moveCondition: z.boolean(),
+    setPermissionsTask: z.boolean(),
+    duplicateTask: z.boolean(),
+    moveTask: z.boolean(),
+    viewFolderContent: z.boolean(),
+    createFolderContent: z.boolean(),
+    editFolderContent: z.boolean(),
+    downloadFolderContent: z.boolean(),
+    deleteFolderContent: z.boolean(),
+    duplicateFolderContent: z.boolean(),
+    moveFolderContent: z.boolean(),
+  }),
+  modifiedDate: z.string().nullable(),
+});
+
+export const PermissionsModeResult = z.object({ id: z.string(), permissionsMode: z.boolean(), members: z.array(MemberPermissionResult) });
+
+export const MemberPermissionsResult = z.array(MemberPermissionResult);

@@ -1,0 +1,111 @@
+import { z } from 'zod';
+import { ReportDocumentSchema } from '../../render/document.js';
+
+// What the operations answer in `data` (for a list: one item). The API document gives these as JSON Schema,
+// the conformance suite checks answers against them, and the catalogue checks at compile time that each
+// handler's answer fits its schema.
+
+export const DynamicNamePart = z.object({ itemType: z.string(), value: z.string(), order: z.number(), variableAnalyticsAppID: z.string().nullable().optional() });
+
+export const TemplatePart = z.object({ fileName: z.string(), size: z.number(), sha256: z.string(), version: z.number(), modifiedDate: z.string() });
+
+export const ReportsGetResult = z.object({
+  document: ReportDocumentSchema,
+  template: TemplatePart.nullable(),
+  id: z.string(),
+  projectId: z.string(),
+  connectionId: z.string().nullable(),
+  name: z.string(),
+  description: z.string().nullable(),
+  type: z.enum(['Excel', 'Word', 'PowerPoint', 'Html']),
+  outputFormats: z.array(z.string()),
+  templateFile: z.string().nullable(),
+  isIteration: z.boolean(),
+  iterationFields: z.array(z.object({ fieldID: z.string(), order: z.number() })),
+  dynamicNameSeparator: z.string().nullable(),
+  dynamicNames: z.array(DynamicNamePart),
+  filterIds: z.array(z.string()),
+  createdDate: z.string().nullable(),
+  modifiedDate: z.string().nullable(),
+});
+
+export const ReportsSaveDocumentResult = z.object({
+  document: ReportDocumentSchema,
+  id: z.string(),
+  projectId: z.string(),
+  connectionId: z.string().nullable(),
+  name: z.string(),
+  description: z.string().nullable(),
+  type: z.enum(['Excel', 'Word', 'PowerPoint', 'Html']),
+  outputFormats: z.array(z.string()),
+  templateFile: z.string().nullable(),
+  isIteration: z.boolean(),
+  iterationFields: z.array(z.object({ fieldID: z.string(), order: z.number() })),
+  dynamicNameSeparator: z.string().nullable(),
+  dynamicNames: z.array(DynamicNamePart),
+  filterIds: z.array(z.string()),
+  createdDate: z.string().nullable(),
+  modifiedDate: z.string().nullable(),
+});
+
+export const ReportsPreviewResult = z.object({
+  html: z.string(),
+  iterating: z.boolean(),
+  iterationValues: z.array(z.array(z.string())),
+  iterationValue: z.array(z.string()).nullable(),
+});
+
+export const ReportsCreateFromTemplateResult = z.object({
+  template: z.object({ fileName: z.string(), size: z.number(), version: z.number() }),
+  tags: z.array(z.object({ tag: z.string(), where: z.string() })),
+  id: z.string(),
+  projectId: z.string(),
+  connectionId: z.string().nullable(),
+  name: z.string(),
+  description: z.string().nullable(),
+  type: z.enum(['Excel', 'Word', 'PowerPoint', 'Html']),
+  outputFormats: z.array(z.string()),
+  templateFile: z.string().nullable(),
+  isIteration: z.boolean(),
+  iterationFields: z.array(z.object({ fieldID: z.string(), order: z.number() })),
+  dynamicNameSeparator: z.string().nullable(),
+  dynamicNames: z.array(DynamicNamePart),
+  filterIds: z.array(z.string()),
+  createdDate: z.string().nullable(),
+  modifiedDate: z.string().nullable(),
+});
+
+export const ReportsUploadTemplateResult = z.object({
+  template: TemplatePart,
+  tags: z.array(z.object({ tag: z.string(), where: z.string() })),
+  id: z.string(),
+  projectId: z.string(),
+  connectionId: z.string().nullable(),
+  name: z.string(),
+  description: z.string().nullable(),
+  type: z.enum(['Excel', 'Word', 'PowerPoint', 'Html']),
+  outputFormats: z.array(z.string()),
+  templateFile: z.string().nullable(),
+  isIteration: z.boolean(),
+  iterationFields: z.array(z.object({ fieldID: z.string(), order: z.number() })),
+  dynamicNameSeparator: z.string().nullable(),
+  dynamicNames: z.array(DynamicNamePart),
+  filterIds: z.array(z.string()),
+  createdDate: z.string().nullable(),
+  modifiedDate: z.string().nullable(),
+});
+
+export const ReportsCheckTemplateResult = z.object({
+  fileName: z.string(),
+  format: z.enum(['xlsx', 'html', 'docx', 'pptx']),
+  tags: z.array(z.object({ tag: z.string(), where: z.string() })),
+});
+
+/** One object of the template palette in the reference shape: `itemID` is the tag to paste; objects nest (a sheet's charts, a chart's columns). */
+export const TemplateItemResult = z.object({
+  id: z.string(), itemID: z.string(), title: z.string(), type: z.string(),
+  get objects(): z.ZodNullable<z.ZodArray<typeof TemplateItemResult>> { return z.array(TemplateItemResult).nullable(); },
+  columns: z.array(z.object({ id: z.string(), name: z.string() })).optional(),
+});
+
+export const TemplateItemsResult = z.object({ nodes: z.array(z.object({ name: z.string(), type: z.string(), icon: z.string(), objects: z.array(TemplateItemResult) })) });

@@ -1,0 +1,84 @@
+import { z } from 'zod';
+
+// What the operations answer in `data` (for a list: one item). The API document gives these as JSON Schema,
+// the conformance suite checks answers against them, and the catalogue checks at compile time that each
+// handler's answer fits its schema.
+
+export const RequestsListScheduledStatusesResult = z.object({
+  id: z.string(),
+  taskId: z.string(),
+  name: z.string(),
+  title: z.string(),
+  projectId: z.string(),
+  projectName: z.string().nullable(),
+  isActive: z.boolean(),
+  schedule: z.string(),
+  outputFormats: z.array(z.string()),
+  status: z.enum(['running', 'completed', 'failed', 'queued', 'warning', 'aborted']).nullable(),
+  lastRequestId: z.string().nullable(),
+  progress: z.object({ done: z.number(), total: z.number() }).nullable(),
+  lastExecution: z.string().nullable(),
+  executionEnd: z.string().nullable(),
+  nextExecution: z.string().nullable(),
+});
+
+export const FilePart = z.object({ name: z.string(), size: z.number(), format: z.string(), iteration: z.array(z.string()) });
+
+export const RequestResult = z.object({
+  mail: z.record(z.string(), z.number()),
+  id: z.string(),
+  kind: z.enum(['ScheduledTask', 'OnDemandReport', 'OnDemandTask']),
+  source: z.string(),
+  title: z.string(),
+  projectId: z.string().nullable(),
+  projectName: z.string().nullable(),
+  taskId: z.string().nullable(),
+  reportId: z.string().nullable(),
+  triggerId: z.string().nullable(),
+  scheduledFor: z.string().nullable(),
+  catchUp: z.boolean(),
+  status: z.enum(['running', 'completed', 'failed', 'queued', 'warning', 'aborted']),
+  priority: z.number(),
+  execution: z.enum(['Parallel', 'Serial']),
+  outputFormats: z.array(z.string()),
+  progress: z.object({ done: z.number(), total: z.number() }),
+  files: z.array(FilePart),
+  message: z.string().nullable(),
+  createdDate: z.string().nullable(),
+  modifiedDate: z.string().nullable(),
+  executionStart: z.string().nullable(),
+  executionEnd: z.string().nullable(),
+  durationMs: z.number().nullable(),
+});
+
+export const OnDemandResult = z.object({
+  id: z.string(),
+  kind: z.enum(['ScheduledTask', 'OnDemandReport', 'OnDemandTask']),
+  source: z.string(),
+  title: z.string(),
+  projectId: z.string().nullable(),
+  projectName: z.string().nullable(),
+  taskId: z.string().nullable(),
+  reportId: z.string().nullable(),
+  triggerId: z.string().nullable(),
+  scheduledFor: z.string().nullable(),
+  catchUp: z.boolean(),
+  status: z.enum(['running', 'completed', 'failed', 'queued', 'warning', 'aborted']),
+  priority: z.number(),
+  execution: z.enum(['Parallel', 'Serial']),
+  outputFormats: z.array(z.string()),
+  progress: z.object({ done: z.number(), total: z.number() }),
+  files: z.array(FilePart),
+  message: z.string().nullable(),
+  createdDate: z.string().nullable(),
+  modifiedDate: z.string().nullable(),
+  executionStart: z.string().nullable(),
+  executionEnd: z.string().nullable(),
+  durationMs: z.number().nullable(),
+});
+
+export const RequestsLogResult = z.object({ text: z.string() });
+
+export const RequestsStopResult = z.union([OnDemandResult, z.object({ stopped: z.number() })]);
+
+export const RequestsDownloadFileResult = z.object({ uri: z.string(), fileName: z.string(), size: z.number(), files: z.array(z.string()) });

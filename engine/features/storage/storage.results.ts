@@ -1,0 +1,26 @@
+import { z } from 'zod';
+
+// What the operations answer in `data` (for a list: one item). The API document gives these as JSON Schema,
+// the conformance suite checks answers against them, and the catalogue checks at compile time that each
+// handler's answer fits its schema.
+
+export const StorageServiceResult = z.object({
+  hasPassword: z.boolean(),
+  hasPrivateKey: z.boolean(),
+  ftpTestDirectoryPath: z.string().nullable(),
+  createdDate: z.string().nullable(),
+  modifiedDate: z.string().nullable(),
+  name: z.string(),
+  description: z.string().nullable(),
+  type: z.enum(['Folder', 'FTP', 'FTPS', 'SFTP']),
+  host: z.string().nullable(),
+  port: z.number().nullable(),
+  username: z.string().nullable(),
+  hostKey: z.string().nullable(),
+  passiveMode: z.boolean(),
+  rootPath: z.string().nullable(),
+  isDefault: z.boolean(),
+  id: z.string(),
+});
+
+export const StorageServicesTestResult = z.object({ ok: z.boolean(), message: z.string() });

@@ -1,0 +1,48 @@
+import { z } from 'zod';
+import { TaskTriggerResult } from '../common.results.js';
+
+// What the operations answer in `data` (for a list: one item). The API document gives these as JSON Schema,
+// the conformance suite checks answers against them, and the catalogue checks at compile time that each
+// handler's answer fits its schema.
+
+export const FilterPart = z.object({
+  selections: z.array(z.object({ fieldName: z.string(), selectedCount: z.number(), selectedValues: z.array(z.string()), isNumeric: z.boolean() })),
+});
+
+export const SubscriptionResult = z.object({
+  id: z.string(),
+  name: z.string().nullable(),
+  description: z.string().nullable(),
+  triggerType: z.enum(['Schedule', 'ExternalEvent']),
+  type: z.enum(['Report', 'MultipleReports', 'AnalyticsEntity']),
+  subscribeTo: z.string().nullable(),
+  isActive: z.boolean(),
+  reports: z.array(z.object({
+    id: z.string(),
+    name: z.string().nullable(),
+    description: z.string().nullable(),
+    formats: z.array(z.string()),
+    zipEmailFiles: z.boolean(),
+    emailAttachment: z.boolean(),
+    emailEmbedment: z.boolean(),
+    filter: FilterPart,
+  })),
+  analyticsEntity: z.object({
+    id: z.string(),
+    appId: z.string(),
+    type: z.string().nullable(),
+    format: z.string(),
+    width: z.number(),
+    height: z.number(),
+  }).nullable(),
+  format: z.string().nullable(),
+  filter: FilterPart,
+  schedule: TaskTriggerResult.nullable(),
+  externalEvent: TaskTriggerResult.nullable(),
+  recipients: z.array(z.object({ id: z.string(), fullName: z.string(), email: z.string().nullable(), type: z.string() })),
+  email: z.object({ bc: z.string().nullable(), bcc: z.string().nullable(), subject: z.string(), message: z.string() }),
+  lastExecutionDate: z.string().nullable(),
+  nextExecutionDate: z.string().nullable(),
+  createdDate: z.string().nullable(),
+  modifiedDate: z.string().nullable(),
+});
