@@ -5,6 +5,7 @@ import { randomBytes } from 'node:crypto';
 import { createEngine, type Engine, type EngineOptions } from '../../engine/engine.js';
 import { startHttpServer, type HttpServer } from '../../engine/http/server.js';
 import type { SecretKeyStore } from '../../engine/core/secrets.js';
+import { checkAnswer } from './answer-check.js';
 
 export function memoryKeyStore(): SecretKeyStore {
   let key: Buffer | null = randomBytes(32);
@@ -69,6 +70,7 @@ export async function startTestServer(opts: { rendererDir?: string; now?: () => 
     // File answers (generate, export) are not JSON: keep their text as the data.
     const json = (res.headers.get('content-type') ?? '').includes('application/json');
     const body = json ? (text ? JSON.parse(text) : null) : { data: text, isSuccess: res.ok, error: null, errorDetails: null };
+    if (json) checkAnswer(method, path, res.status, body);
     return { status: res.status, body, headers: res.headers };
   };
   return {

@@ -2,7 +2,8 @@ import { z } from 'zod';
 import { defineOp } from '../../ops/op.js';
 import { idParam, v } from '../../core/validation.js';
 import { createApiKey, updateApiKey } from './api-keys.rules.js';
-import { ApiKeysCreateResult, ApiKeysUpdateResult } from './api-keys.results.js';
+import { ApiKeyBResult, NewApiKeyBResult } from './api-keys.results.js';
+import { withSetBIds } from '../../core/set-b-names.js';
 
 // Set B 2.3
 const CreateV2 = z.object({ name: v.text(), description: v.nstr(), expiryDate: v.dateTime(), organizationID: v.uuid() });
@@ -15,8 +16,8 @@ export const apiKeysV2 = [
     http: { method: 'POST', path: '/api/v2/api-keys' },
     permission: 'useApiKeys',
     input: { body: CreateV2 },
-    result: ApiKeysCreateResult,
-    handler: (ctx, { body }) => createApiKey(ctx, { ...body, organizationId: body.organizationID }),
+    result: NewApiKeyBResult,
+    handler: async (ctx, { body }) => withSetBIds(await createApiKey(ctx, { ...body, organizationId: body.organizationID }), 'organizationId'),
   }),
   defineOp({
     id: 'v2.apiKeys.update',
@@ -24,7 +25,7 @@ export const apiKeysV2 = [
     http: { method: 'PUT', path: '/api/v2/api-keys/{id}' },
     permission: 'useApiKeys',
     input: { params: idParam, body: UpdateV2 },
-    result: ApiKeysUpdateResult,
-    handler: (ctx, { params, body }) => updateApiKey(ctx, params.id, body),
+    result: ApiKeyBResult,
+    handler: async (ctx, { params, body }) => withSetBIds(await updateApiKey(ctx, params.id, body), 'organizationId'),
   }),
 ] as const;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { withSetBIdsSchema } from '../../core/set-b-names.js';
 
 // What the operations answer in `data` (for a list: one item). The API document gives these as JSON Schema,
 // the conformance suite checks answers against them, and the catalogue checks at compile time that each
@@ -68,3 +69,7 @@ export const ConditionsTestResult = z.object({
     })),
   })),
 });
+
+export const ConditionBResult = withSetBIdsSchema(ConditionResult, 'projectId');
+export const ConditionWithRulesBResult = withSetBIdsSchema(ConditionsDuplicateResult, 'projectId');
+export const ConditionRuleBResult = ConditionRuleResult.extend({ values: ConditionRuleResult.shape.conditionRuleValues });

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { withSetBIdsSchema } from '../../core/set-b-names.js';
 
 // What the operations answer in `data` (for a list: one item). The API document gives these as JSON Schema,
 // the conformance suite checks answers against them, and the catalogue checks at compile time that each
@@ -23,3 +24,5 @@ export const FilterResult = z.object({
 });
 
 export const FiltersListResult = z.array(FilterResult);
+
+export const FilterBResult = withSetBIdsSchema(FilterResult, 'projectId');

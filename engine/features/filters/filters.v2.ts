@@ -2,7 +2,8 @@ import { z } from 'zod';
 import { defineOp } from '../../ops/op.js';
 import { idParam, v } from '../../core/validation.js';
 import { deleteFilterValues, duplicateFilter, reorderFilterValue, saveFilter, upsertFilterValue } from './filters.rules.js';
-import { FilterResult } from './filters.results.js';
+import { FilterBResult, FilterResult } from './filters.results.js';
+import { withSetBIds } from '../../core/set-b-names.js';
 
 // Set B 2.5
 const FilterV2 = z.object({ name: v.text(), description: v.nstr(), projectID: v.uuid() });
@@ -19,8 +20,8 @@ export const filtersV2 = [
     http: { method: 'POST', path: '/api/v2/filters' },
     permission: 'updateProject', member: { filter: 'create' },
     input: { body: FilterV2 },
-    result: FilterResult,
-    handler: (ctx, { body }) => saveFilter(ctx, null, { ...body, projectId: body.projectID }),
+    result: FilterBResult,
+    handler: async (ctx, { body }) => withSetBIds(await saveFilter(ctx, null, { ...body, projectId: body.projectID }), 'projectId'),
   }),
   defineOp({
     id: 'v2.filters.duplicate',
@@ -28,8 +29,8 @@ export const filtersV2 = [
     http: { method: 'POST', path: '/api/v2/filters/{id}/duplicate' },
     permission: 'updateProject', member: { filter: 'duplicate' },
     input: { params: idParam, body: Duplicate },
-    result: FilterResult,
-    handler: (ctx, { params, body }) => duplicateFilter(ctx, params.id, { projectId: body.projectID, organizationId: body.organizationID }),
+    result: FilterBResult,
+    handler: async (ctx, { params, body }) => withSetBIds(await duplicateFilter(ctx, params.id, { projectId: body.projectID, organizationId: body.organizationID }), 'projectId'),
   }),
   defineOp({
     id: 'v2.filters.update',
@@ -37,8 +38,8 @@ export const filtersV2 = [
     http: { method: 'PUT', path: '/api/v2/filters/{id}' },
     permission: 'updateProject', member: { filter: 'edit' },
     input: { params: idParam, body: FilterV2 },
-    result: FilterResult,
-    handler: (ctx, { params, body }) => saveFilter(ctx, params.id, { ...body, projectId: body.projectID }),
+    result: FilterBResult,
+    handler: async (ctx, { params, body }) => withSetBIds(await saveFilter(ctx, params.id, { ...body, projectId: body.projectID }), 'projectId'),
   }),
   defineOp({
     id: 'v2.filters.updateVariableValues',

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { withSetBIdsSchema } from '../../core/set-b-names.js';
 
 // What the operations answer in `data` (for a list: one item). The API document gives these as JSON Schema,
 // the conformance suite checks answers against them, and the catalogue checks at compile time that each
@@ -26,3 +27,5 @@ export const GroupsAddUsersResult = z.object({
   createdDate: z.string().nullable(),
   modifiedDate: z.string().nullable(),
 });
+
+export const GroupBResult = withSetBIdsSchema(GroupsAddUsersResult, 'organizationId');

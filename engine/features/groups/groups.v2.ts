@@ -2,7 +2,8 @@ import { z } from 'zod';
 import { defineOp } from '../../ops/op.js';
 import { idParam, v } from '../../core/validation.js';
 import { saveGroup, setGroupMembers } from './groups.rules.js';
-import { GroupsAddUsersResult } from './groups.results.js';
+import { GroupBResult } from './groups.results.js';
+import { withSetBIds } from '../../core/set-b-names.js';
 
 // Set B 2.6
 const CreateV2 = z.object({ name: v.text(), description: v.nstr(), organizationID: v.uuid() });
@@ -15,8 +16,8 @@ export const groupsV2 = [
     http: { method: 'POST', path: '/api/v2/groups' },
     permission: 'createGroup',
     input: { body: CreateV2 },
-    result: GroupsAddUsersResult,
-    handler: (ctx, { body }) => saveGroup(ctx, null, { name: body.name, description: body.description, organizationId: body.organizationID }),
+    result: GroupBResult,
+    handler: async (ctx, { body }) => withSetBIds(await saveGroup(ctx, null, { name: body.name, description: body.description, organizationId: body.organizationID }), 'organizationId'),
   }),
   defineOp({
     id: 'v2.groups.update',
@@ -24,8 +25,8 @@ export const groupsV2 = [
     http: { method: 'PUT', path: '/api/v2/groups/{id}' },
     permission: 'editGroup',
     input: { params: idParam, body: UpdateV2 },
-    result: GroupsAddUsersResult,
-    handler: (ctx, { params, body }) => saveGroup(ctx, params.id, body),
+    result: GroupBResult,
+    handler: async (ctx, { params, body }) => withSetBIds(await saveGroup(ctx, params.id, body), 'organizationId'),
   }),
   defineOp({
     id: 'v2.groups.setMembers',
@@ -33,7 +34,7 @@ export const groupsV2 = [
     http: { method: 'PUT', path: '/api/v2/groups/{id}/members' },
     permission: 'editGroup',
     input: { params: idParam, body: v.uuidList() },
-    result: GroupsAddUsersResult,
-    handler: (ctx, { params, body }) => setGroupMembers(ctx, params.id, body),
+    result: GroupBResult,
+    handler: async (ctx, { params, body }) => withSetBIds(await setGroupMembers(ctx, params.id, body), 'organizationId'),
   }),
 ] as const;

@@ -7,7 +7,7 @@ import {
   listFavorites, listFiles, listIterationFiles, listOccurrences, listRecent, previewFile, setStar,
 } from './hub-files.rules.js';
 import { deleteHubFolders, hubConfiguration, HubConfigurationInput, HubFolderInput, LIST_HUB_FOLDERS, listHubFolders, saveHubFolder, updateHubConfiguration } from './hub-folders.rules.js';
-import { HubFileResult, FilesListOccurrencesResult, FilesStarResult, HubFolderResult, HubFoldersDeleteResult, HubResult } from './hub.results.js';
+import { HubFileResult, FileOccurrenceResult, FilesStarResult, HubFolderResult, HubFoldersDeleteResult, HubResult } from './hub.results.js';
 import { DeletedResult } from '../common.results.js';
 
 // The hub: what task reports publish, seen by their recipients (see hub-visibility.ts). Reading a
@@ -20,7 +20,7 @@ const IterationParams = z.object({ id: v.uuid(), extension: v.text(10).regex(/^\
 
 export const hubOps = [
   defineOp({ id: 'v1.files.list', summary: 'List all files (single, iteration, dedicated)', http: { method: 'GET', path: '/api/v1/files' }, permission: 'previewPublishedReport', list: LIST_FILES, result: HubFileResult, handler: (ctx, { list }) => listFiles(ctx, list) }),
-  defineOp({ id: 'v1.files.listOccurrences', summary: 'List occurrences of a file', http: { method: 'GET', path: '/api/v1/files/{id}/occurrences' }, permission: 'previewPublishedReport', input: { params: idParam }, list: LIST_OCCURRENCES, result: FilesListOccurrencesResult, handler: (ctx, { params, list }) => listOccurrences(ctx, params.id, list) }),
+  defineOp({ id: 'v1.files.listOccurrences', summary: 'List occurrences of a file', http: { method: 'GET', path: '/api/v1/files/{id}/occurrences' }, permission: 'previewPublishedReport', input: { params: idParam }, list: LIST_OCCURRENCES, result: FileOccurrenceResult, handler: (ctx, { params, list }) => listOccurrences(ctx, params.id, list) }),
   defineOp({ id: 'v1.files.listIterationFiles', summary: 'List iteration report files for a report and extension', http: { method: 'GET', path: '/api/v1/files/reports/{id}/{extension}' }, permission: 'previewPublishedReport', input: { params: IterationParams }, list: LIST_ITERATION_FILES, result: HubFileResult, handler: (ctx, { params, list }) => listIterationFiles(ctx, params.id, params.extension, list) }),
   defineOp({ id: 'v1.files.listFavorites', summary: 'List favorite files of the authenticated user', http: { method: 'GET', path: '/api/v1/files/favorites' }, permission: 'previewPublishedReport', list: LIST_FAVORITES, result: HubFileResult, handler: (ctx, { list }) => listFavorites(ctx, list) }),
   defineOp({ id: 'v1.files.listRecent', summary: 'List recent files viewed or added within the last 7 days', http: { method: 'GET', path: '/api/v1/files/recent' }, permission: 'previewPublishedReport', list: LIST_RECENT, result: HubFileResult, handler: (ctx, { list }) => listRecent(ctx, list) }),

@@ -4,6 +4,18 @@ import { z } from 'zod';
 // the conformance suite checks answers against them, and the catalogue checks at compile time that each
 // handler's answer fits its schema.
 
+export const FileOccurrenceResult = z.object({
+  id: z.string(),
+  fileId: z.string(),
+  name: z.string(),
+  fullName: z.string(),
+  extension: z.string(),
+  path: z.string(),
+  typeMime: z.string(),
+  size: z.number(),
+  createdDate: z.string().nullable(),
+});
+
 export const HubFileResult = z.object({
   id: z.string(),
   reportId: z.string(),
@@ -22,23 +34,12 @@ export const HubFileResult = z.object({
   starred: z.boolean(),
   lastStarDate: z.string().nullable(),
   createdDate: z.string().nullable(),
-  fileOccurrences: z.null(),
+  fileOccurrences: z.array(FileOccurrenceResult).nullable(),
   hubFolderId: z.string(),
   folder: z.string(),
   iteration: z.array(z.string()),
 });
 
-export const FilesListOccurrencesResult = z.object({
-  id: z.string(),
-  fileId: z.string(),
-  name: z.string(),
-  fullName: z.string(),
-  extension: z.string(),
-  path: z.string(),
-  typeMime: z.string(),
-  size: z.number(),
-  createdDate: z.string().nullable(),
-});
 
 export const FilesStarResult = z.object({ id: z.string(), starred: z.boolean() });
 

@@ -20,7 +20,8 @@ export type MailServerInput = z.output<typeof MailServerInput>;
 
 export function mailServerDto(m: MailServerRow) {
   const { password, ...rest } = m;
-  return { ...rest, hasPassword: password !== null, createdDate: iso(m.createdDate), modifiedDate: iso(m.modifiedDate) };
+  // The interface names `password`; its value is never answered.
+  return { ...rest, password: null, hasPassword: password !== null, createdDate: iso(m.createdDate), modifiedDate: iso(m.modifiedDate) };
 }
 
 export async function saveMailServer(ctx: OpContext, id: string | null, f: MailServerInput) {

@@ -5,6 +5,7 @@ import { z } from 'zod';
 // handler's answer fits its schema.
 
 export const MailServerResult = z.object({
+  password: z.null(),
   hasPassword: z.boolean(),
   createdDate: z.string().nullable(),
   modifiedDate: z.string().nullable(),

@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { withSetBIdsSchema } from '../../core/set-b-names.js';
+import { OrganizationResult } from './organizations.rules.js';
 
 // What the operations answer in `data` (for a list: one item). The API document gives these as JSON Schema,
 // the conformance suite checks answers against them, and the catalogue checks at compile time that each
@@ -21,16 +23,5 @@ export const OrganizationsUpdateAuthenticationResult = z.object({
   })),
 });
 
-export const OrganizationsCreateResult = z.object({
-  id: z.string(),
-  name: z.string().nullable(),
-  displayName: z.string(),
-  description: z.string().nullable(),
-  themeId: z.string(),
-  allowNtlm: z.boolean(),
-  allowJwt: z.boolean(),
-  serviceAuth: z.boolean(),
-  identityProviderId: z.string().nullable(),
-  createdDate: z.string().nullable(),
-  modifiedDate: z.string().nullable(),
-});
+/** Set B's organization: the theme also under set B's name `themeID`. */
+export const OrganizationBResult = withSetBIdsSchema(OrganizationResult, 'themeId');

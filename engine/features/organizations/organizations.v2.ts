@@ -2,7 +2,8 @@ import { z } from 'zod';
 import { defineOp } from '../../ops/op.js';
 import { idParam, v } from '../../core/validation.js';
 import { createOrganization, setOrganizationAuthentication, updateOrganization } from './organizations.rules.js';
-import { OrganizationsCreateResult, OrganizationsUpdateAuthenticationResult } from './organizations.results.js';
+import { OrganizationBResult, OrganizationsUpdateAuthenticationResult } from './organizations.results.js';
+import { withSetBIds } from '../../core/set-b-names.js';
 
 // Set B 2.8
 const CreateV2 = z.object({ name: v.nstr(), displayName: v.text(), description: v.nstr(), themeID: v.uuid() });
@@ -22,8 +23,8 @@ export const organizationsV2 = [
     http: { method: 'POST', path: '/api/v2/organizations' },
     permission: 'createSystem',
     input: { body: CreateV2 },
-    result: OrganizationsCreateResult,
-    handler: (ctx, { body }) => createOrganization(ctx, { ...body, themeId: body.themeID }),
+    result: OrganizationBResult,
+    handler: async (ctx, { body }) => withSetBIds(await createOrganization(ctx, { ...body, themeId: body.themeID }), 'themeId'),
   }),
   defineOp({
     id: 'v2.organizations.update',
@@ -31,9 +32,9 @@ export const organizationsV2 = [
     http: { method: 'PUT', path: '/api/v2/organizations/{id}' },
     permission: 'editSystem',
     input: { params: idParam, body: UpdateV2 },
-    result: OrganizationsCreateResult,
-    handler: (ctx, { params, body }) =>
-      updateOrganization(ctx, params.id, { displayName: body.displayName, description: body.description, themeId: body.themeID }),
+    result: OrganizationBResult,
+    handler: async (ctx, { params, body }) =>
+      withSetBIds(await updateOrganization(ctx, params.id, { displayName: body.displayName, description: body.description, themeId: body.themeID }), 'themeId'),
   }),
   defineOp({
     id: 'v2.organizations.updateAuthentication',

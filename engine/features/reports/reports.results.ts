@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { withSetBIdsSchema } from '../../core/set-b-names.js';
+import { ReportResult } from './reports.rules.js';
 import { ReportDocumentSchema } from '../../render/document.js';
 
 // What the operations answer in `data` (for a list: one item). The API document gives these as JSON Schema,
@@ -109,3 +111,5 @@ export const TemplateItemResult = z.object({
 });
 
 export const TemplateItemsResult = z.object({ nodes: z.array(z.object({ name: z.string(), type: z.string(), icon: z.string(), objects: z.array(TemplateItemResult) })) });
+
+export const ReportBResult = withSetBIdsSchema(ReportResult, 'projectId', 'connectionId');

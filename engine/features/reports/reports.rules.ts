@@ -42,7 +42,7 @@ export const ReportResult = z.object({
   id: z.guid(), projectId: z.guid(), connectionId: z.guid().nullable(), name: z.string(), description: z.string().nullable(),
   type: z.enum(REPORT_TYPES as [ReportType, ...ReportType[]]), outputFormats: z.array(z.string()), templateFile: z.string().nullable(),
   isIteration: z.boolean(), iterationFields: z.array(z.object({ fieldID: z.string(), order: z.number().int() })),
-  dynamicNameSeparator: z.string().nullable(), dynamicNames: z.array(z.object({ itemType: z.string(), value: z.string(), order: z.number().int(), variableAnalyticsAppID: z.string().nullable().optional() })),
+  dynamicNameSeparator: z.string().nullable(), dynamicNames: z.array(z.object({ itemType: z.string(), value: z.string(), order: z.number().int(), variableAnalyticsAppID: z.string().nullable() })),
   filterIds: z.array(z.guid()), createdDate: z.iso.datetime().nullable(), modifiedDate: z.iso.datetime().nullable(),
 });
 
@@ -50,7 +50,9 @@ export function reportDto(r: ReportRow): z.output<typeof ReportResult> {
   return {
     id: r.id, projectId: r.projectId, connectionId: r.connectionId, name: r.name, description: r.description, type: r.type,
     outputFormats: formatsOf(r), templateFile: r.templateFile ?? null, isIteration: r.isIteration, iterationFields: r.iterationFields,
-    dynamicNameSeparator: r.dynamicNameSeparator, dynamicNames: r.dynamicNames, filterIds: r.filterIds,
+    dynamicNameSeparator: r.dynamicNameSeparator,
+    // A name part without an app variable answers null there: the interface names the field on every part.
+    dynamicNames: r.dynamicNames.map((d) => ({ ...d, variableAnalyticsAppID: d.variableAnalyticsAppID ?? null })), filterIds: r.filterIds,
     createdDate: iso(r.createdDate), modifiedDate: iso(r.modifiedDate),
   };
 }

@@ -7,7 +7,8 @@ import { parseFormat } from '../../render/formats.js';
 import { asDownload, generateFiles } from './generate.js';
 import { duplicateReport, updateReportSettings } from './report-edits.rules.js';
 import { createReport, DynamicNamesInput, IterationFieldsInput, reachableReport, reportDto, reportType } from './reports.rules.js';
-import { ReportResult } from './reports.rules.js';
+import { ReportBResult } from './reports.results.js';
+import { withSetBIds } from '../../core/set-b-names.js';
 
 // Set B 2.10 (connectionID is Broadsheet's addition: which of the project's apps the report reads)
 const CreateV2 = z.object({ name: v.text(), description: v.nstr(), projectID: v.uuid(), type: reportType().nullable().optional(), connectionID: v.nuuid() });
@@ -37,8 +38,8 @@ export const reportsV2 = [
     http: { method: 'POST', path: '/api/v2/reports' },
     permission: 'updateProject', member: { report: 'create' },
     input: { body: CreateV2 },
-    result: ReportResult,
-    handler: async (ctx, { body }) => reportDto(await createReport(ctx, { ...body, projectId: body.projectID, type: body.type ?? 'Word', connectionId: body.connectionID })),
+    result: ReportBResult,
+    handler: async (ctx, { body }) => withSetBIds(reportDto(await createReport(ctx, { ...body, projectId: body.projectID, type: body.type ?? 'Word', connectionId: body.connectionID })), 'projectId', 'connectionId'),
   }),
   defineOp({
     id: 'v2.reports.duplicate',
@@ -46,8 +47,8 @@ export const reportsV2 = [
     http: { method: 'POST', path: '/api/v2/reports/{id}/duplicate' },
     permission: 'updateProject', member: { report: 'duplicate' },
     input: { params: idParam, body: Duplicate },
-    result: ReportResult,
-    handler: (ctx, { params, body }) => duplicateReport(ctx, params.id, { projectId: body.projectID, organizationId: body.organizationID }),
+    result: ReportBResult,
+    handler: async (ctx, { params, body }) => withSetBIds(await duplicateReport(ctx, params.id, { projectId: body.projectID, organizationId: body.organizationID }), 'projectId', 'connectionId'),
   }),
   defineOp({
     id: 'v2.reports.update',
@@ -55,8 +56,8 @@ export const reportsV2 = [
     http: { method: 'PUT', path: '/api/v2/reports/{id}' },
     permission: 'updateProject', member: { report: 'edit' },
     input: { params: idParam, body: UpdateV2 },
-    result: ReportResult,
-    handler: (ctx, { params, body }) => updateReportSettings(ctx, params.id, body),
+    result: ReportBResult,
+    handler: async (ctx, { params, body }) => withSetBIds(await updateReportSettings(ctx, params.id, body), 'projectId', 'connectionId'),
   }),
   defineOp({
     id: 'v2.reports.generate',

@@ -49,6 +49,12 @@ export const RequestResult = z.object({
   executionStart: z.string().nullable(),
   executionEnd: z.string().nullable(),
   durationMs: z.number().nullable(),
+  type: z.enum(['Report']).nullable(),
+  config: z.object({ reportId: z.string(), outputFormat: z.string() }).nullable(),
+  selections: z.array(z.object({ fieldName: z.string(), selectedCount: z.number(), selectedValues: z.array(z.string()), isNumeric: z.boolean() })),
+  appId: z.string().nullable(),
+  ignoreExistingFilters: z.boolean(),
+  overrideReportApp: z.boolean(),
 });
 
 export const OnDemandResult = z.object({
@@ -75,6 +81,12 @@ export const OnDemandResult = z.object({
   executionStart: z.string().nullable(),
   executionEnd: z.string().nullable(),
   durationMs: z.number().nullable(),
+  type: z.enum(['Report']).nullable(),
+  config: z.object({ reportId: z.string(), outputFormat: z.string() }).nullable(),
+  selections: z.array(z.object({ fieldName: z.string(), selectedCount: z.number(), selectedValues: z.array(z.string()), isNumeric: z.boolean() })),
+  appId: z.string().nullable(),
+  ignoreExistingFilters: z.boolean(),
+  overrideReportApp: z.boolean(),
 });
 
 export const RequestsLogResult = z.object({ text: z.string() });

@@ -85,6 +85,20 @@ export function requestDto(r: RequestRow, projectName: string | null = null) {
     files: r.files.map((f) => ({ name: f.name, size: f.size, format: f.format, iteration: f.iteration })),
     message: r.message, createdDate: iso(r.createdDate), modifiedDate: iso(r.modifiedDate),
     executionStart: iso(r.startedDate), executionEnd: iso(r.endedDate), durationMs: start !== null && end !== null ? end - start : null,
+    ...onDemandFields(r.config),
+  };
+}
+
+/** An on-demand request as set A 2.16 names it: what was asked for (a task run answers these empty). */
+function onDemandFields(c: RequestRow['config']) {
+  return {
+    type: c ? ('Report' as const) : null,
+    config: c ? { reportId: c.reportId, outputFormat: c.format } : null,
+    selections: Object.entries(c?.selections ?? {}).map(([fieldName, values]) => ({ fieldName, selectedCount: values.length, selectedValues: values, isNumeric: false })),
+    appId: c?.appId ?? null,
+    ignoreExistingFilters: c?.ignoreExistingFilters ?? false,
+    // The app is kept only when the request overrode the report's own.
+    overrideReportApp: !!c?.appId,
   };
 }
 

@@ -5,6 +5,8 @@ import { z } from 'zod';
 // handler's answer fits its schema.
 
 export const StorageServiceResult = z.object({
+  password: z.null(),
+  sftpPort: z.number().nullable(),
   hasPassword: z.boolean(),
   hasPrivateKey: z.boolean(),
   ftpTestDirectoryPath: z.string().nullable(),

@@ -34,7 +34,8 @@ export type StorageInput = z.output<typeof StorageInput>;
 
 export function storageDto(x: StorageServiceRow) {
   const { password, privateKey, ...rest } = x;
-  return { ...rest, hasPassword: password !== null, hasPrivateKey: privateKey !== null, ftpTestDirectoryPath: x.type === 'Folder' ? null : x.rootPath, createdDate: iso(x.createdDate), modifiedDate: iso(x.modifiedDate) };
+  // Set B names `password` (never answered) and `sftpPort`.
+  return { ...rest, password: null, hasPassword: password !== null, hasPrivateKey: privateKey !== null, ftpTestDirectoryPath: x.type === 'Folder' ? null : x.rootPath, sftpPort: x.type === 'SFTP' ? x.port : null, createdDate: iso(x.createdDate), modifiedDate: iso(x.modifiedDate) };
 }
 
 export const listStorage = (ctx: OpContext, list: ListQuery) => pageOf(ctx.db.getRepository(StorageService).createQueryBuilder('x'), LIST_STORAGE, list, 'x.id', storageDto);

@@ -4,6 +4,14 @@ import { baseColumns, flag, ref, text, type BaseRow } from '../../core/entity-ba
 export type SubscriptionType = 'Report' | 'MultipleReports' | 'AnalyticsEntity';
 export type SubscriptionTrigger = 'Schedule' | 'ExternalEvent';
 
+/** What a subscription keeps of a filter besides its selections, to answer it as given (set A 2.17). */
+export interface KeptFilter {
+  bookmarkId: string | null;
+  bookmarkName: string | null;
+  appId: string | null;
+  serverAddress: string | null;
+}
+
 /** A report a subscription receives: its formats, how it travels, the subscriber's selections. */
 export interface SubscribedReport {
   id: string;
@@ -12,6 +20,8 @@ export interface SubscribedReport {
   emailAttachment: boolean;
   emailEmbedment: boolean;
   selections: { fieldName: string; selectedValues: string[] }[];
+  /** Absent on subscriptions saved before filters kept their bookmark. */
+  filter?: KeptFilter;
 }
 
 /** A chart of an analytics app, received as a PNG (set A 2.17 analytics entity). */
@@ -25,6 +35,8 @@ export interface SubscribedChart {
   selections: { fieldName: string; selectedValues: string[] }[];
   /** The filters of what made the chart subscribable (a published report's): the subscriber's selections narrow them. */
   filterIds: string[];
+  serverAddress?: string | null;
+  filter?: KeptFilter;
 }
 
 export interface SubscriptionEmail {

@@ -7,6 +7,11 @@ import { TaskTriggerResult } from '../common.results.js';
 
 export const FilterPart = z.object({
   selections: z.array(z.object({ fieldName: z.string(), selectedCount: z.number(), selectedValues: z.array(z.string()), isNumeric: z.boolean() })),
+  selectionsPreview: z.string().nullable(),
+  bookmarkId: z.string().nullable(),
+  bookmarkName: z.string().nullable(),
+  appId: z.string().nullable(),
+  serverAddress: z.string().nullable(),
 });
 
 export const SubscriptionResult = z.object({
@@ -30,6 +35,7 @@ export const SubscriptionResult = z.object({
   analyticsEntity: z.object({
     id: z.string(),
     appId: z.string(),
+    serverAddress: z.string().nullable(),
     type: z.string().nullable(),
     format: z.string(),
     width: z.number(),
@@ -40,7 +46,14 @@ export const SubscriptionResult = z.object({
   schedule: TaskTriggerResult.nullable(),
   externalEvent: TaskTriggerResult.nullable(),
   recipients: z.array(z.object({ id: z.string(), fullName: z.string(), email: z.string().nullable(), type: z.string() })),
-  email: z.object({ bc: z.string().nullable(), bcc: z.string().nullable(), subject: z.string(), message: z.string() }),
+  email: z.object({
+    bc: z.string().nullable(),
+    bcc: z.string().nullable(),
+    ccAnalyticsVariableId: z.string().nullable(),
+    bccAnalyticsVariableId: z.string().nullable(),
+    subject: z.string(),
+    message: z.string(),
+  }),
   lastExecutionDate: z.string().nullable(),
   nextExecutionDate: z.string().nullable(),
   createdDate: z.string().nullable(),

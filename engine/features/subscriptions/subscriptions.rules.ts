@@ -16,6 +16,7 @@ import { externalEventTrigger, scheduleTrigger, triggerDto } from '../tasks/task
 import { Subscription, type SubscribedChart, type SubscribedReport, type SubscriptionRow } from './subscriptions.entity.js';
 import type { SubscriptionInput } from './subscriptions.inputs.js';
 import { selectionsOf } from './subscription-selections.js';
+import { filterDto, resolveFilter } from './subscription-filter.js';
 
 const FIRE_TIMES = {
   last: '(SELECT MAX(tt.lastFireTime) FROM task_triggers tt WHERE tt.taskId = s.taskId)',
@@ -91,7 +92,11 @@ async function resolveInput(ctx: OpContext, f: SubscriptionInput) {
     const meta = await ctx.analytics.meta(e.appId);
     if (!meta.charts.some((c) => c.id === e.id)) throw badInput(`The chart ${e.id} is not in the app`, [{ field: 'body.analyticsEntity.id', message: `must be a chart of the app "${meta.name}"` }]);
     checkFields(meta.fields, shared, 'body.filter.selections', errors);
-    chart = { id: e.id, appId: e.appId, type: e.type ?? null, format: 'png', width: e.width ?? 800, height: e.height ?? 450, selections: shared, filterIds: [...source.report.filterIds, ...(source.from?.options.filterIds ?? [])] };
+    const { selections, kept } = resolveFilter(meta, f.filter, shared, 'body.filter', errors);
+    chart = {
+      id: e.id, appId: e.appId, type: e.type ?? null, format: 'png', width: e.width ?? 800, height: e.height ?? 450, selections,
+      filterIds: [...source.report.filterIds, ...(source.from?.options.filterIds ?? [])], serverAddress: e.serverAddress ?? null, filter: kept,
+    };
     projectId = source.report.projectId;
     eventAppId = e.appId;
   } else {
@@ -102,10 +107,12 @@ async function resolveInput(ctx: OpContext, f: SubscriptionInput) {
       const source = await subscribable(ctx, r.id, `body.reports.${i}.id`);
       const formats = r.formats.map((x, k) => offeredFormat(source.report, x, `body.reports.${i}.formats.${k}`));
       const { appId, meta } = await reportApp(ctx, source.report);
-      const selections = r.filter?.selections ? cleanSelections(r.filter.selections) : shared;
-      checkFields(meta.fields, selections, r.filter?.selections ? `body.reports.${i}.filter.selections` : 'body.filter.selections', errors);
+      const own = r.filter?.selections ? cleanSelections(r.filter.selections) : shared;
+      checkFields(meta.fields, own, r.filter?.selections ? `body.reports.${i}.filter.selections` : 'body.filter.selections', errors);
+      // The report's own filter, or the subscription's shared one.
+      const { selections, kept } = r.filter ? resolveFilter(meta, r.filter, own, `body.reports.${i}.filter`, errors) : resolveFilter(meta, f.filter, own, 'body.filter', errors);
       reports.push({
-        entry: { id: r.id, formats, zipEmailFiles: r.zipEmailFiles ?? false, emailAttachment: r.emailAttachment ?? !r.emailEmbedment, emailEmbedment: r.emailEmbedment ?? false, selections },
+        entry: { id: r.id, formats, zipEmailFiles: r.zipEmailFiles ?? false, emailAttachment: r.emailAttachment ?? !r.emailEmbedment, emailEmbedment: r.emailEmbedment ?? false, selections, filter: kept },
         source, appId, formats,
       });
     }
@@ -293,27 +300,30 @@ export async function listOwnSubscriptions(ctx: OpContext, list: ListQuery, spec
 
 /** A subscription as answered (set A 2.17), with its trigger, its recipients and when it last ran and runs next. */
 export async function subscriptionDto(ctx: OpContext, s: SubscriptionRow) {
-  const [trigger, recipients, reports] = await Promise.all([
+  const [trigger, recipients, reports, task] = await Promise.all([
     ctx.db.getRepository(TaskTrigger).findOneBy({ taskId: s.taskId }),
     ctx.db.getRepository(TaskRecipient).findBy({ taskId: s.taskId }),
     s.reports.length ? ctx.db.getRepository(Report).findBy({ id: In(s.reports.map((r) => r.id)) }) : Promise.resolve([]),
+    ctx.db.getRepository(Task).findOneBy({ id: s.taskId }),
   ]);
   const users = recipients.length ? await ctx.db.getRepository(User).findBy({ id: In(recipients.map((r) => r.recipientId)) }) : [];
   const t = trigger ? triggerDto(trigger, ctx.now()) : null;
-  const selections = (list: SubscribedReport['selections']) => list.map((x) => ({ fieldName: x.fieldName, selectedCount: x.selectedValues.length, selectedValues: x.selectedValues, isNumeric: false }));
   return {
     id: s.id, name: s.name, description: s.description, triggerType: s.triggerType, type: s.type, subscribeTo: s.subscribeTo, isActive: s.isActive,
     reports: s.reports.map((r) => {
       const report = reports.find((x) => x.id === r.id);
-      return { id: r.id, name: report?.name ?? null, description: report?.description ?? null, formats: r.formats, zipEmailFiles: r.zipEmailFiles, emailAttachment: r.emailAttachment, emailEmbedment: r.emailEmbedment, filter: { selections: selections(r.selections) } };
+      return { id: r.id, name: report?.name ?? null, description: report?.description ?? null, formats: r.formats, zipEmailFiles: r.zipEmailFiles, emailAttachment: r.emailAttachment, emailEmbedment: r.emailEmbedment, filter: filterDto(r.selections, r.filter) };
     }),
-    analyticsEntity: s.chart ? { id: s.chart.id, appId: s.chart.appId, type: s.chart.type, format: s.chart.format, width: s.chart.width, height: s.chart.height } : null,
+    analyticsEntity: s.chart ? { id: s.chart.id, appId: s.chart.appId, serverAddress: s.chart.serverAddress ?? null, type: s.chart.type, format: s.chart.format, width: s.chart.width, height: s.chart.height } : null,
     format: s.chart ? 'png' : null,
-    filter: { selections: selections(s.chart?.selections ?? []) },
+    filter: s.chart ? filterDto(s.chart.selections, s.chart.filter) : filterDto([], undefined),
     schedule: t && trigger?.kind === 'Schedule' ? t : null,
     externalEvent: t && trigger?.kind === 'ExternalEvent' ? t : null,
     recipients: users.map((u) => ({ id: u.id, fullName: `${u.firstName} ${u.lastName}`.trim(), email: u.email, type: 'user' })),
-    email: { bc: s.email.cc, bcc: s.email.bcc, subject: s.email.subject, message: s.email.message },
+    email: {
+      bc: s.email.cc, bcc: s.email.bcc, ccAnalyticsVariableId: task?.email?.ccAnalyticsVariableId ?? null, bccAnalyticsVariableId: task?.email?.bccAnalyticsVariableId ?? null,
+      subject: s.email.subject, message: s.email.message,
+    },
     lastExecutionDate: iso(trigger?.lastFireTime ?? null), nextExecutionDate: iso(trigger?.isActive ? trigger.nextFireTime : null),
     createdDate: iso(s.createdDate), modifiedDate: iso(s.modifiedDate),
   };

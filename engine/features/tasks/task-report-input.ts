@@ -24,6 +24,15 @@ export function taskReportInputA(b: z.output<typeof TaskReportA>): TaskReportInp
   };
 }
 
+/** Set B's storage services, and its single file-storage target when that names a storage service. */
+function storageServicesB(b: z.output<typeof TaskReportB>) {
+  const list = b.storageServices?.map((s) => ({ fileStorageServiceId: s.fileStorageServiceID, path: s.path, siteUrl: s.siteUrl ?? null, zipFiles: s.zipeFiles ?? false, order: s.order }));
+  const target = b.fileStorage?.fileStorageServiceID;
+  if (!target) return list;
+  const all = list ?? [];
+  return [...all, { fileStorageServiceId: target, path: b.fileStorage?.path ?? '', siteUrl: null, zipFiles: false, order: all.length }];
+}
+
 export function taskReportInputB(b: z.output<typeof TaskReportB>): TaskReportInput {
   return {
     reportId: b.reportID, format: b.format, fileOpenPassword: b.fileOpenPassword, fileWritePassword: b.fileWritePassword,
@@ -35,10 +44,10 @@ export function taskReportInputB(b: z.output<typeof TaskReportB>): TaskReportInp
       recipientsVariable: b.iterationOptions?.recipientsVariable, folderVariable: b.iterationOptions?.folderVariable, hubAuthorizedUserVariable: b.iterationOptions?.hubAuthorizedUserVariable,
       filterIds: b.filters ? [...b.filters].sort((x, y) => x.order - y.order).map((f) => f.id) : undefined,
       conditionIds: b.conditions?.map((c) => c.id),
-      storageServices: b.storageServices?.map((s) => ({ fileStorageServiceId: s.fileStorageServiceID, path: s.path, siteUrl: s.siteUrl ?? null, zipFiles: s.zipeFiles ?? false, order: s.order })),
+      storageServices: storageServicesB(b),
       hubFolderId: b.hub?.folderID ?? undefined, maxFileOccurrences: b.hub?.hubMaxFileOccurrences ?? undefined,
       publishToServiceHub: b.hub ? !!b.hub.folderID : undefined,
-      folders: b.fileStorage?.path ? [b.fileStorage.path] : undefined,
+      folders: b.fileStorage?.path && !b.fileStorage.fileStorageServiceID ? [b.fileStorage.path] : undefined,
       numberDecimalSeparator: b.separatorOptions?.numberDecimalSeparator, numberGroupSeparator: b.separatorOptions?.numberGroupSeparator,
     },
   };

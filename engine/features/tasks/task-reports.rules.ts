@@ -80,6 +80,36 @@ export async function taskReportDto(ctx: OpContext, tr: TaskReportRow) {
   };
 }
 
+/**
+ * A task report as set B 2.12 names it, beside the fields every answer has: `reportID`, the iteration,
+ * hub, file-storage and separator options as objects, filters with their order, and storage services
+ * with their type and name (and set B's own spelling, `fileStorageServiceID`, `zipeFiles`).
+ */
+export async function taskReportDtoB(ctx: OpContext, dto: Awaited<ReturnType<typeof taskReportDto>>) {
+  const ids = dto.storageServices.map((x) => x.fileStorageServiceId);
+  const services = ids.length ? await ctx.db.getRepository(StorageService).findBy({ id: In(ids) }) : [];
+  return {
+    ...dto,
+    reportID: dto.reportId,
+    iterationOptions: {
+      zipEmailFiles: dto.zipEmailFiles, evaluateConditionForEachIteration: dto.evaluateConditionForEachIteration, recipientsVariable: dto.recipientsVariable,
+      folderVariable: dto.folderVariable, hubAuthorizedUserVariable: dto.hubAuthorizedUserVariable,
+    },
+    filters: dto.filters.map((f, order) => ({ ...f, order })),
+    storageServices: dto.storageServices.map((x) => {
+      const service = services.find((s) => s.id === x.fileStorageServiceId);
+      return {
+        ...x, id: linkId(dto.id, 'storage', x.fileStorageServiceId, x.path), fileStorageServiceID: x.fileStorageServiceId,
+        type: service?.type ?? null, name: service?.name ?? null, zipeFiles: x.zipFiles,
+      };
+    }),
+    hub: { folderID: dto.hubFolderId, hubMaxFileOccurrences: dto.maxFileOccurrences },
+    // Set B's single file-storage target: a folder path here (a storage service goes under storageServices).
+    fileStorage: { fileStorageServiceID: null, path: dto.folders[0] ?? null },
+    separatorOptions: { numberDecimalSeparator: dto.numberDecimalSeparator, numberGroupSeparator: dto.numberGroupSeparator },
+  };
+}
+
 export async function listTaskReports(ctx: OpContext, taskId: string, list: ListQuery) {
   const task = await reachableTask(ctx, taskId);
   const qb = ctx.db.getRepository(TaskReport).createQueryBuilder('tr').where('tr.taskId = :task', { task: task.id });

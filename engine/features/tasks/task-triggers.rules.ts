@@ -44,11 +44,16 @@ export function timeZoneOffset(timeZone: string | null, at: Date): string | null
  * are there (set A's `timeZoneOfset`, set B's `appID` beside `appId`): answers carry more fields,
  * never fewer.
  */
+/** An external event answers the schedule's fields too, empty: the interface's schedule object names them all. */
+const NO_SCHEDULE: { [K in keyof StoredSchedule]: StoredSchedule[K] | null } = {
+  frequency: null, day: null, month: null, atHour: null, atMinut: null, everyHours: null, fromHour: null, fromMinut: null, toHour: null, toMinut: null, weeklyDays: null,
+};
+
 export function triggerDto(t: TaskTriggerRow, now: Date) {
   const spec = t.kind === 'Schedule' ? scheduleOf(t) : null;
   return {
     id: t.id, taskId: t.taskId, type: t.kind, name: t.name, description: t.description, isActive: t.isActive,
-    execution: t.execution, priority: t.priority, timeZone: t.timeZone, ...(t.schedule ?? {}),
+    execution: t.execution, priority: t.priority, timeZone: t.timeZone, ...NO_SCHEDULE, ...(t.schedule ?? {}),
     timeZoneOfset: timeZoneOffset(t.timeZone, now),
     appId: t.appId, appID: t.appId, analyticsEvent: t.analyticsEvent, startDate: iso(t.startDate), endDate: iso(t.endDate),
     lastFireTime: iso(t.lastFireTime), nextFireTime: iso(t.nextFireTime),

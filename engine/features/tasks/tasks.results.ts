@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { withSetBIdsSchema } from '../../core/set-b-names.js';
 
 // What the operations answer in `data` (for a list: one item). The API document gives these as JSON Schema,
 // the conformance suite checks answers against them, and the catalogue checks at compile time that each
@@ -116,3 +117,35 @@ export const TaskRecipientResult = z.object({
 export const TaskRecipientsAddResult = z.object({ added: z.number() });
 
 export const TaskRecipientsUpdateResult = z.object({ id: z.string(), type: z.enum(['user', 'group']), sendEmail: z.boolean(), seeInHub: z.boolean() });
+
+/** The task e-mail as set A names it (2.20): `bcBcc` and `bc` for the stored `ccBcc` and `cc`. */
+export const TaskEmailAResult = z.object({
+  taskId: z.string(), from: z.string().nullable(), bcBcc: z.boolean(), bc: z.string().nullable(), bcc: z.string().nullable(),
+  ccAnalyticsVariableId: z.string().nullable(), bccAnalyticsVariableId: z.string().nullable(), subject: z.string(), message: z.string().nullable(),
+  isActive: z.boolean(), oneToAll: z.boolean(),
+});
+
+/** The task e-mail as set B names it (2.12): the analytics variables without the `Id` suffix. */
+export const TaskEmailBResult = z.object({
+  taskId: z.string(), from: z.string().nullable(), ccBcc: z.boolean(), cc: z.string().nullable(), bcc: z.string().nullable(),
+  ccAnalyticsVariable: z.string().nullable(), bccAnalyticsVariable: z.string().nullable(), subject: z.string(), message: z.string().nullable(),
+  isActive: z.boolean(), oneToAll: z.boolean(),
+});
+
+export const TaskBResult = withSetBIdsSchema(TaskResult, 'projectId');
+
+/** Set B's task report (2.12): the same task report with set B's objects and spellings beside. */
+export const TaskReportBResult = TaskReportResult.extend({
+  reportID: z.string(),
+  iterationOptions: z.object({
+    zipEmailFiles: z.boolean(), evaluateConditionForEachIteration: z.boolean(), recipientsVariable: z.string().nullable(),
+    folderVariable: z.string().nullable(), hubAuthorizedUserVariable: z.string().nullable(),
+  }),
+  filters: z.array(z.object({ id: z.string(), name: z.string().nullable(), order: z.number() })),
+  storageServices: z.array(TaskReportResult.shape.storageServices.element.extend({
+    id: z.string(), fileStorageServiceID: z.string(), type: z.string().nullable(), name: z.string().nullable(), zipeFiles: z.boolean(),
+  })),
+  hub: z.object({ folderID: z.string().nullable(), hubMaxFileOccurrences: z.number() }),
+  fileStorage: z.object({ fileStorageServiceID: z.null(), path: z.string().nullable() }),
+  separatorOptions: z.object({ numberDecimalSeparator: z.string().nullable(), numberGroupSeparator: z.string().nullable() }),
+});

@@ -101,7 +101,7 @@ export async function updateTaskEmail(ctx: OpContext, id: string, email: TaskEma
   row.email = email;
   row.modifiedDate = ctx.now();
   await ctx.db.getRepository(Task).save(row);
-  return taskDto(row);
+  return { taskId: row.id, ...email };
 }
 
 /**

@@ -6,7 +6,7 @@ import { addTaskRecipients, deleteTaskRecipients, LIST_TASK_RECIPIENTS, listTask
 import { deleteTrigger, deleteTriggers, getTrigger, LIST_TASK_TRIGGERS, listTaskTriggers, saveExternalEvent, saveSchedule } from './task-triggers.rules.js';
 import { EmailA, ExternalEventA, RecipientA, RecipientsA, ScheduleA, TaskCreateA, TaskDuplicate, TaskReportA, TaskSetActive, TaskUpdateA } from './tasks.inputs.js';
 import { taskReportInputA } from './task-report-input.js';
-import { TaskRecipientResult, TaskRecipientsAddResult, TaskRecipientsUpdateResult, TaskReportResult, TaskResult, TasksSetActiveResult } from './tasks.results.js';
+import { TaskEmailAResult, TaskRecipientResult, TaskRecipientsAddResult, TaskRecipientsUpdateResult, TaskReportResult, TaskResult, TasksSetActiveResult } from './tasks.results.js';
 import { DeletedResult, TaskTriggerResult } from '../common.results.js';
 
 // Set A: tasks and everything a task holds. Paths follow the reference product where its public
@@ -45,10 +45,13 @@ export const tasksV1 = [
   defineOp({ id: 'v1.taskExternalEvents.get', summary: 'Get task external event', http: { method: 'GET', path: '/api/v1/tasks/{taskId}/triggers/external-events/{externalEventId}' }, permission: 'viewTask', member: { task: 'view' }, input: { params: uuidParams('taskId', 'externalEventId') }, result: TaskTriggerResult, handler: (ctx, { params }) => getTrigger(ctx, params.taskId, params.externalEventId, 'ExternalEvent') }),
   defineOp({
     id: 'v1.taskEmail.update', summary: 'Update task e-mail', http: { method: 'PUT', path: '/api/v1/tasks/{taskId}/email' }, permission: 'editTask', member: { task: 'edit' }, input: { params: taskId, body: EmailA },
-    result: TaskResult,
-    handler: (ctx, { params, body }) => updateTaskEmail(ctx, params.taskId, {
+    result: TaskEmailAResult,
+    handler: async (ctx, { params, body }) => {
+      const { ccBcc, cc, ...rest } = await updateTaskEmail(ctx, params.taskId, {
       from: body.from ?? null, ccBcc: body.bcBcc ?? false, cc: body.bc ?? null, bcc: body.bcc ?? null, ccAnalyticsVariableId: body.ccAnalyticsVariableId ?? null,
       bccAnalyticsVariableId: body.bccAnalyticsVariableId ?? null, subject: body.subject, message: body.message, isActive: body.isActive ?? true, oneToAll: body.oneToAll ?? false,
-    }),
+      });
+      return { ...rest, bcBcc: ccBcc, bc: cc };
+    },
   }),
 ] as const;

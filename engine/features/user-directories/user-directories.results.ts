@@ -7,6 +7,8 @@ import { z } from 'zod';
 export const UserDirectoryResult = z.object({
   hasPassword: z.boolean(),
   hasAzureClientSecret: z.boolean(),
+  password: z.null(),
+  azureClientSecret: z.null(),
   lastStartedSync: z.string().nullable(),
   createdDate: z.string().nullable(),
   modifiedDate: z.string().nullable(),

@@ -48,6 +48,9 @@ export const userDirectoryDto = (d: UserDirectoryRow) => {
     ...rest,
     hasPassword: password !== null,
     hasAzureClientSecret: azureClientSecret !== null,
+    // The interface names these fields; their values are never answered.
+    password: null,
+    azureClientSecret: null,
     lastStartedSync: iso(d.lastStartedSync),
     createdDate: iso(d.createdDate),
     modifiedDate: iso(d.modifiedDate),

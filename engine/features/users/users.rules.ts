@@ -73,6 +73,8 @@ export async function userDtos(ctx: OpContext, users: UserRow[]) {
     isTenantOwner: u.isTenantOwner,
     isTenantAdmin: u.isTenantAdmin,
     hasPassword: u.passwordHash !== null,
+    // The interface names the field; a password is never answered.
+    password: null,
     // Synchronized from a user directory: changes to name and e-mail come from there.
     directoryId: u.directoryId ?? null,
     roles: of(roles, u.id),
