@@ -145,6 +145,33 @@ describe(covers('subscriptions', 'v1.subscriptions.create', 'v1.subscriptions.li
     expect(left).not.toContain(b.id);
   });
 
+  it('takes a bookmark of the app as the filter: its selections apply under the subscriber\'s own, and the filter is answered as given', async () => {
+    const [first, second] = regions;
+    const [{ id: appRowId }] = await s.engine.services.db.query("SELECT id FROM analytics_apps WHERE appId = 'sales-demo'");
+    const bookmark = await s.ok('POST', `/api/app/analytics/${appRowId}/bookmarks`, { name: 'First region', selections: { Region: [first] } });
+    const res = await as(reader.token).call('POST', '/api/v1/subscriptions', {
+      name: 'Bookmarked', triggerType: 'Schedule', type: 'Report', schedule: farAway, email: { subject: 'Bookmarked' },
+      reports: [{ id: report.id, formats: ['Pdf'], filter: { bookmarkName: 'first region', serverAddress: 'https://analytics.example.com' } }],
+    });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(res.body.data.reports[0].filter).toEqual({
+      selections: [{ fieldName: 'Region', selectedCount: 1, selectedValues: [first], isNumeric: false }], selectionsPreview: `Region: ${first}`,
+      bookmarkId: bookmark.id, bookmarkName: 'First region', appId: 'sales-demo', serverAddress: 'https://analytics.example.com',
+    });
+    // The subscriber's own selection of a field wins over the bookmark's.
+    const own = await as(reader.token).call('PUT', `/api/v1/subscriptions/${res.body.data.id}`, {
+      name: 'Bookmarked', triggerType: 'Schedule', type: 'Report', schedule: farAway, email: { subject: 'Bookmarked' },
+      reports: [{ id: report.id, formats: ['Pdf'], filter: { bookmarkId: bookmark.id, selections: [{ fieldName: 'Region', selectedValues: [second] }] } }],
+    });
+    expect(own.body.data.reports[0].filter).toMatchObject({ selections: [expect.objectContaining({ selectedValues: [second] })], bookmarkName: 'First region' });
+    const unknown = await as(reader.token).call('POST', '/api/v1/subscriptions', {
+      triggerType: 'Schedule', type: 'Report', schedule: farAway, email: { subject: 'x' }, reports: [{ id: report.id, formats: ['Pdf'], filter: { bookmarkId: 'no-such-bookmark' } }],
+    });
+    expect(unknown.status).toBe(400);
+    expect(unknown.body.errorDetails!.map((e: { field: string }) => e.field)).toEqual(['body.reports.0.filter.bookmarkId']);
+    await as(reader.token).call('DELETE', '/api/v1/subscriptions', [res.body.data.id]);
+  });
+
   it('refuses what may not be subscribed to or sent, naming the field, and stores nothing', async () => {
     const before = (await as(reader.token).call('GET', '/api/v1/subscriptions', undefined, { get_all: true })).body.data.length;
     const base = { triggerType: 'Schedule', type: 'Report', reports: [{ id: report.id, formats: ['Pdf'] }], schedule: farAway, email: { subject: 'x' } };

@@ -4,6 +4,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../support/test-server.js';
 import { covers } from '../support/covers.js';
 import { demoProject } from '../support/demo-figures.js';
+import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import { waitForRequest } from '../support/requests.js';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 
 let s: TestServer;
 let projectId: string;
@@ -18,7 +22,7 @@ beforeAll(async () => {
 }, 120_000);
 afterAll(() => s.stop());
 
-describe(covers('set A and B field names in answers', 'v1.taskReports.create', 'v1.taskReports.list', 'v1.taskSchedules.create', 'v1.taskSchedules.get', 'v2.tasks.upsertExternalEvent', 'v2.tasks.getExternalEvent'), () => {
+describe(covers('set A and B field names in answers', 'v2.tasks.upsertReport', 'v2.tasks.updateEmail', 'v1.taskEmail.update', 'v1.taskReports.create', 'v1.taskReports.list', 'v1.taskSchedules.create', 'v1.taskSchedules.get', 'v2.tasks.upsertExternalEvent', 'v2.tasks.getExternalEvent'), () => {
   it('answers a task report with set A 2.19\'s names: reportConditions, reportFilters, reportStorageServices, reportFolders, the cloud-drive variables', async () => {
     const condition = (await s.ok('POST', '/api/v2/conditions', { name: 'Any', projectID: projectId })).id;
     const filter = (await s.ok('POST', '/api/v2/filters', { name: 'Some', projectID: projectId })).id;
@@ -38,6 +42,37 @@ describe(covers('set A and B field names in answers', 'v1.taskReports.create', '
     // The same link answers the same id each time.
     const [again] = await s.ok('GET', `/api/v1/tasks/${taskId}/reports`);
     expect(again.reportConditions[0].id).toBe(row.reportConditions[0].id);
+  });
+
+  it('answers set B\'s task report, task e-mail and identifiers in set B\'s names, and delivers a file-storage target that names a storage service', async () => {
+    const folder = await mkdtemp(join(tmpdir(), 'broadsheet-setb-'));
+    try {
+      const svc = await s.ok('POST', '/api/v1/storage-services', { name: 'Shared drive', type: 'Folder', rootPath: folder });
+      const task = await s.ok('POST', '/api/v2/tasks', { name: 'Set B names', projectID: projectId });
+      expect(task.projectID).toBe(projectId);
+      const tr = await s.ok('PUT', `/api/v2/tasks/${task.id}/reports`, {
+        reportID: reportId, format: 'Pdf', emailEmbedment: false, emailAttachment: true, iterationOptions: { zipEmailFiles: true, recipientsVariable: 'vMail' },
+        fileStorage: { fileStorageServiceID: svc.id, path: 'monthly' }, separatorOptions: { numberDecimalSeparator: ',', numberGroupSeparator: '.' },
+      });
+      expect(tr).toMatchObject({
+        reportID: reportId, iterationOptions: { zipEmailFiles: true, evaluateConditionForEachIteration: false, recipientsVariable: 'vMail' },
+        fileStorage: { fileStorageServiceID: null, path: null }, separatorOptions: { numberDecimalSeparator: ',', numberGroupSeparator: '.' },
+        hub: { folderID: null },
+      });
+      expect(tr.storageServices).toEqual([expect.objectContaining({ fileStorageServiceID: svc.id, type: 'Folder', name: 'Shared drive', path: 'monthly', zipeFiles: false })]);
+      const b = await s.ok('PUT', `/api/v2/tasks/${task.id}/email`, { from: 'reports@example.com', subject: 'Pack', isActive: true, ccBcc: true, cc: 'boss@example.com' });
+      expect(b).toMatchObject({ taskId: task.id, from: 'reports@example.com', ccBcc: true, cc: 'boss@example.com', ccAnalyticsVariable: null, bccAnalyticsVariable: null, subject: 'Pack' });
+      const a = await s.ok('PUT', `/api/v1/tasks/${task.id}/email`, { taskId: task.id, subject: 'Pack A', message: 'Hello', bcBcc: true, bc: 'chief@example.com', isActive: false });
+      expect(a).toMatchObject({ taskId: task.id, bcBcc: true, bc: 'chief@example.com', ccAnalyticsVariableId: null, subject: 'Pack A', message: 'Hello' });
+      // The run writes the file to the storage service the file-storage target named.
+      const run = await s.ok('POST', `/api/v2/requests/${task.id}/run`);
+      const done = await waitForRequest(s, run.id);
+      expect(done.status, done.message).toBe('completed');
+      const written = await readdir(join(folder, 'monthly'));
+      expect(written.some((n) => n.endsWith('.pdf'))).toBe(true);
+    } finally {
+      await rm(folder, { recursive: true, force: true });
+    }
   });
 
   it('answers a schedule with set A\'s timeZoneOfset and an external event with set B\'s appID', async () => {

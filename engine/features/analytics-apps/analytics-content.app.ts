@@ -9,7 +9,7 @@ import { IMPORT_BODY_LIMIT } from '../../core/limits.js';
 import { providerAppId } from './analytics-apps.rules.js';
 import { Measure, Sort } from '../../render/document.js';
 import { AnalyticsChartDataResult, AnalyticsChartPictureResult, AnalyticsEvaluateResult, AnalyticsFieldValuesResult, AnalyticsGetResult } from './analytics-apps.results.js';
-import { DeletedResult, NamedResult } from '../common.results.js';
+import { DeletedResult } from '../common.results.js';
 
 const appParam = z.object({ id: v.uuid() });
 const itemParam = z.object({ id: v.uuid(), itemId: z.string().min(1).max(64) });
@@ -75,7 +75,7 @@ const path = (suffix = '') => `/api/app/analytics/{id}${suffix}`;
 /** Writes to an app (its data file and metadata) queue per app, apart from the main database's writes. */
 const APP_STORE = { store: (raw: { params?: unknown }) => `analytics:${String((raw.params as { id?: unknown } | undefined)?.id ?? '')}` };
 
-function collectionOps<I extends z.ZodType, S extends string>(collection: Collection, singular: S, input: I, check: (ctx: OpContext, meta: AppMeta, body: z.output<I>) => Promise<void> | void) {
+function collectionOps<I extends z.ZodObject, S extends string>(collection: Collection, singular: S, input: I, check: (ctx: OpContext, meta: AppMeta, body: z.output<I>) => Promise<void> | void) {
   // The ids stay literal types (app.analytics.saveChart…), so the renderer's client is typed per operation.
   const Name = (singular[0].toUpperCase() + singular.slice(1)) as Capitalize<S>;
   return [
@@ -86,7 +86,8 @@ function collectionOps<I extends z.ZodType, S extends string>(collection: Collec
       permission: 'updateProject',
       writes: APP_STORE,
       input: { params: appParam, body: input },
-      result: NamedResult,
+      // The item as stored: what was given, with its id.
+      result: input.extend({ id: z.string() }),
       handler: async (ctx, { params, body }) => {
         const appId = await providerAppId(ctx, params.id);
         return saveItem(ctx, appId, collection, body as never, (meta) => check(ctx, meta, body as z.output<I>));
