@@ -103,6 +103,36 @@ describe(covers('task e-mail', 'v2.tasks.updateEmail', 'v2.requests.run'), () =>
     expect(got.map((m) => m.envelopeTo[0]).sort()).toEqual(ids.map((_, i) => `retry${i}@example.com`).sort());
   });
 
+  it('sends no mail when conditions hold back every file, says so in the log and the dry run, and sends it when the task asks', async () => {
+    const ivy = await user('Ivy', 'ivy@example.com');
+    const { appId } = await f.make.connected();
+    const variable = `vAllUnits${Math.random().toString(36).slice(2, 7)}`;
+    await s.ok('POST', `/api/app/analytics/${appId}/variables`, { name: variable, definition: 'Sum(Units)' });
+    const condition = await s.ok('POST', '/api/v2/conditions', { name: 'A record month', projectID: projectId });
+    await s.ok('PUT', `/api/v2/conditions/${condition.id}/rules`, { name: 'Units above a million', analyticsAppID: appId, values: [{ type: 'Variable', variable, operator: '>', comparisonValue: '1000000', order: 0 }] });
+    const task = await s.ok('POST', '/api/v2/tasks', { name: 'Held back', projectID: projectId });
+    await s.ok('PUT', `/api/v2/tasks/${task.id}/reports`, { reportID: reportId, format: 'Html', emailEmbedment: false, emailAttachment: true, conditions: [{ id: condition.id }] });
+    await s.ok('PUT', `/api/v2/tasks/${task.id}/recipients`, [{ id: ivy, type: 'user' }]);
+    const email = { from: 'reports@example.com', subject: 'Held back pack', message: 'Here is this month\'s pack.', isActive: true };
+    expect((await s.ok('PUT', `/api/v2/tasks/${task.id}/email`, email)).sendWithoutFiles).toBe(false);
+    expect((await s.ok('GET', `/api/v1/tasks/${task.id}/dry-run`)).warnings).toContain('When conditions hold back every file, no mail is sent (the task\'s e-mail sends only with files).');
+
+    const quiet = await waitForRequest(s, (await s.ok('POST', `/api/v2/requests/${task.id}/run`)).id);
+    expect(quiet.files).toEqual([]);
+    await outboxIdle(s);
+    expect(await s.engine.services.db.getRepository(Outbox).countBy({ requestId: quiet.id })).toBe(0);
+    expect((await s.ok('GET', `/api/v1/requests/${quiet.id}/log`)).text).toContain('No mail sent: no report file was made to attach (conditions held back every one)');
+
+    await s.ok('PUT', `/api/v2/tasks/${task.id}/email`, { ...email, sendWithoutFiles: true });
+    const loud = await waitForRequest(s, (await s.ok('POST', `/api/v2/requests/${task.id}/run`)).id);
+    const [mail] = await until(() => smtp.received.filter((m) => m.parsed.subject === 'Held back pack'), (x) => x.length >= 1);
+    expect(mail.envelopeTo).toEqual(['ivy@example.com']);
+    expect(mail.parsed.attachments).toEqual([]);
+    expect(loud.files).toEqual([]);
+    // The quiet run sent nothing: the one mail is the second run's.
+    expect(smtp.received.filter((m) => m.parsed.subject === 'Held back pack')).toHaveLength(1);
+  });
+
   it('refuses a subject that would inject a header, naming it', async () => {
     const task = await s.ok('POST', '/api/v2/tasks', { name: 'Injected', projectID: projectId });
     const res = await s.call('PUT', `/api/v2/tasks/${task.id}/email`, { body: { from: 'reports@example.com', subject: 'Hello\nBcc: everyone@example.com', isActive: true } });

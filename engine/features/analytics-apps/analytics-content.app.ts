@@ -43,6 +43,9 @@ const checkFields = (meta: AppMeta, names: string[], field: string) => {
 
 type Collection = 'variables' | 'charts' | 'bookmarks' | 'sheets';
 
+/** An item of a collection as stored and answered: what was given, with its id. */
+const stored = <T extends z.ZodRawShape>(input: z.ZodObject<T>) => input.extend({ id: z.string() });
+
 /** Saves an item of one of the app's collections: a new id when none is given, names unique. */
 async function saveItem<T extends { id: string; name: string }>(ctx: OpContext, appId: string, collection: Collection, input: Omit<T, 'id'> & { id?: string }, check: (meta: AppMeta) => Promise<void> | void) {
   const meta = await ctx.analytics.meta(appId);
@@ -75,7 +78,8 @@ const path = (suffix = '') => `/api/app/analytics/{id}${suffix}`;
 /** Writes to an app (its data file and metadata) queue per app, apart from the main database's writes. */
 const APP_STORE = { store: (raw: { params?: unknown }) => `analytics:${String((raw.params as { id?: unknown } | undefined)?.id ?? '')}` };
 
-function collectionOps<I extends z.ZodObject, S extends string>(collection: Collection, singular: S, input: I, check: (ctx: OpContext, meta: AppMeta, body: z.output<I>) => Promise<void> | void) {
+/** `result` is the item as stored (the input with its id), passed in so its type stays the collection's own. */
+function collectionOps<I extends z.ZodObject, R extends z.ZodObject, S extends string>(collection: Collection, singular: S, input: I, result: R, check: (ctx: OpContext, meta: AppMeta, body: z.output<I>) => Promise<void> | void) {
   // The ids stay literal types (app.analytics.saveChart…), so the renderer's client is typed per operation.
   const Name = (singular[0].toUpperCase() + singular.slice(1)) as Capitalize<S>;
   return [
@@ -86,11 +90,10 @@ function collectionOps<I extends z.ZodObject, S extends string>(collection: Coll
       permission: 'updateProject',
       writes: APP_STORE,
       input: { params: appParam, body: input },
-      // The item as stored: what was given, with its id.
-      result: input.extend({ id: z.string() }),
+      result,
       handler: async (ctx, { params, body }) => {
         const appId = await providerAppId(ctx, params.id);
-        return saveItem(ctx, appId, collection, body as never, (meta) => check(ctx, meta, body as z.output<I>));
+        return saveItem<z.output<R> & { id: string; name: string }>(ctx, appId, collection, body as never, (meta) => check(ctx, meta, body as z.output<I>));
       },
     }),
     defineOp({
@@ -199,15 +202,15 @@ export const analyticsContentApp = [
       return { svg };
     },
   }),
-  ...collectionOps('variables', 'variable', VariableInput, (ctx, meta, body) => {
+  ...collectionOps('variables', 'variable', VariableInput, stored(VariableInput), (ctx, meta, body) => {
     ctx.analytics.checkExpression(meta, body.definition, 'body.definition');
   }),
-  ...collectionOps('charts', 'chart', ChartInput, (ctx, meta, body) => {
+  ...collectionOps('charts', 'chart', ChartInput, stored(ChartInput), (ctx, meta, body) => {
     checkFields(meta, body.dimensions, 'body.dimensions');
     body.measures.forEach((m, k) => ctx.analytics.checkExpression(meta, m.expression, `body.measures.${k}.expression`));
   }),
-  ...collectionOps('bookmarks', 'bookmark', BookmarkInput, (_ctx, meta, body) => checkFields(meta, Object.keys(body.selections), 'body.selections')),
-  ...collectionOps('sheets', 'sheet', SheetInput, (_ctx, meta, body) => {
+  ...collectionOps('bookmarks', 'bookmark', BookmarkInput, stored(BookmarkInput), (_ctx, meta, body) => checkFields(meta, Object.keys(body.selections), 'body.selections')),
+  ...collectionOps('sheets', 'sheet', SheetInput, stored(SheetInput), (_ctx, meta, body) => {
     const missing = body.chartIds.find((c) => !meta.charts.some((x) => x.id === c));
     if (missing) throw badInput(`Chart ${missing} is not in the app`, [{ field: 'body.chartIds', message: `unknown chart ${missing}` }]);
   }),

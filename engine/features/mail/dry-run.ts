@@ -43,6 +43,8 @@ export async function dryRun(ctx: OpContext, taskId: string) {
     if (tr.options.recipientsVariable) warnings.push(`“${name}” also mails each address its variable ${tr.options.recipientsVariable} names for an iteration value, with only that value's file: known when the run reads the data.`);
     if (tr.options.publishToServiceHub && tr.options.hubAuthorizedUserVariable) warnings.push(`“${name}” is published to the hub for the users its variable ${tr.options.hubAuthorizedUserVariable} names, each seeing only their own files.`);
   }
+  if (mailOn && !task.email?.sendWithoutFiles && taskReports.some((tr) => tr.options.conditionIds.length && (tr.options.emailAttachment || tr.options.emailEmbedment)))
+    warnings.push('When conditions hold back every file, no mail is sent (the task\'s e-mail sends only with files).');
   if (!mailOn) warnings.push('E-mail is off for this task: nobody is mailed.');
   else if (!server) warnings.push('No mail server is set up: nobody can be mailed.');
   if (task.testMode) {

@@ -167,6 +167,11 @@ export async function queueTaskMail(ctx: OpContext, task: TaskRow, requestId: st
   // Files of no task report (a subscribed chart) travel as `untracked` says.
   const optionsOf = (trId: string) => taskReports.get(trId)?.options ?? (trId === '' ? (untracked ?? undefined) : undefined);
   const mailed = files.filter((f) => f.format !== 'Zip' && (optionsOf(f.taskReportId ?? '')?.emailAttachment || optionsOf(f.taskReportId ?? '')?.emailEmbedment));
+  // Conditions may hold back every file: a mail announcing reports that are not there is not sent, unless the task asks.
+  if (!mailed.length && trs.some((tr) => tr.options.emailAttachment || tr.options.emailEmbedment) && !email.sendWithoutFiles) {
+    log('No mail sent: no report file was made to attach (conditions held back every one); the task\'s e-mail sends only with files');
+    return null;
+  }
   let dynamic = dynamicRecipients(files, taskReports, log);
   if (task.testMode && dynamic.size) {
     log(`Test mode: ${dynamic.size} address${dynamic.size === 1 ? '' : 'es'} from recipients variables not mailed`);

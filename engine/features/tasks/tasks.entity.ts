@@ -13,6 +13,11 @@ export interface TaskEmail {
   message: string | null;
   isActive: boolean;
   oneToAll: boolean;
+  /**
+   * Mail even when no report file was made for it (conditions held back every one). Off by default:
+   * a mail announcing a report that is not there is worse than none. Absent on older tasks (off).
+   */
+  sendWithoutFiles?: boolean;
 }
 
 /** A task: reports to run for recipients, on schedules or events, under filters and conditions. */

@@ -64,10 +64,12 @@ export const RecipientsB = z.array(z.object({ id: v.uuid(), type: v.oneOf(['user
 export const EmailA = z.object({
   taskId: v.uuid(), from: v.nheader(320), bcBcc: v.obool(), bc: v.nheader(4000), bcc: v.nheader(4000),
   ccAnalyticsVariableId: v.nuuid(), bccAnalyticsVariableId: v.nuuid(), subject: v.header(998), message: v.text(100_000), isActive: v.obool(), oneToAll: v.obool(),
+  sendWithoutFiles: v.obool(),
 });
 export const EmailB = z.object({
   from: v.header(320), ccBcc: v.obool(), cc: v.nheader(4000), bcc: v.nheader(4000), ccAnalyticsVariable: v.nuuid(), bccAnalyticsVariable: v.nuuid(),
   subject: v.header(998), message: v.nstr(100_000), isActive: v.bool(), oneToAll: v.obool(),
+  sendWithoutFiles: v.obool(),
 });
 
 const secret = () => z.string().max(256).nullable().optional();

@@ -31,6 +31,7 @@ export const TaskResult = z.object({
     message: z.string().nullable(),
     isActive: z.boolean(),
     oneToAll: z.boolean(),
+    sendWithoutFiles: z.boolean(),
   }).nullable(),
   createdDate: z.string().nullable(),
   modifiedDate: z.string().nullable(),
@@ -122,14 +123,14 @@ export const TaskRecipientsUpdateResult = z.object({ id: z.string(), type: z.enu
 export const TaskEmailAResult = z.object({
   taskId: z.string(), from: z.string().nullable(), bcBcc: z.boolean(), bc: z.string().nullable(), bcc: z.string().nullable(),
   ccAnalyticsVariableId: z.string().nullable(), bccAnalyticsVariableId: z.string().nullable(), subject: z.string(), message: z.string().nullable(),
-  isActive: z.boolean(), oneToAll: z.boolean(),
+  isActive: z.boolean(), oneToAll: z.boolean(), sendWithoutFiles: z.boolean(),
 });
 
 /** The task e-mail as set B names it (2.12): the analytics variables without the `Id` suffix. */
 export const TaskEmailBResult = z.object({
   taskId: z.string(), from: z.string().nullable(), ccBcc: z.boolean(), cc: z.string().nullable(), bcc: z.string().nullable(),
   ccAnalyticsVariable: z.string().nullable(), bccAnalyticsVariable: z.string().nullable(), subject: z.string(), message: z.string().nullable(),
-  isActive: z.boolean(), oneToAll: z.boolean(),
+  isActive: z.boolean(), oneToAll: z.boolean(), sendWithoutFiles: z.boolean(),
 });
 
 export const TaskBResult = withSetBIdsSchema(TaskResult, 'projectId');

@@ -33,7 +33,7 @@ export function taskDto(t: TaskRow) {
     id: t.id, projectId: t.projectId, name: t.name, description: t.description, isActive: t.isActive,
     sendNotifications: t.sendNotifications, notifyIfError: t.notifyIfError, notifyIfWarning: t.notifyIfWarning, notifyIfSuccess: t.notifyIfSuccess,
     notificationRecipients: t.notificationRecipients, notificationCc: t.notificationCc, notificationBcc: t.notificationBcc,
-    testMode: t.testMode, testModeRecipients: t.testModeRecipients, email: t.email,
+    testMode: t.testMode, testModeRecipients: t.testModeRecipients, email: t.email ? { ...t.email, sendWithoutFiles: t.email.sendWithoutFiles ?? false } : null,
     createdDate: iso(t.createdDate), modifiedDate: iso(t.modifiedDate), createdBy: t.createdBy, modifiedBy: t.modifiedBy,
   };
 }
@@ -101,7 +101,7 @@ export async function updateTaskEmail(ctx: OpContext, id: string, email: TaskEma
   row.email = email;
   row.modifiedDate = ctx.now();
   await ctx.db.getRepository(Task).save(row);
-  return { taskId: row.id, ...email };
+  return { taskId: row.id, ...email, sendWithoutFiles: email.sendWithoutFiles ?? false };
 }
 
 /**

@@ -49,7 +49,7 @@ export const tasksV1 = [
     handler: async (ctx, { params, body }) => {
       const { ccBcc, cc, ...rest } = await updateTaskEmail(ctx, params.taskId, {
       from: body.from ?? null, ccBcc: body.bcBcc ?? false, cc: body.bc ?? null, bcc: body.bcc ?? null, ccAnalyticsVariableId: body.ccAnalyticsVariableId ?? null,
-      bccAnalyticsVariableId: body.bccAnalyticsVariableId ?? null, subject: body.subject, message: body.message, isActive: body.isActive ?? true, oneToAll: body.oneToAll ?? false,
+      bccAnalyticsVariableId: body.bccAnalyticsVariableId ?? null, subject: body.subject, message: body.message, isActive: body.isActive ?? true, oneToAll: body.oneToAll ?? false, sendWithoutFiles: body.sendWithoutFiles ?? false,
       });
       return { ...rest, bcBcc: ccBcc, bc: cc };
     },

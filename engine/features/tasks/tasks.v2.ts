@@ -23,7 +23,7 @@ export const tasksV2 = [
     handler: async (ctx, { params, body }) => {
       const { ccAnalyticsVariableId, bccAnalyticsVariableId, ...rest } = await updateTaskEmail(ctx, params.id, {
       from: body.from, ccBcc: body.ccBcc ?? false, cc: body.cc ?? null, bcc: body.bcc ?? null, ccAnalyticsVariableId: body.ccAnalyticsVariable ?? null,
-      bccAnalyticsVariableId: body.bccAnalyticsVariable ?? null, subject: body.subject, message: body.message ?? null, isActive: body.isActive, oneToAll: body.oneToAll ?? false,
+      bccAnalyticsVariableId: body.bccAnalyticsVariable ?? null, subject: body.subject, message: body.message ?? null, isActive: body.isActive, oneToAll: body.oneToAll ?? false, sendWithoutFiles: body.sendWithoutFiles ?? false,
       });
       return { ...rest, ccAnalyticsVariable: ccAnalyticsVariableId, bccAnalyticsVariable: bccAnalyticsVariableId };
     },

@@ -17,11 +17,12 @@ export function TaskEmailSection({ task, saved }: { task: TaskDto; saved: () => 
           { name: 'message', label: 'Message', kind: 'textarea' },
           { name: 'oneToAll', label: 'One mail to all recipients (instead of one each)', kind: 'checkbox' },
           { name: 'isActive', label: 'Send e-mail', kind: 'checkbox' },
+          { name: 'sendWithoutFiles', label: 'Send it even when no report file was made (conditions held back every one)', kind: 'checkbox' },
         ]}
-        initial={{ from: e?.from ?? '', subject: e?.subject ?? `${task.name}`, message: e?.message ?? '', oneToAll: e?.oneToAll ?? false, isActive: e?.isActive ?? true }}
+        initial={{ from: e?.from ?? '', subject: e?.subject ?? `${task.name}`, message: e?.message ?? '', oneToAll: e?.oneToAll ?? false, isActive: e?.isActive ?? true, sendWithoutFiles: e?.sendWithoutFiles ?? false }}
         submitLabel="Save e-mail"
         onSubmit={async (v) => {
-          const a = await invoke('v2.tasks.updateEmail', { params: { id: task.id }, body: { from: text(v.from), subject: text(v.subject), message: orNull(v.message), oneToAll: flag(v.oneToAll), isActive: flag(v.isActive) } });
+          const a = await invoke('v2.tasks.updateEmail', { params: { id: task.id }, body: { from: text(v.from), subject: text(v.subject), message: orNull(v.message), oneToAll: flag(v.oneToAll), isActive: flag(v.isActive), sendWithoutFiles: flag(v.sendWithoutFiles) } });
           if (!a.ok) return submitOutcome(a);
           toastSucceeded('Saved the e-mail.');
           saved();
