@@ -11,6 +11,8 @@ export interface EngineEvents {
   'report.progress': { reportId: string; done: number; total: number };
   /** A request was queued, started, made progress or finished (the monitoring screen's live status). */
   'request.changed': { id: string; kind: string; taskId: string | null; status: string; progressDone: number; progressTotal: number };
+  /** A message of the outbox changed state (queued, sent, failed, waiting to retry, cancelled); a run's mail names its run. */
+  'mail.changed': { id: string; requestId: string | null; status: string };
   /** Desktop only: a template saved in Office was uploaded as a new version, or refused with its problems. */
   'template.synced': { reportId: string; ok: boolean; message: string; problems: { field: string; message: string }[] };
 }

@@ -182,6 +182,34 @@ describe(covers('task e-mail', 'v2.tasks.updateEmail', 'v2.requests.run'), () =>
     expect((await s.call('POST', `/api/v1/outbox/${failed.id}/retry`)).status).toBe(409);
   });
 
+  it('explains a failure in words beside the raw reply, names it on the run, cancels and sends again, and tells the screens as it goes', async () => {
+    const una = await user('Una', 'una@example.com');
+    const task = await s.ok('POST', '/api/v2/tasks', { name: 'Explained pack', projectID: projectId });
+    await s.ok('PUT', `/api/v2/tasks/${task.id}/reports`, { reportID: reportId, format: 'Html', emailEmbedment: false, emailAttachment: true });
+    await s.ok('PUT', `/api/v2/tasks/${task.id}/recipients`, [{ id: una, type: 'user' }]);
+    await s.ok('PUT', `/api/v2/tasks/${task.id}/email`, { from: 'reports@example.com', subject: 'Explained pack', isActive: true });
+    const seen: string[] = [];
+    const off = s.engine.on((e) => { if (e.type === 'mail.changed') seen.push(e.payload.status); });
+    smtp.refuseNext(1, 550);
+    const done = await waitForRequest(s, (await s.ok('POST', `/api/v2/requests/${task.id}/run`)).id);
+    const [failed] = await until(() => s.ok('GET', '/api/v1/outbox', undefined, { request_id: done.id }), (x: any[]) => x[0]?.status === 'failed');
+    expect(failed.explanation).toBe('The recipient\'s server does not know this address: check it is spelled right and still in use.');
+    expect(failed.lastError).toMatch(/^550/);
+    const [run] = await s.ok('GET', '/api/v1/requests', undefined, { task_id: task.id });
+    expect(run.deliveryProblem).toBe(`1 mail failed: ${failed.explanation}`);
+
+    const cancelled = await s.ok('POST', `/api/v1/outbox/${failed.id}/cancel`);
+    expect(cancelled.status).toBe('cancelled');
+    expect((await s.call('POST', `/api/v1/outbox/${failed.id}/cancel`)).status).toBe(409);
+    await s.ok('POST', `/api/v1/outbox/${failed.id}/retry`);
+    await until(() => s.ok('GET', '/api/v1/outbox', undefined, { request_id: done.id }), (x: any[]) => x[0]?.status === 'sent');
+    expect((await s.ok('GET', '/api/v1/requests', undefined, { task_id: task.id }))[0].deliveryProblem).toBeNull();
+    expect((await s.call('POST', `/api/v1/outbox/${failed.id}/cancel`)).status).toBe(409);
+    off();
+    // Queued, failed, cancelled, queued again, sent: each change was told.
+    expect(seen).toEqual(['queued', 'failed', 'cancelled', 'queued', 'sent']);
+  });
+
   it('notifies the task\'s notification recipients of the outcomes it asks for, and of no other', async () => {
     const task = await s.ok('POST', '/api/v2/tasks', { name: 'Lonely pack', projectID: projectId });
     await s.ok('PUT', `/api/v2/tasks/${task.id}/reports`, { reportID: reportId, format: 'Html', emailEmbedment: false, emailAttachment: true });

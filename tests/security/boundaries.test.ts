@@ -101,7 +101,7 @@ describe(covers('the event stream shows what the lists show', 'v2.requests.run',
   });
 });
 
-describe(covers('the outbox shows what run history shows', 'app.outbox.list', 'app.outbox.retry', 'v2.users.invite'), () => {
+describe(covers('the outbox shows what run history shows', 'app.outbox.list', 'app.outbox.retry', 'app.outbox.cancel', 'v2.users.invite'), () => {
   it("lists a run's mail to those who may see the run, mail of no run to tenant administrators only", async () => {
     const { requestId } = await mailingRun();
     await s.ok('POST', '/api/v2/users/invite', { emails: [`invitee${++n}@example.com`] });
@@ -121,6 +121,11 @@ describe(covers('the outbox shows what run history shows', 'app.outbox.list', 'a
     // What is not shown cannot be acted on either: the same 404 as an id that never was.
     expect((await s.call('POST', `/api/v1/outbox/${runMail.id}/retry`, { token: away.token })).status).toBe(404);
     expect((await s.call('POST', `/api/v1/outbox/${invitation.id}/retry`, { token: colleague.token })).status).toBe(404);
+    expect((await s.call('POST', `/api/v1/outbox/${runMail.id}/cancel`, { token: away.token })).status).toBe(404);
+    expect((await s.call('POST', `/api/v1/outbox/${invitation.id}/cancel`, { token: colleague.token })).status).toBe(404);
+    // Without runTask, seeing the mail is not acting on it.
+    const watcher = await signedInUserWith(s, { viewTaskStatus: true }, 'watcher');
+    expect((await s.call('POST', `/api/v1/outbox/${runMail.id}/cancel`, { token: watcher.token })).status).toBe(403);
   });
 });
 

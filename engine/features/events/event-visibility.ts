@@ -27,6 +27,10 @@ export async function mayReceive(ctx: OpContext, event: EngineEvent): Promise<bo
     case 'request.changed':
       // Run history (viewTaskStatus) or one's on-demand requests (viewProject), as the lists are.
       return (may('viewTaskStatus') || may('viewProject')) && found(reachableRequest(ctx, event.payload.id));
+    // A run's mail as the outbox lists it: with its run; mail of no run to tenant administrators only.
+    case 'mail.changed':
+      if (!event.payload.requestId) return p.isTenantOwner || p.isTenantAdmin;
+      return may('viewTaskStatus') && found(reachableRequest(ctx, event.payload.requestId));
     case 'report.progress':
     case 'template.synced':
       return may('viewProject') && found(reachableReport(ctx, event.payload.reportId));

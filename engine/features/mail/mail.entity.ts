@@ -25,7 +25,7 @@ export const MailServer = new EntitySchema<MailServerRow>({
   },
 });
 
-export const OUTBOX_STATUSES = ['queued', 'sending', 'uncertain', 'sent', 'failed'] as const;
+export const OUTBOX_STATUSES = ['queued', 'sending', 'uncertain', 'sent', 'failed', 'cancelled'] as const;
 export type OutboxStatus = (typeof OUTBOX_STATUSES)[number];
 
 /** A file attached to a message: a path under the data folder, read when the message is sent. */

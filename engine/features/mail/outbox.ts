@@ -64,7 +64,13 @@ export class MailOutbox {
     await this.services.write(() => this.services.db.transaction(async (m) => {
       for (let i = 0; i < rows.length; i += 200) await m.getRepository(Outbox).insert(rows.slice(i, i + 200));
     }));
+    for (const row of rows) this.changed(row, row.status);
     this.wake();
+  }
+
+  /** Tells the screens (monitoring follows its mail live). */
+  changed(m: Pick<OutboxRow, 'id' | 'requestId'>, status: string): void {
+    this.services.emit({ type: 'mail.changed', payload: { id: m.id, requestId: m.requestId, status } });
   }
 
   wake(): void {
@@ -124,7 +130,10 @@ export class MailOutbox {
 
   private async send(m: OutboxRow, t: { server: MailServerRow; transport: Transporter } | null) {
     const { db, now } = this.services;
-    const done = (change: Partial<OutboxRow>) => this.services.write(() => db.getRepository(Outbox).update({ id: m.id }, { ...change, modifiedDate: now() }));
+    const done = async (change: Partial<OutboxRow>) => {
+      await this.services.write(() => db.getRepository(Outbox).update({ id: m.id }, { ...change, modifiedDate: now() }));
+      this.changed(m, change.status ?? m.status);
+    };
     if (!t) {
       await done({ status: 'failed', lastError: 'The mail server no longer exists' });
       if (m.requestId) this.log(m.requestId, `Mail to ${m.to.join(', ')} not sent: its mail server was deleted`);

@@ -26,6 +26,7 @@ export const FilePart = z.object({ name: z.string(), size: z.number(), format: z
 
 export const RequestResult = z.object({
   mail: z.record(z.string(), z.number()),
+  deliveryProblem: z.string().nullable(),
   id: z.string(),
   kind: z.enum(['ScheduledTask', 'OnDemandReport', 'OnDemandTask']),
   source: z.string(),

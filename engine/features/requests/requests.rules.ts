@@ -20,7 +20,7 @@ import { reachableTask, visibleTasks } from '../tasks/tasks.rules.js';
 import { scheduleOf } from '../tasks/task-triggers.rules.js';
 import { describeSchedule } from '../tasks/fire-times.js';
 import { FINISHED, Request, type RequestRow } from './requests.entity.js';
-import { mailCounts } from '../mail/outbox.rules.js';
+import { deliveryProblems, mailCounts } from '../mail/outbox.rules.js';
 import { readRequestFile, readRequestLog, removeRequestFiles, removeRequestLog, zipRequestFiles } from './request-output.js';
 import { memberVisibleRuns } from '../members/member-access.js';
 
@@ -102,15 +102,17 @@ function onDemandFields(c: RequestRow['config']) {
   };
 }
 
-/** Rows with their project's name and their mail by status (one query each for the page). */
+/** Rows with their project's name, their mail by status and their worst delivery problem (one query each for the page). */
 async function withProjectNames(ctx: OpContext, page: Page<RequestRow>) {
   const ids = [...new Set(page.items.map((r) => r.projectId).filter((x): x is string => !!x))];
   const projects = ids.length ? await ctx.db.getRepository(Project).findBy({ id: In(ids) }) : [];
-  const mail = await mailCounts(ctx, page.items.map((r) => r.id));
-  return new Page(page.items.map((r) => ({ ...requestDto(r, projects.find((p) => p.id === r.projectId)?.name ?? null), mail: mail.get(r.id) ?? {} })), page.page, page.pageSize, page.totalItems);
+  const requestIds = page.items.map((r) => r.id);
+  const [mail, problems] = await Promise.all([mailCounts(ctx, requestIds), deliveryProblems(ctx, requestIds)]);
+  return new Page(page.items.map((r) => ({
+    ...requestDto(r, projects.find((p) => p.id === r.projectId)?.name ?? null), mail: mail.get(r.id) ?? {}, deliveryProblem: problems.get(r.id) ?? null,
+  })), page.page, page.pageSize, page.totalItems);
 }
 
-/** Runs of projects the caller reaches, of tasks and reports their member permissions let them view. */
 /** Runs the caller may see: of projects their roles reach, and of tasks and reports their member permissions show. */
 export const visibleRequests = (ctx: OpContext) => memberVisibleRuns(ctx, visibleProjects(ctx, ctx.db.getRepository(Request).createQueryBuilder('r'), 'r.projectId'), 'r');
 

@@ -9,6 +9,7 @@ import { toastFailed, toastOutcome } from '../../stores/feedback/toasts';
 import { RunsPlot } from './RunsPlot';
 
 type Run = RowOf<'app.requests.list'>;
+type Message = RowOf<'app.outbox.list'>;
 const LIVE = ['queued', 'running'];
 const when = (iso: string | null) => (iso ? new Date(iso).toLocaleString() : '');
 
@@ -48,14 +49,18 @@ export function MonitoringScreen() {
   // The engine says when a request changes; a burst of progress is gathered into one refresh.
   useEffect(() => {
     let timer: ReturnType<typeof setTimeout> | null = null;
-    const off = onEngineEvent('request.changed', () => {
+    const soon = () => {
       timer ??= setTimeout(() => {
         timer = null;
         refreshAll();
       }, 300);
-    });
+    };
+    const offRuns = onEngineEvent('request.changed', soon);
+    // Mail is sent after its run ends: the outbox and the runs' mail column follow it too.
+    const offMail = onEngineEvent('mail.changed', soon);
     return () => {
-      off();
+      offRuns();
+      offMail();
       if (timer) clearTimeout(timer);
     };
   }, [refreshAll]);
@@ -74,6 +79,12 @@ export function MonitoringScreen() {
     const yes = await askConfirm({ title: 'Delete run?', message: `The run of “${r.title}” will be deleted with its log and ${r.files.length} file${r.files.length === 1 ? '' : 's'}.${LIVE.includes(r.status) ? ' It is stopped first.' : ''} This cannot be undone.`, confirmLabel: 'Delete run' });
     if (!yes) return;
     toastOutcome(await invoke('v2.requests.delete', { params: { id: r.id } }), `Deleted the run of “${r.title}”.`);
+    refreshAll();
+  };
+  const cancel = async (m: Message) => {
+    const yes = await askConfirm({ title: 'Cancel mail?', message: `“${m.subject}” to ${m.to.join(', ')} will not be sent. You can send it again later with Retry.`, confirmLabel: 'Cancel mail' });
+    if (!yes) return;
+    toastOutcome(await invoke('app.outbox.cancel', { params: { id: m.id } }), `“${m.subject}” will not be sent.`);
     refreshAll();
   };
   const showLog = async (r: Run) => {
@@ -124,7 +135,14 @@ export function MonitoringScreen() {
             { key: 'createdDate', label: 'Queued', sort: 'createddate', render: (r) => when(r.createdDate) },
             { key: 'durationMs', label: 'Took', render: (r) => (r.durationMs === null ? '' : `${(r.durationMs / 1000).toFixed(1)} s`) },
             { key: 'files', label: 'Files', render: (r) => String(r.files.length) },
-            { key: 'mail', label: 'Mail', render: (r) => Object.entries(r.mail).map(([status, n]) => `${n} ${status}`).join(' · ') },
+            {
+              key: 'mail', label: 'Mail', render: (r) => (
+                <>
+                  {Object.entries(r.mail).map(([status, n]) => `${n} ${status}`).join(' · ')}
+                  {r.deliveryProblem && <div className="delivery-problem" role="note">{r.deliveryProblem}</div>}
+                </>
+              ),
+            },
           ]}
           actions={(r) => (
             <>
@@ -146,10 +164,22 @@ export function MonitoringScreen() {
             { key: 'to', label: 'To', render: (m) => m.to.join(', ') },
             { key: 'status', label: 'Status', sort: 'status', render: (m) => <span className={`status status-${m.status === 'sent' ? 'completed' : m.status === 'failed' ? 'failed' : 'warning'}`}>{m.status}{m.uncertain ? ' (resent after an interruption)' : ''}</span> },
             { key: 'attempts', label: 'Attempts', sort: 'attempts' },
-            { key: 'lastError', label: 'Server reply', render: (m) => m.lastError ?? '' },
+            {
+              key: 'lastError', label: 'Server reply', render: (m) => (m.lastError ? (
+                <>
+                  <div>{m.explanation}</div>
+                  <div className="raw-reply">{m.lastError}</div>
+                </>
+              ) : ''),
+            },
             { key: 'sentAt', label: 'Sent', sort: 'sentAt', render: (m) => when(m.sentAt) },
           ]}
-          actions={(m) => (m.status === 'failed' ? <button type="button" onClick={async () => { toastOutcome(await invoke('app.outbox.retry', { params: { id: m.id } }), `Sending “${m.subject}” again.`); refreshAll(); }}>Retry</button> : null)}
+          actions={(m) => (
+            <>
+              {(m.status === 'failed' || m.status === 'cancelled') && <button type="button" onClick={async () => { toastOutcome(await invoke('app.outbox.retry', { params: { id: m.id } }), `Sending “${m.subject}” again.`); refreshAll(); }}>Retry</button>}
+              {(m.status === 'queued' || m.status === 'uncertain' || m.status === 'failed') && <button type="button" onClick={() => void cancel(m)}>Cancel</button>}
+            </>
+          )}
         />
       </div>
       {log && (
