@@ -5,7 +5,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { covers } from '../support/covers.js';
 import { startSmtp, type TestSmtp } from '../support/smtp.js';
-import { dialog, nav, newTaskWithReport, noConsoleErrorsSince, openApp, shot, signIn, toast, WIDE, type E2E } from './harness.js';
+import { accessibilityProblems, alertDialog, dialog, nav, newTaskWithReport, noConsoleErrorsSince, openApp, shot, signIn, toast, WIDE, type E2E } from './harness.js';
 
 let e: E2E;
 let smtp: TestSmtp;
@@ -24,7 +24,7 @@ afterAll(async () => {
   await smtp?.close();
 });
 
-describe(covers('distribution in Chromium', 'v1.tasks.create', 'v2.tasks.upsertReport', 'v1.taskRecipients.add', 'v1.taskSchedules.create', 'v2.requests.run', 'app.requests.list', 'v1.conditions.create', 'v1.conditionRules.upsert', 'app.conditions.test'), () => {
+describe(covers('distribution in Chromium', 'v1.tasks.create', 'v2.tasks.upsertReport', 'v1.taskRecipients.add', 'v1.taskSchedules.create', 'v2.requests.run', 'app.requests.list', 'app.outbox.list', 'app.outbox.cancel', 'app.outbox.retry', 'v1.conditions.create', 'v1.conditionRules.upsert', 'app.conditions.test'), () => {
   it('builds a task in the designer: a report, a recipient, a weekly schedule with its next five runs', async () => {
     await newTaskWithReport(page(), { name: 'Weekly regional pack', project: 'Sales reporting (demo)', report: 'Regional sales review (Docx, Pdf, Html)', format: 'Pdf' });
 
@@ -109,5 +109,39 @@ describe(covers('distribution in Chromium', 'v1.tasks.create', 'v2.tasks.upsertR
     await expect.poll(() => mail.getByRole('status').textContent()).toMatch(/Test mail accepted for olga@example.com: 250/);
     expect(smtp.received.map((m) => m.envelopeTo[0])).toContain('olga@example.com');
     await shot(page(), 'mail-server-settings', true);
+  });
+
+  it('follows a run\'s mail live on the monitoring screen: a refusal shows in words on the run and the outbox, and is cancelled and sent again', async () => {
+    await nav(page(), 'Monitoring').click();
+    await page().getByRole('heading', { name: 'Monitoring', level: 1 }).waitFor();
+    // Set up and run behind the screen's back: what the screen shows comes from the engine's events alone.
+    const [{ id: olga }] = await e.s.engine.services.db.query("SELECT id FROM users WHERE email = 'olga@example.com'");
+    const [report] = await e.s.ok('GET', '/api/v1/reports', undefined, { 'name[equals]': 'Regional sales review' });
+    const task = await e.s.ok('POST', '/api/v2/tasks', { name: 'Refused at the door', projectID: report.projectId });
+    await e.s.ok('PUT', `/api/v2/tasks/${task.id}/reports`, { reportID: report.id, format: 'Html', emailEmbedment: false, emailAttachment: true });
+    await e.s.ok('PUT', `/api/v2/tasks/${task.id}/recipients`, [{ id: olga, type: 'user' }]);
+    await e.s.ok('PUT', `/api/v2/tasks/${task.id}/email`, { from: 'reports@example.com', subject: 'Refused at the door', isActive: true });
+    smtp.refuseNext(1, 550);
+    await e.s.ok('POST', `/api/v2/requests/${task.id}/run`);
+
+    const message = panel('Outbox').locator('tbody tr').filter({ hasText: 'Refused at the door' });
+    await expect.poll(() => message.textContent(), { timeout: 60_000 }).toContain('failed');
+    expect(await message.textContent()).toContain('The recipient\'s server does not know this address');
+    expect(await message.locator('.raw-reply').textContent()).toMatch(/^550/);
+    const run = panel('Runs').locator('tbody tr').filter({ hasText: 'Refused at the door' }).first();
+    // History reads newest first: the run just made heads the runs, its mail heads the outbox.
+    await expect.poll(() => panel('Runs').locator('tbody tr').first().textContent()).toContain('Refused at the door');
+    expect(await panel('Outbox').locator('tbody tr').first().textContent()).toContain('Refused at the door');
+    await expect.poll(() => run.locator('.delivery-problem').textContent()).toContain('1 mail failed: The recipient\'s server does not know this address');
+    expect(await accessibilityProblems(page())).toEqual([]);
+    await shot(page(), 'monitoring-mail-failed', true);
+
+    await message.getByRole('button', { name: 'Cancel' }).click();
+    await alertDialog(page()).getByRole('button', { name: 'Cancel mail' }).click();
+    await expect.poll(() => message.textContent()).toContain('cancelled');
+    await message.getByRole('button', { name: 'Retry' }).click();
+    await expect.poll(() => message.textContent(), { timeout: 30_000 }).toContain('sent');
+    await expect.poll(() => run.locator('.delivery-problem').count()).toBe(0);
+    expect(smtp.received.filter((m) => m.parsed.subject === 'Refused at the door')).toHaveLength(1);
   });
 });

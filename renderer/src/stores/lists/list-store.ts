@@ -59,8 +59,9 @@ export function createListStore<L extends ListOpId>(opId: L, filterParam: string
       const s = get();
       const mine = ++seq;
       set({ loading: true });
-      const query: Record<string, string | number> = { page: s.page, page_size: s.pageSize, sort_direction: s.sortDirection };
-      if (s.sortBy) query.sort_by = s.sortBy;
+      const query: Record<string, string | number> = { page: s.page, page_size: s.pageSize };
+      // Until a column is chosen, the list's own order stands (history newest first): its direction too.
+      if (s.sortBy) Object.assign(query, { sort_by: s.sortBy, sort_direction: s.sortDirection });
       if (filterParam && s.filter.trim()) query[filterParam] = s.filter.trim();
       // Every list operation takes the common list parameters; its path parameters come from the screen.
       const answer = await invoke(opId, { params: params(), query } as InputOf<L>);
