@@ -144,4 +144,12 @@ describe(covers('distribution in Chromium', 'v1.tasks.create', 'v2.tasks.upsertR
     await expect.poll(() => run.locator('.delivery-problem').count()).toBe(0);
     expect(smtp.received.filter((m) => m.parsed.subject === 'Refused at the door')).toHaveLength(1);
   });
+
+  it('starts a new task\'s e-mail from the mail server\'s sender, not a blank required field', async () => {
+    const [report] = await e.s.ok('GET', '/api/v1/reports', undefined, { 'name[equals]': 'Regional sales review' });
+    const task = await e.s.ok('POST', '/api/v2/tasks', { name: 'Sender from the server', projectID: report.projectId });
+    await page().goto(`${e.s.url}/#/tasks/${task.id}`);
+    const mail = panel('E-mail');
+    await expect.poll(() => mail.getByRole('textbox', { name: 'From' }).inputValue()).toBe('reports@example.com');
+  });
 });
