@@ -79,3 +79,6 @@ export const TaskTriggerResult = z.object({
   priority: z.number().nullable(),
   timeZone: z.string().nullable(),
 });
+
+/** A field's selected values as set A names them (on-demand requests, subscription filters). */
+export const FieldSelectionResult = z.object({ fieldName: z.string(), selectedCount: z.number(), selectedValues: z.array(z.string()), isNumeric: z.boolean() });

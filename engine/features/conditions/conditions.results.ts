@@ -41,16 +41,8 @@ export const ConditionRuleResult = z.object({
 
 export const ConditionRulesBatchUpsertResult = z.array(ConditionRuleResult);
 
-export const ConditionsDuplicateResult = z.object({
-  rules: z.array(ConditionRuleResult),
-  id: z.string(),
-  projectId: z.string(),
-  name: z.string(),
-  description: z.string().nullable(),
-  isActive: z.boolean(),
-  createdDate: z.string().nullable(),
-  modifiedDate: z.string().nullable(),
-});
+/** A condition with its rules (one condition read, or a copy just made). */
+export const ConditionWithRulesResult = ConditionResult.extend({ rules: z.array(ConditionRuleResult) });
 
 export const ConditionsTestResult = z.object({
   id: z.string(),
@@ -71,5 +63,5 @@ export const ConditionsTestResult = z.object({
 });
 
 export const ConditionBResult = withSetBIdsSchema(ConditionResult, 'projectId');
-export const ConditionWithRulesBResult = withSetBIdsSchema(ConditionsDuplicateResult, 'projectId');
+export const ConditionWithRulesBResult = withSetBIdsSchema(ConditionWithRulesResult, 'projectId');
 export const ConditionRuleBResult = ConditionRuleResult.extend({ values: ConditionRuleResult.shape.conditionRuleValues });

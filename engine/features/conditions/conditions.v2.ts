@@ -3,7 +3,7 @@ import { idParam, v } from '../../core/validation.js';
 import { ConditionCreateB, ConditionDuplicateB, ConditionTest, ConditionUpdateB, RuleB } from './conditions.inputs.js';
 import { conditionWithRules, deleteRules, duplicateCondition, reachableCondition, saveCondition, upsertRule } from './conditions.rules.js';
 import { evaluateCondition } from './condition-evaluation.js';
-import { ConditionBResult, ConditionRuleBResult, ConditionsDuplicateResult, ConditionsTestResult, ConditionWithRulesBResult } from './conditions.results.js';
+import { ConditionBResult, ConditionRuleBResult, ConditionWithRulesResult, ConditionsTestResult, ConditionWithRulesBResult } from './conditions.results.js';
 import { DeletedResult } from '../common.results.js';
 import { withSetBIds } from '../../core/set-b-names.js';
 
@@ -26,7 +26,7 @@ export const conditionsV2 = [
     },
   }),
   defineOp({ id: 'v2.conditionRules.delete', summary: 'Delete rules', http: { method: 'DELETE', path: '/api/v2/conditions/{id}/rules' }, permission: 'editCondition', member: { condition: 'edit' }, input: { params: idParam, body: v.uuidList() }, result: DeletedResult, handler: (ctx, { params, body }) => deleteRules(ctx, params.id, body) }),
-  defineOp({ id: 'app.conditions.get', summary: 'One condition with its rules', http: { method: 'GET', path: '/api/v1/conditions/{id}' }, permission: 'viewCondition', member: { condition: 'view' }, readOnly: true, input: { params: idParam }, result: ConditionsDuplicateResult, handler: async (ctx, { params }) => conditionWithRules(ctx, await reachableCondition(ctx, params.id)) }),
+  defineOp({ id: 'app.conditions.get', summary: 'One condition with its rules', http: { method: 'GET', path: '/api/v1/conditions/{id}' }, permission: 'viewCondition', member: { condition: 'view' }, readOnly: true, input: { params: idParam }, result: ConditionWithRulesResult, handler: async (ctx, { params }) => conditionWithRules(ctx, await reachableCondition(ctx, params.id)) }),
   defineOp({
     id: 'app.conditions.test', summary: 'Evaluate a condition now: each rule\'s value and whether it holds', http: { method: 'POST', path: '/api/v1/conditions/{id}/test' }, permission: 'viewCondition', member: { condition: 'edit' }, readOnly: true,
     input: { params: idParam, body: ConditionTest },

@@ -7,48 +7,12 @@ import { ReportDocumentSchema } from '../../render/document.js';
 // the conformance suite checks answers against them, and the catalogue checks at compile time that each
 // handler's answer fits its schema.
 
-export const DynamicNamePart = z.object({ itemType: z.string(), value: z.string(), order: z.number(), variableAnalyticsAppID: z.string().nullable().optional() });
-
 export const TemplatePart = z.object({ fileName: z.string(), size: z.number(), sha256: z.string(), version: z.number(), modifiedDate: z.string() });
 
-export const ReportsGetResult = z.object({
-  document: ReportDocumentSchema,
-  template: TemplatePart.nullable(),
-  id: z.string(),
-  projectId: z.string(),
-  connectionId: z.string().nullable(),
-  name: z.string(),
-  description: z.string().nullable(),
-  type: z.enum(['Excel', 'Word', 'PowerPoint', 'Html']),
-  outputFormats: z.array(z.string()),
-  templateFile: z.string().nullable(),
-  isIteration: z.boolean(),
-  iterationFields: z.array(z.object({ fieldID: z.string(), order: z.number() })),
-  dynamicNameSeparator: z.string().nullable(),
-  dynamicNames: z.array(DynamicNamePart),
-  filterIds: z.array(z.string()),
-  createdDate: z.string().nullable(),
-  modifiedDate: z.string().nullable(),
-});
+/** A report with its designer document and its template file (a template report). */
+export const ReportsGetResult = ReportResult.extend({ document: ReportDocumentSchema, template: TemplatePart.nullable() });
 
-export const ReportsSaveDocumentResult = z.object({
-  document: ReportDocumentSchema,
-  id: z.string(),
-  projectId: z.string(),
-  connectionId: z.string().nullable(),
-  name: z.string(),
-  description: z.string().nullable(),
-  type: z.enum(['Excel', 'Word', 'PowerPoint', 'Html']),
-  outputFormats: z.array(z.string()),
-  templateFile: z.string().nullable(),
-  isIteration: z.boolean(),
-  iterationFields: z.array(z.object({ fieldID: z.string(), order: z.number() })),
-  dynamicNameSeparator: z.string().nullable(),
-  dynamicNames: z.array(DynamicNamePart),
-  filterIds: z.array(z.string()),
-  createdDate: z.string().nullable(),
-  modifiedDate: z.string().nullable(),
-});
+export const ReportsSaveDocumentResult = ReportResult.extend({ document: ReportDocumentSchema });
 
 export const ReportsPreviewResult = z.object({
   html: z.string(),
@@ -57,45 +21,11 @@ export const ReportsPreviewResult = z.object({
   iterationValue: z.array(z.string()).nullable(),
 });
 
-export const ReportsCreateFromTemplateResult = z.object({
-  template: z.object({ fileName: z.string(), size: z.number(), version: z.number() }),
-  tags: z.array(z.object({ tag: z.string(), where: z.string() })),
-  id: z.string(),
-  projectId: z.string(),
-  connectionId: z.string().nullable(),
-  name: z.string(),
-  description: z.string().nullable(),
-  type: z.enum(['Excel', 'Word', 'PowerPoint', 'Html']),
-  outputFormats: z.array(z.string()),
-  templateFile: z.string().nullable(),
-  isIteration: z.boolean(),
-  iterationFields: z.array(z.object({ fieldID: z.string(), order: z.number() })),
-  dynamicNameSeparator: z.string().nullable(),
-  dynamicNames: z.array(DynamicNamePart),
-  filterIds: z.array(z.string()),
-  createdDate: z.string().nullable(),
-  modifiedDate: z.string().nullable(),
-});
+const TagsFound = z.array(z.object({ tag: z.string(), where: z.string() }));
 
-export const ReportsUploadTemplateResult = z.object({
-  template: TemplatePart,
-  tags: z.array(z.object({ tag: z.string(), where: z.string() })),
-  id: z.string(),
-  projectId: z.string(),
-  connectionId: z.string().nullable(),
-  name: z.string(),
-  description: z.string().nullable(),
-  type: z.enum(['Excel', 'Word', 'PowerPoint', 'Html']),
-  outputFormats: z.array(z.string()),
-  templateFile: z.string().nullable(),
-  isIteration: z.boolean(),
-  iterationFields: z.array(z.object({ fieldID: z.string(), order: z.number() })),
-  dynamicNameSeparator: z.string().nullable(),
-  dynamicNames: z.array(DynamicNamePart),
-  filterIds: z.array(z.string()),
-  createdDate: z.string().nullable(),
-  modifiedDate: z.string().nullable(),
-});
+export const ReportsCreateFromTemplateResult = ReportResult.extend({ template: z.object({ fileName: z.string(), size: z.number(), version: z.number() }), tags: TagsFound });
+
+export const ReportsUploadTemplateResult = ReportResult.extend({ template: TemplatePart, tags: TagsFound });
 
 export const ReportsCheckTemplateResult = z.object({
   fileName: z.string(),

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { FieldSelectionResult } from '../common.results.js';
 
 // What the operations answer in `data` (for a list: one item). The API document gives these as JSON Schema,
 // the conformance suite checks answers against them, and the catalogue checks at compile time that each
@@ -24,39 +25,6 @@ export const RequestsListScheduledStatusesResult = z.object({
 
 export const FilePart = z.object({ name: z.string(), size: z.number(), format: z.string(), iteration: z.array(z.string()) });
 
-export const RequestResult = z.object({
-  mail: z.record(z.string(), z.number()),
-  deliveryProblem: z.string().nullable(),
-  id: z.string(),
-  kind: z.enum(['ScheduledTask', 'OnDemandReport', 'OnDemandTask']),
-  source: z.string(),
-  title: z.string(),
-  projectId: z.string().nullable(),
-  projectName: z.string().nullable(),
-  taskId: z.string().nullable(),
-  reportId: z.string().nullable(),
-  triggerId: z.string().nullable(),
-  scheduledFor: z.string().nullable(),
-  catchUp: z.boolean(),
-  status: z.enum(['running', 'completed', 'failed', 'queued', 'warning', 'aborted']),
-  priority: z.number(),
-  execution: z.enum(['Parallel', 'Serial']),
-  outputFormats: z.array(z.string()),
-  progress: z.object({ done: z.number(), total: z.number() }),
-  files: z.array(FilePart),
-  message: z.string().nullable(),
-  createdDate: z.string().nullable(),
-  modifiedDate: z.string().nullable(),
-  executionStart: z.string().nullable(),
-  executionEnd: z.string().nullable(),
-  durationMs: z.number().nullable(),
-  type: z.enum(['Report']).nullable(),
-  config: z.object({ reportId: z.string(), outputFormat: z.string() }).nullable(),
-  selections: z.array(z.object({ fieldName: z.string(), selectedCount: z.number(), selectedValues: z.array(z.string()), isNumeric: z.boolean() })),
-  appId: z.string().nullable(),
-  ignoreExistingFilters: z.boolean(),
-  overrideReportApp: z.boolean(),
-});
 
 export const OnDemandResult = z.object({
   id: z.string(),
@@ -84,11 +52,14 @@ export const OnDemandResult = z.object({
   durationMs: z.number().nullable(),
   type: z.enum(['Report']).nullable(),
   config: z.object({ reportId: z.string(), outputFormat: z.string() }).nullable(),
-  selections: z.array(z.object({ fieldName: z.string(), selectedCount: z.number(), selectedValues: z.array(z.string()), isNumeric: z.boolean() })),
+  selections: z.array(FieldSelectionResult),
   appId: z.string().nullable(),
   ignoreExistingFilters: z.boolean(),
   overrideReportApp: z.boolean(),
 });
+
+/** A run in history: the request with its mail by status and its worst delivery problem in words. */
+export const RequestResult = OnDemandResult.extend({ mail: z.record(z.string(), z.number()), deliveryProblem: z.string().nullable() });
 
 export const RequestsLogResult = z.object({ text: z.string() });
 

@@ -1,12 +1,12 @@
 import { z } from 'zod';
-import { TaskTriggerResult } from '../common.results.js';
+import { FieldSelectionResult, TaskTriggerResult } from '../common.results.js';
 
 // What the operations answer in `data` (for a list: one item). The API document gives these as JSON Schema,
 // the conformance suite checks answers against them, and the catalogue checks at compile time that each
 // handler's answer fits its schema.
 
 export const FilterPart = z.object({
-  selections: z.array(z.object({ fieldName: z.string(), selectedCount: z.number(), selectedValues: z.array(z.string()), isNumeric: z.boolean() })),
+  selections: z.array(FieldSelectionResult),
   selectionsPreview: z.string().nullable(),
   bookmarkId: z.string().nullable(),
   bookmarkName: z.string().nullable(),
