@@ -11,6 +11,7 @@ import { fixtures, type Fixtures } from '../support/samples.js';
 import { pdfPages } from '../support/read-back.js';
 import { covers } from '../support/covers.js';
 import { waitForRequest } from '../support/requests.js';
+import { until } from '../support/until.js';
 
 const key = randomBytes(32);
 const keys = { load: async () => key, save: async () => {} };
@@ -153,7 +154,7 @@ describe(covers('external events', 'v1.taskExternalEvents.create'), () => {
     const task = await s.ok('POST', '/api/v2/tasks', { name: 'After reload', projectID: demo.projectId });
     const event = await s.ok('POST', `/api/v1/tasks/${task.id}/triggers/external-events`, { name: 'On reload', appId: providerId, startDate: new Date(Date.now() - 86400_000).toISOString(), endDate: new Date(Date.now() + 86400_000).toISOString() });
     await s.ok('POST', `/api/app/analytics/${appRow}/import`, { fileName: 'data.csv', content: 'Region,Units\nNorth,4\n' });
-    const [run] = await waitFor(async () => s.ok('GET', '/api/v1/requests', undefined, { task_id: task.id }), (x) => x.length > 0);
+    const [run] = await until(() => s.ok('GET', '/api/v1/requests', undefined, { task_id: task.id }), (x) => x.length > 0);
     expect(run).toMatchObject({ kind: 'ScheduledTask', triggerId: event.id });
     const scheduled = await s.ok('GET', '/api/v1/request-statuses/scheduled', undefined, { 'name[equals]': 'After reload' });
     expect(scheduled[0]).toMatchObject({ name: 'After reload', schedule: `When ${providerId} reloads` });
@@ -174,15 +175,6 @@ describe('CORS from a trusted origin', () => {
     expect(stranger.headers.get('access-control-allow-origin')).toBeNull();
   });
 });
-
-async function waitFor<T>(read: () => Promise<T>, ok: (x: T) => boolean): Promise<T> {
-  for (let i = 0; i < 200; i++) {
-    const x = await read();
-    if (ok(x)) return x;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  throw new Error('timed out');
-}
 
 describe(covers('template items', 'app.reports.templateItems'), () => {
   it('lists the tags a template can use, by kind, in the reference shape with the tag to paste', async () => {

@@ -1,8 +1,6 @@
 import { z } from 'zod';
 
-// What the operations answer in `data` (for a list: one item). The API document gives these as JSON Schema,
-// the conformance suite checks answers against them, and the catalogue checks at compile time that each
-// handler's answer fits its schema.
+// What this feature's operations answer in `data` (for a list: one item); see `result` on defineOp.
 
 export const BackupResult = z.object({
   nextBackupAt: z.string().nullable(),

@@ -8,7 +8,7 @@ import {
   addGroupMembers, deleteGroups, groupDtos, GroupResult, groupsQuery, LIST_GROUP_MEMBERS, LIST_GROUPS, removeGroupMembers, saveGroup,
 } from './groups.rules.js';
 import { DeletedResult } from '../common.results.js';
-import { GroupsAddUsersResult, GroupsListMembersResult } from './groups.results.js';
+import { GroupsListMembersResult } from './groups.results.js';
 
 // Set A 2.4
 const GroupV1 = z.object({ name: v.text(), description: v.nstr(), organizationId: v.nuuid(), isActive: v.obool() });
@@ -69,7 +69,7 @@ export const groupsV1 = [
     http: { method: 'POST', path: '/api/v1/groups/{id}/users' },
     permission: 'editGroup',
     input: { params: idParam, body: v.uuidList() },
-    result: GroupsAddUsersResult,
+    result: GroupResult,
     handler: (ctx, { params, body }) => addGroupMembers(ctx, params.id, body),
   }),
   defineOp({
@@ -78,7 +78,7 @@ export const groupsV1 = [
     http: { method: 'DELETE', path: '/api/v1/groups/{id}/users' },
     permission: 'editGroup',
     input: { params: idParam, body: v.uuidList() },
-    result: GroupsAddUsersResult,
+    result: GroupResult,
     handler: (ctx, { params, body }) => removeGroupMembers(ctx, params.id, body),
   }),
 ] as const;

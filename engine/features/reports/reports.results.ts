@@ -3,9 +3,7 @@ import { withSetBIdsSchema } from '../../core/set-b-names.js';
 import { ReportResult } from './reports.rules.js';
 import { ReportDocumentSchema } from '../../render/document.js';
 
-// What the operations answer in `data` (for a list: one item). The API document gives these as JSON Schema,
-// the conformance suite checks answers against them, and the catalogue checks at compile time that each
-// handler's answer fits its schema.
+// What this feature's operations answer in `data` (for a list: one item); see `result` on defineOp.
 
 export const TemplatePart = z.object({ fileName: z.string(), size: z.number(), sha256: z.string(), version: z.number(), modifiedDate: z.string() });
 

@@ -24,9 +24,9 @@ export function resolveFilter(meta: AppMeta, filter: FilterInput | null | undefi
   if (!byId && !byName) return { selections, kept };
   const bookmark = byId ? meta.bookmarks.find((b) => b.id === byId) : meta.bookmarks.find((b) => b.name.toLowerCase() === byName!.toLowerCase());
   if (!bookmark) {
-    errors.push(byId
-      ? { field: `${where}.bookmarkId`, message: `is not a bookmark of the app "${meta.name}"` }
-      : { field: `${where}.bookmarkName`, message: `is not a bookmark of the app "${meta.name}"` });
+    const field = `${where}.${byId ? 'bookmarkId' : 'bookmarkName'}`;
+    // The shared filter is resolved once per report: its mistake is said once.
+    if (!errors.some((e) => e.field === field)) errors.push({ field, message: `is not a bookmark of the app "${meta.name}"` });
     return { selections, kept };
   }
   const explicit = new Set(selections.map((s) => s.fieldName.toLowerCase()));

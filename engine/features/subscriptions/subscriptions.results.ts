@@ -1,9 +1,7 @@
 import { z } from 'zod';
 import { FieldSelectionResult, TaskTriggerResult } from '../common.results.js';
 
-// What the operations answer in `data` (for a list: one item). The API document gives these as JSON Schema,
-// the conformance suite checks answers against them, and the catalogue checks at compile time that each
-// handler's answer fits its schema.
+// What this feature's operations answer in `data` (for a list: one item); see `result` on defineOp.
 
 export const FilterPart = z.object({
   selections: z.array(FieldSelectionResult),
