@@ -39,6 +39,8 @@ export const v = {
   obool: () => z.boolean().optional(),
   int: () => z.number().int({ message: 'must be a whole number' }).min(-2147483648).max(2147483647),
   dateTime: () => z.iso.datetime({ offset: true, local: true, message: 'must be an ISO 8601 date-time' }).max(40),
+  /** A date-time that may be left out or null (a schedule without an end). */
+  ndateTime: () => z.iso.datetime({ offset: true, local: true, message: 'must be an ISO 8601 date-time' }).max(40).nullable().optional(),
   idName: () => z.object({ id: v.uuid(), name: z.string().max(TEXT_MAX.name, tooLong(TEXT_MAX.name)).nullable().optional() }),
   uuidList: () => z.array(v.uuid()).max(10_000),
   /** One of the values the interface knows for a type-like field, spelled as listed. */

@@ -12,7 +12,8 @@ import { reachableTask } from './tasks.rules.js';
 // A recipient row joined with its user's or group's name and address, so lists filter and sort on them.
 const RECIPIENTS = `(SELECT tr.id, tr.taskId, tr.recipientId, tr.type, tr.sendEmail, tr.seeInHub, tr.createdDate,
   CASE WHEN tr.type = 'user' THEN (SELECT u.firstName || ' ' || u.lastName FROM users u WHERE u.id = tr.recipientId) ELSE (SELECT g.name FROM groups g WHERE g.id = tr.recipientId) END AS name,
-  CASE WHEN tr.type = 'user' THEN (SELECT u.email FROM users u WHERE u.id = tr.recipientId) ELSE NULL END AS emailAddress
+  CASE WHEN tr.type = 'user' THEN (SELECT u.email FROM users u WHERE u.id = tr.recipientId) ELSE NULL END AS emailAddress,
+  CASE WHEN tr.type = 'user' THEN (SELECT u.kind FROM users u WHERE u.id = tr.recipientId) ELSE NULL END AS userKind
   FROM task_recipients tr)`;
 
 export const LIST_TASK_RECIPIENTS: ListSpec = {
@@ -22,13 +23,13 @@ export const LIST_TASK_RECIPIENTS: ListSpec = {
   exact: { type: 'x.type' },
 };
 
-interface RecipientRaw { id: string; recipientId: string; type: TaskRecipientType; sendEmail: number; seeInHub: number; name: string | null; emailAddress: string | null; createdDate: string }
+interface RecipientRaw { id: string; recipientId: string; type: TaskRecipientType; sendEmail: number; seeInHub: number; name: string | null; emailAddress: string | null; userKind: 'user' | 'recipient' | null; createdDate: string }
 
 export async function listTaskRecipients(ctx: OpContext, taskId: string, list: ListQuery) {
   const task = await reachableTask(ctx, taskId);
   const qb = ctx.db.createQueryBuilder().select('x.*').from(RECIPIENTS, 'x').where('x.taskId = :task', { task: task.id });
   return rawPageOf(qb, LIST_TASK_RECIPIENTS, list, 'x.id', (r: RecipientRaw) => ({
-    id: r.recipientId, taskRecipientId: r.id, type: r.type, name: r.name, emailAddress: r.emailAddress,
+    id: r.recipientId, taskRecipientId: r.id, type: r.type, name: r.name, emailAddress: r.emailAddress, userKind: r.userKind ?? null,
     sendEmail: !!r.sendEmail, seeInHub: !!r.seeInHub, createdDate: iso(r.createdDate),
   }));
 }

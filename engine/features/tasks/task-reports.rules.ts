@@ -3,7 +3,7 @@ import { HubFolder } from '../hub/hub.entity.js';
 import { In } from 'typeorm';
 import type { OpContext } from '../../ops/context.js';
 import { iso, newBase } from '../../core/entity-base.js';
-import { badInput, foundOrFieldError, notFound } from '../../core/errors.js';
+import { badInput, conflict, foundOrFieldError, notFound } from '../../core/errors.js';
 import type { ListQuery, ListSpec } from '../../core/list-query.js';
 import { pageOf } from '../../core/list-query.js';
 import { formatsOf, type OutputFormat } from '../../render/formats.js';
@@ -146,6 +146,11 @@ export async function saveTaskReport(ctx: OpContext, taskId: string, id: string 
   const current = id ? await reachableTaskReport(ctx, task, id) : null;
   const report = await reportOfTask(ctx, task, f.reportId, f.fields.reportId);
   const format = offeredFormat(report, f.format, 'body.format');
+  // One entry per report and format: a second would make the same files twice and be removed by the same name.
+  const twin = await ctx.db.getRepository(TaskReport).findOneBy({ taskId: task.id, reportId: report.id, format });
+  if (twin && twin.id !== current?.id) {
+    throw conflict(`“${report.name}” is already in the task as ${format}: change that entry instead`, [{ field: f.fields.reportId, message: `is already in the task as ${format}` }]);
+  }
   const options: TaskReportOptions = { ...DEFAULT_TASK_REPORT_OPTIONS, ...(current?.options ?? {}), ...stripUndefined(f.options) };
   if (options.filterIds.length) {
     const found = await ctx.db.getRepository(Filter).findBy({ id: In(options.filterIds), projectId: task.projectId });

@@ -95,7 +95,7 @@ export function scheduleTrigger(now: Date, taskId: string, current: TaskTriggerR
     ...(current ?? { ...newBase(now), lastFireTime: null, lastScheduledFor: null }),
     taskId, kind: 'Schedule', name: f.name, description: null, isActive: f.isActive ?? current?.isActive ?? true,
     execution: f.execution ?? null, priority: f.priority ?? null, timeZone: f.timeZone, schedule, appId: null, analyticsEvent: null,
-    startDate: new Date(f.startDate), endDate: new Date(f.endDate), nextFireTime: null, modifiedDate: now,
+    startDate: new Date(f.startDate), endDate: f.endDate ? new Date(f.endDate) : null, nextFireTime: null, modifiedDate: now,
   };
   // From now, or from the last slot run: a changed schedule never re-runs a slot it already ran.
   const after = row.lastScheduledFor && row.lastScheduledFor > now ? row.lastScheduledFor : now;
@@ -115,7 +115,7 @@ export async function saveSchedule(ctx: OpContext, taskId: string, id: string | 
 
 export interface ExternalEventInput {
   name: string; description?: string | null; appId: string | null; isActive?: boolean; execution?: string | null; priority?: number | null;
-  analyticsEvent?: string | null; startDate: string; endDate: string; timeZone?: string | null;
+  analyticsEvent?: string | null; startDate: string; endDate?: string | null; timeZone?: string | null;
 }
 
 /** An external-event trigger of a task from its input: the task runs when the named analytics app reloads. */
@@ -124,7 +124,7 @@ export function externalEventTrigger(now: Date, taskId: string, current: TaskTri
     ...(current ?? { ...newBase(now), lastFireTime: null, lastScheduledFor: null }),
     taskId, kind: 'ExternalEvent', name: f.name, description: f.description ?? null, isActive: f.isActive ?? current?.isActive ?? true,
     execution: f.execution ?? null, priority: f.priority ?? null, timeZone: f.timeZone ?? null, schedule: null,
-    appId: f.appId, analyticsEvent: f.analyticsEvent ?? 'Reload', startDate: new Date(f.startDate), endDate: new Date(f.endDate),
+    appId: f.appId, analyticsEvent: f.analyticsEvent ?? 'Reload', startDate: new Date(f.startDate), endDate: f.endDate ? new Date(f.endDate) : null,
     nextFireTime: null, modifiedDate: now,
   };
 }

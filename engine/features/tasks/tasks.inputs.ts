@@ -39,7 +39,8 @@ export const scheduleFields = {
   fromHour: nullable(hour()), fromMinut: nullable(minute()), toHour: nullable(hour()), toMinut: nullable(minute()),
   weeklyDays: nullable(z.string().max(100).refine((t) => { try { parseWeeklyDays(t); return true; } catch { return false; } }, { message: 'must list days of the week, such as Monday, Wednesday' })),
   timeZone: v.text(64).refine((t) => { try { checkTimeZone(t); return true; } catch { return false; } }, { message: 'must be an IANA time zone, such as Europe/Paris' }),
-  startDate: v.dateTime(), endDate: v.dateTime(),
+  // No end date: the schedule runs until it is changed or turned off.
+  startDate: v.dateTime(), endDate: v.ndateTime(),
 };
 export const endAfterStart = (s: { startDate?: string | null; endDate?: string | null }, c: z.RefinementCtx) => {
   if (s.startDate && s.endDate && Date.parse(s.endDate) <= Date.parse(s.startDate)) c.addIssue({ code: 'custom', path: ['endDate'], message: 'must be after the start date' });
@@ -50,11 +51,11 @@ export type ScheduleInput = z.output<typeof ScheduleA> | z.output<typeof Schedul
 
 export const ExternalEventA = z.object({
   name: v.text(), description: v.nstr(), appId: v.text(200), isActive: v.obool(),
-  execution: nullable(v.oneOf(['Parallel', 'Serial'])), priority: nullable(v.int()), startDate: v.dateTime(), endDate: v.dateTime(),
+  execution: nullable(v.oneOf(['Parallel', 'Serial'])), priority: nullable(v.int()), startDate: v.dateTime(), endDate: v.ndateTime(),
 }).superRefine(endAfterStart);
 export const ExternalEventB = z.object({
   name: v.text(), description: v.nstr(), appID: v.nstr(200), execution: v.oneOf(['Parallel', 'Serial']), priority: v.int(),
-  analyticsEvent: v.oneOf(['Reload']), startDate: v.dateTime(), endDate: v.dateTime(), timeZone: v.nstr(64),
+  analyticsEvent: v.oneOf(['Reload']), startDate: v.dateTime(), endDate: v.ndateTime(), timeZone: v.nstr(64),
 }).superRefine(endAfterStart);
 
 export const RecipientA = z.object({ id: v.uuid(), type: v.oneOf(['user', 'group']), sendEmail: v.bool(), seeInHub: v.bool() });

@@ -108,6 +108,8 @@ export const TaskRecipientResult = z.object({
   type: z.enum(['user', 'group']),
   name: z.string().nullable(),
   emailAddress: z.string().nullable(),
+  /** For a user: a signing-in user or a recipient only (mail, no sign-in); null for a group. */
+  userKind: z.enum(['user', 'recipient']).nullable(),
   sendEmail: z.boolean(),
   seeInHub: z.boolean(),
   createdDate: z.string().nullable(),

@@ -1,7 +1,7 @@
 import { useEffect, useId, useRef, useState, type FormEvent, type ReactNode } from 'react';
-import { FieldError as AriaFieldError, Input, Label, Text, TextArea, TextField } from 'react-aria-components';
 import type { FieldError } from '../bridge';
 import { placeErrors } from './field-errors';
+import { FieldControl, useFieldOptions } from './FieldControl';
 
 export interface Option {
   id: string;
@@ -40,8 +40,6 @@ interface Props {
 /** An operation's answer as a form's outcome: null when it succeeded, its errors when not. */
 export const submitOutcome = (a: { ok: boolean; error: string | null; errorDetails: FieldError[] }): SubmitOutcome => (a.ok ? null : { error: a.error, errorDetails: a.errorDetails });
 
-const asOptions = (choices: FieldDef['choices']): Option[] => (choices ?? []).map((c) => (typeof c === 'string' ? { id: c, name: c } : c));
-
 /**
  * A form whose every error of a submit shows at once, beside its field in words a person reads,
  * with focus moved to the first; what no field shows is summed up above the fields.
@@ -51,14 +49,10 @@ export function Form({ fields, initial, submitLabel, onSubmit, onCancel, childre
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [summary, setSummary] = useState<string[]>([]);
   const [busy, setBusy] = useState(false);
-  const [options, setOptions] = useState<Record<string, Option[]>>({});
+  const choices = useFieldOptions(fields);
   const formRef = useRef<HTMLFormElement>(null);
   // Several forms can share a page (the project workspace): ids must not collide.
   const formId = useId();
-
-  useEffect(() => {
-    for (const f of fields) if (f.options) void f.options().then((o) => setOptions((prev) => ({ ...prev, [f.name]: o })));
-  }, [fields]);
 
   // After a refused submit, the first field in error (or the summary) takes the focus.
   useEffect(() => {
@@ -92,69 +86,9 @@ export function Form({ fields, initial, submitLabel, onSubmit, onCancel, childre
           {summary.length === 1 ? summary[0] : <ul>{summary.map((s) => <li key={s}>{s}</li>)}</ul>}
         </div>
       )}
-      {fields.map((f) => {
-        const id = `${formId}-${f.name}`;
-        const err = errors[f.name];
-        const v = values[f.name];
-        const described = err ? `${id}-error` : f.hint ? `${id}-hint` : undefined;
-        const cls = `field ${err ? 'invalid' : ''} ${f.kind === 'checkbox' ? 'check' : ''}`;
-        const label = (
-          <>
-            {f.label}
-            {f.required && <span className="req" aria-hidden="true"> *</span>}
-          </>
-        );
-        if (f.kind === 'text' || f.kind === 'email' || f.kind === 'password' || f.kind === 'textarea' || f.kind === 'number' || f.kind === 'url') {
-          return (
-            <TextField
-              key={f.name}
-              className={cls}
-              value={v === undefined || v === null ? '' : String(v)}
-              onChange={(x) => set(f.name, f.kind === 'number' ? (x === '' ? undefined : Number(x)) : x)}
-              isRequired={f.required}
-              isInvalid={!!err}
-              validationBehavior="aria"
-              type={f.kind === 'textarea' || f.kind === 'number' ? 'text' : f.kind}
-            >
-              <Label>{label}</Label>
-              {f.kind === 'textarea' ? <TextArea /> : <Input inputMode={f.kind === 'number' ? 'numeric' : undefined} autoComplete={f.kind === 'password' ? 'new-password' : 'off'} />}
-              {f.hint && !err && <Text slot="description" className="hint">{f.hint}</Text>}
-              <AriaFieldError className="field-error">{err}</AriaFieldError>
-            </TextField>
-          );
-        }
-        let input;
-        if (f.kind === 'checkbox') input = <input id={id} type="checkbox" checked={!!v} aria-describedby={described} onChange={(e) => set(f.name, e.target.checked)} />;
-        else if (f.kind === 'select') {
-          const choices = f.choices ? asOptions(f.choices) : (options[f.name] ?? []);
-          input = (
-            <select id={id} value={String(v ?? '')} aria-invalid={!!err} aria-required={f.required} aria-describedby={described} onChange={(e) => set(f.name, e.target.value || null)}>
-              <option value="">{f.required ? 'Choose…' : '—'}</option>
-              {choices.map((o) => <option key={o.id} value={o.id}>{o.name}</option>)}
-            </select>
-          );
-        } else if (f.kind === 'multi') {
-          const chosen = new Set((v as string[] | undefined) ?? []);
-          input = (
-            <div className="multi" id={id} role="group" aria-label={f.label} aria-describedby={described}>
-              {(f.choices ? asOptions(f.choices) : (options[f.name] ?? [])).map((o) => (
-                <label key={o.id} className="chip">
-                  <input type="checkbox" checked={chosen.has(o.id)} onChange={(e) => set(f.name, e.target.checked ? [...chosen, o.id] : [...chosen].filter((x) => x !== o.id))} />
-                  {o.name}
-                </label>
-              ))}
-            </div>
-          );
-        } else input = <input id={id} type="datetime-local" value={String(v ?? '')} aria-invalid={!!err} aria-describedby={described} onChange={(e) => set(f.name, e.target.value)} />;
-        return (
-          <div key={f.name} className={cls}>
-            <label htmlFor={id}>{label}</label>
-            {input}
-            {f.hint && !err && <small className="hint" id={`${id}-hint`}>{f.hint}</small>}
-            {err && <small className="field-error" id={`${id}-error`}>{err}</small>}
-          </div>
-        );
-      })}
+      {fields.map((f) => (
+        <FieldControl key={f.name} def={f} id={`${formId}-${f.name}`} value={values[f.name]} onChange={(x) => set(f.name, x)} error={errors[f.name]} choices={choices[f.name]} />
+      ))}
       {children}
       <div className="form-actions">
         {onCancel && <button type="button" onClick={onCancel}>Cancel</button>}

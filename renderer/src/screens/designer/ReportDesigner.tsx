@@ -10,8 +10,8 @@ import { DesignerDataPanel } from './DesignerDataPanel';
 import { draftRequest } from './draft-request';
 import { PreviewPane } from './PreviewPane';
 import { TemplatePanel } from './TemplatePanel';
-import { useUndoKeys } from './useUndoKeys';
-import { useUnsavedGuard } from './useUnsavedGuard';
+import { useUndoKeys } from '../../hooks/useUndoKeys';
+import { useUnsavedGuard } from '../../hooks/useUnsavedGuard';
 
 type Report = ResultOf<'app.reports.get'>;
 type Connection = ResultOf<'app.connections.list'>[number];
@@ -38,12 +38,12 @@ export function ReportDesigner({ reportId, connections, filters, onBack }: { rep
   const [format, setFormat] = useState('');
   const [errors, setErrors] = useState<BlockErrors>(NO_ERRORS);
   const [working, setWorking] = useState<string | null>(null);
-  const draft = useDraft((s) => (s.reportId === reportId ? s.draft : null));
+  const draft = useDraft((s) => (s.ownerId === reportId ? s.draft : null));
   const dirty = useDraft(selectDirty);
   const canUndo = useDraft((s) => s.past.length > 0);
   const canRedo = useDraft((s) => s.future.length > 0);
   const { draftLoaded, draftSaved, undoRequested, redoRequested } = useDraft.getState();
-  useUndoKeys();
+  useUndoKeys(useDraft);
   useUnsavedGuard(dirty, report ? `“${report.name}”` : 'this report');
 
   useEffect(() => {

@@ -1,82 +1,129 @@
 import { useCallback, useEffect, useState } from 'react';
 import { invoke } from '../../bridge';
-import type { ResultOf } from '../../../../engine/catalogue';
-import { Dialog } from '../../components/Dialog';
-import { Form, submitOutcome } from '../../components/Form';
-import { toastOutcome } from '../../stores/feedback/toasts';
-import { useNav } from '../../stores/nav/nav.store';
-import { TaskReportsSection } from './TaskReportsSection';
-import { TaskRecipientsSection } from './TaskRecipientsSection';
-import { TaskTriggersSection } from './TaskTriggersSection';
-import { TaskEmailSection } from './TaskEmailSection';
-import { TaskDryRunPanel } from './TaskDryRunPanel';
-import { taskSettingsBody, taskSettingsFields } from './task-settings';
+import { DraftFields } from '../../components/DraftFields';
 import { PermissionsDialog } from '../../components/PermissionsDialog';
+import { useUndoKeys } from '../../hooks/useUndoKeys';
+import { useUnsavedGuard } from '../../hooks/useUnsavedGuard';
+import { selectDirty } from '../../stores/drafts/create-draft-store';
+import { askConfirm } from '../../stores/feedback/confirm.store';
+import { toastOutcome, toastSucceeded } from '../../stores/feedback/toasts';
+import { useNav } from '../../stores/nav/nav.store';
+import { useTaskDraft } from '../../stores/tasks/task-draft.store';
+import { rebaseTaskDraft, saveTaskDraft, type SaveProblems } from './save-task-draft';
+import { loadTaskState, type TaskState } from './task-draft';
+import { taskSettingsFields } from './task-settings';
+import { TaskDryRunPanel } from './TaskDryRunPanel';
+import { TaskEmailSection } from './TaskEmailSection';
+import { TaskRecipientsSection } from './TaskRecipientsSection';
+import { TaskReportsSection } from './TaskReportsSection';
+import { TaskTriggersSection } from './TaskTriggersSection';
 
-export type TaskDto = ResultOf<'app.tasks.get'>;
+export type { TaskDto } from './task-draft';
 
-/** One task: what it makes, for whom, when, and what it says; run it now from here. */
+/**
+ * One task as one draft, like the report designer: settings, e-mail, reports, recipients and
+ * schedules are edited in place with undo and redo, written by one Save; leaving with unsaved
+ * changes asks first, and "Run now" asks to save them, since a run uses what is saved.
+ */
 export function TaskDesigner({ taskId }: { taskId: string }) {
   const screenChosen = useNav((s) => s.screenChosen);
-  const [task, setTask] = useState<TaskDto | null>(null);
+  const [state, setState] = useState<TaskState | null>(null);
   const [error, setError] = useState<string | null>(null);
-  const [editing, setEditing] = useState(false);
+  const [problems, setProblems] = useState<SaveProblems>({});
+  const [saving, setSaving] = useState(false);
   const [guarding, setGuarding] = useState(false);
-  const load = useCallback(async () => {
-    const a = await invoke('app.tasks.get', { params: { id: taskId } });
-    if (a.ok) setTask(a.data);
-    else setError(a.error);
-  }, [taskId]);
-  useEffect(() => void load(), [load]);
+  const draft = useTaskDraft((s) => (s.ownerId === taskId ? s.draft : null));
+  const dirty = useTaskDraft(selectDirty);
+  const canUndo = useTaskDraft((s) => s.past.length > 0);
+  const canRedo = useTaskDraft((s) => s.future.length > 0);
+  const { draftLoaded, draftEdited, draftRebased, undoRequested, redoRequested } = useTaskDraft.getState();
+  useUndoKeys(useTaskDraft);
+  useUnsavedGuard(dirty, state ? `“${state.task.name}”` : 'this task');
+
+  useEffect(() => {
+    void loadTaskState(taskId).then((s) => {
+      if (typeof s === 'string') return setError(s);
+      setState(s);
+      draftLoaded(taskId, s.draft);
+    });
+  }, [taskId, draftLoaded]);
+
+  /** Writes the draft; true when all of it was written. */
+  const save = useCallback(async (): Promise<boolean> => {
+    const d = useTaskDraft.getState().draft;
+    if (!d || !state) return false;
+    setSaving(true);
+    const outcome = await saveTaskDraft(taskId, state.draft, d);
+    const stored = await loadTaskState(taskId);
+    setSaving(false);
+    if (typeof stored === 'string') {
+      setProblems({ task: stored });
+      return false;
+    }
+    setState(stored);
+    draftRebased(stored.draft, rebaseTaskDraft(stored, state.draft, d, outcome));
+    setProblems(outcome.problems);
+    const failed = Object.keys(outcome.problems).length;
+    if (!failed) toastSucceeded('Saved the task.');
+    return failed === 0;
+  }, [taskId, state, draftRebased]);
 
   if (error) return <div className="error-banner" role="alert">{error}</div>;
-  if (!task) return <p className="empty">Loading…</p>;
+  if (!state || !draft) return <p className="empty">Loading…</p>;
+
   const runNow = async () => {
-    const a = await invoke('v2.requests.run', { params: { id: task.id } });
-    if (toastOutcome(a, `Started “${task.name}”.`)) void screenChosen('monitoring');
+    if (useTaskDraft.getState().draft && selectDirty(useTaskDraft.getState())) {
+      const yes = await askConfirm({
+        title: 'Save before running?',
+        message: 'A run uses the saved task. Your changes are not saved yet: save them now and run with them?',
+        confirmLabel: 'Save and run',
+        cancelLabel: 'Keep editing',
+      });
+      if (!yes || !(await save())) return;
+    }
+    const a = await invoke('v2.requests.run', { params: { id: taskId } });
+    if (toastOutcome(a, `Started “${draft.settings.name}”.`)) void screenChosen('monitoring');
   };
+  const s = draft.settings;
+  const problemList = Object.values(problems);
   return (
     <section className="screen">
       <header className="screen-head">
         <div>
           <a href="#/tasks" className="crumb">Tasks</a>
-          <h1>{task.name}</h1>
+          <h1>{state.task.name}</h1>
           <p className="status-line">
-            {task.isActive ? 'Active' : 'Disabled: its schedules do not run'}
-            {task.testMode ? ' · Test mode: mail goes only to the test recipients' : ''}
+            {s.isActive ? 'Active' : 'Disabled: its schedules do not run'}
+            {s.testMode ? ' · Test mode: mail goes only to the test recipients' : ''}
+            {dirty && <span className="badge unsaved"> Unsaved changes</span>}
           </p>
         </div>
         <div className="head-actions">
-          <button type="button" onClick={() => setEditing(true)}>Settings</button>
+          <button type="button" onClick={undoRequested} disabled={!canUndo} aria-keyshortcuts="Control+Z">Undo</button>
+          <button type="button" onClick={redoRequested} disabled={!canRedo} aria-keyshortcuts="Control+Shift+Z">Redo</button>
+          <button type="button" className={dirty ? 'primary' : ''} onClick={() => void save()} disabled={!dirty || saving}>{saving ? 'Saving…' : 'Save'}</button>
           <button type="button" onClick={() => setGuarding(true)}>Permissions</button>
-          <button type="button" className="primary" onClick={() => void runNow()}>Run now</button>
+          <button type="button" className={dirty ? '' : 'primary'} onClick={() => void runNow()}>Run now</button>
         </div>
       </header>
-      <div className="columns">
-        <TaskReportsSection task={task} />
-        <TaskRecipientsSection task={task} />
-        <TaskTriggersSection task={task} />
-        <TaskEmailSection task={task} saved={load} />
-      </div>
-      <TaskDryRunPanel task={task} />
-      {guarding && <PermissionsDialog kind="task" id={task.id} name={task.name} onClose={() => setGuarding(false)} />}
-      {editing && (
-        <Dialog title="Task settings" onClose={() => setEditing(false)}>
-          <Form
-            fields={taskSettingsFields}
-            initial={{ ...task }}
-            submitLabel="Save"
-            onCancel={() => setEditing(false)}
-            onSubmit={async (v) => {
-              const a = await invoke('v1.tasks.update', { params: { id: task.id }, body: taskSettingsBody(v) });
-              if (!a.ok) return submitOutcome(a);
-              setEditing(false);
-              void load();
-              return null;
-            }}
-          />
-        </Dialog>
+      {problemList.length > 0 && (
+        <div className="error-banner" role="alert">
+          Not everything was saved; what is listed stays in your draft:
+          <ul>{problemList.map((p) => <li key={p}>{p}</li>)}</ul>
+        </div>
       )}
+      <div className="columns">
+        <TaskReportsSection projectId={state.task.projectId} items={draft.reports} problems={problems} edited={(reports) => draftEdited({ reports })} />
+        <TaskRecipientsSection items={draft.recipients} edited={(recipients) => draftEdited({ recipients })} />
+        <TaskTriggersSection items={draft.triggers} stored={state.triggers} problems={problems} edited={(triggers) => draftEdited({ triggers })} />
+        <TaskEmailSection email={draft.email} edited={(change, key) => draftEdited({ email: { ...draft.email, ...change } }, key)} />
+        <div className="panel">
+          <h2>Settings</h2>
+          <DraftFields fields={taskSettingsFields} values={s} onChange={(change, key) => draftEdited({ settings: { ...s, ...change } }, key)} />
+        </div>
+      </div>
+      <TaskDryRunPanel taskId={taskId} dirty={dirty} />
+      {guarding && <PermissionsDialog kind="task" id={taskId} name={state.task.name} onClose={() => setGuarding(false)} />}
     </section>
   );
 }

@@ -2,17 +2,16 @@ import { useState } from 'react';
 import { invoke } from '../../bridge';
 import type { ResultOf } from '../../../../engine/catalogue';
 import { toastFailed } from '../../stores/feedback/toasts';
-import type { TaskDto } from './TaskDesigner';
 
 type DryRun = ResultOf<'app.tasks.dryRun'>;
 
-/** "Who gets what?": the task's recipients as a run would reach them, before anything is sent. */
-export function TaskDryRunPanel({ task }: { task: TaskDto }) {
+/** "Who gets what?": the saved task's recipients as a run would reach them, before anything is sent. */
+export function TaskDryRunPanel({ taskId, dirty }: { taskId: string; dirty: boolean }) {
   const [dry, setDry] = useState<DryRun | null>(null);
   const [busy, setBusy] = useState(false);
   const check = async () => {
     setBusy(true);
-    const a = await invoke('app.tasks.dryRun', { params: { id: task.id } });
+    const a = await invoke('app.tasks.dryRun', { params: { id: taskId } });
     setBusy(false);
     if (a.ok) setDry(a.data);
     else toastFailed(a.error ?? 'The dry run could not be made');
@@ -23,6 +22,7 @@ export function TaskDryRunPanel({ task }: { task: TaskDto }) {
         <h2>Who gets what</h2>
         <button type="button" onClick={() => void check()} disabled={busy}>{busy ? 'Checking…' : dry ? 'Check again' : 'Check before sending'}</button>
       </div>
+      {dirty && <p className="hint" role="note">This checks the saved task: save your changes to see them here.</p>}
       {!dry && <p className="empty">See who a run would mail, who would see the files in the hub, and why anyone is left out. Nothing is sent.</p>}
       {dry && (
         <>

@@ -1,57 +1,84 @@
+import { useState } from 'react';
 import { invoke } from '../../bridge';
-import { useAllRows } from '../../hooks/useAllRows';
-import type { RowOf } from '../../../../engine/catalogue';
-import { Form, submitOutcome } from '../../components/Form';
-import { groupOptions, ids, userOptions } from '../../components/options';
-import { askConfirm } from '../../stores/feedback/confirm.store';
-import { toastOutcome } from '../../stores/feedback/toasts';
-import type { TaskDto } from './TaskDesigner';
+import { Dialog } from '../../components/Dialog';
+import { Form } from '../../components/Form';
+import { flag, groupOptions, ids } from '../../components/options';
+import type { RecipientItem } from './task-draft';
 
-type Recipient = RowOf<'v1.taskRecipients.list'>;
+async function userChoices() {
+  const a = await invoke('v1.users.list', { query: { get_all: true } });
+  return a.ok ? a.data.map((u) => ({ id: u.id, name: `${u.fullName}${u.email ? ` <${u.email}>` : ''}`, email: u.email, fullName: u.fullName, kind: u.type })) : [];
+}
+const badgeOf = (r: RecipientItem) => (r.type === 'group' ? 'group' : r.userKind === 'recipient' ? 'recipient' : 'user');
+const labelOf = (r: RecipientItem) => `${r.name}${r.email && r.email !== r.name ? ` <${r.email}>` : ''}`;
 
-/** Who receives a task's files: users and groups, each by e-mail and in the hub. */
-export function TaskRecipientsSection({ task }: { task: TaskDto }) {
-  const [rows, load] = useAllRows('v1.taskRecipients.list', { taskId: task.id });
-  const remove = async (r: Recipient) => {
-    const yes = await askConfirm({ title: 'Remove recipient?', message: `“${r.name}” will no longer receive this task's files.`, confirmLabel: 'Remove recipient' });
-    if (!yes) return;
-    toastOutcome(await invoke('v2.tasks.deleteRecipients', { params: { id: task.id }, body: [r.id] }), `Removed “${r.name}”.`);
-    void load();
-  };
+/** Users, recipients and groups a task's files go to, each by e-mail and in the hub; part of the task's draft. */
+export function TaskRecipientsSection({ items, edited }: { items: RecipientItem[]; edited: (items: RecipientItem[]) => void }) {
+  const [editing, setEditing] = useState<RecipientItem | null>(null);
+  const [note, setNote] = useState<string | null>(null);
   return (
     <div className="panel">
       <h2>Recipients</h2>
       <ul className="cards">
-        {rows === null && <li className="empty">Loading…</li>}
-        {rows?.map((r) => (
-          <li key={r.id}>
-            {r.name} <span className="badge">{r.type}</span>
+        {items.map((r) => (
+          <li key={r.key}>
+            {labelOf(r)} <span className="badge">{badgeOf(r)}</span>
             {r.sendEmail && <span className="badge">e-mail</span>}
             {r.seeInHub && <span className="badge">hub</span>}
             <span className="card-actions">
-              <button type="button" className="small danger" aria-label={`Remove recipient ${r.name}`} onClick={() => void remove(r)}>Remove</button>
+              <button type="button" className="small" aria-label={`Edit recipient ${r.name}`} onClick={() => setEditing(r)}>Edit</button>
+              <button type="button" className="small danger" aria-label={`Remove recipient ${r.name}`} onClick={() => edited(items.filter((x) => x.key !== r.key))}>Remove</button>
             </span>
           </li>
         ))}
-        {rows?.length === 0 && <li className="empty">Nobody yet: add users or groups below.</li>}
+        {items.length === 0 && <li className="empty">Nobody yet: add users or groups below.</li>}
       </ul>
+      {note && <p className="hint" role="status">{note}</p>}
       <Form
-        fields={[
-          { name: 'users', label: 'Users', kind: 'multi', options: userOptions },
-          { name: 'groups', label: 'Groups', kind: 'multi', options: groupOptions },
-        ]}
-        initial={{}}
+        fields={RECIPIENT_FIELDS}
+        initial={{ sendEmail: true, seeInHub: true }}
         submitLabel="Add recipients"
         clearOnSuccess
         onSubmit={async (v) => {
-          const body = [...ids(v.users).map((id) => ({ id, type: 'user' as const })), ...ids(v.groups).map((id) => ({ id, type: 'group' as const }))].map((r) => ({ ...r, sendEmail: true, seeInHub: true }));
-          if (!body.length) return { error: 'Choose at least one user or group', errorDetails: [] };
-          const a = await invoke('v1.taskRecipients.add', { params: { taskId: task.id }, body });
-          if (!a.ok) return submitOutcome(a);
-          void load();
+          const [users, groups] = await Promise.all([userChoices(), groupOptions()]);
+          const chosen: RecipientItem[] = [
+            ...ids(v.users).map((id) => users.find((u) => u.id === id)).filter((u) => !!u).map((u) => ({ key: u.id, type: 'user' as const, name: u.fullName, email: u.email, userKind: u.kind === 'recipient' ? ('recipient' as const) : ('user' as const), sendEmail: flag(v.sendEmail), seeInHub: flag(v.seeInHub) })),
+            ...ids(v.groups).map((id) => groups.find((g) => g.id === id)).filter((g) => !!g).map((g) => ({ key: g.id, type: 'group' as const, name: g.name, email: null, userKind: null, sendEmail: flag(v.sendEmail), seeInHub: flag(v.seeInHub) })),
+          ];
+          if (!chosen.length) return { error: 'Choose at least one user or group', errorDetails: [] };
+          // Someone already receiving the files is not added twice: said, and the others are added.
+          const already = chosen.filter((c) => items.some((x) => x.key === c.key));
+          const fresh = chosen.filter((c) => !items.some((x) => x.key === c.key));
+          if (!fresh.length) return { error: `Already recipients: ${already.map((a) => a.name).join(', ')}`, errorDetails: [] };
+          edited([...items, ...fresh]);
+          setNote(already.length ? `Already recipients, left as they were: ${already.map((a) => a.name).join(', ')}.` : null);
           return null;
         }}
       />
+      {editing && (
+        <Dialog title={`Edit recipient ${editing.name}`} onClose={() => setEditing(null)}>
+          <Form
+            fields={EDIT_FIELDS}
+            initial={{ sendEmail: editing.sendEmail, seeInHub: editing.seeInHub }}
+            submitLabel="Apply"
+            onCancel={() => setEditing(null)}
+            onSubmit={async (v) => {
+              edited(items.map((x) => (x.key === editing.key ? { ...x, sendEmail: flag(v.sendEmail), seeInHub: flag(v.seeInHub) } : x)));
+              setEditing(null);
+              return null;
+            }}
+          />
+        </Dialog>
+      )}
     </div>
   );
 }
+
+const RECIPIENT_FIELDS = [
+  { name: 'users', label: 'Users and recipients', kind: 'multi' as const, options: userChoices },
+  { name: 'groups', label: 'Groups', kind: 'multi' as const, options: groupOptions },
+  { name: 'sendEmail', label: 'By e-mail', kind: 'checkbox' as const },
+  { name: 'seeInHub', label: 'In the hub', kind: 'checkbox' as const },
+];
+
+const EDIT_FIELDS = [{ name: 'sendEmail', label: 'Send the files by e-mail', kind: 'checkbox' as const }, { name: 'seeInHub', label: 'Show the files in the hub', kind: 'checkbox' as const }];

@@ -1,113 +1,122 @@
-import { invoke } from '../../bridge';
-import { useAllRows } from '../../hooks/useAllRows';
-import type { RowOf } from '../../../../engine/catalogue';
-import { Form, submitOutcome, type Option } from '../../components/Form';
-import { flag, ids, num, orNull, text } from '../../components/options';
-import { askConfirm } from '../../stores/feedback/confirm.store';
-import { toastOutcome } from '../../stores/feedback/toasts';
-import type { TaskDto } from './TaskDesigner';
+import { useMemo, useState } from 'react';
+import { Dialog } from '../../components/Dialog';
+import { Form, type FieldDef, type SubmitOutcome } from '../../components/Form';
+import { flag, ids, num, orNull, text, type FormValues } from '../../components/options';
+import type { SaveProblems } from './save-task-draft';
+import { MAIL_CHOICES, newKey, reportLabel, type MailChoice, type ReportItem } from './task-draft';
+import { nameIn, useTaskChoices, type TaskChoices } from './task-options';
 
 const FORMATS = ['Pdf', 'Docx', 'Xlsx', 'Pptx', 'Html', 'Csv', 'Png'] as const;
-type TaskReport = RowOf<'v1.taskReports.list'>;
 
-/** The reports a task makes: format, filters and conditions of each; add and remove. */
-export function TaskReportsSection({ task }: { task: TaskDto }) {
-  const [rows, load] = useAllRows('v1.taskReports.list', { taskId: task.id });
+function reportFields(c: TaskChoices, item: ReportItem | null): FieldDef[] {
+  const asOptions = (list: { id: string; name: string }[]) => async () => list;
+  return [
+    { name: 'reportID', label: 'Report', kind: 'select', required: true, options: asOptions(c.reports.map((r) => ({ id: r.id, name: `${r.name} (${r.formats.join(', ')})` }))) },
+    { name: 'format', label: 'Format', kind: 'select', required: true, choices: FORMATS },
+    { name: 'filters', label: 'Filters (after the report\'s own)', kind: 'multi', options: asOptions(c.filters) },
+    { name: 'conditions', label: 'Conditions (all must hold)', kind: 'multi', options: asOptions(c.conditions) },
+    { name: 'eachIteration', label: 'Check the conditions for each iteration value', kind: 'checkbox' },
+    { name: 'password', label: item?.hasPassword ? 'New password to open the file' : 'Password to open the file', kind: 'password', hint: item?.hasPassword ? 'Leave blank to keep the current password' : 'Leave blank for an unprotected file' },
+    ...(item?.hasPassword ? [{ name: 'removePassword', label: 'Remove the password', kind: 'checkbox' } as FieldDef] : []),
+    { name: 'storage', label: 'Also put the files in', kind: 'select', options: asOptions(c.storage) },
+    { name: 'storagePath', label: 'Under the path', kind: 'text', hint: 'Inside the storage service, such as monthly/2026' },
+    { name: 'folderVariable', label: 'Subfolder per iteration value from the variable', kind: 'text', hint: 'A variable such as vRegion: each value\'s file goes to its own folder' },
+    { name: 'mail', label: 'In the task\'s e-mail', kind: 'select', required: true, choices: MAIL_CHOICES },
+    { name: 'zipEmailFiles', label: 'Zip the attached files into one', kind: 'checkbox' },
+    { name: 'recipientsVariable', label: 'Also mail each iteration value\'s file to the addresses in the variable', kind: 'text', hint: 'A variable such as vManagerEmail; each address gets only its own files' },
+    { name: 'hubFolder', label: 'Publish to the hub, in', kind: 'select', options: asOptions(c.hubFolders) },
+    { name: 'hubMax', label: 'Occurrences kept in the hub', kind: 'number', hint: 'Older ones are removed; 0 keeps all' },
+    { name: 'hubUserVariable', label: 'Hub: only for the users the variable names', kind: 'text', hint: 'A variable giving e-mail addresses per iteration value; leave blank for every recipient' },
+  ];
+}
 
-  const options = {
-    reports: async (): Promise<Option[]> => {
-      const a = await invoke('v1.reports.listOwn', { query: { project_id: task.projectId, get_all: true } });
-      return a.ok ? a.data.map((r) => ({ id: r.id, name: `${r.name} (${r.outputFormats.join(', ')})` })) : [];
-    },
-    conditions: async (): Promise<Option[]> => {
-      const a = await invoke('v1.conditions.list', { query: { project_id: task.projectId, get_all: true } });
-      return a.ok ? a.data.map((c) => ({ id: c.id, name: c.name })) : [];
-    },
-    storage: async (): Promise<Option[]> => {
-      const a = await invoke('v1.storageServices.list', { query: { get_all: true } });
-      return a.ok ? a.data.map((x) => ({ id: x.id, name: `${x.name} (${x.type})` })) : [];
-    },
-    hubFolders: async (): Promise<Option[]> => {
-      const a = await invoke('v1.hubFolders.list', { query: { get_all: true, sort_by: 'ParentUrl' } });
-      return a.ok ? a.data.map((f) => ({ id: f.id, name: f.location })) : [];
-    },
-    filters: async (): Promise<Option[]> => {
-      const a = await invoke('app.filters.list', { query: { projectId: task.projectId } });
-      return a.ok ? a.data.map((f) => ({ id: f.id, name: f.name })) : [];
-    },
+const formOf = (r: ReportItem | null): FormValues =>
+  r
+    ? {
+        reportID: r.reportId, format: r.format, filters: r.filterIds, conditions: r.conditionIds, eachIteration: r.eachIteration,
+        storage: r.storage[0]?.fileStorageServiceId ?? null, storagePath: r.storage[0]?.path ?? '', folderVariable: r.folderVariable ?? '', mail: r.mail,
+        zipEmailFiles: r.zipEmailFiles, recipientsVariable: r.recipientsVariable ?? '', hubFolder: r.hubFolderId, hubMax: r.hubMax, hubUserVariable: r.hubUserVariable ?? '',
+      }
+    : { format: 'Pdf', mail: 'Attached', hubMax: 0 };
+
+/** The dialog's values as a draft item, or the problems to show beside its fields (checked here, as the engine would at Save). */
+function itemOf(v: FormValues, was: ReportItem | null, c: TaskChoices, others: ReportItem[]): ReportItem | SubmitOutcome {
+  const report = c.reports.find((r) => r.id === v.reportID);
+  const format = text(v.format);
+  const problems = [
+    ...(!report ? [{ field: 'body.reportID', message: 'is required' }] : []),
+    ...(report && format && ![...report.formats, 'Png'].includes(format) ? [{ field: 'body.format', message: `must be one of: ${report.formats.join(', ')}` }] : []),
+    ...(report && others.some((o) => o.reportId === report.id && o.format === format) ? [{ field: 'body.reportID', message: `is already in the task as ${format}: edit that entry instead` }] : []),
+    ...(num(v.hubMax) !== null && (num(v.hubMax)! < 0 || !Number.isInteger(num(v.hubMax))) ? [{ field: 'body.hubMax', message: 'must be a whole number, 0 or more' }] : []),
+  ];
+  if (problems.length || !report) return { error: 'Check the fields marked', errorDetails: problems };
+  const storageId = orNull(v.storage);
+  const rest = (was?.storage ?? []).slice(1);
+  return {
+    key: was?.key ?? newKey(), reportId: report.id, reportName: report.name, format,
+    filterIds: ids(v.filters), conditionIds: ids(v.conditions), eachIteration: flag(v.eachIteration),
+    hasPassword: !!was?.hasPassword && !flag(v.removePassword), newPassword: orNull(v.password),
+    storage: storageId ? [{ fileStorageServiceId: storageId, path: text(v.storagePath), siteUrl: was?.storage[0]?.siteUrl ?? null, zipFiles: was?.storage[0]?.zipFiles ?? false }, ...rest] : rest,
+    folderVariable: orNull(v.folderVariable), mail: (text(v.mail) || 'Attached') as MailChoice, zipEmailFiles: flag(v.zipEmailFiles),
+    recipientsVariable: orNull(v.recipientsVariable), hubFolderId: orNull(v.hubFolder), hubMax: num(v.hubMax) ?? 0, hubUserVariable: orNull(v.hubUserVariable),
   };
-  const remove = async (r: TaskReport) => {
-    const yes = await askConfirm({ title: 'Remove report from task?', message: `The task will no longer make “${r.reportName}” as ${r.format}.`, confirmLabel: 'Remove report' });
-    if (!yes) return;
-    toastOutcome(await invoke('v2.tasks.deleteReports', { params: { id: task.id }, body: [r.id] }), `Removed “${r.reportName}” from the task.`);
-    void load();
-  };
+}
+
+/** The reports a task makes, each edited in place (a dialog) or removed; part of the task's draft. */
+export function TaskReportsSection({ projectId, items, problems, edited }: { projectId: string; items: ReportItem[]; problems: SaveProblems; edited: (items: ReportItem[]) => void }) {
+  const choices = useTaskChoices(projectId);
+  const [open, setOpen] = useState<{ item: ReportItem | null } | null>(null);
+  const fields = useMemo(() => (open && choices ? reportFields(choices, open.item) : []), [open, choices]);
+  const names = (list: string[], of: keyof TaskChoices) => list.map((id) => nameIn(choices?.[of], id));
   return (
     <div className="panel">
-      <h2>Reports</h2>
+      <div className="block-head">
+        <h2>Reports</h2>
+        <button type="button" onClick={() => setOpen({ item: null })} disabled={!choices}>Add report</button>
+      </div>
       <ul className="cards">
-        {rows === null && <li className="empty">Loading…</li>}
-        {rows?.map((r) => (
-          <li key={r.id}>
-            {r.reportName} <span className="badge">{r.format}</span>
-            {r.conditions.map((c) => <span key={c.id} className="badge">if {c.name}{r.evaluateConditionForEachIteration ? ' (each value)' : ''}</span>)}
-            {r.filters.map((f) => <span key={f.id} className="badge">filter {f.name}</span>)}
-            {r.hasFileOpenPassword && <span className="badge">password</span>}
-            {r.storageServices.length > 0 && <span className="badge">to {r.storageServices.length} storage</span>}
-            {r.emailAttachment && <span className="badge">{r.zipEmailFiles ? 'zipped in mail' : 'attached'}</span>}
-            {r.emailEmbedment && <span className="badge">in the mail body</span>}
-            {r.recipientsVariable && <span className="badge">mailed to {r.recipientsVariable}</span>}
-            {r.publishToServiceHub && <span className="badge">hub{r.maxFileOccurrences ? `, keeps ${r.maxFileOccurrences}` : ''}{r.hubAuthorizedUserVariable ? ` for ${r.hubAuthorizedUserVariable}` : ''}</span>}
+        {items.map((r) => (
+          <li key={r.key} className={problems[r.key] ? 'stacked invalid' : 'stacked'}>
+            <strong>{r.reportName}</strong> <span className="badge">{r.format}</span>
             <span className="card-actions">
-              <button type="button" className="small danger" aria-label={`Remove ${r.reportName ?? 'report'} from the task`} onClick={() => void remove(r)}>Remove</button>
+              <button type="button" className="small" aria-label={`Edit ${reportLabel(r)}`} onClick={() => setOpen({ item: r })}>Edit</button>
+              <button type="button" className="small danger" aria-label={`Remove ${reportLabel(r)}`} onClick={() => edited(items.filter((x) => x.key !== r.key))}>Remove</button>
             </span>
+            <div className="badges">
+              {names(r.conditionIds, 'conditions').map((n) => <span key={n} className="badge">if {n}{r.eachIteration ? ' (each value)' : ''}</span>)}
+              {names(r.filterIds, 'filters').map((n) => <span key={n} className="badge">filter {n}</span>)}
+              {(r.hasPassword || r.newPassword) && <span className="badge">password</span>}
+              {r.storage.length > 0 && <span className="badge">to {names(r.storage.map((s) => s.fileStorageServiceId), 'storage').join(', ')}</span>}
+              {r.mail === 'Attached' && <span className="badge">{r.zipEmailFiles ? 'zipped in mail' : 'attached'}</span>}
+              {r.mail === 'In the body' && <span className="badge">in the mail body</span>}
+              {r.recipientsVariable && <span className="badge">mailed to {r.recipientsVariable}</span>}
+              {r.hubFolderId && <span className="badge">hub {nameIn(choices?.hubFolders, r.hubFolderId)}{r.hubMax ? `, keeps ${r.hubMax}` : ''}{r.hubUserVariable ? ` for ${r.hubUserVariable}` : ''}</span>}
+            </div>
+            {problems[r.key] && <div className="field-error">{problems[r.key]}</div>}
           </li>
         ))}
-        {rows?.length === 0 && <li className="empty">No reports yet: add the first one below.</li>}
+        {items.length === 0 && <li className="empty">No reports yet: add the reports this task makes.</li>}
       </ul>
-      <Form
-        fields={[
-          { name: 'reportID', label: 'Report', kind: 'select', required: true, options: options.reports },
-          { name: 'format', label: 'Format', kind: 'select', required: true, choices: FORMATS },
-          { name: 'filters', label: 'Filters (after the report\'s own)', kind: 'multi', options: options.filters },
-          { name: 'conditions', label: 'Conditions (all must hold)', kind: 'multi', options: options.conditions },
-          { name: 'eachIteration', label: 'Check the conditions for each iteration value', kind: 'checkbox' },
-          { name: 'password', label: 'Password to open the file', kind: 'password', hint: 'Leave blank for an unprotected file' },
-          { name: 'storage', label: 'Also put the files in', kind: 'select', options: options.storage },
-          { name: 'storagePath', label: 'Under the path', kind: 'text', hint: 'Inside the storage service, such as monthly/2026' },
-          { name: 'folderVariable', label: 'Subfolder per iteration value from the variable', kind: 'text', hint: 'A variable such as vRegion: each value\'s file goes to its own folder' },
-          { name: 'mail', label: 'In the task\'s e-mail', kind: 'select', required: true, choices: ['Attached', 'In the body', 'Not mailed'] },
-          { name: 'zipEmailFiles', label: 'Zip the attached files into one', kind: 'checkbox' },
-          { name: 'recipientsVariable', label: 'Also mail each iteration value\'s file to the addresses in the variable', kind: 'text', hint: 'A variable such as vManagerEmail; each address gets only its own files' },
-          { name: 'hubFolder', label: 'Publish to the hub, in', kind: 'select', options: options.hubFolders },
-          { name: 'hubMax', label: 'Occurrences kept in the hub', kind: 'number', hint: 'Older ones are removed; blank keeps all' },
-          { name: 'hubUserVariable', label: 'Hub: only for the users the variable names', kind: 'text', hint: 'A variable giving e-mail addresses per iteration value; leave blank for every recipient' },
-        ]}
-        initial={{ format: 'Pdf', mail: 'Attached' }}
-        submitLabel="Add report"
-        clearOnSuccess
-        onSubmit={async (v) => {
-          const password = orNull(v.password);
-          const a = await invoke('v2.tasks.upsertReport', {
-            params: { id: task.id },
-            query: {},
-            body: {
-              reportID: text(v.reportID), format: text(v.format), emailEmbedment: v.mail === 'In the body', emailAttachment: v.mail === 'Attached',
-              filters: ids(v.filters).map((id, order) => ({ id, order })), conditions: ids(v.conditions).map((id) => ({ id })),
-              iterationOptions: {
-                evaluateConditionForEachIteration: flag(v.eachIteration), zipEmailFiles: flag(v.zipEmailFiles),
-                recipientsVariable: orNull(v.recipientsVariable), folderVariable: orNull(v.folderVariable), hubAuthorizedUserVariable: orNull(v.hubUserVariable),
-              },
-              hub: v.hubFolder ? { folderID: text(v.hubFolder), hubMaxFileOccurrences: num(v.hubMax) ?? 0 } : null,
-              isOpenFilePasswordProtected: !!password, fileOpenPassword: password,
-              storageServices: v.storage ? [{ fileStorageServiceID: text(v.storage), path: text(v.storagePath), order: 0 }] : [],
-            },
-          });
-          if (!a.ok) return submitOutcome(a);
-          void load();
-          return null;
-        }}
-      />
+      {open && choices && (
+        <Dialog title={open.item ? `Edit ${reportLabel(open.item)}` : 'Add a report'} onClose={() => setOpen(null)}>
+          <Form
+            fields={fields}
+            initial={formOf(open.item)}
+            submitLabel={open.item ? 'Apply' : 'Add report'}
+            onCancel={() => setOpen(null)}
+            onSubmit={async (v) => {
+              const others = items.filter((x) => x.key !== open.item?.key);
+              const next = itemOf(v, open.item, choices, others);
+              if (!next || !('key' in next)) return next;
+              edited(open.item ? items.map((x) => (x.key === next.key ? next : x)) : [...items, next]);
+              setOpen(null);
+              return null;
+            }}
+          >
+            <p className="hint">Changes go into the task's draft: Save writes them.</p>
+          </Form>
+        </Dialog>
+      )}
     </div>
   );
 }

@@ -1,6 +1,6 @@
 import { useEffect } from 'react';
-import { leaveGuarded } from '../../stores/nav/nav.store';
-import { askConfirm } from '../../stores/feedback/confirm.store';
+import { leaveGuarded } from '../stores/nav/nav.store';
+import { askConfirm } from '../stores/feedback/confirm.store';
 
 /**
  * While there is unsaved work, leaving asks first: in-app navigation with an in-app question, a

@@ -1,0 +1,89 @@
+import { invoke } from '../../bridge';
+import type { ResultOf, RowOf } from '../../../../engine/catalogue';
+import type { EmailDraft, MailChoice, RecipientItem, ReportItem, SettingsDraft, TaskDraft, TriggerItem } from '../../stores/tasks/task-draft.store';
+
+export type { EmailDraft, MailChoice, RecipientItem, ReportItem, SettingsDraft, StorageTarget, TaskDraft, TriggerItem } from '../../stores/tasks/task-draft.store';
+export { MAIL_CHOICES } from '../../stores/tasks/task-draft.store';
+
+// A task as one draft: its settings, its e-mail, and its lists (reports, recipients, triggers) as
+// they are being edited. Items keep the server's id as their key, or a "new-" key until saved.
+
+export type TaskDto = ResultOf<'app.tasks.get'>;
+type ServerReport = RowOf<'v1.taskReports.list'>;
+type ServerRecipient = RowOf<'v1.taskRecipients.list'>;
+type ServerTrigger = RowOf<'v1.taskTriggers.list'>;
+
+/** What the server holds of a task, read at once: the draft's baseline, and what lists show beside it. */
+export interface TaskState {
+  task: TaskDto;
+  draft: TaskDraft;
+  /** Saved triggers as answered (their sentence and next runs), by id. */
+  triggers: Record<string, ServerTrigger>;
+}
+
+export const isNewKey = (key: string) => key.startsWith('new-');
+export const newKey = () => `new-${crypto.randomUUID()}`;
+
+const mailOf = (r: Pick<ServerReport, 'emailAttachment' | 'emailEmbedment'>): MailChoice => (r.emailEmbedment ? 'In the body' : r.emailAttachment ? 'Attached' : 'Not mailed');
+
+export const reportItemOf = (r: ServerReport): ReportItem => ({
+  key: r.id, reportId: r.reportId, reportName: r.reportName ?? 'a deleted report', format: r.format, filterIds: r.filterIds, conditionIds: r.conditionIds,
+  eachIteration: r.evaluateConditionForEachIteration, hasPassword: r.hasFileOpenPassword, newPassword: null,
+  storage: r.storageServices.map((s) => ({ fileStorageServiceId: s.fileStorageServiceId, path: s.path, siteUrl: s.siteUrl, zipFiles: s.zipFiles })),
+  folderVariable: r.folderVariable, mail: mailOf(r), zipEmailFiles: r.zipEmailFiles, recipientsVariable: r.recipientsVariable,
+  hubFolderId: r.publishToServiceHub ? r.hubFolderId : null, hubMax: r.maxFileOccurrences, hubUserVariable: r.hubAuthorizedUserVariable,
+});
+
+export const recipientItemOf = (r: ServerRecipient): RecipientItem => ({
+  key: r.id, type: r.type, name: r.name ?? r.emailAddress ?? 'someone deleted', email: r.emailAddress, userKind: r.userKind, sendEmail: r.sendEmail, seeInHub: r.seeInHub,
+});
+
+export const triggerItemOf = (t: ServerTrigger): TriggerItem => ({
+  key: t.id, type: t.type, name: t.name, isActive: t.isActive, timeZone: t.timeZone, frequency: t.frequency, day: t.day, month: t.month,
+  atHour: t.atHour, atMinut: t.atMinut, everyHours: t.everyHours, fromHour: t.fromHour, fromMinut: t.fromMinut, toHour: t.toHour, toMinut: t.toMinut,
+  weeklyDays: t.weeklyDays, startDate: t.startDate ?? new Date(0).toISOString(), endDate: t.endDate, appId: t.appId, description: t.description,
+  execution: t.execution, priority: t.priority,
+});
+
+export const settingsOf = (t: TaskDto): SettingsDraft => ({
+  name: t.name, description: t.description, isActive: t.isActive, testMode: t.testMode, testModeRecipients: t.testModeRecipients,
+  sendNotifications: t.sendNotifications, notifyIfError: t.notifyIfError, notifyIfWarning: t.notifyIfWarning, notifyIfSuccess: t.notifyIfSuccess,
+  notificationRecipients: t.notificationRecipients,
+});
+
+/** A task's e-mail; one never set starts from the mail server's sender and the task's name. */
+export const emailOf = (t: TaskDto, serverSender: string): EmailDraft => {
+  const e = t.email;
+  return {
+    from: e?.from || serverSender, cc: e?.cc ?? null, bcc: e?.bcc ?? null, subject: e?.subject ?? t.name, message: e?.message ?? null,
+    oneToAll: e?.oneToAll ?? false, isActive: e?.isActive ?? true, sendWithoutFiles: e?.sendWithoutFiles ?? false,
+  };
+};
+
+/** Reads the whole task from the engine: the baseline of its draft. */
+export async function loadTaskState(taskId: string): Promise<TaskState | string> {
+  const [task, reports, recipients, triggers, servers] = await Promise.all([
+    invoke('app.tasks.get', { params: { id: taskId } }),
+    invoke('v1.taskReports.list', { params: { taskId }, query: { get_all: true } }),
+    invoke('v1.taskRecipients.list', { params: { taskId }, query: { get_all: true, sort_by: 'CreatedDate' } }),
+    invoke('v1.taskTriggers.list', { params: { taskId }, query: { get_all: true, sort_by: 'CreatedDate' } }),
+    invoke('app.mailServers.list', {}),
+  ]);
+  if (!task.ok) return task.error ?? 'The task could not be opened.';
+  for (const a of [reports, recipients, triggers]) if (!a.ok) return a.error ?? 'The task could not be read.';
+  const sender = (servers.ok ? servers.data[0]?.fromAddress : null) ?? '';
+  return {
+    task: task.data,
+    draft: {
+      settings: settingsOf(task.data),
+      email: emailOf(task.data, sender),
+      reports: (reports.ok ? reports.data : []).map(reportItemOf),
+      recipients: (recipients.ok ? recipients.data : []).map(recipientItemOf),
+      triggers: (triggers.ok ? triggers.data : []).map(triggerItemOf),
+    },
+    triggers: Object.fromEntries((triggers.ok ? triggers.data : []).map((t) => [t.id, t])),
+  };
+}
+
+/** The item's name as a person reads it in a question or a problem: "Regional review as Pdf". */
+export const reportLabel = (r: Pick<ReportItem, 'reportName' | 'format'>) => `“${r.reportName}” as ${r.format}`;
