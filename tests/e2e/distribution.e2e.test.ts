@@ -5,7 +5,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { covers } from '../support/covers.js';
 import { startSmtp, type TestSmtp } from '../support/smtp.js';
-import { accessibilityProblems, alertDialog, dialog, nav, newTaskWithReport, noConsoleErrorsSince, openApp, shot, signIn, toast, WIDE, type E2E } from './harness.js';
+import { accessibilityProblems, alertDialog, dialog, nav, newTaskWithReport, noConsoleErrorsSince, openApp, saveTask, shot, signIn, toast, WIDE, type E2E } from './harness.js';
 
 let e: E2E;
 let smtp: TestSmtp;
@@ -32,18 +32,23 @@ describe(covers('distribution in Chromium', 'v1.tasks.create', 'v2.tasks.upsertR
     await recipients.getByRole('checkbox', { name: 'Olga Owner <olga@example.com>' }).check();
     await recipients.getByRole('button', { name: 'Add recipients' }).click();
     await expect.poll(() => recipients.locator('.cards li').first().textContent()).toContain('Olga Owner');
+    expect(await recipients.locator('.cards li').first().locator('.badge').first().textContent()).toBe('user');
 
     const when = panel('When it runs');
-    await when.getByLabel('Frequency').selectOption('Weekly');
-    await when.getByRole('textbox', { name: 'Name', exact: true }).fill('Monday mornings');
-    await when.getByRole('checkbox', { name: 'Monday' }).check();
-    await when.getByRole('textbox', { name: 'Time zone' }).fill('Europe/Paris');
     await when.getByRole('button', { name: 'Add schedule' }).click();
+    await dialog(page()).getByLabel('Frequency').selectOption('Weekly');
+    await dialog(page()).getByRole('textbox', { name: 'Name', exact: true }).fill('Monday mornings');
+    await dialog(page()).getByRole('checkbox', { name: 'Monday' }).check();
+    await dialog(page()).getByRole('textbox', { name: 'Time zone' }).fill('Europe/Paris');
+    await dialog(page()).getByRole('button', { name: 'Add schedule' }).click();
+    await saveTask(page());
     const card = when.locator('.cards li').first();
     await expect.poll(() => card.textContent()).toContain('Every Monday at 07:00 (Europe/Paris)');
+    expect(await card.textContent()).toContain('no end date');
     await card.getByText('Next runs').click();
     expect(await card.locator('.next-runs li').count()).toBe(5);
-    for (const text of await card.locator('.next-runs li').allTextContents()) expect(text).toMatch(/^Monday/);
+    // Each next run is said in the schedule's own zone, named, with the reader's own time beside it (the browser runs in UTC).
+    for (const text of await card.locator('.next-runs li').allTextContents()) expect(text).toMatch(/^Monday.* 7:00 AM \(Europe\/Paris\) · [56]:00 AM your time \(UTC\)$/);
     await shot(page(), 'task-designer', true);
   });
 
@@ -80,14 +85,16 @@ describe(covers('distribution in Chromium', 'v1.tasks.create', 'v2.tasks.upsertR
     await dialog(page()).getByLabel('Project').selectOption({ label: 'Sales reporting (demo)' });
     await dialog(page()).getByRole('button', { name: 'Create' }).click();
     await toast(page(), 'success', 'Created condition.').waitFor();
-    await page().getByRole('cell', { name: 'Sold something' }).click();
+    await page().getByRole('button', { name: 'Sold something' }).click();
     const editor = page().locator('.detail .panel');
-    await editor.getByRole('textbox', { name: 'Rule name' }).fill('Any sales');
-    await editor.getByLabel('Read from').selectOption({ index: 1 });
-    await editor.getByRole('textbox', { name: 'Variable (for a variable rule)' }).fill('vTotalSales');
-    await editor.getByLabel('Operator').selectOption('>');
-    await editor.getByRole('textbox', { name: 'Value to compare with' }).fill('1000');
     await editor.getByRole('button', { name: 'Add rule' }).click();
+    const rule = dialog(page());
+    await rule.getByRole('textbox', { name: 'Rule name' }).fill('Any sales');
+    await rule.getByLabel('Read from').selectOption({ index: 1 });
+    await rule.getByRole('textbox', { name: 'Variable (for a variable rule)' }).fill('vTotalSales');
+    await rule.getByLabel('Operator').selectOption('>');
+    await rule.getByRole('textbox', { name: 'Value to compare with' }).fill('1000');
+    await rule.getByRole('button', { name: 'Add rule' }).click();
     await expect.poll(() => editor.locator('.cards li').first().textContent()).toContain('vTotalSales > 1000');
     await editor.getByRole('button', { name: 'Test now' }).click();
     await expect.poll(() => editor.getByRole('status').textContent()).toContain('The condition holds now');

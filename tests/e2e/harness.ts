@@ -29,7 +29,7 @@ export async function openApp(owner: Person | null, viewport = WIDE, opts: { dem
   const s = await startTestServer({ rendererDir: RENDERER_DIR, demo: opts.demo });
   if (owner) await s.ok('POST', '/api/app/setup', owner);
   const browser = await launchChromium();
-  const context = await browser.newContext({ viewport, acceptDownloads: true });
+  const context = await browser.newContext({ viewport, acceptDownloads: true, timezoneId: 'UTC', locale: 'en-US' });
   const page = await context.newPage();
   const consoleErrors: string[] = [];
   const refusals: string[] = [];
@@ -95,7 +95,14 @@ export function noConsoleErrorsSince(e: E2E | undefined) {
   if (seen.length) throw new Error(`Console errors during this test:\n${seen.join('\n')}`);
 }
 
-/** Creates a task in a project from the Tasks screen and adds a report to it in a format (the task designer opens). */
+/** Saves the task designer's draft and waits until nothing is left unsaved. */
+export async function saveTask(page: Page) {
+  await page.getByRole('button', { name: 'Save', exact: true }).click();
+  await toast(page, 'success', 'Saved the task.').first().waitFor();
+  await expect.poll(() => page.locator('.badge.unsaved').count()).toBe(0);
+}
+
+/** Creates a task in a project from the Tasks screen, adds a report to it in a format through its dialog, and saves. */
 export async function newTaskWithReport(page: Page, task: { name: string; project: string; report: string; format: string }) {
   const panel = (title: string) => page.locator('.panel').filter({ has: page.getByRole('heading', { name: title, exact: true }) });
   await nav(page, 'Tasks').click();
@@ -105,8 +112,10 @@ export async function newTaskWithReport(page: Page, task: { name: string; projec
   await dialog(page).getByRole('button', { name: 'Create' }).click();
   await page.getByRole('heading', { name: task.name, level: 1 }).waitFor();
   const reports = panel('Reports');
-  await reports.getByRole('combobox', { name: 'Report', exact: true }).selectOption({ label: task.report });
-  await reports.getByLabel('Format').selectOption(task.format);
   await reports.getByRole('button', { name: 'Add report' }).click();
+  await dialog(page).getByRole('combobox', { name: 'Report', exact: true }).selectOption({ label: task.report });
+  await dialog(page).getByLabel('Format').selectOption(task.format);
+  await dialog(page).getByRole('button', { name: 'Add report' }).click();
   await expect.poll(() => reports.locator('.cards li').first().textContent()).toContain(task.report.replace(/ \(.*$/, ''));
+  await saveTask(page);
 }

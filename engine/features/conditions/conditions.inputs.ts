@@ -29,7 +29,7 @@ const values = () => z.array(RuleValueInput).max(100);
 
 export const ConditionA = z.object({ projectId: v.uuid(), name: v.text(), description: v.nstr(), isActive: v.bool() });
 export const ConditionCreateB = z.object({ name: v.text(), description: v.nstr(), projectID: v.uuid() });
-export const ConditionUpdateB = z.object({ name: v.text(), description: v.nstr() });
+export const ConditionUpdateB = z.object({ name: v.text(), description: v.nstr(), isActive: v.obool() });
 export const ConditionDuplicateB = z.object({ projectID: v.uuid(), organizationID: v.uuid() });
 
 /** Request-style rule of set A (single add or update). */

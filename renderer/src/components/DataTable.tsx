@@ -67,9 +67,18 @@ export function DataTable<Row>({ store, columns, filterLabel, actions, onRowClic
           )}
           {rows.map((row) => (
             <tr key={idOf(row)} className={selectedId === idOf(row) ? 'selected' : onRowClick ? 'clickable' : ''} onClick={onRowClick ? () => onRowClick(row) : undefined}>
-              {columns.map((c) => (
-                <td key={c.key}>{c.render ? c.render(row) : String((row as Record<string, unknown>)[c.key] ?? '')}</td>
-              ))}
+              {columns.map((c, i) => {
+                const content = c.render ? c.render(row) : String((row as Record<string, unknown>)[c.key] ?? '');
+                // A row that opens something opens from a button in its first cell too: reachable by Tab, Enter opens it.
+                if (i === 0 && onRowClick) {
+                  return (
+                    <td key={c.key}>
+                      <button type="button" className="row-open" aria-expanded={selectedId === idOf(row)} onClick={(e) => { e.stopPropagation(); onRowClick(row); }}>{content}</button>
+                    </td>
+                  );
+                }
+                return <td key={c.key}>{content}</td>;
+              })}
               {actions && <td className="actions" onClick={(e) => e.stopPropagation()}><div className="row-actions">{actions(row)}</div></td>}
             </tr>
           ))}

@@ -1,4 +1,4 @@
-import type { ReactNode } from 'react';
+import { useEffect, useRef, type ReactNode } from 'react';
 import { Dialog as AriaDialog, Heading, Modal, ModalOverlay } from 'react-aria-components';
 
 interface Props {
@@ -12,10 +12,16 @@ interface Props {
 }
 
 /**
- * A modal dialog: focus stays inside and returns where it was, Escape closes, and a click on the
+ * A modal dialog: its first field takes the focus, focus stays inside and returns where it was, Escape closes, and a click on the
  * backdrop does nothing (it used to discard what was typed, a one-time API key included).
  */
 export function Dialog({ title, children, onClose, role = 'dialog', closesOnlyByButtons = false }: Props) {
+  const body = useRef<HTMLDivElement>(null);
+  // A dialog holding a form opens with its first field focused, ready to type (after the modal has taken focus itself).
+  useEffect(() => {
+    const frame = requestAnimationFrame(() => body.current?.querySelector<HTMLElement>('input:not([type=hidden]):not([disabled]), select:not([disabled]), textarea:not([disabled])')?.focus());
+    return () => cancelAnimationFrame(frame);
+  }, []);
   return (
     <ModalOverlay isOpen isDismissable={false} isKeyboardDismissDisabled={closesOnlyByButtons} onOpenChange={(open) => !open && onClose()} className="backdrop">
       <Modal className="dialog-frame">
@@ -24,7 +30,7 @@ export function Dialog({ title, children, onClose, role = 'dialog', closesOnlyBy
             <Heading slot="title">{title}</Heading>
             {!closesOnlyByButtons && <button type="button" className="icon" aria-label="Close" onClick={onClose}>×</button>}
           </header>
-          <div className="dialog-body">{children}</div>
+          <div className="dialog-body" ref={body}>{children}</div>
         </AriaDialog>
       </Modal>
     </ModalOverlay>

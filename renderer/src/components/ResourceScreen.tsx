@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useState, type ReactNode } from 'react';
+import { useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { invoke, type Answer } from '../bridge';
 import type { DeleteByIdsOpId, ListOpId, OpId, RowOf } from '../../../engine/catalogue';
 import { createListStore } from '../stores/lists/list-store';
@@ -65,6 +65,13 @@ export function ResourceScreen<L extends ListOpId>({ config }: { config: Resourc
   const [editing, setEditing] = useState<{ row: RowOf<L> } | CreateDef | null>(null);
   const [selected, setSelected] = useState<RowOf<L> | null>(null);
   const reload = () => void store.getState().refreshRequested();
+  // What a row opens takes the focus (and scrolls into view), so the keyboard goes on from there.
+  const detailRef = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    if (!selected) return;
+    detailRef.current?.focus({ preventScroll: true });
+    detailRef.current?.scrollIntoView?.({ block: 'nearest' });
+  }, [selected]);
 
   useEffect(() => void store.getState().refreshRequested(), [store]);
 
@@ -112,7 +119,11 @@ export function ResourceScreen<L extends ListOpId>({ config }: { config: Resourc
           </>
         )}
       />
-      {selected && config.detail && <div className="detail">{config.detail(selected, reload)}</div>}
+      {selected && config.detail && (
+        <div className="detail" ref={detailRef} tabIndex={-1} aria-label={`${nameOf(selected) ?? config.noun}`} role="region">
+          {config.detail(selected, reload)}
+        </div>
+      )}
       {(creating || (row && update)) && (
         <Dialog title={creating ? `New ${creating.noun}` : `Edit ${config.noun}`} onClose={() => setEditing(null)}>
           <Form

@@ -1,8 +1,14 @@
 import { Button, Text, UNSTABLE_Toast as Toast, UNSTABLE_ToastContent as ToastContent, UNSTABLE_ToastRegion as ToastRegion } from 'react-aria-components';
-import { toastQueue } from '../stores/feedback/toasts';
+import { useEffect } from 'react';
+import { failuresCleared, toastQueue } from '../stores/feedback/toasts';
+import { useNav } from '../stores/nav/nav.store';
 
-/** The one place success and failure are told: green for done, red (and staying) for failed. */
+/** The one place success and failure are told: green for done, red (and staying, until another screen or a success) for failed. */
 export function Toasts() {
+  const screen = useNav((s) => s.screen);
+  const path = useNav((s) => s.path.join('/'));
+  // A failure belongs to the screen it happened on.
+  useEffect(() => failuresCleared(), [screen, path]);
   return (
     <ToastRegion queue={toastQueue} className="toasts">
       {({ toast }) => (

@@ -1,35 +1,58 @@
-import { useCallback, useEffect, useState } from 'react';
+import { useCallback, useEffect, useMemo, useState } from 'react';
 import { invoke } from '../../bridge';
 import type { ResultOf } from '../../../../engine/catalogue';
-import { Form, submitOutcome, type Option } from '../../components/Form';
+import { Dialog } from '../../components/Dialog';
+import { Form, submitOutcome, type FieldDef, type Option } from '../../components/Form';
 import { flag, text } from '../../components/options';
 import { askConfirm } from '../../stores/feedback/confirm.store';
-import { toastOutcome } from '../../stores/feedback/toasts';
+import { toastOutcome, toastSucceeded } from '../../stores/feedback/toasts';
 import { PermissionsDialog } from '../../components/PermissionsDialog';
 
 type Condition = ResultOf<'app.conditions.get'>;
 type Outcome = ResultOf<'app.conditions.test'>;
+type Rule = Condition['rules'][number];
+
+/** A rule as the form shows it: its one value (a variable compared, or a chart with or without data). */
+const ruleForm = (r: Rule | null) => {
+  const v = r?.conditionRuleValues[0];
+  if (!r || !v) return { type: 'Variable', operator: '>', chartHasValue: true };
+  return { name: r.name, connectionId: r.connectionId, type: v.type, variable: v.variable ?? '', operator: v.operator ?? '>', comparisonValue: v.comparisonValue ?? '', chart: v.chart ?? '', chartHasValue: v.chartHasValue ?? true };
+};
 const OPERATORS = ['=', '<>', '>', '>=', '<', '<='] as const;
 
 const shown = (v: string | number | null) => (typeof v === 'number' ? v.toLocaleString(undefined, { maximumFractionDigits: 4 }) : (v ?? 'no value'));
 
-/** A condition's rules (each a comparison on an app), added and removed, and tested now on live data. */
+/** A condition's rules (each a comparison on an app), added, edited and removed in a dialog, and tested now on live data. */
 export function ConditionEditor({ conditionId }: { conditionId: string }) {
   const [c, setC] = useState<Condition | null>(null);
   const [outcome, setOutcome] = useState<Outcome | null>(null);
   const [testing, setTesting] = useState(false);
   const [guarding, setGuarding] = useState(false);
+  const [open, setOpen] = useState<{ rule: Rule | null } | null>(null);
   const load = useCallback(async () => {
     const a = await invoke('app.conditions.get', { params: { id: conditionId } });
     if (a.ok) setC(a.data);
   }, [conditionId]);
   useEffect(() => void load(), [load]);
+  const projectId = c?.projectId;
+  const ruleFields = useMemo((): FieldDef[] => {
+    const connections = async (): Promise<Option[]> => {
+      const a = await invoke('app.connections.list', { query: { projectId: projectId ?? '' } });
+      return a.ok ? a.data.map((x) => ({ id: x.id, name: `${x.name} (${x.appName ?? 'app'})` })) : [];
+    };
+    return [
+      { name: 'name', label: 'Rule name', kind: 'text', required: true },
+      { name: 'connectionId', label: 'Read from', kind: 'select', required: true, options: connections },
+      { name: 'type', label: 'Compare', kind: 'select', required: true, choices: ['Variable', 'Chart'] },
+      { name: 'variable', label: 'Variable (for a variable rule)', kind: 'text', hint: 'Such as vTotalSales' },
+      { name: 'operator', label: 'Operator', kind: 'select', choices: OPERATORS },
+      { name: 'comparisonValue', label: 'Value to compare with', kind: 'text' },
+      { name: 'chart', label: 'Chart (for a chart rule)', kind: 'text', hint: 'The chart\'s name' },
+      { name: 'chartHasValue', label: 'The chart must have data (unticked: must have none)', kind: 'checkbox' },
+    ];
+  }, [projectId]);
   if (!c) return <p className="empty">Loading…</p>;
 
-  const connections = async (): Promise<Option[]> => {
-    const a = await invoke('app.connections.list', { query: { projectId: c.projectId } });
-    return a.ok ? a.data.map((x) => ({ id: x.id, name: `${x.name} (${x.appName ?? 'app'})` })) : [];
-  };
   const test = async () => {
     setTesting(true);
     const a = await invoke('app.conditions.test', { params: { id: c.id }, body: {} });
@@ -65,6 +88,7 @@ export function ConditionEditor({ conditionId }: { conditionId: string }) {
           <li key={r.id} className="stacked">
             <strong>{r.name}</strong> <span className="badge">{r.connection}</span>
             <span className="card-actions">
+              <button type="button" className="small" aria-label={`Edit rule ${r.name}`} onClick={() => setOpen({ rule: r })}>Edit</button>
               <button type="button" className="small danger" aria-label={`Delete rule ${r.name}`} onClick={() => void removeRule(r)}>Delete</button>
             </span>
             <ul className="rule-values">
@@ -82,38 +106,39 @@ export function ConditionEditor({ conditionId }: { conditionId: string }) {
         ))}
         {!c.rules.length && <li className="empty">No rules yet: a condition without rules always holds.</li>}
       </ul>
-      <Form
-        fields={[
-          { name: 'name', label: 'Rule name', kind: 'text', required: true },
-          { name: 'connectionId', label: 'Read from', kind: 'select', required: true, options: connections },
-          { name: 'type', label: 'Compare', kind: 'select', required: true, choices: ['Variable', 'Chart'] },
-          { name: 'variable', label: 'Variable (for a variable rule)', kind: 'text', hint: 'Such as vTotalSales' },
-          { name: 'operator', label: 'Operator', kind: 'select', choices: OPERATORS },
-          { name: 'comparisonValue', label: 'Value to compare with', kind: 'text' },
-          { name: 'chart', label: 'Chart (for a chart rule)', kind: 'text', hint: 'The chart\'s name' },
-          { name: 'chartHasValue', label: 'The chart must have data (unticked: must have none)', kind: 'checkbox' },
-        ]}
-        initial={{ type: 'Variable', operator: '>', chartHasValue: true }}
-        submitLabel="Add rule"
-        clearOnSuccess
-        onSubmit={async (v) => {
-          const isChart = v.type === 'Chart';
-          const a = await invoke('v1.conditionRules.upsert', {
-            params: { conditionId: c.id },
-            body: {
-              conditionId: c.id, name: text(v.name), connectionId: text(v.connectionId),
-              conditionRuleValues: [isChart ? { type: 'Chart', chart: text(v.chart), chartHasValue: flag(v.chartHasValue), order: 0 } : { type: 'Variable', variable: text(v.variable), operator: (text(v.operator) || null) as never, comparisonValue: text(v.comparisonValue), order: 0 }],
-            },
-          });
-          if (!a.ok) {
-            // The rule's one value is "conditionRuleValues.0"; its errors belong to the fields of this form.
-            return submitOutcome({ ...a, errorDetails: a.errorDetails.map((d) => ({ ...d, field: d.field.replace('body.conditionRuleValues.0.', 'body.') })) });
-          }
-          setOutcome(null);
-          void load();
-          return null;
-        }}
-      />
+      <button type="button" onClick={() => setOpen({ rule: null })}>Add rule</button>
+      {open && (
+        <Dialog title={open.rule ? `Edit rule “${open.rule.name}”` : 'Add a rule'} onClose={() => setOpen(null)}>
+          <Form
+            fields={ruleFields}
+            initial={ruleForm(open.rule)}
+            submitLabel={open.rule ? 'Save rule' : 'Add rule'}
+            onCancel={() => setOpen(null)}
+            onSubmit={async (v) => {
+              if (c.rules.some((r) => r.id !== open.rule?.id && r.name.trim().toLowerCase() === text(v.name).trim().toLowerCase())) {
+                return { error: 'Check the fields marked', errorDetails: [{ field: 'body.name', message: 'is already the name of another rule of this condition' }] };
+              }
+              const isChart = v.type === 'Chart';
+              const body = {
+                conditionId: c.id, name: text(v.name), connectionId: text(v.connectionId),
+                conditionRuleValues: [isChart ? { type: 'Chart' as const, chart: text(v.chart), chartHasValue: flag(v.chartHasValue), order: 0 } : { type: 'Variable' as const, variable: text(v.variable), operator: (text(v.operator) || null) as never, comparisonValue: text(v.comparisonValue), order: 0 }],
+              };
+              const a = open.rule
+                ? await invoke('v1.conditionRules.update', { params: { conditionRuleId: open.rule.id }, body })
+                : await invoke('v1.conditionRules.upsert', { params: { conditionId: c.id }, body });
+              if (!a.ok) {
+                // The rule's one value is "conditionRuleValues.0"; its errors belong to the fields of this form.
+                return submitOutcome({ ...a, errorDetails: a.errorDetails.map((d) => ({ ...d, field: d.field.replace('body.conditionRuleValues.0.', 'body.') })) });
+              }
+              toastSucceeded(open.rule ? `Saved rule “${text(v.name)}”.` : `Added rule “${text(v.name)}”.`);
+              setOpen(null);
+              setOutcome(null);
+              void load();
+              return null;
+            }}
+          />
+        </Dialog>
+      )}
     </div>
   );
 }

@@ -29,9 +29,9 @@ const config: ResourceConfig<'v1.conditions.list'> = {
     }),
   ],
   update: updateWith('v2.conditions.update', {
-    fields: [{ name: 'name', label: 'Name', kind: 'text', required: true }, { name: 'description', label: 'Description', kind: 'textarea' }],
+    fields: [{ name: 'name', label: 'Name', kind: 'text', required: true }, { name: 'description', label: 'Description', kind: 'textarea' }, { name: 'isActive', label: 'Active (an inactive condition never stops a run)', kind: 'checkbox' }],
     toForm: (r) => ({ ...r }),
-    toBody: (v) => ({ name: text(v.name), description: orNull(v.description) }),
+    toBody: (v) => ({ name: text(v.name), description: orNull(v.description), isActive: flag(v.isActive) }),
   }),
   remove: { op: 'v1.conditions.delete', consequence: () => 'Its rules go with it.' },
   detail: (row) => <ConditionEditor key={row.id} conditionId={row.id} />,

@@ -110,8 +110,8 @@ export function TaskTriggersSection({ items, stored, problems, edited }: { items
       <div className="block-head">
         <h2>When it runs</h2>
         <span className="card-actions">
-          <button type="button" onClick={() => start(null, 'Schedule')}>Add schedule</button>
-          <button type="button" onClick={() => start(null, 'ExternalEvent')}>Add reload event</button>
+          <button type="button" className="small" onClick={() => start(null, 'Schedule')}>Add schedule</button>
+          <button type="button" className="small" onClick={() => start(null, 'ExternalEvent')}>Add reload event</button>
         </span>
       </div>
       <ul className="cards">
@@ -128,7 +128,7 @@ export function TaskTriggersSection({ items, stored, problems, edited }: { items
                 <button type="button" className="small danger" aria-label={`Delete trigger ${t.name}`} onClick={() => edited(items.filter((x) => x.key !== t.key))}>Delete</button>
               </span>
               <div className="hint">
-                {saved && unchanged ? (saved.summary ?? `When the app ${saved.appId} reloads`) : 'Changed: its sentence and next runs show after Save.'}
+                {saved && unchanged ? `${saved.summary ?? `When the app ${saved.appId} reloads`}.` : 'Changed: its sentence and next runs show after Save.'}
                 {` From ${inZone(t.startDate)}${t.endDate ? ` until ${inZone(t.endDate)}` : ', no end date'}.`}
               </div>
               {saved && unchanged && saved.nextRuns.length > 0 && <NextRuns stored={saved} />}
@@ -141,12 +141,12 @@ export function TaskTriggersSection({ items, stored, problems, edited }: { items
       {open && (
         <Dialog title={open.item ? `Edit ${open.item.name}` : open.type === 'Schedule' ? 'Add a schedule' : 'Add a reload event'} onClose={() => setOpen(null)}>
           {open.type === 'Schedule' && (
-            <label className="field">
-              <span>Frequency</span>
-              <select value={frequency} onChange={(e) => setFrequency(e.target.value as Frequency)}>
+            <div className="field">
+              <label htmlFor="schedule-frequency">Frequency</label>
+              <select id="schedule-frequency" value={frequency} onChange={(e) => setFrequency(e.target.value as Frequency)}>
                 {FREQUENCIES.map((f) => <option key={f} value={f}>{f}</option>)}
               </select>
-            </label>
+            </div>
           )}
           <Form
             key={`${open.type}-${frequency}`}

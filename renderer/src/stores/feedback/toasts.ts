@@ -8,8 +8,16 @@ export interface ToastContent {
 /** One queue for the whole app: a screen says what happened, the region shows it. */
 export const toastQueue = new ToastQueue<ToastContent>({ maxVisibleToasts: 4 });
 
-// Success fades on its own; a failure stays until it is read and closed.
-export const toastSucceeded = (text: string) => toastQueue.add({ tone: 'success', text }, { timeout: 5000 });
+/** Failures shown are closed: they no longer hold once the person has moved on (another screen) or it has worked since. */
+export function failuresCleared() {
+  for (const t of toastQueue.visibleToasts) if (t.content.tone === 'failure') toastQueue.close(t.key);
+}
+
+// Success fades on its own and clears the failures before it (the fix worked); a failure stays until read, closed or outdated.
+export function toastSucceeded(text: string) {
+  failuresCleared();
+  return toastQueue.add({ tone: 'success', text }, { timeout: 5000 });
+}
 export const toastFailed = (text: string) => toastQueue.add({ tone: 'failure', text });
 
 /** A result of an operation told as a toast: its success text, or its error made plain. */
