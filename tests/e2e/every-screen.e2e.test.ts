@@ -30,7 +30,7 @@ const VISITS: Visit[] = [
   { name: 'tasks', hash: () => '#/tasks', ready: 'Regional pack', open: 'New task' },
   { name: 'task', hash: () => `#/tasks/${taskId}`, ready: 'When it runs' },
   { name: 'conditions', hash: () => '#/conditions', ready: 'Sold something', open: 'New condition' },
-  { name: 'monitoring', hash: () => '#/monitoring', ready: 'Run durations', settled: () => e.page.locator('.runs-plot circle').first().waitFor() },
+  { name: 'monitoring', hash: () => '#/monitoring', ready: 'Runs over time', settled: () => e.page.locator('.runs-plot circle').first().waitFor() },
   { name: 'storage', hash: () => '#/storage', ready: 'Storage services', open: 'New storage service' },
   { name: 'hub', hash: () => '#/hub', ready: 'Folders', settled: () => e.page.getByRole('button', { name: /^Star Regional sales review/ }).first().waitFor() },
   { name: 'resources', hash: () => '#/resources', ready: 'Resources' },

@@ -184,6 +184,30 @@ describe(covers('distribution screens in Chromium at 1024 × 700', 'app.tasks.ge
     await shot(page(), 'condition-rule-keyboard');
   });
 
+  it('narrows the runs by status, task and date, and plots them by duration or files', async () => {
+    await nav(page(), 'Monitoring').click();
+    const runs = panel('Runs');
+    const bar = page().getByRole('group', { name: 'Show runs' });
+    await expect.poll(() => runs.locator('tbody tr').first().textContent(), { timeout: 60_000 }).toContain('Weekly review');
+    const [{ status }] = await e.s.engine.services.db.query('SELECT status FROM requests WHERE taskId = ? ORDER BY createdDate DESC LIMIT 1', [taskId]);
+    await bar.getByLabel('Status').selectOption(status === 'failed' ? 'completed' : 'failed');
+    await expect.poll(() => runs.locator('tbody tr').first().textContent()).toContain('Nothing matches');
+    await bar.getByLabel('Status').selectOption(status);
+    await bar.getByLabel('Task').selectOption({ label: 'Weekly review' });
+    await expect.poll(() => runs.locator('tbody tr').first().textContent()).toContain('Weekly review');
+    const tomorrow = new Date(Date.now() + 86400_000).toISOString().slice(0, 10);
+    await bar.getByLabel('From').fill(tomorrow);
+    await expect.poll(() => runs.locator('tbody tr').first().textContent()).toContain('Nothing matches');
+    await expect.poll(() => panel('Runs over time').textContent()).toContain('Runs appear here once they have finished');
+    await bar.getByRole('button', { name: 'Clear' }).click();
+    await expect.poll(() => runs.locator('tbody tr').first().textContent()).toContain('Weekly review');
+    const plot = panel('Runs over time');
+    await plot.getByRole('radio', { name: 'Files' }).check();
+    await expect.poll(() => plot.getByRole('img').getAttribute('aria-label')).toMatch(/^Files of the last \d+ runs/);
+    expect(await accessibilityProblems(page())).toEqual([]);
+    await shot(page(), 'monitoring-filters-narrow', true);
+  });
+
   it('lets a failure toast go when the screen changes', async () => {
     await nav(page(), 'Conditions').click();
     const row = page().locator('tbody tr').filter({ hasText: 'Sold something' });

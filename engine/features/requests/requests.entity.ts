@@ -3,12 +3,9 @@ import { baseColumns, flag, ref, text, when, type BaseRow } from '../../core/ent
 import type { OutputFormat } from '../../render/formats.js';
 import type { Selections } from '../../analytics/model.js';
 
-export const REQUEST_KINDS = ['ScheduledTask', 'OnDemandReport', 'OnDemandTask'] as const;
-export type RequestKind = (typeof REQUEST_KINDS)[number];
+import type { RequestKind, RequestStatus } from './request-states.js';
 
-export const REQUEST_STATUSES = ['queued', 'running', 'completed', 'warning', 'failed', 'aborted'] as const;
-export type RequestStatus = (typeof REQUEST_STATUSES)[number];
-export const FINISHED: RequestStatus[] = ['completed', 'warning', 'failed', 'aborted'];
+export { FINISHED, REQUEST_KINDS, REQUEST_STATUSES, type RequestKind, type RequestStatus } from './request-states.js';
 
 /** What an on-demand report request makes (set A 2.16). */
 export interface OnDemandConfig {

@@ -1,6 +1,6 @@
 import { In } from 'typeorm';
 import type { OpContext } from '../../ops/context.js';
-import { iso, newBase } from '../../core/entity-base.js';
+import { iso, newBase, sqliteText } from '../../core/entity-base.js';
 import { badInput, conflict, EngineError, isEngineError, notFound } from '../../core/errors.js';
 import { Page } from '../../core/envelope.js';
 import { FileResult, safeFileName } from '../../core/file-result.js';
@@ -64,13 +64,23 @@ export const LIST_ON_DEMAND_STATUSES: ListSpec = {
   exact: { status: 'r.status' },
 };
 
+/** A filter on when a request was queued: an instant, compared as the database stores dates. */
+function createdBound(op: '>=' | '<', name: string) {
+  return (value: string, param: string) => {
+    const at = Date.parse(value);
+    if (Number.isNaN(at)) throw badInput(`${name} must be a date or date-time`, [{ field: `query.${name}`, message: 'must be an ISO 8601 date or date-time' }]);
+    return { sql: `r.createdDate ${op} :${param}`, params: { [param]: sqliteText(new Date(at)) } };
+  };
+}
+
 /** Every request (the monitoring screen's history of a task, or of everything). */
 export const LIST_REQUESTS: ListSpec = {
   sort: REQUEST_SORTS,
   defaultSort: { by: 'createddate', direction: 'desc' },
   text: { title: 'r.title' },
   uuid: { project_id: 'r.projectId', task_id: 'r.taskId' },
-  exact: { status: 'r.status', kind: 'r.kind' },
+  // created_from / created_to: runs queued in a period (the monitoring screen's dates), as ISO instants.
+  exact: { status: 'r.status', kind: 'r.kind', created_from: createdBound('>=', 'created_from'), created_to: createdBound('<', 'created_to') },
 };
 
 export function requestDto(r: RequestRow, projectName: string | null = null) {

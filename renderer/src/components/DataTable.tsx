@@ -18,12 +18,14 @@ interface Props<Row> {
   actions?: (row: Row) => ReactNode;
   onRowClick?: (row: Row) => void;
   selectedId?: string | null;
+  /** Filters set outside the table (a status, dates) narrow it: an empty table says so. */
+  narrowed?: boolean;
 }
 
 const idOf = (row: unknown) => (row as { id: string }).id;
 
 /** A server-paged, server-sorted, server-filtered table. */
-export function DataTable<Row>({ store, columns, filterLabel, actions, onRowClick, selectedId }: Props<Row>) {
+export function DataTable<Row>({ store, columns, filterLabel, actions, onRowClick, selectedId, narrowed }: Props<Row>) {
   const rows = store((s) => s.rows);
   const page = store((s) => s.page);
   const totalPages = store((s) => s.totalPages);
@@ -62,7 +64,7 @@ export function DataTable<Row>({ store, columns, filterLabel, actions, onRowClic
         <tbody>
           {rows.length === 0 && (
             <tr>
-              <td colSpan={columns.length + (actions ? 1 : 0)} className="empty" role={loaded ? undefined : 'status'}>{!loaded ? 'Loading…' : filter ? 'Nothing matches the filter.' : 'Nothing here yet.'}</td>
+              <td colSpan={columns.length + (actions ? 1 : 0)} className="empty" role={loaded ? undefined : 'status'}>{!loaded ? 'Loading…' : filter || narrowed ? 'Nothing matches the filter.' : 'Nothing here yet.'}</td>
             </tr>
           )}
           {rows.map((row) => (

@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useMemo, useState } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { downloadFile, invoke, onEngineEvent } from '../../bridge';
 import type { RowOf } from '../../../../engine/catalogue';
 import { DataTable } from '../../components/DataTable';
@@ -7,11 +7,14 @@ import { createListStore } from '../../stores/lists/list-store';
 import { askConfirm } from '../../stores/feedback/confirm.store';
 import { toastFailed, toastOutcome } from '../../stores/feedback/toasts';
 import { RunsPlot } from './RunsPlot';
+import { NO_FILTER, RunFilters, runQuery, type RunFilter } from './RunFilters';
+import { inZone } from '../../components/times';
+import { LIVE as LIVE_STATES } from '../../../../engine/features/requests/request-states';
 
 type Run = RowOf<'app.requests.list'>;
 type Message = RowOf<'app.outbox.list'>;
-const LIVE = ['queued', 'running'];
-const when = (iso: string | null) => (iso ? new Date(iso).toLocaleString() : '');
+const LIVE: string[] = LIVE_STATES;
+const when = (iso: string | null) => inZone(iso);
 
 function Status({ run }: { run: { status: string | null; progress: { done: number; total: number } | null } }) {
   if (!run.status) return <span className="empty">never run</span>;
@@ -30,12 +33,16 @@ function Status({ run }: { run: { status: string | null; progress: { done: numbe
 /** Scheduled tasks and every run: live status and progress pushed by the engine, stop, delete, logs, files. */
 export function MonitoringScreen() {
   const tasks = useMemo(() => createListStore('v1.requests.listScheduledStatuses', 'name'), []);
-  const runs = useMemo(() => createListStore('app.requests.list', 'title'), []);
+  // The runs' filter is read at each refresh (a ref: the store outlives renders).
+  const [filter, setFilter] = useState<RunFilter>(NO_FILTER);
+  const filterRef = useRef(filter);
+  filterRef.current = filter;
+  const runs = useMemo(() => createListStore('app.requests.list', 'title', undefined, () => runQuery(filterRef.current)), []);
   const outbox = useMemo(() => createListStore('app.outbox.list', 'subject'), []);
   const [recent, setRecent] = useState<Run[]>([]);
   const [log, setLog] = useState<{ run: Run; text: string } | null>(null);
   const loadRecent = useCallback(async () => {
-    const a = await invoke('app.requests.list', { query: { page_size: 100, sort_by: 'createddate', sort_direction: 'desc' } });
+    const a = await invoke('app.requests.list', { query: { page_size: 100, sort_by: 'createddate', sort_direction: 'desc', ...runQuery(filterRef.current) } });
     if (a.ok) setRecent(a.data);
   }, []);
   const refreshAll = useCallback(() => {
@@ -104,8 +111,9 @@ export function MonitoringScreen() {
         <h1>Monitoring</h1>
         <div className="head-actions"><button type="button" onClick={refreshAll}>Refresh</button></div>
       </header>
+      <RunFilters value={filter} changed={(f) => { filterRef.current = f; setFilter(f); void runs.getState().pageChosen(1); void loadRecent(); }} />
       <div className="panel">
-        <h2>Run durations</h2>
+        <h2>Runs over time</h2>
         <RunsPlot runs={recent} />
       </div>
       <div className="panel">
@@ -127,6 +135,7 @@ export function MonitoringScreen() {
         <h2>Runs</h2>
         <DataTable
           store={runs}
+          narrowed={Object.values(filter).some(Boolean)}
           filterLabel="title"
           columns={[
             { key: 'title', label: 'What', sort: 'title' },

@@ -28,7 +28,13 @@ export type ListStore<L extends ListOpId> = UseBoundStore<StoreApi<ListState<Row
  * the list operation's common parameters; the store only remembers what the user chose. Its rows
  * are typed from the operation's answer.
  */
-export function createListStore<L extends ListOpId>(opId: L, filterParam: string | null, params: () => Record<string, string> = () => ({})): ListStore<L> {
+export function createListStore<L extends ListOpId>(
+  opId: L,
+  filterParam: string | null,
+  params: () => Record<string, string> = () => ({}),
+  /** Filters the screen sets beside the text box (a status, a task, dates), read at each refresh. */
+  filters: () => Record<string, string> = () => ({}),
+): ListStore<L> {
   let seq = 0;
   return create<ListState<RowOf<L>>>((set, get) => ({
     rows: [],
@@ -63,6 +69,7 @@ export function createListStore<L extends ListOpId>(opId: L, filterParam: string
       // Until a column is chosen, the list's own order stands (history newest first): its direction too.
       if (s.sortBy) Object.assign(query, { sort_by: s.sortBy, sort_direction: s.sortDirection });
       if (filterParam && s.filter.trim()) query[filterParam] = s.filter.trim();
+      for (const [k, v] of Object.entries(filters())) if (v) query[k] = v;
       // Every list operation takes the common list parameters; its path parameters come from the screen.
       const answer = await invoke(opId, { params: params(), query } as InputOf<L>);
       if (mine !== seq) return; // a newer request answered first; drop this one
