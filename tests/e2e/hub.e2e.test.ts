@@ -102,10 +102,12 @@ describe(covers('the hub in Chromium', 'v1.files.list', 'v1.files.listFavorites'
     await d.getByLabel('At hour').fill('31');
     await d.getByRole('button', { name: 'Subscribe' }).click();
     // Two mistakes, both shown beside their fields at once: no days for a weekly one, an hour past 23.
-    await expect.poll(() => d.locator('[aria-invalid="true"]').count()).toBe(2);
+    await expect.poll(() => d.locator('.field.invalid').count()).toBe(2);
     expect(await accessibilityProblems(page())).toEqual([]);
     await shot(page(), 'hub-subscribe-errors');
-    await d.getByLabel('On (weekly)').fill('Monday, Thursday');
+    // Days are picked, never typed: no "Mondy" to be read as Monday.
+    await d.getByRole('checkbox', { name: 'Monday' }).check();
+    await d.getByRole('checkbox', { name: 'Thursday' }).check();
     await d.getByLabel('At hour').fill('8');
     await d.getByRole('button', { name: 'Subscribe' }).click();
     await d.waitFor({ state: 'detached' });
@@ -114,6 +116,19 @@ describe(covers('the hub in Chromium', 'v1.files.list', 'v1.files.listFavorites'
     await expect.poll(() => row.textContent()).toContain('Regional sales review');
     expect(await row.textContent()).toMatch(/Monday.*Thursday/);
     await shot(page(), 'hub-subscriptions');
+    // Changed in place: another day, another time zone (a wrong one is named first).
+    await row.getByRole('button', { name: 'Edit' }).click();
+    await d.getByRole('heading', { name: 'Subscription to “Regional sales review”' }).waitFor();
+    await d.getByRole('checkbox', { name: 'Thursday' }).uncheck();
+    await d.getByRole('checkbox', { name: 'Friday' }).check();
+    await d.getByLabel('Time zone').fill('Europe/Pari');
+    await d.getByRole('button', { name: 'Save' }).click();
+    await expect.poll(() => d.locator('.field.invalid').textContent()).toContain('must be an IANA time zone');
+    await d.getByLabel('Time zone').fill('Europe/Paris');
+    await d.getByRole('button', { name: 'Save' }).click();
+    await d.waitFor({ state: 'detached' });
+    await expect.poll(() => row.textContent()).toMatch(/Monday.*Friday.*Europe\/Paris/);
+    expect(await row.textContent()).not.toContain('Thursday');
     const stored = await e.s.engine.services.db.query("SELECT s.type, t.subscriptionId FROM subscriptions s JOIN tasks t ON t.id = s.taskId");
     expect(stored).toHaveLength(1);
     await row.getByRole('button', { name: 'Unsubscribe' }).click();

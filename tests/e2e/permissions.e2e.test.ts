@@ -50,9 +50,20 @@ describe(covers('member permissions in Chromium', 'v2.projects.updatePermissions
     await d.getByRole('button', { name: 'Add' }).click();
     const viewReports = d.getByRole('checkbox', { name: 'View report for Dora Designer' });
     await viewReports.waitFor();
+    // Added as a viewer (the preset a new member gets): she views the project and all in it, and edits nothing.
     expect(await d.getByRole('checkbox', { name: 'View project for Dora Designer' }).isChecked()).toBe(true);
-    await viewReports.click();
-    await expect.poll(() => viewReports.isChecked()).toBe(true);
+    expect(await viewReports.isChecked()).toBe(true);
+    expect(await d.getByRole('checkbox', { name: 'Edit report for Dora Designer' }).isChecked()).toBe(false);
+    const preset = d.getByRole('combobox', { name: 'Preset for Dora Designer' });
+    expect(await preset.inputValue()).toBe('Viewer');
+    // As an editor she would edit reports too; one checkbox taken away makes the set her own ("Custom").
+    await preset.selectOption('Editor');
+    await expect.poll(() => d.getByRole('checkbox', { name: 'Edit report for Dora Designer' }).isChecked()).toBe(true);
+    await d.getByRole('checkbox', { name: 'Edit report for Dora Designer' }).click();
+    await expect.poll(() => preset.inputValue()).toBe('');
+    expect(await preset.locator('option:checked').textContent()).toBe('Custom');
+    await preset.selectOption('Viewer');
+    await expect.poll(() => d.getByRole('checkbox', { name: 'Edit task for Dora Designer' }).isChecked()).toBe(false);
     await page().keyboard.press('Escape');
     await d.waitFor({ state: 'detached' });
     await page().getByLabel('Members only (permissions mode)').click();

@@ -49,6 +49,8 @@ export async function saveStorage(ctx: OpContext, id: string | null, f: StorageI
     rootPath = f.rootPath?.trim() || null;
     if (!rootPath) errors.push({ field: 'body.rootPath', message: 'is required for a folder: the root every delivery stays under' });
     else if (!isAbsolute(rootPath)) errors.push({ field: 'body.rootPath', message: 'must be an absolute path, such as /srv/reports or D:\\Reports' });
+    // A folder that is not there would fail every delivery later: said now, where it can be fixed.
+    else if (!(await stat(rootPath).then((x) => x.isDirectory(), () => false))) errors.push({ field: 'body.rootPath', message: 'does not exist or is not a folder on this computer' });
   } else {
     rootPath = f.ftpTestDirectoryPath?.trim() || '/';
     if (f.type === 'SFTP' && !rootPath.startsWith('/')) errors.push({ field: 'body.ftpTestDirectoryPath', message: 'must be an absolute path on the server, such as /home/reports/out' });

@@ -18,6 +18,8 @@ export interface FieldDef {
   options?: () => Promise<Option[]>;
   /** Choices known in advance: the values of an enumeration of the interface. */
   choices?: readonly string[] | readonly Option[];
+  /** Shown only when the form's values call for it (an FTP host only for FTP): hidden fields keep their values. */
+  shownWhen?: (values: FormValues) => boolean;
 }
 
 export type FormValues = Record<string, unknown>;
@@ -86,7 +88,7 @@ export function Form({ fields, initial, submitLabel, onSubmit, onCancel, childre
           {summary.length === 1 ? summary[0] : <ul>{summary.map((s) => <li key={s}>{s}</li>)}</ul>}
         </div>
       )}
-      {fields.map((f) => (
+      {fields.filter((f) => !f.shownWhen || f.shownWhen(values)).map((f) => (
         <FieldControl key={f.name} def={f} id={`${formId}-${f.name}`} value={values[f.name]} onChange={(x) => set(f.name, x)} error={errors[f.name]} choices={choices[f.name]} />
       ))}
       {children}

@@ -62,18 +62,31 @@ function label(flag: Flag, kind: PermissionKind) {
   const action = words.slice(0, kind === 'project' ? words.length : words.length - 1).join(' ');
   return action.charAt(0).toUpperCase() + action.slice(1);
 }
-const viewFlag = (kind: PermissionKind): Flag => (kind === 'project' ? 'viewProject' : (`view${NAME[kind]}` as Flag));
 const emptySet = (): Set => Object.fromEntries(PERMISSION_FLAGS.map((f) => [f, false])) as Set;
+
+/** Three usual sets of a kind's flags, by what a member does with the object: looks, works on it, or runs it all. */
+const PRESETS = {
+  Viewer: (f: Flag) => f.startsWith('view'),
+  Editor: (f: Flag) => /^(view|create|edit|run)/.test(f),
+  Manager: () => true,
+} as const;
+type Preset = keyof typeof PRESETS;
+const presetSet = (kind: PermissionKind, preset: Preset): Partial<Set> => Object.fromEntries(flagsOf(kind).map((f) => [f, PRESETS[preset](f)]));
+/** The preset a member's flags are, or null when they are a set of their own. */
+const presetOf = (kind: PermissionKind, m: Member): Preset | null =>
+  (Object.keys(PRESETS) as Preset[]).find((p) => flagsOf(kind).every((f) => !!m.permissions[f] === PRESETS[p](f))) ?? null;
 
 /**
  * Who may do what with one object: its members (users and groups) as columns, the kind's permission
- * flags as rows, each a checkbox saved as it is changed; add a member with view only; remove one
+ * flags as rows, each a checkbox saved as it is changed, with a preset per member (viewer, editor,
+ * manager) that sets them all; add a member as one of the presets; remove one
  * after a question. In a project in permissions mode this is all that opens the object to non-admins.
  */
 export function PermissionsDialog({ kind, id, name, onClose }: { kind: PermissionKind; id: string; name: string; onClose: () => void }) {
   const [members, setMembers] = useState<Member[]>([]);
   const [candidates, setCandidates] = useState<{ id: string; type: 'user' | 'group'; name: string }[]>([]);
   const [chosen, setChosen] = useState('');
+  const [preset, setPreset] = useState<Preset>('Viewer');
   const flags = flagsOf(kind);
   const api = API[kind];
 
@@ -96,14 +109,19 @@ export function PermissionsDialog({ kind, id, name, onClose }: { kind: Permissio
   const add = async () => {
     const c = candidates.find((x) => x.id === chosen);
     if (!c) return;
-    const a = await api.add(id, [{ id: c.id, type: c.type }], { ...emptySet(), [viewFlag(kind)]: true });
-    toastOutcome(a, `${c.name} may now view “${name}”.`);
+    const a = await api.add(id, [{ id: c.id, type: c.type }], { ...emptySet(), ...presetSet(kind, preset) });
+    toastOutcome(a, `${c.name} is now a ${preset.toLowerCase()} of “${name}”.`);
     setChosen('');
     if (a.ok) setMembers(a.data);
   };
   const toggle = async (m: Member, flag: Flag) => {
     const a = await api.change(id, m.id, { [flag]: !m.permissions[flag] });
     if (!a.ok) return toastFailed(a.error ?? 'The permission could not be changed');
+    setMembers((all) => all.map((x) => (x.id === m.id ? a.data : x)));
+  };
+  const applyPreset = async (m: Member, p: Preset) => {
+    const a = await api.change(id, m.id, presetSet(kind, p));
+    if (!a.ok) return toastFailed(a.error ?? 'The permissions could not be changed');
     setMembers((all) => all.map((x) => (x.id === m.id ? a.data : x)));
   };
   const remove = async (m: Member) => {
@@ -132,6 +150,17 @@ export function PermissionsDialog({ kind, id, name, onClose }: { kind: Permissio
               </tr>
             </thead>
             <tbody>
+              <tr>
+                <th scope="row">Preset</th>
+                {members.map((m) => (
+                  <td key={m.id}>
+                    <select value={presetOf(kind, m) ?? ''} aria-label={`Preset for ${m.memberName ?? 'member'}`} onChange={(e) => e.target.value && void applyPreset(m, e.target.value as Preset)}>
+                      {!presetOf(kind, m) && <option value="">Custom</option>}
+                      {(Object.keys(PRESETS) as Preset[]).map((p) => <option key={p} value={p}>{p}</option>)}
+                    </select>
+                  </td>
+                ))}
+              </tr>
               {flags.map((f) => (
                 <tr key={f}>
                   <th scope="row">{label(f, kind)}</th>
@@ -148,14 +177,20 @@ export function PermissionsDialog({ kind, id, name, onClose }: { kind: Permissio
       ) : (
         <p className="empty">No members yet. In a project in permissions mode, only administrators reach “{name}” until members are added.</p>
       )}
-      <form className="inline-form" onSubmit={(e) => { e.preventDefault(); void add(); }}>
-        <label>
-          Add member
-          <select value={chosen} onChange={(e) => setChosen(e.target.value)}>
+      <form className="add-member" onSubmit={(e) => { e.preventDefault(); void add(); }}>
+        <div className="field">
+          <label htmlFor="add-member-who">Add member</label>
+          <select id="add-member-who" value={chosen} onChange={(e) => setChosen(e.target.value)}>
             <option value="">Choose a user or group…</option>
             {free.map((c) => <option key={c.id} value={c.id}>{c.name}</option>)}
           </select>
-        </label>
+        </div>
+        <div className="field">
+          <label htmlFor="add-member-as">As</label>
+          <select id="add-member-as" value={preset} onChange={(e) => setPreset(e.target.value as Preset)}>
+            {(Object.keys(PRESETS) as Preset[]).map((p) => <option key={p} value={p}>{p}</option>)}
+          </select>
+        </div>
         <button type="submit" disabled={!chosen}>Add</button>
       </form>
     </Dialog>

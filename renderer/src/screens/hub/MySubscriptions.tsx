@@ -1,17 +1,20 @@
-import { useEffect, useMemo } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import { invoke } from '../../bridge';
 import type { RowOf } from '../../../../engine/catalogue';
 import { DataTable } from '../../components/DataTable';
 import { createListStore } from '../../stores/lists/list-store';
 import { askConfirm } from '../../stores/feedback/confirm.store';
 import { toastOutcome } from '../../stores/feedback/toasts';
+import { inZone } from '../../components/times';
+import { SubscribeDialog } from './SubscribeDialog';
 
 type Subscription = RowOf<'v1.subscriptions.listOwn'>;
-const when = (iso: string | null) => (iso ? new Date(iso).toLocaleString() : '—');
+const when = (iso: string | null) => inZone(iso) || '—';
 
 /** The caller's subscriptions: what, when it runs (its schedule in words), when it ran, next run; unsubscribe. */
 export function MySubscriptions() {
   const store = useMemo(() => createListStore('v1.subscriptions.listOwn', 'subscribe_to'), []);
+  const [editing, setEditing] = useState<Subscription | null>(null);
   useEffect(() => {
     void store.getState().refreshRequested();
   }, [store]);
@@ -22,6 +25,7 @@ export function MySubscriptions() {
     void store.getState().refreshRequested();
   };
   return (
+    <>
     <DataTable
       store={store}
       filterLabel="subscription"
@@ -33,7 +37,14 @@ export function MySubscriptions() {
         { key: 'lastExecutionDate', label: 'Last sent', sort: 'lastExecutionDate', render: (s) => when(s.lastExecutionDate) },
         { key: 'nextExecutionDate', label: 'Next', sort: 'nextExecutionDate', render: (s) => when(s.nextExecutionDate) },
       ]}
-      actions={(s) => <button type="button" className="danger" onClick={() => void remove(s)}>Unsubscribe</button>}
+      actions={(s) => (
+        <>
+          {s.triggerType === 'Schedule' && <button type="button" onClick={() => setEditing(s)}>Edit</button>}
+          <button type="button" className="danger" onClick={() => void remove(s)}>Unsubscribe</button>
+        </>
+      )}
     />
+    {editing && <SubscribeDialog editing={editing} onClose={() => { setEditing(null); void store.getState().refreshRequested(); }} />}
+    </>
   );
 }

@@ -6,18 +6,21 @@ import { crudConfig } from '../../components/crud-config';
 import { toastOutcome } from '../../stores/feedback/toasts';
 import { STORAGE_TYPES } from '../../../../engine/wire';
 
+// Each type asks only what it needs: a folder its root, a server its address and sign-in.
+const isFolder = (v: FormValues) => v.type === 'Folder';
+const isServer = (v: FormValues) => v.type === 'FTP' || v.type === 'SFTP';
 const fields: FieldDef[] = [
   { name: 'name', label: 'Name', kind: 'text', required: true },
   { name: 'type', label: 'Type', kind: 'select', required: true, choices: STORAGE_TYPES },
-  { name: 'rootPath', label: 'Folder (for a folder): the root every delivery stays under', kind: 'text', hint: 'An absolute path, such as /srv/reports or D:\\Reports' },
-  { name: 'host', label: 'Host (FTP, SFTP)', kind: 'text' },
-  { name: 'port', label: 'Port (FTP 21, SFTP 22)', kind: 'number' },
-  { name: 'username', label: 'User name (FTP, SFTP)', kind: 'text' },
-  { name: 'password', label: 'Password (FTP, SFTP)', kind: 'password', hint: 'Stored encrypted; leave blank to keep the one saved' },
-  { name: 'privateKey', label: 'Private key (SFTP)', kind: 'textarea', hint: 'OpenSSH or PEM; stored encrypted; leave blank to keep the one saved' },
-  { name: 'ftpTestDirectoryPath', label: 'Base directory (FTP, SFTP)', kind: 'text', hint: 'Deliveries stay under it; for SFTP an absolute path on the server' },
-  { name: 'passiveMode', label: 'Passive mode (FTP)', kind: 'checkbox' },
-  { name: 'clearHostKey', label: 'Forget the pinned host key (SFTP: the server was reinstalled)', kind: 'checkbox', hint: 'The next connection pins the key the server offers then' },
+  { name: 'rootPath', label: 'Folder: the root every delivery stays under', kind: 'text', required: true, hint: 'An absolute path of an existing folder, such as /srv/reports or D:\\Reports', shownWhen: isFolder },
+  { name: 'host', label: 'Host', kind: 'text', required: true, shownWhen: isServer },
+  { name: 'port', label: 'Port (FTP 21, SFTP 22)', kind: 'number', shownWhen: isServer },
+  { name: 'username', label: 'User name', kind: 'text', shownWhen: isServer },
+  { name: 'password', label: 'Password', kind: 'password', hint: 'Stored encrypted; leave blank to keep the one saved', shownWhen: isServer },
+  { name: 'privateKey', label: 'Private key', kind: 'textarea', hint: 'OpenSSH or PEM; stored encrypted; leave blank to keep the one saved', shownWhen: (v) => v.type === 'SFTP' },
+  { name: 'ftpTestDirectoryPath', label: 'Base directory', kind: 'text', hint: 'Deliveries stay under it; for SFTP an absolute path on the server', shownWhen: isServer },
+  { name: 'passiveMode', label: 'Passive mode', kind: 'checkbox', shownWhen: (v) => v.type === 'FTP' },
+  { name: 'clearHostKey', label: 'Forget the pinned host key (the server was reinstalled)', kind: 'checkbox', hint: 'The next connection pins the key the server offers then', shownWhen: (v) => v.type === 'SFTP' },
   { name: 'description', label: 'Description', kind: 'textarea' },
 ];
 
