@@ -85,13 +85,32 @@ describe(covers('directories, invitations and transfers in Chromium', 'app.userD
     const link = /(http:\/\/\S+\/#\/invitation\/[A-Za-z0-9_-]+)/.exec(mail.parsed.text ?? '')![1];
     await signOut(e);
     await page().goto(link);
-    await page().getByText('You were invited. Choose your password.').waitFor();
+    await page().getByText('You were invited as nina.new@example.com. Tell us your name and choose your password.').waitFor();
+    await page().getByLabel('First name').fill('Nina');
+    await page().getByLabel('Last name').fill('Newcomer');
     await page().getByLabel('Password').fill('nina-password-1');
     await page().getByRole('button', { name: 'Set password' }).click();
     await page().getByText('Your password is set. Sign in with nina.new@example.com.').waitFor();
     await shot(page(), 'invitation-accepted');
+    const [nina] = await e.s.engine.services.db.query("SELECT firstName, lastName FROM users WHERE email = 'nina.new@example.com'");
+    expect(nina).toEqual({ firstName: 'Nina', lastName: 'Newcomer' });
+    // The link worked once: opened again, it says so and offers no form.
+    await page().goto(e.s.url + '/');
+    await page().goto(link);
+    await page().getByRole('alert').filter({ hasText: 'This invitation link was used already or has expired' }).waitFor();
+    expect(await page().getByLabel('Password').count()).toBe(0);
     await page().getByRole('button', { name: 'Go to sign-in' }).click();
     await signIn(e, { ...LEA, email: 'nina.new@example.com', password: 'nina-password-1' });
+    // Her own account page: her name, and her password changed by herself (she reads the hub, no settings).
+    await page().getByRole('navigation', { name: 'Main' }).getByRole('button', { name: 'Nina Newcomer' }).click();
+    await page().getByRole('heading', { name: 'Your account', level: 1 }).waitFor();
+    await page().getByLabel('Current password').fill('nina-password-1');
+    await page().getByLabel('New password').fill('nina-password-2');
+    await page().getByRole('button', { name: 'Change password' }).click();
+    await toast(page(), 'success', /Password changed/).waitFor();
+    expect(await accessibilityProblems(page())).toEqual([]);
+    await signOut(e);
+    await signIn(e, { ...LEA, email: 'nina.new@example.com', password: 'nina-password-2' });
     await signOut(e);
     await signIn(e, OWNER);
   });

@@ -25,7 +25,7 @@ afterAll(async () => {
 const login = (email: string, password: string) => s.call('POST', '/api/app/auth/login', { token: null, body: { email, password } });
 const fields = (r: { body: { errorDetails?: { field: string }[] | null } }) => (r.body.errorDetails ?? []).map((e) => e.field);
 
-describe(covers('the user lifecycle', 'v2.users.invite', 'v2.users.update', 'v2.users.transfer', 'v2.users.delete', 'v2.recipients.create'), () => {
+describe(covers('the user lifecycle', 'v2.users.invite', 'v2.users.update', 'v2.users.transfer', 'v2.users.delete', 'v2.recipients.create', 'app.invitations.accept', 'app.invitations.check'), () => {
   it('invites by mail; the link sets the password once, and an expired one is refused', async () => {
     const body = { emails: ['ivy@example.com', 'IGOR@example.com'], organizations: [{ organizationID: orgId, roleName: 'Hub users' }] };
     // Without a mail server nothing is created: an invitation that cannot travel is no invitation.
@@ -53,10 +53,19 @@ describe(covers('the user lifecycle', 'v2.users.invite', 'v2.users.update', 'v2.
     expect((await login('ivy@example.com', 'ivy-password-1')).status).toBe(401);
 
     const token = tokenFor('ivy@example.com');
+    // Before its page asks anything, the link says whether it opens, and for whom (nobody signed in).
+    const open = (await s.call('POST', '/api/app/invitations/check', { token: null, body: { token } })).body.data;
+    expect(open).toMatchObject({ valid: true, email: 'ivy@example.com', problem: null });
     const short = await s.call('POST', '/api/app/invitations/accept', { token: null, body: { token, password: 'short' } });
     expect(fields(short)).toEqual(['body.password']);
-    expect((await s.call('POST', '/api/app/invitations/accept', { token: null, body: { token, password: 'ivy-password-1' } })).status).toBe(200);
+    expect((await s.call('POST', '/api/app/invitations/accept', { token: null, body: { token, password: 'ivy-password-1', firstName: 'Ivy', lastName: 'Ivanova' } })).status).toBe(200);
     expect((await login('ivy@example.com', 'ivy-password-1')).status).toBe(200);
+    const [ivy] = await s.engine.services.db.query("SELECT firstName, lastName FROM users WHERE email = 'ivy@example.com'");
+    expect(ivy).toEqual({ firstName: 'Ivy', lastName: 'Ivanova' });
+    const used = (await s.call('POST', '/api/app/invitations/check', { token: null, body: { token } })).body.data;
+    expect(used).toMatchObject({ valid: false, email: null });
+    expect(used.problem).toContain('used already or has expired');
+    expect((await s.call('POST', '/api/app/invitations/check', { token: null, body: { token: 'no-such-token' } })).body.data.valid).toBe(false);
     // The link works once.
     const again = await s.call('POST', '/api/app/invitations/accept', { token: null, body: { token, password: 'taken-over-1' } });
     expect(fields(again)).toEqual(['body.token']);

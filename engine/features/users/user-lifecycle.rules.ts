@@ -225,12 +225,28 @@ export async function inviteUsers(ctx: OpContext, f: z.output<typeof InviteB>) {
   return { invited, skipped: emails.filter((e) => taken.has(e)).map((email) => ({ email, reason: 'already a user' })) };
 }
 
-export const AcceptInvitation = z.object({ token: v.text(200), password: z.string().max(1024) });
+// The invited person names themselves as they choose their password (the invitation knew only an address).
+export const AcceptInvitation = z.object({ token: v.text(200), password: z.string().max(1024), firstName: v.nstr(200), lastName: v.nstr(200) });
+export const CheckInvitation = z.object({ token: v.text(200) });
 
-/** Sets the invited user's password from their link, once; a used or expired link is refused. */
+const USED_OR_EXPIRED = 'this invitation link was used already or has expired; ask for a new one';
+const liveInvitation = async (ctx: OpContext, token: string) => {
+  const inv = await ctx.db.getRepository(Invitation).findOneBy({ tokenHash: sha256(token) });
+  return inv && !inv.usedAt && inv.expiresAt > ctx.now() ? inv : null;
+};
+
+/** Whether a link still opens (before its page shows a password form): its address and the name known so far, or why not. */
+export async function checkInvitation(ctx: OpContext, f: z.output<typeof CheckInvitation>) {
+  const inv = await liveInvitation(ctx, f.token);
+  if (!inv) return { valid: false, email: null, firstName: null, lastName: null, problem: USED_OR_EXPIRED };
+  const user = await ctx.db.getRepository(User).findOneByOrFail({ id: inv.userId });
+  return { valid: true, email: user.email, firstName: user.firstName, lastName: user.lastName, problem: null };
+}
+
+/** Sets the invited user's password (and name, when given) from their link, once; a used or expired link is refused. */
 export async function acceptInvitation(ctx: OpContext, f: z.output<typeof AcceptInvitation>) {
-  const inv = await ctx.db.getRepository(Invitation).findOneBy({ tokenHash: sha256(f.token) });
-  if (!inv || inv.usedAt || inv.expiresAt <= ctx.now()) throw fieldError('body.token', 'this invitation link was used already or has expired; ask for a new one');
+  const inv = await liveInvitation(ctx, f.token);
+  if (!inv) throw fieldError('body.token', USED_OR_EXPIRED);
   const problem = passwordProblem(f.password);
   if (problem) throw fieldError('body.password', problem);
   const user = await ctx.db.getRepository(User).findOneByOrFail({ id: inv.userId });
@@ -239,7 +255,8 @@ export async function acceptInvitation(ctx: OpContext, f: z.output<typeof Accept
     // Marked used in the same transaction that sets the password: a second use finds it used.
     const used = await m.getRepository(Invitation).update({ id: inv.id, usedAt: IsNull() }, { usedAt: ctx.now() });
     if (!used.affected) throw fieldError('body.token', 'this invitation link was used already');
-    await m.getRepository(User).update(user.id, { passwordHash, isActive: true, modifiedDate: ctx.now() });
+    const named = { ...(f.firstName?.trim() ? { firstName: f.firstName.trim() } : {}), ...(f.lastName?.trim() ? { lastName: f.lastName.trim() } : {}) };
+    await m.getRepository(User).update(user.id, { passwordHash, isActive: true, ...named, modifiedDate: ctx.now() });
   });
   return { email: user.email };
 }

@@ -3,9 +3,9 @@ import { defineOp } from '../../ops/op.js';
 import { idParam, v } from '../../core/validation.js';
 import { EMAIL_PATTERN } from '../../core/validation.js';
 import { HUB_USERS_ROLE, roleIdByName, saveUser } from './users.rules.js';
-import { AcceptInvitation, acceptInvitation, InviteB, inviteUsers, TransferB, transferUser, updateUserByType, UserUpdateB } from './user-lifecycle.rules.js';
+import { AcceptInvitation, acceptInvitation, CheckInvitation, checkInvitation, InviteB, inviteUsers, TransferB, transferUser, updateUserByType, UserUpdateB } from './user-lifecycle.rules.js';
 import { UserResult } from '../common.results.js';
-import { InvitationResult, UsersInviteResult, UsersTransferResult } from './users.results.js';
+import { InvitationCheckResult, InvitationResult, UsersInviteResult, UsersTransferResult } from './users.results.js';
 
 // Set B's user lifecycle; `v2.users.delete` sits with the user rules it shares (users.v2.ts).
 
@@ -24,5 +24,6 @@ export const userLifecycleV2 = [
   defineOp({ id: 'v2.users.update', summary: 'Update user (type names the change, value its content)', http: { method: 'PUT', path: '/api/v2/users/{id}' }, permission: 'editUser', input: { params: idParam, body: UserUpdateB }, result: UserResult, handler: (ctx, { params, body }) => updateUserByType(ctx, params.id, body) }),
   defineOp({ id: 'v2.users.transfer', summary: 'Transfer content and authorizations to another user', http: { method: 'POST', path: '/api/v2/users/{id}/transfer' }, permission: 'editUser', input: { params: idParam, body: TransferB }, result: UsersTransferResult, handler: (ctx, { params, body }) => transferUser(ctx, params.id, body) }),
   defineOp({ id: 'v2.users.invite', summary: 'Invite multiple users by e-mail', http: { method: 'POST', path: '/api/v2/users/invite' }, permission: 'createUser', input: { body: InviteB }, result: UsersInviteResult, handler: (ctx, { body }) => inviteUsers(ctx, body) }),
+  defineOp({ id: 'app.invitations.check', summary: 'Whether an invitation link still opens, and for whom (before its page asks for a password)', http: { method: 'POST', path: '/api/app/invitations/check' }, permission: 'public', readOnly: true, input: { body: CheckInvitation }, result: InvitationCheckResult, handler: (ctx, { body }) => checkInvitation(ctx, body) }),
   defineOp({ id: 'app.invitations.accept', summary: 'Choose a password from an invitation link (once)', http: { method: 'POST', path: '/api/app/invitations/accept' }, permission: 'public', input: { body: AcceptInvitation }, result: InvitationResult, handler: (ctx, { body }) => acceptInvitation(ctx, body) }),
 ] as const;

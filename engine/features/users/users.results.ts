@@ -10,3 +10,12 @@ export const UsersInviteResult = z.object({
 });
 
 export const InvitationResult = z.object({ email: z.string().nullable() });
+
+export const InvitationCheckResult = z.object({
+  valid: z.boolean(),
+  email: z.string().nullable(),
+  firstName: z.string().nullable(),
+  lastName: z.string().nullable(),
+  /** Why the link no longer opens, in words. */
+  problem: z.string().nullable(),
+});

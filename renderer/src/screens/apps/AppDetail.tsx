@@ -1,4 +1,5 @@
 import { useCallback, useEffect, useState } from 'react';
+import { inZone } from '../../components/times';
 import { invoke, onEngineEvent } from '../../bridge';
 import type { ResultOf } from '../../../../engine/catalogue';
 import type { ChartType } from '../../../../engine/analytics/model';
@@ -98,7 +99,7 @@ export function AppDetail({ id }: { id: string }) {
         <div>
           <a href="#/apps" className="crumb">Analytics apps</a>
           <h1>{meta.name}</h1>
-          <p className="sub">{meta.rowCount.toLocaleString()} rows{meta.source ? ` from ${meta.source}` : ''}{meta.reloadedAt ? `, loaded ${new Date(meta.reloadedAt).toLocaleString()}` : ''}</p>
+          <p className="sub">{meta.rowCount.toLocaleString()} rows{meta.source === 'generated' ? ' of generated sample data' : meta.source ? ` from ${meta.source}` : ''}{meta.reloadedAt ? `, loaded ${inZone(meta.reloadedAt)}` : ''}</p>
         </div>
       </header>
       {error && <div className="error-banner" role="alert">{error}</div>}

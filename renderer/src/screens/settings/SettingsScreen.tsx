@@ -32,20 +32,6 @@ export function SettingsScreen() {
       </div>
       <MailServersPanel />
       {mayBackUp && <BackupsPanel />}
-      <div className="panel">
-        <h2>Your password</h2>
-        <Form
-          fields={[{ name: 'currentPassword', label: 'Current password', kind: 'password', required: true }, { name: 'newPassword', label: 'New password', kind: 'password', required: true, hint: 'At least 8 characters' }]}
-          initial={{}}
-          submitLabel="Change password"
-          clearOnSuccess
-          onSubmit={async (v) => {
-            const a = await invoke('app.auth.changePassword', { body: { currentPassword: String(v.currentPassword ?? ''), newPassword: String(v.newPassword ?? '') } });
-            if (a.ok) toastSucceeded('Password changed; other sessions were signed out.');
-            return submitOutcome(a);
-          }}
-        />
-      </div>
     </section>
   );
 }

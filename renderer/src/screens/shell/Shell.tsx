@@ -19,6 +19,7 @@ import { ConditionsScreen } from '../conditions/ConditionsScreen';
 import { MonitoringScreen } from '../monitoring/MonitoringScreen';
 import { StorageServicesScreen } from '../storage/StorageServicesScreen';
 import { HubScreen } from '../hub/HubScreen';
+import { ProfileScreen } from '../profile/ProfileScreen';
 
 type Area = 'Reports' | 'Distribution' | 'Hub' | 'Administration';
 interface ScreenDef { id: ScreenId; label: string; area: Area; op: OpId; render: () => ReactNode }
@@ -54,6 +55,8 @@ export function Shell() {
   const signOutRequested = useSession((s) => s.signOutRequested);
   const visible = SCREENS.filter((s) => selectMayCall(s.op)({ me }));
   const current = visible.find((s) => s.id === screen) ?? visible[0];
+  // One's own account is everyone's, outside the menu's areas: opened from one's name.
+  const onProfile = screen === 'profile';
   return (
     <div className="shell">
       <nav className="sidebar" aria-label="Main">
@@ -68,7 +71,7 @@ export function Shell() {
                 <ul>
                   {entries.map((s) => (
                     <li key={s.id}>
-                      <button type="button" className={s.id === current?.id ? 'active' : ''} aria-current={s.id === current?.id ? 'page' : undefined} onClick={() => screenChosen(s.id)}>
+                      <button type="button" className={s.id === current?.id && !onProfile ? 'active' : ''} aria-current={s.id === current?.id && !onProfile ? 'page' : undefined} onClick={() => screenChosen(s.id)}>
                         {s.label}
                       </button>
                     </li>
@@ -79,11 +82,11 @@ export function Shell() {
           })}
         </div>
         <div className="me">
-          <span>{me?.user.fullName}</span>
+          <button type="button" className={onProfile ? 'active' : ''} aria-current={onProfile ? 'page' : undefined} onClick={() => screenChosen('profile')} title="Your account: name and password">{me?.user.fullName}</button>
           <button type="button" onClick={() => void signOutRequested()}>Sign out</button>
         </div>
       </nav>
-      <main className="content" id="content">{current ? current.render() : <p className="empty">Your roles give you nothing to administer here.</p>}</main>
+      <main className="content" id="content">{onProfile ? <ProfileScreen /> : current ? current.render() : <p className="empty">Your roles give you nothing to administer here.</p>}</main>
     </div>
   );
 }
