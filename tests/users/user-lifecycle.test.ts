@@ -60,8 +60,8 @@ describe(covers('the user lifecycle', 'v2.users.invite', 'v2.users.update', 'v2.
     expect(fields(short)).toEqual(['body.password']);
     expect((await s.call('POST', '/api/app/invitations/accept', { token: null, body: { token, password: 'ivy-password-1', firstName: 'Ivy', lastName: 'Ivanova' } })).status).toBe(200);
     expect((await login('ivy@example.com', 'ivy-password-1')).status).toBe(200);
-    const [ivy] = await s.engine.services.db.query("SELECT firstName, lastName FROM users WHERE email = 'ivy@example.com'");
-    expect(ivy).toEqual({ firstName: 'Ivy', lastName: 'Ivanova' });
+    const [named] = await s.engine.services.db.query("SELECT firstName, lastName FROM users WHERE email = 'ivy@example.com'");
+    expect(named).toEqual({ firstName: 'Ivy', lastName: 'Ivanova' });
     const used = (await s.call('POST', '/api/app/invitations/check', { token: null, body: { token } })).body.data;
     expect(used).toMatchObject({ valid: false, email: null });
     expect(used.problem).toContain('used already or has expired');
