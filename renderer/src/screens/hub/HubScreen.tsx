@@ -11,13 +11,15 @@ import { selectMayCall, useSession } from '../../stores/session/session.store';
 import { HubFolders } from './HubFolders';
 import { PdfPreview } from './PdfPreview';
 import { SubscribeDialog } from './SubscribeDialog';
+import { RowMenu } from '../../components/RowMenu';
+import { inZone } from '../../components/times';
 import { MySubscriptions } from './MySubscriptions';
 
 type HubFile = RowOf<'v1.files.list'>;
 type View = 'all' | 'favorites' | 'recent' | 'subscriptions';
 const VIEWS: { id: View; label: string }[] = [{ id: 'all', label: 'All files' }, { id: 'favorites', label: 'Favourites' }, { id: 'recent', label: 'Recent (7 days)' }, { id: 'subscriptions', label: 'My subscriptions' }];
 const PREVIEWABLE = new Set(['pdf', 'png']);
-const when = (iso: string | null) => (iso ? new Date(iso).toLocaleString() : '');
+const when = (iso: string | null) => inZone(iso);
 const size = (n: number | null) => (n === null ? '' : n < 1024 * 1024 ? `${Math.max(1, Math.round(n / 1024))} KB` : `${(n / 1024 / 1024).toFixed(1)} MB`);
 
 const bytesOf = (file: WireFile) => Uint8Array.from(atob(file.base64), (c) => c.charCodeAt(0));
@@ -124,9 +126,14 @@ export function HubScreen() {
             <>
               {PREVIEWABLE.has(f.extension ?? '') && <button type="button" onClick={() => void showPreview(f)}>Preview</button>}
               {mayDownload && <button type="button" onClick={() => void download(f)}>Download</button>}
-              {mayDownload && f.isIteration && <button type="button" onClick={() => void download(f, true)} title="Every region's (or other value's) file of this report, zipped">All as zip</button>}
               {maySubscribe && <button type="button" onClick={() => setSubscribing(f)} title="Receive this report by mail on a schedule of your own">Subscribe</button>}
-              {mayDelete && <button type="button" className="danger" onClick={() => void remove(f)}>Delete</button>}
+              <RowMenu
+                label={`More for ${f.name}`}
+                items={[
+                  ...(mayDownload && f.isIteration ? [{ label: 'Download all as zip', run: () => void download(f, true) }] : []),
+                  ...(mayDelete ? [{ label: 'Delete', run: () => void remove(f), danger: true }] : []),
+                ]}
+              />
             </>
           )}
         />}

@@ -1,4 +1,5 @@
 import { useCallback, useEffect, useState } from 'react';
+import { inZone } from '../../components/times';
 import { invoke } from '../../bridge';
 import type { ResultOf } from '../../../../engine/catalogue';
 import { Form, submitOutcome, type FieldDef, type FormValues } from '../../components/Form';
@@ -24,7 +25,7 @@ const SETTINGS: FieldDef[] = [
 ];
 
 const size = (bytes: number) => (bytes > 1 << 30 ? `${(bytes / (1 << 30)).toFixed(1)} GB` : bytes > 1 << 20 ? `${(bytes / (1 << 20)).toFixed(1)} MB` : `${Math.ceil(bytes / 1024)} KB`);
-const when = (iso: string | null) => (iso ? new Date(iso).toLocaleString() : '—');
+const when = (iso: string | null) => inZone(iso) || '—';
 
 /** Backups on demand and on a schedule, and restoring one (checked first, put in place at the next start). */
 export function BackupsPanel() {

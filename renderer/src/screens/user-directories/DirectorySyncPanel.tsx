@@ -1,4 +1,5 @@
 import { useCallback, useEffect, useState } from 'react';
+import { inZone } from '../../components/times';
 import { invoke } from '../../bridge';
 import type { ResultOf, RowOf } from '../../../../engine/catalogue';
 import { selectMayCall, useSession } from '../../stores/session/session.store';
@@ -7,7 +8,7 @@ import { toastFailed, toastSucceeded } from '../../stores/feedback/toasts';
 type Status = ResultOf<'app.userDirectories.syncs'>;
 type Run = Status['syncs'][number];
 
-const when = (iso: string | null) => (iso ? new Date(iso).toLocaleString() : '—');
+const when = (iso: string | null) => inZone(iso) || '—';
 const summary = (r: Run) =>
   r.status === 'failed' ? (r.message ?? 'Failed') : `${r.created} created, ${r.updated} updated, ${r.deactivated} deactivated, ${r.groups} groups`;
 /** The directory setting a failure names, as the form labels it. */
