@@ -73,6 +73,11 @@ describe(covers('distribution in Chromium', 'v1.tasks.create', 'v2.tasks.upsertR
     await shot(page(), 'monitoring', true);
     await row.getByRole('button', { name: 'Log' }).click();
     await expect.poll(() => dialog(page()).locator('pre').textContent()).toContain('Ended completed; 3 files');
+    // Times for people, in the reader's zone (said above the log), not raw ISO instants.
+    const logText = (await dialog(page()).locator('pre').textContent()) ?? '';
+    expect(logText).not.toMatch(/\d{4}-\d\d-\d\dT\d\d:\d\d/);
+    expect(logText.split('\n')[0]).toMatch(/^[A-Z][a-z]{2} \d{1,2}, \d{4}, \d{1,2}:\d\d:\d\d [AP]M /);
+    expect(await dialog(page()).textContent()).toContain('Times in your zone (UTC)');
     await page().keyboard.press('Escape');
     const scheduled = panel('Scheduled tasks').locator('tbody tr').filter({ hasText: 'Weekly regional pack' });
     await expect.poll(() => scheduled.textContent()).toContain('Every Monday at 07:00 (Europe/Paris)');

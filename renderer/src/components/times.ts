@@ -36,3 +36,9 @@ export const localInput = (iso: string | Date) => {
   const d = typeof iso === 'string' ? new Date(iso) : iso;
   return new Date(d.getTime() - d.getTimezoneOffset() * 60_000).toISOString().slice(0, 16);
 };
+
+const ISO_INSTANT = /\b\d{4}-\d\d-\d\dT\d\d:\d\d(?::\d\d(?:\.\d+)?)?Z\b/g;
+
+/** A log (or any text) with its ISO instants as people read them, in their own zone (said once, by the caller). */
+export const readableTimes = (text: string) =>
+  text.replace(ISO_INSTANT, (iso) => new Date(iso).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'medium', timeZone: hereZone }));

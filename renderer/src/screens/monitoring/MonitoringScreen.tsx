@@ -8,7 +8,7 @@ import { askConfirm } from '../../stores/feedback/confirm.store';
 import { toastFailed, toastOutcome } from '../../stores/feedback/toasts';
 import { RunsPlot } from './RunsPlot';
 import { NO_FILTER, RunFilters, runQuery, type RunFilter } from './RunFilters';
-import { inZone } from '../../components/times';
+import { hereZone, inZone, readableTimes } from '../../components/times';
 import { LIVE as LIVE_STATES } from '../../../../engine/features/requests/request-states';
 
 type Run = RowOf<'app.requests.list'>;
@@ -193,7 +193,8 @@ export function MonitoringScreen() {
       </div>
       {log && (
         <Dialog title={`Log of “${log.run.title}”`} onClose={() => setLog(null)}>
-          <pre className="log-view" tabIndex={0}>{log.text}</pre>
+          <p className="hint">Times in your zone ({hereZone}).</p>
+          <pre className="log-view" tabIndex={0}>{readableTimes(log.text)}</pre>
         </Dialog>
       )}
     </section>
