@@ -60,7 +60,7 @@ describe(covers('designing a report in Chromium', 'app.analytics.import', 'app.r
     expect(await page().getByText('4 rows').count()).toBeGreaterThan(0);
   });
 
-  it('draws a chart, and deletes a variable, a bookmark and a chart after asking', async () => {
+  it('draws a chart, edits a variable in place, and deletes a variable, a bookmark and a chart after asking', async () => {
     await page().getByRole('textbox', { name: 'Chart name' }).fill('Units by region');
     await page().getByLabel('Dimension').selectOption('Region');
     await page().getByRole('textbox', { name: 'Measure' }).fill('Sum(Units)');
@@ -70,6 +70,15 @@ describe(covers('designing a report in Chromium', 'app.analytics.import', 'app.r
     await page().getByRole('textbox', { name: 'Variable name' }).fill('vUnits');
     await page().getByRole('textbox', { name: 'Definition' }).fill('Sum(Units)');
     await page().getByRole('button', { name: 'Add variable' }).click();
+    // Changed in place, not removed and added again: the same variable, a new definition and its value with it.
+    await page().getByRole('button', { name: 'Edit variable vUnits' }).click();
+    await dialog(page()).getByRole('textbox', { name: 'Definition' }).fill('Sum(Units) * 2');
+    await dialog(page()).getByRole('button', { name: 'Save variable' }).click();
+    const row = page().getByRole('row').filter({ hasText: 'vUnits' });
+    await expect.poll(() => row.textContent()).toContain('Sum(Units) * 2');
+    await expect.poll(() => row.locator('td.num').textContent()).toBe('32');
+    const appNow = (await e.s.ok('GET', '/api/v1/analytics-apps', undefined, { get_all: true }))[0];
+    expect((await e.s.ok('GET', `/api/app/analytics/${appNow.id}`)).variables.map((v: { name: string }) => v.name)).toEqual(['vUnits']);
     await page().getByRole('button', { name: 'Delete variable vUnits' }).click();
     await alertDialog(page()).getByRole('button', { name: 'Delete variable' }).click();
     await page().getByRole('button', { name: 'Delete variable vUnits' }).waitFor({ state: 'detached' });

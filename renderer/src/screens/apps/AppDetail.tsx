@@ -4,7 +4,8 @@ import { invoke, onEngineEvent } from '../../bridge';
 import type { ResultOf } from '../../../../engine/catalogue';
 import type { ChartType } from '../../../../engine/analytics/model';
 import { readFile } from '../../components/file-input';
-import { Form, submitOutcome } from '../../components/Form';
+import { Dialog } from '../../components/Dialog';
+import { Form, submitOutcome, type FieldDef } from '../../components/Form';
 import { text } from '../../components/options';
 import { askConfirm } from '../../stores/feedback/confirm.store';
 import { toastOutcome } from '../../stores/feedback/toasts';
@@ -15,6 +16,9 @@ type Selections = Record<string, string[]>;
 const CHART_TYPES: readonly ChartType[] = CHART_KINDS;
 type Item = { id: string; name: string };
 type Collection = 'Variable' | 'Chart' | 'Bookmark';
+const VARIABLE_FIELDS: FieldDef[] = [{ name: 'name', label: 'Variable name', kind: 'text', required: true }, { name: 'definition', label: 'Definition', kind: 'text', required: true, hint: 'For example Sum(Sales) / Count(Distinct Customer)' }];
+/** Typing in the value search waits this long for a pause before asking. */
+const SEARCH_PAUSE_MS = 200;
 
 /** One analytics app: import data, browse fields and values under selections, define variables, charts and bookmarks. */
 export function AppDetail({ id }: { id: string }) {
@@ -29,6 +33,13 @@ export function AppDetail({ id }: { id: string }) {
   const [chart, setChart] = useState<string | null>(null);
   const [chartData, setChartData] = useState<ResultOf<'app.analytics.chartData'> | null>(null);
   const [chartPicture, setChartPicture] = useState<string>('');
+  const [editingVariable, setEditingVariable] = useState<Meta['variables'][number] | null>(null);
+  // The search as typed, and as asked once typing pauses.
+  const [query, setQuery] = useState('');
+  useEffect(() => {
+    const t = setTimeout(() => setQuery(search), SEARCH_PAUSE_MS);
+    return () => clearTimeout(t);
+  }, [search]);
 
   const load = useCallback(async () => {
     const a = await invoke('app.analytics.get', { params: { id } });
@@ -40,19 +51,25 @@ export function AppDetail({ id }: { id: string }) {
     if (e.appId === id) setProgress(e.percent);
   }), [id]);
 
-  // Values of the chosen field, variables and the chosen chart follow the selections.
+  // Values of the chosen field, variables and the chosen chart follow the selections. Answers to an
+  // earlier state are dropped (a later selection answered first must not be overwritten by them).
   useEffect(() => {
     if (!meta?.fields.length) return;
-    if (field) void invoke('app.analytics.fieldValues', { params: { id }, body: { field, selections, limit: 200, search: search || undefined } }).then((a) => setValues(a.ok ? a.data : []));
+    let current = true;
+    const keep = <T,>(set: (v: T) => void) => (v: T) => current && set(v);
+    if (field) void invoke('app.analytics.fieldValues', { params: { id }, body: { field, selections, limit: 200, search: query || undefined } }).then((a) => keep(setValues)(a.ok ? a.data : []));
     void Promise.all(meta.variables.map(async (v) => [v.name, (await invoke('app.analytics.evaluate', { params: { id }, body: { expression: `$(${v.name})`, selections } })).data?.value] as const)).then((pairs) =>
-      setVarValues(Object.fromEntries(pairs.map(([k, v]) => [k, typeof v === 'number' ? v.toLocaleString(undefined, { maximumFractionDigits: 2 }) : String(v ?? '—')]))),
+      keep(setVarValues)(Object.fromEntries(pairs.map(([k, v]) => [k, typeof v === 'number' ? v.toLocaleString(undefined, { maximumFractionDigits: 2 }) : String(v ?? '—')]))),
     );
     if (chart) {
-      void invoke('app.analytics.chartData', { params: { id }, body: { chartId: chart, selections } }).then((a) => setChartData(a.ok ? a.data : null));
+      void invoke('app.analytics.chartData', { params: { id }, body: { chartId: chart, selections } }).then((a) => keep(setChartData)(a.ok ? a.data : null));
       // The SVG comes from the engine's chart renderer (ECharts, text escaped); the page's CSP forbids script.
-      void invoke('app.analytics.chartPicture', { params: { id }, body: { chartId: chart, selections } }).then((a) => setChartPicture(a.ok ? a.data.svg : ''));
+      void invoke('app.analytics.chartPicture', { params: { id }, body: { chartId: chart, selections } }).then((a) => keep(setChartPicture)(a.ok ? a.data.svg : ''));
     }
-  }, [id, meta, field, selections, chart, search]);
+    return () => {
+      current = false;
+    };
+  }, [id, meta, field, selections, chart, query]);
 
   const importFile = async (file: File | undefined) => {
     if (!file) return;
@@ -158,12 +175,34 @@ export function AppDetail({ id }: { id: string }) {
           <table>
             <tbody>
               {meta.variables.map((v) => (
-                <tr key={v.id}><td><code>{v.name}</code></td><td><code>{v.definition}</code></td><td className="num">{varValues[v.name] ?? ''}</td><td className="actions">{removeButton('Variable', v)}</td></tr>
+                <tr key={v.id}>
+                  <td><code>{v.name}</code></td><td><code>{v.definition}</code></td><td className="num">{varValues[v.name] ?? ''}</td>
+                  <td className="actions"><div className="row-actions"><button type="button" aria-label={`Edit variable ${v.name}`} onClick={() => setEditingVariable(v)}>Edit</button>{removeButton('Variable', v)}</div></td>
+                </tr>
               ))}
             </tbody>
           </table>
+          {editingVariable && (
+            <Dialog title={`Edit variable ${editingVariable.name}`} onClose={() => setEditingVariable(null)}>
+              <Form
+                fields={VARIABLE_FIELDS}
+                initial={{ name: editingVariable.name, definition: editingVariable.definition }}
+                submitLabel="Save variable"
+                onCancel={() => setEditingVariable(null)}
+                onSubmit={async (v) => {
+                  // The same variable, changed in place (its id kept): reports that use it by name follow a rename only if they are edited too.
+                  const a = await invoke('app.analytics.saveVariable', { params: { id }, body: { id: editingVariable.id, name: text(v.name), definition: text(v.definition) } });
+                  if (a.ok) {
+                    setEditingVariable(null);
+                    void load();
+                  }
+                  return submitOutcome(a);
+                }}
+              />
+            </Dialog>
+          )}
           <Form
-            fields={[{ name: 'name', label: 'Variable name', kind: 'text', required: true }, { name: 'definition', label: 'Definition', kind: 'text', required: true, hint: 'For example Sum(Sales) / Count(Distinct Customer)' }]}
+            fields={VARIABLE_FIELDS}
             initial={{}}
             submitLabel="Add variable"
             clearOnSuccess
