@@ -86,4 +86,29 @@ describe(covers('tasks across both sets', 'v1.tasks.create', 'v2.tasks.upsertRep
     expect(res.status).toBe(400);
     expect(res.body.errorDetails![0].field).toBe('body.reportId');
   });
+
+  it('keeps one entry per report and format: a second is refused naming the report, another format is a new entry, an entry changed into a twin is refused', async () => {
+    const task = (await s.ok('POST', '/api/v2/tasks', { name: 'No twins', projectID: projectId })).id;
+    const pdf = await s.ok('PUT', `/api/v2/tasks/${task}/reports`, { reportID: reportId, format: 'Pdf', emailEmbedment: false, emailAttachment: true });
+    const twin = await s.call('PUT', `/api/v2/tasks/${task}/reports`, { body: { reportID: reportId, format: 'pdf', emailEmbedment: false, emailAttachment: true } });
+    expect(twin.status).toBe(409);
+    expect(twin.body.errorDetails).toEqual([{ field: 'body.reportID', message: 'is already in the task as Pdf' }]);
+    const docx = await s.ok('PUT', `/api/v2/tasks/${task}/reports`, { reportID: reportId, format: 'Docx', emailEmbedment: false, emailAttachment: true });
+    const changed = await s.call('PUT', `/api/v2/tasks/${task}/reports`, { query: { taskReportID: docx.id }, body: { reportID: reportId, format: 'Pdf', emailEmbedment: false, emailAttachment: true } });
+    expect(changed.status).toBe(409);
+    // An entry saved again as it is, is no twin of itself.
+    expect((await s.ok('PUT', `/api/v2/tasks/${task}/reports`, { reportID: reportId, format: 'Pdf', emailEmbedment: false, emailAttachment: false }, { taskReportID: pdf.id })).emailAttachment).toBe(false);
+    expect((await s.ok('GET', `/api/v1/tasks/${task}/reports`)).map((r: { format: string }) => r.format).sort()).toEqual(['Docx', 'Pdf']);
+  });
+
+  it('takes a schedule and a reload event without an end date: they run until turned off', async () => {
+    const task = (await s.ok('POST', '/api/v2/tasks', { name: 'Open ended', projectID: projectId })).id;
+    const schedule = await s.ok('POST', `/api/v1/tasks/${task}/triggers/schedules`, { name: 'Daily', frequency: 'Daily', atHour: 6, atMinut: 30, timeZone: 'UTC', startDate: inDays(-1) });
+    expect(schedule.endDate).toBeNull();
+    expect(schedule.nextRuns).toHaveLength(5);
+    const event = await s.ok('POST', `/api/v1/tasks/${task}/triggers/external-events`, { name: 'On reload', appId: 'app-1', startDate: inDays(-1), endDate: null });
+    expect(event.endDate).toBeNull();
+    // Given, an end still comes after the start.
+    expect((await s.call('POST', `/api/v1/tasks/${task}/triggers/schedules`, { body: { name: 'Back', frequency: 'Daily', atHour: 6, atMinut: 0, timeZone: 'UTC', startDate: inDays(2), endDate: inDays(1) } })).status).toBe(400);
+  });
 });
