@@ -6,7 +6,7 @@ import { Report } from '../reports/reports.entity.js';
 import { TaskRecipient, TaskReport } from '../tasks/tasks.entity.js';
 import { reachableTask } from '../tasks/tasks.rules.js';
 import { defaultMailServer } from './mail-servers.rules.js';
-import { listEntries } from '../../core/validation.js';
+import { taskAudience } from './task-mail.js';
 
 /** One person in a dry run: how they are reached, what they get, or why they are left out. */
 export interface DryRunRecipient {
@@ -24,7 +24,8 @@ export interface DryRunRecipient {
  * Who would receive what, before anything is sent: every user the task reaches directly or through
  * a group, with the reports and formats they would get, by e-mail and in the hub, and the reason
  * for anything they would not get (no address, inactive, e-mail off for their entry, not in the
- * hub). Test mode is applied as a run applies it.
+ * hub). Who is mailed is the run's own answer (`taskAudience`), test mode included, so the two
+ * cannot disagree.
  */
 export async function dryRun(ctx: OpContext, taskId: string) {
   const task = await reachableTask(ctx, taskId);
@@ -47,11 +48,15 @@ export async function dryRun(ctx: OpContext, taskId: string) {
     warnings.push('When conditions hold back every file, no mail is sent (the task\'s e-mail sends only with files).');
   if (!mailOn) warnings.push('E-mail is off for this task: nobody is mailed.');
   else if (!server) warnings.push('No mail server is set up: nobody can be mailed.');
+  const audience = await taskAudience(ctx, task);
+  const mailed = new Set(audience.to.map((a) => a.address.toLowerCase()));
   if (task.testMode) {
-    const list = listEntries(task.testModeRecipients);
     return {
       taskId: task.id, taskName: task.name, testMode: true, files, warnings: [...warnings, 'Test mode: only the test recipients are mailed, and nobody sees the files in the hub.'],
-      recipients: list.map((address): DryRunRecipient => ({ name: address, email: address, via: ['test recipients'], byEmail: mailOn && !!server, inHub: false, notes: [] })),
+      recipients: [
+        ...audience.to.map((a): DryRunRecipient => ({ name: a.name, email: a.address, via: ['test recipients'], byEmail: mailOn && !!server, inHub: false, notes: [] })),
+        ...audience.leftOut.map((l): DryRunRecipient => ({ name: l.name, email: null, via: ['test recipients'], byEmail: false, inHub: false, notes: [l.reason] })),
+      ],
     };
   }
   const entries = await ctx.db.getRepository(TaskRecipient).findBy({ taskId: task.id });
@@ -74,7 +79,7 @@ export async function dryRun(ctx: OpContext, taskId: string) {
     if (!wantsHub) notes.push('not set to see the files in the hub');
     return {
       name: name(u), email: u.email, via: [...(direct ? ['the task'] : []), ...through.map((g) => `group ${groups.find((x) => x.id === g.recipientId)?.name ?? ''}`.trim())],
-      byEmail: u.isActive && !!u.email && wantsEmail && mailOn && !!server, inHub: u.isActive && wantsHub, notes,
+      byEmail: !!u.email && mailed.has(u.email.toLowerCase()) && mailOn && !!server, inHub: u.isActive && wantsHub, notes,
     };
   }).sort((a, b) => a.name.localeCompare(b.name));
   return { taskId: task.id, taskName: task.name, testMode: false, files, warnings, recipients };
