@@ -22,3 +22,30 @@ export const PERMISSION_FLAGS = [
   'viewTask', 'createTask', 'editTask', 'runTask', 'deleteTask', 'setPermissionsTask', 'duplicateTask', 'moveTask',
   'viewFolderContent', 'createFolderContent', 'editFolderContent', 'downloadFolderContent', 'deleteFolderContent', 'duplicateFolderContent', 'moveFolderContent',
 ] as const;
+
+// The distribution's states: the entities, their SQL, the engine's events and the screens read them here.
+
+/** What a request runs: a task on its schedule or by hand, or one report on demand. */
+export const REQUEST_KINDS = ['ScheduledTask', 'OnDemandReport', 'OnDemandTask'] as const;
+export type RequestKind = (typeof REQUEST_KINDS)[number];
+/** A request's life: queued, running, then one of the finished states. */
+export const REQUEST_STATUSES = ['queued', 'running', 'completed', 'warning', 'failed', 'aborted'] as const;
+export type RequestStatus = (typeof REQUEST_STATUSES)[number];
+export const FINISHED: RequestStatus[] = ['completed', 'warning', 'failed', 'aborted'];
+/** Not finished yet: a run that can still be stopped. */
+export const LIVE: RequestStatus[] = ['queued', 'running'];
+
+/** An outbox message's life: written queued, sending while the server is asked, then sent, failed or cancelled; uncertain after a crash cut a send. */
+export const OUTBOX_STATUSES = ['queued', 'sending', 'uncertain', 'sent', 'failed', 'cancelled'] as const;
+export type OutboxStatus = (typeof OUTBOX_STATUSES)[number];
+
+/** What starts a task: a schedule, or an analytics app's reload. */
+export const TRIGGER_KINDS = ['Schedule', 'ExternalEvent'] as const;
+export type TriggerKind = (typeof TRIGGER_KINDS)[number];
+
+/** Every file format a report can be made in (which ones a report offers depends on its type). */
+export const OUTPUT_FORMATS = ['Pdf', 'Docx', 'Xlsx', 'Pptx', 'Html', 'Csv', 'Png'] as const;
+/** How often a schedule fires. */
+export const SCHEDULE_FREQUENCIES = ['Once', 'Hourly', 'Daily', 'Weekly', 'Monthly', 'Yearly'] as const;
+/** The week as the screens list it (a schedule's days are stored by these names). */
+export const WEEKDAYS = ['Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday', 'Sunday'] as const;

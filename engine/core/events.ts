@@ -1,3 +1,5 @@
+import type { OutboxStatus, RequestKind, RequestStatus } from './enumerations.js';
+
 /**
  * Every event the engine pushes to its hosts, with its payload: declared once, so the emitters,
  * the desktop's preload and the renderer's listeners are checked against one map.
@@ -10,9 +12,9 @@ export interface EngineEvents {
   /** Files of a report generation done so far. */
   'report.progress': { reportId: string; done: number; total: number };
   /** A request was queued, started, made progress or finished (the monitoring screen's live status). */
-  'request.changed': { id: string; kind: string; taskId: string | null; status: string; progressDone: number; progressTotal: number };
+  'request.changed': { id: string; kind: RequestKind; taskId: string | null; status: RequestStatus; progressDone: number; progressTotal: number };
   /** A message of the outbox changed state (queued, sent, failed, waiting to retry, cancelled); a run's mail names its run. */
-  'mail.changed': { id: string; requestId: string | null; status: string };
+  'mail.changed': { id: string; requestId: string | null; status: OutboxStatus };
   /** Desktop only: a template saved in Office was uploaded as a new version, or refused with its problems. */
   'template.synced': { reportId: string; ok: boolean; message: string; problems: { field: string; message: string }[] };
 }

@@ -8,6 +8,7 @@ import type { SignInGuard } from '../core/throttle.js';
 import type { AnalyticsPort, EmbeddedAnalyticsAdmin } from '../analytics/port.js';
 import type { RenderPool } from '../render/render-pool.js';
 import type { OutboxRow } from '../features/mail/mail.entity.js';
+import type { OutboxStatus } from '../core/enumerations.js';
 import type { MemberDeclaration } from '../features/members/members.entity.js';
 
 export type { Logger };
@@ -57,7 +58,7 @@ export interface EngineServices {
   /** The scheduler: woken when a schedule changes so the change takes effect at once. */
   scheduler: { wake(): void };
   /** The persisted outbox: messages are written before they are sent. */
-  outbox: { enqueue(rows: OutboxRow[]): Promise<void>; wake(): void; changed(m: Pick<OutboxRow, 'id' | 'requestId'>, status: string): void };
+  outbox: { enqueue(rows: OutboxRow[]): Promise<void>; wake(): void; changed(m: Pick<OutboxRow, 'id' | 'requestId'>, status: OutboxStatus): void };
   /** What a backup records of this installation, and the secrets key when a backup is to include it. */
   installation: { schemaVersion: number; release: string | null; secretKey(): Promise<Buffer | null> };
   /** Where people reach this installation (set when the HTTP server listens): links in mail point here. */

@@ -1,9 +1,9 @@
-import { REPORT_TYPES as KNOWN_REPORT_TYPES } from '../core/enumerations.js';
+import { REPORT_TYPES as KNOWN_REPORT_TYPES, type OUTPUT_FORMATS } from '../core/enumerations.js';
 
 /** What a report is designed as; it decides the formats it can be generated in. */
 export type ReportType = (typeof KNOWN_REPORT_TYPES)[number];
 
-export type OutputFormat = 'Pdf' | 'Xlsx' | 'Docx' | 'Pptx' | 'Html' | 'Csv' | 'Png';
+export type OutputFormat = (typeof OUTPUT_FORMATS)[number];
 
 /** Which formats each report type offers (the design's table); each has its own renderer. */
 export const FORMATS_BY_TYPE: Record<ReportType, OutputFormat[]> = {

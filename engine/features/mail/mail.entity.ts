@@ -1,5 +1,6 @@
 import { EntitySchema } from 'typeorm';
 import { baseColumns, flag, int, ref, text, when, type BaseRow } from '../../core/entity-base.js';
+import type { OutboxStatus } from '../../core/enumerations.js';
 
 /** An SMTP server mail goes out through (set A 2.15); its password sealed, never answered. */
 export interface MailServerRow extends BaseRow {
@@ -25,8 +26,8 @@ export const MailServer = new EntitySchema<MailServerRow>({
   },
 });
 
-export const OUTBOX_STATUSES = ['queued', 'sending', 'uncertain', 'sent', 'failed', 'cancelled'] as const;
-export type OutboxStatus = (typeof OUTBOX_STATUSES)[number];
+
+export { OUTBOX_STATUSES, type OutboxStatus } from '../../core/enumerations.js';
 
 /** A file attached to a message: a path under the data folder, read when the message is sent. */
 export interface OutboxAttachment {

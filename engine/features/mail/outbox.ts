@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import { In, LessThanOrEqual } from 'typeorm';
 import nodemailer, { type Transporter } from 'nodemailer';
 import type { EngineServices } from '../../ops/context.js';
-import { MailServer, Outbox, type MailServerRow, type OutboxRow } from './mail.entity.js';
+import { MailServer, Outbox, type MailServerRow, type OutboxRow, type OutboxStatus } from './mail.entity.js';
 
 export interface OutboxOptions {
   /** First retry delay; each next one doubles, up to `maxDelayMs`. */
@@ -69,7 +69,7 @@ export class MailOutbox {
   }
 
   /** Tells the screens (monitoring follows its mail live). */
-  changed(m: Pick<OutboxRow, 'id' | 'requestId'>, status: string): void {
+  changed(m: Pick<OutboxRow, 'id' | 'requestId'>, status: OutboxStatus): void {
     this.services.emit({ type: 'mail.changed', payload: { id: m.id, requestId: m.requestId, status } });
   }
 

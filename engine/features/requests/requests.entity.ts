@@ -3,9 +3,9 @@ import { baseColumns, flag, ref, text, when, type BaseRow } from '../../core/ent
 import type { OutputFormat } from '../../render/formats.js';
 import type { Selections } from '../../analytics/model.js';
 
-import type { RequestKind, RequestStatus } from './request-states.js';
+import type { RequestKind, RequestStatus } from '../../core/enumerations.js';
 
-export { FINISHED, REQUEST_KINDS, REQUEST_STATUSES, type RequestKind, type RequestStatus } from './request-states.js';
+export { FINISHED, REQUEST_KINDS, REQUEST_STATUSES, type RequestKind, type RequestStatus } from '../../core/enumerations.js';
 
 /** What an on-demand report request makes (set A 2.16). */
 export interface OnDemandConfig {

@@ -1,4 +1,5 @@
 import { Cron } from 'croner';
+import { SCHEDULE_FREQUENCIES } from '../../core/enumerations.js';
 
 // When a task's schedule fires. Croner computes the instants: pinned to its 11.x line, whose DST
 // rule with `fixedTimeRule: 'no-wildcard'` is exactly ours — a time skipped by spring-forward runs
@@ -7,8 +8,8 @@ import { Cron } from 'croner';
 // hours, so every pattern built here spells its minutes and hours out (never `*` or `/`).
 // Golden tests in tests/scheduler/ pin the behaviour for Europe/Paris and America/New_York.
 
-export type Frequency = 'Once' | 'Hourly' | 'Daily' | 'Weekly' | 'Monthly' | 'Yearly';
-export const FREQUENCIES: Frequency[] = ['Once', 'Hourly', 'Daily', 'Weekly', 'Monthly', 'Yearly'];
+export type Frequency = (typeof SCHEDULE_FREQUENCIES)[number];
+export const FREQUENCIES: Frequency[] = [...SCHEDULE_FREQUENCIES];
 
 export interface ScheduleSpec {
   frequency: Frequency;

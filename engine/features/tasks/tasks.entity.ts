@@ -1,5 +1,6 @@
 import { EntitySchema } from 'typeorm';
 import { baseColumns, flag, int, ref, text, when, type BaseRow } from '../../core/entity-base.js';
+import type { TriggerKind } from '../../core/enumerations.js';
 
 /** The e-mail a task sends with its files (set A 2.20 / set B 2.12 task e-mail); one per task. */
 export interface TaskEmail {
@@ -156,7 +157,7 @@ export const TaskRecipient = new EntitySchema<TaskRecipientRow>({
   uniques: [{ name: 'UQ_task_recipient', columns: ['taskId', 'recipientId'] }],
 });
 
-export type TriggerKind = 'Schedule' | 'ExternalEvent';
+export type { TriggerKind } from '../../core/enumerations.js';
 
 /** When a schedule fires, as the interface spells it (set A 2.11, set B 2.12 task schedule). */
 export interface StoredSchedule {

@@ -1,4 +1,5 @@
 import { invoke, type Answer, type FieldError } from '../../bridge';
+import { WEEKDAYS } from '../../../../engine/wire';
 import type { RowOf } from '../../../../engine/catalogue';
 import { Dialog } from '../../components/Dialog';
 import { Form, submitOutcome, type FieldDef, type FormValues } from '../../components/Form';
@@ -10,7 +11,7 @@ type HubFile = RowOf<'v1.files.list'>;
 type Subscription = RowOf<'v1.subscriptions.listOwn'>;
 
 const FREQUENCIES = ['Daily', 'Weekly', 'Monthly'] as const;
-const DAYS = ['Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday', 'Sunday'] as const;
+const DAYS = WEEKDAYS;
 const FORMAT_OF: Record<string, string> = { pdf: 'Pdf', docx: 'Docx', xlsx: 'Xlsx', pptx: 'Pptx', html: 'Html', csv: 'Csv', png: 'Png' };
 
 // The days are picked, not typed ("Mondy" was read as Monday); each frequency asks only what it needs.

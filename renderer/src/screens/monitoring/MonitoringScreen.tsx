@@ -9,7 +9,7 @@ import { toastFailed, toastOutcome } from '../../stores/feedback/toasts';
 import { RunsPlot } from './RunsPlot';
 import { NO_FILTER, RunFilters, runQuery, type RunFilter } from './RunFilters';
 import { hereZone, inZone, readableTimes } from '../../components/times';
-import { LIVE as LIVE_STATES } from '../../../../engine/features/requests/request-states';
+import { LIVE as LIVE_STATES } from '../../../../engine/wire';
 
 type Run = RowOf<'app.requests.list'>;
 type Message = RowOf<'app.outbox.list'>;
@@ -76,7 +76,7 @@ export function MonitoringScreen() {
     if (!log || !LIVE.includes(log.run.status)) return;
     const off = onEngineEvent('request.changed', (e) => {
       if (e.id !== log.run.id) return;
-      void invoke('app.requests.log', { params: { id: e.id } }).then((a) => a.ok && setLog((cur) => (cur && cur.run.id === e.id ? { run: { ...cur.run, status: e.status as Run['status'] }, text: a.data.text } : cur)));
+      void invoke('app.requests.log', { params: { id: e.id } }).then((a) => a.ok && setLog((cur) => (cur && cur.run.id === e.id ? { run: { ...cur.run, status: e.status }, text: a.data.text } : cur)));
     });
     return off;
   }, [log]);

@@ -1,6 +1,6 @@
 import { useEffect, useId, useState } from 'react';
 import { invoke } from '../../bridge';
-import { REQUEST_STATUSES } from '../../../../engine/features/requests/request-states';
+import { REQUEST_STATUSES } from '../../../../engine/wire';
 
 /** What the runs are narrowed to: a status, a task, a period (dates in the person's own zone). */
 export interface RunFilter {

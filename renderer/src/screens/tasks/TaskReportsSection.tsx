@@ -1,4 +1,5 @@
 import { useMemo, useState } from 'react';
+import { OUTPUT_FORMATS } from '../../../../engine/wire';
 import { Dialog } from '../../components/Dialog';
 import { Form, type FieldDef, type SubmitOutcome } from '../../components/Form';
 import { flag, ids, num, orNull, text, type FormValues } from '../../components/options';
@@ -6,13 +7,12 @@ import type { SaveProblems } from './save-task-draft';
 import { MAIL_CHOICES, newKey, reportLabel, type MailChoice, type ReportItem } from './task-draft';
 import { nameIn, useTaskChoices, type TaskChoices } from './task-options';
 
-const FORMATS = ['Pdf', 'Docx', 'Xlsx', 'Pptx', 'Html', 'Csv', 'Png'] as const;
 
 function reportFields(c: TaskChoices, item: ReportItem | null): FieldDef[] {
   const asOptions = (list: { id: string; name: string }[]) => async () => list;
   return [
     { name: 'reportID', label: 'Report', kind: 'select', required: true, options: asOptions(c.reports.map((r) => ({ id: r.id, name: `${r.name} (${r.formats.join(', ')})` }))) },
-    { name: 'format', label: 'Format', kind: 'select', required: true, choices: FORMATS },
+    { name: 'format', label: 'Format', kind: 'select', required: true, choices: OUTPUT_FORMATS },
     { name: 'filters', label: 'Filters (after the report\'s own)', kind: 'multi', options: asOptions(c.filters) },
     { name: 'conditions', label: 'Conditions (all must hold)', kind: 'multi', options: asOptions(c.conditions) },
     { name: 'eachIteration', label: 'Check the conditions for each iteration value', kind: 'checkbox' },

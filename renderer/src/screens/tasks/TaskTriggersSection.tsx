@@ -1,4 +1,5 @@
 import { useMemo, useState } from 'react';
+import { SCHEDULE_FREQUENCIES, WEEKDAYS } from '../../../../engine/wire';
 import { invoke } from '../../bridge';
 import type { RowOf } from '../../../../engine/catalogue';
 import { Dialog } from '../../components/Dialog';
@@ -9,9 +10,9 @@ import type { SaveProblems } from './save-task-draft';
 import { newKey, triggerItemOf, type TriggerItem } from './task-draft';
 
 type StoredTrigger = RowOf<'v1.taskTriggers.list'>;
-const FREQUENCIES = ['Once', 'Hourly', 'Daily', 'Weekly', 'Monthly', 'Yearly'] as const;
+const FREQUENCIES = SCHEDULE_FREQUENCIES;
 type Frequency = (typeof FREQUENCIES)[number];
-const DAYS = ['Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday', 'Sunday'] as const;
+const DAYS = WEEKDAYS;
 const AT: FieldDef[] = [{ name: 'atHour', label: 'At hour (0–23)', kind: 'number', required: true }, { name: 'atMinut', label: 'At minute (0–59)', kind: 'number', required: true }];
 // A schedule asks only what its frequency needs.
 const FIELDS_BY_FREQUENCY: Record<Frequency, FieldDef[]> = {
