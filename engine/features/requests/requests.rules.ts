@@ -137,16 +137,22 @@ export async function listScheduledStatuses(ctx: OpContext, list: ListQuery) {
   const qb = visibleTasks(ctx).andWhere('EXISTS (SELECT 1 FROM task_triggers tx WHERE tx.taskId = t.id)');
   const page = await pageOf(qb, LIST_SCHEDULED_STATUSES, list, 't.id', (t) => t);
   const ids = page.items.map((t) => t.id);
-  const [triggers, reports, projects] = ids.length
+  // Four reads for the whole page, whatever its size: triggers, reports, projects and each task's latest run.
+  const [triggers, reports, projects, latest] = ids.length
     ? await Promise.all([
         ctx.db.getRepository(TaskTrigger).findBy({ taskId: In(ids) }),
         ctx.db.getRepository(TaskReport).findBy({ taskId: In(ids) }),
         ctx.db.getRepository(Project).findBy({ id: In([...new Set(page.items.map((t) => t.projectId))]) }),
+        ctx.db.getRepository(Request).createQueryBuilder('r')
+          .where('r.taskId IN (:...ids)', { ids })
+          .andWhere('r.createdDate = (SELECT MAX(r2.createdDate) FROM requests r2 WHERE r2.taskId = r.taskId)')
+          .orderBy('r.id', 'DESC')
+          .getMany(),
       ])
-    : [[], [], []];
+    : [[], [], [], []];
   const items = await Promise.all(
     page.items.map(async (t) => {
-      const last = await ctx.db.getRepository(Request).findOne({ where: { taskId: t.id }, order: { createdDate: 'DESC' } });
+      const last = latest.find((r) => r.taskId === t.id) ?? null;
       const mine = triggers.filter((x) => x.taskId === t.id);
       const next = mine.filter((x) => x.isActive && x.nextFireTime).map((x) => x.nextFireTime!.getTime()).sort((a, b) => a - b)[0];
       return {

@@ -5,6 +5,7 @@ import { iso, newBase } from '../../core/entity-base.js';
 import { badInput, notFound, nullIfNotFound, nullIfRefused, type FieldError } from '../../core/errors.js';
 import { EMAIL_PATTERN, listEntries } from '../../core/validation.js';
 import { pageOf, type ListQuery, type ListSpec } from '../../core/list-query.js';
+import { Page } from '../../core/envelope.js';
 import { Report, type ReportRow } from '../reports/reports.entity.js';
 import { reachableReport, reportApp } from '../reports/reports.rules.js';
 import { User } from '../users/users.entity.js';
@@ -139,9 +140,12 @@ async function chartSource(ctx: OpContext, appId: string): Promise<Source> {
     const own = await ctx.db.getRepository(Report).find({ select: { id: true, projectId: true } });
     own.filter((r) => p.allProjects || p.projectIds.includes(r.projectId)).forEach((r) => ids.add(r.id));
   }
-  for (const id of ids) {
-    const report = await ctx.db.getRepository(Report).findOneBy({ id });
-    if (!report?.connectionId) continue;
+  // The candidates read at once (not one query each); their apps are then asked in turn until one matches.
+  const found = ids.size ? await ctx.db.getRepository(Report).findBy({ id: In([...ids]) }) : [];
+  const candidates = [...ids].map((id) => found.find((r) => r.id === id)).filter((r) => !!r);
+  for (const report of candidates) {
+    const id = report.id;
+    if (!report.connectionId) continue;
     const app = await reportApp(ctx, report).catch(nullIfRefused);
     if (app?.appId === appId) return subscribable(ctx, id, 'body.analyticsEntity.appId');
   }
@@ -295,36 +299,52 @@ export async function deleteSubscriptions(ctx: OpContext, ids: string[]) {
 const ownQuery = (ctx: OpContext) => ctx.db.getRepository(Subscription).createQueryBuilder('s').where('s.userId = :owner', { owner: me(ctx).user.id });
 
 export async function listOwnSubscriptions(ctx: OpContext, list: ListQuery, spec: ListSpec) {
-  return pageOf(ownQuery(ctx), spec, list, 's.id', (s) => subscriptionDto(ctx, s));
+  const page = await pageOf(ownQuery(ctx), spec, list, 's.id', (s) => s);
+  return new Page(await subscriptionDtos(ctx, page.items), page.page, page.pageSize, page.totalItems);
 }
 
 /** A subscription as answered (set A 2.17), with its trigger, its recipients and when it last ran and runs next. */
 export async function subscriptionDto(ctx: OpContext, s: SubscriptionRow) {
-  const [trigger, recipients, reports, task] = await Promise.all([
-    ctx.db.getRepository(TaskTrigger).findOneBy({ taskId: s.taskId }),
-    ctx.db.getRepository(TaskRecipient).findBy({ taskId: s.taskId }),
-    s.reports.length ? ctx.db.getRepository(Report).findBy({ id: In(s.reports.map((r) => r.id)) }) : Promise.resolve([]),
-    ctx.db.getRepository(Task).findOneBy({ id: s.taskId }),
+  return (await subscriptionDtos(ctx, [s]))[0];
+}
+
+/** Subscriptions as answered, read together: five queries for a whole page, not four per row. */
+async function subscriptionDtos(ctx: OpContext, rows: SubscriptionRow[]) {
+  if (!rows.length) return [];
+  const taskIds = rows.map((s) => s.taskId);
+  const reportIds = [...new Set(rows.flatMap((s) => s.reports.map((r) => r.id)))];
+  const [triggers, recipients, reports, tasks] = await Promise.all([
+    ctx.db.getRepository(TaskTrigger).findBy({ taskId: In(taskIds) }),
+    ctx.db.getRepository(TaskRecipient).findBy({ taskId: In(taskIds) }),
+    reportIds.length ? ctx.db.getRepository(Report).findBy({ id: In(reportIds) }) : Promise.resolve([]),
+    ctx.db.getRepository(Task).findBy({ id: In(taskIds) }),
   ]);
-  const users = recipients.length ? await ctx.db.getRepository(User).findBy({ id: In(recipients.map((r) => r.recipientId)) }) : [];
-  const t = trigger ? triggerDto(trigger, ctx.now()) : null;
-  return {
-    id: s.id, name: s.name, description: s.description, triggerType: s.triggerType, type: s.type, subscribeTo: s.subscribeTo, isActive: s.isActive,
-    reports: s.reports.map((r) => {
-      const report = reports.find((x) => x.id === r.id);
-      return { id: r.id, name: report?.name ?? null, description: report?.description ?? null, formats: r.formats, zipEmailFiles: r.zipEmailFiles, emailAttachment: r.emailAttachment, emailEmbedment: r.emailEmbedment, filter: filterDto(r.selections, r.filter) };
-    }),
-    analyticsEntity: s.chart ? { id: s.chart.id, appId: s.chart.appId, serverAddress: s.chart.serverAddress ?? null, type: s.chart.type, format: s.chart.format, width: s.chart.width, height: s.chart.height } : null,
-    format: s.chart ? 'png' : null,
-    filter: s.chart ? filterDto(s.chart.selections, s.chart.filter) : filterDto([], undefined),
-    schedule: t && trigger?.kind === 'Schedule' ? t : null,
-    externalEvent: t && trigger?.kind === 'ExternalEvent' ? t : null,
-    recipients: users.map((u) => ({ id: u.id, fullName: `${u.firstName} ${u.lastName}`.trim(), email: u.email, type: 'user' })),
-    email: {
-      bc: s.email.cc, bcc: s.email.bcc, ccAnalyticsVariableId: task?.email?.ccAnalyticsVariableId ?? null, bccAnalyticsVariableId: task?.email?.bccAnalyticsVariableId ?? null,
-      subject: s.email.subject, message: s.email.message,
-    },
-    lastExecutionDate: iso(trigger?.lastFireTime ?? null), nextExecutionDate: iso(trigger?.isActive ? trigger.nextFireTime : null),
-    createdDate: iso(s.createdDate), modifiedDate: iso(s.modifiedDate),
-  };
+  const userIds = [...new Set(recipients.map((r) => r.recipientId))];
+  const users = userIds.length ? await ctx.db.getRepository(User).findBy({ id: In(userIds) }) : [];
+  const now = ctx.now();
+  return rows.map((s) => {
+    const trigger = triggers.find((x) => x.taskId === s.taskId) ?? null;
+    const task = tasks.find((x) => x.id === s.taskId) ?? null;
+    const mine = recipients.filter((r) => r.taskId === s.taskId).map((r) => users.find((u) => u.id === r.recipientId)).filter((u) => !!u);
+    const t = trigger ? triggerDto(trigger, now) : null;
+    return {
+      id: s.id, name: s.name, description: s.description, triggerType: s.triggerType, type: s.type, subscribeTo: s.subscribeTo, isActive: s.isActive,
+      reports: s.reports.map((r) => {
+        const report = reports.find((x) => x.id === r.id);
+        return { id: r.id, name: report?.name ?? null, description: report?.description ?? null, formats: r.formats, zipEmailFiles: r.zipEmailFiles, emailAttachment: r.emailAttachment, emailEmbedment: r.emailEmbedment, filter: filterDto(r.selections, r.filter) };
+      }),
+      analyticsEntity: s.chart ? { id: s.chart.id, appId: s.chart.appId, serverAddress: s.chart.serverAddress ?? null, type: s.chart.type, format: s.chart.format, width: s.chart.width, height: s.chart.height } : null,
+      format: s.chart ? 'png' : null,
+      filter: s.chart ? filterDto(s.chart.selections, s.chart.filter) : filterDto([], undefined),
+      schedule: t && trigger?.kind === 'Schedule' ? t : null,
+      externalEvent: t && trigger?.kind === 'ExternalEvent' ? t : null,
+      recipients: mine.map((u) => ({ id: u.id, fullName: `${u.firstName} ${u.lastName}`.trim(), email: u.email, type: 'user' })),
+      email: {
+        bc: s.email.cc, bcc: s.email.bcc, ccAnalyticsVariableId: task?.email?.ccAnalyticsVariableId ?? null, bccAnalyticsVariableId: task?.email?.bccAnalyticsVariableId ?? null,
+        subject: s.email.subject, message: s.email.message,
+      },
+      lastExecutionDate: iso(trigger?.lastFireTime ?? null), nextExecutionDate: iso(trigger?.isActive ? trigger.nextFireTime : null),
+      createdDate: iso(s.createdDate), modifiedDate: iso(s.modifiedDate),
+    };
+  });
 }
