@@ -50,24 +50,50 @@ import type { WireFile } from './wire.js';
 
 /** Every operation, registered in one place; routes, OpenAPI, IPC and the renderer's client derive from it. */
 export const OPERATIONS = [
-  ...authApp, ...setupApp,
-  ...apiKeysV1, ...apiKeysV2,
-  ...groupsV1, ...groupsV2,
-  ...identityProvidersV1, ...identityProvidersV2,
-  ...organizationsV1, ...organizationsV2, ...organizationsApp,
+  ...authApp,
+  ...setupApp,
+  ...apiKeysV1,
+  ...apiKeysV2,
+  ...groupsV1,
+  ...groupsV2,
+  ...identityProvidersV1,
+  ...identityProvidersV2,
+  ...organizationsV1,
+  ...organizationsV2,
+  ...organizationsApp,
   ...resourcesV1,
   ...rolesV1,
-  ...settingsV1, ...settingsApp,
+  ...settingsV1,
+  ...settingsApp,
   ...trustedOriginsV1,
-  ...usersV1, ...usersV2,
+  ...usersV1,
+  ...usersV2,
   ...userDirectoriesV1,
   ...userDirectoriesApp,
-  ...analyticsAppsV1, ...analyticsContentApp,
-  ...projectsV1, ...projectsV2, ...projectsApp, ...connectionsApp,
-  ...filtersV2, ...filtersApp,
-  ...reportsV1, ...reportsV2, ...reportsApp, ...reportTemplatesApp,
-  ...tasksV1, ...tasksV2,
-  ...conditionsV1, ...conditionsV2, ...requestsOps, ...mailServersV1, ...deliveryApp, ...storageOps, ...hubOps, ...subscriptionsV1, ...membersV2, ...userLifecycleV2,
+  ...analyticsAppsV1,
+  ...analyticsContentApp,
+  ...projectsV1,
+  ...projectsV2,
+  ...projectsApp,
+  ...connectionsApp,
+  ...filtersV2,
+  ...filtersApp,
+  ...reportsV1,
+  ...reportsV2,
+  ...reportsApp,
+  ...reportTemplatesApp,
+  ...tasksV1,
+  ...tasksV2,
+  ...conditionsV1,
+  ...conditionsV2,
+  ...requestsOps,
+  ...mailServersV1,
+  ...deliveryApp,
+  ...storageOps,
+  ...hubOps,
+  ...subscriptionsV1,
+  ...membersV2,
+  ...userLifecycleV2,
   ...backupsApp,
 ] as const;
 
@@ -79,12 +105,19 @@ export type InputOf<Id extends OpId> = OpCallInput<OpById<Id>>;
 /** What a handler's answer becomes on the wire: a page's rows as the data, a file as base64. */
 type OnWire<R> = R extends Page<infer T> ? T[] : R extends FileResult ? WireFile : R;
 /** What a value becomes through JSON: a date its ISO text. */
-type Jsonified<T> = T extends Date ? string : T extends readonly (infer U)[] ? Jsonified<U>[] : T extends object ? { [K in keyof T]: Jsonified<T[K]> } : T;
+type Jsonified<T> = T extends Date
+  ? string
+  : T extends readonly (infer U)[]
+    ? Jsonified<U>[]
+    : T extends object
+      ? { [K in keyof T]: Jsonified<T[K]> }
+      : T;
 type Schema<Id extends OpId> = OpResultSchema<OpById<Id>>;
 /** The operations that answer a page of rows (the common list parameters). */
 export type ListOpId = { [K in OpId]: OpResult<OpById<K>> extends Page<unknown> ? K : never }[OpId];
 /** What the declared result schema says `data` holds (a list operation's schema is one row). */
-type Declared<Id extends OpId> = Schema<Id> extends z.ZodType ? (Id extends ListOpId ? z.output<Schema<Id>>[] : z.output<Schema<Id>>) : never;
+type Declared<Id extends OpId> =
+  Schema<Id> extends z.ZodType ? (Id extends ListOpId ? z.output<Schema<Id>>[] : z.output<Schema<Id>>) : never;
 /**
  * The answer's type as the client sees it: the declared schema's output, so the document and the
  * client's types come from one source; the handler's own type where an operation declares none (files).
@@ -95,9 +128,17 @@ export type RowOf<Id extends ListOpId> = ResultOf<Id> extends (infer T)[] ? T : 
  * The operations whose handler answers something its declared schema does not allow: none, or
  * the line below stops compiling and names them.
  */
-type ResultDrift = { [K in OpId]: Schema<K> extends z.ZodType ? (Jsonified<OnWire<OpResult<OpById<K>>>> extends Declared<K> ? never : K) : never }[OpId];
+type ResultDrift = {
+  [K in OpId]: Schema<K> extends z.ZodType
+    ? Jsonified<OnWire<OpResult<OpById<K>>>> extends Declared<K>
+      ? never
+      : K
+    : never;
+}[OpId];
 export const resultsFitTheirSchemas: [ResultDrift] extends [never] ? true : { drift: ResultDrift } = true;
 /** The body an operation takes. */
 export type BodyOf<Id extends OpId> = Exclude<InputOf<Id>['body'], undefined>;
 /** The operations that delete by a list of ids in the body. */
-export type DeleteByIdsOpId = { [K in OpId]: BodyOf<K> extends string[] ? (string[] extends BodyOf<K> ? K : never) : never }[OpId];
+export type DeleteByIdsOpId = {
+  [K in OpId]: BodyOf<K> extends string[] ? (string[] extends BodyOf<K> ? K : never) : never;
+}[OpId];

@@ -25,7 +25,12 @@ import { RequestRunner } from './features/requests/runner.js';
 import { Scheduler } from './features/requests/scheduler.js';
 import { DirectorySchedule } from './features/user-directories/directory-schedule.js';
 import { BackupSchedule } from './features/backups/backup-schedule.js';
-import { applyPendingRestore, confirmRestore, removeBackupLeftovers, rollBackRestore } from './features/backups/backup-archive.js';
+import {
+  applyPendingRestore,
+  confirmRestore,
+  removeBackupLeftovers,
+  rollBackRestore,
+} from './features/backups/backup-archive.js';
 import { MailOutbox, type OutboxOptions } from './features/mail/outbox.js';
 import { RequestLog, requestLogPath } from './features/requests/request-output.js';
 
@@ -107,7 +112,9 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
     return engine;
   } catch (e) {
     if (restore.applied && (await rollBackRestore(options.dataDir))) {
-      throw new Error(`The restored data could not start (${(e as Error).message}); the data from before the restore is back in place`);
+      throw new Error(
+        `The restored data could not start (${(e as Error).message}); the data from before the restore is back in place`,
+      );
     }
     throw e;
   }
@@ -117,8 +124,13 @@ async function startEngine(options: EngineOptions): Promise<Engine> {
   // The data folder and the database are the user's alone, whatever the process umask.
   await chmod(options.dataDir, 0o700);
   await removeBackupLeftovers(options.dataDir);
-  for (const sub of ['files', 'logs', 'apps']) await mkdir(join(options.dataDir, sub), { recursive: true, mode: 0o700 });
-  const db: DataSource = await openDatabase(options.dataDir, { entities: ENTITIES, migrations: MIGRATIONS, release: options.release });
+  for (const sub of ['files', 'logs', 'apps'])
+    await mkdir(join(options.dataDir, sub), { recursive: true, mode: 0o700 });
+  const db: DataSource = await openDatabase(options.dataDir, {
+    entities: ENTITIES,
+    migrations: MIGRATIONS,
+    release: options.release,
+  });
   await chmod(join(options.dataDir, DB_FILE), 0o600);
   await removeUnfinishedImports(db);
   const log = options.logger ?? silentLogger;
@@ -130,7 +142,11 @@ async function startEngine(options: EngineOptions): Promise<Engine> {
   const analytics = openEmbeddedAnalytics(join(options.dataDir, 'apps'), options.importLimits);
   analytics.onReload((appId) => {
     emit({ type: 'analytics.reloaded', payload: { appId } });
-    void scheduler.onReload(appId).catch((e: unknown) => log.error('Tasks listening to a reload could not be queued', { error: (e as Error).message }));
+    void scheduler
+      .onReload(appId)
+      .catch((e: unknown) =>
+        log.error('Tasks listening to a reload could not be queued', { error: (e as Error).message }),
+      );
   });
   const queues = new WriteQueues();
   const catalogue = buildCatalogue(OPERATIONS);
@@ -154,14 +170,24 @@ async function startEngine(options: EngineOptions): Promise<Engine> {
     scheduler: { wake() {} },
     outbox: null as unknown as EngineServices['outbox'],
     address: { http: null },
-    installation: { schemaVersion: MIGRATIONS.length, release: options.release ?? null, secretKey: () => options.secretKeys.load() },
+    installation: {
+      schemaVersion: MIGRATIONS.length,
+      release: options.release ?? null,
+      secretKey: () => options.secretKeys.load(),
+    },
   };
   const runner = new RequestRunner(services, options.concurrentRequests);
   const scheduler = new Scheduler(services, () => runner.wake(), { timers: options.schedulerTimers });
   const directories = new DirectorySchedule(services, { timers: options.schedulerTimers });
   const backups = new BackupSchedule(services, { timers: options.schedulerTimers });
-  const logLineFailed = (requestId: string) => (e: Error) => log.error('A request log line could not be written', { requestId, error: e.message });
-  const outbox = new MailOutbox(services, (requestId, line) => void new RequestLog(requestLogPath(options.dataDir, requestId), clock, logLineFailed(requestId)).line(line), options.mail);
+  const logLineFailed = (requestId: string) => (e: Error) =>
+    log.error('A request log line could not be written', { requestId, error: e.message });
+  const outbox = new MailOutbox(
+    services,
+    (requestId, line) =>
+      void new RequestLog(requestLogPath(options.dataDir, requestId), clock, logLineFailed(requestId)).line(line),
+    options.mail,
+  );
   services.requests = runner;
   services.scheduler = scheduler;
   services.outbox = outbox;
@@ -183,7 +209,9 @@ async function startEngine(options: EngineOptions): Promise<Engine> {
   // The demo's 110,000 rows load in the background: the engine answers at once.
   const demoReady =
     firstStart.created && options.demo !== false
-      ? seedDemoContent(services, firstStart.ownerId).catch((e: unknown) => log.error('Demo content could not be created', { error: (e as Error).message }))
+      ? seedDemoContent(services, firstStart.ownerId).catch((e: unknown) =>
+          log.error('Demo content could not be created', { error: (e as Error).message }),
+        )
       : Promise.resolve();
 
   return {
@@ -203,8 +231,15 @@ async function startEngine(options: EngineOptions): Promise<Engine> {
           const options = credential();
           // Resolved as the credential stands now, without counting as a failed sign-in when it has lapsed.
           const token = options.token?.trim();
-          const principal = token && token.length <= 512 ? await resolveCredential(services, token).catch(() => null) : null;
-          const ctx: OpContext = { ...services, principal, transport: options.transport, client: options.client ?? options.transport, operation: EVENT_STREAM_OPERATION };
+          const principal =
+            token && token.length <= 512 ? await resolveCredential(services, token).catch(() => null) : null;
+          const ctx: OpContext = {
+            ...services,
+            principal,
+            transport: options.transport,
+            client: options.client ?? options.transport,
+            operation: EVENT_STREAM_OPERATION,
+          };
           if (principal && (await mayReceive(ctx, event).catch(() => false))) listener(event);
         });
       };
@@ -215,7 +250,15 @@ async function startEngine(options: EngineOptions): Promise<Engine> {
       try {
         const result = await dispatcher.call(id, input, callOptions);
         if (result instanceof FileResult) {
-          return { status: 200, envelope: success({ fileName: result.fileName, mime: result.mime, size: result.data.length }) as Envelope<unknown>, file: result };
+          return {
+            status: 200,
+            envelope: success({
+              fileName: result.fileName,
+              mime: result.mime,
+              size: result.data.length,
+            }) as Envelope<unknown>,
+            file: result,
+          };
         }
         return { status: 200, envelope: success(result) as Envelope<unknown> };
       } catch (e) {

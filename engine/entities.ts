@@ -5,7 +5,10 @@ import { Group } from './features/groups/groups.entity.js';
 import { Role } from './features/roles/roles.entity.js';
 import { ApiKey } from './features/api-keys/api-keys.entity.js';
 import { Session } from './features/auth/sessions.entity.js';
-import { IdentityProvider, OrganizationIdentityProvider } from './features/identity-providers/identity-providers.entity.js';
+import {
+  IdentityProvider,
+  OrganizationIdentityProvider,
+} from './features/identity-providers/identity-providers.entity.js';
 import { Resource } from './features/resources/resources.entity.js';
 import { Setting } from './features/settings/settings.entity.js';
 import { TrustedOrigin } from './features/trusted-origins/trusted-origins.entity.js';
@@ -21,7 +24,15 @@ import { Condition, ConditionRule } from './features/conditions/conditions.entit
 import { Request } from './features/requests/requests.entity.js';
 import { MailServer, Outbox } from './features/mail/mail.entity.js';
 import { StorageService } from './features/storage/storage.entity.js';
-import { HubConfiguration, HubEvent, HubFavorite, HubFile, HubFileUser, HubFolder, HubOccurrence } from './features/hub/hub.entity.js';
+import {
+  HubConfiguration,
+  HubEvent,
+  HubFavorite,
+  HubFile,
+  HubFileUser,
+  HubFolder,
+  HubOccurrence,
+} from './features/hub/hub.entity.js';
 import { Subscription } from './features/subscriptions/subscriptions.entity.js';
 import { MemberPermission } from './features/members/members.entity.js';
 import { Invitation } from './features/users/invitations.entity.js';
@@ -29,9 +40,49 @@ import { DirectorySync } from './features/user-directories/directory-syncs.entit
 
 /** Every entity the data source knows, in one list. */
 export const ENTITIES = [
-  Organization, User, UserOrganization, UserGroup, UserRole, Group, Role, ApiKey, Session,
-  IdentityProvider, OrganizationIdentityProvider, Resource, Setting, TrustedOrigin, UserDirectory, AuditEntry,
-  AnalyticsApp, OrganizationAnalyticsApp, Project, Connection, Filter, FilterValue, Report, ReportTemplate,
-  Task, TaskReport, TaskRecipient, TaskTrigger, Condition, ConditionRule, Request, MailServer, Outbox, StorageService,
-  HubConfiguration, HubFolder, HubFile, HubOccurrence, HubFileUser, HubFavorite, HubEvent, Subscription, MemberPermission, Invitation, DirectorySync,
+  Organization,
+  User,
+  UserOrganization,
+  UserGroup,
+  UserRole,
+  Group,
+  Role,
+  ApiKey,
+  Session,
+  IdentityProvider,
+  OrganizationIdentityProvider,
+  Resource,
+  Setting,
+  TrustedOrigin,
+  UserDirectory,
+  AuditEntry,
+  AnalyticsApp,
+  OrganizationAnalyticsApp,
+  Project,
+  Connection,
+  Filter,
+  FilterValue,
+  Report,
+  ReportTemplate,
+  Task,
+  TaskReport,
+  TaskRecipient,
+  TaskTrigger,
+  Condition,
+  ConditionRule,
+  Request,
+  MailServer,
+  Outbox,
+  StorageService,
+  HubConfiguration,
+  HubFolder,
+  HubFile,
+  HubOccurrence,
+  HubFileUser,
+  HubFavorite,
+  HubEvent,
+  Subscription,
+  MemberPermission,
+  Invitation,
+  DirectorySync,
 ];

@@ -20,7 +20,9 @@ export function fileKeyStore(file: string): SecretKeyStore {
         throw e;
       }
       if (process.platform !== 'win32' && mode & 0o077) {
-        throw new Error(`The secrets key ${file} can be read by others (mode ${(mode & 0o777).toString(8)}); make it yours alone with: chmod 600 ${file}`);
+        throw new Error(
+          `The secrets key ${file} can be read by others (mode ${(mode & 0o777).toString(8)}); make it yours alone with: chmod 600 ${file}`,
+        );
       }
       return Buffer.from((await readFile(file, 'utf8')).trim(), 'base64');
     },

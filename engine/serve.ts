@@ -21,10 +21,17 @@ async function main() {
   });
   const dataDir = resolve(values['data-dir']!);
   const port = Number(values.port);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`--port must be 0..65535, got ${values.port}`);
+  if (!Number.isInteger(port) || port < 0 || port > 65535)
+    throw new Error(`--port must be 0..65535, got ${values.port}`);
   // Outside the data folder when asked: a copy of the folder (a backup, a stolen disk image) then decrypts nothing.
   const keyFile = resolve(values['secret-key-file'] ?? process.env[SECRET_KEY_FILE_ENV] ?? join(dataDir, 'secret.key'));
-  const engine = await createEngine({ dataDir, secretKeys: fileKeyStore(keyFile), ownerEmail: values['owner-email'], logger: consoleLogger, release: process.env.npm_package_version });
+  const engine = await createEngine({
+    dataDir,
+    secretKeys: fileKeyStore(keyFile),
+    ownerEmail: values['owner-email'],
+    logger: consoleLogger,
+    release: process.env.npm_package_version,
+  });
   if (engine.firstStart.created) {
     const ownerKeyFile = join(dataDir, 'owner-api-key');
     await writeFile(ownerKeyFile, (await engine.issueOwnerKey()) + '\n', { mode: 0o600 });

@@ -12,7 +12,10 @@ import { safeStorageKeyStore, secretsProtection } from './secret-store.js';
 import { consoleLogger } from '../engine/core/console-logger.js';
 import type { Logger } from '../engine/ops/context.js';
 
-type ElectronModule = Pick<typeof Electron, 'app' | 'BrowserWindow' | 'ipcMain' | 'safeStorage' | 'Tray' | 'Menu' | 'nativeImage' | 'session' | 'dialog' | 'shell'>;
+type ElectronModule = Pick<
+  typeof Electron,
+  'app' | 'BrowserWindow' | 'ipcMain' | 'safeStorage' | 'Tray' | 'Menu' | 'nativeImage' | 'session' | 'dialog' | 'shell'
+>;
 
 export interface DesktopOptions {
   /** Folder holding dist/renderer and dist/preload. */
@@ -61,7 +64,11 @@ export async function startDesktop(electron: ElectronModule, options: DesktopOpt
   };
   const ipc = registerEngineIpc(ipcMain, engine, isTrusted);
   const templates = registerTemplateEditing({
-    ipcMain, shell, engine, isTrusted, dir: join(dataDir, 'template-edits'),
+    ipcMain,
+    shell,
+    engine,
+    isTrusted,
+    dir: join(dataDir, 'template-edits'),
     sessionOf: (id) => ipc.sessionOf(id),
     send: (id, event) => {
       if (win && win.webContents.id === id) win.webContents.send(EVENT_CHANNEL, event);
@@ -86,7 +93,10 @@ export async function startDesktop(electron: ElectronModule, options: DesktopOpt
     win.once('ready-to-show', () => win?.show());
     const id = win.webContents.id;
     // The window hears of what its signed-in user may see, as their lists would show it.
-    const stopEvents = engine.watch(() => ({ token: ipc.sessionOf(id), transport: 'ipc', client: `ipc:${id}` }), (event) => win?.webContents.send(EVENT_CHANNEL, event));
+    const stopEvents = engine.watch(
+      () => ({ token: ipc.sessionOf(id), transport: 'ipc', client: `ipc:${id}` }),
+      (event) => win?.webContents.send(EVENT_CHANNEL, event),
+    );
     win.on('closed', () => {
       stopEvents();
       ipc.forget(id);
@@ -106,11 +116,13 @@ export async function startDesktop(electron: ElectronModule, options: DesktopOpt
   };
   const tray = new Tray(nativeImage.createEmpty());
   tray.setToolTip('Broadsheet — the scheduler keeps running');
-  tray.setContextMenu(Menu.buildFromTemplate([
-    { label: 'Open Broadsheet', click: () => openWindow() },
-    { type: 'separator' },
-    { label: 'Quit', click: () => void quit() },
-  ]));
+  tray.setContextMenu(
+    Menu.buildFromTemplate([
+      { label: 'Open Broadsheet', click: () => openWindow() },
+      { type: 'separator' },
+      { label: 'Quit', click: () => void quit() },
+    ]),
+  );
   tray.on('click', () => openWindow());
 
   app.on('second-instance', () => openWindow());
@@ -131,9 +143,14 @@ const KEYRING_NOTICE_FILE = 'keyring-warning-shown';
  * On Linux without a keyring, safeStorage falls back to a fixed obfuscation key: secrets at rest
  * are then only hidden, not protected. Say so in the log at every start, and to the user once.
  */
-async function warnIfSecretsUnprotected(electron: Pick<ElectronModule, 'safeStorage' | 'dialog'>, dataDir: string, log: Logger) {
+async function warnIfSecretsUnprotected(
+  electron: Pick<ElectronModule, 'safeStorage' | 'dialog'>,
+  dataDir: string,
+  log: Logger,
+) {
   if (secretsProtection(electron.safeStorage) !== 'obfuscated') return;
-  const message = 'No system keyring was found, so the passwords Broadsheet keeps (mail servers, storage services, directories) are stored obfuscated, not encrypted.';
+  const message =
+    'No system keyring was found, so the passwords Broadsheet keeps (mail servers, storage services, directories) are stored obfuscated, not encrypted.';
   log.warn(message, { backend: 'basic_text' });
   const marker = join(dataDir, KEYRING_NOTICE_FILE);
   if (existsSync(marker)) return;

@@ -13,7 +13,11 @@ type Input = { params?: unknown; query?: unknown; body?: unknown };
  * the window's webContents, so the sandboxed page never holds a credential; operations flagged as
  * starting or ending a session say when to keep or drop it.
  */
-export function registerEngineIpc(ipcMain: Pick<IpcMain, 'handle'>, engine: Engine, isTrusted: (event: IpcMainInvokeEvent) => boolean) {
+export function registerEngineIpc(
+  ipcMain: Pick<IpcMain, 'handle'>,
+  engine: Engine,
+  isTrusted: (event: IpcMainInvokeEvent) => boolean,
+) {
   const sessions = new Map<number, string>();
   ipcMain.handle(INVOKE_CHANNEL, async (event, id: unknown, input: unknown): Promise<WireAnswer> => {
     if (!isTrusted(event)) return { status: 403, envelope: failure('Untrusted sender') };
@@ -21,7 +25,11 @@ export function registerEngineIpc(ipcMain: Pick<IpcMain, 'handle'>, engine: Engi
     if (!op) return { status: 404, envelope: failure(`Unknown operation ${String(id).slice(0, 80)}`) };
     const raw = (input && typeof input === 'object' ? input : {}) as Input;
     const owner = event.sender.id;
-    const result = await engine.invoke(op.id, { params: raw.params, query: raw.query, body: raw.body }, { token: sessions.get(owner), transport: 'ipc', client: `ipc:${owner}` });
+    const result = await engine.invoke(
+      op.id,
+      { params: raw.params, query: raw.query, body: raw.body },
+      { token: sessions.get(owner), transport: 'ipc', client: `ipc:${owner}` },
+    );
     if (result.file) {
       const { fileName, mime, data: bytes } = result.file;
       const file: WireFile = { fileName, mime, base64: bytes.toString('base64') };
@@ -34,7 +42,11 @@ export function registerEngineIpc(ipcMain: Pick<IpcMain, 'handle'>, engine: Engi
       sessions.set(owner, token);
       return { status: 200, envelope: { ...result.envelope, data: rest } };
     }
-    return { status: result.status, envelope: result.envelope, ...(result.retryAfter ? { retryAfter: result.retryAfter } : {}) };
+    return {
+      status: result.status,
+      envelope: result.envelope,
+      ...(result.retryAfter ? { retryAfter: result.retryAfter } : {}),
+    };
   });
   return {
     forget: (webContentsId: number) => sessions.delete(webContentsId),

@@ -45,20 +45,37 @@ export function registerTemplateEditing(deps: TemplateEditingDeps) {
     if (!bytes.length || hashes.get(path) === sha(bytes)) return;
     hashes.set(path, sha(bytes));
     const token = deps.sessionOf(owner);
-    const result = await deps.engine.invoke('app.reports.uploadTemplate', { params: { id: reportId }, body: { fileName, content: bytes.toString('base64') } }, { token: token ?? undefined, transport: 'ipc', client: `ipc:${owner}` });
+    const result = await deps.engine.invoke(
+      'app.reports.uploadTemplate',
+      { params: { id: reportId }, body: { fileName, content: bytes.toString('base64') } },
+      { token: token ?? undefined, transport: 'ipc', client: `ipc:${owner}` },
+    );
     const envelope = result.envelope;
     deps.send(owner, {
       type: 'template.synced',
-      payload: { reportId, ok: result.status === 200, message: envelope.error ?? `Saved ${fileName} from Office as a new version.`, problems: envelope.errorDetails ?? [] },
+      payload: {
+        reportId,
+        ok: result.status === 200,
+        message: envelope.error ?? `Saved ${fileName} from Office as a new version.`,
+        problems: envelope.errorDetails ?? [],
+      },
     });
   };
 
   deps.ipcMain.handle(OPEN_TEMPLATE_CHANNEL, async (event, reportId: unknown): Promise<WireAnswer> => {
     if (!deps.isTrusted(event)) return { status: 403, envelope: failure('Untrusted sender') };
-    if (typeof reportId !== 'string' || !UUID.test(reportId)) return { status: 400, envelope: failure('reportId must be a report id', [{ field: 'reportId', message: 'must be a UUID' }]) };
+    if (typeof reportId !== 'string' || !UUID.test(reportId))
+      return {
+        status: 400,
+        envelope: failure('reportId must be a report id', [{ field: 'reportId', message: 'must be a UUID' }]),
+      };
     const owner = event.sender.id;
     const token = deps.sessionOf(owner);
-    const result = await deps.engine.invoke('app.reports.downloadTemplate', { params: { id: reportId } }, { token: token ?? undefined, transport: 'ipc', client: `ipc:${owner}` });
+    const result = await deps.engine.invoke(
+      'app.reports.downloadTemplate',
+      { params: { id: reportId } },
+      { token: token ?? undefined, transport: 'ipc', client: `ipc:${owner}` },
+    );
     if (!result.file) return { status: result.status, envelope: result.envelope };
     const folder = join(deps.dir, reportId);
     await mkdir(folder, { recursive: true });
@@ -77,7 +94,13 @@ export function registerTemplateEditing(deps: TemplateEditingDeps) {
       watchers.set(path, watcher);
     }
     const error = await deps.shell.openPath(path);
-    if (error) return { status: 409, envelope: failure(`No application on this computer opens ${fileName}: ${error}. Install Office or LibreOffice, or download the template instead.`) };
+    if (error)
+      return {
+        status: 409,
+        envelope: failure(
+          `No application on this computer opens ${fileName}: ${error}. Install Office or LibreOffice, or download the template instead.`,
+        ),
+      };
     return { status: 200, envelope: success({ path }) };
   });
 

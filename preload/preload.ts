@@ -1,5 +1,11 @@
 import { contextBridge, ipcRenderer } from 'electron';
-import { EVENT_CHANNEL, INVOKE_CHANNEL, OPEN_TEMPLATE_CHANNEL, type DesktopApi, type EngineEvent } from '../engine/wire.js';
+import {
+  EVENT_CHANNEL,
+  INVOKE_CHANNEL,
+  OPEN_TEMPLATE_CHANNEL,
+  type DesktopApi,
+  type EngineEvent,
+} from '../engine/wire.js';
 
 // The whole surface the page gets, as the wire contract declares it: invoke an operation by id,
 // listen to engine events, and open a template in the user's Office application.

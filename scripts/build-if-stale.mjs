@@ -5,8 +5,24 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-const SOURCES = ['engine', 'renderer', 'main', 'preload', 'scripts/build-node.mjs', 'package.json', 'package-lock.json', 'tsconfig.json'];
-const OUTPUTS = ['dist/engine/serve.cjs', 'dist/engine/render-worker.cjs', 'dist/engine/import-worker.cjs', 'dist/main/main.cjs', 'dist/preload/preload.cjs', 'dist/renderer/index.html'];
+const SOURCES = [
+  'engine',
+  'renderer',
+  'main',
+  'preload',
+  'scripts/build-node.mjs',
+  'package.json',
+  'package-lock.json',
+  'tsconfig.json',
+];
+const OUTPUTS = [
+  'dist/engine/serve.cjs',
+  'dist/engine/render-worker.cjs',
+  'dist/engine/import-worker.cjs',
+  'dist/main/main.cjs',
+  'dist/preload/preload.cjs',
+  'dist/renderer/index.html',
+];
 const STAMP = 'dist/.build-stamp';
 
 function newest(path) {

@@ -9,7 +9,11 @@ if (!existsSync(spec)) {
   console.log(`operations.tsv not found at ${spec}; the catalogue has ${have.size} operations`);
   process.exit(0);
 }
-const ids = readFileSync(spec, 'utf8').split('\n').slice(1).map((l) => l.split('\t')[0]).filter(Boolean);
+const ids = readFileSync(spec, 'utf8')
+  .split('\n')
+  .slice(1)
+  .map((l) => l.split('\t')[0])
+  .filter(Boolean);
 let n = 0;
 for (const id of ids) {
   const ok = have.has(id);
@@ -17,4 +21,6 @@ for (const id of ids) {
   console.log(`${ok ? '[x]' : '[ ]'} ${id}`);
 }
 const extra = [...have].filter((id) => !ids.includes(id));
-console.log(`\n${n} of ${ids.length} interface operations implemented; ${extra.length} desktop extensions (${extra.join(', ')})`);
+console.log(
+  `\n${n} of ${ids.length} interface operations implemented; ${extra.length} desktop extensions (${extra.join(', ')})`,
+);

@@ -7,7 +7,8 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-const run = (cmd, args, env = process.env) => spawnSync(cmd, args, { stdio: 'inherit', shell: process.platform === 'win32', env });
+const run = (cmd, args, env = process.env) =>
+  spawnSync(cmd, args, { stdio: 'inherit', shell: process.platform === 'win32', env });
 
 const build = run('npm', ['run', 'build']);
 if (build.status !== 0) {
@@ -19,13 +20,20 @@ const report = join('tests', 'artifacts', 'vitest-report.json');
 rmSync(report, { force: true });
 const scratch = mkdtempSync(join(tmpdir(), 'broadsheet-tests-'));
 const env = { ...process.env, TMPDIR: scratch, TMP: scratch, TEMP: scratch };
-const vitest = run('npx', ['vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${report}`, ...process.argv.slice(2)], env);
+const vitest = run(
+  'npx',
+  ['vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${report}`, ...process.argv.slice(2)],
+  env,
+);
 let passed = 0;
 let failed = 0;
 try {
   const r = JSON.parse(readFileSync(report, 'utf8'));
   passed = r.numPassedTests;
-  failed = r.numFailedTests + (r.numRuntimeErrorTestSuites ?? 0) + (r.testResults ?? []).filter((t) => t.status === 'failed' && t.assertionResults.length === 0).length;
+  failed =
+    r.numFailedTests +
+    (r.numRuntimeErrorTestSuites ?? 0) +
+    (r.testResults ?? []).filter((t) => t.status === 'failed' && t.assertionResults.length === 0).length;
 } catch {
   failed = Math.max(failed, 1);
 }

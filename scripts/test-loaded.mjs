@@ -5,7 +5,9 @@ import { spawn } from 'node:child_process';
 import { availableParallelism } from 'node:os';
 
 const loops = Array.from({ length: Math.max(2, availableParallelism()) }, () =>
-  spawn(process.execPath, ['-e', 'const end = Date.now() + 2 * 3600e3; let x = 0; while (Date.now() < end) x++;'], { stdio: 'ignore' }),
+  spawn(process.execPath, ['-e', 'const end = Date.now() + 2 * 3600e3; let x = 0; while (Date.now() < end) x++;'], {
+    stdio: 'ignore',
+  }),
 );
 const stop = () => loops.forEach((l) => l.exitCode === null && l.kill('SIGKILL'));
 process.on('exit', stop);
@@ -19,7 +21,9 @@ for (let run = 1; run <= 2; run++) {
   // Shown as it comes (a run takes a while); the tail is kept to read the run's closing line.
   let tail = '';
   await new Promise((resolve) => {
-    const child = spawn(process.execPath, ['scripts/run-tests.mjs', ...process.argv.slice(2)], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const child = spawn(process.execPath, ['scripts/run-tests.mjs', ...process.argv.slice(2)], {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
     child.stdout.on('data', (chunk) => {
       process.stdout.write(chunk);
       tail = (tail + chunk.toString()).slice(-4096);

@@ -15,7 +15,10 @@ export interface ImportLimits {
 }
 
 /** The embedded engine over a folder of apps: one object, seen as the port and as its admin. */
-export function openEmbeddedAnalytics(appsDir: string, limits: ImportLimits = {}): AnalyticsPort & EmbeddedAnalyticsAdmin {
+export function openEmbeddedAnalytics(
+  appsDir: string,
+  limits: ImportLimits = {},
+): AnalyticsPort & EmbeddedAnalyticsAdmin {
   return new EmbeddedProvider(appsDir, {
     budget: { ...DEFAULT_IMPORT_BUDGET, ...limits.budget },
     memoryMb: limits.memoryMb ?? DEFAULT_IMPORT_MEMORY_MB,

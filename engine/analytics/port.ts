@@ -9,9 +9,24 @@ import type { AppMeta, ChartData, ChartDef, FieldType, FieldValue, Selections } 
  */
 export interface AnalyticsPort {
   meta(appId: string): Promise<AppMeta>;
-  fieldValues(appId: string, field: string, selections?: Selections, options?: { search?: string; limit?: number }): Promise<FieldValue[]>;
-  evaluate(appId: string, expression: string, selections?: Selections, variables?: Record<string, string>): Promise<string | number | null>;
-  chartData(appId: string, chart: Pick<ChartDef, 'dimensions' | 'measures' | 'sort' | 'limit'>, selections?: Selections, variables?: Record<string, string>): Promise<ChartData>;
+  fieldValues(
+    appId: string,
+    field: string,
+    selections?: Selections,
+    options?: { search?: string; limit?: number },
+  ): Promise<FieldValue[]>;
+  evaluate(
+    appId: string,
+    expression: string,
+    selections?: Selections,
+    variables?: Record<string, string>,
+  ): Promise<string | number | null>;
+  chartData(
+    appId: string,
+    chart: Pick<ChartDef, 'dimensions' | 'measures' | 'sort' | 'limit'>,
+    selections?: Selections,
+    variables?: Record<string, string>,
+  ): Promise<ChartData>;
   iterationValues(appId: string, fields: string[], selections?: Selections): Promise<string[][]>;
   /** Throws a 400 naming `field` and the position when the expression is not valid for the app. */
   checkExpression(meta: AppMeta, expression: string, field: string): void;
@@ -31,7 +46,13 @@ export interface EmbeddedAnalyticsAdmin {
   createApp(appId: string, name: string, description?: string | null): Promise<AppMeta>;
   deleteApp(appId: string): Promise<void>;
   updateMeta(appId: string, change: (m: AppMeta) => void): Promise<AppMeta>;
-  importFile(appId: string, format: 'csv' | 'xlsx' | 'json', content: Buffer, sourceName: string, progress?: (p: ImportProgress) => void): Promise<AppMeta>;
+  importFile(
+    appId: string,
+    format: 'csv' | 'xlsx' | 'json',
+    content: Buffer,
+    sourceName: string,
+    progress?: (p: ImportProgress) => void,
+  ): Promise<AppMeta>;
   /** Replaces an app's data with rows already typed (generated data, such as the demo's). */
   load(appId: string, table: TableData, sourceName: string, progress?: (p: ImportProgress) => void): Promise<AppMeta>;
   close(): Promise<void>;

@@ -9,7 +9,10 @@ export const DB_FILE = 'broadsheet.db';
  * `synchronize` stays off: the schema changes only through migrations. The composition root
  * gives the entities and migrations, so this floor knows none of the features above it.
  */
-export async function openDatabase(dataDir: string, schema: { entities: EntitySchema<any>[]; migrations: (new () => unknown)[]; release?: string }): Promise<DataSource> {
+export async function openDatabase(
+  dataDir: string,
+  schema: { entities: EntitySchema<any>[]; migrations: (new () => unknown)[]; release?: string },
+): Promise<DataSource> {
   const ds = new DataSource({
     type: 'sqlite',
     database: join(dataDir, DB_FILE),
@@ -34,7 +37,11 @@ export async function openDatabase(dataDir: string, schema: { entities: EntitySc
 
 /** A data folder a newer release has migrated, opened by an older one. */
 export class NewerSchemaError extends Error {
-  constructor(readonly found: number, readonly known: number, release?: string) {
+  constructor(
+    readonly found: number,
+    readonly known: number,
+    release?: string,
+  ) {
     super(
       `This data folder was last opened by a newer release of Broadsheet (schema version ${found}); this release${release ? ` (${release})` : ''} knows schema version ${known} at most. ` +
         'Start the newer release, or restore a backup made by this one. Nothing was changed.',

@@ -24,7 +24,7 @@ export const iso = (d: Date | string | null | undefined): string | null => (d ? 
 /** Raw queries return SQLite datetime text (UTC, "YYYY-MM-DD HH:MM:SS.SSS"); entities return Dates. */
 export function sqliteDate(d: Date | string): Date {
   if (d instanceof Date) return d;
-  return new Date(/^\d{4}-\d\d-\d\d \d/.test(d) ? d.replace(" ", "T") + "Z" : d);
+  return new Date(/^\d{4}-\d\d-\d\d \d/.test(d) ? d.replace(' ', 'T') + 'Z' : d);
 }
 
 /** A Date as the text TypeORM's SQLite driver stores (UTC, "YYYY-MM-DD HH:MM:SS.SSS"), for raw statements. */

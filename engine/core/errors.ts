@@ -27,7 +27,12 @@ export const notFound = (what: string) => new EngineError(404, `${what} was not 
  * A lookup named by the request body rather than the path: what is not found there is a wrong field
  * (400 naming it), not a missing resource. Other failures pass through unchanged.
  */
-export async function foundOrFieldError<T>(lookup: Promise<T>, summary: string, field: string, message: string): Promise<T> {
+export async function foundOrFieldError<T>(
+  lookup: Promise<T>,
+  summary: string,
+  field: string,
+  message: string,
+): Promise<T> {
   try {
     return await lookup;
   } catch (e) {
@@ -35,7 +40,8 @@ export async function foundOrFieldError<T>(lookup: Promise<T>, summary: string, 
     throw e;
   }
 }
-export const conflict = (message: string, details: FieldError[] | null = null) => new EngineError(409, message, details);
+export const conflict = (message: string, details: FieldError[] | null = null) =>
+  new EngineError(409, message, details);
 export const tooMany = (message: string, retryAfterMs: number) => new EngineError(429, message, null, retryAfterMs);
 /** The whole seconds a Retry-After header announces for a wait in milliseconds (at least 1). */
 export const retryAfterSeconds = (ms: number) => Math.max(1, Math.ceil(ms / 1000));

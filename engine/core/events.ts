@@ -12,7 +12,14 @@ export interface EngineEvents {
   /** Files of a report generation done so far. */
   'report.progress': { reportId: string; done: number; total: number };
   /** A request was queued, started, made progress or finished (the monitoring screen's live status). */
-  'request.changed': { id: string; kind: RequestKind; taskId: string | null; status: RequestStatus; progressDone: number; progressTotal: number };
+  'request.changed': {
+    id: string;
+    kind: RequestKind;
+    taskId: string | null;
+    status: RequestStatus;
+    progressDone: number;
+    progressTotal: number;
+  };
   /** A message of the outbox changed state (queued, sent, failed, waiting to retry, cancelled); a run's mail names its run. */
   'mail.changed': { id: string; requestId: string | null; status: OutboxStatus };
   /** Desktop only: a template saved in Office was uploaded as a new version, or refused with its problems. */

@@ -53,7 +53,8 @@ const INT = /^-?\d+$/;
 export function parseListQuery(spec: ListSpec, raw: Record<string, unknown>): ListQuery {
   const errors: FieldError[] = [];
   const fail = (param: string, message: string) => errors.push({ field: `query.${param}`, message });
-  const one = (v: unknown): string | undefined => (Array.isArray(v) ? String(v[v.length - 1]) : v === undefined ? undefined : String(v));
+  const one = (v: unknown): string | undefined =>
+    Array.isArray(v) ? String(v[v.length - 1]) : v === undefined ? undefined : String(v);
 
   const intParam = (name: string, min: number, max: number, dflt: number): number => {
     const v = one(raw[name]);
@@ -133,7 +134,8 @@ export function parseListQuery(spec: ListSpec, raw: Record<string, unknown>): Li
     if (isGuid(v)) query.uuid[param] = v;
     else fail(param, 'must be a UUID');
   }
-  if (errors.length) throw badInput(`Invalid list parameters: ${errors.map((e) => `${e.field} ${e.message}`).join('; ')}`, errors);
+  if (errors.length)
+    throw badInput(`Invalid list parameters: ${errors.map((e) => `${e.field} ${e.message}`).join('; ')}`, errors);
   return query;
 }
 
@@ -156,11 +158,17 @@ function textCondition(column: string, op: TextOperator, value: string, name: st
 }
 
 function columnOrCustom<V>(target: Column | CustomFilter<V>, value: V, name: string): SqlCondition {
-  return typeof target === 'function' ? target(value, name) : { sql: `${target} = :${name}`, params: { [name]: value } };
+  return typeof target === 'function'
+    ? target(value, name)
+    : { sql: `${target} = :${name}`, params: { [name]: value } };
 }
 
 /** Adds the parsed filters and sort to a query builder. */
-export function applyListFilters<T extends ObjectLiteral>(qb: SelectQueryBuilder<T>, spec: ListSpec, q: ListQuery): SelectQueryBuilder<T> {
+export function applyListFilters<T extends ObjectLiteral>(
+  qb: SelectQueryBuilder<T>,
+  spec: ListSpec,
+  q: ListQuery,
+): SelectQueryBuilder<T> {
   let n = 0;
   const add = (c: SqlCondition) => qb.andWhere(c.sql, c.params);
   for (const t of q.text) add(textCondition(spec.text![t.param], t.op, t.value, `lf${n++}`));
@@ -171,7 +179,12 @@ export function applyListFilters<T extends ObjectLiteral>(qb: SelectQueryBuilder
 }
 
 /** The chosen sort, then the tie-break in the same direction (so desc is exactly asc reversed), then the page. */
-function sortAndPage<T extends ObjectLiteral>(qb: SelectQueryBuilder<T>, spec: ListSpec, q: ListQuery, tieBreak: string) {
+function sortAndPage<T extends ObjectLiteral>(
+  qb: SelectQueryBuilder<T>,
+  spec: ListSpec,
+  q: ListQuery,
+  tieBreak: string,
+) {
   const dir = q.sortDirection === 'desc' ? 'DESC' : 'ASC';
   if (q.sortBy) qb.orderBy(spec.sort[q.sortBy], dir);
   qb.addOrderBy(tieBreak, dir);
@@ -215,7 +228,13 @@ export function pageOfEntity<T extends ObjectLiteral, D>(
   q: ListQuery,
   toDto: (row: T) => D | Promise<D>,
 ): Promise<Page<D>> {
-  return pageOf(withinOrganizations(ctx, ctx.db.getRepository(entity).createQueryBuilder(alias), entity, alias), spec, q, `${alias}.id`, toDto);
+  return pageOf(
+    withinOrganizations(ctx, ctx.db.getRepository(entity).createQueryBuilder(alias), entity, alias),
+    spec,
+    q,
+    `${alias}.id`,
+    toDto,
+  );
 }
 
 /**

@@ -27,7 +27,12 @@ export function organizationScope(ctx: BoundedCaller): string[] | null {
 }
 
 /** Limits a list to the rows inside the caller's organizations (a caller of none sees none). */
-export function withinOrganizations<T extends ObjectLiteral>(ctx: BoundedCaller, qb: SelectQueryBuilder<T>, entity: EntitySchema<T>, alias: string): SelectQueryBuilder<T> {
+export function withinOrganizations<T extends ObjectLiteral>(
+  ctx: BoundedCaller,
+  qb: SelectQueryBuilder<T>,
+  entity: EntitySchema<T>,
+  alias: string,
+): SelectQueryBuilder<T> {
   const orgs = organizationScope(ctx);
   const inside = BOUNDARIES.get(entity.options.name);
   if (!orgs || !inside) return qb;
@@ -35,12 +40,22 @@ export function withinOrganizations<T extends ObjectLiteral>(ctx: BoundedCaller,
 }
 
 /** Of the given ids, those outside the caller's organizations (empty when none are, or nothing bounds them). */
-export async function outsideOrganizations(ctx: BoundedCaller, entity: EntitySchema<ObjectLiteral>, ids: string[]): Promise<Set<string>> {
+export async function outsideOrganizations(
+  ctx: BoundedCaller,
+  entity: EntitySchema<ObjectLiteral>,
+  ids: string[],
+): Promise<Set<string>> {
   const orgs = organizationScope(ctx);
   const inside = BOUNDARIES.get(entity.options.name);
   if (!orgs || !inside || !ids.length) return new Set();
   const seen = orgs.length
-    ? await ctx.db.getRepository(entity).createQueryBuilder('x').select('x.id', 'id').where('x.id IN (:...ids)', { ids }).andWhere(`(${inside('x')})`, { orgs }).getRawMany<{ id: string }>()
+    ? await ctx.db
+        .getRepository(entity)
+        .createQueryBuilder('x')
+        .select('x.id', 'id')
+        .where('x.id IN (:...ids)', { ids })
+        .andWhere(`(${inside('x')})`, { orgs })
+        .getRawMany<{ id: string }>()
     : [];
   const kept = new Set(seen.map((r) => r.id));
   return new Set(ids.filter((id) => !kept.has(id)));

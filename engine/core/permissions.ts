@@ -1,14 +1,42 @@
 /** Role permissions of set A 2.13, in the interface's order. */
 export const ROLE_PERMISSIONS = [
-  'viewProject', 'importProject', 'updateProject', 'deleteProject',
-  'viewTask', 'createTask', 'editTask', 'deleteTask', 'runTask', 'viewTaskStatus',
-  'viewUser', 'createUser', 'editUser', 'deleteUser',
-  'viewGroup', 'createGroup', 'editGroup', 'deleteGroup',
-  'viewUserDirectory', 'createUserDirectory', 'editUserDirectory', 'deleteUserDirectory',
-  'viewSystem', 'createSystem', 'editSystem', 'deleteSystem',
-  'viewSettings', 'editSettings', 'useApiKeys',
-  'previewPublishedReport', 'downloadPublishedReport', 'subscribePublishedReport', 'deletePublishedReport',
-  'viewCondition', 'createCondition', 'editCondition', 'deleteCondition',
+  'viewProject',
+  'importProject',
+  'updateProject',
+  'deleteProject',
+  'viewTask',
+  'createTask',
+  'editTask',
+  'deleteTask',
+  'runTask',
+  'viewTaskStatus',
+  'viewUser',
+  'createUser',
+  'editUser',
+  'deleteUser',
+  'viewGroup',
+  'createGroup',
+  'editGroup',
+  'deleteGroup',
+  'viewUserDirectory',
+  'createUserDirectory',
+  'editUserDirectory',
+  'deleteUserDirectory',
+  'viewSystem',
+  'createSystem',
+  'editSystem',
+  'deleteSystem',
+  'viewSettings',
+  'editSettings',
+  'useApiKeys',
+  'previewPublishedReport',
+  'downloadPublishedReport',
+  'subscribePublishedReport',
+  'deletePublishedReport',
+  'viewCondition',
+  'createCondition',
+  'editCondition',
+  'deleteCondition',
   'enterprise',
 ] as const;
 
@@ -33,5 +61,10 @@ export function allPermissions(): PermissionFlags {
 
 /** Permissions of the default "Hub users" role: read what is published to them, nothing else. */
 export function hubUserPermissions(): PermissionFlags {
-  return { ...noPermissions(), previewPublishedReport: true, downloadPublishedReport: true, subscribePublishedReport: true };
+  return {
+    ...noPermissions(),
+    previewPublishedReport: true,
+    downloadPublishedReport: true,
+    subscribePublishedReport: true,
+  };
 }

@@ -10,14 +10,25 @@ type WithDb = { db: DataSource } & Partial<Pick<BoundedCaller, 'principal'>>;
  * Loads one row by id or answers 404 naming what was looked for; a row of an organization the
  * caller does not belong to answers the same 404 (its existence is not confirmed).
  */
-export async function findOr404<T extends ObjectLiteral>(ctx: WithDb, entity: EntitySchema<T>, id: string, what: string): Promise<T> {
+export async function findOr404<T extends ObjectLiteral>(
+  ctx: WithDb,
+  entity: EntitySchema<T>,
+  id: string,
+  what: string,
+): Promise<T> {
   const row = await ctx.db.getRepository(entity).findOneBy({ id } as never);
-  if (!row || (await outsideOrganizations(ctx, entity as EntitySchema<ObjectLiteral>, [id])).size) throw notFound(`${what} ${id}`);
+  if (!row || (await outsideOrganizations(ctx, entity as EntitySchema<ObjectLiteral>, [id])).size)
+    throw notFound(`${what} ${id}`);
   return row;
 }
 
 /** All ids must exist; a 404 names the missing ones so nothing is half-done. */
-export async function requireAll<T extends ObjectLiteral>(ctx: WithDb, entity: EntitySchema<T>, ids: string[], what: string): Promise<T[]> {
+export async function requireAll<T extends ObjectLiteral>(
+  ctx: WithDb,
+  entity: EntitySchema<T>,
+  ids: string[],
+  what: string,
+): Promise<T[]> {
   const unique = [...new Set(ids)];
   if (!unique.length) return [];
   const rows = await ctx.db.getRepository(entity).findBy({ id: In(unique) } as never);
@@ -43,7 +54,12 @@ export function refuseIfReferenced(name: string, refs: Reference[]): void {
 }
 
 /** Deletes rows by ids after checking they exist; answers how many went. */
-export async function deleteByIds<T extends ObjectLiteral>(ctx: WithDb, entity: EntitySchema<T>, ids: string[], what: string) {
+export async function deleteByIds<T extends ObjectLiteral>(
+  ctx: WithDb,
+  entity: EntitySchema<T>,
+  ids: string[],
+  what: string,
+) {
   await requireAll(ctx, entity, ids, what);
   const unique = [...new Set(ids)];
   if (unique.length) await ctx.db.getRepository(entity).delete(unique as never);
@@ -56,7 +72,21 @@ export async function countWhere(ctx: WithDb, sql: string, params: unknown[]): P
 }
 
 /** Names are unique without regard to case: answers 409 on the name field when another row has it. */
-export async function refuseTakenName<T extends ObjectLiteral>(ctx: WithDb, entity: EntitySchema<T>, name: string, exceptId: string | null, noun: string) {
-  const taken = await ctx.db.getRepository(entity).createQueryBuilder('x').where('LOWER(x.name) = LOWER(:name)', { name }).andWhere(exceptId ? 'x.id <> :id' : '1 = 1', { id: exceptId }).getCount();
-  if (taken) throw conflict(`Another ${noun} is already named "${name}"`, [{ field: 'body.name', message: `is already used by another ${noun}` }]);
+export async function refuseTakenName<T extends ObjectLiteral>(
+  ctx: WithDb,
+  entity: EntitySchema<T>,
+  name: string,
+  exceptId: string | null,
+  noun: string,
+) {
+  const taken = await ctx.db
+    .getRepository(entity)
+    .createQueryBuilder('x')
+    .where('LOWER(x.name) = LOWER(:name)', { name })
+    .andWhere(exceptId ? 'x.id <> :id' : '1 = 1', { id: exceptId })
+    .getCount();
+  if (taken)
+    throw conflict(`Another ${noun} is already named "${name}"`, [
+      { field: 'body.name', message: `is already used by another ${noun}` },
+    ]);
 }

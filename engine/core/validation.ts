@@ -17,7 +17,8 @@ const tooLong = (max: number) => ({ message: `must be at most ${max.toLocaleStri
  * characters; the domain is one or more host-name labels, so addresses the product itself creates
  * (`owner@localhost`) are accepted. Stored lower-case so sign-in ignores case.
  */
-export const EMAIL_PATTERN = /^[^\s@<>(),;:"\\[\]]+@[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*$/;
+export const EMAIL_PATTERN =
+  /^[^\s@<>(),;:"\\[\]]+@[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*$/;
 export const email = () =>
   z
     .string()
@@ -25,12 +26,17 @@ export const email = () =>
     .max(254, tooLong(254))
     .regex(EMAIL_PATTERN, { message: 'must be an e-mail address' })
     .transform((s) => s.toLowerCase());
-export const nemail = () => z.union([email(), z.literal('').transform(() => null)]).nullable().optional();
+export const nemail = () =>
+  z
+    .union([email(), z.literal('').transform(() => null)])
+    .nullable()
+    .optional();
 
 /** Field builders that spell the interface's notation: `req`, `nullable`, `non-empty`, `uuid`, `date-time`, `int32`. */
 export const v = {
   /** string non-empty: surrounding blanks are trimmed, so blank text counts as empty */
-  text: (max: number = TEXT_MAX.name) => z.string().trim().min(1, { message: 'must not be empty' }).max(max, tooLong(max)),
+  text: (max: number = TEXT_MAX.name) =>
+    z.string().trim().min(1, { message: 'must not be empty' }).max(max, tooLong(max)),
   str: (max: number = TEXT_MAX.text) => z.string().max(max, tooLong(max)),
   nstr: (max: number = TEXT_MAX.text) => z.string().max(max, tooLong(max)).nullable().optional(),
   uuid: () => z.string().regex(GUID, { message: 'must be a UUID' }),
@@ -40,20 +46,41 @@ export const v = {
   int: () => z.number().int({ message: 'must be a whole number' }).min(-2147483648).max(2147483647),
   dateTime: () => z.iso.datetime({ offset: true, local: true, message: 'must be an ISO 8601 date-time' }).max(40),
   /** A date-time that may be left out or null (a schedule without an end). */
-  ndateTime: () => z.iso.datetime({ offset: true, local: true, message: 'must be an ISO 8601 date-time' }).max(40).nullable().optional(),
-  idName: () => z.object({ id: v.uuid(), name: z.string().max(TEXT_MAX.name, tooLong(TEXT_MAX.name)).nullable().optional() }),
+  ndateTime: () =>
+    z.iso
+      .datetime({ offset: true, local: true, message: 'must be an ISO 8601 date-time' })
+      .max(40)
+      .nullable()
+      .optional(),
+  idName: () =>
+    z.object({ id: v.uuid(), name: z.string().max(TEXT_MAX.name, tooLong(TEXT_MAX.name)).nullable().optional() }),
   uuidList: () => z.array(v.uuid()).max(10_000),
   /** One of the values the interface knows for a type-like field, spelled as listed. */
-  oneOf: <const T extends readonly [string, ...string[]]>(values: T) => z.enum(values, { message: `must be one of: ${values.join(', ')}` }),
+  oneOf: <const T extends readonly [string, ...string[]]>(values: T) =>
+    z.enum(values, { message: `must be one of: ${values.join(', ')}` }),
   /** string, nullable, and when given an http or https web address (blank counts as not given). */
   nurl: (max: number = TEXT_MAX.text) =>
-    z.string().trim().max(max, tooLong(max)).transform((s) => (s === '' ? null : s))
-      .refine((s) => s === null || isWebAddress(s), { message: 'must be a web address such as https://example.com' }).nullable().optional(),
+    z
+      .string()
+      .trim()
+      .max(max, tooLong(max))
+      .transform((s) => (s === '' ? null : s))
+      .refine((s) => s === null || isWebAddress(s), { message: 'must be a web address such as https://example.com' })
+      .nullable()
+      .optional(),
   /** string non-empty that goes into a mail header: one line, since a line break would start a header of its own. */
-  header: (max: number = TEXT_MAX.name) => v.text(max).refine(oneLine, { message: 'must be on one line (no line breaks)' }),
-  nheader: (max: number = TEXT_MAX.name) => z.string().max(max, tooLong(max)).refine(oneLine, { message: 'must be on one line (no line breaks)' }).nullable().optional(),
+  header: (max: number = TEXT_MAX.name) =>
+    v.text(max).refine(oneLine, { message: 'must be on one line (no line breaks)' }),
+  nheader: (max: number = TEXT_MAX.name) =>
+    z
+      .string()
+      .max(max, tooLong(max))
+      .refine(oneLine, { message: 'must be on one line (no line breaks)' })
+      .nullable()
+      .optional(),
   /** string non-empty, an http or https web address. */
-  url: (max: number = TEXT_MAX.text) => v.text(max).refine(isWebAddress, { message: 'must be a web address such as https://example.com' }),
+  url: (max: number = TEXT_MAX.text) =>
+    v.text(max).refine(isWebAddress, { message: 'must be a web address such as https://example.com' }),
 };
 
 function oneLine(s: string): boolean {
@@ -66,9 +93,13 @@ export function isWebAddress(s: string): boolean {
 
 export const idParam = z.object({ id: v.uuid() });
 /** Path parameters that are all UUIDs, such as {taskId} and {taskReportId}. */
-export const uuidParams = <const K extends string>(...keys: K[]) => z.object(Object.fromEntries(keys.map((k) => [k, v.uuid()])) as Record<K, ReturnType<typeof v.uuid>>);
+export const uuidParams = <const K extends string>(...keys: K[]) =>
+  z.object(Object.fromEntries(keys.map((k) => [k, v.uuid()])) as Record<K, ReturnType<typeof v.uuid>>);
 
 /** The entries of a list a person or a variable wrote: "a@x.com; b@x.com", commas and new lines too. */
 export function listEntries(text: string | null | undefined): string[] {
-  return (text ?? '').split(/[;,\n]/).map((x) => x.trim()).filter(Boolean);
+  return (text ?? '')
+    .split(/[;,\n]/)
+    .map((x) => x.trim())
+    .filter(Boolean);
 }

@@ -23,8 +23,10 @@ function messageFor(issue: z.core.$ZodIssue): string {
       if ('input' in issue && issue.input === null) return 'must not be null';
       return `must be ${article(issue.expected)}`;
     case 'too_small':
-      if (issue.origin === 'string') return Number(issue.minimum) <= 1 ? 'must not be empty' : `must be at least ${issue.minimum} characters`;
-      if (issue.origin === 'array' || issue.origin === 'set') return Number(issue.minimum) <= 1 ? 'must have at least one item' : `must have at least ${issue.minimum} items`;
+      if (issue.origin === 'string')
+        return Number(issue.minimum) <= 1 ? 'must not be empty' : `must be at least ${issue.minimum} characters`;
+      if (issue.origin === 'array' || issue.origin === 'set')
+        return Number(issue.minimum) <= 1 ? 'must have at least one item' : `must have at least ${issue.minimum} items`;
       return issue.inclusive === false ? `must be more than ${issue.minimum}` : `must be ${issue.minimum} or more`;
     case 'too_big':
       if (issue.origin === 'string') return `must be at most ${issue.maximum} characters`;

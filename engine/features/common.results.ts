@@ -79,4 +79,9 @@ export const TaskTriggerResult = z.object({
 });
 
 /** A field's selected values as set A names them (on-demand requests, subscription filters). */
-export const FieldSelectionResult = z.object({ fieldName: z.string(), selectedCount: z.number(), selectedValues: z.array(z.string()), isNumeric: z.boolean() });
+export const FieldSelectionResult = z.object({
+  fieldName: z.string(),
+  selectedCount: z.number(),
+  selectedValues: z.array(z.string()),
+  isNumeric: z.boolean(),
+});

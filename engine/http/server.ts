@@ -57,7 +57,12 @@ const WRAPPER_ALLOWANCE = 64 * 1024;
 /** The HTTP API generated from the catalogue, plus the renderer build and the OpenAPI document. */
 export async function startHttpServer(engine: Engine, options: HttpOptions = {}): Promise<HttpServer> {
   const host = options.host ?? '127.0.0.1';
-  const app = Fastify({ bodyLimit: options.bodyLimit ?? DEFAULT_BODY_LIMIT, logger: false, trustProxy: false, forceCloseConnections: true });
+  const app = Fastify({
+    bodyLimit: options.bodyLimit ?? DEFAULT_BODY_LIMIT,
+    logger: false,
+    trustProxy: false,
+    forceCloseConnections: true,
+  });
   // An empty body is no body, whatever its Content-Type says: browser clients send the JSON header on
   // bodiless DELETEs and POSTs. An operation that needs a body still answers 400 naming it; any
   // other body is parsed by Fastify's own JSON parser (prototype poisoning refused).
@@ -73,13 +78,25 @@ export async function startHttpServer(engine: Engine, options: HttpOptions = {})
   // Host allow-list against DNS rebinding: only loopback names (and those the user allowed) may address us.
   app.addHook('onRequest', async (req, reply) => {
     for (const [k, v] of Object.entries(SECURITY_HEADERS)) reply.header(k, v);
-    const allowed = new Set([`127.0.0.1:${port}`, `localhost:${port}`, `[::1]:${port}`, ...(options.allowedHosts ?? []).map((h) => (h.includes(':') ? h : `${h}:${port}`))]);
+    const allowed = new Set([
+      `127.0.0.1:${port}`,
+      `localhost:${port}`,
+      `[::1]:${port}`,
+      ...(options.allowedHosts ?? []).map((h) => (h.includes(':') ? h : `${h}:${port}`)),
+    ]);
     const hostHeader = (req.headers.host ?? '').toLowerCase();
     if (!allowed.has(hostHeader)) return send(reply, 403, failure(`Host "${hostHeader.slice(0, 100)}" is not allowed`));
     if (req.url.startsWith('/api/')) {
       const q = req.query as Record<string, unknown>;
       const k = CREDENTIAL_QUERY_KEYS.find((key) => key in q);
-      if (k) return send(reply, 400, failure('Credentials go in the Authorization header, never in the query string', [{ field: `query.${k}`, message: 'not allowed' }]));
+      if (k)
+        return send(
+          reply,
+          400,
+          failure('Credentials go in the Authorization header, never in the query string', [
+            { field: `query.${k}`, message: 'not allowed' },
+          ]),
+        );
     }
   });
 
@@ -103,9 +120,17 @@ export async function startHttpServer(engine: Engine, options: HttpOptions = {})
 
   app.setErrorHandler((err: { statusCode?: number; code?: string; message: string }, _req, reply) => {
     if (err.code === 'FST_ERR_CTP_BODY_TOO_LARGE') return send(reply, 413, failure('The request body is too large'));
-    if (err.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') return send(reply, 415, failure('Send JSON (Content-Type: application/json)'));
+    if (err.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE')
+      return send(reply, 415, failure('Send JSON (Content-Type: application/json)'));
     if (err.statusCode && err.statusCode >= 400 && err.statusCode < 500)
-      return send(reply, err.statusCode, failure(err.code === 'FST_ERR_CTP_EMPTY_JSON_BODY' ? 'The JSON body is empty' : `Malformed request: ${err.message}`, [{ field: 'body', message: 'is not valid JSON' }]));
+      return send(
+        reply,
+        err.statusCode,
+        failure(
+          err.code === 'FST_ERR_CTP_EMPTY_JSON_BODY' ? 'The JSON body is empty' : `Malformed request: ${err.message}`,
+          [{ field: 'body', message: 'is not valid JSON' }],
+        ),
+      );
     engine.services.log.error('HTTP failure', { error: err.message });
     return send(reply, 500, failure('Internal error; the log has the details'));
   });
@@ -119,8 +144,18 @@ export async function startHttpServer(engine: Engine, options: HttpOptions = {})
     principals.set(req, check.principal);
   };
 
-  const call = async (id: string, req: FastifyRequest, reply: FastifyReply, input: { params?: unknown; query?: unknown; body?: unknown }) => {
-    const result = await engine.invoke(id, input, { token: bearer(req), transport: 'http', client: req.ip, principal: principals.get(req) });
+  const call = async (
+    id: string,
+    req: FastifyRequest,
+    reply: FastifyReply,
+    input: { params?: unknown; query?: unknown; body?: unknown },
+  ) => {
+    const result = await engine.invoke(id, input, {
+      token: bearer(req),
+      transport: 'http',
+      client: req.ip,
+      principal: principals.get(req),
+    });
     if (result.file) {
       return reply
         .code(200)
@@ -145,17 +180,29 @@ export async function startHttpServer(engine: Engine, options: HttpOptions = {})
     // the operation's own body limit holds here too (chunked bodies included), before parsing.
     // It answers as IPC does (the wire contract): files as base64 in the envelope, and a header
     // when the operation starts or ends a session.
-    app.post(`/api/app/invoke/${op.id}`, { bodyLimit: bodyLimitOf(op) + WRAPPER_ALLOWANCE, onRequest: credentialFirst(op) }, async (req, reply) => {
-      const b = (req.body && typeof req.body === 'object' ? req.body : {}) as { params?: unknown; query?: unknown; body?: unknown };
-      const result = await engine.invoke(op.id, { params: b.params, query: b.query, body: b.body }, { token: bearer(req), transport: 'http', client: req.ip, principal: principals.get(req) });
-      if (op.session && result.status === 200) reply.header(SESSION_HEADER, op.session satisfies SessionChange);
-      if (result.file) {
-        const { fileName, mime, data } = result.file;
-        const file: WireFile = { fileName, mime, base64: data.toString('base64') };
-        return send(reply, 200, { ...result.envelope, data: file });
-      }
-      return answer(reply, result);
-    });
+    app.post(
+      `/api/app/invoke/${op.id}`,
+      { bodyLimit: bodyLimitOf(op) + WRAPPER_ALLOWANCE, onRequest: credentialFirst(op) },
+      async (req, reply) => {
+        const b = (req.body && typeof req.body === 'object' ? req.body : {}) as {
+          params?: unknown;
+          query?: unknown;
+          body?: unknown;
+        };
+        const result = await engine.invoke(
+          op.id,
+          { params: b.params, query: b.query, body: b.body },
+          { token: bearer(req), transport: 'http', client: req.ip, principal: principals.get(req) },
+        );
+        if (op.session && result.status === 200) reply.header(SESSION_HEADER, op.session satisfies SessionChange);
+        if (result.file) {
+          const { fileName, mime, data } = result.file;
+          const file: WireFile = { fileName, mime, base64: data.toString('base64') };
+          return send(reply, 200, { ...result.envelope, data: file });
+        }
+        return answer(reply, result);
+      },
+    );
   }
 
   // Engine events (import progress, reloads, report and run progress) as server-sent events, for the served UI.
@@ -164,11 +211,19 @@ export async function startHttpServer(engine: Engine, options: HttpOptions = {})
     if (check.status !== 200) return send(reply, check.status, check.envelope);
     reply.hijack();
     const res = reply.raw;
-    res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-store', connection: 'keep-alive', ...SECURITY_HEADERS });
+    res.writeHead(200, {
+      'content-type': 'text/event-stream',
+      'cache-control': 'no-store',
+      connection: 'keep-alive',
+      ...SECURITY_HEADERS,
+    });
     res.write(': connected\n\n');
     // Each event only if the caller's own lists would show what it is about.
     const credential = { token: bearer(req), transport: 'http' as const, client: req.ip };
-    const off = engine.watch(() => credential, (event) => res.write(`data: ${JSON.stringify(event)}\n\n`));
+    const off = engine.watch(
+      () => credential,
+      (event) => res.write(`data: ${JSON.stringify(event)}\n\n`),
+    );
     const ping = setInterval(() => res.write(': ping\n\n'), 25_000);
     req.raw.on('close', () => {
       off();
@@ -183,7 +238,8 @@ export async function startHttpServer(engine: Engine, options: HttpOptions = {})
     await app.register(fastifyStatic, { root: options.rendererDir, wildcard: false, index: ['index.html'] });
   }
   app.setNotFoundHandler((req, reply) => {
-    if (req.url.startsWith('/api/') || !options.rendererDir || req.method !== 'GET') return send(reply, 404, failure(`No route ${req.method} ${req.url.split('?')[0]}`));
+    if (req.url.startsWith('/api/') || !options.rendererDir || req.method !== 'GET')
+      return send(reply, 404, failure(`No route ${req.method} ${req.url.split('?')[0]}`));
     return reply.type('text/html').sendFile('index.html');
   });
 

@@ -7,12 +7,34 @@ export class Hub1764633600000 implements MigrationInterface {
   async up(q: QueryRunner): Promise<void> {
     for (const sql of UP) await q.query(sql);
     const now = new Date().toISOString().replace('T', ' ').replace('Z', '');
-    await q.query('INSERT INTO "hub_configuration" VALUES (?, ?, ?, ?, ?, NULL, 0)', ['6f1d2c3a-0000-4000-8000-000000000001', now, now, 'hub@broadsheet.local', 'Broadsheet hub']);
-    await q.query('INSERT INTO "hub_folders" VALUES (?, ?, ?, NULL, ?, ?, ?)', ['6f1d2c3a-0000-4000-8000-000000000002', now, now, 'Hub', '/', '/']);
+    await q.query('INSERT INTO "hub_configuration" VALUES (?, ?, ?, ?, ?, NULL, 0)', [
+      '6f1d2c3a-0000-4000-8000-000000000001',
+      now,
+      now,
+      'hub@broadsheet.local',
+      'Broadsheet hub',
+    ]);
+    await q.query('INSERT INTO "hub_folders" VALUES (?, ?, ?, NULL, ?, ?, ?)', [
+      '6f1d2c3a-0000-4000-8000-000000000002',
+      now,
+      now,
+      'Hub',
+      '/',
+      '/',
+    ]);
   }
 
   async down(q: QueryRunner): Promise<void> {
-    for (const t of ['hub_file_events', 'hub_favorites', 'hub_file_users', 'hub_file_occurrences', 'hub_files', 'hub_folders', 'hub_configuration']) await q.query(`DROP TABLE IF EXISTS "${t}"`);
+    for (const t of [
+      'hub_file_events',
+      'hub_favorites',
+      'hub_file_users',
+      'hub_file_occurrences',
+      'hub_files',
+      'hub_folders',
+      'hub_configuration',
+    ])
+      await q.query(`DROP TABLE IF EXISTS "${t}"`);
   }
 }
 

@@ -17,4 +17,22 @@ import { DirectorySchedulesAsked1765152000000 } from './1765152000000-directory-
 import { ReportTemplates1765238400000 } from './1765238400000-report-templates.js';
 
 /** Migrations in the order they run; append, never reorder or edit a released one. */
-export const MIGRATIONS = [Initial1763683200000, UserListIndexes1763769600000, ReportsFromData1763856000000, ProjectImportState1764115200000, Tasks1764201600000, ConditionsRequests1764288000000, MailOutbox1764374400000, StorageServices1764460800000, SftpKeys1764547200000, Hub1764633600000, SftpHostKeys1764720000000, Subscriptions1764806400000, MemberPermissions1764892800000, Invitations1764979200000, DirectorySync1765065600000, DirectorySchedulesAsked1765152000000, ReportTemplates1765238400000];
+export const MIGRATIONS = [
+  Initial1763683200000,
+  UserListIndexes1763769600000,
+  ReportsFromData1763856000000,
+  ProjectImportState1764115200000,
+  Tasks1764201600000,
+  ConditionsRequests1764288000000,
+  MailOutbox1764374400000,
+  StorageServices1764460800000,
+  SftpKeys1764547200000,
+  Hub1764633600000,
+  SftpHostKeys1764720000000,
+  Subscriptions1764806400000,
+  MemberPermissions1764892800000,
+  Invitations1764979200000,
+  DirectorySync1765065600000,
+  DirectorySchedulesAsked1765152000000,
+  ReportTemplates1765238400000,
+];

@@ -15,7 +15,6 @@ export type { Logger };
 
 export type Transport = 'http' | 'ipc' | 'internal';
 
-
 /** Who is calling: resolved from a session token or an API key before any handler runs. */
 export interface Principal {
   user: UserRow;
@@ -58,7 +57,11 @@ export interface EngineServices {
   /** The scheduler: woken when a schedule changes so the change takes effect at once. */
   scheduler: { wake(): void };
   /** The persisted outbox: messages are written before they are sent. */
-  outbox: { enqueue(rows: OutboxRow[]): Promise<void>; wake(): void; changed(m: Pick<OutboxRow, 'id' | 'requestId'>, status: OutboxStatus): void };
+  outbox: {
+    enqueue(rows: OutboxRow[]): Promise<void>;
+    wake(): void;
+    changed(m: Pick<OutboxRow, 'id' | 'requestId'>, status: OutboxStatus): void;
+  };
   /** What a backup records of this installation, and the secrets key when a backup is to include it. */
   installation: { schemaVersion: number; release: string | null; secretKey(): Promise<Buffer | null> };
   /** Where people reach this installation (set when the HTTP server listens): links in mail point here. */

@@ -61,7 +61,8 @@ function parsePart(part: string, schema: z.ZodType | undefined, value: unknown):
 /** A file answer's type must be one the operation declares, so the API document never lies about it. */
 function declaredFileType(op: AnyOp, file: FileResult) {
   const base = (mime: string) => mime.split(';')[0].trim().toLowerCase();
-  if (!op.files?.some((m) => base(m) === base(file.mime))) throw new Error(`${op.id} answered a file of type ${file.mime}, which its definition does not declare`);
+  if (!op.files?.some((m) => base(m) === base(file.mime)))
+    throw new Error(`${op.id} answered a file of type ${file.mime}, which its definition does not declare`);
 }
 
 /**
@@ -104,7 +105,13 @@ export class Dispatcher {
       body: parsePart('body', op.input.body, input.body),
       list: op.list ? parseListQuery(op.list, (input.query ?? {}) as Record<string, unknown>) : undefined,
     };
-    const ctx: OpContext = { ...this.services, principal, transport: options.transport, client: options.client ?? options.transport, operation: { id: op.id, method: op.http.method, member: op.member } };
+    const ctx: OpContext = {
+      ...this.services,
+      principal,
+      transport: options.transport,
+      client: options.client ?? options.transport,
+      operation: { id: op.id, method: op.http.method, member: op.member },
+    };
     if (op.http.method === 'GET' || op.readOnly) return op.handler(ctx, parsed as never);
     if (op.writes === 'chunked') {
       const result = await op.handler(ctx, parsed as never);
@@ -134,22 +141,32 @@ export class Dispatcher {
       principal = token.length <= 512 ? await this.resolveCredential(this.services, token) : null;
       if (!principal) {
         const wait = this.badTokens.retryAfter(client);
-        if (wait > 0) throw tooMany(`Too many invalid credentials from this address; try again in ${retryAfterSeconds(wait)} s`, wait);
+        if (wait > 0)
+          throw tooMany(
+            `Too many invalid credentials from this address; try again in ${retryAfterSeconds(wait)} s`,
+            wait,
+          );
         this.badTokens.fail(client);
-        if (op.permission !== 'public') throw unauthorized('The session or API key is not valid (expired, revoked, or the user is inactive)');
+        if (op.permission !== 'public')
+          throw unauthorized('The session or API key is not valid (expired, revoked, or the user is inactive)');
       }
     }
     if (op.permission === 'public') return principal;
     if (!principal) throw unauthorized();
     if (!permits(principal, op.permission)) {
-      throw forbidden(op.permission === 'tenantAdmin' ? 'Only a tenant administrator may do this' : `Missing permission: ${op.permission}`);
+      throw forbidden(
+        op.permission === 'tenantAdmin'
+          ? 'Only a tenant administrator may do this'
+          : `Missing permission: ${op.permission}`,
+      );
     }
     return principal;
   }
 
   private async audit(op: AnyOp, ctx: OpContext, input: RawInput, result: unknown): Promise<void> {
     const params = (input.params ?? {}) as Record<string, unknown>;
-    const created = result && typeof result === 'object' && 'id' in result ? String((result as { id: unknown }).id) : null;
+    const created =
+      result && typeof result === 'object' && 'id' in result ? String((result as { id: unknown }).id) : null;
     const target = typeof params.id === 'string' ? params.id.slice(0, 64) : created;
     await ctx.db.getRepository(AuditEntry).insert({
       at: ctx.now(),
@@ -161,4 +178,3 @@ export class Dispatcher {
     });
   }
 }
-

@@ -104,13 +104,20 @@ export function defineOp<
 }
 
 /** What a caller passes for an operation: the same three parts over HTTP and IPC. */
-export type OpCallInput<O> = O extends OpDefinition<string, infer P, infer Q, infer B, unknown, z.ZodType | undefined>
-  ? { params?: InferIn<P>; query?: Q extends z.ZodType ? InferIn<Q> : Record<string, string | number | boolean>; body?: InferIn<B> }
-  : never;
+export type OpCallInput<O> =
+  O extends OpDefinition<string, infer P, infer Q, infer B, unknown, z.ZodType | undefined>
+    ? {
+        params?: InferIn<P>;
+        query?: Q extends z.ZodType ? InferIn<Q> : Record<string, string | number | boolean>;
+        body?: InferIn<B>;
+      }
+    : never;
 
 /** What the handler answers (before the wire: a Page, a file). */
-export type OpResult<O> = O extends OpDefinition<string, infer _P, infer _Q, infer _B, infer R, z.ZodType | undefined> ? Awaited<R> : never;
+export type OpResult<O> =
+  O extends OpDefinition<string, infer _P, infer _Q, infer _B, infer R, z.ZodType | undefined> ? Awaited<R> : never;
 /** The result schema an operation declares (undefined for a file or an operation that declares none). */
-export type OpResultSchema<O> = O extends OpDefinition<string, infer _P, infer _Q, infer _B, unknown, infer S> ? S : never;
+export type OpResultSchema<O> =
+  O extends OpDefinition<string, infer _P, infer _Q, infer _B, unknown, infer S> ? S : never;
 
 export type AnyOp = OpDefinition<string, any, any, any, any, any>;

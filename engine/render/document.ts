@@ -7,8 +7,16 @@ const id = z.string().min(1).max(64);
 const expression = z.string().trim().min(1, { message: 'must not be empty' }).max(2000);
 /** A measure (label and expression) and a chart's sort, as charts of the app and report blocks both take them. */
 export const Measure = z.object({ label: z.string().max(200), expression });
-export const Sort = z.object({ by: z.enum(['dimension', 'measure']), index: z.number().int().min(0).max(20), direction: z.enum(['asc', 'desc']) });
-const NumberFormat = z.object({ decimals: z.number().int().min(0).max(10).optional(), prefix: z.string().max(10).optional(), suffix: z.string().max(10).optional() });
+export const Sort = z.object({
+  by: z.enum(['dimension', 'measure']),
+  index: z.number().int().min(0).max(20),
+  direction: z.enum(['asc', 'desc']),
+});
+const NumberFormat = z.object({
+  decimals: z.number().int().min(0).max(10).optional(),
+  prefix: z.string().max(10).optional(),
+  suffix: z.string().max(10).optional(),
+});
 const DataSource = {
   /** A chart saved in the app, or dimensions and measures given here. */
   chartId: z.string().max(64).optional(),
@@ -20,12 +28,31 @@ const DataSource = {
 };
 
 export const Block = z.discriminatedUnion('type', [
-  z.object({ id, type: z.literal('heading'), text: z.string().max(500), level: z.number().int().min(1).max(3).optional() }),
+  z.object({
+    id,
+    type: z.literal('heading'),
+    text: z.string().max(500),
+    level: z.number().int().min(1).max(3).optional(),
+  }),
   z.object({ id, type: z.literal('text'), text: z.string().max(20_000) }),
   z.object({ id, type: z.literal('kpi'), label: z.string().max(200), expression, format: NumberFormat.optional() }),
   z.object({ id, type: z.literal('table'), ...DataSource, format: NumberFormat.optional() }),
-  z.object({ id, type: z.literal('chart'), chartType: z.enum(['bar', 'line', 'pie', 'combo']).optional(), ...DataSource }),
-  z.object({ id, type: z.literal('image'), dataUrl: z.string().regex(/^data:image\/(png|jpeg);base64,[A-Za-z0-9+/=]+$/, { message: 'must be a PNG or JPEG data URL' }).max(5_000_000), width: z.number().min(10).max(2000).optional(), alt: z.string().max(300).optional() }),
+  z.object({
+    id,
+    type: z.literal('chart'),
+    chartType: z.enum(['bar', 'line', 'pie', 'combo']).optional(),
+    ...DataSource,
+  }),
+  z.object({
+    id,
+    type: z.literal('image'),
+    dataUrl: z
+      .string()
+      .regex(/^data:image\/(png|jpeg);base64,[A-Za-z0-9+/=]+$/, { message: 'must be a PNG or JPEG data URL' })
+      .max(5_000_000),
+    width: z.number().min(10).max(2000).optional(),
+    alt: z.string().max(300).optional(),
+  }),
   z.object({ id, type: z.literal('break') }),
 ]);
 
@@ -52,8 +79,20 @@ export type ResolvedBlock =
   | { type: 'heading'; text: string; level: number }
   | { type: 'text'; text: string }
   | { type: 'kpi'; label: string; value: Cell; display: string }
-  | { type: 'table'; title: string; columns: { label: string; numeric: boolean }[]; rows: Cell[][]; display: string[][] }
-  | { type: 'chart'; title: string; chartType: 'bar' | 'line' | 'pie' | 'combo'; categories: string[]; series: { name: string; values: (number | null)[] }[] }
+  | {
+      type: 'table';
+      title: string;
+      columns: { label: string; numeric: boolean }[];
+      rows: Cell[][];
+      display: string[][];
+    }
+  | {
+      type: 'chart';
+      title: string;
+      chartType: 'bar' | 'line' | 'pie' | 'combo';
+      categories: string[];
+      series: { name: string; values: (number | null)[] }[];
+    }
   | { type: 'image'; data: string; mime: string; width: number; alt: string }
   | { type: 'break' };
 

@@ -26,7 +26,8 @@ export const TEMPLATE_FORMATS_BY_TYPE: Record<ReportType, OutputFormat[]> = {
 };
 
 /** The formats a report offers: a template report's, or its type's for a block document. */
-export const formatsOf = (report: { type: ReportType; templateFile?: string | null }) => (report.templateFile ? TEMPLATE_FORMATS_BY_TYPE : FORMATS_BY_TYPE)[report.type];
+export const formatsOf = (report: { type: ReportType; templateFile?: string | null }) =>
+  (report.templateFile ? TEMPLATE_FORMATS_BY_TYPE : FORMATS_BY_TYPE)[report.type];
 
 export const REPORT_TYPES: readonly ReportType[] = KNOWN_REPORT_TYPES;
 
@@ -41,7 +42,11 @@ export const FILE_TYPES: Record<OutputFormat, { extension: string; mime: string 
 };
 
 /** Every type a generated or published file may have: each format's, and a zip of several. */
-export const REPORT_FILE_MIMES: readonly string[] = [...new Set(Object.values(FILE_TYPES).map((t) => t.mime)), 'application/zip', 'application/octet-stream'];
+export const REPORT_FILE_MIMES: readonly string[] = [
+  ...new Set(Object.values(FILE_TYPES).map((t) => t.mime)),
+  'application/zip',
+  'application/octet-stream',
+];
 
 /** Matches a requested format name case-insensitively ("pdf", "PDF", "Pdf"). */
 export function parseFormat(name: string): OutputFormat | null {

@@ -7,7 +7,12 @@ export function formatNumber(value: number, decimalSeparator = '.', groupSeparat
   return `${value < 0 && Number(fixed) !== 0 ? '-' : ''}${grouped}${frac ? decimalSeparator + frac : ''}`;
 }
 
-export function formatCell(value: string | number | null, decimalSeparator: string, groupSeparator: string, format?: { decimals?: number; prefix?: string; suffix?: string }): string {
+export function formatCell(
+  value: string | number | null,
+  decimalSeparator: string,
+  groupSeparator: string,
+  format?: { decimals?: number; prefix?: string; suffix?: string },
+): string {
   if (value === null || value === undefined) return '';
   if (typeof value !== 'number') return String(value);
   return `${format?.prefix ?? ''}${formatNumber(value, decimalSeparator, groupSeparator, format?.decimals)}${format?.suffix ?? ''}`;

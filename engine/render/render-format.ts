@@ -15,7 +15,11 @@ import { svgToPng } from './chart-png.js';
  * ECMA-376 agile encryption (officecrypto-tool). Write passwords: PDF permissions and Excel sheet
  * protection; Word and PowerPoint have no maintained JS writer for it (see docs/DECISIONS.md).
  */
-export async function renderFormat(format: OutputFormat, report: ResolvedReport, protection: ProtectionOptions = {}): Promise<Buffer> {
+export async function renderFormat(
+  format: OutputFormat,
+  report: ResolvedReport,
+  protection: ProtectionOptions = {},
+): Promise<Buffer> {
   let out: Buffer;
   switch (format) {
     case 'Pdf':
@@ -36,8 +40,13 @@ export async function renderFormat(format: OutputFormat, report: ResolvedReport,
     case 'Png': {
       const chart = report.blocks.find((b) => b.type === 'chart');
       if (!chart || chart.type !== 'chart') throw new Error('Png renders one chart, and the report has none');
-      return svgToPng(chartSvg(chart, { decimal: report.decimalSeparator, group: report.groupSeparator }), CHART_WIDTH * 2);
+      return svgToPng(
+        chartSvg(chart, { decimal: report.decimalSeparator, group: report.groupSeparator }),
+        CHART_WIDTH * 2,
+      );
     }
   }
-  return protection.openPassword ? Buffer.from(await officeCrypto.encrypt(out, { password: protection.openPassword })) : out;
+  return protection.openPassword
+    ? Buffer.from(await officeCrypto.encrypt(out, { password: protection.openPassword }))
+    : out;
 }

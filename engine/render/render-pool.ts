@@ -10,7 +10,12 @@ export class RenderPool {
   constructor(readonly threads = Math.max(1, availableParallelism())) {}
 
   private get piscina(): Piscina {
-    this.pool ??= new Piscina({ filename: findBundledWorker('render-worker.cjs'), minThreads: 1, maxThreads: this.threads, idleTimeout: 60_000 });
+    this.pool ??= new Piscina({
+      filename: findBundledWorker('render-worker.cjs'),
+      minThreads: 1,
+      maxThreads: this.threads,
+      idleTimeout: 60_000,
+    });
     return this.pool;
   }
 

@@ -17,14 +17,30 @@ export interface ResolveInput {
 
 const TOKEN = /\{\{\s*(=)?([^}]+?)\s*\}\}/g;
 
-function chartOf(meta: AppMeta, block: Extract<DocBlock, { type: 'table' | 'chart' }>, where: string): Pick<ChartDef, 'dimensions' | 'measures' | 'sort' | 'limit'> & { name: string; type?: string } {
+function chartOf(
+  meta: AppMeta,
+  block: Extract<DocBlock, { type: 'table' | 'chart' }>,
+  where: string,
+): Pick<ChartDef, 'dimensions' | 'measures' | 'sort' | 'limit'> & { name: string; type?: string } {
   if (block.chartId) {
     const chart = meta.charts.find((c) => c.id === block.chartId || c.name === block.chartId);
-    if (!chart) throw badInput(`${where}: the chart "${block.chartId}" is not in the app`, [{ field: `${where}.chartId`, message: 'unknown chart' }]);
+    if (!chart)
+      throw badInput(`${where}: the chart "${block.chartId}" is not in the app`, [
+        { field: `${where}.chartId`, message: 'unknown chart' },
+      ]);
     return { ...chart, sort: block.sort ?? chart.sort, limit: block.limit ?? chart.limit };
   }
-  if (!block.measures?.length && !block.dimensions?.length) throw badInput(`${where}: choose a chart or give dimensions and measures`, [{ field: where, message: 'has no data' }]);
-  return { name: block.title ?? '', dimensions: block.dimensions ?? [], measures: block.measures ?? [], sort: block.sort, limit: block.limit };
+  if (!block.measures?.length && !block.dimensions?.length)
+    throw badInput(`${where}: choose a chart or give dimensions and measures`, [
+      { field: where, message: 'has no data' },
+    ]);
+  return {
+    name: block.title ?? '',
+    dimensions: block.dimensions ?? [],
+    measures: block.measures ?? [],
+    sort: block.sort,
+    limit: block.limit,
+  };
 }
 
 /** Fills every block of the document with data from the app under the selections. */
@@ -33,7 +49,8 @@ export async function resolveReport(input: ResolveInput): Promise<ResolvedReport
   const meta = await provider.meta(appId);
   const dec = input.document.settings?.decimalSeparator ?? '.';
   const grp = input.document.settings?.groupSeparator ?? (dec === ',' ? '.' : ',');
-  const fmt = (v: string | number | null, f?: { decimals?: number; prefix?: string; suffix?: string }) => formatCell(v, dec, grp, f);
+  const fmt = (v: string | number | null, f?: { decimals?: number; prefix?: string; suffix?: string }) =>
+    formatCell(v, dec, grp, f);
 
   const fillText = async (text: string, where: string) => {
     const parts: Promise<string>[] = [];
@@ -45,11 +62,19 @@ export async function resolveReport(input: ResolveInput): Promise<ResolvedReport
       const body = m[2].trim();
       parts.push(
         (async () => {
-          if (!isExpr && !meta.variables.some((v) => v.name.toLowerCase() === body.toLowerCase()) && !(variables && body in variables))
-            throw badInput(`${where}: unknown variable "${body}"`, [{ field: where, message: `unknown variable "${body}"` }]);
-          const value = await provider.evaluate(appId, isExpr ? body : `$(${body})`, selections, variables).catch((e) => {
-            throw badInput(`${where}: ${(e as Error).message}`, [{ field: where, message: (e as Error).message }]);
-          });
+          if (
+            !isExpr &&
+            !meta.variables.some((v) => v.name.toLowerCase() === body.toLowerCase()) &&
+            !(variables && body in variables)
+          )
+            throw badInput(`${where}: unknown variable "${body}"`, [
+              { field: where, message: `unknown variable "${body}"` },
+            ]);
+          const value = await provider
+            .evaluate(appId, isExpr ? body : `$(${body})`, selections, variables)
+            .catch((e) => {
+              throw badInput(`${where}: ${(e as Error).message}`, [{ field: where, message: (e as Error).message }]);
+            });
           return fmt(value);
         })(),
       );
@@ -83,7 +108,10 @@ export async function resolveReport(input: ResolveInput): Promise<ResolvedReport
         blocks.push({
           type: 'table',
           title: block.title ?? chart.name,
-          columns: [...data.dimensions.map((label) => ({ label, numeric: false })), ...data.measures.map((label) => ({ label, numeric: true }))],
+          columns: [
+            ...data.dimensions.map((label) => ({ label, numeric: false })),
+            ...data.measures.map((label) => ({ label, numeric: true })),
+          ],
           rows: data.rows,
           display: data.rows.map((r) => r.map((v, k) => (k < nd ? fmt(v) : fmt(v, block.format)))),
         });
@@ -93,13 +121,23 @@ export async function resolveReport(input: ResolveInput): Promise<ResolvedReport
         const chart = chartOf(meta, block, where);
         const data = await provider.chartData(appId, chart, selections, variables);
         const nd = data.dimensions.length;
-        const chartType = block.chartType ?? (['bar', 'line', 'pie', 'combo'].includes(String(chart.type)) ? (chart.type as 'bar') : 'bar');
+        const chartType =
+          block.chartType ??
+          (['bar', 'line', 'pie', 'combo'].includes(String(chart.type)) ? (chart.type as 'bar') : 'bar');
         blocks.push({
           type: 'chart',
           title: block.title ?? chart.name,
           chartType,
-          categories: data.rows.map((r) => r.slice(0, nd).map((v) => String(v ?? '')).join(' · ')),
-          series: data.measures.map((name, k) => ({ name, values: data.rows.map((r) => (typeof r[nd + k] === 'number' ? (r[nd + k] as number) : null)) })),
+          categories: data.rows.map((r) =>
+            r
+              .slice(0, nd)
+              .map((v) => String(v ?? ''))
+              .join(' · '),
+          ),
+          series: data.measures.map((name, k) => ({
+            name,
+            values: data.rows.map((r) => (typeof r[nd + k] === 'number' ? (r[nd + k] as number) : null)),
+          })),
         });
         break;
       }

@@ -22,12 +22,19 @@ export function validateDocument(provider: AnalyticsPort, meta: AppMeta, doc: Re
   };
   doc.blocks.forEach((b, i) => {
     const at = `body.document.blocks.${i}`;
-    if (b.type === 'kpi') check(`${at}.expression`, () => provider.checkExpression(meta, b.expression, `${at}.expression`));
+    if (b.type === 'kpi')
+      check(`${at}.expression`, () => provider.checkExpression(meta, b.expression, `${at}.expression`));
     if (b.type === 'table' || b.type === 'chart') {
-      if (b.chartId && !meta.charts.some((c) => c.id === b.chartId || c.name === b.chartId)) found.push({ field: `${at}.chartId`, message: 'is not a chart of the app' });
+      if (b.chartId && !meta.charts.some((c) => c.id === b.chartId || c.name === b.chartId))
+        found.push({ field: `${at}.chartId`, message: 'is not a chart of the app' });
       for (const d of b.dimensions ?? [])
-        if (!meta.fields.some((f) => f.name.toLowerCase() === d.toLowerCase())) found.push({ field: `${at}.dimensions`, message: `"${d}" is not a field of the app` });
-      (b.measures ?? []).forEach((m, k) => check(`${at}.measures.${k}.expression`, () => provider.checkExpression(meta, m.expression, `${at}.measures.${k}.expression`)));
+        if (!meta.fields.some((f) => f.name.toLowerCase() === d.toLowerCase()))
+          found.push({ field: `${at}.dimensions`, message: `"${d}" is not a field of the app` });
+      (b.measures ?? []).forEach((m, k) =>
+        check(`${at}.measures.${k}.expression`, () =>
+          provider.checkExpression(meta, m.expression, `${at}.measures.${k}.expression`),
+        ),
+      );
     }
   });
   if (found.length === 1) throw badInput(firstMessage || `A block needs fixing: ${found[0].message}`, found);

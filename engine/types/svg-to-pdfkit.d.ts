@@ -1,4 +1,10 @@
 declare module 'svg-to-pdfkit' {
-  function SVGtoPDF(doc: PDFKit.PDFDocument, svg: string, x: number, y: number, options?: { width?: number; height?: number; assumePt?: boolean; preserveAspectRatio?: string }): void;
+  function SVGtoPDF(
+    doc: PDFKit.PDFDocument,
+    svg: string,
+    x: number,
+    y: number,
+    options?: { width?: number; height?: number; assumePt?: boolean; preserveAspectRatio?: string },
+  ): void;
   export = SVGtoPDF;
 }

@@ -10,7 +10,12 @@ import { Toasts } from './components/Toasts';
 function Current() {
   const status = useSession((s) => s.status);
   const token = useInvitationToken();
-  if (status === 'starting') return <main className="centered"><p className="sub">Starting…</p></main>;
+  if (status === 'starting')
+    return (
+      <main className="centered">
+        <p className="sub">Starting…</p>
+      </main>
+    );
   if (status === 'setup') return <FirstRunScreen />;
   if (status === 'signedOut' && token) return <InvitationScreen token={token} />;
   if (status === 'signedOut') return <SignInScreen />;

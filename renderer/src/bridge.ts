@@ -2,7 +2,13 @@
 // window.broadsheet; served by `npm run serve` it speaks HTTP to /api/app/invoke/{id}. Types come
 // from the engine's catalogue (type-only imports), so a renamed field fails the renderer's build.
 import type { InputOf, OpId, ResultOf } from '../../engine/catalogue';
-import { SESSION_HEADER, type DesktopApi, type EngineEvents, type EngineEventType, type WireFile } from '../../engine/wire';
+import {
+  SESSION_HEADER,
+  type DesktopApi,
+  type EngineEvents,
+  type EngineEventType,
+  type WireFile,
+} from '../../engine/wire';
 
 export interface FieldError {
   field: string;
@@ -32,7 +38,8 @@ const TOKEN_KEY = 'broadsheet.session';
 /** Over HTTP the page holds the session token (tab-scoped); under Electron the main process holds it. */
 export const httpSession = {
   get: () => sessionStorage.getItem(TOKEN_KEY),
-  set: (token: string | null) => (token ? sessionStorage.setItem(TOKEN_KEY, token) : sessionStorage.removeItem(TOKEN_KEY)),
+  set: (token: string | null) =>
+    token ? sessionStorage.setItem(TOKEN_KEY, token) : sessionStorage.removeItem(TOKEN_KEY),
 };
 
 export const isDesktop = () => typeof window !== 'undefined' && !!window.broadsheet;
@@ -52,7 +59,10 @@ function toAnswer<T>(status: number, envelope: object): Answer<T> {
   };
 }
 
-export async function invoke<Id extends OpId>(id: Id, input: InputOf<Id> = {} as InputOf<Id>): Promise<Answer<ResultOf<Id>>> {
+export async function invoke<Id extends OpId>(
+  id: Id,
+  input: InputOf<Id> = {} as InputOf<Id>,
+): Promise<Answer<ResultOf<Id>>> {
   if (window.broadsheet) {
     const { status, envelope } = await window.broadsheet.invoke(id, input);
     return toAnswer(status, envelope);
@@ -61,7 +71,11 @@ export async function invoke<Id extends OpId>(id: Id, input: InputOf<Id> = {} as
   const token = httpSession.get();
   if (token) headers.authorization = `Bearer ${token}`;
   try {
-    const res = await fetch(`api/app/invoke/${encodeURIComponent(id)}`, { method: 'POST', headers, body: JSON.stringify(input ?? {}) });
+    const res = await fetch(`api/app/invoke/${encodeURIComponent(id)}`, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify(input ?? {}),
+    });
     const env = (await res.json()) as Record<string, unknown>;
     const answer = toAnswer<ResultOf<Id>>(res.status, env);
     // The operation says whether it started or ended a session (the wire contract's header).
@@ -84,7 +98,10 @@ export function onEngineEvent<K extends EngineEventType>(type: K, cb: (payload: 
   const token = httpSession.get();
   void (async () => {
     try {
-      const res = await fetch('api/app/events', { headers: token ? { authorization: `Bearer ${token}` } : {}, signal: abort.signal });
+      const res = await fetch('api/app/events', {
+        headers: token ? { authorization: `Bearer ${token}` } : {},
+        signal: abort.signal,
+      });
       const reader = res.body!.pipeThrough(new TextDecoderStream()).getReader();
       let buffer = '';
       for (;;) {
@@ -95,7 +112,11 @@ export function onEngineEvent<K extends EngineEventType>(type: K, cb: (payload: 
         while ((end = buffer.indexOf('\n\n')) >= 0) {
           const chunk = buffer.slice(0, end);
           buffer = buffer.slice(end + 2);
-          const data = chunk.split('\n').filter((l) => l.startsWith('data: ')).map((l) => l.slice(6)).join('');
+          const data = chunk
+            .split('\n')
+            .filter((l) => l.startsWith('data: '))
+            .map((l) => l.slice(6))
+            .join('');
           if (!data) continue;
           const event = JSON.parse(data) as { type: string; payload: EngineEvents[K] };
           if (event.type === type) cb(event.payload);
@@ -109,11 +130,15 @@ export function onEngineEvent<K extends EngineEventType>(type: K, cb: (payload: 
 }
 
 /** Runs an operation that answers a file and saves it through the browser's download. */
-export async function downloadFile<Id extends OpId>(id: Id, input: InputOf<Id>): Promise<{ ok: boolean; error: string | null; fileName?: string }> {
+export async function downloadFile<Id extends OpId>(
+  id: Id,
+  input: InputOf<Id>,
+): Promise<{ ok: boolean; error: string | null; fileName?: string }> {
   // Both transports answer a file the same way: base64 in the envelope (the wire contract).
   const answer = await invoke(id, input);
   const file = answer.data as WireFile | null;
-  if (!answer.ok || !file || typeof file.base64 !== 'string') return { ok: false, error: answer.error ?? 'The file could not be made' };
+  if (!answer.ok || !file || typeof file.base64 !== 'string')
+    return { ok: false, error: answer.error ?? 'The file could not be made' };
   const blob = new Blob([Uint8Array.from(atob(file.base64), (c) => c.charCodeAt(0))], { type: file.mime });
   const fileName = file.fileName;
   const url = URL.createObjectURL(blob);

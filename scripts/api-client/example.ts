@@ -17,24 +17,54 @@ function dataOf<T>(answer: { data?: { data?: T; isSuccess?: boolean }; error?: u
   return answer.data.data as T;
 }
 
-const users = dataOf(await client.GET('/api/v1/users', { params: { query: { page_size: 10 } } }), 'listing users') as { email: string }[];
+const users = dataOf(await client.GET('/api/v1/users', { params: { query: { page_size: 10 } } }), 'listing users') as {
+  email: string;
+}[];
 console.log(`users: ${users.map((u) => u.email).join(', ')}`);
 
-const group = dataOf(await client.POST('/api/v1/groups', { body: { name: `Analysts ${Date.now()}`, description: 'Made by the generated client' } }), 'creating a group');
+const group = dataOf(
+  await client.POST('/api/v1/groups', {
+    body: { name: `Analysts ${Date.now()}`, description: 'Made by the generated client' },
+  }),
+  'creating a group',
+);
 console.log(`group: ${group.name} (${group.id}), ${group.users} users`);
 
-const [report] = dataOf(await client.GET('/api/v1/reports', { params: { query: { 'name[equals]': 'Regional sales review' } as never } }), 'finding the demo report') as { id: string; projectId: string }[];
-const task = dataOf(await client.POST('/api/v2/tasks', { body: { name: `Generated client ${Date.now()}`, projectID: report.projectId } }), 'creating a task') as { id: string };
-dataOf(await client.PUT('/api/v2/tasks/{id}/reports', { params: { path: { id: task.id } }, body: { reportID: report.id, format: 'Pdf', emailEmbedment: false, emailAttachment: true } }), 'adding the report');
+const [report] = dataOf(
+  await client.GET('/api/v1/reports', { params: { query: { 'name[equals]': 'Regional sales review' } as never } }),
+  'finding the demo report',
+) as { id: string; projectId: string }[];
+const task = dataOf(
+  await client.POST('/api/v2/tasks', { body: { name: `Generated client ${Date.now()}`, projectID: report.projectId } }),
+  'creating a task',
+) as { id: string };
+dataOf(
+  await client.PUT('/api/v2/tasks/{id}/reports', {
+    params: { path: { id: task.id } },
+    body: { reportID: report.id, format: 'Pdf', emailEmbedment: false, emailAttachment: true },
+  }),
+  'adding the report',
+);
 
-const queued = dataOf(await client.POST('/api/v2/requests/{id}/run', { params: { path: { id: task.id } } }), 'running the task') as { id: string };
+const queued = dataOf(
+  await client.POST('/api/v2/requests/{id}/run', { params: { path: { id: task.id } } }),
+  'running the task',
+) as { id: string };
 let status = 'queued';
 for (let i = 0; i < 600 && !['completed', 'warning', 'failed', 'aborted'].includes(status); i++) {
   await new Promise((r) => setTimeout(r, 200));
-  status = (dataOf(await client.GET('/api/v1/ondemand/requests/{id}', { params: { path: { id: queued.id } } }), 'reading the run') as { status: string }).status;
+  status = (
+    dataOf(
+      await client.GET('/api/v1/ondemand/requests/{id}', { params: { path: { id: queued.id } } }),
+      'reading the run',
+    ) as { status: string }
+  ).status;
 }
 console.log(`run: ${status}`);
 
-const file = await client.GET('/api/v1/ondemand/requests/{id}/result', { params: { path: { id: queued.id } }, parseAs: 'arrayBuffer' });
+const file = await client.GET('/api/v1/ondemand/requests/{id}/result', {
+  params: { path: { id: queued.id } },
+  parseAs: 'arrayBuffer',
+});
 if (!file.response.ok || !file.data) throw new Error(`downloading failed: ${file.response.status}`);
 console.log(`file: ${file.response.headers.get('content-type')} ${file.data.byteLength} bytes`);

@@ -27,7 +27,10 @@ const tempFolder = async (label: string) => {
   folders.push(dir);
   return dir;
 };
-const sha = async (file: string) => createHash('sha256').update(await readFile(file)).digest('hex');
+const sha = async (file: string) =>
+  createHash('sha256')
+    .update(await readFile(file))
+    .digest('hex');
 
 /** Rows of a table in an SQLite file, read with a connection of its own. */
 function countIn(file: string, sql: string): Promise<number> {
@@ -39,143 +42,183 @@ function countIn(file: string, sql: string): Promise<number> {
   });
 }
 
-describe(covers('backup and restore while the product works', 'app.backups.create', 'app.backups.restore', 'app.backups.overview'), () => {
-  let s: TestServer;
-  let f: Fixtures;
-  const keys = memoryKeyStore();
-  beforeAll(async () => {
-    s = await startTestServer({ secretKeys: keys, keepDataDir: true });
-    f = await fixtures(s);
-  });
-  afterAll(async () => {
-    await s.stop();
-    await rm(s.dataDir, { recursive: true, force: true });
-  });
+describe(
+  covers(
+    'backup and restore while the product works',
+    'app.backups.create',
+    'app.backups.restore',
+    'app.backups.overview',
+  ),
+  () => {
+    let s: TestServer;
+    let f: Fixtures;
+    const keys = memoryKeyStore();
+    beforeAll(async () => {
+      s = await startTestServer({ secretKeys: keys, keepDataDir: true });
+      f = await fixtures(s);
+    });
+    afterAll(async () => {
+      await s.stop();
+      await rm(s.dataDir, { recursive: true, force: true });
+    });
 
-  it('a backup taken during writes and an import restores to its recorded counts, whole, and the old data goes once the restored data has started', async () => {
-    const backups = await tempFolder('backups');
-    const app = await f.make.app();
-    const appRow = (await s.ok('GET', '/api/v1/analytics-apps', undefined, { get_all: true })).find((a: { id: string }) => a.id === app);
-    const rowsBefore = 2;
-    const big = ['Region,Product,Units,Price', ...Array.from({ length: 60_000 }, (_, i) => `R${i % 7},P${i % 13},${i % 50},${(i % 100) + 0.5}`)].join('\n');
-    const groupsBefore = Number((await s.engine.services.db.query('SELECT COUNT(*) AS n FROM groups'))[0].n);
+    it('a backup taken during writes and an import restores to its recorded counts, whole, and the old data goes once the restored data has started', async () => {
+      const backups = await tempFolder('backups');
+      const app = await f.make.app();
+      const appRow = (await s.ok('GET', '/api/v1/analytics-apps', undefined, { get_all: true })).find(
+        (a: { id: string }) => a.id === app,
+      );
+      const rowsBefore = 2;
+      const big = [
+        'Region,Product,Units,Price',
+        ...Array.from({ length: 60_000 }, (_, i) => `R${i % 7},P${i % 13},${i % 50},${(i % 100) + 0.5}`),
+      ].join('\n');
+      const groupsBefore = Number((await s.engine.services.db.query('SELECT COUNT(*) AS n FROM groups'))[0].n);
 
-    let writing = true;
-    let written = 0;
-    const writes = (async () => {
-      while (writing) {
-        await s.ok('POST', '/api/v1/groups', { name: `Busy ${randomBytes(4).toString('hex')}` });
-        written++;
+      let writing = true;
+      let written = 0;
+      const writes = (async () => {
+        while (writing) {
+          await s.ok('POST', '/api/v1/groups', { name: `Busy ${randomBytes(4).toString('hex')}` });
+          written++;
+        }
+      })();
+      const importing = s.ok('POST', `/api/app/analytics/${app}/import`, { fileName: 'big.csv', content: big });
+      while (written < 10) await new Promise((r) => setTimeout(r, 10));
+      const file = join(backups, 'during-work.bsbackup');
+      const backup = await s.call('POST', '/api/app/backups', { body: { file } });
+      expect(backup.status, JSON.stringify(backup.body)).toBe(200);
+      writing = false;
+      await writes;
+      await importing;
+      const groupsAfter = Number((await s.engine.services.db.query('SELECT COUNT(*) AS n FROM groups'))[0].n);
+      const rowsAfter = 60_000;
+      const recorded = backup.body.data.counts as Record<string, number>;
+      expect(recorded.groups).toBeGreaterThanOrEqual(groupsBefore + 10);
+      expect(recorded.groups).toBeLessThanOrEqual(groupsAfter);
+      expect(backup.body.data.includesSecretKey).toBe(false);
+
+      const staged = await s.call('POST', '/api/app/backups/restore', { body: { file } });
+      expect(staged.status, JSON.stringify(staged.body)).toBe(200);
+      expect(staged.body.data.restartRequired).toBe(true);
+      // Nothing replaced yet: the running data is what it was.
+      expect(Number((await s.engine.services.db.query('SELECT COUNT(*) AS n FROM groups'))[0].n)).toBe(groupsAfter);
+      await s.stop();
+
+      s = await startTestServer({ dataDir: s.dataDir, secretKeys: keys, keepDataDir: true });
+      const db = s.engine.services.db;
+      for (const [table, n] of Object.entries(recorded))
+        expect(Number((await db.query(`SELECT COUNT(*) AS n FROM "${table}"`))[0].n), table).toBe(n);
+      expect((await db.query('PRAGMA integrity_check'))[0].integrity_check).toBe('ok');
+      // The app's data is one whole state or the other, never half an import.
+      const appRows = await countIn(join(s.dataDir, 'apps', appRow.appId, 'data.db'), 'SELECT COUNT(*) AS n FROM data');
+      expect([rowsBefore, rowsAfter]).toContain(appRows);
+      // The restored data started: what it replaced is gone, and so is the staging.
+      expect(existsSync(join(s.dataDir, 'before-restore'))).toBe(false);
+      expect(existsSync(join(s.dataDir, 'restore-staging'))).toBe(false);
+      // It is listed as a backup of the folder once the folder is set.
+      await s.ok('PUT', '/api/app/backups/settings', {
+        folder: backups,
+        frequency: 'Off',
+        atHour: 2,
+        keep: 7,
+        includeSecretKey: false,
+      });
+      expect((await s.ok('GET', '/api/app/backups')).backups.map((b: { name: string }) => b.name)).toEqual([
+        'during-work.bsbackup',
+      ]);
+    }, 180_000);
+
+    it('refuses a damaged backup, or one of a newer release, naming the file and replacing nothing', async () => {
+      const backups = await tempFolder('backups');
+      const file = join(backups, 'good.bsbackup');
+      await s.ok('POST', '/api/app/backups', { file });
+      const bytes = await readFile(file);
+      bytes[Math.floor(bytes.length / 2)] ^= 0xff;
+      const damaged = join(backups, 'damaged.bsbackup');
+      await writeFile(damaged, bytes);
+      const res = await s.call('POST', '/api/app/backups/restore', { body: { file: damaged } });
+      expect(res.status).toBe(400);
+      expect(res.body.errorDetails?.[0].field).toBe('body.file');
+      expect(existsSync(join(s.dataDir, 'restore-pending.json'))).toBe(false);
+      expect(existsSync(join(s.dataDir, 'restore-staging'))).toBe(false);
+      // A backup written by a newer release (a higher schema version in its manifest).
+      const unpacked = await tempFolder('unpacked');
+      await tar.extract({ file, cwd: unpacked });
+      const manifest = JSON.parse(await readFile(join(unpacked, 'manifest.json'), 'utf8'));
+      await writeFile(
+        join(unpacked, 'manifest.json'),
+        JSON.stringify({ ...manifest, schemaVersion: MIGRATIONS.length + 1 }),
+      );
+      const newer = join(backups, 'newer.bsbackup');
+      await tar.create({ gzip: true, file: newer, cwd: unpacked }, readdirSync(unpacked));
+      const refused = await s.call('POST', '/api/app/backups/restore', { body: { file: newer } });
+      expect(refused.status).toBe(400);
+      expect(refused.body.error).toContain(`schema version ${MIGRATIONS.length + 1}`);
+      expect(existsSync(join(s.dataDir, 'restore-pending.json'))).toBe(false);
+    });
+
+    it('keeps the secrets key out of a backup unless asked, and brings it back only when asked', async () => {
+      const backups = await tempFolder('backups');
+      const entries = async (file: string) => {
+        const names: string[] = [];
+        await tar.list({ file, onReadEntry: (e) => void names.push(e.path) });
+        return names;
+      };
+      const without = join(backups, 'without.bsbackup');
+      const withKey = join(backups, 'with-key.bsbackup');
+      await s.ok('POST', '/api/app/backups', { file: without });
+      await s.ok('POST', '/api/app/backups', { file: withKey, includeSecretKey: true });
+      expect(await entries(without)).not.toContain('secret.key');
+      expect(await entries(withKey)).toContain('secret.key');
+      // Another installation, another key: restoring with the key makes the backup's key its own.
+      const otherKeys = memoryKeyStore();
+      const other = await startTestServer({ secretKeys: otherKeys, keepDataDir: true });
+      expect(
+        (await other.call('POST', '/api/app/backups/restore', { body: { file: withKey, restoreSecretKey: true } }))
+          .status,
+      ).toBe(200);
+      await other.stop();
+      const reopened = await startTestServer({ dataDir: other.dataDir, secretKeys: otherKeys });
+      expect((await otherKeys.load())!.equals((await keys.load())!)).toBe(true);
+      await reopened.stop();
+    });
+
+    it("is a tenant administrator's: others are refused, and folders inside the data folder are refused by name", async () => {
+      const backups = await tempFolder('backups');
+      const designer = await signedInUserWith(
+        s,
+        { viewProject: true, updateProject: true, viewSettings: true, editSettings: true },
+        'designer',
+      );
+      for (const [method, path, body] of [
+        ['GET', '/api/app/backups', undefined],
+        [
+          'PUT',
+          '/api/app/backups/settings',
+          { folder: backups, frequency: 'Daily', atHour: 2, keep: 7, includeSecretKey: true },
+        ],
+        ['POST', '/api/app/backups', { file: join(backups, 'mine.bsbackup') }],
+        ['POST', '/api/app/backups/restore', { file: join(backups, 'mine.bsbackup') }],
+      ] as const) {
+        expect((await s.call(method, path, { token: designer.token, body })).status, `${method} ${path}`).toBe(403);
+        expect((await s.call(method, path, { token: null, body })).status, `${method} ${path}`).toBe(401);
       }
-    })();
-    const importing = s.ok('POST', `/api/app/analytics/${app}/import`, { fileName: 'big.csv', content: big });
-    while (written < 10) await new Promise((r) => setTimeout(r, 10));
-    const file = join(backups, 'during-work.bsbackup');
-    const backup = await s.call('POST', '/api/app/backups', { body: { file } });
-    expect(backup.status, JSON.stringify(backup.body)).toBe(200);
-    writing = false;
-    await writes;
-    await importing;
-    const groupsAfter = Number((await s.engine.services.db.query('SELECT COUNT(*) AS n FROM groups'))[0].n);
-    const rowsAfter = 60_000;
-    const recorded = backup.body.data.counts as Record<string, number>;
-    expect(recorded.groups).toBeGreaterThanOrEqual(groupsBefore + 10);
-    expect(recorded.groups).toBeLessThanOrEqual(groupsAfter);
-    expect(backup.body.data.includesSecretKey).toBe(false);
-
-    const staged = await s.call('POST', '/api/app/backups/restore', { body: { file } });
-    expect(staged.status, JSON.stringify(staged.body)).toBe(200);
-    expect(staged.body.data.restartRequired).toBe(true);
-    // Nothing replaced yet: the running data is what it was.
-    expect(Number((await s.engine.services.db.query('SELECT COUNT(*) AS n FROM groups'))[0].n)).toBe(groupsAfter);
-    await s.stop();
-
-    s = await startTestServer({ dataDir: s.dataDir, secretKeys: keys, keepDataDir: true });
-    const db = s.engine.services.db;
-    for (const [table, n] of Object.entries(recorded)) expect(Number((await db.query(`SELECT COUNT(*) AS n FROM "${table}"`))[0].n), table).toBe(n);
-    expect((await db.query('PRAGMA integrity_check'))[0].integrity_check).toBe('ok');
-    // The app's data is one whole state or the other, never half an import.
-    const appRows = await countIn(join(s.dataDir, 'apps', appRow.appId, 'data.db'), 'SELECT COUNT(*) AS n FROM data');
-    expect([rowsBefore, rowsAfter]).toContain(appRows);
-    // The restored data started: what it replaced is gone, and so is the staging.
-    expect(existsSync(join(s.dataDir, 'before-restore'))).toBe(false);
-    expect(existsSync(join(s.dataDir, 'restore-staging'))).toBe(false);
-    // It is listed as a backup of the folder once the folder is set.
-    await s.ok('PUT', '/api/app/backups/settings', { folder: backups, frequency: 'Off', atHour: 2, keep: 7, includeSecretKey: false });
-    expect((await s.ok('GET', '/api/app/backups')).backups.map((b: { name: string }) => b.name)).toEqual(['during-work.bsbackup']);
-  }, 180_000);
-
-  it('refuses a damaged backup, or one of a newer release, naming the file and replacing nothing', async () => {
-    const backups = await tempFolder('backups');
-    const file = join(backups, 'good.bsbackup');
-    await s.ok('POST', '/api/app/backups', { file });
-    const bytes = await readFile(file);
-    bytes[Math.floor(bytes.length / 2)] ^= 0xff;
-    const damaged = join(backups, 'damaged.bsbackup');
-    await writeFile(damaged, bytes);
-    const res = await s.call('POST', '/api/app/backups/restore', { body: { file: damaged } });
-    expect(res.status).toBe(400);
-    expect(res.body.errorDetails?.[0].field).toBe('body.file');
-    expect(existsSync(join(s.dataDir, 'restore-pending.json'))).toBe(false);
-    expect(existsSync(join(s.dataDir, 'restore-staging'))).toBe(false);
-    // A backup written by a newer release (a higher schema version in its manifest).
-    const unpacked = await tempFolder('unpacked');
-    await tar.extract({ file, cwd: unpacked });
-    const manifest = JSON.parse(await readFile(join(unpacked, 'manifest.json'), 'utf8'));
-    await writeFile(join(unpacked, 'manifest.json'), JSON.stringify({ ...manifest, schemaVersion: MIGRATIONS.length + 1 }));
-    const newer = join(backups, 'newer.bsbackup');
-    await tar.create({ gzip: true, file: newer, cwd: unpacked }, readdirSync(unpacked));
-    const refused = await s.call('POST', '/api/app/backups/restore', { body: { file: newer } });
-    expect(refused.status).toBe(400);
-    expect(refused.body.error).toContain(`schema version ${MIGRATIONS.length + 1}`);
-    expect(existsSync(join(s.dataDir, 'restore-pending.json'))).toBe(false);
-  });
-
-  it('keeps the secrets key out of a backup unless asked, and brings it back only when asked', async () => {
-    const backups = await tempFolder('backups');
-    const entries = async (file: string) => {
-      const names: string[] = [];
-      await tar.list({ file, onReadEntry: (e) => void names.push(e.path) });
-      return names;
-    };
-    const without = join(backups, 'without.bsbackup');
-    const withKey = join(backups, 'with-key.bsbackup');
-    await s.ok('POST', '/api/app/backups', { file: without });
-    await s.ok('POST', '/api/app/backups', { file: withKey, includeSecretKey: true });
-    expect(await entries(without)).not.toContain('secret.key');
-    expect(await entries(withKey)).toContain('secret.key');
-    // Another installation, another key: restoring with the key makes the backup's key its own.
-    const otherKeys = memoryKeyStore();
-    const other = await startTestServer({ secretKeys: otherKeys, keepDataDir: true });
-    expect((await other.call('POST', '/api/app/backups/restore', { body: { file: withKey, restoreSecretKey: true } })).status).toBe(200);
-    await other.stop();
-    const reopened = await startTestServer({ dataDir: other.dataDir, secretKeys: otherKeys });
-    expect((await otherKeys.load())!.equals((await keys.load())!)).toBe(true);
-    await reopened.stop();
-  });
-
-  it('is a tenant administrator\'s: others are refused, and folders inside the data folder are refused by name', async () => {
-    const backups = await tempFolder('backups');
-    const designer = await signedInUserWith(s, { viewProject: true, updateProject: true, viewSettings: true, editSettings: true }, 'designer');
-    for (const [method, path, body] of [
-      ['GET', '/api/app/backups', undefined],
-      ['PUT', '/api/app/backups/settings', { folder: backups, frequency: 'Daily', atHour: 2, keep: 7, includeSecretKey: true }],
-      ['POST', '/api/app/backups', { file: join(backups, 'mine.bsbackup') }],
-      ['POST', '/api/app/backups/restore', { file: join(backups, 'mine.bsbackup') }],
-    ] as const) {
-      expect((await s.call(method, path, { token: designer.token, body })).status, `${method} ${path}`).toBe(403);
-      expect((await s.call(method, path, { token: null, body })).status, `${method} ${path}`).toBe(401);
-    }
-    expect(readdirSync(backups)).toEqual([]);
-    const inside = await s.call('PUT', '/api/app/backups/settings', { body: { folder: join(s.dataDir, 'files'), frequency: 'Daily', atHour: 2, keep: 7, includeSecretKey: false } });
-    expect(inside.status).toBe(400);
-    expect(inside.body.errorDetails?.[0]).toMatchObject({ field: 'body.folder' });
-    const relative = await s.call('POST', '/api/app/backups', { body: { file: 'backups/mine.bsbackup' } });
-    expect(relative.body.errorDetails?.[0].field).toBe('body.file');
-    const scheduleWithout = await s.call('PUT', '/api/app/backups/settings', { body: { folder: null, frequency: 'Weekly', atHour: 2, keep: 7, includeSecretKey: false } });
-    expect(scheduleWithout.body.errorDetails?.[0].field).toBe('body.folder');
-  });
-});
+      expect(readdirSync(backups)).toEqual([]);
+      const inside = await s.call('PUT', '/api/app/backups/settings', {
+        body: { folder: join(s.dataDir, 'files'), frequency: 'Daily', atHour: 2, keep: 7, includeSecretKey: false },
+      });
+      expect(inside.status).toBe(400);
+      expect(inside.body.errorDetails?.[0]).toMatchObject({ field: 'body.folder' });
+      const relative = await s.call('POST', '/api/app/backups', { body: { file: 'backups/mine.bsbackup' } });
+      expect(relative.body.errorDetails?.[0].field).toBe('body.file');
+      const scheduleWithout = await s.call('PUT', '/api/app/backups/settings', {
+        body: { folder: null, frequency: 'Weekly', atHour: 2, keep: 7, includeSecretKey: false },
+      });
+      expect(scheduleWithout.body.errorDetails?.[0].field).toBe('body.folder');
+    });
+  },
+);
 
 describe(covers('scheduled backups with retention, on the engine clock', 'app.backups.configure'), () => {
   it('takes one backup a day at the hour set and keeps the newest ones', async () => {
@@ -184,7 +227,13 @@ describe(covers('scheduled backups with retention, on the engine clock', 'app.ba
     try {
       const backups = await tempFolder('scheduled');
       const hour = new Date(now).getHours(); // the schedule is in the machine's time zone
-      await s.ok('PUT', '/api/app/backups/settings', { folder: backups, frequency: 'Daily', atHour: (hour + 1) % 24, keep: 2, includeSecretKey: false });
+      await s.ok('PUT', '/api/app/backups/settings', {
+        folder: backups,
+        frequency: 'Daily',
+        atHour: (hour + 1) % 24,
+        keep: 2,
+        includeSecretKey: false,
+      });
       // Just set up: nothing due until the hour comes.
       expect(await s.engine.backups.tick()).toBe(false);
       const taken: string[] = [];
@@ -224,7 +273,12 @@ describe('a backup killed midway', () => {
 
     const second = join(backups, 'second.bsbackup');
     const child = spawn(process.execPath, ['--import', 'tsx', 'tests/support/backup-child.mts'], {
-      env: { ...process.env, BROADSHEET_TEST_DATA: s.dataDir, BROADSHEET_TEST_KEY: key.toString('hex'), BROADSHEET_TEST_BACKUP: second },
+      env: {
+        ...process.env,
+        BROADSHEET_TEST_DATA: s.dataDir,
+        BROADSHEET_TEST_KEY: key.toString('hex'),
+        BROADSHEET_TEST_BACKUP: second,
+      },
       stdio: ['ignore', 'pipe', 'inherit'],
     });
     const exited = new Promise((r) => child.once('exit', r));

@@ -30,11 +30,20 @@ export async function backupBench(runs = 3) {
   const dataDir = await mkdtemp(join(tmpdir(), 'bs-bench-backup-'));
   const out = await mkdtemp(join(tmpdir(), 'bs-bench-backup-out-'));
   const key = randomBytes(32);
-  const engine = await createEngine({ dataDir, secretKeys: { load: async () => key, save: async () => {} }, demo: false, schedulerTimers: false });
+  const engine = await createEngine({
+    dataDir,
+    secretKeys: { load: async () => key, save: async () => {} },
+    demo: false,
+    schedulerTimers: false,
+  });
   const ownerKey = await engine.issueOwnerKey();
   const server = await startHttpServer(engine, { port: 0 });
   const api = async (method: string, path: string, body?: unknown) => {
-    const res = await fetch(`${server.url}${path}`, { method, headers: { authorization: `Bearer ${ownerKey}`, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
+    const res = await fetch(`${server.url}${path}`, {
+      method,
+      headers: { authorization: `Bearer ${ownerKey}`, 'content-type': 'application/json' },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
     const json = (await res.json()) as { data: any };
     if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${JSON.stringify(json)}`);
     return json.data;
@@ -44,16 +53,35 @@ export async function backupBench(runs = 3) {
   const now = new Date().toISOString().replace('T', ' ').replace('Z', '');
   const runner = db.createQueryRunner();
   await runner.startTransaction();
-  for (let i = 0; i < 10_000; i++) await runner.query('INSERT INTO users (id, createdDate, modifiedDate, kind, firstName, lastName, email, isActive) VALUES (?, ?, ?, ?, ?, ?, ?, 1)', [randomUUID(), now, now, 'user', `First${i % 97}`, `Last${i}`, `user${i}@bench.example`]);
+  for (let i = 0; i < 10_000; i++)
+    await runner.query(
+      'INSERT INTO users (id, createdDate, modifiedDate, kind, firstName, lastName, email, isActive) VALUES (?, ?, ?, ?, ?, ?, ?, 1)',
+      [randomUUID(), now, now, 'user', `First${i % 97}`, `Last${i}`, `user${i}@bench.example`],
+    );
   await runner.commitTransaction();
   await runner.release();
   for (let r = 0; r < 40; r++) {
     const dir = join(dataDir, 'files', 'requests', randomUUID());
     await mkdir(dir, { recursive: true });
-    for (let i = 0; i < 10; i++) await writeFile(join(dir, `file-${i}.pdf`), i % 2 ? randomBytes(256 * 1024) : Buffer.from(`Region ${r} page ${i}\n`.repeat(13_000).slice(0, 256 * 1024)));
+    for (let i = 0; i < 10; i++)
+      await writeFile(
+        join(dir, `file-${i}.pdf`),
+        i % 2 ? randomBytes(256 * 1024) : Buffer.from(`Region ${r} page ${i}\n`.repeat(13_000).slice(0, 256 * 1024)),
+      );
   }
-  const app = await api('POST', '/api/v1/analytics-apps', { appId: 'bench-backup', name: 'Bench app', folderId: '00000000-0000-0000-0000-000000000000', folderPath: '/', allowAnalyticsSenseApp: false, allowMashup: false, defaultOpen: 'Main' });
-  const csv = ['Region,Product,Units,Price', ...Array.from({ length: 200_000 }, (_, i) => `R${i % 17},P${i % 101},${i % 9},${(i % 50) + 0.5}`)].join('\n');
+  const app = await api('POST', '/api/v1/analytics-apps', {
+    appId: 'bench-backup',
+    name: 'Bench app',
+    folderId: '00000000-0000-0000-0000-000000000000',
+    folderPath: '/',
+    allowAnalyticsSenseApp: false,
+    allowMashup: false,
+    defaultOpen: 'Main',
+  });
+  const csv = [
+    'Region,Product,Units,Price',
+    ...Array.from({ length: 200_000 }, (_, i) => `R${i % 17},P${i % 101},${i % 9},${(i % 50) + 0.5}`),
+  ].join('\n');
   await api('POST', `/api/app/analytics/${app.id}/import`, { fileName: 'data.csv', content: csv });
 
   const ours = async (n: number) => {
@@ -67,9 +95,14 @@ export async function backupBench(runs = 3) {
     await mkdir(join(dir, 'apps', 'bench-backup'), { recursive: true });
     await vacuumInto(join(dataDir, 'broadsheet.db'), join(dir, 'broadsheet.db'));
     await vacuumInto(join(dataDir, 'apps', 'bench-backup', 'data.db'), join(dir, 'apps', 'bench-backup', 'data.db'));
-    const files = (await readdir(join(dataDir, 'files'), { recursive: true, withFileTypes: true })).filter((d) => d.isFile()).map((d) => join(d.parentPath, d.name).slice(dataDir.length + 1));
+    const files = (await readdir(join(dataDir, 'files'), { recursive: true, withFileTypes: true }))
+      .filter((d) => d.isFile())
+      .map((d) => join(d.parentPath, d.name).slice(dataDir.length + 1));
     await tar.create({ gzip: true, file: join(out, `bare-${n}.tgz`), cwd: dataDir, portable: true }, files);
-    await tar.create({ gzip: true, file: join(out, `bare-${n}-db.tgz`), cwd: dir, portable: true }, ['broadsheet.db', 'apps/bench-backup/data.db']);
+    await tar.create({ gzip: true, file: join(out, `bare-${n}-db.tgz`), cwd: dir, portable: true }, [
+      'broadsheet.db',
+      'apps/bench-backup/data.db',
+    ]);
     const ms = performance.now() - t;
     await rm(dir, { recursive: true, force: true });
     return ms;

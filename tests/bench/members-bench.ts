@@ -11,44 +11,116 @@ import { createEngine } from '../../engine/engine.js';
 import { startHttpServer } from '../../engine/http/server.js';
 import { newBase } from '../../engine/core/entity-base.js';
 import { Report, type ReportRow } from '../../engine/features/reports/reports.entity.js';
-import { MemberPermission, PERMISSION_FLAGS, type MemberPermissionRow, type PermissionSet } from '../../engine/features/members/members.entity.js';
+import {
+  MemberPermission,
+  PERMISSION_FLAGS,
+  type MemberPermissionRow,
+  type PermissionSet,
+} from '../../engine/features/members/members.entity.js';
 
-const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))];
+const pct = (xs: number[], p: number) =>
+  [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))];
 const set = (on: string[]) => Object.fromEntries(PERMISSION_FLAGS.map((f) => [f, on.includes(f)])) as PermissionSet;
 
 export async function membersBench(reports = 10_000, granted = 1_000) {
   const dataDir = await mkdtemp(join(tmpdir(), 'bs-bench-members-'));
   const key = randomBytes(32);
-  const engine = await createEngine({ dataDir, secretKeys: { load: async () => key, save: async () => {} }, demo: false });
+  const engine = await createEngine({
+    dataDir,
+    secretKeys: { load: async () => key, save: async () => {} },
+    demo: false,
+  });
   const ownerKey = await engine.issueOwnerKey();
   const server = await startHttpServer(engine, { port: 0 });
   const api = async (method: string, path: string, token: string, body?: unknown) => {
-    const res = await fetch(`${server.url}${path}`, { method, headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
+    const res = await fetch(`${server.url}${path}`, {
+      method,
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
     const json = (await res.json()) as { data: any; totalItems?: number };
     if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${JSON.stringify(json)}`);
     return json;
   };
   const org = (await api('GET', '/api/v1/organizations', ownerKey)).data[0].id;
-  const project = (await api('POST', '/api/app/projects', ownerKey, { name: 'Ten thousand reports', organizationId: org })).data;
-  const role = (await api('POST', '/api/v1/roles', ownerKey, { name: 'Designers', permissions: { viewProject: true }, isActive: true, allProjects: true })).data;
-  const user = (await api('POST', '/api/v1/users', ownerKey, { firstName: 'Mia', lastName: 'Member', email: 'mia@bench.example', password: 'correct horse battery', isActive: true, roles: [{ id: role.id }], organizations: [{ id: org }] })).data;
-  const login = (await api('POST', '/api/app/auth/login', '', { email: 'mia@bench.example', password: 'correct horse battery' })).data.token as string;
+  const project = (
+    await api('POST', '/api/app/projects', ownerKey, { name: 'Ten thousand reports', organizationId: org })
+  ).data;
+  const role = (
+    await api('POST', '/api/v1/roles', ownerKey, {
+      name: 'Designers',
+      permissions: { viewProject: true },
+      isActive: true,
+      allProjects: true,
+    })
+  ).data;
+  const user = (
+    await api('POST', '/api/v1/users', ownerKey, {
+      firstName: 'Mia',
+      lastName: 'Member',
+      email: 'mia@bench.example',
+      password: 'correct horse battery',
+      isActive: true,
+      roles: [{ id: role.id }],
+      organizations: [{ id: org }],
+    })
+  ).data;
+  const login = (
+    await api('POST', '/api/app/auth/login', '', { email: 'mia@bench.example', password: 'correct horse battery' })
+  ).data.token as string;
   // The administrator signs in the same way (a session, not the owner's API key), so only the member checks differ.
-  const adminUser = (await api('POST', '/api/v1/users', ownerKey, { firstName: 'Ada', lastName: 'Admin', email: 'ada@bench.example', password: 'correct horse battery', isActive: true, roles: [{ id: role.id }], organizations: [{ id: org }] })).data;
+  const adminUser = (
+    await api('POST', '/api/v1/users', ownerKey, {
+      firstName: 'Ada',
+      lastName: 'Admin',
+      email: 'ada@bench.example',
+      password: 'correct horse battery',
+      isActive: true,
+      roles: [{ id: role.id }],
+      organizations: [{ id: org }],
+    })
+  ).data;
   await engine.services.db.query('UPDATE users SET isTenantAdmin = 1 WHERE id = ?', [adminUser.id]);
-  const adminLogin = (await api('POST', '/api/app/auth/login', '', { email: 'ada@bench.example', password: 'correct horse battery' })).data.token as string;
+  const adminLogin = (
+    await api('POST', '/api/app/auth/login', '', { email: 'ada@bench.example', password: 'correct horse battery' })
+  ).data.token as string;
 
   const db = engine.services.db;
   const rows: ReportRow[] = Array.from({ length: reports }, (_, i) => ({
-    ...newBase(new Date()), projectId: project.id, connectionId: null, name: `Report ${String(i).padStart(5, '0')}`, description: null, type: 'Html',
-    isIteration: false, iterationFields: [], dynamicNameSeparator: null, dynamicNames: [], document: { blocks: [] }, filterIds: [], templateFile: null, createdBy: null, modifiedBy: null,
+    ...newBase(new Date()),
+    projectId: project.id,
+    connectionId: null,
+    name: `Report ${String(i).padStart(5, '0')}`,
+    description: null,
+    type: 'Html',
+    isIteration: false,
+    iterationFields: [],
+    dynamicNameSeparator: null,
+    dynamicNames: [],
+    document: { blocks: [] },
+    filterIds: [],
+    templateFile: null,
+    createdBy: null,
+    modifiedBy: null,
   }));
   for (let i = 0; i < rows.length; i += 500) await db.getRepository(Report).insert(rows.slice(i, i + 500));
   // Every tenth report is opened to the user; the project itself only shows to them.
   const allowed = new Set(rows.filter((_, i) => i % (reports / granted) === 0).map((r) => r.id));
-  const grants: MemberPermissionRow[] = [...allowed].map((id) => ({ ...newBase(new Date()), objectType: 'report', objectId: id, projectId: project.id, memberId: user.id, memberType: 'user', permissions: set(['viewReport']) }));
-  for (let i = 0; i < grants.length; i += 500) await db.getRepository(MemberPermission).insert(grants.slice(i, i + 500));
-  await api('PUT', `/api/v2/projects/${project.id}/permissions`, ownerKey, { members: [{ id: user.id, type: 'user' }], permissions: set(['viewProject']) });
+  const grants: MemberPermissionRow[] = [...allowed].map((id) => ({
+    ...newBase(new Date()),
+    objectType: 'report',
+    objectId: id,
+    projectId: project.id,
+    memberId: user.id,
+    memberType: 'user',
+    permissions: set(['viewReport']),
+  }));
+  for (let i = 0; i < grants.length; i += 500)
+    await db.getRepository(MemberPermission).insert(grants.slice(i, i + 500));
+  await api('PUT', `/api/v2/projects/${project.id}/permissions`, ownerKey, {
+    members: [{ id: user.id, type: 'user' }],
+    permissions: set(['viewProject']),
+  });
   await db.query('UPDATE projects SET permissionsMode = 1 WHERE id = ?', [project.id]);
 
   const page = (token: string, n: number) => api('GET', `/api/v1/reports?page=${n}&page_size=10&sort_by=Name`, token);
@@ -69,7 +141,8 @@ export async function membersBench(reports = 10_000, granted = 1_000) {
     admin.push(performance.now() - t);
     if (mine.data.length !== 10 || all.data.length !== 10) throw new Error('expected 10 rows a page');
     if (i % 50 === 0) {
-      if (mine.totalItems !== granted || !mine.data.every((r: { id: string }) => allowed.has(r.id))) throw new Error('the member saw a report not opened to them');
+      if (mine.totalItems !== granted || !mine.data.every((r: { id: string }) => allowed.has(r.id)))
+        throw new Error('the member saw a report not opened to them');
       checked++;
     }
   }
@@ -77,8 +150,15 @@ export async function membersBench(reports = 10_000, granted = 1_000) {
   await engine.close();
   await rm(dataDir, { recursive: true, force: true });
   const ratio = pct(member, 50) / pct(admin, 50);
-  return [{
-    reports, 'opened to the member': granted, 'member p50 ms': pct(member, 50).toFixed(2), 'member p95 ms': pct(member, 95).toFixed(2),
-    'administrator p50 ms': pct(admin, 50).toFixed(2), 'ratio (aim < 2x)': `${ratio.toFixed(2)}x`, checked: `${checked} pages: only opened reports, total ${granted}`,
-  }];
+  return [
+    {
+      reports,
+      'opened to the member': granted,
+      'member p50 ms': pct(member, 50).toFixed(2),
+      'member p95 ms': pct(member, 95).toFixed(2),
+      'administrator p50 ms': pct(admin, 50).toFixed(2),
+      'ratio (aim < 2x)': `${ratio.toFixed(2)}x`,
+      checked: `${checked} pages: only opened reports, total ${granted}`,
+    },
+  ];
 }

@@ -23,7 +23,8 @@ import { RenderPool } from '../../engine/render/render-pool.js';
 import type { OpContext } from '../../engine/ops/context.js';
 import type { ReportDocument, ResolvedReport } from '../../engine/render/document.js';
 
-const pct = (xs: number[], p: number) => (xs.length ? [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))] : NaN);
+const pct = (xs: number[], p: number) =>
+  xs.length ? [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))] : NaN;
 const f1 = (x: number) => x.toFixed(1);
 
 /** Samples the process's resident memory (workers included) every 20 ms until stopped. */
@@ -77,18 +78,44 @@ export async function reportBench(customers = 500) {
     blocks: [
       { id: 'h', type: 'heading', text: 'Customer statement', level: 1 },
       { id: 'k', type: 'kpi', label: 'Sales', expression: 'Sum(Sales)', format: { decimals: 2 } },
-      { id: 't', type: 'table', dimensions: ['OrderID', 'OrderDate'], measures: [{ label: 'Sales', expression: 'Sum(Sales)' }], sort: { by: 'measure', index: 0, direction: 'desc' }, limit: 50, title: 'Largest orders' },
-      { id: 'c', type: 'chart', chartType: 'bar', dimensions: ['Category'], measures: [{ label: 'Sales', expression: 'Sum(Sales)' }], title: 'Sales by category' },
+      {
+        id: 't',
+        type: 'table',
+        dimensions: ['OrderID', 'OrderDate'],
+        measures: [{ label: 'Sales', expression: 'Sum(Sales)' }],
+        sort: { by: 'measure', index: 0, direction: 'desc' },
+        limit: 50,
+        title: 'Largest orders',
+      },
+      {
+        id: 'c',
+        type: 'chart',
+        chartType: 'bar',
+        dimensions: ['Category'],
+        measures: [{ label: 'Sales', expression: 'Sum(Sales)' }],
+        title: 'Sales by category',
+      },
     ],
   };
   const row = await createReport(ctx, { name: 'Customer statement', projectId: project.id, type: 'Excel', document });
   row.isIteration = true;
   row.iterationFields = [{ fieldID: meta.fields.find((f) => f.name === 'Customer')!.id, order: 0 }];
   await engine.services.db.getRepository(Report).save(row);
-  const names = (await engine.services.analytics.iterationValues('sales-demo', ['Customer'])).slice(0, customers).map((c) => c[0]);
+  const names = (await engine.services.analytics.iterationValues('sales-demo', ['Customer']))
+    .slice(0, customers)
+    .map((c) => c[0]);
   const selections = { Customer: names };
   const resolved: ResolvedReport[] = [];
-  for (const c of names) resolved.push(await resolveReport({ provider: engine.services.analytics, appId: 'sales-demo', title: 'Customer statement', document, selections: { Customer: [c] } }));
+  for (const c of names)
+    resolved.push(
+      await resolveReport({
+        provider: engine.services.analytics,
+        appId: 'sales-demo',
+        title: 'Customer statement',
+        document,
+        selections: { Customer: [c] },
+      }),
+    );
   const threads = engine.services.renders.threads;
 
   const results: Record<string, unknown>[] = [];
@@ -110,7 +137,9 @@ export async function reportBench(customers = 500) {
     const lister = (async () => {
       while (busy) {
         const t = performance.now();
-        await (await fetch(`${server.url}/api/v1/groups?page_size=10`, { headers: { authorization: `Bearer ${ownerKey}` } })).json();
+        await (
+          await fetch(`${server.url}/api/v1/groups?page_size=10`, { headers: { authorization: `Bearer ${ownerKey}` } })
+        ).json();
         latencies.push(performance.now() - t);
         await new Promise((r) => setTimeout(r, 50));
       }
@@ -128,8 +157,13 @@ export async function reportBench(customers = 500) {
     busy = false;
     await lister;
     if (files.length !== customers) throw new Error(`expected ${customers} files, got ${files.length}`);
-    if ((await JSZip.loadAsync(download.data)).filter(() => true).length !== customers) throw new Error('the zip does not hold every file');
-    const checked = await checkSample(format, files.map((f) => f.data), dataDir);
+    if ((await JSZip.loadAsync(download.data)).filter(() => true).length !== customers)
+      throw new Error('the zip does not hold every file');
+    const checked = await checkSample(
+      format,
+      files.map((f) => f.data),
+      dataDir,
+    );
 
     const perSecond = (customers / wall) * 1000;
     const limitPerSecond = (customers / limitMs) * 1000;

@@ -5,7 +5,10 @@ import { SMTPServer } from 'smtp-server';
 
 const raw = [];
 const smtp = new SMTPServer({
-  authOptional: true, disabledCommands: ['STARTTLS', 'AUTH'], logger: false, size: 10 * 1024 * 1024,
+  authOptional: true,
+  disabledCommands: ['STARTTLS', 'AUTH'],
+  logger: false,
+  size: 10 * 1024 * 1024,
   onData(stream, _session, cb) {
     const chunks = [];
     stream.on('data', (c) => chunks.push(c));

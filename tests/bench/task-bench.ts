@@ -30,11 +30,16 @@ import type { OpContext } from '../../engine/ops/context.js';
 import { link, unlink } from 'node:fs/promises';
 import { randomUUID } from 'node:crypto';
 
-const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))];
+const pct = (xs: number[], p: number) =>
+  [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))];
 const f1 = (x: number) => x.toFixed(1);
 
 async function api(url: string, key: string, method: string, path: string, body?: unknown) {
-  const res = await fetch(url + path, { method, headers: { authorization: `Bearer ${key}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) }, body: body === undefined ? undefined : JSON.stringify(body) });
+  const res = await fetch(url + path, {
+    method,
+    headers: { authorization: `Bearer ${key}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
   const env = (await res.json()) as { isSuccess: boolean; data: any; error: string };
   if (!env.isSuccess) throw new Error(`${method} ${path}: ${env.error}`);
   return env.data;
@@ -44,7 +49,11 @@ async function api(url: string, key: string, method: string, path: string, body?
 function ended(engine: Engine, id: string): Promise<string> {
   return new Promise((resolve) => {
     const off = engine.on((e) => {
-      if (e.type === 'request.changed' && e.payload.id === id && ['completed', 'warning', 'failed', 'aborted'].includes(e.payload.status)) {
+      if (
+        e.type === 'request.changed' &&
+        e.payload.id === id &&
+        ['completed', 'warning', 'failed', 'aborted'].includes(e.payload.status)
+      ) {
         off();
         resolve(e.payload.status);
       }
@@ -66,33 +75,71 @@ export async function taskBench() {
     blocks: [
       { id: 'h', type: 'heading', text: 'Customer statement', level: 1 },
       { id: 'k', type: 'kpi', label: 'Sales', expression: 'Sum(Sales)', format: { decimals: 2 } },
-      { id: 't', type: 'table', dimensions: ['OrderID', 'OrderDate'], measures: [{ label: 'Sales', expression: 'Sum(Sales)' }], sort: { by: 'measure', index: 0, direction: 'desc' }, limit: 50, title: 'Largest orders' },
+      {
+        id: 't',
+        type: 'table',
+        dimensions: ['OrderID', 'OrderDate'],
+        measures: [{ label: 'Sales', expression: 'Sum(Sales)' }],
+        sort: { by: 'measure', index: 0, direction: 'desc' },
+        limit: 50,
+        title: 'Largest orders',
+      },
     ],
   };
-  const report = await call('POST', '/api/v2/reports', { name: 'Customer statement', projectID: project.id, type: 'Word' });
+  const report = await call('POST', '/api/v2/reports', {
+    name: 'Customer statement',
+    projectID: project.id,
+    type: 'Word',
+  });
   await call('PUT', `/api/app/reports/${report.id}/document`, { document });
-  await call('PUT', `/api/v2/reports/${report.id}`, { name: 'Customer statement', isIteration: true, iterationFields: [{ fieldID: meta.fields.find((f) => f.name === 'Customer')!.id, order: 0 }] });
+  await call('PUT', `/api/v2/reports/${report.id}`, {
+    name: 'Customer statement',
+    isIteration: true,
+    iterationFields: [{ fieldID: meta.fields.find((f) => f.name === 'Customer')!.id, order: 0 }],
+  });
   // 500 customers: a filter keeps the first 500 of the 600.
-  const names = (await engine.services.analytics.iterationValues('sales-demo', ['Customer'])).slice(0, 500).map((c) => c[0]);
+  const names = (await engine.services.analytics.iterationValues('sales-demo', ['Customer']))
+    .slice(0, 500)
+    .map((c) => c[0]);
   const filter = await call('POST', '/api/v2/filters', { name: '500 customers', projectID: project.id });
-  await call('PUT', `/api/v2/filters/${filter.id}/fields`, { analyticsFieldID: meta.fields.find((f) => f.name === 'Customer')!.id, filterItemFieldValues: names });
+  await call('PUT', `/api/v2/filters/${filter.id}/fields`, {
+    analyticsFieldID: meta.fields.find((f) => f.name === 'Customer')!.id,
+    filterItemFieldValues: names,
+  });
   const task = await call('POST', '/api/v2/tasks', { name: 'Statements', projectID: project.id });
-  await call('PUT', `/api/v2/tasks/${task.id}/reports`, { reportID: report.id, format: 'Pdf', emailEmbedment: false, emailAttachment: true, filters: [{ id: filter.id, order: 0 }] });
+  await call('PUT', `/api/v2/tasks/${task.id}/reports`, {
+    reportID: report.id,
+    format: 'Pdf',
+    emailEmbedment: false,
+    emailAttachment: true,
+    filters: [{ id: filter.id, order: 0 }],
+  });
   const threads = engine.services.renders.threads;
 
   // The practical limit: same renderer, same threads, warmed, reports in hand, each written whole.
   const resolved: ResolvedReport[] = [];
-  for (const c of names) resolved.push(await resolveReport({ provider: engine.services.analytics, appId: 'sales-demo', title: 'Customer statement', document, selections: { Customer: [c] } }));
+  for (const c of names)
+    resolved.push(
+      await resolveReport({
+        provider: engine.services.analytics,
+        appId: 'sales-demo',
+        title: 'Customer statement',
+        document,
+        selections: { Customer: [c] },
+      }),
+    );
   const limitPool = new RenderPool(threads);
   await Promise.all(resolved.slice(0, threads * 4).map((r) => limitPool.render({ format: 'Pdf', report: r })));
   const limitDir = join(dataDir, 'limit');
   await mkdir(limitDir);
   const l0 = performance.now();
-  await Promise.all(resolved.map(async (r, i) => {
-    const data = await limitPool.render({ format: 'Pdf', report: r });
-    await writeFile(join(limitDir, `${i}.pdf.part`), data);
-    await rename(join(limitDir, `${i}.pdf.part`), join(limitDir, `${i}.pdf`));
-  }));
+  await Promise.all(
+    resolved.map(async (r, i) => {
+      const data = await limitPool.render({ format: 'Pdf', report: r });
+      await writeFile(join(limitDir, `${i}.pdf.part`), data);
+      await rename(join(limitDir, `${i}.pdf.part`), join(limitDir, `${i}.pdf`));
+    }),
+  );
   const limitMs = performance.now() - l0;
   await limitPool.close();
 
@@ -104,7 +151,8 @@ export async function taskBench() {
   const status = await ended(engine, run.id);
   const runMs = performance.now() - t0;
   const row = await engine.services.db.getRepository(Request).findOneByOrFail({ id: run.id });
-  if (status !== 'completed' || row.files.length !== 500) throw new Error(`the run ended ${status} with ${row.files.length} files`);
+  if (status !== 'completed' || row.files.length !== 500)
+    throw new Error(`the run ended ${status} with ${row.files.length} files`);
   const sample = [0, 250, 499].map((i) => row.files[i].name);
   let checked = 'qpdf not installed: not checked';
   for (const name of sample) {
@@ -135,7 +183,10 @@ export async function taskBench() {
 
   // On-demand: one region, one page, POST to completed; beside the synchronous generate.
   const [demoReport] = await engine.services.db.query("SELECT id FROM reports WHERE name = 'Regional sales review'");
-  const body = { config: { reportId: demoReport.id, outputFormat: 'Pdf' }, selections: [{ fieldName: 'Region', selectedCount: 1, selectedValues: ['EMEA'], isNumeric: false }] };
+  const body = {
+    config: { reportId: demoReport.id, outputFormat: 'Pdf' },
+    selections: [{ fieldName: 'Region', selectedCount: 1, selectedValues: ['EMEA'], isNumeric: false }],
+  };
   const onDemand: number[] = [];
   const direct: number[] = [];
   for (let i = 0; i < 35; i++) {
@@ -144,29 +195,63 @@ export async function taskBench() {
     await ended(engine, posted.id);
     if (i >= 5) onDemand.push(performance.now() - a);
     const b = performance.now();
-    const res = await fetch(`${server.url}/api/v2/reports/${demoReport.id}/generate?outputFormat=Pdf`, { method: 'POST', headers: { authorization: `Bearer ${ownerKey}`, 'content-type': 'application/json' }, body: JSON.stringify({ selections: [{ fieldName: 'Region', values: ['EMEA'] }] }) });
+    const res = await fetch(`${server.url}/api/v2/reports/${demoReport.id}/generate?outputFormat=Pdf`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${ownerKey}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ selections: [{ fieldName: 'Region', values: ['EMEA'] }] }),
+    });
     await res.arrayBuffer();
     if (i >= 5) direct.push(performance.now() - b);
   }
 
   // 10,000 schedules loaded: every next fire time recomputed, against croner alone on the same specs.
   const frequencies = [
-    { frequency: 'Daily', atHour: 7, atMinut: 30 }, { frequency: 'Weekly', weeklyDays: 'Monday, Thursday', atHour: 6, atMinut: 0 },
-    { frequency: 'Hourly', everyHours: 2, fromHour: 8, fromMinut: 0, toHour: 18, toMinut: 0 }, { frequency: 'Monthly', day: 15, atHour: 9, atMinut: 0 },
+    { frequency: 'Daily', atHour: 7, atMinut: 30 },
+    { frequency: 'Weekly', weeklyDays: 'Monday, Thursday', atHour: 6, atMinut: 0 },
+    { frequency: 'Hourly', everyHours: 2, fromHour: 8, fromMinut: 0, toHour: 18, toMinut: 0 },
+    { frequency: 'Monthly', day: 15, atHour: 9, atMinut: 0 },
   ];
   const zones = ['Europe/Paris', 'America/New_York', 'Asia/Tokyo', 'UTC'];
   const now = new Date();
   const rows = Array.from({ length: 10_000 }, (_, i) => {
     const f = frequencies[i % frequencies.length];
     return {
-      ...newBase(now), taskId: task.id, kind: 'Schedule' as const, name: `S${i}`, description: null, isActive: true, execution: null, priority: null, timeZone: zones[i % zones.length],
-      schedule: { day: null, month: null, atHour: null, atMinut: null, everyHours: null, fromHour: null, fromMinut: null, toHour: null, toMinut: null, weeklyDays: null, ...f },
-      appId: null, analyticsEvent: null, startDate: now, endDate: new Date(now.getTime() + 365 * 86400_000), lastFireTime: null, lastScheduledFor: null, nextFireTime: null,
+      ...newBase(now),
+      taskId: task.id,
+      kind: 'Schedule' as const,
+      name: `S${i}`,
+      description: null,
+      isActive: true,
+      execution: null,
+      priority: null,
+      timeZone: zones[i % zones.length],
+      schedule: {
+        day: null,
+        month: null,
+        atHour: null,
+        atMinut: null,
+        everyHours: null,
+        fromHour: null,
+        fromMinut: null,
+        toHour: null,
+        toMinut: null,
+        weeklyDays: null,
+        ...f,
+      },
+      appId: null,
+      analyticsEvent: null,
+      startDate: now,
+      endDate: new Date(now.getTime() + 365 * 86400_000),
+      lastFireTime: null,
+      lastScheduledFor: null,
+      nextFireTime: null,
     };
   });
-  await engine.services.write(() => engine.services.db.transaction(async (m) => {
-    for (let i = 0; i < rows.length; i += 500) await m.getRepository(TaskTrigger).insert(rows.slice(i, i + 500));
-  }));
+  await engine.services.write(() =>
+    engine.services.db.transaction(async (m) => {
+      for (let i = 0; i < rows.length; i += 500) await m.getRepository(TaskTrigger).insert(rows.slice(i, i + 500));
+    }),
+  );
   const specs = rows.map((r) => scheduleOf(r)!);
   for (const s of specs.slice(0, 200)) nextFireTimes(s, now, 1);
   const c0 = performance.now();
@@ -175,7 +260,11 @@ export async function taskBench() {
   const r0 = performance.now();
   await engine.scheduler.reload();
   const recomputeMs = performance.now() - r0;
-  const withNext = await engine.services.db.getRepository(TaskTrigger).createQueryBuilder('t').where('t.nextFireTime IS NOT NULL').getCount();
+  const withNext = await engine.services.db
+    .getRepository(TaskTrigger)
+    .createQueryBuilder('t')
+    .where('t.nextFireTime IS NOT NULL')
+    .getCount();
   // A start with them stored: what the app does each time it opens.
   engine.scheduler.stop();
   const st0 = performance.now();
@@ -187,7 +276,13 @@ export async function taskBench() {
   const idle = await call('POST', '/api/v2/tasks', { name: 'Drift', projectID: project.id });
   const start = Date.now() + 3000;
   for (let i = 0; i < 100; i++) {
-    await call('POST', `/api/v1/tasks/${idle.id}/triggers/schedules`, { name: `Once ${i}`, frequency: 'Once', timeZone: 'UTC', startDate: new Date(start + i * 40).toISOString(), endDate: new Date(start + 86400_000).toISOString() });
+    await call('POST', `/api/v1/tasks/${idle.id}/triggers/schedules`, {
+      name: `Once ${i}`,
+      frequency: 'Once',
+      timeZone: 'UTC',
+      startDate: new Date(start + i * 40).toISOString(),
+      endDate: new Date(start + 86400_000).toISOString(),
+    });
   }
   await new Promise((r) => setTimeout(r, start + 100 * 40 + 1500 - Date.now()));
   const fired = await engine.services.db.getRepository(Request).findBy({ taskId: idle.id });
@@ -200,13 +295,49 @@ export async function taskBench() {
   const runPerS = 500 / (runMs / 1000);
   const limitPerS = 500 / (limitMs / 1000);
   return [
-    { measure: '500-file PDF task run (v2.requests.run → completed)', value: `${f1(runMs)} ms, ${f1(runPerS)} files/s`, limit: `${f1(limitMs)} ms, ${f1(limitPerS)} files/s (bare renderer, ${threads} threads)`, ratio: `${Math.round((runPerS / limitPerS) * 100)}% of limit`, checked },
+    {
+      measure: '500-file PDF task run (v2.requests.run → completed)',
+      value: `${f1(runMs)} ms, ${f1(runPerS)} files/s`,
+      limit: `${f1(limitMs)} ms, ${f1(limitPerS)} files/s (bare renderer, ${threads} threads)`,
+      ratio: `${Math.round((runPerS / limitPerS) * 100)}% of limit`,
+      checked,
+    },
     hub,
-    { measure: 'stop of a 500-file run after 50 files', value: `${f1(stopMs)} ms to aborted`, limit: '—', ratio: '—', checked: 'status aborted, no files kept' },
-    { measure: 'on-demand one-page PDF, POST → completed (30 runs)', value: `p50 ${f1(pct(onDemand, 50))} ms, p95 ${f1(pct(onDemand, 95))} ms`, limit: `p50 ${f1(pct(direct, 50))} ms (synchronous generate)`, ratio: `${(pct(onDemand, 50) / pct(direct, 50)).toFixed(2)}x`, checked: 'each completed' },
-    { measure: '10,000 schedules loaded at start (stored next fire times)', value: `${f1(loadMs)} ms (${loaded} schedules)`, limit: '—', ratio: '—', checked: `${withNext} with a next fire time` },
-    { measure: '10,000 next fire times recomputed (first load, or rules changed)', value: `${f1(recomputeMs)} ms`, limit: `${f1(cronerMs)} ms (croner alone, same specs)`, ratio: `${(recomputeMs / cronerMs).toFixed(2)}x`, checked: `${withNext} with a next fire time` },
-    { measure: 'fire drift, 100 one-off schedules (live timers)', value: `p50 ${f1(pct(drift, 50))} ms, p99 ${f1(pct(drift, 99))} ms, max ${f1(Math.max(...drift))} ms`, limit: '0 ms', ratio: '—', checked: `${fired.length} fired once each` },
+    {
+      measure: 'stop of a 500-file run after 50 files',
+      value: `${f1(stopMs)} ms to aborted`,
+      limit: '—',
+      ratio: '—',
+      checked: 'status aborted, no files kept',
+    },
+    {
+      measure: 'on-demand one-page PDF, POST → completed (30 runs)',
+      value: `p50 ${f1(pct(onDemand, 50))} ms, p95 ${f1(pct(onDemand, 95))} ms`,
+      limit: `p50 ${f1(pct(direct, 50))} ms (synchronous generate)`,
+      ratio: `${(pct(onDemand, 50) / pct(direct, 50)).toFixed(2)}x`,
+      checked: 'each completed',
+    },
+    {
+      measure: '10,000 schedules loaded at start (stored next fire times)',
+      value: `${f1(loadMs)} ms (${loaded} schedules)`,
+      limit: '—',
+      ratio: '—',
+      checked: `${withNext} with a next fire time`,
+    },
+    {
+      measure: '10,000 next fire times recomputed (first load, or rules changed)',
+      value: `${f1(recomputeMs)} ms`,
+      limit: `${f1(cronerMs)} ms (croner alone, same specs)`,
+      ratio: `${(recomputeMs / cronerMs).toFixed(2)}x`,
+      checked: `${withNext} with a next fire time`,
+    },
+    {
+      measure: 'fire drift, 100 one-off schedules (live timers)',
+      value: `p50 ${f1(pct(drift, 50))} ms, p99 ${f1(pct(drift, 99))} ms, max ${f1(Math.max(...drift))} ms`,
+      limit: '0 ms',
+      ratio: '—',
+      checked: `${fired.length} fired once each`,
+    },
   ];
 }
 
@@ -230,8 +361,14 @@ async function hubPublish(engine: Engine, requestId: string, taskId: string) {
     if (i > 0) times.push(performance.now() - t0);
     if (n !== files.length) throw new Error(`published ${n} of ${files.length}`);
   }
-  const [{ n: occurrences }] = await s.db.query('SELECT COUNT(*) n FROM hub_file_occurrences o JOIN hub_files f ON f.id = o.fileId WHERE f.taskReportId = ?', [tr.id]);
-  const sample = await s.db.query('SELECT f.id, f.latestOccurrenceId, f.extension FROM hub_files f WHERE f.taskReportId = ? LIMIT 3', [tr.id]);
+  const [{ n: occurrences }] = await s.db.query(
+    'SELECT COUNT(*) n FROM hub_file_occurrences o JOIN hub_files f ON f.id = o.fileId WHERE f.taskReportId = ?',
+    [tr.id],
+  );
+  const sample = await s.db.query(
+    'SELECT f.id, f.latestOccurrenceId, f.extension FROM hub_files f WHERE f.taskReportId = ? LIMIT 3',
+    [tr.id],
+  );
   for (const f of sample) {
     const bytes = await readFile(join(s.dataDir, 'files', 'hub', f.id, `${f.latestOccurrenceId}.${f.extension}`));
     if (!bytes.subarray(0, 5).equals(Buffer.from('%PDF-'))) throw new Error('a published file is not a PDF');
@@ -240,7 +377,9 @@ async function hubPublish(engine: Engine, requestId: string, taskId: string) {
   // oldest set of rows deleted and its files unlinked), nothing else.
   const bare: number[] = [];
   const made: string[][] = [];
-  await s.db.query('CREATE TABLE bench_rows (id TEXT PRIMARY KEY, a TEXT, b TEXT, c TEXT, d INTEGER, e TEXT, round INTEGER)');
+  await s.db.query(
+    'CREATE TABLE bench_rows (id TEXT PRIMARY KEY, a TEXT, b TEXT, c TEXT, d INTEGER, e TEXT, round INTEGER)',
+  );
   for (let i = 0; i < 5; i++) {
     const dir = join(s.dataDir, 'bench-bare', String(i));
     await mkdir(dir, { recursive: true });
@@ -251,20 +390,36 @@ async function hubPublish(engine: Engine, requestId: string, taskId: string) {
       await link(join(s.dataDir, 'files', 'requests', requestId, f.name), target);
       made[i].push(target);
     }
-    await s.write(() => s.db.transaction(async (m) => {
-      for (let k = 0; k < files.length * 3; k += 300) {
-        const chunk = Array.from({ length: Math.min(300, files.length * 3 - k) }, () => [randomUUID(), 'file', 'name.pdf', 'application/pdf', 1234, requestId, i]);
-        await m.query(`INSERT INTO bench_rows VALUES ${chunk.map(() => '(?, ?, ?, ?, ?, ?, ?)').join(', ')}`, chunk.flat());
-      }
-      if (i >= 3) await m.query('DELETE FROM bench_rows WHERE round = ?', [i - 3]);
-    }));
+    await s.write(() =>
+      s.db.transaction(async (m) => {
+        for (let k = 0; k < files.length * 3; k += 300) {
+          const chunk = Array.from({ length: Math.min(300, files.length * 3 - k) }, () => [
+            randomUUID(),
+            'file',
+            'name.pdf',
+            'application/pdf',
+            1234,
+            requestId,
+            i,
+          ]);
+          await m.query(
+            `INSERT INTO bench_rows VALUES ${chunk.map(() => '(?, ?, ?, ?, ?, ?, ?)').join(', ')}`,
+            chunk.flat(),
+          );
+        }
+        if (i >= 3) await m.query('DELETE FROM bench_rows WHERE round = ?', [i - 3]);
+      }),
+    );
     if (i >= 3) for (const old of made[i - 3]) await unlink(old);
     if (i > 0) bare.push(performance.now() - t0);
   }
   const p50 = pct(times, 50);
   const limit = pct(bare, 50);
   return {
-    measure: `publish 500 files to the hub (links, rows, retention 3)`, value: `p50 ${f1(p50)} ms (${f1(500 / (p50 / 1000))} files/s)`,
-    limit: `p50 ${f1(limit)} ms (bare links + rows)`, ratio: `${(p50 / limit).toFixed(2)}x`, checked: `${occurrences} occurrences kept (3 × 500), 3 read back as PDF`,
+    measure: `publish 500 files to the hub (links, rows, retention 3)`,
+    value: `p50 ${f1(p50)} ms (${f1(500 / (p50 / 1000))} files/s)`,
+    limit: `p50 ${f1(limit)} ms (bare links + rows)`,
+    ratio: `${(p50 / limit).toFixed(2)}x`,
+    checked: `${occurrences} occurrences kept (3 × 500), 3 read back as PDF`,
   };
 }

@@ -27,7 +27,11 @@ const f1 = (x: number) => x.toFixed(1);
 async function customerTemplates() {
   return {
     Xlsx: { fileName: 'Statement.xlsx', type: 'Excel' as const, bytes: await excelTemplate() },
-    Docx: { fileName: 'Letter.docx', type: 'Word' as const, bytes: await wordTemplate(['Dear {{field:Customer}}, thank you for {{vOrders}} orders.']) },
+    Docx: {
+      fileName: 'Letter.docx',
+      type: 'Word' as const,
+      bytes: await wordTemplate(['Dear {{field:Customer}}, thank you for {{vOrders}} orders.']),
+    },
   };
 }
 
@@ -36,15 +40,19 @@ async function checkSample(format: 'Xlsx' | 'Docx', files: { data: Buffer; itera
   for (const i of [0, Math.floor(files.length / 2), files.length - 1]) {
     const { data, iteration } = files[i];
     const zip = await JSZip.loadAsync(data);
-    for (const name of Object.keys(zip.files)) if (/\.xml$/.test(name) && (await zip.file(name)!.async('string')).includes('{{')) throw new Error(`file ${i}: a tag is left in ${name}`);
+    for (const name of Object.keys(zip.files))
+      if (/\.xml$/.test(name) && (await zip.file(name)!.async('string')).includes('{{'))
+        throw new Error(`file ${i}: a tag is left in ${name}`);
     if (format === 'Xlsx') {
       const wb = new ExcelJS.Workbook();
       await wb.xlsx.load(data as unknown as ArrayBuffer);
-      if (typeof wb.getWorksheet('Sales')!.getCell('B2').value !== 'number') throw new Error(`file ${i}: no total in B2`);
+      if (typeof wb.getWorksheet('Sales')!.getCell('B2').value !== 'number')
+        throw new Error(`file ${i}: no total in B2`);
     } else {
       // Word splits text into runs: the letter's text is read without its markup.
       const text = (await zip.file('word/document.xml')!.async('string')).replace(/<[^>]+>/g, '');
-      if (!text.includes(`Dear ${iteration[0].replace(/&/g, '&amp;')}`)) throw new Error(`file ${i} is not ${iteration[0]}'s letter: ${text.slice(-300)}`);
+      if (!text.includes(`Dear ${iteration[0].replace(/&/g, '&amp;')}`))
+        throw new Error(`file ${i} is not ${iteration[0]}'s letter: ${text.slice(-300)}`);
     }
   }
   return '3 files read back';
@@ -61,12 +69,23 @@ export async function templateBench(customers = 500) {
   const [project] = await engine.services.db.query("SELECT id FROM projects WHERE name = 'Sales reporting (demo)'");
   const [connection] = await engine.services.db.query('SELECT id FROM connections WHERE projectId = ?', [project.id]);
   const meta = await engine.services.analytics.meta('sales-demo');
-  const names = (await engine.services.analytics.iterationValues('sales-demo', ['Customer'])).slice(0, customers).map((c) => c[0]);
+  const names = (await engine.services.analytics.iterationValues('sales-demo', ['Customer']))
+    .slice(0, customers)
+    .map((c) => c[0]);
   const threads = engine.services.renders.threads;
   const results: Record<string, unknown>[] = [];
 
-  for (const [format, t] of Object.entries(await customerTemplates()) as ['Xlsx' | 'Docx', Awaited<ReturnType<typeof customerTemplates>>['Xlsx']][]) {
-    const row = await createReport(ctx, { name: `Customer ${t.type}`, projectId: project.id, type: t.type, connectionId: connection.id, template: { fileName: t.fileName, bytes: t.bytes } });
+  for (const [format, t] of Object.entries(await customerTemplates()) as [
+    'Xlsx' | 'Docx',
+    Awaited<ReturnType<typeof customerTemplates>>['Xlsx'],
+  ][]) {
+    const row = await createReport(ctx, {
+      name: `Customer ${t.type}`,
+      projectId: project.id,
+      type: t.type,
+      connectionId: connection.id,
+      template: { fileName: t.fileName, bytes: t.bytes },
+    });
     row.isIteration = true;
     row.iterationFields = [{ fieldID: meta.fields.find((f) => f.name === 'Customer')!.id, order: 0 }];
     await engine.services.db.getRepository(Report).save(row);
@@ -74,10 +93,22 @@ export async function templateBench(customers = 500) {
     // The practical limit: the same fill, on as many threads, warmed, with every customer's data in hand.
     const { tree } = await scanTemplate(t.bytes, t.fileName);
     const data: TemplateData[] = [];
-    for (const c of names) data.push(await resolveTemplateData({ provider: engine.services.analytics, appId: 'sales-demo', meta, title: row.name, tree, selections: { Customer: [c] } }));
+    for (const c of names)
+      data.push(
+        await resolveTemplateData({
+          provider: engine.services.analytics,
+          appId: 'sales-demo',
+          meta,
+          title: row.name,
+          tree,
+          selections: { Customer: [c] },
+        }),
+      );
     const bytes = new Uint8Array(t.bytes);
     const limitPool = new RenderPool(threads);
-    await Promise.all(data.slice(0, threads * 4).map((d) => limitPool.fillTemplate({ fileName: t.fileName, bytes, data: d, format })));
+    await Promise.all(
+      data.slice(0, threads * 4).map((d) => limitPool.fillTemplate({ fileName: t.fileName, bytes, data: d, format })),
+    );
     const l0 = performance.now();
     await Promise.all(data.map((d) => limitPool.fillTemplate({ fileName: t.fileName, bytes, data: d, format })));
     const limitMs = performance.now() - l0;
@@ -87,7 +118,11 @@ export async function templateBench(customers = 500) {
     await generateFiles(ctx, row, { format, selections: { Customer: names.slice(0, threads * 4) } });
     const times: number[] = [];
     const t0 = performance.now();
-    const files = await generateFiles(ctx, row, { format, selections: { Customer: names }, timing: (ms) => times.push(ms) });
+    const files = await generateFiles(ctx, row, {
+      format,
+      selections: { Customer: names },
+      timing: (ms) => times.push(ms),
+    });
     const wall = performance.now() - t0;
     if (files.length !== customers) throw new Error(`expected ${customers} files, got ${files.length}`);
     const checked = await checkSample(format, files);

@@ -4,208 +4,293 @@
 // field at once, deletes asked in the app, and a layout whose menu stays while content scrolls.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { covers } from '../support/covers.js';
-import { alertDialog, dialog, nav, NARROW, noConsoleErrorsSince, openApp, shot, signIn, toast, WIDE, type E2E } from './harness.js';
+import {
+  alertDialog,
+  dialog,
+  nav,
+  NARROW,
+  noConsoleErrorsSince,
+  openApp,
+  shot,
+  signIn,
+  toast,
+  WIDE,
+  type E2E,
+} from './harness.js';
 
 let e: E2E;
 const OWNER = { firstName: 'Olga', lastName: 'Owner', email: 'olga@example.com', password: 'olga-password-1' };
 const page = () => e.page;
 const exactLabel = (label: string) => new RegExp(`^${label.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}( \\*)?$`);
 /** The error shown under the field labelled `label` in the open dialog. */
-const fieldError = (label: string) => dialog(page()).locator('.field.invalid').filter({ has: page().locator('label', { hasText: exactLabel(label) }) }).locator('.field-error');
+const fieldError = (label: string) =>
+  dialog(page())
+    .locator('.field.invalid')
+    .filter({ has: page().locator('label', { hasText: exactLabel(label) }) })
+    .locator('.field-error');
 /** Where keyboard focus is: inside the open dialog or not. */
 const focusInDialog = () => page().evaluate(() => !!document.activeElement?.closest('[role=dialog]'));
 
 beforeAll(async () => {
   e = await openApp(OWNER);
   const orgId = (await e.s.ok('GET', '/api/v1/organizations', undefined, { get_all: true }))[0].id;
-  for (const [first, last] of [['Maria', 'Rossi'], ['Tom', 'Berg'], ['Ana', 'Silva']])
-    await e.s.ok('POST', '/api/v1/users', { firstName: first, lastName: last, email: `${first.toLowerCase()}@example.com`, isActive: true, organizations: [{ id: orgId }] });
+  for (const [first, last] of [
+    ['Maria', 'Rossi'],
+    ['Tom', 'Berg'],
+    ['Ana', 'Silva'],
+  ])
+    await e.s.ok('POST', '/api/v1/users', {
+      firstName: first,
+      lastName: last,
+      email: `${first.toLowerCase()}@example.com`,
+      isActive: true,
+      organizations: [{ id: orgId }],
+    });
 });
 afterEach(() => noConsoleErrorsSince(e));
 afterAll(async () => {
   await e?.close();
 });
 
-describe(covers('administration in Chromium', 'v1.groups.list', 'v1.groups.create', 'v1.groups.delete', 'v1.users.create', 'v2.users.delete', 'v1.apiKeys.create', 'v1.roles.update', 'v1.userDirectories.create', 'v1.identityProviders.create'), () => {
-  it('signs in, and says a wrong password is wrong', async () => {
-    await page().goto(e.s.url + '/');
-    await page().getByLabel('E-mail').fill(OWNER.email);
-    await page().getByLabel('Password').fill('wrong-password');
-    await page().getByRole('button', { name: 'Sign in' }).click();
-    await expect.poll(() => page().getByRole('alert').textContent()).toMatch(/incorrect/);
-    await signIn(e, OWNER);
-    expect(await page().getByRole('navigation').textContent()).toContain('Olga Owner');
-  });
-
-  it('groups the menu by work, and keeps it in place while the content scrolls', async () => {
-    const areas = await page().getByRole('navigation', { name: 'Main' }).getByRole('heading').allTextContents();
-    expect(areas).toEqual(['Reports', 'Distribution', 'Hub', 'Administration']);
-    await nav(page(), 'Roles').click();
-    await page().getByRole('heading', { name: 'Permissions by role' }).waitFor();
-    const before = await nav(page(), 'Projects').boundingBox();
-    await page().locator('main.content').evaluate((m) => m.scrollBy(0, 2000));
-    expect(await page().locator('main.content').evaluate((m) => m.scrollTop)).toBeGreaterThan(0);
-    expect(await nav(page(), 'Projects').boundingBox()).toEqual(before);
-    expect(await page().evaluate(() => document.scrollingElement!.scrollTop)).toBe(0);
-  });
-
-  it('keeps focus inside a dialog, keeps input on a backdrop click, closes on Escape and on Cancel', async () => {
-    await nav(page(), 'Groups').click();
-    await page().getByRole('button', { name: 'New group' }).click();
-    const name = dialog(page()).getByRole('textbox', { name: 'Name', exact: true });
-    await name.fill('Draft group');
-    for (let i = 0; i < 15; i++) {
-      await page().keyboard.press('Tab');
-      expect(await focusInDialog()).toBe(true);
-    }
-    await page().mouse.click(5, 5);
-    expect(await name.inputValue()).toBe('Draft group');
-    // A backdrop click keeps focus in the dialog (restored a moment later on a busy machine): waited for, then Escape.
-    await expect.poll(focusInDialog).toBe(true);
-    await page().keyboard.press('Escape');
-    await dialog(page()).waitFor({ state: 'detached' });
-    expect(await page().evaluate(() => document.activeElement?.textContent)).toBe('New group');
-    await page().getByRole('button', { name: 'New group' }).click();
-    await dialog(page()).getByRole('button', { name: 'Cancel' }).click();
-    await dialog(page()).waitFor({ state: 'detached' });
-  });
-
-  it('shows every error of a submit at once beside its field, in words, with focus on the first', async () => {
-    await page().getByRole('button', { name: 'New group' }).click();
-    await dialog(page()).getByRole('textbox', { name: 'Name', exact: true }).fill('   ');
-    await dialog(page()).getByRole('button', { name: 'Create' }).click();
-    await expect.poll(() => fieldError('Name').textContent()).toBe('must not be empty');
-    expect(await page().evaluate(() => (document.activeElement as HTMLInputElement | null)?.id)).toBe(await dialog(page()).getByRole('textbox', { name: 'Name', exact: true }).getAttribute('id'));
-    await dialog(page()).getByRole('textbox', { name: 'Name', exact: true }).fill('Regional managers');
-    await dialog(page()).getByLabel('Organization').selectOption({ label: 'Default' });
-    await dialog(page()).getByRole('button', { name: 'Create' }).click();
-    await page().getByRole('row', { name: /Regional managers/ }).waitFor();
-    // A second group of the same name (in other letters' case) is refused on its name.
-    await page().getByRole('button', { name: 'New group' }).click();
-    await dialog(page()).getByRole('textbox', { name: 'Name', exact: true }).fill('regional MANAGERS');
-    await dialog(page()).getByLabel('Organization').selectOption({ label: 'Default' });
-    await dialog(page()).getByRole('button', { name: 'Create' }).click();
-    await expect.poll(() => fieldError('Name').textContent()).toMatch(/already/);
-    await dialog(page()).getByRole('button', { name: 'Cancel' }).click();
-  });
-
-  it('adds a user to a group and tells it in a toast', async () => {
-    await page().getByRole('row', { name: /Regional managers/ }).click();
-    await page().getByLabel('Add user').selectOption({ label: 'Maria Rossi <maria@example.com>' });
-    await page().getByRole('button', { name: 'Add to group' }).click();
-    await toast(page(), 'success', 'Maria Rossi <maria@example.com> added to Regional managers.').waitFor();
-    const groups = await e.s.ok('GET', '/api/v1/groups', undefined, { 'name[equals]': 'Regional managers' });
-    expect((await e.s.ok('GET', `/api/v1/groups/${groups[0].id}/users`)).map((m: { email: string }) => m.email)).toEqual(['maria@example.com']);
-  });
-
-  it('tells a refused delete as a failure, in red, and asks in the app before deleting', async () => {
-    const builtIn = page().getByRole('row', { name: /Everyone|Administrators|All users/ }).first();
-    await builtIn.getByRole('button', { name: 'Delete' }).click();
-    const ask = alertDialog(page());
-    expect(await ask.textContent()).toMatch(/will be deleted/);
-    await ask.getByRole('button', { name: /^Delete/ }).click();
-    const failure = toast(page(), 'failure');
-    await failure.waitFor();
-    expect(await failure.textContent()).not.toMatch(/[0-9a-f]{8}-[0-9a-f]{4}-|body\./);
-    expect(await toast(page(), 'success', /Deleted/).count()).toBe(0);
-    await failure.getByRole('button', { name: 'Dismiss' }).click();
-  });
-
-  it('requires an organization for a user, and keeps a long form\'s buttons in view at 1024 × 700', async () => {
-    await page().setViewportSize(NARROW);
-    await nav(page(), 'Users').click();
-    await page().getByRole('button', { name: 'New user' }).click();
-    await dialog(page()).getByRole('textbox', { name: 'First name' }).fill('Nadia');
-    await dialog(page()).getByRole('textbox', { name: 'Last name' }).fill('Novak');
-    await dialog(page()).getByRole('textbox', { name: 'E-mail' }).fill('nadia@example.com');
-    const create = dialog(page()).getByRole('button', { name: 'Create' });
-    const box = await create.boundingBox();
-    expect(box!.y + box!.height).toBeLessThanOrEqual(NARROW.height);
-    await create.click();
-    await expect.poll(() => dialog(page()).locator('.field.invalid .field-error').allTextContents()).toContain('choose at least one organization');
-    await dialog(page()).getByRole('group', { name: 'Organizations' }).getByLabel('Default').check();
-    await create.click();
-    await dialog(page()).waitFor({ state: 'detached' });
-    await page().getByRole('row', { name: /Nadia Novak/ }).waitFor();
-  });
-
-  it('fits tables at 1024 px with their actions in view, and deletes a user after asking', async () => {
-    const row = page().getByRole('row', { name: /Nadia Novak/ });
-    const del = row.getByRole('button', { name: 'Delete' });
-    const box = await del.boundingBox();
-    expect(box!.x + box!.width).toBeLessThanOrEqual(NARROW.width);
-    expect(await page().evaluate(() => document.scrollingElement!.scrollWidth)).toBeLessThanOrEqual(NARROW.width);
-    await shot(page(), 'users-1024');
-    await del.click();
-    expect(await alertDialog(page()).textContent()).toMatch(/Nadia Novak/);
-    await alertDialog(page()).getByRole('button', { name: /^Delete/ }).click();
-    await row.waitFor({ state: 'detached' });
-    await toast(page(), 'success', /Nadia Novak/).waitFor();
-    expect((await e.s.ok('GET', '/api/v1/users', undefined, { 'email[equals]': 'nadia@example.com' })).length).toBe(0);
-    await page().setViewportSize(WIDE);
-  });
-
-  it('shows "Loading…" while a list loads, never "Page 0 of 0"', async () => {
-    await page().route('**/api/app/invoke/v1.groups.list', async (r) => {
-      await new Promise((ok) => setTimeout(ok, 800));
-      await r.continue();
+describe(
+  covers(
+    'administration in Chromium',
+    'v1.groups.list',
+    'v1.groups.create',
+    'v1.groups.delete',
+    'v1.users.create',
+    'v2.users.delete',
+    'v1.apiKeys.create',
+    'v1.roles.update',
+    'v1.userDirectories.create',
+    'v1.identityProviders.create',
+  ),
+  () => {
+    it('signs in, and says a wrong password is wrong', async () => {
+      await page().goto(e.s.url + '/');
+      await page().getByLabel('E-mail').fill(OWNER.email);
+      await page().getByLabel('Password').fill('wrong-password');
+      await page().getByRole('button', { name: 'Sign in' }).click();
+      await expect.poll(() => page().getByRole('alert').textContent()).toMatch(/incorrect/);
+      await signIn(e, OWNER);
+      expect(await page().getByRole('navigation').textContent()).toContain('Olga Owner');
     });
-    await nav(page(), 'Groups').click();
-    await page().getByRole('status').filter({ hasText: 'Loading…' }).waitFor();
-    expect(await page().getByText(/Page 0 of 0/).count()).toBe(0);
-    await page().getByRole('row', { name: /Regional managers/ }).waitFor();
-    await page().unroute('**/api/app/invoke/v1.groups.list');
-  });
 
-  it('offers directory and identity provider types as choices, and refuses a sign-on address that is not one', async () => {
-    await nav(page(), 'User directories').click();
-    await page().getByRole('button', { name: 'New user directory' }).click();
-    await expect.poll(() => dialog(page()).getByRole('combobox', { name: /^Type/ }).locator('option').allTextContents()).toEqual(expect.arrayContaining(['LDAP', 'Active Directory']));
-    expect(await dialog(page()).getByLabel('Synchronization').evaluate((el) => el.tagName)).toBe('SELECT');
-    await dialog(page()).getByLabel('Port').fill('70000');
-    await dialog(page()).getByRole('button', { name: 'Create' }).click();
-    await expect.poll(() => dialog(page()).locator('.field.invalid .field-error').allTextContents()).toContain('must be 65535 or less');
-    expect(await dialog(page()).textContent()).not.toMatch(/Too big|expected number/);
-    await page().keyboard.press('Escape');
-    await dialog(page()).waitFor({ state: 'detached' });
-    await nav(page(), 'Identity providers').click();
-    await page().getByRole('button', { name: 'New identity provider' }).click();
-    await expect.poll(() => dialog(page()).getByRole('combobox', { name: /^Type/ }).locator('option').allTextContents()).toEqual(expect.arrayContaining(['SAML', 'JWT']));
-    await dialog(page()).getByRole('textbox', { name: 'Name', exact: true }).fill('Corporate SSO');
-    await dialog(page()).getByRole('combobox', { name: /^Type/ }).selectOption('SAML');
-    await dialog(page()).getByRole('textbox', { name: 'Single sign-on URL' }).fill('not a url');
-    await dialog(page()).getByRole('button', { name: 'Create' }).click();
-    await expect.poll(() => fieldError('Single sign-on URL').textContent()).toMatch(/web address/);
-    await page().keyboard.press('Escape');
-    await dialog(page()).waitFor({ state: 'detached' });
-  });
+    it('groups the menu by work, and keeps it in place while the content scrolls', async () => {
+      const areas = await page().getByRole('navigation', { name: 'Main' }).getByRole('heading').allTextContents();
+      expect(areas).toEqual(['Reports', 'Distribution', 'Hub', 'Administration']);
+      await nav(page(), 'Roles').click();
+      await page().getByRole('heading', { name: 'Permissions by role' }).waitFor();
+      const before = await nav(page(), 'Projects').boundingBox();
+      await page()
+        .locator('main.content')
+        .evaluate((m) => m.scrollBy(0, 2000));
+      expect(
+        await page()
+          .locator('main.content')
+          .evaluate((m) => m.scrollTop),
+      ).toBeGreaterThan(0);
+      expect(await nav(page(), 'Projects').boundingBox()).toEqual(before);
+      expect(await page().evaluate(() => document.scrollingElement!.scrollTop)).toBe(0);
+    });
 
-  it('shows a new API key once, in a dialog no stray click or Escape can close', async () => {
-    await nav(page(), 'API keys').click();
-    await page().getByRole('button', { name: 'New API key' }).click();
-    await dialog(page()).getByRole('textbox', { name: 'Name', exact: true }).fill('Reporting robot');
-    await dialog(page()).getByRole('button', { name: 'Create' }).click();
-    const key = await page().getByTestId('new-api-key').textContent();
-    expect(key).toMatch(/^bsk_/);
-    await page().mouse.click(5, 5);
-    await page().keyboard.press('Escape');
-    expect(await page().getByTestId('new-api-key').textContent()).toBe(key);
-    await shot(page(), 'api-key-once');
-    await page().getByRole('button', { name: 'I have saved the key' }).click();
-    await dialog(page()).waitFor({ state: 'detached' });
-    expect(await page().locator('table').textContent()).not.toContain(key!);
-    expect((await e.s.call('GET', '/api/app/auth/me', { token: key })).status).toBe(200);
-  });
+    it('keeps focus inside a dialog, keeps input on a backdrop click, closes on Escape and on Cancel', async () => {
+      await nav(page(), 'Groups').click();
+      await page().getByRole('button', { name: 'New group' }).click();
+      const name = dialog(page()).getByRole('textbox', { name: 'Name', exact: true });
+      await name.fill('Draft group');
+      for (let i = 0; i < 15; i++) {
+        await page().keyboard.press('Tab');
+        expect(await focusInDialog()).toBe(true);
+      }
+      await page().mouse.click(5, 5);
+      expect(await name.inputValue()).toBe('Draft group');
+      // A backdrop click keeps focus in the dialog (restored a moment later on a busy machine): waited for, then Escape.
+      await expect.poll(focusInDialog).toBe(true);
+      await page().keyboard.press('Escape');
+      await dialog(page()).waitFor({ state: 'detached' });
+      expect(await page().evaluate(() => document.activeElement?.textContent)).toBe('New group');
+      await page().getByRole('button', { name: 'New group' }).click();
+      await dialog(page()).getByRole('button', { name: 'Cancel' }).click();
+      await dialog(page()).waitFor({ state: 'detached' });
+    });
 
-  it('edits role permissions in the role × permission matrix', async () => {
-    await nav(page(), 'Roles').click();
-    const box = page().getByLabel('Hub users: View group');
-    await box.waitFor();
-    expect(await box.isChecked()).toBe(false);
-    await box.check();
-    await expect.poll(async () => (await e.s.ok('GET', '/api/v1/roles', undefined, { 'name[equals]': 'Hub users' }))[0].permissions.viewGroup).toBe(true);
-  });
-});
+    it('shows every error of a submit at once beside its field, in words, with focus on the first', async () => {
+      await page().getByRole('button', { name: 'New group' }).click();
+      await dialog(page()).getByRole('textbox', { name: 'Name', exact: true }).fill('   ');
+      await dialog(page()).getByRole('button', { name: 'Create' }).click();
+      await expect.poll(() => fieldError('Name').textContent()).toBe('must not be empty');
+      expect(await page().evaluate(() => (document.activeElement as HTMLInputElement | null)?.id)).toBe(
+        await dialog(page()).getByRole('textbox', { name: 'Name', exact: true }).getAttribute('id'),
+      );
+      await dialog(page()).getByRole('textbox', { name: 'Name', exact: true }).fill('Regional managers');
+      await dialog(page()).getByLabel('Organization').selectOption({ label: 'Default' });
+      await dialog(page()).getByRole('button', { name: 'Create' }).click();
+      await page()
+        .getByRole('row', { name: /Regional managers/ })
+        .waitFor();
+      // A second group of the same name (in other letters' case) is refused on its name.
+      await page().getByRole('button', { name: 'New group' }).click();
+      await dialog(page()).getByRole('textbox', { name: 'Name', exact: true }).fill('regional MANAGERS');
+      await dialog(page()).getByLabel('Organization').selectOption({ label: 'Default' });
+      await dialog(page()).getByRole('button', { name: 'Create' }).click();
+      await expect.poll(() => fieldError('Name').textContent()).toMatch(/already/);
+      await dialog(page()).getByRole('button', { name: 'Cancel' }).click();
+    });
+
+    it('adds a user to a group and tells it in a toast', async () => {
+      await page()
+        .getByRole('row', { name: /Regional managers/ })
+        .click();
+      await page().getByLabel('Add user').selectOption({ label: 'Maria Rossi <maria@example.com>' });
+      await page().getByRole('button', { name: 'Add to group' }).click();
+      await toast(page(), 'success', 'Maria Rossi <maria@example.com> added to Regional managers.').waitFor();
+      const groups = await e.s.ok('GET', '/api/v1/groups', undefined, { 'name[equals]': 'Regional managers' });
+      expect(
+        (await e.s.ok('GET', `/api/v1/groups/${groups[0].id}/users`)).map((m: { email: string }) => m.email),
+      ).toEqual(['maria@example.com']);
+    });
+
+    it('tells a refused delete as a failure, in red, and asks in the app before deleting', async () => {
+      const builtIn = page()
+        .getByRole('row', { name: /Everyone|Administrators|All users/ })
+        .first();
+      await builtIn.getByRole('button', { name: 'Delete' }).click();
+      const ask = alertDialog(page());
+      expect(await ask.textContent()).toMatch(/will be deleted/);
+      await ask.getByRole('button', { name: /^Delete/ }).click();
+      const failure = toast(page(), 'failure');
+      await failure.waitFor();
+      expect(await failure.textContent()).not.toMatch(/[0-9a-f]{8}-[0-9a-f]{4}-|body\./);
+      expect(await toast(page(), 'success', /Deleted/).count()).toBe(0);
+      await failure.getByRole('button', { name: 'Dismiss' }).click();
+    });
+
+    it("requires an organization for a user, and keeps a long form's buttons in view at 1024 × 700", async () => {
+      await page().setViewportSize(NARROW);
+      await nav(page(), 'Users').click();
+      await page().getByRole('button', { name: 'New user' }).click();
+      await dialog(page()).getByRole('textbox', { name: 'First name' }).fill('Nadia');
+      await dialog(page()).getByRole('textbox', { name: 'Last name' }).fill('Novak');
+      await dialog(page()).getByRole('textbox', { name: 'E-mail' }).fill('nadia@example.com');
+      const create = dialog(page()).getByRole('button', { name: 'Create' });
+      const box = await create.boundingBox();
+      expect(box!.y + box!.height).toBeLessThanOrEqual(NARROW.height);
+      await create.click();
+      await expect
+        .poll(() => dialog(page()).locator('.field.invalid .field-error').allTextContents())
+        .toContain('choose at least one organization');
+      await dialog(page()).getByRole('group', { name: 'Organizations' }).getByLabel('Default').check();
+      await create.click();
+      await dialog(page()).waitFor({ state: 'detached' });
+      await page()
+        .getByRole('row', { name: /Nadia Novak/ })
+        .waitFor();
+    });
+
+    it('fits tables at 1024 px with their actions in view, and deletes a user after asking', async () => {
+      const row = page().getByRole('row', { name: /Nadia Novak/ });
+      const del = row.getByRole('button', { name: 'Delete' });
+      const box = await del.boundingBox();
+      expect(box!.x + box!.width).toBeLessThanOrEqual(NARROW.width);
+      expect(await page().evaluate(() => document.scrollingElement!.scrollWidth)).toBeLessThanOrEqual(NARROW.width);
+      await shot(page(), 'users-1024');
+      await del.click();
+      expect(await alertDialog(page()).textContent()).toMatch(/Nadia Novak/);
+      await alertDialog(page())
+        .getByRole('button', { name: /^Delete/ })
+        .click();
+      await row.waitFor({ state: 'detached' });
+      await toast(page(), 'success', /Nadia Novak/).waitFor();
+      expect((await e.s.ok('GET', '/api/v1/users', undefined, { 'email[equals]': 'nadia@example.com' })).length).toBe(
+        0,
+      );
+      await page().setViewportSize(WIDE);
+    });
+
+    it('shows "Loading…" while a list loads, never "Page 0 of 0"', async () => {
+      await page().route('**/api/app/invoke/v1.groups.list', async (r) => {
+        await new Promise((ok) => setTimeout(ok, 800));
+        await r.continue();
+      });
+      await nav(page(), 'Groups').click();
+      await page().getByRole('status').filter({ hasText: 'Loading…' }).waitFor();
+      expect(
+        await page()
+          .getByText(/Page 0 of 0/)
+          .count(),
+      ).toBe(0);
+      await page()
+        .getByRole('row', { name: /Regional managers/ })
+        .waitFor();
+      await page().unroute('**/api/app/invoke/v1.groups.list');
+    });
+
+    it('offers directory and identity provider types as choices, and refuses a sign-on address that is not one', async () => {
+      await nav(page(), 'User directories').click();
+      await page().getByRole('button', { name: 'New user directory' }).click();
+      await expect
+        .poll(() => dialog(page()).getByRole('combobox', { name: /^Type/ }).locator('option').allTextContents())
+        .toEqual(expect.arrayContaining(['LDAP', 'Active Directory']));
+      expect(
+        await dialog(page())
+          .getByLabel('Synchronization')
+          .evaluate((el) => el.tagName),
+      ).toBe('SELECT');
+      await dialog(page()).getByLabel('Port').fill('70000');
+      await dialog(page()).getByRole('button', { name: 'Create' }).click();
+      await expect
+        .poll(() => dialog(page()).locator('.field.invalid .field-error').allTextContents())
+        .toContain('must be 65535 or less');
+      expect(await dialog(page()).textContent()).not.toMatch(/Too big|expected number/);
+      await page().keyboard.press('Escape');
+      await dialog(page()).waitFor({ state: 'detached' });
+      await nav(page(), 'Identity providers').click();
+      await page().getByRole('button', { name: 'New identity provider' }).click();
+      await expect
+        .poll(() => dialog(page()).getByRole('combobox', { name: /^Type/ }).locator('option').allTextContents())
+        .toEqual(expect.arrayContaining(['SAML', 'JWT']));
+      await dialog(page()).getByRole('textbox', { name: 'Name', exact: true }).fill('Corporate SSO');
+      await dialog(page()).getByRole('combobox', { name: /^Type/ }).selectOption('SAML');
+      await dialog(page()).getByRole('textbox', { name: 'Single sign-on URL' }).fill('not a url');
+      await dialog(page()).getByRole('button', { name: 'Create' }).click();
+      await expect.poll(() => fieldError('Single sign-on URL').textContent()).toMatch(/web address/);
+      await page().keyboard.press('Escape');
+      await dialog(page()).waitFor({ state: 'detached' });
+    });
+
+    it('shows a new API key once, in a dialog no stray click or Escape can close', async () => {
+      await nav(page(), 'API keys').click();
+      await page().getByRole('button', { name: 'New API key' }).click();
+      await dialog(page()).getByRole('textbox', { name: 'Name', exact: true }).fill('Reporting robot');
+      await dialog(page()).getByRole('button', { name: 'Create' }).click();
+      const key = await page().getByTestId('new-api-key').textContent();
+      expect(key).toMatch(/^bsk_/);
+      await page().mouse.click(5, 5);
+      await page().keyboard.press('Escape');
+      expect(await page().getByTestId('new-api-key').textContent()).toBe(key);
+      await shot(page(), 'api-key-once');
+      await page().getByRole('button', { name: 'I have saved the key' }).click();
+      await dialog(page()).waitFor({ state: 'detached' });
+      expect(await page().locator('table').textContent()).not.toContain(key!);
+      expect((await e.s.call('GET', '/api/app/auth/me', { token: key })).status).toBe(200);
+    });
+
+    it('edits role permissions in the role × permission matrix', async () => {
+      await nav(page(), 'Roles').click();
+      const box = page().getByLabel('Hub users: View group');
+      await box.waitFor();
+      expect(await box.isChecked()).toBe(false);
+      await box.check();
+      await expect
+        .poll(
+          async () =>
+            (await e.s.ok('GET', '/api/v1/roles', undefined, { 'name[equals]': 'Hub users' }))[0].permissions.viewGroup,
+        )
+        .toBe(true);
+    });
+  },
+);
 
 describe(covers('first run in Chromium', 'app.setup.complete'), () => {
   let fresh: E2E;

@@ -6,7 +6,17 @@ import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { covers } from '../support/covers.js';
-import { accessibilityProblems, alertDialog, nav, noConsoleErrorsSince, openApp, shot, signIn, toast, type E2E } from './harness.js';
+import {
+  accessibilityProblems,
+  alertDialog,
+  nav,
+  noConsoleErrorsSince,
+  openApp,
+  shot,
+  signIn,
+  toast,
+  type E2E,
+} from './harness.js';
 
 let e: E2E;
 let folder = '';
@@ -24,32 +34,46 @@ afterAll(async () => {
   await rm(folder, { recursive: true, force: true });
 });
 
-describe(covers('backups on the settings screen', 'app.backups.overview', 'app.backups.configure', 'app.backups.create', 'app.backups.restore'), () => {
-  it('sets a folder and schedule, backs up now, lists the backup, and stages a restore after a question', async () => {
-    await nav(page(), 'Settings').click();
-    const panel = page().locator('.panel', { has: page().getByRole('heading', { name: 'Backups' }) });
-    await panel.waitFor();
-    // Inside the data folder: refused, naming the field.
-    await panel.getByLabel('Backup folder').fill(join(e.s.dataDir, 'files'));
-    await panel.getByRole('button', { name: 'Save backup settings' }).click();
-    await panel.getByText(/must be outside Broadsheet's data folder/).waitFor();
-    await panel.getByLabel('Backup folder').fill(folder);
-    await panel.getByLabel('Back up on a schedule').selectOption('Daily');
-    await panel.getByRole('button', { name: 'Save backup settings' }).click();
-    await toast(page(), 'success', 'Backup settings saved.').waitFor();
-    await panel.getByText(/Next scheduled: (?!—)/).waitFor();
-    await panel.getByRole('button', { name: 'Back up now' }).click();
-    await toast(page(), 'success', /Backed up to .*broadsheet-.*\.bsbackup/).waitFor();
-    const [name] = await readdir(folder);
-    expect(name).toMatch(/^broadsheet-\d{4}-\d{2}-\d{2}-\d{6}\.bsbackup$/);
-    await panel.getByRole('row', { name: new RegExp(name.replace(/\./g, '\\.')) }).waitFor();
-    expect(await accessibilityProblems(page())).toEqual([]);
-    await panel.getByRole('heading', { name: 'Schedule and retention' }).scrollIntoViewIfNeeded();
-    await shot(page(), 'backups');
-    // Restore asks first, checks the backup, and says what happens next.
-    await panel.getByRole('row', { name: new RegExp(name.replace(/\./g, '\\.')) }).getByRole('button', { name: 'Restore…' }).click();
-    await alertDialog(page()).getByText(/replaced by the backup at the next start/).waitFor();
-    await alertDialog(page()).getByRole('button', { name: 'Check and restore' }).click();
-    await panel.getByRole('status').filter({ hasText: 'Restart Broadsheet to finish' }).waitFor();
-  });
-});
+describe(
+  covers(
+    'backups on the settings screen',
+    'app.backups.overview',
+    'app.backups.configure',
+    'app.backups.create',
+    'app.backups.restore',
+  ),
+  () => {
+    it('sets a folder and schedule, backs up now, lists the backup, and stages a restore after a question', async () => {
+      await nav(page(), 'Settings').click();
+      const panel = page().locator('.panel', { has: page().getByRole('heading', { name: 'Backups' }) });
+      await panel.waitFor();
+      // Inside the data folder: refused, naming the field.
+      await panel.getByLabel('Backup folder').fill(join(e.s.dataDir, 'files'));
+      await panel.getByRole('button', { name: 'Save backup settings' }).click();
+      await panel.getByText(/must be outside Broadsheet's data folder/).waitFor();
+      await panel.getByLabel('Backup folder').fill(folder);
+      await panel.getByLabel('Back up on a schedule').selectOption('Daily');
+      await panel.getByRole('button', { name: 'Save backup settings' }).click();
+      await toast(page(), 'success', 'Backup settings saved.').waitFor();
+      await panel.getByText(/Next scheduled: (?!—)/).waitFor();
+      await panel.getByRole('button', { name: 'Back up now' }).click();
+      await toast(page(), 'success', /Backed up to .*broadsheet-.*\.bsbackup/).waitFor();
+      const [name] = await readdir(folder);
+      expect(name).toMatch(/^broadsheet-\d{4}-\d{2}-\d{2}-\d{6}\.bsbackup$/);
+      await panel.getByRole('row', { name: new RegExp(name.replace(/\./g, '\\.')) }).waitFor();
+      expect(await accessibilityProblems(page())).toEqual([]);
+      await panel.getByRole('heading', { name: 'Schedule and retention' }).scrollIntoViewIfNeeded();
+      await shot(page(), 'backups');
+      // Restore asks first, checks the backup, and says what happens next.
+      await panel
+        .getByRole('row', { name: new RegExp(name.replace(/\./g, '\\.')) })
+        .getByRole('button', { name: 'Restore…' })
+        .click();
+      await alertDialog(page())
+        .getByText(/replaced by the backup at the next start/)
+        .waitFor();
+      await alertDialog(page()).getByRole('button', { name: 'Check and restore' }).click();
+      await panel.getByRole('status').filter({ hasText: 'Restart Broadsheet to finish' }).waitFor();
+    });
+  },
+);

@@ -5,13 +5,30 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { covers } from '../support/covers.js';
 import { startSmtp, type TestSmtp } from '../support/smtp.js';
-import { accessibilityProblems, alertDialog, dialog, nav, newTaskWithReport, noConsoleErrorsSince, openApp, saveTask, shot, signIn, toast, WIDE, type E2E } from './harness.js';
+import {
+  accessibilityProblems,
+  alertDialog,
+  dialog,
+  nav,
+  newTaskWithReport,
+  noConsoleErrorsSince,
+  openApp,
+  saveTask,
+  shot,
+  signIn,
+  toast,
+  WIDE,
+  type E2E,
+} from './harness.js';
 
 let e: E2E;
 let smtp: TestSmtp;
 const OWNER = { firstName: 'Olga', lastName: 'Owner', email: 'olga@example.com', password: 'olga-password-1' };
 const page = () => e.page;
-const panel = (title: string) => page().locator('.panel').filter({ has: page().getByRole('heading', { name: title, exact: true }) });
+const panel = (title: string) =>
+  page()
+    .locator('.panel')
+    .filter({ has: page().getByRole('heading', { name: title, exact: true }) });
 
 beforeAll(async () => {
   smtp = await startSmtp();
@@ -24,144 +41,189 @@ afterAll(async () => {
   await smtp?.close();
 });
 
-describe(covers('distribution in Chromium', 'v1.tasks.create', 'v2.tasks.upsertReport', 'v1.taskRecipients.add', 'v1.taskSchedules.create', 'v2.requests.run', 'app.requests.list', 'app.outbox.list', 'app.outbox.cancel', 'app.outbox.retry', 'v1.conditions.create', 'v1.conditionRules.upsert', 'app.conditions.test'), () => {
-  it('builds a task in the designer: a report, a recipient, a weekly schedule with its next five runs', async () => {
-    await newTaskWithReport(page(), { name: 'Weekly regional pack', project: 'Sales reporting (demo)', report: 'Regional sales review (Docx, Pdf, Html)', format: 'Pdf' });
+describe(
+  covers(
+    'distribution in Chromium',
+    'v1.tasks.create',
+    'v2.tasks.upsertReport',
+    'v1.taskRecipients.add',
+    'v1.taskSchedules.create',
+    'v2.requests.run',
+    'app.requests.list',
+    'app.outbox.list',
+    'app.outbox.cancel',
+    'app.outbox.retry',
+    'v1.conditions.create',
+    'v1.conditionRules.upsert',
+    'app.conditions.test',
+  ),
+  () => {
+    it('builds a task in the designer: a report, a recipient, a weekly schedule with its next five runs', async () => {
+      await newTaskWithReport(page(), {
+        name: 'Weekly regional pack',
+        project: 'Sales reporting (demo)',
+        report: 'Regional sales review (Docx, Pdf, Html)',
+        format: 'Pdf',
+      });
 
-    const recipients = panel('Recipients');
-    await recipients.getByRole('checkbox', { name: 'Olga Owner <olga@example.com>' }).check();
-    await recipients.getByRole('button', { name: 'Add recipients' }).click();
-    await expect.poll(() => recipients.locator('.cards li').first().textContent()).toContain('Olga Owner');
-    expect(await recipients.locator('.cards li').first().locator('.badge').first().textContent()).toBe('user');
+      const recipients = panel('Recipients');
+      await recipients.getByRole('checkbox', { name: 'Olga Owner <olga@example.com>' }).check();
+      await recipients.getByRole('button', { name: 'Add recipients' }).click();
+      await expect.poll(() => recipients.locator('.cards li').first().textContent()).toContain('Olga Owner');
+      expect(await recipients.locator('.cards li').first().locator('.badge').first().textContent()).toBe('user');
 
-    const when = panel('When it runs');
-    await when.getByRole('button', { name: 'Add schedule' }).click();
-    await dialog(page()).getByLabel('Frequency').selectOption('Weekly');
-    await dialog(page()).getByRole('textbox', { name: 'Name', exact: true }).fill('Monday mornings');
-    await dialog(page()).getByRole('checkbox', { name: 'Monday' }).check();
-    await dialog(page()).getByRole('textbox', { name: 'Time zone' }).fill('Europe/Paris');
-    await dialog(page()).getByRole('button', { name: 'Add schedule' }).click();
-    await saveTask(page());
-    const card = when.locator('.cards li').first();
-    await expect.poll(() => card.textContent()).toContain('Every Monday at 07:00 (Europe/Paris)');
-    expect(await card.textContent()).toContain('no end date');
-    await card.getByText('Next runs').click();
-    expect(await card.locator('.next-runs li').count()).toBe(5);
-    // Each next run is said in the schedule's own zone, named, with the reader's own time beside it (the browser runs in UTC).
-    for (const text of await card.locator('.next-runs li').allTextContents()) expect(text).toMatch(/^Monday.* 7:00 AM \(Europe\/Paris\) · [56]:00 AM your time \(UTC\)$/);
-    await shot(page(), 'task-designer', true);
-  });
+      const when = panel('When it runs');
+      await when.getByRole('button', { name: 'Add schedule' }).click();
+      await dialog(page()).getByLabel('Frequency').selectOption('Weekly');
+      await dialog(page()).getByRole('textbox', { name: 'Name', exact: true }).fill('Monday mornings');
+      await dialog(page()).getByRole('checkbox', { name: 'Monday' }).check();
+      await dialog(page()).getByRole('textbox', { name: 'Time zone' }).fill('Europe/Paris');
+      await dialog(page()).getByRole('button', { name: 'Add schedule' }).click();
+      await saveTask(page());
+      const card = when.locator('.cards li').first();
+      await expect.poll(() => card.textContent()).toContain('Every Monday at 07:00 (Europe/Paris)');
+      expect(await card.textContent()).toContain('no end date');
+      await card.getByText('Next runs').click();
+      expect(await card.locator('.next-runs li').count()).toBe(5);
+      // Each next run is said in the schedule's own zone, named, with the reader's own time beside it (the browser runs in UTC).
+      for (const text of await card.locator('.next-runs li').allTextContents())
+        expect(text).toMatch(/^Monday.* 7:00 AM \(Europe\/Paris\) · [56]:00 AM your time \(UTC\)$/);
+      await shot(page(), 'task-designer', true);
+    });
 
-  it('says who would get what before anything is sent', async () => {
-    const dry = panel('Who gets what');
-    await dry.getByRole('button', { name: 'Check before sending' }).click();
-    const row = dry.locator('tbody tr').filter({ hasText: 'Olga Owner' });
-    await expect.poll(() => row.textContent()).toContain('the task');
-    expect(await dry.locator('.status-line').textContent()).toContain('Regional sales review as Pdf (one file per iteration value)');
-    // E-mail is not set up for this task yet: the panel says so rather than promising mail.
-    expect(await dry.locator('.error-banner').first().textContent()).toMatch(/E-mail is off for this task|No mail server/);
-  });
+    it('says who would get what before anything is sent', async () => {
+      const dry = panel('Who gets what');
+      await dry.getByRole('button', { name: 'Check before sending' }).click();
+      const row = dry.locator('tbody tr').filter({ hasText: 'Olga Owner' });
+      await expect.poll(() => row.textContent()).toContain('the task');
+      expect(await dry.locator('.status-line').textContent()).toContain(
+        'Regional sales review as Pdf (one file per iteration value)',
+      );
+      // E-mail is not set up for this task yet: the panel says so rather than promising mail.
+      expect(await dry.locator('.error-banner').first().textContent()).toMatch(
+        /E-mail is off for this task|No mail server/,
+      );
+    });
 
-  it('runs the task and watches it complete on the monitoring screen, with its log and a plot of the run', async () => {
-    await page().getByRole('button', { name: 'Run now' }).click();
-    await page().getByRole('heading', { name: 'Monitoring', level: 1 }).waitFor();
-    const runs = panel('Runs');
-    const row = runs.locator('tbody tr').filter({ hasText: 'Weekly regional pack' }).first();
-    await expect.poll(() => row.textContent(), { timeout: 60_000 }).toContain('completed');
-    expect(await row.textContent()).toContain('3');
-    await page().locator('.runs-plot circle').first().waitFor();
-    await shot(page(), 'monitoring', true);
-    await row.getByRole('button', { name: 'Log' }).click();
-    await expect.poll(() => dialog(page()).locator('pre').textContent()).toContain('Ended completed; 3 files');
-    // Times for people, in the reader's zone (said above the log), not raw ISO instants.
-    const logText = (await dialog(page()).locator('pre').textContent()) ?? '';
-    expect(logText).not.toMatch(/\d{4}-\d\d-\d\dT\d\d:\d\d/);
-    expect(logText.split('\n')[0]).toMatch(/^[A-Z][a-z]{2} \d{1,2}, \d{4}, \d{1,2}:\d\d:\d\d [AP]M /);
-    expect(await dialog(page()).textContent()).toContain('Times in your zone (UTC)');
-    await page().keyboard.press('Escape');
-    const scheduled = panel('Scheduled tasks').locator('tbody tr').filter({ hasText: 'Weekly regional pack' });
-    await expect.poll(() => scheduled.textContent()).toContain('Every Monday at 07:00 (Europe/Paris)');
-  });
+    it('runs the task and watches it complete on the monitoring screen, with its log and a plot of the run', async () => {
+      await page().getByRole('button', { name: 'Run now' }).click();
+      await page().getByRole('heading', { name: 'Monitoring', level: 1 }).waitFor();
+      const runs = panel('Runs');
+      const row = runs.locator('tbody tr').filter({ hasText: 'Weekly regional pack' }).first();
+      await expect.poll(() => row.textContent(), { timeout: 60_000 }).toContain('completed');
+      expect(await row.textContent()).toContain('3');
+      await page().locator('.runs-plot circle').first().waitFor();
+      await shot(page(), 'monitoring', true);
+      await row.getByRole('button', { name: 'Log' }).click();
+      await expect.poll(() => dialog(page()).locator('pre').textContent()).toContain('Ended completed; 3 files');
+      // Times for people, in the reader's zone (said above the log), not raw ISO instants.
+      const logText = (await dialog(page()).locator('pre').textContent()) ?? '';
+      expect(logText).not.toMatch(/\d{4}-\d\d-\d\dT\d\d:\d\d/);
+      expect(logText.split('\n')[0]).toMatch(/^[A-Z][a-z]{2} \d{1,2}, \d{4}, \d{1,2}:\d\d:\d\d [AP]M /);
+      expect(await dialog(page()).textContent()).toContain('Times in your zone (UTC)');
+      await page().keyboard.press('Escape');
+      const scheduled = panel('Scheduled tasks').locator('tbody tr').filter({ hasText: 'Weekly regional pack' });
+      await expect.poll(() => scheduled.textContent()).toContain('Every Monday at 07:00 (Europe/Paris)');
+    });
 
-  it('writes a condition and tests it now, showing the value its rule read', async () => {
-    await nav(page(), 'Conditions').click();
-    await page().getByRole('button', { name: 'New condition' }).click();
-    await dialog(page()).getByRole('textbox', { name: 'Name', exact: true }).fill('Sold something');
-    await dialog(page()).getByLabel('Project').selectOption({ label: 'Sales reporting (demo)' });
-    await dialog(page()).getByRole('button', { name: 'Create' }).click();
-    await toast(page(), 'success', 'Created condition.').waitFor();
-    await page().getByRole('button', { name: 'Sold something' }).click();
-    const editor = page().locator('.detail .panel');
-    await editor.getByRole('button', { name: 'Add rule' }).click();
-    const rule = dialog(page());
-    await rule.getByRole('textbox', { name: 'Rule name' }).fill('Any sales');
-    await rule.getByLabel('Read from').selectOption({ index: 1 });
-    await rule.getByRole('textbox', { name: 'Variable (for a variable rule)' }).fill('vTotalSales');
-    await rule.getByLabel('Operator').selectOption('>');
-    await rule.getByRole('textbox', { name: 'Value to compare with' }).fill('1000');
-    await rule.getByRole('button', { name: 'Add rule' }).click();
-    await expect.poll(() => editor.locator('.cards li').first().textContent()).toContain('vTotalSales > 1000');
-    await editor.getByRole('button', { name: 'Test now' }).click();
-    await expect.poll(() => editor.getByRole('status').textContent()).toContain('The condition holds now');
-    expect(await editor.locator('.verdict').textContent()).toMatch(/→ [\d,.]+ \(holds\)/);
-    await shot(page(), 'condition-test-now', true);
-  });
+    it('writes a condition and tests it now, showing the value its rule read', async () => {
+      await nav(page(), 'Conditions').click();
+      await page().getByRole('button', { name: 'New condition' }).click();
+      await dialog(page()).getByRole('textbox', { name: 'Name', exact: true }).fill('Sold something');
+      await dialog(page()).getByLabel('Project').selectOption({ label: 'Sales reporting (demo)' });
+      await dialog(page()).getByRole('button', { name: 'Create' }).click();
+      await toast(page(), 'success', 'Created condition.').waitFor();
+      await page().getByRole('button', { name: 'Sold something' }).click();
+      const editor = page().locator('.detail .panel');
+      await editor.getByRole('button', { name: 'Add rule' }).click();
+      const rule = dialog(page());
+      await rule.getByRole('textbox', { name: 'Rule name' }).fill('Any sales');
+      await rule.getByLabel('Read from').selectOption({ index: 1 });
+      await rule.getByRole('textbox', { name: 'Variable (for a variable rule)' }).fill('vTotalSales');
+      await rule.getByLabel('Operator').selectOption('>');
+      await rule.getByRole('textbox', { name: 'Value to compare with' }).fill('1000');
+      await rule.getByRole('button', { name: 'Add rule' }).click();
+      await expect.poll(() => editor.locator('.cards li').first().textContent()).toContain('vTotalSales > 1000');
+      await editor.getByRole('button', { name: 'Test now' }).click();
+      await expect.poll(() => editor.getByRole('status').textContent()).toContain('The condition holds now');
+      expect(await editor.locator('.verdict').textContent()).toMatch(/→ [\d,.]+ \(holds\)/);
+      await shot(page(), 'condition-test-now', true);
+    });
 
-  it('sets up a mail server in the settings and sends a real test mail, showing the server\'s reply', async () => {
-    await nav(page(), 'Settings').click();
-    const mail = panel('Mail server');
-    await mail.getByRole('textbox', { name: 'Name', exact: true }).fill('Loopback');
-    await mail.getByRole('textbox', { name: 'SMTP host' }).fill('127.0.0.1');
-    await mail.getByRole('textbox', { name: 'Port' }).fill(String(smtp.port));
-    await mail.getByRole('textbox', { name: 'Sender address' }).fill('reports@example.com');
-    await mail.getByRole('button', { name: 'Add mail server' }).click();
-    await expect.poll(() => mail.locator('.status-line').textContent()).toContain('Mail goes out through “Loopback”');
-    await mail.getByRole('textbox', { name: 'Send a test mail to' }).fill('olga@example.com');
-    await mail.getByRole('button', { name: 'Send a test mail' }).click();
-    await expect.poll(() => mail.getByRole('status').textContent()).toMatch(/Test mail accepted for olga@example.com: 250/);
-    expect(smtp.received.map((m) => m.envelopeTo[0])).toContain('olga@example.com');
-    await shot(page(), 'mail-server-settings', true);
-  });
+    it("sets up a mail server in the settings and sends a real test mail, showing the server's reply", async () => {
+      await nav(page(), 'Settings').click();
+      const mail = panel('Mail server');
+      await mail.getByRole('textbox', { name: 'Name', exact: true }).fill('Loopback');
+      await mail.getByRole('textbox', { name: 'SMTP host' }).fill('127.0.0.1');
+      await mail.getByRole('textbox', { name: 'Port' }).fill(String(smtp.port));
+      await mail.getByRole('textbox', { name: 'Sender address' }).fill('reports@example.com');
+      await mail.getByRole('button', { name: 'Add mail server' }).click();
+      await expect.poll(() => mail.locator('.status-line').textContent()).toContain('Mail goes out through “Loopback”');
+      await mail.getByRole('textbox', { name: 'Send a test mail to' }).fill('olga@example.com');
+      await mail.getByRole('button', { name: 'Send a test mail' }).click();
+      await expect
+        .poll(() => mail.getByRole('status').textContent())
+        .toMatch(/Test mail accepted for olga@example.com: 250/);
+      expect(smtp.received.map((m) => m.envelopeTo[0])).toContain('olga@example.com');
+      await shot(page(), 'mail-server-settings', true);
+    });
 
-  it('follows a run\'s mail live on the monitoring screen: a refusal shows in words on the run and the outbox, and is cancelled and sent again', async () => {
-    await nav(page(), 'Monitoring').click();
-    await page().getByRole('heading', { name: 'Monitoring', level: 1 }).waitFor();
-    // Set up and run behind the screen's back: what the screen shows comes from the engine's events alone.
-    const [{ id: olga }] = await e.s.engine.services.db.query("SELECT id FROM users WHERE email = 'olga@example.com'");
-    const [report] = await e.s.ok('GET', '/api/v1/reports', undefined, { 'name[equals]': 'Regional sales review' });
-    const task = await e.s.ok('POST', '/api/v2/tasks', { name: 'Refused at the door', projectID: report.projectId });
-    await e.s.ok('PUT', `/api/v2/tasks/${task.id}/reports`, { reportID: report.id, format: 'Html', emailEmbedment: false, emailAttachment: true });
-    await e.s.ok('PUT', `/api/v2/tasks/${task.id}/recipients`, [{ id: olga, type: 'user' }]);
-    await e.s.ok('PUT', `/api/v2/tasks/${task.id}/email`, { from: 'reports@example.com', subject: 'Refused at the door', isActive: true });
-    smtp.refuseNext(1, 550);
-    await e.s.ok('POST', `/api/v2/requests/${task.id}/run`);
+    it("follows a run's mail live on the monitoring screen: a refusal shows in words on the run and the outbox, and is cancelled and sent again", async () => {
+      await nav(page(), 'Monitoring').click();
+      await page().getByRole('heading', { name: 'Monitoring', level: 1 }).waitFor();
+      // Set up and run behind the screen's back: what the screen shows comes from the engine's events alone.
+      const [{ id: olga }] = await e.s.engine.services.db.query(
+        "SELECT id FROM users WHERE email = 'olga@example.com'",
+      );
+      const [report] = await e.s.ok('GET', '/api/v1/reports', undefined, { 'name[equals]': 'Regional sales review' });
+      const task = await e.s.ok('POST', '/api/v2/tasks', { name: 'Refused at the door', projectID: report.projectId });
+      await e.s.ok('PUT', `/api/v2/tasks/${task.id}/reports`, {
+        reportID: report.id,
+        format: 'Html',
+        emailEmbedment: false,
+        emailAttachment: true,
+      });
+      await e.s.ok('PUT', `/api/v2/tasks/${task.id}/recipients`, [{ id: olga, type: 'user' }]);
+      await e.s.ok('PUT', `/api/v2/tasks/${task.id}/email`, {
+        from: 'reports@example.com',
+        subject: 'Refused at the door',
+        isActive: true,
+      });
+      smtp.refuseNext(1, 550);
+      await e.s.ok('POST', `/api/v2/requests/${task.id}/run`);
 
-    const message = panel('Outbox').locator('tbody tr').filter({ hasText: 'Refused at the door' });
-    await expect.poll(() => message.textContent(), { timeout: 60_000 }).toContain('failed');
-    expect(await message.textContent()).toContain('The recipient\'s server does not know this address');
-    expect(await message.locator('.raw-reply').textContent()).toMatch(/^550/);
-    const run = panel('Runs').locator('tbody tr').filter({ hasText: 'Refused at the door' }).first();
-    // History reads newest first: the run just made heads the runs, its mail heads the outbox.
-    await expect.poll(() => panel('Runs').locator('tbody tr').first().textContent()).toContain('Refused at the door');
-    expect(await panel('Outbox').locator('tbody tr').first().textContent()).toContain('Refused at the door');
-    await expect.poll(() => run.locator('.delivery-problem').textContent()).toContain('1 mail failed: The recipient\'s server does not know this address');
-    expect(await accessibilityProblems(page())).toEqual([]);
-    await shot(page(), 'monitoring-mail-failed', true);
+      const message = panel('Outbox').locator('tbody tr').filter({ hasText: 'Refused at the door' });
+      await expect.poll(() => message.textContent(), { timeout: 60_000 }).toContain('failed');
+      expect(await message.textContent()).toContain("The recipient's server does not know this address");
+      expect(await message.locator('.raw-reply').textContent()).toMatch(/^550/);
+      const run = panel('Runs').locator('tbody tr').filter({ hasText: 'Refused at the door' }).first();
+      // History reads newest first: the run just made heads the runs, its mail heads the outbox.
+      await expect.poll(() => panel('Runs').locator('tbody tr').first().textContent()).toContain('Refused at the door');
+      expect(await panel('Outbox').locator('tbody tr').first().textContent()).toContain('Refused at the door');
+      await expect
+        .poll(() => run.locator('.delivery-problem').textContent())
+        .toContain("1 mail failed: The recipient's server does not know this address");
+      expect(await accessibilityProblems(page())).toEqual([]);
+      await shot(page(), 'monitoring-mail-failed', true);
 
-    await message.getByRole('button', { name: 'Cancel' }).click();
-    await alertDialog(page()).getByRole('button', { name: 'Cancel mail' }).click();
-    await expect.poll(() => message.textContent()).toContain('cancelled');
-    await message.getByRole('button', { name: 'Retry' }).click();
-    await expect.poll(() => message.textContent(), { timeout: 30_000 }).toContain('sent');
-    await expect.poll(() => run.locator('.delivery-problem').count()).toBe(0);
-    expect(smtp.received.filter((m) => m.parsed.subject === 'Refused at the door')).toHaveLength(1);
-  });
+      await message.getByRole('button', { name: 'Cancel' }).click();
+      await alertDialog(page()).getByRole('button', { name: 'Cancel mail' }).click();
+      await expect.poll(() => message.textContent()).toContain('cancelled');
+      await message.getByRole('button', { name: 'Retry' }).click();
+      await expect.poll(() => message.textContent(), { timeout: 30_000 }).toContain('sent');
+      await expect.poll(() => run.locator('.delivery-problem').count()).toBe(0);
+      expect(smtp.received.filter((m) => m.parsed.subject === 'Refused at the door')).toHaveLength(1);
+    });
 
-  it('starts a new task\'s e-mail from the mail server\'s sender, not a blank required field', async () => {
-    const [report] = await e.s.ok('GET', '/api/v1/reports', undefined, { 'name[equals]': 'Regional sales review' });
-    const task = await e.s.ok('POST', '/api/v2/tasks', { name: 'Sender from the server', projectID: report.projectId });
-    await page().goto(`${e.s.url}/#/tasks/${task.id}`);
-    const mail = panel('E-mail');
-    await expect.poll(() => mail.getByRole('textbox', { name: 'From' }).inputValue()).toBe('reports@example.com');
-  });
-});
+    it("starts a new task's e-mail from the mail server's sender, not a blank required field", async () => {
+      const [report] = await e.s.ok('GET', '/api/v1/reports', undefined, { 'name[equals]': 'Regional sales review' });
+      const task = await e.s.ok('POST', '/api/v2/tasks', {
+        name: 'Sender from the server',
+        projectID: report.projectId,
+      });
+      await page().goto(`${e.s.url}/#/tasks/${task.id}`);
+      const mail = panel('E-mail');
+      await expect.poll(() => mail.getByRole('textbox', { name: 'From' }).inputValue()).toBe('reports@example.com');
+    });
+  },
+);

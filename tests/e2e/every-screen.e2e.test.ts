@@ -7,13 +7,29 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { ARTIFACTS } from './browser.js';
 import { waitForRequest } from '../support/requests.js';
-import { accessibilityProblems, dialog, NARROW, noConsoleErrorsSince, openApp, signIn, signOut, WIDE, type E2E } from './harness.js';
+import {
+  accessibilityProblems,
+  dialog,
+  NARROW,
+  noConsoleErrorsSince,
+  openApp,
+  signIn,
+  signOut,
+  WIDE,
+  type E2E,
+} from './harness.js';
 
 let e: E2E;
 const OWNER = { firstName: 'Olga', lastName: 'Owner', email: 'olga@example.com', password: 'olga-password-1' };
 const SCREENS_DIR = join(ARTIFACTS, 'screens');
 
-interface Visit { name: string; hash: () => string; ready: string; open?: string; settled?: () => Promise<void> }
+interface Visit {
+  name: string;
+  hash: () => string;
+  ready: string;
+  open?: string;
+  settled?: () => Promise<void>;
+}
 let projectId = '';
 let reportId = '';
 let filterId = '';
@@ -23,16 +39,35 @@ let taskId = '';
 const VISITS: Visit[] = [
   { name: 'projects', hash: () => '#/projects', ready: 'Sales reporting (demo)' },
   { name: 'project', hash: () => `#/projects/${projectId}`, ready: 'Regional sales review' },
-  { name: 'designer', hash: () => `#/projects/${projectId}/reports/${reportId}`, ready: 'Preview', settled: () => e.page.getByRole('document', { name: 'Report preview' }).locator('.report-page').waitFor() },
+  {
+    name: 'designer',
+    hash: () => `#/projects/${projectId}/reports/${reportId}`,
+    ready: 'Preview',
+    settled: () => e.page.getByRole('document', { name: 'Report preview' }).locator('.report-page').waitFor(),
+  },
   { name: 'filter', hash: () => `#/projects/${projectId}/filters/${filterId}`, ready: 'Steps, in order' },
   { name: 'apps', hash: () => '#/apps', ready: 'Sales demo' },
   { name: 'app', hash: () => `#/apps/${appId}`, ready: 'Fields' },
   { name: 'tasks', hash: () => '#/tasks', ready: 'Regional pack', open: 'New task' },
   { name: 'task', hash: () => `#/tasks/${taskId}`, ready: 'When it runs' },
   { name: 'conditions', hash: () => '#/conditions', ready: 'Sold something', open: 'New condition' },
-  { name: 'monitoring', hash: () => '#/monitoring', ready: 'Runs over time', settled: () => e.page.locator('.runs-plot circle').first().waitFor() },
+  {
+    name: 'monitoring',
+    hash: () => '#/monitoring',
+    ready: 'Runs over time',
+    settled: () => e.page.locator('.runs-plot circle').first().waitFor(),
+  },
   { name: 'storage', hash: () => '#/storage', ready: 'Storage services', open: 'New storage service' },
-  { name: 'hub', hash: () => '#/hub', ready: 'Folders', settled: () => e.page.getByRole('button', { name: /^Star Regional sales review/ }).first().waitFor() },
+  {
+    name: 'hub',
+    hash: () => '#/hub',
+    ready: 'Folders',
+    settled: () =>
+      e.page
+        .getByRole('button', { name: /^Star Regional sales review/ })
+        .first()
+        .waitFor(),
+  },
   { name: 'resources', hash: () => '#/resources', ready: 'Resources' },
   { name: 'users', hash: () => '#/users', ready: 'Olga Owner', open: 'New user' },
   { name: 'groups', hash: () => '#/groups', ready: 'Groups', open: 'New group' },
@@ -50,16 +85,43 @@ beforeAll(async () => {
   e = await openApp(OWNER, WIDE, { demo: true });
   const projects = await e.s.ok('GET', '/api/v1/projects', undefined, { get_all: true });
   projectId = projects[0].id;
-  reportId = (await e.s.ok('GET', '/api/v1/reports', undefined, { project_id: projectId, 'name[equals]': 'Regional sales review' }))[0].id;
+  reportId = (
+    await e.s.ok('GET', '/api/v1/reports', undefined, {
+      project_id: projectId,
+      'name[equals]': 'Regional sales review',
+    })
+  )[0].id;
   filterId = (await e.s.ok('POST', '/api/v2/filters', { name: 'West only', projectID: projectId })).id;
   appId = (await e.s.ok('GET', '/api/v1/analytics-apps', undefined, { get_all: true }))[0].id;
   // A task with a report, a schedule, a condition and one finished run, for the distribution screens.
   const condition = (await e.s.ok('POST', '/api/v2/conditions', { name: 'Sold something', projectID: projectId })).id;
-  await e.s.ok('PUT', `/api/v2/conditions/${condition}/rules`, { name: 'Any sales', analyticsAppID: appId, values: [{ type: 'Variable', variable: 'vTotalSales', operator: '>', comparisonValue: '0' }] });
+  await e.s.ok('PUT', `/api/v2/conditions/${condition}/rules`, {
+    name: 'Any sales',
+    analyticsAppID: appId,
+    values: [{ type: 'Variable', variable: 'vTotalSales', operator: '>', comparisonValue: '0' }],
+  });
   taskId = (await e.s.ok('POST', '/api/v2/tasks', { name: 'Regional pack', projectID: projectId })).id;
-  const hubRoot = (await e.s.ok('GET', '/api/v1/hub/folders', undefined, { get_all: true })).find((f: { isRoot: boolean }) => f.isRoot).id;
-  await e.s.ok('PUT', `/api/v2/tasks/${taskId}/reports`, { reportID: reportId, format: 'Html', emailEmbedment: false, emailAttachment: true, conditions: [{ id: condition }], hub: { folderID: hubRoot, hubMaxFileOccurrences: 5 } });
-  await e.s.ok('POST', `/api/v1/tasks/${taskId}/triggers/schedules`, { name: 'Monday mornings', frequency: 'Weekly', weeklyDays: 'Monday', atHour: 7, atMinut: 0, timeZone: 'Europe/Paris', startDate: new Date().toISOString(), endDate: new Date(Date.now() + 365 * 86400_000).toISOString() });
+  const hubRoot = (await e.s.ok('GET', '/api/v1/hub/folders', undefined, { get_all: true })).find(
+    (f: { isRoot: boolean }) => f.isRoot,
+  ).id;
+  await e.s.ok('PUT', `/api/v2/tasks/${taskId}/reports`, {
+    reportID: reportId,
+    format: 'Html',
+    emailEmbedment: false,
+    emailAttachment: true,
+    conditions: [{ id: condition }],
+    hub: { folderID: hubRoot, hubMaxFileOccurrences: 5 },
+  });
+  await e.s.ok('POST', `/api/v1/tasks/${taskId}/triggers/schedules`, {
+    name: 'Monday mornings',
+    frequency: 'Weekly',
+    weeklyDays: 'Monday',
+    atHour: 7,
+    atMinut: 0,
+    timeZone: 'Europe/Paris',
+    startDate: new Date().toISOString(),
+    endDate: new Date(Date.now() + 365 * 86400_000).toISOString(),
+  });
   const run = await e.s.ok('POST', `/api/v2/requests/${taskId}/run`);
   await waitForRequest(e.s, run.id);
   await signIn(e, OWNER);
@@ -73,7 +135,10 @@ async function check(label: string) {
   const problems = await accessibilityProblems(e.page);
   expect(problems, `${label}: ${JSON.stringify(problems, null, 1)}`).toEqual([]);
   // Nothing wider than the window: tables scroll inside their own box instead.
-  expect(await e.page.evaluate(() => document.scrollingElement!.scrollWidth), `${label} overflows sideways`).toBeLessThanOrEqual(e.page.viewportSize()!.width);
+  expect(
+    await e.page.evaluate(() => document.scrollingElement!.scrollWidth),
+    `${label} overflows sideways`,
+  ).toBeLessThanOrEqual(e.page.viewportSize()!.width);
 }
 
 describe('every screen in Chromium', () => {

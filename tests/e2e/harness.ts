@@ -10,7 +10,12 @@ import { ARTIFACTS, RENDERER_DIR, launchChromium } from './browser.js';
 
 export const WIDE = { width: 1440, height: 900 };
 export const NARROW = { width: 1024, height: 700 };
-export interface Person { firstName: string; lastName: string; email: string; password: string }
+export interface Person {
+  firstName: string;
+  lastName: string;
+  email: string;
+  password: string;
+}
 
 export interface E2E {
   s: TestServer;
@@ -35,12 +40,18 @@ export async function openApp(owner: Person | null, viewport = WIDE, opts: { dem
   const refusals: string[] = [];
   page.on('console', (m) => {
     if (m.type() !== 'error') return;
-    if (/^Failed to load resource: the server responded with a status of 4\d\d/.test(m.text())) refusals.push(`${m.location().url}: ${m.text()}`);
+    if (/^Failed to load resource: the server responded with a status of 4\d\d/.test(m.text()))
+      refusals.push(`${m.location().url}: ${m.text()}`);
     else consoleErrors.push(`${m.text()} (at ${m.location().url}:${m.location().lineNumber})`);
   });
   page.on('pageerror', (e) => consoleErrors.push(`page error: ${e.message}`));
   return {
-    s, browser, context, page, consoleErrors, refusals,
+    s,
+    browser,
+    context,
+    page,
+    consoleErrors,
+    refusals,
     async close() {
       await browser.close();
       await s.stop();
@@ -62,7 +73,8 @@ export async function signOut(e: Pick<E2E, 'page'>) {
   await e.page.getByRole('button', { name: 'Sign in' }).waitFor();
 }
 
-export const nav = (page: Page, name: string) => page.getByRole('navigation', { name: 'Main' }).getByRole('button', { name, exact: true });
+export const nav = (page: Page, name: string) =>
+  page.getByRole('navigation', { name: 'Main' }).getByRole('button', { name, exact: true });
 export const dialog = (page: Page) => page.getByRole('dialog');
 /** An in-app question (toasts are alert dialogs too, in react-aria: told apart by class). */
 export const alertDialog = (page: Page) => page.locator('.dialog[role=alertdialog]');
@@ -72,22 +84,41 @@ export const toast = (page: Page, tone: 'success' | 'failure', text?: string | R
 
 const AXE = readFileSync(join(__dirname, '..', '..', 'node_modules', 'axe-core', 'axe.min.js'), 'utf8');
 
-export interface AxeFinding { id: string; impact: string; help: string; targets: string[] }
+export interface AxeFinding {
+  id: string;
+  impact: string;
+  help: string;
+  targets: string[];
+}
 
 /** axe-core's serious and critical findings on the page as it is now. */
 export async function accessibilityProblems(page: Page): Promise<AxeFinding[]> {
   // Evaluated through the DevTools protocol, not a <script> tag the page's CSP would (rightly) refuse.
   if (!(await page.evaluate(() => 'axe' in globalThis))) await page.evaluate(AXE);
   return page.evaluate(async () => {
-    const { axe, document } = globalThis as unknown as { document: unknown; axe: { run(ctx: unknown, o: object): Promise<{ violations: { id: string; impact: string; help: string; nodes: { target: string[] }[] }[] }> } };
+    const { axe, document } = globalThis as unknown as {
+      document: unknown;
+      axe: {
+        run(
+          ctx: unknown,
+          o: object,
+        ): Promise<{ violations: { id: string; impact: string; help: string; nodes: { target: string[] }[] }[] }>;
+      };
+    };
     const r = await axe.run(document, { resultTypes: ['violations'] });
     return r.violations
       .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-      .map((v) => ({ id: v.id, impact: v.impact, help: v.help, targets: v.nodes.slice(0, 5).map((n) => n.target.join(' ')) }));
+      .map((v) => ({
+        id: v.id,
+        impact: v.impact,
+        help: v.help,
+        targets: v.nodes.slice(0, 5).map((n) => n.target.join(' ')),
+      }));
   });
 }
 
-export const shot = (page: Page, name: string, fullPage = false) => page.screenshot({ path: join(ARTIFACTS, `${name}.png`), fullPage });
+export const shot = (page: Page, name: string, fullPage = false) =>
+  page.screenshot({ path: join(ARTIFACTS, `${name}.png`), fullPage });
 
 /** Fails the test that caused a console error (called after each test), then starts counting afresh. */
 export function noConsoleErrorsSince(e: E2E | undefined) {
@@ -103,8 +134,12 @@ export async function saveTask(page: Page) {
 }
 
 /** Creates a task in a project from the Tasks screen, adds a report to it in a format through its dialog, and saves. */
-export async function newTaskWithReport(page: Page, task: { name: string; project: string; report: string; format: string }) {
-  const panel = (title: string) => page.locator('.panel').filter({ has: page.getByRole('heading', { name: title, exact: true }) });
+export async function newTaskWithReport(
+  page: Page,
+  task: { name: string; project: string; report: string; format: string },
+) {
+  const panel = (title: string) =>
+    page.locator('.panel').filter({ has: page.getByRole('heading', { name: title, exact: true }) });
   await nav(page, 'Tasks').click();
   await page.getByRole('button', { name: 'New task' }).click();
   await dialog(page).getByRole('textbox', { name: 'Name', exact: true }).fill(task.name);
@@ -116,6 +151,8 @@ export async function newTaskWithReport(page: Page, task: { name: string; projec
   await dialog(page).getByRole('combobox', { name: 'Report', exact: true }).selectOption({ label: task.report });
   await dialog(page).getByLabel('Format').selectOption(task.format);
   await dialog(page).getByRole('button', { name: 'Add report' }).click();
-  await expect.poll(() => reports.locator('.cards li').first().textContent()).toContain(task.report.replace(/ \(.*$/, ''));
+  await expect
+    .poll(() => reports.locator('.cards li').first().textContent())
+    .toContain(task.report.replace(/ \(.*$/, ''));
   await saveTask(page);
 }

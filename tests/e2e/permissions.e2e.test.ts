@@ -5,7 +5,18 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { covers } from '../support/covers.js';
 import { defaults } from '../support/test-server.js';
-import { accessibilityProblems, alertDialog, dialog, nav, noConsoleErrorsSince, openApp, shot, signIn, signOut, type E2E } from './harness.js';
+import {
+  accessibilityProblems,
+  alertDialog,
+  dialog,
+  nav,
+  noConsoleErrorsSince,
+  openApp,
+  shot,
+  signIn,
+  signOut,
+  type E2E,
+} from './harness.js';
 
 let e: E2E;
 const OWNER = { firstName: 'Olga', lastName: 'Owner', email: 'olga@example.com', password: 'olga-password-1' };
@@ -17,11 +28,30 @@ let doraId = '';
 beforeAll(async () => {
   e = await openApp(OWNER, { width: 1440, height: 900 }, { demo: true });
   const { orgId } = await defaults(e.s);
-  const role = await e.s.ok('POST', '/api/v1/roles', { name: 'Designers', permissions: { viewProject: true, updateProject: true }, isActive: true, allProjects: true });
-  doraId = (await e.s.ok('POST', '/api/v1/users', { ...DORA, isActive: true, roles: [{ id: role.id }], organizations: [{ id: orgId }] })).id;
+  const role = await e.s.ok('POST', '/api/v1/roles', {
+    name: 'Designers',
+    permissions: { viewProject: true, updateProject: true },
+    isActive: true,
+    allProjects: true,
+  });
+  doraId = (
+    await e.s.ok('POST', '/api/v1/users', {
+      ...DORA,
+      isActive: true,
+      roles: [{ id: role.id }],
+      organizations: [{ id: orgId }],
+    })
+  ).id;
   const [demo] = await e.s.ok('GET', '/api/v1/reports', undefined, { get_all: true });
-  await e.s.ok('POST', '/api/v2/reports', { name: 'Sales one-pager', projectID: demo.projectId, type: 'Html', connectionID: demo.connectionId });
-  reportNames = (await e.s.ok('GET', '/api/v1/reports', undefined, { get_all: true })).map((r: { name: string }) => r.name);
+  await e.s.ok('POST', '/api/v2/reports', {
+    name: 'Sales one-pager',
+    projectID: demo.projectId,
+    type: 'Html',
+    connectionID: demo.connectionId,
+  });
+  reportNames = (await e.s.ok('GET', '/api/v1/reports', undefined, { get_all: true })).map(
+    (r: { name: string }) => r.name,
+  );
   await signIn(e, OWNER);
 }, 120_000);
 afterEach(() => noConsoleErrorsSince(e));
@@ -31,76 +61,97 @@ afterAll(async () => {
 
 /** What Dora's own session is answered (signed in over HTTP, as the page would be). */
 async function asDora() {
-  const login = await e.s.call('POST', '/api/app/auth/login', { token: null, body: { email: DORA.email, password: DORA.password } });
+  const login = await e.s.call('POST', '/api/app/auth/login', {
+    token: null,
+    body: { email: DORA.email, password: DORA.password },
+  });
   return login.body.data.token as string;
 }
 
-describe(covers('member permissions in Chromium', 'v2.projects.updatePermissionsMode', 'v2.projects.setPermissions', 'v2.reports.setPermissions', 'v2.reports.setMemberPermission'), () => {
-  it('takes one report away from a designer in its permissions matrix; she no longer sees it', async () => {
-    expect(reportNames.length).toBeGreaterThan(1);
-    const [hidden, ...others] = reportNames;
-    await nav(page(), 'Projects').click();
-    await page().getByRole('link', { name: 'Sales reporting (demo)' }).click();
-    await page().getByRole('heading', { name: 'Sales reporting (demo)', level: 1 }).waitFor();
+describe(
+  covers(
+    'member permissions in Chromium',
+    'v2.projects.updatePermissionsMode',
+    'v2.projects.setPermissions',
+    'v2.reports.setPermissions',
+    'v2.reports.setMemberPermission',
+  ),
+  () => {
+    it('takes one report away from a designer in its permissions matrix; she no longer sees it', async () => {
+      expect(reportNames.length).toBeGreaterThan(1);
+      const [hidden, ...others] = reportNames;
+      await nav(page(), 'Projects').click();
+      await page().getByRole('link', { name: 'Sales reporting (demo)' }).click();
+      await page().getByRole('heading', { name: 'Sales reporting (demo)', level: 1 }).waitFor();
 
-    // The project's set: Dora views the project and, by fallback, every report in it.
-    await page().getByRole('button', { name: 'Project permissions' }).click();
-    const d = dialog(page());
-    await d.getByLabel('Add member').selectOption({ label: 'Dora Designer' });
-    await d.getByRole('button', { name: 'Add' }).click();
-    const viewReports = d.getByRole('checkbox', { name: 'View report for Dora Designer' });
-    await viewReports.waitFor();
-    // Added as a viewer (the preset a new member gets): she views the project and all in it, and edits nothing.
-    expect(await d.getByRole('checkbox', { name: 'View project for Dora Designer' }).isChecked()).toBe(true);
-    expect(await viewReports.isChecked()).toBe(true);
-    expect(await d.getByRole('checkbox', { name: 'Edit report for Dora Designer' }).isChecked()).toBe(false);
-    const preset = d.getByRole('combobox', { name: 'Preset for Dora Designer' });
-    expect(await preset.inputValue()).toBe('Viewer');
-    // As an editor she would edit reports too; one checkbox taken away makes the set her own ("Custom").
-    await preset.selectOption('Editor');
-    await expect.poll(() => d.getByRole('checkbox', { name: 'Edit report for Dora Designer' }).isChecked()).toBe(true);
-    await d.getByRole('checkbox', { name: 'Edit report for Dora Designer' }).click();
-    await expect.poll(() => preset.inputValue()).toBe('');
-    expect(await preset.locator('option:checked').textContent()).toBe('Custom');
-    await preset.selectOption('Viewer');
-    await expect.poll(() => d.getByRole('checkbox', { name: 'Edit task for Dora Designer' }).isChecked()).toBe(false);
-    await page().keyboard.press('Escape');
-    await d.waitFor({ state: 'detached' });
-    await page().getByLabel('Members only (permissions mode)').click();
-    await alertDialog(page()).getByRole('button', { name: 'Turn on' }).click();
-    await expect.poll(() => page().getByLabel('Members only (permissions mode)').isChecked()).toBe(true);
-    const token = await asDora();
-    const seen = async () => (await e.s.call('GET', '/api/v1/reports', { token, query: { get_all: true } })).body.data.map((r: { name: string }) => r.name);
-    expect((await seen()).sort()).toEqual([...reportNames].sort());
+      // The project's set: Dora views the project and, by fallback, every report in it.
+      await page().getByRole('button', { name: 'Project permissions' }).click();
+      const d = dialog(page());
+      await d.getByLabel('Add member').selectOption({ label: 'Dora Designer' });
+      await d.getByRole('button', { name: 'Add' }).click();
+      const viewReports = d.getByRole('checkbox', { name: 'View report for Dora Designer' });
+      await viewReports.waitFor();
+      // Added as a viewer (the preset a new member gets): she views the project and all in it, and edits nothing.
+      expect(await d.getByRole('checkbox', { name: 'View project for Dora Designer' }).isChecked()).toBe(true);
+      expect(await viewReports.isChecked()).toBe(true);
+      expect(await d.getByRole('checkbox', { name: 'Edit report for Dora Designer' }).isChecked()).toBe(false);
+      const preset = d.getByRole('combobox', { name: 'Preset for Dora Designer' });
+      expect(await preset.inputValue()).toBe('Viewer');
+      // As an editor she would edit reports too; one checkbox taken away makes the set her own ("Custom").
+      await preset.selectOption('Editor');
+      await expect
+        .poll(() => d.getByRole('checkbox', { name: 'Edit report for Dora Designer' }).isChecked())
+        .toBe(true);
+      await d.getByRole('checkbox', { name: 'Edit report for Dora Designer' }).click();
+      await expect.poll(() => preset.inputValue()).toBe('');
+      expect(await preset.locator('option:checked').textContent()).toBe('Custom');
+      await preset.selectOption('Viewer');
+      await expect.poll(() => d.getByRole('checkbox', { name: 'Edit task for Dora Designer' }).isChecked()).toBe(false);
+      await page().keyboard.press('Escape');
+      await d.waitFor({ state: 'detached' });
+      await page().getByLabel('Members only (permissions mode)').click();
+      await alertDialog(page()).getByRole('button', { name: 'Turn on' }).click();
+      await expect.poll(() => page().getByLabel('Members only (permissions mode)').isChecked()).toBe(true);
+      const token = await asDora();
+      const seen = async () =>
+        (await e.s.call('GET', '/api/v1/reports', { token, query: { get_all: true } })).body.data.map(
+          (r: { name: string }) => r.name,
+        );
+      expect((await seen()).sort()).toEqual([...reportNames].sort());
 
-    // The report's own set wins over the project's: added, then its view taken away.
-    await page().getByRole('button', { name: `Permissions of ${hidden}` }).click();
-    await d.getByLabel('Add member').selectOption({ label: 'Dora Designer' });
-    await d.getByRole('button', { name: 'Add' }).click();
-    const view = d.getByRole('checkbox', { name: 'View for Dora Designer' });
-    await view.waitFor();
-    expect(await d.getByRole('checkbox', { name: 'Edit for Dora Designer' }).isChecked()).toBe(false);
-    await view.click();
-    await expect.poll(() => view.isChecked()).toBe(false);
-    expect(await accessibilityProblems(page())).toEqual([]);
-    await shot(page(), 'report-permissions');
-    await page().keyboard.press('Escape');
+      // The report's own set wins over the project's: added, then its view taken away.
+      await page()
+        .getByRole('button', { name: `Permissions of ${hidden}` })
+        .click();
+      await d.getByLabel('Add member').selectOption({ label: 'Dora Designer' });
+      await d.getByRole('button', { name: 'Add' }).click();
+      const view = d.getByRole('checkbox', { name: 'View for Dora Designer' });
+      await view.waitFor();
+      expect(await d.getByRole('checkbox', { name: 'Edit for Dora Designer' }).isChecked()).toBe(false);
+      await view.click();
+      await expect.poll(() => view.isChecked()).toBe(false);
+      expect(await accessibilityProblems(page())).toEqual([]);
+      await shot(page(), 'report-permissions');
+      await page().keyboard.press('Escape');
 
-    await expect.poll(seen).toEqual(expect.not.arrayContaining([hidden]));
-    expect((await seen()).sort()).toEqual([...others].sort());
-    const id = (await e.s.ok('GET', '/api/v1/reports', undefined, { 'name[equals]': hidden }))[0].id;
-    expect((await e.s.call('GET', `/api/v1/reports/${id}`, { token })).status).toBe(404);
-    const row = (await e.s.ok('GET', `/api/app/reports/${id}/permissions`)).find((m: { memberId: string }) => m.memberId === doraId);
-    expect(row.permissions.viewReport).toBe(false);
+      await expect.poll(seen).toEqual(expect.not.arrayContaining([hidden]));
+      expect((await seen()).sort()).toEqual([...others].sort());
+      const id = (await e.s.ok('GET', '/api/v1/reports', undefined, { 'name[equals]': hidden }))[0].id;
+      expect((await e.s.call('GET', `/api/v1/reports/${id}`, { token })).status).toBe(404);
+      const row = (await e.s.ok('GET', `/api/app/reports/${id}/permissions`)).find(
+        (m: { memberId: string }) => m.memberId === doraId,
+      );
+      expect(row.permissions.viewReport).toBe(false);
 
-    // Dora herself, in the page: the project shows the other reports, not that one.
-    await signOut(e);
-    await signIn(e, DORA);
-    await nav(page(), 'Projects').click();
-    await page().getByRole('link', { name: 'Sales reporting (demo)' }).click();
-    await page().getByRole('heading', { name: 'Sales reporting (demo)', level: 1 }).waitFor();
-    for (const name of others) await page().getByRole('link', { name, exact: true }).waitFor();
-    expect(await page().getByRole('link', { name: hidden, exact: true }).count()).toBe(0);
-    await shot(page(), 'report-permissions-member-view');
-  });
-});
+      // Dora herself, in the page: the project shows the other reports, not that one.
+      await signOut(e);
+      await signIn(e, DORA);
+      await nav(page(), 'Projects').click();
+      await page().getByRole('link', { name: 'Sales reporting (demo)' }).click();
+      await page().getByRole('heading', { name: 'Sales reporting (demo)', level: 1 }).waitFor();
+      for (const name of others) await page().getByRole('link', { name, exact: true }).waitFor();
+      expect(await page().getByRole('link', { name: hidden, exact: true }).count()).toBe(0);
+      await shot(page(), 'report-permissions-member-view');
+    });
+  },
+);

@@ -7,7 +7,19 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { covers } from '../support/covers.js';
 import { startSmtp, type TestSmtp } from '../support/smtp.js';
-import { accessibilityProblems, alertDialog, dialog, nav, NARROW, noConsoleErrorsSince, openApp, shot, signIn, toast, type E2E } from './harness.js';
+import {
+  accessibilityProblems,
+  alertDialog,
+  dialog,
+  nav,
+  NARROW,
+  noConsoleErrorsSince,
+  openApp,
+  shot,
+  signIn,
+  toast,
+  type E2E,
+} from './harness.js';
 
 let e: E2E;
 let smtp: TestSmtp;
@@ -15,7 +27,10 @@ let taskId = '';
 let conditionId = '';
 const OWNER = { firstName: 'Olga', lastName: 'Owner', email: 'olga@example.com', password: 'olga-password-1' };
 const page = () => e.page;
-const panel = (title: string) => page().locator('.panel').filter({ has: page().getByRole('heading', { name: title, exact: true }) });
+const panel = (title: string) =>
+  page()
+    .locator('.panel')
+    .filter({ has: page().getByRole('heading', { name: title, exact: true }) });
 const unsaved = () => page().locator('.badge.unsaved');
 
 /** What has the keyboard focus, named as a person hears it: its aria-label, its label, or its text. */
@@ -24,7 +39,12 @@ const focusedName = (p: Page) =>
     const el = document.activeElement as HTMLElement | null;
     if (!el) return '';
     const by = el.getAttribute('aria-labelledby');
-    const labelled = by ? by.split(' ').map((id) => document.getElementById(id)?.textContent ?? '').join(' ') : '';
+    const labelled = by
+      ? by
+          .split(' ')
+          .map((id) => document.getElementById(id)?.textContent ?? '')
+          .join(' ')
+      : '';
     const own = (el as HTMLInputElement).labels?.[0]?.textContent ?? '';
     return (el.getAttribute('aria-label') || labelled || own || el.textContent || '').replace(/\s*\*$/, '').trim();
   });
@@ -46,16 +66,46 @@ beforeAll(async () => {
   e = await openApp(OWNER, NARROW, { demo: true });
   await signIn(e, OWNER);
   const [{ id: olga }] = await e.s.engine.services.db.query("SELECT id FROM users WHERE email = 'olga@example.com'");
-  await e.s.ok('POST', '/api/v1/mail-servers', { name: 'Loopback', fromName: 'Reports', fromAddress: 'reports@example.com', hostName: '127.0.0.1', smtpPort: smtp.port, ssl: false });
+  await e.s.ok('POST', '/api/v1/mail-servers', {
+    name: 'Loopback',
+    fromName: 'Reports',
+    fromAddress: 'reports@example.com',
+    hostName: '127.0.0.1',
+    smtpPort: smtp.port,
+    ssl: false,
+  });
   const [report] = await e.s.ok('GET', '/api/v1/reports', undefined, { 'name[equals]': 'Regional sales review' });
   const appId = (await e.s.ok('GET', '/api/v1/analytics-apps', undefined, { get_all: true }))[0].id;
-  conditionId = (await e.s.ok('POST', '/api/v2/conditions', { name: 'Sold something', projectID: report.projectId })).id;
-  await e.s.ok('PUT', `/api/v2/conditions/${conditionId}/rules`, { name: 'Any sales', analyticsAppID: appId, values: [{ type: 'Variable', variable: 'vTotalSales', operator: '>', comparisonValue: '0' }] });
+  conditionId = (await e.s.ok('POST', '/api/v2/conditions', { name: 'Sold something', projectID: report.projectId }))
+    .id;
+  await e.s.ok('PUT', `/api/v2/conditions/${conditionId}/rules`, {
+    name: 'Any sales',
+    analyticsAppID: appId,
+    values: [{ type: 'Variable', variable: 'vTotalSales', operator: '>', comparisonValue: '0' }],
+  });
   taskId = (await e.s.ok('POST', '/api/v2/tasks', { name: 'Weekly review', projectID: report.projectId })).id;
-  await e.s.ok('PUT', `/api/v2/tasks/${taskId}/reports`, { reportID: report.id, format: 'Html', emailEmbedment: false, emailAttachment: true, conditions: [{ id: conditionId }] });
+  await e.s.ok('PUT', `/api/v2/tasks/${taskId}/reports`, {
+    reportID: report.id,
+    format: 'Html',
+    emailEmbedment: false,
+    emailAttachment: true,
+    conditions: [{ id: conditionId }],
+  });
   await e.s.ok('PUT', `/api/v2/tasks/${taskId}/recipients`, [{ id: olga, type: 'user' }]);
-  await e.s.ok('PUT', `/api/v2/tasks/${taskId}/email`, { from: 'reports@example.com', subject: 'Old subject', isActive: true });
-  await e.s.ok('POST', `/api/v1/tasks/${taskId}/triggers/schedules`, { name: 'Monday mornings', frequency: 'Weekly', weeklyDays: 'Monday', atHour: 7, atMinut: 0, timeZone: 'Europe/Paris', startDate: new Date().toISOString() });
+  await e.s.ok('PUT', `/api/v2/tasks/${taskId}/email`, {
+    from: 'reports@example.com',
+    subject: 'Old subject',
+    isActive: true,
+  });
+  await e.s.ok('POST', `/api/v1/tasks/${taskId}/triggers/schedules`, {
+    name: 'Monday mornings',
+    frequency: 'Weekly',
+    weeklyDays: 'Monday',
+    atHour: 7,
+    atMinut: 0,
+    timeZone: 'Europe/Paris',
+    startDate: new Date().toISOString(),
+  });
 }, 120_000);
 afterEach(() => noConsoleErrorsSince(e));
 afterAll(async () => {
@@ -63,158 +113,185 @@ afterAll(async () => {
   await smtp?.close();
 });
 
-describe(covers('distribution screens in Chromium at 1024 × 700', 'app.tasks.get', 'v1.tasks.update', 'v2.tasks.updateEmail', 'v2.tasks.upsertReport', 'v1.taskSchedules.update', 'v1.conditionRules.update', 'v2.requests.run'), () => {
-  it('keeps the task as one draft: undo and redo, the leave guard, and "Run now" saves first so the mail says what was typed', async () => {
-    await page().goto(`${e.s.url}/#/tasks/${taskId}`);
-    const subject = panel('E-mail').getByRole('textbox', { name: 'Subject' });
-    await expect.poll(() => subject.inputValue()).toBe('Old subject');
-    await subject.fill('This week in sales');
-    await unsaved().waitFor();
-    await page().keyboard.press('Control+z');
-    await expect.poll(() => subject.inputValue()).toBe('Old subject');
-    await expect.poll(() => unsaved().count()).toBe(0);
-    await page().keyboard.press('Control+Shift+z');
-    await expect.poll(() => subject.inputValue()).toBe('This week in sales');
+describe(
+  covers(
+    'distribution screens in Chromium at 1024 × 700',
+    'app.tasks.get',
+    'v1.tasks.update',
+    'v2.tasks.updateEmail',
+    'v2.tasks.upsertReport',
+    'v1.taskSchedules.update',
+    'v1.conditionRules.update',
+    'v2.requests.run',
+  ),
+  () => {
+    it('keeps the task as one draft: undo and redo, the leave guard, and "Run now" saves first so the mail says what was typed', async () => {
+      await page().goto(`${e.s.url}/#/tasks/${taskId}`);
+      const subject = panel('E-mail').getByRole('textbox', { name: 'Subject' });
+      await expect.poll(() => subject.inputValue()).toBe('Old subject');
+      await subject.fill('This week in sales');
+      await unsaved().waitFor();
+      await page().keyboard.press('Control+z');
+      await expect.poll(() => subject.inputValue()).toBe('Old subject');
+      await expect.poll(() => unsaved().count()).toBe(0);
+      await page().keyboard.press('Control+Shift+z');
+      await expect.poll(() => subject.inputValue()).toBe('This week in sales');
 
-    // Leaving asks; keeping on editing keeps the draft.
-    await nav(page(), 'Conditions').click();
-    await alertDialog(page()).getByRole('button', { name: 'Keep editing' }).click();
-    expect(await subject.inputValue()).toBe('This week in sales');
+      // Leaving asks; keeping on editing keeps the draft.
+      await nav(page(), 'Conditions').click();
+      await alertDialog(page()).getByRole('button', { name: 'Keep editing' }).click();
+      expect(await subject.inputValue()).toBe('This week in sales');
 
-    await page().getByRole('button', { name: 'Run now' }).click();
-    const question = alertDialog(page());
-    expect(await question.textContent()).toContain('A run uses the saved task');
-    await question.getByRole('button', { name: 'Save and run' }).click();
-    await page().getByRole('heading', { name: 'Monitoring', level: 1 }).waitFor();
-    await expect.poll(() => smtp.received.map((m) => m.parsed.subject), { timeout: 60_000 }).toContain('This week in sales');
-    expect(smtp.received.map((m) => m.parsed.subject)).not.toContain('Old subject');
-    const [{ email }] = await e.s.engine.services.db.query('SELECT email FROM tasks WHERE id = ?', [taskId]);
-    expect(JSON.parse(email).subject).toBe('This week in sales');
-  });
+      await page().getByRole('button', { name: 'Run now' }).click();
+      const question = alertDialog(page());
+      expect(await question.textContent()).toContain('A run uses the saved task');
+      await question.getByRole('button', { name: 'Save and run' }).click();
+      await page().getByRole('heading', { name: 'Monitoring', level: 1 }).waitFor();
+      await expect
+        .poll(() => smtp.received.map((m) => m.parsed.subject), { timeout: 60_000 })
+        .toContain('This week in sales');
+      expect(smtp.received.map((m) => m.parsed.subject)).not.toContain('Old subject');
+      const [{ email }] = await e.s.engine.services.db.query('SELECT email FROM tasks WHERE id = ?', [taskId]);
+      expect(JSON.parse(email).subject).toBe('This week in sales');
+    });
 
-  it('edits a report and a schedule in place by keyboard alone, refuses the same report twice, and undoes a removal', async () => {
-    await page().goto(`${e.s.url}/#/tasks/${taskId}`);
-    await page().getByRole('heading', { name: 'Weekly review', level: 1 }).waitFor();
-    const reports = panel('Reports');
-    await reports.locator('.cards li').first().waitFor();
+    it('edits a report and a schedule in place by keyboard alone, refuses the same report twice, and undoes a removal', async () => {
+      await page().goto(`${e.s.url}/#/tasks/${taskId}`);
+      await page().getByRole('heading', { name: 'Weekly review', level: 1 }).waitFor();
+      const reports = panel('Reports');
+      await reports.locator('.cards li').first().waitFor();
 
-    await tabTo(page(), 'Edit “Regional sales review” as Html');
-    await page().keyboard.press('Enter');
-    await dialog(page()).waitFor();
-    // The dialog opens on its first field, ready for the keyboard.
-    expect(await focusedName(page())).toBe('Report');
-    await tabTo(page(), 'Format');
-    await page().keyboard.type('Pdf');
-    await tabTo(page(), 'Apply');
-    await page().keyboard.press('Enter');
-    await expect.poll(() => dialog(page()).count()).toBe(0);
-    await expect.poll(() => reports.locator('.cards li').first().locator('.badge').first().textContent()).toBe('Pdf');
+      await tabTo(page(), 'Edit “Regional sales review” as Html');
+      await page().keyboard.press('Enter');
+      await dialog(page()).waitFor();
+      // The dialog opens on its first field, ready for the keyboard.
+      expect(await focusedName(page())).toBe('Report');
+      await tabTo(page(), 'Format');
+      await page().keyboard.type('Pdf');
+      await tabTo(page(), 'Apply');
+      await page().keyboard.press('Enter');
+      await expect.poll(() => dialog(page()).count()).toBe(0);
+      await expect.poll(() => reports.locator('.cards li').first().locator('.badge').first().textContent()).toBe('Pdf');
 
-    await tabTo(page(), 'Add report');
-    await page().keyboard.press('Enter');
-    await dialog(page()).waitFor();
-    await page().keyboard.type('Regional sales');
-    await tabTo(page(), 'Format');
-    await page().keyboard.type('Pdf');
-    await tabTo(page(), 'Add report');
-    await page().keyboard.press('Enter');
-    await expect.poll(() => dialog(page()).locator('.field-error').first().textContent()).toContain('is already in the task as Pdf');
-    expect(await accessibilityProblems(page())).toEqual([]);
-    await shot(page(), 'task-report-duplicate-refused');
-    await page().keyboard.press('Escape');
-    await expect.poll(() => dialog(page()).count()).toBe(0);
-    expect(await reports.locator('.cards li').count()).toBe(1);
+      await tabTo(page(), 'Add report');
+      await page().keyboard.press('Enter');
+      await dialog(page()).waitFor();
+      await page().keyboard.type('Regional sales');
+      await tabTo(page(), 'Format');
+      await page().keyboard.type('Pdf');
+      await tabTo(page(), 'Add report');
+      await page().keyboard.press('Enter');
+      await expect
+        .poll(() => dialog(page()).locator('.field-error').first().textContent())
+        .toContain('is already in the task as Pdf');
+      expect(await accessibilityProblems(page())).toEqual([]);
+      await shot(page(), 'task-report-duplicate-refused');
+      await page().keyboard.press('Escape');
+      await expect.poll(() => dialog(page()).count()).toBe(0);
+      expect(await reports.locator('.cards li').count()).toBe(1);
 
-    await tabTo(page(), 'Edit trigger Monday mornings');
-    await page().keyboard.press('Enter');
-    await dialog(page()).waitFor();
-    expect(await focusedName(page())).toBe('Frequency');
-    await tabTo(page(), 'Name');
-    await page().keyboard.press('Control+a');
-    await page().keyboard.type('Monday, early');
-    await page().keyboard.press('Enter');
-    await expect.poll(() => panel('When it runs').locator('.cards li strong').first().textContent()).toBe('Monday, early');
+      await tabTo(page(), 'Edit trigger Monday mornings');
+      await page().keyboard.press('Enter');
+      await dialog(page()).waitFor();
+      expect(await focusedName(page())).toBe('Frequency');
+      await tabTo(page(), 'Name');
+      await page().keyboard.press('Control+a');
+      await page().keyboard.type('Monday, early');
+      await page().keyboard.press('Enter');
+      await expect
+        .poll(() => panel('When it runs').locator('.cards li strong').first().textContent())
+        .toBe('Monday, early');
 
-    await tabTo(page(), 'Remove “Regional sales review” as Pdf');
-    await page().keyboard.press('Enter');
-    await expect.poll(() => reports.locator('.cards li').first().textContent()).toContain('No reports yet');
-    await page().keyboard.press('Control+z');
-    await expect.poll(() => reports.locator('.cards li').first().textContent()).toContain('Regional sales review');
+      await tabTo(page(), 'Remove “Regional sales review” as Pdf');
+      await page().keyboard.press('Enter');
+      await expect.poll(() => reports.locator('.cards li').first().textContent()).toContain('No reports yet');
+      await page().keyboard.press('Control+z');
+      await expect.poll(() => reports.locator('.cards li').first().textContent()).toContain('Regional sales review');
 
-    await tabTo(page(), 'Save');
-    await page().keyboard.press('Enter');
-    await toast(page(), 'success', 'Saved the task.').first().waitFor();
-    await expect.poll(() => unsaved().count()).toBe(0);
-    const stored = await e.s.ok('GET', `/api/v1/tasks/${taskId}/reports`);
-    expect(stored.map((r: { format: string }) => r.format)).toEqual(['Pdf']);
-    const triggers = await e.s.ok('GET', `/api/v1/tasks/${taskId}/triggers`);
-    expect(triggers.map((t: { name: string }) => t.name)).toEqual(['Monday, early']);
-    // The schedule is the same schedule, changed: still weekly in Paris, with its sentence back after Save.
-    await expect.poll(() => panel('When it runs').locator('.cards li').first().textContent()).toContain('Every Monday at 07:00 (Europe/Paris)');
-    await shot(page(), 'task-page-narrow', true);
-  });
+      await tabTo(page(), 'Save');
+      await page().keyboard.press('Enter');
+      await toast(page(), 'success', 'Saved the task.').first().waitFor();
+      await expect.poll(() => unsaved().count()).toBe(0);
+      const stored = await e.s.ok('GET', `/api/v1/tasks/${taskId}/reports`);
+      expect(stored.map((r: { format: string }) => r.format)).toEqual(['Pdf']);
+      const triggers = await e.s.ok('GET', `/api/v1/tasks/${taskId}/triggers`);
+      expect(triggers.map((t: { name: string }) => t.name)).toEqual(['Monday, early']);
+      // The schedule is the same schedule, changed: still weekly in Paris, with its sentence back after Save.
+      await expect
+        .poll(() => panel('When it runs').locator('.cards li').first().textContent())
+        .toContain('Every Monday at 07:00 (Europe/Paris)');
+      await shot(page(), 'task-page-narrow', true);
+    });
 
-  it('opens a condition and edits its rule by keyboard; Escape leaves a rule as it was', async () => {
-    await nav(page(), 'Conditions').click();
-    await page().getByRole('heading', { name: 'Conditions', level: 1 }).waitFor();
-    await page().getByRole('button', { name: 'Sold something' }).waitFor();
-    await tabTo(page(), 'Sold something');
-    await page().keyboard.press('Enter');
-    const editor = page().locator('.detail .panel');
-    await editor.getByText('vTotalSales > 0').waitFor();
-    await tabTo(page(), 'Edit rule Any sales');
-    await page().keyboard.press('Enter');
-    await dialog(page()).waitFor();
-    await tabTo(page(), 'Value to compare with');
-    await page().keyboard.press('Control+a');
-    await page().keyboard.type('5');
-    await page().keyboard.press('Enter');
-    await expect.poll(() => editor.locator('.rule-values li').first().textContent()).toContain('vTotalSales > 5');
+    it('opens a condition and edits its rule by keyboard; Escape leaves a rule as it was', async () => {
+      await nav(page(), 'Conditions').click();
+      await page().getByRole('heading', { name: 'Conditions', level: 1 }).waitFor();
+      await page().getByRole('button', { name: 'Sold something' }).waitFor();
+      await tabTo(page(), 'Sold something');
+      await page().keyboard.press('Enter');
+      const editor = page().locator('.detail .panel');
+      await editor.getByText('vTotalSales > 0').waitFor();
+      await tabTo(page(), 'Edit rule Any sales');
+      await page().keyboard.press('Enter');
+      await dialog(page()).waitFor();
+      await tabTo(page(), 'Value to compare with');
+      await page().keyboard.press('Control+a');
+      await page().keyboard.type('5');
+      await page().keyboard.press('Enter');
+      await expect.poll(() => editor.locator('.rule-values li').first().textContent()).toContain('vTotalSales > 5');
 
-    await tabTo(page(), 'Edit rule Any sales');
-    await page().keyboard.press('Enter');
-    await dialog(page()).waitFor();
-    await page().keyboard.type(' changed');
-    await page().keyboard.press('Escape');
-    await expect.poll(() => dialog(page()).count()).toBe(0);
-    expect(await editor.locator('.cards li strong').first().textContent()).toBe('Any sales');
-    const rules = await e.s.ok('GET', `/api/v1/conditions/${conditionId}/rules`);
-    expect(rules[0].conditionRuleValues[0].comparisonValue).toBe('5');
-    expect(await accessibilityProblems(page())).toEqual([]);
-    await shot(page(), 'condition-rule-keyboard');
-  });
+      await tabTo(page(), 'Edit rule Any sales');
+      await page().keyboard.press('Enter');
+      await dialog(page()).waitFor();
+      await page().keyboard.type(' changed');
+      await page().keyboard.press('Escape');
+      await expect.poll(() => dialog(page()).count()).toBe(0);
+      expect(await editor.locator('.cards li strong').first().textContent()).toBe('Any sales');
+      const rules = await e.s.ok('GET', `/api/v1/conditions/${conditionId}/rules`);
+      expect(rules[0].conditionRuleValues[0].comparisonValue).toBe('5');
+      expect(await accessibilityProblems(page())).toEqual([]);
+      await shot(page(), 'condition-rule-keyboard');
+    });
 
-  it('narrows the runs by status, task and date, and plots them by duration or files', async () => {
-    await nav(page(), 'Monitoring').click();
-    const runs = panel('Runs');
-    const bar = page().getByRole('group', { name: 'Show runs' });
-    await expect.poll(() => runs.locator('tbody tr').first().textContent(), { timeout: 60_000 }).toContain('Weekly review');
-    const [{ status }] = await e.s.engine.services.db.query('SELECT status FROM requests WHERE taskId = ? ORDER BY createdDate DESC LIMIT 1', [taskId]);
-    await bar.getByLabel('Status').selectOption(status === 'failed' ? 'completed' : 'failed');
-    await expect.poll(() => runs.locator('tbody tr').first().textContent()).toContain('Nothing matches');
-    await bar.getByLabel('Status').selectOption(status);
-    await bar.getByLabel('Task').selectOption({ label: 'Weekly review' });
-    await expect.poll(() => runs.locator('tbody tr').first().textContent()).toContain('Weekly review');
-    const tomorrow = new Date(Date.now() + 86400_000).toISOString().slice(0, 10);
-    await bar.getByLabel('From').fill(tomorrow);
-    await expect.poll(() => runs.locator('tbody tr').first().textContent()).toContain('Nothing matches');
-    await expect.poll(() => panel('Runs over time').textContent()).toContain('Runs appear here once they have finished');
-    await bar.getByRole('button', { name: 'Clear' }).click();
-    await expect.poll(() => runs.locator('tbody tr').first().textContent()).toContain('Weekly review');
-    const plot = panel('Runs over time');
-    await plot.getByRole('radio', { name: 'Files' }).check();
-    await expect.poll(() => plot.getByRole('img').getAttribute('aria-label')).toMatch(/^Files of the last \d+ runs/);
-    expect(await accessibilityProblems(page())).toEqual([]);
-    await shot(page(), 'monitoring-filters-narrow', true);
-  });
+    it('narrows the runs by status, task and date, and plots them by duration or files', async () => {
+      await nav(page(), 'Monitoring').click();
+      const runs = panel('Runs');
+      const bar = page().getByRole('group', { name: 'Show runs' });
+      await expect
+        .poll(() => runs.locator('tbody tr').first().textContent(), { timeout: 60_000 })
+        .toContain('Weekly review');
+      const [{ status }] = await e.s.engine.services.db.query(
+        'SELECT status FROM requests WHERE taskId = ? ORDER BY createdDate DESC LIMIT 1',
+        [taskId],
+      );
+      await bar.getByLabel('Status').selectOption(status === 'failed' ? 'completed' : 'failed');
+      await expect.poll(() => runs.locator('tbody tr').first().textContent()).toContain('Nothing matches');
+      await bar.getByLabel('Status').selectOption(status);
+      await bar.getByLabel('Task').selectOption({ label: 'Weekly review' });
+      await expect.poll(() => runs.locator('tbody tr').first().textContent()).toContain('Weekly review');
+      const tomorrow = new Date(Date.now() + 86400_000).toISOString().slice(0, 10);
+      await bar.getByLabel('From').fill(tomorrow);
+      await expect.poll(() => runs.locator('tbody tr').first().textContent()).toContain('Nothing matches');
+      await expect
+        .poll(() => panel('Runs over time').textContent())
+        .toContain('Runs appear here once they have finished');
+      await bar.getByRole('button', { name: 'Clear' }).click();
+      await expect.poll(() => runs.locator('tbody tr').first().textContent()).toContain('Weekly review');
+      const plot = panel('Runs over time');
+      await plot.getByRole('radio', { name: 'Files' }).check();
+      await expect.poll(() => plot.getByRole('img').getAttribute('aria-label')).toMatch(/^Files of the last \d+ runs/);
+      expect(await accessibilityProblems(page())).toEqual([]);
+      await shot(page(), 'monitoring-filters-narrow', true);
+    });
 
-  it('lets a failure toast go when the screen changes', async () => {
-    await nav(page(), 'Conditions').click();
-    const row = page().locator('tbody tr').filter({ hasText: 'Sold something' });
-    await row.getByRole('button', { name: 'Delete' }).click();
-    await alertDialog(page()).getByRole('button', { name: 'Delete condition' }).click();
-    await toast(page(), 'failure', /applied by the task “Weekly review”/).waitFor();
-    await nav(page(), 'Tasks').click();
-    await expect.poll(() => page().locator('.toast.failure').count()).toBe(0);
-  });
-});
+    it('lets a failure toast go when the screen changes', async () => {
+      await nav(page(), 'Conditions').click();
+      const row = page().locator('tbody tr').filter({ hasText: 'Sold something' });
+      await row.getByRole('button', { name: 'Delete' }).click();
+      await alertDialog(page()).getByRole('button', { name: 'Delete condition' }).click();
+      await toast(page(), 'failure', /applied by the task “Weekly review”/).waitFor();
+      await nav(page(), 'Tasks').click();
+      await expect.poll(() => page().locator('.toast.failure').count()).toBe(0);
+    });
+  },
+);

@@ -22,12 +22,35 @@ describe(covers('first start and the database', 'v1.trustedOrigins.create'), () 
     expect(first.firstStart.created).toBe(true);
     const db = first.services.db;
     expect(await db.query('SELECT displayName FROM organizations')).toEqual([{ displayName: 'Default' }]);
-    expect((await db.query('SELECT name FROM roles ORDER BY name')).map((r: { name: string }) => r.name)).toEqual(['Administrator', 'Hub users']);
+    expect((await db.query('SELECT name FROM roles ORDER BY name')).map((r: { name: string }) => r.name)).toEqual([
+      'Administrator',
+      'Hub users',
+    ]);
     expect(await db.query('SELECT name FROM groups')).toEqual([{ name: 'All users' }]);
-    expect(await db.query('SELECT email, isTenantOwner FROM users')).toEqual([{ email: 'boss@example.com', isTenantOwner: 1 }]);
+    expect(await db.query('SELECT email, isTenantOwner FROM users')).toEqual([
+      { email: 'boss@example.com', isTenantOwner: 1 },
+    ]);
     expect((await db.query('PRAGMA journal_mode'))[0].journal_mode).toBe('wal');
     expect((await db.query('PRAGMA foreign_keys'))[0].foreign_keys).toBe(1);
-    expect((await db.query('SELECT name FROM migrations')).map((m: { name: string }) => m.name)).toEqual(['Initial1763683200000', 'UserListIndexes1763769600000', 'ReportsFromData1763856000000', 'ProjectImportState1764115200000', 'Tasks1764201600000', 'ConditionsRequests1764288000000', 'MailOutbox1764374400000', 'StorageServices1764460800000', 'SftpKeys1764547200000', 'Hub1764633600000', 'SftpHostKeys1764720000000', 'Subscriptions1764806400000', 'MemberPermissions1764892800000', 'Invitations1764979200000', 'DirectorySync1765065600000', 'DirectorySchedulesAsked1765152000000', 'ReportTemplates1765238400000']);
+    expect((await db.query('SELECT name FROM migrations')).map((m: { name: string }) => m.name)).toEqual([
+      'Initial1763683200000',
+      'UserListIndexes1763769600000',
+      'ReportsFromData1763856000000',
+      'ProjectImportState1764115200000',
+      'Tasks1764201600000',
+      'ConditionsRequests1764288000000',
+      'MailOutbox1764374400000',
+      'StorageServices1764460800000',
+      'SftpKeys1764547200000',
+      'Hub1764633600000',
+      'SftpHostKeys1764720000000',
+      'Subscriptions1764806400000',
+      'MemberPermissions1764892800000',
+      'Invitations1764979200000',
+      'DirectorySync1765065600000',
+      'DirectorySchedulesAsked1765152000000',
+      'ReportTemplates1765238400000',
+    ]);
     await first.close();
     const second = await createEngine({ dataDir, secretKeys: keys });
     expect(second.firstStart).toEqual({ created: false, ownerId: first.firstStart.ownerId });
@@ -39,10 +62,18 @@ describe(covers('first start and the database', 'v1.trustedOrigins.create'), () 
   it('answers an internal fault as a 500 envelope without the input', async () => {
     const dataDir = await mkdtemp(join(tmpdir(), 'bs-engine-'));
     const logged: string[] = [];
-    const engine = await createEngine({ dataDir, secretKeys: memoryKeyStore(), logger: { info() {}, warn() {}, error: (m, f) => logged.push(m + JSON.stringify(f)) } });
+    const engine = await createEngine({
+      dataDir,
+      secretKeys: memoryKeyStore(),
+      logger: { info() {}, warn() {}, error: (m, f) => logged.push(m + JSON.stringify(f)) },
+    });
     const key = await engine.issueOwnerKey();
     await engine.services.db.query('DROP TABLE trusted_origins');
-    const res = await engine.invoke('v1.trustedOrigins.create', { body: { name: 'x', address: 'https://secret-host.test' } }, { token: key, transport: 'internal' });
+    const res = await engine.invoke(
+      'v1.trustedOrigins.create',
+      { body: { name: 'x', address: 'https://secret-host.test' } },
+      { token: key, transport: 'internal' },
+    );
     expect(res.status).toBe(500);
     expect(res.envelope.error).toMatch(/Internal error/);
     expect(logged.join()).not.toContain('secret-host');
@@ -60,8 +91,15 @@ describe('catalogue', () => {
   it('declares a permission, a path under its prefix, and an id of the right set for every operation', () => {
     for (const op of OPERATIONS as readonly AnyOp[]) {
       // app.* operations live under /api/app, except the /api/v1 paths the reference clients call.
-      const prefixes = op.id.startsWith('v1.') ? ['/api/v1/'] : op.id.startsWith('v2.') ? ['/api/v2/'] : ['/api/app/', '/api/v1/'];
-      expect(prefixes.some((p) => op.http.path.startsWith(p)), op.id).toBe(true);
+      const prefixes = op.id.startsWith('v1.')
+        ? ['/api/v1/']
+        : op.id.startsWith('v2.')
+          ? ['/api/v2/']
+          : ['/api/app/', '/api/v1/'];
+      expect(
+        prefixes.some((p) => op.http.path.startsWith(p)),
+        op.id,
+      ).toBe(true);
       expect(op.permission, op.id).toBeTruthy();
     }
   });
@@ -95,18 +133,39 @@ describe('passwords', () => {
 describe('list parameters', () => {
   const spec = { sort: { Name: 'x.name', CreatedDate: 'x.c' }, text: { name: 'x.name' }, bool: { is_active: 'x.a' } };
   it('applies the documented defaults', () => {
-    expect(parseListQuery(spec, {})).toMatchObject({ page: 1, pageSize: 10, getAll: false, sortDirection: 'asc', sortBy: null, text: [] });
+    expect(parseListQuery(spec, {})).toMatchObject({
+      page: 1,
+      pageSize: 10,
+      getAll: false,
+      sortDirection: 'asc',
+      sortBy: null,
+      text: [],
+    });
   });
   it('reads operators and case-insensitive sort names', () => {
-    const q = parseListQuery(spec, { 'name[StartsWith]': 'Ab', sort_by: 'createddate', sort_direction: 'DESC', is_active: 'TRUE' });
-    expect(q).toMatchObject({ sortBy: 'CreatedDate', sortDirection: 'desc', text: [{ param: 'name', op: 'startswith', value: 'Ab' }], bool: { is_active: true } });
+    const q = parseListQuery(spec, {
+      'name[StartsWith]': 'Ab',
+      sort_by: 'createddate',
+      sort_direction: 'DESC',
+      is_active: 'TRUE',
+    });
+    expect(q).toMatchObject({
+      sortBy: 'CreatedDate',
+      sortDirection: 'desc',
+      text: [{ param: 'name', op: 'startswith', value: 'Ab' }],
+      bool: { is_active: true },
+    });
   });
   it('collects every problem in one answer', () => {
     try {
       parseListQuery(spec, { page: '0', page_size: '500', sort_by: 'secret' });
       expect.unreachable();
     } catch (e) {
-      expect((e as { details: { field: string }[] }).details.map((d) => d.field)).toEqual(['query.page', 'query.page_size', 'query.sort_by']);
+      expect((e as { details: { field: string }[] }).details.map((d) => d.field)).toEqual([
+        'query.page',
+        'query.page_size',
+        'query.sort_by',
+      ]);
     }
   });
 });

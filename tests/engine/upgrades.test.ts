@@ -29,7 +29,9 @@ describe('schema versions', () => {
     expect(user_version).toBe(MIGRATIONS.length);
     // As a newer release leaves it: one more migration applied, the version one higher.
     await engine.services.db.query(`PRAGMA user_version = ${MIGRATIONS.length + 1}`);
-    await engine.services.db.query("INSERT INTO migrations (timestamp, name) VALUES (9999999999999, 'FromTheFuture9999999999999')");
+    await engine.services.db.query(
+      "INSERT INTO migrations (timestamp, name) VALUES (9999999999999, 'FromTheFuture9999999999999')",
+    );
     const before = await engine.services.db.query('SELECT COUNT(*) AS n FROM migrations');
     await engine.close();
 
@@ -52,7 +54,7 @@ describe('schema versions', () => {
 });
 
 describe('an upgrade starts no work nobody asked for', () => {
-  it("sets to Manual the directory schedules earlier releases never acted on, says so, and syncs nothing", async () => {
+  it('sets to Manual the directory schedules earlier releases never acted on, says so, and syncs nothing', async () => {
     const dataDir = await folder();
     const keys = memoryKeyStore();
     const engine = await createEngine({ dataDir, secretKeys: keys, demo: false });
@@ -60,32 +62,41 @@ describe('an upgrade starts no work nobody asked for', () => {
     const [{ id: orgId }] = await db.query("SELECT id FROM organizations WHERE name = 'Default'");
     const directory = (name: string, synchronization: string) => {
       const id = randomUUID();
-      return db.query(
-        `INSERT INTO user_directories (id, createdDate, modifiedDate, type, name, hostName, port, userName, password, synchronization, isActive, organizationId)
+      return db
+        .query(
+          `INSERT INTO user_directories (id, createdDate, modifiedDate, type, name, hostName, port, userName, password, synchronization, isActive, organizationId)
          VALUES (?, datetime('now', '-300 days'), datetime('now', '-300 days'), 'LDAP', ?, 'ldap.example.com', 389, 'cn=reader', NULL, ?, 1, ?)`,
-        [id, name, synchronization, orgId],
-      ).then(() => id);
+          [id, name, synchronization, orgId],
+        )
+        .then(() => id);
     };
     // Saved by an earlier release: free text it never acted on.
     const old = await directory('Head office', 'Hourly');
     // Synchronized on its schedule by this release: a person turned it on.
     const live = await directory('Branch', 'Daily');
-    await db.query("INSERT INTO directory_syncs (id, createdDate, modifiedDate, directoryId, trigger, status) VALUES (?, datetime('now'), datetime('now'), ?, 'schedule', 'completed')", [randomUUID(), live]);
+    await db.query(
+      "INSERT INTO directory_syncs (id, createdDate, modifiedDate, directoryId, trigger, status) VALUES (?, datetime('now'), datetime('now'), ?, 'schedule', 'completed')",
+      [randomUUID(), live],
+    );
     // As the release before this migration left the folder.
     await db.query("DELETE FROM migrations WHERE name = 'DirectorySchedulesAsked1765152000000'");
     await db.query(`PRAGMA user_version = ${MIGRATIONS.length - 1}`);
     await engine.close();
 
     const upgraded = await createEngine({ dataDir, secretKeys: keys, demo: false, schedulerTimers: false });
-    const rows = await upgraded.services.db.query('SELECT id, synchronization, syncStatus FROM user_directories ORDER BY name');
+    const rows = await upgraded.services.db.query(
+      'SELECT id, synchronization, syncStatus FROM user_directories ORDER BY name',
+    );
     const byId = Object.fromEntries(rows.map((r: { id: string }) => [r.id, r]));
     expect(byId[old].synchronization).toBe('Manual');
     expect(byId[old].syncStatus).toMatch(/Set to Manual by the upgrade \(it said Hourly/);
     expect(byId[live].synchronization).toBe('Daily');
     // Nothing connects to the old directory: its schedule is off until someone chooses one.
-    await upgraded.services.db.query("UPDATE user_directories SET isActive = 0 WHERE id = ?", [live]);
+    await upgraded.services.db.query('UPDATE user_directories SET isActive = 0 WHERE id = ?', [live]);
     expect(await upgraded.directories.tick()).toBe(0);
-    expect((await upgraded.services.db.query('SELECT COUNT(*) AS n FROM directory_syncs WHERE directoryId = ?', [old]))[0].n).toBe(0);
+    expect(
+      (await upgraded.services.db.query('SELECT COUNT(*) AS n FROM directory_syncs WHERE directoryId = ?', [old]))[0].n,
+    ).toBe(0);
     await upgraded.close();
   });
 });

@@ -6,7 +6,16 @@ import { z } from 'zod';
 import { startTestServer, signedInUserWith, type TestServer } from '../support/test-server.js';
 import { fixtures, SAMPLES, issue3Samples, type Fixtures, type Sample } from '../support/samples.js';
 import { taskSamples } from '../support/task-samples.js';
-import { conditionSamples, hubSamples, mailServerSamples, requestSamples, storageSamples, subscriptionSamples, memberSamples, userLifecycleSamples } from '../support/distribution-samples.js';
+import {
+  conditionSamples,
+  hubSamples,
+  mailServerSamples,
+  requestSamples,
+  storageSamples,
+  subscriptionSamples,
+  memberSamples,
+  userLifecycleSamples,
+} from '../support/distribution-samples.js';
 import { OPERATIONS } from '../../engine/catalogue.js';
 import type { AnyOp } from '../../engine/ops/op.js';
 import { TEXT_OPERATORS } from '../../engine/core/list-query.js';
@@ -14,12 +23,33 @@ import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 
 const catalogue = new Map<string, AnyOp>(OPERATIONS.map((o) => [o.id, o as AnyOp]));
-type JsonSchema = { type?: string | string[]; anyOf?: JsonSchema[]; properties?: Record<string, JsonSchema>; required?: string[]; minLength?: number; pattern?: string; format?: string; items?: JsonSchema };
+type JsonSchema = {
+  type?: string | string[];
+  anyOf?: JsonSchema[];
+  properties?: Record<string, JsonSchema>;
+  required?: string[];
+  minLength?: number;
+  pattern?: string;
+  format?: string;
+  items?: JsonSchema;
+};
 
 let s: TestServer;
 let f: Fixtures;
 /** Issue 2's administration operations and issue 3's interface operations, each with a valid call. */
-const ALL_SAMPLES: Record<string, (f: Fixtures) => Promise<Sample>> = { ...SAMPLES, ...issue3Samples(() => s), ...taskSamples(() => s), ...conditionSamples(() => s), ...requestSamples(() => s), ...mailServerSamples(() => s), ...storageSamples(() => s), ...hubSamples(() => s), ...subscriptionSamples(() => s), ...memberSamples(() => s), ...userLifecycleSamples(() => s) };
+const ALL_SAMPLES: Record<string, (f: Fixtures) => Promise<Sample>> = {
+  ...SAMPLES,
+  ...issue3Samples(() => s),
+  ...taskSamples(() => s),
+  ...conditionSamples(() => s),
+  ...requestSamples(() => s),
+  ...mailServerSamples(() => s),
+  ...storageSamples(() => s),
+  ...hubSamples(() => s),
+  ...subscriptionSamples(() => s),
+  ...memberSamples(() => s),
+  ...userLifecycleSamples(() => s),
+};
 let limitedToken: string;
 /** The served document's success schema of each operation that declares what `data` holds, compiled with ajv (JSON Schema 2020-12). */
 const declared = new Map<string, ValidateFunction>();
@@ -29,19 +59,34 @@ beforeAll(async () => {
   s = await startTestServer();
   f = await fixtures(s);
   limitedToken = (await signedInUserWith(s, {}, 'nobody')).token;
-  const doc = (await (await fetch(`${s.url}/api/openapi.json`)).json()) as { components: object; paths: Record<string, Record<string, { operationId: string; responses: Record<string, { content?: Record<string, { schema: { properties?: { data?: object } } }> }> }>> };
+  const doc = (await (await fetch(`${s.url}/api/openapi.json`)).json()) as {
+    components: object;
+    paths: Record<
+      string,
+      Record<
+        string,
+        {
+          operationId: string;
+          responses: Record<string, { content?: Record<string, { schema: { properties?: { data?: object } } }> }>;
+        }
+      >
+    >;
+  };
   const ajv = new Ajv2020({ strict: false, allErrors: true });
   addFormats(ajv);
   for (const methods of Object.values(doc.paths))
     for (const op of Object.values(methods)) {
       const schema = op.responses['200']?.content?.['application/json']?.schema;
       // The document's components travel along: a tree's definitions are referenced from there.
-      if (schema?.properties?.data && Object.keys(schema.properties.data).length) declared.set(op.operationId, ajv.compile({ ...schema, components: doc.components }));
+      if (schema?.properties?.data && Object.keys(schema.properties.data).length)
+        declared.set(op.operationId, ajv.compile({ ...schema, components: doc.components }));
     }
 });
 afterAll(async () => {
   // The figure CI prints: how many answers were checked against the document.
-  console.log(`${validated} answers of ${declared.size} operations with declared results validated against the API document`);
+  console.log(
+    `${validated} answers of ${declared.size} operations with declared results validated against the API document`,
+  );
   await s.stop();
 });
 
@@ -59,7 +104,14 @@ const baseType = (p: JsonSchema): string | undefined => {
   return p.anyOf?.map(baseType).find((t) => t && t !== 'null');
 };
 const flat = (p: JsonSchema): JsonSchema => p.anyOf?.find((x) => baseType(x) && baseType(x) !== 'null') ?? p;
-const WRONG: Record<string, unknown> = { string: 12345, boolean: 'yes', integer: '12x', number: 'many', array: 'not-an-array', object: 42 };
+const WRONG: Record<string, unknown> = {
+  string: 12345,
+  boolean: 'yes',
+  integer: '12x',
+  number: 'many',
+  array: 'not-an-array',
+  object: 42,
+};
 
 function expectFieldError(res: Awaited<ReturnType<typeof run>>, field: string) {
   expect(res.status, JSON.stringify(res.body)).toBe(400);
@@ -133,19 +185,26 @@ describe.each(Object.keys(ALL_SAMPLES))('%s', (id) => {
       if (type && WRONG[type] !== undefined) {
         it(`answers 400 naming body.${key} for a ${typeof WRONG[type]} where a ${type} belongs`, async () => {
           const smp = await sample();
-          expectFieldError(await run(op, { ...smp, body: { ...(smp.body as object), [key]: WRONG[type] } }), `body.${key}`);
+          expectFieldError(
+            await run(op, { ...smp, body: { ...(smp.body as object), [key]: WRONG[type] } }),
+            `body.${key}`,
+          );
         });
       }
       if (prop.minLength === 1) {
         it(`answers 400 naming body.${key} when it is empty or blank`, async () => {
           const smp = await sample();
-          for (const blank of ['', '   ']) expectFieldError(await run(op, { ...smp, body: { ...(smp.body as object), [key]: blank } }), `body.${key}`);
+          for (const blank of ['', '   '])
+            expectFieldError(await run(op, { ...smp, body: { ...(smp.body as object), [key]: blank } }), `body.${key}`);
         });
       }
       if (prop.pattern?.includes('[0-9a-fA-F]{8}')) {
         it(`answers 400 naming body.${key} for a malformed uuid`, async () => {
           const smp = await sample();
-          expectFieldError(await run(op, { ...smp, body: { ...(smp.body as object), [key]: '1234-not-a-uuid' } }), `body.${key}`);
+          expectFieldError(
+            await run(op, { ...smp, body: { ...(smp.body as object), [key]: '1234-not-a-uuid' } }),
+            `body.${key}`,
+          );
         });
       }
       if (prop.format === 'date-time') {
@@ -170,8 +229,15 @@ describe.each(Object.keys(ALL_SAMPLES))('%s', (id) => {
     const list = async (query: Record<string, string>) => run(op, { ...(await sample()), query });
 
     it.each([
-      ['page', '0'], ['page', '-1'], ['page', 'abc'], ['page', '2147483648'],
-      ['page_size', '0'], ['page_size', '101'], ['page_size', '1.5'], ['get_all', 'maybe'], ['sort_direction', 'up'],
+      ['page', '0'],
+      ['page', '-1'],
+      ['page', 'abc'],
+      ['page', '2147483648'],
+      ['page_size', '0'],
+      ['page_size', '101'],
+      ['page_size', '1.5'],
+      ['get_all', 'maybe'],
+      ['sort_direction', 'up'],
     ])('answers 400 naming query.%s=%s', async (name, value) => {
       expectFieldError(await list({ [name]: value }), `query.${name}`);
     });
@@ -202,7 +268,9 @@ describe.each(Object.keys(ALL_SAMPLES))('%s', (id) => {
       const desc = await list({ sort_by: name.toLowerCase(), sort_direction: 'DESC', get_all: 'true' });
       expect(asc.status, JSON.stringify(asc.body)).toBe(200);
       expect(desc.status).toBe(200);
-      expect(desc.body.data.map((r: { id: string }) => r.id)).toEqual(asc.body.data.map((r: { id: string }) => r.id).reverse());
+      expect(desc.body.data.map((r: { id: string }) => r.id)).toEqual(
+        asc.body.data.map((r: { id: string }) => r.id).reverse(),
+      );
     });
 
     it('answers 400 for an unlisted sort name, naming the allowed ones', async () => {

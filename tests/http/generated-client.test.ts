@@ -30,22 +30,54 @@ beforeAll(async () => {
   symlinkSync(join(root, 'node_modules'), join(dir, 'node_modules'));
   copyFileSync(join(root, 'scripts', 'api-client', 'example.ts'), join(dir, 'example.ts'));
   writeFileSync(join(dir, 'package.json'), JSON.stringify({ type: 'module' }));
-  writeFileSync(join(dir, 'tsconfig.json'), JSON.stringify({ compilerOptions: { target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext', strict: true, noEmit: true, skipLibCheck: true, types: ['node'], lib: ['ES2023', 'DOM'] }, include: ['*.ts'] }));
+  writeFileSync(
+    join(dir, 'tsconfig.json'),
+    JSON.stringify({
+      compilerOptions: {
+        target: 'ES2022',
+        module: 'NodeNext',
+        moduleResolution: 'NodeNext',
+        strict: true,
+        noEmit: true,
+        skipLibCheck: true,
+        types: ['node'],
+        lib: ['ES2023', 'DOM'],
+      },
+      include: ['*.ts'],
+    }),
+  );
 }, 120_000);
 afterAll(async () => {
   await s.stop();
   rmSync(dir, { recursive: true, force: true });
 });
 
-describe(covers('a client generated from the API document', 'v1.users.list', 'v1.groups.create', 'v2.requests.run', 'app.onDemand.result'), () => {
-  it('generates types from the served document, compiles a script that uses only them, and runs it', async () => {
-    await run('node', [join(root, 'scripts', 'api-client', 'generate.mjs'), `${s.url}/api/openapi.json`, join(dir, 'broadsheet-api.d.ts')]);
-    // The script compiles against the generated types alone (a renamed path or field would fail here).
-    await run(bin('tsc'), ['-p', join(dir, 'tsconfig.json')]);
-    const out = await run(bin('tsx'), [join(dir, 'example.ts')], { ...process.env, BROADSHEET_URL: s.url, BROADSHEET_KEY: s.ownerKey });
-    expect(out).toMatch(/^users: .+@/m);
-    expect(out).toMatch(/^group: Analysts \d+ \([0-9a-f-]{36}\), 0 users$/m);
-    expect(out).toMatch(/^run: completed$/m);
-    expect(out).toMatch(/^file: application\/zip \d+ bytes$/m);
-  }, 180_000);
-});
+describe(
+  covers(
+    'a client generated from the API document',
+    'v1.users.list',
+    'v1.groups.create',
+    'v2.requests.run',
+    'app.onDemand.result',
+  ),
+  () => {
+    it('generates types from the served document, compiles a script that uses only them, and runs it', async () => {
+      await run('node', [
+        join(root, 'scripts', 'api-client', 'generate.mjs'),
+        `${s.url}/api/openapi.json`,
+        join(dir, 'broadsheet-api.d.ts'),
+      ]);
+      // The script compiles against the generated types alone (a renamed path or field would fail here).
+      await run(bin('tsc'), ['-p', join(dir, 'tsconfig.json')]);
+      const out = await run(bin('tsx'), [join(dir, 'example.ts')], {
+        ...process.env,
+        BROADSHEET_URL: s.url,
+        BROADSHEET_KEY: s.ownerKey,
+      });
+      expect(out).toMatch(/^users: .+@/m);
+      expect(out).toMatch(/^group: Analysts \d+ \([0-9a-f-]{36}\), 0 users$/m);
+      expect(out).toMatch(/^run: completed$/m);
+      expect(out).toMatch(/^file: application\/zip \d+ bytes$/m);
+    }, 180_000);
+  },
+);

@@ -12,7 +12,8 @@ let s: TestServer;
 let doc: any;
 const operations = () => {
   const ops = new Map<string, { path: string; method: string; op: any }>();
-  for (const [path, methods] of Object.entries(doc.paths) as [string, Record<string, any>][]) for (const [method, op] of Object.entries(methods)) ops.set(op.operationId, { path, method, op });
+  for (const [path, methods] of Object.entries(doc.paths) as [string, Record<string, any>][])
+    for (const [method, op] of Object.entries(methods)) ops.set(op.operationId, { path, method, op });
   return ops;
 };
 
@@ -23,24 +24,33 @@ beforeAll(async () => {
 afterAll(() => s.stop());
 
 describe(covers('the API document', 'app.projects.export', 'v2.requests.downloadLog'), () => {
-  it('passes Redocly\'s lint with no error, with servers, a license and tags by area', () => {
+  it("passes Redocly's lint with no error, with servers, a license and tags by area", () => {
     const dir = mkdtempSync(join(tmpdir(), 'bs-openapi-'));
     try {
       const file = join(dir, 'openapi.json');
       writeFileSync(file, JSON.stringify(doc));
-      const out = execFileSync(join(process.cwd(), 'node_modules', '.bin', 'redocly'), ['lint', file, '--format=json'], { encoding: 'utf8', env: { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true' } });
+      const out = execFileSync(
+        join(process.cwd(), 'node_modules', '.bin', 'redocly'),
+        ['lint', file, '--format=json'],
+        { encoding: 'utf8', env: { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true' } },
+      );
       const report = JSON.parse(out.slice(out.indexOf('{')));
-      expect(report.totals.errors, JSON.stringify(report.problems?.filter((p: { severity: string }) => p.severity === 'error').slice(0, 5))).toBe(0);
+      expect(
+        report.totals.errors,
+        JSON.stringify(report.problems?.filter((p: { severity: string }) => p.severity === 'error').slice(0, 5)),
+      ).toBe(0);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
     expect(doc.servers).toEqual([expect.objectContaining({ url: '/' })]);
     expect(doc.info.license.name).toBeTruthy();
-    expect(doc.tags.map((t: { name: string }) => t.name)).toEqual(expect.arrayContaining(['users', 'reports', 'taskReports']));
+    expect(doc.tags.map((t: { name: string }) => t.name)).toEqual(
+      expect.arrayContaining(['users', 'reports', 'taskReports']),
+    );
     expect(operations().get('v1.taskReports.list')!.op.tags).toEqual(['taskReports']);
   });
 
-  it('names each path position once: no two paths differ only by a parameter\'s name', () => {
+  it("names each path position once: no two paths differ only by a parameter's name", () => {
     const shapes = new Map<string, string>();
     for (const path of Object.keys(doc.paths)) {
       const shape = path.replace(/\{[^}]+\}/g, '{}');
@@ -57,8 +67,15 @@ describe(covers('the API document', 'app.projects.export', 'v2.requests.download
     expect(types('v1.files.download')).toEqual(expect.arrayContaining(['application/pdf', 'application/zip']));
     expect(types('v1.files.download')).not.toContain('application/json');
     expect(types('v2.requests.downloadLog')).toEqual(['text/plain; charset=utf-8']);
-    expect(types('v2.reports.generate')).toEqual(expect.arrayContaining(['application/vnd.openxmlformats-officedocument.spreadsheetml.sheet', 'text/csv; charset=utf-8']));
-    expect(types('app.reports.downloadTemplate')).toContain('application/vnd.openxmlformats-officedocument.wordprocessingml.document');
+    expect(types('v2.reports.generate')).toEqual(
+      expect.arrayContaining([
+        'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+        'text/csv; charset=utf-8',
+      ]),
+    );
+    expect(types('app.reports.downloadTemplate')).toContain(
+      'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
+    );
     const project = await s.ok('POST', '/api/app/projects', { name: 'Documented' });
     const exported = await s.file('GET', `/api/app/projects/${project.id}/export`);
     expect(types('app.projects.export')).toContain(exported.contentType.split(';')[0]);
@@ -68,7 +85,9 @@ describe(covers('the API document', 'app.projects.export', 'v2.requests.download
   it('declares the statuses each operation can answer: 413 where it takes a body, 429 everywhere, 409 only for writes', () => {
     const ops = operations();
     const statuses = (id: string) => Object.keys(ops.get(id)!.op.responses);
-    expect(statuses('v1.groups.create')).toEqual(expect.arrayContaining(['200', '400', '401', '403', '409', '413', '429']));
+    expect(statuses('v1.groups.create')).toEqual(
+      expect.arrayContaining(['200', '400', '401', '403', '409', '413', '429']),
+    );
     expect(statuses('v1.users.list')).not.toContain('413');
     expect(statuses('v1.users.list')).not.toContain('409');
     expect(statuses('app.setup.status')).not.toContain('401');

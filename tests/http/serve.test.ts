@@ -35,7 +35,11 @@ function refused(args: string[]): Promise<{ code: number | null; output: string 
 
 function start(dataDir: string, extra: string[] = []): Promise<{ url: string; output: string }> {
   return new Promise((resolve, reject) => {
-    child = spawn(process.execPath, [SERVE, '--data-dir', dataDir, '--port', '0', '--owner-email', 'Chief@Example.com', ...extra], { stdio: ['ignore', 'pipe', 'pipe'] });
+    child = spawn(
+      process.execPath,
+      [SERVE, '--data-dir', dataDir, '--port', '0', '--owner-email', 'Chief@Example.com', ...extra],
+      { stdio: ['ignore', 'pipe', 'pipe'] },
+    );
     let output = '';
     const timer = setTimeout(() => reject(new Error(`serve did not start:\n${output}`)), 20_000);
     const onData = (b: Buffer) => {
@@ -63,7 +67,9 @@ describe('npm run serve', () => {
     expect((await stat(join(dataDir, 'secret.key'))).mode & 0o777).toBe(0o600);
     const key = (await readFile(keyFile, 'utf8')).trim();
     expect(output).not.toContain(key);
-    const me = (await (await fetch(`${url}/api/app/auth/me`, { headers: { authorization: `Bearer ${key}` } })).json()) as any;
+    const me = (await (
+      await fetch(`${url}/api/app/auth/me`, { headers: { authorization: `Bearer ${key}` } })
+    ).json()) as any;
     expect(me.data.user).toMatchObject({ email: 'chief@example.com', isTenantOwner: true });
     const page = await fetch(`${url}/groups`);
     expect(page.status).toBe(200);
@@ -90,7 +96,10 @@ describe('npm run serve', () => {
     // The environment variable names it as the option does.
     await chmod(keyFile, 0o600);
     await new Promise<void>((resolve, reject) => {
-      child = spawn(process.execPath, [SERVE, '--data-dir', dataDir, '--port', '0'], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, BROADSHEET_SECRET_KEY_FILE: keyFile } });
+      child = spawn(process.execPath, [SERVE, '--data-dir', dataDir, '--port', '0'], {
+        stdio: ['ignore', 'pipe', 'pipe'],
+        env: { ...process.env, BROADSHEET_SECRET_KEY_FILE: keyFile },
+      });
       let out = '';
       child.stdout!.on('data', (b: Buffer) => {
         out += b.toString();

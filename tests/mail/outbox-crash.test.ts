@@ -34,13 +34,44 @@ describe('the outbox across a crash', () => {
     const f = await fixtures(s);
     const { projectId } = await f.make.connected();
     const report = await s.ok('POST', '/api/v2/reports', { name: 'Note', projectID: projectId, type: 'Html' });
-    await s.ok('POST', '/api/v1/mail-servers', { name: 'Loopback', fromName: 'Reports', fromAddress: 'reports@example.com', hostName: '127.0.0.1', smtpPort: smtp.port, ssl: false });
+    await s.ok('POST', '/api/v1/mail-servers', {
+      name: 'Loopback',
+      fromName: 'Reports',
+      fromAddress: 'reports@example.com',
+      hostName: '127.0.0.1',
+      smtpPort: smtp.port,
+      ssl: false,
+    });
     const task = await s.ok('POST', '/api/v2/tasks', { name: 'Big send', projectID: projectId });
-    await s.ok('PUT', `/api/v2/tasks/${task.id}/reports`, { reportID: report.id, format: 'Html', emailEmbedment: false, emailAttachment: true });
+    await s.ok('PUT', `/api/v2/tasks/${task.id}/reports`, {
+      reportID: report.id,
+      format: 'Html',
+      emailEmbedment: false,
+      emailAttachment: true,
+    });
     const ids: string[] = [];
-    for (let i = 0; i < RECIPIENTS; i++) ids.push((await s.ok('POST', '/api/v1/users', { firstName: 'R', lastName: `${i}`, email: `r${i}@example.com`, isActive: true, organizations: [{ id: f.orgId }] })).id);
-    await s.ok('PUT', `/api/v2/tasks/${task.id}/recipients`, ids.map((id) => ({ id, type: 'user' })));
-    await s.ok('PUT', `/api/v2/tasks/${task.id}/email`, { from: 'reports@example.com', subject: 'Big send', isActive: true });
+    for (let i = 0; i < RECIPIENTS; i++)
+      ids.push(
+        (
+          await s.ok('POST', '/api/v1/users', {
+            firstName: 'R',
+            lastName: `${i}`,
+            email: `r${i}@example.com`,
+            isActive: true,
+            organizations: [{ id: f.orgId }],
+          })
+        ).id,
+      );
+    await s.ok(
+      'PUT',
+      `/api/v2/tasks/${task.id}/recipients`,
+      ids.map((id) => ({ id, type: 'user' })),
+    );
+    await s.ok('PUT', `/api/v2/tasks/${task.id}/email`, {
+      from: 'reports@example.com',
+      subject: 'Big send',
+      isActive: true,
+    });
     await s.ok('POST', `/api/v2/requests/${task.id}/run`);
     await s.stop();
 
@@ -48,7 +79,14 @@ describe('the outbox across a crash', () => {
     const childTmp = join(s.dataDir, 'tmp');
     mkdirSync(childTmp, { recursive: true });
     const child = spawn(process.execPath, ['--import', 'tsx', 'tests/support/engine-child.mts'], {
-      env: { ...process.env, TMPDIR: childTmp, BROADSHEET_TEST_DATA: s.dataDir, BROADSHEET_TEST_KEY: key.toString('hex'), BROADSHEET_TEST_MAIL_FAST: '1', BROADSHEET_TEST_PROGRESS: '1000000' },
+      env: {
+        ...process.env,
+        TMPDIR: childTmp,
+        BROADSHEET_TEST_DATA: s.dataDir,
+        BROADSHEET_TEST_KEY: key.toString('hex'),
+        BROADSHEET_TEST_MAIL_FAST: '1',
+        BROADSHEET_TEST_PROGRESS: '1000000',
+      },
       stdio: ['ignore', 'ignore', 'inherit'],
     });
     const exited = new Promise((r) => child.once('exit', r));
@@ -62,12 +100,20 @@ describe('the outbox across a crash', () => {
     const atKill = smtp.received.length;
     expect(atKill).toBeLessThan(RECIPIENTS);
 
-    s = await startTestServer({ dataDir: s.dataDir, secretKeys: keys, keepDataDir: true, mail: { baseDelayMs: 20, maxDelayMs: 200 } });
+    s = await startTestServer({
+      dataDir: s.dataDir,
+      secretKeys: keys,
+      keepDataDir: true,
+      mail: { baseDelayMs: 20, maxDelayMs: 200 },
+    });
     const repo = s.engine.services.db.getRepository(Outbox);
     for (let i = 0; ; i++) {
       const rows = await repo.find();
       if (rows.length === RECIPIENTS && rows.every((m) => m.status === 'sent')) break;
-      if (i > 1200) throw new Error(`outbox: ${JSON.stringify(rows.reduce((a, m) => ({ ...a, [m.status]: (a[m.status] ?? 0) + 1 }), {} as Record<string, number>))}`);
+      if (i > 1200)
+        throw new Error(
+          `outbox: ${JSON.stringify(rows.reduce((a, m) => ({ ...a, [m.status]: (a[m.status] ?? 0) + 1 }), {} as Record<string, number>))}`,
+        );
       await new Promise((r) => setTimeout(r, 50));
     }
     const rows = await repo.find();

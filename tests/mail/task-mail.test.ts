@@ -18,10 +18,26 @@ let f: Fixtures;
 let smtp: TestSmtp;
 let projectId: string;
 let reportId: string;
-const server = (port: number, extra: Record<string, unknown> = {}) => ({ name: 'Loopback', fromName: 'Broadsheet reports', fromAddress: 'reports@example.com', hostName: '127.0.0.1', smtpPort: port, ssl: false, ...extra });
+const server = (port: number, extra: Record<string, unknown> = {}) => ({
+  name: 'Loopback',
+  fromName: 'Broadsheet reports',
+  fromAddress: 'reports@example.com',
+  hostName: '127.0.0.1',
+  smtpPort: port,
+  ssl: false,
+  ...extra,
+});
 
 async function user(first: string, email: string, isActive = true) {
-  return (await s.ok('POST', '/api/v1/users', { firstName: first, lastName: 'Reader', email, isActive, organizations: [{ id: f.orgId }] })).id as string;
+  return (
+    await s.ok('POST', '/api/v1/users', {
+      firstName: first,
+      lastName: 'Reader',
+      email,
+      isActive,
+      organizations: [{ id: f.orgId }],
+    })
+  ).id as string;
 }
 
 beforeAll(async () => {
@@ -34,7 +50,11 @@ afterAll(async () => {
 
 describe(covers('mail servers', 'v1.mailServers.create', 'v1.mailServers.update', 'v1.mailServers.test'), () => {
   it('keeps the password secret, sends a real test mail, and names the host it cannot reach', async () => {
-    const created = await s.ok('POST', '/api/v1/mail-servers', server(smtp.port, { userName: 'robot', password: 'smtp-secret' }));
+    const created = await s.ok(
+      'POST',
+      '/api/v1/mail-servers',
+      server(smtp.port, { userName: 'robot', password: 'smtp-secret' }),
+    );
     expect(created.hasPassword).toBe(true);
     expect(JSON.stringify(created)).not.toContain('smtp-secret');
     // The loopback server takes no sign-in: the test runs without one.
@@ -42,9 +62,14 @@ describe(covers('mail servers', 'v1.mailServers.create', 'v1.mailServers.update'
     const test = await s.ok('POST', '/api/v1/mail-servers/test', server(smtp.port, { testEmail: 'admin@example.com' }));
     expect(test.accepted).toEqual(['admin@example.com']);
     expect(test.response).toMatch(/^250/);
-    const got = await until(() => smtp.received.find((m) => m.parsed.messageId === test.messageId), (x) => !!x);
+    const got = await until(
+      () => smtp.received.find((m) => m.parsed.messageId === test.messageId),
+      (x) => !!x,
+    );
     expect(got!.parsed.subject).toBe('Broadsheet test mail from Loopback');
-    const dead = await s.call('POST', '/api/v1/mail-servers/test', { body: server(await closedPort(), { testEmail: 'admin@example.com' }) });
+    const dead = await s.call('POST', '/api/v1/mail-servers/test', {
+      body: server(await closedPort(), { testEmail: 'admin@example.com' }),
+    });
     expect(dead.status).toBe(400);
     expect(dead.body.errorDetails?.[0].field).toBe('body.hostName');
     expect(dead.body.error).toMatch(/^127\.0\.0\.1:\d+ could not be reached/);
@@ -52,9 +77,13 @@ describe(covers('mail servers', 'v1.mailServers.create', 'v1.mailServers.update'
 
   it('refuses a line break in a header field, naming it, and stores nothing', async () => {
     const before = (await s.ok('GET', '/api/v1/mail-servers')).length;
-    const res = await s.call('POST', '/api/v1/mail-servers', { body: server(smtp.port, { fromName: 'Reports\r\nBcc: victim@example.com' }) });
+    const res = await s.call('POST', '/api/v1/mail-servers', {
+      body: server(smtp.port, { fromName: 'Reports\r\nBcc: victim@example.com' }),
+    });
     expect(res.status).toBe(400);
-    expect(res.body.errorDetails).toEqual([{ field: 'body.fromName', message: 'must be on one line (no line breaks)' }]);
+    expect(res.body.errorDetails).toEqual([
+      { field: 'body.fromName', message: 'must be on one line (no line breaks)' },
+    ]);
     expect((await s.ok('GET', '/api/v1/mail-servers')).length).toBe(before);
   });
 });
@@ -67,9 +96,23 @@ describe(covers('task e-mail', 'v2.tasks.updateEmail', 'v2.requests.run'), () =>
     const group = await f.make.group();
     await s.ok('POST', `/api/v1/groups/${group}/users`, [bob, cy]);
     const task = await s.ok('POST', '/api/v2/tasks', { name: 'Units pack', projectID: projectId });
-    await s.ok('PUT', `/api/v2/tasks/${task.id}/reports`, { reportID: reportId, format: 'Html', emailEmbedment: false, emailAttachment: true });
-    await s.ok('PUT', `/api/v2/tasks/${task.id}/recipients`, [{ id: ann, type: 'user' }, { id: bob, type: 'user' }, { id: group, type: 'group' }]);
-    await s.ok('PUT', `/api/v2/tasks/${task.id}/email`, { from: 'reports@example.com', subject: '{TaskName} for {Date}', message: 'Your units.', isActive: true });
+    await s.ok('PUT', `/api/v2/tasks/${task.id}/reports`, {
+      reportID: reportId,
+      format: 'Html',
+      emailEmbedment: false,
+      emailAttachment: true,
+    });
+    await s.ok('PUT', `/api/v2/tasks/${task.id}/recipients`, [
+      { id: ann, type: 'user' },
+      { id: bob, type: 'user' },
+      { id: group, type: 'group' },
+    ]);
+    await s.ok('PUT', `/api/v2/tasks/${task.id}/email`, {
+      from: 'reports@example.com',
+      subject: '{TaskName} for {Date}',
+      message: 'Your units.',
+      isActive: true,
+    });
     const done = await waitForRequest(s, (await s.ok('POST', `/api/v2/requests/${task.id}/run`)).id);
     expect(done.status).toBe('completed');
     const mine = () => smtp.received.filter((m) => m.parsed.subject?.startsWith('Units pack for '));
@@ -92,12 +135,28 @@ describe(covers('task e-mail', 'v2.tasks.updateEmail', 'v2.requests.run'), () =>
     const ids = [];
     for (let i = 0; i < 6; i++) ids.push(await user(`R${i}`, `retry${i}@example.com`));
     const task = await s.ok('POST', '/api/v2/tasks', { name: 'Retry pack', projectID: projectId });
-    await s.ok('PUT', `/api/v2/tasks/${task.id}/reports`, { reportID: reportId, format: 'Html', emailEmbedment: false, emailAttachment: true });
-    await s.ok('PUT', `/api/v2/tasks/${task.id}/recipients`, ids.map((id) => ({ id, type: 'user' })));
-    await s.ok('PUT', `/api/v2/tasks/${task.id}/email`, { from: 'reports@example.com', subject: 'Retry pack', isActive: true });
+    await s.ok('PUT', `/api/v2/tasks/${task.id}/reports`, {
+      reportID: reportId,
+      format: 'Html',
+      emailEmbedment: false,
+      emailAttachment: true,
+    });
+    await s.ok(
+      'PUT',
+      `/api/v2/tasks/${task.id}/recipients`,
+      ids.map((id) => ({ id, type: 'user' })),
+    );
+    await s.ok('PUT', `/api/v2/tasks/${task.id}/email`, {
+      from: 'reports@example.com',
+      subject: 'Retry pack',
+      isActive: true,
+    });
     smtp.refuseNext(4);
     const done = await waitForRequest(s, (await s.ok('POST', `/api/v2/requests/${task.id}/run`)).id);
-    const rows = await until(() => s.engine.services.db.getRepository(Outbox).findBy({ requestId: done.id }), (r) => r.length === 6 && r.every((m) => m.status === 'sent'));
+    const rows = await until(
+      () => s.engine.services.db.getRepository(Outbox).findBy({ requestId: done.id }),
+      (r) => r.length === 6 && r.every((m) => m.status === 'sent'),
+    );
     expect(rows.some((m) => m.attempts > 1)).toBe(true);
     const got = smtp.received.filter((m) => m.parsed.subject === 'Retry pack');
     expect(got.map((m) => m.envelopeTo[0]).sort()).toEqual(ids.map((_, i) => `retry${i}@example.com`).sort());
@@ -109,23 +168,45 @@ describe(covers('task e-mail', 'v2.tasks.updateEmail', 'v2.requests.run'), () =>
     const variable = `vAllUnits${Math.random().toString(36).slice(2, 7)}`;
     await s.ok('POST', `/api/app/analytics/${appId}/variables`, { name: variable, definition: 'Sum(Units)' });
     const condition = await s.ok('POST', '/api/v2/conditions', { name: 'A record month', projectID: projectId });
-    await s.ok('PUT', `/api/v2/conditions/${condition.id}/rules`, { name: 'Units above a million', analyticsAppID: appId, values: [{ type: 'Variable', variable, operator: '>', comparisonValue: '1000000', order: 0 }] });
+    await s.ok('PUT', `/api/v2/conditions/${condition.id}/rules`, {
+      name: 'Units above a million',
+      analyticsAppID: appId,
+      values: [{ type: 'Variable', variable, operator: '>', comparisonValue: '1000000', order: 0 }],
+    });
     const task = await s.ok('POST', '/api/v2/tasks', { name: 'Held back', projectID: projectId });
-    await s.ok('PUT', `/api/v2/tasks/${task.id}/reports`, { reportID: reportId, format: 'Html', emailEmbedment: false, emailAttachment: true, conditions: [{ id: condition.id }] });
+    await s.ok('PUT', `/api/v2/tasks/${task.id}/reports`, {
+      reportID: reportId,
+      format: 'Html',
+      emailEmbedment: false,
+      emailAttachment: true,
+      conditions: [{ id: condition.id }],
+    });
     await s.ok('PUT', `/api/v2/tasks/${task.id}/recipients`, [{ id: ivy, type: 'user' }]);
-    const email = { from: 'reports@example.com', subject: 'Held back pack', message: 'Here is this month\'s pack.', isActive: true };
+    const email = {
+      from: 'reports@example.com',
+      subject: 'Held back pack',
+      message: "Here is this month's pack.",
+      isActive: true,
+    };
     expect((await s.ok('PUT', `/api/v2/tasks/${task.id}/email`, email)).sendWithoutFiles).toBe(false);
-    expect((await s.ok('GET', `/api/v1/tasks/${task.id}/dry-run`)).warnings).toContain('When conditions hold back every file, no mail is sent (the task\'s e-mail sends only with files).');
+    expect((await s.ok('GET', `/api/v1/tasks/${task.id}/dry-run`)).warnings).toContain(
+      "When conditions hold back every file, no mail is sent (the task's e-mail sends only with files).",
+    );
 
     const quiet = await waitForRequest(s, (await s.ok('POST', `/api/v2/requests/${task.id}/run`)).id);
     expect(quiet.files).toEqual([]);
     await outboxIdle(s);
     expect(await s.engine.services.db.getRepository(Outbox).countBy({ requestId: quiet.id })).toBe(0);
-    expect((await s.ok('GET', `/api/v1/requests/${quiet.id}/log`)).text).toContain('No mail sent: no report file was made to attach (conditions held back every one)');
+    expect((await s.ok('GET', `/api/v1/requests/${quiet.id}/log`)).text).toContain(
+      'No mail sent: no report file was made to attach (conditions held back every one)',
+    );
 
     await s.ok('PUT', `/api/v2/tasks/${task.id}/email`, { ...email, sendWithoutFiles: true });
     const loud = await waitForRequest(s, (await s.ok('POST', `/api/v2/requests/${task.id}/run`)).id);
-    const [mail] = await until(() => smtp.received.filter((m) => m.parsed.subject === 'Held back pack'), (x) => x.length >= 1);
+    const [mail] = await until(
+      () => smtp.received.filter((m) => m.parsed.subject === 'Held back pack'),
+      (x) => x.length >= 1,
+    );
     expect(mail.envelopeTo).toEqual(['ivy@example.com']);
     expect(mail.parsed.attachments).toEqual([]);
     expect(loud.files).toEqual([]);
@@ -135,7 +216,9 @@ describe(covers('task e-mail', 'v2.tasks.updateEmail', 'v2.requests.run'), () =>
 
   it('refuses a subject that would inject a header, naming it', async () => {
     const task = await s.ok('POST', '/api/v2/tasks', { name: 'Injected', projectID: projectId });
-    const res = await s.call('PUT', `/api/v2/tasks/${task.id}/email`, { body: { from: 'reports@example.com', subject: 'Hello\nBcc: everyone@example.com', isActive: true } });
+    const res = await s.call('PUT', `/api/v2/tasks/${task.id}/email`, {
+      body: { from: 'reports@example.com', subject: 'Hello\nBcc: everyone@example.com', isActive: true },
+    });
     expect(res.status).toBe(400);
     expect(res.body.errorDetails).toEqual([{ field: 'body.subject', message: 'must be on one line (no line breaks)' }]);
     expect((await s.ok('GET', `/api/v1/tasks/${task.id}`)).email).toBeNull();
@@ -147,53 +230,125 @@ describe(covers('task e-mail', 'v2.tasks.updateEmail', 'v2.requests.run'), () =>
     const group = await f.make.group();
     await s.ok('POST', `/api/v1/groups/${group}/users`, [dee, eve]);
     const task = await s.ok('POST', '/api/v2/tasks', { name: 'Dry pack', projectID: projectId });
-    await s.ok('PUT', `/api/v2/tasks/${task.id}/reports`, { reportID: reportId, format: 'Html', emailEmbedment: false, emailAttachment: true });
-    await s.ok('POST', `/api/v1/tasks/${task.id}/recipients`, [{ id: group, type: 'group', sendEmail: true, seeInHub: false }]);
-    await s.ok('PUT', `/api/v2/tasks/${task.id}/email`, { from: 'reports@example.com', subject: 'Dry', isActive: true });
+    await s.ok('PUT', `/api/v2/tasks/${task.id}/reports`, {
+      reportID: reportId,
+      format: 'Html',
+      emailEmbedment: false,
+      emailAttachment: true,
+    });
+    await s.ok('POST', `/api/v1/tasks/${task.id}/recipients`, [
+      { id: group, type: 'group', sendEmail: true, seeInHub: false },
+    ]);
+    await s.ok('PUT', `/api/v2/tasks/${task.id}/email`, {
+      from: 'reports@example.com',
+      subject: 'Dry',
+      isActive: true,
+    });
     const before = smtp.received.length;
     const dry = await s.ok('GET', `/api/v1/tasks/${task.id}/dry-run`);
-    expect(dry.files).toEqual([{ report: 'Units', format: 'Html', attached: true, perIterationValue: false, conditions: 0 }]);
+    expect(dry.files).toEqual([
+      { report: 'Units', format: 'Html', attached: true, perIterationValue: false, conditions: 0 },
+    ]);
     const byName = Object.fromEntries(dry.recipients.map((r: { name: string }) => [r.name, r]));
-    expect(byName['Dee Reader']).toMatchObject({ byEmail: true, inHub: false, via: [expect.stringMatching(/^group /)], notes: ['not set to see the files in the hub'] });
-    expect(byName['Eve Reader']).toMatchObject({ byEmail: false, inHub: false, notes: expect.arrayContaining(['inactive: gets nothing']) });
-    await s.ok('PUT', `/api/v1/tasks/${task.id}`, { name: 'Dry pack', isActive: true, testMode: true, testModeRecipients: 'qa@example.com' });
+    expect(byName['Dee Reader']).toMatchObject({
+      byEmail: true,
+      inHub: false,
+      via: [expect.stringMatching(/^group /)],
+      notes: ['not set to see the files in the hub'],
+    });
+    expect(byName['Eve Reader']).toMatchObject({
+      byEmail: false,
+      inHub: false,
+      notes: expect.arrayContaining(['inactive: gets nothing']),
+    });
+    await s.ok('PUT', `/api/v1/tasks/${task.id}`, {
+      name: 'Dry pack',
+      isActive: true,
+      testMode: true,
+      testModeRecipients: 'qa@example.com',
+    });
     const test = await s.ok('GET', `/api/v1/tasks/${task.id}/dry-run`);
-    expect(test.recipients).toEqual([{ name: 'qa@example.com', email: 'qa@example.com', via: ['test recipients'], byEmail: true, inHub: false, notes: [] }]);
+    expect(test.recipients).toEqual([
+      {
+        name: 'qa@example.com',
+        email: 'qa@example.com',
+        via: ['test recipients'],
+        byEmail: true,
+        inHub: false,
+        notes: [],
+      },
+    ]);
     expect(smtp.received.length).toBe(before);
   });
 
-  it('ends a permanently refused mail failed with the server\'s reply, counts it on the run, and sends it on retry', async () => {
+  it("ends a permanently refused mail failed with the server's reply, counts it on the run, and sends it on retry", async () => {
     const zed = await user('Zed', 'zed@example.com');
     const task = await s.ok('POST', '/api/v2/tasks', { name: 'Refused pack', projectID: projectId });
-    await s.ok('PUT', `/api/v2/tasks/${task.id}/reports`, { reportID: reportId, format: 'Html', emailEmbedment: false, emailAttachment: true });
+    await s.ok('PUT', `/api/v2/tasks/${task.id}/reports`, {
+      reportID: reportId,
+      format: 'Html',
+      emailEmbedment: false,
+      emailAttachment: true,
+    });
     await s.ok('PUT', `/api/v2/tasks/${task.id}/recipients`, [{ id: zed, type: 'user' }]);
-    await s.ok('PUT', `/api/v2/tasks/${task.id}/email`, { from: 'reports@example.com', subject: 'Refused pack', isActive: true });
+    await s.ok('PUT', `/api/v2/tasks/${task.id}/email`, {
+      from: 'reports@example.com',
+      subject: 'Refused pack',
+      isActive: true,
+    });
     smtp.refuseNext(1, 550);
     const done = await waitForRequest(s, (await s.ok('POST', `/api/v2/requests/${task.id}/run`)).id);
-    const [failed] = await until(() => s.ok('GET', '/api/v1/outbox', undefined, { request_id: done.id }), (x: any[]) => x[0]?.status === 'failed');
+    const [failed] = await until(
+      () => s.ok('GET', '/api/v1/outbox', undefined, { request_id: done.id }),
+      (x: any[]) => x[0]?.status === 'failed',
+    );
     expect(failed.lastError).toMatch(/^550/);
     expect(failed.attempts).toBe(1);
-    await until(async () => (await s.ok('GET', `/api/v1/requests/${done.id}/log`)).text as string, (t) => t.includes('Mail to zed@example.com failed: 550'));
+    await until(
+      async () => (await s.ok('GET', `/api/v1/requests/${done.id}/log`)).text as string,
+      (t) => t.includes('Mail to zed@example.com failed: 550'),
+    );
     const [run] = await s.ok('GET', '/api/v1/requests', undefined, { task_id: task.id });
     expect(run.mail).toEqual({ failed: 1 });
     await s.ok('POST', `/api/v1/outbox/${failed.id}/retry`);
-    await until(() => s.ok('GET', '/api/v1/outbox', undefined, { request_id: done.id }), (x: any[]) => x[0]?.status === 'sent');
-    expect(smtp.received.filter((m) => m.parsed.subject === 'Refused pack').map((m) => m.parsed.messageId)).toEqual([failed.messageId]);
+    await until(
+      () => s.ok('GET', '/api/v1/outbox', undefined, { request_id: done.id }),
+      (x: any[]) => x[0]?.status === 'sent',
+    );
+    expect(smtp.received.filter((m) => m.parsed.subject === 'Refused pack').map((m) => m.parsed.messageId)).toEqual([
+      failed.messageId,
+    ]);
     expect((await s.call('POST', `/api/v1/outbox/${failed.id}/retry`)).status).toBe(409);
   });
 
   it('explains a failure in words beside the raw reply, names it on the run, cancels and sends again, and tells the screens as it goes', async () => {
     const una = await user('Una', 'una@example.com');
     const task = await s.ok('POST', '/api/v2/tasks', { name: 'Explained pack', projectID: projectId });
-    await s.ok('PUT', `/api/v2/tasks/${task.id}/reports`, { reportID: reportId, format: 'Html', emailEmbedment: false, emailAttachment: true });
+    await s.ok('PUT', `/api/v2/tasks/${task.id}/reports`, {
+      reportID: reportId,
+      format: 'Html',
+      emailEmbedment: false,
+      emailAttachment: true,
+    });
     await s.ok('PUT', `/api/v2/tasks/${task.id}/recipients`, [{ id: una, type: 'user' }]);
-    await s.ok('PUT', `/api/v2/tasks/${task.id}/email`, { from: 'reports@example.com', subject: 'Explained pack', isActive: true });
+    await s.ok('PUT', `/api/v2/tasks/${task.id}/email`, {
+      from: 'reports@example.com',
+      subject: 'Explained pack',
+      isActive: true,
+    });
     const seen: string[] = [];
-    const off = s.engine.on((e) => { if (e.type === 'mail.changed') seen.push(e.payload.status); });
+    const off = s.engine.on((e) => {
+      if (e.type === 'mail.changed') seen.push(e.payload.status);
+    });
     smtp.refuseNext(1, 550);
     const done = await waitForRequest(s, (await s.ok('POST', `/api/v2/requests/${task.id}/run`)).id);
-    const [failed] = await until(() => s.ok('GET', '/api/v1/outbox', undefined, { request_id: done.id }), (x: any[]) => x[0]?.status === 'failed');
-    expect(failed.explanation).toBe('The recipient\'s server does not know this address: check it is spelled right and still in use.');
+    const [failed] = await until(
+      () => s.ok('GET', '/api/v1/outbox', undefined, { request_id: done.id }),
+      (x: any[]) => x[0]?.status === 'failed',
+    );
+    expect(failed.explanation).toBe(
+      "The recipient's server does not know this address: check it is spelled right and still in use.",
+    );
     expect(failed.lastError).toMatch(/^550/);
     const [run] = await s.ok('GET', '/api/v1/requests', undefined, { task_id: task.id });
     expect(run.deliveryProblem).toBe(`1 mail failed: ${failed.explanation}`);
@@ -202,7 +357,10 @@ describe(covers('task e-mail', 'v2.tasks.updateEmail', 'v2.requests.run'), () =>
     expect(cancelled.status).toBe('cancelled');
     expect((await s.call('POST', `/api/v1/outbox/${failed.id}/cancel`)).status).toBe(409);
     await s.ok('POST', `/api/v1/outbox/${failed.id}/retry`);
-    await until(() => s.ok('GET', '/api/v1/outbox', undefined, { request_id: done.id }), (x: any[]) => x[0]?.status === 'sent');
+    await until(
+      () => s.ok('GET', '/api/v1/outbox', undefined, { request_id: done.id }),
+      (x: any[]) => x[0]?.status === 'sent',
+    );
     expect((await s.ok('GET', '/api/v1/requests', undefined, { task_id: task.id }))[0].deliveryProblem).toBeNull();
     expect((await s.call('POST', `/api/v1/outbox/${failed.id}/cancel`)).status).toBe(409);
     off();
@@ -210,19 +368,45 @@ describe(covers('task e-mail', 'v2.tasks.updateEmail', 'v2.requests.run'), () =>
     expect(seen).toEqual(['queued', 'failed', 'cancelled', 'queued', 'sent']);
   });
 
-  it('notifies the task\'s notification recipients of the outcomes it asks for, and of no other', async () => {
+  it("notifies the task's notification recipients of the outcomes it asks for, and of no other", async () => {
     const task = await s.ok('POST', '/api/v2/tasks', { name: 'Lonely pack', projectID: projectId });
-    await s.ok('PUT', `/api/v2/tasks/${task.id}/reports`, { reportID: reportId, format: 'Html', emailEmbedment: false, emailAttachment: true });
-    await s.ok('PUT', `/api/v2/tasks/${task.id}/email`, { from: 'reports@example.com', subject: 'Lonely', isActive: true });
-    await s.ok('PUT', `/api/v1/tasks/${task.id}`, { name: 'Lonely pack', isActive: true, sendNotifications: true, notifyIfWarning: true, notifyIfSuccess: false, notificationRecipients: 'ops@example.com; not-an-address' });
+    await s.ok('PUT', `/api/v2/tasks/${task.id}/reports`, {
+      reportID: reportId,
+      format: 'Html',
+      emailEmbedment: false,
+      emailAttachment: true,
+    });
+    await s.ok('PUT', `/api/v2/tasks/${task.id}/email`, {
+      from: 'reports@example.com',
+      subject: 'Lonely',
+      isActive: true,
+    });
+    await s.ok('PUT', `/api/v1/tasks/${task.id}`, {
+      name: 'Lonely pack',
+      isActive: true,
+      sendNotifications: true,
+      notifyIfWarning: true,
+      notifyIfSuccess: false,
+      notificationRecipients: 'ops@example.com; not-an-address',
+    });
     // No recipients: the run makes its file, mails nobody, and ends with a warning.
     const done = await waitForRequest(s, (await s.ok('POST', `/api/v2/requests/${task.id}/run`)).id);
     expect(done.status).toBe('warning');
-    const note = await until(() => smtp.received.find((m) => m.parsed.subject === 'Task “Lonely pack” ended with a warning'), (x) => !!x);
+    const note = await until(
+      () => smtp.received.find((m) => m.parsed.subject === 'Task “Lonely pack” ended with a warning'),
+      (x) => !!x,
+    );
     expect(note!.envelopeTo).toEqual(['ops@example.com']);
     expect(note!.parsed.text).toContain('nobody to mail');
     // A success is not asked for: nothing more arrives for this task.
-    await s.ok('PUT', `/api/v1/tasks/${task.id}`, { name: 'Lonely pack', isActive: true, sendNotifications: true, notifyIfWarning: false, notifyIfSuccess: false, notificationRecipients: 'ops@example.com' });
+    await s.ok('PUT', `/api/v1/tasks/${task.id}`, {
+      name: 'Lonely pack',
+      isActive: true,
+      sendNotifications: true,
+      notifyIfWarning: false,
+      notifyIfSuccess: false,
+      notificationRecipients: 'ops@example.com',
+    });
     await waitForRequest(s, (await s.ok('POST', `/api/v2/requests/${task.id}/run`)).id);
     await outboxIdle(s);
     expect(smtp.received.filter((m) => m.parsed.subject?.startsWith('Task “Lonely pack”'))).toHaveLength(1);

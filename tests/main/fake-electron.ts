@@ -27,7 +27,9 @@ export class FakeWebContents extends EventEmitter {
   }
 }
 
-export function createFakeElectron(opts: { lock?: boolean; encryption?: boolean; packaged?: boolean; storageBackend?: string } = {}) {
+export function createFakeElectron(
+  opts: { lock?: boolean; encryption?: boolean; packaged?: boolean; storageBackend?: string } = {},
+) {
   const handlers = new Map<string, Handler>();
   const windows: FakeBrowserWindow[] = [];
   const userData = mkdtempSync(join(tmpdir(), 'bs-electron-'));
@@ -74,7 +76,10 @@ export function createFakeElectron(opts: { lock?: boolean; encryption?: boolean;
     }
   }
 
-  const responseHeaderHooks: ((d: { responseHeaders: Record<string, string[]> }, cb: (r: { responseHeaders: Record<string, string[]> }) => void) => void)[] = [];
+  const responseHeaderHooks: ((
+    d: { responseHeaders: Record<string, string[]> },
+    cb: (r: { responseHeaders: Record<string, string[]> }) => void,
+  ) => void)[] = [];
   let permissionHandler: ((wc: unknown, permission: string, cb: (ok: boolean) => void) => void) | null = null;
   let permissionCheck: ((wc: unknown, permission: string) => boolean) | null = null;
   const trays: { menu: { label?: string; click?: () => void }[]; emitter: EventEmitter }[] = [];
@@ -120,7 +125,9 @@ export function createFakeElectron(opts: { lock?: boolean; encryption?: boolean;
     },
     session: {
       defaultSession: {
-        webRequest: { onHeadersReceived: (h: (typeof responseHeaderHooks)[number]) => void responseHeaderHooks.push(h) },
+        webRequest: {
+          onHeadersReceived: (h: (typeof responseHeaderHooks)[number]) => void responseHeaderHooks.push(h),
+        },
         setPermissionRequestHandler: (h: typeof permissionHandler) => void (permissionHandler = h),
         setPermissionCheckHandler: (h: typeof permissionCheck) => void (permissionCheck = h),
       },
@@ -130,17 +137,36 @@ export function createFakeElectron(opts: { lock?: boolean; encryption?: boolean;
   /** Calls the IPC handler as a page in the given window (or at the given URL) would. */
   const invoke = (win: FakeBrowserWindow, op: unknown, input?: unknown, frameUrl?: string) => {
     const frame = frameUrl ? { url: frameUrl } : win.webContents.mainFrame;
-    return handlers.get('engine:invoke')!({ sender: win.webContents, senderFrame: frame }, op, input) as Promise<{ status: number; envelope: any }>;
+    return handlers.get('engine:invoke')!({ sender: win.webContents, senderFrame: frame }, op, input) as Promise<{
+      status: number;
+      envelope: any;
+    }>;
   };
 
   /** Asks main to open a template report's file in Office, as the page's Open button does. */
   const openTemplate = (win: FakeBrowserWindow, reportId: unknown, frameUrl?: string) => {
     const frame = frameUrl ? { url: frameUrl } : win.webContents.mainFrame;
-    return handlers.get('desktop:open-template')!({ sender: win.webContents, senderFrame: frame }, reportId) as Promise<{ status: number; envelope: any }>;
+    return handlers.get('desktop:open-template')!(
+      { sender: win.webContents, senderFrame: frame },
+      reportId,
+    ) as Promise<{ status: number; envelope: any }>;
   };
 
   /** Removes the user-data folder (after the engine on it has closed). */
   const cleanup = () => rmSync(userData, { recursive: true, force: true });
 
-  return { electron, app, windows, handlers, userData, trays, responseHeaderHooks, invoke, openTemplate, cleanup, permission: () => permissionHandler, permissionCheck: () => permissionCheck };
+  return {
+    electron,
+    app,
+    windows,
+    handlers,
+    userData,
+    trays,
+    responseHeaderHooks,
+    invoke,
+    openTemplate,
+    cleanup,
+    permission: () => permissionHandler,
+    permissionCheck: () => permissionCheck,
+  };
 }

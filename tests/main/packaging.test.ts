@@ -8,7 +8,7 @@ import { DebugLogger } from 'builder-util';
 const root = join(__dirname, '..', '..');
 
 describe('electron-builder configuration', () => {
-  it('passes electron-builder\'s own schema and targets NSIS, DMG, AppImage and deb without rebuilding sqlite3', async () => {
+  it("passes electron-builder's own schema and targets NSIS, DMG, AppImage and deb without rebuilding sqlite3", async () => {
     const config = await getConfig(root, join(root, 'electron-builder.yml'), null);
     await expect(validateConfiguration(config, new DebugLogger(false))).resolves.toBeUndefined();
     const targets = (c: { target?: unknown } | null | undefined) => JSON.stringify(c?.target);
@@ -19,7 +19,7 @@ describe('electron-builder configuration', () => {
     expect(config.npmRebuild).toBe(false);
   });
 
-  it('flips Electron\'s fuses: no run-as-Node, no Node options or inspector flags, encrypted cookies, app only from the asar', async () => {
+  it("flips Electron's fuses: no run-as-Node, no Node options or inspector flags, encrypted cookies, app only from the asar", async () => {
     const config = await getConfig(root, join(root, 'electron-builder.yml'), null);
     expect(config.electronFuses).toMatchObject({
       runAsNode: false,
@@ -29,7 +29,9 @@ describe('electron-builder configuration', () => {
       onlyLoadAppFromAsar: true,
     });
     // Workers read real files: both are unpacked beside the archive.
-    expect(config.asarUnpack).toEqual(expect.arrayContaining(['dist/engine/render-worker.cjs', 'dist/engine/import-worker.cjs']));
+    expect(config.asarUnpack).toEqual(
+      expect.arrayContaining(['dist/engine/render-worker.cjs', 'dist/engine/import-worker.cjs']),
+    );
   });
 
   it('is a real check: a misspelt option is refused', async () => {
@@ -39,6 +41,13 @@ describe('electron-builder configuration', () => {
 
   it('packages files the build produced: main, preload, renderer and the render and import workers', () => {
     const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
-    for (const file of [pkg.main, 'dist/preload/preload.cjs', 'dist/renderer/index.html', 'dist/engine/render-worker.cjs', 'dist/engine/import-worker.cjs']) expect(existsSync(join(root, file)), file).toBe(true);
+    for (const file of [
+      pkg.main,
+      'dist/preload/preload.cjs',
+      'dist/renderer/index.html',
+      'dist/engine/render-worker.cjs',
+      'dist/engine/import-worker.cjs',
+    ])
+      expect(existsSync(join(root, file)), file).toBe(true);
   });
 });

@@ -8,7 +8,14 @@ import { EmbeddedProvider } from '../../engine/analytics/embedded/embedded-provi
 import { RenderPool } from '../../engine/render/render-pool.js';
 import { resolveReport } from '../../engine/render/resolve.js';
 import type { ResolvedReport } from '../../engine/render/document.js';
-import { ooxmlText, pdfOpensWithoutPassword, pdfPages, qpdfCheck, qpdfEncryption, xlsxWorkbook } from '../support/read-back.js';
+import {
+  ooxmlText,
+  pdfOpensWithoutPassword,
+  pdfPages,
+  qpdfCheck,
+  qpdfEncryption,
+  xlsxWorkbook,
+} from '../support/read-back.js';
 
 let provider: EmbeddedProvider;
 let appsDir: string;
@@ -21,8 +28,16 @@ beforeAll(async () => {
   await provider.createApp('tiny', 'Tiny');
   await provider.importFile('tiny', 'csv', Buffer.from('Region,Sales\nNorth,100.5\nSouth,200\n'), 'tiny.csv');
   report = await resolveReport({
-    provider, appId: 'tiny', title: 'Protected', selections: {},
-    document: { blocks: [{ id: 'h', type: 'heading', text: 'Confidential figures' }, { id: 't', type: 'table', dimensions: ['Region'], measures: [{ label: 'Sales', expression: 'Sum(Sales)' }] }] },
+    provider,
+    appId: 'tiny',
+    title: 'Protected',
+    selections: {},
+    document: {
+      blocks: [
+        { id: 'h', type: 'heading', text: 'Confidential figures' },
+        { id: 't', type: 'table', dimensions: ['Region'], measures: [{ label: 'Sales', expression: 'Sum(Sales)' }] },
+      ],
+    },
   });
   pool = new RenderPool(1);
 });
@@ -49,17 +64,28 @@ describe('file passwords', () => {
     expect(check).toMatch(/print high resolution: allowed/i);
   });
 
-  it.each(['Xlsx', 'Docx', 'Pptx'] as const)('a %s with an open password is encrypted and opens only with it', async (format) => {
-    const file = await pool.render({ format, report, protection: { openPassword: 'pa55' } });
-    expect(officeCrypto.isEncrypted(file)).toBe(true);
-    await expect(officeCrypto.decrypt(file, { password: 'wrong' })).rejects.toThrow();
-    const plain = await officeCrypto.decrypt(file, { password: 'pa55' });
-    if (format === 'Xlsx') expect((await xlsxWorkbook(plain)).worksheets[0].getCell(1, 1).value).toBe('Confidential figures');
-    else expect(await ooxmlText(plain, format === 'Docx' ? /^word\/document\.xml$/ : /^ppt\/slides\/slide1\.xml$/)).toContain('Confidential figures');
-  });
+  it.each(['Xlsx', 'Docx', 'Pptx'] as const)(
+    'a %s with an open password is encrypted and opens only with it',
+    async (format) => {
+      const file = await pool.render({ format, report, protection: { openPassword: 'pa55' } });
+      expect(officeCrypto.isEncrypted(file)).toBe(true);
+      await expect(officeCrypto.decrypt(file, { password: 'wrong' })).rejects.toThrow();
+      const plain = await officeCrypto.decrypt(file, { password: 'pa55' });
+      if (format === 'Xlsx')
+        expect((await xlsxWorkbook(plain)).worksheets[0].getCell(1, 1).value).toBe('Confidential figures');
+      else
+        expect(
+          await ooxmlText(plain, format === 'Docx' ? /^word\/document\.xml$/ : /^ppt\/slides\/slide1\.xml$/),
+        ).toContain('Confidential figures');
+    },
+  );
 
   it('an XLSX with a write password protects its sheets', async () => {
-    const wb = await xlsxWorkbook(await pool.render({ format: 'Xlsx', report, protection: { writePassword: 'edit-me' } }));
-    expect((wb.worksheets[0] as unknown as { sheetProtection?: { sheet?: boolean } }).sheetProtection?.sheet).toBe(true);
+    const wb = await xlsxWorkbook(
+      await pool.render({ format: 'Xlsx', report, protection: { writePassword: 'edit-me' } }),
+    );
+    expect((wb.worksheets[0] as unknown as { sheetProtection?: { sheet?: boolean } }).sheetProtection?.sheet).toBe(
+      true,
+    );
   });
 });

@@ -21,7 +21,10 @@ const uniq = (p: string) => `${p} ${++n}`;
 /** A signed-in caller's event stream: the events received so far, and how to end it. */
 async function subscribe(token: string) {
   const abort = new AbortController();
-  const res = await fetch(`${s.url}/api/app/events`, { headers: { authorization: `Bearer ${token}` }, signal: abort.signal });
+  const res = await fetch(`${s.url}/api/app/events`, {
+    headers: { authorization: `Bearer ${token}` },
+    signal: abort.signal,
+  });
   expect(res.status).toBe(200);
   const events: { type: string; payload: Record<string, unknown> }[] = [];
   const reader = res.body!.getReader();
@@ -40,18 +43,44 @@ async function subscribe(token: string) {
       }
     }
   })();
-  return { events, close: async () => { abort.abort(); await reading; } };
+  return {
+    events,
+    close: async () => {
+      abort.abort();
+      await reading;
+    },
+  };
 }
 
 /** An app every organization shares: its reload is an event everyone may see (a marker in a stream). */
 async function sharedApp() {
-  return (await s.ok('POST', '/api/v1/analytics-apps', { appId: `marker-${++n}`, name: uniq('Marker'), folderId: '00000000-0000-0000-0000-000000000000', folderPath: '/', allowAnalyticsSenseApp: false, allowMashup: false, defaultOpen: 'Main' })) as { id: string; appId: string };
+  return (await s.ok('POST', '/api/v1/analytics-apps', {
+    appId: `marker-${++n}`,
+    name: uniq('Marker'),
+    folderId: '00000000-0000-0000-0000-000000000000',
+    folderPath: '/',
+    allowAnalyticsSenseApp: false,
+    allowMashup: false,
+    defaultOpen: 'Main',
+  })) as { id: string; appId: string };
 }
 
 beforeAll(async () => {
   ({ smtp, s, f, projectId, reportId } = await startMailing());
-  await s.ok('POST', '/api/v1/mail-servers', { name: 'Loopback', fromName: 'Broadsheet', fromAddress: 'reports@example.com', hostName: '127.0.0.1', smtpPort: smtp.port, ssl: false });
-  otherOrg = (await s.ok('POST', '/api/v1/organizations', { displayName: uniq('Elsewhere'), themeId: '00000000-0000-0000-0000-000000000001' })).id;
+  await s.ok('POST', '/api/v1/mail-servers', {
+    name: 'Loopback',
+    fromName: 'Broadsheet',
+    fromAddress: 'reports@example.com',
+    hostName: '127.0.0.1',
+    smtpPort: smtp.port,
+    ssl: false,
+  });
+  otherOrg = (
+    await s.ok('POST', '/api/v1/organizations', {
+      displayName: uniq('Elsewhere'),
+      themeId: '00000000-0000-0000-0000-000000000001',
+    })
+  ).id;
 });
 afterAll(async () => {
   await s.stop();
@@ -60,11 +89,29 @@ afterAll(async () => {
 
 /** A task of the project that mails its one recipient, run by the owner to its end. */
 async function mailingRun() {
-  const reader = (await s.ok('POST', '/api/v1/users', { firstName: 'Rae', lastName: uniq('Reader'), email: `rae${++n}@example.com`, isActive: true, organizations: [{ id: f.orgId }] })).id;
+  const reader = (
+    await s.ok('POST', '/api/v1/users', {
+      firstName: 'Rae',
+      lastName: uniq('Reader'),
+      email: `rae${++n}@example.com`,
+      isActive: true,
+      organizations: [{ id: f.orgId }],
+    })
+  ).id;
   const task = await s.ok('POST', '/api/v2/tasks', { name: uniq('Units pack'), projectID: projectId });
-  await s.ok('PUT', `/api/v2/tasks/${task.id}/reports`, { reportID: reportId, format: 'Html', emailEmbedment: false, emailAttachment: true });
+  await s.ok('PUT', `/api/v2/tasks/${task.id}/reports`, {
+    reportID: reportId,
+    format: 'Html',
+    emailEmbedment: false,
+    emailAttachment: true,
+  });
   await s.ok('PUT', `/api/v2/tasks/${task.id}/recipients`, [{ id: reader, type: 'user' }]);
-  await s.ok('PUT', `/api/v2/tasks/${task.id}/email`, { from: 'reports@example.com', subject: 'Units', message: 'Yours.', isActive: true });
+  await s.ok('PUT', `/api/v2/tasks/${task.id}/email`, {
+    from: 'reports@example.com',
+    subject: 'Units',
+    message: 'Yours.',
+    isActive: true,
+  });
   const run = await waitForRequest(s, (await s.ok('POST', `/api/v2/requests/${task.id}/run`)).id);
   return { taskId: task.id as string, requestId: run.id as string };
 }
@@ -73,14 +120,26 @@ describe(covers('the event stream shows what the lists show', 'v2.requests.run',
   it("a hub user hears nothing of the owner's runs; the owner and a watcher of the run hear each step", async () => {
     const hub = await signedInUserWith(s, { previewPublishedReport: true, downloadPublishedReport: true }, 'hub');
     const watcher = await signedInUserWith(s, { viewTaskStatus: true, viewProject: true }, 'watcher');
-    const streams = { owner: await subscribe(s.ownerKey), hub: await subscribe(hub.token), watcher: await subscribe(watcher.token) };
+    const streams = {
+      owner: await subscribe(s.ownerKey),
+      hub: await subscribe(hub.token),
+      watcher: await subscribe(watcher.token),
+    };
     const { requestId } = await mailingRun();
     const marker = await sharedApp();
     await s.ok('POST', `/api/app/analytics/${marker.id}/import`, { fileName: 'm.csv', content: 'A\n1\n' });
     // Each stream is judged in order: once the marker arrives, every earlier event was weighed for it.
-    const reloaded = (e: { type: string; payload: Record<string, unknown> }) => e.type === 'analytics.reloaded' && e.payload.appId === marker.appId;
-    for (const stream of Object.values(streams)) await until(() => stream.events, (x) => x.some(reloaded));
-    const runEvents = (name: keyof typeof streams) => streams[name].events.filter((e) => e.type === 'request.changed' && e.payload.id === requestId).map((e) => e.payload.status);
+    const reloaded = (e: { type: string; payload: Record<string, unknown> }) =>
+      e.type === 'analytics.reloaded' && e.payload.appId === marker.appId;
+    for (const stream of Object.values(streams))
+      await until(
+        () => stream.events,
+        (x) => x.some(reloaded),
+      );
+    const runEvents = (name: keyof typeof streams) =>
+      streams[name].events
+        .filter((e) => e.type === 'request.changed' && e.payload.id === requestId)
+        .map((e) => e.payload.status);
     expect(runEvents('owner')).toContain('completed');
     expect(runEvents('watcher')).toContain('completed');
     expect(runEvents('hub')).toEqual([]);
@@ -88,52 +147,78 @@ describe(covers('the event stream shows what the lists show', 'v2.requests.run',
     for (const stream of Object.values(streams)) await stream.close();
   });
 
-  it('a user of another organization hears nothing of this one\'s runs', async () => {
+  it("a user of another organization hears nothing of this one's runs", async () => {
     const away = await signedInUserWith(s, { viewTaskStatus: true, viewProject: true }, 'away');
     await s.ok('PUT', `/api/v2/users/${away.userId}`, { type: 'organizations', value: [otherOrg] });
     const stream = await subscribe(away.token);
     const { requestId } = await mailingRun();
     const marker = await sharedApp();
     await s.ok('POST', `/api/app/analytics/${marker.id}/import`, { fileName: 'm.csv', content: 'A\n1\n' });
-    await until(() => stream.events, (x) => x.some((e) => e.type === 'analytics.reloaded' && e.payload.appId === marker.appId));
+    await until(
+      () => stream.events,
+      (x) => x.some((e) => e.type === 'analytics.reloaded' && e.payload.appId === marker.appId),
+    );
     expect(stream.events.filter((e) => e.payload.id === requestId)).toEqual([]);
     await stream.close();
   });
 });
 
-describe(covers('the outbox shows what run history shows', 'app.outbox.list', 'app.outbox.retry', 'app.outbox.cancel', 'v2.users.invite'), () => {
-  it("lists a run's mail to those who may see the run, mail of no run to tenant administrators only", async () => {
-    const { requestId } = await mailingRun();
-    await s.ok('POST', '/api/v2/users/invite', { emails: [`invitee${++n}@example.com`] });
-    type Mail = { id: string; requestId: string | null };
-    const all = await until(() => s.ok<Mail[]>('GET', '/api/v1/outbox', undefined, { get_all: true }), (x) => x.some((m) => m.requestId === requestId) && x.some((m) => m.requestId === null));
-    const invitation = all.find((m) => m.requestId === null)!;
-    const runMail = all.find((m) => m.requestId === requestId)!;
+describe(
+  covers(
+    'the outbox shows what run history shows',
+    'app.outbox.list',
+    'app.outbox.retry',
+    'app.outbox.cancel',
+    'v2.users.invite',
+  ),
+  () => {
+    it("lists a run's mail to those who may see the run, mail of no run to tenant administrators only", async () => {
+      const { requestId } = await mailingRun();
+      await s.ok('POST', '/api/v2/users/invite', { emails: [`invitee${++n}@example.com`] });
+      type Mail = { id: string; requestId: string | null };
+      const all = await until(
+        () => s.ok<Mail[]>('GET', '/api/v1/outbox', undefined, { get_all: true }),
+        (x) => x.some((m) => m.requestId === requestId) && x.some((m) => m.requestId === null),
+      );
+      const invitation = all.find((m) => m.requestId === null)!;
+      const runMail = all.find((m) => m.requestId === requestId)!;
 
-    const colleague = await signedInUserWith(s, { viewTaskStatus: true, runTask: true }, 'colleague');
-    const away = await signedInUserWith(s, { viewTaskStatus: true, runTask: true }, 'away');
-    await s.ok('PUT', `/api/v2/users/${away.userId}`, { type: 'organizations', value: [otherOrg] });
-    const listed = async (token: string) => (await s.call('GET', '/api/v1/outbox', { token, query: { get_all: true } })).body.data.map((m: { id: string }) => m.id);
-    expect(await listed(colleague.token)).toContain(runMail.id);
-    expect(await listed(colleague.token)).not.toContain(invitation.id);
-    expect(await listed(away.token)).not.toContain(runMail.id);
-    expect(await listed(away.token)).not.toContain(invitation.id);
-    // What is not shown cannot be acted on either: the same 404 as an id that never was.
-    expect((await s.call('POST', `/api/v1/outbox/${runMail.id}/retry`, { token: away.token })).status).toBe(404);
-    expect((await s.call('POST', `/api/v1/outbox/${invitation.id}/retry`, { token: colleague.token })).status).toBe(404);
-    expect((await s.call('POST', `/api/v1/outbox/${runMail.id}/cancel`, { token: away.token })).status).toBe(404);
-    expect((await s.call('POST', `/api/v1/outbox/${invitation.id}/cancel`, { token: colleague.token })).status).toBe(404);
-    // Without runTask, seeing the mail is not acting on it.
-    const watcher = await signedInUserWith(s, { viewTaskStatus: true }, 'watcher');
-    expect((await s.call('POST', `/api/v1/outbox/${runMail.id}/cancel`, { token: watcher.token })).status).toBe(403);
-  });
-});
+      const colleague = await signedInUserWith(s, { viewTaskStatus: true, runTask: true }, 'colleague');
+      const away = await signedInUserWith(s, { viewTaskStatus: true, runTask: true }, 'away');
+      await s.ok('PUT', `/api/v2/users/${away.userId}`, { type: 'organizations', value: [otherOrg] });
+      const listed = async (token: string) =>
+        (await s.call('GET', '/api/v1/outbox', { token, query: { get_all: true } })).body.data.map(
+          (m: { id: string }) => m.id,
+        );
+      expect(await listed(colleague.token)).toContain(runMail.id);
+      expect(await listed(colleague.token)).not.toContain(invitation.id);
+      expect(await listed(away.token)).not.toContain(runMail.id);
+      expect(await listed(away.token)).not.toContain(invitation.id);
+      // What is not shown cannot be acted on either: the same 404 as an id that never was.
+      expect((await s.call('POST', `/api/v1/outbox/${runMail.id}/retry`, { token: away.token })).status).toBe(404);
+      expect((await s.call('POST', `/api/v1/outbox/${invitation.id}/retry`, { token: colleague.token })).status).toBe(
+        404,
+      );
+      expect((await s.call('POST', `/api/v1/outbox/${runMail.id}/cancel`, { token: away.token })).status).toBe(404);
+      expect((await s.call('POST', `/api/v1/outbox/${invitation.id}/cancel`, { token: colleague.token })).status).toBe(
+        404,
+      );
+      // Without runTask, seeing the mail is not acting on it.
+      const watcher = await signedInUserWith(s, { viewTaskStatus: true }, 'watcher');
+      expect((await s.call('POST', `/api/v1/outbox/${runMail.id}/cancel`, { token: watcher.token })).status).toBe(403);
+    });
+  },
+);
 
 describe(covers('a refusal stays the refusal it is', 'v1.onDemand.generate'), () => {
-  it("running a report of another organization answers 404 like an id that never was, naming the field", async () => {
+  it('running a report of another organization answers 404 like an id that never was, naming the field', async () => {
     const away = await signedInUserWith(s, { viewProject: true, runTask: true }, 'runner');
     await s.ok('PUT', `/api/v2/users/${away.userId}`, { type: 'organizations', value: [otherOrg] });
-    const ask = (id: string) => s.call('POST', '/api/v1/ondemand/requests', { token: away.token, body: { type: 'report', config: { reportId: id, outputFormat: 'Html' } } });
+    const ask = (id: string) =>
+      s.call('POST', '/api/v1/ondemand/requests', {
+        token: away.token,
+        body: { type: 'report', config: { reportId: id, outputFormat: 'Html' } },
+      });
     const theirs = await ask(reportId);
     const never = await ask('7b1e0a4e-1111-4222-8333-944455556666');
     expect(theirs.status).toBe(404);
@@ -144,12 +229,36 @@ describe(covers('a refusal stays the refusal it is', 'v1.onDemand.generate'), ()
   it('a member without runReport is told 403, not that the report is missing or the input bad', async () => {
     const member = await signedInUserWith(s, { viewProject: true, updateProject: true }, 'member');
     const guarded = (await s.ok('POST', '/api/app/projects', { name: uniq('Guarded') })).id;
-    const connectionId = (await s.ok('POST', '/api/app/connections', { projectId: guarded, name: 'Data', analyticsAppId: (await f.make.connected()).appId })).id;
-    const report = (await s.ok('POST', '/api/v2/reports', { name: uniq('Guarded report'), projectID: guarded, type: 'Html', connectionID: connectionId })).id;
+    const connectionId = (
+      await s.ok('POST', '/api/app/connections', {
+        projectId: guarded,
+        name: 'Data',
+        analyticsAppId: (await f.make.connected()).appId,
+      })
+    ).id;
+    const report = (
+      await s.ok('POST', '/api/v2/reports', {
+        name: uniq('Guarded report'),
+        projectID: guarded,
+        type: 'Html',
+        connectionID: connectionId,
+      })
+    ).id;
     await s.ok('PUT', `/api/v2/projects/${guarded}/permissions-mode`, undefined, { value: 'true' });
-    const flags = Object.fromEntries((await import('../../engine/features/members/members.entity.js')).PERMISSION_FLAGS.map((x) => [x, x === 'viewProject' || x === 'viewReport']));
-    await s.ok('PUT', `/api/v2/projects/${guarded}/permissions`, { members: [{ id: member.userId, type: 'user' }], permissions: flags });
-    const res = await s.call('POST', '/api/v1/ondemand/requests', { token: member.token, body: { type: 'report', config: { reportId: report, outputFormat: 'Html' } } });
+    const flags = Object.fromEntries(
+      (await import('../../engine/features/members/members.entity.js')).PERMISSION_FLAGS.map((x) => [
+        x,
+        x === 'viewProject' || x === 'viewReport',
+      ]),
+    );
+    await s.ok('PUT', `/api/v2/projects/${guarded}/permissions`, {
+      members: [{ id: member.userId, type: 'user' }],
+      permissions: flags,
+    });
+    const res = await s.call('POST', '/api/v1/ondemand/requests', {
+      token: member.token,
+      body: { type: 'report', config: { reportId: report, outputFormat: 'Html' } },
+    });
     expect(res.status, JSON.stringify(res.body)).toBe(403);
     expect(res.body.error).toMatch(/runReport/);
   });

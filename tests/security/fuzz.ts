@@ -20,11 +20,14 @@ function deepNest(levels: number): unknown {
 function bodyProperties(op: AnyOp): string[] {
   const schema = op.input.body as z.ZodType | undefined;
   if (!schema) return [];
-  const json = z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as { properties?: Record<string, unknown> };
+  const json = z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as {
+    properties?: Record<string, unknown>;
+  };
   return Object.keys(json.properties ?? {});
 }
 
-const fill = (names: string[], value: unknown) => Object.fromEntries((names.length ? names : ['name', 'id']).map((n) => [n, value]));
+const fill = (names: string[], value: unknown) =>
+  Object.fromEntries((names.length ? names : ['name', 'id']).map((n) => [n, value]));
 
 /** Bodies no operation should accept; each labelled for the failure message. */
 export function hostileBodies(op: AnyOp): [string, unknown][] {
@@ -45,21 +48,40 @@ export function hostileBodies(op: AnyOp): [string, unknown][] {
 }
 
 export const hostileQueries: [string, Record<string, string>][] = [
-  ['nonsense paging and sorting', { page: '-1', page_size: '1000000000', sort_by: 'drop table', sort_direction: 'sideways', get_all: 'maybe' }],
-  ['NUL bytes and operators that do not exist', { name: 'a\u0000b', 'name[regex]': '.*', 'email[contains]': 'x'.repeat(5000) }],
+  [
+    'nonsense paging and sorting',
+    { page: '-1', page_size: '1000000000', sort_by: 'drop table', sort_direction: 'sideways', get_all: 'maybe' },
+  ],
+  [
+    'NUL bytes and operators that do not exist',
+    { name: 'a\u0000b', 'name[regex]': '.*', 'email[contains]': 'x'.repeat(5000) },
+  ],
 ];
 
 function pathOf(op: AnyOp) {
-  return op.http.path.replace(/\{(\w+)\}/g, (_m, name: string) => (name.toLowerCase().endsWith('id') ? MISSING_ID : 'x'));
+  return op.http.path.replace(/\{(\w+)\}/g, (_m, name: string) =>
+    name.toLowerCase().endsWith('id') ? MISSING_ID : 'x',
+  );
 }
 
-const params = (op: AnyOp) => Object.fromEntries([...op.http.path.matchAll(/\{(\w+)\}/g)].map(([, name]) => [name, name.toLowerCase().endsWith('id') ? MISSING_ID : 'x']));
+const params = (op: AnyOp) =>
+  Object.fromEntries(
+    [...op.http.path.matchAll(/\{(\w+)\}/g)].map(([, name]) => [
+      name,
+      name.toLowerCase().endsWith('id') ? MISSING_ID : 'x',
+    ]),
+  );
 
 /** A digest of every row of every table: what "no change" means. */
 export async function databaseDigest(s: TestServer): Promise<string> {
   const hash = createHash('sha256');
-  const tables = (await s.engine.services.db.query("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name")) as { name: string }[];
-  for (const { name } of tables) hash.update(name).update(JSON.stringify(await s.engine.services.db.query(`SELECT * FROM "${name}" ORDER BY rowid`)));
+  const tables = (await s.engine.services.db.query(
+    "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name",
+  )) as { name: string }[];
+  for (const { name } of tables)
+    hash
+      .update(name)
+      .update(JSON.stringify(await s.engine.services.db.query(`SELECT * FROM "${name}" ORDER BY rowid`)));
   return hash.digest('hex');
 }
 
@@ -68,7 +90,14 @@ export interface Probe {
   send: () => Promise<number>;
 }
 
-async function sendJson(s: TestServer, method: string, path: string, body: unknown, query?: Record<string, string>, chunked = false): Promise<number> {
+async function sendJson(
+  s: TestServer,
+  method: string,
+  path: string,
+  body: unknown,
+  query?: Record<string, string>,
+  chunked = false,
+): Promise<number> {
   const qs = query ? '?' + new URLSearchParams(query).toString() : '';
   const headers: Record<string, string> = { authorization: `Bearer ${s.ownerKey}` };
   let payload: string | ReadableStream<Uint8Array> | undefined;
@@ -84,7 +113,12 @@ async function sendJson(s: TestServer, method: string, path: string, body: unkno
         })
       : text;
   }
-  const res = await fetch(s.url + path + qs, { method, headers, body: payload, ...(chunked ? { duplex: 'half' } : {}) } as RequestInit);
+  const res = await fetch(s.url + path + qs, {
+    method,
+    headers,
+    body: payload,
+    ...(chunked ? { duplex: 'half' } : {}),
+  } as RequestInit);
   await res.arrayBuffer();
   return res.status;
 }
@@ -113,7 +147,11 @@ export function probes(s: TestServer, door: Door): Probe[] {
         send: () =>
           door === 'rest'
             ? sendJson(s, op.http.method, pathOf(op), op.http.method === 'GET' ? undefined : {}, query)
-            : sendJson(s, 'POST', `/api/app/invoke/${op.id}`, { params: params(op), query, body: op.http.method === 'GET' ? undefined : {} }),
+            : sendJson(s, 'POST', `/api/app/invoke/${op.id}`, {
+                params: params(op),
+                query,
+                body: op.http.method === 'GET' ? undefined : {},
+              }),
       });
     }
     // Path parameters that are not ids at all, and ids with a NUL.
@@ -121,8 +159,16 @@ export function probes(s: TestServer, door: Door): Probe[] {
       label: `${op.id} with hostile path parameters`,
       send: () =>
         door === 'rest'
-          ? sendJson(s, op.http.method, op.http.path.replace(/\{(\w+)\}/g, '..%2F..%2Fetc%00'), op.http.method === 'GET' ? undefined : {})
-          : sendJson(s, 'POST', `/api/app/invoke/${op.id}`, { params: Object.fromEntries(Object.keys(params(op)).map((k) => [k, '../\u0000'])), body: {} }),
+          ? sendJson(
+              s,
+              op.http.method,
+              op.http.path.replace(/\{(\w+)\}/g, '..%2F..%2Fetc%00'),
+              op.http.method === 'GET' ? undefined : {},
+            )
+          : sendJson(s, 'POST', `/api/app/invoke/${op.id}`, {
+              params: Object.fromEntries(Object.keys(params(op)).map((k) => [k, '../\u0000'])),
+              body: {},
+            }),
     });
   }
   return list;
@@ -136,7 +182,8 @@ export async function fuzz(s: TestServer, door: Door): Promise<string[]> {
     const status = await probe.send();
     const after = await databaseDigest(s);
     if (status >= 500) findings.push(`${probe.label}: answered ${status}`);
-    else if (status >= 400 && after !== digest) findings.push(`${probe.label}: answered ${status} but changed the database`);
+    else if (status >= 400 && after !== digest)
+      findings.push(`${probe.label}: answered ${status} but changed the database`);
     digest = after;
   }
   return findings;

@@ -13,10 +13,25 @@ const ROOT = '00000000-0000-0000-0000-000000000000';
 const MEMORY_MB = 96;
 
 async function newApp(appId: string) {
-  return (await s.ok('POST', '/api/v1/analytics-apps', { appId, name: appId, folderId: ROOT, folderPath: '/', allowAnalyticsSenseApp: false, allowMashup: false, defaultOpen: 'x' })).id as string;
+  return (
+    await s.ok('POST', '/api/v1/analytics-apps', {
+      appId,
+      name: appId,
+      folderId: ROOT,
+      folderPath: '/',
+      allowAnalyticsSenseApp: false,
+      allowMashup: false,
+      defaultOpen: 'x',
+    })
+  ).id as string;
 }
-const importFile = (app: string, fileName: string, content: string) => s.call('POST', `/api/app/analytics/${app}/import`, { body: { fileName, content } });
-const csv = (rows: number, cols = 3) => [Array.from({ length: cols }, (_, c) => `C${c}`).join(','), ...Array.from({ length: rows }, (_, r) => Array.from({ length: cols }, (_, c) => r * cols + c).join(','))].join('\n');
+const importFile = (app: string, fileName: string, content: string) =>
+  s.call('POST', `/api/app/analytics/${app}/import`, { body: { fileName, content } });
+const csv = (rows: number, cols = 3) =>
+  [
+    Array.from({ length: cols }, (_, c) => `C${c}`).join(','),
+    ...Array.from({ length: rows }, (_, r) => Array.from({ length: cols }, (_, c) => r * cols + c).join(',')),
+  ].join('\n');
 const appFiles = async (appId: string) => (await readdir(join(s.dataDir, 'apps', appId))).sort();
 
 beforeAll(async () => {
@@ -62,36 +77,64 @@ describe(covers('import memory', 'app.setup.status', 'app.analytics.get'), () =>
   });
 });
 
-describe(covers('streamed XLSX', 'v1.analyticsApps.create', 'app.analytics.import', 'app.analytics.evaluate', 'app.analytics.fieldValues'), () => {
-  it('imports the first worksheet row by row with its types, and the figures add up', async () => {
-    const big = await startTestServer();
-    try {
-      const wb = new ExcelJS.Workbook();
-      const ws = wb.addWorksheet('Sales');
-      ws.addRow(['Region', 'Units', 'Price', 'Day']);
-      let units = 0;
-      for (let i = 0; i < 20_000; i++) {
-        ws.addRow([`Region ${i % 7}`, i % 13, (i % 40) + 0.25, new Date(Date.UTC(2025, 0, 1 + (i % 300)))]);
-        units += i % 13;
+describe(
+  covers(
+    'streamed XLSX',
+    'v1.analyticsApps.create',
+    'app.analytics.import',
+    'app.analytics.evaluate',
+    'app.analytics.fieldValues',
+  ),
+  () => {
+    it('imports the first worksheet row by row with its types, and the figures add up', async () => {
+      const big = await startTestServer();
+      try {
+        const wb = new ExcelJS.Workbook();
+        const ws = wb.addWorksheet('Sales');
+        ws.addRow(['Region', 'Units', 'Price', 'Day']);
+        let units = 0;
+        for (let i = 0; i < 20_000; i++) {
+          ws.addRow([`Region ${i % 7}`, i % 13, (i % 40) + 0.25, new Date(Date.UTC(2025, 0, 1 + (i % 300)))]);
+          units += i % 13;
+        }
+        wb.addWorksheet('Ignored').addRow(['Not', 'read']);
+        const app = (
+          await big.ok('POST', '/api/v1/analytics-apps', {
+            appId: 'xlsx-stream',
+            name: 'X',
+            folderId: ROOT,
+            folderPath: '/',
+            allowAnalyticsSenseApp: false,
+            allowMashup: false,
+            defaultOpen: 'x',
+          })
+        ).id;
+        const content = Buffer.from(await wb.xlsx.writeBuffer()).toString('base64');
+        const meta = await big.ok('POST', `/api/app/analytics/${app}/import`, { fileName: 'sales.xlsx', content });
+        expect(meta.rowCount).toBe(20_000);
+        expect(meta.fields.map((f: { name: string; type: string }) => `${f.name}:${f.type}`)).toEqual([
+          'Region:text',
+          'Units:integer',
+          'Price:decimal',
+          'Day:date',
+        ]);
+        expect((await big.ok('POST', `/api/app/analytics/${app}/evaluate`, { expression: 'Sum(Units)' })).value).toBe(
+          units,
+        );
+        const days = await big.ok('POST', `/api/app/analytics/${app}/field-values`, { field: 'Day', limit: 2 });
+        expect(days.map((d: { value: string }) => d.value)).toEqual(['2025-01-01', '2025-01-02']);
+      } finally {
+        await big.stop();
       }
-      wb.addWorksheet('Ignored').addRow(['Not', 'read']);
-      const app = (await big.ok('POST', '/api/v1/analytics-apps', { appId: 'xlsx-stream', name: 'X', folderId: ROOT, folderPath: '/', allowAnalyticsSenseApp: false, allowMashup: false, defaultOpen: 'x' })).id;
-      const content = Buffer.from(await wb.xlsx.writeBuffer()).toString('base64');
-      const meta = await big.ok('POST', `/api/app/analytics/${app}/import`, { fileName: 'sales.xlsx', content });
-      expect(meta.rowCount).toBe(20_000);
-      expect(meta.fields.map((f: { name: string; type: string }) => `${f.name}:${f.type}`)).toEqual(['Region:text', 'Units:integer', 'Price:decimal', 'Day:date']);
-      expect((await big.ok('POST', `/api/app/analytics/${app}/evaluate`, { expression: 'Sum(Units)' })).value).toBe(units);
-      const days = await big.ok('POST', `/api/app/analytics/${app}/field-values`, { field: 'Day', limit: 2 });
-      expect(days.map((d: { value: string }) => d.value)).toEqual(['2025-01-01', '2025-01-02']);
-    } finally {
-      await big.stop();
-    }
-  });
+    });
 
-  it('refuses a file that is not a workbook with a clear message', async () => {
-    const app = await newApp('not-xlsx');
-    const r = await s.call('POST', `/api/app/analytics/${app}/import`, { body: { fileName: 'x.xlsx', content: Buffer.from('not a zip at all').toString('base64') } });
-    expect(r.status).toBe(400);
-    expect(r.body.error).toMatch(/not a readable XLSX workbook/);
-  });
-});
+    it('refuses a file that is not a workbook with a clear message', async () => {
+      const app = await newApp('not-xlsx');
+      const r = await s.call('POST', `/api/app/analytics/${app}/import`, {
+        body: { fileName: 'x.xlsx', content: Buffer.from('not a zip at all').toString('base64') },
+      });
+      expect(r.status).toBe(400);
+      expect(r.body.error).toMatch(/not a readable XLSX workbook/);
+    });
+  },
+);

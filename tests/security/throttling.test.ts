@@ -9,11 +9,19 @@ let s: TestServer;
 let now = Date.parse('2026-03-02T09:00:00Z');
 const advance = (seconds: number) => (now += seconds * 1000);
 
-const login = (email: string, password: string) => s.call('POST', '/api/app/auth/login', { token: null, body: { email, password } });
+const login = (email: string, password: string) =>
+  s.call('POST', '/api/app/auth/login', { token: null, body: { email, password } });
 
 async function createUser(email: string, password: string) {
   const { orgId } = await defaults(s);
-  await s.ok('POST', '/api/v1/users', { firstName: 'Throttle', lastName: 'Test', email, password, isActive: true, organizations: [{ id: orgId }] });
+  await s.ok('POST', '/api/v1/users', {
+    firstName: 'Throttle',
+    lastName: 'Test',
+    email,
+    password,
+    isActive: true,
+    organizations: [{ id: orgId }],
+  });
 }
 
 beforeAll(async () => {

@@ -7,23 +7,38 @@ import { OPERATIONS } from '../../engine/catalogue.js';
 import { openApiDocument } from '../../engine/http/openapi.js';
 import type { AnyOp } from '../../engine/ops/op.js';
 
-interface Route { method: string; pattern: RegExp; literals: number; id: string; validate: ValidateFunction }
+interface Route {
+  method: string;
+  pattern: RegExp;
+  literals: number;
+  id: string;
+  validate: ValidateFunction;
+}
 
 let routes: Route[] | null = null;
 
 function compile(): Route[] {
   const ops = OPERATIONS as readonly AnyOp[];
-  const doc = openApiDocument(ops, 'test') as { components: object; paths: Record<string, Record<string, { responses: Record<string, { content?: Record<string, { schema: object }> }> }>> };
+  const doc = openApiDocument(ops, 'test') as {
+    components: object;
+    paths: Record<
+      string,
+      Record<string, { responses: Record<string, { content?: Record<string, { schema: object }> }> }>
+    >;
+  };
   const ajv = new Ajv2020({ strict: false, allErrors: true });
   addFormats(ajv);
   const out: Route[] = [];
   for (const op of ops) {
     if (!op.result) continue;
-    const schema = doc.paths[op.http.path][op.http.method.toLowerCase()].responses['200'].content!['application/json'].schema;
+    const schema =
+      doc.paths[op.http.path][op.http.method.toLowerCase()].responses['200'].content!['application/json'].schema;
     const segments = op.http.path.split('/');
     out.push({
       method: op.http.method,
-      pattern: new RegExp(`^${segments.map((s) => (s.startsWith('{') ? '[^/]+' : s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))).join('/')}$`),
+      pattern: new RegExp(
+        `^${segments.map((s) => (s.startsWith('{') ? '[^/]+' : s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))).join('/')}$`,
+      ),
       literals: segments.filter((s) => !s.startsWith('{')).length,
       id: op.id,
       validate: ajv.compile({ ...schema, components: doc.components }),
@@ -34,11 +49,16 @@ function compile(): Route[] {
 
 /** Throws, naming the operation and the first differences, when a success leaves its declared schema. */
 export function checkAnswer(method: string, path: string, status: number, body: unknown) {
-  if (status !== 200 || !body || typeof body !== 'object' || (body as { isSuccess?: unknown }).isSuccess !== true) return;
+  if (status !== 200 || !body || typeof body !== 'object' || (body as { isSuccess?: unknown }).isSuccess !== true)
+    return;
   routes ??= compile();
   const bare = path.split('?')[0];
   // Where two routes match (a literal segment against a parameter), the router takes the literal one.
-  const route = routes.filter((r) => r.method === method && r.pattern.test(bare)).sort((a, b) => b.literals - a.literals)[0];
+  const route = routes
+    .filter((r) => r.method === method && r.pattern.test(bare))
+    .sort((a, b) => b.literals - a.literals)[0];
   if (!route || route.validate(body)) return;
-  throw new Error(`${route.id} answered outside its declared result schema: ${JSON.stringify(route.validate.errors?.slice(0, 3))}`);
+  throw new Error(
+    `${route.id} answered outside its declared result schema: ${JSON.stringify(route.validate.errors?.slice(0, 3))}`,
+  );
 }

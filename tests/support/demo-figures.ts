@@ -11,7 +11,9 @@ export async function demoSalesByRegion(s: TestServer): Promise<Map<string, numb
   const col = (name: string) => `c${meta.fields.findIndex((f) => f.name === name)}`;
   const db = new sqlite3.Database(join(s.dataDir, 'apps', 'sales-demo', 'data.db'), sqlite3.OPEN_READONLY);
   const rows = await new Promise<{ r: string; total: number }[]>((res, rej) =>
-    db.all(`SELECT ${col('Region')} AS r, SUM(${col('Sales')}) AS total FROM data GROUP BY r`, (e, x) => (e ? rej(e) : res(x as never))),
+    db.all(`SELECT ${col('Region')} AS r, SUM(${col('Sales')}) AS total FROM data GROUP BY r`, (e, x) =>
+      e ? rej(e) : res(x as never),
+    ),
   );
   db.close();
   return new Map(rows.map((r) => [r.r, r.total]));
@@ -19,7 +21,9 @@ export async function demoSalesByRegion(s: TestServer): Promise<Map<string, numb
 
 /** A number as reports show it (the report's default separators): whole numbers bare, others with two decimals. */
 export const shown = (n: number) =>
-  Number.isInteger(Math.round(n * 100) / 100) ? Math.round(n).toLocaleString('en-US') : n.toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
+  Number.isInteger(Math.round(n * 100) / 100)
+    ? Math.round(n).toLocaleString('en-US')
+    : n.toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
 
 /** The demo project's id and connection, as its report "Regional sales review" names them. */
 export async function demoProject(s: TestServer): Promise<{ projectId: string; connectionId: string }> {

@@ -16,8 +16,18 @@ export async function startFtp(user = 'reports', password = 'ftp-secret'): Promi
   const root = await mkdtemp(join(tmpdir(), 'bs-ftp-'));
   const pasv = 30000 + Math.floor(Math.random() * 20000);
   // Port 0: the server's own listen picks a free port, read back once it listens (passive ports try the next free one).
-  const server = new FtpSrv({ url: 'ftp://127.0.0.1:0', pasv_url: '127.0.0.1', pasv_min: pasv, pasv_max: pasv + 50, anonymous: false, greeting: 'test server', log: silentLog() });
-  server.on('login', ({ username, password: given }, resolve, reject) => (username === user && given === password ? resolve({ root }) : reject(new Error('Invalid username or password'))));
+  const server = new FtpSrv({
+    url: 'ftp://127.0.0.1:0',
+    pasv_url: '127.0.0.1',
+    pasv_min: pasv,
+    pasv_max: pasv + 50,
+    anonymous: false,
+    greeting: 'test server',
+    log: silentLog(),
+  });
+  server.on('login', ({ username, password: given }, resolve, reject) =>
+    username === user && given === password ? resolve({ root }) : reject(new Error('Invalid username or password')),
+  );
   server.on('client-error', () => {});
   await server.listen();
   const port = ((server as unknown as { server: Server }).server.address() as AddressInfo).port;

@@ -10,23 +10,31 @@ const cell = (text: string) => new TableCell({ children: [new Paragraph(text)] }
 /** A Word template over the demo app: variables, a repeating table row, a helper row, a level, a table and a chart picture. */
 export async function wordTemplate(paragraphs: (string | string[])[] = []): Promise<Buffer> {
   const doc = new Document({
-    sections: [{
-      children: [
-        // A tag split over runs, as Word splits text it spell-checks.
-        new Paragraph({ children: [new TextRun('Sales review: '), new TextRun('{{vTot'), new TextRun('alSales}}')] }),
-        new Table({ rows: [
-          new TableRow({ children: [cell('Region'), cell('Sales')] }),
-          new TableRow({ children: [cell('{{column:Sales by region:Region}}'), cell('{{column:Sales by region:Sales}}')] }),
-          new TableRow({ children: [cell('{{deleterow}}helper'), cell('remove me')] }),
-        ] }),
-        new Paragraph('{{#level:Region}}'),
-        new Paragraph('Region {{field:Region}} sold {{vTotalSales}} in {{vOrders}} orders'),
-        new Paragraph('{{/level:Region}}'),
-        new Paragraph('{{table:Sales by category}}'),
-        new Paragraph('{{image:Sales by region}}'),
-        ...paragraphs.map((p) => (Array.isArray(p) ? new Paragraph({ children: p.map((t) => new TextRun(t)) }) : new Paragraph(p))),
-      ],
-    }],
+    sections: [
+      {
+        children: [
+          // A tag split over runs, as Word splits text it spell-checks.
+          new Paragraph({ children: [new TextRun('Sales review: '), new TextRun('{{vTot'), new TextRun('alSales}}')] }),
+          new Table({
+            rows: [
+              new TableRow({ children: [cell('Region'), cell('Sales')] }),
+              new TableRow({
+                children: [cell('{{column:Sales by region:Region}}'), cell('{{column:Sales by region:Sales}}')],
+              }),
+              new TableRow({ children: [cell('{{deleterow}}helper'), cell('remove me')] }),
+            ],
+          }),
+          new Paragraph('{{#level:Region}}'),
+          new Paragraph('Region {{field:Region}} sold {{vTotalSales}} in {{vOrders}} orders'),
+          new Paragraph('{{/level:Region}}'),
+          new Paragraph('{{table:Sales by category}}'),
+          new Paragraph('{{image:Sales by region}}'),
+          ...paragraphs.map((p) =>
+            Array.isArray(p) ? new Paragraph({ children: p.map((t) => new TextRun(t)) }) : new Paragraph(p),
+          ),
+        ],
+      },
+    ],
   });
   return Packer.toBuffer(doc);
 }
@@ -69,22 +77,55 @@ export async function excelTemplate(): Promise<Buffer> {
   s.getCell('B9').value = '{{vTotalSales}}';
   s.getCell('A10').value = '{{/level:Region}}';
   s.getCell('A12').value = 'End of regions';
-  s.addTable({ name: 'Categories', ref: 'A14', headerRow: true, columns: [{ name: 'Category' }, { name: 'Sales' }], rows: [['{{column:Sales by category:Category}}', '{{column:Sales by category:Sales}}']] });
-  s.addConditionalFormatting({ ref: 'B5:B5', rules: [{ type: 'cellIs', operator: 'greaterThan', formulae: ['$B$2/4'], style: { font: { italic: true } }, priority: 1 }] });
+  s.addTable({
+    name: 'Categories',
+    ref: 'A14',
+    headerRow: true,
+    columns: [{ name: 'Category' }, { name: 'Sales' }],
+    rows: [['{{column:Sales by category:Category}}', '{{column:Sales by category:Sales}}']],
+  });
+  s.addConditionalFormatting({
+    ref: 'B5:B5',
+    rules: [
+      { type: 'cellIs', operator: 'greaterThan', formulae: ['$B$2/4'], style: { font: { italic: true } }, priority: 1 },
+    ],
+  });
   book.definedNames.add('Sales!$B$5:$B$6', 'RegionSales');
   const zip = await JSZip.loadAsync(await book.xlsx.writeBuffer());
   // A native chart, as Excel writes one, over the repeating row.
   zip.file('xl/charts/chart1.xml', CHART_XML);
   zip.file('xl/drawings/drawing1.xml', DRAWING_XML);
-  zip.file('xl/drawings/_rels/drawing1.xml.rels', '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/chart" Target="../charts/chart1.xml"/></Relationships>');
+  zip.file(
+    'xl/drawings/_rels/drawing1.xml.rels',
+    '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/chart" Target="../charts/chart1.xml"/></Relationships>',
+  );
   const relsPath = 'xl/worksheets/_rels/sheet1.xml.rels';
-  const rels = (await zip.file(relsPath)?.async('string')) ?? '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"></Relationships>';
-  zip.file(relsPath, rels.replace('</Relationships>', '<Relationship Id="rIdChart" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/drawing" Target="../drawings/drawing1.xml"/></Relationships>'));
+  const rels =
+    (await zip.file(relsPath)?.async('string')) ??
+    '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"></Relationships>';
+  zip.file(
+    relsPath,
+    rels.replace(
+      '</Relationships>',
+      '<Relationship Id="rIdChart" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/drawing" Target="../drawings/drawing1.xml"/></Relationships>',
+    ),
+  );
   const sheet = await zip.file('xl/worksheets/sheet1.xml')!.async('string');
   const drawing = '<drawing r:id="rIdChart"/>';
-  zip.file('xl/worksheets/sheet1.xml', sheet.includes('<tableParts') ? sheet.replace('<tableParts', `${drawing}<tableParts`) : sheet.replace('</worksheet>', `${drawing}</worksheet>`));
+  zip.file(
+    'xl/worksheets/sheet1.xml',
+    sheet.includes('<tableParts')
+      ? sheet.replace('<tableParts', `${drawing}<tableParts`)
+      : sheet.replace('</worksheet>', `${drawing}</worksheet>`),
+  );
   const types = await zip.file('[Content_Types].xml')!.async('string');
-  zip.file('[Content_Types].xml', types.replace('</Types>', '<Override PartName="/xl/charts/chart1.xml" ContentType="application/vnd.openxmlformats-officedocument.drawingml.chart+xml"/><Override PartName="/xl/drawings/drawing1.xml" ContentType="application/vnd.openxmlformats-officedocument.drawing+xml"/></Types>'));
+  zip.file(
+    '[Content_Types].xml',
+    types.replace(
+      '</Types>',
+      '<Override PartName="/xl/charts/chart1.xml" ContentType="application/vnd.openxmlformats-officedocument.drawingml.chart+xml"/><Override PartName="/xl/drawings/drawing1.xml" ContentType="application/vnd.openxmlformats-officedocument.drawing+xml"/></Types>',
+    ),
+  );
   return zip.generateAsync({ type: 'nodebuffer', compression: 'DEFLATE' });
 }
 
@@ -95,7 +136,13 @@ export async function powerPointTemplate(): Promise<Buffer> {
   const deck = new PptxGenJS();
   const title = deck.addSlide();
   title.addText('Sales review {{vTotalSales}}', { x: 0.5, y: 0.5, w: 9, h: 1 });
-  title.addTable([[{ text: 'Region' }, { text: 'Sales' }], [{ text: '{{column:Sales by region:Region}}' }, { text: '{{column:Sales by region:Sales}}' }]], { x: 0.5, y: 2, w: 9 });
+  title.addTable(
+    [
+      [{ text: 'Region' }, { text: 'Sales' }],
+      [{ text: '{{column:Sales by region:Region}}' }, { text: '{{column:Sales by region:Sales}}' }],
+    ],
+    { x: 0.5, y: 2, w: 9 },
+  );
   const per = deck.addSlide();
   per.addText('{{slide:Region}}Region {{field:Region}}: {{vTotalSales}}', { x: 0.5, y: 0.5, w: 9, h: 1 });
   per.addImage({ data: `image/png;base64,${PIXEL}`, x: 1, y: 2, w: 4, h: 3, altText: '{{image:Sales by category}}' });
@@ -103,15 +150,23 @@ export async function powerPointTemplate(): Promise<Buffer> {
 }
 
 /** An HTML template: values, a repeating row, a level and a chart. */
-export const htmlTemplate = (extra = '') => Buffer.from(`<!doctype html><html><head><meta charset="utf-8"><title>Review</title><style>td{padding:2px}</style></head><body>
+export const htmlTemplate = (extra = '') =>
+  Buffer.from(
+    `<!doctype html><html><head><meta charset="utf-8"><title>Review</title><style>td{padding:2px}</style></head><body>
 <h1>Sales review {{vTotalSales}}</h1>
 <table><tr><th>Region</th><th>Sales</th></tr><tr><td>{{column:Sales by region:Region}}</td><td>{{column:Sales by region:Sales}}</td></tr></table>
 <p>{{#level:Region}}</p><h2>{{field:Region}}</h2><p>Sold {{vTotalSales}}</p><p>{{/level:Region}}</p>
 <div>{{image:Sales by region}}</div>${extra}
-</body></html>`, 'utf8');
+</body></html>`,
+    'utf8',
+  );
 
 /** Rewrites one part of an Office file (to make hostile variants of a good template). */
-export async function withPart(file: Buffer, path: string, content: string | Buffer | ((old: string) => string)): Promise<Buffer> {
+export async function withPart(
+  file: Buffer,
+  path: string,
+  content: string | Buffer | ((old: string) => string),
+): Promise<Buffer> {
   const zip = await JSZip.loadAsync(file);
   const next = typeof content === 'function' ? content((await zip.file(path)?.async('string')) ?? '') : content;
   zip.file(path, next);
@@ -122,6 +177,7 @@ export async function withPart(file: Buffer, path: string, content: string | Buf
 export async function partsOf(file: Buffer): Promise<Map<string, Buffer>> {
   const zip = await JSZip.loadAsync(file);
   const out = new Map<string, Buffer>();
-  for (const name of Object.keys(zip.files)) if (!zip.files[name].dir) out.set(name, await zip.file(name)!.async('nodebuffer'));
+  for (const name of Object.keys(zip.files))
+    if (!zip.files[name].dir) out.set(name, await zip.file(name)!.async('nodebuffer'));
   return out;
 }

@@ -11,13 +11,19 @@ import { until } from './until.js';
  * arrive has arrived: "nothing more came" is then a fact, not a guess after a sleep.
  */
 export async function outboxIdle(s: TestServer): Promise<void> {
-  await until(() => s.engine.services.db.getRepository(Outbox).countBy({ status: In(['queued', 'sending']) }), (n) => n === 0);
+  await until(
+    () => s.engine.services.db.getRepository(Outbox).countBy({ status: In(['queued', 'sending']) }),
+    (n) => n === 0,
+  );
 }
 
 /** An HTML report of one KPI (the units sold) in a connected project: a small file a task can mail. */
 async function unitsReport(s: TestServer, projectId: string): Promise<string> {
-  const reportId = (await s.ok('POST', '/api/v2/reports', { name: 'Units', projectID: projectId, type: 'Html' })).id as string;
-  await s.ok('PUT', `/api/app/reports/${reportId}/document`, { document: { blocks: [{ id: 'k', type: 'kpi', label: 'Units', expression: 'Sum(Units)' }] } });
+  const reportId = (await s.ok('POST', '/api/v2/reports', { name: 'Units', projectID: projectId, type: 'Html' }))
+    .id as string;
+  await s.ok('PUT', `/api/app/reports/${reportId}/document`, {
+    document: { blocks: [{ id: 'k', type: 'kpi', label: 'Units', expression: 'Sum(Units)' }] },
+  });
   return reportId;
 }
 
@@ -25,7 +31,13 @@ async function unitsReport(s: TestServer, projectId: string): Promise<string> {
  * What the mail tests start from: a real SMTP server on loopback, an engine whose outbox retries
  * quickly, the fixtures, a connected project and its units report.
  */
-export async function startMailing(): Promise<{ smtp: TestSmtp; s: TestServer; f: Fixtures; projectId: string; reportId: string }> {
+export async function startMailing(): Promise<{
+  smtp: TestSmtp;
+  s: TestServer;
+  f: Fixtures;
+  projectId: string;
+  reportId: string;
+}> {
   const smtp = await startSmtp();
   const s = await startTestServer({ mail: { baseDelayMs: 20, maxDelayMs: 200 } });
   const f = await fixtures(s);

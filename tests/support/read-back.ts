@@ -21,7 +21,9 @@ function withFile<T>(name: string, data: Buffer, read: (file: string) => T): T {
 
 /** The text of each page (pdftotext; pages split on form feeds). */
 export function pdfPages(data: Buffer, password?: string): string[] {
-  const text = withFile('f.pdf', data, (f) => execFileSync('pdftotext', [...(password ? ['-upw', password] : []), '-layout', f, '-'], { encoding: 'utf8' }));
+  const text = withFile('f.pdf', data, (f) =>
+    execFileSync('pdftotext', [...(password ? ['-upw', password] : []), '-layout', f, '-'], { encoding: 'utf8' }),
+  );
   return text.split('\f').filter((p, i, all) => p.trim() || i < all.length - 1);
 }
 
@@ -30,7 +32,9 @@ export function pdfOpensWithoutPassword(data: Buffer): boolean {
 }
 
 export function qpdfCheck(data: Buffer, password?: string): string {
-  const r = withFile('f.pdf', data, (f) => spawnSync('qpdf', [...(password ? [`--password=${password}`] : []), '--check', f], { encoding: 'utf8' }));
+  const r = withFile('f.pdf', data, (f) =>
+    spawnSync('qpdf', [...(password ? [`--password=${password}`] : []), '--check', f], { encoding: 'utf8' }),
+  );
   return r.stdout + r.stderr;
 }
 
@@ -43,15 +47,29 @@ export async function xlsxWorkbook(data: Buffer): Promise<ExcelJS.Workbook> {
 /** All text of the XML parts whose names match, tags stripped. */
 export async function ooxmlText(data: Buffer, part: RegExp): Promise<string> {
   const zip = await JSZip.loadAsync(data);
-  const names = Object.keys(zip.files).filter((n) => !zip.files[n].dir && part.test(n)).sort((a, b) => a.localeCompare(b, undefined, { numeric: true }));
+  const names = Object.keys(zip.files)
+    .filter((n) => !zip.files[n].dir && part.test(n))
+    .sort((a, b) => a.localeCompare(b, undefined, { numeric: true }));
   const texts = await Promise.all(names.map((n) => zip.file(n)!.async('string')));
-  return texts.map((x) => x.replace(/<\/w:p>|<\/a:p>/g, '\n').replace(/<[^>]+>/g, '').replace(/&amp;/g, '&').replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&quot;/g, '"').replace(/&apos;/g, "'")).join('\n');
+  return texts
+    .map((x) =>
+      x
+        .replace(/<\/w:p>|<\/a:p>/g, '\n')
+        .replace(/<[^>]+>/g, '')
+        .replace(/&amp;/g, '&')
+        .replace(/&lt;/g, '<')
+        .replace(/&gt;/g, '>')
+        .replace(/&quot;/g, '"')
+        .replace(/&apos;/g, "'"),
+    )
+    .join('\n');
 }
 
 export async function zipEntries(data: Buffer): Promise<Map<string, Buffer>> {
   const zip = await JSZip.loadAsync(data);
   const out = new Map<string, Buffer>();
-  for (const name of Object.keys(zip.files)) if (!zip.files[name].dir) out.set(name, await zip.file(name)!.async('nodebuffer'));
+  for (const name of Object.keys(zip.files))
+    if (!zip.files[name].dir) out.set(name, await zip.file(name)!.async('nodebuffer'));
   return out;
 }
 
@@ -61,6 +79,8 @@ export function pngSize(data: Buffer): { width: number; height: number } {
 }
 
 export function qpdfEncryption(data: Buffer, password?: string): string {
-  const r = withFile('f.pdf', data, (f) => spawnSync('qpdf', [...(password ? [`--password=${password}`] : []), '--show-encryption', f], { encoding: 'utf8' }));
+  const r = withFile('f.pdf', data, (f) =>
+    spawnSync('qpdf', [...(password ? [`--password=${password}`] : []), '--show-encryption', f], { encoding: 'utf8' }),
+  );
   return r.stdout + r.stderr;
 }

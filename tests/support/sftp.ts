@@ -34,10 +34,21 @@ export async function startSftp(): Promise<TestSftp> {
   // sshd wants its privilege-separation folder; a fresh machine may not have it yet.
   mkdirSync('/run/sshd', { recursive: true });
   const config = join(dir, 'sshd_config');
-  writeFileSync(config, [
-    `HostKey ${join(dir, 'host_key')}`, `AuthorizedKeysFile ${join(dir, 'authorized_keys')}`, 'PasswordAuthentication no', 'KbdInteractiveAuthentication no', 'PubkeyAuthentication yes',
-    'PermitRootLogin prohibit-password', 'StrictModes no', 'UsePAM no', 'Subsystem sftp internal-sftp', '',
-  ].join('\n'));
+  writeFileSync(
+    config,
+    [
+      `HostKey ${join(dir, 'host_key')}`,
+      `AuthorizedKeysFile ${join(dir, 'authorized_keys')}`,
+      'PasswordAuthentication no',
+      'KbdInteractiveAuthentication no',
+      'PubkeyAuthentication yes',
+      'PermitRootLogin prohibit-password',
+      'StrictModes no',
+      'UsePAM no',
+      'Subsystem sftp internal-sftp',
+      '',
+    ].join('\n'),
+  );
   // The configuration is checked once up front, so a mistake says so instead of dropping connections.
   execFileSync('/usr/sbin/sshd', ['-t', '-f', config]);
   const sessions = new Set<ChildProcess>();
@@ -57,14 +68,18 @@ export async function startSftp(): Promise<TestSftp> {
     user: userInfo().username,
     privateKey: readFileSync(join(dir, 'client_key'), 'utf8'),
     root,
-    hostKeyFingerprint: execFileSync('ssh-keygen', ['-l', '-E', 'sha256', '-f', join(dir, 'host_key.pub')], { encoding: 'utf8' }).split(' ')[1],
+    hostKeyFingerprint: execFileSync('ssh-keygen', ['-l', '-E', 'sha256', '-f', join(dir, 'host_key.pub')], {
+      encoding: 'utf8',
+    }).split(' ')[1],
     async close() {
       await new Promise<void>((resolve) => server.close(() => resolve()));
-      await Promise.all([...sessions].map((child) => {
-        const exited = new Promise((r) => child.once('exit', r));
-        child.kill('SIGTERM');
-        return exited;
-      }));
+      await Promise.all(
+        [...sessions].map((child) => {
+          const exited = new Promise((r) => child.once('exit', r));
+          child.kill('SIGTERM');
+          return exited;
+        }),
+      );
       await rm(dir, { recursive: true, force: true });
     },
   };

@@ -55,8 +55,14 @@ function ldif(people: Person[], groups: { cn: string; members: string[] }[]): st
     `dn: ${BASE_DN}\nobjectClass: dcObject\nobjectClass: organization\no: Example\ndc: example`,
     `dn: ou=people,${BASE_DN}\nobjectClass: organizationalUnit\nou: people`,
     `dn: ou=groups,${BASE_DN}\nobjectClass: organizationalUnit\nou: groups`,
-    ...people.map((p) => `dn: ${personDn(p.uid)}\nobjectClass: inetOrgPerson\nuid: ${p.uid}\ncn: ${p.givenName} ${p.sn}\ngivenName: ${p.givenName}\nsn: ${p.sn}\nmail: ${p.mail}${p.password ? `\nuserPassword: ${p.password}` : ''}`),
-    ...groups.map((g) => `dn: cn=${g.cn},ou=groups,${BASE_DN}\nobjectClass: groupOfNames\ncn: ${g.cn}\n${g.members.map((uid) => `member: ${personDn(uid)}`).join('\n')}`),
+    ...people.map(
+      (p) =>
+        `dn: ${personDn(p.uid)}\nobjectClass: inetOrgPerson\nuid: ${p.uid}\ncn: ${p.givenName} ${p.sn}\ngivenName: ${p.givenName}\nsn: ${p.sn}\nmail: ${p.mail}${p.password ? `\nuserPassword: ${p.password}` : ''}`,
+    ),
+    ...groups.map(
+      (g) =>
+        `dn: cn=${g.cn},ou=groups,${BASE_DN}\nobjectClass: groupOfNames\ncn: ${g.cn}\n${g.members.map((uid) => `member: ${personDn(uid)}`).join('\n')}`,
+    ),
   ];
   return `${entries.join('\n\n')}\n`;
 }
@@ -94,7 +100,9 @@ export async function startSlapd(people: Person[], groups: { cn: string; members
   let proc: ChildProcess | null = null;
   for (let attempt = 0; attempt < 5 && !proc; attempt++) {
     port = await freePort();
-    const started: ChildProcess = spawn(sbin('slapd'), ['-f', conf, '-h', `ldap://127.0.0.1:${port}/`, '-d', '0'], { stdio: 'ignore' });
+    const started: ChildProcess = spawn(sbin('slapd'), ['-f', conf, '-h', `ldap://127.0.0.1:${port}/`, '-d', '0'], {
+      stdio: 'ignore',
+    });
     const t0 = Date.now();
     while (!(await reachable(port)) && started.exitCode === null) {
       if (Date.now() - t0 > 30_000) break;

@@ -31,7 +31,9 @@ export async function startSmtp(): Promise<TestSmtp> {
       stream.on('end', () => {
         if (refuse > 0) {
           refuse--;
-          const e = new Error(refuseCode >= 500 ? 'Mailbox unavailable' : 'Try again later') as Error & { responseCode: number };
+          const e = new Error(refuseCode >= 500 ? 'Mailbox unavailable' : 'Try again later') as Error & {
+            responseCode: number;
+          };
           e.responseCode = refuseCode;
           return callback(e);
         }

@@ -14,7 +14,16 @@ export function memoryKeyStore(): SecretKeyStore {
 
 export interface ApiResponse<T = any> {
   status: number;
-  body: { data: T; isSuccess: boolean; error: string | null; errorDetails: { field: string; message: string }[] | null; page?: number; pageSize?: number; totalItems?: number; totalPages?: number };
+  body: {
+    data: T;
+    isSuccess: boolean;
+    error: string | null;
+    errorDetails: { field: string; message: string }[] | null;
+    page?: number;
+    pageSize?: number;
+    totalItems?: number;
+    totalPages?: number;
+  };
   headers: Headers;
 }
 
@@ -49,15 +58,39 @@ export interface TestServer {
   stop(): Promise<void>;
 }
 
-export async function startTestServer(opts: { rendererDir?: string; now?: () => Date; demo?: boolean; importLimits?: EngineOptions['importLimits']; schedulerTimers?: boolean; dataDir?: string; secretKeys?: SecretKeyStore; concurrentRequests?: number; keepDataDir?: boolean; mail?: EngineOptions['mail'] } = {}): Promise<TestServer> {
+export async function startTestServer(
+  opts: {
+    rendererDir?: string;
+    now?: () => Date;
+    demo?: boolean;
+    importLimits?: EngineOptions['importLimits'];
+    schedulerTimers?: boolean;
+    dataDir?: string;
+    secretKeys?: SecretKeyStore;
+    concurrentRequests?: number;
+    keepDataDir?: boolean;
+    mail?: EngineOptions['mail'];
+  } = {},
+): Promise<TestServer> {
   const dataDir = opts.dataDir ?? (await mkdtemp(join(tmpdir(), 'broadsheet-test-')));
   // The demo app (110,000 rows) is made only where a test asks for it.
-  const engine = await createEngine({ dataDir, secretKeys: opts.secretKeys ?? memoryKeyStore(), now: opts.now, demo: opts.demo ?? false, importLimits: opts.importLimits, schedulerTimers: opts.schedulerTimers, concurrentRequests: opts.concurrentRequests, mail: opts.mail });
+  const engine = await createEngine({
+    dataDir,
+    secretKeys: opts.secretKeys ?? memoryKeyStore(),
+    now: opts.now,
+    demo: opts.demo ?? false,
+    importLimits: opts.importLimits,
+    schedulerTimers: opts.schedulerTimers,
+    concurrentRequests: opts.concurrentRequests,
+    mail: opts.mail,
+  });
   await engine.demoReady;
   const ownerKey = await engine.issueOwnerKey();
   const http = await startHttpServer(engine, { port: 0, rendererDir: opts.rendererDir });
   const call = async <T>(method: string, path: string, o: CallOptions = {}): Promise<ApiResponse<T>> => {
-    const qs = o.query ? '?' + new URLSearchParams(Object.entries(o.query).map(([k, v]): [string, string] => [k, String(v)])).toString() : '';
+    const qs = o.query
+      ? '?' + new URLSearchParams(Object.entries(o.query).map(([k, v]): [string, string] => [k, String(v)])).toString()
+      : '';
     const headers: Record<string, string> = { ...(o.headers ?? {}) };
     const token = o.token === undefined ? ownerKey : o.token;
     if (token) headers.authorization = `Bearer ${token}`;
@@ -69,7 +102,11 @@ export async function startTestServer(opts: { rendererDir?: string; now?: () => 
     const text = await res.text();
     // File answers (generate, export) are not JSON: keep their text as the data.
     const json = (res.headers.get('content-type') ?? '').includes('application/json');
-    const body = json ? (text ? JSON.parse(text) : null) : { data: text, isSuccess: res.ok, error: null, errorDetails: null };
+    const body = json
+      ? text
+        ? JSON.parse(text)
+        : null
+      : { data: text, isSuccess: res.ok, error: null, errorDetails: null };
     if (json) checkAnswer(method, path, res.status, body);
     return { status: res.status, body, headers: res.headers };
   };
@@ -86,13 +123,26 @@ export async function startTestServer(opts: { rendererDir?: string; now?: () => 
       return r.body.data as never;
     },
     async file(method, path, o = {}) {
-      const qs = o.query ? '?' + new URLSearchParams(Object.entries(o.query).map(([k, v]): [string, string] => [k, String(v)])).toString() : '';
+      const qs = o.query
+        ? '?' +
+          new URLSearchParams(Object.entries(o.query).map(([k, v]): [string, string] => [k, String(v)])).toString()
+        : '';
       const headers: Record<string, string> = { authorization: `Bearer ${o.token === undefined ? ownerKey : o.token}` };
       if (o.body !== undefined) headers['content-type'] = 'application/json';
-      const res = await fetch(http.url + path + qs, { method, headers, body: o.body === undefined ? undefined : JSON.stringify(o.body) });
+      const res = await fetch(http.url + path + qs, {
+        method,
+        headers,
+        body: o.body === undefined ? undefined : JSON.stringify(o.body),
+      });
       const data = Buffer.from(await res.arrayBuffer());
       const contentType = res.headers.get('content-type') ?? '';
-      return { status: res.status, contentType, disposition: res.headers.get('content-disposition') ?? '', data, json: contentType.includes('json') ? JSON.parse(data.toString()) : null };
+      return {
+        status: res.status,
+        contentType,
+        disposition: res.headers.get('content-disposition') ?? '',
+        data,
+        json: contentType.includes('json') ? JSON.parse(data.toString()) : null,
+      };
     },
     async stop() {
       await http.close();
@@ -120,15 +170,33 @@ export async function defaults(s: TestServer) {
 }
 
 /** A user with a password and only the given role permissions, signed in; answers the session token. */
-export async function signedInUserWith(s: TestServer, permissions: Record<string, boolean>, label = 'limited'): Promise<{ token: string; userId: string; roleId: string }> {
+export async function signedInUserWith(
+  s: TestServer,
+  permissions: Record<string, boolean>,
+  label = 'limited',
+): Promise<{ token: string; userId: string; roleId: string }> {
   const { orgId } = await defaults(s);
   const suffix = randomBytes(4).toString('hex');
-  const role = await s.ok('POST', '/api/v1/roles', { name: `${label} ${suffix}`, permissions, isActive: true, allProjects: true });
+  const role = await s.ok('POST', '/api/v1/roles', {
+    name: `${label} ${suffix}`,
+    permissions,
+    isActive: true,
+    allProjects: true,
+  });
   const email = `${label}-${suffix}@example.com`;
   const user = await s.ok('POST', '/api/v1/users', {
-    firstName: 'Test', lastName: label, email, password: 'correct horse battery', isActive: true, roles: [{ id: role.id }], organizations: [{ id: orgId }],
+    firstName: 'Test',
+    lastName: label,
+    email,
+    password: 'correct horse battery',
+    isActive: true,
+    roles: [{ id: role.id }],
+    organizations: [{ id: orgId }],
   });
-  const login = await s.call('POST', '/api/app/auth/login', { token: null, body: { email, password: 'correct horse battery' } });
+  const login = await s.call('POST', '/api/app/auth/login', {
+    token: null,
+    body: { email, password: 'correct horse battery' },
+  });
   if (login.status !== 200) throw new Error(`login failed: ${JSON.stringify(login.body)}`);
   return { token: login.body.data.token, userId: user.id, roleId: role.id };
 }

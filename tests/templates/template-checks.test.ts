@@ -6,7 +6,13 @@ import { deflateRawSync } from 'node:zlib';
 import { startTestServer, type TestServer } from '../support/test-server.js';
 import { covers } from '../support/covers.js';
 import { demoProject } from '../support/demo-figures.js';
-import { excelTemplate, htmlTemplate, powerPointTemplate, withPart, wordTemplate } from '../support/office-templates.js';
+import {
+  excelTemplate,
+  htmlTemplate,
+  powerPointTemplate,
+  withPart,
+  wordTemplate,
+} from '../support/office-templates.js';
 import { fillHtml } from '../../engine/render/templates/html-fill.js';
 import { emptyScope } from '../../engine/render/templates/template-data.js';
 import { officeConvert, LIBREOFFICE_MISSING } from '../../engine/render/templates/office-pdf.js';
@@ -23,7 +29,9 @@ beforeAll(async () => {
 afterAll(() => s.stop());
 
 const create = (name: string, fileName: string, bytes: Buffer, extra: Record<string, unknown> = {}) =>
-  s.call('POST', '/api/app/reports/from-template', { body: { name, projectId, connectionId, fileName, content: bytes.toString('base64'), ...extra } });
+  s.call('POST', '/api/app/reports/from-template', {
+    body: { name, projectId, connectionId, fileName, content: bytes.toString('base64'), ...extra },
+  });
 const reportCount = async () => (await s.call('GET', '/api/v1/reports', { query: { pageSize: 1 } })).body.totalItems;
 
 describe(covers('template checks on upload', 'app.reports.createFromTemplate', 'app.reports.checkTemplate'), () => {
@@ -42,12 +50,16 @@ describe(covers('template checks on upload', 'app.reports.createFromTemplate', '
     expect(res.status).toBe(400);
     const details = res.body.errorDetails!.map((d) => `${d.field} → ${d.message}`);
     const at = (tag: string) => details.filter((d) => d.includes(tag));
-    expect(at('{{vNope}}')[0]).toMatch(/^templateFile:document, paragraph \d+ → \{\{vNope\}\} names no variable of the app/);
+    expect(at('{{vNope}}')[0]).toMatch(
+      /^templateFile:document, paragraph \d+ → \{\{vNope\}\} names no variable of the app/,
+    );
     expect(at('outside')).toEqual([]);
     expect(at('{{column:Sales by region:Region}}').join('\n')).toMatch(/paragraph \d+ → .*belongs in a table row/);
     expect(at('{{constructor}}')[0]).toMatch(/names no variable/);
     expect(at('{{__proto__}}')[0]).toMatch(/names no variable/);
-    expect(at('{{column:Sales by region:Profit}}').join('\n')).toMatch(/names no column of "Sales by region" \(it has Region, Sales\)/);
+    expect(at('{{column:Sales by region:Profit}}').join('\n')).toMatch(
+      /names no column of "Sales by region" \(it has Region, Sales\)/,
+    );
     expect(at('{{=Sum(}}')[0]).toMatch(/is not a valid expression/);
     expect(at('{{sheet:Region}}')[0]).toMatch(/only an Excel template has sheets/);
     expect(at('{{#level:Nowhere}}').join('\n')).toMatch(/never closed/);
@@ -58,20 +70,30 @@ describe(covers('template checks on upload', 'app.reports.createFromTemplate', '
 
   it('checks a file without saving it: the tags with where they are', async () => {
     const r = (await create('Checked', 'Checked.xlsx', await excelTemplate())).body.data;
-    const check = await s.ok('POST', `/api/app/reports/${r.id}/template/check`, { fileName: 'Next.xlsx', content: (await excelTemplate()).toString('base64') });
+    const check = await s.ok('POST', `/api/app/reports/${r.id}/template/check`, {
+      fileName: 'Next.xlsx',
+      content: (await excelTemplate()).toString('base64'),
+    });
     expect(check.format).toBe('xlsx');
     expect(check.tags).toContainEqual({ tag: '{{column:Sales by region:Sales}}', where: 'Sales!B5' });
     expect(check.tags).toContainEqual({ tag: '{{#level:Region}}', where: 'Sales!A8' });
-    const wrongType = await s.call('POST', `/api/app/reports/${r.id}/template/check`, { body: { fileName: 'Next.docx', content: (await wordTemplate()).toString('base64') } });
+    const wrongType = await s.call('POST', `/api/app/reports/${r.id}/template/check`, {
+      body: { fileName: 'Next.docx', content: (await wordTemplate()).toString('base64') },
+    });
     expect(wrongType.status).toBe(400);
     expect(wrongType.body.error).toMatch(/An Excel report takes a \.xlsx template/);
   });
 
   it('places image tags where each format can show a picture', async () => {
-    const sheetImage = await withPart(await excelTemplate(), 'xl/sharedStrings.xml', (x) => x.replace('{{deleterow}}', '{{image:Sales by region}}'));
+    const sheetImage = await withPart(await excelTemplate(), 'xl/sharedStrings.xml', (x) =>
+      x.replace('{{deleterow}}', '{{image:Sales by region}}'),
+    );
     const res = await create('Sheet image', 'Img.xlsx', sheetImage);
     expect(res.status).toBe(400);
-    expect(res.body.errorDetails).toContainEqual({ field: 'templateFile:Sales!A7', message: expect.stringMatching(/\{\{image:Sales by region\}\} is not taken in an Excel template/) });
+    expect(res.body.errorDetails).toContainEqual({
+      field: 'templateFile:Sales!A7',
+      message: expect.stringMatching(/\{\{image:Sales by region\}\} is not taken in an Excel template/),
+    });
   });
 });
 
@@ -84,18 +106,40 @@ describe(covers('hostile templates', 'app.reports.createFromTemplate'), () => {
 
   it('refuses macro-enabled files and files carrying a VBA project', async () => {
     await refused('Review.docm', await wordTemplate(), /macro-enabled file; macros are not accepted/);
-    await refused('Review.docx', await withPart(await wordTemplate(), 'word/vbaProject.bin', Buffer.from('VBA')), /carries macros/);
+    await refused(
+      'Review.docx',
+      await withPart(await wordTemplate(), 'word/vbaProject.bin', Buffer.from('VBA')),
+      /carries macros/,
+    );
   });
 
   it('refuses links to outside files, external workbooks and embedded OLE objects', async () => {
-    const linked = await withPart(await wordTemplate(), 'word/_rels/document.xml.rels', (x) => x.replace('</Relationships>', '<Relationship Id="rIdT" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/attachedTemplate" Target="file:///C:/evil.dotm" TargetMode="External"/></Relationships>'));
+    const linked = await withPart(await wordTemplate(), 'word/_rels/document.xml.rels', (x) =>
+      x.replace(
+        '</Relationships>',
+        '<Relationship Id="rIdT" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/attachedTemplate" Target="file:///C:/evil.dotm" TargetMode="External"/></Relationships>',
+      ),
+    );
     await refused('Linked.docx', linked, /a link to an outside file \(attachedTemplate/);
-    await refused('Book.xlsx', await withPart(await excelTemplate(), 'xl/externalLinks/externalLink1.xml', '<externalLink/>'), /links to other workbooks/);
-    await refused('Ole.pptx', await withPart(await powerPointTemplate(), 'ppt/embeddings/oleObject1.bin', Buffer.from('ole')), /embedded OLE objects/);
+    await refused(
+      'Book.xlsx',
+      await withPart(await excelTemplate(), 'xl/externalLinks/externalLink1.xml', '<externalLink/>'),
+      /links to other workbooks/,
+    );
+    await refused(
+      'Ole.pptx',
+      await withPart(await powerPointTemplate(), 'ppt/embeddings/oleObject1.bin', Buffer.from('ole')),
+      /embedded OLE objects/,
+    );
   });
 
   it('refuses XML that declares entities, zip bombs and too many parts', async () => {
-    const entities = await withPart(await wordTemplate(), 'word/document.xml', (x) => x.replace('<?xml version="1.0" encoding="UTF-8" standalone="yes"?>', '<?xml version="1.0"?><!DOCTYPE d [<!ENTITY a "aaaa">]>'));
+    const entities = await withPart(await wordTemplate(), 'word/document.xml', (x) =>
+      x.replace(
+        '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>',
+        '<?xml version="1.0"?><!DOCTYPE d [<!ENTITY a "aaaa">]>',
+      ),
+    );
     await refused('Entities.docx', entities, /declaration of entities/);
     // 60 MiB of zeros packs to a few tens of KiB: declared sizes and the ratio stop it before it unpacks.
     const bomb = await withPart(await wordTemplate(), 'word/bomb.xml', Buffer.alloc(60 * 1024 * 1024));
@@ -107,17 +151,30 @@ describe(covers('hostile templates', 'app.reports.createFromTemplate'), () => {
   });
 
   it('refuses HTML that could run or load from elsewhere, each at its line', async () => {
-    const res = await create('Scripted', 'Scripted.html', htmlTemplate('\n<script>alert(1)</script>\n<img src="https://tracker.example/p.png" onload="x()">\n<a href="javascript:alert(1)">x</a>'));
+    const res = await create(
+      'Scripted',
+      'Scripted.html',
+      htmlTemplate(
+        '\n<script>alert(1)</script>\n<img src="https://tracker.example/p.png" onload="x()">\n<a href="javascript:alert(1)">x</a>',
+      ),
+    );
     expect(res.status).toBe(400);
     const messages = res.body.errorDetails!.map((d) => `${d.field}: ${d.message}`);
     expect(messages).toContainEqual(expect.stringMatching(/^templateFile:line 6: <script> is not allowed/));
-    expect(messages).toContainEqual(expect.stringMatching(/^templateFile:line 7: the event attribute onload is not allowed/));
+    expect(messages).toContainEqual(
+      expect.stringMatching(/^templateFile:line 7: the event attribute onload is not allowed/),
+    );
     expect(messages).toContainEqual(expect.stringMatching(/^templateFile:line 7: src=".*" loads from elsewhere/));
     expect(messages).toContainEqual(expect.stringMatching(/^templateFile:line 8: a javascript: URL is not allowed/));
   });
 
   it('looks tags up as data, never as code: inherited names fill nothing', () => {
-    const out = fillHtml('<p>[{{constructor}}|{{__proto__}}|{{toString}}|{{field:constructor}}]</p>', { title: 't', decimalSeparator: '.', groupSeparator: ',', root: emptyScope() }).toString();
+    const out = fillHtml('<p>[{{constructor}}|{{__proto__}}|{{toString}}|{{field:constructor}}]</p>', {
+      title: 't',
+      decimalSeparator: '.',
+      groupSeparator: ',',
+      root: emptyScope(),
+    }).toString();
     expect(out).toBe('<p>[|||]</p>');
   });
 
@@ -134,45 +191,74 @@ describe(covers('hostile templates', 'app.reports.createFromTemplate'), () => {
   });
 });
 
-describe(covers('template versions, downloads, copies and project files', 'app.reports.uploadTemplate', 'app.reports.downloadTemplate', 'v2.reports.duplicate', 'app.projects.export', 'app.projects.import'), () => {
-  it('uploads a new version, gives the file back as it was with its own type, copies it with the report and the project', async () => {
-    const first = await wordTemplate();
-    const r = (await create('Versions', 'Versions.docx', first)).body.data;
-    expect(r.template.version).toBe(1);
-    const second = await wordTemplate(['A new line with {{vOrders}}']);
-    const up = await s.ok('PUT', `/api/app/reports/${r.id}/template`, { fileName: 'Versions v2.docx', content: second.toString('base64') });
-    expect(up.template.version).toBe(2);
-    expect(up.templateFile).toBe('Versions v2.docx');
-    expect(up.tags).toContainEqual({ tag: '{{vOrders}}', where: expect.stringMatching(/^document, paragraph \d+$/) });
-    const down = await s.file('GET', `/api/app/reports/${r.id}/template`);
-    expect(down.contentType).toBe('application/vnd.openxmlformats-officedocument.wordprocessingml.document');
-    expect(down.disposition).toContain('Versions v2.docx');
-    expect(down.data.equals(second)).toBe(true);
-    // A refused upload leaves the saved version as it was.
-    const refused = await s.call('PUT', `/api/app/reports/${r.id}/template`, { body: { fileName: 'Broken.docx', content: (await wordTemplate(['{{vNope}}'])).toString('base64') } });
-    expect(refused.status).toBe(400);
-    expect((await s.file('GET', `/api/app/reports/${r.id}/template`)).data.equals(second)).toBe(true);
+describe(
+  covers(
+    'template versions, downloads, copies and project files',
+    'app.reports.uploadTemplate',
+    'app.reports.downloadTemplate',
+    'v2.reports.duplicate',
+    'app.projects.export',
+    'app.projects.import',
+  ),
+  () => {
+    it('uploads a new version, gives the file back as it was with its own type, copies it with the report and the project', async () => {
+      const first = await wordTemplate();
+      const r = (await create('Versions', 'Versions.docx', first)).body.data;
+      expect(r.template.version).toBe(1);
+      const second = await wordTemplate(['A new line with {{vOrders}}']);
+      const up = await s.ok('PUT', `/api/app/reports/${r.id}/template`, {
+        fileName: 'Versions v2.docx',
+        content: second.toString('base64'),
+      });
+      expect(up.template.version).toBe(2);
+      expect(up.templateFile).toBe('Versions v2.docx');
+      expect(up.tags).toContainEqual({ tag: '{{vOrders}}', where: expect.stringMatching(/^document, paragraph \d+$/) });
+      const down = await s.file('GET', `/api/app/reports/${r.id}/template`);
+      expect(down.contentType).toBe('application/vnd.openxmlformats-officedocument.wordprocessingml.document');
+      expect(down.disposition).toContain('Versions v2.docx');
+      expect(down.data.equals(second)).toBe(true);
+      // A refused upload leaves the saved version as it was.
+      const refused = await s.call('PUT', `/api/app/reports/${r.id}/template`, {
+        body: { fileName: 'Broken.docx', content: (await wordTemplate(['{{vNope}}'])).toString('base64') },
+      });
+      expect(refused.status).toBe(400);
+      expect((await s.file('GET', `/api/app/reports/${r.id}/template`)).data.equals(second)).toBe(true);
 
-    const organizationID = (await s.ok('GET', `/api/app/projects/${projectId}`)).organizationId;
-    const copy = await s.ok('POST', `/api/v2/reports/${r.id}/duplicate`, { projectID: projectId, organizationID });
-    expect(copy.templateFile).toBe('Versions v2.docx');
-    expect((await s.file('GET', `/api/app/reports/${copy.id}/template`)).data.equals(second)).toBe(true);
+      const organizationID = (await s.ok('GET', `/api/app/projects/${projectId}`)).organizationId;
+      const copy = await s.ok('POST', `/api/v2/reports/${r.id}/duplicate`, { projectID: projectId, organizationID });
+      expect(copy.templateFile).toBe('Versions v2.docx');
+      expect((await s.file('GET', `/api/app/reports/${copy.id}/template`)).data.equals(second)).toBe(true);
 
-    const exported = await s.file('GET', `/api/app/projects/${projectId}/export`);
-    const file = JSON.parse(exported.data.toString());
-    expect(file.reports.find((x: { name: string }) => x.name === 'Versions').template.fileName).toBe('Versions v2.docx');
-    const imported = await s.ok('POST', '/api/app/projects/import', { file, organizationId: organizationID });
-    const [again] = await s.ok('GET', '/api/v1/reports', undefined, { projectId: imported.id, 'name[equals]': 'Versions' });
-    expect((await s.file('GET', `/api/app/reports/${again.id}/template`)).data.equals(second)).toBe(true);
-    // Every imported template report has its own file back (a file is paired with its report, not another's).
-    for (const r of file.reports.filter((x: { template: unknown }) => x.template)) {
-      const [mine] = await s.ok('GET', '/api/v1/reports', undefined, { projectId: imported.id, 'name[equals]': r.name });
-      expect((await s.file('GET', `/api/app/reports/${mine.id}/template`)).data.toString('base64'), r.name).toBe(r.template.content);
-    }
-    // A project file is checked as an upload is.
-    file.reports.find((x: { name: string }) => x.name === 'Versions').template.content = (await withPart(second, 'word/vbaProject.bin', Buffer.from('x'))).toString('base64');
-    const hostile = await s.call('POST', '/api/app/projects/import', { body: { file, organizationId: organizationID } });
-    expect(hostile.status).toBe(400);
-    expect(hostile.body.error).toMatch(/The template of report "Versions" is refused: .*macros/);
-  });
-});
+      const exported = await s.file('GET', `/api/app/projects/${projectId}/export`);
+      const file = JSON.parse(exported.data.toString());
+      expect(file.reports.find((x: { name: string }) => x.name === 'Versions').template.fileName).toBe(
+        'Versions v2.docx',
+      );
+      const imported = await s.ok('POST', '/api/app/projects/import', { file, organizationId: organizationID });
+      const [again] = await s.ok('GET', '/api/v1/reports', undefined, {
+        projectId: imported.id,
+        'name[equals]': 'Versions',
+      });
+      expect((await s.file('GET', `/api/app/reports/${again.id}/template`)).data.equals(second)).toBe(true);
+      // Every imported template report has its own file back (a file is paired with its report, not another's).
+      for (const r of file.reports.filter((x: { template: unknown }) => x.template)) {
+        const [mine] = await s.ok('GET', '/api/v1/reports', undefined, {
+          projectId: imported.id,
+          'name[equals]': r.name,
+        });
+        expect((await s.file('GET', `/api/app/reports/${mine.id}/template`)).data.toString('base64'), r.name).toBe(
+          r.template.content,
+        );
+      }
+      // A project file is checked as an upload is.
+      file.reports.find((x: { name: string }) => x.name === 'Versions').template.content = (
+        await withPart(second, 'word/vbaProject.bin', Buffer.from('x'))
+      ).toString('base64');
+      const hostile = await s.call('POST', '/api/app/projects/import', {
+        body: { file, organizationId: organizationID },
+      });
+      expect(hostile.status).toBe(400);
+      expect(hostile.body.error).toMatch(/The template of report "Versions" is refused: .*macros/);
+    });
+  },
+);

@@ -22,7 +22,8 @@ const S = 'http://schemas.openxmlformats.org/spreadsheetml/2006/main';
 const C = 'http://schemas.openxmlformats.org/drawingml/2006/chart';
 const A = 'http://schemas.openxmlformats.org/drawingml/2006/main';
 const xml = (b: Buffer) => new DOMParser().parseFromString(b.toString('utf8'), 'text/xml');
-const byNs = (doc: ReturnType<typeof xml>, ns: string, name: string) => Array.from(doc.getElementsByTagNameNS(ns, name) as unknown as ArrayLike<Element>);
+const byNs = (doc: ReturnType<typeof xml>, ns: string, name: string) =>
+  Array.from(doc.getElementsByTagNameNS(ns, name) as unknown as ArrayLike<Element>);
 
 beforeAll(async () => {
   s = await startTestServer({ demo: true });
@@ -32,13 +33,21 @@ beforeAll(async () => {
 afterAll(() => s.stop());
 
 async function templateReport(name: string, fileName: string, bytes: Buffer) {
-  return s.ok('POST', '/api/app/reports/from-template', { name, projectId, connectionId, fileName, content: bytes.toString('base64') });
+  return s.ok('POST', '/api/app/reports/from-template', {
+    name,
+    projectId,
+    connectionId,
+    fileName,
+    content: bytes.toString('base64'),
+  });
 }
-const generate = (id: string, outputFormat: string) => s.file('POST', `/api/v2/reports/${id}/generate`, { query: { outputFormat }, body: {} });
+const generate = (id: string, outputFormat: string) =>
+  s.file('POST', `/api/v2/reports/${id}/generate`, { query: { outputFormat }, body: {} });
 
 /** Every XML part of a file holds no tag. */
 async function noTagLeft(file: Buffer) {
-  for (const [name, data] of await partsOf(file)) if (/\.(xml|rels)$/.test(name)) expect(data.toString('utf8'), name).not.toContain('{{');
+  for (const [name, data] of await partsOf(file))
+    if (/\.(xml|rels)$/.test(name)) expect(data.toString('utf8'), name).not.toContain('{{');
 }
 
 describe(covers('templates: Word', 'app.reports.createFromTemplate', 'v2.reports.generate'), () => {
@@ -57,7 +66,11 @@ describe(covers('templates: Word', 'app.reports.createFromTemplate', 'v2.reports
   it('fills every tag, in order, with no tag left in any part', async () => {
     await noTagLeft(docx);
     const doc = xml((await partsOf(docx)).get('word/document.xml')!);
-    const paragraphs = byNs(doc, W, 'p').map((p) => byNs(p as never, W, 't').map((t) => t.textContent).join(''));
+    const paragraphs = byNs(doc, W, 'p').map((p) =>
+      byNs(p as never, W, 't')
+        .map((t) => t.textContent)
+        .join(''),
+    );
     const total = [...regionSales.values()].reduce((a, b) => a + b, 0);
     expect(paragraphs[0]).toBe(`Sales review: ${shown(total)}`);
   });
@@ -65,10 +78,23 @@ describe(covers('templates: Word', 'app.reports.createFromTemplate', 'v2.reports
   it('repeats the tagged table row per data row (header + one per region) and drops the helper row', async () => {
     const doc = xml((await partsOf(docx)).get('word/document.xml')!);
     const first = byNs(doc, W, 'tbl')[0];
-    const rows = byNs(first as never, W, 'tr').map((tr) => byNs(tr as never, W, 'tc').map((tc) => byNs(tc as never, W, 't').map((t) => t.textContent).join('')).join('|'));
+    const rows = byNs(first as never, W, 'tr').map((tr) =>
+      byNs(tr as never, W, 'tc')
+        .map((tc) =>
+          byNs(tc as never, W, 't')
+            .map((t) => t.textContent)
+            .join(''),
+        )
+        .join('|'),
+    );
     expect(rows.length).toBe(1 + regionSales.size);
     expect(rows[0]).toBe('Region|Sales');
-    expect(rows.slice(1).map((r) => r.split('|')[0]).sort()).toEqual([...regionSales.keys()].sort());
+    expect(
+      rows
+        .slice(1)
+        .map((r) => r.split('|')[0])
+        .sort(),
+    ).toEqual([...regionSales.keys()].sort());
     for (const row of rows.slice(1)) expect(row.split('|')[1]).toBe(shown(regionSales.get(row.split('|')[0])!));
     expect(rows.join('\n')).not.toContain('remove me');
   });
@@ -85,10 +111,17 @@ describe(covers('templates: Word', 'app.reports.createFromTemplate', 'v2.reports
   it('gives one level block per region with that region selected, a table of categories, and one chart picture', async () => {
     const parts = await partsOf(docx);
     const doc = xml(parts.get('word/document.xml')!);
-    const texts = byNs(doc, W, 'p').map((p) => byNs(p as never, W, 't').map((t) => t.textContent).join(''));
+    const texts = byNs(doc, W, 'p').map((p) =>
+      byNs(p as never, W, 't')
+        .map((t) => t.textContent)
+        .join(''),
+    );
     const blocks = texts.filter((t) => t.startsWith('Region '));
     expect(blocks.length).toBe(regionSales.size);
-    for (const [region, total] of regionSales) expect(blocks).toContainEqual(expect.stringMatching(new RegExp(`^Region ${region} sold ${escapeRe(shown(total))} in [\\d,]+ orders$`)));
+    for (const [region, total] of regionSales)
+      expect(blocks).toContainEqual(
+        expect.stringMatching(new RegExp(`^Region ${region} sold ${escapeRe(shown(total))} in [\\d,]+ orders$`)),
+      );
     const tables = byNs(doc, W, 'tbl');
     expect(tables.length).toBe(2);
     const header = byNs(byNs(tables[1] as never, W, 'tr')[0] as never, W, 't').map((t) => t.textContent);
@@ -110,7 +143,7 @@ describe(covers('templates: Excel stays Excel', 'app.reports.createFromTemplate'
     parts = await partsOf(xlsx);
   });
 
-  it('writes values as numbers in the tagged cells\' formats, a row per region, and leaves no tag', async () => {
+  it("writes values as numbers in the tagged cells' formats, a row per region, and leaves no tag", async () => {
     await noTagLeft(xlsx);
     const sheet = (await xlsxWorkbook(xlsx)).getWorksheet('Sales')!;
     const total = [...regionSales.values()].reduce((a, b) => a + b, 0);
@@ -144,7 +177,7 @@ describe(covers('templates: Excel stays Excel', 'app.reports.createFromTemplate'
     expect(JSON.stringify([...sheet.getRows(1, totalRow + n() + 3)!.map((r) => r.values)])).not.toContain('helper');
   });
 
-  it('moves the conditional format, the defined name, the table and the chart\'s ranges and caches', async () => {
+  it("moves the conditional format, the defined name, the table and the chart's ranges and caches", async () => {
     const doc = xml(parts.get('xl/worksheets/sheet1.xml')!);
     expect(byNs(doc, S, 'conditionalFormatting').map((c) => c.getAttribute('sqref'))).toEqual([`B5:B${4 + n()}`]);
     const workbook = xml(parts.get('xl/workbook.xml')!);
@@ -169,7 +202,8 @@ describe(covers('templates: Excel stays Excel', 'app.reports.createFromTemplate'
     cats.forEach((region, i) => expect(vals[i]).toBeCloseTo(regionSales.get(region!)!, 6));
     // The chart was anchored at row 20 (0-based 19), below everything that grew: it moved down with it.
     const drawing = xml(parts.get('xl/drawings/drawing1.xml')!);
-    const from = byNs(drawing, 'http://schemas.openxmlformats.org/drawingml/2006/spreadsheetDrawing', 'row')[0].textContent;
+    const from = byNs(drawing, 'http://schemas.openxmlformats.org/drawingml/2006/spreadsheetDrawing', 'row')[0]
+      .textContent;
     expect(Number(from)).toBe(19 + shift + categories - 1);
     expect(parts.has('xl/calcChain.xml')).toBe(false);
   });
@@ -208,7 +242,9 @@ describe(covers('templates: a sheet per value', 'app.reports.createFromTemplate'
       const sheet = back.getWorksheet(region)!;
       expect(sheet.getCell('A1').value).toBe(`Region ${region}`);
       expect(sheet.getCell('B2').value).toBeCloseTo(total, 6);
-      expect((sheet.getCell(4 + categories, 2).value as { formula: string }).formula).toBe(`SUM(B4:B${3 + categories})`);
+      expect((sheet.getCell(4 + categories, 2).value as { formula: string }).formula).toBe(
+        `SUM(B4:B${3 + categories})`,
+      );
     }
   });
 });
@@ -221,23 +257,35 @@ describe(covers('templates: PowerPoint', 'app.reports.createFromTemplate'), () =
     await noTagLeft(res.data);
     const parts = await partsOf(res.data);
     const pres = xml(parts.get('ppt/presentation.xml')!);
-    expect(byNs(pres, 'http://schemas.openxmlformats.org/presentationml/2006/main', 'sldId').length).toBe(1 + regionSales.size);
+    expect(byNs(pres, 'http://schemas.openxmlformats.org/presentationml/2006/main', 'sldId').length).toBe(
+      1 + regionSales.size,
+    );
     for (const [path, data] of parts) {
       if (!path.endsWith('.rels')) continue;
       const base = path === '_rels/.rels' ? '' : path.replace(/_rels\/([^/]+)\.rels$/, '$1');
-      for (const rel of byNs(xml(data), 'http://schemas.openxmlformats.org/package/2006/relationships', 'Relationship')) {
+      for (const rel of byNs(
+        xml(data),
+        'http://schemas.openxmlformats.org/package/2006/relationships',
+        'Relationship',
+      )) {
         if (rel.getAttribute('TargetMode') === 'External') continue;
         const target = new URL(rel.getAttribute('Target')!, `file:///${base}`).pathname.slice(1);
         expect(parts.has(target), `${path} → ${target}`).toBe(true);
       }
     }
     const slides = [...parts.keys()].filter((p) => /^ppt\/slides\/slide\d+\.xml$/.test(p));
-    const texts = slides.map((p) => byNs(xml(parts.get(p)!), A, 't').map((t) => t.textContent).join(' '));
+    const texts = slides.map((p) =>
+      byNs(xml(parts.get(p)!), A, 't')
+        .map((t) => t.textContent)
+        .join(' '),
+    );
     for (const [region, total] of regionSales) expect(texts).toContainEqual(`Region ${region}: ${shown(total)}`);
     const title = texts.find((t) => t.startsWith('Sales review'))!;
     for (const region of regionSales.keys()) expect(title).toContain(region);
     // Each region's slide shows its own chart picture.
-    expect([...parts.keys()].filter((p) => p.startsWith('ppt/media/') && p.endsWith('.png')).length).toBe(regionSales.size);
+    expect([...parts.keys()].filter((p) => p.startsWith('ppt/media/') && p.endsWith('.png')).length).toBe(
+      regionSales.size,
+    );
   });
 });
 

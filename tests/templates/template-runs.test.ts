@@ -23,32 +23,60 @@ afterAll(() => s.stop());
 async function iterateOverRegion(id: string, name: string) {
   const meta = await s.engine.services.analytics.meta('sales-demo');
   const region = meta.fields.find((f) => f.name === 'Region')!;
-  await s.ok('PUT', `/api/v2/reports/${id}`, { name, isIteration: true, iterationFields: [{ fieldID: region.id, order: 0 }] });
+  await s.ok('PUT', `/api/v2/reports/${id}`, {
+    name,
+    isIteration: true,
+    iterationFields: [{ fieldID: region.id, order: 0 }],
+  });
 }
 
 describe(covers('starter templates', 'app.reports.starterTemplate', 'app.reports.createFromTemplate'), () => {
   it('writes a starter of each type from the app, which makes a filled file with no tag left', async () => {
-    for (const [type, format, ext] of [['Word', 'Docx', 'docx'], ['Excel', 'Xlsx', 'xlsx'], ['PowerPoint', 'Pptx', 'pptx'], ['Html', 'Html', 'html']] as const) {
-      const starter = await s.file('GET', `/api/app/projects/${projectId}/starter-template`, { query: { type, connectionId } });
+    for (const [type, format, ext] of [
+      ['Word', 'Docx', 'docx'],
+      ['Excel', 'Xlsx', 'xlsx'],
+      ['PowerPoint', 'Pptx', 'pptx'],
+      ['Html', 'Html', 'html'],
+    ] as const) {
+      const starter = await s.file('GET', `/api/app/projects/${projectId}/starter-template`, {
+        query: { type, connectionId },
+      });
       expect(starter.status).toBe(200);
       expect(starter.disposition).toContain(`Starter.${ext}`);
-      const r = await s.ok('POST', '/api/app/reports/from-template', { name: `${type} starter`, projectId, starter: type });
+      const r = await s.ok('POST', '/api/app/reports/from-template', {
+        name: `${type} starter`,
+        projectId,
+        starter: type,
+      });
       expect(r.templateFile).toBe(`${type} starter.${ext}`);
       expect(r.tags.length, JSON.stringify(r.tags)).toBeGreaterThan(3);
-      const out = await s.file('POST', `/api/v2/reports/${r.id}/generate`, { query: { outputFormat: format }, body: {} });
+      const out = await s.file('POST', `/api/v2/reports/${r.id}/generate`, {
+        query: { outputFormat: format },
+        body: {},
+      });
       expect(out.status, out.data.toString().slice(0, 200)).toBe(200);
       if (ext === 'html') expect(out.data.toString()).not.toContain('{{');
-      else for (const [name, data] of await partsOf(out.data)) if (/\.(xml|rels)$/.test(name)) expect(data.toString(), `${type}: ${name}`).not.toContain('{{');
+      else
+        for (const [name, data] of await partsOf(out.data))
+          if (/\.(xml|rels)$/.test(name)) expect(data.toString(), `${type}: ${name}`).not.toContain('{{');
       const total = [...regionSales.values()].reduce((a, b) => a + b, 0);
-      if (ext === 'xlsx') expect((await xlsxWorkbook(out.data)).getWorksheet('Report')!.getCell('B2').value).toBeCloseTo(total, 4);
-      if (ext === 'docx') expect(await ooxmlText(out.data, /^word\/document\.xml$/)).toContain(`vTotalSales: ${shown(total)}`);
+      if (ext === 'xlsx')
+        expect((await xlsxWorkbook(out.data)).getWorksheet('Report')!.getCell('B2').value).toBeCloseTo(total, 4);
+      if (ext === 'docx')
+        expect(await ooxmlText(out.data, /^word\/document\.xml$/)).toContain(`vTotalSales: ${shown(total)}`);
     }
   });
 });
 
 describe(covers('template preview', 'app.reports.preview'), () => {
   it('previews the filled file for the iteration value picked, offering the others', async () => {
-    const r = await s.ok('POST', '/api/app/reports/from-template', { name: 'Preview me', projectId, connectionId, fileName: 'Preview.docx', content: (await wordTemplate()).toString('base64') });
+    const r = await s.ok('POST', '/api/app/reports/from-template', {
+      name: 'Preview me',
+      projectId,
+      connectionId,
+      fileName: 'Preview.docx',
+      content: (await wordTemplate()).toString('base64'),
+    });
     await iterateOverRegion(r.id, 'Preview me');
     const preview = await s.ok('POST', `/api/app/reports/${r.id}/preview`, { iterationValue: ['EMEA'] });
     expect(preview.iterating).toBe(true);
@@ -63,12 +91,25 @@ describe(covers('template preview', 'app.reports.preview'), () => {
 
 describe(covers('template reports through the runner', 'v1.onDemand.generate'), () => {
   it('runs a template report on demand: one filled Word file per region, read back', async () => {
-    const r = await s.ok('POST', '/api/app/reports/from-template', { name: 'Run me', projectId, connectionId, fileName: 'Run.docx', content: (await wordTemplate()).toString('base64') });
+    const r = await s.ok('POST', '/api/app/reports/from-template', {
+      name: 'Run me',
+      projectId,
+      connectionId,
+      fileName: 'Run.docx',
+      content: (await wordTemplate()).toString('base64'),
+    });
     await iterateOverRegion(r.id, 'Run me');
-    const posted = await s.ok('POST', '/api/v1/ondemand/requests', { config: { reportId: r.id, outputFormat: 'docx' }, selections: [], ignoreExistingFilters: false, overrideReportApp: false });
+    const posted = await s.ok('POST', '/api/v1/ondemand/requests', {
+      config: { reportId: r.id, outputFormat: 'docx' },
+      selections: [],
+      ignoreExistingFilters: false,
+      overrideReportApp: false,
+    });
     const done = await waitForRequest(s, posted.id);
     expect(done.status, done.message).toBe('completed');
-    expect(done.files.map((x: { name: string }) => x.name).sort()).toEqual([...regionSales.keys()].map((k) => `Run me_${k}.docx`).sort());
+    expect(done.files.map((x: { name: string }) => x.name).sort()).toEqual(
+      [...regionSales.keys()].map((k) => `Run me_${k}.docx`).sort(),
+    );
     const result = await s.file('GET', `/api/v1/ondemand/requests/${posted.id}/result`);
     const files = await zipEntries(result.data);
     for (const [region, total] of regionSales) {

@@ -21,19 +21,152 @@ const GEO: Record<string, string[]> = {
   APAC: ['Japan', 'Australia', 'India', 'Singapore'],
 };
 const CATALOGUE: Record<string, [string, number][]> = {
-  Laptops: [['Aero 13', 1099], ['Aero 15', 1499], ['Titan Pro 16', 2399], ['Nimbus Air', 899]],
-  Monitors: [['View 24', 189], ['View 27 QHD', 329], ['View 34 Ultrawide', 599]],
-  Phones: [['Pulse S', 499], ['Pulse Max', 999], ['Pulse Mini', 399]],
-  Tablets: [['Slate 10', 349], ['Slate 12 Pro', 799]],
-  Audio: [['Echo Buds', 129], ['Echo Studio', 249], ['Echo Bar', 399]],
-  Accessories: [['Dock USB-C', 159], ['Keyboard K2', 89], ['Mouse M5', 49], ['Backpack 15', 79]],
-  Printers: [['Jet 200', 149], ['Jet Pro 500', 449]],
-  Storage: [['Vault SSD 1TB', 119], ['Vault SSD 2TB', 199], ['Vault NAS 4', 649]],
+  Laptops: [
+    ['Aero 13', 1099],
+    ['Aero 15', 1499],
+    ['Titan Pro 16', 2399],
+    ['Nimbus Air', 899],
+  ],
+  Monitors: [
+    ['View 24', 189],
+    ['View 27 QHD', 329],
+    ['View 34 Ultrawide', 599],
+  ],
+  Phones: [
+    ['Pulse S', 499],
+    ['Pulse Max', 999],
+    ['Pulse Mini', 399],
+  ],
+  Tablets: [
+    ['Slate 10', 349],
+    ['Slate 12 Pro', 799],
+  ],
+  Audio: [
+    ['Echo Buds', 129],
+    ['Echo Studio', 249],
+    ['Echo Bar', 399],
+  ],
+  Accessories: [
+    ['Dock USB-C', 159],
+    ['Keyboard K2', 89],
+    ['Mouse M5', 49],
+    ['Backpack 15', 79],
+  ],
+  Printers: [
+    ['Jet 200', 149],
+    ['Jet Pro 500', 449],
+  ],
+  Storage: [
+    ['Vault SSD 1TB', 119],
+    ['Vault SSD 2TB', 199],
+    ['Vault NAS 4', 649],
+  ],
 };
-const FIRST = ['Anna', 'Ben', 'Chloé', 'David', 'Elena', 'Farid', 'Grace', 'Hiro', 'Ines', 'Jonas', 'Kavya', 'Liam', 'Maya', 'Noah', 'Olivia', 'Pedro', 'Quinn', 'Rosa', 'Sven', 'Tara', 'Umar', 'Vera', 'Wei', 'Yara'];
-const LAST = ['Schmidt', 'Martin', 'Smith', 'Rossi', 'García', 'de Vries', 'Lindqvist', 'Johnson', 'Tremblay', 'Silva', 'Hernández', 'Tanaka', 'Wilson', 'Sharma', 'Tan', 'Müller', 'Dubois', 'Brown', 'Bianchi', 'López', 'Jansen', 'Berg', 'Lee', 'Kumar'];
-const PREFIX = ['North', 'Blue', 'Apex', 'Silver', 'Nova', 'Prime', 'Green', 'Bright', 'Summit', 'Harbor', 'Atlas', 'Vertex', 'Cedar', 'Orbit', 'Pioneer', 'Crystal', 'Falcon', 'Maple', 'Zenith', 'Coral', 'Granite', 'Lumen', 'Meridian', 'Quantum', 'Sierra'];
-const SUFFIX = ['Logistics', 'Retail', 'Systems', 'Foods', 'Health', 'Energy', 'Media', 'Capital', 'Motors', 'Labs', 'Textiles', 'Pharma', 'Studios', 'Foundry', 'Partners', 'Outdoor', 'Analytics', 'Travel', 'Hotels', 'Farms', 'Robotics', 'Insurance', 'Builders', 'Telecom'];
+const FIRST = [
+  'Anna',
+  'Ben',
+  'Chloé',
+  'David',
+  'Elena',
+  'Farid',
+  'Grace',
+  'Hiro',
+  'Ines',
+  'Jonas',
+  'Kavya',
+  'Liam',
+  'Maya',
+  'Noah',
+  'Olivia',
+  'Pedro',
+  'Quinn',
+  'Rosa',
+  'Sven',
+  'Tara',
+  'Umar',
+  'Vera',
+  'Wei',
+  'Yara',
+];
+const LAST = [
+  'Schmidt',
+  'Martin',
+  'Smith',
+  'Rossi',
+  'García',
+  'de Vries',
+  'Lindqvist',
+  'Johnson',
+  'Tremblay',
+  'Silva',
+  'Hernández',
+  'Tanaka',
+  'Wilson',
+  'Sharma',
+  'Tan',
+  'Müller',
+  'Dubois',
+  'Brown',
+  'Bianchi',
+  'López',
+  'Jansen',
+  'Berg',
+  'Lee',
+  'Kumar',
+];
+const PREFIX = [
+  'North',
+  'Blue',
+  'Apex',
+  'Silver',
+  'Nova',
+  'Prime',
+  'Green',
+  'Bright',
+  'Summit',
+  'Harbor',
+  'Atlas',
+  'Vertex',
+  'Cedar',
+  'Orbit',
+  'Pioneer',
+  'Crystal',
+  'Falcon',
+  'Maple',
+  'Zenith',
+  'Coral',
+  'Granite',
+  'Lumen',
+  'Meridian',
+  'Quantum',
+  'Sierra',
+];
+const SUFFIX = [
+  'Logistics',
+  'Retail',
+  'Systems',
+  'Foods',
+  'Health',
+  'Energy',
+  'Media',
+  'Capital',
+  'Motors',
+  'Labs',
+  'Textiles',
+  'Pharma',
+  'Studios',
+  'Foundry',
+  'Partners',
+  'Outdoor',
+  'Analytics',
+  'Travel',
+  'Hotels',
+  'Farms',
+  'Robotics',
+  'Insurance',
+  'Builders',
+  'Telecom',
+];
 
 /** About 110,000 order lines over 2023–2025: region, country, customer, salesperson, product, category, date, quantity, sales, cost. */
 export function generateSalesData(lines = 110_000): TableData {
@@ -49,8 +182,13 @@ export function generateSalesData(lines = 110_000): TableData {
     const region = regions[customers.length % 3];
     customers.push({ name, region, country: pick(GEO[region]), size: 0.3 + rnd() * 2.2 });
   }
-  const salespeople = Array.from({ length: 24 }, (_, i) => ({ name: `${FIRST[i]} ${LAST[(i * 7) % LAST.length]}`, region: regions[i % 3] }));
-  const products = Object.entries(CATALOGUE).flatMap(([category, items]) => items.map(([name, price]) => ({ category, name, price })));
+  const salespeople = Array.from({ length: 24 }, (_, i) => ({
+    name: `${FIRST[i]} ${LAST[(i * 7) % LAST.length]}`,
+    region: regions[i % 3],
+  }));
+  const products = Object.entries(CATALOGUE).flatMap(([category, items]) =>
+    items.map(([name, price]) => ({ category, name, price })),
+  );
   const start = Date.UTC(2023, 0, 1);
   const days = 365 * 3;
   const rows: (string | number)[][] = [];
@@ -71,36 +209,118 @@ export function generateSalesData(lines = 110_000): TableData {
       const discount = 1 - Math.floor(rnd() * 4) * 0.05;
       const sales = Math.round(p.price * quantity * discount * 100) / 100;
       const cost = Math.round(p.price * quantity * (0.55 + rnd() * 0.2) * 100) / 100;
-      rows.push([order, date.toISOString().slice(0, 10), c.region, c.country, c.name, rep.name, p.category, p.name, quantity, sales, cost]);
+      rows.push([
+        order,
+        date.toISOString().slice(0, 10),
+        c.region,
+        c.country,
+        c.name,
+        rep.name,
+        p.category,
+        p.name,
+        quantity,
+        sales,
+        cost,
+      ]);
     }
   }
   return {
-    headers: ['OrderID', 'OrderDate', 'Region', 'Country', 'Customer', 'Salesperson', 'Category', 'Product', 'Quantity', 'Sales', 'Cost'],
+    headers: [
+      'OrderID',
+      'OrderDate',
+      'Region',
+      'Country',
+      'Customer',
+      'Salesperson',
+      'Category',
+      'Product',
+      'Quantity',
+      'Sales',
+      'Cost',
+    ],
     types: ['integer', 'date', 'text', 'text', 'text', 'text', 'text', 'text', 'integer', 'decimal', 'decimal'],
     rows,
   };
 }
 
 /** Creates the demo app with its data, variables, charts, bookmarks and a sheet, unless it exists. */
-export async function ensureDemoApp(provider: EmbeddedAnalyticsAdmin, port: Pick<AnalyticsPort, 'meta'>): Promise<AppMeta> {
+export async function ensureDemoApp(
+  provider: EmbeddedAnalyticsAdmin,
+  port: Pick<AnalyticsPort, 'meta'>,
+): Promise<AppMeta> {
   if (await provider.exists(DEMO_APP_ID)) {
     const meta = await port.meta(DEMO_APP_ID);
     if (meta.rowCount > 0) return meta;
   }
-  await provider.createApp(DEMO_APP_ID, DEMO_APP_NAME, 'Three years of generated order lines of an electronics retailer');
+  await provider.createApp(
+    DEMO_APP_ID,
+    DEMO_APP_NAME,
+    'Three years of generated order lines of an electronics retailer',
+  );
   await provider.load(DEMO_APP_ID, generateSalesData(), 'generated');
   const id = () => randomUUID();
   const charts = [
-    { id: id(), name: 'Sales by region', type: 'bar' as const, dimensions: ['Region'], measures: [{ label: 'Sales', expression: 'Sum(Sales)' }], sort: { by: 'measure' as const, index: 0, direction: 'desc' as const } },
-    { id: id(), name: 'Sales by category', type: 'pie' as const, dimensions: ['Category'], measures: [{ label: 'Sales', expression: 'Sum(Sales)' }], sort: { by: 'measure' as const, index: 0, direction: 'desc' as const } },
-    { id: id(), name: 'Top products', type: 'table' as const, dimensions: ['Product'], measures: [{ label: 'Quantity', expression: 'Sum(Quantity)' }, { label: 'Sales', expression: 'Sum(Sales)' }, { label: 'Margin %', expression: '(Sum(Sales) - Sum(Cost)) / Sum(Sales) * 100' }], sort: { by: 'measure' as const, index: 1, direction: 'desc' as const }, limit: 50 },
-    { id: id(), name: 'Sales and margin by category', type: 'combo' as const, dimensions: ['Category'], measures: [{ label: 'Sales', expression: 'Sum(Sales)' }, { label: 'Margin', expression: 'Sum(Sales) - Sum(Cost)' }] },
-    { id: id(), name: 'Top customers', type: 'table' as const, dimensions: ['Customer', 'Country'], measures: [{ label: 'Orders', expression: 'Count(Distinct OrderID)' }, { label: 'Sales', expression: 'Sum(Sales)' }], sort: { by: 'measure' as const, index: 1, direction: 'desc' as const }, limit: 50 },
+    {
+      id: id(),
+      name: 'Sales by region',
+      type: 'bar' as const,
+      dimensions: ['Region'],
+      measures: [{ label: 'Sales', expression: 'Sum(Sales)' }],
+      sort: { by: 'measure' as const, index: 0, direction: 'desc' as const },
+    },
+    {
+      id: id(),
+      name: 'Sales by category',
+      type: 'pie' as const,
+      dimensions: ['Category'],
+      measures: [{ label: 'Sales', expression: 'Sum(Sales)' }],
+      sort: { by: 'measure' as const, index: 0, direction: 'desc' as const },
+    },
+    {
+      id: id(),
+      name: 'Top products',
+      type: 'table' as const,
+      dimensions: ['Product'],
+      measures: [
+        { label: 'Quantity', expression: 'Sum(Quantity)' },
+        { label: 'Sales', expression: 'Sum(Sales)' },
+        { label: 'Margin %', expression: '(Sum(Sales) - Sum(Cost)) / Sum(Sales) * 100' },
+      ],
+      sort: { by: 'measure' as const, index: 1, direction: 'desc' as const },
+      limit: 50,
+    },
+    {
+      id: id(),
+      name: 'Sales and margin by category',
+      type: 'combo' as const,
+      dimensions: ['Category'],
+      measures: [
+        { label: 'Sales', expression: 'Sum(Sales)' },
+        { label: 'Margin', expression: 'Sum(Sales) - Sum(Cost)' },
+      ],
+    },
+    {
+      id: id(),
+      name: 'Top customers',
+      type: 'table' as const,
+      dimensions: ['Customer', 'Country'],
+      measures: [
+        { label: 'Orders', expression: 'Count(Distinct OrderID)' },
+        { label: 'Sales', expression: 'Sum(Sales)' },
+      ],
+      sort: { by: 'measure' as const, index: 1, direction: 'desc' as const },
+      limit: 50,
+    },
   ];
   return provider.updateMeta(DEMO_APP_ID, (m) => {
     m.variables = [
       { id: id(), name: 'vTotalSales', definition: 'Sum(Sales)', description: 'Sales in the current selection' },
-      { id: id(), name: 'vMarginPct', definition: '(Sum(Sales) - Sum(Cost)) / Sum(Sales) * 100', description: 'Gross margin, percent' },
+      {
+        id: id(),
+        name: 'vMarginPct',
+        definition: '(Sum(Sales) - Sum(Cost)) / Sum(Sales) * 100',
+        description: 'Gross margin, percent',
+      },
       { id: id(), name: 'vOrders', definition: 'Count(Distinct OrderID)', description: 'Number of orders' },
     ];
     m.charts = charts;

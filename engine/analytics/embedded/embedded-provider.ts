@@ -37,7 +37,10 @@ export class EmbeddedProvider implements AnalyticsPort, EmbeddedAnalyticsAdmin {
 
   constructor(
     private readonly root: string,
-    private readonly importLimits: { budget: ImportBudget; memoryMb: number } = { budget: DEFAULT_IMPORT_BUDGET, memoryMb: DEFAULT_IMPORT_MEMORY_MB },
+    private readonly importLimits: { budget: ImportBudget; memoryMb: number } = {
+      budget: DEFAULT_IMPORT_BUDGET,
+      memoryMb: DEFAULT_IMPORT_MEMORY_MB,
+    },
   ) {}
 
   onReload(listener: (appId: string) => void) {
@@ -45,13 +48,18 @@ export class EmbeddedProvider implements AnalyticsPort, EmbeddedAnalyticsAdmin {
   }
 
   private dir(appId: string) {
-    if (!APP_ID.test(appId)) throw badInput(`"${appId.slice(0, 70)}" is not a valid app id`, [{ field: 'appId', message: 'must be lower-case letters, digits and dashes' }]);
+    if (!APP_ID.test(appId))
+      throw badInput(`"${appId.slice(0, 70)}" is not a valid app id`, [
+        { field: 'appId', message: 'must be lower-case letters, digits and dashes' },
+      ]);
     return join(this.root, appId);
   }
 
   async listApps(): Promise<AppMeta[]> {
     if (!existsSync(this.root)) return [];
-    const names = (await readdir(this.root, { withFileTypes: true })).filter((d) => d.isDirectory() && APP_ID.test(d.name)).map((d) => d.name);
+    const names = (await readdir(this.root, { withFileTypes: true }))
+      .filter((d) => d.isDirectory() && APP_ID.test(d.name))
+      .map((d) => d.name);
     const metas = await Promise.all(names.map((n) => this.meta(n).catch(() => null)));
     return metas.filter((m): m is AppMeta => !!m);
   }
@@ -64,7 +72,19 @@ export class EmbeddedProvider implements AnalyticsPort, EmbeddedAnalyticsAdmin {
     const dir = this.dir(appId);
     if (await this.exists(appId)) return this.meta(appId);
     await mkdir(dir, { recursive: true });
-    const meta: AppMeta = { appId, name, description, fields: [], variables: [], charts: [], bookmarks: [], sheets: [], rowCount: 0, reloadedAt: null, source: null };
+    const meta: AppMeta = {
+      appId,
+      name,
+      description,
+      fields: [],
+      variables: [],
+      charts: [],
+      bookmarks: [],
+      sheets: [],
+      rowCount: 0,
+      reloadedAt: null,
+      source: null,
+    };
     await this.saveMeta(meta);
     return meta;
   }
@@ -125,14 +145,24 @@ export class EmbeddedProvider implements AnalyticsPort, EmbeddedAnalyticsAdmin {
    * limit streams it into a new data file while queries keep reading the old one; the new file is
    * swapped in only when it is complete, so a failed import leaves the app as it was.
    */
-  async importFile(appId: string, format: ImportFormat, content: Buffer, sourceName: string, progress?: (p: ImportProgress) => void) {
+  async importFile(
+    appId: string,
+    format: ImportFormat,
+    content: Buffer,
+    sourceName: string,
+    progress?: (p: ImportProgress) => void,
+  ) {
     const meta = await this.meta(appId);
     const dir = this.dir(appId);
     const source = join(dir, `upload-${randomUUID()}.tmp`);
     const target = join(dir, 'data.next.db');
     await writeFile(source, content, { mode: 0o600 });
     try {
-      const outcome = await runImportInWorker({ source, format, target, budget: this.importLimits.budget }, this.importLimits.memoryMb, (p) => progress?.({ appId, ...p }));
+      const outcome = await runImportInWorker(
+        { source, format, target, budget: this.importLimits.budget },
+        this.importLimits.memoryMb,
+        (p) => progress?.({ appId, ...p }),
+      );
       await this.swapData(appId, target);
       const fields: FieldMeta[] = outcome.headers.map((name, i) => ({
         id: meta.fields.find((f) => f.name.toLowerCase() === name.toLowerCase())?.id ?? randomUUID(),
@@ -161,7 +191,13 @@ export class EmbeddedProvider implements AnalyticsPort, EmbeddedAnalyticsAdmin {
     await swapped;
   }
 
-  private async reloaded(appId: string, fields: FieldMeta[], rowCount: number, sourceName: string, progress?: (p: ImportProgress) => void) {
+  private async reloaded(
+    appId: string,
+    fields: FieldMeta[],
+    rowCount: number,
+    sourceName: string,
+    progress?: (p: ImportProgress) => void,
+  ) {
     const next = await this.updateMeta(appId, (m) => {
       m.fields = fields;
       m.rowCount = rowCount;
@@ -177,7 +213,12 @@ export class EmbeddedProvider implements AnalyticsPort, EmbeddedAnalyticsAdmin {
    * Replaces the app's data in one transaction (readers see the old rows until it commits), keeps
    * field ids by name so charts and filters survive a reload, then announces the reload.
    */
-  async load(appId: string, table: TableData, sourceName: string, progress?: (p: ImportProgress) => void): Promise<AppMeta> {
+  async load(
+    appId: string,
+    table: TableData,
+    sourceName: string,
+    progress?: (p: ImportProgress) => void,
+  ): Promise<AppMeta> {
     const meta = await this.meta(appId);
     const db = await this.db(appId);
     const cols = table.headers.map((_, i) => `c${i}`);
@@ -192,8 +233,12 @@ export class EmbeddedProvider implements AnalyticsPort, EmbeddedAnalyticsAdmin {
         progress?.({ appId, percent: Math.round((done / Math.max(1, table.rows.length)) * 90), rows: done });
       }
       // Dimensions (text and dates) are what selections and iterations filter on: index them.
-      for (let i = 0; i < cols.length; i++) if (table.types[i] === 'text' || table.types[i] === 'date') await db.exec(`CREATE INDEX idx_${cols[i]} ON data (${cols[i]})`);
-      const counts = await db.all<Record<string, number>>(`SELECT ${cols.map((c) => `COUNT(DISTINCT ${c}) AS ${c}`).join(', ')} FROM data`);
+      for (let i = 0; i < cols.length; i++)
+        if (table.types[i] === 'text' || table.types[i] === 'date')
+          await db.exec(`CREATE INDEX idx_${cols[i]} ON data (${cols[i]})`);
+      const counts = await db.all<Record<string, number>>(
+        `SELECT ${cols.map((c) => `COUNT(DISTINCT ${c}) AS ${c}`).join(', ')} FROM data`,
+      );
       await db.exec('COMMIT');
       const fields: FieldMeta[] = table.headers.map((name, i) => ({
         id: meta.fields.find((f) => f.name.toLowerCase() === name.toLowerCase())?.id ?? randomUUID(),
@@ -224,7 +269,8 @@ export class EmbeddedProvider implements AnalyticsPort, EmbeddedAnalyticsAdmin {
 
   private fieldIndex(meta: AppMeta, name: string, input = 'selections'): number {
     const i = meta.fields.findIndex((f) => f.name.toLowerCase() === name.toLowerCase());
-    if (i < 0) throw badInput(`Unknown field "${name}" in ${input}`, [{ field: input, message: `unknown field "${name}"` }]);
+    if (i < 0)
+      throw badInput(`Unknown field "${name}" in ${input}`, [{ field: input, message: `unknown field "${name}"` }]);
     return i;
   }
 
@@ -238,7 +284,11 @@ export class EmbeddedProvider implements AnalyticsPort, EmbeddedAnalyticsAdmin {
       if (!values.length) continue;
       const type = meta.fields[i].type;
       parts.push(`c${i} IN (${values.map(() => '?').join(', ')})`);
-      params.push(...values.map((v) => (type === 'integer' || type === 'decimal') && v !== '' && !Number.isNaN(Number(v)) ? Number(v) : v));
+      params.push(
+        ...values.map((v) =>
+          (type === 'integer' || type === 'decimal') && v !== '' && !Number.isNaN(Number(v)) ? Number(v) : v,
+        ),
+      );
     }
     return { sql: parts.length ? `WHERE ${parts.join(' AND ')}` : '', params };
   }
@@ -247,7 +297,13 @@ export class EmbeddedProvider implements AnalyticsPort, EmbeddedAnalyticsAdmin {
     this.compile(meta, expression, field);
   }
 
-  private compile(meta: AppMeta, expression: string, field: string, variables?: Record<string, string>, mode: 'measure' | 'row' = 'measure'): Sql {
+  private compile(
+    meta: AppMeta,
+    expression: string,
+    field: string,
+    variables?: Record<string, string>,
+    mode: 'measure' | 'row' = 'measure',
+  ): Sql {
     try {
       return compileExpression(expression, this.scope(meta, variables), mode);
     } catch (e) {
@@ -266,17 +322,30 @@ export class EmbeddedProvider implements AnalyticsPort, EmbeddedAnalyticsAdmin {
   }
 
   /** One value of an expression (a KPI, a variable) under the selections. */
-  async evaluate(appId: string, expression: string, selections: Selections = {}, variables?: Record<string, string>): Promise<string | number | null> {
+  async evaluate(
+    appId: string,
+    expression: string,
+    selections: Selections = {},
+    variables?: Record<string, string>,
+  ): Promise<string | number | null> {
     const meta = await this.meta(appId);
     const db = await this.hasData(appId, meta);
     const expr = this.compile(meta, expression, 'expression', variables);
     const where = this.where(meta, selections);
-    const [row] = await db.all<{ v: string | number | null }>(`SELECT ${expr.sql} AS v FROM data ${where.sql}`, [...expr.params, ...where.params]);
+    const [row] = await db.all<{ v: string | number | null }>(`SELECT ${expr.sql} AS v FROM data ${where.sql}`, [
+      ...expr.params,
+      ...where.params,
+    ]);
     return row?.v ?? null;
   }
 
   /** A field's possible values under the other fields' selections, with how many rows have each. */
-  async fieldValues(appId: string, field: string, selections: Selections = {}, options: { search?: string; limit?: number } = {}): Promise<FieldValue[]> {
+  async fieldValues(
+    appId: string,
+    field: string,
+    selections: Selections = {},
+    options: { search?: string; limit?: number } = {},
+  ): Promise<FieldValue[]> {
     const meta = await this.meta(appId);
     const db = await this.hasData(appId, meta);
     const i = this.fieldIndex(meta, field, 'field');
@@ -296,21 +365,37 @@ export class EmbeddedProvider implements AnalyticsPort, EmbeddedAnalyticsAdmin {
   }
 
   /** A chart's data: one row per combination of dimension values, one column per measure. */
-  async chartData(appId: string, chart: Pick<ChartDef, 'dimensions' | 'measures' | 'sort' | 'limit'>, selections: Selections = {}, variables?: Record<string, string>): Promise<ChartData> {
+  async chartData(
+    appId: string,
+    chart: Pick<ChartDef, 'dimensions' | 'measures' | 'sort' | 'limit'>,
+    selections: Selections = {},
+    variables?: Record<string, string>,
+  ): Promise<ChartData> {
     const meta = await this.meta(appId);
     const db = await this.hasData(appId, meta);
     const dims = chart.dimensions.map((d) => this.fieldIndex(meta, d, 'dimensions'));
-    const measures = chart.measures.map((m, k) => this.compile(meta, m.expression, `measures.${k}.expression`, variables));
+    const measures = chart.measures.map((m, k) =>
+      this.compile(meta, m.expression, `measures.${k}.expression`, variables),
+    );
     const where = this.where(meta, selections);
     const select = [...dims.map((i, k) => `c${i} AS d${k}`), ...measures.map((m, k) => `${m.sql} AS m${k}`)].join(', ');
     const group = dims.length ? `GROUP BY ${dims.map((_, k) => `d${k}`).join(', ')}` : '';
     const sort = chart.sort;
-    const sortKey = sort ? `${sort.by === 'dimension' ? 'd' : 'm'}${Math.max(0, sort.index)}` : dims.length ? 'd0' : null;
-    const validKey = sortKey && (sortKey.startsWith('d') ? Number(sortKey.slice(1)) < dims.length : Number(sortKey.slice(1)) < measures.length);
+    const sortKey = sort
+      ? `${sort.by === 'dimension' ? 'd' : 'm'}${Math.max(0, sort.index)}`
+      : dims.length
+        ? 'd0'
+        : null;
+    const validKey =
+      sortKey &&
+      (sortKey.startsWith('d') ? Number(sortKey.slice(1)) < dims.length : Number(sortKey.slice(1)) < measures.length);
     const order = validKey ? `ORDER BY ${sortKey} ${sort?.direction === 'desc' ? 'DESC' : 'ASC'}` : '';
     const limit = chart.limit && chart.limit > 0 ? `LIMIT ${Math.min(Math.floor(chart.limit), 100_000)}` : '';
     const params = [...measures.flatMap((m) => m.params), ...where.params];
-    const rows = await db.all<Record<string, string | number | null>>(`SELECT ${select} FROM data ${where.sql} ${group} ${order} ${limit}`, params);
+    const rows = await db.all<Record<string, string | number | null>>(
+      `SELECT ${select} FROM data ${where.sql} ${group} ${order} ${limit}`,
+      params,
+    );
     return {
       dimensions: dims.map((i) => meta.fields[i].name),
       measures: chart.measures.map((m) => m.label),
@@ -325,7 +410,10 @@ export class EmbeddedProvider implements AnalyticsPort, EmbeddedAnalyticsAdmin {
     const idx = fields.map((f) => this.fieldIndex(meta, f, 'iterationFields'));
     const where = this.where(meta, selections);
     const cols = idx.map((i) => `c${i}`).join(', ');
-    const rows = await db.all<Record<string, unknown>>(`SELECT DISTINCT ${cols} FROM data ${where.sql} ORDER BY ${cols}`, where.params);
+    const rows = await db.all<Record<string, unknown>>(
+      `SELECT DISTINCT ${cols} FROM data ${where.sql} ORDER BY ${cols}`,
+      where.params,
+    );
     return rows.map((r) => idx.map((i) => String(r[`c${i}`] ?? '')));
   }
 }

@@ -59,9 +59,16 @@ export async function runImportJob(job: ImportJob, progress: (p: JobProgress) =>
     })) {
       if (rowCount === 0) await db.exec(`CREATE TABLE stage (${headers.map((_, i) => `c${i}`).join(', ')})`);
       rowCount += batch.rows.length;
-      if (rowCount > job.budget.rows) throw importFailure('File', `has more than ${job.budget.rows.toLocaleString('en')} rows, the most one import may hold`);
+      if (rowCount > job.budget.rows)
+        throw importFailure(
+          'File',
+          `has more than ${job.budget.rows.toLocaleString('en')} rows, the most one import may hold`,
+        );
       if (rowCount * headers.length > job.budget.cells) {
-        throw importFailure('File', `has more than ${job.budget.cells.toLocaleString('en')} cells (rows × columns), the most one import may hold`);
+        throw importFailure(
+          'File',
+          `has more than ${job.budget.cells.toLocaleString('en')} cells (rows × columns), the most one import may hold`,
+        );
       }
       const staged = batch.rows.map((r) => r.map((v, c) => (guesses[c].add(v), stageValue(v))));
       await db.insertMany('stage', headers.length, staged);
@@ -73,15 +80,30 @@ export async function runImportJob(job: ImportJob, progress: (p: JobProgress) =>
     await db.exec(`CREATE TABLE data (${cols.map((c, i) => `${c} ${sqlType(types[i])}`).join(', ')})`);
     if (rowCount > 0) {
       for (let done = 0; done < rowCount; done += COPY_BATCH) {
-        const rows = await db.all<Record<string, RawValue>>(`SELECT ${cols.join(', ')} FROM stage WHERE rowid > ? ORDER BY rowid LIMIT ${COPY_BATCH}`, [done]);
-        await db.insertMany('data', cols.length, rows.map((r) => cols.map((c, i) => convert(r[c], types[i]))));
-        progress({ percent: 60 + Math.round((30 * Math.min(rowCount, done + COPY_BATCH)) / rowCount), rows: Math.min(rowCount, done + COPY_BATCH) });
+        const rows = await db.all<Record<string, RawValue>>(
+          `SELECT ${cols.join(', ')} FROM stage WHERE rowid > ? ORDER BY rowid LIMIT ${COPY_BATCH}`,
+          [done],
+        );
+        await db.insertMany(
+          'data',
+          cols.length,
+          rows.map((r) => cols.map((c, i) => convert(r[c], types[i]))),
+        );
+        progress({
+          percent: 60 + Math.round((30 * Math.min(rowCount, done + COPY_BATCH)) / rowCount),
+          rows: Math.min(rowCount, done + COPY_BATCH),
+        });
       }
       await db.exec('DROP TABLE stage');
     }
     // Dimensions (text and dates) are what selections and iterations filter on: index them.
-    for (let i = 0; i < cols.length; i++) if (types[i] === 'text' || types[i] === 'date') await db.exec(`CREATE INDEX idx_${cols[i]} ON data (${cols[i]})`);
-    const counts = cols.length ? await db.all<Record<string, number>>(`SELECT ${cols.map((c) => `COUNT(DISTINCT ${c}) AS ${c}`).join(', ')} FROM data`) : [{}];
+    for (let i = 0; i < cols.length; i++)
+      if (types[i] === 'text' || types[i] === 'date') await db.exec(`CREATE INDEX idx_${cols[i]} ON data (${cols[i]})`);
+    const counts = cols.length
+      ? await db.all<Record<string, number>>(
+          `SELECT ${cols.map((c) => `COUNT(DISTINCT ${c}) AS ${c}`).join(', ')} FROM data`,
+        )
+      : [{}];
     await db.exec('COMMIT');
     progress({ percent: 99, rows: rowCount });
     return { headers, types, distinctCounts: cols.map((c) => Number(counts[0]?.[c] ?? 0)), rowCount };

@@ -11,7 +11,11 @@ export const DEFAULT_IMPORT_MEMORY_MB = 1024;
  * Runs an import job in its own worker thread with a memory limit and relays its progress. When the
  * worker runs out of memory or dies, that import fails with a clear message; the process goes on.
  */
-export function runImportInWorker(job: ImportJob, memoryMb: number, progress: (p: JobProgress) => void): Promise<ImportOutcome> {
+export function runImportInWorker(
+  job: ImportJob,
+  memoryMb: number,
+  progress: (p: JobProgress) => void,
+): Promise<ImportOutcome> {
   return new Promise((resolve, reject) => {
     const worker = new Worker(findBundledWorker('import-worker.cjs'), {
       workerData: job,
@@ -26,15 +30,22 @@ export function runImportInWorker(job: ImportJob, memoryMb: number, progress: (p
     worker.on('message', (m: ImportMessage) => {
       if (m.type === 'progress') progress({ percent: m.percent, rows: m.rows });
       else if (m.type === 'done') settle(() => resolve(m.outcome));
-      else settle(() => reject(m.status >= 400 && m.status < 500 ? new EngineError(m.status, m.message, m.details) : new Error(m.message)));
+      else
+        settle(() =>
+          reject(
+            m.status >= 400 && m.status < 500 ? new EngineError(m.status, m.message, m.details) : new Error(m.message),
+          ),
+        );
     });
     worker.on('error', (e: Error & { code?: string }) =>
       settle(() =>
         reject(
           e.code === 'ERR_WORKER_OUT_OF_MEMORY'
-            ? new EngineError(413, `The file needs more than the ${memoryMb} MiB one import may use; split it or remove columns you do not need`, [
-                { field: 'body.content', message: `needs more than ${memoryMb} MiB to import` },
-              ])
+            ? new EngineError(
+                413,
+                `The file needs more than the ${memoryMb} MiB one import may use; split it or remove columns you do not need`,
+                [{ field: 'body.content', message: `needs more than ${memoryMb} MiB to import` }],
+              )
             : e,
         ),
       ),

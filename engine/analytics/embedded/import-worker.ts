@@ -14,6 +14,11 @@ runImportJob(workerData as ImportJob, (p) => post({ type: 'progress', ...p })).t
   (outcome) => post({ type: 'done', outcome }),
   (e: unknown) => {
     const err = e as { status?: number; message?: string; details?: { field: string; message: string }[] | null };
-    post({ type: 'failed', status: err.status ?? 500, message: err.message ?? String(e), details: err.details ?? null });
+    post({
+      type: 'failed',
+      status: err.status ?? 500,
+      message: err.message ?? String(e),
+      details: err.details ?? null,
+    });
   },
 );

@@ -6,7 +6,8 @@ const DECIMAL = /^-?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
 const DATETIME = /^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?$/;
 
-const isDateValue = (v: RawValue) => v instanceof Date || (typeof v === 'string' && (DATE.test(v) || DATETIME.test(v)) && !Number.isNaN(Date.parse(v)));
+const isDateValue = (v: RawValue) =>
+  v instanceof Date || (typeof v === 'string' && (DATE.test(v) || DATETIME.test(v)) && !Number.isNaN(Date.parse(v)));
 
 /**
  * The narrowest type every non-empty value of a column fits: integer, decimal, date, else text.
@@ -58,7 +59,10 @@ export function convert(v: RawValue, type: FieldType): string | number | null {
     case 'decimal':
       return typeof v === 'number' ? v : Number(String(v).trim());
     case 'date': {
-      const d = v instanceof Date ? v : new Date(String(v).trim().length === 10 ? `${String(v).trim()}T00:00:00Z` : String(v).trim());
+      const d =
+        v instanceof Date
+          ? v
+          : new Date(String(v).trim().length === 10 ? `${String(v).trim()}T00:00:00Z` : String(v).trim());
       const iso = d.toISOString();
       return iso.endsWith('T00:00:00.000Z') ? iso.slice(0, 10) : iso.slice(0, 19).replace('T', ' ');
     }

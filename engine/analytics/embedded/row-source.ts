@@ -13,7 +13,8 @@ export interface RowBatch {
   where: (index: number) => string;
 }
 
-export const importFailure = (where: string, message: string) => badInput(`${where}: ${message}`, [{ field: 'body.content', message: `${where}: ${message}` }]);
+export const importFailure = (where: string, message: string) =>
+  badInput(`${where}: ${message}`, [{ field: 'body.content', message: `${where}: ${message}` }]);
 
 export function checkHeaders(headers: string[], where: (col: number) => string) {
   const seen = new Map<string, number>();
@@ -26,7 +27,11 @@ export function checkHeaders(headers: string[], where: (col: number) => string) 
 }
 
 /** Reads the rows of a file one batch at a time; the header comes first through `onHeaders`. */
-export function readRows(format: ImportFormat, path: string, onHeaders: (headers: string[]) => void): AsyncGenerator<RowBatch> {
+export function readRows(
+  format: ImportFormat,
+  path: string,
+  onHeaders: (headers: string[]) => void,
+): AsyncGenerator<RowBatch> {
   if (format === 'xlsx') return xlsxRows(path, onHeaders);
   if (format === 'json') return jsonRows(path, onHeaders);
   return csvRows(path, onHeaders);
@@ -68,7 +73,11 @@ async function* csvRows(path: string, onHeaders: (headers: string[]) => void): A
       line = 2;
     }
     rows.forEach((r, i) => {
-      if (r.length !== width) throw importFailure(`Line ${line + i}, column ${Math.min(r.length, width) + 1}`, `expected ${width} values, found ${r.length}`);
+      if (r.length !== width)
+        throw importFailure(
+          `Line ${line + i}, column ${Math.min(r.length, width) + 1}`,
+          `expected ${width} values, found ${r.length}`,
+        );
     });
     const first = line;
     yield { rows: rows.map((r) => r.map((v) => (v.trim() === '' ? null : v))), where: (i) => `Line ${first + i}` };
@@ -95,7 +104,8 @@ async function* jsonRows(path: string, onHeaders: (headers: string[]) => void): 
   const headers: string[] = [];
   const known = new Set<string>();
   data.forEach((item, i) => {
-    if (!item || typeof item !== 'object' || Array.isArray(item)) throw importFailure(`Item ${i + 1}`, 'is not an object');
+    if (!item || typeof item !== 'object' || Array.isArray(item))
+      throw importFailure(`Item ${i + 1}`, 'is not an object');
     for (const k of Object.keys(item)) {
       if (known.has(k)) continue;
       known.add(k);
@@ -110,7 +120,8 @@ async function* jsonRows(path: string, onHeaders: (headers: string[]) => void): 
       headers.map((h) => {
         const v = (item as Record<string, unknown>)[h];
         if (v === undefined || v === null || v === '') return null;
-        if (typeof v === 'object') throw importFailure(`Item ${start + j + 1}, key "${h}"`, 'nested objects and arrays cannot be imported');
+        if (typeof v === 'object')
+          throw importFailure(`Item ${start + j + 1}, key "${h}"`, 'nested objects and arrays cannot be imported');
         return v as RawValue;
       }),
     );
@@ -121,8 +132,10 @@ async function* jsonRows(path: string, onHeaders: (headers: string[]) => void): 
 function cellValue(v: ExcelJS.CellValue): RawValue {
   if (v === null || v === undefined || v === '') return null;
   if (v instanceof Date || typeof v === 'number' || typeof v === 'string' || typeof v === 'boolean') return v;
-  if (typeof v === 'object' && 'result' in v) return cellValue((v as ExcelJS.CellFormulaValue).result as ExcelJS.CellValue);
-  if (typeof v === 'object' && 'richText' in v) return (v as ExcelJS.CellRichTextValue).richText.map((t) => t.text).join('');
+  if (typeof v === 'object' && 'result' in v)
+    return cellValue((v as ExcelJS.CellFormulaValue).result as ExcelJS.CellValue);
+  if (typeof v === 'object' && 'richText' in v)
+    return (v as ExcelJS.CellRichTextValue).richText.map((t) => t.text).join('');
   if (typeof v === 'object' && 'text' in v) return String((v as { text: unknown }).text);
   if (typeof v === 'object' && 'error' in v) return null;
   return String(v);
@@ -130,7 +143,13 @@ function cellValue(v: ExcelJS.CellValue): RawValue {
 
 /** XLSX: the first worksheet, read as a stream (rows are never all in memory); its first row names the columns. */
 async function* xlsxRows(path: string, onHeaders: (headers: string[]) => void): AsyncGenerator<RowBatch> {
-  const reader = new ExcelJS.stream.xlsx.WorkbookReader(path, { sharedStrings: 'cache', styles: 'cache', hyperlinks: 'ignore', worksheets: 'emit', entries: 'emit' });
+  const reader = new ExcelJS.stream.xlsx.WorkbookReader(path, {
+    sharedStrings: 'cache',
+    styles: 'cache',
+    hyperlinks: 'ignore',
+    worksheets: 'emit',
+    entries: 'emit',
+  });
   let width = -1;
   let batch: RawValue[][] = [];
   let batchStart = 2;

@@ -23,7 +23,9 @@ export class SqliteFile {
   }
 
   all<T = Record<string, unknown>>(sql: string, params: unknown[] = []): Promise<T[]> {
-    return new Promise((resolve, reject) => this.db.all(sql, params, (err, rows) => (err ? reject(err) : resolve(rows as T[]))));
+    return new Promise((resolve, reject) =>
+      this.db.all(sql, params, (err, rows) => (err ? reject(err) : resolve(rows as T[]))),
+    );
   }
 
   run(sql: string, params: unknown[] = []): Promise<void> {

@@ -17,7 +17,9 @@ export class ExpressionError extends Error {
     readonly position: number,
     readonly source: string,
   ) {
-    super(`${message} (at position ${position + 1}: "${source.slice(Math.max(0, position - 10), position)}⟨here⟩${source.slice(position, position + 10)}")`);
+    super(
+      `${message} (at position ${position + 1}: "${source.slice(Math.max(0, position - 10), position)}⟨here⟩${source.slice(position, position + 10)}")`,
+    );
     this.name = 'ExpressionError';
   }
 }

@@ -43,13 +43,19 @@ export function compileExpression(source: string, scope: CompileScope, mode: 'me
       case 'field': {
         const col = scope.column(n.name);
         if (!col) throw new ExpressionError(`Unknown field "${n.name}"`, n.pos, src);
-        if (mode === 'measure' && !inAggregate) throw new ExpressionError(`Field "${n.name}" must be inside an aggregation such as Sum(${n.name})`, n.pos, src);
+        if (mode === 'measure' && !inAggregate)
+          throw new ExpressionError(
+            `Field "${n.name}" must be inside an aggregation such as Sum(${n.name})`,
+            n.pos,
+            src,
+          );
         return col;
       }
       case 'variable': {
         const def = scope.variable(n.name);
         if (def === undefined) throw new ExpressionError(`Unknown variable "${n.name}"`, n.pos, src);
-        if (expanding.includes(n.name.toLowerCase())) throw new ExpressionError(`Variable "${n.name}" refers to itself`, n.pos, src);
+        if (expanding.includes(n.name.toLowerCase()))
+          throw new ExpressionError(`Variable "${n.name}" refers to itself`, n.pos, src);
         expanding.push(n.name.toLowerCase());
         const inner = walk(parseExpression(def), def, inAggregate);
         expanding.pop();
@@ -69,19 +75,23 @@ export function compileExpression(source: string, scope: CompileScope, mode: 'me
         const name = n.name.toLowerCase();
         if (AGGREGATES.has(name)) {
           if (mode === 'row') throw new ExpressionError(`${n.name}() aggregates and cannot be used here`, n.pos, src);
-          if (inAggregate) throw new ExpressionError(`${n.name}() cannot be nested inside another aggregation`, n.pos, src);
+          if (inAggregate)
+            throw new ExpressionError(`${n.name}() cannot be nested inside another aggregation`, n.pos, src);
           if (n.args.length !== 1) throw new ExpressionError(`${n.name}() takes one argument`, n.pos, src);
-          if (n.distinct && name !== 'count') throw new ExpressionError('Distinct is only allowed in Count(Distinct …)', n.pos, src);
+          if (n.distinct && name !== 'count')
+            throw new ExpressionError('Distinct is only allowed in Count(Distinct …)', n.pos, src);
           return `${name.toUpperCase()}(${n.distinct ? 'DISTINCT ' : ''}${walk(n.args[0], src, true)})`;
         }
         if (name === 'if') {
-          if (n.args.length < 2 || n.args.length > 3) throw new ExpressionError('If() takes a condition, a value, and optionally an else value', n.pos, src);
+          if (n.args.length < 2 || n.args.length > 3)
+            throw new ExpressionError('If() takes a condition, a value, and optionally an else value', n.pos, src);
           const [c, a, b] = n.args.map((x) => walk(x, src, inAggregate));
           return `(CASE WHEN ${c} THEN ${a} ELSE ${b ?? 'NULL'} END)`;
         }
         const scalar = SCALARS[name];
         if (!scalar) throw new ExpressionError(`Unknown function "${n.name}"`, n.pos, src);
-        if (n.args.length !== scalar.args) throw new ExpressionError(`${n.name}() takes ${scalar.args} argument(s)`, n.pos, src);
+        if (n.args.length !== scalar.args)
+          throw new ExpressionError(`${n.name}() takes ${scalar.args} argument(s)`, n.pos, src);
         return scalar.sql(n.args.map((x) => walk(x, src, inAggregate)));
       }
     }

@@ -86,16 +86,18 @@ export function parseExpression(src: string): Node {
     k++;
   };
 
-  const binaryLevel = (next: () => Node, ops: string[], words = false): (() => Node) => () => {
-    let left = next();
-    for (;;) {
-      const tok = peek();
-      const op = words ? ops.find((o) => isWord(o)) : ops.find((o) => isOp(o));
-      if (!op) return left;
-      k++;
-      left = { kind: 'binary', op: op as BinaryOp, left, right: next(), pos: tok.pos };
-    }
-  };
+  const binaryLevel =
+    (next: () => Node, ops: string[], words = false): (() => Node) =>
+    () => {
+      let left = next();
+      for (;;) {
+        const tok = peek();
+        const op = words ? ops.find((o) => isWord(o)) : ops.find((o) => isOp(o));
+        if (!op) return left;
+        k++;
+        left = { kind: 'binary', op: op as BinaryOp, left, right: next(), pos: tok.pos };
+      }
+    };
 
   const primary = (): Node => {
     const tok = peek();
@@ -137,10 +139,15 @@ export function parseExpression(src: string): Node {
         expect(')');
         return { kind: 'call', name: tok.v, args, distinct, pos: tok.pos };
       }
-      if (!quoted(tok) && KEYWORDS.has(tok.v.toLowerCase())) throw new ExpressionError(`Unexpected "${tok.v}"`, tok.pos, src);
+      if (!quoted(tok) && KEYWORDS.has(tok.v.toLowerCase()))
+        throw new ExpressionError(`Unexpected "${tok.v}"`, tok.pos, src);
       return { kind: 'field', name: tok.v, pos: tok.pos };
     }
-    throw new ExpressionError(tok.t === 'end' ? 'The expression ends too early' : `Unexpected "${(tok as { v: string }).v}"`, tok.pos, src);
+    throw new ExpressionError(
+      tok.t === 'end' ? 'The expression ends too early' : `Unexpected "${(tok as { v: string }).v}"`,
+      tok.pos,
+      src,
+    );
   };
   const unary = (): Node => {
     if (isOp('-')) {

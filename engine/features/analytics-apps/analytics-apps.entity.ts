@@ -69,7 +69,9 @@ export const AnalyticsApp = new EntitySchema<AnalyticsAppRow>({
     synchronization: { type: 'simple-json', nullable: true },
   },
   indices: [{ name: 'IDX_analytics_apps_appId', columns: ['appId'], unique: true }],
-  foreignKeys: [{ target: 'Organization', columnNames: ['organizationId'], referencedColumnNames: ['id'], onDelete: 'SET NULL' }],
+  foreignKeys: [
+    { target: 'Organization', columnNames: ['organizationId'], referencedColumnNames: ['id'], onDelete: 'SET NULL' },
+  ],
 });
 
 export interface OrganizationAnalyticsAppRow {
@@ -91,6 +93,9 @@ export const OrganizationAnalyticsApp = new EntitySchema<OrganizationAnalyticsAp
 });
 
 // An app belongs to its organization and to those it is shared with; an app of none is shared by all.
-boundByOrganization(AnalyticsApp, (x) =>
-  `${x}.organizationId IN (:...orgs) OR ${x}.id IN (SELECT bo.analyticsAppId FROM organization_analytics_apps bo WHERE bo.organizationId IN (:...orgs))`
-  + ` OR (${x}.organizationId IS NULL AND ${x}.id NOT IN (SELECT bn.analyticsAppId FROM organization_analytics_apps bn))`);
+boundByOrganization(
+  AnalyticsApp,
+  (x) =>
+    `${x}.organizationId IN (:...orgs) OR ${x}.id IN (SELECT bo.analyticsAppId FROM organization_analytics_apps bo WHERE bo.organizationId IN (:...orgs))` +
+    ` OR (${x}.organizationId IS NULL AND ${x}.id NOT IN (SELECT bn.analyticsAppId FROM organization_analytics_apps bn))`,
+);

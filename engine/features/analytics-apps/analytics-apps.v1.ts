@@ -3,8 +3,24 @@ import { defineOp } from '../../ops/op.js';
 import { idParam, v } from '../../core/validation.js';
 import { type ListSpec, pageOfEntity } from '../../core/list-query.js';
 import { AnalyticsApp } from './analytics-apps.entity.js';
-import { AnalyticsAppV1, analyticsAppDto, linkAppsToOrganization, LIST_ANALYTICS_APPS, saveAnalyticsApp, unlinkAppsFromOrganization, appsInFolder, updateSynchronization, listOrganizationApps, SynchronizationV1 } from './analytics-apps.rules.js';
-import { AnalyticsAppResult, AnalyticsAppsListByFolderResult, OrganizationsLinkAnalyticsAppsResult, OrganizationsUnlinkAnalyticsAppsResult } from './analytics-apps.results.js';
+import {
+  AnalyticsAppV1,
+  analyticsAppDto,
+  linkAppsToOrganization,
+  LIST_ANALYTICS_APPS,
+  saveAnalyticsApp,
+  unlinkAppsFromOrganization,
+  appsInFolder,
+  updateSynchronization,
+  listOrganizationApps,
+  SynchronizationV1,
+} from './analytics-apps.rules.js';
+import {
+  AnalyticsAppResult,
+  AnalyticsAppsListByFolderResult,
+  OrganizationsLinkAnalyticsAppsResult,
+  OrganizationsUnlinkAnalyticsAppsResult,
+} from './analytics-apps.results.js';
 
 const ByFolderQuery = z.object({
   folderId: v.uuid().optional(),

@@ -8,14 +8,30 @@ import type { AppMeta, ChartDef } from '../../analytics/model.js';
 import { IMPORT_BODY_LIMIT } from '../../core/limits.js';
 import { providerAppId } from './analytics-apps.rules.js';
 import { Measure, Sort } from '../../render/document.js';
-import { AnalyticsChartDataResult, AnalyticsChartPictureResult, AnalyticsEvaluateResult, AnalyticsFieldValuesResult, AnalyticsGetResult } from './analytics-apps.results.js';
+import {
+  AnalyticsChartDataResult,
+  AnalyticsChartPictureResult,
+  AnalyticsEvaluateResult,
+  AnalyticsFieldValuesResult,
+  AnalyticsGetResult,
+} from './analytics-apps.results.js';
 import { DeletedResult } from '../common.results.js';
 
 const appParam = z.object({ id: v.uuid() });
 const itemParam = z.object({ id: v.uuid(), itemId: z.string().min(1).max(64) });
-export const SelectionsInput = z.record(z.string().min(1).max(200), z.array(z.union([z.string().max(1000), z.number()]).transform(String)).max(10_000)).default({});
+export const SelectionsInput = z
+  .record(
+    z.string().min(1).max(200),
+    z.array(z.union([z.string().max(1000), z.number()]).transform(String)).max(10_000),
+  )
+  .default({});
 
-const VariableInput = z.object({ id: z.string().max(64).optional(), name: v.text().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, { message: 'must be a name such as vTotalSales' }), definition: v.text(TEXT_MAX.text), description: v.nstr() });
+const VariableInput = z.object({
+  id: z.string().max(64).optional(),
+  name: v.text().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, { message: 'must be a name such as vTotalSales' }),
+  definition: v.text(TEXT_MAX.text),
+  description: v.nstr(),
+});
 const ChartInput = z.object({
   id: z.string().max(64).optional(),
   name: v.text(),
@@ -26,19 +42,27 @@ const ChartInput = z.object({
   limit: z.number().int().min(1).max(10_000).nullable().optional(),
 });
 const BookmarkInput = z.object({ id: z.string().max(64).optional(), name: v.text(), selections: SelectionsInput });
-const SheetInput = z.object({ id: z.string().max(64).optional(), name: v.text(), chartIds: z.array(z.string().max(64)).max(100) });
+const SheetInput = z.object({
+  id: z.string().max(64).optional(),
+  name: v.text(),
+  chartIds: z.array(z.string().max(64)).max(100),
+});
 
 const ImportInput = z.object({
   fileName: v.text().max(260),
   format: z.enum(['csv', 'xlsx', 'json']).optional(),
   /** Text for CSV and JSON; base64 for XLSX (or any format when `encoding` says so). */
-  content: z.string().min(1, { message: 'the file is empty' }).max(IMPORT_BODY_LIMIT, { message: 'is larger than the import limit' }),
+  content: z
+    .string()
+    .min(1, { message: 'the file is empty' })
+    .max(IMPORT_BODY_LIMIT, { message: 'is larger than the import limit' }),
   encoding: z.enum(['text', 'base64']).default('text'),
 });
 
 const checkFields = (meta: AppMeta, names: string[], field: string) => {
   for (const n of names)
-    if (!meta.fields.some((f) => f.name.toLowerCase() === n.toLowerCase())) throw badInput(`Unknown field "${n}"`, [{ field, message: `unknown field "${n}"` }]);
+    if (!meta.fields.some((f) => f.name.toLowerCase() === n.toLowerCase()))
+      throw badInput(`Unknown field "${n}"`, [{ field, message: `unknown field "${n}"` }]);
 };
 
 type Collection = 'variables' | 'charts' | 'bookmarks' | 'sheets';
@@ -47,11 +71,18 @@ type Collection = 'variables' | 'charts' | 'bookmarks' | 'sheets';
 const stored = <T extends z.ZodRawShape>(input: z.ZodObject<T>) => input.extend({ id: z.string() });
 
 /** Saves an item of one of the app's collections: a new id when none is given, names unique. */
-async function saveItem<T extends { id: string; name: string }>(ctx: OpContext, appId: string, collection: Collection, input: Omit<T, 'id'> & { id?: string }, check: (meta: AppMeta) => Promise<void> | void) {
+async function saveItem<T extends { id: string; name: string }>(
+  ctx: OpContext,
+  appId: string,
+  collection: Collection,
+  input: Omit<T, 'id'> & { id?: string },
+  check: (meta: AppMeta) => Promise<void> | void,
+) {
   const meta = await ctx.analytics.meta(appId);
   await check(meta);
   const list = meta[collection] as unknown as T[];
-  if (list.some((x) => x.name.toLowerCase() === input.name.toLowerCase() && x.id !== input.id)) throw conflict(`"${input.name}" already exists`, [{ field: 'body.name', message: 'is already used' }]);
+  if (list.some((x) => x.name.toLowerCase() === input.name.toLowerCase() && x.id !== input.id))
+    throw conflict(`"${input.name}" already exists`, [{ field: 'body.name', message: 'is already used' }]);
   if (input.id && !list.some((x) => x.id === input.id)) throw notFound(`${collection.slice(0, -1)} ${input.id}`);
   const item = { ...input, id: input.id ?? randomUUID() } as T;
   const next = await ctx.embedded.updateMeta(appId, (m) => {
@@ -65,7 +96,8 @@ async function saveItem<T extends { id: string; name: string }>(ctx: OpContext, 
 
 async function deleteItem(ctx: OpContext, appId: string, collection: Collection, itemId: string) {
   const meta = await ctx.analytics.meta(appId);
-  if (!(meta[collection] as { id: string }[]).some((x) => x.id === itemId)) throw notFound(`${collection.slice(0, -1)} ${itemId}`);
+  if (!(meta[collection] as { id: string }[]).some((x) => x.id === itemId))
+    throw notFound(`${collection.slice(0, -1)} ${itemId}`);
   await ctx.embedded.updateMeta(appId, (m) => {
     (m[collection] as { id: string }[]) = (m[collection] as { id: string }[]).filter((x) => x.id !== itemId);
     if (collection === 'charts') for (const s of m.sheets) s.chartIds = s.chartIds.filter((c) => c !== itemId);
@@ -76,10 +108,18 @@ async function deleteItem(ctx: OpContext, appId: string, collection: Collection,
 const path = (suffix = '') => `/api/app/analytics/{id}${suffix}`;
 
 /** Writes to an app (its data file and metadata) queue per app, apart from the main database's writes. */
-const APP_STORE = { store: (raw: { params?: unknown }) => `analytics:${String((raw.params as { id?: unknown } | undefined)?.id ?? '')}` };
+const APP_STORE = {
+  store: (raw: { params?: unknown }) => `analytics:${String((raw.params as { id?: unknown } | undefined)?.id ?? '')}`,
+};
 
 /** `result` is the item as stored (the input with its id), passed in so its type stays the collection's own. */
-function collectionOps<I extends z.ZodObject, R extends z.ZodObject, S extends string>(collection: Collection, singular: S, input: I, result: R, check: (ctx: OpContext, meta: AppMeta, body: z.output<I>) => Promise<void> | void) {
+function collectionOps<I extends z.ZodObject, R extends z.ZodObject, S extends string>(
+  collection: Collection,
+  singular: S,
+  input: I,
+  result: R,
+  check: (ctx: OpContext, meta: AppMeta, body: z.output<I>) => Promise<void> | void,
+) {
   // The ids stay literal types (app.analytics.saveChart…), so the renderer's client is typed per operation.
   const Name = (singular[0].toUpperCase() + singular.slice(1)) as Capitalize<S>;
   return [
@@ -93,7 +133,9 @@ function collectionOps<I extends z.ZodObject, R extends z.ZodObject, S extends s
       result,
       handler: async (ctx, { params, body }) => {
         const appId = await providerAppId(ctx, params.id);
-        return saveItem<z.output<R> & { id: string; name: string }>(ctx, appId, collection, body as never, (meta) => check(ctx, meta, body as z.output<I>));
+        return saveItem<z.output<R> & { id: string; name: string }>(ctx, appId, collection, body as never, (meta) =>
+          check(ctx, meta, body as z.output<I>),
+        );
       },
     }),
     defineOp({
@@ -104,7 +146,8 @@ function collectionOps<I extends z.ZodObject, R extends z.ZodObject, S extends s
       writes: APP_STORE,
       input: { params: itemParam },
       result: DeletedResult,
-      handler: async (ctx, { params }) => deleteItem(ctx, await providerAppId(ctx, params.id), collection, params.itemId),
+      handler: async (ctx, { params }) =>
+        deleteItem(ctx, await providerAppId(ctx, params.id), collection, params.itemId),
     }),
   ];
 }
@@ -112,7 +155,7 @@ function collectionOps<I extends z.ZodObject, R extends z.ZodObject, S extends s
 export const analyticsContentApp = [
   defineOp({
     id: 'app.analytics.get',
-    summary: 'An analytics app\'s fields, variables, charts, bookmarks and sheets',
+    summary: "An analytics app's fields, variables, charts, bookmarks and sheets",
     http: { method: 'GET', path: path() },
     permission: 'viewProject',
     input: { params: appParam },
@@ -121,7 +164,7 @@ export const analyticsContentApp = [
   }),
   defineOp({
     id: 'app.analytics.import',
-    summary: 'Import a CSV, XLSX or JSON file as the app\'s data (a reload); progress events while it loads',
+    summary: "Import a CSV, XLSX or JSON file as the app's data (a reload); progress events while it loads",
     http: { method: 'POST', path: path('/import'), bodyLimit: IMPORT_BODY_LIMIT },
     permission: 'updateProject',
     writes: APP_STORE,
@@ -129,23 +172,45 @@ export const analyticsContentApp = [
     result: AnalyticsGetResult,
     handler: async (ctx, { params, body }) => {
       const appId = await providerAppId(ctx, params.id);
-      const format = body.format ?? (/\.xlsx$/i.test(body.fileName) ? 'xlsx' : /\.json$/i.test(body.fileName) ? 'json' : /\.(csv|txt|tsv)$/i.test(body.fileName) ? 'csv' : null);
-      if (!format) throw badInput('Say the format (csv, xlsx or json) or name the file with its extension', [{ field: 'body.format', message: 'is required for this file name' }]);
+      const format =
+        body.format ??
+        (/\.xlsx$/i.test(body.fileName)
+          ? 'xlsx'
+          : /\.json$/i.test(body.fileName)
+            ? 'json'
+            : /\.(csv|txt|tsv)$/i.test(body.fileName)
+              ? 'csv'
+              : null);
+      if (!format)
+        throw badInput('Say the format (csv, xlsx or json) or name the file with its extension', [
+          { field: 'body.format', message: 'is required for this file name' },
+        ]);
       const encoding = format === 'xlsx' ? 'base64' : body.encoding;
       const content = Buffer.from(body.content, encoding === 'base64' ? 'base64' : 'utf8');
       ctx.emit({ type: 'analytics.import.progress', payload: { appId: params.id, percent: 0, rows: 0 } });
-      return ctx.embedded.importFile(appId, format, content, body.fileName, (p) => ctx.emit({ type: 'analytics.import.progress', payload: { ...p, appId: params.id } }));
+      return ctx.embedded.importFile(appId, format, content, body.fileName, (p) =>
+        ctx.emit({ type: 'analytics.import.progress', payload: { ...p, appId: params.id } }),
+      );
     },
   }),
   defineOp({
     id: 'app.analytics.fieldValues',
-    summary: 'A field\'s possible values under the other fields\' selections',
+    summary: "A field's possible values under the other fields' selections",
     http: { method: 'POST', path: path('/field-values') },
     permission: 'viewProject',
     readOnly: true,
-    input: { params: appParam, body: z.object({ field: v.text(), selections: SelectionsInput, search: z.string().max(200).optional(), limit: z.number().int().min(1).max(100_000).optional() }) },
+    input: {
+      params: appParam,
+      body: z.object({
+        field: v.text(),
+        selections: SelectionsInput,
+        search: z.string().max(200).optional(),
+        limit: z.number().int().min(1).max(100_000).optional(),
+      }),
+    },
     result: AnalyticsFieldValuesResult,
-    handler: async (ctx, { params, body }) => ctx.analytics.fieldValues(await providerAppId(ctx, params.id), body.field, body.selections, body),
+    handler: async (ctx, { params, body }) =>
+      ctx.analytics.fieldValues(await providerAppId(ctx, params.id), body.field, body.selections, body),
   }),
   defineOp({
     id: 'app.analytics.evaluate',
@@ -155,25 +220,43 @@ export const analyticsContentApp = [
     readOnly: true,
     input: { params: appParam, body: z.object({ expression: v.text().max(2000), selections: SelectionsInput }) },
     result: AnalyticsEvaluateResult,
-    handler: async (ctx, { params, body }) => ({ value: await ctx.analytics.evaluate(await providerAppId(ctx, params.id), body.expression, body.selections) }),
+    handler: async (ctx, { params, body }) => ({
+      value: await ctx.analytics.evaluate(await providerAppId(ctx, params.id), body.expression, body.selections),
+    }),
   }),
   defineOp({
     id: 'app.analytics.chartData',
-    summary: 'A saved chart\'s data, or that of dimensions and measures given, under selections',
+    summary: "A saved chart's data, or that of dimensions and measures given, under selections",
     http: { method: 'POST', path: path('/chart-data') },
     permission: 'viewProject',
     readOnly: true,
-    input: { params: appParam, body: z.object({ chartId: z.string().max(64).optional(), dimensions: z.array(v.text()).max(5).optional(), measures: z.array(Measure).max(10).optional(), sort: Sort.nullable().optional(), limit: z.number().int().min(1).max(10_000).nullable().optional(), selections: SelectionsInput }) },
+    input: {
+      params: appParam,
+      body: z.object({
+        chartId: z.string().max(64).optional(),
+        dimensions: z.array(v.text()).max(5).optional(),
+        measures: z.array(Measure).max(10).optional(),
+        sort: Sort.nullable().optional(),
+        limit: z.number().int().min(1).max(10_000).nullable().optional(),
+        selections: SelectionsInput,
+      }),
+    },
     result: AnalyticsChartDataResult,
     handler: async (ctx, { params, body }) => {
       const appId = await providerAppId(ctx, params.id);
-      let chart: Pick<ChartDef, 'dimensions' | 'measures' | 'sort' | 'limit'> = { dimensions: body.dimensions ?? [], measures: body.measures ?? [], sort: body.sort, limit: body.limit };
+      let chart: Pick<ChartDef, 'dimensions' | 'measures' | 'sort' | 'limit'> = {
+        dimensions: body.dimensions ?? [],
+        measures: body.measures ?? [],
+        sort: body.sort,
+        limit: body.limit,
+      };
       if (body.chartId) {
         const found = (await ctx.analytics.meta(appId)).charts.find((c) => c.id === body.chartId);
         if (!found) throw notFound(`Chart ${body.chartId}`);
         chart = found;
       }
-      if (!chart.measures.length && !chart.dimensions.length) throw badInput('Give a chart or dimensions and measures', [{ field: 'body.measures', message: 'is required' }]);
+      if (!chart.measures.length && !chart.dimensions.length)
+        throw badInput('Give a chart or dimensions and measures', [{ field: 'body.measures', message: 'is required' }]);
       return ctx.analytics.chartData(appId, chart, body.selections);
     },
   }),
@@ -195,9 +278,19 @@ export const analyticsContentApp = [
       // The chart library loads on the first picture, not at start.
       const { chartSvg } = await import('../../render/chart-svg.js');
       const svg = chartSvg({
-        type: 'chart', title: chart.name, chartType: type,
-        categories: data.rows.map((r) => r.slice(0, nd).map((v) => String(v ?? '')).join(' · ')),
-        series: data.measures.map((name, k) => ({ name, values: data.rows.map((r) => (typeof r[nd + k] === 'number' ? (r[nd + k] as number) : null)) })),
+        type: 'chart',
+        title: chart.name,
+        chartType: type,
+        categories: data.rows.map((r) =>
+          r
+            .slice(0, nd)
+            .map((v) => String(v ?? ''))
+            .join(' · '),
+        ),
+        series: data.measures.map((name, k) => ({
+          name,
+          values: data.rows.map((r) => (typeof r[nd + k] === 'number' ? (r[nd + k] as number) : null)),
+        })),
       });
       return { svg };
     },
@@ -209,9 +302,14 @@ export const analyticsContentApp = [
     checkFields(meta, body.dimensions, 'body.dimensions');
     body.measures.forEach((m, k) => ctx.analytics.checkExpression(meta, m.expression, `body.measures.${k}.expression`));
   }),
-  ...collectionOps('bookmarks', 'bookmark', BookmarkInput, stored(BookmarkInput), (_ctx, meta, body) => checkFields(meta, Object.keys(body.selections), 'body.selections')),
+  ...collectionOps('bookmarks', 'bookmark', BookmarkInput, stored(BookmarkInput), (_ctx, meta, body) =>
+    checkFields(meta, Object.keys(body.selections), 'body.selections'),
+  ),
   ...collectionOps('sheets', 'sheet', SheetInput, stored(SheetInput), (_ctx, meta, body) => {
     const missing = body.chartIds.find((c) => !meta.charts.some((x) => x.id === c));
-    if (missing) throw badInput(`Chart ${missing} is not in the app`, [{ field: 'body.chartIds', message: `unknown chart ${missing}` }]);
+    if (missing)
+      throw badInput(`Chart ${missing} is not in the app`, [
+        { field: 'body.chartIds', message: `unknown chart ${missing}` },
+      ]);
   }),
 ] as const;

@@ -12,12 +12,21 @@ import { ApiKey, type ApiKeyRow } from './api-keys.entity.js';
 import { pageOf, ListQuery } from '../../core/list-query.js';
 
 export const LIST_API_KEYS: ListSpec = {
-  sort: { name: 'LOWER(k.name)', description: 'LOWER(k.description)', expiryDate: 'k.expiryDate', createdDate: 'k.createdDate', lastUsedDate: 'k.lastUsedDate' },
+  sort: {
+    name: 'LOWER(k.name)',
+    description: 'LOWER(k.description)',
+    expiryDate: 'k.expiryDate',
+    createdDate: 'k.createdDate',
+    lastUsedDate: 'k.lastUsedDate',
+  },
   defaultSort: { by: 'createdDate', direction: 'desc' },
   text: { name: 'k.name', description: 'k.description' },
   bool: {
     // Compared in SQL with the clock's now, bound as a parameter in SQLite's datetime text form.
-    expired: (value, p) => ({ sql: value ? `k.expiryDate <= :${p}` : `k.expiryDate > :${p}`, params: { [p]: sqliteNow() } }),
+    expired: (value, p) => ({
+      sql: value ? `k.expiryDate <= :${p}` : `k.expiryDate > :${p}`,
+      params: { [p]: sqliteNow() },
+    }),
   },
 };
 
@@ -28,9 +37,17 @@ function sqliteNow(): string {
 /** The key's secret never leaves the create response; the list shows its first characters only. */
 /** An API key as answered: never its secret, only its first characters (`key` comes once, at creation). */
 export const ApiKeyResult = z.object({
-  id: z.guid(), name: z.string(), description: z.string().nullable(), expiryDate: z.iso.datetime().nullable(), expired: z.boolean(),
-  keyPrefix: z.string(), userId: z.guid().nullable(), organizationId: z.guid().nullable(), lastUsedDate: z.iso.datetime().nullable(),
-  createdDate: z.iso.datetime().nullable(), modifiedDate: z.iso.datetime().nullable(),
+  id: z.guid(),
+  name: z.string(),
+  description: z.string().nullable(),
+  expiryDate: z.iso.datetime().nullable(),
+  expired: z.boolean(),
+  keyPrefix: z.string(),
+  userId: z.guid().nullable(),
+  organizationId: z.guid().nullable(),
+  lastUsedDate: z.iso.datetime().nullable(),
+  createdDate: z.iso.datetime().nullable(),
+  modifiedDate: z.iso.datetime().nullable(),
 });
 export const NewApiKeyResult = ApiKeyResult.extend({ key: z.string() });
 
@@ -50,7 +67,10 @@ export function apiKeyDto(k: ApiKeyRow, now: Date): z.output<typeof ApiKeyResult
   };
 }
 
-export async function createApiKey(ctx: OpContext, f: { name: string; description?: string | null; expiryDate: string; organizationId?: string }) {
+export async function createApiKey(
+  ctx: OpContext,
+  f: { name: string; description?: string | null; expiryDate: string; organizationId?: string },
+) {
   const expiry = new Date(f.expiryDate);
   if (!(expiry > ctx.now())) throw fieldError('body.expiryDate', 'must be in the future');
   if (f.organizationId) await findOr404(ctx, Organization, f.organizationId, 'Organization');
@@ -85,14 +105,22 @@ export async function updateApiKey(ctx: OpContext, id: string, f: { name: string
 export async function deleteApiKeys(ctx: OpContext, ids: string[]) {
   const rows = await requireAll(ctx, ApiKey, ids, 'API key');
   const p = me(ctx);
-  if (!(p.isTenantOwner || p.isTenantAdmin) && rows.some((k) => k.userId !== p.user.id)) throw forbidden('Only a tenant administrator may delete the API keys of others');
+  if (!(p.isTenantOwner || p.isTenantAdmin) && rows.some((k) => k.userId !== p.user.id))
+    throw forbidden('Only a tenant administrator may delete the API keys of others');
   if (rows.length) await ctx.db.getRepository(ApiKey).delete(rows.map((k) => k.id));
   return { deleted: rows.length };
 }
 
 /** The caller's own API keys, one page. */
 export async function listOwnApiKeys(ctx: OpContext, list: ListQuery) {
-  return pageOf(ctx.db.getRepository(ApiKey).createQueryBuilder('k').where('k.userId = :me', { me: me(ctx).user.id }), LIST_API_KEYS, list, 'k.id', (k) =>
-        apiKeyDto(k, ctx.now()),
-      );
+  return pageOf(
+    ctx.db
+      .getRepository(ApiKey)
+      .createQueryBuilder('k')
+      .where('k.userId = :me', { me: me(ctx).user.id }),
+    LIST_API_KEYS,
+    list,
+    'k.id',
+    (k) => apiKeyDto(k, ctx.now()),
+  );
 }

@@ -3,7 +3,16 @@ import { defineOp } from '../../ops/op.js';
 import { idParam, v } from '../../core/validation.js';
 import { type ListSpec, pageOfEntity } from '../../core/list-query.js';
 import { ApiKey } from './api-keys.entity.js';
-import { apiKeyDto, ApiKeyResult, NewApiKeyResult, createApiKey, deleteApiKeys, LIST_API_KEYS, updateApiKey, listOwnApiKeys } from './api-keys.rules.js';
+import {
+  apiKeyDto,
+  ApiKeyResult,
+  NewApiKeyResult,
+  createApiKey,
+  deleteApiKeys,
+  LIST_API_KEYS,
+  updateApiKey,
+  listOwnApiKeys,
+} from './api-keys.rules.js';
 import { DeletedResult } from '../common.results.js';
 
 // Set A 2.1

@@ -6,7 +6,12 @@ import { ApiKeyBResult, NewApiKeyBResult } from './api-keys.results.js';
 import { withSetBIds } from '../../core/set-b-names.js';
 
 // Set B 2.3
-const CreateV2 = z.object({ name: v.text(), description: v.nstr(), expiryDate: v.dateTime(), organizationID: v.uuid() });
+const CreateV2 = z.object({
+  name: v.text(),
+  description: v.nstr(),
+  expiryDate: v.dateTime(),
+  organizationID: v.uuid(),
+});
 const UpdateV2 = z.object({ name: v.text(), description: v.nstr() });
 
 export const apiKeysV2 = [
@@ -17,7 +22,8 @@ export const apiKeysV2 = [
     permission: 'useApiKeys',
     input: { body: CreateV2 },
     result: NewApiKeyBResult,
-    handler: async (ctx, { body }) => withSetBIds(await createApiKey(ctx, { ...body, organizationId: body.organizationID }), 'organizationId'),
+    handler: async (ctx, { body }) =>
+      withSetBIds(await createApiKey(ctx, { ...body, organizationId: body.organizationID }), 'organizationId'),
   }),
   defineOp({
     id: 'v2.apiKeys.update',

@@ -4,8 +4,14 @@ import { changeOwnPassword, endSession, signIn, whoAmI } from './auth.rules.js';
 import { AuthLogoutResult, AuthMeResult, AuthResult } from './auth.results.js';
 import { SessionTokenResult } from '../common.results.js';
 
-const Login = z.object({ email: z.string().trim().min(1, 'must not be empty').max(254), password: z.string().min(1, 'must not be empty').max(256) });
-const ChangePassword = z.object({ currentPassword: z.string().min(1, 'must not be empty').max(256), newPassword: z.string().max(256) });
+const Login = z.object({
+  email: z.string().trim().min(1, 'must not be empty').max(254),
+  password: z.string().min(1, 'must not be empty').max(256),
+});
+const ChangePassword = z.object({
+  currentPassword: z.string().min(1, 'must not be empty').max(256),
+  newPassword: z.string().max(256),
+});
 
 export const authApp = [
   defineOp({
@@ -37,7 +43,7 @@ export const authApp = [
   }),
   defineOp({
     id: 'app.auth.changePassword',
-    summary: 'Change one\'s own password; ends every session and starts a new one',
+    summary: "Change one's own password; ends every session and starts a new one",
     http: { method: 'POST', path: '/api/app/auth/password' },
     permission: 'authenticated',
     session: 'start',

@@ -46,7 +46,9 @@ export async function signIn(ctx: OpContext, email: string, password: string) {
   // A directory's people without a password of their own here are checked by their directory.
   const byDirectory = !!user?.isActive && !!user.directoryId && !user.passwordHash;
   // Same answer and similar time whether the address exists or not.
-  const ok = byDirectory ? await directoryPasswordHolds(ctx, user!, password) : await verifyPassword(password, user?.passwordHash ?? DUMMY_HASH);
+  const ok = byDirectory
+    ? await directoryPasswordHolds(ctx, user!, password)
+    : await verifyPassword(password, user?.passwordHash ?? DUMMY_HASH);
   if (!user || !ok || !user.isActive || !(user.passwordHash || byDirectory)) {
     guard.fail(accountKey, ctx.client);
     throw unauthorized('E-mail or password is incorrect, or the account is inactive');
@@ -65,10 +67,13 @@ export async function endSession(ctx: OpContext) {
 /** A new password of one's own: every session ends and a new one starts. */
 export async function changeOwnPassword(ctx: OpContext, currentPassword: string, newPassword: string) {
   const user = me(ctx).user;
-  if (!(await verifyPassword(currentPassword, user.passwordHash))) throw fieldError('body.currentPassword', 'is not the current password');
+  if (!(await verifyPassword(currentPassword, user.passwordHash)))
+    throw fieldError('body.currentPassword', 'is not the current password');
   const problem = passwordProblem(newPassword);
   if (problem) throw fieldError('body.newPassword', problem);
-  await ctx.db.getRepository(User).update(user.id, { passwordHash: await hashPassword(newPassword), modifiedDate: ctx.now() });
+  await ctx.db
+    .getRepository(User)
+    .update(user.id, { passwordHash: await hashPassword(newPassword), modifiedDate: ctx.now() });
   await ctx.db.getRepository(Session).delete({ userId: user.id });
   return startSession(ctx, user.id);
 }

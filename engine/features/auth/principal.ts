@@ -11,9 +11,16 @@ export const SESSION_PREFIX = 'bss_';
 export const API_KEY_PREFIX = 'bsk_';
 
 /** Effective permissions: the union over the user's active roles; owners and tenant admins hold all. */
-export async function principalFor(s: EngineServices, user: UserRow, via: Principal['via'], credentialId: string): Promise<Principal> {
+export async function principalFor(
+  s: EngineServices,
+  user: UserRow,
+  via: Principal['via'],
+  credentialId: string,
+): Promise<Principal> {
   const links = await s.db.getRepository(UserRole).findBy({ userId: user.id });
-  const roles = links.length ? await s.db.getRepository(Role).findBy({ id: In(links.map((l) => l.targetId)), isActive: true }) : [];
+  const roles = links.length
+    ? await s.db.getRepository(Role).findBy({ id: In(links.map((l) => l.targetId)), isActive: true })
+    : [];
   const admin = user.isTenantOwner || user.isTenantAdmin;
   const permissions: PermissionFlags = admin ? allPermissions() : noPermissions();
   let allProjects = admin;
@@ -33,7 +40,9 @@ export async function principalFor(s: EngineServices, user: UserRow, via: Princi
     roleIds: roles.map((r) => r.id),
     allProjects,
     projectIds: [...projectIds],
-    organizationIds: admin ? null : (await s.db.getRepository(UserOrganization).findBy({ userId: user.id })).map((l) => l.targetId),
+    organizationIds: admin
+      ? null
+      : (await s.db.getRepository(UserOrganization).findBy({ userId: user.id })).map((l) => l.targetId),
   };
 }
 

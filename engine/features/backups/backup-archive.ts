@@ -17,7 +17,17 @@ export const BACKUP_EXTENSION = '.bsbackup';
 const DB_FILE = 'broadsheet.db';
 const KEY_FILE = 'secret.key';
 /** Tables whose counts the manifest records (what a person would check after a restore). */
-const COUNTED = ['users', 'groups', 'projects', 'reports', 'tasks', 'requests', 'outbox', 'hub_files', 'member_permissions'];
+const COUNTED = [
+  'users',
+  'groups',
+  'projects',
+  'reports',
+  'tasks',
+  'requests',
+  'outbox',
+  'hub_files',
+  'member_permissions',
+];
 
 export interface BackupManifest {
   format: typeof BACKUP_FORMAT;
@@ -37,8 +47,10 @@ function sqlite(path: string, mode = sqlite3.OPEN_READWRITE | sqlite3.OPEN_CREAT
     const db = new sqlite3.Database(path, mode, (e) => (e ? reject(e) : resolve(db)));
   });
 }
-const all = <T>(db: sqlite3.Database, sql: string, params: unknown[] = []) => new Promise<T[]>((resolve, reject) => db.all(sql, params, (e, rows) => (e ? reject(e) : resolve(rows as T[]))));
-const closeDb = (db: sqlite3.Database) => new Promise<void>((resolve, reject) => db.close((e) => (e ? reject(e) : resolve())));
+const all = <T>(db: sqlite3.Database, sql: string, params: unknown[] = []) =>
+  new Promise<T[]>((resolve, reject) => db.all(sql, params, (e, rows) => (e ? reject(e) : resolve(rows as T[]))));
+const closeDb = (db: sqlite3.Database) =>
+  new Promise<void>((resolve, reject) => db.close((e) => (e ? reject(e) : resolve())));
 
 /** A consistent copy of a live SQLite file through a connection of its own (a WAL reader's snapshot). */
 async function snapshot(source: string, target: string) {
@@ -133,22 +145,35 @@ export async function writeBackup(o: WriteBackupOptions): Promise<{ manifest: Ba
     if (o.secretKey) await writeFile(join(staging, KEY_FILE), o.secretKey.toString('base64'), { mode: 0o600 });
     const files: BackupManifest['files'] = {};
     for await (const path of walk(staging)) {
-      files[relative(staging, path).split(sep).join('/')] = { size: (await stat(path)).size, sha256: await sha256(path) };
+      files[relative(staging, path).split(sep).join('/')] = {
+        size: (await stat(path)).size,
+        sha256: await sha256(path),
+      };
     }
     const db = await sqlite(join(staging, DB_FILE), sqlite3.OPEN_READONLY);
     const counts: Record<string, number> = {};
     try {
-      for (const table of COUNTED) counts[table] = Number((await all<{ n: number }>(db, `SELECT COUNT(*) AS n FROM "${table}"`))[0].n);
+      for (const table of COUNTED)
+        counts[table] = Number((await all<{ n: number }>(db, `SELECT COUNT(*) AS n FROM "${table}"`))[0].n);
     } finally {
       await closeDb(db);
     }
     const manifest: BackupManifest = {
-      format: BACKUP_FORMAT, version: 1, createdAt: o.now.toISOString(), schemaVersion: o.schemaVersion, release: o.release,
-      includesSecretKey: !!o.secretKey, counts, files,
+      format: BACKUP_FORMAT,
+      version: 1,
+      createdAt: o.now.toISOString(),
+      schemaVersion: o.schemaVersion,
+      release: o.release,
+      includesSecretKey: !!o.secretKey,
+      counts,
+      files,
     };
     await writeFile(join(staging, 'manifest.json'), JSON.stringify(manifest, null, 1), { mode: 0o600 });
     const entries = ['manifest.json', ...Object.keys(files)];
-    await tar.create({ gzip: true, file: partial, cwd: staging, portable: true, mode: 0o600 } as tar.TarOptionsWithAliasesFile, entries);
+    await tar.create(
+      { gzip: true, file: partial, cwd: staging, portable: true, mode: 0o600 } as tar.TarOptionsWithAliasesFile,
+      entries,
+    );
     await syncFile(partial);
     await rename(partial, o.file);
     return { manifest, size: (await stat(o.file)).size };
@@ -171,31 +196,56 @@ const RESTORE_APPLIED = 'restore-applied.json';
  * beyond them), and `PRAGMA integrity_check` of every database. A good one is marked pending: the
  * next start puts it in place.
  */
-export async function stageRestore(dataDir: string, file: string, knownSchema: number, restoreSecretKey: boolean): Promise<BackupManifest> {
+export async function stageRestore(
+  dataDir: string,
+  file: string,
+  knownSchema: number,
+  restoreSecretKey: boolean,
+): Promise<BackupManifest> {
   const staging = join(dataDir, RESTORE_STAGING);
   await rm(staging, { recursive: true, force: true });
   await rm(join(dataDir, RESTORE_PENDING), { force: true });
   await mkdir(staging, { mode: 0o700 });
   try {
     // Only plain files and folders, never outside the staging folder (tar refuses `..` and absolute paths).
-    await tar.extract({ file, cwd: staging, strict: true, preservePaths: false, filter: (_p, entry) => ('type' in entry ? entry.type === 'File' || entry.type === 'Directory' : true) }).catch((e: Error) => {
-      throw new BackupProblem(`This file is not a Broadsheet backup, or it is damaged: ${e.message}`);
-    });
-    const manifest = JSON.parse(await readFile(join(staging, 'manifest.json'), 'utf8').catch(() => '{}')) as BackupManifest;
-    if (manifest.format !== BACKUP_FORMAT) throw new BackupProblem('This file is not a Broadsheet backup (it has no Broadsheet manifest)');
+    await tar
+      .extract({
+        file,
+        cwd: staging,
+        strict: true,
+        preservePaths: false,
+        filter: (_p, entry) => ('type' in entry ? entry.type === 'File' || entry.type === 'Directory' : true),
+      })
+      .catch((e: Error) => {
+        throw new BackupProblem(`This file is not a Broadsheet backup, or it is damaged: ${e.message}`);
+      });
+    const manifest = JSON.parse(
+      await readFile(join(staging, 'manifest.json'), 'utf8').catch(() => '{}'),
+    ) as BackupManifest;
+    if (manifest.format !== BACKUP_FORMAT)
+      throw new BackupProblem('This file is not a Broadsheet backup (it has no Broadsheet manifest)');
     if (manifest.schemaVersion > knownSchema) {
-      throw new BackupProblem(`This backup was made by a newer release (schema version ${manifest.schemaVersion}); this release knows schema version ${knownSchema} at most`);
+      throw new BackupProblem(
+        `This backup was made by a newer release (schema version ${manifest.schemaVersion}); this release knows schema version ${knownSchema} at most`,
+      );
     }
     const found = new Set<string>();
     for await (const path of walk(staging)) found.add(relative(staging, path).split(sep).join('/'));
     found.delete('manifest.json');
     for (const [name, expected] of Object.entries(manifest.files)) {
       const path = join(staging, ...name.split('/'));
-      if (!found.delete(name) || (await stat(path)).size !== expected.size || (await sha256(path)) !== expected.sha256) {
+      if (
+        !found.delete(name) ||
+        (await stat(path)).size !== expected.size ||
+        (await sha256(path)) !== expected.sha256
+      ) {
         throw new BackupProblem(`The backup is damaged: ${name} is missing or differs from what was backed up`);
       }
     }
-    if (found.size) throw new BackupProblem(`The backup holds files its manifest does not name (${[...found][0]}): it was changed after it was made`);
+    if (found.size)
+      throw new BackupProblem(
+        `The backup holds files its manifest does not name (${[...found][0]}): it was changed after it was made`,
+      );
     for (const name of Object.keys(manifest.files).filter((n) => n.endsWith('.db'))) {
       const verdict = await integrityOf(join(staging, ...name.split('/')));
       if (verdict !== 'ok') throw new BackupProblem(`The backup's ${name} fails SQLite's integrity check: ${verdict}`);
@@ -203,7 +253,15 @@ export async function stageRestore(dataDir: string, file: string, knownSchema: n
     if (!restoreSecretKey) await rm(join(staging, KEY_FILE), { force: true });
     // A state with no files or apps replaces one with them: the folders are there to take their place.
     for (const sub of ['files', 'apps', 'logs']) await mkdir(join(staging, sub), { recursive: true, mode: 0o700 });
-    await writeFile(join(dataDir, RESTORE_PENDING), JSON.stringify({ from: file, stagedAt: new Date().toISOString(), restoreSecretKey: restoreSecretKey && manifest.includesSecretKey }), { mode: 0o600 });
+    await writeFile(
+      join(dataDir, RESTORE_PENDING),
+      JSON.stringify({
+        from: file,
+        stagedAt: new Date().toISOString(),
+        restoreSecretKey: restoreSecretKey && manifest.includesSecretKey,
+      }),
+      { mode: 0o600 },
+    );
     return manifest;
   } catch (e) {
     await rm(staging, { recursive: true, force: true });
@@ -238,7 +296,10 @@ export async function applyPendingRestore(dataDir: string): Promise<{ applied: b
     if (existsSync(join(staging, name))) await rename(join(staging, name), current);
   }
   const keyFile = join(staging, KEY_FILE);
-  const secretKey = marker.restoreSecretKey && existsSync(keyFile) ? Buffer.from((await readFile(keyFile, 'utf8')).trim(), 'base64') : null;
+  const secretKey =
+    marker.restoreSecretKey && existsSync(keyFile)
+      ? Buffer.from((await readFile(keyFile, 'utf8')).trim(), 'base64')
+      : null;
   await writeFile(join(dataDir, RESTORE_APPLIED), JSON.stringify({ previous: 'before-restore' }), { mode: 0o600 });
   await rm(pending, { force: true });
   return { applied: true, secretKey };
@@ -267,5 +328,6 @@ export async function rollBackRestore(dataDir: string): Promise<boolean> {
 
 /** What a crash during a backup left in the data folder (staging links) is removed at start. */
 export async function removeBackupLeftovers(dataDir: string): Promise<void> {
-  for (const name of await readdir(dataDir)) if (name.startsWith('backup-staging-')) await rm(join(dataDir, name), { recursive: true, force: true });
+  for (const name of await readdir(dataDir))
+    if (name.startsWith('backup-staging-')) await rm(join(dataDir, name), { recursive: true, force: true });
 }

@@ -12,7 +12,12 @@ export class BackupSchedule {
     private readonly services: EngineServices,
     options: { timers?: boolean } = {},
   ) {
-    this.periodic = new Periodic(CHECK_EVERY_MS, () => this.tick(), (e) => services.log.error('The scheduled backup failed', { error: e.message }), options.timers !== false);
+    this.periodic = new Periodic(
+      CHECK_EVERY_MS,
+      () => this.tick(),
+      (e) => services.log.error('The scheduled backup failed', { error: e.message }),
+      options.timers !== false,
+    );
   }
 
   start() {
@@ -23,7 +28,10 @@ export class BackupSchedule {
   async tick(): Promise<boolean> {
     const settings = await backupSettings(this.services);
     // The first due time counts from the last backup, or from when the schedule was set up.
-    const next = nextBackupAfter(settings, new Date(settings.lastBackupAt ?? settings.scheduledFrom ?? this.services.now().toISOString()));
+    const next = nextBackupAfter(
+      settings,
+      new Date(settings.lastBackupAt ?? settings.scheduledFrom ?? this.services.now().toISOString()),
+    );
     if (!next || next > this.services.now() || !settings.folder) return false;
     try {
       await createBackup(this.services, {}, 'folder');

@@ -14,7 +14,9 @@ export const BackupResult = z.object({
   weekday: z.enum(['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday']).optional(),
   lastBackupAt: z.string().nullable(),
   scheduledFrom: z.string().nullable(),
-  lastResult: z.object({ at: z.string(), file: z.string().nullable(), size: z.number().nullable(), error: z.string().nullable() }).nullable(),
+  lastResult: z
+    .object({ at: z.string(), file: z.string().nullable(), size: z.number().nullable(), error: z.string().nullable() })
+    .nullable(),
 });
 
 export const BackupsCreateResult = z.object({

@@ -18,7 +18,11 @@ const WEEKDAYS = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Frida
 const OWN_NAME = /^broadsheet-\d{4}-\d{2}-\d{2}-\d{6}\.bsbackup$/;
 
 const path = (max = 1024) =>
-  z.string().trim().min(1, { message: 'must not be empty' }).max(max, { message: `must be at most ${max} characters` })
+  z
+    .string()
+    .trim()
+    .min(1, { message: 'must not be empty' })
+    .max(max, { message: `must be at most ${max} characters` })
     .refine((s) => !s.includes('\0'), { message: 'must not contain NUL characters' })
     .refine((s) => isAbsolute(s), { message: 'must be a full path (such as /home/me/backups)' });
 
@@ -27,15 +31,33 @@ export const BackupSettingsInput = z.object({
   frequency: v.oneOf(['Off', 'Daily', 'Weekly']),
   atHour: z.number().int().min(0, { message: 'must be 0 to 23' }).max(23, { message: 'must be 0 to 23' }),
   weekday: v.oneOf(WEEKDAYS).optional(),
-  keep: z.number().int().min(1, { message: 'must keep at least 1 backup' }).max(365, { message: 'must be at most 365' }),
+  keep: z
+    .number()
+    .int()
+    .min(1, { message: 'must keep at least 1 backup' })
+    .max(365, { message: 'must be at most 365' }),
   includeSecretKey: v.bool(),
 });
-export type BackupSettings = z.output<typeof BackupSettingsInput> & { lastBackupAt: string | null; scheduledFrom: string | null; lastResult: { at: string; file: string | null; size: number | null; error: string | null } | null };
+export type BackupSettings = z.output<typeof BackupSettingsInput> & {
+  lastBackupAt: string | null;
+  scheduledFrom: string | null;
+  lastResult: { at: string; file: string | null; size: number | null; error: string | null } | null;
+};
 
 /** One backup at a time in this process. */
 let running = false;
 
-const DEFAULTS: BackupSettings = { folder: null, frequency: 'Off', atHour: 2, weekday: 'Sunday', keep: 7, includeSecretKey: false, lastBackupAt: null, scheduledFrom: null, lastResult: null };
+const DEFAULTS: BackupSettings = {
+  folder: null,
+  frequency: 'Off',
+  atHour: 2,
+  weekday: 'Sunday',
+  keep: 7,
+  includeSecretKey: false,
+  lastBackupAt: null,
+  scheduledFrom: null,
+  lastResult: null,
+};
 
 export const CreateBackupInput = z.object({ file: path().nullable().optional(), includeSecretKey: v.obool() });
 export const RestoreInput = z.object({ file: path(), restoreSecretKey: v.obool() });
@@ -54,7 +76,8 @@ async function checkFolder(s: Pick<EngineServices, 'dataDir'>, folder: string, f
   const info = await stat(folder).catch(() => null);
   if (!info?.isDirectory()) throw fieldError(field, 'must be an existing folder');
   const inside = relative(resolve(s.dataDir), resolve(folder));
-  if (inside === '' || (!inside.startsWith('..') && !isAbsolute(inside))) throw fieldError(field, "must be outside Broadsheet's data folder: a backup kept beside its data is lost with it");
+  if (inside === '' || (!inside.startsWith('..') && !isAbsolute(inside)))
+    throw fieldError(field, "must be outside Broadsheet's data folder: a backup kept beside its data is lost with it");
 }
 
 /** The next scheduled backup after `from`, or null when backups are off. */
@@ -69,12 +92,21 @@ export async function configureBackups(ctx: OpContext, f: z.output<typeof Backup
   if (f.frequency !== 'Off' && !f.folder) throw fieldError('body.folder', 'must be set for backups on a schedule');
   const current = await backupSettings(ctx);
   // A schedule counts from when it was set: a change never makes a backup due at once.
-  const scheduledFrom = f.frequency !== current.frequency || f.atHour !== current.atHour || f.weekday !== current.weekday ? ctx.now().toISOString() : current.scheduledFrom;
-  await ctx.db.getRepository(Setting).save({ key: SETTING_KEY, value: { ...current, ...f, scheduledFrom }, modifiedDate: ctx.now() });
+  const scheduledFrom =
+    f.frequency !== current.frequency || f.atHour !== current.atHour || f.weekday !== current.weekday
+      ? ctx.now().toISOString()
+      : current.scheduledFrom;
+  await ctx.db
+    .getRepository(Setting)
+    .save({ key: SETTING_KEY, value: { ...current, ...f, scheduledFrom }, modifiedDate: ctx.now() });
   return backupOverview(ctx);
 }
 
-const stamp = (d: Date) => d.toISOString().replace(/[-:]/g, '').replace(/^(\d{4})(\d{2})(\d{2})T(\d{6}).*$/, '$1-$2-$3-$4');
+const stamp = (d: Date) =>
+  d
+    .toISOString()
+    .replace(/[-:]/g, '')
+    .replace(/^(\d{4})(\d{2})(\d{2})T(\d{6}).*$/, '$1-$2-$3-$4');
 
 /** The backups in the configured folder, newest first, and what the schedule will do. */
 export async function backupOverview(ctx: Pick<EngineServices, 'db' | 'now'>) {
@@ -83,11 +115,20 @@ export async function backupOverview(ctx: Pick<EngineServices, 'db' | 'now'>) {
   if (settings.folder && existsSync(settings.folder)) {
     for (const name of (await readdir(settings.folder)).filter((n) => n.endsWith(BACKUP_EXTENSION))) {
       const info = await stat(join(settings.folder, name)).catch(() => null);
-      if (info?.isFile()) backups.push({ name, file: join(settings.folder, name), size: info.size, modifiedDate: info.mtime.toISOString() });
+      if (info?.isFile())
+        backups.push({
+          name,
+          file: join(settings.folder, name),
+          size: info.size,
+          modifiedDate: info.mtime.toISOString(),
+        });
     }
   }
   backups.sort((a, b) => b.modifiedDate.localeCompare(a.modifiedDate) || b.name.localeCompare(a.name));
-  const next = nextBackupAfter(settings, new Date(settings.lastBackupAt ?? settings.scheduledFrom ?? ctx.now().toISOString()));
+  const next = nextBackupAfter(
+    settings,
+    new Date(settings.lastBackupAt ?? settings.scheduledFrom ?? ctx.now().toISOString()),
+  );
   return { ...settings, nextBackupAt: next?.toISOString() ?? null, backups, running };
 }
 
@@ -99,7 +140,11 @@ export interface BackupHost extends Pick<EngineServices, 'db' | 'now' | 'write' 
  * Writes a backup: to the file named, or under a name of its own in the configured folder. One at
  * a time (a second is told so). Answers what was written.
  */
-export async function createBackup(s: BackupHost, f: { file?: string | null; includeSecretKey?: boolean }, field = 'body.file') {
+export async function createBackup(
+  s: BackupHost,
+  f: { file?: string | null; includeSecretKey?: boolean },
+  field = 'body.file',
+) {
   const settings = await backupSettings(s);
   const now = s.now();
   let file: string;
@@ -115,16 +160,40 @@ export async function createBackup(s: BackupHost, f: { file?: string | null; inc
   if (running) throw conflict('A backup is being written already; wait for it to finish');
   running = true;
   // What a crash left half-written here is no backup: it goes before the next one is written.
-  for (const name of await readdir(resolve(file, '..')).catch(() => [] as string[])) if (name.endsWith(`${BACKUP_EXTENSION}.partial`)) await rm(join(resolve(file, '..'), name), { force: true });
+  for (const name of await readdir(resolve(file, '..')).catch(() => [] as string[]))
+    if (name.endsWith(`${BACKUP_EXTENSION}.partial`)) await rm(join(resolve(file, '..'), name), { force: true });
   const started = Date.now();
   try {
     const secretKey = (f.includeSecretKey ?? settings.includeSecretKey) ? await s.installation.secretKey() : null;
-    const { manifest, size } = await writeBackup({ dataDir: s.dataDir, file, schemaVersion: s.installation.schemaVersion, release: s.installation.release, secretKey, now });
-    await saveSettings(s, { ...(await backupSettings(s)), lastBackupAt: now.toISOString(), lastResult: { at: now.toISOString(), file, size, error: null } });
-    return { file, size, createdAt: manifest.createdAt, includesSecretKey: manifest.includesSecretKey, counts: manifest.counts, files: Object.keys(manifest.files).length, seconds: (Date.now() - started) / 1000 };
+    const { manifest, size } = await writeBackup({
+      dataDir: s.dataDir,
+      file,
+      schemaVersion: s.installation.schemaVersion,
+      release: s.installation.release,
+      secretKey,
+      now,
+    });
+    await saveSettings(s, {
+      ...(await backupSettings(s)),
+      lastBackupAt: now.toISOString(),
+      lastResult: { at: now.toISOString(), file, size, error: null },
+    });
+    return {
+      file,
+      size,
+      createdAt: manifest.createdAt,
+      includesSecretKey: manifest.includesSecretKey,
+      counts: manifest.counts,
+      files: Object.keys(manifest.files).length,
+      seconds: (Date.now() - started) / 1000,
+    };
   } catch (e) {
     s.log.error('A backup failed', { file, error: (e as Error).message });
-    throw e instanceof EngineError ? e : new EngineError(409, `The backup could not be written: ${(e as Error).message}`, [{ field, message: 'could not be written' }]);
+    throw e instanceof EngineError
+      ? e
+      : new EngineError(409, `The backup could not be written: ${(e as Error).message}`, [
+          { field, message: 'could not be written' },
+        ]);
   } finally {
     running = false;
   }
@@ -134,11 +203,18 @@ export async function createBackup(s: BackupHost, f: { file?: string | null; inc
 /** A scheduled backup that failed is recorded, so the screen can say so (an on-demand one answers its caller). */
 export async function recordFailedBackup(s: BackupHost, error: string) {
   const now = s.now().toISOString();
-  await saveSettings(s, { ...(await backupSettings(s)), lastBackupAt: now, lastResult: { at: now, file: null, size: null, error } });
+  await saveSettings(s, {
+    ...(await backupSettings(s)),
+    lastBackupAt: now,
+    lastResult: { at: now, file: null, size: null, error },
+  });
 }
 
 export async function applyRetention(folder: string, keep: number): Promise<number> {
-  const own = (await readdir(folder)).filter((n) => OWN_NAME.test(n)).sort().reverse();
+  const own = (await readdir(folder))
+    .filter((n) => OWN_NAME.test(n))
+    .sort()
+    .reverse();
   for (const name of own.slice(keep)) await rm(join(folder, name), { force: true });
   return Math.max(0, own.length - keep);
 }
@@ -156,8 +232,13 @@ export async function restoreBackup(ctx: OpContext, f: z.output<typeof RestoreIn
     throw e;
   }
   return {
-    staged: true, restartRequired: true, createdAt: manifest.createdAt, counts: manifest.counts, includesSecretKey: manifest.includesSecretKey,
+    staged: true,
+    restartRequired: true,
+    createdAt: manifest.createdAt,
+    counts: manifest.counts,
+    includesSecretKey: manifest.includesSecretKey,
     secretKeyRestored: !!f.restoreSecretKey && manifest.includesSecretKey,
-    message: 'The backup is checked and ready. Restart Broadsheet to finish: the current data is kept aside until the restored data has started.',
+    message:
+      'The backup is checked and ready. Restart Broadsheet to finish: the current data is kept aside until the restored data has started.',
   };
 }

@@ -14,7 +14,10 @@ export const Condition = new EntitySchema<ConditionRow>({
   tableName: 'conditions',
   columns: { ...baseColumns, projectId: ref(false), name: text(false), description: text(), isActive: flag(true) },
   foreignKeys: [{ target: 'Project', columnNames: ['projectId'], referencedColumnNames: ['id'], onDelete: 'CASCADE' }],
-  indices: [{ name: 'IDX_conditions_project_id', columns: ['projectId', 'id'] }, { name: 'IDX_conditions_project', columns: ['projectId'] }],
+  indices: [
+    { name: 'IDX_conditions_project_id', columns: ['projectId', 'id'] },
+    { name: 'IDX_conditions_project', columns: ['projectId'] },
+  ],
 });
 
 export const RULE_VALUE_TYPES = ['Variable', 'Chart'] as const;
@@ -49,7 +52,13 @@ export interface ConditionRuleRow extends BaseRow {
 export const ConditionRule = new EntitySchema<ConditionRuleRow>({
   name: 'ConditionRule',
   tableName: 'condition_rules',
-  columns: { ...baseColumns, conditionId: ref(false), name: text(false), connectionId: ref(false), values: { type: 'simple-json' } },
+  columns: {
+    ...baseColumns,
+    conditionId: ref(false),
+    name: text(false),
+    connectionId: ref(false),
+    values: { type: 'simple-json' },
+  },
   foreignKeys: [
     { target: 'Condition', columnNames: ['conditionId'], referencedColumnNames: ['id'], onDelete: 'CASCADE' },
     { target: 'Connection', columnNames: ['connectionId'], referencedColumnNames: ['id'], onDelete: 'CASCADE' },

@@ -21,18 +21,20 @@ export const ConditionRuleResult = z.object({
   connection: z.string().nullable(),
   analyticsAppID: z.string().nullable(),
   numberOfValues: z.number(),
-  conditionRuleValues: z.array(z.object({
-    conditionRuleId: z.string(),
-    id: z.string(),
-    type: z.enum(['Variable', 'Chart']),
-    variable: z.string().nullable(),
-    comparisonValue: z.string().nullable(),
-    chart: z.string().nullable(),
-    chartHasValue: z.boolean(),
-    operator: z.enum(['=', '<>', '>', '>=', '<', '<=']).nullable(),
-    lastReloadSuccessful: z.boolean(),
-    order: z.number(),
-  })),
+  conditionRuleValues: z.array(
+    z.object({
+      conditionRuleId: z.string(),
+      id: z.string(),
+      type: z.enum(['Variable', 'Chart']),
+      variable: z.string().nullable(),
+      comparisonValue: z.string().nullable(),
+      chart: z.string().nullable(),
+      chartHasValue: z.boolean(),
+      operator: z.enum(['=', '<>', '>', '>=', '<', '<=']).nullable(),
+      lastReloadSuccessful: z.boolean(),
+      order: z.number(),
+    }),
+  ),
   createdDate: z.string().nullable(),
   modifiedDate: z.string().nullable(),
 });
@@ -46,20 +48,26 @@ export const ConditionsTestResult = z.object({
   id: z.string(),
   name: z.string(),
   holds: z.boolean(),
-  rules: z.array(z.object({
-    id: z.string(),
-    name: z.string(),
-    holds: z.boolean(),
-    values: z.array(z.object({
+  rules: z.array(
+    z.object({
       id: z.string(),
-      type: z.enum(['Variable', 'Chart']),
-      test: z.string(),
-      actual: z.union([z.string(), z.number()]).nullable(),
+      name: z.string(),
       holds: z.boolean(),
-    })),
-  })),
+      values: z.array(
+        z.object({
+          id: z.string(),
+          type: z.enum(['Variable', 'Chart']),
+          test: z.string(),
+          actual: z.union([z.string(), z.number()]).nullable(),
+          holds: z.boolean(),
+        }),
+      ),
+    }),
+  ),
 });
 
 export const ConditionBResult = withSetBIdsSchema(ConditionResult, 'projectId');
 export const ConditionWithRulesBResult = withSetBIdsSchema(ConditionWithRulesResult, 'projectId');
-export const ConditionRuleBResult = ConditionRuleResult.extend({ values: ConditionRuleResult.shape.conditionRuleValues });
+export const ConditionRuleBResult = ConditionRuleResult.extend({
+  values: ConditionRuleResult.shape.conditionRuleValues,
+});

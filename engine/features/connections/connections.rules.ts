@@ -12,7 +12,16 @@ export async function connectionDtos(ctx: OpContext, rows: ConnectionRow[]) {
   const apps = await ctx.db.getRepository(AnalyticsApp).find();
   return rows.map((c) => {
     const app = apps.find((a) => a.id === c.analyticsAppId);
-    return { id: c.id, projectId: c.projectId, name: c.name, analyticsAppId: c.analyticsAppId, appId: app?.appId ?? null, appName: app?.name ?? null, createdDate: iso(c.createdDate), modifiedDate: iso(c.modifiedDate) };
+    return {
+      id: c.id,
+      projectId: c.projectId,
+      name: c.name,
+      analyticsAppId: c.analyticsAppId,
+      appId: app?.appId ?? null,
+      appName: app?.name ?? null,
+      createdDate: iso(c.createdDate),
+      modifiedDate: iso(c.modifiedDate),
+    };
   });
 }
 
@@ -27,9 +36,17 @@ export async function reachableConnection(ctx: OpContext, id: string) {
 }
 
 /** A connection of the project, or a 400 naming the input field that chose it. */
-export async function connectionOfProject(ctx: OpContext, projectId: string, connectionId: string, field: string): Promise<ConnectionRow> {
+export async function connectionOfProject(
+  ctx: OpContext,
+  projectId: string,
+  connectionId: string,
+  field: string,
+): Promise<ConnectionRow> {
   const c = await ctx.db.getRepository(Connection).findOneBy({ id: connectionId, projectId });
-  if (!c) throw badInput('The connection is not one of the project\'s', [{ field, message: 'is not a connection of the project' }]);
+  if (!c)
+    throw badInput("The connection is not one of the project's", [
+      { field, message: 'is not a connection of the project' },
+    ]);
   return c;
 }
 
@@ -65,14 +82,25 @@ export async function updateConnection(ctx: OpContext, id: string, f: { name: st
 /** A connection is deleted only when no report reads through it. */
 export async function deleteConnection(ctx: OpContext, id: string) {
   const row = await reachableConnection(ctx, id);
-  refuseWhileReportsUse(`The connection “${row.name}”`, 'used', await ctx.db.getRepository(Report).find({ where: { connectionId: row.id }, order: { name: 'ASC' } }), (those) => `give ${those} another connection`);
+  refuseWhileReportsUse(
+    `The connection “${row.name}”`,
+    'used',
+    await ctx.db.getRepository(Report).find({ where: { connectionId: row.id }, order: { name: 'ASC' } }),
+    (those) => `give ${those} another connection`,
+  );
   await ctx.db.getRepository(Connection).delete(row.id);
   return { deleted: 1 };
 }
 
 /** The target project's connection to the same app as a connection elsewhere (a copy keeps reading the same data), or null. */
-export async function sameAppConnectionIn(ctx: OpContext, projectId: string, connectionId: string): Promise<string | null> {
+export async function sameAppConnectionIn(
+  ctx: OpContext,
+  projectId: string,
+  connectionId: string,
+): Promise<string | null> {
   const src = await ctx.db.getRepository(Connection).findOneBy({ id: connectionId });
   if (!src) return null;
-  return (await ctx.db.getRepository(Connection).findOneBy({ projectId, analyticsAppId: src.analyticsAppId }))?.id ?? null;
+  return (
+    (await ctx.db.getRepository(Connection).findOneBy({ projectId, analyticsAppId: src.analyticsAppId }))?.id ?? null
+  );
 }

@@ -9,9 +9,17 @@ import { reachableReport } from '../reports/reports.rules.js';
 // subscriber only when the operation that lists its object would show it to them.
 
 /** The operation a subscriber's checks run as: reads of runs, reports and apps. */
-export const EVENT_STREAM_OPERATION = { id: 'app.events', method: 'GET', member: { task: 'view', report: 'view' } } as const;
+export const EVENT_STREAM_OPERATION = {
+  id: 'app.events',
+  method: 'GET',
+  member: { task: 'view', report: 'view' },
+} as const;
 
-const found = (p: Promise<unknown>) => p.then(() => true, () => false);
+const found = (p: Promise<unknown>) =>
+  p.then(
+    () => true,
+    () => false,
+  );
 
 async function appVisible(ctx: OpContext, where: string, app: string): Promise<boolean> {
   const qb = ctx.db.getRepository(AnalyticsApp).createQueryBuilder('a').where(where, { app });
@@ -22,7 +30,8 @@ async function appVisible(ctx: OpContext, where: string, app: string): Promise<b
 export async function mayReceive(ctx: OpContext, event: EngineEvent): Promise<boolean> {
   const p = ctx.principal;
   if (!p) return false;
-  const may = (permission: keyof typeof p.permissions) => p.isTenantOwner || p.isTenantAdmin || p.permissions[permission];
+  const may = (permission: keyof typeof p.permissions) =>
+    p.isTenantOwner || p.isTenantAdmin || p.permissions[permission];
   switch (event.type) {
     case 'request.changed':
       // Run history (viewTaskStatus) or one's on-demand requests (viewProject), as the lists are.

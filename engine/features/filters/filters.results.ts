@@ -10,15 +10,17 @@ export const FilterResult = z.object({
   description: z.string().nullable(),
   createdDate: z.string().nullable(),
   modifiedDate: z.string().nullable(),
-  values: z.array(z.object({
-    id: z.string(),
-    kind: z.enum(['field', 'variable', 'bookmark']),
-    targetId: z.string(),
-    targetName: z.string().nullable(),
-    order: z.number(),
-    fieldValues: z.array(z.string()).nullable(),
-    variableValue: z.string().nullable(),
-  })),
+  values: z.array(
+    z.object({
+      id: z.string(),
+      kind: z.enum(['field', 'variable', 'bookmark']),
+      targetId: z.string(),
+      targetName: z.string().nullable(),
+      order: z.number(),
+      fieldValues: z.array(z.string()).nullable(),
+      variableValue: z.string().nullable(),
+    }),
+  ),
 });
 
 export const FiltersListResult = z.array(FilterResult);

@@ -32,21 +32,41 @@ export async function filterDto(ctx: OpContext, f: FilterRow) {
   const values = await ctx.db.getRepository(FilterValue).find({ where: { filterId: f.id }, order: { order: 'ASC' } });
   const metas = await projectApps(ctx, f.projectId);
   return {
-    id: f.id, projectId: f.projectId, name: f.name, description: f.description, createdDate: iso(f.createdDate), modifiedDate: iso(f.modifiedDate),
+    id: f.id,
+    projectId: f.projectId,
+    name: f.name,
+    description: f.description,
+    createdDate: iso(f.createdDate),
+    modifiedDate: iso(f.modifiedDate),
     values: values.map((v) => ({
-      id: v.id, kind: v.kind, targetId: v.targetId, targetName: targetName(metas, v.kind, v.targetId), order: v.order,
-      fieldValues: v.fieldValues, variableValue: v.variableValue,
+      id: v.id,
+      kind: v.kind,
+      targetId: v.targetId,
+      targetName: targetName(metas, v.kind, v.targetId),
+      order: v.order,
+      fieldValues: v.fieldValues,
+      variableValue: v.variableValue,
     })),
   };
 }
 
 export const reachableFilter = (ctx: OpContext, id: string) => reachableInProject(ctx, Filter, id, 'Filter');
 
-export async function saveFilter(ctx: OpContext, id: string | null, f: { name: string; description?: string | null; projectId: string }) {
+export async function saveFilter(
+  ctx: OpContext,
+  id: string | null,
+  f: { name: string; description?: string | null; projectId: string },
+) {
   const current = id ? await reachableFilter(ctx, id) : null;
   // A new filter, or one moved to another project: the project must take it.
   if (!current || current.projectId !== f.projectId) await reachableProject(ctx, f.projectId);
-  const row: FilterRow = { ...(current ?? newBase(ctx.now())), name: f.name, description: f.description ?? null, projectId: f.projectId, modifiedDate: ctx.now() };
+  const row: FilterRow = {
+    ...(current ?? newBase(ctx.now())),
+    name: f.name,
+    description: f.description ?? null,
+    projectId: f.projectId,
+    modifiedDate: ctx.now(),
+  };
   await ctx.db.getRepository(Filter).save(row);
   return filterDto(ctx, row);
 }
@@ -64,7 +84,8 @@ export async function upsertFilterValue(
   const filter = await reachableFilter(ctx, filterId);
   const metas = await projectApps(ctx, filter.projectId);
   if (!metas.length) throw badInput('Connect the project to an analytics app before adding filter values');
-  if (!targetName(metas, kind, targetId)) throw badInput(`No ${kind} ${targetId} in the project's apps`, [{ field, message: `unknown ${kind}` }]);
+  if (!targetName(metas, kind, targetId))
+    throw badInput(`No ${kind} ${targetId} in the project's apps`, [{ field, message: `unknown ${kind}` }]);
   const repo = ctx.db.getRepository(FilterValue);
   let row: FilterValueRow | null = null;
   if (valueId) {
@@ -108,7 +129,12 @@ export interface ResolvedFilters {
  * Applies filters in order on one app: a bookmark sets its selections, field values replace the
  * field's selection, a variable value replaces the variable's definition.
  */
-export async function resolveFilters(ctx: OpContext, filterIds: string[], meta: AppMeta, start: Selections = {}): Promise<ResolvedFilters> {
+export async function resolveFilters(
+  ctx: OpContext,
+  filterIds: string[],
+  meta: AppMeta,
+  start: Selections = {},
+): Promise<ResolvedFilters> {
   const selections: Selections = { ...start };
   const variables: Record<string, string> = {};
   for (const filterId of filterIds) {
@@ -116,7 +142,8 @@ export async function resolveFilters(ctx: OpContext, filterIds: string[], meta: 
     if (!filter) throw badInput(`Filter ${filterId} no longer exists`);
     const values = await ctx.db.getRepository(FilterValue).find({ where: { filterId }, order: { order: 'ASC' } });
     for (const v of values) {
-      const missing = () => badInput(`Filter "${filter.name}" refers to a ${v.kind} that is not in the app "${meta.name}"`);
+      const missing = () =>
+        badInput(`Filter "${filter.name}" refers to a ${v.kind} that is not in the app "${meta.name}"`);
       if (v.kind === 'field') {
         const field = meta.fields.find((f) => f.id === v.targetId);
         if (!field) throw missing();
@@ -136,14 +163,28 @@ export async function resolveFilters(ctx: OpContext, filterIds: string[], meta: 
 }
 
 /** A copy of a filter, with its values in order, in a project the caller reaches. */
-export async function duplicateFilter(ctx: OpContext, id: string, target: { projectId: string; organizationId: string }) {
+export async function duplicateFilter(
+  ctx: OpContext,
+  id: string,
+  target: { projectId: string; organizationId: string },
+) {
   const source = await reachableFilter(ctx, id);
   const project = await duplicateTarget(ctx, target.projectId, target.organizationId);
-  const copy = { ...newBase(ctx.now()), projectId: project.id, name: `${source.name} (copy)`, description: source.description };
-  const values = await ctx.db.getRepository(FilterValue).find({ where: { filterId: source.id }, order: { order: 'ASC' } });
+  const copy = {
+    ...newBase(ctx.now()),
+    projectId: project.id,
+    name: `${source.name} (copy)`,
+    description: source.description,
+  };
+  const values = await ctx.db
+    .getRepository(FilterValue)
+    .find({ where: { filterId: source.id }, order: { order: 'ASC' } });
   await ctx.db.transaction(async (m) => {
     await m.getRepository(Filter).insert(copy);
-    if (values.length) await m.getRepository(FilterValue).insert(values.map((val) => ({ ...val, ...newBase(ctx.now()), filterId: copy.id })));
+    if (values.length)
+      await m
+        .getRepository(FilterValue)
+        .insert(values.map((val) => ({ ...val, ...newBase(ctx.now()), filterId: copy.id })));
   });
   return filterDto(ctx, copy);
 }
@@ -154,7 +195,8 @@ export async function deleteFilterValues(ctx: OpContext, id: string, valueIds: s
   await ctx.db.transaction(async (m) => {
     if (valueIds.length) await m.getRepository(FilterValue).delete({ filterId: filter.id, id: In(valueIds) });
     const rest = await m.getRepository(FilterValue).find({ where: { filterId: filter.id }, order: { order: 'ASC' } });
-    for (const [k, val] of rest.entries()) if (val.order !== k) await m.getRepository(FilterValue).update(val.id, { order: k });
+    for (const [k, val] of rest.entries())
+      if (val.order !== k) await m.getRepository(FilterValue).update(val.id, { order: k });
   });
   return filterDto(ctx, filter);
 }
@@ -172,15 +214,21 @@ export async function filtersOfReport(ctx: OpContext, reportId: string) {
   const qb = ctx.db.getRepository(Report).createQueryBuilder('r').where('r.id = :id', { id: reportId });
   const report = await memberVisible(ctx, visibleProjects(ctx, qb, 'r.projectId'), 'r', 'report').getOne();
   if (!report) throw notFound(`Report ${reportId}`);
-  const filters = report.filterIds.length ? await ctx.db.getRepository(Filter).findBy({ id: In(report.filterIds) }) : [];
-  const ordered = report.filterIds.map((fid) => filters.find((f) => f.id === fid)).filter((f): f is NonNullable<typeof f> => !!f);
+  const filters = report.filterIds.length
+    ? await ctx.db.getRepository(Filter).findBy({ id: In(report.filterIds) })
+    : [];
+  const ordered = report.filterIds
+    .map((fid) => filters.find((f) => f.id === fid))
+    .filter((f): f is NonNullable<typeof f> => !!f);
   return Promise.all(ordered.map((f) => filterDto(ctx, f)));
 }
 
 /** Deletes a filter and its steps; refused while reports apply it, naming them. */
 export async function deleteFilter(ctx: OpContext, id: string) {
   const filter = await reachableFilter(ctx, id);
-  const users = (await ctx.db.getRepository(Report).findBy({ projectId: filter.projectId })).filter((r) => r.filterIds.includes(id));
+  const users = (await ctx.db.getRepository(Report).findBy({ projectId: filter.projectId })).filter((r) =>
+    r.filterIds.includes(id),
+  );
   refuseWhileReportsUse(`The filter “${filter.name}”`, 'applied', users, (those) => `remove it from ${those}`);
   await ctx.db.transaction(async (tx) => {
     await tx.getRepository(FilterValue).delete({ filterId: id });

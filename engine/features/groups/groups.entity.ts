@@ -28,7 +28,9 @@ export const Group = new EntitySchema<GroupRow>({
     directoryKey: text(),
   },
   indices: [{ name: 'IDX_groups_directory', columns: ['directoryId', 'directoryKey'], unique: true }],
-  foreignKeys: [{ target: 'Organization', columnNames: ['organizationId'], referencedColumnNames: ['id'], onDelete: 'RESTRICT' }],
+  foreignKeys: [
+    { target: 'Organization', columnNames: ['organizationId'], referencedColumnNames: ['id'], onDelete: 'RESTRICT' },
+  ],
 });
 
 // "All users" and other groups of no organization are shared by every organization.

@@ -18,8 +18,12 @@ const MEMBER_COUNT = '(SELECT COUNT(*) FROM user_groups ug WHERE ug.targetId = g
 
 export const LIST_GROUPS: ListSpec = {
   sort: {
-    Name: 'LOWER(g.name)', Type: 'g.type', 'Organization.Name': 'LOWER(o.displayName)', Users: MEMBER_COUNT,
-    CreatedDate: 'g.createdDate', ModifiedDate: 'g.modifiedDate',
+    Name: 'LOWER(g.name)',
+    Type: 'g.type',
+    'Organization.Name': 'LOWER(o.displayName)',
+    Users: MEMBER_COUNT,
+    CreatedDate: 'g.createdDate',
+    ModifiedDate: 'g.modifiedDate',
   },
   defaultSort: { by: 'Name', direction: 'asc' },
   text: { name: 'g.name' },
@@ -32,14 +36,25 @@ export const LIST_GROUP_MEMBERS: ListSpec = {
 
 /** Groups of the caller's organizations (and those shared by all), with their organization at hand. */
 export function groupsQuery(ctx: OpContext) {
-  const qb = ctx.db.getRepository(Group).createQueryBuilder('g').leftJoin('organizations', 'o', 'o.id = g.organizationId');
+  const qb = ctx.db
+    .getRepository(Group)
+    .createQueryBuilder('g')
+    .leftJoin('organizations', 'o', 'o.id = g.organizationId');
   return withinOrganizations(ctx, qb, Group, 'g');
 }
 
 /** A group as answered (set A 2.4, with its organization's name and its member count). */
 export const GroupResult = z.object({
-  id: z.guid(), name: z.string(), description: z.string().nullable(), organizationId: z.guid().nullable(), organizationName: z.string().nullable(),
-  isActive: z.boolean(), type: z.string(), users: z.number().int().min(0), createdDate: z.iso.datetime().nullable(), modifiedDate: z.iso.datetime().nullable(),
+  id: z.guid(),
+  name: z.string(),
+  description: z.string().nullable(),
+  organizationId: z.guid().nullable(),
+  organizationName: z.string().nullable(),
+  isActive: z.boolean(),
+  type: z.string(),
+  users: z.number().int().min(0),
+  createdDate: z.iso.datetime().nullable(),
+  modifiedDate: z.iso.datetime().nullable(),
 });
 
 export async function groupDtos(ctx: OpContext, rows: GroupRow[]): Promise<z.output<typeof GroupResult>[]> {
@@ -80,7 +95,8 @@ export interface GroupFields {
 export async function saveGroup(ctx: OpContext, id: string | null, f: GroupFields) {
   if (f.organizationId) await findOr404(ctx, Organization, f.organizationId, 'Organization');
   const current = id ? await findOr404(ctx, Group, id, 'Group') : null;
-  if (current?.type === 'system' && f.name !== current.name) throw conflict(`The built-in group "${current.name}" cannot be renamed`);
+  if (current?.type === 'system' && f.name !== current.name)
+    throw conflict(`The built-in group "${current.name}" cannot be renamed`);
   await refuseTakenName(ctx, Group, f.name, id, 'group');
   const row: GroupRow = {
     ...(current ?? { ...newBase(ctx.now()), type: 'custom', organizationId: null, isActive: true }),
@@ -115,7 +131,8 @@ export async function addGroupMembers(ctx: OpContext, groupId: string, userIds: 
 
 export async function removeGroupMembers(ctx: OpContext, groupId: string, userIds: string[]) {
   const group = await findOr404(ctx, Group, groupId, 'Group');
-  if (group.type === 'system') throw conflict(`Everyone belongs to the built-in group "${group.name}"; members cannot be removed from it`);
+  if (group.type === 'system')
+    throw conflict(`Everyone belongs to the built-in group "${group.name}"; members cannot be removed from it`);
   await requireAll(ctx, User, userIds, 'User');
   if (userIds.length) await ctx.db.getRepository(UserGroup).delete({ targetId: groupId, userId: In(userIds) });
   return groupDto(ctx, group);
@@ -124,7 +141,8 @@ export async function removeGroupMembers(ctx: OpContext, groupId: string, userId
 /** Replaces the membership with exactly these users. */
 export async function setGroupMembers(ctx: OpContext, groupId: string, userIds: string[]) {
   const group = await findOr404(ctx, Group, groupId, 'Group');
-  if (group.type === 'system') throw conflict(`Everyone belongs to the built-in group "${group.name}"; its members cannot be set`);
+  if (group.type === 'system')
+    throw conflict(`Everyone belongs to the built-in group "${group.name}"; its members cannot be set`);
   await requireAll(ctx, User, userIds, 'User');
   if (userIds.length) await refuseGroupJoinBeyondOwn(ctx, [groupId], 'params.id');
   await ctx.db.transaction(async (m) => {
@@ -141,7 +159,10 @@ export async function deleteGroups(ctx: OpContext, ids: string[]) {
   for (const g of rows) {
     if (g.type === 'system') throw conflict(`The built-in group "${g.name}" cannot be deleted`);
     refuseIfReferenced(`Group "${g.name}"`, [
-      { what: 'member(s); remove them first', count: await countWhere(ctx, 'SELECT COUNT(*) n FROM user_groups WHERE targetId = ?', [g.id]) },
+      {
+        what: 'member(s); remove them first',
+        count: await countWhere(ctx, 'SELECT COUNT(*) n FROM user_groups WHERE targetId = ?', [g.id]),
+      },
     ]);
   }
   if (rows.length) await ctx.db.getRepository(Group).delete(rows.map((g) => g.id));
@@ -158,10 +179,29 @@ export async function listGroupMembers(ctx: OpContext, groupId: string, list: Li
   await findOr404(ctx, Group, groupId, 'Group');
   const qb = ctx.db
     .createQueryBuilder()
-    .select(['u.id AS id', 'u.firstName AS firstName', 'u.lastName AS lastName', 'u.email AS email', 'u.isActive AS isActive', 'u.kind AS type'])
+    .select([
+      'u.id AS id',
+      'u.firstName AS firstName',
+      'u.lastName AS lastName',
+      'u.email AS email',
+      'u.isActive AS isActive',
+      'u.kind AS type',
+    ])
     .from('users', 'u')
     .innerJoin('user_groups', 'ug', 'ug.userId = u.id AND ug.targetId = :gid', { gid: groupId });
-  return rawPageOf(qb, LIST_GROUP_MEMBERS, list, 'u.id', (r: { id: string; firstName: string; lastName: string; email: string | null; isActive: number; type: string }) => ({
-    id: r.id, fullName: `${r.firstName} ${r.lastName}`, firstName: r.firstName, lastName: r.lastName, email: r.email, isActive: !!r.isActive, type: r.type,
-  }));
+  return rawPageOf(
+    qb,
+    LIST_GROUP_MEMBERS,
+    list,
+    'u.id',
+    (r: { id: string; firstName: string; lastName: string; email: string | null; isActive: number; type: string }) => ({
+      id: r.id,
+      fullName: `${r.firstName} ${r.lastName}`,
+      firstName: r.firstName,
+      lastName: r.lastName,
+      email: r.email,
+      isActive: !!r.isActive,
+      type: r.type,
+    }),
+  );
 }

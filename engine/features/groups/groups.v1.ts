@@ -5,7 +5,15 @@ import { runList } from '../../core/list-query.js';
 import { Page } from '../../core/envelope.js';
 import { listGroupMembers } from './groups.rules.js';
 import {
-  addGroupMembers, deleteGroups, groupDtos, GroupResult, groupsQuery, LIST_GROUP_MEMBERS, LIST_GROUPS, removeGroupMembers, saveGroup,
+  addGroupMembers,
+  deleteGroups,
+  groupDtos,
+  GroupResult,
+  groupsQuery,
+  LIST_GROUP_MEMBERS,
+  LIST_GROUPS,
+  removeGroupMembers,
+  saveGroup,
 } from './groups.rules.js';
 import { DeletedResult } from '../common.results.js';
 import { GroupsListMembersResult } from './groups.results.js';

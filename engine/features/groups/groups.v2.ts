@@ -17,7 +17,15 @@ export const groupsV2 = [
     permission: 'createGroup',
     input: { body: CreateV2 },
     result: GroupBResult,
-    handler: async (ctx, { body }) => withSetBIds(await saveGroup(ctx, null, { name: body.name, description: body.description, organizationId: body.organizationID }), 'organizationId'),
+    handler: async (ctx, { body }) =>
+      withSetBIds(
+        await saveGroup(ctx, null, {
+          name: body.name,
+          description: body.description,
+          organizationId: body.organizationID,
+        }),
+        'organizationId',
+      ),
   }),
   defineOp({
     id: 'v2.groups.update',
@@ -35,6 +43,7 @@ export const groupsV2 = [
     permission: 'editGroup',
     input: { params: idParam, body: v.uuidList() },
     result: GroupBResult,
-    handler: async (ctx, { params, body }) => withSetBIds(await setGroupMembers(ctx, params.id, body), 'organizationId'),
+    handler: async (ctx, { params, body }) =>
+      withSetBIds(await setGroupMembers(ctx, params.id, body), 'organizationId'),
   }),
 ] as const;

@@ -11,11 +11,20 @@ import type { TaskReportRow, TaskRow } from '../tasks/tasks.entity.js';
 import type { ReportRow } from '../reports/reports.entity.js';
 import type { RequestFile } from '../requests/requests.entity.js';
 import { requestDir } from '../requests/request-output.js';
-import { HUB_ROOT_FOLDER_ID, HubEvent, HubFile, HubFileUser, HubFolder, HubOccurrence, type HubFileKind, type HubFileRow, type HubOccurrenceRow } from './hub.entity.js';
+import {
+  HUB_ROOT_FOLDER_ID,
+  HubEvent,
+  HubFile,
+  HubFileUser,
+  HubFolder,
+  HubOccurrence,
+  type HubFileKind,
+  type HubFileRow,
+  type HubOccurrenceRow,
+} from './hub.entity.js';
 import { occurrencePath, placeOccurrence, removeOccurrence } from './hub-storage.js';
 
 const KEY_SEPARATOR = '\u001f';
-
 
 /**
  * Publishes a task report's files to the hub: one hub file per iteration value and format, a new
@@ -23,13 +32,30 @@ const KEY_SEPARATOR = '\u001f';
  * variable the files are dedicated: seen only by the users its value names (by e-mail or account).
  * Answers the number of files published.
  */
-export async function publishToHub(ctx: OpContext, task: TaskRow, tr: TaskReportRow, report: ReportRow, requestId: string, files: RequestFile[], log: (line: string) => void): Promise<number> {
+export async function publishToHub(
+  ctx: OpContext,
+  task: TaskRow,
+  tr: TaskReportRow,
+  report: ReportRow,
+  requestId: string,
+  files: RequestFile[],
+  log: (line: string) => void,
+): Promise<number> {
   if (!files.length) return 0;
   const o = tr.options;
-  const folderId = o.hubFolderId && (await ctx.db.getRepository(HubFolder).existsBy({ id: o.hubFolderId })) ? o.hubFolderId : HUB_ROOT_FOLDER_ID;
-  if (o.hubFolderId && folderId !== o.hubFolderId) log(`The hub folder of “${report.name}” no longer exists: its files go to the hub's root`);
+  const folderId =
+    o.hubFolderId && (await ctx.db.getRepository(HubFolder).existsBy({ id: o.hubFolderId }))
+      ? o.hubFolderId
+      : HUB_ROOT_FOLDER_ID;
+  if (o.hubFolderId && folderId !== o.hubFolderId)
+    log(`The hub folder of “${report.name}” no longer exists: its files go to the hub's root`);
   const userVariable = o.hubAuthorizedUserVariable?.trim() || null;
-  const existing = new Map((await ctx.db.getRepository(HubFile).findBy({ taskReportId: tr.id })).map((f) => [`${f.iterationKey}${KEY_SEPARATOR}${f.extension}`, f]));
+  const existing = new Map(
+    (await ctx.db.getRepository(HubFile).findBy({ taskReportId: tr.id })).map((f) => [
+      `${f.iterationKey}${KEY_SEPARATOR}${f.extension}`,
+      f,
+    ]),
+  );
   const now = ctx.now();
   const hubFiles: HubFileRow[] = [];
   const occurrences: HubOccurrenceRow[] = [];
@@ -42,41 +68,87 @@ export async function publishToHub(ctx: OpContext, task: TaskRow, tr: TaskReport
     const kind: HubFileKind = userVariable ? 'dedicated' : f.iteration.length ? 'iteration' : 'single';
     const current = existing.get(`${iterationKey}${KEY_SEPARATOR}${extension}`);
     const file: HubFileRow = {
-      ...(current ?? newBase(now)), taskId: task.id, taskReportId: tr.id, reportId: report.id, reportName: report.name, hubFolderId: folderId, kind, iterationKey,
-      name: f.name, extension, typeMime, size: f.size, latestOccurrenceId: null, modifiedDate: now,
+      ...(current ?? newBase(now)),
+      taskId: task.id,
+      taskReportId: tr.id,
+      reportId: report.id,
+      reportName: report.name,
+      hubFolderId: folderId,
+      kind,
+      iterationKey,
+      name: f.name,
+      extension,
+      typeMime,
+      size: f.size,
+      latestOccurrenceId: null,
+      modifiedDate: now,
     };
-    const occurrence: HubOccurrenceRow = { ...newBase(now), id: randomUUID(), fileId: file.id, requestId, name: f.name, extension, typeMime, size: f.size };
+    const occurrence: HubOccurrenceRow = {
+      ...newBase(now),
+      id: randomUUID(),
+      fileId: file.id,
+      requestId,
+      name: f.name,
+      extension,
+      typeMime,
+      size: f.size,
+    };
     file.latestOccurrenceId = occurrence.id;
-    await placeOccurrence(join(requestDir(ctx.dataDir, requestId), f.name), occurrencePath(ctx.dataDir, file.id, occurrence.id, extension));
+    await placeOccurrence(
+      join(requestDir(ctx.dataDir, requestId), f.name),
+      occurrencePath(ctx.dataDir, file.id, occurrence.id, extension),
+    );
     hubFiles.push(file);
     occurrences.push(occurrence);
-    if (userVariable) wanted.set(file.id, listEntries(f.variables?.[userVariable]).map((n) => n.toLowerCase()));
+    if (userVariable)
+      wanted.set(
+        file.id,
+        listEntries(f.variables?.[userVariable]).map((n) => n.toLowerCase()),
+      );
   }
   const authorized = await authorizedUsers(ctx, [...new Set([...wanted.values()].flat())]);
   const pruned: HubOccurrenceRow[] = [];
-  await ctx.write(() => ctx.db.transaction(async (m) => {
-    await upsertFiles(m, hubFiles);
-    await m.getRepository(HubOccurrence).insert(occurrences);
-    await m.getRepository(HubEvent).insert(hubFiles.map((f) => ({ id: randomUUID(), fileId: f.id, userId: null, type: 'added' as const, date: now })));
-    if (userVariable) {
-      // Who a dedicated file is for is what this run's variable says, replacing the last run's answer.
-      await m.getRepository(HubFileUser).delete({ fileId: In(hubFiles.map((f) => f.id)) });
-      const links = [...wanted].flatMap(([fileId, names]) => [...new Set(names.map((n) => authorized.get(n)).filter((u): u is string => !!u))].map((userId) => ({ fileId, userId })));
-      if (links.length) await m.getRepository(HubFileUser).insert(links);
-    }
-    if (o.maxFileOccurrences > 0) {
-      const over: HubOccurrenceRow[] = await m.getRepository(HubOccurrence).query(
-        `SELECT * FROM (SELECT o.*, ROW_NUMBER() OVER (PARTITION BY o.fileId ORDER BY o.createdDate DESC, o.rowid DESC) AS n FROM hub_file_occurrences o
-         WHERE o.fileId IN (SELECT id FROM hub_files WHERE taskReportId = ?)) WHERE n > ?`, [tr.id, o.maxFileOccurrences]);
-      if (over.length) await m.getRepository(HubOccurrence).delete({ id: In(over.map((x) => x.id)) });
-      pruned.push(...over);
-    }
-  }));
+  await ctx.write(() =>
+    ctx.db.transaction(async (m) => {
+      await upsertFiles(m, hubFiles);
+      await m.getRepository(HubOccurrence).insert(occurrences);
+      await m
+        .getRepository(HubEvent)
+        .insert(
+          hubFiles.map((f) => ({ id: randomUUID(), fileId: f.id, userId: null, type: 'added' as const, date: now })),
+        );
+      if (userVariable) {
+        // Who a dedicated file is for is what this run's variable says, replacing the last run's answer.
+        await m.getRepository(HubFileUser).delete({ fileId: In(hubFiles.map((f) => f.id)) });
+        const links = [...wanted].flatMap(([fileId, names]) =>
+          [...new Set(names.map((n) => authorized.get(n)).filter((u): u is string => !!u))].map((userId) => ({
+            fileId,
+            userId,
+          })),
+        );
+        if (links.length) await m.getRepository(HubFileUser).insert(links);
+      }
+      if (o.maxFileOccurrences > 0) {
+        const over: HubOccurrenceRow[] = await m.getRepository(HubOccurrence).query(
+          `SELECT * FROM (SELECT o.*, ROW_NUMBER() OVER (PARTITION BY o.fileId ORDER BY o.createdDate DESC, o.rowid DESC) AS n FROM hub_file_occurrences o
+         WHERE o.fileId IN (SELECT id FROM hub_files WHERE taskReportId = ?)) WHERE n > ?`,
+          [tr.id, o.maxFileOccurrences],
+        );
+        if (over.length) await m.getRepository(HubOccurrence).delete({ id: In(over.map((x) => x.id)) });
+        pruned.push(...over);
+      }
+    }),
+  );
   // The rows went first: a crash here leaves only unreferenced bytes, never a row without its file.
   for (const x of pruned) await removeOccurrence(ctx.dataDir, x.fileId, x.id, x.extension);
   const unmatched = [...new Set([...wanted.values()].flat())].filter((n) => !authorized.has(n));
-  if (unmatched.length) log(`Hub: no active user for ${unmatched.slice(0, 5).join(', ')}${unmatched.length > 5 ? ` and ${unmatched.length - 5} more` : ''}; those files are seen by the others named`);
-  log(`${hubFiles.length} file${hubFiles.length === 1 ? '' : 's'} of “${report.name}” published to the hub${pruned.length ? `, ${pruned.length} older occurrence${pruned.length === 1 ? '' : 's'} removed` : ''}`);
+  if (unmatched.length)
+    log(
+      `Hub: no active user for ${unmatched.slice(0, 5).join(', ')}${unmatched.length > 5 ? ` and ${unmatched.length - 5} more` : ''}; those files are seen by the others named`,
+    );
+  log(
+    `${hubFiles.length} file${hubFiles.length === 1 ? '' : 's'} of “${report.name}” published to the hub${pruned.length ? `, ${pruned.length} older occurrence${pruned.length === 1 ? '' : 's'} removed` : ''}`,
+  );
   return hubFiles.length;
 }
 
@@ -86,9 +158,12 @@ async function authorizedUsers(ctx: OpContext, names: string[]) {
   if (!names.length) return out;
   for (let i = 0; i < names.length; i += 400) {
     const part = names.slice(i, i + 400);
-    const rows: { id: string; email: string | null; domainAccount: string | null }[] = await ctx.db.getRepository(User).createQueryBuilder('u')
+    const rows: { id: string; email: string | null; domainAccount: string | null }[] = await ctx.db
+      .getRepository(User)
+      .createQueryBuilder('u')
       .select(['u.id AS id', 'u.email AS email', 'u.domainAccount AS domainAccount'])
-      .where('u.isActive = 1 AND (LOWER(u.email) IN (:...part) OR LOWER(u.domainAccount) IN (:...part))', { part }).getRawMany();
+      .where('u.isActive = 1 AND (LOWER(u.email) IN (:...part) OR LOWER(u.domainAccount) IN (:...part))', { part })
+      .getRawMany();
     for (const r of rows) {
       if (r.email) out.set(r.email.toLowerCase(), r.id);
       if (r.domainAccount) out.set(r.domainAccount.toLowerCase(), r.id);
@@ -97,7 +172,23 @@ async function authorizedUsers(ctx: OpContext, names: string[]) {
   return out;
 }
 
-const FILE_COLUMNS = ['id', 'createdDate', 'modifiedDate', 'taskId', 'taskReportId', 'reportId', 'reportName', 'hubFolderId', 'kind', 'iterationKey', 'name', 'extension', 'typeMime', 'size', 'latestOccurrenceId'] as const;
+const FILE_COLUMNS = [
+  'id',
+  'createdDate',
+  'modifiedDate',
+  'taskId',
+  'taskReportId',
+  'reportId',
+  'reportName',
+  'hubFolderId',
+  'kind',
+  'iterationKey',
+  'name',
+  'extension',
+  'typeMime',
+  'size',
+  'latestOccurrenceId',
+] as const;
 
 /**
  * The run's hub files in one statement per 200: new ones inserted, known ones (same task report,
@@ -107,7 +198,9 @@ const FILE_COLUMNS = ['id', 'createdDate', 'modifiedDate', 'taskId', 'taskReport
 async function upsertFiles(m: EntityManager, rows: HubFileRow[]) {
   for (let i = 0; i < rows.length; i += 200) {
     const chunk = rows.slice(i, i + 200);
-    const values = chunk.flatMap((r) => FILE_COLUMNS.map((c) => (r[c] instanceof Date ? sqliteText(r[c] as Date) : r[c])));
+    const values = chunk.flatMap((r) =>
+      FILE_COLUMNS.map((c) => (r[c] instanceof Date ? sqliteText(r[c] as Date) : r[c])),
+    );
     await m.query(
       `INSERT INTO hub_files (${FILE_COLUMNS.map((c) => `"${c}"`).join(', ')}) VALUES ${chunk.map(() => `(${FILE_COLUMNS.map(() => '?').join(', ')})`).join(', ')}
        ON CONFLICT ("taskReportId", "iterationKey", "extension") DO UPDATE SET "modifiedDate" = excluded."modifiedDate", "reportName" = excluded."reportName",

@@ -5,7 +5,8 @@ import { join } from 'node:path';
 // UUIDs made here and extensions come from the format table, so paths stay under the root.
 
 export const hubFileDir = (dataDir: string, fileId: string) => join(dataDir, 'files', 'hub', fileId);
-export const occurrencePath = (dataDir: string, fileId: string, occurrenceId: string, extension: string) => join(hubFileDir(dataDir, fileId), `${occurrenceId}.${extension}`);
+export const occurrencePath = (dataDir: string, fileId: string, occurrenceId: string, extension: string) =>
+  join(hubFileDir(dataDir, fileId), `${occurrenceId}.${extension}`);
 
 /**
  * Puts a run's file in the hub: a hard link where the file system allows (the run's folder and the
@@ -17,9 +18,15 @@ export async function placeOccurrence(source: string, target: string): Promise<v
   await link(source, target).catch(() => copyFile(source, target));
 }
 
-export const readOccurrence = (dataDir: string, fileId: string, occurrenceId: string, extension: string) => readFile(occurrencePath(dataDir, fileId, occurrenceId, extension));
+export const readOccurrence = (dataDir: string, fileId: string, occurrenceId: string, extension: string) =>
+  readFile(occurrencePath(dataDir, fileId, occurrenceId, extension));
 
-export async function removeOccurrence(dataDir: string, fileId: string, occurrenceId: string, extension: string): Promise<void> {
+export async function removeOccurrence(
+  dataDir: string,
+  fileId: string,
+  occurrenceId: string,
+  extension: string,
+): Promise<void> {
   await rm(occurrencePath(dataDir, fileId, occurrenceId, extension), { force: true });
 }
 

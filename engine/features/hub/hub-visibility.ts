@@ -23,7 +23,9 @@ export const seesWholeHub = (ctx: OpContext) => me(ctx).isTenantAdmin || me(ctx)
 /** Hub files the caller may see, as a query builder over `f`: published to them, in their organizations. */
 export function visibleFiles(ctx: OpContext): SelectQueryBuilder<HubFileRow> {
   const qb = ctx.db.getRepository(HubFile).createQueryBuilder('f');
-  return seesWholeHub(ctx) ? qb : withinOrganizations(ctx, qb.where(VISIBLE, { hubUser: me(ctx).user.id }), HubFile, 'f');
+  return seesWholeHub(ctx)
+    ? qb
+    : withinOrganizations(ctx, qb.where(VISIBLE, { hubUser: me(ctx).user.id }), HubFile, 'f');
 }
 
 /** One file the caller may see; 404 otherwise, the same answer as for a file that does not exist. */

@@ -17,7 +17,13 @@ export interface HubConfigurationRow extends BaseRow {
 export const HubConfiguration = new EntitySchema<HubConfigurationRow>({
   name: 'HubConfiguration',
   tableName: 'hub_configuration',
-  columns: { ...baseColumns, fromEmail: text(false), fromName: text(false), customEmailFooter: text(), hideSubsciptionLink: flag() },
+  columns: {
+    ...baseColumns,
+    fromEmail: text(false),
+    fromName: text(false),
+    customEmailFooter: text(),
+    hideSubsciptionLink: flag(),
+  },
 });
 
 /** A folder of the hub (set A 2.7): `location` is its full path, `parentUrl` its parent's. */
@@ -67,9 +73,19 @@ export const HubFile = new EntitySchema<HubFileRow>({
   name: 'HubFile',
   tableName: 'hub_files',
   columns: {
-    ...baseColumns, taskId: ref(false), taskReportId: ref(false), reportId: ref(false), reportName: text(false), hubFolderId: ref(false),
-    kind: { type: 'varchar', length: 10 }, iterationKey: text(false), name: text(false), extension: { type: 'varchar', length: 10 },
-    typeMime: text(false), size: int(false), latestOccurrenceId: ref(),
+    ...baseColumns,
+    taskId: ref(false),
+    taskReportId: ref(false),
+    reportId: ref(false),
+    reportName: text(false),
+    hubFolderId: ref(false),
+    kind: { type: 'varchar', length: 10 },
+    iterationKey: text(false),
+    name: text(false),
+    extension: { type: 'varchar', length: 10 },
+    typeMime: text(false),
+    size: int(false),
+    latestOccurrenceId: ref(),
   },
   indices: [
     { name: 'UQ_hub_files_key', columns: ['taskReportId', 'iterationKey', 'extension'], unique: true },
@@ -79,7 +95,11 @@ export const HubFile = new EntitySchema<HubFileRow>({
 });
 
 // A file belongs to the organization of the project whose task published it.
-boundByOrganization(HubFile, (x) => `${x}.taskId IN (SELECT bt.id FROM tasks bt JOIN projects bp ON bp.id = bt.projectId WHERE bp.organizationId IN (:...orgs))`);
+boundByOrganization(
+  HubFile,
+  (x) =>
+    `${x}.taskId IN (SELECT bt.id FROM tasks bt JOIN projects bp ON bp.id = bt.projectId WHERE bp.organizationId IN (:...orgs))`,
+);
 
 /** One run's copy of a published file, kept at `files/hub/<fileId>/<id>.<extension>`. */
 export interface HubOccurrenceRow extends BaseRow {
@@ -94,7 +114,15 @@ export interface HubOccurrenceRow extends BaseRow {
 export const HubOccurrence = new EntitySchema<HubOccurrenceRow>({
   name: 'HubOccurrence',
   tableName: 'hub_file_occurrences',
-  columns: { ...baseColumns, fileId: ref(false), requestId: ref(), name: text(false), extension: { type: 'varchar', length: 10 }, typeMime: text(false), size: int(false) },
+  columns: {
+    ...baseColumns,
+    fileId: ref(false),
+    requestId: ref(),
+    name: text(false),
+    extension: { type: 'varchar', length: 10 },
+    typeMime: text(false),
+    size: int(false),
+  },
   foreignKeys: [{ target: 'HubFile', columnNames: ['fileId'], referencedColumnNames: ['id'], onDelete: 'CASCADE' }],
   indices: [{ name: 'IDX_hub_occurrences_file', columns: ['fileId', 'createdDate'] }],
 });
@@ -108,7 +136,10 @@ export interface HubFileUserRow {
 export const HubFileUser = new EntitySchema<HubFileUserRow>({
   name: 'HubFileUser',
   tableName: 'hub_file_users',
-  columns: { fileId: { type: 'varchar', length: 36, primary: true }, userId: { type: 'varchar', length: 36, primary: true } },
+  columns: {
+    fileId: { type: 'varchar', length: 36, primary: true },
+    userId: { type: 'varchar', length: 36, primary: true },
+  },
   foreignKeys: [
     { target: 'HubFile', columnNames: ['fileId'], referencedColumnNames: ['id'], onDelete: 'CASCADE' },
     { target: 'User', columnNames: ['userId'], referencedColumnNames: ['id'], onDelete: 'CASCADE' },
@@ -126,7 +157,11 @@ export interface HubFavoriteRow {
 export const HubFavorite = new EntitySchema<HubFavoriteRow>({
   name: 'HubFavorite',
   tableName: 'hub_favorites',
-  columns: { fileId: { type: 'varchar', length: 36, primary: true }, userId: { type: 'varchar', length: 36, primary: true }, starredDate: when(false) },
+  columns: {
+    fileId: { type: 'varchar', length: 36, primary: true },
+    userId: { type: 'varchar', length: 36, primary: true },
+    starredDate: when(false),
+  },
   foreignKeys: [
     { target: 'HubFile', columnNames: ['fileId'], referencedColumnNames: ['id'], onDelete: 'CASCADE' },
     { target: 'User', columnNames: ['userId'], referencedColumnNames: ['id'], onDelete: 'CASCADE' },
@@ -145,8 +180,13 @@ export interface HubEventRow {
 export const HubEvent = new EntitySchema<HubEventRow>({
   name: 'HubEvent',
   tableName: 'hub_file_events',
-  columns: { id: { type: 'varchar', length: 36, primary: true }, fileId: ref(false), userId: ref(), type: { type: 'varchar', length: 8 }, date: when(false) },
+  columns: {
+    id: { type: 'varchar', length: 36, primary: true },
+    fileId: ref(false),
+    userId: ref(),
+    type: { type: 'varchar', length: 8 },
+    date: when(false),
+  },
   foreignKeys: [{ target: 'HubFile', columnNames: ['fileId'], referencedColumnNames: ['id'], onDelete: 'CASCADE' }],
   indices: [{ name: 'IDX_hub_events_date', columns: ['date'] }],
 });
-

@@ -38,7 +38,6 @@ export const HubFileResult = z.object({
   iteration: z.array(z.string()),
 });
 
-
 export const FilesStarResult = z.object({ id: z.string(), starred: z.boolean() });
 
 export const HubResult = z.object({

@@ -64,6 +64,11 @@ export const OrganizationIdentityProvider = new EntitySchema<OrganizationIdentit
   },
   foreignKeys: [
     { target: 'Organization', columnNames: ['organizationId'], referencedColumnNames: ['id'], onDelete: 'CASCADE' },
-    { target: 'IdentityProvider', columnNames: ['identityProviderId'], referencedColumnNames: ['id'], onDelete: 'CASCADE' },
+    {
+      target: 'IdentityProvider',
+      columnNames: ['identityProviderId'],
+      referencedColumnNames: ['id'],
+      onDelete: 'CASCADE',
+    },
   ],
 });

@@ -37,12 +37,27 @@ export function identityProviderDto(p: IdentityProviderRow) {
   };
 }
 
-type Fields = Partial<Omit<IdentityProviderRow, 'id' | 'createdDate' | 'modifiedDate' | 'clientSecret'>> & { clientSecret?: string | null };
+type Fields = Partial<Omit<IdentityProviderRow, 'id' | 'createdDate' | 'modifiedDate' | 'clientSecret'>> & {
+  clientSecret?: string | null;
+};
 
 const EMPTY: Omit<IdentityProviderRow, 'id' | 'createdDate' | 'modifiedDate' | 'name' | 'type'> = {
-  description: null, isActive: true, signAuthnRequest: false, entityID: null, singleSignOnUrl: null, certificatePublicKey: null,
-  singleLogoutUrl: null, certificateFile: null, buttonLabel: null, clientID: null, clientSecret: null, authorizationEndpoint: null,
-  accessTokenEndpoint: null, userinfoEndpoint: null, logoutEndpoint: null, postLogoutRedirectUrl: null,
+  description: null,
+  isActive: true,
+  signAuthnRequest: false,
+  entityID: null,
+  singleSignOnUrl: null,
+  certificatePublicKey: null,
+  singleLogoutUrl: null,
+  certificateFile: null,
+  buttonLabel: null,
+  clientID: null,
+  clientSecret: null,
+  authorizationEndpoint: null,
+  accessTokenEndpoint: null,
+  userinfoEndpoint: null,
+  logoutEndpoint: null,
+  postLogoutRedirectUrl: null,
 };
 
 /** Creates or updates a provider; fields left undefined keep their value, a secret is sealed before it is stored. */

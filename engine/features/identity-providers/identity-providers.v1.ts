@@ -46,7 +46,11 @@ export const identityProvidersV1 = [
         refuseIfReferenced(`Identity provider "${p.name}"`, [
           {
             what: 'organization(s)',
-            count: await countWhere(ctx, 'SELECT COUNT(*) n FROM organizations WHERE identityProviderId = ? OR id IN (SELECT organizationId FROM organization_identity_providers WHERE identityProviderId = ?)', [p.id, p.id]),
+            count: await countWhere(
+              ctx,
+              'SELECT COUNT(*) n FROM organizations WHERE identityProviderId = ? OR id IN (SELECT organizationId FROM organization_identity_providers WHERE identityProviderId = ?)',
+              [p.id, p.id],
+            ),
           },
         ]);
       }

@@ -29,11 +29,21 @@ export interface DryRunRecipient {
  */
 export async function dryRun(ctx: OpContext, taskId: string) {
   const task = await reachableTask(ctx, taskId);
-  const taskReports = await ctx.db.getRepository(TaskReport).find({ where: { taskId: task.id }, order: { createdDate: 'ASC' } });
-  const reports = taskReports.length ? await ctx.db.getRepository(Report).findBy({ id: In(taskReports.map((t) => t.reportId)) }) : [];
+  const taskReports = await ctx.db
+    .getRepository(TaskReport)
+    .find({ where: { taskId: task.id }, order: { createdDate: 'ASC' } });
+  const reports = taskReports.length
+    ? await ctx.db.getRepository(Report).findBy({ id: In(taskReports.map((t) => t.reportId)) })
+    : [];
   const files = taskReports.map((tr) => {
     const r = reports.find((x) => x.id === tr.reportId);
-    return { report: r?.name ?? 'a deleted report', format: tr.format, attached: tr.options.emailAttachment || tr.options.emailEmbedment, perIterationValue: !!r?.isIteration, conditions: tr.options.conditionIds.length };
+    return {
+      report: r?.name ?? 'a deleted report',
+      format: tr.format,
+      attached: tr.options.emailAttachment || tr.options.emailEmbedment,
+      perIterationValue: !!r?.isIteration,
+      conditions: tr.options.conditionIds.length,
+    };
   });
   const mailOn = !!task.email?.isActive;
   const server = await defaultMailServer(ctx);
@@ -41,46 +51,100 @@ export async function dryRun(ctx: OpContext, taskId: string) {
   if (!taskReports.length) warnings.push('The task has no reports: a run makes nothing.');
   for (const tr of taskReports) {
     const name = reports.find((x) => x.id === tr.reportId)?.name ?? 'a deleted report';
-    if (tr.options.recipientsVariable) warnings.push(`“${name}” also mails each address its variable ${tr.options.recipientsVariable} names for an iteration value, with only that value's file: known when the run reads the data.`);
-    if (tr.options.publishToServiceHub && tr.options.hubAuthorizedUserVariable) warnings.push(`“${name}” is published to the hub for the users its variable ${tr.options.hubAuthorizedUserVariable} names, each seeing only their own files.`);
+    if (tr.options.recipientsVariable)
+      warnings.push(
+        `“${name}” also mails each address its variable ${tr.options.recipientsVariable} names for an iteration value, with only that value's file: known when the run reads the data.`,
+      );
+    if (tr.options.publishToServiceHub && tr.options.hubAuthorizedUserVariable)
+      warnings.push(
+        `“${name}” is published to the hub for the users its variable ${tr.options.hubAuthorizedUserVariable} names, each seeing only their own files.`,
+      );
   }
-  if (mailOn && !task.email?.sendWithoutFiles && taskReports.some((tr) => tr.options.conditionIds.length && (tr.options.emailAttachment || tr.options.emailEmbedment)))
-    warnings.push('When conditions hold back every file, no mail is sent (the task\'s e-mail sends only with files).');
+  if (
+    mailOn &&
+    !task.email?.sendWithoutFiles &&
+    taskReports.some(
+      (tr) => tr.options.conditionIds.length && (tr.options.emailAttachment || tr.options.emailEmbedment),
+    )
+  )
+    warnings.push("When conditions hold back every file, no mail is sent (the task's e-mail sends only with files).");
   if (!mailOn) warnings.push('E-mail is off for this task: nobody is mailed.');
   else if (!server) warnings.push('No mail server is set up: nobody can be mailed.');
   const audience = await taskAudience(ctx, task);
   const mailed = new Set(audience.to.map((a) => a.address.toLowerCase()));
   if (task.testMode) {
     return {
-      taskId: task.id, taskName: task.name, testMode: true, files, warnings: [...warnings, 'Test mode: only the test recipients are mailed, and nobody sees the files in the hub.'],
+      taskId: task.id,
+      taskName: task.name,
+      testMode: true,
+      files,
+      warnings: [...warnings, 'Test mode: only the test recipients are mailed, and nobody sees the files in the hub.'],
       recipients: [
-        ...audience.to.map((a): DryRunRecipient => ({ name: a.name, email: a.address, via: ['test recipients'], byEmail: mailOn && !!server, inHub: false, notes: [] })),
-        ...audience.leftOut.map((l): DryRunRecipient => ({ name: l.name, email: null, via: ['test recipients'], byEmail: false, inHub: false, notes: [l.reason] })),
+        ...audience.to.map(
+          (a): DryRunRecipient => ({
+            name: a.name,
+            email: a.address,
+            via: ['test recipients'],
+            byEmail: mailOn && !!server,
+            inHub: false,
+            notes: [],
+          }),
+        ),
+        ...audience.leftOut.map(
+          (l): DryRunRecipient => ({
+            name: l.name,
+            email: null,
+            via: ['test recipients'],
+            byEmail: false,
+            inHub: false,
+            notes: [l.reason],
+          }),
+        ),
       ],
     };
   }
   const entries = await ctx.db.getRepository(TaskRecipient).findBy({ taskId: task.id });
   const groupEntries = entries.filter((e) => e.type === 'group');
-  const groups = groupEntries.length ? await ctx.db.getRepository(Group).findBy({ id: In(groupEntries.map((g) => g.recipientId)) }) : [];
-  const members = groupEntries.length ? await ctx.db.getRepository(UserGroup).findBy({ targetId: In(groupEntries.map((g) => g.recipientId)) }) : [];
-  const userIds = [...new Set([...entries.filter((e) => e.type === 'user').map((e) => e.recipientId), ...members.map((m) => m.userId)])];
+  const groups = groupEntries.length
+    ? await ctx.db.getRepository(Group).findBy({ id: In(groupEntries.map((g) => g.recipientId)) })
+    : [];
+  const members = groupEntries.length
+    ? await ctx.db.getRepository(UserGroup).findBy({ targetId: In(groupEntries.map((g) => g.recipientId)) })
+    : [];
+  const userIds = [
+    ...new Set([
+      ...entries.filter((e) => e.type === 'user').map((e) => e.recipientId),
+      ...members.map((m) => m.userId),
+    ]),
+  ];
   const users = userIds.length ? await ctx.db.getRepository(User).findBy({ id: In(userIds) }) : [];
   const name = (u: UserRow) => `${u.firstName} ${u.lastName}`.trim();
-  const recipients = users.map((u): DryRunRecipient => {
-    const direct = entries.find((e) => e.type === 'user' && e.recipientId === u.id);
-    const through = groupEntries.filter((g) => members.some((m) => m.userId === u.id && m.targetId === g.recipientId));
-    const ways = [...(direct ? [direct] : []), ...through];
-    const wantsEmail = ways.some((w) => w.sendEmail);
-    const wantsHub = ways.some((w) => w.seeInHub);
-    const notes: string[] = [];
-    if (!u.isActive) notes.push('inactive: gets nothing');
-    if (!u.email) notes.push('no e-mail address');
-    if (!wantsEmail) notes.push('e-mail is off for their entry');
-    if (!wantsHub) notes.push('not set to see the files in the hub');
-    return {
-      name: name(u), email: u.email, via: [...(direct ? ['the task'] : []), ...through.map((g) => `group ${groups.find((x) => x.id === g.recipientId)?.name ?? ''}`.trim())],
-      byEmail: !!u.email && mailed.has(u.email.toLowerCase()) && mailOn && !!server, inHub: u.isActive && wantsHub, notes,
-    };
-  }).sort((a, b) => a.name.localeCompare(b.name));
+  const recipients = users
+    .map((u): DryRunRecipient => {
+      const direct = entries.find((e) => e.type === 'user' && e.recipientId === u.id);
+      const through = groupEntries.filter((g) =>
+        members.some((m) => m.userId === u.id && m.targetId === g.recipientId),
+      );
+      const ways = [...(direct ? [direct] : []), ...through];
+      const wantsEmail = ways.some((w) => w.sendEmail);
+      const wantsHub = ways.some((w) => w.seeInHub);
+      const notes: string[] = [];
+      if (!u.isActive) notes.push('inactive: gets nothing');
+      if (!u.email) notes.push('no e-mail address');
+      if (!wantsEmail) notes.push('e-mail is off for their entry');
+      if (!wantsHub) notes.push('not set to see the files in the hub');
+      return {
+        name: name(u),
+        email: u.email,
+        via: [
+          ...(direct ? ['the task'] : []),
+          ...through.map((g) => `group ${groups.find((x) => x.id === g.recipientId)?.name ?? ''}`.trim()),
+        ],
+        byEmail: !!u.email && mailed.has(u.email.toLowerCase()) && mailOn && !!server,
+        inHub: u.isActive && wantsHub,
+        notes,
+      };
+    })
+    .sort((a, b) => a.name.localeCompare(b.name));
   return { taskId: task.id, taskName: task.name, testMode: false, files, warnings, recipients };
 }

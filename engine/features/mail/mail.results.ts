@@ -20,7 +20,13 @@ export const MailServerResult = z.object({
   id: z.string(),
 });
 
-export const MailServersTestResult = z.object({ sent: z.boolean(), accepted: z.array(z.string()), rejected: z.array(z.string()), response: z.string(), messageId: z.string() });
+export const MailServersTestResult = z.object({
+  sent: z.boolean(),
+  accepted: z.array(z.string()),
+  rejected: z.array(z.string()),
+  response: z.string(),
+  messageId: z.string(),
+});
 
 export const MailServersListResult = z.array(MailServerResult);
 
@@ -28,22 +34,26 @@ export const TasksDryRunResult = z.object({
   taskId: z.string(),
   taskName: z.string(),
   testMode: z.boolean(),
-  files: z.array(z.object({
-    report: z.string(),
-    format: z.string(),
-    attached: z.boolean(),
-    perIterationValue: z.boolean(),
-    conditions: z.number(),
-  })),
+  files: z.array(
+    z.object({
+      report: z.string(),
+      format: z.string(),
+      attached: z.boolean(),
+      perIterationValue: z.boolean(),
+      conditions: z.number(),
+    }),
+  ),
   warnings: z.array(z.string()),
-  recipients: z.array(z.object({
-    name: z.string(),
-    email: z.string().nullable(),
-    via: z.array(z.string()),
-    byEmail: z.boolean(),
-    inHub: z.boolean(),
-    notes: z.array(z.string()),
-  })),
+  recipients: z.array(
+    z.object({
+      name: z.string(),
+      email: z.string().nullable(),
+      via: z.array(z.string()),
+      byEmail: z.boolean(),
+      inHub: z.boolean(),
+      notes: z.array(z.string()),
+    }),
+  ),
 });
 
 export const OutboxResult = z.object({

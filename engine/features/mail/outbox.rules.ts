@@ -9,7 +9,13 @@ import { Outbox, type OutboxRow } from './mail.entity.js';
 import { explainMailError } from './mail-replies.js';
 
 export const LIST_OUTBOX: ListSpec = {
-  sort: { createdDate: 'o.createdDate', status: 'o.status', subject: 'LOWER(o.subject)', sentAt: 'o.sentAt', attempts: 'o.attempts' },
+  sort: {
+    createdDate: 'o.createdDate',
+    status: 'o.status',
+    subject: 'LOWER(o.subject)',
+    sentAt: 'o.sentAt',
+    attempts: 'o.attempts',
+  },
   defaultSort: { by: 'createdDate', direction: 'desc' },
   text: { subject: 'o.subject' },
   exact: { status: 'o.status' },
@@ -18,9 +24,23 @@ export const LIST_OUTBOX: ListSpec = {
 
 export function outboxDto(m: OutboxRow) {
   return {
-    id: m.id, requestId: m.requestId, messageId: m.messageId, to: m.to, cc: m.cc, subject: m.subject, attachments: m.attachments.map((a) => a.fileName),
-    status: m.status, attempts: m.attempts, uncertain: m.uncertain, lastError: m.lastError, explanation: explainMailError(m.lastError), accepted: m.accepted, rejected: m.rejected,
-    createdDate: iso(m.createdDate), nextAttemptAt: iso(m.nextAttemptAt), sentAt: iso(m.sentAt),
+    id: m.id,
+    requestId: m.requestId,
+    messageId: m.messageId,
+    to: m.to,
+    cc: m.cc,
+    subject: m.subject,
+    attachments: m.attachments.map((a) => a.fileName),
+    status: m.status,
+    attempts: m.attempts,
+    uncertain: m.uncertain,
+    lastError: m.lastError,
+    explanation: explainMailError(m.lastError),
+    accepted: m.accepted,
+    rejected: m.rejected,
+    createdDate: iso(m.createdDate),
+    nextAttemptAt: iso(m.nextAttemptAt),
+    sentAt: iso(m.sentAt),
   };
 }
 
@@ -36,7 +56,8 @@ function visibleOutbox(ctx: OpContext) {
   return qb.andWhere(`o.requestId IN (${runs.getQuery()})`).setParameters(runs.getParameters());
 }
 
-export const listOutbox = (ctx: OpContext, list: ListQuery) => pageOf(visibleOutbox(ctx), LIST_OUTBOX, list, 'o.id', outboxDto);
+export const listOutbox = (ctx: OpContext, list: ListQuery) =>
+  pageOf(visibleOutbox(ctx), LIST_OUTBOX, list, 'o.id', outboxDto);
 
 async function visibleMessage(ctx: OpContext, id: string) {
   const m = await visibleOutbox(ctx).andWhere('o.id = :outboxId', { outboxId: id }).getOne();
@@ -47,8 +68,16 @@ async function visibleMessage(ctx: OpContext, id: string) {
 /** A failed or cancelled message goes back to the queue, tried afresh (same Message-ID: it never arrived). */
 export async function retryMessage(ctx: OpContext, id: string) {
   const m = await visibleMessage(ctx, id);
-  if (m.status !== 'failed' && m.status !== 'cancelled') throw conflict(`Only a failed or cancelled message can be sent again; this one is ${m.status}`);
-  await ctx.write(() => ctx.db.getRepository(Outbox).update({ id, status: m.status }, { status: 'queued', attempts: 0, nextAttemptAt: ctx.now(), modifiedDate: ctx.now() }));
+  if (m.status !== 'failed' && m.status !== 'cancelled')
+    throw conflict(`Only a failed or cancelled message can be sent again; this one is ${m.status}`);
+  await ctx.write(() =>
+    ctx.db
+      .getRepository(Outbox)
+      .update(
+        { id, status: m.status },
+        { status: 'queued', attempts: 0, nextAttemptAt: ctx.now(), modifiedDate: ctx.now() },
+      ),
+  );
   ctx.outbox.changed(m, 'queued');
   ctx.outbox.wake();
   return outboxDto({ ...m, status: 'queued', attempts: 0 });
@@ -57,20 +86,34 @@ export async function retryMessage(ctx: OpContext, id: string) {
 /** A message waiting to be sent (or retried) is not sent; one being sent right now cannot be called back. */
 export async function cancelMessage(ctx: OpContext, id: string) {
   const m = await visibleMessage(ctx, id);
-  if (!['queued', 'uncertain', 'failed'].includes(m.status)) throw conflict(`Only a message waiting to be sent can be cancelled; this one is ${m.status}`);
+  if (!['queued', 'uncertain', 'failed'].includes(m.status))
+    throw conflict(`Only a message waiting to be sent can be cancelled; this one is ${m.status}`);
   // Only if still waiting when the write runs: the outbox may have picked it up meanwhile.
-  const res = await ctx.write(() => ctx.db.getRepository(Outbox).update({ id, status: m.status }, { status: 'cancelled', modifiedDate: ctx.now() }));
+  const res = await ctx.write(() =>
+    ctx.db.getRepository(Outbox).update({ id, status: m.status }, { status: 'cancelled', modifiedDate: ctx.now() }),
+  );
   if (!res.affected) throw conflict('The message is being sent right now and can no longer be cancelled');
   ctx.outbox.changed(m, 'cancelled');
   return outboxDto({ ...m, status: 'cancelled' });
 }
 
 /** Mail of each request by status, for the monitoring screen's delivery column. */
-export async function mailCounts(ctx: Pick<OpContext, 'db'>, requestIds: string[]): Promise<Map<string, Record<string, number>>> {
+export async function mailCounts(
+  ctx: Pick<OpContext, 'db'>,
+  requestIds: string[],
+): Promise<Map<string, Record<string, number>>> {
   const out = new Map<string, Record<string, number>>();
   if (!requestIds.length) return out;
-  const rows = (await ctx.db.getRepository(Outbox).createQueryBuilder('o').select('o.requestId', 'requestId').addSelect('o.status', 'status').addSelect('COUNT(*)', 'n')
-    .where({ requestId: In(requestIds) }).groupBy('o.requestId').addGroupBy('o.status').getRawMany()) as { requestId: string; status: string; n: number }[];
+  const rows = (await ctx.db
+    .getRepository(Outbox)
+    .createQueryBuilder('o')
+    .select('o.requestId', 'requestId')
+    .addSelect('o.status', 'status')
+    .addSelect('COUNT(*)', 'n')
+    .where({ requestId: In(requestIds) })
+    .groupBy('o.requestId')
+    .addGroupBy('o.status')
+    .getRawMany()) as { requestId: string; status: string; n: number }[];
   for (const r of rows) out.set(r.requestId, { ...(out.get(r.requestId) ?? {}), [r.status]: Number(r.n) });
   return out;
 }
@@ -82,15 +125,22 @@ export async function mailCounts(ctx: Pick<OpContext, 'db'>, requestIds: string[
 export async function deliveryProblems(ctx: Pick<OpContext, 'db'>, requestIds: string[]): Promise<Map<string, string>> {
   const out = new Map<string, string>();
   if (!requestIds.length) return out;
-  const rows = await ctx.db.getRepository(Outbox).createQueryBuilder('o').select(['o.requestId', 'o.status', 'o.lastError'])
-    .where({ requestId: In(requestIds) }).andWhere("(o.status = 'failed' OR (o.status IN ('queued', 'uncertain') AND o.attempts > 0))").getMany();
+  const rows = await ctx.db
+    .getRepository(Outbox)
+    .createQueryBuilder('o')
+    .select(['o.requestId', 'o.status', 'o.lastError'])
+    .where({ requestId: In(requestIds) })
+    .andWhere("(o.status = 'failed' OR (o.status IN ('queued', 'uncertain') AND o.attempts > 0))")
+    .getMany();
   for (const id of requestIds) {
     const mine = rows.filter((r) => r.requestId === id);
     const failed = mine.filter((r) => r.status === 'failed');
     const worst = failed.length ? failed : mine;
     if (!worst.length) continue;
     const n = worst.length;
-    const what = failed.length ? `${n} mail${n === 1 ? '' : 's'} failed` : `${n} mail${n === 1 ? '' : 's'} waiting to retry`;
+    const what = failed.length
+      ? `${n} mail${n === 1 ? '' : 's'} failed`
+      : `${n} mail${n === 1 ? '' : 's'} waiting to retry`;
     out.set(id, `${what}: ${explainMailError(worst[0].lastError) ?? 'no reply was kept'}`);
   }
   return out;

@@ -16,7 +16,15 @@ export interface OutboxOptions {
   connections?: number;
 }
 
-const TRANSIENT_CODES = new Set(['ECONNECTION', 'ETIMEDOUT', 'ESOCKET', 'ECONNRESET', 'EDNS', 'ECONNREFUSED', 'EPROTOCOL']);
+const TRANSIENT_CODES = new Set([
+  'ECONNECTION',
+  'ETIMEDOUT',
+  'ESOCKET',
+  'ECONNRESET',
+  'EDNS',
+  'ECONNREFUSED',
+  'EPROTOCOL',
+]);
 
 /** A failure worth retrying: a 4xx reply, or the connection failing; 5xx and authentication are final. */
 export function isTransient(e: { responseCode?: number; code?: string }): boolean {
@@ -44,15 +52,34 @@ export class MailOutbox {
     private readonly log: (requestId: string, line: string) => void,
     options: OutboxOptions = {},
   ) {
-    this.o = { baseDelayMs: 2_000, maxDelayMs: 10 * 60_000, maxAttempts: 12, concurrency: 16, connections: 10, ...options };
+    this.o = {
+      baseDelayMs: 2_000,
+      maxDelayMs: 10 * 60_000,
+      maxAttempts: 12,
+      concurrency: 16,
+      connections: 10,
+      ...options,
+    };
   }
 
   /** At start: sends a crash cut off become uncertain, then the queue resumes. */
   async recover(): Promise<number> {
     const cut = await this.services.db.getRepository(Outbox).findBy({ status: 'sending' });
     if (cut.length) {
-      await this.services.write(() => this.services.db.getRepository(Outbox).update({ id: In(cut.map((m) => m.id)) }, { status: 'uncertain', uncertain: true, nextAttemptAt: this.services.now() }));
-      for (const m of cut) if (m.requestId) this.log(m.requestId, `Mail to ${m.to.join(', ')} was being sent when the app stopped; its outcome is unknown, so it is sent again with the same Message-ID ${m.messageId}`);
+      await this.services.write(() =>
+        this.services.db
+          .getRepository(Outbox)
+          .update(
+            { id: In(cut.map((m) => m.id)) },
+            { status: 'uncertain', uncertain: true, nextAttemptAt: this.services.now() },
+          ),
+      );
+      for (const m of cut)
+        if (m.requestId)
+          this.log(
+            m.requestId,
+            `Mail to ${m.to.join(', ')} was being sent when the app stopped; its outcome is unknown, so it is sent again with the same Message-ID ${m.messageId}`,
+          );
     }
     this.wake();
     return cut.length;
@@ -61,9 +88,11 @@ export class MailOutbox {
   /** Writes messages to the outbox (durably, before any is sent), then starts sending. */
   async enqueue(rows: OutboxRow[]): Promise<void> {
     if (!rows.length) return;
-    await this.services.write(() => this.services.db.transaction(async (m) => {
-      for (let i = 0; i < rows.length; i += 200) await m.getRepository(Outbox).insert(rows.slice(i, i + 200));
-    }));
+    await this.services.write(() =>
+      this.services.db.transaction(async (m) => {
+        for (let i = 0; i < rows.length; i += 200) await m.getRepository(Outbox).insert(rows.slice(i, i + 200));
+      }),
+    );
     for (const row of rows) this.changed(row, row.status);
     this.wake();
   }
@@ -94,10 +123,21 @@ export class MailOutbox {
     const { db } = this.services;
     for (;;) {
       if (this.closed) return;
-      const due = await db.getRepository(Outbox).find({ where: [{ status: 'queued', nextAttemptAt: LessThanOrEqual(this.services.now()) }, { status: 'uncertain', nextAttemptAt: LessThanOrEqual(this.services.now()) }], order: { nextAttemptAt: 'ASC' }, take: this.o.concurrency * 8 });
+      const due = await db.getRepository(Outbox).find({
+        where: [
+          { status: 'queued', nextAttemptAt: LessThanOrEqual(this.services.now()) },
+          { status: 'uncertain', nextAttemptAt: LessThanOrEqual(this.services.now()) },
+        ],
+        order: { nextAttemptAt: 'ASC' },
+        take: this.o.concurrency * 8,
+      });
       if (!due.length) return;
       // Marked `sending` before the first byte leaves: a crash from here on makes them uncertain.
-      await this.services.write(() => db.getRepository(Outbox).update({ id: In(due.map((m) => m.id)) }, { status: 'sending', modifiedDate: this.services.now() }));
+      await this.services.write(() =>
+        db
+          .getRepository(Outbox)
+          .update({ id: In(due.map((m) => m.id)) }, { status: 'sending', modifiedDate: this.services.now() }),
+      );
       // One look-up of each server per batch, not one per message.
       const transports = new Map<string, { server: MailServerRow; transport: Transporter } | null>();
       for (const id of new Set(due.map((m) => m.mailServerId))) transports.set(id, await this.transportFor(id));
@@ -111,7 +151,12 @@ export class MailOutbox {
       await Promise.all(Array.from({ length: Math.min(this.o.concurrency, due.length) }, worker));
       // Closing stops between messages: those not tried go back as they were (nothing unknown about them).
       const untried = due.slice(next);
-      if (untried.length) await this.services.write(() => db.getRepository(Outbox).update({ id: In(untried.map((m) => m.id)), status: 'sending' }, { status: 'queued' }));
+      if (untried.length)
+        await this.services.write(() =>
+          db
+            .getRepository(Outbox)
+            .update({ id: In(untried.map((m) => m.id)), status: 'sending' }, { status: 'queued' }),
+        );
     }
   }
 
@@ -123,7 +168,12 @@ export class MailOutbox {
     const cached = this.transports.get(serverId);
     if (cached?.key === key) return { server, transport: cached.transport };
     cached?.transport.close();
-    const transport = createTransport(server, this.services.secrets.open.bind(this.services.secrets), true, this.o.connections);
+    const transport = createTransport(
+      server,
+      this.services.secrets.open.bind(this.services.secrets),
+      true,
+      this.o.connections,
+    );
     this.transports.set(serverId, { key, transport });
     return { server, transport };
   }
@@ -131,7 +181,9 @@ export class MailOutbox {
   private async send(m: OutboxRow, t: { server: MailServerRow; transport: Transporter } | null) {
     const { db, now } = this.services;
     const done = async (change: Partial<OutboxRow>) => {
-      await this.services.write(() => db.getRepository(Outbox).update({ id: m.id }, { ...change, modifiedDate: now() }));
+      await this.services.write(() =>
+        db.getRepository(Outbox).update({ id: m.id }, { ...change, modifiedDate: now() }),
+      );
       this.changed(m, change.status ?? m.status);
     };
     if (!t) {
@@ -141,25 +193,56 @@ export class MailOutbox {
     }
     try {
       const info = await t.transport.sendMail({
-        messageId: m.messageId, from: m.from, to: m.to, cc: m.cc, bcc: m.bcc, subject: m.subject, text: m.text ?? undefined, html: m.html ?? undefined,
-        attachments: m.attachments.map((a) => ({ filename: a.fileName, path: join(this.services.dataDir, a.path), ...(a.cid ? { cid: a.cid } : {}) })),
-        disableFileAccess: false, disableUrlAccess: true,
+        messageId: m.messageId,
+        from: m.from,
+        to: m.to,
+        cc: m.cc,
+        bcc: m.bcc,
+        subject: m.subject,
+        text: m.text ?? undefined,
+        html: m.html ?? undefined,
+        attachments: m.attachments.map((a) => ({
+          filename: a.fileName,
+          path: join(this.services.dataDir, a.path),
+          ...(a.cid ? { cid: a.cid } : {}),
+        })),
+        disableFileAccess: false,
+        disableUrlAccess: true,
       });
-      const rejected = (info.rejected as (string | { address: string })[]).map((r) => (typeof r === 'string' ? r : r.address));
+      const rejected = (info.rejected as (string | { address: string })[]).map((r) =>
+        typeof r === 'string' ? r : r.address,
+      );
       const errors = (info as { rejectedErrors?: { recipient?: string; response?: string }[] }).rejectedErrors ?? [];
       await done({
-        status: 'sent', sentAt: now(), attempts: m.attempts + 1, lastError: null,
-        accepted: (info.accepted as (string | { address: string })[]).map((r) => (typeof r === 'string' ? r : r.address)),
-        rejected: rejected.map((address) => ({ address, reply: errors.find((e) => e.recipient === address)?.response ?? 'refused' })),
+        status: 'sent',
+        sentAt: now(),
+        attempts: m.attempts + 1,
+        lastError: null,
+        accepted: (info.accepted as (string | { address: string })[]).map((r) =>
+          typeof r === 'string' ? r : r.address,
+        ),
+        rejected: rejected.map((address) => ({
+          address,
+          reply: errors.find((e) => e.recipient === address)?.response ?? 'refused',
+        })),
       });
-      if (m.requestId && rejected.length) this.log(m.requestId, `Mail ${m.messageId} accepted for ${info.accepted.length} recipient(s), refused for ${rejected.join(', ')}`);
+      if (m.requestId && rejected.length)
+        this.log(
+          m.requestId,
+          `Mail ${m.messageId} accepted for ${info.accepted.length} recipient(s), refused for ${rejected.join(', ')}`,
+        );
     } catch (err) {
       const e = err as { responseCode?: number; code?: string; response?: string; message: string };
       const attempts = m.attempts + 1;
       const reply = (e.response ?? e.message).replace(/[\r\n]+/g, ' ').slice(0, 300);
       if (isTransient(e) && attempts < this.o.maxAttempts) {
         const delay = Math.min(this.o.maxDelayMs, this.o.baseDelayMs * 2 ** (attempts - 1));
-        await done({ status: m.uncertain ? 'uncertain' : 'queued', attempts, lastError: reply, nextAttemptAt: new Date(now().getTime() + delay) });
+        await done({
+          status: m.uncertain ? 'uncertain' : 'queued',
+          attempts,
+          lastError: reply,
+          nextAttemptAt: new Date(now().getTime() + delay),
+        });
       } else {
         await done({ status: 'failed', attempts, lastError: reply });
         if (m.requestId) this.log(m.requestId, `Mail to ${m.to.join(', ')} failed: ${reply}`);
@@ -170,7 +253,11 @@ export class MailOutbox {
   private async arm() {
     if (this.closed) return;
     if (this.timer) clearTimeout(this.timer);
-    const next = await this.services.db.getRepository(Outbox).findOne({ where: [{ status: 'queued' }, { status: 'uncertain' }], order: { nextAttemptAt: 'ASC' }, select: { id: true, nextAttemptAt: true } });
+    const next = await this.services.db.getRepository(Outbox).findOne({
+      where: [{ status: 'queued' }, { status: 'uncertain' }],
+      order: { nextAttemptAt: 'ASC' },
+      select: { id: true, nextAttemptAt: true },
+    });
     if (!next || this.closed) return;
     const wait = Math.max(0, next.nextAttemptAt.getTime() - this.services.now().getTime());
     this.timer = setTimeout(() => this.wake(), Math.min(wait, 5_000));
@@ -187,8 +274,25 @@ export class MailOutbox {
 }
 
 /** A nodemailer transport to one configured server (pooled for the outbox; single for a test mail). */
-export function createTransport(server: Pick<MailServerRow, 'hostName' | 'smtpPort' | 'ssl' | 'userName' | 'password'>, open: (sealed: string) => string, pool: boolean, connections = 5): Transporter {
-  const auth = server.userName ? { user: server.userName, pass: server.password ? open(server.password) : '' } : undefined;
-  const common = { host: server.hostName, port: server.smtpPort, secure: server.ssl, auth, connectionTimeout: 15_000, greetingTimeout: 15_000, socketTimeout: 60_000 };
-  return pool ? nodemailer.createTransport({ ...common, pool: true, maxConnections: connections, maxMessages: 500 }) : nodemailer.createTransport(common);
+export function createTransport(
+  server: Pick<MailServerRow, 'hostName' | 'smtpPort' | 'ssl' | 'userName' | 'password'>,
+  open: (sealed: string) => string,
+  pool: boolean,
+  connections = 5,
+): Transporter {
+  const auth = server.userName
+    ? { user: server.userName, pass: server.password ? open(server.password) : '' }
+    : undefined;
+  const common = {
+    host: server.hostName,
+    port: server.smtpPort,
+    secure: server.ssl,
+    auth,
+    connectionTimeout: 15_000,
+    greetingTimeout: 15_000,
+    socketTimeout: 60_000,
+  };
+  return pool
+    ? nodemailer.createTransport({ ...common, pool: true, maxConnections: connections, maxMessages: 500 })
+    : nodemailer.createTransport(common);
 }

@@ -5,7 +5,13 @@ import type { OpContext } from '../../ops/context.js';
 import { newBase } from '../../core/entity-base.js';
 import { EMAIL_PATTERN, listEntries } from '../../core/validation.js';
 import { User, UserGroup, type UserRow } from '../users/users.entity.js';
-import { TaskRecipient, TaskReport, type TaskReportOptions, type TaskReportRow, type TaskRow } from '../tasks/tasks.entity.js';
+import {
+  TaskRecipient,
+  TaskReport,
+  type TaskReportOptions,
+  type TaskReportRow,
+  type TaskRow,
+} from '../tasks/tasks.entity.js';
 import type { RequestFile } from '../requests/requests.entity.js';
 import { defaultMailServer } from './mail-servers.rules.js';
 import type { OutboxAttachment, OutboxRow } from './mail.entity.js';
@@ -20,7 +26,6 @@ export interface MailAudience {
   leftOut: { name: string; reason: string }[];
 }
 
-
 /**
  * The people a task mails: in test mode its test recipients only; otherwise its users and the
  * members of its groups whose recipient entry sends e-mail, each once, active and with an address.
@@ -28,12 +33,20 @@ export interface MailAudience {
 export async function taskAudience(ctx: Pick<OpContext, 'db'>, task: TaskRow): Promise<MailAudience> {
   if (task.testMode) {
     const list = listEntries(task.testModeRecipients);
-    return { to: list.filter((a) => EMAIL_PATTERN.test(a)).map((a) => ({ address: a.toLowerCase(), name: a })), leftOut: list.filter((a) => !EMAIL_PATTERN.test(a)).map((a) => ({ name: a, reason: 'not an e-mail address' })) };
+    return {
+      to: list.filter((a) => EMAIL_PATTERN.test(a)).map((a) => ({ address: a.toLowerCase(), name: a })),
+      leftOut: list.filter((a) => !EMAIL_PATTERN.test(a)).map((a) => ({ name: a, reason: 'not an e-mail address' })),
+    };
   }
   const entries = await ctx.db.getRepository(TaskRecipient).findBy({ taskId: task.id, sendEmail: true });
   const groupIds = entries.filter((e) => e.type === 'group').map((e) => e.recipientId);
   const members = groupIds.length ? await ctx.db.getRepository(UserGroup).findBy({ targetId: In(groupIds) }) : [];
-  const userIds = [...new Set([...entries.filter((e) => e.type === 'user').map((e) => e.recipientId), ...members.map((m) => m.userId)])];
+  const userIds = [
+    ...new Set([
+      ...entries.filter((e) => e.type === 'user').map((e) => e.recipientId),
+      ...members.map((m) => m.userId),
+    ]),
+  ];
   const users = userIds.length ? await ctx.db.getRepository(User).findBy({ id: In(userIds) }) : [];
   const out: MailAudience = { to: [], leftOut: [] };
   const seen = new Set<string>();
@@ -75,7 +88,14 @@ function inlineHtml(doc: string) {
  * the HTML body when it embeds (an HTML report's markup, a PNG chart as an inline image; other
  * formats are attached, since a mail body cannot show them).
  */
-function mailContent(ctx: OpContext, requestId: string, optionsOf: (taskReportId: string) => MailOptions | undefined, reportNames: Map<string, string>, keep: KeepFile, message: string) {
+function mailContent(
+  ctx: OpContext,
+  requestId: string,
+  optionsOf: (taskReportId: string) => MailOptions | undefined,
+  reportNames: Map<string, string>,
+  keep: KeepFile,
+  message: string,
+) {
   const zips = new Map<string, Promise<RequestFile>>();
   const path = (f: RequestFile) => `files/requests/${requestId}/${f.name}`;
   return async (files: RequestFile[]): Promise<MailContent> => {
@@ -88,7 +108,8 @@ function mailContent(ctx: OpContext, requestId: string, optionsOf: (taskReportId
       if (!o) continue;
       const attach: RequestFile[] = [];
       for (const f of group) {
-        if (o.emailEmbedment && f.format === 'Html') inline.push(inlineHtml((await readRequestFile(ctx.dataDir, requestId, f.name)).toString('utf8')));
+        if (o.emailEmbedment && f.format === 'Html')
+          inline.push(inlineHtml((await readRequestFile(ctx.dataDir, requestId, f.name)).toString('utf8')));
         else if (o.emailEmbedment && f.format === 'Png') {
           const cid = `${randomUUID()}@broadsheet`;
           attachments.push({ fileName: f.name, path: path(f), cid });
@@ -96,8 +117,12 @@ function mailContent(ctx: OpContext, requestId: string, optionsOf: (taskReportId
         } else if (o.emailAttachment || o.emailEmbedment) attach.push(f);
       }
       if (o.zipEmailFiles && attach.length > 1) {
-        const key = `${trId}:${attach.map((f) => f.name).sort().join('|')}`;
-        if (!zips.has(key)) zips.set(key, zipForMail(ctx, requestId, attach, keep, trId, reportNames.get(trId) ?? 'Report files'));
+        const key = `${trId}:${attach
+          .map((f) => f.name)
+          .sort()
+          .join('|')}`;
+        if (!zips.has(key))
+          zips.set(key, zipForMail(ctx, requestId, attach, keep, trId, reportNames.get(trId) ?? 'Report files'));
         const zip = await zips.get(key)!;
         attachments.push({ fileName: zip.name, path: path(zip) });
       } else attachments.push(...attach.map((f) => ({ fileName: f.name, path: path(f) })));
@@ -107,8 +132,23 @@ function mailContent(ctx: OpContext, requestId: string, optionsOf: (taskReportId
   };
 }
 
-async function zipForMail(ctx: OpContext, requestId: string, files: RequestFile[], keep: KeepFile, taskReportId: string, reportName: string) {
-  return keep({ name: `${reportName}.zip`, format: 'Zip', data: await zipRequestFiles(ctx.dataDir, requestId, files), iteration: [] }, taskReportId);
+async function zipForMail(
+  ctx: OpContext,
+  requestId: string,
+  files: RequestFile[],
+  keep: KeepFile,
+  taskReportId: string,
+  reportName: string,
+) {
+  return keep(
+    {
+      name: `${reportName}.zip`,
+      format: 'Zip',
+      data: await zipRequestFiles(ctx.dataDir, requestId, files),
+      iteration: [],
+    },
+    taskReportId,
+  );
 }
 
 /**
@@ -126,12 +166,20 @@ function dynamicRecipients(files: RequestFile[], taskReports: Map<string, TaskRe
       else byAddress.set(a, [...(byAddress.get(a) ?? []), f]);
     }
   }
-  if (invalid.size) log(`Not mailed to ${[...invalid].slice(0, 5).join(', ')}: not e-mail addresses (from a recipients variable)`);
+  if (invalid.size)
+    log(`Not mailed to ${[...invalid].slice(0, 5).join(', ')}: not e-mail addresses (from a recipients variable)`);
   return byAddress;
 }
 
 /** The task's name and the run's date in a subject or message ({TaskName}, {Date}), and analytics variables written $(name). */
-async function filler(ctx: OpContext, task: TaskRow, taskReports: TaskReportRow[], now: Date, texts: string[], log: (line: string) => void) {
+async function filler(
+  ctx: OpContext,
+  task: TaskRow,
+  taskReports: TaskReportRow[],
+  now: Date,
+  texts: string[],
+  log: (line: string) => void,
+) {
   const names = [...new Set(texts.flatMap((t) => [...t.matchAll(/\$\(([A-Za-z_][A-Za-z0-9_]*)\)/g)].map((m) => m[1])))];
   const values = new Map<string, string>();
   if (names.length && taskReports.length) {
@@ -141,10 +189,21 @@ async function filler(ctx: OpContext, task: TaskRow, taskReports: TaskReportRow[
       const value = appId ? await ctx.analytics.evaluate(appId, `$(${n})`).catch(nullIfRefused) : null;
       // Left empty in the mail, and said in the run's log: a name the app does not know is the user's to mend.
       if (value === null) log(`$(${n}) in the subject or message could not be read from the report's app: left empty`);
-      values.set(n, value === null ? '' : typeof value === 'number' ? value.toLocaleString('en-US', { maximumFractionDigits: 2 }) : value);
+      values.set(
+        n,
+        value === null
+          ? ''
+          : typeof value === 'number'
+            ? value.toLocaleString('en-US', { maximumFractionDigits: 2 })
+            : value,
+      );
     }
   }
-  return (text: string) => text.replace(/\{TaskName\}/gi, task.name).replace(/\{Date\}/gi, now.toISOString().slice(0, 10)).replace(/\$\(([A-Za-z_][A-Za-z0-9_]*)\)/g, (m, n: string) => values.get(n) ?? m);
+  return (text: string) =>
+    text
+      .replace(/\{TaskName\}/gi, task.name)
+      .replace(/\{Date\}/gi, now.toISOString().slice(0, 10))
+      .replace(/\$\(([A-Za-z_][A-Za-z0-9_]*)\)/g, (m, n: string) => values.get(n) ?? m);
 }
 
 /**
@@ -152,7 +211,15 @@ async function filler(ctx: OpContext, task: TaskRow, taskReports: TaskReportRow[
  * with the files of the task reports that attach or embed theirs; and to the addresses a recipients
  * variable names, one mail each with only their files. Answers a warning to put on the run, or null.
  */
-export async function queueTaskMail(ctx: OpContext, task: TaskRow, requestId: string, files: RequestFile[], log: (line: string) => void, keep: KeepFile, untracked: MailOptions | null = null): Promise<string | null> {
+export async function queueTaskMail(
+  ctx: OpContext,
+  task: TaskRow,
+  requestId: string,
+  files: RequestFile[],
+  log: (line: string) => void,
+  keep: KeepFile,
+  untracked: MailOptions | null = null,
+): Promise<string | null> {
   const email = task.email;
   if (!email || !email.isActive) return null;
   const server = await defaultMailServer(ctx);
@@ -165,11 +232,22 @@ export async function queueTaskMail(ctx: OpContext, task: TaskRow, requestId: st
   const trs = await ctx.db.getRepository(TaskReport).findBy({ taskId: task.id });
   const taskReports = new Map(trs.map((r) => [r.id, r]));
   // Files of no task report (a subscribed chart) travel as `untracked` says.
-  const optionsOf = (trId: string) => taskReports.get(trId)?.options ?? (trId === '' ? (untracked ?? undefined) : undefined);
-  const mailed = files.filter((f) => f.format !== 'Zip' && (optionsOf(f.taskReportId ?? '')?.emailAttachment || optionsOf(f.taskReportId ?? '')?.emailEmbedment));
+  const optionsOf = (trId: string) =>
+    taskReports.get(trId)?.options ?? (trId === '' ? (untracked ?? undefined) : undefined);
+  const mailed = files.filter(
+    (f) =>
+      f.format !== 'Zip' &&
+      (optionsOf(f.taskReportId ?? '')?.emailAttachment || optionsOf(f.taskReportId ?? '')?.emailEmbedment),
+  );
   // Conditions may hold back every file: a mail announcing reports that are not there is not sent, unless the task asks.
-  if (!mailed.length && trs.some((tr) => tr.options.emailAttachment || tr.options.emailEmbedment) && !email.sendWithoutFiles) {
-    log('No mail sent: no report file was made to attach (conditions held back every one); the task\'s e-mail sends only with files');
+  if (
+    !mailed.length &&
+    trs.some((tr) => tr.options.emailAttachment || tr.options.emailEmbedment) &&
+    !email.sendWithoutFiles
+  ) {
+    log(
+      "No mail sent: no report file was made to attach (conditions held back every one); the task's e-mail sends only with files",
+    );
     return null;
   }
   let dynamic = dynamicRecipients(files, taskReports, log);
@@ -197,19 +275,56 @@ export async function queueTaskMail(ctx: OpContext, task: TaskRow, requestId: st
   const bcc = email.ccBcc ? listEntries(email.bcc).filter((a) => EMAIL_PATTERN.test(a)) : [];
   const content = mailContent(ctx, requestId, optionsOf, reportNames, keep, text);
   const message = (to: string[], c: MailContent, copies: boolean): OutboxRow => ({
-    ...newBase(now), requestId, mailServerId: server.id, messageId: `<${randomUUID()}@${domain}>`, from, to, cc: copies ? cc : [], bcc: copies ? bcc : [], subject, text, html: c.html,
-    attachments: c.attachments, status: 'queued', attempts: 0, nextAttemptAt: now, lastError: null, accepted: [], rejected: [], uncertain: false, sentAt: null,
+    ...newBase(now),
+    requestId,
+    mailServerId: server.id,
+    messageId: `<${randomUUID()}@${domain}>`,
+    from,
+    to,
+    cc: copies ? cc : [],
+    bcc: copies ? bcc : [],
+    subject,
+    text,
+    html: c.html,
+    attachments: c.attachments,
+    status: 'queued',
+    attempts: 0,
+    nextAttemptAt: now,
+    lastError: null,
+    accepted: [],
+    rejected: [],
+    uncertain: false,
+    sentAt: null,
   });
   const rows: OutboxRow[] = [];
   if (audience.to.length) {
     const all = await content(mailed);
-    if (email.oneToAll) rows.push(message(audience.to.map((r) => r.address), all, true));
+    if (email.oneToAll)
+      rows.push(
+        message(
+          audience.to.map((r) => r.address),
+          all,
+          true,
+        ),
+      );
     else rows.push(...audience.to.map((r) => message([r.address], all, true)));
-    log(`${rows.length} mail${rows.length === 1 ? '' : 's'} queued for ${audience.to.length} recipient${audience.to.length === 1 ? '' : 's'}${task.testMode ? ' (test mode)' : ''}, ${all.attachments.length} attachment${all.attachments.length === 1 ? '' : 's'} each`);
+    log(
+      `${rows.length} mail${rows.length === 1 ? '' : 's'} queued for ${audience.to.length} recipient${audience.to.length === 1 ? '' : 's'}${task.testMode ? ' (test mode)' : ''}, ${all.attachments.length} attachment${all.attachments.length === 1 ? '' : 's'} each`,
+    );
   }
   // Copies go with the task's own mail only: a cc on every per-address mail would show them everyone's files.
-  for (const [address, own] of dynamic) rows.push(message([address], await content(own.filter((f) => mailed.includes(f))), !audience.to.length && rows.length === 0));
-  if (dynamic.size) log(`${dynamic.size} mail${dynamic.size === 1 ? '' : 's'} queued for the addresses the recipients variable named, each with its own files`);
+  for (const [address, own] of dynamic)
+    rows.push(
+      message(
+        [address],
+        await content(own.filter((f) => mailed.includes(f))),
+        !audience.to.length && rows.length === 0,
+      ),
+    );
+  if (dynamic.size)
+    log(
+      `${dynamic.size} mail${dynamic.size === 1 ? '' : 's'} queued for the addresses the recipients variable named, each with its own files`,
+    );
   await ctx.outbox.enqueue(rows);
   return null;
 }

@@ -2,12 +2,23 @@ import type { SelectQueryBuilder, ObjectLiteral } from 'typeorm';
 import type { OpContext } from '../../ops/context.js';
 import { forbidden, notFound } from '../../core/errors.js';
 import { Project } from '../projects/projects.entity.js';
-import { MemberPermission, PERMISSION_FLAGS, type MemberAction, type MemberObjectKind, type PermissionFlag } from './members.entity.js';
+import {
+  MemberPermission,
+  PERMISSION_FLAGS,
+  type MemberAction,
+  type MemberObjectKind,
+  type PermissionFlag,
+} from './members.entity.js';
 
 export type { MemberAction };
 export type ContentKind = Exclude<MemberObjectKind, 'project'>;
 
-const KIND_NAME: Record<ContentKind, string> = { report: 'Report', filter: 'Filter', condition: 'Condition', task: 'Task' };
+const KIND_NAME: Record<ContentKind, string> = {
+  report: 'Report',
+  filter: 'Filter',
+  condition: 'Condition',
+  task: 'Task',
+};
 
 /**
  * The action the calling operation performs on an object of `kind`, as its `defineOp` declares it.
@@ -27,21 +38,31 @@ export function actionOf(ctx: OpContext, kind: MemberObjectKind): MemberAction {
 /** The flag an action on a kind of content needs; an action the kind's set does not name needs its view flag. */
 export function flagFor(kind: ContentKind, action: MemberAction): PermissionFlag {
   const flag = `${action}${KIND_NAME[kind]}`;
-  return (PERMISSION_FLAGS as readonly string[]).includes(flag) ? (flag as PermissionFlag) : (`view${KIND_NAME[kind]}` as PermissionFlag);
+  return (PERMISSION_FLAGS as readonly string[]).includes(flag)
+    ? (flag as PermissionFlag)
+    : (`view${KIND_NAME[kind]}` as PermissionFlag);
 }
 
 /** Tenant administrators, the owner and the engine itself pass every member check. */
-export const passesMemberChecks = (ctx: OpContext) => !ctx.principal || ctx.principal.isTenantAdmin || ctx.principal.isTenantOwner;
+export const passesMemberChecks = (ctx: OpContext) =>
+  !ctx.principal || ctx.principal.isTenantAdmin || ctx.principal.isTenantOwner;
 
 /** SQL over a member-permission alias: the row is the caller's own or one of their groups'. */
-const mine = (m: string) => `(${m}.memberId = :memberUser OR ${m}.memberId IN (SELECT ug.targetId FROM user_groups ug WHERE ug.userId = :memberUser))`;
+const mine = (m: string) =>
+  `(${m}.memberId = :memberUser OR ${m}.memberId IN (SELECT ug.targetId FROM user_groups ug WHERE ug.userId = :memberUser))`;
 const flagSql = (m: string, flag: PermissionFlag) => `json_extract(${m}.permissions, '$.${flag}') = 1`;
 
 /**
  * Whether the caller holds `flag` on an object of a project in permissions mode: by the object's own
  * rows for them or their groups when there are any, otherwise by the project's rows.
  */
-async function holds(ctx: OpContext, kind: MemberObjectKind, objectId: string, projectId: string, flag: PermissionFlag): Promise<boolean> {
+async function holds(
+  ctx: OpContext,
+  kind: MemberObjectKind,
+  objectId: string,
+  projectId: string,
+  flag: PermissionFlag,
+): Promise<boolean> {
   return (await rowsFor(ctx, kind, objectId, projectId)).some((r) => r.permissions[flag]);
 }
 
@@ -49,13 +70,23 @@ async function holds(ctx: OpContext, kind: MemberObjectKind, objectId: string, p
 async function rowsFor(ctx: OpContext, kind: MemberObjectKind, objectId: string, projectId: string) {
   const params = { memberUser: ctx.principal!.user.id, objectId, projectId };
   const repo = ctx.db.getRepository(MemberPermission);
-  const own = await repo.createQueryBuilder('m').where(`m.objectId = :objectId AND ${mine('m')}`, params).getMany();
+  const own = await repo
+    .createQueryBuilder('m')
+    .where(`m.objectId = :objectId AND ${mine('m')}`, params)
+    .getMany();
   if (own.length || kind === 'project') return own;
-  return repo.createQueryBuilder('m').where(`m.objectType = 'project' AND m.objectId = :projectId AND ${mine('m')}`, params).getMany();
+  return repo
+    .createQueryBuilder('m')
+    .where(`m.objectType = 'project' AND m.objectId = :projectId AND ${mine('m')}`, params)
+    .getMany();
 }
 
 async function inPermissionsMode(ctx: OpContext, projectId: string) {
-  return !!(await ctx.db.getRepository(Project).findOne({ where: { id: projectId }, select: { id: true, permissionsMode: true } }))?.permissionsMode;
+  return !!(
+    await ctx.db
+      .getRepository(Project)
+      .findOne({ where: { id: projectId }, select: { id: true, permissionsMode: true } })
+  )?.permissionsMode;
 }
 
 /**
@@ -63,13 +94,19 @@ async function inPermissionsMode(ctx: OpContext, projectId: string) {
  * is in permissions mode: without its view flag it is not confirmed to exist (404); with it but
  * without the flag the operation needs, a 403 naming that flag.
  */
-export async function checkMemberAccess(ctx: OpContext, kind: ContentKind, row: { id: string; projectId: string }, what: string): Promise<void> {
+export async function checkMemberAccess(
+  ctx: OpContext,
+  kind: ContentKind,
+  row: { id: string; projectId: string },
+  what: string,
+): Promise<void> {
   const action = actionOf(ctx, kind);
   if (passesMemberChecks(ctx) || !(await inPermissionsMode(ctx, row.projectId))) return;
   const view = flagFor(kind, 'view');
   if (!(await holds(ctx, kind, row.id, row.projectId, view))) throw notFound(`${what} ${row.id}`);
   const needed = flagFor(kind, action);
-  if (needed !== view && !(await holds(ctx, kind, row.id, row.projectId, needed))) throw forbidden(`Your member permissions on this ${KIND_NAME[kind].toLowerCase()} do not include ${needed}`);
+  if (needed !== view && !(await holds(ctx, kind, row.id, row.projectId, needed)))
+    throw forbidden(`Your member permissions on this ${KIND_NAME[kind].toLowerCase()} do not include ${needed}`);
 }
 
 /** What only a project's creator or a tenant administrator does to a project in permissions mode. */
@@ -81,19 +118,27 @@ const CREATOR_ACTIONS: readonly MemberAction[] = ['edit', 'delete', 'move', 'set
  * it needs the project's create flag for that kind (else 403); changing, deleting or switching the
  * mode of the project itself is its creator's (set B's set has no flag that grants it).
  */
-export async function checkProjectAccess(ctx: OpContext, project: { id: string; permissionsMode: boolean; createdBy: string | null }): Promise<void> {
+export async function checkProjectAccess(
+  ctx: OpContext,
+  project: { id: string; permissionsMode: boolean; createdBy: string | null },
+): Promise<void> {
   const action = actionOf(ctx, 'project');
   const creator = !!ctx.principal && project.createdBy === ctx.principal.user.id;
   if (passesMemberChecks(ctx) || creator) return;
   // The mode is the creator's switch whether it is on or off: turning it on is no one else's to do either.
-  if (action === 'setPermissionsMode') throw forbidden("Only the project's creator or a tenant administrator switches its permissions mode");
+  if (action === 'setPermissionsMode')
+    throw forbidden("Only the project's creator or a tenant administrator switches its permissions mode");
   if (!project.permissionsMode) return;
   if (!(await holds(ctx, 'project', project.id, project.id, 'viewProject'))) throw notFound(`Project ${project.id}`);
-  if (CREATOR_ACTIONS.includes(action)) throw forbidden("In permissions mode only the project's creator or a tenant administrator may do this to the project");
+  if (CREATOR_ACTIONS.includes(action))
+    throw forbidden(
+      "In permissions mode only the project's creator or a tenant administrator may do this to the project",
+    );
   for (const [kind, act] of Object.entries(ctx.operation?.member ?? {}) as [MemberObjectKind, MemberAction][]) {
     if (kind === 'project' || act !== 'create') continue;
     const flag = `create${KIND_NAME[kind]}` as PermissionFlag;
-    if (!(await holds(ctx, 'project', project.id, project.id, flag))) throw forbidden(`Your member permissions on this project do not include ${flag}`);
+    if (!(await holds(ctx, 'project', project.id, project.id, flag)))
+      throw forbidden(`Your member permissions on this project do not include ${flag}`);
   }
 }
 
@@ -102,10 +147,17 @@ export async function checkProjectAccess(ctx: OpContext, project: { id: string; 
  * creator; otherwise the union of their own and their groups' rows on the object, or (content with
  * no rows of theirs) on its project. What nobody may grant beyond.
  */
-export async function heldFlags(ctx: OpContext, kind: MemberObjectKind, objectId: string, projectId: string): Promise<Set<PermissionFlag>> {
+export async function heldFlags(
+  ctx: OpContext,
+  kind: MemberObjectKind,
+  objectId: string,
+  projectId: string,
+): Promise<Set<PermissionFlag>> {
   const all = new Set<PermissionFlag>(PERMISSION_FLAGS);
   if (passesMemberChecks(ctx)) return all;
-  const project = await ctx.db.getRepository(Project).findOne({ where: { id: projectId }, select: { id: true, createdBy: true } });
+  const project = await ctx.db
+    .getRepository(Project)
+    .findOne({ where: { id: projectId }, select: { id: true, createdBy: true } });
   if (project?.createdBy === ctx.principal!.user.id) return all;
   const rows = await rowsFor(ctx, kind, objectId, projectId);
   return new Set(PERMISSION_FLAGS.filter((f) => rows.some((r) => r.permissions[f])));
@@ -130,7 +182,12 @@ function viewableSql(a: string, kind: ContentKind): string {
 }
 
 /** Limits a list of content (alias `a`) to what the caller may view under permissions mode. */
-export function memberVisible<T extends ObjectLiteral>(ctx: OpContext, qb: SelectQueryBuilder<T>, a: string, kind: ContentKind): SelectQueryBuilder<T> {
+export function memberVisible<T extends ObjectLiteral>(
+  ctx: OpContext,
+  qb: SelectQueryBuilder<T>,
+  a: string,
+  kind: ContentKind,
+): SelectQueryBuilder<T> {
   if (passesMemberChecks(ctx)) return qb;
   return qb.andWhere(viewableSql(a, kind), { memberUser: ctx.principal!.user.id, [`memberKind_${kind}`]: kind });
 }
@@ -139,7 +196,11 @@ export function memberVisible<T extends ObjectLiteral>(ctx: OpContext, qb: Selec
  * Limits run history (alias `r`, with `taskId` and `reportId`) to runs of what the caller may view:
  * a task's runs with the task, an on-demand report's with the report.
  */
-export function memberVisibleRuns<T extends ObjectLiteral>(ctx: OpContext, qb: SelectQueryBuilder<T>, r: string): SelectQueryBuilder<T> {
+export function memberVisibleRuns<T extends ObjectLiteral>(
+  ctx: OpContext,
+  qb: SelectQueryBuilder<T>,
+  r: string,
+): SelectQueryBuilder<T> {
   if (passesMemberChecks(ctx)) return qb;
   return qb.andWhere(
     `((${r}.taskId IS NOT NULL AND ${r}.taskId IN (SELECT vt.id FROM tasks vt WHERE ${viewableSql('vt', 'task')}))
@@ -149,7 +210,10 @@ export function memberVisibleRuns<T extends ObjectLiteral>(ctx: OpContext, qb: S
 }
 
 /** Limits a list of projects (alias `p`) to those the caller may view under permissions mode. */
-export function memberVisibleProjects<T extends ObjectLiteral>(ctx: OpContext, qb: SelectQueryBuilder<T>): SelectQueryBuilder<T> {
+export function memberVisibleProjects<T extends ObjectLiteral>(
+  ctx: OpContext,
+  qb: SelectQueryBuilder<T>,
+): SelectQueryBuilder<T> {
   if (passesMemberChecks(ctx)) return qb;
   return qb.andWhere(
     `(p.permissionsMode = 0 OR p.createdBy = :memberUser

@@ -10,7 +10,18 @@ export type MemberObjectKind = 'project' | 'report' | 'filter' | 'condition' | '
  * `edit` on a report needs `editReport`). `use` is putting an object to work inside another (a report
  * in a task); `setPermissionsMode` switches a project's mode (its creator or a tenant administrator).
  */
-export type MemberAction = 'view' | 'create' | 'use' | 'subscribe' | 'edit' | 'run' | 'delete' | 'setPermissions' | 'duplicate' | 'move' | 'setPermissionsMode';
+export type MemberAction =
+  | 'view'
+  | 'create'
+  | 'use'
+  | 'subscribe'
+  | 'edit'
+  | 'run'
+  | 'delete'
+  | 'setPermissions'
+  | 'duplicate'
+  | 'move'
+  | 'setPermissionsMode';
 
 /**
  * What an operation declares of the member-bounded objects it touches: per kind, the action it

@@ -56,6 +56,10 @@ export const MemberPermissionResult = z.object({
   modifiedDate: z.string().nullable(),
 });
 
-export const PermissionsModeResult = z.object({ id: z.string(), permissionsMode: z.boolean(), members: z.array(MemberPermissionResult) });
+export const PermissionsModeResult = z.object({
+  id: z.string(),
+  permissionsMode: z.boolean(),
+  members: z.array(MemberPermissionResult),
+});
 
 export const MemberPermissionsResult = z.array(MemberPermissionResult);

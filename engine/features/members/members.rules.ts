@@ -12,7 +12,14 @@ import { reachableReport } from '../reports/reports.rules.js';
 import { reachableFilter } from '../filters/filters.rules.js';
 import { reachableCondition } from '../conditions/conditions.rules.js';
 import { reachableTask } from '../tasks/tasks.rules.js';
-import { MemberPermission, PERMISSION_FLAGS, type MemberObjectKind, type MemberPermissionRow, type PermissionFlag, type PermissionSet } from './members.entity.js';
+import {
+  MemberPermission,
+  PERMISSION_FLAGS,
+  type MemberObjectKind,
+  type MemberPermissionRow,
+  type PermissionFlag,
+  type PermissionSet,
+} from './members.entity.js';
 import { heldFlags } from './member-access.js';
 
 // Set B member permissions: a permission set per user or group on a project or on one report,
@@ -20,18 +27,42 @@ import { heldFlags } from './member-access.js';
 // setPermissions flag, see member-access.ts) comes first; then the rows change.
 
 /** Set B 2.1 inside a "set permissions" request: every flag given. */
-export const PermissionSetInput = z.object(Object.fromEntries(PERMISSION_FLAGS.map((f) => [f, v.bool()])) as Record<(typeof PERMISSION_FLAGS)[number], ReturnType<typeof v.bool>>);
+export const PermissionSetInput = z.object(
+  Object.fromEntries(PERMISSION_FLAGS.map((f) => [f, v.bool()])) as Record<
+    (typeof PERMISSION_FLAGS)[number],
+    ReturnType<typeof v.bool>
+  >,
+);
 /** Set B 2.1 for one member: the flags to change, each optional. */
 export const PermissionPatchInput = PermissionSetInput.partial();
 /** Set B 2.2. */
 export const PermissionsRequest = z.object({
-  members: z.array(z.object({ id: v.uuid(), type: z.string().max(16).trim().toLowerCase().pipe(v.oneOf(['user', 'group'])) })).min(1, { message: 'must name at least one member' }).max(1000),
+  members: z
+    .array(
+      z.object({
+        id: v.uuid(),
+        type: z
+          .string()
+          .max(16)
+          .trim()
+          .toLowerCase()
+          .pipe(v.oneOf(['user', 'group'])),
+      }),
+    )
+    .min(1, { message: 'must name at least one member' })
+    .max(1000),
   permissions: PermissionSetInput,
 });
-export const PermissionsModeQuery = z.object({ value: z.enum(['true', 'false'], { message: 'must be true or false' }).transform((s) => s === 'true') });
+export const PermissionsModeQuery = z.object({
+  value: z.enum(['true', 'false'], { message: 'must be true or false' }).transform((s) => s === 'true'),
+});
 
 /** The object a member permission is set on, reached as the caller may (404 otherwise): its id and project. */
-async function objectOf(ctx: OpContext, kind: MemberObjectKind, id: string): Promise<{ id: string; projectId: string }> {
+async function objectOf(
+  ctx: OpContext,
+  kind: MemberObjectKind,
+  id: string,
+): Promise<{ id: string; projectId: string }> {
   switch (kind) {
     case 'project':
       return { id, projectId: (await reachableProject(ctx, id)).id };
@@ -51,13 +82,30 @@ async function objectOf(ctx: OpContext, kind: MemberObjectKind, id: string): Pro
  * on the object (`body.permissions.<flag>` names the first that is not), and a set the caller could
  * not have given is not theirs to change or take away either.
  */
-async function refuseGrantBeyondHeld(ctx: OpContext, kind: MemberObjectKind, object: { id: string; projectId: string }, given: Partial<PermissionSet>, replaced: MemberPermissionRow[]) {
+async function refuseGrantBeyondHeld(
+  ctx: OpContext,
+  kind: MemberObjectKind,
+  object: { id: string; projectId: string },
+  given: Partial<PermissionSet>,
+  replaced: MemberPermissionRow[],
+) {
   const held = await heldFlags(ctx, kind, object.id, object.projectId);
-  const beyond = (set: Partial<PermissionSet>) => PERMISSION_FLAGS.filter((f): f is PermissionFlag => set[f] === true && !held.has(f));
+  const beyond = (set: Partial<PermissionSet>) =>
+    PERMISSION_FLAGS.filter((f): f is PermissionFlag => set[f] === true && !held.has(f));
   const granted = beyond(given);
-  if (granted.length) throw new EngineError(403, `You cannot grant member permissions you do not hold on this ${kind}: ${granted.join(', ')}`, granted.map((f) => ({ field: `body.permissions.${f}`, message: 'is not yours to grant' })));
+  if (granted.length)
+    throw new EngineError(
+      403,
+      `You cannot grant member permissions you do not hold on this ${kind}: ${granted.join(', ')}`,
+      granted.map((f) => ({ field: `body.permissions.${f}`, message: 'is not yours to grant' })),
+    );
   const stronger = replaced.find((r) => beyond(r.permissions).length);
-  if (stronger) throw new EngineError(403, `A member's permissions on this ${kind} include flags you do not hold (${beyond(stronger.permissions).join(', ')}); only someone who holds them may change or remove that set`, [{ field: 'params.id', message: 'holds a set beyond yours' }]);
+  if (stronger)
+    throw new EngineError(
+      403,
+      `A member's permissions on this ${kind} include flags you do not hold (${beyond(stronger.permissions).join(', ')}); only someone who holds them may change or remove that set`,
+      [{ field: 'params.id', message: 'holds a set beyond yours' }],
+    );
 }
 
 const none = (): PermissionSet => Object.fromEntries(PERMISSION_FLAGS.map((f) => [f, false])) as PermissionSet;
@@ -71,20 +119,38 @@ async function dtos(ctx: OpContext, rows: MemberPermissionRow[]) {
   ]);
   return rows.map((r) => {
     const u = users.find((x) => x.id === r.memberId);
-    const name = u ? `${u.firstName} ${u.lastName}`.trim() || u.email : (groups.find((g) => g.id === r.memberId)?.name ?? null);
-    return { id: r.id, objectType: r.objectType, objectId: r.objectId, memberId: r.memberId, memberType: r.memberType, memberName: name, permissions: r.permissions, modifiedDate: iso(r.modifiedDate) };
+    const name = u
+      ? `${u.firstName} ${u.lastName}`.trim() || u.email
+      : (groups.find((g) => g.id === r.memberId)?.name ?? null);
+    return {
+      id: r.id,
+      objectType: r.objectType,
+      objectId: r.objectId,
+      memberId: r.memberId,
+      memberType: r.memberType,
+      memberName: name,
+      permissions: r.permissions,
+      modifiedDate: iso(r.modifiedDate),
+    };
   });
 }
 
 /** The member permissions of an object, users and groups by name. */
 export async function listMemberPermissions(ctx: OpContext, kind: MemberObjectKind, id: string) {
   const object = await objectOf(ctx, kind, id);
-  const rows = await ctx.db.getRepository(MemberPermission).find({ where: { objectId: object.id }, order: { createdDate: 'ASC' } });
+  const rows = await ctx.db
+    .getRepository(MemberPermission)
+    .find({ where: { objectId: object.id }, order: { createdDate: 'ASC' } });
   return dtos(ctx, rows);
 }
 
 /** Gives each member the permission set (replacing what they had on the object); answers the object's list. */
-export async function setPermissions(ctx: OpContext, kind: MemberObjectKind, id: string, f: z.output<typeof PermissionsRequest>) {
+export async function setPermissions(
+  ctx: OpContext,
+  kind: MemberObjectKind,
+  id: string,
+  f: z.output<typeof PermissionsRequest>,
+) {
   const object = await objectOf(ctx, kind, id);
   const userIds = f.members.filter((m) => m.type === 'user').map((m) => m.id);
   const groupIds = f.members.filter((m) => m.type === 'group').map((m) => m.id);
@@ -105,8 +171,20 @@ export async function setPermissions(ctx: OpContext, kind: MemberObjectKind, id:
   await ctx.db.transaction(async (m) => {
     for (const member of f.members) {
       const current = existing.find((r) => r.memberId === member.id);
-      if (current) await m.getRepository(MemberPermission).update(current.id, { permissions: { ...none(), ...f.permissions }, modifiedDate: now });
-      else await m.getRepository(MemberPermission).insert({ ...newBase(now), objectType: kind, objectId: object.id, projectId: object.projectId, memberId: member.id, memberType: member.type as 'user' | 'group', permissions: { ...none(), ...f.permissions } });
+      if (current)
+        await m
+          .getRepository(MemberPermission)
+          .update(current.id, { permissions: { ...none(), ...f.permissions }, modifiedDate: now });
+      else
+        await m.getRepository(MemberPermission).insert({
+          ...newBase(now),
+          objectType: kind,
+          objectId: object.id,
+          projectId: object.projectId,
+          memberId: member.id,
+          memberType: member.type as 'user' | 'group',
+          permissions: { ...none(), ...f.permissions },
+        });
     }
   });
   return listMemberPermissions(ctx, kind, id);
@@ -119,15 +197,30 @@ async function rowOf(ctx: OpContext, kind: MemberObjectKind, id: string, memberP
   return row;
 }
 
-export async function getMemberPermission(ctx: OpContext, kind: MemberObjectKind, id: string, memberPermissionId: string) {
+export async function getMemberPermission(
+  ctx: OpContext,
+  kind: MemberObjectKind,
+  id: string,
+  memberPermissionId: string,
+) {
   return (await dtos(ctx, [await rowOf(ctx, kind, id, memberPermissionId)]))[0];
 }
 
 /** Changes the flags given of one member's set; the others stay. */
-export async function setMemberPermission(ctx: OpContext, kind: MemberObjectKind, id: string, memberPermissionId: string, patch: Partial<PermissionSet>) {
+export async function setMemberPermission(
+  ctx: OpContext,
+  kind: MemberObjectKind,
+  id: string,
+  memberPermissionId: string,
+  patch: Partial<PermissionSet>,
+) {
   const row = await rowOf(ctx, kind, id, memberPermissionId);
   await refuseGrantBeyondHeld(ctx, kind, { id: row.objectId, projectId: row.projectId }, patch, [row]);
-  row.permissions = { ...none(), ...row.permissions, ...Object.fromEntries(Object.entries(patch).filter(([, x]) => x !== undefined)) };
+  row.permissions = {
+    ...none(),
+    ...row.permissions,
+    ...Object.fromEntries(Object.entries(patch).filter(([, x]) => x !== undefined)),
+  };
   row.modifiedDate = ctx.now();
   await ctx.db.getRepository(MemberPermission).save(row);
   return (await dtos(ctx, [row]))[0];
@@ -136,9 +229,14 @@ export async function setMemberPermission(ctx: OpContext, kind: MemberObjectKind
 /** Removes member permissions of the object; every id must be one of its own. */
 export async function deleteMemberPermissions(ctx: OpContext, kind: MemberObjectKind, id: string, ids: string[]) {
   const object = await objectOf(ctx, kind, id);
-  const found = ids.length ? await ctx.db.getRepository(MemberPermission).findBy({ objectId: object.id, id: In(ids) }) : [];
+  const found = ids.length
+    ? await ctx.db.getRepository(MemberPermission).findBy({ objectId: object.id, id: In(ids) })
+    : [];
   ids.forEach((x, i) => {
-    if (!found.some((r) => r.id === x)) throw badInput(`Member permission ${x} is not one of this ${kind}'s`, [{ field: `body.${i}`, message: `must be a member permission of the ${kind}` }]);
+    if (!found.some((r) => r.id === x))
+      throw badInput(`Member permission ${x} is not one of this ${kind}'s`, [
+        { field: `body.${i}`, message: `must be a member permission of the ${kind}` },
+      ]);
   });
   await refuseGrantBeyondHeld(ctx, kind, object, {}, found);
   if (found.length) await ctx.db.getRepository(MemberPermission).delete({ id: In(found.map((r) => r.id)) });

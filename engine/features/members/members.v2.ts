@@ -3,8 +3,15 @@ import type { RolePermission } from '../../core/permissions.js';
 import { idParam, uuidParams, v } from '../../core/validation.js';
 import type { MemberObjectKind } from './members.entity.js';
 import {
-  deleteMemberPermissions, getMemberPermission, listMemberPermissions, PermissionPatchInput, PermissionsModeQuery, PermissionsRequest,
-  setMemberPermission, setPermissions, updatePermissionsMode,
+  deleteMemberPermissions,
+  getMemberPermission,
+  listMemberPermissions,
+  PermissionPatchInput,
+  PermissionsModeQuery,
+  PermissionsRequest,
+  setMemberPermission,
+  setPermissions,
+  updatePermissionsMode,
 } from './members.rules.js';
 import { MemberPermissionResult, MemberPermissionsResult, PermissionsModeResult } from './members.results.js';
 import { DeletedResult } from '../common.results.js';
@@ -16,25 +23,95 @@ import { DeletedResult } from '../common.results.js';
 const oneMember = uuidParams('id', 'memberPermissionId');
 
 /** Set, set one, delete, and list (the panel's read) for one kind; ids keep their literal types. */
-function memberOps<const S extends string, const A extends string>(set: S, app: A, kind: MemberObjectKind, path: string, edit: RolePermission, view: RolePermission) {
+function memberOps<const S extends string, const A extends string>(
+  set: S,
+  app: A,
+  kind: MemberObjectKind,
+  path: string,
+  edit: RolePermission,
+  view: RolePermission,
+) {
   const what = kind === 'project' ? 'users or groups' : 'members';
   return [
-    defineOp({ id: `${set}.setPermissions` as `${S}.setPermissions`, summary: `Set permissions for ${what}`, http: { method: 'PUT', path: `${path}/{id}/permissions` }, permission: edit, member: { [kind]: 'setPermissions' }, input: { params: idParam, body: PermissionsRequest }, result: MemberPermissionsResult, handler: (ctx, { params, body }) => setPermissions(ctx, kind, params.id, body) }),
-    defineOp({ id: `${set}.setMemberPermission` as `${S}.setMemberPermission`, summary: 'Set one member\'s permissions', http: { method: 'PUT', path: `${path}/{id}/permissions/{memberPermissionId}` }, permission: edit, member: { [kind]: 'setPermissions' }, input: { params: oneMember, body: PermissionPatchInput }, result: MemberPermissionResult, handler: (ctx, { params, body }) => setMemberPermission(ctx, kind, params.id, params.memberPermissionId, body) }),
-    defineOp({ id: `${set}.deleteMemberPermissions` as `${S}.deleteMemberPermissions`, summary: 'Delete member permissions', http: { method: 'DELETE', path: `${path}/{id}/permissions` }, permission: edit, member: { [kind]: 'setPermissions' }, input: { params: idParam, body: v.uuidList() }, result: DeletedResult, handler: (ctx, { params, body }) => deleteMemberPermissions(ctx, kind, params.id, body) }),
-    defineOp({ id: `${app}.listPermissions` as `${A}.listPermissions`, summary: `The member permissions of a ${kind}`, http: { method: 'GET', path: `${path.replace('/api/v2/', '/api/app/')}/{id}/permissions` }, permission: view, member: { [kind]: 'view' }, input: { params: idParam }, result: MemberPermissionsResult, handler: (ctx, { params }) => listMemberPermissions(ctx, kind, params.id) }),
+    defineOp({
+      id: `${set}.setPermissions` as `${S}.setPermissions`,
+      summary: `Set permissions for ${what}`,
+      http: { method: 'PUT', path: `${path}/{id}/permissions` },
+      permission: edit,
+      member: { [kind]: 'setPermissions' },
+      input: { params: idParam, body: PermissionsRequest },
+      result: MemberPermissionsResult,
+      handler: (ctx, { params, body }) => setPermissions(ctx, kind, params.id, body),
+    }),
+    defineOp({
+      id: `${set}.setMemberPermission` as `${S}.setMemberPermission`,
+      summary: "Set one member's permissions",
+      http: { method: 'PUT', path: `${path}/{id}/permissions/{memberPermissionId}` },
+      permission: edit,
+      member: { [kind]: 'setPermissions' },
+      input: { params: oneMember, body: PermissionPatchInput },
+      result: MemberPermissionResult,
+      handler: (ctx, { params, body }) => setMemberPermission(ctx, kind, params.id, params.memberPermissionId, body),
+    }),
+    defineOp({
+      id: `${set}.deleteMemberPermissions` as `${S}.deleteMemberPermissions`,
+      summary: 'Delete member permissions',
+      http: { method: 'DELETE', path: `${path}/{id}/permissions` },
+      permission: edit,
+      member: { [kind]: 'setPermissions' },
+      input: { params: idParam, body: v.uuidList() },
+      result: DeletedResult,
+      handler: (ctx, { params, body }) => deleteMemberPermissions(ctx, kind, params.id, body),
+    }),
+    defineOp({
+      id: `${app}.listPermissions` as `${A}.listPermissions`,
+      summary: `The member permissions of a ${kind}`,
+      http: { method: 'GET', path: `${path.replace('/api/v2/', '/api/app/')}/{id}/permissions` },
+      permission: view,
+      member: { [kind]: 'view' },
+      input: { params: idParam },
+      result: MemberPermissionsResult,
+      handler: (ctx, { params }) => listMemberPermissions(ctx, kind, params.id),
+    }),
   ] as const;
 }
 
 /** The single-member read, where set B has one (reports and conditions). */
 function getOne<const S extends string>(set: S, kind: MemberObjectKind, path: string, view: RolePermission) {
-  return defineOp({ id: `${set}.getMemberPermission` as `${S}.getMemberPermission`, summary: 'Get one member\'s permissions', http: { method: 'GET', path: `${path}/{id}/permissions/{memberPermissionId}` }, permission: view, member: { [kind]: 'view' }, input: { params: oneMember }, result: MemberPermissionResult, handler: (ctx, { params }) => getMemberPermission(ctx, kind, params.id, params.memberPermissionId) });
+  return defineOp({
+    id: `${set}.getMemberPermission` as `${S}.getMemberPermission`,
+    summary: "Get one member's permissions",
+    http: { method: 'GET', path: `${path}/{id}/permissions/{memberPermissionId}` },
+    permission: view,
+    member: { [kind]: 'view' },
+    input: { params: oneMember },
+    result: MemberPermissionResult,
+    handler: (ctx, { params }) => getMemberPermission(ctx, kind, params.id, params.memberPermissionId),
+  });
 }
 
 export const membersV2 = [
-  defineOp({ id: 'v2.projects.updatePermissionsMode', summary: 'Update permissions mode', http: { method: 'PUT', path: '/api/v2/projects/{id}/permissions-mode' }, permission: 'updateProject', member: { project: 'setPermissionsMode' }, input: { params: idParam, query: PermissionsModeQuery }, result: PermissionsModeResult, handler: (ctx, { params, query }) => updatePermissionsMode(ctx, params.id, query.value) }),
+  defineOp({
+    id: 'v2.projects.updatePermissionsMode',
+    summary: 'Update permissions mode',
+    http: { method: 'PUT', path: '/api/v2/projects/{id}/permissions-mode' },
+    permission: 'updateProject',
+    member: { project: 'setPermissionsMode' },
+    input: { params: idParam, query: PermissionsModeQuery },
+    result: PermissionsModeResult,
+    handler: (ctx, { params, query }) => updatePermissionsMode(ctx, params.id, query.value),
+  }),
   ...memberOps('v2.projects', 'app.projects', 'project', '/api/v2/projects', 'updateProject', 'viewProject'),
-  defineOp({ id: 'v2.projects.deleteMemberPermission', summary: 'Delete one member permission', http: { method: 'DELETE', path: '/api/v2/projects/{id}/permissions/{memberPermissionId}' }, permission: 'updateProject', member: { project: 'setPermissions' }, input: { params: oneMember }, result: DeletedResult, handler: (ctx, { params }) => deleteMemberPermissions(ctx, 'project', params.id, [params.memberPermissionId]) }),
+  defineOp({
+    id: 'v2.projects.deleteMemberPermission',
+    summary: 'Delete one member permission',
+    http: { method: 'DELETE', path: '/api/v2/projects/{id}/permissions/{memberPermissionId}' },
+    permission: 'updateProject',
+    member: { project: 'setPermissions' },
+    input: { params: oneMember },
+    result: DeletedResult,
+    handler: (ctx, { params }) => deleteMemberPermissions(ctx, 'project', params.id, [params.memberPermissionId]),
+  }),
   ...memberOps('v2.reports', 'app.reports', 'report', '/api/v2/reports', 'updateProject', 'viewProject'),
   getOne('v2.reports', 'report', '/api/v2/reports', 'viewProject'),
   ...memberOps('v2.filters', 'app.filters', 'filter', '/api/v2/filters', 'updateProject', 'viewProject'),

@@ -8,11 +8,12 @@ import { OrganizationsUpdateAuthenticationResult } from './organizations.results
 export const organizationsApp = [
   defineOp({
     id: 'app.organizations.getAuthentication',
-    summary: 'Read an organization\'s sign-in settings and linked identity providers',
+    summary: "Read an organization's sign-in settings and linked identity providers",
     http: { method: 'GET', path: '/api/app/organizations/{id}/authentication' },
     permission: 'viewSystem',
     input: { params: idParam },
     result: OrganizationsUpdateAuthenticationResult,
-    handler: async (ctx, { params }) => organizationAuthenticationDto(ctx, await findOr404(ctx, Organization, params.id, 'Organization')),
+    handler: async (ctx, { params }) =>
+      organizationAuthenticationDto(ctx, await findOr404(ctx, Organization, params.id, 'Organization')),
   }),
 ] as const;

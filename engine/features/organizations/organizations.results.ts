@@ -4,7 +4,13 @@ import { OrganizationResult } from './organizations.rules.js';
 
 // What this feature's operations answer in `data` (for a list: one item); see `result` on defineOp.
 
-export const OrganizationsListMembersResult = z.object({ id: z.string(), type: z.string(), name: z.string(), email: z.string().nullable(), createdDate: z.string().nullable() });
+export const OrganizationsListMembersResult = z.object({
+  id: z.string(),
+  type: z.string(),
+  name: z.string(),
+  email: z.string().nullable(),
+  createdDate: z.string().nullable(),
+});
 
 export const OrganizationsUpdateAuthenticationResult = z.object({
   id: z.string(),
@@ -12,13 +18,15 @@ export const OrganizationsUpdateAuthenticationResult = z.object({
   allowJwt: z.boolean(),
   serviceAuth: z.boolean(),
   identityProvider: z.string().nullable(),
-  identityProviders: z.array(z.object({
-    id: z.string(),
-    name: z.string(),
-    description: z.string().nullable(),
-    isAactive: z.boolean(),
-    createdDate: z.string().nullable(),
-  })),
+  identityProviders: z.array(
+    z.object({
+      id: z.string(),
+      name: z.string(),
+      description: z.string().nullable(),
+      isAactive: z.boolean(),
+      createdDate: z.string().nullable(),
+    }),
+  ),
 });
 
 /** Set B's organization: the theme also under set B's name `themeID`. */

@@ -8,13 +8,25 @@ import { rawPageOf, pageOf, ListQuery, ListSpec } from '../../core/list-query.js
 import { Resource } from '../resources/resources.entity.js';
 import { resourceDto } from '../resources/resources.rules.js';
 
-export const SORT_ORGANIZATIONS = { Name: 'LOWER(o.name)', DisplayName: 'LOWER(o.displayName)', Description: 'LOWER(o.description)' };
+export const SORT_ORGANIZATIONS = {
+  Name: 'LOWER(o.name)',
+  DisplayName: 'LOWER(o.displayName)',
+  Description: 'LOWER(o.description)',
+};
 
 /** An organization as answered (set A 2.6). */
 export const OrganizationResult = z.object({
-  id: z.guid(), name: z.string().nullable(), displayName: z.string(), description: z.string().nullable(), themeId: z.string(),
-  allowNtlm: z.boolean(), allowJwt: z.boolean(), serviceAuth: z.boolean(), identityProviderId: z.guid().nullable(),
-  createdDate: z.iso.datetime().nullable(), modifiedDate: z.iso.datetime().nullable(),
+  id: z.guid(),
+  name: z.string().nullable(),
+  displayName: z.string(),
+  description: z.string().nullable(),
+  themeId: z.string(),
+  allowNtlm: z.boolean(),
+  allowJwt: z.boolean(),
+  serviceAuth: z.boolean(),
+  identityProviderId: z.guid().nullable(),
+  createdDate: z.iso.datetime().nullable(),
+  modifiedDate: z.iso.datetime().nullable(),
 });
 
 export function organizationDto(o: OrganizationRow): z.output<typeof OrganizationResult> {
@@ -78,7 +90,9 @@ export interface AuthenticationFields {
 /** Sets an organization's sign-in methods; identity providers named must exist. */
 export async function setOrganizationAuthentication(ctx: OpContext, id: string, f: AuthenticationFields) {
   const row = await findOr404(ctx, Organization, id, 'Organization');
-  const providerIds = f.identityProviderIds ?? (f.identityProviderId ? [f.identityProviderId] : f.identityProviderId === null ? [] : undefined);
+  const providerIds =
+    f.identityProviderIds ??
+    (f.identityProviderId ? [f.identityProviderId] : f.identityProviderId === null ? [] : undefined);
   if (providerIds) await requireAll(ctx, IdentityProvider, providerIds, 'Identity provider');
   if (f.allowNtlm !== undefined) row.allowNtlm = f.allowNtlm;
   if (f.allowJwt !== undefined) row.allowJwt = f.allowJwt;
@@ -90,7 +104,10 @@ export async function setOrganizationAuthentication(ctx: OpContext, id: string, 
     if (providerIds) {
       await m.getRepository(OrganizationIdentityProvider).delete({ organizationId: id });
       const unique = [...new Set(providerIds)];
-      if (unique.length) await m.getRepository(OrganizationIdentityProvider).insert(unique.map((p) => ({ organizationId: id, identityProviderId: p })));
+      if (unique.length)
+        await m
+          .getRepository(OrganizationIdentityProvider)
+          .insert(unique.map((p) => ({ organizationId: id, identityProviderId: p })));
     }
   });
   return organizationAuthenticationDto(ctx, row);
@@ -109,7 +126,13 @@ export async function organizationAuthenticationDto(ctx: OpContext, o: Organizat
     serviceAuth: o.serviceAuth,
     identityProvider: o.identityProviderId,
     // `isAactive` is spelled as set A spells it.
-    identityProviders: providers.map((p) => ({ id: p.id, name: p.name, description: p.description, isAactive: !!p.isActive, createdDate: iso(p.createdDate) })),
+    identityProviders: providers.map((p) => ({
+      id: p.id,
+      name: p.name,
+      description: p.description,
+      isAactive: !!p.isActive,
+      createdDate: iso(p.createdDate),
+    })),
   };
 }
 
@@ -118,10 +141,22 @@ export async function deleteOrganizations(ctx: OpContext, ids: string[]) {
   const rows = await requireAll(ctx, Organization, ids, 'Organization');
   for (const o of rows) {
     refuseIfReferenced(`Organization "${o.displayName}"`, [
-      { what: 'user(s)', count: await countWhere(ctx, 'SELECT COUNT(*) n FROM user_organizations WHERE targetId = ?', [o.id]) },
-      { what: 'group(s)', count: await countWhere(ctx, 'SELECT COUNT(*) n FROM groups WHERE organizationId = ?', [o.id]) },
-      { what: 'resource(s)', count: await countWhere(ctx, 'SELECT COUNT(*) n FROM resources WHERE organizationId = ?', [o.id]) },
-      { what: 'user directory(ies)', count: await countWhere(ctx, 'SELECT COUNT(*) n FROM user_directories WHERE organizationId = ?', [o.id]) },
+      {
+        what: 'user(s)',
+        count: await countWhere(ctx, 'SELECT COUNT(*) n FROM user_organizations WHERE targetId = ?', [o.id]),
+      },
+      {
+        what: 'group(s)',
+        count: await countWhere(ctx, 'SELECT COUNT(*) n FROM groups WHERE organizationId = ?', [o.id]),
+      },
+      {
+        what: 'resource(s)',
+        count: await countWhere(ctx, 'SELECT COUNT(*) n FROM resources WHERE organizationId = ?', [o.id]),
+      },
+      {
+        what: 'user directory(ies)',
+        count: await countWhere(ctx, 'SELECT COUNT(*) n FROM user_directories WHERE organizationId = ?', [o.id]),
+      },
     ]);
   }
   if (rows.length) await ctx.db.getRepository(Organization).delete(rows.map((r) => r.id));
@@ -136,14 +171,32 @@ export async function listOrganizationMembers(ctx: OpContext, organizationId: st
     UNION ALL
     SELECT g.id, 'group', g.name, NULL, g.createdDate FROM groups g WHERE g.organizationId = :org)`;
   const qb = ctx.db.createQueryBuilder().select('m.*').from(members, 'm').setParameter('org', organizationId);
-  return rawPageOf(qb, spec, list, 'm.id', (r: { id: string; type: string; name: string; email: string | null; createdDate: string }) => ({
-    id: r.id, type: r.type, name: r.name, email: r.email, createdDate: iso(r.createdDate),
-  }));
+  return rawPageOf(
+    qb,
+    spec,
+    list,
+    'm.id',
+    (r: { id: string; type: string; name: string; email: string | null; createdDate: string }) => ({
+      id: r.id,
+      type: r.type,
+      name: r.name,
+      email: r.email,
+      createdDate: iso(r.createdDate),
+    }),
+  );
 }
 
 /** The resources of an organization, one page. */
-export async function listOrganizationResources(ctx: OpContext, organizationId: string, spec: ListSpec, list: ListQuery) {
+export async function listOrganizationResources(
+  ctx: OpContext,
+  organizationId: string,
+  spec: ListSpec,
+  list: ListQuery,
+) {
   await findOr404(ctx, Organization, organizationId, 'Organization');
-  const qb = ctx.db.getRepository(Resource).createQueryBuilder('r').where('r.organizationId = :org', { org: organizationId });
+  const qb = ctx.db
+    .getRepository(Resource)
+    .createQueryBuilder('r')
+    .where('r.organizationId = :org', { org: organizationId });
   return pageOf(qb, spec, list, 'r.id', resourceDto);
 }

@@ -5,7 +5,13 @@ import { type ListSpec, pageOfEntity } from '../../core/list-query.js';
 import { Organization } from './organizations.entity.js';
 import { listOrganizationMembers, listOrganizationResources } from './organizations.rules.js';
 import {
-  createOrganization, deleteOrganizations, organizationDto, OrganizationResult, setOrganizationAuthentication, SORT_ORGANIZATIONS, updateOrganization,
+  createOrganization,
+  deleteOrganizations,
+  organizationDto,
+  OrganizationResult,
+  setOrganizationAuthentication,
+  SORT_ORGANIZATIONS,
+  updateOrganization,
 } from './organizations.rules.js';
 import { OrganizationsListMembersResult, OrganizationsUpdateAuthenticationResult } from './organizations.results.js';
 import { DeletedResult, ResourceResult } from '../common.results.js';
@@ -13,9 +19,17 @@ import { DeletedResult, ResourceResult } from '../common.results.js';
 // Set A 2.9
 const OrganizationV1 = z.object({ name: v.nstr(), displayName: v.text(), description: v.nstr(), themeId: v.uuid() });
 const IdentityProviderInfo = z.object({
-  id: v.uuid(), name: v.nstr(), description: v.nstr(), isAactive: v.obool(), createdDate: v.dateTime().nullable().optional(),
+  id: v.uuid(),
+  name: v.nstr(),
+  description: v.nstr(),
+  isAactive: v.obool(),
+  createdDate: v.dateTime().nullable().optional(),
 });
-const AuthenticationV1 = z.object({ allowNtlm: v.obool(), allowJwt: v.obool(), identityProviders: z.array(IdentityProviderInfo).nullable().optional() });
+const AuthenticationV1 = z.object({
+  allowNtlm: v.obool(),
+  allowJwt: v.obool(),
+  identityProviders: z.array(IdentityProviderInfo).nullable().optional(),
+});
 
 const LIST_ORGANIZATIONS: ListSpec = {
   sort: SORT_ORGANIZATIONS,
@@ -51,8 +65,7 @@ export const organizationsV1 = [
     permission: 'viewSystem',
     list: LIST_ORGANIZATIONS,
     result: OrganizationResult,
-    handler: (ctx, { list }) =>
-      pageOfEntity(ctx, Organization, 'o', LIST_ORGANIZATIONS, list, organizationDto),
+    handler: (ctx, { list }) => pageOfEntity(ctx, Organization, 'o', LIST_ORGANIZATIONS, list, organizationDto),
   }),
   defineOp({
     id: 'v1.organizations.update',

@@ -13,7 +13,8 @@ const UpdateV2 = z.object({ displayName: v.text(), description: v.nstr(), themeI
 const AuthenticationV2 = z
   .object({ serviceAuth: v.obool(), qalyptusAuth: v.obool(), identityProvider: v.nuuid() })
   .superRefine((b, c) => {
-    if (b.serviceAuth === undefined && b.qalyptusAuth === undefined) c.addIssue({ code: 'custom', path: ['serviceAuth'], message: 'is required' });
+    if (b.serviceAuth === undefined && b.qalyptusAuth === undefined)
+      c.addIssue({ code: 'custom', path: ['serviceAuth'], message: 'is required' });
   });
 
 export const organizationsV2 = [
@@ -24,7 +25,8 @@ export const organizationsV2 = [
     permission: 'createSystem',
     input: { body: CreateV2 },
     result: OrganizationBResult,
-    handler: async (ctx, { body }) => withSetBIds(await createOrganization(ctx, { ...body, themeId: body.themeID }), 'themeId'),
+    handler: async (ctx, { body }) =>
+      withSetBIds(await createOrganization(ctx, { ...body, themeId: body.themeID }), 'themeId'),
   }),
   defineOp({
     id: 'v2.organizations.update',
@@ -34,7 +36,14 @@ export const organizationsV2 = [
     input: { params: idParam, body: UpdateV2 },
     result: OrganizationBResult,
     handler: async (ctx, { params, body }) =>
-      withSetBIds(await updateOrganization(ctx, params.id, { displayName: body.displayName, description: body.description, themeId: body.themeID }), 'themeId'),
+      withSetBIds(
+        await updateOrganization(ctx, params.id, {
+          displayName: body.displayName,
+          description: body.description,
+          themeId: body.themeID,
+        }),
+        'themeId',
+      ),
   }),
   defineOp({
     id: 'v2.organizations.updateAuthentication',

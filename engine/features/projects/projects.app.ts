@@ -15,16 +15,21 @@ export const projectsApp = [
     id: 'app.projects.create',
     summary: 'Create a project (in the Default organization unless one is named)',
     http: { method: 'POST', path: '/api/app/projects' },
-    permission: 'updateProject', member: { project: 'create' },
+    permission: 'updateProject',
+    member: { project: 'create' },
     input: { body: CreateApp },
     result: ProjectResult,
-    handler: async (ctx, { body }) => projectDto(await createProject(ctx, { ...body, organizationId: await targetOrganization(ctx, body.organizationId) })),
+    handler: async (ctx, { body }) =>
+      projectDto(
+        await createProject(ctx, { ...body, organizationId: await targetOrganization(ctx, body.organizationId) }),
+      ),
   }),
   defineOp({
     id: 'app.projects.get',
     summary: 'One project',
     http: { method: 'GET', path: '/api/app/projects/{id}' },
-    permission: 'viewProject', member: { project: 'view' },
+    permission: 'viewProject',
+    member: { project: 'view' },
     input: { params: idParam },
     result: ProjectResult,
     handler: async (ctx, { params }) => projectDto(await reachableProject(ctx, params.id)),
@@ -33,22 +38,30 @@ export const projectsApp = [
     id: 'app.projects.export',
     summary: 'Export a project (connections, filters, reports) to a single file',
     http: { method: 'GET', path: '/api/app/projects/{id}/export' },
-    permission: 'viewProject', member: { project: 'view' },
+    permission: 'viewProject',
+    member: { project: 'view' },
     input: { params: idParam },
-    files: ['application/json'], handler: async (ctx, { params }) => {
+    files: ['application/json'],
+    handler: async (ctx, { params }) => {
       const project = await reachableProject(ctx, params.id);
       const file = await exportProject(ctx, project);
-      return new FileResult(`${safeFileName(project.name)}.broadsheet.json`, 'application/json', Buffer.from(JSON.stringify(file, null, 1)));
+      return new FileResult(
+        `${safeFileName(project.name)}.broadsheet.json`,
+        'application/json',
+        Buffer.from(JSON.stringify(file, null, 1)),
+      );
     },
   }),
   defineOp({
     id: 'app.projects.import',
     summary: 'Import a project file as a new project',
     http: { method: 'POST', path: '/api/app/projects/import', bodyLimit: IMPORT_BODY_LIMIT },
-    permission: 'importProject', member: { project: 'create' },
+    permission: 'importProject',
+    member: { project: 'create' },
     writes: 'chunked',
     input: { body: ImportApp },
     result: ProjectResult,
-    handler: async (ctx, { body }) => projectDto(await importProject(ctx, body.file, await targetOrganization(ctx, body.organizationId))),
+    handler: async (ctx, { body }) =>
+      projectDto(await importProject(ctx, body.file, await targetOrganization(ctx, body.organizationId))),
   }),
 ] as const;

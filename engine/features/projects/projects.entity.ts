@@ -29,7 +29,9 @@ export const Project = new EntitySchema<ProjectRow>({
     createdBy: ref(),
     modifiedBy: ref(),
   },
-  foreignKeys: [{ target: 'Organization', columnNames: ['organizationId'], referencedColumnNames: ['id'], onDelete: 'RESTRICT' }],
+  foreignKeys: [
+    { target: 'Organization', columnNames: ['organizationId'], referencedColumnNames: ['id'], onDelete: 'RESTRICT' },
+  ],
 });
 
 boundByOrganization(Project, (x) => `${x}.organizationId IN (:...orgs)`);

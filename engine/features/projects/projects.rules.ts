@@ -7,14 +7,24 @@ import { findOr404 } from '../../core/rows.js';
 import { pageOf, type ListQuery, type ListSpec } from '../../core/list-query.js';
 import { Organization } from '../organizations/organizations.entity.js';
 import { Project, type ProjectRow } from './projects.entity.js';
-import { checkMemberAccess, checkProjectAccess, memberVisibleProjects, type ContentKind } from '../members/member-access.js';
+import {
+  checkMemberAccess,
+  checkProjectAccess,
+  memberVisibleProjects,
+  type ContentKind,
+} from '../members/member-access.js';
 import { organizationScope } from '../../core/organization-boundary.js';
 
 export const LIST_PROJECTS: ListSpec = {
   sort: {
-    Name: 'LOWER(p.name)', Description: 'LOWER(p.description)', 'Organization.name': '(SELECT LOWER(o.displayName) FROM organizations o WHERE o.id = p.organizationId)',
+    Name: 'LOWER(p.name)',
+    Description: 'LOWER(p.description)',
+    'Organization.name': '(SELECT LOWER(o.displayName) FROM organizations o WHERE o.id = p.organizationId)',
     // Tasks arrive with the scheduler; until then every project has none (an expression, not ORDER BY column 0).
-    IsActive: 'p.isActive', Tasks: '(p.isActive * 0)', CreatedDate: 'p.createdDate', ModifiedDate: 'p.modifiedDate',
+    IsActive: 'p.isActive',
+    Tasks: '(p.isActive * 0)',
+    CreatedDate: 'p.createdDate',
+    ModifiedDate: 'p.modifiedDate',
   },
   defaultSort: { by: 'Name', direction: 'asc' },
   text: { name: 'p.name', description: 'p.description' },
@@ -28,12 +38,22 @@ export const LIST_PROJECTS: ListSpec = {
  * organizations, and not being imported. For content (`column` a project id) it is one set of
  * hidden project ids built once per query: at most one probe per row, whatever limits the caller.
  */
-export function visibleProjects<T extends ObjectLiteral>(ctx: OpContext, qb: SelectQueryBuilder<T>, column = 'p.id'): SelectQueryBuilder<T> {
+export function visibleProjects<T extends ObjectLiteral>(
+  ctx: OpContext,
+  qb: SelectQueryBuilder<T>,
+  column = 'p.id',
+): SelectQueryBuilder<T> {
   const p = me(ctx);
   const orgs = organizationScope(ctx);
   if ((orgs && !orgs.length) || (!p.allProjects && !p.projectIds.length)) return qb.andWhere('1 = 0');
   // A project still being imported is not there yet; projects of other organizations are not there for the caller.
-  const limits = ['vp.importing = 0', orgs ? 'vp.organizationId IN (:...orgs)' : null, p.allProjects ? null : 'vp.id IN (:...visible)'].filter(Boolean).join(' AND ');
+  const limits = [
+    'vp.importing = 0',
+    orgs ? 'vp.organizationId IN (:...orgs)' : null,
+    p.allProjects ? null : 'vp.id IN (:...visible)',
+  ]
+    .filter(Boolean)
+    .join(' AND ');
   const params = { orgs: orgs ?? [], visible: p.projectIds };
   if (column === 'p.id') return qb.andWhere(limits.replace(/\bvp\./g, 'p.'), params);
   // Asked as "not among the projects hidden": that set is usually empty, and an empty set costs no probe.
@@ -45,7 +65,13 @@ async function roleReachedProject(ctx: OpContext, id: string): Promise<ProjectRo
   const p = me(ctx);
   const row = await ctx.db.getRepository(Project).findOneBy({ id });
   const orgs = organizationScope(ctx);
-  if (!row || row.importing || (!p.allProjects && !p.projectIds.includes(id)) || (orgs && !orgs.includes(row.organizationId))) throw notFound(`Project ${id}`);
+  if (
+    !row ||
+    row.importing ||
+    (!p.allProjects && !p.projectIds.includes(id)) ||
+    (orgs && !orgs.includes(row.organizationId))
+  )
+    throw notFound(`Project ${id}`);
   return row;
 }
 
@@ -60,7 +86,12 @@ export async function reachableProject(ctx: OpContext, id: string): Promise<Proj
  * A row of a project the caller reaches, by id, or 404 naming it: one outside their roles is not
  * confirmed to exist (reports, tasks, conditions).
  */
-export async function reachableInProject<T extends { id: string; projectId: string }>(ctx: OpContext, entity: EntitySchema<T>, id: string, what: 'Report' | 'Filter' | 'Condition' | 'Task'): Promise<T> {
+export async function reachableInProject<T extends { id: string; projectId: string }>(
+  ctx: OpContext,
+  entity: EntitySchema<T>,
+  id: string,
+  what: 'Report' | 'Filter' | 'Condition' | 'Task',
+): Promise<T> {
   const row = await ctx.db.getRepository(entity).findOneBy({ id } as never);
   if (!row) throw notFound(`${what} ${id}`);
   await roleReachedProject(ctx, row.projectId).catch(() => {
@@ -72,13 +103,23 @@ export async function reachableInProject<T extends { id: string; projectId: stri
 
 export function projectDto(p: ProjectRow) {
   return {
-    id: p.id, name: p.name, description: p.description, organizationId: p.organizationId, isActive: p.isActive, permissionsMode: p.permissionsMode,
-    createdBy: p.createdBy, modifiedBy: p.modifiedBy, createdDate: iso(p.createdDate), modifiedDate: iso(p.modifiedDate),
+    id: p.id,
+    name: p.name,
+    description: p.description,
+    organizationId: p.organizationId,
+    isActive: p.isActive,
+    permissionsMode: p.permissionsMode,
+    createdBy: p.createdBy,
+    modifiedBy: p.modifiedBy,
+    createdDate: iso(p.createdDate),
+    modifiedDate: iso(p.modifiedDate),
   };
 }
 
 export async function defaultOrganizationId(ctx: OpContext): Promise<string> {
-  const org = (await ctx.db.getRepository(Organization).findOneBy({ name: 'Default' })) ?? (await ctx.db.getRepository(Organization).find({ order: { createdDate: 'ASC' }, take: 1 }))[0];
+  const org =
+    (await ctx.db.getRepository(Organization).findOneBy({ name: 'Default' })) ??
+    (await ctx.db.getRepository(Organization).find({ order: { createdDate: 'ASC' }, take: 1 }))[0];
   return org.id;
 }
 
@@ -88,9 +129,15 @@ export async function createProject(
   manager: EntityManager = ctx.db.manager,
 ) {
   const row: ProjectRow = {
-    ...newBase(ctx.now()), name: f.name, description: f.description ?? null, organizationId: f.organizationId, isActive: true, permissionsMode: false,
+    ...newBase(ctx.now()),
+    name: f.name,
+    description: f.description ?? null,
+    organizationId: f.organizationId,
+    isActive: true,
+    permissionsMode: false,
     importing: f.importing ?? false,
-    createdBy: ctx.principal?.user.id ?? null, modifiedBy: ctx.principal?.user.id ?? null,
+    createdBy: ctx.principal?.user.id ?? null,
+    modifiedBy: ctx.principal?.user.id ?? null,
   };
   await manager.getRepository(Project).insert(row);
   return row;
@@ -114,7 +161,10 @@ export async function requireOrganization(ctx: OpContext, id: string) {
 export async function duplicateTarget(ctx: OpContext, projectId: string, organizationId: string): Promise<ProjectRow> {
   await requireOrganization(ctx, organizationId);
   const project = await reachableProject(ctx, projectId);
-  if (project.organizationId !== organizationId) throw badInput('The project is not in that organization', [{ field: 'body.organizationID', message: "is not the project's organization" }]);
+  if (project.organizationId !== organizationId)
+    throw badInput('The project is not in that organization', [
+      { field: 'body.organizationID', message: "is not the project's organization" },
+    ]);
   return project;
 }
 
@@ -142,7 +192,10 @@ export async function deleteProjects(ctx: OpContext, items: { id: string; name: 
   const rows: ProjectRow[] = [];
   for (const [i, item] of items.entries()) {
     const p = await reachableProject(ctx, item.id);
-    if (p.name !== item.name) throw badInput(`Project ${item.id} is called "${p.name}", not "${item.name}"`, [{ field: `body.${i}.name`, message: 'does not match the project\'s name' }]);
+    if (p.name !== item.name)
+      throw badInput(`Project ${item.id} is called "${p.name}", not "${item.name}"`, [
+        { field: `body.${i}.name`, message: "does not match the project's name" },
+      ]);
     rows.push(p);
   }
   // Connections, filters and reports go with the project (cascade); generated files come with the runner.

@@ -61,15 +61,29 @@ export interface GeneratedFile {
 /** Checks a report type offers a format; Png draws the report's first chart. */
 export function checkFormat(report: ReportRow, format: OutputFormat, document: ReportDocument) {
   if (format === 'Png' && !report.templateFile) {
-    if (!document.blocks.some((b) => b.type === 'chart')) throw badInput('Png draws one chart, and this report has none', [{ field: 'query.outputFormat', message: 'needs a chart in the report' }]);
+    if (!document.blocks.some((b) => b.type === 'chart'))
+      throw badInput('Png draws one chart, and this report has none', [
+        { field: 'query.outputFormat', message: 'needs a chart in the report' },
+      ]);
     return;
   }
   const offered = formatsOf(report);
-  if (!offered.includes(format)) throw badInput(`A ${report.type} report offers ${offered.join(', ')}, not ${format}`, [{ field: 'query.outputFormat', message: `must be one of: ${offered.join(', ')}` }]);
+  if (!offered.includes(format))
+    throw badInput(`A ${report.type} report offers ${offered.join(', ')}, not ${format}`, [
+      { field: 'query.outputFormat', message: `must be one of: ${offered.join(', ')}` },
+    ]);
 }
 
 /** Builds a file name from the report's dynamic name tokens joined by its separator. */
-async function fileName(ctx: OpContext, report: ReportRow, appId: string, iterFields: string[], iteration: string[], selections: Selections, now: Date) {
+async function fileName(
+  ctx: OpContext,
+  report: ReportRow,
+  appId: string,
+  iterFields: string[],
+  iteration: string[],
+  selections: Selections,
+  now: Date,
+) {
   const sep = report.dynamicNameSeparator ?? '_';
   const tokens = [...report.dynamicNames].sort((a, b) => a.order - b.order);
   const parts: string[] = [];
@@ -85,7 +99,10 @@ async function fileName(ctx: OpContext, report: ReportRow, appId: string, iterFi
     } else if (kind === 'variable') {
       const value = await ctx.analytics.evaluate(appId, `$(${t.value})`, selections).catch(nullIfRefused);
       parts.push(value === null ? '' : String(value));
-    } else throw badInput(`Unknown dynamic name item "${t.itemType}"`, [{ field: 'dynamicNames', message: 'itemType must be ReportName, Text, FieldValue, Date or Variable' }]);
+    } else
+      throw badInput(`Unknown dynamic name item "${t.itemType}"`, [
+        { field: 'dynamicNames', message: 'itemType must be ReportName, Text, FieldValue, Date or Variable' },
+      ]);
   }
   return safeFileName(parts.filter((p) => p !== '').join(sep), safeFileName(report.name));
 }
@@ -101,7 +118,11 @@ async function variableValues(ctx: OpContext, appId: string, names: string[], se
 }
 
 /** `vRegion` from `vRegion` or `$(vRegion)`. */
-export const variableName = (n: string) => n.trim().replace(/^\$\((.*)\)$/, '$1').trim();
+export const variableName = (n: string) =>
+  n
+    .trim()
+    .replace(/^\$\((.*)\)$/, '$1')
+    .trim();
 
 /**
  * The caller's selections within what the filters already selected: a field both select keeps only
@@ -123,7 +144,12 @@ export function narrowed(base: Selections, extra: Selections): Selections {
 }
 
 /** Runs `fn` over items with at most `limit` at once, keeping the order of results; stops on `signal`. */
-async function inParallel<T, R>(items: T[], limit: number, fn: (item: T, index: number) => Promise<R>, signal?: AbortSignal): Promise<R[]> {
+async function inParallel<T, R>(
+  items: T[],
+  limit: number,
+  fn: (item: T, index: number) => Promise<R>,
+  signal?: AbortSignal,
+): Promise<R[]> {
   const out: R[] = new Array(items.length);
   let next = 0;
   let failed = false;
@@ -161,7 +187,10 @@ export async function generateFiles(ctx: OpContext, report: ReportRow, req: Gene
   let selections: Selections = filtered.selections;
   if (req.bookmarkId) {
     const b = meta.bookmarks.find((x) => x.id === req.bookmarkId || x.name === req.bookmarkId);
-    if (!b) throw badInput(`The bookmark "${req.bookmarkId}" is not in the app`, [{ field: 'body.bookmarkId', message: 'unknown bookmark' }]);
+    if (!b)
+      throw badInput(`The bookmark "${req.bookmarkId}" is not in the app`, [
+        { field: 'body.bookmarkId', message: 'unknown bookmark' },
+      ]);
     selections = { ...selections, ...b.selections };
   }
   selections = req.narrow ? narrowed(selections, req.selections ?? {}) : { ...selections, ...(req.selections ?? {}) };
@@ -174,30 +203,53 @@ export async function generateFiles(ctx: OpContext, report: ReportRow, req: Gene
   let done = 0;
   // Two files in flight per render thread keep the pool busy while the next file's queries run;
   // more in flight measured no faster here and doubled each file's latency and the memory held.
-  const files = await inParallel(combos, Math.max(2, ctx.renders.threads * 2), async (combo): Promise<GeneratedFile | null> => {
-    const started = performance.now();
-    const sel: Selections = { ...selections };
-    iterFields.forEach((f, i) => (sel[f] = [combo[i]]));
-    if (req.admitEach && iterFields.length && !(await req.admitEach(sel, filtered.variables, combo))) {
+  const files = await inParallel(
+    combos,
+    Math.max(2, ctx.renders.threads * 2),
+    async (combo): Promise<GeneratedFile | null> => {
+      const started = performance.now();
+      const sel: Selections = { ...selections };
+      iterFields.forEach((f, i) => (sel[f] = [combo[i]]));
+      if (req.admitEach && iterFields.length && !(await req.admitEach(sel, filtered.variables, combo))) {
+        req.progress?.(++done, combos.length);
+        return null;
+      }
+      const data = fill
+        ? await fill(sel)
+        : await ctx.renders.render({
+            format: req.format,
+            report: await resolveReport({
+              provider: ctx.analytics,
+              appId,
+              title: report.name,
+              document,
+              selections: sel,
+              variables: filtered.variables,
+              now,
+            }),
+            protection: req.protection,
+          });
+      const name = `${await fileName(ctx, report, appId, iterFields, combo, sel, now)}.${FILE_TYPES[req.format].extension}`;
+      req.timing?.(performance.now() - started);
+      const variables = req.evaluate?.length ? await variableValues(ctx, appId, req.evaluate, sel) : undefined;
+      const file: GeneratedFile = {
+        name,
+        format: req.format,
+        data,
+        iteration: combo,
+        ...(variables ? { variables } : {}),
+      };
+      // A stop lets the files in flight finish rendering but keeps none of them.
+      req.signal?.throwIfAborted();
+      if (req.onFile) {
+        await req.onFile(file);
+        file.data = Buffer.alloc(0);
+      }
       req.progress?.(++done, combos.length);
-      return null;
-    }
-    const data = fill
-      ? await fill(sel)
-      : await ctx.renders.render({ format: req.format, report: await resolveReport({ provider: ctx.analytics, appId, title: report.name, document, selections: sel, variables: filtered.variables, now }), protection: req.protection });
-    const name = `${await fileName(ctx, report, appId, iterFields, combo, sel, now)}.${FILE_TYPES[req.format].extension}`;
-    req.timing?.(performance.now() - started);
-    const variables = req.evaluate?.length ? await variableValues(ctx, appId, req.evaluate, sel) : undefined;
-    const file: GeneratedFile = { name, format: req.format, data, iteration: combo, ...(variables ? { variables } : {}) };
-    // A stop lets the files in flight finish rendering but keeps none of them.
-    req.signal?.throwIfAborted();
-    if (req.onFile) {
-      await req.onFile(file);
-      file.data = Buffer.alloc(0);
-    }
-    req.progress?.(++done, combos.length);
-    return file;
-  }, req.signal);
+      return file;
+    },
+    req.signal,
+  );
   return files.filter((f): f is GeneratedFile => f !== null);
 }
 
@@ -205,17 +257,44 @@ export async function generateFiles(ctx: OpContext, report: ReportRow, req: Gene
  * For a template report, what makes one file under a selection: the template's tags resolved here
  * into plain values, then filled in a render thread. The template is read and checked once a run.
  */
-async function templateFiller(ctx: OpContext, report: ReportRow, req: GenerateRequest, appId: string, meta: AppMeta, variables: Record<string, string>) {
+async function templateFiller(
+  ctx: OpContext,
+  report: ReportRow,
+  req: GenerateRequest,
+  appId: string,
+  meta: AppMeta,
+  variables: Record<string, string>,
+) {
   if (!report.templateFile) return null;
   const template = await templateOf(ctx, report);
-  if (!template) throw badInput(`The template file of "${report.name}" is missing: upload it again`, [{ field: 'templateFile', message: 'is missing' }]);
+  if (!template)
+    throw badInput(`The template file of "${report.name}" is missing: upload it again`, [
+      { field: 'templateFile', message: 'is missing' },
+    ]);
   const scan = await scanTemplate(template.data, template.fileName);
   if (scan.problems.length) throw templateProblemsError(scan.problems);
   const bytes = new Uint8Array(template.data);
   const settings = report.document.settings;
   return async (selections: Selections) => {
-    const data = await resolveTemplateData({ provider: ctx.analytics, appId, meta, title: report.name, tree: scan.tree, selections, variables, decimalSeparator: settings?.decimalSeparator, groupSeparator: settings?.groupSeparator });
-    return ctx.renders.fillTemplate({ fileName: template.fileName, bytes, data, format: req.format, protection: req.protection, preview: req.templatePreview });
+    const data = await resolveTemplateData({
+      provider: ctx.analytics,
+      appId,
+      meta,
+      title: report.name,
+      tree: scan.tree,
+      selections,
+      variables,
+      decimalSeparator: settings?.decimalSeparator,
+      groupSeparator: settings?.groupSeparator,
+    });
+    return ctx.renders.fillTemplate({
+      fileName: template.fileName,
+      bytes,
+      data,
+      format: req.format,
+      protection: req.protection,
+      preview: req.templatePreview,
+    });
   };
 }
 

@@ -35,6 +35,22 @@ export const ReportTemplate = new EntitySchema<ReportTemplateRow>({
 });
 
 /** A template row for a report's file: its checksum, size and the next version. */
-export function templateRowFor(reportId: string, fileName: string, data: Buffer, version: number, by: string | null, now: Date): ReportTemplateRow {
-  return { reportId, fileName, data, size: data.length, sha256: createHash('sha256').update(data).digest('hex'), version, modifiedDate: now, modifiedBy: by };
+export function templateRowFor(
+  reportId: string,
+  fileName: string,
+  data: Buffer,
+  version: number,
+  by: string | null,
+  now: Date,
+): ReportTemplateRow {
+  return {
+    reportId,
+    fileName,
+    data,
+    size: data.length,
+    sha256: createHash('sha256').update(data).digest('hex'),
+    version,
+    modifiedDate: now,
+    modifiedBy: by,
+  };
 }

@@ -2,7 +2,13 @@ import type { OpContext } from '../../ops/context.js';
 import { me } from '../../ops/context.js';
 import { badInput } from '../../core/errors.js';
 import { FileResult, safeFileName } from '../../core/file-result.js';
-import { checkAgainstApp, scanTemplate, templateProblemsError, TYPE_OF_FORMAT, type ScannedTemplate } from '../../render/templates/template-check.js';
+import {
+  checkAgainstApp,
+  scanTemplate,
+  templateProblemsError,
+  TYPE_OF_FORMAT,
+  type ScannedTemplate,
+} from '../../render/templates/template-check.js';
 import { tagText } from '../../render/templates/tags.js';
 import { resolveFilters } from '../filters/filters.rules.js';
 import { Report, type ReportRow, type ReportType } from './reports.entity.js';
@@ -44,12 +50,20 @@ export function tagSummary(scan: ScannedTemplate) {
  * Checks a template file for a report of this type against its app: the format must be the
  * report's, the file safe, and every tag known and in its place. All problems come in one 400.
  */
-export async function checkTemplateFile(ctx: OpContext, report: Pick<ReportRow, 'type' | 'connectionId' | 'filterIds' | 'name'> & Partial<ReportRow>, upload: TemplateUpload) {
+export async function checkTemplateFile(
+  ctx: OpContext,
+  report: Pick<ReportRow, 'type' | 'connectionId' | 'filterIds' | 'name'> & Partial<ReportRow>,
+  upload: TemplateUpload,
+) {
   const bytes = uploadBytes(upload);
   if (!bytes.length) throw badInput('The template file is empty', [{ field: 'body.content', message: 'is empty' }]);
   const scan = await scanTemplate(bytes, upload.fileName);
   const type = TYPE_OF_FORMAT[scan.format];
-  if (type !== report.type) throw badInput(`${report.type === 'Excel' ? 'An' : 'A'} ${report.type} report takes a ${extensionOf(report.type)} template, not "${upload.fileName}"`, [{ field: 'body.fileName', message: `must be a ${extensionOf(report.type)} file` }]);
+  if (type !== report.type)
+    throw badInput(
+      `${report.type === 'Excel' ? 'An' : 'A'} ${report.type} report takes a ${extensionOf(report.type)} template, not "${upload.fileName}"`,
+      [{ field: 'body.fileName', message: `must be a ${extensionOf(report.type)} file` }],
+    );
   let problems = scan.problems;
   if (report.connectionId) {
     const { meta } = await reportApp(ctx, report as ReportRow);
@@ -70,7 +84,9 @@ export async function saveTemplate(ctx: OpContext, report: ReportRow, fileName: 
   const row = templateRowFor(report.id, fileName, bytes, (previous?.version ?? 0) + 1, me(ctx).user.id, now);
   await ctx.db.transaction(async (m) => {
     await m.getRepository(ReportTemplate).save(row);
-    await m.getRepository(Report).update(report.id, { templateFile: fileName, modifiedDate: now, modifiedBy: me(ctx).user.id });
+    await m
+      .getRepository(Report)
+      .update(report.id, { templateFile: fileName, modifiedDate: now, modifiedBy: me(ctx).user.id });
   });
   report.templateFile = fileName;
   report.modifiedDate = now;
@@ -92,13 +108,22 @@ export async function checkTemplateOnly(ctx: OpContext, id: string, upload: Temp
   return { fileName: upload.fileName, format: scan.format, tags: tagSummary(scan) };
 }
 
-export const templateInfo = (t: ReportTemplateRow) => ({ fileName: t.fileName, size: t.size, sha256: t.sha256, version: t.version, modifiedDate: t.modifiedDate.toISOString() });
+export const templateInfo = (t: ReportTemplateRow) => ({
+  fileName: t.fileName,
+  size: t.size,
+  sha256: t.sha256,
+  version: t.version,
+  modifiedDate: t.modifiedDate.toISOString(),
+});
 
 /** The report's template file as it was uploaded. */
 export async function downloadTemplate(ctx: OpContext, id: string): Promise<FileResult> {
   const report = await reachableReport(ctx, id);
   const t = await templateOf(ctx, report);
-  if (!t) throw badInput(`The report "${report.name}" is built in the designer and has no template file`, [{ field: 'id', message: 'is not a template report' }]);
+  if (!t)
+    throw badInput(`The report "${report.name}" is built in the designer and has no template file`, [
+      { field: 'id', message: 'is not a template report' },
+    ]);
   const ext = t.fileName.toLowerCase().split('.').pop() ?? '';
   return new FileResult(t.fileName, TEMPLATE_MIME[ext] ?? 'application/octet-stream', t.data);
 }

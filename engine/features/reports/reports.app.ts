@@ -13,15 +13,23 @@ import { ReportsGetResult, ReportsPreviewResult, ReportsSaveDocumentResult } fro
 
 /** One Save writes everything the designer's draft holds: blocks, data, filters and iteration. */
 const SaveDocument = z.object({
-  document: ReportDocumentSchema, connectionId: v.nuuid(), filterIds: z.array(v.uuid()).max(50).optional(),
-  isIteration: v.obool(), iterationFields: IterationFieldsInput.optional(),
-  dynamicNameSeparator: z.string().max(10).nullable().optional(), dynamicNames: DynamicNamesInput.optional(),
+  document: ReportDocumentSchema,
+  connectionId: v.nuuid(),
+  filterIds: z.array(v.uuid()).max(50).optional(),
+  isIteration: v.obool(),
+  iterationFields: IterationFieldsInput.optional(),
+  dynamicNameSeparator: z.string().max(10).nullable().optional(),
+  dynamicNames: DynamicNamesInput.optional(),
 });
 const Preview = z.object({
-  document: ReportDocumentSchema.optional(), selections: SelectionsInput, bookmarkId: v.nstr(),
+  document: ReportDocumentSchema.optional(),
+  selections: SelectionsInput,
+  bookmarkId: v.nstr(),
   /** The draft's connection and filters, when they differ from the saved ones. */
-  connectionId: v.nuuid(), filterIds: z.array(v.uuid()).max(50).optional(),
-  isIteration: v.obool(), iterationFields: IterationFieldsInput.optional(),
+  connectionId: v.nuuid(),
+  filterIds: z.array(v.uuid()).max(50).optional(),
+  isIteration: v.obool(),
+  iterationFields: IterationFieldsInput.optional(),
   /** The iteration value to preview (one per iteration field); the first when not given. */
   iterationValue: z.array(z.string().max(1000)).max(5).optional(),
 });
@@ -33,7 +41,8 @@ export const reportsApp = [
     id: 'app.reports.delete',
     summary: 'Delete a report with its document',
     http: { method: 'DELETE', path: '/api/app/reports/{id}' },
-    permission: 'updateProject', member: { report: 'delete' },
+    permission: 'updateProject',
+    member: { report: 'delete' },
     input: { params: idParam },
     result: DeletedResult,
     handler: (ctx, { params }) => deleteReport(ctx, params.id),
@@ -42,7 +51,8 @@ export const reportsApp = [
     id: 'app.reports.get',
     summary: 'One report with its output formats and document',
     http: { method: 'GET', path: '/api/v1/reports/{id}' },
-    permission: 'viewProject', member: { report: 'view' },
+    permission: 'viewProject',
+    member: { report: 'view' },
     input: { params: idParam },
     result: ReportsGetResult,
     handler: async (ctx, { params }) => {
@@ -53,9 +63,10 @@ export const reportsApp = [
   }),
   defineOp({
     id: 'app.reports.saveDocument',
-    summary: 'Save a report\'s document (blocks), its connection, the filters it applies and its iteration',
+    summary: "Save a report's document (blocks), its connection, the filters it applies and its iteration",
     http: { method: 'PUT', path: '/api/app/reports/{id}/document' },
-    permission: 'updateProject', member: { report: 'edit' },
+    permission: 'updateProject',
+    member: { report: 'edit' },
     input: { params: idParam, body: SaveDocument },
     result: ReportsSaveDocumentResult,
     handler: (ctx, { params, body }) => saveReportDocument(ctx, params.id, body),
@@ -64,7 +75,8 @@ export const reportsApp = [
     id: 'app.reports.preview',
     summary: 'Preview a report (the saved document, or one being edited) as self-contained HTML',
     http: { method: 'POST', path: '/api/app/reports/{id}/preview' },
-    permission: 'viewProject', member: { report: 'run' },
+    permission: 'viewProject',
+    member: { report: 'run' },
     readOnly: true,
     input: { params: idParam, body: Preview },
     result: ReportsPreviewResult,
@@ -81,10 +93,31 @@ export const reportsApp = [
       };
       // A block document previews as its HTML; a template report as a look at its filled file.
       const [file] = r.templateFile
-        ? await generateFiles(ctx, r, { format: formatsOf(r)[0], selections: body.selections, bookmarkId: body.bookmarkId, choose, templatePreview: true })
-        : await generateFiles(ctx, { ...r, type: 'Html' as const }, { format: 'Html', document: body.document, selections: body.selections, bookmarkId: body.bookmarkId, choose });
+        ? await generateFiles(ctx, r, {
+            format: formatsOf(r)[0],
+            selections: body.selections,
+            bookmarkId: body.bookmarkId,
+            choose,
+            templatePreview: true,
+          })
+        : await generateFiles(
+            ctx,
+            { ...r, type: 'Html' as const },
+            {
+              format: 'Html',
+              document: body.document,
+              selections: body.selections,
+              bookmarkId: body.bookmarkId,
+              choose,
+            },
+          );
       if (!file) return { html: '', iterating: r.isIteration, iterationValues, iterationValue: null };
-      return { html: file.data.toString('utf8'), iterating: r.isIteration, iterationValues, iterationValue: r.isIteration ? file.iteration : null };
+      return {
+        html: file.data.toString('utf8'),
+        iterating: r.isIteration,
+        iterationValues,
+        iterationValue: r.isIteration ? file.iteration : null,
+      };
     },
   }),
 ] as const;

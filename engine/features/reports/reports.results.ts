@@ -5,10 +5,19 @@ import { ReportDocumentSchema } from '../../render/document.js';
 
 // What this feature's operations answer in `data` (for a list: one item); see `result` on defineOp.
 
-export const TemplatePart = z.object({ fileName: z.string(), size: z.number(), sha256: z.string(), version: z.number(), modifiedDate: z.string() });
+export const TemplatePart = z.object({
+  fileName: z.string(),
+  size: z.number(),
+  sha256: z.string(),
+  version: z.number(),
+  modifiedDate: z.string(),
+});
 
 /** A report with its designer document and its template file (a template report). */
-export const ReportsGetResult = ReportResult.extend({ document: ReportDocumentSchema, template: TemplatePart.nullable() });
+export const ReportsGetResult = ReportResult.extend({
+  document: ReportDocumentSchema,
+  template: TemplatePart.nullable(),
+});
 
 export const ReportsSaveDocumentResult = ReportResult.extend({ document: ReportDocumentSchema });
 
@@ -21,7 +30,10 @@ export const ReportsPreviewResult = z.object({
 
 const TagsFound = z.array(z.object({ tag: z.string(), where: z.string() }));
 
-export const ReportsCreateFromTemplateResult = ReportResult.extend({ template: z.object({ fileName: z.string(), size: z.number(), version: z.number() }), tags: TagsFound });
+export const ReportsCreateFromTemplateResult = ReportResult.extend({
+  template: z.object({ fileName: z.string(), size: z.number(), version: z.number() }),
+  tags: TagsFound,
+});
 
 export const ReportsUploadTemplateResult = ReportResult.extend({ template: TemplatePart, tags: TagsFound });
 
@@ -33,11 +45,20 @@ export const ReportsCheckTemplateResult = z.object({
 
 /** One object of the template palette in the reference shape: `itemID` is the tag to paste; objects nest (a sheet's charts, a chart's columns). */
 export const TemplateItemResult = z.object({
-  id: z.string(), itemID: z.string(), title: z.string(), type: z.string(),
-  get objects(): z.ZodNullable<z.ZodArray<typeof TemplateItemResult>> { return z.array(TemplateItemResult).nullable(); },
+  id: z.string(),
+  itemID: z.string(),
+  title: z.string(),
+  type: z.string(),
+  get objects(): z.ZodNullable<z.ZodArray<typeof TemplateItemResult>> {
+    return z.array(TemplateItemResult).nullable();
+  },
   columns: z.array(z.object({ id: z.string(), name: z.string() })).optional(),
 });
 
-export const TemplateItemsResult = z.object({ nodes: z.array(z.object({ name: z.string(), type: z.string(), icon: z.string(), objects: z.array(TemplateItemResult) })) });
+export const TemplateItemsResult = z.object({
+  nodes: z.array(
+    z.object({ name: z.string(), type: z.string(), icon: z.string(), objects: z.array(TemplateItemResult) }),
+  ),
+});
 
 export const ReportBResult = withSetBIdsSchema(ReportResult, 'projectId', 'connectionId');

@@ -8,7 +8,14 @@ import { TemplateItemResult, TemplateItemsResult } from './reports.results.js';
 import type { z } from 'zod';
 
 type TemplateItem = z.output<typeof TemplateItemResult>;
-const item = (id: string, itemID: string, title: string, type: string, objects: TemplateItem[] | null = null, columns?: { id: string; name: string }[]): TemplateItem => ({ id, itemID, title, type, objects, ...(columns ? { columns } : {}) });
+const item = (
+  id: string,
+  itemID: string,
+  title: string,
+  type: string,
+  objects: TemplateItem[] | null = null,
+  columns?: { id: string; name: string }[],
+): TemplateItem => ({ id, itemID, title, type, objects, ...(columns ? { columns } : {}) });
 
 /** A chart's name as a tag takes it: by id when the name has the tag's separator in it. */
 const chartRef = (c: { id: string; name: string }) => (c.name.includes(':') || c.name.includes('}') ? c.id : c.name);
@@ -21,7 +28,10 @@ const chartRef = (c: { id: string; name: string }) => (c.name.includes(':') || c
 async function templateItems(ctx: OpContext, id: string) {
   const { meta } = await reportApp(ctx, await reachableReport(ctx, id));
   const chartItem = (c: AppMeta['charts'][number]) => {
-    const columns = [...c.dimensions, ...c.measures.map((m) => m.label)].map((name, i) => ({ id: `${c.id}:${i}`, name }));
+    const columns = [...c.dimensions, ...c.measures.map((m) => m.label)].map((name, i) => ({
+      id: `${c.id}:${i}`,
+      name,
+    }));
     const columnItems = columns.map((col) => item(col.id, `{{column:${chartRef(c)}:${col.name}}}`, col.name, 'Column'));
     return item(c.id, `{{table:${chartRef(c)}}}`, c.name, CHART_TYPE[c.type] ?? 'Chart', columnItems, columns);
   };
@@ -29,40 +39,82 @@ async function templateItems(ctx: OpContext, id: string) {
   const onSheets = new Set(meta.sheets.flatMap((s) => s.chartIds));
   return {
     nodes: [
-      node('Variables', 'variable', 'variable', meta.variables.map((v) => item(v.id, `{{${v.name}}}`, v.name, 'Variable'))),
-      node('Fields', 'field', 'field', meta.fields.map((f) => item(f.id, `{{field:${f.name}}}`, f.name, 'Field', [
-        item(`${f.id}:level`, `{{#level:${f.name}}}…{{/level:${f.name}}}`, `Level per ${f.name}`, 'Level'),
-        item(`${f.id}:sheet`, `{{sheet:${f.name}}}`, `Sheet per ${f.name}`, 'SheetPerValue'),
-        item(`${f.id}:slide`, `{{slide:${f.name}}}`, `Slide per ${f.name}`, 'SlidePerValue'),
-      ]))),
+      node(
+        'Variables',
+        'variable',
+        'variable',
+        meta.variables.map((v) => item(v.id, `{{${v.name}}}`, v.name, 'Variable')),
+      ),
+      node(
+        'Fields',
+        'field',
+        'field',
+        meta.fields.map((f) =>
+          item(f.id, `{{field:${f.name}}}`, f.name, 'Field', [
+            item(`${f.id}:level`, `{{#level:${f.name}}}…{{/level:${f.name}}}`, `Level per ${f.name}`, 'Level'),
+            item(`${f.id}:sheet`, `{{sheet:${f.name}}}`, `Sheet per ${f.name}`, 'SheetPerValue'),
+            item(`${f.id}:slide`, `{{slide:${f.name}}}`, `Slide per ${f.name}`, 'SlidePerValue'),
+          ]),
+        ),
+      ),
       node('Table', 'table', 'table', [
-        ...meta.sheets.map((sh) => item(sh.id, '', sh.name, 'Sheet', sh.chartIds.map((cid) => meta.charts.find((c) => c.id === cid)).filter((c) => !!c).map(chartItem))),
+        ...meta.sheets.map((sh) =>
+          item(
+            sh.id,
+            '',
+            sh.name,
+            'Sheet',
+            sh.chartIds
+              .map((cid) => meta.charts.find((c) => c.id === cid))
+              .filter((c) => !!c)
+              .map(chartItem),
+          ),
+        ),
         ...meta.charts.filter((c) => !onSheets.has(c.id)).map(chartItem),
       ]),
-      node('Image', 'image', 'image', meta.charts.map((c) => item(`${c.id}:image`, `{{image:${chartRef(c)}}}`, c.name, 'Image'))),
-      node('Bookmarks', 'bookmark', 'bookmark', meta.bookmarks.map((b) => item(b.id, '', b.name, 'Bookmark'))),
+      node(
+        'Image',
+        'image',
+        'image',
+        meta.charts.map((c) => item(`${c.id}:image`, `{{image:${chartRef(c)}}}`, c.name, 'Image')),
+      ),
+      node(
+        'Bookmarks',
+        'bookmark',
+        'bookmark',
+        meta.bookmarks.map((b) => item(b.id, '', b.name, 'Bookmark')),
+      ),
       node('Rows', 'row', 'row', [item('deleterow', '{{deleterow}}', 'Delete this row', 'DeleteRow')]),
     ],
   };
 }
 
-const CHART_TYPE: Record<string, string> = { table: 'StraightTable', bar: 'BarChart', line: 'LineChart', pie: 'PieChart', combo: 'ComboChart' };
+const CHART_TYPE: Record<string, string> = {
+  table: 'StraightTable',
+  bar: 'BarChart',
+  line: 'LineChart',
+  pie: 'PieChart',
+  combo: 'ComboChart',
+};
 
 export const reportsV1 = [
   defineOp({
     id: 'v1.reports.listOwn',
     summary: 'List the reports of the authenticated user (of the projects their roles reach)',
     http: { method: 'GET', path: '/api/v1/reports' },
-    permission: 'viewProject', member: { report: 'view' },
+    permission: 'viewProject',
+    member: { report: 'view' },
     list: LIST_REPORTS,
     result: ReportResult,
     handler: (ctx, { list }) => listReports(ctx, list),
   }),
   defineOp({
     id: 'app.reports.templateItems',
-    summary: 'The tags a template report can use, by kind (variables, fields and levels, tables with their columns under their sheets, images, bookmarks, rows): nodes[] of { name, type, icon, objects: [{ id, itemID, title, type, objects, columns }] }',
+    summary:
+      'The tags a template report can use, by kind (variables, fields and levels, tables with their columns under their sheets, images, bookmarks, rows): nodes[] of { name, type, icon, objects: [{ id, itemID, title, type, objects, columns }] }',
     http: { method: 'GET', path: '/api/v1/reports/{id}/template-items' },
-    permission: 'viewProject', member: { report: 'view' },
+    permission: 'viewProject',
+    member: { report: 'view' },
     input: { params: idParam },
     result: TemplateItemsResult,
     handler: (ctx, { params }) => templateItems(ctx, params.id),

@@ -45,7 +45,14 @@ export function fileKeeper(ctx: Pick<OpContext, 'dataDir'>, requestId: string, r
   return async (file: KeptFile, taskReportId: string | null): Promise<RequestFile> => {
     const name = uniqueName(used, file.name);
     await writeRequestFile(ctx.dataDir, requestId, name, file.data);
-    const kept: RequestFile = { name, size: file.data.length, format: file.format, taskReportId, iteration: file.iteration, ...(file.variables ? { variables: file.variables } : {}) };
+    const kept: RequestFile = {
+      name,
+      size: file.data.length,
+      format: file.format,
+      taskReportId,
+      iteration: file.iteration,
+      ...(file.variables ? { variables: file.variables } : {}),
+    };
     record(kept);
     return kept;
   };
@@ -58,8 +65,13 @@ async function runOnDemandReport(ctx: OpContext, row: RequestRow, control: RunCo
   if (!config || !report) return { status: 'failed', message: 'The report no longer exists' };
   control.log(`Report “${report.name}” as ${config.format}`);
   const files = await generateFiles(ctx, report, {
-    format: config.format, selections: config.selections, appId: config.appId, ignoreReportFilters: config.ignoreExistingFilters,
-    signal: control.signal, progress: control.progress, onFile: (f) => control.keep(f, null).then(() => undefined),
+    format: config.format,
+    selections: config.selections,
+    appId: config.appId,
+    ignoreReportFilters: config.ignoreExistingFilters,
+    signal: control.signal,
+    progress: control.progress,
+    onFile: (f) => control.keep(f, null).then(() => undefined),
   });
   control.log(`${files.length} file${files.length === 1 ? '' : 's'} made`);
   return { status: 'completed', message: null };
@@ -74,7 +86,9 @@ async function runOnDemandReport(ctx: OpContext, row: RequestRow, control: RunCo
 async function runTask(ctx: OpContext, row: RequestRow, control: RunControl): Promise<RunOutcome> {
   const task = row.taskId ? await ctx.db.getRepository(Task).findOneBy({ id: row.taskId }) : null;
   if (!task) return { status: 'failed', message: 'The task no longer exists' };
-  const taskReports = await ctx.db.getRepository(TaskReport).find({ where: { taskId: task.id }, order: { createdDate: 'ASC' } });
+  const taskReports = await ctx.db
+    .getRepository(TaskReport)
+    .find({ where: { taskId: task.id }, order: { createdDate: 'ASC' } });
   // A subscription to a chart has no report: its one file is the chart, shown in the mail's body.
   const chart = task.subscriptionId ? await subscribedChart(ctx, task.subscriptionId) : null;
   if (chart) return runChart(ctx, task, chart, control);
@@ -83,7 +97,9 @@ async function runTask(ctx: OpContext, row: RequestRow, control: RunControl): Pr
     return { status: 'warning', message: 'The task has no reports' };
   }
   const reports = await ctx.db.getRepository(Report).findBy({ id: In(taskReports.map((t) => t.reportId)) });
-  control.log(`Task “${task.name}”: ${taskReports.length} report${taskReports.length === 1 ? '' : 's'}${row.catchUp ? ' (a catch-up of a missed run)' : ''}`);
+  control.log(
+    `Task “${task.name}”: ${taskReports.length} report${taskReports.length === 1 ? '' : 's'}${row.catchUp ? ' (a catch-up of a missed run)' : ''}`,
+  );
   const warnings: string[] = [];
   const failures: string[] = [];
   // Progress over all of the task's reports: each counts its own files once it knows them.
@@ -126,7 +142,12 @@ async function runTask(ctx: OpContext, row: RequestRow, control: RunControl): Pr
 }
 
 /** A subscribed chart: drawn, kept, and mailed inline to the subscriber through the outbox. */
-async function runChart(ctx: OpContext, task: TaskRow, chart: SubscribedChart, control: RunControl): Promise<RunOutcome> {
+async function runChart(
+  ctx: OpContext,
+  task: TaskRow,
+  chart: SubscribedChart,
+  control: RunControl,
+): Promise<RunOutcome> {
   control.log(`Task “${task.name}”: the chart ${chart.id} of app ${chart.appId} as PNG`);
   control.progress(0, 1);
   try {
@@ -137,12 +158,23 @@ async function runChart(ctx: OpContext, task: TaskRow, chart: SubscribedChart, c
   }
   control.progress(1, 1);
   control.signal.throwIfAborted();
-  const warning = await queueTaskMail(ctx, task, control.requestId, control.files(), control.log, control.keep, { emailAttachment: false, emailEmbedment: true, zipEmailFiles: false });
+  const warning = await queueTaskMail(ctx, task, control.requestId, control.files(), control.log, control.keep, {
+    emailAttachment: false,
+    emailEmbedment: true,
+    zipEmailFiles: false,
+  });
   return warning ? { status: 'warning', message: warning } : { status: 'completed', message: null };
 }
 
 /** One task report; answers a warning when its conditions left it (or some of its iteration values) out. */
-async function runTaskReport(ctx: OpContext, task: TaskRow, tr: TaskReportRow, report: ReportRow, control: RunControl, progress: (done: number, total: number) => void): Promise<string | null> {
+async function runTaskReport(
+  ctx: OpContext,
+  task: TaskRow,
+  tr: TaskReportRow,
+  report: ReportRow,
+  control: RunControl,
+  progress: (done: number, total: number) => void,
+): Promise<string | null> {
   const format = parseFormat(tr.format) as OutputFormat;
   const o = tr.options;
   let heldBack = 0;
@@ -152,13 +184,16 @@ async function runTaskReport(ctx: OpContext, task: TaskRow, tr: TaskReportRow, r
     const failing = outcomes.filter((x) => !x.holds);
     if (!failing.length) return true;
     const where = iteration ? ` for ${iteration.join(', ')}` : '';
-    for (const f of failing) for (const line of describeOutcome(f)) control.log(`Report “${report.name}”${where} left out. ${line}`);
+    for (const f of failing)
+      for (const line of describeOutcome(f)) control.log(`Report “${report.name}”${where} left out. ${line}`);
     if (iteration) heldBack++;
     else leftOut = true;
     return false;
   };
   const perIteration = o.evaluateConditionForEachIteration && report.isIteration;
-  control.log(`Report “${report.name}” as ${format}${o.filterIds.length ? `, ${o.filterIds.length} task filter${o.filterIds.length === 1 ? '' : 's'}` : ''}${o.conditionIds.length ? `, ${o.conditionIds.length} condition${o.conditionIds.length === 1 ? '' : 's'}${perIteration ? ' per iteration value' : ''}` : ''}`);
+  control.log(
+    `Report “${report.name}” as ${format}${o.filterIds.length ? `, ${o.filterIds.length} task filter${o.filterIds.length === 1 ? '' : 's'}` : ''}${o.conditionIds.length ? `, ${o.conditionIds.length} condition${o.conditionIds.length === 1 ? '' : 's'}${perIteration ? ' per iteration value' : ''}` : ''}`,
+  );
   const kept: RequestFile[] = [];
   const files = await generateFiles(ctx, report, {
     format,
@@ -167,13 +202,20 @@ async function runTaskReport(ctx: OpContext, task: TaskRow, tr: TaskReportRow, r
     ...(o.selections ? { selections: o.selections, narrow: true } : {}),
     protection: {
       openPassword: o.isOpenFilePasswordProtected && tr.fileOpenPassword ? ctx.secrets.open(tr.fileOpenPassword) : null,
-      writePassword: o.isWriteFilePasswordProtected && tr.fileWritePassword ? ctx.secrets.open(tr.fileWritePassword) : null,
+      writePassword:
+        o.isWriteFilePasswordProtected && tr.fileWritePassword ? ctx.secrets.open(tr.fileWritePassword) : null,
     },
     admit: o.conditionIds.length && !perIteration ? (s, v) => check(s, v, null) : undefined,
     admitEach: o.conditionIds.length && perIteration ? (s, v, it) => check(s, v, it) : undefined,
     signal: control.signal,
     progress,
-    evaluate: [...new Set([o.recipientsVariable, o.folderVariable, o.ftpVariable, o.hubAuthorizedUserVariable].map((x) => x?.trim()).filter((x): x is string => !!x))],
+    evaluate: [
+      ...new Set(
+        [o.recipientsVariable, o.folderVariable, o.ftpVariable, o.hubAuthorizedUserVariable]
+          .map((x) => x?.trim())
+          .filter((x): x is string => !!x),
+      ),
+    ],
     onFile: async (f) => {
       kept.push(await control.keep(f, tr.id));
     },
@@ -183,12 +225,22 @@ async function runTaskReport(ctx: OpContext, task: TaskRow, tr: TaskReportRow, r
   control.log(`Report “${report.name}”: ${files.length} file${files.length === 1 ? '' : 's'}`);
   // Folders and FTP take the zip alone when the task report asks for one, else every file.
   const zip = o.zipFolderFiles && kept.length > 1 ? kept.slice(-1) : kept;
-  const problems = await deliverToStorage(ctx, tr, zip.map((f) => ({ name: f.name, localPath: join(requestDir(ctx.dataDir, control.requestId), f.name), variables: f.variables })), control.log);
+  const problems = await deliverToStorage(
+    ctx,
+    tr,
+    zip.map((f) => ({
+      name: f.name,
+      localPath: join(requestDir(ctx.dataDir, control.requestId), f.name),
+      variables: f.variables,
+    })),
+    control.log,
+  );
   if (o.publishToServiceHub && task.testMode) control.log(`Test mode: “${report.name}” not published to the hub`);
   else if (o.publishToServiceHub) await publishToHub(ctx, task, tr, report, control.requestId, made, control.log);
   if (problems.length) return `“${report.name}” not delivered everywhere: ${problems.join('; ')}`;
   if (leftOut) return `“${report.name}” left out by its conditions`;
-  if (heldBack) return `“${report.name}”: ${heldBack} iteration value${heldBack === 1 ? '' : 's'} left out by its conditions`;
+  if (heldBack)
+    return `“${report.name}”: ${heldBack} iteration value${heldBack === 1 ? '' : 's'} left out by its conditions`;
   return null;
 }
 
@@ -206,8 +258,22 @@ function withSeparators(report: ReportRow, decimal: string | null, group: string
 }
 
 /** A task report asking for one zip gets one: its files, read back, in a zip kept beside them. */
-async function zipTogether(ctx: OpContext, control: RunControl, report: ReportRow, tr: TaskReportRow, kept: RequestFile[]) {
-  return control.keep({ name: `${report.name}.zip`, format: 'Zip', data: await zipRequestFiles(ctx.dataDir, control.requestId, kept), iteration: [] }, tr.id);
+async function zipTogether(
+  ctx: OpContext,
+  control: RunControl,
+  report: ReportRow,
+  tr: TaskReportRow,
+  kept: RequestFile[],
+) {
+  return control.keep(
+    {
+      name: `${report.name}.zip`,
+      format: 'Zip',
+      data: await zipRequestFiles(ctx.dataDir, control.requestId, kept),
+      iteration: [],
+    },
+    tr.id,
+  );
 }
 
 export async function executeRequest(ctx: OpContext, row: RequestRow, control: RunControl): Promise<RunOutcome> {

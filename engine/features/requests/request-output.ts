@@ -28,7 +28,6 @@ export async function writeRequestFile(dataDir: string, id: string, name: string
   await rename(part, final);
 }
 
-
 export async function readRequestFile(dataDir: string, id: string, name: string): Promise<Buffer> {
   return readFile(join(requestDir(dataDir, id), safeFileName(name)));
 }
@@ -71,13 +70,20 @@ export class RequestLog {
   private ready: Promise<unknown>;
 
   /** `failed` hears of a line that could not be written (a full disk): the log goes on, the fault is reported. */
-  constructor(private readonly path: string, private readonly now: () => Date, private readonly failed: (e: Error) => void = () => undefined) {
+  constructor(
+    private readonly path: string,
+    private readonly now: () => Date,
+    private readonly failed: (e: Error) => void = () => undefined,
+  ) {
     this.ready = mkdir(join(path, '..'), { recursive: true, mode: 0o700 });
   }
 
   line(text: string): Promise<void> {
     const entry = `${this.now().toISOString()} ${text.replace(/[\r\n]+/g, ' ')}\n`;
-    this.tail = this.tail.then(() => this.ready).then(() => appendFile(this.path, entry, { mode: 0o600 })).catch((e: Error) => this.failed(e));
+    this.tail = this.tail
+      .then(() => this.ready)
+      .then(() => appendFile(this.path, entry, { mode: 0o600 }))
+      .catch((e: Error) => this.failed(e));
     return this.tail;
   }
 

@@ -5,7 +5,13 @@ import type { Selections } from '../../analytics/model.js';
 
 import type { RequestKind, RequestStatus } from '../../core/enumerations.js';
 
-export { FINISHED, REQUEST_KINDS, REQUEST_STATUSES, type RequestKind, type RequestStatus } from '../../core/enumerations.js';
+export {
+  FINISHED,
+  REQUEST_KINDS,
+  REQUEST_STATUSES,
+  type RequestKind,
+  type RequestStatus,
+} from '../../core/enumerations.js';
 
 /** What an on-demand report request makes (set A 2.16). */
 export interface OnDemandConfig {

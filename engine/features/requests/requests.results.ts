@@ -21,8 +21,12 @@ export const RequestsListScheduledStatusesResult = z.object({
   nextExecution: z.string().nullable(),
 });
 
-export const FilePart = z.object({ name: z.string(), size: z.number(), format: z.string(), iteration: z.array(z.string()) });
-
+export const FilePart = z.object({
+  name: z.string(),
+  size: z.number(),
+  format: z.string(),
+  iteration: z.array(z.string()),
+});
 
 export const OnDemandResult = z.object({
   id: z.string(),
@@ -57,10 +61,18 @@ export const OnDemandResult = z.object({
 });
 
 /** A run in history: the request with its mail by status and its worst delivery problem in words. */
-export const RequestResult = OnDemandResult.extend({ mail: z.record(z.string(), z.number()), deliveryProblem: z.string().nullable() });
+export const RequestResult = OnDemandResult.extend({
+  mail: z.record(z.string(), z.number()),
+  deliveryProblem: z.string().nullable(),
+});
 
 export const RequestsLogResult = z.object({ text: z.string() });
 
 export const RequestsStopResult = z.union([OnDemandResult, z.object({ stopped: z.number() })]);
 
-export const RequestsDownloadFileResult = z.object({ uri: z.string(), fileName: z.string(), size: z.number(), files: z.array(z.string()) });
+export const RequestsDownloadFileResult = z.object({
+  uri: z.string(),
+  fileName: z.string(),
+  size: z.number(),
+  files: z.array(z.string()),
+});

@@ -21,7 +21,13 @@ import { scheduleOf } from '../tasks/task-triggers.rules.js';
 import { describeSchedule } from '../tasks/fire-times.js';
 import { FINISHED, Request, type RequestRow } from './requests.entity.js';
 import { deliveryProblems, mailCounts } from '../mail/outbox.rules.js';
-import { readRequestFile, readRequestLog, removeRequestFiles, removeRequestLog, zipRequestFiles } from './request-output.js';
+import {
+  readRequestFile,
+  readRequestLog,
+  removeRequestFiles,
+  removeRequestLog,
+  zipRequestFiles,
+} from './request-output.js';
 import { memberVisibleRuns } from '../members/member-access.js';
 
 // Requests: queuing them (a task now, an on-demand report), their statuses, stop, delete, and what
@@ -29,11 +35,13 @@ import { memberVisibleRuns } from '../members/member-access.js';
 
 /** Sort names of set A's request status lists; the document lists two sets of names, both accepted. */
 const STATUS_SORTS_OF_TASKS = {
-  name: 'LOWER(t.name)', title: 'LOWER(t.name)', isactive: 't.isActive',
-  schedule: "(SELECT LOWER(MIN(tt.name)) FROM task_triggers tt WHERE tt.taskId = t.id)",
+  name: 'LOWER(t.name)',
+  title: 'LOWER(t.name)',
+  isactive: 't.isActive',
+  schedule: '(SELECT LOWER(MIN(tt.name)) FROM task_triggers tt WHERE tt.taskId = t.id)',
   status: '(SELECT r.status FROM requests r WHERE r.taskId = t.id ORDER BY r.createdDate DESC LIMIT 1)',
   lastexecution: '(SELECT MAX(r.startedDate) FROM requests r WHERE r.taskId = t.id)',
-  nextexecution: "(SELECT MIN(tt.nextFireTime) FROM task_triggers tt WHERE tt.taskId = t.id AND tt.isActive = 1)",
+  nextexecution: '(SELECT MIN(tt.nextFireTime) FROM task_triggers tt WHERE tt.taskId = t.id AND tt.isActive = 1)',
   source: "'Task'",
   outputformats: '(SELECT GROUP_CONCAT(tr.format) FROM task_reports tr WHERE tr.taskId = t.id)',
   projectname: '(SELECT LOWER(p.name) FROM projects p WHERE p.id = t.projectId)',
@@ -49,10 +57,19 @@ export const LIST_SCHEDULED_STATUSES: ListSpec = {
 };
 
 const REQUEST_SORTS = {
-  title: 'LOWER(r.title)', name: 'LOWER(r.title)', source: 'r.kind', outputformats: 'r.outputFormats',
-  projectname: '(SELECT LOWER(p.name) FROM projects p WHERE p.id = r.projectId)', status: 'r.status',
-  modifieddate: 'r.modifiedDate', executionend: 'r.endedDate', createddate: 'r.createdDate',
-  schedule: 'r.scheduledFor', isactive: "(r.status IN ('queued', 'running'))", lastexecution: 'r.startedDate', nextexecution: 'r.scheduledFor',
+  title: 'LOWER(r.title)',
+  name: 'LOWER(r.title)',
+  source: 'r.kind',
+  outputformats: 'r.outputFormats',
+  projectname: '(SELECT LOWER(p.name) FROM projects p WHERE p.id = r.projectId)',
+  status: 'r.status',
+  modifieddate: 'r.modifiedDate',
+  executionend: 'r.endedDate',
+  createddate: 'r.createdDate',
+  schedule: 'r.scheduledFor',
+  isactive: "(r.status IN ('queued', 'running'))",
+  lastexecution: 'r.startedDate',
+  nextexecution: 'r.scheduledFor',
 };
 
 export const LIST_ON_DEMAND_STATUSES: ListSpec = {
@@ -68,7 +85,10 @@ export const LIST_ON_DEMAND_STATUSES: ListSpec = {
 function createdBound(op: '>=' | '<', name: string) {
   return (value: string, param: string) => {
     const at = Date.parse(value);
-    if (Number.isNaN(at)) throw badInput(`${name} must be a date or date-time`, [{ field: `query.${name}`, message: 'must be an ISO 8601 date or date-time' }]);
+    if (Number.isNaN(at))
+      throw badInput(`${name} must be a date or date-time`, [
+        { field: `query.${name}`, message: 'must be an ISO 8601 date or date-time' },
+      ]);
     return { sql: `r.createdDate ${op} :${param}`, params: { [param]: sqliteText(new Date(at)) } };
   };
 }
@@ -80,21 +100,41 @@ export const LIST_REQUESTS: ListSpec = {
   text: { title: 'r.title' },
   uuid: { project_id: 'r.projectId', task_id: 'r.taskId' },
   // created_from / created_to: runs queued in a period (the monitoring screen's dates), as ISO instants.
-  exact: { status: 'r.status', kind: 'r.kind', created_from: createdBound('>=', 'created_from'), created_to: createdBound('<', 'created_to') },
+  exact: {
+    status: 'r.status',
+    kind: 'r.kind',
+    created_from: createdBound('>=', 'created_from'),
+    created_to: createdBound('<', 'created_to'),
+  },
 };
 
 export function requestDto(r: RequestRow, projectName: string | null = null) {
   const end = r.endedDate?.getTime() ?? null;
   const start = r.startedDate?.getTime() ?? null;
   return {
-    id: r.id, kind: r.kind, source: r.kind === 'OnDemandReport' ? 'Report' : 'Task', title: r.title,
-    projectId: r.projectId, projectName, taskId: r.taskId, reportId: r.reportId, triggerId: r.triggerId,
-    scheduledFor: iso(r.scheduledFor), catchUp: r.catchUp, status: r.status, priority: r.priority, execution: r.execution,
+    id: r.id,
+    kind: r.kind,
+    source: r.kind === 'OnDemandReport' ? 'Report' : 'Task',
+    title: r.title,
+    projectId: r.projectId,
+    projectName,
+    taskId: r.taskId,
+    reportId: r.reportId,
+    triggerId: r.triggerId,
+    scheduledFor: iso(r.scheduledFor),
+    catchUp: r.catchUp,
+    status: r.status,
+    priority: r.priority,
+    execution: r.execution,
     outputFormats: r.outputFormats ? r.outputFormats.split(',') : [],
     progress: { done: r.progressDone, total: r.progressTotal },
     files: r.files.map((f) => ({ name: f.name, size: f.size, format: f.format, iteration: f.iteration })),
-    message: r.message, createdDate: iso(r.createdDate), modifiedDate: iso(r.modifiedDate),
-    executionStart: iso(r.startedDate), executionEnd: iso(r.endedDate), durationMs: start !== null && end !== null ? end - start : null,
+    message: r.message,
+    createdDate: iso(r.createdDate),
+    modifiedDate: iso(r.modifiedDate),
+    executionStart: iso(r.startedDate),
+    executionEnd: iso(r.endedDate),
+    durationMs: start !== null && end !== null ? end - start : null,
     ...onDemandFields(r.config),
   };
 }
@@ -104,7 +144,12 @@ function onDemandFields(c: RequestRow['config']) {
   return {
     type: c ? ('Report' as const) : null,
     config: c ? { reportId: c.reportId, outputFormat: c.format } : null,
-    selections: Object.entries(c?.selections ?? {}).map(([fieldName, values]) => ({ fieldName, selectedCount: values.length, selectedValues: values, isNumeric: false })),
+    selections: Object.entries(c?.selections ?? {}).map(([fieldName, values]) => ({
+      fieldName,
+      selectedCount: values.length,
+      selectedValues: values,
+      isNumeric: false,
+    })),
     appId: c?.appId ?? null,
     ignoreExistingFilters: c?.ignoreExistingFilters ?? false,
     // The app is kept only when the request overrode the report's own.
@@ -118,18 +163,33 @@ async function withProjectNames(ctx: OpContext, page: Page<RequestRow>) {
   const projects = ids.length ? await ctx.db.getRepository(Project).findBy({ id: In(ids) }) : [];
   const requestIds = page.items.map((r) => r.id);
   const [mail, problems] = await Promise.all([mailCounts(ctx, requestIds), deliveryProblems(ctx, requestIds)]);
-  return new Page(page.items.map((r) => ({
-    ...requestDto(r, projects.find((p) => p.id === r.projectId)?.name ?? null), mail: mail.get(r.id) ?? {}, deliveryProblem: problems.get(r.id) ?? null,
-  })), page.page, page.pageSize, page.totalItems);
+  return new Page(
+    page.items.map((r) => ({
+      ...requestDto(r, projects.find((p) => p.id === r.projectId)?.name ?? null),
+      mail: mail.get(r.id) ?? {},
+      deliveryProblem: problems.get(r.id) ?? null,
+    })),
+    page.page,
+    page.pageSize,
+    page.totalItems,
+  );
 }
 
 /** Runs the caller may see: of projects their roles reach, and of tasks and reports their member permissions show. */
-export const visibleRequests = (ctx: OpContext) => memberVisibleRuns(ctx, visibleProjects(ctx, ctx.db.getRepository(Request).createQueryBuilder('r'), 'r.projectId'), 'r');
+export const visibleRequests = (ctx: OpContext) =>
+  memberVisibleRuns(
+    ctx,
+    visibleProjects(ctx, ctx.db.getRepository(Request).createQueryBuilder('r'), 'r.projectId'),
+    'r',
+  );
 
 export async function listRequests(ctx: OpContext, list: ListQuery, onDemandOnly = false) {
   const qb = visibleRequests(ctx);
   if (onDemandOnly) qb.andWhere("r.kind IN ('OnDemandReport', 'OnDemandTask')");
-  return withProjectNames(ctx, await pageOf(qb, onDemandOnly ? LIST_ON_DEMAND_STATUSES : LIST_REQUESTS, list, 'r.id', (r) => r));
+  return withProjectNames(
+    ctx,
+    await pageOf(qb, onDemandOnly ? LIST_ON_DEMAND_STATUSES : LIST_REQUESTS, list, 'r.id', (r) => r),
+  );
 }
 
 /** Tasks with a trigger, each with its schedule, its last run's status and times, and its next run. */
@@ -143,7 +203,9 @@ export async function listScheduledStatuses(ctx: OpContext, list: ListQuery) {
         ctx.db.getRepository(TaskTrigger).findBy({ taskId: In(ids) }),
         ctx.db.getRepository(TaskReport).findBy({ taskId: In(ids) }),
         ctx.db.getRepository(Project).findBy({ id: In([...new Set(page.items.map((t) => t.projectId))]) }),
-        ctx.db.getRepository(Request).createQueryBuilder('r')
+        ctx.db
+          .getRepository(Request)
+          .createQueryBuilder('r')
           .where('r.taskId IN (:...ids)', { ids })
           .andWhere('r.createdDate = (SELECT MAX(r2.createdDate) FROM requests r2 WHERE r2.taskId = r.taskId)')
           .orderBy('r.id', 'DESC')
@@ -154,18 +216,31 @@ export async function listScheduledStatuses(ctx: OpContext, list: ListQuery) {
     page.items.map(async (t) => {
       const last = latest.find((r) => r.taskId === t.id) ?? null;
       const mine = triggers.filter((x) => x.taskId === t.id);
-      const next = mine.filter((x) => x.isActive && x.nextFireTime).map((x) => x.nextFireTime!.getTime()).sort((a, b) => a - b)[0];
+      const next = mine
+        .filter((x) => x.isActive && x.nextFireTime)
+        .map((x) => x.nextFireTime!.getTime())
+        .sort((a, b) => a - b)[0];
       return {
-        id: t.id, taskId: t.id, name: t.name, title: t.name, projectId: t.projectId, projectName: projects.find((p) => p.id === t.projectId)?.name ?? null,
+        id: t.id,
+        taskId: t.id,
+        name: t.name,
+        title: t.name,
+        projectId: t.projectId,
+        projectName: projects.find((p) => p.id === t.projectId)?.name ?? null,
         isActive: t.isActive,
-        schedule: mine.map((x) => {
-          const spec = x.kind === 'Schedule' ? scheduleOf(x) : null;
-          return spec ? describeSchedule(spec) : `When ${x.appId ?? 'an app'} reloads`;
-        }).join('; '),
+        schedule: mine
+          .map((x) => {
+            const spec = x.kind === 'Schedule' ? scheduleOf(x) : null;
+            return spec ? describeSchedule(spec) : `When ${x.appId ?? 'an app'} reloads`;
+          })
+          .join('; '),
         outputFormats: [...new Set(reports.filter((r) => r.taskId === t.id).map((r) => r.format))],
-        status: last?.status ?? null, lastRequestId: last?.id ?? null,
+        status: last?.status ?? null,
+        lastRequestId: last?.id ?? null,
         progress: last ? { done: last.progressDone, total: last.progressTotal } : null,
-        lastExecution: iso(last?.startedDate), executionEnd: iso(last?.endedDate), nextExecution: next ? new Date(next).toISOString() : null,
+        lastExecution: iso(last?.startedDate),
+        executionEnd: iso(last?.endedDate),
+        nextExecution: next ? new Date(next).toISOString() : null,
       };
     }),
   );
@@ -187,15 +262,34 @@ export async function getRequest(ctx: OpContext, id: string) {
 
 async function queue(ctx: OpContext, row: RequestRow) {
   await ctx.write(() => ctx.db.getRepository(Request).insert(row));
-  ctx.emit({ type: 'request.changed', payload: { id: row.id, kind: row.kind, taskId: row.taskId, status: row.status, progressDone: 0, progressTotal: 0 } });
+  ctx.emit({
+    type: 'request.changed',
+    payload: { id: row.id, kind: row.kind, taskId: row.taskId, status: row.status, progressDone: 0, progressTotal: 0 },
+  });
   ctx.requests.wake();
   return requestDto(row);
 }
 
-function newRequest(ctx: OpContext, f: Pick<RequestRow, 'kind' | 'title' | 'projectId' | 'taskId' | 'reportId' | 'config' | 'outputFormats'>): RequestRow {
+function newRequest(
+  ctx: OpContext,
+  f: Pick<RequestRow, 'kind' | 'title' | 'projectId' | 'taskId' | 'reportId' | 'config' | 'outputFormats'>,
+): RequestRow {
   return {
-    ...newBase(ctx.now()), ...f, triggerId: null, scheduledFor: null, catchUp: false, status: 'queued', priority: 0, execution: 'Parallel',
-    progressDone: 0, progressTotal: 0, files: [], message: null, createdBy: ctx.principal?.user.id ?? null, startedDate: null, endedDate: null,
+    ...newBase(ctx.now()),
+    ...f,
+    triggerId: null,
+    scheduledFor: null,
+    catchUp: false,
+    status: 'queued',
+    priority: 0,
+    execution: 'Parallel',
+    progressDone: 0,
+    progressTotal: 0,
+    files: [],
+    message: null,
+    createdBy: ctx.principal?.user.id ?? null,
+    startedDate: null,
+    endedDate: null,
   };
 }
 
@@ -203,7 +297,18 @@ function newRequest(ctx: OpContext, f: Pick<RequestRow, 'kind' | 'title' | 'proj
 export async function queueTask(ctx: OpContext, taskId: string) {
   const task = await reachableTask(ctx, taskId);
   const formats = (await ctx.db.getRepository(TaskReport).findBy({ taskId: task.id })).map((r) => r.format);
-  return queue(ctx, newRequest(ctx, { kind: 'OnDemandTask', title: task.name, projectId: task.projectId, taskId: task.id, reportId: null, config: null, outputFormats: [...new Set(formats)].join(',') }));
+  return queue(
+    ctx,
+    newRequest(ctx, {
+      kind: 'OnDemandTask',
+      title: task.name,
+      projectId: task.projectId,
+      taskId: task.id,
+      reportId: null,
+      config: null,
+      outputFormats: [...new Set(formats)].join(','),
+    }),
+  );
 }
 
 export interface OnDemandInput {
@@ -217,14 +322,24 @@ export interface OnDemandInput {
 }
 
 /** An on-demand report: checked now (report, format, app), made by the runner. */
-export async function queueReport(ctx: OpContext, f: OnDemandInput, fields = { reportId: 'body.config.reportId', format: 'body.config.outputFormat' }) {
+export async function queueReport(
+  ctx: OpContext,
+  f: OnDemandInput,
+  fields = { reportId: 'body.config.reportId', format: 'body.config.outputFormat' },
+) {
   // A refusal stays what it is (404: not there for the caller, 403: a flag they lack), naming the field.
   const report = await reachableReport(ctx, f.reportId).catch((e: unknown) => {
-    if (isEngineError(e) && (e.status === 404 || e.status === 403)) throw new EngineError(e.status, e.message, [{ field: fields.reportId, message: e.status === 404 ? 'is not a report you reach' : e.message }]);
+    if (isEngineError(e) && (e.status === 404 || e.status === 403))
+      throw new EngineError(e.status, e.message, [
+        { field: fields.reportId, message: e.status === 404 ? 'is not a report you reach' : e.message },
+      ]);
     throw e;
   });
   const format = parseFormat(f.outputFormat);
-  if (!format) throw badInput(`Unknown output format "${f.outputFormat}"`, [{ field: fields.format, message: `must be one of: ${Object.keys(FILE_TYPES).join(', ')}` }]);
+  if (!format)
+    throw badInput(`Unknown output format "${f.outputFormat}"`, [
+      { field: fields.format, message: `must be one of: ${Object.keys(FILE_TYPES).join(', ')}` },
+    ]);
   try {
     checkFormat(report, format, report.document);
   } catch (e) {
@@ -233,16 +348,34 @@ export async function queueReport(ctx: OpContext, f: OnDemandInput, fields = { r
   let appId: string | null = null;
   if (f.connectionId) {
     const conn = await ctx.db.getRepository(Connection).findOneBy({ id: f.connectionId, projectId: report.projectId });
-    if (!conn) throw badInput('The connection is not one of the report\'s project', [{ field: 'body.connectionId', message: 'is not a connection of the report\'s project' }]);
+    if (!conn)
+      throw badInput("The connection is not one of the report's project", [
+        { field: 'body.connectionId', message: "is not a connection of the report's project" },
+      ]);
     appId = await providerAppId(ctx, conn.analyticsAppId);
   } else if (f.overrideReportApp && f.appId) {
-    if (!(await ctx.embedded.exists(f.appId))) throw badInput(`No analytics app "${f.appId}"`, [{ field: 'body.appId', message: 'is not an analytics app' }]);
+    if (!(await ctx.embedded.exists(f.appId)))
+      throw badInput(`No analytics app "${f.appId}"`, [{ field: 'body.appId', message: 'is not an analytics app' }]);
     appId = f.appId;
   }
-  return queue(ctx, newRequest(ctx, {
-    kind: 'OnDemandReport', title: report.name, projectId: report.projectId, taskId: null, reportId: report.id, outputFormats: format,
-    config: { reportId: report.id, format, selections: f.selections, appId, ignoreExistingFilters: f.ignoreExistingFilters ?? false },
-  }));
+  return queue(
+    ctx,
+    newRequest(ctx, {
+      kind: 'OnDemandReport',
+      title: report.name,
+      projectId: report.projectId,
+      taskId: null,
+      reportId: report.id,
+      outputFormats: format,
+      config: {
+        reportId: report.id,
+        format,
+        selections: f.selections,
+        appId,
+        ignoreExistingFilters: f.ignoreExistingFilters ?? false,
+      },
+    }),
+  );
 }
 
 /**
@@ -251,10 +384,15 @@ export async function queueReport(ctx: OpContext, f: OnDemandInput, fields = { r
  */
 export async function runById(ctx: OpContext, id: string) {
   if (await ctx.db.getRepository(Task).existsBy({ id })) return queueTask(ctx, id);
-  const request = await ctx.db.getRepository(Request).existsBy({ id }) ? await reachableRequest(ctx, id) : null;
+  const request = (await ctx.db.getRepository(Request).existsBy({ id })) ? await reachableRequest(ctx, id) : null;
   if (request) {
     if (request.taskId) return queueTask(ctx, request.taskId);
-    if (request.config) return queueReport(ctx, { ...request.config, outputFormat: request.config.format, overrideReportApp: !!request.config.appId });
+    if (request.config)
+      return queueReport(ctx, {
+        ...request.config,
+        outputFormat: request.config.format,
+        overrideReportApp: !!request.config.appId,
+      });
   }
   const report = await ctx.db.getRepository(Report).findOneBy({ id });
   if (report) return queueReport(ctx, { reportId: report.id, outputFormat: formatsOf(report)[0], selections: {} });
@@ -266,7 +404,7 @@ export async function runById(ctx: OpContext, id: string) {
  * request that has already ended is answered as it ended (its status says how), unchanged.
  */
 export async function stopById(ctx: OpContext, id: string) {
-  const task = await ctx.db.getRepository(Task).existsBy({ id }) ? await reachableTask(ctx, id) : null;
+  const task = (await ctx.db.getRepository(Task).existsBy({ id })) ? await reachableTask(ctx, id) : null;
   if (task) {
     const live = await ctx.db.getRepository(Request).findBy({ taskId: task.id, status: In(['queued', 'running']) });
     for (const r of live) await ctx.requests.stop(r.id);
@@ -304,8 +442,13 @@ function chosenFiles(r: RequestRow, version: string | undefined) {
   if (!r.files.length) throw notFound(`Files of request ${r.id} (it made none)`);
   if (!version) return r.files;
   const n = /^\d+$/.test(version) ? Number(version) : NaN;
-  const hit = Number.isInteger(n) ? r.files[n - 1] : r.files.find((f) => f.name.toLowerCase() === version.toLowerCase());
-  if (!hit) throw badInput(`The request has no file "${version}"`, [{ field: 'query.version', message: `must be 1 to ${r.files.length} or a file name of the request` }]);
+  const hit = Number.isInteger(n)
+    ? r.files[n - 1]
+    : r.files.find((f) => f.name.toLowerCase() === version.toLowerCase());
+  if (!hit)
+    throw badInput(`The request has no file "${version}"`, [
+      { field: 'query.version', message: `must be 1 to ${r.files.length} or a file name of the request` },
+    ]);
   return [hit];
 }
 
@@ -321,9 +464,17 @@ export async function requestResult(ctx: OpContext, id: string, version?: string
   if (files.length === 1) {
     const f = files[0];
     const type = Object.values(FILE_TYPES).find((t) => f.name.toLowerCase().endsWith(`.${t.extension}`));
-    return new FileResult(f.name, type?.mime ?? (f.name.endsWith('.zip') ? 'application/zip' : 'application/octet-stream'), await readRequestFile(ctx.dataDir, r.id, f.name));
+    return new FileResult(
+      f.name,
+      type?.mime ?? (f.name.endsWith('.zip') ? 'application/zip' : 'application/octet-stream'),
+      await readRequestFile(ctx.dataDir, r.id, f.name),
+    );
   }
-  return new FileResult(`${safeFileName(r.title)}.zip`, 'application/zip', await zipRequestFiles(ctx.dataDir, r.id, files));
+  return new FileResult(
+    `${safeFileName(r.title)}.zip`,
+    'application/zip',
+    await zipRequestFiles(ctx.dataDir, r.id, files),
+  );
 }
 
 /** set B's download answers where the file is: the address of the result, with what it holds. */

@@ -28,7 +28,10 @@ export class RequestRunner {
   private again = false;
   private closed = false;
 
-  constructor(private readonly services: EngineServices, private readonly concurrency = DEFAULT_CONCURRENCY) {}
+  constructor(
+    private readonly services: EngineServices,
+    private readonly concurrency = DEFAULT_CONCURRENCY,
+  ) {}
 
   private get ctx(): OpContext {
     return { ...this.services, principal: null, transport: 'internal', client: 'runner' };
@@ -39,9 +42,25 @@ export class RequestRunner {
     const stuck = await this.services.db.getRepository(Request).findBy({ status: 'running' });
     for (const row of stuck) {
       const removed = await removePartialFiles(this.services.dataDir, row.id);
-      const log = new RequestLog(requestLogPath(this.services.dataDir, row.id), this.services.now, this.logFailure(row.id));
-      await log.line(`Interrupted: the app stopped while this request was running (crash or power loss); marked failed${removed ? `, ${removed} unfinished file${removed === 1 ? '' : 's'} removed` : ''}`);
-      await this.services.write(() => this.services.db.getRepository(Request).update({ id: row.id, status: 'running' }, { status: 'failed', message: 'Interrupted: the app stopped during the run', endedDate: this.services.now(), modifiedDate: this.services.now() }));
+      const log = new RequestLog(
+        requestLogPath(this.services.dataDir, row.id),
+        this.services.now,
+        this.logFailure(row.id),
+      );
+      await log.line(
+        `Interrupted: the app stopped while this request was running (crash or power loss); marked failed${removed ? `, ${removed} unfinished file${removed === 1 ? '' : 's'} removed` : ''}`,
+      );
+      await this.services.write(() =>
+        this.services.db.getRepository(Request).update(
+          { id: row.id, status: 'running' },
+          {
+            status: 'failed',
+            message: 'Interrupted: the app stopped during the run',
+            endedDate: this.services.now(),
+            modifiedDate: this.services.now(),
+          },
+        ),
+      );
       this.changed({ ...row, status: 'failed' });
     }
     return stuck.length;
@@ -56,7 +75,9 @@ export class RequestRunner {
     }
     this.pumping = true;
     void this.pump()
-      .catch((e: unknown) => this.services.log.error('The request queue could not be read', { error: (e as Error).message }))
+      .catch((e: unknown) =>
+        this.services.log.error('The request queue could not be read', { error: (e as Error).message }),
+      )
       .finally(() => {
         this.pumping = false;
         if (this.again) {
@@ -76,7 +97,9 @@ export class RequestRunner {
       if (!next) return;
       const claimed = await this.services.write(async () => {
         const now = this.services.now();
-        const res = await this.services.db.getRepository(Request).update({ id: next.id, status: 'queued' }, { status: 'running', startedDate: now, modifiedDate: now });
+        const res = await this.services.db
+          .getRepository(Request)
+          .update({ id: next.id, status: 'queued' }, { status: 'running', startedDate: now, modifiedDate: now });
         return (res.affected ?? 0) > 0;
       });
       if (!claimed) continue;
@@ -85,9 +108,15 @@ export class RequestRunner {
   }
 
   private async nextEligible(): Promise<RequestRow | null> {
-    const queued = await this.services.db.getRepository(Request).find({ where: { status: 'queued' }, order: { priority: 'DESC', createdDate: 'ASC' }, take: 100 });
+    const queued = await this.services.db
+      .getRepository(Request)
+      .find({ where: { status: 'queued' }, order: { priority: 'DESC', createdDate: 'ASC' }, take: 100 });
     const busyTasks = new Set([...this.running.values()].map((r) => r.row.taskId).filter(Boolean));
-    return queued.find((r) => !this.running.has(r.id) && !(r.execution === 'Serial' && r.taskId && busyTasks.has(r.taskId))) ?? null;
+    return (
+      queued.find(
+        (r) => !this.running.has(r.id) && !(r.execution === 'Serial' && r.taskId && busyTasks.has(r.taskId)),
+      ) ?? null
+    );
   }
 
   private start(row: RequestRow) {
@@ -102,7 +131,8 @@ export class RequestRunner {
 
   /** A run's log line that could not be written reaches the engine's log (a full or read-only disk). */
   private logFailure(requestId: string) {
-    return (e: Error) => this.services.log.error('A request log line could not be written', { requestId, error: e.message });
+    return (e: Error) =>
+      this.services.log.error('A request log line could not be written', { requestId, error: e.message });
   }
 
   private async execute(row: RequestRow, controller: AbortController) {
@@ -116,10 +146,19 @@ export class RequestRunner {
       if (!force && t - lastWrite < PROGRESS_EVERY_MS) return;
       lastWrite = t;
       this.changed({ ...row, status: 'running', progressDone: progress.done, progressTotal: progress.total });
-      await this.services.write(() => db.getRepository(Request).update({ id: row.id, status: 'running' }, { progressDone: progress.done, progressTotal: progress.total, files, modifiedDate: now() }));
+      await this.services.write(() =>
+        db
+          .getRepository(Request)
+          .update(
+            { id: row.id, status: 'running' },
+            { progressDone: progress.done, progressTotal: progress.total, files, modifiedDate: now() },
+          ),
+      );
     };
     this.changed(row);
-    await log.line(`Started (${row.kind}${row.scheduledFor ? `, scheduled for ${row.scheduledFor.toISOString()}` : ''})`);
+    await log.line(
+      `Started (${row.kind}${row.scheduledFor ? `, scheduled for ${row.scheduledFor.toISOString()}` : ''})`,
+    );
     let status: RequestStatus;
     let message: string | null;
     try {
@@ -148,19 +187,37 @@ export class RequestRunner {
         if (!isEngineError(e)) this.services.log.error('A request failed', { request: row.id, error: message });
       }
     }
-    await log.line(`Ended ${status}${message ? `: ${message}` : ''}; ${files.length} file${files.length === 1 ? '' : 's'}`);
+    await log.line(
+      `Ended ${status}${message ? `: ${message}` : ''}; ${files.length} file${files.length === 1 ? '' : 's'}`,
+    );
     const end = now();
-    const final = { status, message, files, endedDate: end, modifiedDate: end, progressDone: status === 'completed' ? progress.total || progress.done : progress.done, progressTotal: progress.total };
+    const final = {
+      status,
+      message,
+      files,
+      endedDate: end,
+      modifiedDate: end,
+      progressDone: status === 'completed' ? progress.total || progress.done : progress.done,
+      progressTotal: progress.total,
+    };
     // The outcome and the mail telling of it land together: a crash leaves both or neither.
-    const notice = status === 'aborted' ? null : await runNotificationMail(this.ctx, row, status, message, files.length).catch((e: unknown) => {
-      this.services.log.error('A run notification could not be written', { request: row.id, error: (e as Error).message });
-      return null;
-    });
+    const notice =
+      status === 'aborted'
+        ? null
+        : await runNotificationMail(this.ctx, row, status, message, files.length).catch((e: unknown) => {
+            this.services.log.error('A run notification could not be written', {
+              request: row.id,
+              error: (e as Error).message,
+            });
+            return null;
+          });
     if (notice) await log.line(`Notification of the outcome (${status}) queued`);
-    await this.services.write(() => db.transaction(async (m) => {
-      await m.getRepository(Request).update({ id: row.id }, final);
-      if (notice) await m.getRepository(Outbox).insert(notice);
-    }));
+    await this.services.write(() =>
+      db.transaction(async (m) => {
+        await m.getRepository(Request).update({ id: row.id }, final);
+        if (notice) await m.getRepository(Outbox).insert(notice);
+      }),
+    );
     if (notice) this.services.outbox.wake();
     this.changed({ ...row, ...final });
   }
@@ -177,7 +234,14 @@ export class RequestRunner {
       return true;
     }
     const now = this.services.now();
-    const res = await this.services.write(() => this.services.db.getRepository(Request).update({ id, status: 'queued' }, { status: 'aborted', message: 'Stopped before it started', endedDate: now, modifiedDate: now }));
+    const res = await this.services.write(() =>
+      this.services.db
+        .getRepository(Request)
+        .update(
+          { id, status: 'queued' },
+          { status: 'aborted', message: 'Stopped before it started', endedDate: now, modifiedDate: now },
+        ),
+    );
     if ((res.affected ?? 0) > 0) {
       const row = await this.services.db.getRepository(Request).findOneBy({ id });
       if (row) this.changed(row);
@@ -187,7 +251,17 @@ export class RequestRunner {
   }
 
   private changed(row: Pick<RequestRow, 'id' | 'kind' | 'taskId' | 'status' | 'progressDone' | 'progressTotal'>) {
-    this.services.emit({ type: 'request.changed', payload: { id: row.id, kind: row.kind, taskId: row.taskId, status: row.status, progressDone: row.progressDone, progressTotal: row.progressTotal } });
+    this.services.emit({
+      type: 'request.changed',
+      payload: {
+        id: row.id,
+        kind: row.kind,
+        taskId: row.taskId,
+        status: row.status,
+        progressDone: row.progressDone,
+        progressTotal: row.progressTotal,
+      },
+    });
   }
 
   /** Waits for running requests to stop (they end `aborted`, saying the app closed). */

@@ -40,13 +40,18 @@ export class Scheduler {
   /** Computes next fire times: of every active schedule, or (`missingOnly`) of those without one. */
   async reload(missingOnly = false): Promise<number> {
     const { db, now } = this.services;
-    const triggers = await db.getRepository(TaskTrigger).findBy({ kind: 'Schedule', isActive: true, ...(missingOnly ? { nextFireTime: IsNull() } : {}) });
+    const triggers = await db
+      .getRepository(TaskTrigger)
+      .findBy({ kind: 'Schedule', isActive: true, ...(missingOnly ? { nextFireTime: IsNull() } : {}) });
     const changes: { id: string; next: Date | null }[] = [];
     for (const t of triggers) {
       const spec = scheduleOf(t);
       if (!spec) continue;
       // A slot not yet run stays pending (it may be a catch-up); otherwise the next one after now.
-      const from = t.nextFireTime && (!t.lastScheduledFor || t.nextFireTime > t.lastScheduledFor) ? new Date(t.nextFireTime.getTime() - 1) : (t.lastScheduledFor ?? now());
+      const from =
+        t.nextFireTime && (!t.lastScheduledFor || t.nextFireTime > t.lastScheduledFor)
+          ? new Date(t.nextFireTime.getTime() - 1)
+          : (t.lastScheduledFor ?? now());
       const next = nextFireTimes(spec, from, 1)[0] ?? null;
       if ((next?.getTime() ?? null) !== (t.nextFireTime?.getTime() ?? null)) changes.push({ id: t.id, next });
     }
@@ -69,7 +74,9 @@ export class Scheduler {
   tick(): Promise<void> {
     if (this.ticking) return this.ticking.then(() => this.tick());
     this.ticking = this.fireDue()
-      .catch((e: unknown) => this.services.log.error('The scheduler could not fire due tasks', { error: (e as Error).message }))
+      .catch((e: unknown) =>
+        this.services.log.error('The scheduler could not fire due tasks', { error: (e as Error).message }),
+      )
       .finally(() => {
         this.ticking = null;
       });
@@ -79,7 +86,10 @@ export class Scheduler {
   private async fireDue() {
     const { db, now } = this.services;
     const at = now();
-    const due = await db.getRepository(TaskTrigger).find({ where: { kind: 'Schedule', isActive: true, nextFireTime: LessThanOrEqual(at) }, order: { nextFireTime: 'ASC' } });
+    const due = await db.getRepository(TaskTrigger).find({
+      where: { kind: 'Schedule', isActive: true, nextFireTime: LessThanOrEqual(at) },
+      order: { nextFireTime: 'ASC' },
+    });
     if (!due.length) return;
     const tasks = await db.getRepository(Task).findBy({ id: In([...new Set(due.map((t) => t.taskId))]) });
     let queued = 0;
@@ -95,11 +105,21 @@ export class Scheduler {
           if (slot && task?.isActive) {
             // The unique (trigger, scheduled-for) key is the guarantee; the check keeps the count honest.
             if (!(await m.getRepository(Request).existsBy({ triggerId: t.id, scheduledFor: slot.scheduledFor }))) {
-              await m.createQueryBuilder().insert().into(Request).values(scheduledRequest(task, t, slot.scheduledFor, slot.catchUp, at)).orIgnore().execute();
+              await m
+                .createQueryBuilder()
+                .insert()
+                .into(Request)
+                .values(scheduledRequest(task, t, slot.scheduledFor, slot.catchUp, at))
+                .orIgnore()
+                .execute();
               queued++;
             }
           }
-          await m.getRepository(TaskTrigger).update(t.id, { lastFireTime: slot && task?.isActive ? at : t.lastFireTime, lastScheduledFor: slot?.scheduledFor ?? t.lastScheduledFor, nextFireTime: next });
+          await m.getRepository(TaskTrigger).update(t.id, {
+            lastFireTime: slot && task?.isActive ? at : t.lastFireTime,
+            lastScheduledFor: slot?.scheduledFor ?? t.lastScheduledFor,
+            nextFireTime: next,
+          });
         }
       }),
     );
@@ -110,8 +130,14 @@ export class Scheduler {
     if (this.stopped || this.options.timers === false) return;
     if (this.timer) clearTimeout(this.timer);
     // NULLs sort first in SQLite: schedules with nothing next (a Once that ran) are left out.
-    const earliest = await this.services.db.getRepository(TaskTrigger).findOne({ where: { kind: 'Schedule', isActive: true, nextFireTime: Not(IsNull()) }, order: { nextFireTime: 'ASC' }, select: { id: true, nextFireTime: true } });
-    const wait = earliest?.nextFireTime ? Math.max(0, earliest.nextFireTime.getTime() - this.services.now().getTime()) : CHECK_EVERY_MS;
+    const earliest = await this.services.db.getRepository(TaskTrigger).findOne({
+      where: { kind: 'Schedule', isActive: true, nextFireTime: Not(IsNull()) },
+      order: { nextFireTime: 'ASC' },
+      select: { id: true, nextFireTime: true },
+    });
+    const wait = earliest?.nextFireTime
+      ? Math.max(0, earliest.nextFireTime.getTime() - this.services.now().getTime())
+      : CHECK_EVERY_MS;
     if (this.stopped) return;
     this.timer = setTimeout(() => void this.tick(), Math.min(wait, CHECK_EVERY_MS));
     this.timer.unref?.();
@@ -121,9 +147,13 @@ export class Scheduler {
   async onReload(appId: string): Promise<number> {
     const { db, now } = this.services;
     const at = now();
-    const events = (await db.getRepository(TaskTrigger).findBy({ kind: 'ExternalEvent', isActive: true, appId })).filter((t) => (!t.startDate || t.startDate <= at) && (!t.endDate || t.endDate > at));
+    const events = (
+      await db.getRepository(TaskTrigger).findBy({ kind: 'ExternalEvent', isActive: true, appId })
+    ).filter((t) => (!t.startDate || t.startDate <= at) && (!t.endDate || t.endDate > at));
     if (!events.length) return 0;
-    const tasks = (await db.getRepository(Task).findBy({ id: In(events.map((e) => e.taskId)) })).filter((t) => t.isActive);
+    const tasks = (await db.getRepository(Task).findBy({ id: In(events.map((e) => e.taskId)) })).filter(
+      (t) => t.isActive,
+    );
     const rows = events.flatMap((e) => {
       const task = tasks.find((t) => t.id === e.taskId);
       return task ? [scheduledRequest(task, e, at, false, at)] : [];
@@ -131,7 +161,8 @@ export class Scheduler {
     if (!rows.length) return 0;
     await this.services.write(async () => {
       await db.getRepository(Request).insert(rows);
-      for (const e of events) await db.getRepository(TaskTrigger).update(e.id, { lastFireTime: at, lastScheduledFor: at });
+      for (const e of events)
+        await db.getRepository(TaskTrigger).update(e.id, { lastFireTime: at, lastScheduledFor: at });
     });
     this.queued();
     return rows.length;
@@ -145,10 +176,34 @@ export class Scheduler {
 }
 
 /** The request a trigger makes for one slot. */
-export function scheduledRequest(task: TaskRow, t: TaskTriggerRow, scheduledFor: Date, catchUp: boolean, now: Date): RequestRow {
+export function scheduledRequest(
+  task: TaskRow,
+  t: TaskTriggerRow,
+  scheduledFor: Date,
+  catchUp: boolean,
+  now: Date,
+): RequestRow {
   return {
-    ...newBase(now), kind: 'ScheduledTask', title: task.name, projectId: task.projectId, taskId: task.id, reportId: null, triggerId: t.id,
-    scheduledFor, catchUp, status: 'queued', priority: t.priority ?? 0, execution: t.execution === 'Serial' ? 'Serial' : 'Parallel', config: null,
-    outputFormats: '', progressDone: 0, progressTotal: 0, files: [], message: null, createdBy: null, startedDate: null, endedDate: null,
+    ...newBase(now),
+    kind: 'ScheduledTask',
+    title: task.name,
+    projectId: task.projectId,
+    taskId: task.id,
+    reportId: null,
+    triggerId: t.id,
+    scheduledFor,
+    catchUp,
+    status: 'queued',
+    priority: t.priority ?? 0,
+    execution: t.execution === 'Serial' ? 'Serial' : 'Parallel',
+    config: null,
+    outputFormats: '',
+    progressDone: 0,
+    progressTotal: 0,
+    files: [],
+    message: null,
+    createdBy: null,
+    startedDate: null,
+    endedDate: null,
   };
 }

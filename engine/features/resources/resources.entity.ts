@@ -23,7 +23,9 @@ export const Resource = new EntitySchema<ResourceRow>({
     url: text(false),
     createdBy: ref(),
   },
-  foreignKeys: [{ target: 'Organization', columnNames: ['organizationId'], referencedColumnNames: ['id'], onDelete: 'RESTRICT' }],
+  foreignKeys: [
+    { target: 'Organization', columnNames: ['organizationId'], referencedColumnNames: ['id'], onDelete: 'RESTRICT' },
+  ],
 });
 
 boundByOrganization(Resource, (x) => `${x}.organizationId IN (:...orgs)`);

@@ -11,13 +11,23 @@ import { pageOf, ListQuery } from '../../core/list-query.js';
 import { me } from '../../ops/context.js';
 
 // Set A 2.12. Link resources open in a browser: only http(s) (v.url), so a stored link can never run script.
-export const ResourceV1 = z.object({ name: v.text(), description: v.nstr(), type: v.oneOf(RESOURCE_TYPES), organizationId: v.uuid(), url: v.url() });
+export const ResourceV1 = z.object({
+  name: v.text(),
+  description: v.nstr(),
+  type: v.oneOf(RESOURCE_TYPES),
+  organizationId: v.uuid(),
+  url: v.url(),
+});
 export type ResourceFields = z.output<typeof ResourceV1>;
 
 export const LIST_RESOURCES: ListSpec = {
   sort: {
-    name: 'LOWER(r.name)', description: 'LOWER(r.description)', type: 'LOWER(r.type)', url: 'LOWER(r.url)',
-    createdDate: 'r.createdDate', modifiedDate: 'r.modifiedDate',
+    name: 'LOWER(r.name)',
+    description: 'LOWER(r.description)',
+    type: 'LOWER(r.type)',
+    url: 'LOWER(r.url)',
+    createdDate: 'r.createdDate',
+    modifiedDate: 'r.modifiedDate',
   },
   defaultSort: { by: 'name', direction: 'asc' },
   text: { name: 'r.name', description: 'r.description' },
@@ -25,8 +35,14 @@ export const LIST_RESOURCES: ListSpec = {
 
 export function resourceDto(r: ResourceRow) {
   return {
-    id: r.id, name: r.name, description: r.description, type: r.type, organizationId: r.organizationId, url: r.url,
-    createdDate: iso(r.createdDate), modifiedDate: iso(r.modifiedDate),
+    id: r.id,
+    name: r.name,
+    description: r.description,
+    type: r.type,
+    organizationId: r.organizationId,
+    url: r.url,
+    createdDate: iso(r.createdDate),
+    modifiedDate: iso(r.modifiedDate),
   };
 }
 

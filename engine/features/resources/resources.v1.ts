@@ -48,7 +48,10 @@ export const resourcesV1 = [
     input: { query: DeleteQuery, body: v.uuidList().optional() },
     result: DeletedResult,
     handler: (ctx, { query, body }) => {
-      const fromQuery = (query.resourceIds ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+      const fromQuery = (query.resourceIds ?? '')
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean);
       const bad = fromQuery.find((s) => !isGuid(s));
       if (bad) throw fieldError('query.resourceIds', `"${bad.slice(0, 40)}" is not a UUID`);
       const ids = [...fromQuery, ...(body ?? [])];

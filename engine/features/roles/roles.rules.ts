@@ -9,7 +9,12 @@ import { Role, type RoleRow } from './roles.entity.js';
 import { refuseChangingStrongerRole, refuseGrantBeyondOwn } from '../users/privilege.rules.js';
 
 // Set A 2.13: every permission is a boolean; one left out is false.
-export const PermissionSetV1 = z.object(Object.fromEntries(ROLE_PERMISSIONS.map((p) => [p, v.obool()])) as Record<(typeof ROLE_PERMISSIONS)[number], ReturnType<typeof v.obool>>);
+export const PermissionSetV1 = z.object(
+  Object.fromEntries(ROLE_PERMISSIONS.map((p) => [p, v.obool()])) as Record<
+    (typeof ROLE_PERMISSIONS)[number],
+    ReturnType<typeof v.obool>
+  >,
+);
 export const RoleV1 = z.object({
   name: v.text(),
   description: v.nstr(),
@@ -27,14 +32,26 @@ export const LIST_ROLES: ListSpec = {
 };
 
 /** Every permission flag of a role, each named. */
-const PermissionFlagsResult = z.object(Object.fromEntries(ROLE_PERMISSIONS.map((p) => [p, z.boolean()])) as Record<RolePermission, z.ZodBoolean>);
+const PermissionFlagsResult = z.object(
+  Object.fromEntries(ROLE_PERMISSIONS.map((p) => [p, z.boolean()])) as Record<RolePermission, z.ZodBoolean>,
+);
 
 /** A role as answered (set A 2.8): its permission set with every flag named. */
 export const RoleResult = z.object({
-  id: z.guid(), name: z.string(), description: z.string().nullable(), allProjects: z.boolean(),
+  id: z.guid(),
+  name: z.string(),
+  description: z.string().nullable(),
+  allProjects: z.boolean(),
   projects: z.array(z.object({ id: z.guid(), name: z.string().nullable() })),
-  permissions: PermissionFlagsResult.extend({ id: z.guid(), createdDate: z.iso.datetime().nullable(), modifiedDate: z.iso.datetime().nullable() }),
-  isActive: z.boolean(), type: z.string(), createdDate: z.iso.datetime().nullable(), modifiedDate: z.iso.datetime().nullable(),
+  permissions: PermissionFlagsResult.extend({
+    id: z.guid(),
+    createdDate: z.iso.datetime().nullable(),
+    modifiedDate: z.iso.datetime().nullable(),
+  }),
+  isActive: z.boolean(),
+  type: z.string(),
+  createdDate: z.iso.datetime().nullable(),
+  modifiedDate: z.iso.datetime().nullable(),
 });
 
 export function roleDto(r: RoleRow) {
@@ -44,7 +61,13 @@ export function roleDto(r: RoleRow) {
     description: r.description,
     allProjects: r.allProjects,
     projects: r.projects,
-    permissions: { id: r.id, createdDate: iso(r.createdDate), modifiedDate: iso(r.permissionsModifiedDate), ...noPermissions(), ...r.permissions },
+    permissions: {
+      id: r.id,
+      createdDate: iso(r.createdDate),
+      modifiedDate: iso(r.permissionsModifiedDate),
+      ...noPermissions(),
+      ...r.permissions,
+    },
     isActive: r.isActive,
     type: r.type,
     createdDate: iso(r.createdDate),
@@ -55,9 +78,15 @@ export function roleDto(r: RoleRow) {
 export async function saveRole(ctx: OpContext, id: string | null, f: z.output<typeof RoleV1>) {
   const now = ctx.now();
   const current = id ? await findOr404(ctx, Role, id, 'Role') : null;
-  const permissions = Object.fromEntries(ROLE_PERMISSIONS.map((p) => [p, f.permissions[p] === true])) as PermissionFlags;
+  const permissions = Object.fromEntries(
+    ROLE_PERMISSIONS.map((p) => [p, f.permissions[p] === true]),
+  ) as PermissionFlags;
   if (current) refuseChangingStrongerRole(ctx, current);
-  refuseGrantBeyondOwn(ctx, { permissions, allProjects: f.allProjects ?? false, projectIds: (f.projects ?? []).map((p) => p.id) });
+  refuseGrantBeyondOwn(ctx, {
+    permissions,
+    allProjects: f.allProjects ?? false,
+    projectIds: (f.projects ?? []).map((p) => p.id),
+  });
   const changed = !current || ROLE_PERMISSIONS.some((p) => current.permissions[p] !== permissions[p]);
   const row: RoleRow = {
     ...(current ?? { ...newBase(now), type: 'custom', permissionsModifiedDate: now }),

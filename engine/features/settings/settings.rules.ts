@@ -11,12 +11,19 @@ export const SETTING_DEFAULTS = {
 };
 export type SettingKey = keyof typeof SETTING_DEFAULTS;
 
-export async function readSetting<K extends SettingKey>(s: EngineServices, key: K): Promise<(typeof SETTING_DEFAULTS)[K]> {
+export async function readSetting<K extends SettingKey>(
+  s: EngineServices,
+  key: K,
+): Promise<(typeof SETTING_DEFAULTS)[K]> {
   const row = await s.db.getRepository(Setting).findOneBy({ key });
   return (row ? row.value : SETTING_DEFAULTS[key]) as (typeof SETTING_DEFAULTS)[K];
 }
 
-export async function writeSetting<K extends SettingKey>(s: EngineServices, key: K, value: (typeof SETTING_DEFAULTS)[K]) {
+export async function writeSetting<K extends SettingKey>(
+  s: EngineServices,
+  key: K,
+  value: (typeof SETTING_DEFAULTS)[K],
+) {
   await s.db.getRepository(Setting).save({ key, value, modifiedDate: s.now() });
   return value;
 }

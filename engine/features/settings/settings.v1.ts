@@ -15,7 +15,8 @@ export const settingsV1 = [
     permission: 'editSettings',
     input: { body: AuthenticationMethods },
     result: SettingsResult,
-    handler: (ctx, { body }) => writeSetting(ctx, 'authenticationMethods', { jwtAuth: body.jwtAuth, ntlmAuth: body.ntlmAuth }),
+    handler: (ctx, { body }) =>
+      writeSetting(ctx, 'authenticationMethods', { jwtAuth: body.jwtAuth, ntlmAuth: body.ntlmAuth }),
   }),
 ] as const;
 

@@ -22,18 +22,48 @@ export async function seedDemoContent(s: EngineServices, ownerId: string): Promi
   const org = await s.db.getRepository(Organization).findOneByOrFail({ name: 'Default' });
   if (await s.db.getRepository(AnalyticsApp).findOneBy({ appId: DEMO_APP_ID })) return;
   const app = {
-    ...newBase(now), appId: DEMO_APP_ID, provider: 'embedded', name: DEMO_APP_NAME, description: meta.description, folderId: ROOT_FOLDER_ID, folderPath: '/',
-    stream: 'Demo', mashupTemplate: null, allowAnalyticsSenseApp: false, allowMashup: false, defaultOpen: 'Overview', templateTitle: null, templateDescription: null,
-    themeId: null, organizationId: org.id, usedFields: [], usedSheets: [], synchronization: null,
+    ...newBase(now),
+    appId: DEMO_APP_ID,
+    provider: 'embedded',
+    name: DEMO_APP_NAME,
+    description: meta.description,
+    folderId: ROOT_FOLDER_ID,
+    folderPath: '/',
+    stream: 'Demo',
+    mashupTemplate: null,
+    allowAnalyticsSenseApp: false,
+    allowMashup: false,
+    defaultOpen: 'Overview',
+    templateTitle: null,
+    templateDescription: null,
+    themeId: null,
+    organizationId: org.id,
+    usedFields: [],
+    usedSheets: [],
+    synchronization: null,
   };
-  const project = { ...newBase(now), name: 'Sales reporting (demo)', description: 'Reports built on the Sales demo app', organizationId: org.id, isActive: true, permissionsMode: false, importing: false, createdBy: ownerId, modifiedBy: ownerId };
+  const project = {
+    ...newBase(now),
+    name: 'Sales reporting (demo)',
+    description: 'Reports built on the Sales demo app',
+    organizationId: org.id,
+    isActive: true,
+    permissionsMode: false,
+    importing: false,
+    createdBy: ownerId,
+    modifiedBy: ownerId,
+  };
   const connection = { ...newBase(now), projectId: project.id, name: DEMO_APP_NAME, analyticsAppId: app.id };
   const chart = (name: string) => meta.charts.find((c) => c.name === name)!.id;
   const region = meta.fields.find((f) => f.name === 'Region')!;
   const document: ReportDocument = {
     blocks: [
       { id: 'h1', type: 'heading', text: 'Sales review', level: 1 },
-      { id: 't1', type: 'text', text: 'Sales in this selection: {{vTotalSales}} from {{vOrders}} orders, a gross margin of {{=Round($(vMarginPct), 1)}} %.' },
+      {
+        id: 't1',
+        type: 'text',
+        text: 'Sales in this selection: {{vTotalSales}} from {{vOrders}} orders, a gross margin of {{=Round($(vMarginPct), 1)}} %.',
+      },
       { id: 'k1', type: 'kpi', label: 'Sales', expression: 'Sum(Sales)', format: { decimals: 0 } },
       { id: 'k2', type: 'kpi', label: 'Margin %', expression: '$(vMarginPct)', format: { decimals: 1, suffix: ' %' } },
       { id: 'c1', type: 'chart', chartId: chart('Sales and margin by category') },
@@ -41,24 +71,57 @@ export async function seedDemoContent(s: EngineServices, ownerId: string): Promi
     ],
   };
   const report = {
-    ...newBase(now), projectId: project.id, connectionId: connection.id, name: 'Regional sales review', description: 'One file per region', type: 'Word' as const,
-    isIteration: true, iterationFields: [{ fieldID: region.id, order: 0 }], dynamicNameSeparator: ' - ',
-    dynamicNames: [{ itemType: 'ReportName', value: '', order: 0, variableAnalyticsAppID: null }, { itemType: 'FieldValue', value: 'Region', order: 1, variableAnalyticsAppID: null }],
-    document, filterIds: [], templateFile: null, createdBy: ownerId, modifiedBy: ownerId,
+    ...newBase(now),
+    projectId: project.id,
+    connectionId: connection.id,
+    name: 'Regional sales review',
+    description: 'One file per region',
+    type: 'Word' as const,
+    isIteration: true,
+    iterationFields: [{ fieldID: region.id, order: 0 }],
+    dynamicNameSeparator: ' - ',
+    dynamicNames: [
+      { itemType: 'ReportName', value: '', order: 0, variableAnalyticsAppID: null },
+      { itemType: 'FieldValue', value: 'Region', order: 1, variableAnalyticsAppID: null },
+    ],
+    document,
+    filterIds: [],
+    templateFile: null,
+    createdBy: ownerId,
+    modifiedBy: ownerId,
   };
   // Two reports from the designer's own Office files, as the app's starters write them: a workbook
   // with a level per region (and its totals), and a Word letter made once per region.
-  const templated = await Promise.all([
-    { name: 'Regional workbook', type: 'Excel' as const, description: 'An Excel template: a row per region, totals and a level per region', iterate: false },
-    { name: 'Regional letter', type: 'Word' as const, description: 'A Word template, one letter per region', iterate: true },
-  ].map(async (t) => {
-    const starter = await starterTemplate(t.type, meta, t.name);
-    const row = {
-      ...report, ...newBase(now), name: t.name, description: t.description, type: t.type, isIteration: t.iterate, iterationFields: t.iterate ? report.iterationFields : [],
-      document: { blocks: [] }, templateFile: starter.fileName,
-    };
-    return { row, template: templateRowFor(row.id, starter.fileName, starter.bytes, 1, ownerId, now) };
-  }));
+  const templated = await Promise.all(
+    [
+      {
+        name: 'Regional workbook',
+        type: 'Excel' as const,
+        description: 'An Excel template: a row per region, totals and a level per region',
+        iterate: false,
+      },
+      {
+        name: 'Regional letter',
+        type: 'Word' as const,
+        description: 'A Word template, one letter per region',
+        iterate: true,
+      },
+    ].map(async (t) => {
+      const starter = await starterTemplate(t.type, meta, t.name);
+      const row = {
+        ...report,
+        ...newBase(now),
+        name: t.name,
+        description: t.description,
+        type: t.type,
+        isIteration: t.iterate,
+        iterationFields: t.iterate ? report.iterationFields : [],
+        document: { blocks: [] },
+        templateFile: starter.fileName,
+      };
+      return { row, template: templateRowFor(row.id, starter.fileName, starter.bytes, 1, ownerId, now) };
+    }),
+  );
   await s.db.transaction(async (m) => {
     await m.getRepository(AnalyticsApp).insert(app);
     await m.getRepository(OrganizationAnalyticsApp).insert({ organizationId: org.id, analyticsAppId: app.id });

@@ -28,17 +28,53 @@ export async function ensureFirstStart(s: EngineServices, ownerEmail = DEFAULT_O
   const existing = await s.db.getRepository(User).findOneBy({ isTenantOwner: true });
   if (existing) return { created: false, ownerId: existing.id };
   const now = s.now();
-  const org = { ...newBase(now), name: 'Default', displayName: 'Default', description: 'Created at first start', themeId: DEFAULT_THEME_ID,
-    allowNtlm: false, allowJwt: false, serviceAuth: true, identityProviderId: null };
+  const org = {
+    ...newBase(now),
+    name: 'Default',
+    displayName: 'Default',
+    description: 'Created at first start',
+    themeId: DEFAULT_THEME_ID,
+    allowNtlm: false,
+    allowJwt: false,
+    serviceAuth: true,
+    identityProviderId: null,
+  };
   const role = (name: string, description: string, permissions: RoleRow['permissions']): RoleRow => ({
-    ...newBase(now), name, description, allProjects: true, projects: [], permissions, permissionsModifiedDate: now, isActive: true, type: 'system',
+    ...newBase(now),
+    name,
+    description,
+    allProjects: true,
+    projects: [],
+    permissions,
+    permissionsModifiedDate: now,
+    isActive: true,
+    type: 'system',
   });
   const admin = role(ADMINISTRATOR_ROLE, 'Every permission on every project', allPermissions());
   const hub = role(HUB_USERS_ROLE, 'Sees and subscribes to what is published to them', hubUserPermissions());
-  const group = { ...newBase(now), name: ALL_USERS_GROUP, description: 'Everyone', organizationId: org.id, isActive: true, type: 'system' };
+  const group = {
+    ...newBase(now),
+    name: ALL_USERS_GROUP,
+    description: 'Everyone',
+    organizationId: org.id,
+    isActive: true,
+    type: 'system',
+  };
   const owner = {
-    ...newBase(now), kind: 'user' as const, firstName: 'Tenant', lastName: 'Owner', email: ownerEmail.toLowerCase(), passwordHash: null,
-    domainAccount: null, isActive: true, sendNotification: false, isoLanguage: 'en', isTenantOwner: true, isTenantAdmin: true, createdBy: null, modifiedBy: null,
+    ...newBase(now),
+    kind: 'user' as const,
+    firstName: 'Tenant',
+    lastName: 'Owner',
+    email: ownerEmail.toLowerCase(),
+    passwordHash: null,
+    domainAccount: null,
+    isActive: true,
+    sendNotification: false,
+    isoLanguage: 'en',
+    isTenantOwner: true,
+    isTenantAdmin: true,
+    createdBy: null,
+    modifiedBy: null,
   };
   await s.db.transaction(async (m) => {
     await m.getRepository(Organization).insert(org);
@@ -50,7 +86,9 @@ export async function ensureFirstStart(s: EngineServices, ownerEmail = DEFAULT_O
     await m.getRepository(UserGroup).insert({ userId: owner.id, targetId: group.id });
     await m.getRepository(UserRole).insert({ userId: owner.id, targetId: admin.id });
   });
-  s.log.info('First start: created organization "Default", roles, group "All users" and the tenant owner', { ownerEmail });
+  s.log.info('First start: created organization "Default", roles, group "All users" and the tenant owner', {
+    ownerEmail,
+  });
   return { created: true, ownerId: owner.id };
 }
 
@@ -59,8 +97,15 @@ export async function issueOwnerKey(s: EngineServices, ownerId: string, days = 3
   const key = newToken(API_KEY_PREFIX);
   const now = s.now();
   await s.db.getRepository(ApiKey).insert({
-    ...newBase(now), userId: ownerId, organizationId: null, name: 'Owner key (first start)', description: 'Written to owner-api-key at first start',
-    expiryDate: new Date(now.getTime() + days * 86400_000), keyHash: tokenHash(key), keyPrefix: key.slice(0, 10), lastUsedDate: null,
+    ...newBase(now),
+    userId: ownerId,
+    organizationId: null,
+    name: 'Owner key (first start)',
+    description: 'Written to owner-api-key at first start',
+    expiryDate: new Date(now.getTime() + days * 86400_000),
+    keyHash: tokenHash(key),
+    keyPrefix: key.slice(0, 10),
+    lastUsedDate: null,
   });
   return key;
 }

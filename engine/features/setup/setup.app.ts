@@ -9,11 +9,16 @@ import { SessionTokenResult } from '../common.results.js';
 
 // The password rule sits in the schema so every problem of the form is named in one answer.
 const Complete = z.object({
-  firstName: v.text(), lastName: v.text(), email: email(),
-  password: z.string().max(256).superRefine((p, c) => {
-    const problem = passwordProblem(p);
-    if (problem) c.addIssue({ code: 'custom', message: problem });
-  }),
+  firstName: v.text(),
+  lastName: v.text(),
+  email: email(),
+  password: z
+    .string()
+    .max(256)
+    .superRefine((p, c) => {
+      const problem = passwordProblem(p);
+      if (problem) c.addIssue({ code: 'custom', message: problem });
+    }),
 });
 
 export const setupApp = [
@@ -27,7 +32,7 @@ export const setupApp = [
   }),
   defineOp({
     id: 'app.setup.complete',
-    summary: 'First run: set the owner\'s name, e-mail and password (over HTTP the owner API key must be presented)',
+    summary: "First run: set the owner's name, e-mail and password (over HTTP the owner API key must be presented)",
     http: { method: 'POST', path: '/api/app/setup' },
     permission: 'public',
     session: 'start',

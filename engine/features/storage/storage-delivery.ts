@@ -35,10 +35,17 @@ function bySubfolder(files: RunFile[], variable: string | null): Map<string, Run
  * service's root (a folder here, or an FTP base directory), names made safe. Answers the problems
  * (the run ends `warning` with them); one destination failing does not stop the others.
  */
-export async function deliverToStorage(ctx: OpContext, tr: TaskReportRow, files: RunFile[], log: (line: string) => void): Promise<string[]> {
+export async function deliverToStorage(
+  ctx: OpContext,
+  tr: TaskReportRow,
+  files: RunFile[],
+  log: (line: string) => void,
+): Promise<string[]> {
   const entries = [...tr.options.storageServices].sort((a, b) => a.order - b.order);
   if (!entries.length || !files.length) return [];
-  const services = await ctx.db.getRepository(StorageService).findBy({ id: In(entries.map((e) => e.fileStorageServiceId)) });
+  const services = await ctx.db
+    .getRepository(StorageService)
+    .findBy({ id: In(entries.map((e) => e.fileStorageServiceId)) });
   const problems: string[] = [];
   for (const e of entries) {
     const x = services.find((s) => s.id === e.fileStorageServiceId);
@@ -51,7 +58,9 @@ export async function deliverToStorage(ctx: OpContext, tr: TaskReportRow, files:
       problems.push(`the path "${e.path}" would leave the root of “${x.name}”`);
       continue;
     }
-    const variable = (x.type === 'Folder' ? tr.options.folderVariable : (tr.options.ftpVariable || tr.options.folderVariable))?.trim() || null;
+    const variable =
+      (x.type === 'Folder' ? tr.options.folderVariable : tr.options.ftpVariable || tr.options.folderVariable)?.trim() ||
+      null;
     const groups = bySubfolder(files, variable);
     try {
       if (x.type === 'Folder') {
@@ -86,7 +95,9 @@ export async function deliverToStorage(ctx: OpContext, tr: TaskReportRow, files:
           client.close();
         }
       }
-      log(`${files.length} file${files.length === 1 ? '' : 's'} put in “${x.name}”${rel ? ` under ${rel}` : ''}${variable ? ` in ${groups.size} folder${groups.size === 1 ? '' : 's'} named by ${variable}` : ''}`);
+      log(
+        `${files.length} file${files.length === 1 ? '' : 's'} put in “${x.name}”${rel ? ` under ${rel}` : ''}${variable ? ` in ${groups.size} folder${groups.size === 1 ? '' : 's'} named by ${variable}` : ''}`,
+      );
     } catch (err) {
       const msg = (err as Error).message.replace(/[\r\n]+/g, ' ').slice(0, 300);
       log(`Files not put in “${x.name}”: ${msg}`);

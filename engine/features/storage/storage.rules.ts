@@ -23,9 +23,18 @@ export const LIST_STORAGE: ListSpec = {
 
 /** Set B 2.11, with the folder's root and the FTP port this product also needs (`rootPath`, `port`). */
 export const StorageInput = z.object({
-  name: v.text(), description: v.nstr(), type: v.oneOf(STORAGE_TYPES), host: v.nstr(253), username: v.nstr(320), password: z.string().max(1000).nullable().optional(),
-  passiveMode: v.obool().nullable(), ftpTestDirectoryPath: v.nstr(1000), sftpPort: v.int().nullable().optional(),
-  rootPath: v.nstr(1000), port: z.number().int().min(1).max(65535).nullable().optional(), isDefault: v.obool(),
+  name: v.text(),
+  description: v.nstr(),
+  type: v.oneOf(STORAGE_TYPES),
+  host: v.nstr(253),
+  username: v.nstr(320),
+  password: z.string().max(1000).nullable().optional(),
+  passiveMode: v.obool().nullable(),
+  ftpTestDirectoryPath: v.nstr(1000),
+  sftpPort: v.int().nullable().optional(),
+  rootPath: v.nstr(1000),
+  port: z.number().int().min(1).max(65535).nullable().optional(),
+  isDefault: v.obool(),
   privateKey: z.string().max(20_000).nullable().optional(),
   /** SFTP: forget the pinned host key (the server was reinstalled); the next connection pins the new one. */
   clearHostKey: v.obool(),
@@ -35,10 +44,20 @@ export type StorageInput = z.output<typeof StorageInput>;
 export function storageDto(x: StorageServiceRow) {
   const { password, privateKey, ...rest } = x;
   // Set B names `password` (never answered) and `sftpPort`.
-  return { ...rest, password: null, hasPassword: password !== null, hasPrivateKey: privateKey !== null, ftpTestDirectoryPath: x.type === 'Folder' ? null : x.rootPath, sftpPort: x.type === 'SFTP' ? x.port : null, createdDate: iso(x.createdDate), modifiedDate: iso(x.modifiedDate) };
+  return {
+    ...rest,
+    password: null,
+    hasPassword: password !== null,
+    hasPrivateKey: privateKey !== null,
+    ftpTestDirectoryPath: x.type === 'Folder' ? null : x.rootPath,
+    sftpPort: x.type === 'SFTP' ? x.port : null,
+    createdDate: iso(x.createdDate),
+    modifiedDate: iso(x.modifiedDate),
+  };
 }
 
-export const listStorage = (ctx: OpContext, list: ListQuery) => pageOf(ctx.db.getRepository(StorageService).createQueryBuilder('x'), LIST_STORAGE, list, 'x.id', storageDto);
+export const listStorage = (ctx: OpContext, list: ListQuery) =>
+  pageOf(ctx.db.getRepository(StorageService).createQueryBuilder('x'), LIST_STORAGE, list, 'x.id', storageDto);
 
 /** Every field a type needs, checked at once: a folder's absolute root, an FTP server's host and base. */
 export async function saveStorage(ctx: OpContext, id: string | null, f: StorageInput) {
@@ -47,25 +66,54 @@ export async function saveStorage(ctx: OpContext, id: string | null, f: StorageI
   let rootPath: string | null;
   if (f.type === 'Folder') {
     rootPath = f.rootPath?.trim() || null;
-    if (!rootPath) errors.push({ field: 'body.rootPath', message: 'is required for a folder: the root every delivery stays under' });
-    else if (!isAbsolute(rootPath)) errors.push({ field: 'body.rootPath', message: 'must be an absolute path, such as /srv/reports or D:\\Reports' });
+    if (!rootPath)
+      errors.push({ field: 'body.rootPath', message: 'is required for a folder: the root every delivery stays under' });
+    else if (!isAbsolute(rootPath))
+      errors.push({ field: 'body.rootPath', message: 'must be an absolute path, such as /srv/reports or D:\\Reports' });
     // A folder that is not there would fail every delivery later: said now, where it can be fixed.
-    else if (!(await stat(rootPath).then((x) => x.isDirectory(), () => false))) errors.push({ field: 'body.rootPath', message: 'does not exist or is not a folder on this computer' });
+    else if (
+      !(await stat(rootPath).then(
+        (x) => x.isDirectory(),
+        () => false,
+      ))
+    )
+      errors.push({ field: 'body.rootPath', message: 'does not exist or is not a folder on this computer' });
   } else {
     rootPath = f.ftpTestDirectoryPath?.trim() || '/';
-    if (f.type === 'SFTP' && !rootPath.startsWith('/')) errors.push({ field: 'body.ftpTestDirectoryPath', message: 'must be an absolute path on the server, such as /home/reports/out' });
+    if (f.type === 'SFTP' && !rootPath.startsWith('/'))
+      errors.push({
+        field: 'body.ftpTestDirectoryPath',
+        message: 'must be an absolute path on the server, such as /home/reports/out',
+      });
     if (!f.host?.trim()) errors.push({ field: 'body.host', message: `is required for ${f.type}` });
-    else if (!/^[A-Za-z0-9.-]+$|^\[[0-9a-fA-F:.]+\]$/.test(f.host.trim())) errors.push({ field: 'body.host', message: 'must be a host name or an IP address' });
-    if (confinedRelative(rootPath) === null) errors.push({ field: 'body.ftpTestDirectoryPath', message: 'must not contain ".."' });
+    else if (!/^[A-Za-z0-9.-]+$|^\[[0-9a-fA-F:.]+\]$/.test(f.host.trim()))
+      errors.push({ field: 'body.host', message: 'must be a host name or an IP address' });
+    if (confinedRelative(rootPath) === null)
+      errors.push({ field: 'body.ftpTestDirectoryPath', message: 'must not contain ".."' });
   }
   if (errors.length) throw badInput(`The ${f.type} storage service is not complete`, errors);
   const row: StorageServiceRow = {
-    ...(current ?? newBase(ctx.now())), name: f.name, description: f.description ?? null, type: f.type, host: f.type === 'Folder' ? null : (f.host?.trim() ?? null),
-    port: f.type === 'Folder' ? null : f.type === 'SFTP' ? (f.sftpPort ?? f.port ?? 22) : (f.port ?? 21), username: f.username ?? null,
-    password: ctx.secrets.sealOrKeep(f.password, current?.password ?? null), privateKey: ctx.secrets.sealOrKeep(f.privateKey, current?.privateKey ?? null),
-    passiveMode: f.passiveMode ?? true, rootPath, isDefault: f.isDefault ?? current?.isDefault ?? false, modifiedDate: ctx.now(),
+    ...(current ?? newBase(ctx.now())),
+    name: f.name,
+    description: f.description ?? null,
+    type: f.type,
+    host: f.type === 'Folder' ? null : (f.host?.trim() ?? null),
+    port: f.type === 'Folder' ? null : f.type === 'SFTP' ? (f.sftpPort ?? f.port ?? 22) : (f.port ?? 21),
+    username: f.username ?? null,
+    password: ctx.secrets.sealOrKeep(f.password, current?.password ?? null),
+    privateKey: ctx.secrets.sealOrKeep(f.privateKey, current?.privateKey ?? null),
+    passiveMode: f.passiveMode ?? true,
+    rootPath,
+    isDefault: f.isDefault ?? current?.isDefault ?? false,
+    modifiedDate: ctx.now(),
     // Another host (or port) is another machine: its key is pinned afresh; so is one the user clears.
-    hostKey: current && !f.clearHostKey && current.host === (f.host?.trim() ?? null) && current.port === (f.type === 'SFTP' ? (f.sftpPort ?? f.port ?? 22) : (f.port ?? 21)) ? current.hostKey : null,
+    hostKey:
+      current &&
+      !f.clearHostKey &&
+      current.host === (f.host?.trim() ?? null) &&
+      current.port === (f.type === 'SFTP' ? (f.sftpPort ?? f.port ?? 22) : (f.port ?? 21))
+        ? current.hostKey
+        : null,
   };
   await ctx.db.getRepository(StorageService).save(row);
   return storageDto(row);
@@ -80,7 +128,13 @@ export async function deleteStorage(ctx: OpContext, ids: string[]) {
 /** An FTP client signed in to the service, in its base directory. */
 export async function ftpClient(ctx: Pick<OpContext, 'secrets'>, x: StorageServiceRow): Promise<Client> {
   const client = new Client(30_000);
-  await client.access({ host: x.host ?? '', port: x.port ?? 21, user: x.username ?? 'anonymous', password: x.password ? ctx.secrets.open(x.password) : '', secure: x.type === 'FTPS' });
+  await client.access({
+    host: x.host ?? '',
+    port: x.port ?? 21,
+    user: x.username ?? 'anonymous',
+    password: x.password ? ctx.secrets.open(x.password) : '',
+    secure: x.type === 'FTPS',
+  });
   await client.ensureDir(x.rootPath ?? '/');
   return client;
 }
@@ -90,13 +144,20 @@ export async function ftpClient(ctx: Pick<OpContext, 'secrets'>, x: StorageServi
  * server's host key is pinned on first use (its SHA-256 kept on the service) and must match after:
  * a changed key is refused before any password or file is sent, since it may be another machine.
  */
-export async function sftpClient(ctx: Pick<OpContext, 'secrets' | 'db' | 'write'>, x: StorageServiceRow): Promise<SftpClient> {
+export async function sftpClient(
+  ctx: Pick<OpContext, 'secrets' | 'db' | 'write'>,
+  x: StorageServiceRow,
+): Promise<SftpClient> {
   const client = new SftpClient();
   let seen: string | null = null;
   try {
     await client.connect({
-      host: x.host ?? '', port: x.port ?? 22, username: x.username ?? '', readyTimeout: 20_000,
-      password: x.password ? ctx.secrets.open(x.password) : undefined, privateKey: x.privateKey ? ctx.secrets.open(x.privateKey) : undefined,
+      host: x.host ?? '',
+      port: x.port ?? 22,
+      username: x.username ?? '',
+      readyTimeout: 20_000,
+      password: x.password ? ctx.secrets.open(x.password) : undefined,
+      privateKey: x.privateKey ? ctx.secrets.open(x.privateKey) : undefined,
       hostVerifier: (key: Buffer) => {
         seen = `SHA256:${createHash('sha256').update(key).digest('base64').replace(/=+$/, '')}`;
         return !x.hostKey || x.hostKey === seen;
@@ -104,7 +165,9 @@ export async function sftpClient(ctx: Pick<OpContext, 'secrets' | 'db' | 'write'
     });
   } catch (e) {
     if (x.hostKey && seen && seen !== x.hostKey) {
-      throw new Error(`the host key of ${x.host} changed (pinned ${x.hostKey}, offered ${seen}); if the server was reinstalled, clear the pinned key and test again`);
+      throw new Error(
+        `the host key of ${x.host} changed (pinned ${x.hostKey}, offered ${seen}); if the server was reinstalled, clear the pinned key and test again`,
+      );
     }
     throw e;
   }
@@ -122,10 +185,18 @@ export async function testStorage(ctx: OpContext, id: string) {
   const x = await findOr404(ctx, StorageService, id, 'Storage service');
   if (x.type === 'Folder') {
     const root = x.rootPath ?? '';
-    const ok = await stat(root).then((s) => s.isDirectory(), () => false);
-    if (!ok) throw badInput(`The folder ${root} does not exist`, [{ field: 'rootPath', message: 'does not exist or is not a folder' }]);
+    const ok = await stat(root).then(
+      (s) => s.isDirectory(),
+      () => false,
+    );
+    if (!ok)
+      throw badInput(`The folder ${root} does not exist`, [
+        { field: 'rootPath', message: 'does not exist or is not a folder' },
+      ]);
     await access(root, constants.W_OK).catch(() => {
-      throw badInput(`The folder ${root} cannot be written to`, [{ field: 'rootPath', message: 'cannot be written to' }]);
+      throw badInput(`The folder ${root} cannot be written to`, [
+        { field: 'rootPath', message: 'cannot be written to' },
+      ]);
     });
     return { ok: true, message: `The folder ${root} is there and can be written to` };
   }
@@ -136,7 +207,9 @@ export async function testStorage(ctx: OpContext, id: string) {
       return { ok: true, message: `Signed in to ${x.host}:${x.port} (host key ${x.hostKey}) and opened ${x.rootPath}` };
     } catch (e) {
       const msg = (e as Error).message.replace(/[\r\n]+/g, ' ').slice(0, 300);
-      throw badInput(`${x.host}:${x.port} could not be used: ${msg}`, [{ field: /host key/i.test(msg) ? 'host' : /auth|password|key/i.test(msg) ? 'username' : 'host', message: msg }]);
+      throw badInput(`${x.host}:${x.port} could not be used: ${msg}`, [
+        { field: /host key/i.test(msg) ? 'host' : /auth|password|key/i.test(msg) ? 'username' : 'host', message: msg },
+      ]);
     } finally {
       await sftp?.end().catch(() => undefined);
     }
@@ -147,7 +220,9 @@ export async function testStorage(ctx: OpContext, id: string) {
     return { ok: true, message: `Signed in to ${x.host}:${x.port} and opened ${await client.pwd()}` };
   } catch (e) {
     const msg = (e as Error).message.replace(/[\r\n]+/g, ' ').slice(0, 300);
-    throw badInput(`${x.host}:${x.port} could not be used: ${msg}`, [{ field: /530|login|auth/i.test(msg) ? 'username' : 'host', message: msg }]);
+    throw badInput(`${x.host}:${x.port} could not be used: ${msg}`, [
+      { field: /530|login|auth/i.test(msg) ? 'username' : 'host', message: msg },
+    ]);
   } finally {
     client?.close();
   }

@@ -10,7 +10,10 @@ import { resolveFilters } from '../filters/filters.rules.js';
 import { narrowed } from '../reports/generate.js';
 
 /** The chart a subscription's task makes, when it subscribes to one (an analytics entity). */
-export async function subscribedChart(ctx: Pick<OpContext, 'db'>, subscriptionId: string): Promise<SubscribedChart | null> {
+export async function subscribedChart(
+  ctx: Pick<OpContext, 'db'>,
+  subscriptionId: string,
+): Promise<SubscribedChart | null> {
   return (await ctx.db.getRepository(Subscription).findOneBy({ id: subscriptionId }))?.chart ?? null;
 }
 
@@ -21,11 +24,26 @@ export async function subscribedChart(ctx: Pick<OpContext, 'db'>, subscriptionId
 export async function chartFile(ctx: OpContext, chart: SubscribedChart): Promise<KeptFile> {
   const filtered = await resolveFilters(ctx, chart.filterIds, await ctx.analytics.meta(chart.appId));
   const resolved = await resolveReport({
-    provider: ctx.analytics, appId: chart.appId, title: chart.id, document: { blocks: [{ id: 'chart', type: 'chart', chartId: chart.id }] },
-    selections: narrowed(filtered.selections, selectionsOf(chart.selections)), variables: filtered.variables, now: ctx.now(),
+    provider: ctx.analytics,
+    appId: chart.appId,
+    title: chart.id,
+    document: { blocks: [{ id: 'chart', type: 'chart', chartId: chart.id }] },
+    selections: narrowed(filtered.selections, selectionsOf(chart.selections)),
+    variables: filtered.variables,
+    now: ctx.now(),
   });
   const block = resolved.blocks[0];
   if (block?.type !== 'chart') throw new Error(`The chart ${chart.id} could not be drawn`);
-  const svg = chartSvg(block, { decimal: resolved.decimalSeparator, group: resolved.groupSeparator }, chart.width, chart.height);
-  return { name: `${safeFileName(block.title, 'Chart')}.png`, format: 'Png', data: svgToPng(svg, chart.width), iteration: [] };
+  const svg = chartSvg(
+    block,
+    { decimal: resolved.decimalSeparator, group: resolved.groupSeparator },
+    chart.width,
+    chart.height,
+  );
+  return {
+    name: `${safeFileName(block.title, 'Chart')}.png`,
+    format: 'Png',
+    data: svgToPng(svg, chart.width),
+    iteration: [],
+  };
 }

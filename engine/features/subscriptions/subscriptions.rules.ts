@@ -11,10 +11,23 @@ import { reachableReport, reportApp } from '../reports/reports.rules.js';
 import { User } from '../users/users.entity.js';
 import { Request } from '../requests/requests.entity.js';
 import { visibleFiles } from '../hub/hub-visibility.js';
-import { Task, TaskRecipient, TaskReport, TaskTrigger, type TaskReportRow, type TaskRow, type TaskTriggerRow } from '../tasks/tasks.entity.js';
+import {
+  Task,
+  TaskRecipient,
+  TaskReport,
+  TaskTrigger,
+  type TaskReportRow,
+  type TaskRow,
+  type TaskTriggerRow,
+} from '../tasks/tasks.entity.js';
 import { DEFAULT_TASK_REPORT_OPTIONS, offeredFormat } from '../tasks/task-reports.rules.js';
 import { externalEventTrigger, scheduleTrigger, triggerDto } from '../tasks/task-triggers.rules.js';
-import { Subscription, type SubscribedChart, type SubscribedReport, type SubscriptionRow } from './subscriptions.entity.js';
+import {
+  Subscription,
+  type SubscribedChart,
+  type SubscribedReport,
+  type SubscriptionRow,
+} from './subscriptions.entity.js';
 import type { SubscriptionInput } from './subscriptions.inputs.js';
 import { selectionsOf } from './subscription-selections.js';
 import { filterDto, resolveFilter } from './subscription-filter.js';
@@ -26,8 +39,12 @@ const FIRE_TIMES = {
 
 export const LIST_OWN_SUBSCRIPTIONS: ListSpec = {
   sort: {
-    subscribeTo: 'LOWER(s.subscribeTo)', Type: 's.type', Subject: "LOWER(json_extract(s.email, '$.subject'))", triggerType: 's.triggerType',
-    lastExecutionDate: FIRE_TIMES.last, nextExecutionDate: FIRE_TIMES.next,
+    subscribeTo: 'LOWER(s.subscribeTo)',
+    Type: 's.type',
+    Subject: "LOWER(json_extract(s.email, '$.subject'))",
+    triggerType: 's.triggerType',
+    lastExecutionDate: FIRE_TIMES.last,
+    nextExecutionDate: FIRE_TIMES.next,
   },
   defaultSort: { by: 'subscribeTo', direction: 'asc' },
   text: { subscribe_to: 's.subscribeTo', type: 's.type' },
@@ -61,17 +78,30 @@ async function subscribable(ctx: OpContext, id: string, field: string): Promise<
     const report = await reachableReport(ctx, id).catch(nullIfNotFound);
     if (report) return { report, from: null };
   }
-  const file = await visibleFiles(ctx).andWhere("f.kind <> 'dedicated'").andWhere('f.reportId = :reportId', { reportId: id }).orderBy('f.modifiedDate', 'DESC').getOne();
+  const file = await visibleFiles(ctx)
+    .andWhere("f.kind <> 'dedicated'")
+    .andWhere('f.reportId = :reportId', { reportId: id })
+    .orderBy('f.modifiedDate', 'DESC')
+    .getOne();
   const from = file ? await ctx.db.getRepository(TaskReport).findOneBy({ id: file.taskReportId }) : null;
   const report = from ? await ctx.db.getRepository(Report).findOneBy({ id: from.reportId }) : null;
-  if (!report || !from) throw badInput(`Report ${id} is not published to you`, [{ field, message: 'must be a report published to you in the hub' }]);
+  if (!report || !from)
+    throw badInput(`Report ${id} is not published to you`, [
+      { field, message: 'must be a report published to you in the hub' },
+    ]);
   return { report, from };
 }
 
 /** The field names of selections, checked against the app: a missing one is a 400 naming it. */
-function checkFields(fields: { name: string }[], selections: { fieldName: string }[], where: string, errors: FieldError[]) {
+function checkFields(
+  fields: { name: string }[],
+  selections: { fieldName: string }[],
+  where: string,
+  errors: FieldError[],
+) {
   selections.forEach((s, i) => {
-    if (!fields.some((f) => f.name.toLowerCase() === s.fieldName.toLowerCase())) errors.push({ field: `${where}.${i}.fieldName`, message: `is not a field of the app ("${s.fieldName}")` });
+    if (!fields.some((f) => f.name.toLowerCase() === s.fieldName.toLowerCase()))
+      errors.push({ field: `${where}.${i}.fieldName`, message: `is not a field of the app ("${s.fieldName}")` });
   });
 }
 
@@ -88,33 +118,70 @@ async function resolveInput(ctx: OpContext, f: SubscriptionInput) {
   let eventAppId: string | null = null;
   if (f.type === 'AnalyticsEntity') {
     const e = f.analyticsEntity;
-    if (!e) throw badInput('A subscription to a chart names it', [{ field: 'body.analyticsEntity', message: 'is required when type is AnalyticsEntity' }]);
+    if (!e)
+      throw badInput('A subscription to a chart names it', [
+        { field: 'body.analyticsEntity', message: 'is required when type is AnalyticsEntity' },
+      ]);
     const source = await chartSource(ctx, e.appId);
     const meta = await ctx.analytics.meta(e.appId);
-    if (!meta.charts.some((c) => c.id === e.id)) throw badInput(`The chart ${e.id} is not in the app`, [{ field: 'body.analyticsEntity.id', message: `must be a chart of the app "${meta.name}"` }]);
+    if (!meta.charts.some((c) => c.id === e.id))
+      throw badInput(`The chart ${e.id} is not in the app`, [
+        { field: 'body.analyticsEntity.id', message: `must be a chart of the app "${meta.name}"` },
+      ]);
     checkFields(meta.fields, shared, 'body.filter.selections', errors);
     const { selections, kept } = resolveFilter(meta, f.filter, shared, 'body.filter', errors);
     chart = {
-      id: e.id, appId: e.appId, type: e.type ?? null, format: 'png', width: e.width ?? 800, height: e.height ?? 450, selections,
-      filterIds: [...source.report.filterIds, ...(source.from?.options.filterIds ?? [])], serverAddress: e.serverAddress ?? null, filter: kept,
+      id: e.id,
+      appId: e.appId,
+      type: e.type ?? null,
+      format: 'png',
+      width: e.width ?? 800,
+      height: e.height ?? 450,
+      selections,
+      filterIds: [...source.report.filterIds, ...(source.from?.options.filterIds ?? [])],
+      serverAddress: e.serverAddress ?? null,
+      filter: kept,
     };
     projectId = source.report.projectId;
     eventAppId = e.appId;
   } else {
     const list = f.reports ?? [];
-    if (!list.length) throw badInput('A subscription to reports names them', [{ field: 'body.reports', message: `is required when type is ${f.type}` }]);
-    if (f.type === 'Report' && list.length > 1) throw badInput('A subscription of type Report receives one report', [{ field: 'body.reports', message: 'must hold one report (use MultipleReports for more)' }]);
+    if (!list.length)
+      throw badInput('A subscription to reports names them', [
+        { field: 'body.reports', message: `is required when type is ${f.type}` },
+      ]);
+    if (f.type === 'Report' && list.length > 1)
+      throw badInput('A subscription of type Report receives one report', [
+        { field: 'body.reports', message: 'must hold one report (use MultipleReports for more)' },
+      ]);
     for (const [i, r] of list.entries()) {
       const source = await subscribable(ctx, r.id, `body.reports.${i}.id`);
       const formats = r.formats.map((x, k) => offeredFormat(source.report, x, `body.reports.${i}.formats.${k}`));
       const { appId, meta } = await reportApp(ctx, source.report);
       const own = r.filter?.selections ? cleanSelections(r.filter.selections) : shared;
-      checkFields(meta.fields, own, r.filter?.selections ? `body.reports.${i}.filter.selections` : 'body.filter.selections', errors);
+      checkFields(
+        meta.fields,
+        own,
+        r.filter?.selections ? `body.reports.${i}.filter.selections` : 'body.filter.selections',
+        errors,
+      );
       // The report's own filter, or the subscription's shared one.
-      const { selections, kept } = r.filter ? resolveFilter(meta, r.filter, own, `body.reports.${i}.filter`, errors) : resolveFilter(meta, f.filter, own, 'body.filter', errors);
+      const { selections, kept } = r.filter
+        ? resolveFilter(meta, r.filter, own, `body.reports.${i}.filter`, errors)
+        : resolveFilter(meta, f.filter, own, 'body.filter', errors);
       reports.push({
-        entry: { id: r.id, formats, zipEmailFiles: r.zipEmailFiles ?? false, emailAttachment: r.emailAttachment ?? !r.emailEmbedment, emailEmbedment: r.emailEmbedment ?? false, selections, filter: kept },
-        source, appId, formats,
+        entry: {
+          id: r.id,
+          formats,
+          zipEmailFiles: r.zipEmailFiles ?? false,
+          emailAttachment: r.emailAttachment ?? !r.emailEmbedment,
+          emailEmbedment: r.emailEmbedment ?? false,
+          selections,
+          filter: kept,
+        },
+        source,
+        appId,
+        formats,
       });
     }
     projectId = reports[0].source.report.projectId;
@@ -122,9 +189,11 @@ async function resolveInput(ctx: OpContext, f: SubscriptionInput) {
   }
   for (const key of ['bc', 'bcc'] as const) {
     const bad = listEntries(f.email[key]).filter((a) => !EMAIL_PATTERN.test(a));
-    if (bad.length) errors.push({ field: `body.email.${key}`, message: `must list e-mail addresses ("${bad[0]}" is not one)` });
+    if (bad.length)
+      errors.push({ field: `body.email.${key}`, message: `must list e-mail addresses ("${bad[0]}" is not one)` });
   }
-  if (f.triggerType === 'Schedule' && !f.schedule) errors.push({ field: 'body.schedule', message: 'is required when triggerType is Schedule' });
+  if (f.triggerType === 'Schedule' && !f.schedule)
+    errors.push({ field: 'body.schedule', message: 'is required when triggerType is Schedule' });
   const recipients = await recipientsOf(ctx, f, errors);
   if (errors.length) throw badInput('The subscription is not valid', errors);
   return { reports, chart, projectId: projectId!, eventAppId: f.externalEvent?.appId || eventAppId, recipients };
@@ -133,7 +202,11 @@ async function resolveInput(ctx: OpContext, f: SubscriptionInput) {
 /** A chart's app must back a report the caller may subscribe to (the first found gives its project and filters). */
 async function chartSource(ctx: OpContext, appId: string): Promise<Source> {
   const ids = new Set<string>();
-  const published = await visibleFiles(ctx).andWhere("f.kind <> 'dedicated'").select('f.reportId', 'reportId').distinct(true).getRawMany<{ reportId: string }>();
+  const published = await visibleFiles(ctx)
+    .andWhere("f.kind <> 'dedicated'")
+    .select('f.reportId', 'reportId')
+    .distinct(true)
+    .getRawMany<{ reportId: string }>();
   published.forEach((x) => ids.add(x.reportId));
   if (me(ctx).permissions.viewProject) {
     const p = me(ctx);
@@ -149,7 +222,9 @@ async function chartSource(ctx: OpContext, appId: string): Promise<Source> {
     const app = await reportApp(ctx, report).catch(nullIfRefused);
     if (app?.appId === appId) return subscribable(ctx, id, 'body.analyticsEntity.appId');
   }
-  throw badInput(`The app ${appId} is not one you may subscribe to`, [{ field: 'body.analyticsEntity.appId', message: 'must be the app of a report published to you' }]);
+  throw badInput(`The app ${appId} is not one you may subscribe to`, [
+    { field: 'body.analyticsEntity.appId', message: 'must be the app of a report published to you' },
+  ]);
 }
 
 /**
@@ -163,8 +238,13 @@ async function recipientsOf(ctx: OpContext, f: SubscriptionInput, errors: FieldE
   const admin = me(ctx).isTenantAdmin || me(ctx).isTenantOwner;
   const found = await ctx.db.getRepository(User).findBy({ id: In(ids) });
   (f.recipients ?? []).forEach((r, i) => {
-    if (r.id !== self && !admin) errors.push({ field: `body.recipients.${i}.id`, message: 'must be you: a subscription is sent to its subscriber' });
-    else if (!found.some((u) => u.id === r.id)) errors.push({ field: `body.recipients.${i}.id`, message: 'is not a user' });
+    if (r.id !== self && !admin)
+      errors.push({
+        field: `body.recipients.${i}.id`,
+        message: 'must be you: a subscription is sent to its subscriber',
+      });
+    else if (!found.some((u) => u.id === r.id))
+      errors.push({ field: `body.recipients.${i}.id`, message: 'is not a user' });
   });
   return ids;
 }
@@ -173,24 +253,55 @@ type Resolved = Awaited<ReturnType<typeof resolveInput>>;
 
 /** The title a subscription goes by: what it subscribes to, its name, or its reports' or chart's names. */
 function titleOf(f: SubscriptionInput, r: Resolved) {
-  return f.subscribeTo?.trim() || f.name?.trim() || (r.chart ? `Chart ${r.chart.id}` : r.reports.map((x) => x.source.report.name).join(', '));
+  return (
+    f.subscribeTo?.trim() ||
+    f.name?.trim() ||
+    (r.chart ? `Chart ${r.chart.id}` : r.reports.map((x) => x.source.report.name).join(', '))
+  );
 }
 
 /** Writes the subscription's own task: its reports (or none, for a chart), its one trigger, its recipients. */
-async function writeTask(m: EntityManager, ctx: OpContext, sub: SubscriptionRow, f: SubscriptionInput, r: Resolved, current: TaskRow | null) {
+async function writeTask(
+  m: EntityManager,
+  ctx: OpContext,
+  sub: SubscriptionRow,
+  f: SubscriptionInput,
+  r: Resolved,
+  current: TaskRow | null,
+) {
   const now = ctx.now();
   const by = me(ctx).user.id;
   const title = titleOf(f, r);
   const task: TaskRow = {
-    ...(current ?? { ...newBase(now), createdBy: by }), projectId: r.projectId, name: `Subscription: ${title}`, description: f.description ?? null,
-    isActive: sub.isActive, sendNotifications: false, notifyIfError: false, notifyIfWarning: false, notifyIfSuccess: false,
-    notificationRecipients: null, notificationCc: null, notificationBcc: null, testMode: false, testModeRecipients: null,
+    ...(current ?? { ...newBase(now), createdBy: by }),
+    projectId: r.projectId,
+    name: `Subscription: ${title}`,
+    description: f.description ?? null,
+    isActive: sub.isActive,
+    sendNotifications: false,
+    notifyIfError: false,
+    notifyIfWarning: false,
+    notifyIfSuccess: false,
+    notificationRecipients: null,
+    notificationCc: null,
+    notificationBcc: null,
+    testMode: false,
+    testModeRecipients: null,
     email: {
-      from: null, ccBcc: !!(f.email.bc?.trim() || f.email.bcc?.trim()), cc: f.email.bc ?? null, bcc: f.email.bcc ?? null,
-      ccAnalyticsVariableId: f.email.ccAnalyticsVariableId ?? null, bccAnalyticsVariableId: f.email.bccAnalyticsVariableId ?? null,
-      subject: sub.email.subject, message: sub.email.message, isActive: true, oneToAll: false,
+      from: null,
+      ccBcc: !!(f.email.bc?.trim() || f.email.bcc?.trim()),
+      cc: f.email.bc ?? null,
+      bcc: f.email.bcc ?? null,
+      ccAnalyticsVariableId: f.email.ccAnalyticsVariableId ?? null,
+      bccAnalyticsVariableId: f.email.bccAnalyticsVariableId ?? null,
+      subject: sub.email.subject,
+      message: sub.email.message,
+      isActive: true,
+      oneToAll: false,
     },
-    subscriptionId: sub.id, modifiedBy: by, modifiedDate: now,
+    subscriptionId: sub.id,
+    modifiedBy: by,
+    modifiedDate: now,
   };
   await m.getRepository(Task).save(task);
   const previous = current ? await m.getRepository(TaskTrigger).findOneBy({ taskId: task.id }) : null;
@@ -203,37 +314,72 @@ async function writeTask(m: EntityManager, ctx: OpContext, sub: SubscriptionRow,
     for (const format of entry.formats) {
       const from = source.from;
       await m.getRepository(TaskReport).insert({
-        ...newBase(now), taskId: task.id, reportId: source.report.id, format,
+        ...newBase(now),
+        taskId: task.id,
+        reportId: source.report.id,
+        format,
         options: {
-          ...DEFAULT_TASK_REPORT_OPTIONS, emailAttachment: entry.emailAttachment, emailEmbedment: entry.emailEmbedment, zipEmailFiles: entry.zipEmailFiles,
-          filterIds: from?.options.filterIds ?? [], selections: selectionsOf(entry.selections),
-          isOpenFilePasswordProtected: from?.options.isOpenFilePasswordProtected ?? false, isWriteFilePasswordProtected: from?.options.isWriteFilePasswordProtected ?? false,
+          ...DEFAULT_TASK_REPORT_OPTIONS,
+          emailAttachment: entry.emailAttachment,
+          emailEmbedment: entry.emailEmbedment,
+          zipEmailFiles: entry.zipEmailFiles,
+          filterIds: from?.options.filterIds ?? [],
+          selections: selectionsOf(entry.selections),
+          isOpenFilePasswordProtected: from?.options.isOpenFilePasswordProtected ?? false,
+          isWriteFilePasswordProtected: from?.options.isWriteFilePasswordProtected ?? false,
         },
-        fileOpenPassword: from?.fileOpenPassword ?? null, fileWritePassword: from?.fileWritePassword ?? null,
+        fileOpenPassword: from?.fileOpenPassword ?? null,
+        fileWritePassword: from?.fileWritePassword ?? null,
       });
     }
   }
-  for (const id of r.recipients) await m.getRepository(TaskRecipient).insert({ ...newBase(now), taskId: task.id, recipientId: id, type: 'user', sendEmail: true, seeInHub: false });
+  for (const id of r.recipients)
+    await m
+      .getRepository(TaskRecipient)
+      .insert({ ...newBase(now), taskId: task.id, recipientId: id, type: 'user', sendEmail: true, seeInHub: false });
   // The trigger keeps the slots it already ran when its kind stays the same.
   const keep = previous && previous.kind === f.triggerType ? previous : null;
   await m.getRepository(TaskTrigger).save(triggerOf(now, task.id, keep, f, r, title));
   return task;
 }
 
-function triggerOf(now: Date, taskId: string, current: TaskTriggerRow | null, f: SubscriptionInput, r: Resolved, title: string): TaskTriggerRow {
+function triggerOf(
+  now: Date,
+  taskId: string,
+  current: TaskTriggerRow | null,
+  f: SubscriptionInput,
+  r: Resolved,
+  title: string,
+): TaskTriggerRow {
   const start = new Date(now.getTime()).toISOString();
   const end = new Date(now.getTime() + OPEN_ENDED_MS).toISOString();
   if (f.triggerType === 'Schedule') {
     const s = f.schedule!;
-    return scheduleTrigger(now, taskId, current, {
-      ...s, name: s.name?.trim() || title, timeZone: s.timeZone ?? Intl.DateTimeFormat().resolvedOptions().timeZone,
-      startDate: s.startDate ?? start, endDate: s.endDate ?? end, isActive: s.isActive ?? true,
-    }, 'body.schedule');
+    return scheduleTrigger(
+      now,
+      taskId,
+      current,
+      {
+        ...s,
+        name: s.name?.trim() || title,
+        timeZone: s.timeZone ?? Intl.DateTimeFormat().resolvedOptions().timeZone,
+        startDate: s.startDate ?? start,
+        endDate: s.endDate ?? end,
+        isActive: s.isActive ?? true,
+      },
+      'body.schedule',
+    );
   }
   const e = f.externalEvent;
   return externalEventTrigger(now, taskId, current, {
-    name: e?.name?.trim() || title, description: e?.description ?? null, appId: r.eventAppId, isActive: e?.isActive ?? true,
-    execution: e?.execution ?? null, priority: e?.priority ?? null, startDate: e?.startDate ?? start, endDate: e?.endDate ?? end,
+    name: e?.name?.trim() || title,
+    description: e?.description ?? null,
+    appId: r.eventAppId,
+    isActive: e?.isActive ?? true,
+    execution: e?.execution ?? null,
+    priority: e?.priority ?? null,
+    startDate: e?.startDate ?? start,
+    endDate: e?.endDate ?? end,
   });
 }
 
@@ -241,10 +387,21 @@ function rowOf(ctx: OpContext, f: SubscriptionInput, r: Resolved, current: Subsc
   const title = titleOf(f, r);
   return {
     ...(current ?? { ...newBase(ctx.now()), userId: me(ctx).user.id, taskId: '' }),
-    name: f.name ?? null, description: f.description ?? null, type: f.type, triggerType: f.triggerType, subscribeTo: f.subscribeTo?.trim() || title,
-    reports: r.reports.map((x) => x.entry), chart: r.chart,
-    email: { cc: f.email.bc ?? null, bcc: f.email.bcc ?? null, subject: f.email.subject?.trim() || title, message: f.email.message ?? '' },
-    isActive: f.isActive ?? current?.isActive ?? true, modifiedDate: ctx.now(),
+    name: f.name ?? null,
+    description: f.description ?? null,
+    type: f.type,
+    triggerType: f.triggerType,
+    subscribeTo: f.subscribeTo?.trim() || title,
+    reports: r.reports.map((x) => x.entry),
+    chart: r.chart,
+    email: {
+      cc: f.email.bc ?? null,
+      bcc: f.email.bcc ?? null,
+      subject: f.email.subject?.trim() || title,
+      message: f.email.message ?? '',
+    },
+    isActive: f.isActive ?? current?.isActive ?? true,
+    modifiedDate: ctx.now(),
   };
 }
 
@@ -266,7 +423,8 @@ export async function createSubscription(ctx: OpContext, f: SubscriptionInput) {
 async function ownSubscription(ctx: OpContext, id: string, field: string | null = null): Promise<SubscriptionRow> {
   const row = await ctx.db.getRepository(Subscription).findOneBy({ id, userId: me(ctx).user.id });
   if (row) return row;
-  if (field) throw badInput(`Subscription ${id} is not yours`, [{ field, message: 'must be one of your subscriptions' }]);
+  if (field)
+    throw badInput(`Subscription ${id} is not yours`, [{ field, message: 'must be one of your subscriptions' }]);
   throw notFound(`Subscription ${id}`);
 }
 
@@ -288,7 +446,9 @@ export async function deleteSubscriptions(ctx: OpContext, ids: string[]) {
   const rows: SubscriptionRow[] = [];
   for (const [i, id] of [...new Set(ids)].entries()) rows.push(await ownSubscription(ctx, id, `body.${i}`));
   if (!rows.length) return { deleted: 0 };
-  const live = await ctx.db.getRepository(Request).findBy({ taskId: In(rows.map((r) => r.taskId)), status: In(['queued', 'running']) });
+  const live = await ctx.db
+    .getRepository(Request)
+    .findBy({ taskId: In(rows.map((r) => r.taskId)), status: In(['queued', 'running']) });
   for (const r of live) await ctx.requests.stop(r.id);
   // The subscription goes with its task (ON DELETE CASCADE).
   await ctx.write(() => ctx.db.getRepository(Task).delete(rows.map((r) => r.taskId)));
@@ -296,7 +456,11 @@ export async function deleteSubscriptions(ctx: OpContext, ids: string[]) {
   return { deleted: rows.length };
 }
 
-const ownQuery = (ctx: OpContext) => ctx.db.getRepository(Subscription).createQueryBuilder('s').where('s.userId = :owner', { owner: me(ctx).user.id });
+const ownQuery = (ctx: OpContext) =>
+  ctx.db
+    .getRepository(Subscription)
+    .createQueryBuilder('s')
+    .where('s.userId = :owner', { owner: me(ctx).user.id });
 
 export async function listOwnSubscriptions(ctx: OpContext, list: ListQuery, spec: ListSpec) {
   const page = await pageOf(ownQuery(ctx), spec, list, 's.id', (s) => s);
@@ -325,26 +489,65 @@ async function subscriptionDtos(ctx: OpContext, rows: SubscriptionRow[]) {
   return rows.map((s) => {
     const trigger = triggers.find((x) => x.taskId === s.taskId) ?? null;
     const task = tasks.find((x) => x.id === s.taskId) ?? null;
-    const mine = recipients.filter((r) => r.taskId === s.taskId).map((r) => users.find((u) => u.id === r.recipientId)).filter((u) => !!u);
+    const mine = recipients
+      .filter((r) => r.taskId === s.taskId)
+      .map((r) => users.find((u) => u.id === r.recipientId))
+      .filter((u) => !!u);
     const t = trigger ? triggerDto(trigger, now) : null;
     return {
-      id: s.id, name: s.name, description: s.description, triggerType: s.triggerType, type: s.type, subscribeTo: s.subscribeTo, isActive: s.isActive,
+      id: s.id,
+      name: s.name,
+      description: s.description,
+      triggerType: s.triggerType,
+      type: s.type,
+      subscribeTo: s.subscribeTo,
+      isActive: s.isActive,
       reports: s.reports.map((r) => {
         const report = reports.find((x) => x.id === r.id);
-        return { id: r.id, name: report?.name ?? null, description: report?.description ?? null, formats: r.formats, zipEmailFiles: r.zipEmailFiles, emailAttachment: r.emailAttachment, emailEmbedment: r.emailEmbedment, filter: filterDto(r.selections, r.filter) };
+        return {
+          id: r.id,
+          name: report?.name ?? null,
+          description: report?.description ?? null,
+          formats: r.formats,
+          zipEmailFiles: r.zipEmailFiles,
+          emailAttachment: r.emailAttachment,
+          emailEmbedment: r.emailEmbedment,
+          filter: filterDto(r.selections, r.filter),
+        };
       }),
-      analyticsEntity: s.chart ? { id: s.chart.id, appId: s.chart.appId, serverAddress: s.chart.serverAddress ?? null, type: s.chart.type, format: s.chart.format, width: s.chart.width, height: s.chart.height } : null,
+      analyticsEntity: s.chart
+        ? {
+            id: s.chart.id,
+            appId: s.chart.appId,
+            serverAddress: s.chart.serverAddress ?? null,
+            type: s.chart.type,
+            format: s.chart.format,
+            width: s.chart.width,
+            height: s.chart.height,
+          }
+        : null,
       format: s.chart ? 'png' : null,
       filter: s.chart ? filterDto(s.chart.selections, s.chart.filter) : filterDto([], undefined),
       schedule: t && trigger?.kind === 'Schedule' ? t : null,
       externalEvent: t && trigger?.kind === 'ExternalEvent' ? t : null,
-      recipients: mine.map((u) => ({ id: u.id, fullName: `${u.firstName} ${u.lastName}`.trim(), email: u.email, type: 'user' })),
+      recipients: mine.map((u) => ({
+        id: u.id,
+        fullName: `${u.firstName} ${u.lastName}`.trim(),
+        email: u.email,
+        type: 'user',
+      })),
       email: {
-        bc: s.email.cc, bcc: s.email.bcc, ccAnalyticsVariableId: task?.email?.ccAnalyticsVariableId ?? null, bccAnalyticsVariableId: task?.email?.bccAnalyticsVariableId ?? null,
-        subject: s.email.subject, message: s.email.message,
+        bc: s.email.cc,
+        bcc: s.email.bcc,
+        ccAnalyticsVariableId: task?.email?.ccAnalyticsVariableId ?? null,
+        bccAnalyticsVariableId: task?.email?.bccAnalyticsVariableId ?? null,
+        subject: s.email.subject,
+        message: s.email.message,
       },
-      lastExecutionDate: iso(trigger?.lastFireTime ?? null), nextExecutionDate: iso(trigger?.isActive ? trigger.nextFireTime : null),
-      createdDate: iso(s.createdDate), modifiedDate: iso(s.modifiedDate),
+      lastExecutionDate: iso(trigger?.lastFireTime ?? null),
+      nextExecutionDate: iso(trigger?.isActive ? trigger.nextFireTime : null),
+      createdDate: iso(s.createdDate),
+      modifiedDate: iso(s.modifiedDate),
     };
   });
 }

@@ -39,13 +39,16 @@ const DAY_NAMES = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Frid
 /** Reads the interface's `weeklyDays` text: day names or numbers, separated by commas or blanks. */
 export function parseWeeklyDays(text: string | null | undefined): number[] {
   if (!text) return [];
-  const days = text.split(/[\s,;]+/).filter(Boolean).map((t) => {
-    const n = Number(t);
-    if (Number.isInteger(n) && n >= 0 && n <= 7) return n % 7;
-    const i = DAY_NAMES.findIndex((d) => d.toLowerCase().startsWith(t.toLowerCase().slice(0, 3)) && t.length >= 3);
-    if (i < 0) throw new Error(`"${t}" is not a day of the week`);
-    return i;
-  });
+  const days = text
+    .split(/[\s,;]+/)
+    .filter(Boolean)
+    .map((t) => {
+      const n = Number(t);
+      if (Number.isInteger(n) && n >= 0 && n <= 7) return n % 7;
+      const i = DAY_NAMES.findIndex((d) => d.toLowerCase().startsWith(t.toLowerCase().slice(0, 3)) && t.length >= 3);
+      if (i < 0) throw new Error(`"${t}" is not a day of the week`);
+      return i;
+    });
   return [...new Set(days)].sort((a, b) => a - b);
 }
 
@@ -61,7 +64,8 @@ export function checkTimeZone(timeZone: string): string {
 
 const int = (v: number | undefined, min: number, max: number, name: string, fallback?: number) => {
   const x = v ?? fallback;
-  if (x === undefined || !Number.isInteger(x) || x < min || x > max) throw new Error(`${name} must be a whole number from ${min} to ${max}`);
+  if (x === undefined || !Number.isInteger(x) || x < min || x > max)
+    throw new Error(`${name} must be a whole number from ${min} to ${max}`);
   return x;
 };
 
@@ -178,7 +182,13 @@ export interface DueSlot {
  * start counts from `since`). Slots missed while the app was closed or asleep run once, flagged as a
  * catch-up — never as a burst; a slot due within `toleranceMs` of now is on time.
  */
-export function dueSlot(s: ScheduleSpec, lastScheduledFor: Date | null, since: Date, now: Date, toleranceMs = 5_000): DueSlot | null {
+export function dueSlot(
+  s: ScheduleSpec,
+  lastScheduledFor: Date | null,
+  since: Date,
+  now: Date,
+  toleranceMs = 5_000,
+): DueSlot | null {
   const from = lastScheduledFor ?? new Date(since.getTime() - 1);
   let latest: Date | null = null;
   // Walk the missed slots in batches; a long sleep on an hourly schedule is a few thousand at most.

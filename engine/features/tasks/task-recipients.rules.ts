@@ -23,25 +23,62 @@ export const LIST_TASK_RECIPIENTS: ListSpec = {
   exact: { type: 'x.type' },
 };
 
-interface RecipientRaw { id: string; recipientId: string; type: TaskRecipientType; sendEmail: number; seeInHub: number; name: string | null; emailAddress: string | null; userKind: 'user' | 'recipient' | null; createdDate: string }
+interface RecipientRaw {
+  id: string;
+  recipientId: string;
+  type: TaskRecipientType;
+  sendEmail: number;
+  seeInHub: number;
+  name: string | null;
+  emailAddress: string | null;
+  userKind: 'user' | 'recipient' | null;
+  createdDate: string;
+}
 
 export async function listTaskRecipients(ctx: OpContext, taskId: string, list: ListQuery) {
   const task = await reachableTask(ctx, taskId);
-  const qb = ctx.db.createQueryBuilder().select('x.*').from(RECIPIENTS, 'x').where('x.taskId = :task', { task: task.id });
+  const qb = ctx.db
+    .createQueryBuilder()
+    .select('x.*')
+    .from(RECIPIENTS, 'x')
+    .where('x.taskId = :task', { task: task.id });
   return rawPageOf(qb, LIST_TASK_RECIPIENTS, list, 'x.id', (r: RecipientRaw) => ({
-    id: r.recipientId, taskRecipientId: r.id, type: r.type, name: r.name, emailAddress: r.emailAddress, userKind: r.userKind ?? null,
-    sendEmail: !!r.sendEmail, seeInHub: !!r.seeInHub, createdDate: iso(r.createdDate),
+    id: r.recipientId,
+    taskRecipientId: r.id,
+    type: r.type,
+    name: r.name,
+    emailAddress: r.emailAddress,
+    userKind: r.userKind ?? null,
+    sendEmail: !!r.sendEmail,
+    seeInHub: !!r.seeInHub,
+    createdDate: iso(r.createdDate),
   }));
 }
 
-export interface RecipientInput { id: string; type: TaskRecipientType; sendEmail?: boolean; seeInHub?: boolean }
+export interface RecipientInput {
+  id: string;
+  type: TaskRecipientType;
+  sendEmail?: boolean;
+  seeInHub?: boolean;
+}
 
 /** Users and groups named must exist; each is added once (a second add updates its options). */
 async function checkRecipients(ctx: OpContext, items: RecipientInput[]) {
-  const users = new Set((await ctx.db.getRepository(User).findBy({ id: In(items.filter((r) => r.type === 'user').map((r) => r.id)) })).map((u) => u.id));
-  const groups = new Set((await ctx.db.getRepository(Group).findBy({ id: In(items.filter((r) => r.type === 'group').map((r) => r.id)) })).map((g) => g.id));
+  const users = new Set(
+    (await ctx.db.getRepository(User).findBy({ id: In(items.filter((r) => r.type === 'user').map((r) => r.id)) })).map(
+      (u) => u.id,
+    ),
+  );
+  const groups = new Set(
+    (
+      await ctx.db.getRepository(Group).findBy({ id: In(items.filter((r) => r.type === 'group').map((r) => r.id)) })
+    ).map((g) => g.id),
+  );
   items.forEach((r, i) => {
-    if (!(r.type === 'user' ? users : groups).has(r.id)) throw badInput(`No ${r.type} has the id ${r.id}`, [{ field: `body.${i}.id`, message: `must be an existing ${r.type}` }]);
+    if (!(r.type === 'user' ? users : groups).has(r.id))
+      throw badInput(`No ${r.type} has the id ${r.id}`, [
+        { field: `body.${i}.id`, message: `must be an existing ${r.type}` },
+      ]);
   });
 }
 
@@ -51,8 +88,21 @@ export async function addTaskRecipients(ctx: OpContext, taskId: string, items: R
   await ctx.db.transaction(async (m) => {
     for (const r of items) {
       const existing = await m.getRepository(TaskRecipient).findOneBy({ taskId: task.id, recipientId: r.id });
-      if (existing) await m.getRepository(TaskRecipient).update(existing.id, { sendEmail: r.sendEmail ?? existing.sendEmail, seeInHub: r.seeInHub ?? existing.seeInHub, modifiedDate: ctx.now() });
-      else await m.getRepository(TaskRecipient).insert({ ...newBase(ctx.now()), taskId: task.id, recipientId: r.id, type: r.type, sendEmail: r.sendEmail ?? true, seeInHub: r.seeInHub ?? true });
+      if (existing)
+        await m.getRepository(TaskRecipient).update(existing.id, {
+          sendEmail: r.sendEmail ?? existing.sendEmail,
+          seeInHub: r.seeInHub ?? existing.seeInHub,
+          modifiedDate: ctx.now(),
+        });
+      else
+        await m.getRepository(TaskRecipient).insert({
+          ...newBase(ctx.now()),
+          taskId: task.id,
+          recipientId: r.id,
+          type: r.type,
+          sendEmail: r.sendEmail ?? true,
+          seeInHub: r.seeInHub ?? true,
+        });
     }
   });
   return { added: items.length };
@@ -64,7 +114,9 @@ export async function replaceTaskRecipients(ctx: OpContext, taskId: string, item
   await checkRecipients(ctx, items);
   const keep = items.map((r) => r.id);
   await ctx.db.transaction(async (m) => {
-    const stale = (await m.getRepository(TaskRecipient).findBy({ taskId: task.id })).filter((r) => !keep.includes(r.recipientId));
+    const stale = (await m.getRepository(TaskRecipient).findBy({ taskId: task.id })).filter(
+      (r) => !keep.includes(r.recipientId),
+    );
     if (stale.length) await m.getRepository(TaskRecipient).delete({ id: In(stale.map((r) => r.id)) });
   });
   return addTaskRecipients(ctx, taskId, items);
@@ -73,13 +125,20 @@ export async function replaceTaskRecipients(ctx: OpContext, taskId: string, item
 export async function updateTaskRecipient(ctx: OpContext, taskId: string, r: Required<RecipientInput>) {
   const task = await reachableTask(ctx, taskId);
   const row = await ctx.db.getRepository(TaskRecipient).findOneBy({ taskId: task.id, recipientId: r.id });
-  if (!row) throw badInput(`The ${r.type} is not a recipient of the task`, [{ field: 'body.id', message: 'must be a recipient of the task' }]);
-  await ctx.db.getRepository(TaskRecipient).update(row.id, { sendEmail: r.sendEmail, seeInHub: r.seeInHub, modifiedDate: ctx.now() });
+  if (!row)
+    throw badInput(`The ${r.type} is not a recipient of the task`, [
+      { field: 'body.id', message: 'must be a recipient of the task' },
+    ]);
+  await ctx.db
+    .getRepository(TaskRecipient)
+    .update(row.id, { sendEmail: r.sendEmail, seeInHub: r.seeInHub, modifiedDate: ctx.now() });
   return { id: r.id, type: row.type, sendEmail: r.sendEmail, seeInHub: r.seeInHub };
 }
 
 export async function deleteTaskRecipients(ctx: OpContext, taskId: string, recipientIds: string[]) {
   const task = await reachableTask(ctx, taskId);
-  const result = recipientIds.length ? await ctx.db.getRepository(TaskRecipient).delete({ taskId: task.id, recipientId: In(recipientIds) }) : { affected: 0 };
+  const result = recipientIds.length
+    ? await ctx.db.getRepository(TaskRecipient).delete({ taskId: task.id, recipientId: In(recipientIds) })
+    : { affected: 0 };
   return { deleted: result.affected ?? 0 };
 }

@@ -16,26 +16,53 @@ import { TaskReport, type TaskReportOptions, type TaskReportRow, type TaskRow } 
 import { reachableTask, reportOfTask } from './tasks.rules.js';
 
 export const LIST_TASK_REPORTS: ListSpec = {
-  sort: { Format: 'tr.format', CreatedDate: 'tr.createdDate', ModifiedDate: 'tr.modifiedDate', 'Report.Name': '(SELECT LOWER(r.name) FROM reports r WHERE r.id = tr.reportId)' },
+  sort: {
+    Format: 'tr.format',
+    CreatedDate: 'tr.createdDate',
+    ModifiedDate: 'tr.modifiedDate',
+    'Report.Name': '(SELECT LOWER(r.name) FROM reports r WHERE r.id = tr.reportId)',
+  },
   defaultSort: { by: 'CreatedDate', direction: 'asc' },
   exact: { selected_format_id: 'tr.format' },
 };
 
 export const DEFAULT_TASK_REPORT_OPTIONS: TaskReportOptions = {
-  zipFolderFiles: false, zipEmailFiles: false, evaluateConditionForEachIteration: false,
-  folderVariable: null, recipientsVariable: null, ftpVariable: null, hubAuthorizedUserVariable: null,
-  emailAttachment: true, emailEmbedment: false, publishToServiceHub: false, maxFileOccurrences: 0, secureOutputFiles: false,
-  isOpenFilePasswordProtected: false, isWriteFilePasswordProtected: false,
-  conditionIds: [], filterIds: [], storageServices: [], folders: [], hubFolderId: null,
-  numberDecimalSeparator: null, numberGroupSeparator: null, overwriteReportApps: [],
+  zipFolderFiles: false,
+  zipEmailFiles: false,
+  evaluateConditionForEachIteration: false,
+  folderVariable: null,
+  recipientsVariable: null,
+  ftpVariable: null,
+  hubAuthorizedUserVariable: null,
+  emailAttachment: true,
+  emailEmbedment: false,
+  publishToServiceHub: false,
+  maxFileOccurrences: 0,
+  secureOutputFiles: false,
+  isOpenFilePasswordProtected: false,
+  isWriteFilePasswordProtected: false,
+  conditionIds: [],
+  filterIds: [],
+  storageServices: [],
+  folders: [],
+  hubFolderId: null,
+  numberDecimalSeparator: null,
+  numberGroupSeparator: null,
+  overwriteReportApps: [],
 };
 
 /** The format a task report may make of the report, as the report names it, or a 400 naming `field`. */
 export function offeredFormat(report: ReportRow, asked: string, field: string): OutputFormat {
   // Png draws the report's first chart: an image for a mail body, offered where the report has one.
-  const offered: OutputFormat[] = [...formatsOf(report), ...(!report.templateFile && report.document.blocks.some((b) => b.type === 'chart') ? ['Png' as const] : [])];
+  const offered: OutputFormat[] = [
+    ...formatsOf(report),
+    ...(!report.templateFile && report.document.blocks.some((b) => b.type === 'chart') ? ['Png' as const] : []),
+  ];
   const format = offered.find((x) => x.toLowerCase() === asked.toLowerCase());
-  if (!format) throw badInput(`A ${report.type} report cannot be made as ${asked}`, [{ field, message: `must be one of: ${offered.join(', ')}` }]);
+  if (!format)
+    throw badInput(`A ${report.type} report cannot be made as ${asked}`, [
+      { field, message: `must be one of: ${offered.join(', ')}` },
+    ]);
   return format;
 }
 
@@ -53,12 +80,30 @@ const linkId = (...parts: string[]) => {
 function setAShape(tr: TaskReportRow) {
   const o = tr.options;
   return {
-    reportConditions: o.conditionIds.map((conditionId) => ({ id: linkId(tr.id, 'condition', conditionId), taskReportId: tr.id, conditionId })),
-    reportFilters: o.filterIds.map((filterId, order) => ({ id: linkId(tr.id, 'filter', filterId), taskReportId: tr.id, filterId, order })),
-    reportStorageServices: o.storageServices.map((x) => ({ id: linkId(tr.id, 'storage', x.fileStorageServiceId, x.path), fileStorageServiceId: x.fileStorageServiceId, path: x.path, sharePointSiteUrl: x.siteUrl, order: x.order })),
+    reportConditions: o.conditionIds.map((conditionId) => ({
+      id: linkId(tr.id, 'condition', conditionId),
+      taskReportId: tr.id,
+      conditionId,
+    })),
+    reportFilters: o.filterIds.map((filterId, order) => ({
+      id: linkId(tr.id, 'filter', filterId),
+      taskReportId: tr.id,
+      filterId,
+      order,
+    })),
+    reportStorageServices: o.storageServices.map((x) => ({
+      id: linkId(tr.id, 'storage', x.fileStorageServiceId, x.path),
+      fileStorageServiceId: x.fileStorageServiceId,
+      path: x.path,
+      sharePointSiteUrl: x.siteUrl,
+      order: x.order,
+    })),
     reportFolders: o.folders.map((path) => ({ id: linkId(tr.id, 'folder', path), taskReportId: tr.id, path })),
-    dropboxVariable: o.dropboxVariable ?? null, onedriveVariable: o.onedriveVariable ?? null, googledriveVariable: o.googledriveVariable ?? null,
-    fileOpenPassword: null, fileWritePassword: null,
+    dropboxVariable: o.dropboxVariable ?? null,
+    onedriveVariable: o.onedriveVariable ?? null,
+    googledriveVariable: o.googledriveVariable ?? null,
+    fileOpenPassword: null,
+    fileWritePassword: null,
   };
 }
 
@@ -71,11 +116,27 @@ export async function taskReportDto(ctx: OpContext, tr: TaskReportRow) {
     return ids.map((id) => ({ id, name: found.find((x) => x.id === id)?.name ?? null }));
   };
   return {
-    ...rest, ...options, createdDate: iso(tr.createdDate), modifiedDate: iso(tr.modifiedDate),
-    filters: await named(options.filterIds.length ? ctx.db.getRepository(Filter).findBy({ id: In(options.filterIds) }) : Promise.resolve([]), options.filterIds),
-    conditions: await named(options.conditionIds.length ? ctx.db.getRepository(Condition).findBy({ id: In(options.conditionIds) }) : Promise.resolve([]), options.conditionIds),
-    reportName: report?.name ?? null, reportType: report?.type ?? null, outputFormats: report ? formatsOf(report) : [],
-    hasFileOpenPassword: fileOpenPassword !== null, hasFileWritePassword: fileWritePassword !== null,
+    ...rest,
+    ...options,
+    createdDate: iso(tr.createdDate),
+    modifiedDate: iso(tr.modifiedDate),
+    filters: await named(
+      options.filterIds.length
+        ? ctx.db.getRepository(Filter).findBy({ id: In(options.filterIds) })
+        : Promise.resolve([]),
+      options.filterIds,
+    ),
+    conditions: await named(
+      options.conditionIds.length
+        ? ctx.db.getRepository(Condition).findBy({ id: In(options.conditionIds) })
+        : Promise.resolve([]),
+      options.conditionIds,
+    ),
+    reportName: report?.name ?? null,
+    reportType: report?.type ?? null,
+    outputFormats: report ? formatsOf(report) : [],
+    hasFileOpenPassword: fileOpenPassword !== null,
+    hasFileWritePassword: fileWritePassword !== null,
     ...setAShape(tr),
   };
 }
@@ -92,21 +153,31 @@ export async function taskReportDtoB(ctx: OpContext, dto: Awaited<ReturnType<typ
     ...dto,
     reportID: dto.reportId,
     iterationOptions: {
-      zipEmailFiles: dto.zipEmailFiles, evaluateConditionForEachIteration: dto.evaluateConditionForEachIteration, recipientsVariable: dto.recipientsVariable,
-      folderVariable: dto.folderVariable, hubAuthorizedUserVariable: dto.hubAuthorizedUserVariable,
+      zipEmailFiles: dto.zipEmailFiles,
+      evaluateConditionForEachIteration: dto.evaluateConditionForEachIteration,
+      recipientsVariable: dto.recipientsVariable,
+      folderVariable: dto.folderVariable,
+      hubAuthorizedUserVariable: dto.hubAuthorizedUserVariable,
     },
     filters: dto.filters.map((f, order) => ({ ...f, order })),
     storageServices: dto.storageServices.map((x) => {
       const service = services.find((s) => s.id === x.fileStorageServiceId);
       return {
-        ...x, id: linkId(dto.id, 'storage', x.fileStorageServiceId, x.path), fileStorageServiceID: x.fileStorageServiceId,
-        type: service?.type ?? null, name: service?.name ?? null, zipeFiles: x.zipFiles,
+        ...x,
+        id: linkId(dto.id, 'storage', x.fileStorageServiceId, x.path),
+        fileStorageServiceID: x.fileStorageServiceId,
+        type: service?.type ?? null,
+        name: service?.name ?? null,
+        zipeFiles: x.zipFiles,
       };
     }),
     hub: { folderID: dto.hubFolderId, hubMaxFileOccurrences: dto.maxFileOccurrences },
     // Set B's single file-storage target: a folder path here (a storage service goes under storageServices).
     fileStorage: { fileStorageServiceID: null, path: dto.folders[0] ?? null },
-    separatorOptions: { numberDecimalSeparator: dto.numberDecimalSeparator, numberGroupSeparator: dto.numberGroupSeparator },
+    separatorOptions: {
+      numberDecimalSeparator: dto.numberDecimalSeparator,
+      numberGroupSeparator: dto.numberGroupSeparator,
+    },
   };
 }
 
@@ -149,38 +220,72 @@ export async function saveTaskReport(ctx: OpContext, taskId: string, id: string 
   // One entry per report and format: a second would make the same files twice and be removed by the same name.
   const twin = await ctx.db.getRepository(TaskReport).findOneBy({ taskId: task.id, reportId: report.id, format });
   if (twin && twin.id !== current?.id) {
-    throw conflict(`“${report.name}” is already in the task as ${format}: change that entry instead`, [{ field: f.fields.reportId, message: `is already in the task as ${format}` }]);
+    throw conflict(`“${report.name}” is already in the task as ${format}: change that entry instead`, [
+      { field: f.fields.reportId, message: `is already in the task as ${format}` },
+    ]);
   }
-  const options: TaskReportOptions = { ...DEFAULT_TASK_REPORT_OPTIONS, ...(current?.options ?? {}), ...stripUndefined(f.options) };
+  const options: TaskReportOptions = {
+    ...DEFAULT_TASK_REPORT_OPTIONS,
+    ...(current?.options ?? {}),
+    ...stripUndefined(f.options),
+  };
   if (options.filterIds.length) {
     const found = await ctx.db.getRepository(Filter).findBy({ id: In(options.filterIds), projectId: task.projectId });
-    if (found.length !== new Set(options.filterIds).size) throw badInput('A filter is not one of the task\'s project', [{ field: f.fields.filters, message: 'must be filters of the task\'s project' }]);
+    if (found.length !== new Set(options.filterIds).size)
+      throw badInput("A filter is not one of the task's project", [
+        { field: f.fields.filters, message: "must be filters of the task's project" },
+      ]);
   }
   if (options.storageServices.length) {
-    const found = await ctx.db.getRepository(StorageService).findBy({ id: In(options.storageServices.map((x) => x.fileStorageServiceId)) });
+    const found = await ctx.db
+      .getRepository(StorageService)
+      .findBy({ id: In(options.storageServices.map((x) => x.fileStorageServiceId)) });
     const field = f.fields.filters === 'body.filters' ? 'body.storageServices' : 'body.reportStorageServices';
     const errors = options.storageServices.flatMap((x, i) => [
-      ...(found.some((y) => y.id === x.fileStorageServiceId) ? [] : [{ field: `${field}.${i}.${f.fields.filters === 'body.filters' ? 'fileStorageServiceID' : 'fileStorageServiceId'}`, message: 'is not a storage service' }]),
-      ...(confinedRelative(x.path) === null ? [{ field: `${field}.${i}.path`, message: 'must stay inside the storage service (no "..", no drive)' }] : []),
+      ...(found.some((y) => y.id === x.fileStorageServiceId)
+        ? []
+        : [
+            {
+              field: `${field}.${i}.${f.fields.filters === 'body.filters' ? 'fileStorageServiceID' : 'fileStorageServiceId'}`,
+              message: 'is not a storage service',
+            },
+          ]),
+      ...(confinedRelative(x.path) === null
+        ? [{ field: `${field}.${i}.path`, message: 'must stay inside the storage service (no "..", no drive)' }]
+        : []),
     ]);
     if (errors.length) throw badInput('A storage destination is not valid', errors);
   }
   if (options.hubFolderId && !(await ctx.db.getRepository(HubFolder).existsBy({ id: options.hubFolderId }))) {
-    throw badInput('The hub folder does not exist', [{ field: 'body.hub.folderID', message: 'is not a folder of the hub' }]);
+    throw badInput('The hub folder does not exist', [
+      { field: 'body.hub.folderID', message: 'is not a folder of the hub' },
+    ]);
   }
   if (options.conditionIds.length) {
-    const found = await ctx.db.getRepository(Condition).findBy({ id: In(options.conditionIds), projectId: task.projectId });
-    if (found.length !== new Set(options.conditionIds).size) throw badInput('A condition is not one of the task\'s project', [{ field: f.fields.conditions, message: 'must be conditions of the task\'s project' }]);
+    const found = await ctx.db
+      .getRepository(Condition)
+      .findBy({ id: In(options.conditionIds), projectId: task.projectId });
+    if (found.length !== new Set(options.conditionIds).size)
+      throw badInput("A condition is not one of the task's project", [
+        { field: f.fields.conditions, message: "must be conditions of the task's project" },
+      ]);
   }
   const row: TaskReportRow = {
-    ...(current ?? newBase(ctx.now())), taskId: task.id, reportId: report.id, format, options,
+    ...(current ?? newBase(ctx.now())),
+    taskId: task.id,
+    reportId: report.id,
+    format,
+    options,
     fileOpenPassword: ctx.secrets.sealOrKeep(f.fileOpenPassword, current?.fileOpenPassword ?? null),
     fileWritePassword: ctx.secrets.sealOrKeep(f.fileWritePassword, current?.fileWritePassword ?? null),
     modifiedDate: ctx.now(),
   };
   if (!options.isOpenFilePasswordProtected) row.fileOpenPassword = null;
   if (!options.isWriteFilePasswordProtected) row.fileWritePassword = null;
-  if (options.isOpenFilePasswordProtected && !row.fileOpenPassword) throw badInput('A protected file needs its password', [{ field: 'body.fileOpenPassword', message: 'is required when isOpenFilePasswordProtected is true' }]);
+  if (options.isOpenFilePasswordProtected && !row.fileOpenPassword)
+    throw badInput('A protected file needs its password', [
+      { field: 'body.fileOpenPassword', message: 'is required when isOpenFilePasswordProtected is true' },
+    ]);
   await ctx.db.getRepository(TaskReport).save(row);
   return taskReportDto(ctx, row);
 }
@@ -188,7 +293,12 @@ export async function saveTaskReport(ctx: OpContext, taskId: string, id: string 
 export async function deleteTaskReports(ctx: OpContext, taskId: string, ids: string[]) {
   const task = await reachableTask(ctx, taskId);
   for (const [i, id] of ids.entries()) {
-    await foundOrFieldError(reachableTaskReport(ctx, task, id), `Task report ${id} is not one of the task's`, `body.${i}`, 'must be a report of the task');
+    await foundOrFieldError(
+      reachableTaskReport(ctx, task, id),
+      `Task report ${id} is not one of the task's`,
+      `body.${i}`,
+      'must be a report of the task',
+    );
   }
   if (ids.length) await ctx.db.getRepository(TaskReport).delete({ taskId: task.id, id: In(ids) });
   return { deleted: ids.length };

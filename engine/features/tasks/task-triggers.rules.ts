@@ -17,14 +17,25 @@ export const LIST_TASK_TRIGGERS: ListSpec = {
 };
 
 /** The stored schedule as the fire-time functions take it. */
-export function scheduleOf(t: Pick<TaskTriggerRow, 'schedule' | 'timeZone' | 'startDate' | 'endDate'>): ScheduleSpec | null {
+export function scheduleOf(
+  t: Pick<TaskTriggerRow, 'schedule' | 'timeZone' | 'startDate' | 'endDate'>,
+): ScheduleSpec | null {
   const s = t.schedule;
   if (!s || !t.timeZone || !t.startDate) return null;
   return {
-    frequency: (s.frequency || 'Once') as Frequency, timeZone: t.timeZone, startDate: t.startDate, endDate: t.endDate,
-    atHour: s.atHour ?? undefined, atMinute: s.atMinut ?? undefined, everyHours: s.everyHours ?? undefined,
-    fromHour: s.fromHour ?? undefined, fromMinute: s.fromMinut ?? undefined, toHour: s.toHour ?? undefined,
-    weeklyDays: parseWeeklyDays(s.weeklyDays), day: s.day ?? undefined, month: s.month ?? undefined,
+    frequency: (s.frequency || 'Once') as Frequency,
+    timeZone: t.timeZone,
+    startDate: t.startDate,
+    endDate: t.endDate,
+    atHour: s.atHour ?? undefined,
+    atMinute: s.atMinut ?? undefined,
+    everyHours: s.everyHours ?? undefined,
+    fromHour: s.fromHour ?? undefined,
+    fromMinute: s.fromMinut ?? undefined,
+    toHour: s.toHour ?? undefined,
+    weeklyDays: parseWeeklyDays(s.weeklyDays),
+    day: s.day ?? undefined,
+    month: s.month ?? undefined,
   };
 }
 
@@ -32,7 +43,10 @@ export function scheduleOf(t: Pick<TaskTriggerRow, 'schedule' | 'timeZone' | 'st
 export function timeZoneOffset(timeZone: string | null, at: Date): string | null {
   if (!timeZone) return null;
   try {
-    const name = new Intl.DateTimeFormat('en-US', { timeZone, timeZoneName: 'longOffset' }).formatToParts(at).find((p) => p.type === 'timeZoneName')?.value ?? '';
+    const name =
+      new Intl.DateTimeFormat('en-US', { timeZone, timeZoneName: 'longOffset' })
+        .formatToParts(at)
+        .find((p) => p.type === 'timeZoneName')?.value ?? '';
     return name === 'GMT' ? '+00:00' : name.replace(/^GMT/, '');
   } catch {
     return null;
@@ -46,20 +60,45 @@ export function timeZoneOffset(timeZone: string | null, at: Date): string | null
  */
 /** An external event answers the schedule's fields too, empty: the interface's schedule object names them all. */
 const NO_SCHEDULE: { [K in keyof StoredSchedule]: StoredSchedule[K] | null } = {
-  frequency: null, day: null, month: null, atHour: null, atMinut: null, everyHours: null, fromHour: null, fromMinut: null, toHour: null, toMinut: null, weeklyDays: null,
+  frequency: null,
+  day: null,
+  month: null,
+  atHour: null,
+  atMinut: null,
+  everyHours: null,
+  fromHour: null,
+  fromMinut: null,
+  toHour: null,
+  toMinut: null,
+  weeklyDays: null,
 };
 
 export function triggerDto(t: TaskTriggerRow, now: Date) {
   const spec = t.kind === 'Schedule' ? scheduleOf(t) : null;
   return {
-    id: t.id, taskId: t.taskId, type: t.kind, name: t.name, description: t.description, isActive: t.isActive,
-    execution: t.execution, priority: t.priority, timeZone: t.timeZone, ...NO_SCHEDULE, ...(t.schedule ?? {}),
+    id: t.id,
+    taskId: t.taskId,
+    type: t.kind,
+    name: t.name,
+    description: t.description,
+    isActive: t.isActive,
+    execution: t.execution,
+    priority: t.priority,
+    timeZone: t.timeZone,
+    ...NO_SCHEDULE,
+    ...(t.schedule ?? {}),
     timeZoneOfset: timeZoneOffset(t.timeZone, now),
-    appId: t.appId, appID: t.appId, analyticsEvent: t.analyticsEvent, startDate: iso(t.startDate), endDate: iso(t.endDate),
-    lastFireTime: iso(t.lastFireTime), nextFireTime: iso(t.nextFireTime),
+    appId: t.appId,
+    appID: t.appId,
+    analyticsEvent: t.analyticsEvent,
+    startDate: iso(t.startDate),
+    endDate: iso(t.endDate),
+    lastFireTime: iso(t.lastFireTime),
+    nextFireTime: iso(t.nextFireTime),
     summary: spec ? describeSchedule(spec) : null,
     nextRuns: spec && t.isActive ? nextFireTimes(spec, now, 5).map((d) => d.toISOString()) : [],
-    createdDate: iso(t.createdDate), modifiedDate: iso(t.modifiedDate),
+    createdDate: iso(t.createdDate),
+    modifiedDate: iso(t.modifiedDate),
   };
 }
 
@@ -77,25 +116,58 @@ async function triggerOf(ctx: OpContext, taskId: string, id: string, kind: Trigg
   return row;
 }
 
-export const getTrigger = async (ctx: OpContext, taskId: string, id: string, kind: TriggerKind) => triggerDto(await triggerOf(ctx, taskId, id, kind), ctx.now());
+export const getTrigger = async (ctx: OpContext, taskId: string, id: string, kind: TriggerKind) =>
+  triggerDto(await triggerOf(ctx, taskId, id, kind), ctx.now());
 
 /**
  * A schedule trigger of a task from its input (a change keeps the slots already run), with its next
  * fire time computed at once so a change takes effect at once. Checks what zod cannot alone.
  */
-export function scheduleTrigger(now: Date, taskId: string, current: TaskTriggerRow | null, f: ScheduleInput & { isActive?: boolean }, field = 'body'): TaskTriggerRow {
+export function scheduleTrigger(
+  now: Date,
+  taskId: string,
+  current: TaskTriggerRow | null,
+  f: ScheduleInput & { isActive?: boolean },
+  field = 'body',
+): TaskTriggerRow {
   const schedule: StoredSchedule = {
-    frequency: f.frequency ?? 'Once', day: f.day ?? null, month: f.month ?? null, atHour: f.atHour ?? null, atMinut: f.atMinut ?? null,
-    everyHours: f.everyHours ?? null, fromHour: f.fromHour ?? null, fromMinut: f.fromMinut ?? null, toHour: f.toHour ?? null, toMinut: f.toMinut ?? null,
+    frequency: f.frequency ?? 'Once',
+    day: f.day ?? null,
+    month: f.month ?? null,
+    atHour: f.atHour ?? null,
+    atMinut: f.atMinut ?? null,
+    everyHours: f.everyHours ?? null,
+    fromHour: f.fromHour ?? null,
+    fromMinut: f.fromMinut ?? null,
+    toHour: f.toHour ?? null,
+    toMinut: f.toMinut ?? null,
     weeklyDays: f.weeklyDays ?? null,
   };
-  if (schedule.frequency === 'Weekly' && !parseWeeklyDays(schedule.weeklyDays).length) throw badInput('A weekly schedule needs its days', [{ field: `${field}.weeklyDays`, message: 'is required for a weekly schedule' }]);
-  if (schedule.frequency === 'Yearly' && !schedule.month) throw badInput('A yearly schedule needs its month', [{ field: `${field}.month`, message: 'is required for a yearly schedule' }]);
+  if (schedule.frequency === 'Weekly' && !parseWeeklyDays(schedule.weeklyDays).length)
+    throw badInput('A weekly schedule needs its days', [
+      { field: `${field}.weeklyDays`, message: 'is required for a weekly schedule' },
+    ]);
+  if (schedule.frequency === 'Yearly' && !schedule.month)
+    throw badInput('A yearly schedule needs its month', [
+      { field: `${field}.month`, message: 'is required for a yearly schedule' },
+    ]);
   const row: TaskTriggerRow = {
     ...(current ?? { ...newBase(now), lastFireTime: null, lastScheduledFor: null }),
-    taskId, kind: 'Schedule', name: f.name, description: null, isActive: f.isActive ?? current?.isActive ?? true,
-    execution: f.execution ?? null, priority: f.priority ?? null, timeZone: f.timeZone, schedule, appId: null, analyticsEvent: null,
-    startDate: new Date(f.startDate), endDate: f.endDate ? new Date(f.endDate) : null, nextFireTime: null, modifiedDate: now,
+    taskId,
+    kind: 'Schedule',
+    name: f.name,
+    description: null,
+    isActive: f.isActive ?? current?.isActive ?? true,
+    execution: f.execution ?? null,
+    priority: f.priority ?? null,
+    timeZone: f.timeZone,
+    schedule,
+    appId: null,
+    analyticsEvent: null,
+    startDate: new Date(f.startDate),
+    endDate: f.endDate ? new Date(f.endDate) : null,
+    nextFireTime: null,
+    modifiedDate: now,
   };
   // From now, or from the last slot run: a changed schedule never re-runs a slot it already ran.
   const after = row.lastScheduledFor && row.lastScheduledFor > now ? row.lastScheduledFor : now;
@@ -104,7 +176,12 @@ export function scheduleTrigger(now: Date, taskId: string, current: TaskTriggerR
 }
 
 /** Adds (no id) or changes a schedule. */
-export async function saveSchedule(ctx: OpContext, taskId: string, id: string | null, f: ScheduleInput & { isActive?: boolean }) {
+export async function saveSchedule(
+  ctx: OpContext,
+  taskId: string,
+  id: string | null,
+  f: ScheduleInput & { isActive?: boolean },
+) {
   const task = await reachableTask(ctx, taskId);
   const current = id ? await triggerOf(ctx, taskId, id, 'Schedule') : null;
   const row = scheduleTrigger(ctx.now(), task.id, current, f);
@@ -114,18 +191,42 @@ export async function saveSchedule(ctx: OpContext, taskId: string, id: string | 
 }
 
 export interface ExternalEventInput {
-  name: string; description?: string | null; appId: string | null; isActive?: boolean; execution?: string | null; priority?: number | null;
-  analyticsEvent?: string | null; startDate: string; endDate?: string | null; timeZone?: string | null;
+  name: string;
+  description?: string | null;
+  appId: string | null;
+  isActive?: boolean;
+  execution?: string | null;
+  priority?: number | null;
+  analyticsEvent?: string | null;
+  startDate: string;
+  endDate?: string | null;
+  timeZone?: string | null;
 }
 
 /** An external-event trigger of a task from its input: the task runs when the named analytics app reloads. */
-export function externalEventTrigger(now: Date, taskId: string, current: TaskTriggerRow | null, f: ExternalEventInput): TaskTriggerRow {
+export function externalEventTrigger(
+  now: Date,
+  taskId: string,
+  current: TaskTriggerRow | null,
+  f: ExternalEventInput,
+): TaskTriggerRow {
   return {
     ...(current ?? { ...newBase(now), lastFireTime: null, lastScheduledFor: null }),
-    taskId, kind: 'ExternalEvent', name: f.name, description: f.description ?? null, isActive: f.isActive ?? current?.isActive ?? true,
-    execution: f.execution ?? null, priority: f.priority ?? null, timeZone: f.timeZone ?? null, schedule: null,
-    appId: f.appId, analyticsEvent: f.analyticsEvent ?? 'Reload', startDate: new Date(f.startDate), endDate: f.endDate ? new Date(f.endDate) : null,
-    nextFireTime: null, modifiedDate: now,
+    taskId,
+    kind: 'ExternalEvent',
+    name: f.name,
+    description: f.description ?? null,
+    isActive: f.isActive ?? current?.isActive ?? true,
+    execution: f.execution ?? null,
+    priority: f.priority ?? null,
+    timeZone: f.timeZone ?? null,
+    schedule: null,
+    appId: f.appId,
+    analyticsEvent: f.analyticsEvent ?? 'Reload',
+    startDate: new Date(f.startDate),
+    endDate: f.endDate ? new Date(f.endDate) : null,
+    nextFireTime: null,
+    modifiedDate: now,
   };
 }
 
@@ -147,9 +248,14 @@ export async function deleteTrigger(ctx: OpContext, taskId: string, id: string, 
 /** Deletes triggers of the task (of one kind when given); every id must be one of them. */
 export async function deleteTriggers(ctx: OpContext, taskId: string, ids: string[], kind?: TriggerKind) {
   const task = await reachableTask(ctx, taskId);
-  const found = ids.length ? await ctx.db.getRepository(TaskTrigger).findBy({ taskId: task.id, id: In(ids), ...(kind ? { kind } : {}) }) : [];
+  const found = ids.length
+    ? await ctx.db.getRepository(TaskTrigger).findBy({ taskId: task.id, id: In(ids), ...(kind ? { kind } : {}) })
+    : [];
   ids.forEach((id, i) => {
-    if (!found.some((t) => t.id === id)) throw badInput(`Trigger ${id} is not one of the task's`, [{ field: `body.${i}`, message: 'must be a trigger of the task' }]);
+    if (!found.some((t) => t.id === id))
+      throw badInput(`Trigger ${id} is not one of the task's`, [
+        { field: `body.${i}`, message: 'must be a trigger of the task' },
+      ]);
   });
   if (found.length) await ctx.db.getRepository(TaskTrigger).delete({ id: In(found.map((t) => t.id)) });
   return { deleted: found.length };

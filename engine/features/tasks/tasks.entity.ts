@@ -67,7 +67,10 @@ export const Task = new EntitySchema<TaskRow>({
     modifiedBy: ref(),
   },
   foreignKeys: [{ target: 'Project', columnNames: ['projectId'], referencedColumnNames: ['id'], onDelete: 'CASCADE' }],
-  indices: [{ name: 'IDX_tasks_project_id', columns: ['projectId', 'id'] }, { name: 'IDX_tasks_project', columns: ['projectId'] }],
+  indices: [
+    { name: 'IDX_tasks_project_id', columns: ['projectId', 'id'] },
+    { name: 'IDX_tasks_project', columns: ['projectId'] },
+  ],
 });
 
 /** How one report runs within a task: its format and every option of set A 2.19 / set B 2.12. */
@@ -92,7 +95,13 @@ export interface TaskReportOptions {
   isWriteFilePasswordProtected: boolean;
   conditionIds: string[];
   filterIds: string[];
-  storageServices: { fileStorageServiceId: string; path: string; siteUrl: string | null; zipFiles: boolean; order: number }[];
+  storageServices: {
+    fileStorageServiceId: string;
+    path: string;
+    siteUrl: string | null;
+    zipFiles: boolean;
+    order: number;
+  }[];
   folders: string[];
   hubFolderId: string | null;
   numberDecimalSeparator: string | null;
@@ -220,5 +229,8 @@ export const TaskTrigger = new EntitySchema<TaskTriggerRow>({
     nextFireTime: when(),
   },
   foreignKeys: [{ target: 'Task', columnNames: ['taskId'], referencedColumnNames: ['id'], onDelete: 'CASCADE' }],
-  indices: [{ name: 'IDX_task_triggers_task', columns: ['taskId'] }, { name: 'IDX_task_triggers_next', columns: ['nextFireTime'] }],
+  indices: [
+    { name: 'IDX_task_triggers_task', columns: ['taskId'] },
+    { name: 'IDX_task_triggers_next', columns: ['nextFireTime'] },
+  ],
 });

@@ -14,92 +14,267 @@ export const TaskCreateA = z.object({ name: v.text(), projectId: v.uuid(), descr
 export const TaskCreateB = z.object({ name: v.text(), projectID: v.uuid(), description: v.nstr() });
 
 const notificationFields = {
-  notifyIfError: nullable(v.bool()), notifyIfWarning: nullable(v.bool()), notifyIfSuccess: nullable(v.bool()),
-  notificationRecipients: v.nstr(), notificationCc: v.nstr(), notificationBcc: v.nstr(),
-  testMode: v.obool(), testModeRecipients: v.nstr(),
+  notifyIfError: nullable(v.bool()),
+  notifyIfWarning: nullable(v.bool()),
+  notifyIfSuccess: nullable(v.bool()),
+  notificationRecipients: v.nstr(),
+  notificationCc: v.nstr(),
+  notificationBcc: v.nstr(),
+  testMode: v.obool(),
+  testModeRecipients: v.nstr(),
 };
-export const TaskUpdateA = z.object({ name: v.text(), description: v.nstr(), isActive: v.bool(), sendNotifications: v.obool(), ...notificationFields });
-export const TaskUpdateB = z.object({ name: v.text(), description: v.nstr(), isActive: v.bool(), sendNotifications: v.bool(), ...notificationFields });
+export const TaskUpdateA = z.object({
+  name: v.text(),
+  description: v.nstr(),
+  isActive: v.bool(),
+  sendNotifications: v.obool(),
+  ...notificationFields,
+});
+export const TaskUpdateB = z.object({
+  name: v.text(),
+  description: v.nstr(),
+  isActive: v.bool(),
+  sendNotifications: v.bool(),
+  ...notificationFields,
+});
 export type TaskSettings = z.output<typeof TaskUpdateA>;
 
-export const OverwriteReportApps = z.array(z.object({
-  reportId: v.uuid(),
-  analyticsApps: z.array(z.object({ analyticsAppId: v.uuid(), newAnalyticsAppId: v.uuid() })).max(50),
-})).max(500);
-export const TaskDuplicate = z.object({ newName: v.nstr(300), overwriteReportApps: OverwriteReportApps.nullable().optional() });
-export const TaskSetActive = z.array(z.object({ id: v.uuid(), isActive: v.bool() })).min(1).max(1000);
+export const OverwriteReportApps = z
+  .array(
+    z.object({
+      reportId: v.uuid(),
+      analyticsApps: z.array(z.object({ analyticsAppId: v.uuid(), newAnalyticsAppId: v.uuid() })).max(50),
+    }),
+  )
+  .max(500);
+export const TaskDuplicate = z.object({
+  newName: v.nstr(300),
+  overwriteReportApps: OverwriteReportApps.nullable().optional(),
+});
+export const TaskSetActive = z
+  .array(z.object({ id: v.uuid(), isActive: v.bool() }))
+  .min(1)
+  .max(1000);
 
 /** A schedule, checked as a whole: its frequency's fields, a real time zone, an end after the start. */
 export const scheduleFields = {
   frequency: nullable(v.oneOf(FREQUENCIES as [string, ...string[]])),
   execution: nullable(v.oneOf(['Parallel', 'Serial'])),
-  day: nullable(z.number().int().min(1).max(31)), month: nullable(z.number().int().min(1).max(12)),
-  atHour: nullable(hour()), atMinut: nullable(minute()),
+  day: nullable(z.number().int().min(1).max(31)),
+  month: nullable(z.number().int().min(1).max(12)),
+  atHour: nullable(hour()),
+  atMinut: nullable(minute()),
   everyHours: nullable(z.number().int().min(1).max(23)),
-  fromHour: nullable(hour()), fromMinut: nullable(minute()), toHour: nullable(hour()), toMinut: nullable(minute()),
-  weeklyDays: nullable(z.string().max(100).refine((t) => { try { parseWeeklyDays(t); return true; } catch { return false; } }, { message: 'must list days of the week, such as Monday, Wednesday' })),
-  timeZone: v.text(64).refine((t) => { try { checkTimeZone(t); return true; } catch { return false; } }, { message: 'must be an IANA time zone, such as Europe/Paris' }),
+  fromHour: nullable(hour()),
+  fromMinut: nullable(minute()),
+  toHour: nullable(hour()),
+  toMinut: nullable(minute()),
+  weeklyDays: nullable(
+    z
+      .string()
+      .max(100)
+      .refine(
+        (t) => {
+          try {
+            parseWeeklyDays(t);
+            return true;
+          } catch {
+            return false;
+          }
+        },
+        { message: 'must list days of the week, such as Monday, Wednesday' },
+      ),
+  ),
+  timeZone: v.text(64).refine(
+    (t) => {
+      try {
+        checkTimeZone(t);
+        return true;
+      } catch {
+        return false;
+      }
+    },
+    { message: 'must be an IANA time zone, such as Europe/Paris' },
+  ),
   // No end date: the schedule runs until it is changed or turned off.
-  startDate: v.dateTime(), endDate: v.ndateTime(),
+  startDate: v.dateTime(),
+  endDate: v.ndateTime(),
 };
 export const endAfterStart = (s: { startDate?: string | null; endDate?: string | null }, c: z.RefinementCtx) => {
-  if (s.startDate && s.endDate && Date.parse(s.endDate) <= Date.parse(s.startDate)) c.addIssue({ code: 'custom', path: ['endDate'], message: 'must be after the start date' });
+  if (s.startDate && s.endDate && Date.parse(s.endDate) <= Date.parse(s.startDate))
+    c.addIssue({ code: 'custom', path: ['endDate'], message: 'must be after the start date' });
 };
-export const ScheduleA = z.object({ name: v.text(), isActive: v.obool(), priority: nullable(v.int()), timeZoneOfset: v.nstr(20), ...scheduleFields }).superRefine(endAfterStart);
-export const ScheduleB = z.object({ name: v.text(), priority: nullable(v.int()), ...scheduleFields }).superRefine(endAfterStart);
+export const ScheduleA = z
+  .object({
+    name: v.text(),
+    isActive: v.obool(),
+    priority: nullable(v.int()),
+    timeZoneOfset: v.nstr(20),
+    ...scheduleFields,
+  })
+  .superRefine(endAfterStart);
+export const ScheduleB = z
+  .object({ name: v.text(), priority: nullable(v.int()), ...scheduleFields })
+  .superRefine(endAfterStart);
 export type ScheduleInput = z.output<typeof ScheduleA> | z.output<typeof ScheduleB>;
 
-export const ExternalEventA = z.object({
-  name: v.text(), description: v.nstr(), appId: v.text(200), isActive: v.obool(),
-  execution: nullable(v.oneOf(['Parallel', 'Serial'])), priority: nullable(v.int()), startDate: v.dateTime(), endDate: v.ndateTime(),
-}).superRefine(endAfterStart);
-export const ExternalEventB = z.object({
-  name: v.text(), description: v.nstr(), appID: v.nstr(200), execution: v.oneOf(['Parallel', 'Serial']), priority: v.int(),
-  analyticsEvent: v.oneOf(['Reload']), startDate: v.dateTime(), endDate: v.ndateTime(), timeZone: v.nstr(64),
-}).superRefine(endAfterStart);
+export const ExternalEventA = z
+  .object({
+    name: v.text(),
+    description: v.nstr(),
+    appId: v.text(200),
+    isActive: v.obool(),
+    execution: nullable(v.oneOf(['Parallel', 'Serial'])),
+    priority: nullable(v.int()),
+    startDate: v.dateTime(),
+    endDate: v.ndateTime(),
+  })
+  .superRefine(endAfterStart);
+export const ExternalEventB = z
+  .object({
+    name: v.text(),
+    description: v.nstr(),
+    appID: v.nstr(200),
+    execution: v.oneOf(['Parallel', 'Serial']),
+    priority: v.int(),
+    analyticsEvent: v.oneOf(['Reload']),
+    startDate: v.dateTime(),
+    endDate: v.ndateTime(),
+    timeZone: v.nstr(64),
+  })
+  .superRefine(endAfterStart);
 
-export const RecipientA = z.object({ id: v.uuid(), type: v.oneOf(['user', 'group']), sendEmail: v.bool(), seeInHub: v.bool() });
+export const RecipientA = z.object({
+  id: v.uuid(),
+  type: v.oneOf(['user', 'group']),
+  sendEmail: v.bool(),
+  seeInHub: v.bool(),
+});
 export const RecipientsA = z.array(RecipientA).min(1).max(10_000);
-export const RecipientsB = z.array(z.object({ id: v.uuid(), type: v.oneOf(['user', 'group']) })).min(1).max(10_000);
+export const RecipientsB = z
+  .array(z.object({ id: v.uuid(), type: v.oneOf(['user', 'group']) }))
+  .min(1)
+  .max(10_000);
 
 export const EmailA = z.object({
-  taskId: v.uuid(), from: v.nheader(320), bcBcc: v.obool(), bc: v.nheader(4000), bcc: v.nheader(4000),
-  ccAnalyticsVariableId: v.nuuid(), bccAnalyticsVariableId: v.nuuid(), subject: v.header(998), message: v.text(100_000), isActive: v.obool(), oneToAll: v.obool(),
+  taskId: v.uuid(),
+  from: v.nheader(320),
+  bcBcc: v.obool(),
+  bc: v.nheader(4000),
+  bcc: v.nheader(4000),
+  ccAnalyticsVariableId: v.nuuid(),
+  bccAnalyticsVariableId: v.nuuid(),
+  subject: v.header(998),
+  message: v.text(100_000),
+  isActive: v.obool(),
+  oneToAll: v.obool(),
   sendWithoutFiles: v.obool(),
 });
 export const EmailB = z.object({
-  from: v.header(320), ccBcc: v.obool(), cc: v.nheader(4000), bcc: v.nheader(4000), ccAnalyticsVariable: v.nuuid(), bccAnalyticsVariable: v.nuuid(),
-  subject: v.header(998), message: v.nstr(100_000), isActive: v.bool(), oneToAll: v.obool(),
+  from: v.header(320),
+  ccBcc: v.obool(),
+  cc: v.nheader(4000),
+  bcc: v.nheader(4000),
+  ccAnalyticsVariable: v.nuuid(),
+  bccAnalyticsVariable: v.nuuid(),
+  subject: v.header(998),
+  message: v.nstr(100_000),
+  isActive: v.bool(),
+  oneToAll: v.obool(),
   sendWithoutFiles: v.obool(),
 });
 
 const secret = () => z.string().max(256).nullable().optional();
 export const TaskReportA = z.object({
-  reportId: v.uuid(), format: v.text(32),
-  zipFolderFiles: v.obool(), zipEmailFiles: v.obool(), evaluateConditionForEachIteration: v.obool(),
-  folderVariable: v.nstr(), recipientsVariable: v.nstr(), ftpVariable: v.nstr(), hubAuthorizedUserVariable: v.nstr(),
-  dropboxVariable: v.nstr(), onedriveVariable: v.nstr(), googledriveVariable: v.nstr(),
-  emailAttachment: v.obool(), emailEmbedment: v.obool(), publishToServiceHub: v.obool(),
-  maxFileOccurrences: nullable(z.number().int().min(0).max(100_000)), secureOutputFiles: v.obool(),
-  fileOpenPassword: secret(), fileWritePassword: secret(), isOpenFilePasswordProtected: v.obool(), isWriteFilePasswordProtected: v.obool(),
-  reportConditions: nullable(z.array(z.object({ id: v.nuuid(), taskReportId: v.nuuid(), conditionId: v.uuid() })).max(100)),
-  reportFilters: nullable(z.array(z.object({ id: v.nuuid(), taskReportId: v.nuuid(), filterId: v.uuid(), order: v.int() })).max(100)),
-  reportStorageServices: nullable(z.array(z.object({ id: v.nuuid(), fileStorageServiceId: v.uuid(), path: z.string().max(2000), sharePointSiteUrl: v.nstr(2000), order: v.int() })).max(50)),
+  reportId: v.uuid(),
+  format: v.text(32),
+  zipFolderFiles: v.obool(),
+  zipEmailFiles: v.obool(),
+  evaluateConditionForEachIteration: v.obool(),
+  folderVariable: v.nstr(),
+  recipientsVariable: v.nstr(),
+  ftpVariable: v.nstr(),
+  hubAuthorizedUserVariable: v.nstr(),
+  dropboxVariable: v.nstr(),
+  onedriveVariable: v.nstr(),
+  googledriveVariable: v.nstr(),
+  emailAttachment: v.obool(),
+  emailEmbedment: v.obool(),
+  publishToServiceHub: v.obool(),
+  maxFileOccurrences: nullable(z.number().int().min(0).max(100_000)),
+  secureOutputFiles: v.obool(),
+  fileOpenPassword: secret(),
+  fileWritePassword: secret(),
+  isOpenFilePasswordProtected: v.obool(),
+  isWriteFilePasswordProtected: v.obool(),
+  reportConditions: nullable(
+    z.array(z.object({ id: v.nuuid(), taskReportId: v.nuuid(), conditionId: v.uuid() })).max(100),
+  ),
+  reportFilters: nullable(
+    z.array(z.object({ id: v.nuuid(), taskReportId: v.nuuid(), filterId: v.uuid(), order: v.int() })).max(100),
+  ),
+  reportStorageServices: nullable(
+    z
+      .array(
+        z.object({
+          id: v.nuuid(),
+          fileStorageServiceId: v.uuid(),
+          path: z.string().max(2000),
+          sharePointSiteUrl: v.nstr(2000),
+          order: v.int(),
+        }),
+      )
+      .max(50),
+  ),
   reportFolders: nullable(z.array(z.object({ id: v.nuuid(), taskReportId: v.nuuid(), path: v.text(2000) })).max(50)),
   overwriteReportApps: OverwriteReportApps.nullable().optional(),
 });
 export const TaskReportB = z.object({
-  reportID: v.uuid(), format: v.text(32), emailEmbedment: v.bool(), emailAttachment: v.bool(),
-  fileOpenPassword: secret(), fileWritePassword: secret(), isOpenFilePasswordProtected: v.obool(), isWriteFilePasswordProtected: v.obool(),
+  reportID: v.uuid(),
+  format: v.text(32),
+  emailEmbedment: v.bool(),
+  emailAttachment: v.bool(),
+  fileOpenPassword: secret(),
+  fileWritePassword: secret(),
+  isOpenFilePasswordProtected: v.obool(),
+  isWriteFilePasswordProtected: v.obool(),
   // folderVariable and hubAuthorizedUserVariable are Broadsheet's additions (set A has them; set B's form would lose them).
-  iterationOptions: nullable(z.object({ zipEmailFiles: v.obool(), evaluateConditionForEachIteration: v.obool(), recipientsVariable: v.nstr(), folderVariable: v.nstr(), hubAuthorizedUserVariable: v.nstr() })),
+  iterationOptions: nullable(
+    z.object({
+      zipEmailFiles: v.obool(),
+      evaluateConditionForEachIteration: v.obool(),
+      recipientsVariable: v.nstr(),
+      folderVariable: v.nstr(),
+      hubAuthorizedUserVariable: v.nstr(),
+    }),
+  ),
   filters: nullable(z.array(z.object({ id: v.uuid(), name: v.nstr(), order: v.int() })).max(100)),
   conditions: nullable(z.array(z.object({ id: v.uuid(), name: v.nstr() })).max(100)),
-  storageServices: nullable(z.array(z.object({
-    id: v.nuuid(), fileStorageServiceID: v.uuid(), type: v.nstr(64), name: v.nstr(), path: z.string().max(2000), zipeFiles: v.obool(), siteUrl: v.nstr(2000), order: v.int(),
-  })).max(50)),
-  hub: nullable(z.object({ folderID: v.nuuid(), hubMaxFileOccurrences: nullable(z.number().int().min(0).max(100_000)) })),
+  storageServices: nullable(
+    z
+      .array(
+        z.object({
+          id: v.nuuid(),
+          fileStorageServiceID: v.uuid(),
+          type: v.nstr(64),
+          name: v.nstr(),
+          path: z.string().max(2000),
+          zipeFiles: v.obool(),
+          siteUrl: v.nstr(2000),
+          order: v.int(),
+        }),
+      )
+      .max(50),
+  ),
+  hub: nullable(
+    z.object({ folderID: v.nuuid(), hubMaxFileOccurrences: nullable(z.number().int().min(0).max(100_000)) }),
+  ),
   fileStorage: nullable(z.object({ fileStorageServiceID: v.nuuid(), path: v.nstr(2000) })),
   // The separators a report's numbers take (as the designer's document settings allow).
-  separatorOptions: nullable(z.object({ numberDecimalSeparator: nullable(v.oneOf(['.', ','])), numberGroupSeparator: nullable(v.oneOf([',', '.', ' ', "'", ''])) })),
+  separatorOptions: nullable(
+    z.object({
+      numberDecimalSeparator: nullable(v.oneOf(['.', ','])),
+      numberGroupSeparator: nullable(v.oneOf([',', '.', ' ', "'", ''])),
+    }),
+  ),
 });

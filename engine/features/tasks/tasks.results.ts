@@ -18,19 +18,21 @@ export const TaskResult = z.object({
   notificationBcc: z.string().nullable(),
   testMode: z.boolean(),
   testModeRecipients: z.string().nullable(),
-  email: z.object({
-    from: z.string().nullable(),
-    ccBcc: z.boolean(),
-    cc: z.string().nullable(),
-    bcc: z.string().nullable(),
-    ccAnalyticsVariableId: z.string().nullable(),
-    bccAnalyticsVariableId: z.string().nullable(),
-    subject: z.string(),
-    message: z.string().nullable(),
-    isActive: z.boolean(),
-    oneToAll: z.boolean(),
-    sendWithoutFiles: z.boolean(),
-  }).nullable(),
+  email: z
+    .object({
+      from: z.string().nullable(),
+      ccBcc: z.boolean(),
+      cc: z.string().nullable(),
+      bcc: z.string().nullable(),
+      ccAnalyticsVariableId: z.string().nullable(),
+      bccAnalyticsVariableId: z.string().nullable(),
+      subject: z.string(),
+      message: z.string().nullable(),
+      isActive: z.boolean(),
+      oneToAll: z.boolean(),
+      sendWithoutFiles: z.boolean(),
+    })
+    .nullable(),
   createdDate: z.string().nullable(),
   modifiedDate: z.string().nullable(),
   createdBy: z.string().nullable(),
@@ -41,14 +43,18 @@ export const TasksSetActiveResult = z.object({ updated: z.number() });
 
 export const TaskReportResult = z.object({
   reportConditions: z.array(z.object({ id: z.string(), taskReportId: z.string(), conditionId: z.string() })),
-  reportFilters: z.array(z.object({ id: z.string(), taskReportId: z.string(), filterId: z.string(), order: z.number() })),
-  reportStorageServices: z.array(z.object({
-    id: z.string(),
-    fileStorageServiceId: z.string(),
-    path: z.string(),
-    sharePointSiteUrl: z.string().nullable(),
-    order: z.number(),
-  })),
+  reportFilters: z.array(
+    z.object({ id: z.string(), taskReportId: z.string(), filterId: z.string(), order: z.number() }),
+  ),
+  reportStorageServices: z.array(
+    z.object({
+      id: z.string(),
+      fileStorageServiceId: z.string(),
+      path: z.string(),
+      sharePointSiteUrl: z.string().nullable(),
+      order: z.number(),
+    }),
+  ),
   reportFolders: z.array(z.object({ id: z.string(), taskReportId: z.string(), path: z.string() })),
   dropboxVariable: z.string().nullable(),
   onedriveVariable: z.string().nullable(),
@@ -80,21 +86,25 @@ export const TaskReportResult = z.object({
   isWriteFilePasswordProtected: z.boolean(),
   conditionIds: z.array(z.string()),
   filterIds: z.array(z.string()),
-  storageServices: z.array(z.object({
-    fileStorageServiceId: z.string(),
-    path: z.string(),
-    siteUrl: z.string().nullable(),
-    zipFiles: z.boolean(),
-    order: z.number(),
-  })),
+  storageServices: z.array(
+    z.object({
+      fileStorageServiceId: z.string(),
+      path: z.string(),
+      siteUrl: z.string().nullable(),
+      zipFiles: z.boolean(),
+      order: z.number(),
+    }),
+  ),
   folders: z.array(z.string()),
   hubFolderId: z.string().nullable(),
   numberDecimalSeparator: z.string().nullable(),
   numberGroupSeparator: z.string().nullable(),
-  overwriteReportApps: z.array(z.object({
-    reportId: z.string(),
-    analyticsApps: z.array(z.object({ analyticsAppId: z.string(), newAnalyticsAppId: z.string() })),
-  })),
+  overwriteReportApps: z.array(
+    z.object({
+      reportId: z.string(),
+      analyticsApps: z.array(z.object({ analyticsAppId: z.string(), newAnalyticsAppId: z.string() })),
+    }),
+  ),
   selections: z.record(z.string(), z.array(z.string())).optional(),
   taskId: z.string(),
   reportId: z.string(),
@@ -117,20 +127,43 @@ export const TaskRecipientResult = z.object({
 
 export const TaskRecipientsAddResult = z.object({ added: z.number() });
 
-export const TaskRecipientsUpdateResult = z.object({ id: z.string(), type: z.enum(['user', 'group']), sendEmail: z.boolean(), seeInHub: z.boolean() });
+export const TaskRecipientsUpdateResult = z.object({
+  id: z.string(),
+  type: z.enum(['user', 'group']),
+  sendEmail: z.boolean(),
+  seeInHub: z.boolean(),
+});
 
 /** The task e-mail as set A names it (2.20): `bcBcc` and `bc` for the stored `ccBcc` and `cc`. */
 export const TaskEmailAResult = z.object({
-  taskId: z.string(), from: z.string().nullable(), bcBcc: z.boolean(), bc: z.string().nullable(), bcc: z.string().nullable(),
-  ccAnalyticsVariableId: z.string().nullable(), bccAnalyticsVariableId: z.string().nullable(), subject: z.string(), message: z.string().nullable(),
-  isActive: z.boolean(), oneToAll: z.boolean(), sendWithoutFiles: z.boolean(),
+  taskId: z.string(),
+  from: z.string().nullable(),
+  bcBcc: z.boolean(),
+  bc: z.string().nullable(),
+  bcc: z.string().nullable(),
+  ccAnalyticsVariableId: z.string().nullable(),
+  bccAnalyticsVariableId: z.string().nullable(),
+  subject: z.string(),
+  message: z.string().nullable(),
+  isActive: z.boolean(),
+  oneToAll: z.boolean(),
+  sendWithoutFiles: z.boolean(),
 });
 
 /** The task e-mail as set B names it (2.12): the analytics variables without the `Id` suffix. */
 export const TaskEmailBResult = z.object({
-  taskId: z.string(), from: z.string().nullable(), ccBcc: z.boolean(), cc: z.string().nullable(), bcc: z.string().nullable(),
-  ccAnalyticsVariable: z.string().nullable(), bccAnalyticsVariable: z.string().nullable(), subject: z.string(), message: z.string().nullable(),
-  isActive: z.boolean(), oneToAll: z.boolean(), sendWithoutFiles: z.boolean(),
+  taskId: z.string(),
+  from: z.string().nullable(),
+  ccBcc: z.boolean(),
+  cc: z.string().nullable(),
+  bcc: z.string().nullable(),
+  ccAnalyticsVariable: z.string().nullable(),
+  bccAnalyticsVariable: z.string().nullable(),
+  subject: z.string(),
+  message: z.string().nullable(),
+  isActive: z.boolean(),
+  oneToAll: z.boolean(),
+  sendWithoutFiles: z.boolean(),
 });
 
 export const TaskBResult = withSetBIdsSchema(TaskResult, 'projectId');
@@ -139,14 +172,26 @@ export const TaskBResult = withSetBIdsSchema(TaskResult, 'projectId');
 export const TaskReportBResult = TaskReportResult.extend({
   reportID: z.string(),
   iterationOptions: z.object({
-    zipEmailFiles: z.boolean(), evaluateConditionForEachIteration: z.boolean(), recipientsVariable: z.string().nullable(),
-    folderVariable: z.string().nullable(), hubAuthorizedUserVariable: z.string().nullable(),
+    zipEmailFiles: z.boolean(),
+    evaluateConditionForEachIteration: z.boolean(),
+    recipientsVariable: z.string().nullable(),
+    folderVariable: z.string().nullable(),
+    hubAuthorizedUserVariable: z.string().nullable(),
   }),
   filters: z.array(z.object({ id: z.string(), name: z.string().nullable(), order: z.number() })),
-  storageServices: z.array(TaskReportResult.shape.storageServices.element.extend({
-    id: z.string(), fileStorageServiceID: z.string(), type: z.string().nullable(), name: z.string().nullable(), zipeFiles: z.boolean(),
-  })),
+  storageServices: z.array(
+    TaskReportResult.shape.storageServices.element.extend({
+      id: z.string(),
+      fileStorageServiceID: z.string(),
+      type: z.string().nullable(),
+      name: z.string().nullable(),
+      zipeFiles: z.boolean(),
+    }),
+  ),
   hub: z.object({ folderID: z.string().nullable(), hubMaxFileOccurrences: z.number() }),
   fileStorage: z.object({ fileStorageServiceID: z.null(), path: z.string().nullable() }),
-  separatorOptions: z.object({ numberDecimalSeparator: z.string().nullable(), numberGroupSeparator: z.string().nullable() }),
+  separatorOptions: z.object({
+    numberDecimalSeparator: z.string().nullable(),
+    numberGroupSeparator: z.string().nullable(),
+  }),
 });

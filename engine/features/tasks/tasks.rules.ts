@@ -12,7 +12,11 @@ import type { TaskSettings } from './tasks.inputs.js';
 
 export const LIST_TASKS: ListSpec = {
   sort: {
-    Name: 'LOWER(t.name)', Description: 'LOWER(t.description)', IsActive: 't.isActive', CreatedDate: 't.createdDate', ModifiedDate: 't.modifiedDate',
+    Name: 'LOWER(t.name)',
+    Description: 'LOWER(t.description)',
+    IsActive: 't.isActive',
+    CreatedDate: 't.createdDate',
+    ModifiedDate: 't.modifiedDate',
     'Project.Name': '(SELECT LOWER(p.name) FROM projects p WHERE p.id = t.projectId)',
   },
   defaultSort: { by: 'Name', direction: 'asc' },
@@ -30,11 +34,25 @@ export const LIST_TASKS: ListSpec = {
 
 export function taskDto(t: TaskRow) {
   return {
-    id: t.id, projectId: t.projectId, name: t.name, description: t.description, isActive: t.isActive,
-    sendNotifications: t.sendNotifications, notifyIfError: t.notifyIfError, notifyIfWarning: t.notifyIfWarning, notifyIfSuccess: t.notifyIfSuccess,
-    notificationRecipients: t.notificationRecipients, notificationCc: t.notificationCc, notificationBcc: t.notificationBcc,
-    testMode: t.testMode, testModeRecipients: t.testModeRecipients, email: t.email ? { ...t.email, sendWithoutFiles: t.email.sendWithoutFiles ?? false } : null,
-    createdDate: iso(t.createdDate), modifiedDate: iso(t.modifiedDate), createdBy: t.createdBy, modifiedBy: t.modifiedBy,
+    id: t.id,
+    projectId: t.projectId,
+    name: t.name,
+    description: t.description,
+    isActive: t.isActive,
+    sendNotifications: t.sendNotifications,
+    notifyIfError: t.notifyIfError,
+    notifyIfWarning: t.notifyIfWarning,
+    notifyIfSuccess: t.notifyIfSuccess,
+    notificationRecipients: t.notificationRecipients,
+    notificationCc: t.notificationCc,
+    notificationBcc: t.notificationBcc,
+    testMode: t.testMode,
+    testModeRecipients: t.testModeRecipients,
+    email: t.email ? { ...t.email, sendWithoutFiles: t.email.sendWithoutFiles ?? false } : null,
+    createdDate: iso(t.createdDate),
+    modifiedDate: iso(t.modifiedDate),
+    createdBy: t.createdBy,
+    modifiedBy: t.modifiedBy,
   };
 }
 
@@ -49,20 +67,47 @@ export async function reachableTask(ctx: OpContext, id: string): Promise<TaskRow
 }
 
 /** Tasks the caller sees: those of projects they reach, subscriptions' own tasks left out. */
-export const visibleTasks = (ctx: OpContext) => memberVisible(ctx, visibleProjects(ctx, ctx.db.getRepository(Task).createQueryBuilder('t'), 't.projectId').andWhere('t.subscriptionId IS NULL'), 't', 'task');
+export const visibleTasks = (ctx: OpContext) =>
+  memberVisible(
+    ctx,
+    visibleProjects(ctx, ctx.db.getRepository(Task).createQueryBuilder('t'), 't.projectId').andWhere(
+      't.subscriptionId IS NULL',
+    ),
+    't',
+    'task',
+  );
 
 export async function listTasks(ctx: OpContext, list: ListQuery) {
   return pageOf(visibleTasks(ctx), LIST_TASKS, list, 't.id', taskDto);
 }
 
 export async function createTask(ctx: OpContext, f: { name: string; projectId: string; description?: string | null }) {
-  await foundOrFieldError(reachableProject(ctx, f.projectId), 'The project does not exist or is not yours to use', 'body.projectId', 'must be a project you reach');
+  await foundOrFieldError(
+    reachableProject(ctx, f.projectId),
+    'The project does not exist or is not yours to use',
+    'body.projectId',
+    'must be a project you reach',
+  );
   const by = me(ctx).user.id;
   const row: TaskRow = {
-    ...newBase(ctx.now()), projectId: f.projectId, name: f.name, description: f.description ?? null, isActive: true,
-    sendNotifications: false, notifyIfError: false, notifyIfWarning: false, notifyIfSuccess: false,
-    notificationRecipients: null, notificationCc: null, notificationBcc: null, testMode: false, testModeRecipients: null,
-    email: null, subscriptionId: null, createdBy: by, modifiedBy: by,
+    ...newBase(ctx.now()),
+    projectId: f.projectId,
+    name: f.name,
+    description: f.description ?? null,
+    isActive: true,
+    sendNotifications: false,
+    notifyIfError: false,
+    notifyIfWarning: false,
+    notifyIfSuccess: false,
+    notificationRecipients: null,
+    notificationCc: null,
+    notificationBcc: null,
+    testMode: false,
+    testModeRecipients: null,
+    email: null,
+    subscriptionId: null,
+    createdBy: by,
+    modifiedBy: by,
   };
   await ctx.db.getRepository(Task).insert(row);
   return taskDto(row);
@@ -71,15 +116,29 @@ export async function createTask(ctx: OpContext, f: { name: string; projectId: s
 export async function updateTask(ctx: OpContext, id: string, f: TaskSettings) {
   const row = await reachableTask(ctx, id);
   Object.assign(row, {
-    name: f.name, description: f.description ?? null, isActive: f.isActive,
+    name: f.name,
+    description: f.description ?? null,
+    isActive: f.isActive,
     sendNotifications: f.sendNotifications ?? row.sendNotifications,
-    notifyIfError: f.notifyIfError ?? row.notifyIfError, notifyIfWarning: f.notifyIfWarning ?? row.notifyIfWarning, notifyIfSuccess: f.notifyIfSuccess ?? row.notifyIfSuccess,
-    notificationRecipients: f.notificationRecipients ?? null, notificationCc: f.notificationCc ?? null, notificationBcc: f.notificationBcc ?? null,
-    testMode: f.testMode ?? row.testMode, testModeRecipients: f.testModeRecipients ?? null,
-    modifiedDate: ctx.now(), modifiedBy: me(ctx).user.id,
+    notifyIfError: f.notifyIfError ?? row.notifyIfError,
+    notifyIfWarning: f.notifyIfWarning ?? row.notifyIfWarning,
+    notifyIfSuccess: f.notifyIfSuccess ?? row.notifyIfSuccess,
+    notificationRecipients: f.notificationRecipients ?? null,
+    notificationCc: f.notificationCc ?? null,
+    notificationBcc: f.notificationBcc ?? null,
+    testMode: f.testMode ?? row.testMode,
+    testModeRecipients: f.testModeRecipients ?? null,
+    modifiedDate: ctx.now(),
+    modifiedBy: me(ctx).user.id,
   });
-  if (row.sendNotifications && !row.notificationRecipients?.trim()) throw badInput('Notifications need someone to send them to', [{ field: 'body.notificationRecipients', message: 'is required when sendNotifications is true' }]);
-  if (row.testMode && !row.testModeRecipients?.trim()) throw badInput('Test mode sends to its own recipients only', [{ field: 'body.testModeRecipients', message: 'is required when testMode is true' }]);
+  if (row.sendNotifications && !row.notificationRecipients?.trim())
+    throw badInput('Notifications need someone to send them to', [
+      { field: 'body.notificationRecipients', message: 'is required when sendNotifications is true' },
+    ]);
+  if (row.testMode && !row.testModeRecipients?.trim())
+    throw badInput('Test mode sends to its own recipients only', [
+      { field: 'body.testModeRecipients', message: 'is required when testMode is true' },
+    ]);
   await ctx.db.getRepository(Task).save(row);
   return taskDto(row);
 }
@@ -88,10 +147,18 @@ export async function updateTask(ctx: OpContext, id: string, f: TaskSettings) {
 export async function setTasksActive(ctx: OpContext, items: { id: string; isActive: boolean }[]) {
   const rows: TaskRow[] = [];
   for (const [i, item] of items.entries()) {
-    rows.push(await foundOrFieldError(reachableTask(ctx, item.id), `Task ${item.id} does not exist`, `body.${i}.id`, 'must be a task you reach'));
+    rows.push(
+      await foundOrFieldError(
+        reachableTask(ctx, item.id),
+        `Task ${item.id} does not exist`,
+        `body.${i}.id`,
+        'must be a task you reach',
+      ),
+    );
   }
   await ctx.db.transaction(async (m) => {
-    for (const [i, row] of rows.entries()) await m.getRepository(Task).update(row.id, { isActive: items[i].isActive, modifiedDate: ctx.now() });
+    for (const [i, row] of rows.entries())
+      await m.getRepository(Task).update(row.id, { isActive: items[i].isActive, modifiedDate: ctx.now() });
   });
   return { updated: rows.length };
 }
@@ -108,15 +175,33 @@ export async function updateTaskEmail(ctx: OpContext, id: string, email: TaskEma
  * A copy of a task with its reports, recipients and triggers, under a new name. A report listed in
  * `overwriteReportApps` reads from the new apps instead (kept on the copy's task report).
  */
-export async function duplicateTask(ctx: OpContext, id: string, f: { newName?: string | null; overwriteReportApps?: { reportId: string; analyticsApps: { analyticsAppId: string; newAnalyticsAppId: string }[] }[] | null }) {
+export async function duplicateTask(
+  ctx: OpContext,
+  id: string,
+  f: {
+    newName?: string | null;
+    overwriteReportApps?:
+      | { reportId: string; analyticsApps: { analyticsAppId: string; newAnalyticsAppId: string }[] }[]
+      | null;
+  },
+) {
   const source = await reachableTask(ctx, id);
   const now = ctx.now();
   const by = me(ctx).user.id;
-  const copy: TaskRow = { ...source, ...newBase(now), name: f.newName?.trim() || `${source.name} (copy)`, createdBy: by, modifiedBy: by };
+  const copy: TaskRow = {
+    ...source,
+    ...newBase(now),
+    name: f.newName?.trim() || `${source.name} (copy)`,
+    createdBy: by,
+    modifiedBy: by,
+  };
   const overwrite = f.overwriteReportApps ?? [];
   const taskReports = await ctx.db.getRepository(TaskReport).findBy({ taskId: id });
   overwrite.forEach((o, i) => {
-    if (!taskReports.some((r) => r.reportId === o.reportId)) throw badInput('A report to re-point is not run by the task', [{ field: `body.overwriteReportApps.${i}.reportId`, message: 'must be a report the task runs' }]);
+    if (!taskReports.some((r) => r.reportId === o.reportId))
+      throw badInput('A report to re-point is not run by the task', [
+        { field: `body.overwriteReportApps.${i}.reportId`, message: 'must be a report the task runs' },
+      ]);
   });
   await ctx.db.transaction(async (m) => {
     await m.getRepository(Task).insert(copy);
@@ -125,10 +210,13 @@ export async function duplicateTask(ctx: OpContext, id: string, f: { newName?: s
       const options = apps.length ? { ...r.options, overwriteReportApps: apps } : r.options;
       await m.getRepository(TaskReport).insert({ ...r, ...newBase(now), taskId: copy.id, options });
     }
-    for (const r of await m.getRepository(TaskRecipient).findBy({ taskId: id })) await m.getRepository(TaskRecipient).insert({ ...r, ...newBase(now), taskId: copy.id });
+    for (const r of await m.getRepository(TaskRecipient).findBy({ taskId: id }))
+      await m.getRepository(TaskRecipient).insert({ ...r, ...newBase(now), taskId: copy.id });
     // A copied schedule starts afresh: it has not fired yet.
     for (const t of await m.getRepository(TaskTrigger).findBy({ taskId: id })) {
-      await m.getRepository(TaskTrigger).insert({ ...t, ...newBase(now), taskId: copy.id, lastFireTime: null, lastScheduledFor: null });
+      await m
+        .getRepository(TaskTrigger)
+        .insert({ ...t, ...newBase(now), taskId: copy.id, lastFireTime: null, lastScheduledFor: null });
     }
   });
   return taskDto(copy);
@@ -137,6 +225,9 @@ export async function duplicateTask(ctx: OpContext, id: string, f: { newName?: s
 /** The task's project must hold the report a task report runs. */
 export async function reportOfTask(ctx: OpContext, task: TaskRow, reportId: string, field: string) {
   const report = await ctx.db.getRepository(Report).findOneBy({ id: reportId, projectId: task.projectId });
-  if (!report) throw badInput('The report is not one of the task\'s project', [{ field, message: 'must be a report of the task\'s project' }]);
+  if (!report)
+    throw badInput("The report is not one of the task's project", [
+      { field, message: "must be a report of the task's project" },
+    ]);
   return report;
 }

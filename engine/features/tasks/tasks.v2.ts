@@ -5,43 +5,181 @@ import { createTask, updateTask, updateTaskEmail } from './tasks.rules.js';
 import { deleteTaskReports, saveTaskReport, taskReportDtoB } from './task-reports.rules.js';
 import { deleteTaskRecipients, replaceTaskRecipients } from './task-recipients.rules.js';
 import { deleteTrigger, deleteTriggers, getTrigger, saveExternalEvent, saveSchedule } from './task-triggers.rules.js';
-import { EmailB, ExternalEventB, RecipientsB, ScheduleB, TaskCreateB, TaskReportB, TaskUpdateB } from './tasks.inputs.js';
+import {
+  EmailB,
+  ExternalEventB,
+  RecipientsB,
+  ScheduleB,
+  TaskCreateB,
+  TaskReportB,
+  TaskUpdateB,
+} from './tasks.inputs.js';
 import { taskReportInputB } from './task-report-input.js';
 import { TaskBResult, TaskEmailBResult, TaskRecipientsAddResult, TaskReportBResult } from './tasks.results.js';
 import { DeletedResult, TaskTriggerResult } from '../common.results.js';
 import { withSetBIds } from '../../core/set-b-names.js';
 
 // Set B: the same model, with this set's names (projectID, appID, taskScheduleID as a query parameter).
-const optional = <K extends string>(key: K) => z.object({ [key]: v.uuid().optional() } as Record<K, z.ZodOptional<z.ZodString>>);
+const optional = <K extends string>(key: K) =>
+  z.object({ [key]: v.uuid().optional() } as Record<K, z.ZodOptional<z.ZodString>>);
 
 export const tasksV2 = [
-  defineOp({ id: 'v2.tasks.create', summary: 'Create task', http: { method: 'POST', path: '/api/v2/tasks' }, permission: 'createTask', member: { task: 'create' }, input: { body: TaskCreateB }, result: TaskBResult, handler: async (ctx, { body }) => withSetBIds(await createTask(ctx, { ...body, projectId: body.projectID }), 'projectId') }),
-  defineOp({ id: 'v2.tasks.update', summary: 'Update task', http: { method: 'PUT', path: '/api/v2/tasks/{id}' }, permission: 'editTask', member: { task: 'edit' }, input: { params: idParam, body: TaskUpdateB }, result: TaskBResult, handler: async (ctx, { params, body }) => withSetBIds(await updateTask(ctx, params.id, body), 'projectId') }),
   defineOp({
-    id: 'v2.tasks.updateEmail', summary: 'Update task e-mail', http: { method: 'PUT', path: '/api/v2/tasks/{id}/email' }, permission: 'editTask', member: { task: 'edit' }, input: { params: idParam, body: EmailB },
+    id: 'v2.tasks.create',
+    summary: 'Create task',
+    http: { method: 'POST', path: '/api/v2/tasks' },
+    permission: 'createTask',
+    member: { task: 'create' },
+    input: { body: TaskCreateB },
+    result: TaskBResult,
+    handler: async (ctx, { body }) =>
+      withSetBIds(await createTask(ctx, { ...body, projectId: body.projectID }), 'projectId'),
+  }),
+  defineOp({
+    id: 'v2.tasks.update',
+    summary: 'Update task',
+    http: { method: 'PUT', path: '/api/v2/tasks/{id}' },
+    permission: 'editTask',
+    member: { task: 'edit' },
+    input: { params: idParam, body: TaskUpdateB },
+    result: TaskBResult,
+    handler: async (ctx, { params, body }) => withSetBIds(await updateTask(ctx, params.id, body), 'projectId'),
+  }),
+  defineOp({
+    id: 'v2.tasks.updateEmail',
+    summary: 'Update task e-mail',
+    http: { method: 'PUT', path: '/api/v2/tasks/{id}/email' },
+    permission: 'editTask',
+    member: { task: 'edit' },
+    input: { params: idParam, body: EmailB },
     result: TaskEmailBResult,
     handler: async (ctx, { params, body }) => {
       const { ccAnalyticsVariableId, bccAnalyticsVariableId, ...rest } = await updateTaskEmail(ctx, params.id, {
-      from: body.from, ccBcc: body.ccBcc ?? false, cc: body.cc ?? null, bcc: body.bcc ?? null, ccAnalyticsVariableId: body.ccAnalyticsVariable ?? null,
-      bccAnalyticsVariableId: body.bccAnalyticsVariable ?? null, subject: body.subject, message: body.message ?? null, isActive: body.isActive, oneToAll: body.oneToAll ?? false, sendWithoutFiles: body.sendWithoutFiles ?? false,
+        from: body.from,
+        ccBcc: body.ccBcc ?? false,
+        cc: body.cc ?? null,
+        bcc: body.bcc ?? null,
+        ccAnalyticsVariableId: body.ccAnalyticsVariable ?? null,
+        bccAnalyticsVariableId: body.bccAnalyticsVariable ?? null,
+        subject: body.subject,
+        message: body.message ?? null,
+        isActive: body.isActive,
+        oneToAll: body.oneToAll ?? false,
+        sendWithoutFiles: body.sendWithoutFiles ?? false,
       });
       return { ...rest, ccAnalyticsVariable: ccAnalyticsVariableId, bccAnalyticsVariable: bccAnalyticsVariableId };
     },
   }),
-  defineOp({ id: 'v2.tasks.updateRecipients', summary: 'Update task recipients', http: { method: 'PUT', path: '/api/v2/tasks/{id}/recipients' }, permission: 'editTask', member: { task: 'edit' }, input: { params: idParam, body: RecipientsB }, result: TaskRecipientsAddResult, handler: (ctx, { params, body }) => replaceTaskRecipients(ctx, params.id, body) }),
-  defineOp({ id: 'v2.tasks.deleteRecipients', summary: 'Delete task recipients', http: { method: 'DELETE', path: '/api/v2/tasks/{id}/recipients' }, permission: 'editTask', member: { task: 'edit' }, input: { params: idParam, body: v.uuidList() }, result: DeletedResult, handler: (ctx, { params, body }) => deleteTaskRecipients(ctx, params.id, body) }),
-  defineOp({ id: 'v2.tasks.upsertSchedule', summary: 'Add or update a task schedule', http: { method: 'PUT', path: '/api/v2/tasks/{id}/schedules' }, permission: 'editTask', member: { task: 'edit' }, input: { params: idParam, query: optional('taskScheduleID'), body: ScheduleB }, result: TaskTriggerResult, handler: (ctx, { params, query, body }) => saveSchedule(ctx, params.id, query.taskScheduleID ?? null, body) }),
-  defineOp({ id: 'v2.tasks.deleteSchedules', summary: 'Delete task schedules', http: { method: 'DELETE', path: '/api/v2/tasks/{id}/schedules' }, permission: 'editTask', member: { task: 'edit' }, input: { params: idParam, body: v.uuidList() }, result: DeletedResult, handler: (ctx, { params, body }) => deleteTriggers(ctx, params.id, body, 'Schedule') }),
   defineOp({
-    id: 'v2.tasks.upsertExternalEvent', summary: 'Add or update a task external event', http: { method: 'PUT', path: '/api/v2/tasks/{id}/external-events' }, permission: 'editTask', member: { task: 'edit' },
+    id: 'v2.tasks.updateRecipients',
+    summary: 'Update task recipients',
+    http: { method: 'PUT', path: '/api/v2/tasks/{id}/recipients' },
+    permission: 'editTask',
+    member: { task: 'edit' },
+    input: { params: idParam, body: RecipientsB },
+    result: TaskRecipientsAddResult,
+    handler: (ctx, { params, body }) => replaceTaskRecipients(ctx, params.id, body),
+  }),
+  defineOp({
+    id: 'v2.tasks.deleteRecipients',
+    summary: 'Delete task recipients',
+    http: { method: 'DELETE', path: '/api/v2/tasks/{id}/recipients' },
+    permission: 'editTask',
+    member: { task: 'edit' },
+    input: { params: idParam, body: v.uuidList() },
+    result: DeletedResult,
+    handler: (ctx, { params, body }) => deleteTaskRecipients(ctx, params.id, body),
+  }),
+  defineOp({
+    id: 'v2.tasks.upsertSchedule',
+    summary: 'Add or update a task schedule',
+    http: { method: 'PUT', path: '/api/v2/tasks/{id}/schedules' },
+    permission: 'editTask',
+    member: { task: 'edit' },
+    input: { params: idParam, query: optional('taskScheduleID'), body: ScheduleB },
+    result: TaskTriggerResult,
+    handler: (ctx, { params, query, body }) => saveSchedule(ctx, params.id, query.taskScheduleID ?? null, body),
+  }),
+  defineOp({
+    id: 'v2.tasks.deleteSchedules',
+    summary: 'Delete task schedules',
+    http: { method: 'DELETE', path: '/api/v2/tasks/{id}/schedules' },
+    permission: 'editTask',
+    member: { task: 'edit' },
+    input: { params: idParam, body: v.uuidList() },
+    result: DeletedResult,
+    handler: (ctx, { params, body }) => deleteTriggers(ctx, params.id, body, 'Schedule'),
+  }),
+  defineOp({
+    id: 'v2.tasks.upsertExternalEvent',
+    summary: 'Add or update a task external event',
+    http: { method: 'PUT', path: '/api/v2/tasks/{id}/external-events' },
+    permission: 'editTask',
+    member: { task: 'edit' },
     input: { params: idParam, query: optional('taskExternalEventID'), body: ExternalEventB },
     result: TaskTriggerResult,
-    handler: (ctx, { params, query, body }) => saveExternalEvent(ctx, params.id, query.taskExternalEventID ?? null, { ...body, appId: body.appID ?? null }),
+    handler: (ctx, { params, query, body }) =>
+      saveExternalEvent(ctx, params.id, query.taskExternalEventID ?? null, { ...body, appId: body.appID ?? null }),
   }),
-  defineOp({ id: 'v2.tasks.getExternalEvent', summary: 'Get a task external event', http: { method: 'GET', path: '/api/v2/tasks/{id}/external-events/{externalEventId}' }, permission: 'viewTask', member: { task: 'view' }, input: { params: uuidParams('id', 'externalEventId') }, result: TaskTriggerResult, handler: (ctx, { params }) => getTrigger(ctx, params.id, params.externalEventId, 'ExternalEvent') }),
-  defineOp({ id: 'v2.tasks.deleteExternalEvents', summary: 'Delete task external events', http: { method: 'DELETE', path: '/api/v2/tasks/{id}/external-events' }, permission: 'editTask', member: { task: 'edit' }, input: { params: idParam, body: v.uuidList() }, result: DeletedResult, handler: (ctx, { params, body }) => deleteTriggers(ctx, params.id, body, 'ExternalEvent') }),
-  defineOp({ id: 'v2.tasks.deleteExternalEvent', summary: 'Delete one task external event', http: { method: 'DELETE', path: '/api/v2/tasks/{id}/external-events/{externalEventId}' }, permission: 'editTask', member: { task: 'edit' }, input: { params: uuidParams('id', 'externalEventId') }, result: DeletedResult, handler: (ctx, { params }) => deleteTrigger(ctx, params.id, params.externalEventId, 'ExternalEvent') }),
-  defineOp({ id: 'v2.tasks.deleteTriggers', summary: 'Delete triggers', http: { method: 'DELETE', path: '/api/v2/tasks/{id}/triggers' }, permission: 'editTask', member: { task: 'edit' }, input: { params: idParam, body: v.uuidList() }, result: DeletedResult, handler: (ctx, { params, body }) => deleteTriggers(ctx, params.id, body) }),
-  defineOp({ id: 'v2.tasks.upsertReport', summary: 'Add or update a task report', http: { method: 'PUT', path: '/api/v2/tasks/{id}/reports' }, permission: 'editTask', member: { task: 'edit' }, input: { params: idParam, query: optional('taskReportID'), body: TaskReportB }, result: TaskReportBResult, handler: async (ctx, { params, query, body }) => taskReportDtoB(ctx, await saveTaskReport(ctx, params.id, query.taskReportID ?? null, taskReportInputB(body))) }),
-  defineOp({ id: 'v2.tasks.deleteReports', summary: 'Delete task reports', http: { method: 'DELETE', path: '/api/v2/tasks/{id}/reports' }, permission: 'editTask', member: { task: 'edit' }, input: { params: idParam, body: v.uuidList() }, result: DeletedResult, handler: (ctx, { params, body }) => deleteTaskReports(ctx, params.id, body) }),
+  defineOp({
+    id: 'v2.tasks.getExternalEvent',
+    summary: 'Get a task external event',
+    http: { method: 'GET', path: '/api/v2/tasks/{id}/external-events/{externalEventId}' },
+    permission: 'viewTask',
+    member: { task: 'view' },
+    input: { params: uuidParams('id', 'externalEventId') },
+    result: TaskTriggerResult,
+    handler: (ctx, { params }) => getTrigger(ctx, params.id, params.externalEventId, 'ExternalEvent'),
+  }),
+  defineOp({
+    id: 'v2.tasks.deleteExternalEvents',
+    summary: 'Delete task external events',
+    http: { method: 'DELETE', path: '/api/v2/tasks/{id}/external-events' },
+    permission: 'editTask',
+    member: { task: 'edit' },
+    input: { params: idParam, body: v.uuidList() },
+    result: DeletedResult,
+    handler: (ctx, { params, body }) => deleteTriggers(ctx, params.id, body, 'ExternalEvent'),
+  }),
+  defineOp({
+    id: 'v2.tasks.deleteExternalEvent',
+    summary: 'Delete one task external event',
+    http: { method: 'DELETE', path: '/api/v2/tasks/{id}/external-events/{externalEventId}' },
+    permission: 'editTask',
+    member: { task: 'edit' },
+    input: { params: uuidParams('id', 'externalEventId') },
+    result: DeletedResult,
+    handler: (ctx, { params }) => deleteTrigger(ctx, params.id, params.externalEventId, 'ExternalEvent'),
+  }),
+  defineOp({
+    id: 'v2.tasks.deleteTriggers',
+    summary: 'Delete triggers',
+    http: { method: 'DELETE', path: '/api/v2/tasks/{id}/triggers' },
+    permission: 'editTask',
+    member: { task: 'edit' },
+    input: { params: idParam, body: v.uuidList() },
+    result: DeletedResult,
+    handler: (ctx, { params, body }) => deleteTriggers(ctx, params.id, body),
+  }),
+  defineOp({
+    id: 'v2.tasks.upsertReport',
+    summary: 'Add or update a task report',
+    http: { method: 'PUT', path: '/api/v2/tasks/{id}/reports' },
+    permission: 'editTask',
+    member: { task: 'edit' },
+    input: { params: idParam, query: optional('taskReportID'), body: TaskReportB },
+    result: TaskReportBResult,
+    handler: async (ctx, { params, query, body }) =>
+      taskReportDtoB(ctx, await saveTaskReport(ctx, params.id, query.taskReportID ?? null, taskReportInputB(body))),
+  }),
+  defineOp({
+    id: 'v2.tasks.deleteReports',
+    summary: 'Delete task reports',
+    http: { method: 'DELETE', path: '/api/v2/tasks/{id}/reports' },
+    permission: 'editTask',
+    member: { task: 'edit' },
+    input: { params: idParam, body: v.uuidList() },
+    result: DeletedResult,
+    handler: (ctx, { params, body }) => deleteTaskReports(ctx, params.id, body),
+  }),
 ] as const;

@@ -22,7 +22,9 @@ export function normalizeOrigin(address: string): string | null {
 export const TrustedOriginV1 = z.object({
   name: v.text(),
   description: v.nstr(),
-  address: v.text().refine((s) => normalizeOrigin(s) !== null, { message: 'must be an origin such as https://reports.example.com' }),
+  address: v
+    .text()
+    .refine((s) => normalizeOrigin(s) !== null, { message: 'must be an origin such as https://reports.example.com' }),
 });
 
 export const LIST_TRUSTED_ORIGINS: ListSpec = {
@@ -32,12 +34,23 @@ export const LIST_TRUSTED_ORIGINS: ListSpec = {
 };
 
 export const trustedOriginDto = (t: TrustedOriginRow) => ({
-  id: t.id, name: t.name, description: t.description, address: t.address, createdDate: iso(t.createdDate), modifiedDate: iso(t.modifiedDate),
+  id: t.id,
+  name: t.name,
+  description: t.description,
+  address: t.address,
+  createdDate: iso(t.createdDate),
+  modifiedDate: iso(t.modifiedDate),
 });
 
 export async function saveTrustedOrigin(ctx: OpContext, id: string | null, f: z.output<typeof TrustedOriginV1>) {
   const base = id ? await findOr404(ctx, TrustedOrigin, id, 'Trusted origin') : newBase(ctx.now());
-  const row: TrustedOriginRow = { ...base, name: f.name, description: f.description ?? null, address: normalizeOrigin(f.address)!, modifiedDate: ctx.now() };
+  const row: TrustedOriginRow = {
+    ...base,
+    name: f.name,
+    description: f.description ?? null,
+    address: normalizeOrigin(f.address)!,
+    modifiedDate: ctx.now(),
+  };
   await ctx.db.getRepository(TrustedOrigin).save(row);
   return trustedOriginDto(row);
 }

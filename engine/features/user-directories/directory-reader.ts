@@ -42,7 +42,15 @@ export interface DirectorySettings {
 
 /** The settings of a stored directory, its password opened with `open`. */
 export function directorySettings(dir: UserDirectoryRow, open: (sealed: string) => string): DirectorySettings {
-  return { type: dir.type, hostName: dir.hostName, port: dir.port, userName: dir.userName, password: dir.password ? open(dir.password) : null, baseDn: dir.userDirectoryName, filter: dir.filter };
+  return {
+    type: dir.type,
+    hostName: dir.hostName,
+    port: dir.port,
+    userName: dir.userName,
+    password: dir.password ? open(dir.password) : null,
+    baseDn: dir.userDirectoryName,
+    filter: dir.filter,
+  };
 }
 
 /** A failure the person who set up the directory can fix, naming the setting at fault. */
@@ -106,7 +114,11 @@ export function directoryUrl(s: Pick<DirectorySettings, 'hostName' | 'port'>): s
 }
 
 function dialectOf(s: DirectorySettings): Dialect {
-  if (s.type !== 'LDAP' && s.type !== 'ActiveDirectory') throw new DirectoryProblem('type', `${s.type} directories are not synchronized by this installation; LDAP and Active Directory are`);
+  if (s.type !== 'LDAP' && s.type !== 'ActiveDirectory')
+    throw new DirectoryProblem(
+      'type',
+      `${s.type} directories are not synchronized by this installation; LDAP and Active Directory are`,
+    );
   return DIALECTS[s.type];
 }
 
@@ -118,8 +130,15 @@ async function boundClient(s: DirectorySettings, timeout: number): Promise<Clien
     return client;
   } catch (e) {
     await client.unbind().catch(() => undefined);
-    if (e instanceof InvalidCredentialsError) throw new DirectoryProblem('password', `The directory refused the sign-in of "${s.userName}": the user name or password is wrong`);
-    throw new DirectoryProblem('hostName', `The directory at ${directoryUrl(s)} could not be reached: ${(e as Error).message}`);
+    if (e instanceof InvalidCredentialsError)
+      throw new DirectoryProblem(
+        'password',
+        `The directory refused the sign-in of "${s.userName}": the user name or password is wrong`,
+      );
+    throw new DirectoryProblem(
+      'hostName',
+      `The directory at ${directoryUrl(s)} could not be reached: ${(e as Error).message}`,
+    );
   }
 }
 
@@ -138,22 +157,33 @@ export async function readDirectory(s: DirectorySettings): Promise<DirectoryCont
     const base = s.baseDn?.trim() || (await namingContext(client));
     const search = async (filter: string, attributes: string[]) => {
       try {
-        return (await client.search(base, { scope: 'sub', filter, attributes, paged: { pageSize: PAGE } })).searchEntries;
+        return (await client.search(base, { scope: 'sub', filter, attributes, paged: { pageSize: PAGE } }))
+          .searchEntries;
       } catch (e) {
-        throw new DirectoryProblem(filter === dialect.groups ? 'userDirectoryName' : 'filter', `The directory could not be searched under "${base}" with ${filter}: ${(e as Error).message}`);
+        throw new DirectoryProblem(
+          filter === dialect.groups ? 'userDirectoryName' : 'filter',
+          `The directory could not be searched under "${base}" with ${filter}: ${(e as Error).message}`,
+        );
       }
     };
     const people = (await search(peopleFilter(s, dialect), dialect.attributes)).flatMap((e): DirectoryPerson[] => {
       const key = dialect.key(e);
       if (!key) return [];
       const cn = first(e, 'displayName') ?? first(e, 'cn') ?? key;
-      return [{
-        key: key.toLowerCase(), dn: e.dn.toLowerCase(), email: first(e, 'mail')?.trim().toLowerCase() || null, disabled: dialect.disabled(e),
-        firstName: first(e, 'givenName') ?? cn.split(' ')[0], lastName: first(e, 'sn') ?? cn.split(' ').slice(1).join(' '),
-      }];
+      return [
+        {
+          key: key.toLowerCase(),
+          dn: e.dn.toLowerCase(),
+          email: first(e, 'mail')?.trim().toLowerCase() || null,
+          disabled: dialect.disabled(e),
+          firstName: first(e, 'givenName') ?? cn.split(' ')[0],
+          lastName: first(e, 'sn') ?? cn.split(' ').slice(1).join(' '),
+        },
+      ];
     });
     const groups = (await search(dialect.groups, ['cn', 'member', 'uniqueMember', 'memberUid'])).map((e) => ({
-      key: e.dn.toLowerCase(), name: first(e, 'cn') ?? e.dn,
+      key: e.dn.toLowerCase(),
+      name: first(e, 'cn') ?? e.dn,
       members: [...all(e, 'member'), ...all(e, 'uniqueMember'), ...all(e, 'memberUid')].map((m) => m.toLowerCase()),
     }));
     return { people, groups };
@@ -189,15 +219,21 @@ export async function verifyDirectoryPassword(s: DirectorySettings, key: string,
     return true;
   } catch (e) {
     if (e instanceof InvalidCredentialsError) return false;
-    throw new DirectoryProblem('hostName', `The directory at ${directoryUrl(s)} could not check the password: ${(e as Error).message}`);
+    throw new DirectoryProblem(
+      'hostName',
+      `The directory at ${directoryUrl(s)} could not check the password: ${(e as Error).message}`,
+    );
   } finally {
     await person.unbind().catch(() => undefined);
   }
 }
 
 async function namingContext(client: Client): Promise<string> {
-  const root = await client.search('', { scope: 'base', filter: '(objectClass=*)', attributes: ['namingContexts'] }).catch(() => null);
+  const root = await client
+    .search('', { scope: 'base', filter: '(objectClass=*)', attributes: ['namingContexts'] })
+    .catch(() => null);
   const context = root ? first(root.searchEntries[0] ?? { dn: '' }, 'namingContexts') : null;
-  if (!context) throw new DirectoryProblem('userDirectoryName', 'Name the base DN to search: the directory does not announce one');
+  if (!context)
+    throw new DirectoryProblem('userDirectoryName', 'Name the base DN to search: the directory does not announce one');
   return context;
 }

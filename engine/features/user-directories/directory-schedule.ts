@@ -17,7 +17,10 @@ type Timing = Pick<UserDirectoryRow, 'synchronization' | 'frequency' | 'frequenc
 
 /** The cron pattern of a directory's synchronization, or null when it is manual (or unreadable). */
 export function syncPattern(d: Timing): string | null {
-  const [h, m] = /^(\d{1,2}):(\d{2})$/.exec(d.frequencyTime?.trim() ?? '')?.slice(1).map(Number) ?? [2, 0];
+  const [h, m] = /^(\d{1,2}):(\d{2})$/
+    .exec(d.frequencyTime?.trim() ?? '')
+    ?.slice(1)
+    .map(Number) ?? [2, 0];
   if (h > 23 || m > 59) return null;
   const f = d.frequency?.trim().toLowerCase() ?? '';
   switch (d.synchronization) {
@@ -55,7 +58,12 @@ export class DirectorySchedule {
     private readonly services: EngineServices,
     options: { timers?: boolean } = {},
   ) {
-    this.periodic = new Periodic(CHECK_EVERY_MS, () => this.tick(), (e) => services.log.error('Directory synchronization could not start', { error: e.message }), options.timers !== false);
+    this.periodic = new Periodic(
+      CHECK_EVERY_MS,
+      () => this.tick(),
+      (e) => services.log.error('Directory synchronization could not start', { error: e.message }),
+      options.timers !== false,
+    );
   }
 
   start() {
@@ -65,7 +73,9 @@ export class DirectorySchedule {
   /** Runs what is due now; answers how many synchronizations ran. */
   async tick(): Promise<number> {
     const now = this.services.now();
-    const directories = await this.services.db.getRepository(UserDirectory).findBy({ isActive: true, synchronization: Not('Manual') });
+    const directories = await this.services.db
+      .getRepository(UserDirectory)
+      .findBy({ isActive: true, synchronization: Not('Manual') });
     let ran = 0;
     for (const d of directories) {
       const next = nextSyncAfter(d, d.lastStartedSync ?? d.createdDate);

@@ -10,16 +10,32 @@ import { DirectoryProblem, directorySettings, verifyDirectoryPassword } from './
 // invitation) signs in with that instead.
 
 /** Whether a synchronized user may sign in with `password`, asked of their directory. */
-export async function directoryPasswordHolds(ctx: OpContext, user: Pick<UserRow, 'id' | 'directoryId' | 'directoryKey'>, password: string): Promise<boolean> {
+export async function directoryPasswordHolds(
+  ctx: OpContext,
+  user: Pick<UserRow, 'id' | 'directoryId' | 'directoryKey'>,
+  password: string,
+): Promise<boolean> {
   if (!user.directoryId || !user.directoryKey) return false;
   const dir = await ctx.db.getRepository(UserDirectory).findOneBy({ id: user.directoryId });
   if (!dir?.isActive) return false;
   try {
-    return await verifyDirectoryPassword(directorySettings(dir, (sealed) => ctx.secrets.open(sealed)), user.directoryKey, password);
+    return await verifyDirectoryPassword(
+      directorySettings(dir, (sealed) => ctx.secrets.open(sealed)),
+      user.directoryKey,
+      password,
+    );
   } catch (e) {
     if (!(e instanceof DirectoryProblem)) throw e;
     // The person can do nothing about it; the administrator can, from the log.
-    ctx.log.warn('A directory could not check a sign-in', { directoryId: dir.id, userId: user.id, field: e.field, error: e.message });
-    throw new EngineError(503, `Your directory "${dir.name}" could not be reached to check your password; try again later or ask your administrator`);
+    ctx.log.warn('A directory could not check a sign-in', {
+      directoryId: dir.id,
+      userId: user.id,
+      field: e.field,
+      error: e.message,
+    });
+    throw new EngineError(
+      503,
+      `Your directory "${dir.name}" could not be reached to check your password; try again later or ask your administrator`,
+    );
   }
 }

@@ -9,7 +9,13 @@ import { defaultMailServer } from '../mail/mail-servers.rules.js';
 import { plainMessage } from '../mail/plain-message.js';
 import { UserDirectory, type UserDirectoryRow } from './user-directories.entity.js';
 import { DirectorySync, type DirectorySyncRow } from './directory-syncs.entity.js';
-import { DirectoryProblem, directorySettings, readDirectory, type DirectoryContents, type DirectoryPerson } from './directory-reader.js';
+import {
+  DirectoryProblem,
+  directorySettings,
+  readDirectory,
+  type DirectoryContents,
+  type DirectoryPerson,
+} from './directory-reader.js';
 
 // Synchronizing a user directory: people become users of the directory's organization (with its
 // default role), changes reach them, people gone from the directory are deactivated (never
@@ -55,7 +61,11 @@ export const isSyncing = (directoryId: string) => running.has(directoryId);
  * Runs one synchronization of a directory and answers its record (failed ones too: the record says
  * why), or null when one is running already.
  */
-export async function syncDirectory(s: SyncServices, directoryId: string, trigger: DirectorySyncRow['trigger']): Promise<DirectorySyncRow | null> {
+export async function syncDirectory(
+  s: SyncServices,
+  directoryId: string,
+  trigger: DirectorySyncRow['trigger'],
+): Promise<DirectorySyncRow | null> {
   if (running.has(directoryId)) return null;
   running.add(directoryId);
   try {
@@ -65,18 +75,35 @@ export async function syncDirectory(s: SyncServices, directoryId: string, trigge
   }
 }
 
-async function runSync(s: SyncServices, directoryId: string, trigger: DirectorySyncRow['trigger']): Promise<DirectorySyncRow> {
+async function runSync(
+  s: SyncServices,
+  directoryId: string,
+  trigger: DirectorySyncRow['trigger'],
+): Promise<DirectorySyncRow> {
   const dir = await s.db.getRepository(UserDirectory).findOneByOrFail({ id: directoryId });
   const started = s.now();
   const run: DirectorySyncRow = {
-    ...newBase(started), directoryId, trigger, status: 'running', endedAt: null, created: 0, updated: 0, deactivated: 0, groups: 0, field: null, message: null, log: '',
+    ...newBase(started),
+    directoryId,
+    trigger,
+    status: 'running',
+    endedAt: null,
+    created: 0,
+    updated: 0,
+    deactivated: 0,
+    groups: 0,
+    field: null,
+    message: null,
+    log: '',
   };
   await s.write(async () => {
     await s.db.getRepository(DirectorySync).insert(run);
     await s.db.getRepository(UserDirectory).update(dir.id, { lastStartedSync: started, syncStatus: 'Running' });
   });
   const log = new SyncLog(s.now);
-  log.line(`${trigger === 'manual' ? 'Synchronization asked for' : 'Scheduled synchronization'}: ${dir.type} directory "${dir.name}" at ${dir.hostName ?? '(no host)'}:${dir.port || 389}`);
+  log.line(
+    `${trigger === 'manual' ? 'Synchronization asked for' : 'Scheduled synchronization'}: ${dir.type} directory "${dir.name}" at ${dir.hostName ?? '(no host)'}:${dir.port || 389}`,
+  );
   let outcome: Pick<DirectorySyncRow, 'status' | 'field' | 'message'> & Counts;
   try {
     const contents = await readDirectory(directorySettings(dir, (sealed) => s.secrets.open(sealed)));
@@ -84,19 +111,31 @@ async function runSync(s: SyncServices, directoryId: string, trigger: DirectoryS
     const welcome = dir.sendNotification ? await welcomeMail(s, dir, log) : null;
     const counts = await s.write(() => s.db.transaction((m) => applyContents(m, dir, contents, started, log, welcome)));
     if (welcome) s.outbox.wake();
-    log.line(`Done: ${counts.created} created, ${counts.updated} updated, ${counts.deactivated} deactivated, ${counts.groups} groups`);
+    log.line(
+      `Done: ${counts.created} created, ${counts.updated} updated, ${counts.deactivated} deactivated, ${counts.groups} groups`,
+    );
     outcome = { status: 'completed', field: null, message: null, ...counts };
   } catch (e) {
     const problem = e instanceof DirectoryProblem ? e : null;
     if (!problem) s.log.error('A directory synchronization failed', { directoryId, error: (e as Error).message });
     const message = problem?.message ?? `The synchronization failed: ${(e as Error).message}`;
     log.line(`Failed: ${message}`);
-    outcome = { status: 'failed', field: problem?.field ?? null, message, created: 0, updated: 0, deactivated: 0, groups: 0 };
+    outcome = {
+      status: 'failed',
+      field: problem?.field ?? null,
+      message,
+      created: 0,
+      updated: 0,
+      deactivated: 0,
+      groups: 0,
+    };
   }
   const done: DirectorySyncRow = { ...run, ...outcome, endedAt: s.now(), modifiedDate: s.now(), log: log.toString() };
   await s.write(async () => {
     await s.db.getRepository(DirectorySync).save(done);
-    await s.db.getRepository(UserDirectory).update(dir.id, { syncStatus: done.status === 'completed' ? 'Completed' : 'Failed' });
+    await s.db
+      .getRepository(UserDirectory)
+      .update(dir.id, { syncStatus: done.status === 'completed' ? 'Completed' : 'Failed' });
   });
   return done;
 }
@@ -121,19 +160,29 @@ async function welcomeMail(s: SyncServices, dir: UserDirectoryRow, log: SyncLog)
   return (user) =>
     user.email && user.isActive
       ? plainMessage(server, user.createdDate, {
-          requestId: null, to: [user.email], subject: 'Your Broadsheet account',
+          requestId: null,
+          to: [user.email],
+          subject: 'Your Broadsheet account',
           text: `Hello ${user.firstName},\n\nYou can now use Broadsheet, where reports are made and shared: your account comes from the directory "${dir.name}".\n\nSign in at ${where} with ${user.email} and your directory password.`,
         })
       : null;
 }
 
-async function applyContents(m: EntityManager, dir: UserDirectoryRow, contents: DirectoryContents, now: Date, log: SyncLog, welcome: Welcome | null): Promise<Counts> {
+async function applyContents(
+  m: EntityManager,
+  dir: UserDirectoryRow,
+  contents: DirectoryContents,
+  now: Date,
+  log: SyncLog,
+  welcome: Welcome | null,
+): Promise<Counts> {
   const counts: Counts = { created: 0, updated: 0, deactivated: 0, groups: 0 };
   const users = m.getRepository(User);
   const mine = new Map((await users.findBy({ directoryId: dir.id })).map((u) => [u.directoryKey ?? '', u]));
   const emails = [...new Set(contents.people.map((p) => p.email).filter((e): e is string => !!e))];
   const byEmail = new Map<string, UserRow>();
-  for (let i = 0; i < emails.length; i += CHUNK) for (const u of await users.findBy({ email: In(emails.slice(i, i + CHUNK)) })) byEmail.set(u.email ?? '', u);
+  for (let i = 0; i < emails.length; i += CHUNK)
+    for (const u of await users.findBy({ email: In(emails.slice(i, i + CHUNK)) })) byEmail.set(u.email ?? '', u);
   const allUsers = (await m.getRepository(Group).findOneBy({ name: 'All users', type: 'system' }))?.id ?? null;
   const account = (p: DirectoryPerson) => (dir.prefix?.trim() ? `${dir.prefix.trim()}\\${p.key}` : p.key);
 
@@ -147,16 +196,35 @@ async function applyContents(m: EntityManager, dir: UserDirectoryRow, contents: 
       synced.set(p.key, known.id);
       const email = holder && holder.id !== known.id ? known.email : p.email;
       if (email !== p.email) log.detail(`${fullName(p)}: e-mail ${p.email} kept off, another user has it`);
-      const next = { firstName: p.firstName, lastName: p.lastName, email, isActive: !p.disabled, domainAccount: account(p) };
-      if (next.firstName !== known.firstName || next.lastName !== known.lastName || next.email !== known.email || next.isActive !== known.isActive || next.domainAccount !== known.domainAccount) {
+      const next = {
+        firstName: p.firstName,
+        lastName: p.lastName,
+        email,
+        isActive: !p.disabled,
+        domainAccount: account(p),
+      };
+      if (
+        next.firstName !== known.firstName ||
+        next.lastName !== known.lastName ||
+        next.email !== known.email ||
+        next.isActive !== known.isActive ||
+        next.domainAccount !== known.domainAccount
+      ) {
         await users.update(known.id, { ...next, modifiedDate: now });
         if (!next.isActive && known.isActive) await m.getRepository(Session).delete({ userId: known.id });
         counts.updated++;
-        log.detail(`${fullName(p)}: updated${known.email !== next.email ? ` (e-mail ${known.email ?? 'none'} → ${next.email ?? 'none'})` : ''}`);
+        log.detail(
+          `${fullName(p)}: updated${known.email !== next.email ? ` (e-mail ${known.email ?? 'none'} → ${next.email ?? 'none'})` : ''}`,
+        );
       }
     } else if (holder && !holder.directoryId) {
       // Someone added by hand before the directory was set up: the directory takes them over.
-      await users.update(holder.id, { directoryId: dir.id, directoryKey: p.key, domainAccount: account(p), modifiedDate: now });
+      await users.update(holder.id, {
+        directoryId: dir.id,
+        directoryKey: p.key,
+        domainAccount: account(p),
+        modifiedDate: now,
+      });
       synced.set(p.key, holder.id);
       counts.updated++;
       log.detail(`${fullName(p)}: linked to the existing user with ${p.email}`);
@@ -164,8 +232,22 @@ async function applyContents(m: EntityManager, dir: UserDirectoryRow, contents: 
       log.detail(`${fullName(p)}: skipped, ${p.email} belongs to a user of another directory`);
     } else {
       const row: UserRow = {
-        ...newBase(now), kind: 'user', firstName: p.firstName || p.key, lastName: p.lastName, email: p.email, passwordHash: null, domainAccount: account(p), isActive: !p.disabled,
-        sendNotification: dir.sendNotification, isoLanguage: null, isTenantOwner: false, isTenantAdmin: false, createdBy: null, modifiedBy: null, directoryId: dir.id, directoryKey: p.key,
+        ...newBase(now),
+        kind: 'user',
+        firstName: p.firstName || p.key,
+        lastName: p.lastName,
+        email: p.email,
+        passwordHash: null,
+        domainAccount: account(p),
+        isActive: !p.disabled,
+        sendNotification: dir.sendNotification,
+        isoLanguage: null,
+        isTenantOwner: false,
+        isTenantAdmin: false,
+        createdBy: null,
+        modifiedBy: null,
+        directoryId: dir.id,
+        directoryKey: p.key,
       };
       fresh.push(row);
       synced.set(p.key, row.id);
@@ -177,7 +259,8 @@ async function applyContents(m: EntityManager, dir: UserDirectoryRow, contents: 
     const part = fresh.slice(i, i + CHUNK);
     await users.insert(part);
     await m.getRepository(UserOrganization).insert(part.map((u) => ({ userId: u.id, targetId: dir.organizationId })));
-    if (dir.defaultUserRole) await m.getRepository(UserRole).insert(part.map((u) => ({ userId: u.id, targetId: dir.defaultUserRole! })));
+    if (dir.defaultUserRole)
+      await m.getRepository(UserRole).insert(part.map((u) => ({ userId: u.id, targetId: dir.defaultUserRole! })));
     if (allUsers) await m.getRepository(UserGroup).insert(part.map((u) => ({ userId: u.id, targetId: allUsers })));
     const mails = welcome ? part.map(welcome).filter((x): x is OutboxRow => !!x) : [];
     if (mails.length) await m.getRepository(Outbox).insert(mails);
@@ -201,10 +284,21 @@ async function applyContents(m: EntityManager, dir: UserDirectoryRow, contents: 
 }
 
 /** The directory's groups as groups of its organization, with exactly the members the directory names. */
-async function applyGroups(m: EntityManager, dir: UserDirectoryRow, contents: DirectoryContents, synced: Map<string, string>, now: Date, log: SyncLog): Promise<number> {
+async function applyGroups(
+  m: EntityManager,
+  dir: UserDirectoryRow,
+  contents: DirectoryContents,
+  synced: Map<string, string>,
+  now: Date,
+  log: SyncLog,
+): Promise<number> {
   const groups = m.getRepository(Group);
   const mine = new Map((await groups.findBy({ directoryId: dir.id })).map((g) => [g.directoryKey ?? '', g]));
-  const taken = new Set((await groups.find({ select: { id: true, name: true, directoryId: true } })).filter((g) => g.directoryId !== dir.id).map((g) => g.name.toLowerCase()));
+  const taken = new Set(
+    (await groups.find({ select: { id: true, name: true, directoryId: true } }))
+      .filter((g) => g.directoryId !== dir.id)
+      .map((g) => g.name.toLowerCase()),
+  );
   // Members are named by DN (groupOfNames, AD) or by uid (posixGroup).
   const byDn = new Map(contents.people.map((p) => [p.dn, synced.get(p.key)]));
   const seen = new Set<string>();
@@ -212,7 +306,16 @@ async function applyGroups(m: EntityManager, dir: UserDirectoryRow, contents: Di
     const name = taken.has(d.name.toLowerCase()) ? `${d.name} (${dir.name})` : d.name;
     let group = mine.get(d.key);
     if (!group) {
-      group = { ...newBase(now), name, description: `From the directory "${dir.name}"`, organizationId: dir.organizationId, isActive: true, type: 'custom', directoryId: dir.id, directoryKey: d.key } as GroupRow;
+      group = {
+        ...newBase(now),
+        name,
+        description: `From the directory "${dir.name}"`,
+        organizationId: dir.organizationId,
+        isActive: true,
+        type: 'custom',
+        directoryId: dir.id,
+        directoryKey: d.key,
+      } as GroupRow;
       await groups.insert(group);
       log.detail(`Group ${name}: created`);
     } else if (group.name !== name || !group.isActive) {
@@ -221,7 +324,10 @@ async function applyGroups(m: EntityManager, dir: UserDirectoryRow, contents: Di
     seen.add(d.key);
     const members = [...new Set(d.members.map((x) => byDn.get(x) ?? synced.get(x)).filter((id): id is string => !!id))];
     await m.getRepository(UserGroup).delete({ targetId: group.id });
-    for (let i = 0; i < members.length; i += CHUNK) await m.getRepository(UserGroup).insert(members.slice(i, i + CHUNK).map((userId) => ({ userId, targetId: group!.id })));
+    for (let i = 0; i < members.length; i += CHUNK)
+      await m
+        .getRepository(UserGroup)
+        .insert(members.slice(i, i + CHUNK).map((userId) => ({ userId, targetId: group!.id })));
   }
   // A group gone from the directory is kept (tasks may name it) but emptied and made inactive.
   for (const g of mine.values()) {

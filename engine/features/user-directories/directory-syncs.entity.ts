@@ -36,5 +36,7 @@ export const DirectorySync = new EntitySchema<DirectorySyncRow>({
     log: { ...text(false), default: '' },
   },
   indices: [{ name: 'IDX_directory_syncs_directory', columns: ['directoryId', 'createdDate'] }],
-  foreignKeys: [{ target: 'UserDirectory', columnNames: ['directoryId'], referencedColumnNames: ['id'], onDelete: 'CASCADE' }],
+  foreignKeys: [
+    { target: 'UserDirectory', columnNames: ['directoryId'], referencedColumnNames: ['id'], onDelete: 'CASCADE' },
+  ],
 });

@@ -13,35 +13,72 @@ import { UserDirectoriesSyncResult, UserDirectoriesSyncsResult } from './user-di
 const RECENT_SYNCS = 20;
 
 const syncDto = (r: DirectorySyncRow) => ({
-  id: r.id, directoryId: r.directoryId, trigger: r.trigger, status: r.status, startedAt: iso(r.createdDate), endedAt: iso(r.endedAt),
-  created: r.created, updated: r.updated, deactivated: r.deactivated, groups: r.groups, field: r.field, message: r.message, log: r.log,
+  id: r.id,
+  directoryId: r.directoryId,
+  trigger: r.trigger,
+  status: r.status,
+  startedAt: iso(r.createdDate),
+  endedAt: iso(r.endedAt),
+  created: r.created,
+  updated: r.updated,
+  deactivated: r.deactivated,
+  groups: r.groups,
+  field: r.field,
+  message: r.message,
+  log: r.log,
 });
 
 /** Synchronizes a directory now; a failure is an answer too (its record names the setting to fix). */
 async function syncNow(ctx: OpContext, id: string) {
   const dir = await findOr404(ctx, UserDirectory, id, 'User directory');
-  if (!dir.isActive) throw conflict(`The directory "${dir.name}" is inactive; activate it to synchronize it`, [{ field: 'params.id', message: 'is inactive' }]);
+  if (!dir.isActive)
+    throw conflict(`The directory "${dir.name}" is inactive; activate it to synchronize it`, [
+      { field: 'params.id', message: 'is inactive' },
+    ]);
   const run = await syncDirectory(ctx, dir.id, 'manual');
-  if (!run) throw conflict(`"${dir.name}" is being synchronized now; its record appears when that ends`, [{ field: 'params.id', message: 'is being synchronized' }]);
+  if (!run)
+    throw conflict(`"${dir.name}" is being synchronized now; its record appears when that ends`, [
+      { field: 'params.id', message: 'is being synchronized' },
+    ]);
   return syncDto(run);
 }
 
 /** The latest synchronizations of a directory, newest first, with when the next one is due. */
 async function recentSyncs(ctx: OpContext, id: string) {
   const dir = await findOr404(ctx, UserDirectory, id, 'User directory');
-  const syncs = await ctx.db.getRepository(DirectorySync).find({ where: { directoryId: dir.id }, order: { createdDate: 'DESC' }, take: RECENT_SYNCS });
+  const syncs = await ctx.db
+    .getRepository(DirectorySync)
+    .find({ where: { directoryId: dir.id }, order: { createdDate: 'DESC' }, take: RECENT_SYNCS });
   const next = dir.isActive ? nextSyncAfter(dir, dir.lastStartedSync ?? dir.createdDate) : null;
-  return { directoryId: dir.id, syncStatus: dir.syncStatus, running: isSyncing(dir.id), lastStartedSync: iso(dir.lastStartedSync), nextSync: iso(next), syncs: syncs.map(syncDto) };
+  return {
+    directoryId: dir.id,
+    syncStatus: dir.syncStatus,
+    running: isSyncing(dir.id),
+    lastStartedSync: iso(dir.lastStartedSync),
+    nextSync: iso(next),
+    syncs: syncs.map(syncDto),
+  };
 }
 
 export const userDirectoriesApp = [
   defineOp({
-    id: 'app.userDirectories.sync', summary: 'Synchronize a user directory now', http: { method: 'POST', path: '/api/app/user-directories/{id}/sync' },
+    id: 'app.userDirectories.sync',
+    summary: 'Synchronize a user directory now',
+    http: { method: 'POST', path: '/api/app/user-directories/{id}/sync' },
     // The directory is read before anything is written; the sync queues its own writes.
-    permission: 'editUserDirectory', writes: 'chunked', input: { params: idParam }, result: UserDirectoriesSyncResult, handler: (ctx, { params }) => syncNow(ctx, params.id),
+    permission: 'editUserDirectory',
+    writes: 'chunked',
+    input: { params: idParam },
+    result: UserDirectoriesSyncResult,
+    handler: (ctx, { params }) => syncNow(ctx, params.id),
   }),
   defineOp({
-    id: 'app.userDirectories.syncs', summary: "A user directory's synchronization status and recent runs with their logs", http: { method: 'GET', path: '/api/app/user-directories/{id}/syncs' },
-    permission: 'viewUserDirectory', input: { params: idParam }, result: UserDirectoriesSyncsResult, handler: (ctx, { params }) => recentSyncs(ctx, params.id),
+    id: 'app.userDirectories.syncs',
+    summary: "A user directory's synchronization status and recent runs with their logs",
+    http: { method: 'GET', path: '/api/app/user-directories/{id}/syncs' },
+    permission: 'viewUserDirectory',
+    input: { params: idParam },
+    result: UserDirectoriesSyncsResult,
+    handler: (ctx, { params }) => recentSyncs(ctx, params.id),
   }),
 ] as const;

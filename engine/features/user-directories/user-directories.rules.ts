@@ -36,7 +36,12 @@ export const UserDirectoryV1 = z.object({
 export type Fields = z.output<typeof UserDirectoryV1>;
 
 export const LIST_USER_DIRECTORIES: ListSpec = {
-  sort: { Name: 'LOWER(d.name)', Type: 'LOWER(d.type)', LastStartedSync: 'd.lastStartedSync', SyncStatus: 'd.syncStatus' },
+  sort: {
+    Name: 'LOWER(d.name)',
+    Type: 'LOWER(d.type)',
+    LastStartedSync: 'd.lastStartedSync',
+    SyncStatus: 'd.syncStatus',
+  },
   defaultSort: { by: 'Name', direction: 'asc' },
   text: { name: 'd.name' },
 };
@@ -62,7 +67,8 @@ function checkTiming(f: Fields) {
   const time = f.frequencyTime?.trim();
   if (time) {
     const hm = /^(\d{1,2}):(\d{2})$/.exec(time);
-    if (!hm || Number(hm[1]) > 23 || Number(hm[2]) > 59) throw fieldError('body.frequencyTime', 'must be a time of day as HH:mm, such as 02:30');
+    if (!hm || Number(hm[1]) > 23 || Number(hm[2]) > 59)
+      throw fieldError('body.frequencyTime', 'must be a time of day as HH:mm, such as 02:30');
   }
   const zone = f.timeZone?.trim();
   if (zone) {

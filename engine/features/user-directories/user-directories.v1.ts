@@ -3,7 +3,12 @@ import { idParam, v } from '../../core/validation.js';
 import { pageOfEntity } from '../../core/list-query.js';
 import { deleteByIds } from '../../core/rows.js';
 import { UserDirectory } from './user-directories.entity.js';
-import { userDirectoryDto, LIST_USER_DIRECTORIES, saveUserDirectory, UserDirectoryV1 } from './user-directories.rules.js';
+import {
+  userDirectoryDto,
+  LIST_USER_DIRECTORIES,
+  saveUserDirectory,
+  UserDirectoryV1,
+} from './user-directories.rules.js';
 import { UserDirectoryResult } from './user-directories.results.js';
 import { DeletedResult } from '../common.results.js';
 

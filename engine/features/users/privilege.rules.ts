@@ -27,28 +27,52 @@ export function missingPermissions(p: Principal, flags: Partial<PermissionFlags>
 export function outranks(target: Principal, actor: Principal): boolean {
   if (actor.isTenantOwner) return false;
   if (target.isTenantOwner || (target.isTenantAdmin && !actor.isTenantAdmin)) return true;
-  return missingPermissions(actor, target.permissions).length > 0 || (target.allProjects && !actor.allProjects && !isTenantAdministrator(actor));
+  return (
+    missingPermissions(actor, target.permissions).length > 0 ||
+    (target.allProjects && !actor.allProjects && !isTenantAdministrator(actor))
+  );
 }
 
 /** A role's content as a grant: permissions and project reach the actor must hold to give. */
-export function refuseGrantBeyondOwn(ctx: OpContext, role: { permissions: Partial<PermissionFlags>; allProjects: boolean; projectIds: string[] }) {
+export function refuseGrantBeyondOwn(
+  ctx: OpContext,
+  role: { permissions: Partial<PermissionFlags>; allProjects: boolean; projectIds: string[] },
+) {
   const actor = me(ctx);
   if (isTenantAdministrator(actor)) return;
   const missing = missingPermissions(actor, role.permissions);
-  if (missing.length) throw refuse(`body.permissions.${missing[0]}`, `You cannot grant permissions you do not hold: ${missing.join(', ')}`);
+  if (missing.length)
+    throw refuse(
+      `body.permissions.${missing[0]}`,
+      `You cannot grant permissions you do not hold: ${missing.join(', ')}`,
+    );
   if (actor.allProjects) return;
-  if (role.allProjects) throw refuse('body.allProjects', 'You cannot grant access to all projects: your own roles reach only some');
+  if (role.allProjects)
+    throw refuse('body.allProjects', 'You cannot grant access to all projects: your own roles reach only some');
   const beyond = role.projectIds.filter((id) => !actor.projectIds.includes(id));
   if (beyond.length) throw refuse('body.projects', 'You cannot grant access to projects your own roles do not reach');
 }
 
 /** Whether a role in its current state holds more than the actor, so that only an administrator may change it. */
-export function refuseChangingStrongerRole(ctx: OpContext, current: { name: string; permissions: Partial<PermissionFlags>; allProjects: boolean; projects: { id: string }[] | null }) {
+export function refuseChangingStrongerRole(
+  ctx: OpContext,
+  current: {
+    name: string;
+    permissions: Partial<PermissionFlags>;
+    allProjects: boolean;
+    projects: { id: string }[] | null;
+  },
+) {
   const actor = me(ctx);
   if (isTenantAdministrator(actor)) return;
-  const beyondProjects = !actor.allProjects && (current.allProjects || (current.projects ?? []).some((p) => !actor.projectIds.includes(p.id)));
+  const beyondProjects =
+    !actor.allProjects &&
+    (current.allProjects || (current.projects ?? []).some((p) => !actor.projectIds.includes(p.id)));
   if (missingPermissions(actor, current.permissions).length || beyondProjects) {
-    throw refuse('params.id', `The role "${current.name}" holds rights you do not hold; only a tenant administrator may change it`);
+    throw refuse(
+      'params.id',
+      `The role "${current.name}" holds rights you do not hold; only a tenant administrator may change it`,
+    );
   }
 }
 
@@ -76,7 +100,11 @@ export async function refuseGroupJoinBeyondOwn(ctx: OpContext, groupIds: string[
   if (!actor.permissions.editGroup) throw refuse(field, 'Putting people into groups needs the editGroup permission');
   const rows = await ctx.db.getRepository(MemberPermission).findBy({ memberId: In(groupIds) });
   const beyond = await memberFlagsBeyondOwn(ctx, rows);
-  if (beyond) throw refuse(field, `A group's member permissions include ${beyond}, which you do not hold; only someone who holds them may add members to it`);
+  if (beyond)
+    throw refuse(
+      field,
+      `A group's member permissions include ${beyond}, which you do not hold; only someone who holds them may add members to it`,
+    );
 }
 
 /** Organizations are boundaries: only a tenant administrator puts someone into one they do not belong to themselves. */
@@ -108,9 +136,15 @@ export interface UserChange {
 const sameSet = (a: string[], b: string[]) => a.length === b.length && a.every((x) => b.includes(x));
 
 /** Checks a change to a user (or a new user, when `target` is null) against the rules above. */
-export async function refuseUserChangeBeyondRights(ctx: OpContext, target: UserRow | null, currentRoleIds: string[], change: UserChange) {
+export async function refuseUserChangeBeyondRights(
+  ctx: OpContext,
+  target: UserRow | null,
+  currentRoleIds: string[],
+  change: UserChange,
+) {
   const actor = me(ctx);
-  if (target?.isTenantOwner && !actor.isTenantOwner) throw refuse('params.id', "Only the tenant owner may change the owner's account");
+  if (target?.isTenantOwner && !actor.isTenantOwner)
+    throw refuse('params.id', "Only the tenant owner may change the owner's account");
   if (isTenantAdministrator(actor)) return;
   if (change.tenantAdmin !== undefined && change.tenantAdmin !== (target?.isTenantAdmin ?? false)) {
     throw refuse('body.isTenantAdmin', 'Only a tenant administrator may grant or remove the tenant-admin role');
@@ -118,11 +152,13 @@ export async function refuseUserChangeBeyondRights(ctx: OpContext, target: UserR
   if (change.roleIds && !change.rolesByRule && !sameSet([...new Set(change.roleIds)], currentRoleIds)) {
     throw refuse('body.roles', 'Only a tenant administrator may assign roles');
   }
-  const added = (asked: string[] | null | undefined, current: string[] = []) => (asked ? [...new Set(asked)].filter((id) => !current.includes(id)) : []);
+  const added = (asked: string[] | null | undefined, current: string[] = []) =>
+    asked ? [...new Set(asked)].filter((id) => !current.includes(id)) : [];
   refuseOrganizationsBeyondOwn(ctx, added(change.organizationIds, change.currentOrganizationIds), 'body.organizations');
   await refuseGroupJoinBeyondOwn(ctx, added(change.groupIds, change.currentGroupIds), 'body.groups');
   if (!target || target.id === actor.user.id) return;
-  const changed = (asked: string[] | null | undefined, current: string[] = []) => !!asked && !sameSet([...new Set(asked)], current);
+  const changed = (asked: string[] | null | undefined, current: string[] = []) =>
+    !!asked && !sameSet([...new Set(asked)], current);
   // Every change of what someone may reach or do: who they are to sign in, whether they may, where they belong.
   const touched = [
     change.password ? 'body.password' : null,
@@ -133,6 +169,9 @@ export async function refuseUserChangeBeyondRights(ctx: OpContext, target: UserR
     change.kind !== undefined && change.kind !== target.kind ? 'body.license' : null,
   ].find(Boolean);
   if (touched && outranks(await principalFor(ctx, target, 'session', ''), actor)) {
-    throw refuse(touched, `${target.firstName} ${target.lastName} has rights you do not hold; only a tenant administrator may change their password, e-mail, status, organizations, groups or license`);
+    throw refuse(
+      touched,
+      `${target.firstName} ${target.lastName} has rights you do not hold; only a tenant administrator may change their password, e-mail, status, organizations, groups or license`,
+    );
   }
 }

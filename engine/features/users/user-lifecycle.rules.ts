@@ -13,7 +13,14 @@ import { MemberPermission } from '../members/members.entity.js';
 import { defaultMailServer } from '../mail/mail-servers.rules.js';
 import { Outbox, type OutboxRow } from '../mail/mail.entity.js';
 import { plainMessage } from '../mail/plain-message.js';
-import { isTenantAdministrator, memberFlagsBeyondOwn, outranks, refuseGroupJoinBeyondOwn, refuseOrganizationsBeyondOwn, refuseUserChangeBeyondRights } from './privilege.rules.js';
+import {
+  isTenantAdministrator,
+  memberFlagsBeyondOwn,
+  outranks,
+  refuseGroupJoinBeyondOwn,
+  refuseOrganizationsBeyondOwn,
+  refuseUserChangeBeyondRights,
+} from './privilege.rules.js';
 import { principalFor } from '../auth/principal.js';
 import { outsideOrganizations } from '../../core/organization-boundary.js';
 import { User, UserGroup, UserOrganization, UserRole, type UserRow } from './users.entity.js';
@@ -40,7 +47,16 @@ export const UserUpdateB = z.object({ type: v.text(64), value: z.unknown() });
 
 /** The user as the form would save them, with one thing changed. */
 function asFields(u: UserRow): UserFields {
-  return { kind: u.kind, firstName: u.firstName, lastName: u.lastName, email: u.email, domainAccount: u.domainAccount, isActive: u.isActive, sendNotification: u.sendNotification, isoLanguage: u.isoLanguage };
+  return {
+    kind: u.kind,
+    firstName: u.firstName,
+    lastName: u.lastName,
+    email: u.email,
+    domainAccount: u.domainAccount,
+    isActive: u.isActive,
+    sendNotification: u.sendNotification,
+    isoLanguage: u.isoLanguage,
+  };
 }
 
 /**
@@ -52,7 +68,11 @@ export async function updateUserByType(ctx: OpContext, id: string, f: z.output<t
   const type = CHANGE_TYPES.find((t) => t.toLowerCase() === f.type.toLowerCase());
   if (!type) throw fieldError('body.type', `must be one of: ${CHANGE_TYPES.join(', ')}`);
   const parsed = CHANGES[type].safeParse(f.value);
-  if (!parsed.success) throw badInput(`The value does not fit the change "${type}"`, parsed.error.issues.map((i) => ({ field: ['body.value', ...i.path].join('.'), message: i.message })));
+  if (!parsed.success)
+    throw badInput(
+      `The value does not fit the change "${type}"`,
+      parsed.error.issues.map((i) => ({ field: ['body.value', ...i.path].join('.'), message: i.message })),
+    );
   const value = parsed.data;
   const user = await findOr404(ctx, User, id, 'User');
   const fields = asFields(user);
@@ -74,10 +94,16 @@ export async function updateUserByType(ctx: OpContext, id: string, f: z.output<t
       return userDto(ctx, { ...user, kind });
     }
     case 'tenantAdminRole': {
-      if (!isTenantAdministrator(me(ctx))) throw new EngineError(403, 'Only a tenant administrator gives or takes the tenant-admin role', [{ field: 'body.value', message: 'needs a tenant administrator' }]);
-      if (user.isTenantOwner) throw conflict('The tenant owner keeps every right', [{ field: 'params.id', message: 'is the tenant owner' }]);
+      if (!isTenantAdministrator(me(ctx)))
+        throw new EngineError(403, 'Only a tenant administrator gives or takes the tenant-admin role', [
+          { field: 'body.value', message: 'needs a tenant administrator' },
+        ]);
+      if (user.isTenantOwner)
+        throw conflict('The tenant owner keeps every right', [{ field: 'params.id', message: 'is the tenant owner' }]);
       await ctx.db.transaction(async (m) => {
-        await m.getRepository(User).update(id, { isTenantAdmin: value as boolean, modifiedDate: ctx.now(), modifiedBy: me(ctx).user.id });
+        await m
+          .getRepository(User)
+          .update(id, { isTenantAdmin: value as boolean, modifiedDate: ctx.now(), modifiedBy: me(ctx).user.id });
         // Losing it ends their sessions: what they may do is decided again at their next sign-in.
         if (!value) await m.getRepository(Session).delete({ userId: id });
       });
@@ -122,18 +148,33 @@ export async function transferUser(ctx: OpContext, id: string, f: z.output<typeo
         permissions += added.length;
       }
       const held = await m.getRepository(MemberPermission).findBy({ memberId: from.id });
-      const theirs = held.length ? await m.getRepository(MemberPermission).findBy({ memberId: to.id, objectId: In(held.map((h) => h.objectId)) }) : [];
+      const theirs = held.length
+        ? await m.getRepository(MemberPermission).findBy({ memberId: to.id, objectId: In(held.map((h) => h.objectId)) })
+        : [];
       for (const h of held) {
         const same = theirs.find((t) => t.objectId === h.objectId);
         if (same) {
-          const merged = Object.fromEntries(Object.keys({ ...h.permissions, ...same.permissions }).map((k) => [k, !!(h.permissions as Record<string, boolean>)[k] || !!(same.permissions as Record<string, boolean>)[k]]));
-          await m.getRepository(MemberPermission).update(same.id, { permissions: merged as typeof same.permissions, modifiedDate: ctx.now() });
+          const merged = Object.fromEntries(
+            Object.keys({ ...h.permissions, ...same.permissions }).map((k) => [
+              k,
+              !!(h.permissions as Record<string, boolean>)[k] || !!(same.permissions as Record<string, boolean>)[k],
+            ]),
+          );
+          await m
+            .getRepository(MemberPermission)
+            .update(same.id, { permissions: merged as typeof same.permissions, modifiedDate: ctx.now() });
           await m.getRepository(MemberPermission).delete(h.id);
-        } else await m.getRepository(MemberPermission).update(h.id, { memberId: to.id, memberType: 'user', modifiedDate: ctx.now() });
+        } else
+          await m
+            .getRepository(MemberPermission)
+            .update(h.id, { memberId: to.id, memberType: 'user', modifiedDate: ctx.now() });
         permissions++;
       }
       // Task recipient entries: the new user receives what the old one did (unless already named).
-      await m.query("UPDATE OR IGNORE task_recipients SET recipientId = ? WHERE type = 'user' AND recipientId = ?", [to.id, from.id]);
+      await m.query("UPDATE OR IGNORE task_recipients SET recipientId = ? WHERE type = 'user' AND recipientId = ?", [
+        to.id,
+        from.id,
+      ]);
     }
   });
   return { from: from.id, to: to.id, content, permissions };
@@ -150,30 +191,62 @@ async function refuseTransferBeyondRights(ctx: OpContext, from: UserRow, to: Use
   const actor = me(ctx);
   if (isTenantAdministrator(actor)) return;
   if (from.isTenantAdmin || from.isTenantOwner || outranks(await principalFor(ctx, from, 'session', ''), actor)) {
-    throw refuseTransfer('params.id', `${from.firstName} ${from.lastName} has rights you do not hold; only a tenant administrator transfers what they own and hold`.replace(/\s+/g, ' '));
+    throw refuseTransfer(
+      'params.id',
+      `${from.firstName} ${from.lastName} has rights you do not hold; only a tenant administrator transfers what they own and hold`.replace(
+        /\s+/g,
+        ' ',
+      ),
+    );
   }
   if (f.transferPermissions) {
     const gained = async (entity: typeof UserRole) => {
       const theirs = await linkedIds(ctx, entity, to.id);
       return (await linkedIds(ctx, entity, from.id)).filter((x) => !theirs.includes(x));
     };
-    if ((await gained(UserRole)).length) throw refuseTransfer('body.transferPermissions', 'Only a tenant administrator may assign roles, and the transfer would give roles');
+    if ((await gained(UserRole)).length)
+      throw refuseTransfer(
+        'body.transferPermissions',
+        'Only a tenant administrator may assign roles, and the transfer would give roles',
+      );
     refuseOrganizationsBeyondOwn(ctx, await gained(UserOrganization), 'body.transferPermissions');
     await refuseGroupJoinBeyondOwn(ctx, await gained(UserGroup), 'body.transferPermissions');
-    const beyond = await memberFlagsBeyondOwn(ctx, await ctx.db.getRepository(MemberPermission).findBy({ memberId: from.id }));
-    if (beyond) throw refuseTransfer('body.transferPermissions', `The member permissions to transfer include ${beyond}, which you do not hold`);
+    const beyond = await memberFlagsBeyondOwn(
+      ctx,
+      await ctx.db.getRepository(MemberPermission).findBy({ memberId: from.id }),
+    );
+    if (beyond)
+      throw refuseTransfer(
+        'body.transferPermissions',
+        `The member permissions to transfer include ${beyond}, which you do not hold`,
+      );
   }
   if (f.transferContent) {
     // The creator of a project in permissions mode holds every flag on it.
-    const guarded = Number((await ctx.db.query('SELECT COUNT(*) AS n FROM projects WHERE createdBy = ? AND permissionsMode = 1', [from.id]))[0].n);
-    if (guarded) throw refuseTransfer('body.transferContent', 'Projects in permissions mode change creator only through a tenant administrator: their creator holds every permission on them');
+    const guarded = Number(
+      (
+        await ctx.db.query('SELECT COUNT(*) AS n FROM projects WHERE createdBy = ? AND permissionsMode = 1', [from.id])
+      )[0].n,
+    );
+    if (guarded)
+      throw refuseTransfer(
+        'body.transferContent',
+        'Projects in permissions mode change creator only through a tenant administrator: their creator holds every permission on them',
+      );
   }
 }
 
 export const InviteB = z.object({
-  emails: z.array(z.string().trim().toLowerCase().max(320).regex(EMAIL_PATTERN, { message: 'must be an e-mail address' })).min(1, { message: 'must name at least one address' }).max(500),
+  emails: z
+    .array(z.string().trim().toLowerCase().max(320).regex(EMAIL_PATTERN, { message: 'must be an e-mail address' }))
+    .min(1, { message: 'must name at least one address' })
+    .max(500),
   tenantAdminRole: v.nstr(64),
-  organizations: z.array(z.object({ organizationID: v.uuid(), roleName: v.nstr(200) })).max(100).nullable().optional(),
+  organizations: z
+    .array(z.object({ organizationID: v.uuid(), roleName: v.nstr(200) }))
+    .max(100)
+    .nullable()
+    .optional(),
 });
 
 const INVITATION_DAYS = 7;
@@ -188,11 +261,15 @@ export async function inviteUsers(ctx: OpContext, f: z.output<typeof InviteB>) {
   const server = await defaultMailServer(ctx);
   if (!server) throw conflict('Set up a mail server before inviting people: invitations travel by mail');
   const admin = !!f.tenantAdminRole?.trim();
-  if (admin && !isTenantAdministrator(me(ctx))) throw new EngineError(403, 'Only a tenant administrator invites tenant administrators', [{ field: 'body.tenantAdminRole', message: 'needs a tenant administrator' }]);
+  if (admin && !isTenantAdministrator(me(ctx)))
+    throw new EngineError(403, 'Only a tenant administrator invites tenant administrators', [
+      { field: 'body.tenantAdminRole', message: 'needs a tenant administrator' },
+    ]);
   const orgs = f.organizations ?? [];
   const roleIds: string[] = [];
   for (const [i, o] of orgs.entries()) {
-    if (!(await ctx.db.getRepository(Organization).existsBy({ id: o.organizationID }))) throw fieldError(`body.organizations.${i}.organizationID`, 'is not an organization');
+    if (!(await ctx.db.getRepository(Organization).existsBy({ id: o.organizationID })))
+      throw fieldError(`body.organizations.${i}.organizationID`, 'is not an organization');
     if (o.roleName?.trim()) {
       const role = await ctx.db.getRepository(Role).findOneBy({ name: o.roleName.trim() });
       if (!role) throw fieldError(`body.organizations.${i}.roleName`, 'is not a role');
@@ -207,16 +284,32 @@ export async function inviteUsers(ctx: OpContext, f: z.output<typeof InviteB>) {
   const mails: OutboxRow[] = [];
   for (const email of emails.filter((e) => !taken.has(e))) {
     const user = await saveUser(ctx, null, {
-      kind: 'user', firstName: email.split('@')[0], lastName: '', email, isActive: true, roleIds: roleIds.length ? roleIds : null, organizationIds: orgs.map((o) => o.organizationID),
+      kind: 'user',
+      firstName: email.split('@')[0],
+      lastName: '',
+      email,
+      isActive: true,
+      roleIds: roleIds.length ? roleIds : null,
+      organizationIds: orgs.map((o) => o.organizationID),
     });
     if (admin) await ctx.db.getRepository(User).update(user.id, { isTenantAdmin: true });
     const token = randomBytes(32).toString('base64url');
-    await ctx.db.getRepository(Invitation).insert({ id: randomUUID(), createdDate: now, userId: user.id, tokenHash: sha256(token), expiresAt: new Date(now.getTime() + INVITATION_DAYS * 86400_000), usedAt: null });
-    mails.push(plainMessage(server, now, {
-      requestId: null, to: [email],
-      subject: `${me(ctx).user.firstName} ${me(ctx).user.lastName} invites you to Broadsheet`.replace(/\s+/g, ' '),
-      text: `You are invited to Broadsheet, where reports are made and shared.\n\nChoose your password here (the link works once, for ${INVITATION_DAYS} days):\n${link(token)}\n\nYou sign in with ${email}.`,
-    }));
+    await ctx.db.getRepository(Invitation).insert({
+      id: randomUUID(),
+      createdDate: now,
+      userId: user.id,
+      tokenHash: sha256(token),
+      expiresAt: new Date(now.getTime() + INVITATION_DAYS * 86400_000),
+      usedAt: null,
+    });
+    mails.push(
+      plainMessage(server, now, {
+        requestId: null,
+        to: [email],
+        subject: `${me(ctx).user.firstName} ${me(ctx).user.lastName} invites you to Broadsheet`.replace(/\s+/g, ' '),
+        text: `You are invited to Broadsheet, where reports are made and shared.\n\nChoose your password here (the link works once, for ${INVITATION_DAYS} days):\n${link(token)}\n\nYou sign in with ${email}.`,
+      }),
+    );
     invited.push({ email, userId: user.id });
   }
   // Written by this operation itself (it holds the write queue already), then handed to the sender.
@@ -226,7 +319,12 @@ export async function inviteUsers(ctx: OpContext, f: z.output<typeof InviteB>) {
 }
 
 // The invited person names themselves as they choose their password (the invitation knew only an address).
-export const AcceptInvitation = z.object({ token: v.text(200), password: z.string().max(1024), firstName: v.nstr(200), lastName: v.nstr(200) });
+export const AcceptInvitation = z.object({
+  token: v.text(200),
+  password: z.string().max(1024),
+  firstName: v.nstr(200),
+  lastName: v.nstr(200),
+});
 export const CheckInvitation = z.object({ token: v.text(200) });
 
 const USED_OR_EXPIRED = 'this invitation link was used already or has expired; ask for a new one';
@@ -255,7 +353,10 @@ export async function acceptInvitation(ctx: OpContext, f: z.output<typeof Accept
     // Marked used in the same transaction that sets the password: a second use finds it used.
     const used = await m.getRepository(Invitation).update({ id: inv.id, usedAt: IsNull() }, { usedAt: ctx.now() });
     if (!used.affected) throw fieldError('body.token', 'this invitation link was used already');
-    const named = { ...(f.firstName?.trim() ? { firstName: f.firstName.trim() } : {}), ...(f.lastName?.trim() ? { lastName: f.lastName.trim() } : {}) };
+    const named = {
+      ...(f.firstName?.trim() ? { firstName: f.firstName.trim() } : {}),
+      ...(f.lastName?.trim() ? { lastName: f.lastName.trim() } : {}),
+    };
     await m.getRepository(User).update(user.id, { passwordHash, isActive: true, ...named, modifiedDate: ctx.now() });
   });
   return { email: user.email };

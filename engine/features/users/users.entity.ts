@@ -44,11 +44,17 @@ export const User = new EntitySchema<UserRow>({
     directoryId: ref(),
     directoryKey: text(),
   },
-  indices: [{ name: 'IDX_users_email', columns: ['email'], unique: true }, { name: 'IDX_users_directory', columns: ['directoryId', 'directoryKey'], unique: true }],
+  indices: [
+    { name: 'IDX_users_email', columns: ['email'], unique: true },
+    { name: 'IDX_users_directory', columns: ['directoryId', 'directoryKey'], unique: true },
+  ],
 });
 
 // A user belongs to the organizations they are a member of.
-boundByOrganization(User, (x) => `${x}.id IN (SELECT bo.userId FROM user_organizations bo WHERE bo.targetId IN (:...orgs))`);
+boundByOrganization(
+  User,
+  (x) => `${x}.id IN (SELECT bo.userId FROM user_organizations bo WHERE bo.targetId IN (:...orgs))`,
+);
 
 /** Membership rows: a user in an organization, a group, a role. */
 export interface UserLinkRow {

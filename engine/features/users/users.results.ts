@@ -2,7 +2,12 @@ import { z } from 'zod';
 
 // What this feature's operations answer in `data` (for a list: one item); see `result` on defineOp.
 
-export const UsersTransferResult = z.object({ from: z.string(), to: z.string(), content: z.number(), permissions: z.number() });
+export const UsersTransferResult = z.object({
+  from: z.string(),
+  to: z.string(),
+  content: z.number(),
+  permissions: z.number(),
+});
 
 export const UsersInviteResult = z.object({
   invited: z.array(z.object({ email: z.string(), userId: z.string() })),

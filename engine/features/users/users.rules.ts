@@ -21,7 +21,6 @@ import { withinOrganizations } from '../../core/organization-boundary.js';
 export const HUB_USERS_ROLE = 'Hub users';
 export const ADMINISTRATOR_ROLE = 'Administrator';
 
-
 export const LIST_USERS: ListSpec = {
   sort: {
     FullName: "LOWER(u.firstName || ' ' || u.lastName)",
@@ -36,7 +35,12 @@ export const LIST_USERS: ListSpec = {
   defaultSort: { by: 'FullName', direction: 'asc' },
   text: { full_name: "u.firstName || ' ' || u.lastName", email: 'u.email' },
   bool: { is_active: 'u.isActive' },
-  uuid: { group_id: (value, p) => ({ sql: `EXISTS (SELECT 1 FROM user_groups ugf WHERE ugf.userId = u.id AND ugf.targetId = :${p})`, params: { [p]: value } }) },
+  uuid: {
+    group_id: (value, p) => ({
+      sql: `EXISTS (SELECT 1 FROM user_groups ugf WHERE ugf.userId = u.id AND ugf.targetId = :${p})`,
+      params: { [p]: value },
+    }),
+  },
 };
 
 type Named = { id: string; name: string };
@@ -57,7 +61,8 @@ export async function userDtos(ctx: OpContext, users: UserRow[]) {
     links('user_organizations', 'organizations', 't.displayName'),
     links('user_groups', 'groups', 't.name'),
   ]);
-  const of = (list: (Named & { userId: string })[], id: string) => list.filter((l) => l.userId === id).map(({ id: i, name }) => ({ id: i, name }));
+  const of = (list: (Named & { userId: string })[], id: string) =>
+    list.filter((l) => l.userId === id).map(({ id: i, name }) => ({ id: i, name }));
   return users.map((u) => ({
     id: u.id,
     type: u.kind,
@@ -110,7 +115,11 @@ export interface UserFields {
 }
 
 /** The ids a user is linked to through one of their link tables (roles, organizations, groups). */
-export async function linkedIds(ctx: Pick<OpContext, 'db'>, entity: typeof UserRole, userId: string): Promise<string[]> {
+export async function linkedIds(
+  ctx: Pick<OpContext, 'db'>,
+  entity: typeof UserRole,
+  userId: string,
+): Promise<string[]> {
   return (await ctx.db.getRepository(entity).findBy({ userId })).map((l) => l.targetId);
 }
 
@@ -123,24 +132,42 @@ export async function saveUser(ctx: OpContext, id: string | null, f: UserFields)
   const current = id ? await findOr404(ctx, User, id, f.kind === 'recipient' ? 'Recipient' : 'User') : null;
   const expectedKind = f.convertRecipient ? 'recipient' : f.kind;
   if (current && current.kind !== expectedKind) {
-    throw conflict(f.convertRecipient ? `${current.firstName} ${current.lastName} is already a user` : `${current.firstName} ${current.lastName} is a ${current.kind}, not a ${f.kind}`);
+    throw conflict(
+      f.convertRecipient
+        ? `${current.firstName} ${current.lastName} is already a user`
+        : `${current.firstName} ${current.lastName} is a ${current.kind}, not a ${f.kind}`,
+    );
   }
   // What is not there for the caller (another organization's) answers 404 before any rule is weighed.
   if (f.roleIds) await requireAll(ctx, Role, f.roleIds, 'Role');
   if (f.organizationIds) await requireAll(ctx, Organization, f.organizationIds, 'Organization');
   if (f.groupIds) await requireAll(ctx, Group, f.groupIds, 'Group');
   const linked = async (entity: typeof UserRole) => (current ? linkedIds(ctx, entity, current.id) : []);
-  const [currentRoleIds, currentOrganizationIds, currentGroupIds] = [await linked(UserRole), await linked(UserOrganization), await linked(UserGroup)];
+  const [currentRoleIds, currentOrganizationIds, currentGroupIds] = [
+    await linked(UserRole),
+    await linked(UserOrganization),
+    await linked(UserGroup),
+  ];
   // "All users" is everyone's, whatever the form names: it is neither joined nor left here.
   const allUsersGroup = await allUsersGroupId(ctx);
   const notAll = (ids: string[] | null | undefined) => ids?.filter((id) => id !== allUsersGroup);
   await refuseUserChangeBeyondRights(ctx, current, currentRoleIds, {
-    roleIds: f.roleIds, rolesByRule: f.rolesByRule, email: f.email, password: f.password, isActive: f.isActive,
-    organizationIds: f.organizationIds, currentOrganizationIds, groupIds: notAll(f.groupIds), currentGroupIds: notAll(currentGroupIds),
+    roleIds: f.roleIds,
+    rolesByRule: f.rolesByRule,
+    email: f.email,
+    password: f.password,
+    isActive: f.isActive,
+    organizationIds: f.organizationIds,
+    currentOrganizationIds,
+    groupIds: notAll(f.groupIds),
+    currentGroupIds: notAll(currentGroupIds),
   });
   if (f.email) {
     const taken = await ctx.db.getRepository(User).findOneBy({ email: f.email });
-    if (taken && taken.id !== id) throw conflict('Another user already has this e-mail address', [{ field: 'body.email', message: 'is already in use' }]);
+    if (taken && taken.id !== id)
+      throw conflict('Another user already has this e-mail address', [
+        { field: 'body.email', message: 'is already in use' },
+      ]);
   }
   if (f.password) {
     const problem = passwordProblem(f.password);
@@ -150,7 +177,12 @@ export async function saveUser(ctx: OpContext, id: string | null, f: UserFields)
 
   const passwordHash = f.password ? await hashPassword(f.password) : (current?.passwordHash ?? null);
   const row: UserRow = {
-    ...(current ?? { ...newBase(ctx.now()), isTenantOwner: false, isTenantAdmin: false, createdBy: ctx.principal?.user.id ?? null }),
+    ...(current ?? {
+      ...newBase(ctx.now()),
+      isTenantOwner: false,
+      isTenantAdmin: false,
+      createdBy: ctx.principal?.user.id ?? null,
+    }),
     kind: f.kind,
     firstName: f.firstName,
     lastName: f.lastName,
@@ -190,7 +222,12 @@ export const idNames = () => z.array(v.idName());
 
 /** Users and recipients, one page, with their roles, organizations and groups. */
 export async function listUsers(ctx: OpContext, list: ListQuery) {
-  const { rows, total, page, pageSize } = await runList(withinOrganizations(ctx, ctx.db.getRepository(User).createQueryBuilder('u'), User, 'u'), LIST_USERS, list, 'u.id');
+  const { rows, total, page, pageSize } = await runList(
+    withinOrganizations(ctx, ctx.db.getRepository(User).createQueryBuilder('u'), User, 'u'),
+    LIST_USERS,
+    list,
+    'u.id',
+  );
   return new Page(await userDtos(ctx, rows), page, pageSize, total);
 }
 
@@ -201,17 +238,30 @@ export async function listUsers(ctx: OpContext, list: ListQuery) {
 export async function deleteUser(ctx: OpContext, id: string) {
   const target = await findOr404(ctx, User, id, 'User');
   const actor = me(ctx);
-  if (target.id === actor.user.id) throw conflict('You cannot delete your own account', [{ field: 'params.id', message: 'is you' }]);
-  if (target.isTenantOwner) throw conflict('The owner of this installation cannot be deleted', [{ field: 'params.id', message: 'is the tenant owner' }]);
+  if (target.id === actor.user.id)
+    throw conflict('You cannot delete your own account', [{ field: 'params.id', message: 'is you' }]);
+  if (target.isTenantOwner)
+    throw conflict('The owner of this installation cannot be deleted', [
+      { field: 'params.id', message: 'is the tenant owner' },
+    ]);
   const roleIds = (await ctx.db.getRepository(UserRole).findBy({ userId: id })).map((r) => r.targetId);
   // Deleting is the strongest change of access: the same rule as changing a password or status.
   await refuseUserChangeBeyondRights(ctx, target, roleIds, { isActive: !target.isActive });
-  const owned = async (table: string) => countWhere(ctx, `SELECT COUNT(*) AS n FROM ${table} WHERE createdBy = ?`, [id]);
+  const owned = async (table: string) =>
+    countWhere(ctx, `SELECT COUNT(*) AS n FROM ${table} WHERE createdBy = ?`, [id]);
   const content = [
-    [await owned('projects'), 'project'], [await owned('reports'), 'report'], [await owned('tasks'), 'task'], [await owned('resources'), 'resource'],
-  ].filter(([n]) => Number(n) > 0).map(([n, what]) => `${n} ${what}${n === 1 ? '' : 's'}`);
+    [await owned('projects'), 'project'],
+    [await owned('reports'), 'report'],
+    [await owned('tasks'), 'task'],
+    [await owned('resources'), 'resource'],
+  ]
+    .filter(([n]) => Number(n) > 0)
+    .map(([n, what]) => `${n} ${what}${n === 1 ? '' : 's'}`);
   if (content.length) {
-    throw conflict(`${target.firstName} ${target.lastName} still owns ${content.join(', ')}; transfer them to another user first`, [{ field: 'params.id', message: `owns ${content.join(', ')}` }]);
+    throw conflict(
+      `${target.firstName} ${target.lastName} still owns ${content.join(', ')}; transfer them to another user first`,
+      [{ field: 'params.id', message: `owns ${content.join(', ')}` }],
+    );
   }
   await ctx.db.getRepository(User).delete({ id });
   return { deleted: 1 };

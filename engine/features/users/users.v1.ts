@@ -49,7 +49,13 @@ export const usersV1 = [
     input: { body: UserV1 },
     result: UserResult,
     handler: (ctx, { body }) =>
-      saveUser(ctx, null, { ...body, kind: 'user', roleIds: ids(body.roles), organizationIds: ids(body.organizations), groupIds: ids(body.groups) }),
+      saveUser(ctx, null, {
+        ...body,
+        kind: 'user',
+        roleIds: ids(body.roles),
+        organizationIds: ids(body.organizations),
+        groupIds: ids(body.groups),
+      }),
   }),
   defineOp({
     id: 'v1.users.list',
@@ -69,7 +75,12 @@ export const usersV1 = [
     result: UserResult,
     handler: async (ctx, { body }) =>
       saveUser(ctx, null, {
-        ...body, kind: 'recipient', roleIds: await roleIdByName(ctx, HUB_USERS_ROLE), rolesByRule: true, organizationIds: ids(body.organizations), groupIds: ids(body.groups),
+        ...body,
+        kind: 'recipient',
+        roleIds: await roleIdByName(ctx, HUB_USERS_ROLE),
+        rolesByRule: true,
+        organizationIds: ids(body.organizations),
+        groupIds: ids(body.groups),
       }),
   }),
   defineOp({
@@ -80,7 +91,13 @@ export const usersV1 = [
     input: { params: idParam, body: UserV1 },
     result: UserResult,
     handler: (ctx, { params, body }) =>
-      saveUser(ctx, params.id, { ...body, kind: 'user', roleIds: ids(body.roles), organizationIds: ids(body.organizations), groupIds: ids(body.groups) }),
+      saveUser(ctx, params.id, {
+        ...body,
+        kind: 'user',
+        roleIds: ids(body.roles),
+        organizationIds: ids(body.organizations),
+        groupIds: ids(body.groups),
+      }),
   }),
   defineOp({
     id: 'v1.recipients.update',
@@ -90,7 +107,12 @@ export const usersV1 = [
     input: { params: idParam, body: RecipientV1 },
     result: UserResult,
     handler: (ctx, { params, body }) =>
-      saveUser(ctx, params.id, { ...body, kind: 'recipient', organizationIds: ids(body.organizations), groupIds: ids(body.groups) }),
+      saveUser(ctx, params.id, {
+        ...body,
+        kind: 'recipient',
+        organizationIds: ids(body.organizations),
+        groupIds: ids(body.groups),
+      }),
   }),
   defineOp({
     id: 'v1.recipients.convertToUser',
@@ -102,8 +124,15 @@ export const usersV1 = [
     handler: async (ctx, { params, body }) => {
       const r = await findOr404(ctx, User, params.id, 'Recipient');
       return saveUser(ctx, r.id, {
-        kind: 'user', convertRecipient: true, firstName: r.firstName, lastName: r.lastName, isActive: body.isActive, sendNotification: body.sendNotification,
-        isoLanguage: body.language, domainAccount: body.domain ?? null, roleIds: ids(body.roles),
+        kind: 'user',
+        convertRecipient: true,
+        firstName: r.firstName,
+        lastName: r.lastName,
+        isActive: body.isActive,
+        sendNotification: body.sendNotification,
+        isoLanguage: body.language,
+        domainAccount: body.domain ?? null,
+        roleIds: ids(body.roles),
       });
     },
   }),

@@ -12,6 +12,8 @@ const field = (v: string | number | null) => {
 /** The report's tables as CSV (numbers unformatted, so they stay numbers); several tables are separated by a blank line. */
 export function renderCsv(r: ResolvedReport): Buffer {
   const tables = r.blocks.filter((b): b is Extract<typeof b, { type: 'table' }> => b.type === 'table');
-  const out = tables.map((t) => [t.columns.map((c) => field(c.label)).join(','), ...t.rows.map((row) => row.map(field).join(','))].join('\r\n'));
+  const out = tables.map((t) =>
+    [t.columns.map((c) => field(c.label)).join(','), ...t.rows.map((row) => row.map(field).join(','))].join('\r\n'),
+  );
   return Buffer.from('\uFEFF' + out.join('\r\n\r\n') + '\r\n', 'utf8');
 }

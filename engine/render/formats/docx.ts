@@ -1,4 +1,19 @@
-import { AlignmentType, Document, HeadingLevel, ImageRun, Packer, PageBreak, PageOrientation, Paragraph, ShadingType, Table, TableCell, TableRow, TextRun, WidthType } from 'docx';
+import {
+  AlignmentType,
+  Document,
+  HeadingLevel,
+  ImageRun,
+  Packer,
+  PageBreak,
+  PageOrientation,
+  Paragraph,
+  ShadingType,
+  Table,
+  TableCell,
+  TableRow,
+  TextRun,
+  WidthType,
+} from 'docx';
 import type { ResolvedReport } from '../document.js';
 import { chartSvg, CHART_HEIGHT, CHART_WIDTH, seps } from '../chart-svg.js';
 import { svgToPng } from '../chart-png.js';
@@ -17,13 +32,25 @@ export async function renderDocx(r: ResolvedReport): Promise<Buffer> {
         for (const line of b.text.split('\n')) children.push(new Paragraph({ children: [new TextRun(line)] }));
         break;
       case 'kpi':
-        children.push(new Paragraph({ children: [new TextRun({ text: `${b.label}: `, bold: true }), new TextRun({ text: b.display, size: 32, bold: true })] }));
+        children.push(
+          new Paragraph({
+            children: [
+              new TextRun({ text: `${b.label}: `, bold: true }),
+              new TextRun({ text: b.display, size: 32, bold: true }),
+            ],
+          }),
+        );
         break;
       case 'table': {
         if (b.title) children.push(new Paragraph({ children: [new TextRun({ text: b.title, bold: true })] }));
         const cell = (text: string, numeric: boolean, header = false) =>
           new TableCell({
-            children: [new Paragraph({ alignment: numeric ? AlignmentType.RIGHT : AlignmentType.LEFT, children: [new TextRun({ text, bold: header, size: 18 })] })],
+            children: [
+              new Paragraph({
+                alignment: numeric ? AlignmentType.RIGHT : AlignmentType.LEFT,
+                children: [new TextRun({ text, bold: header, size: 18 })],
+              }),
+            ],
             shading: header ? { type: ShadingType.CLEAR, color: 'auto', fill: 'EEF2F7' } : undefined,
           });
         children.push(
@@ -58,7 +85,13 @@ export async function renderDocx(r: ResolvedReport): Promise<Buffer> {
       case 'image':
         children.push(
           new Paragraph({
-            children: [new ImageRun({ type: b.mime === 'image/png' ? 'png' : 'jpg', data: Buffer.from(b.data, 'base64'), transformation: { width: b.width, height: b.width * 0.6 } })],
+            children: [
+              new ImageRun({
+                type: b.mime === 'image/png' ? 'png' : 'jpg',
+                data: Buffer.from(b.data, 'base64'),
+                transformation: { width: b.width, height: b.width * 0.6 },
+              }),
+            ],
           }),
         );
         break;
@@ -71,7 +104,16 @@ export async function renderDocx(r: ResolvedReport): Promise<Buffer> {
     creator: 'Broadsheet',
     title: r.title,
     styles: { default: { document: { run: { font: 'Calibri', size: 21 } } } },
-    sections: [{ properties: { page: { size: { orientation: r.orientation === 'landscape' ? PageOrientation.LANDSCAPE : PageOrientation.PORTRAIT } } }, children }],
+    sections: [
+      {
+        properties: {
+          page: {
+            size: { orientation: r.orientation === 'landscape' ? PageOrientation.LANDSCAPE : PageOrientation.PORTRAIT },
+          },
+        },
+        children,
+      },
+    ],
   });
   return Packer.toBuffer(doc);
 }

@@ -2,7 +2,8 @@ import type { ResolvedReport } from '../document.js';
 import { chartSvg, seps } from '../chart-svg.js';
 import { REPORT_STYLE, REPORT_STYLE_HASH } from '../report-style.js';
 
-const esc = (s: string) => s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+const esc = (s: string) =>
+  s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 
 type Block = ResolvedReport['blocks'][number];
 
@@ -11,12 +12,18 @@ function blockHtml(b: Block, r: ResolvedReport): string {
     case 'heading':
       return `<h${b.level}>${esc(b.text)}</h${b.level}>`;
     case 'text':
-      return b.text.split(/\n{2,}/).map((p) => `<p>${esc(p).replace(/\n/g, '<br>')}</p>`).join('');
+      return b.text
+        .split(/\n{2,}/)
+        .map((p) => `<p>${esc(p).replace(/\n/g, '<br>')}</p>`)
+        .join('');
     case 'kpi':
       return `<div class="kpi"><div class="l">${esc(b.label)}</div><div class="v">${esc(b.display)}</div></div>`;
     case 'table':
       return `<table>${b.title ? `<caption>${esc(b.title)}</caption>` : ''}<thead><tr>${b.columns.map((c) => `<th${c.numeric ? ' class="n"' : ''}>${esc(c.label)}</th>`).join('')}</tr></thead><tbody>${b.display
-        .map((row) => `<tr>${row.map((v, i) => `<td${b.columns[i].numeric ? ' class="n"' : ''}>${esc(v)}</td>`).join('')}</tr>`)
+        .map(
+          (row) =>
+            `<tr>${row.map((v, i) => `<td${b.columns[i].numeric ? ' class="n"' : ''}>${esc(v)}</td>`).join('')}</tr>`,
+        )
         .join('')}</tbody></table>`;
     case 'chart':
       return `<figure class="chart" aria-label="${esc(b.title)}">${chartSvg(b, seps(r))}</figure>`;

@@ -24,7 +24,15 @@ export function renderPdf(r: ResolvedReport, options: PdfOptions = {}): Promise<
           userPassword: options.openPassword ?? undefined,
           // Without a write password the owner password must still differ from the open one.
           ownerPassword: options.writePassword ?? `${options.openPassword}#owner`,
-          permissions: { printing: 'highResolution' as const, copying: true, modifying: false, annotating: false, fillingForms: false, contentAccessibility: true, documentAssembly: false },
+          permissions: {
+            printing: 'highResolution' as const,
+            copying: true,
+            modifying: false,
+            annotating: false,
+            fillingForms: false,
+            contentAccessibility: true,
+            documentAssembly: false,
+          },
         }
       : {}),
   });
@@ -54,7 +62,11 @@ export function renderPdf(r: ResolvedReport, options: PdfOptions = {}): Promise<
         break;
       }
       case 'text':
-        doc.font('Helvetica').fontSize(10.5).fillColor('#1d2733').text(b.text, left, doc.y, { width: width(), lineGap: 2 });
+        doc
+          .font('Helvetica')
+          .fontSize(10.5)
+          .fillColor('#1d2733')
+          .text(b.text, left, doc.y, { width: width(), lineGap: 2 });
         doc.moveDown(0.6);
         break;
       case 'kpi': {
@@ -66,9 +78,20 @@ export function renderPdf(r: ResolvedReport, options: PdfOptions = {}): Promise<
         }
         const x: number = at.x;
         const y: number = at.y;
-        doc.roundedRect(x, y, KPI_W - 10, 48, 6).strokeColor('#dfe5ec').stroke();
-        doc.font('Helvetica').fontSize(8).fillColor('#5d6b7a').text(b.label.toUpperCase(), x + 10, y + 8, { width: KPI_W - 30 });
-        doc.font('Helvetica-Bold').fontSize(16).fillColor('#1d2733').text(b.display, x + 10, y + 22, { width: KPI_W - 30 });
+        doc
+          .roundedRect(x, y, KPI_W - 10, 48, 6)
+          .strokeColor('#dfe5ec')
+          .stroke();
+        doc
+          .font('Helvetica')
+          .fontSize(8)
+          .fillColor('#5d6b7a')
+          .text(b.label.toUpperCase(), x + 10, y + 8, { width: KPI_W - 30 });
+        doc
+          .font('Helvetica-Bold')
+          .fontSize(16)
+          .fillColor('#1d2733')
+          .text(b.display, x + 10, y + 22, { width: KPI_W - 30 });
         kpiRow = { x: x + KPI_W, y };
         doc.y = y + 58;
         doc.x = left;
@@ -89,7 +112,12 @@ export function renderPdf(r: ResolvedReport, options: PdfOptions = {}): Promise<
           doc.rect(left, y, w, rowH).fill('#eef2f7');
           doc.font('Helvetica-Bold').fontSize(8.5).fillColor('#1d2733');
           b.columns.forEach((c, i) => {
-            doc.text(c.label, x + 4, y + 4, { width: widths[i] - 8, align: c.numeric ? 'right' : 'left', lineBreak: false, ellipsis: true });
+            doc.text(c.label, x + 4, y + 4, {
+              width: widths[i] - 8,
+              align: c.numeric ? 'right' : 'left',
+              lineBreak: false,
+              ellipsis: true,
+            });
             x += widths[i];
           });
           doc.y = y + rowH;
@@ -112,7 +140,12 @@ export function renderPdf(r: ResolvedReport, options: PdfOptions = {}): Promise<
           doc.fillColor('#1d2733');
           let x = left;
           for (let i = 0; i < cols; i++) {
-            doc.text(row[i], x + 4, y + 4, { width: widths[i] - 8, align: b.columns[i].numeric ? 'right' : 'left', lineBreak: false, ellipsis: true });
+            doc.text(row[i], x + 4, y + 4, {
+              width: widths[i] - 8,
+              align: b.columns[i].numeric ? 'right' : 'left',
+              lineBreak: false,
+              ellipsis: true,
+            });
             x += widths[i];
           }
           doc.y = y + rowH;

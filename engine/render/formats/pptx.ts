@@ -28,7 +28,15 @@ export async function renderPptx(r: ResolvedReport): Promise<Buffer> {
       case 'heading': {
         const h = b.level === 1 ? 0.8 : 0.55;
         room(h);
-        slide.addText(b.text, { x: 0.5, y, w: W, h, fontSize: b.level === 1 ? 30 : b.level === 2 ? 22 : 18, bold: true, color: '1D2733' });
+        slide.addText(b.text, {
+          x: 0.5,
+          y,
+          w: W,
+          h,
+          fontSize: b.level === 1 ? 30 : b.level === 2 ? 22 : 18,
+          bold: true,
+          color: '1D2733',
+        });
         y += h + 0.1;
         break;
       }
@@ -58,12 +66,38 @@ export async function renderPptx(r: ResolvedReport): Promise<Buffer> {
           const h = 0.3 * (part.length + 1) + (b.title ? 0.4 : 0);
           room(h);
           if (b.title) {
-            slide.addText(b.title + (start ? ' (continued)' : ''), { x: 0.5, y, w: W, h: 0.35, fontSize: 14, bold: true });
+            slide.addText(b.title + (start ? ' (continued)' : ''), {
+              x: 0.5,
+              y,
+              w: W,
+              h: 0.35,
+              fontSize: 14,
+              bold: true,
+            });
             y += 0.4;
           }
-          const header = b.columns.map((c) => ({ text: c.label, options: { bold: true, fill: { color: 'EEF2F7' }, align: c.numeric ? ('right' as const) : ('left' as const) } }));
-          const rows = part.map((row) => row.map((v, i) => ({ text: v, options: { align: b.columns[i].numeric ? ('right' as const) : ('left' as const) } })));
-          slide.addTable([header, ...rows], { x: 0.5, y, w: W, fontSize: 10, rowH: 0.28, border: { type: 'solid', color: 'DFE5EC', pt: 0.5 } });
+          const header = b.columns.map((c) => ({
+            text: c.label,
+            options: {
+              bold: true,
+              fill: { color: 'EEF2F7' },
+              align: c.numeric ? ('right' as const) : ('left' as const),
+            },
+          }));
+          const rows = part.map((row) =>
+            row.map((v, i) => ({
+              text: v,
+              options: { align: b.columns[i].numeric ? ('right' as const) : ('left' as const) },
+            })),
+          );
+          slide.addTable([header, ...rows], {
+            x: 0.5,
+            y,
+            w: W,
+            fontSize: 10,
+            rowH: 0.28,
+            border: { type: 'solid', color: 'DFE5EC', pt: 0.5 },
+          });
           y += 0.3 * (part.length + 1) + 0.2;
           if (start + maxRows < b.display.length) {
             slide = pptx.addSlide();
@@ -75,25 +109,59 @@ export async function renderPptx(r: ResolvedReport): Promise<Buffer> {
       case 'chart': {
         room(4.2);
         const data = b.series.map((s) => ({ name: s.name, labels: b.categories, values: s.values.map((v) => v ?? 0) }));
-        const common = { x: 0.5, y, w: 9, h: 4, showTitle: true, title: b.title, titleFontSize: 14, showLegend: b.series.length > 1 || b.chartType === 'pie', legendPos: 'r' as const };
+        const common = {
+          x: 0.5,
+          y,
+          w: 9,
+          h: 4,
+          showTitle: true,
+          title: b.title,
+          titleFontSize: 14,
+          showLegend: b.series.length > 1 || b.chartType === 'pie',
+          legendPos: 'r' as const,
+        };
         if (b.chartType === 'combo' && data.length > 1) {
           slide.addChart(
             [
               { type: pptx.ChartType.bar, data: [data[0]], options: { barDir: 'col' } },
-              { type: pptx.ChartType.line, data: data.slice(1), options: { secondaryValAxis: true, secondaryCatAxis: true } },
+              {
+                type: pptx.ChartType.line,
+                data: data.slice(1),
+                options: { secondaryValAxis: true, secondaryCatAxis: true },
+              },
             ] as never,
-            { ...common, valAxes: [{ showValAxisTitle: false }, { showValAxisTitle: false, valGridLine: { style: 'none' } }], catAxes: [{ catAxisTitle: '' }, { catAxisHidden: true }] } as never,
+            {
+              ...common,
+              valAxes: [{ showValAxisTitle: false }, { showValAxisTitle: false, valGridLine: { style: 'none' } }],
+              catAxes: [{ catAxisTitle: '' }, { catAxisHidden: true }],
+            } as never,
           );
         } else {
-          const type = b.chartType === 'pie' ? pptx.ChartType.pie : b.chartType === 'line' ? pptx.ChartType.line : pptx.ChartType.bar;
-          slide.addChart(type, b.chartType === 'pie' ? data.slice(0, 1) : data, { ...common, barDir: 'col', showPercent: b.chartType === 'pie' });
+          const type =
+            b.chartType === 'pie'
+              ? pptx.ChartType.pie
+              : b.chartType === 'line'
+                ? pptx.ChartType.line
+                : pptx.ChartType.bar;
+          slide.addChart(type, b.chartType === 'pie' ? data.slice(0, 1) : data, {
+            ...common,
+            barDir: 'col',
+            showPercent: b.chartType === 'pie',
+          });
         }
         y += 4.2;
         break;
       }
       case 'image':
         room(3);
-        slide.addImage({ data: `data:${b.mime};base64,${b.data}`, x: 0.5, y, w: Math.min(W, b.width / 96), h: Math.min(2.8, (b.width * 0.6) / 96), altText: b.alt });
+        slide.addImage({
+          data: `data:${b.mime};base64,${b.data}`,
+          x: 0.5,
+          y,
+          w: Math.min(W, b.width / 96),
+          h: Math.min(2.8, (b.width * 0.6) / 96),
+          altText: b.alt,
+        });
         y += 3;
         break;
       case 'break':

@@ -36,11 +36,13 @@ export async function renderXlsx(r: ResolvedReport, options: XlsxOptions = {}): 
     } else if (v !== null) setText(cell, v);
   };
   const widths = new Map<number, number>();
-  const fit = (col: number, text: string) => widths.set(col, Math.max(widths.get(col) ?? 10, Math.min(60, text.length + 2)));
+  const fit = (col: number, text: string) =>
+    widths.set(col, Math.max(widths.get(col) ?? 10, Math.min(60, text.length + 2)));
   const finishSheet = () => {
     for (const [col, w] of widths) ws.getColumn(col).width = w;
     widths.clear();
-    if (options.writePassword) return ws.protect(options.writePassword, { selectLockedCells: true, selectUnlockedCells: true });
+    if (options.writePassword)
+      return ws.protect(options.writePassword, { selectLockedCells: true, selectUnlockedCells: true });
   };
 
   for (const b of r.blocks) {

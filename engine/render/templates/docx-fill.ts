@@ -1,8 +1,23 @@
-import { TemplateHandler, TagDisposition, type ScopeDataArgs, type Tag, type TemplateContent, type TemplateData as EtxData } from 'easy-template-x';
+import {
+  TemplateHandler,
+  TagDisposition,
+  type ScopeDataArgs,
+  type Tag,
+  type TemplateContent,
+  type TemplateData as EtxData,
+} from 'easy-template-x';
 import { chartSvg, CHART_HEIGHT, CHART_WIDTH } from '../chart-svg.js';
 import { svgToPng } from '../chart-png.js';
 import { own, parseTag, tagKey, tagsIn, type TemplateTag } from './tags.js';
-import { inScopes, tagValueText, type TableValue, type TagOccurrence, type RepeatedRow, type TemplateData, type TemplateScope } from './template-data.js';
+import {
+  inScopes,
+  tagValueText,
+  type TableValue,
+  type TagOccurrence,
+  type RepeatedRow,
+  type TemplateData,
+  type TemplateScope,
+} from './template-data.js';
 import { packOffice, type OfficePackage } from './template-package.js';
 import { relationshipsOf } from './office-parts.js';
 import { descendants, escapeXml, parseXml, serializeXml, textOf, xmlSafe, type Document, type Element } from './xml.js';
@@ -21,12 +36,15 @@ const OPTIONS_END = '\u27e7';
 /** The parts of a Word file that hold text with tags: the body, headers, footers, notes. */
 export function docxTextParts(pkg: OfficePackage): string[] {
   const main = relationshipsOf(pkg, '').find((r) => r.type.endsWith('/officeDocument'))?.path ?? 'word/document.xml';
-  const related = relationshipsOf(pkg, main).filter((r) => !r.external && /\/(header|footer|footnotes|endnotes)$/.test(r.type)).map((r) => r.path);
+  const related = relationshipsOf(pkg, main)
+    .filter((r) => !r.external && /\/(header|footer|footnotes|endnotes)$/.test(r.type))
+    .map((r) => r.path);
   return [main, ...related].filter((p) => pkg.parts.has(p));
 }
 
 const ancestor = (el: Element, localName: string): Element | null => {
-  for (let p = el.parentNode as Element | null; p && p.nodeType === 1; p = p.parentNode as Element | null) if (p.localName === localName) return p;
+  for (let p = el.parentNode as Element | null; p && p.nodeType === 1; p = p.parentNode as Element | null)
+    if (p.localName === localName) return p;
   return null;
 };
 
@@ -37,15 +55,26 @@ export function docxTags(pkg: OfficePackage): (TagOccurrence & { inRow: boolean 
     const doc = parseXml(pkg.parts.get(part)!.toString('utf8'), part);
     const name = part.replace(/^word\//, '').replace(/\.xml$/, '');
     descendants(doc, 'p').forEach((p, i) => {
-      const text = descendants(p, 't').map((t) => textOf(t)).join('');
+      const text = descendants(p, 't')
+        .map((t) => textOf(t))
+        .join('');
       const inRow = !!ancestor(p, 'tr');
-      for (const t of tagsIn(text)) out.push({ tag: t.tag, raw: t.raw, where: `${name}, paragraph ${i + 1}${inRow ? ' (in a table row)' : ''}`, inRow });
+      for (const t of tagsIn(text))
+        out.push({
+          tag: t.tag,
+          raw: t.raw,
+          where: `${name}, paragraph ${i + 1}${inRow ? ' (in a table row)' : ''}`,
+          inRow,
+        });
     });
   }
   return out;
 }
 
-const rowText = (tr: Element) => descendants(tr, 't').map((t) => textOf(t)).join('');
+const rowText = (tr: Element) =>
+  descendants(tr, 't')
+    .map((t) => textOf(t))
+    .join('');
 
 /** Adds text at the start or end of a cell's text (its first or last run's text). */
 function addText(cell: Element, text: string, at: 'start' | 'end') {
@@ -61,14 +90,19 @@ function addText(cell: Element, text: string, at: 'start' | 'end') {
 /** Rows to delete go; rows with column or field tags are wrapped in the loop that repeats them. */
 function prepareRows(doc: Document) {
   for (const tr of descendants(doc, 'tr')) {
-    const tags = tagsIn(rowText(tr)).map((t) => t.tag).filter((t): t is TemplateTag => !!t);
+    const tags = tagsIn(rowText(tr))
+      .map((t) => t.tag)
+      .filter((t): t is TemplateTag => !!t);
     if (tags.some((t) => t.kind === 'deleterow')) {
       tr.parentNode?.removeChild(tr);
       continue;
     }
     const source = tags.find((t) => t.kind === 'column') ?? tags.find((t) => t.kind === 'field');
     if (!source) continue;
-    const loop = source.kind === 'column' ? `${ROW_LOOP.rows}${source.chart}` : `${ROW_LOOP.values}${(source as { field: string }).field}`;
+    const loop =
+      source.kind === 'column'
+        ? `${ROW_LOOP.rows}${source.chart}`
+        : `${ROW_LOOP.values}${(source as { field: string }).field}`;
     const cells = descendants(tr, 'tc');
     addText(cells[0], `{{#${loop} ${OPTIONS_START}loopOver: "row"${OPTIONS_END}}}`, 'start');
     addText(cells.at(-1)!, `{{/${loop}}}`, 'end');
@@ -76,11 +110,14 @@ function prepareRows(doc: Document) {
 }
 
 function wordTable(table: TableValue): string {
-  const border = '<w:top w:val="single" w:sz="4" w:color="BFC7D1"/><w:left w:val="single" w:sz="4" w:color="BFC7D1"/><w:bottom w:val="single" w:sz="4" w:color="BFC7D1"/><w:right w:val="single" w:sz="4" w:color="BFC7D1"/><w:insideH w:val="single" w:sz="4" w:color="BFC7D1"/><w:insideV w:val="single" w:sz="4" w:color="BFC7D1"/>';
+  const border =
+    '<w:top w:val="single" w:sz="4" w:color="BFC7D1"/><w:left w:val="single" w:sz="4" w:color="BFC7D1"/><w:bottom w:val="single" w:sz="4" w:color="BFC7D1"/><w:right w:val="single" w:sz="4" w:color="BFC7D1"/><w:insideH w:val="single" w:sz="4" w:color="BFC7D1"/><w:insideV w:val="single" w:sz="4" w:color="BFC7D1"/>';
   const cell = (text: string, right: boolean, bold: boolean) =>
     `<w:tc><w:p><w:pPr><w:spacing w:before="0" w:after="0"/>${right ? '<w:jc w:val="right"/>' : ''}</w:pPr><w:r>${bold ? '<w:rPr><w:b/></w:rPr>' : ''}<w:t xml:space="preserve">${escapeXml(xmlSafe(text))}</w:t></w:r></w:p></w:tc>`;
   const header = `<w:tr><w:trPr><w:tblHeader/></w:trPr>${table.columns.map((c) => cell(c.label, c.numeric, true)).join('')}</w:tr>`;
-  const rows = table.display.map((r) => `<w:tr>${r.map((v, j) => cell(v, table.columns[j]?.numeric ?? false, false)).join('')}</w:tr>`).join('');
+  const rows = table.display
+    .map((r) => `<w:tr>${r.map((v, j) => cell(v, table.columns[j]?.numeric ?? false, false)).join('')}</w:tr>`)
+    .join('');
   return `<w:tbl><w:tblPr><w:tblW w:w="5000" w:type="pct"/><w:tblBorders>${border}</w:tblBorders></w:tblPr><w:tblGrid>${table.columns.map(() => '<w:gridCol/>').join('')}</w:tblGrid>${header}${rows}</w:tbl>`;
 }
 
@@ -102,7 +139,9 @@ function resolver(data: TemplateData, charts: Map<string, Buffer>) {
       const name = loop.name.trim();
       const top = frames[frames.length - 1];
       if (name.toLowerCase().startsWith(ROW_LOOP.rows) || name.toLowerCase().startsWith(ROW_LOOP.values)) {
-        const key = name.toLowerCase().startsWith(ROW_LOOP.rows) ? `c:${name.slice(ROW_LOOP.rows.length).trim().toLowerCase()}` : `f:${name.slice(ROW_LOOP.values.length).trim().toLowerCase()}`;
+        const key = name.toLowerCase().startsWith(ROW_LOOP.rows)
+          ? `c:${name.slice(ROW_LOOP.rows.length).trim().toLowerCase()}`
+          : `f:${name.slice(ROW_LOOP.values.length).trim().toLowerCase()}`;
         frames.push({ scope: top.scope, row: { key, k: index } });
       } else {
         const tag = parseTag(`#${name}`);
@@ -118,8 +157,10 @@ function resolver(data: TemplateData, charts: Map<string, Buffer>) {
       const lower = name.toLowerCase();
       // A loop answers with one (empty) item per repetition; our frames above carry the data.
       const items = (n: number) => Array.from({ length: n }, () => ({}));
-      if (lower.startsWith(ROW_LOOP.rows)) return items(Math.max(1, own(scope.tables, `c:${lower.slice(ROW_LOOP.rows.length).trim()}`)?.rows.length ?? 0));
-      if (lower.startsWith(ROW_LOOP.values)) return items(Math.max(1, own(scope.fields, `f:${lower.slice(ROW_LOOP.values.length).trim()}`)?.length ?? 0));
+      if (lower.startsWith(ROW_LOOP.rows))
+        return items(Math.max(1, own(scope.tables, `c:${lower.slice(ROW_LOOP.rows.length).trim()}`)?.rows.length ?? 0));
+      if (lower.startsWith(ROW_LOOP.values))
+        return items(Math.max(1, own(scope.fields, `f:${lower.slice(ROW_LOOP.values.length).trim()}`)?.length ?? 0));
       const tag = parseTag(`#${name}`);
       return tag?.kind === 'levelOpen' ? items(own(scope.levels, tagKey(tag))?.length ?? 0) : [];
     }
@@ -143,7 +184,14 @@ function contentOf(tag: TemplateTag, frames: Frame[], row: Frame['row'], charts:
     const drawn = JSON.stringify(chart);
     const png = charts.get(drawn) ?? svgToPng(chartSvg(chart), CHART_WIDTH * 2);
     charts.set(drawn, png);
-    return { _type: 'image', source: png, format: 'image/png', width: CHART_WIDTH * 0.9, height: CHART_HEIGHT * 0.9, altText: chart.title };
+    return {
+      _type: 'image',
+      source: png,
+      format: 'image/png',
+      width: CHART_WIDTH * 0.9,
+      height: CHART_HEIGHT * 0.9,
+      altText: chart.title,
+    };
   }
   return tagValueText(tag, scopes, row);
 }
@@ -158,7 +206,14 @@ export async function fillDocx(pkg: OfficePackage, data: TemplateData): Promise<
   }
   const prepared = await packOffice(parts);
   const handler = new TemplateHandler({
-    delimiters: { tagStart: '{{', tagEnd: '}}', containerTagOpen: '#', containerTagClose: '/', tagOptionsStart: OPTIONS_START, tagOptionsEnd: OPTIONS_END },
+    delimiters: {
+      tagStart: '{{',
+      tagEnd: '}}',
+      containerTagOpen: '#',
+      containerTagClose: '/',
+      tagOptionsStart: OPTIONS_START,
+      tagOptionsEnd: OPTIONS_END,
+    },
     scopeDataResolver: resolver(data, new Map()),
     maxXmlDepth: 64,
   });

@@ -29,7 +29,12 @@ export async function renderTemplate(task: TemplateRenderTask): Promise<Buffer> 
   if (kind === 'html') filled = fillHtml(bytes.toString('utf8'), task.data);
   else {
     const pkg = await openOfficePackage(bytes, kind);
-    filled = kind === 'docx' ? await fillDocx(pkg, task.data) : kind === 'xlsx' ? await fillXlsx(pkg, task.data) : await fillPptx(pkg, bytes, task.data);
+    filled =
+      kind === 'docx'
+        ? await fillDocx(pkg, task.data)
+        : kind === 'xlsx'
+          ? await fillXlsx(pkg, task.data)
+          : await fillPptx(pkg, bytes, task.data);
   }
   if (task.preview) return Buffer.from(await templatePreviewHtml(kind, filled, task.data.title), 'utf8');
   if (task.format === 'Pdf') return officeConvert(filled, kind, 'pdf', task.protection);

@@ -35,12 +35,18 @@ export function relationshipsOf(pkg: OfficePackage, part: string): Relationship[
   return descendants(parseXml(text, relsPathOf(part)), 'Relationship').map((r) => {
     const external = r.getAttribute('TargetMode') === 'External';
     const target = r.getAttribute('Target') ?? '';
-    return { id: r.getAttribute('Id') ?? '', type: r.getAttribute('Type') ?? '', path: external ? target : resolveTarget(part, target), external };
+    return {
+      id: r.getAttribute('Id') ?? '',
+      type: r.getAttribute('Type') ?? '',
+      path: external ? target : resolveTarget(part, target),
+      external,
+    };
   });
 }
 
 /** The relationships of a part of one type, by the type's last segment ("worksheet", "chart"). */
-export const relsOfType = (pkg: OfficePackage, part: string, kind: string) => relationshipsOf(pkg, part).filter((r) => !r.external && r.type.endsWith(`/${kind}`));
+export const relsOfType = (pkg: OfficePackage, part: string, kind: string) =>
+  relationshipsOf(pkg, part).filter((r) => !r.external && r.type.endsWith(`/${kind}`));
 
 /** A part parsed, or null when the package has no such part. */
 export function partXml(pkg: OfficePackage, path: string): Document | null {

@@ -31,14 +31,26 @@ export function findSoffice(): string | null {
 }
 
 export const LIBREOFFICE_MISSING =
-  'PDF from a template needs LibreOffice, and it is not installed on this machine. Install it (Debian and Ubuntu: apt-get install libreoffice-writer-nogui libreoffice-calc-nogui libreoffice-impress-nogui; Windows and macOS: libreoffice.org) and run again, or choose the template\'s own format';
+  "PDF from a template needs LibreOffice, and it is not installed on this machine. Install it (Debian and Ubuntu: apt-get install libreoffice-writer-nogui libreoffice-calc-nogui libreoffice-impress-nogui; Windows and macOS: libreoffice.org) and run again, or choose the template's own format";
 
 /** LibreOffice's export filter for a PDF from each kind of file, with the PDF's passwords when asked. */
 function pdfFilter(extension: string, protection?: ProtectionOptions): string {
-  const filter = { docx: 'writer_pdf_Export', xlsx: 'calc_pdf_Export', pptx: 'impress_pdf_Export', html: 'writer_web_pdf_Export' }[extension] ?? 'writer_pdf_Export';
+  const filter =
+    { docx: 'writer_pdf_Export', xlsx: 'calc_pdf_Export', pptx: 'impress_pdf_Export', html: 'writer_web_pdf_Export' }[
+      extension
+    ] ?? 'writer_pdf_Export';
   const options: Record<string, { type: string; value: string }> = {};
-  if (protection?.openPassword) Object.assign(options, { EncryptFile: { type: 'boolean', value: 'true' }, DocumentOpenPassword: { type: 'string', value: protection.openPassword } });
-  if (protection?.writePassword) Object.assign(options, { RestrictPermissions: { type: 'boolean', value: 'true' }, PermissionPassword: { type: 'string', value: protection.writePassword }, Changes: { type: 'long', value: '0' } });
+  if (protection?.openPassword)
+    Object.assign(options, {
+      EncryptFile: { type: 'boolean', value: 'true' },
+      DocumentOpenPassword: { type: 'string', value: protection.openPassword },
+    });
+  if (protection?.writePassword)
+    Object.assign(options, {
+      RestrictPermissions: { type: 'boolean', value: 'true' },
+      PermissionPassword: { type: 'string', value: protection.writePassword },
+      Changes: { type: 'long', value: '0' },
+    });
   return Object.keys(options).length ? `pdf:${filter}:${JSON.stringify(options)}` : `pdf:${filter}`;
 }
 
@@ -46,9 +58,17 @@ function pdfFilter(extension: string, protection?: ProtectionOptions): string {
  * Converts an Office or HTML file to PDF (or a workbook's first sheet to CSV); refuses with what to
  * install when LibreOffice is absent.
  */
-export async function officeConvert(bytes: Buffer, extension: 'docx' | 'xlsx' | 'pptx' | 'html', to: 'pdf' | 'csv', protection?: ProtectionOptions): Promise<Buffer> {
+export async function officeConvert(
+  bytes: Buffer,
+  extension: 'docx' | 'xlsx' | 'pptx' | 'html',
+  to: 'pdf' | 'csv',
+  protection?: ProtectionOptions,
+): Promise<Buffer> {
   const soffice = findSoffice();
-  if (!soffice) throw new EngineError(400, LIBREOFFICE_MISSING, [{ field: 'outputFormat', message: 'Pdf from a template needs LibreOffice installed' }]);
+  if (!soffice)
+    throw new EngineError(400, LIBREOFFICE_MISSING, [
+      { field: 'outputFormat', message: 'Pdf from a template needs LibreOffice installed' },
+    ]);
   const dir = await mkdtemp(join(tmpdir(), 'broadsheet-pdf-'));
   try {
     const input = join(dir, `report.${extension}`);
@@ -56,9 +76,31 @@ export async function officeConvert(bytes: Buffer, extension: 'docx' | 'xlsx' | 
     await new Promise<void>((resolve, reject) => {
       execFile(
         soffice,
-        ['--headless', '--norestore', '--nolockcheck', '--nodefault', `-env:UserInstallation=${pathToFileURL(join(dir, 'profile')).href}`, '--convert-to', to === 'pdf' ? pdfFilter(extension, protection) : 'csv:Text - txt - csv (StarCalc):44,34,76,1,,0,false,true,false,false', '--outdir', dir, input],
+        [
+          '--headless',
+          '--norestore',
+          '--nolockcheck',
+          '--nodefault',
+          `-env:UserInstallation=${pathToFileURL(join(dir, 'profile')).href}`,
+          '--convert-to',
+          to === 'pdf'
+            ? pdfFilter(extension, protection)
+            : 'csv:Text - txt - csv (StarCalc):44,34,76,1,,0,false,true,false,false',
+          '--outdir',
+          dir,
+          input,
+        ],
         { timeout: 180_000, windowsHide: true, env: { ...process.env, HOME: dir } },
-        (error, _stdout, stderr) => (error ? reject(new Error(`LibreOffice could not make the PDF: ${String(stderr || error.message).trim().slice(0, 300)}`)) : resolve()),
+        (error, _stdout, stderr) =>
+          error
+            ? reject(
+                new Error(
+                  `LibreOffice could not make the PDF: ${String(stderr || error.message)
+                    .trim()
+                    .slice(0, 300)}`,
+                ),
+              )
+            : resolve(),
       );
     });
     const out = join(dir, `report.${to}`);

@@ -19,16 +19,20 @@ export function slidePaths(pkg: OfficePackage): string[] {
   const main = relationshipsOf(pkg, '').find((r) => r.type.endsWith('/officeDocument'))?.path ?? 'ppt/presentation.xml';
   const byId = new Map(relationshipsOf(pkg, main).map((r) => [r.id, r.path]));
   const pres = parseXml(pkg.parts.get(main)!.toString('utf8'), main);
-  return descendants(pres, 'sldId').map((s) => byId.get(s.getAttribute('r:id') ?? '')).filter((p): p is string => !!p && pkg.parts.has(p));
+  return descendants(pres, 'sldId')
+    .map((s) => byId.get(s.getAttribute('r:id') ?? ''))
+    .filter((p): p is string => !!p && pkg.parts.has(p));
 }
 
 const shapeName = (el: Element) => {
   for (let p = el as Element | null; p && p.nodeType === 1; p = p.parentNode as Element | null)
-    if (['sp', 'graphicFrame', 'pic'].includes(p.localName ?? '')) return descendants(p, 'cNvPr')[0]?.getAttribute('name') ?? '';
+    if (['sp', 'graphicFrame', 'pic'].includes(p.localName ?? ''))
+      return descendants(p, 'cNvPr')[0]?.getAttribute('name') ?? '';
   return '';
 };
 const inTableRow = (el: Element) => {
-  for (let p = el.parentNode as Element | null; p && p.nodeType === 1; p = p.parentNode as Element | null) if (p.localName === 'tr') return true;
+  for (let p = el.parentNode as Element | null; p && p.nodeType === 1; p = p.parentNode as Element | null)
+    if (p.localName === 'tr') return true;
   return false;
 };
 
@@ -45,16 +49,27 @@ export function pptxTags(pkg: OfficePackage): SlideTag[] {
   slidePaths(pkg).forEach((path, i) => {
     const doc = parseXml(pkg.parts.get(path)!.toString('utf8'), path);
     for (const p of descendants(doc, 'p').filter((x) => x.namespaceURI?.includes('drawingml'))) {
-      const text = descendants(p, 't').map((t) => textOf(t)).join('');
+      const text = descendants(p, 't')
+        .map((t) => textOf(t))
+        .join('');
       const shape = shapeName(p);
       const place = inTableRow(p) ? 'row' : 'text';
-      for (const t of tagsIn(text)) out.push({ tag: t.tag, raw: t.raw, where: `slide ${i + 1}, shape "${shape}"`, slide: i + 1, place, shape });
+      for (const t of tagsIn(text))
+        out.push({ tag: t.tag, raw: t.raw, where: `slide ${i + 1}, shape "${shape}"`, slide: i + 1, place, shape });
     }
     for (const pic of descendants(doc, 'pic')) {
       const props = descendants(pic, 'cNvPr')[0];
       const descr = props?.getAttribute('descr') ?? '';
       const shape = props?.getAttribute('name') ?? '';
-      for (const t of tagsIn(descr)) out.push({ tag: t.tag, raw: t.raw, where: `slide ${i + 1}, picture "${shape}" (alt text)`, slide: i + 1, place: 'picture', shape });
+      for (const t of tagsIn(descr))
+        out.push({
+          tag: t.tag,
+          raw: t.raw,
+          where: `slide ${i + 1}, picture "${shape}" (alt text)`,
+          slide: i + 1,
+          place: 'picture',
+          shape,
+        });
     }
   });
   return out;
@@ -92,7 +107,13 @@ function newRun(p: Element | undefined): Element | undefined {
 /** Table rows: {{deleterow}} rows go, rows with column or field tags repeat per data row or value, a {{table:…}} row becomes header and data rows. */
 function fillTables(doc: ReturnType<typeof parseXml>, scopes: TemplateScope[]) {
   for (const tr of descendants(doc, 'tr')) {
-    const tags = tagsIn(descendants(tr, 't').map((t) => textOf(t)).join('')).map((t) => t.tag).filter((t): t is TemplateTag => !!t);
+    const tags = tagsIn(
+      descendants(tr, 't')
+        .map((t) => textOf(t))
+        .join(''),
+    )
+      .map((t) => t.tag)
+      .filter((t): t is TemplateTag => !!t);
     const parent = tr.parentNode!;
     if (tags.some((t) => t.kind === 'deleterow')) {
       parent.removeChild(tr);
@@ -100,7 +121,10 @@ function fillTables(doc: ReturnType<typeof parseXml>, scopes: TemplateScope[]) {
     }
     const table = tags.find((t) => t.kind === 'table');
     if (table) {
-      const value = scopes.map((s) => own(s.tables, tagKey(table))).filter(Boolean).at(-1);
+      const value = scopes
+        .map((s) => own(s.tables, tagKey(table)))
+        .filter(Boolean)
+        .at(-1);
       const lines = value ? [value.columns.map((c) => c.label), ...value.display] : [];
       for (const line of lines) {
         const copy = tr.cloneNode(true) as Element;
@@ -117,7 +141,18 @@ function fillTables(doc: ReturnType<typeof parseXml>, scopes: TemplateScope[]) {
     const source = tags.find((t) => t.kind === 'column') ?? tags.find((t) => t.kind === 'field');
     if (!source) continue;
     const key = tagKey(source);
-    const count = Math.max(1, source.kind === 'column' ? (scopes.map((s) => own(s.tables, key)).filter(Boolean).at(-1)?.rows.length ?? 0) : (scopes.map((s) => own(s.fields, key)).filter(Boolean).at(-1)?.length ?? 0));
+    const count = Math.max(
+      1,
+      source.kind === 'column'
+        ? (scopes
+            .map((s) => own(s.tables, key))
+            .filter(Boolean)
+            .at(-1)?.rows.length ?? 0)
+        : (scopes
+            .map((s) => own(s.fields, key))
+            .filter(Boolean)
+            .at(-1)?.length ?? 0),
+    );
     for (let k = 0; k < count; k++) {
       const copy = tr.cloneNode(true) as Element;
       for (const p of descendants(copy, 'p')) fillParagraph(p, (tag) => tagValueText(tag, scopes, { key, k }));
@@ -158,13 +193,17 @@ async function keepReachableParts(zip: JSZip) {
     }
     if (changed) zip.file(rels.path, serializeXml(rels.doc));
   }
-  const kept = (path: string) => path === '[Content_Types].xml' || reached.has(path) || (path.endsWith('.rels') && (path === '_rels/.rels' || reached.has(path.replace(/_rels\/([^/]+)\.rels$/, '$1'))));
+  const kept = (path: string) =>
+    path === '[Content_Types].xml' ||
+    reached.has(path) ||
+    (path.endsWith('.rels') && (path === '_rels/.rels' || reached.has(path.replace(/_rels\/([^/]+)\.rels$/, '$1'))));
   const removed = Object.keys(zip.files).filter((p) => !zip.files[p].dir && !kept(p));
   for (const p of removed) zip.remove(p);
   const types = zip.file('[Content_Types].xml');
   if (types && removed.length) {
     const doc = parseXml(await types.async('string'), '[Content_Types].xml');
-    for (const o of descendants(doc, 'Override')) if (removed.includes((o.getAttribute('PartName') ?? '').replace(/^\//, ''))) o.parentNode!.removeChild(o);
+    for (const o of descendants(doc, 'Override'))
+      if (removed.includes((o.getAttribute('PartName') ?? '').replace(/^\//, ''))) o.parentNode!.removeChild(o);
     zip.file('[Content_Types].xml', serializeXml(doc));
   }
 }
@@ -173,13 +212,21 @@ async function keepReachableParts(zip: JSZip) {
 export async function fillPptx(pkg: OfficePackage, bytes: Buffer, data: TemplateData): Promise<Buffer> {
   const slides = slidePaths(pkg);
   const tags = pptxTags(pkg);
-  const automizer = new Automizer({ removeExistingSlides: true, autoImportSlideMasters: false, cleanup: true, verbosity: 0, compression: 6 });
+  const automizer = new Automizer({
+    removeExistingSlides: true,
+    autoImportSlideMasters: false,
+    cleanup: true,
+    verbosity: 0,
+    compression: 6,
+  });
   const pres = automizer.loadRoot(bytes).load(bytes, 'template');
   const media: { name: string; png: Buffer }[] = [];
   const plans = slides.map((_path, i) => {
     const n = i + 1;
     const slideTag = tags.find((t) => t.slide === n && t.tag?.kind === 'slide')?.tag;
-    const scopes: TemplateScope[][] = slideTag ? (own(data.root.levels, tagKey(slideTag)) ?? []).map((l) => [data.root, l.scope]) : [[data.root]];
+    const scopes: TemplateScope[][] = slideTag
+      ? (own(data.root.levels, tagKey(slideTag)) ?? []).map((l) => [data.root, l.scope])
+      : [[data.root]];
     const pictures = tags.filter((t) => t.slide === n && t.place === 'picture' && t.tag?.kind === 'image');
     return { n, scopes, pictures };
   });
@@ -187,11 +234,22 @@ export async function fillPptx(pkg: OfficePackage, bytes: Buffer, data: Template
     plan.scopes.forEach((scopes, copy) => {
       for (const pic of plan.pictures) {
         const key = tagKey(pic.tag!);
-        const chart = scopes.map((s) => own(s.charts, key)).filter(Boolean).at(-1);
-        if (chart) media.push({ name: `chart-${plan.n}-${copy}-${media.length}.png`, png: svgToPng(chartSvg(chart), CHART_WIDTH * 2) });
+        const chart = scopes
+          .map((s) => own(s.charts, key))
+          .filter(Boolean)
+          .at(-1);
+        if (chart)
+          media.push({
+            name: `chart-${plan.n}-${copy}-${media.length}.png`,
+            png: svgToPng(chartSvg(chart), CHART_WIDTH * 2),
+          });
       }
     });
-  if (media.length) pres.loadMediaBuffer(media.map((m) => m.name), media.map((m) => m.png));
+  if (media.length)
+    pres.loadMediaBuffer(
+      media.map((m) => m.name),
+      media.map((m) => m.png),
+    );
   let next = 0;
   for (const plan of plans)
     for (const scopes of plan.scopes) {
@@ -200,13 +258,14 @@ export async function fillPptx(pkg: OfficePackage, bytes: Buffer, data: Template
         slide.modify((doc) => {
           fillTables(doc as never, scopes);
           for (const p of descendants(doc as never, 'p')) fillParagraph(p, (tag) => tagValueText(tag, scopes));
-          for (const props of descendants(doc as never, 'cNvPr')) if (tagsIn(props.getAttribute('descr') ?? '').length) props.setAttribute('descr', '');
+          for (const props of descendants(doc as never, 'cNvPr'))
+            if (tagsIn(props.getAttribute('descr') ?? '').length) props.setAttribute('descr', '');
         });
-        for (const pic of pictures) if (pic.media) slide.modifyElement(pic.shape, [modify.setRelationTarget(pic.media) as never]);
+        for (const pic of pictures)
+          if (pic.media) slide.modifyElement(pic.shape, [modify.setRelationTarget(pic.media) as never]);
       });
     }
   const zip = await pres.getJSZip();
   await keepReachableParts(zip);
   return zip.generateAsync({ type: 'nodebuffer', compression: 'DEFLATE' });
 }
-

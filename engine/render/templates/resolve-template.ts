@@ -4,7 +4,14 @@ import type { AppMeta, ChartDef, Selections } from '../../analytics/model.js';
 import { formatCell } from '../number-format.js';
 import type { Cell } from '../document.js';
 import { tagKey, tagText, type TemplateTag } from './tags.js';
-import { emptyScope, type ChartValue, type TableValue, type TagTree, type TemplateData, type TemplateScope } from './template-data.js';
+import {
+  emptyScope,
+  type ChartValue,
+  type TableValue,
+  type TagTree,
+  type TemplateData,
+  type TemplateScope,
+} from './template-data.js';
 
 export interface ResolveTemplateInput {
   provider: AnalyticsPort;
@@ -21,7 +28,9 @@ export interface ResolveTemplateInput {
 /** A chart of the app by id or name (the palette offers names; ids survive a rename). */
 export function templateChart(meta: AppMeta, name: string): ChartDef | undefined {
   const wanted = name.trim().toLowerCase();
-  return meta.charts.find((c) => c.id.toLowerCase() === wanted) ?? meta.charts.find((c) => c.name.toLowerCase() === wanted);
+  return (
+    meta.charts.find((c) => c.id.toLowerCase() === wanted) ?? meta.charts.find((c) => c.name.toLowerCase() === wanted)
+  );
 }
 
 /** The field of the app a tag names, by name without case. */
@@ -40,23 +49,42 @@ export async function resolveTemplateData(input: ResolveTemplateInput): Promise<
   const dec = input.decimalSeparator ?? '.';
   const grp = input.groupSeparator ?? (dec === ',' ? '.' : ',');
   const scalar = (raw: Cell) => ({ raw, text: formatCell(raw, dec, grp) });
-  const fail = (tag: TemplateTag, message: string) => badInput(`The template's tag ${tagText(tag)} ${message}`, [{ field: 'templateFile', message: `${tagText(tag)} ${message}` }]);
+  const fail = (tag: TemplateTag, message: string) =>
+    badInput(`The template's tag ${tagText(tag)} ${message}`, [
+      { field: 'templateFile', message: `${tagText(tag)} ${message}` },
+    ]);
 
-  const chartTable = async (tag: TemplateTag & { chart: string }, sel: Selections): Promise<{ table: TableValue; chart: ChartValue }> => {
+  const chartTable = async (
+    tag: TemplateTag & { chart: string },
+    sel: Selections,
+  ): Promise<{ table: TableValue; chart: ChartValue }> => {
     const chart = templateChart(meta, tag.chart);
     if (!chart) throw fail(tag, 'names no chart of the app');
     const data = await provider.chartData(appId, chart, sel, variables);
     const nd = data.dimensions.length;
     const table: TableValue = {
-      columns: [...data.dimensions.map((label) => ({ label, numeric: false })), ...data.measures.map((label) => ({ label, numeric: true }))],
+      columns: [
+        ...data.dimensions.map((label) => ({ label, numeric: false })),
+        ...data.measures.map((label) => ({ label, numeric: true })),
+      ],
       rows: data.rows,
       display: data.rows.map((r) => r.map((v) => formatCell(v, dec, grp))),
     };
     const kind = ['bar', 'line', 'pie', 'combo'].includes(chart.type) ? (chart.type as ChartValue['chartType']) : 'bar';
     const drawn: ChartValue = {
-      type: 'chart', title: chart.name, chartType: kind,
-      categories: data.rows.map((r) => r.slice(0, nd).map((v) => String(v ?? '')).join(' · ')),
-      series: data.measures.map((name, k) => ({ name, values: data.rows.map((r) => (typeof r[nd + k] === 'number' ? (r[nd + k] as number) : null)) })),
+      type: 'chart',
+      title: chart.name,
+      chartType: kind,
+      categories: data.rows.map((r) =>
+        r
+          .slice(0, nd)
+          .map((v) => String(v ?? ''))
+          .join(' · '),
+      ),
+      series: data.measures.map((name, k) => ({
+        name,
+        values: data.rows.map((r) => (typeof r[nd + k] === 'number' ? (r[nd + k] as number) : null)),
+      })),
     };
     return { table, chart: drawn };
   };
@@ -73,7 +101,11 @@ export async function resolveTemplateData(input: ResolveTemplateInput): Promise<
       const key = tagKey(tag);
       switch (tag.kind) {
         case 'variable': {
-          if (!meta.variables.some((v) => v.name.toLowerCase() === tag.name.toLowerCase()) && !(variables && tag.name in variables)) throw fail(tag, 'names no variable of the app');
+          if (
+            !meta.variables.some((v) => v.name.toLowerCase() === tag.name.toLowerCase()) &&
+            !(variables && tag.name in variables)
+          )
+            throw fail(tag, 'names no variable of the app');
           scope.scalars[key] = scalar(await provider.evaluate(appId, `$(${tag.name})`, sel, variables));
           return;
         }
@@ -83,7 +115,9 @@ export async function resolveTemplateData(input: ResolveTemplateInput): Promise<
         case 'field': {
           const field = templateField(meta, tag.field);
           const numeric = field && (field.type === 'integer' || field.type === 'decimal');
-          scope.fields[key] = (await fieldValues(tag.field, tag, sel)).map((v) => scalar(numeric && v !== '' && Number.isFinite(Number(v)) ? Number(v) : v));
+          scope.fields[key] = (await fieldValues(tag.field, tag, sel)).map((v) =>
+            scalar(numeric && v !== '' && Number.isFinite(Number(v)) ? Number(v) : v),
+          );
           return;
         }
         case 'table':
@@ -91,7 +125,8 @@ export async function resolveTemplateData(input: ResolveTemplateInput): Promise<
         case 'image': {
           if (scope.tables[key]) return;
           const { table, chart } = await chartTable(tag, sel);
-          if (tag.kind === 'column' && !table.columns.some((c) => c.label.toLowerCase() === tag.column.toLowerCase())) throw fail(tag, `names no column of the chart (it has ${table.columns.map((c) => c.label).join(', ')})`);
+          if (tag.kind === 'column' && !table.columns.some((c) => c.label.toLowerCase() === tag.column.toLowerCase()))
+            throw fail(tag, `names no column of the chart (it has ${table.columns.map((c) => c.label).join(', ')})`);
           scope.tables[key] = table;
           scope.charts[key] = chart;
           return;
@@ -104,11 +139,21 @@ export async function resolveTemplateData(input: ResolveTemplateInput): Promise<
       const field = templateField(meta, level.field);
       if (!field) throw fail({ kind: 'levelOpen', field: level.field }, 'names no field of the app');
       const values = await fieldValues(level.field, { kind: 'levelOpen', field: level.field }, sel);
-      scope.levels[key] = await Promise.all(values.map(async (value) => ({ value, scope: await resolveScope(level.tree, { ...sel, [field.name]: [value] }) })));
+      scope.levels[key] = await Promise.all(
+        values.map(async (value) => ({
+          value,
+          scope: await resolveScope(level.tree, { ...sel, [field.name]: [value] }),
+        })),
+      );
     });
     await Promise.all([...work, ...levels]);
     return scope;
   };
 
-  return { title: input.title, decimalSeparator: dec, groupSeparator: grp, root: await resolveScope(input.tree, input.selections) };
+  return {
+    title: input.title,
+    decimalSeparator: dec,
+    groupSeparator: grp,
+    root: await resolveScope(input.tree, input.selections),
+  };
 }

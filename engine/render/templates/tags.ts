@@ -125,7 +125,12 @@ export function tagText(tag: TemplateTag): string {
 /** Every tag of a text with where it starts and ends; text between `{{ }}` that is no tag comes back as null. */
 export function tagsIn(text: string): { tag: TemplateTag | null; raw: string; start: number; end: number }[] {
   if (!hasTag(text)) return [];
-  return [...text.matchAll(TAG_PATTERN)].map((m) => ({ tag: parseTag(m[1]), raw: m[0], start: m.index, end: m.index + m[0].length }));
+  return [...text.matchAll(TAG_PATTERN)].map((m) => ({
+    tag: parseTag(m[1]),
+    raw: m[0],
+    start: m.index,
+    end: m.index + m[0].length,
+  }));
 }
 
 /** Reads an own property only: template data never answers with what objects inherit. */

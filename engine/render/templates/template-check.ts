@@ -37,41 +37,72 @@ function withRepeats<T extends TagOccurrence>(tags: T[], unit: (t: T) => string 
   const units = [...new Set(tags.map(unit))];
   for (const u of units) {
     const own = tags.filter((t) => unit(t) === u);
-    const repeat = own.find((t) => t.tag?.kind === 'sheet' || t.tag?.kind === 'slide')?.tag as (TemplateTag & { field: string }) | undefined;
-    if (repeat) out.push({ ...own[0], tag: { kind: 'levelOpen', field: repeat.field } }, ...own, { ...own[0], tag: { kind: 'levelClose', field: repeat.field } });
+    const repeat = own.find((t) => t.tag?.kind === 'sheet' || t.tag?.kind === 'slide')?.tag as
+      | (TemplateTag & { field: string })
+      | undefined;
+    if (repeat)
+      out.push({ ...own[0], tag: { kind: 'levelOpen', field: repeat.field } }, ...own, {
+        ...own[0],
+        tag: { kind: 'levelClose', field: repeat.field },
+      });
     else out.push(...own);
   }
   return out;
 }
 
 /** Reads a template's tags with where each is, and what is wrong with it whatever the app. */
-export async function scanTemplate(bytes: Buffer, fileName: string): Promise<ScannedTemplate & { pkg: OfficePackage | null }> {
+export async function scanTemplate(
+  bytes: Buffer,
+  fileName: string,
+): Promise<ScannedTemplate & { pkg: OfficePackage | null }> {
   const format = templateFormatOf(fileName);
-  if (!format) throw new EngineError(400, `"${fileName}" is not a template Broadsheet takes: upload a .docx, .xlsx, .pptx or .html file`, [{ field: 'templateFile', message: 'must be a .docx, .xlsx, .pptx or .html file' }]);
+  if (!format)
+    throw new EngineError(
+      400,
+      `"${fileName}" is not a template Broadsheet takes: upload a .docx, .xlsx, .pptx or .html file`,
+      [{ field: 'templateFile', message: 'must be a .docx, .xlsx, .pptx or .html file' }],
+    );
   const problems: TemplateProblem[] = [];
   let tags: PlacedTag[];
   let pkg: OfficePackage | null = null;
   if (format === 'html') {
     const source = bytes.toString('utf8');
-    if (bytes.includes(0)) throw new EngineError(400, 'The HTML template is not text', [{ field: 'templateFile', message: 'is not an HTML text file' }]);
+    if (bytes.includes(0))
+      throw new EngineError(400, 'The HTML template is not text', [
+        { field: 'templateFile', message: 'is not an HTML text file' },
+      ]);
     problems.push(...htmlHazards(source).map((h) => ({ where: h.where, tag: '', message: h.message })));
     tags = htmlTags(source).map((t) => ({ ...t, picture: true }));
   } else {
     pkg = await openOfficePackage(bytes, format);
     if (format === 'docx') tags = docxTags(pkg).map((t) => ({ ...t, picture: true }));
-    else if (format === 'pptx') tags = pptxTags(pkg).map((t) => ({ ...t, inRow: t.place === 'row', picture: t.place === 'picture' }));
+    else if (format === 'pptx')
+      tags = pptxTags(pkg).map((t) => ({ ...t, inRow: t.place === 'row', picture: t.place === 'picture' }));
     else tags = workbookTags(readWorkbook(pkg)).map((t) => ({ ...t, inRow: true, picture: false }));
   }
   for (const t of tags) {
     if (!t.tag) {
-      problems.push(problem(t, `is no tag Broadsheet knows (a variable name, =expression, field:, image:, table:, column:Chart:Column, #level:/ /level:, ${format === 'xlsx' ? 'sheet:' : format === 'pptx' ? 'slide:' : ''} or deleterow)`.replace(', ,', ',')));
+      problems.push(
+        problem(
+          t,
+          `is no tag Broadsheet knows (a variable name, =expression, field:, image:, table:, column:Chart:Column, #level:/ /level:, ${format === 'xlsx' ? 'sheet:' : format === 'pptx' ? 'slide:' : ''} or deleterow)`.replace(
+            ', ,',
+            ',',
+          ),
+        ),
+      );
       continue;
     }
     const misplaced = placementProblem(t.tag, t, format);
     if (misplaced) problems.push(problem(t, misplaced));
   }
   // A repeated sheet's or slide's tags are its level's: wrapped in it for the tree.
-  const ordered = format === 'pptx' ? withRepeats(tags as (PlacedTag & { slide: number })[], (t) => t.slide) : format === 'xlsx' ? withRepeats(tags as (PlacedTag & { sheet: string })[], (t) => t.sheet) : tags;
+  const ordered =
+    format === 'pptx'
+      ? withRepeats(tags as (PlacedTag & { slide: number })[], (t) => t.slide)
+      : format === 'xlsx'
+        ? withRepeats(tags as (PlacedTag & { sheet: string })[], (t) => t.sheet)
+        : tags;
   const { tree, problems: levelProblems } = tagTree(ordered);
   problems.push(...levelProblems);
   return { format, tags, problems, tree, pkg };
@@ -84,12 +115,18 @@ function placementProblem(tag: TemplateTag, t: PlacedTag, format: TemplateFormat
     case 'deleterow':
       return t.inRow ? null : 'belongs in a table row (it removes that row)';
     case 'sheet':
-      return format === 'xlsx' ? null : 'repeats a sheet, and only an Excel template has sheets (use {{#level:…}} here)';
+      return format === 'xlsx'
+        ? null
+        : 'repeats a sheet, and only an Excel template has sheets (use {{#level:…}} here)';
     case 'slide':
-      return format === 'pptx' ? null : 'repeats a slide, and only a PowerPoint template has slides (use {{#level:…}} here)';
+      return format === 'pptx'
+        ? null
+        : 'repeats a slide, and only a PowerPoint template has slides (use {{#level:…}} here)';
     case 'image':
-      if (format === 'xlsx') return 'is not taken in an Excel template: use a native Excel chart over the cells instead';
-      if (format === 'pptx' && !t.picture) return 'goes in the alt text of a picture on the slide (the picture is replaced by the chart, at its size)';
+      if (format === 'xlsx')
+        return 'is not taken in an Excel template: use a native Excel chart over the cells instead';
+      if (format === 'pptx' && !t.picture)
+        return 'goes in the alt text of a picture on the slide (the picture is replaced by the chart, at its size)';
       return null;
     case 'levelOpen':
     case 'levelClose':
@@ -100,7 +137,12 @@ function placementProblem(tag: TemplateTag, t: PlacedTag, format: TemplateFormat
 }
 
 /** Checks every tag of a scanned template against the app: names it must know, expressions that must compile. */
-export function checkAgainstApp(scan: ScannedTemplate, provider: AnalyticsPort, meta: AppMeta, variables: Record<string, string> = {}): TemplateProblem[] {
+export function checkAgainstApp(
+  scan: ScannedTemplate,
+  provider: AnalyticsPort,
+  meta: AppMeta,
+  variables: Record<string, string> = {},
+): TemplateProblem[] {
   const out: TemplateProblem[] = [...scan.problems];
   const checked = new Set<string>();
   for (const t of scan.tags) {
@@ -115,10 +157,18 @@ export function checkAgainstApp(scan: ScannedTemplate, provider: AnalyticsPort, 
   return out;
 }
 
-function appProblem(tag: TemplateTag, provider: AnalyticsPort, meta: AppMeta, variables: Record<string, string>): string | null {
+function appProblem(
+  tag: TemplateTag,
+  provider: AnalyticsPort,
+  meta: AppMeta,
+  variables: Record<string, string>,
+): string | null {
   switch (tag.kind) {
     case 'variable':
-      return meta.variables.some((v) => v.name.toLowerCase() === tag.name.toLowerCase()) || Object.hasOwn(variables, tag.name) ? null : `names no variable of the app "${meta.name}"`;
+      return meta.variables.some((v) => v.name.toLowerCase() === tag.name.toLowerCase()) ||
+        Object.hasOwn(variables, tag.name)
+        ? null
+        : `names no variable of the app "${meta.name}"`;
     case 'expression':
       try {
         provider.checkExpression(meta, tag.expression, 'templateFile');
@@ -140,7 +190,9 @@ function appProblem(tag: TemplateTag, provider: AnalyticsPort, meta: AppMeta, va
       const chart = templateChart(meta, tag.chart);
       if (!chart) return `names no chart of the app "${meta.name}"`;
       const columns = [...chart.dimensions, ...chart.measures.map((m) => m.label)];
-      return columns.some((c) => c.toLowerCase() === tag.column.toLowerCase()) ? null : `names no column of "${chart.name}" (it has ${columns.join(', ')})`;
+      return columns.some((c) => c.toLowerCase() === tag.column.toLowerCase())
+        ? null
+        : `names no column of "${chart.name}" (it has ${columns.join(', ')})`;
     }
     case 'deleterow':
       return null;
@@ -150,7 +202,13 @@ function appProblem(tag: TemplateTag, provider: AnalyticsPort, meta: AppMeta, va
 /** The problems as the 400 an upload answers: every one at its place, in one answer. */
 export function templateProblemsError(problems: TemplateProblem[]): EngineError {
   const first = problems[0];
-  const summary = problems.length === 1 ? `The template's tag ${first.tag || ''} at ${first.where} ${first.message}`.replace('tag  at', 'content at') : `${problems.length} problems in the template need fixing; the first: ${first.tag || ''} at ${first.where} ${first.message}`;
-  return new EngineError(400, summary, problems.map((p) => ({ field: `templateFile:${p.where}`, message: `${p.tag ? `${p.tag} ` : ''}${p.message}` })));
+  const summary =
+    problems.length === 1
+      ? `The template's tag ${first.tag || ''} at ${first.where} ${first.message}`.replace('tag  at', 'content at')
+      : `${problems.length} problems in the template need fixing; the first: ${first.tag || ''} at ${first.where} ${first.message}`;
+  return new EngineError(
+    400,
+    summary,
+    problems.map((p) => ({ field: `templateFile:${p.where}`, message: `${p.tag ? `${p.tag} ` : ''}${p.message}` })),
+  );
 }
-

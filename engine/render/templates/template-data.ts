@@ -80,7 +80,12 @@ export function tagTree(occurrences: TagOccurrence[]): { tree: TagTree; problems
     } else if (tag.kind === 'levelClose') {
       const open = stack.at(-1);
       if (!open) problems.push({ where: o.where, tag: o.raw, message: 'closes a level that was not opened' });
-      else if (open.field.toLowerCase() !== tag.field.toLowerCase()) problems.push({ where: o.where, tag: o.raw, message: `closes "${tag.field}" while "${open.field}" (opened at ${open.where}) is still open` });
+      else if (open.field.toLowerCase() !== tag.field.toLowerCase())
+        problems.push({
+          where: o.where,
+          tag: o.raw,
+          message: `closes "${tag.field}" while "${open.field}" (opened at ${open.where}) is still open`,
+        });
       else stack.pop();
     } else if (tag.kind !== 'deleterow' && tag.kind !== 'sheet' && tag.kind !== 'slide') {
       // A sheet's or slide's tag is its level (the scanner wraps the sheet or slide in one).
@@ -88,7 +93,12 @@ export function tagTree(occurrences: TagOccurrence[]): { tree: TagTree; problems
       if (!tree.tags.some((t) => tagText(t) === tagText(tag))) tree.tags.push(tag);
     }
   }
-  for (const open of stack) problems.push({ where: open.where, tag: open.raw, message: `opens a level that is never closed (add {{/level:${open.field}}})` });
+  for (const open of stack)
+    problems.push({
+      where: open.where,
+      tag: open.raw,
+      message: `opens a level that is never closed (add {{/level:${open.field}}})`,
+    });
   return { tree: root, problems };
 }
 
@@ -99,7 +109,11 @@ export interface RepeatedRow {
 }
 
 /** A tag's data in a chain of scopes (outermost first): the innermost scope that has it. */
-export function inScopes<T>(scopes: TemplateScope[], pick: (s: TemplateScope) => Record<string, T>, key: string): T | undefined {
+export function inScopes<T>(
+  scopes: TemplateScope[],
+  pick: (s: TemplateScope) => Record<string, T>,
+  key: string,
+): T | undefined {
   for (let i = scopes.length - 1; i >= 0; i--) {
     const map = pick(scopes[i]);
     if (Object.hasOwn(map, key)) return map[key];

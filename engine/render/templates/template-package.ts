@@ -20,7 +20,11 @@ export const TEMPLATE_LIMITS = {
   ratio: 200,
 } as const;
 
-const MAIN_PART: Record<Exclude<TemplateFormat, 'html'>, string> = { docx: 'word/document.xml', xlsx: 'xl/workbook.xml', pptx: 'ppt/presentation.xml' };
+const MAIN_PART: Record<Exclude<TemplateFormat, 'html'>, string> = {
+  docx: 'word/document.xml',
+  xlsx: 'xl/workbook.xml',
+  pptx: 'ppt/presentation.xml',
+};
 const MACRO_TYPES = /macroEnabled|vbaProject|\.macro/i;
 
 const refuse = (message: string) => badInput(message, [{ field: 'templateFile', message }]);
@@ -31,7 +35,9 @@ export function templateFormatOf(fileName: string): TemplateFormat | null {
   if (ext === 'docx' || ext === 'xlsx' || ext === 'pptx') return ext;
   if (ext === 'html' || ext === 'htm') return 'html';
   if (ext === 'docm' || ext === 'xlsm' || ext === 'pptm' || ext === 'dotm' || ext === 'xltm' || ext === 'potm')
-    throw refuse(`"${fileName}" is a macro-enabled file; macros are not accepted. Save it as .${ext.slice(0, 3)}x and upload that`);
+    throw refuse(
+      `"${fileName}" is a macro-enabled file; macros are not accepted. Save it as .${ext.slice(0, 3)}x and upload that`,
+    );
   return null;
 }
 
@@ -42,12 +48,24 @@ async function readPart(file: JSZip.JSZipObject, declared: number): Promise<Buff
     const chunks: Uint8Array[] = [];
     let size = 0;
     // jszip's internal stream (typed only on the object's prototype) unpacks chunk by chunk, so a liar stops early.
-    const stream = (file as unknown as { internalStream(type: 'uint8array'): { on(event: string, fn: (x: never) => void): void; pause(): void; resume(): void } }).internalStream('uint8array');
+    const stream = (
+      file as unknown as {
+        internalStream(type: 'uint8array'): {
+          on(event: string, fn: (x: never) => void): void;
+          pause(): void;
+          resume(): void;
+        };
+      }
+    ).internalStream('uint8array');
     stream.on('data', (chunk: Uint8Array) => {
       size += chunk.length;
       if (size > limit) {
         stream.pause();
-        reject(refuse(`The part ${file.name} unpacks to more than it declares or than ${TEMPLATE_LIMITS.entryBytes / 1024 / 1024} MiB`));
+        reject(
+          refuse(
+            `The part ${file.name} unpacks to more than it declares or than ${TEMPLATE_LIMITS.entryBytes / 1024 / 1024} MiB`,
+          ),
+        );
         return;
       }
       chunks.push(chunk);
@@ -71,8 +89,14 @@ export const partText = (pkg: OfficePackage, path: string) => pkg.parts.get(path
  * Opens an Office template within the limits and refuses what it must not carry: macros, ActiveX,
  * embedded OLE objects, links to external workbooks or files, and XML with a DOCTYPE (entities).
  */
-export async function openOfficePackage(bytes: Buffer, format: Exclude<TemplateFormat, 'html'>): Promise<OfficePackage> {
-  if (bytes.length > TEMPLATE_LIMITS.fileBytes) throw refuse(`The template is ${(bytes.length / 1024 / 1024).toFixed(1)} MiB; the largest taken is ${TEMPLATE_LIMITS.fileBytes / 1024 / 1024} MiB`);
+export async function openOfficePackage(
+  bytes: Buffer,
+  format: Exclude<TemplateFormat, 'html'>,
+): Promise<OfficePackage> {
+  if (bytes.length > TEMPLATE_LIMITS.fileBytes)
+    throw refuse(
+      `The template is ${(bytes.length / 1024 / 1024).toFixed(1)} MiB; the largest taken is ${TEMPLATE_LIMITS.fileBytes / 1024 / 1024} MiB`,
+    );
   let zip: JSZip;
   try {
     zip = await JSZip.loadAsync(bytes, { checkCRC32: false });
@@ -80,7 +104,8 @@ export async function openOfficePackage(bytes: Buffer, format: Exclude<TemplateF
     throw refuse(`The file is not a ${format} file (it is no Office package)`);
   }
   const files = Object.values(zip.files).filter((f) => !f.dir);
-  if (files.length > TEMPLATE_LIMITS.entries) throw refuse(`The template has ${files.length} parts; at most ${TEMPLATE_LIMITS.entries} are taken`);
+  if (files.length > TEMPLATE_LIMITS.entries)
+    throw refuse(`The template has ${files.length} parts; at most ${TEMPLATE_LIMITS.entries} are taken`);
   let total = 0;
   const parts = new Map<string, Buffer>();
   for (const f of files) {
@@ -88,10 +113,17 @@ export async function openOfficePackage(bytes: Buffer, format: Exclude<TemplateF
     const sizes = (f as unknown as { _data?: { compressedSize?: number; uncompressedSize?: number } })._data ?? {};
     const declared = sizes.uncompressedSize ?? TEMPLATE_LIMITS.entryBytes;
     const packed = Math.max(1, sizes.compressedSize ?? 1);
-    if (declared > TEMPLATE_LIMITS.entryBytes) throw refuse(`The part ${f.name} unpacks to ${(declared / 1024 / 1024).toFixed(0)} MiB; at most ${TEMPLATE_LIMITS.entryBytes / 1024 / 1024} MiB a part are taken`);
-    if (declared > 1024 * 1024 && declared / packed > TEMPLATE_LIMITS.ratio) throw refuse(`The part ${f.name} is packed ${Math.round(declared / packed)} to 1, like a zip bomb; it is not taken`);
+    if (declared > TEMPLATE_LIMITS.entryBytes)
+      throw refuse(
+        `The part ${f.name} unpacks to ${(declared / 1024 / 1024).toFixed(0)} MiB; at most ${TEMPLATE_LIMITS.entryBytes / 1024 / 1024} MiB a part are taken`,
+      );
+    if (declared > 1024 * 1024 && declared / packed > TEMPLATE_LIMITS.ratio)
+      throw refuse(
+        `The part ${f.name} is packed ${Math.round(declared / packed)} to 1, like a zip bomb; it is not taken`,
+      );
     total += declared;
-    if (total > TEMPLATE_LIMITS.totalBytes) throw refuse(`The template unpacks to more than ${TEMPLATE_LIMITS.totalBytes / 1024 / 1024} MiB`);
+    if (total > TEMPLATE_LIMITS.totalBytes)
+      throw refuse(`The template unpacks to more than ${TEMPLATE_LIMITS.totalBytes / 1024 / 1024} MiB`);
     parts.set(f.name, await readPart(f, declared));
   }
   if (!parts.has(MAIN_PART[format])) throw refuse(`The file is not a ${format} file (it has no ${MAIN_PART[format]})`);
@@ -106,7 +138,8 @@ function refuseHostileParts(parts: Map<string, Buffer>) {
     if (lower.endsWith('vbaproject.bin') || lower.endsWith('vbadata.xml')) found.add('macros (a VBA project)');
     if (lower.includes('/activex/')) found.add('ActiveX controls');
     if (lower.includes('/externallinks/')) found.add('links to other workbooks');
-    if (lower.includes('/embeddings/') && (lower.endsWith('.bin') || lower.includes('oleobject'))) found.add('embedded OLE objects');
+    if (lower.includes('/embeddings/') && (lower.endsWith('.bin') || lower.includes('oleobject')))
+      found.add('embedded OLE objects');
     if (!/\.(xml|rels|vml)$/.test(lower)) continue;
     const text = data.toString('utf8');
     if (/<!DOCTYPE|<!ENTITY/i.test(text)) found.add(`an XML declaration of entities (in ${path})`);
@@ -116,17 +149,23 @@ function refuseHostileParts(parts: Map<string, Buffer>) {
         const rel = m[0];
         const type = rel.match(/Type="([^"]*)"/)?.[1] ?? '';
         if (/oleObject|\/package"/i.test(type)) found.add('embedded OLE objects');
-        if (/TargetMode="External"/i.test(rel) && !/\/hyperlink"?$/i.test(type.replace(/"$/, ''))) found.add(`a link to an outside file (${type.split('/').pop()} in ${path})`);
+        if (/TargetMode="External"/i.test(rel) && !/\/hyperlink"?$/i.test(type.replace(/"$/, '')))
+          found.add(`a link to an outside file (${type.split('/').pop()} in ${path})`);
       }
     }
   }
-  if (found.size) throw refuse(`The template carries ${[...found].join(', ')}; remove ${found.size > 1 ? 'them' : 'it'} and upload the file again`);
+  if (found.size)
+    throw refuse(
+      `The template carries ${[...found].join(', ')}; remove ${found.size > 1 ? 'them' : 'it'} and upload the file again`,
+    );
 }
 
 /** Packs parts back into an Office file; [Content_Types].xml first, as readers expect. */
 export async function packOffice(parts: Map<string, Buffer | string>): Promise<Buffer> {
   const zip = new JSZip();
-  const ordered = [...parts.keys()].sort((a, b) => (a === '[Content_Types].xml' ? -1 : b === '[Content_Types].xml' ? 1 : 0));
+  const ordered = [...parts.keys()].sort((a, b) =>
+    a === '[Content_Types].xml' ? -1 : b === '[Content_Types].xml' ? 1 : 0,
+  );
   for (const path of ordered) zip.file(path, parts.get(path)!);
   return zip.generateAsync({ type: 'nodebuffer', compression: 'DEFLATE', compressionOptions: { level: 6 } });
 }

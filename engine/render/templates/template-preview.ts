@@ -28,10 +28,17 @@ function pictures(pkg: OfficePackage, part: string): Map<string, string> {
   return out;
 }
 
-const paragraphText = (p: Element) => descendants(p, 't').map((t) => textOf(t)).join('');
+const paragraphText = (p: Element) =>
+  descendants(p, 't')
+    .map((t) => textOf(t))
+    .join('');
 
 function imagesIn(el: Element, pics: Map<string, string>): string {
-  return descendants(el, 'blip').map((b) => pics.get(b.getAttribute('r:embed') ?? '')).filter(Boolean).map((src) => `<img alt="" src="${src}">`).join('');
+  return descendants(el, 'blip')
+    .map((b) => pics.get(b.getAttribute('r:embed') ?? ''))
+    .filter(Boolean)
+    .map((src) => `<img alt="" src="${src}">`)
+    .join('');
 }
 
 function docxPreview(pkg: OfficePackage): string {
@@ -45,7 +52,15 @@ function docxPreview(pkg: OfficePackage): string {
       const tag = /^(Heading|Title)/i.test(style) ? 'h2' : 'p';
       return `<${tag}>${esc(paragraphText(el))}${imagesIn(el, pics)}</${tag}>`;
     }
-    if (el.localName === 'tbl') return `<table>${kids(el, 'tr').map((tr) => `<tr>${kids(tr, 'tc').map((tc) => `<td>${kids(tc, 'p').map(block).join('')}</td>`).join('')}</tr>`).join('')}</table>`;
+    if (el.localName === 'tbl')
+      return `<table>${kids(el, 'tr')
+        .map(
+          (tr) =>
+            `<tr>${kids(tr, 'tc')
+              .map((tc) => `<td>${kids(tc, 'p').map(block).join('')}</td>`)
+              .join('')}</tr>`,
+        )
+        .join('')}</table>`;
     return '';
   };
   if (!body) return '';
@@ -57,29 +72,47 @@ function docxPreview(pkg: OfficePackage): string {
 async function xlsxPreview(bytes: Buffer): Promise<string> {
   const book = new ExcelJS.Workbook();
   await book.xlsx.load(bytes as unknown as ArrayBuffer);
-  return book.worksheets.map((sheet) => {
-    const rows: string[] = [];
-    const width = Math.min(sheet.columnCount, 30);
-    sheet.eachRow({ includeEmpty: true }, (row, r) => {
-      if (r > 300) return;
-      const cells = Array.from({ length: width }, (_, i) => {
-        const v = row.getCell(i + 1).value;
-        const text = v === null || v === undefined ? '' : typeof v === 'object' ? ('formula' in v ? `=${(v as { formula: string }).formula}` : 'richText' in v ? (v as { richText: { text: string }[] }).richText.map((t) => t.text).join('') : String((v as { text?: string }).text ?? '')) : String(v);
-        return `<td${typeof v === 'number' ? ' class="n"' : ''}>${esc(text)}</td>`;
+  return book.worksheets
+    .map((sheet) => {
+      const rows: string[] = [];
+      const width = Math.min(sheet.columnCount, 30);
+      sheet.eachRow({ includeEmpty: true }, (row, r) => {
+        if (r > 300) return;
+        const cells = Array.from({ length: width }, (_, i) => {
+          const v = row.getCell(i + 1).value;
+          const text =
+            v === null || v === undefined
+              ? ''
+              : typeof v === 'object'
+                ? 'formula' in v
+                  ? `=${(v as { formula: string }).formula}`
+                  : 'richText' in v
+                    ? (v as { richText: { text: string }[] }).richText.map((t) => t.text).join('')
+                    : String((v as { text?: string }).text ?? '')
+                : String(v);
+          return `<td${typeof v === 'number' ? ' class="n"' : ''}>${esc(text)}</td>`;
+        });
+        rows.push(`<tr>${cells.join('')}</tr>`);
       });
-      rows.push(`<tr>${cells.join('')}</tr>`);
-    });
-    return `<h2>${esc(sheet.name)}</h2><table>${rows.join('')}</table>`;
-  }).join('');
+      return `<h2>${esc(sheet.name)}</h2><table>${rows.join('')}</table>`;
+    })
+    .join('');
 }
 
 function pptxPreview(pkg: OfficePackage): string {
-  return slidePaths(pkg).map((path, i) => {
-    const doc = parseXml(pkg.parts.get(path)!.toString('utf8'), path);
-    const pics = pictures(pkg, path);
-    const texts = descendants(doc, 'p').filter((p) => p.namespaceURI?.includes('drawingml')).map(paragraphText).filter(Boolean).map((t) => `<p>${esc(t)}</p>`).join('');
-    return `<h3>Slide ${i + 1}</h3>${texts}${imagesIn(doc.documentElement!, pics)}`;
-  }).join('<hr class="break">');
+  return slidePaths(pkg)
+    .map((path, i) => {
+      const doc = parseXml(pkg.parts.get(path)!.toString('utf8'), path);
+      const pics = pictures(pkg, path);
+      const texts = descendants(doc, 'p')
+        .filter((p) => p.namespaceURI?.includes('drawingml'))
+        .map(paragraphText)
+        .filter(Boolean)
+        .map((t) => `<p>${esc(t)}</p>`)
+        .join('');
+      return `<h3>Slide ${i + 1}</h3>${texts}${imagesIn(doc.documentElement!, pics)}`;
+    })
+    .join('<hr class="break">');
 }
 
 /** The body of a filled HTML template (its own styles stay in the file; the preview uses the report style). */

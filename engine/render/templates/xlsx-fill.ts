@@ -6,7 +6,18 @@ import { relsOfType, relsPathOf, partXml } from './office-parts.js';
 import { layoutSheet, placementWithin, type OutputRow, type SheetLayout } from './xlsx-layout.js';
 import { columnLetters, columnNumber, moveFormula, parseCellRef, unquoteSheet, type MoveContext } from './xlsx-refs.js';
 import { readSheet, readWorkbook, type SheetModel, type TemplateCell } from './xlsx-workbook.js';
-import { descendants, kid, kids, removeAll, serializeXml, sibling, textOf, xmlSafe, type Document, type Element } from './xml.js';
+import {
+  descendants,
+  kid,
+  kids,
+  removeAll,
+  serializeXml,
+  sibling,
+  textOf,
+  xmlSafe,
+  type Document,
+  type Element,
+} from './xml.js';
 
 // Fills an Excel template and keeps it Excel: rows expand in place, and every formula, merged
 // cell, conditional format, data validation, table, defined name, drawing anchor and chart series
@@ -115,7 +126,8 @@ function fillSheetRows(sheet: SheetModel, ctx: FillContext) {
       const tableTag = cell.text ? tagsIn(cell.text).find((t) => t.tag?.kind === 'table')?.tag : undefined;
       if (tableTag) {
         const table = own(row.scope.tables, tagKey(tableTag));
-        const line: Cell[] = row.mode.kind === 'tableData' ? (table?.rows[row.mode.k] ?? []) : (table?.columns.map((c) => c.label) ?? []);
+        const line: Cell[] =
+          row.mode.kind === 'tableData' ? (table?.rows[row.mode.k] ?? []) : (table?.columns.map((c) => c.label) ?? []);
         line.forEach((v, j) => {
           const c = cell.el.cloneNode(false) as Element;
           writeValue(c, v);
@@ -172,7 +184,9 @@ function moveSheetStructures(sheet: SheetModel, ctx: FillContext) {
       const to = parseCellRef(b ?? a);
       if (!from || !to) continue;
       if (from.row === to.row) {
-        const outs = layout.rows.flatMap((r, i) => (r.templateRow === from.row && r.mode.kind !== 'tableData' ? [i + 1] : []));
+        const outs = layout.rows.flatMap((r, i) =>
+          r.templateRow === from.row && r.mode.kind !== 'tableData' ? [i + 1] : [],
+        );
         let previous = m;
         outs.forEach((o, i) => {
           const ref = `${columnLetters(from.col)}${o}:${columnLetters(to.col)}${o}`;
@@ -189,11 +203,26 @@ function moveSheetStructures(sheet: SheetModel, ctx: FillContext) {
     }
     mergeCells.setAttribute('count', String(kids(mergeCells, 'mergeCell').length));
   }
-  for (const el of [...descendants(doc, 'conditionalFormatting'), ...descendants(doc, 'dataValidation'), ...descendants(doc, 'protectedRange')]) {
+  for (const el of [
+    ...descendants(doc, 'conditionalFormatting'),
+    ...descendants(doc, 'dataValidation'),
+    ...descendants(doc, 'protectedRange'),
+  ]) {
     const sqref = el.getAttribute('sqref');
-    if (sqref) el.setAttribute('sqref', sqref.split(/\s+/).filter(Boolean).map((r) => moveRange(ctx, sheet.name, r)).join(' '));
+    if (sqref)
+      el.setAttribute(
+        'sqref',
+        sqref
+          .split(/\s+/)
+          .filter(Boolean)
+          .map((r) => moveRange(ctx, sheet.name, r))
+          .join(' '),
+      );
   }
-  for (const f of [...descendants(doc, 'cfRule').flatMap((r) => kids(r, 'formula')), ...descendants(doc, 'dataValidation').flatMap((d) => [...kids(d, 'formula1'), ...kids(d, 'formula2')])]) {
+  for (const f of [
+    ...descendants(doc, 'cfRule').flatMap((r) => kids(r, 'formula')),
+    ...descendants(doc, 'dataValidation').flatMap((d) => [...kids(d, 'formula1'), ...kids(d, 'formula2')]),
+  ]) {
     const text = textOf(f);
     while (f.firstChild) f.removeChild(f.firstChild);
     f.appendChild(doc.createTextNode(moveFormula(text, moveContext(ctx, sheet.name))));
@@ -203,12 +232,17 @@ function moveSheetStructures(sheet: SheetModel, ctx: FillContext) {
     if (ref) el.setAttribute('ref', moveRange(ctx, sheet.name, ref));
   }
   const dimension = descendants(doc, 'dimension')[0];
-  if (dimension) dimension.setAttribute('ref', `A1:${columnLetters(Math.max(sheet.maxCol, widestRow(sheet)))}${Math.max(1, layout.rows.length)}`);
+  if (dimension)
+    dimension.setAttribute(
+      'ref',
+      `A1:${columnLetters(Math.max(sheet.maxCol, widestRow(sheet)))}${Math.max(1, layout.rows.length)}`,
+    );
 }
 
 function widestRow(sheet: SheetModel): number {
   let widest = 1;
-  for (const row of kids(sheet.sheetData, 'row')) for (const c of kids(row, 'c')) widest = Math.max(widest, parseCellRef(c.getAttribute('r') ?? '')?.col ?? 1);
+  for (const row of kids(sheet.sheetData, 'row'))
+    for (const c of kids(row, 'c')) widest = Math.max(widest, parseCellRef(c.getAttribute('r') ?? '')?.col ?? 1);
   return widest;
 }
 
@@ -274,14 +308,16 @@ function moveSheetParts(pkg: OfficePackage, sheet: SheetModel, ctx: FillContext,
       const a = fromRow ? Number(textOf(fromRow)) + 1 : null;
       const b = toRow ? Number(textOf(toRow)) + 1 : null;
       if (a !== null && fromRow) setText(fromRow, String(layout.placement.first(a) - 1));
-      if (b !== null && toRow) setText(toRow, String(Math.max(layout.placement.first(a ?? b), layout.placement.last(b)) - 1));
+      if (b !== null && toRow)
+        setText(toRow, String(Math.max(layout.placement.first(a ?? b), layout.placement.last(b)) - 1));
     }
     out.set(rel.path, serializeXml(doc));
     for (const chartRel of relsOfType(pkg, rel.path, 'chart')) {
       const chart = partXml(pkg, chartRel.path);
       if (!chart) continue;
       for (const f of descendants(chart, 'f')) setText(f, moveFormula(textOf(f), moveContext(ctx, null)));
-      for (const refEl of [...descendants(chart, 'numRef'), ...descendants(chart, 'strRef')]) refreshCache(chart, refEl, ctx);
+      for (const refEl of [...descendants(chart, 'numRef'), ...descendants(chart, 'strRef')])
+        refreshCache(chart, refEl, ctx);
       out.set(chartRel.path, serializeXml(chart));
     }
   }
@@ -293,7 +329,12 @@ function setText(el: Element, text: string) {
 }
 
 /** Defined names follow their sheets; the calculation chain (cell order of the old layout) goes. */
-function fixWorkbook(pkg: OfficePackage, book: ReturnType<typeof readWorkbook>, ctx: FillContext, out: Map<string, Buffer | string>) {
+function fixWorkbook(
+  pkg: OfficePackage,
+  book: ReturnType<typeof readWorkbook>,
+  ctx: FillContext,
+  out: Map<string, Buffer | string>,
+) {
   const wb = book.workbook;
   const sheetNames = book.sheets.map((s) => s.name);
   for (const dn of descendants(wb, 'definedName')) {
@@ -302,7 +343,10 @@ function fixWorkbook(pkg: OfficePackage, book: ReturnType<typeof readWorkbook>, 
   }
   let calcPr = descendants(wb, 'calcPr')[0];
   if (!calcPr) {
-    calcPr = wb.createElementNS(wb.documentElement!.namespaceURI, wb.documentElement!.prefix ? `${wb.documentElement!.prefix}:calcPr` : 'calcPr');
+    calcPr = wb.createElementNS(
+      wb.documentElement!.namespaceURI,
+      wb.documentElement!.prefix ? `${wb.documentElement!.prefix}:calcPr` : 'calcPr',
+    );
     const after = descendants(wb, 'definedNames')[0] ?? descendants(wb, 'sheets')[0];
     wb.documentElement!.insertBefore(calcPr, after.nextSibling);
   }
@@ -312,13 +356,21 @@ function fixWorkbook(pkg: OfficePackage, book: ReturnType<typeof readWorkbook>, 
     out.delete(rel.path);
     const relsPath = relsPathOf(book.workbookPath);
     out.set(relsPath, String(out.get(relsPath)).replace(new RegExp(`<Relationship\\b[^>]*Id="${rel.id}"[^>]*/>`), ''));
-    out.set('[Content_Types].xml', String(out.get('[Content_Types].xml')).replace(/<Override\b[^>]*calcChain[^>]*\/>/, ''));
+    out.set(
+      '[Content_Types].xml',
+      String(out.get('[Content_Types].xml')).replace(/<Override\b[^>]*calcChain[^>]*\/>/, ''),
+    );
   }
 }
 
 /** A sheet name Excel takes: no []:*?/\, at most 31 characters, unique in the workbook (compared without case). */
 function sheetName(wanted: string, used: Set<string>): string {
-  const base = (wanted.replace(/[[\]:*?/\\]/g, ' ').replace(/^'+|'+$/g, '').trim() || 'Sheet').slice(0, 31);
+  const base = (
+    wanted
+      .replace(/[[\]:*?/\\]/g, ' ')
+      .replace(/^'+|'+$/g, '')
+      .trim() || 'Sheet'
+  ).slice(0, 31);
   let name = base;
   for (let n = 2; used.has(name.toLowerCase()); n++) name = `${base.slice(0, 31 - String(n).length - 3)} (${n})`;
   used.add(name.toLowerCase());
@@ -330,7 +382,12 @@ function sheetName(wanted: string, used: Set<string>): string {
  * under it. The copies are new parts beside the original; a sheet with tables or drawings cannot be
  * copied yet (their parts would have to be copied and renamed with it), which is said plainly.
  */
-function repeatSheets(pkg: OfficePackage, book: ReturnType<typeof readWorkbook>, data: TemplateData, out: Map<string, Buffer | string>): { sheet: SheetModel; scope: TemplateScope }[] {
+function repeatSheets(
+  pkg: OfficePackage,
+  book: ReturnType<typeof readWorkbook>,
+  data: TemplateData,
+  out: Map<string, Buffer | string>,
+): { sheet: SheetModel; scope: TemplateScope }[] {
   const result: { sheet: SheetModel; scope: TemplateScope }[] = [];
   const used = new Set(book.sheets.filter((s) => !s.repeat).map((s) => s.name.toLowerCase()));
   const wb = book.workbook;
@@ -348,7 +405,9 @@ function repeatSheets(pkg: OfficePackage, book: ReturnType<typeof readWorkbook>,
       continue;
     }
     if (relsOfType(pkg, sheet.path, 'drawing').length || relsOfType(pkg, sheet.path, 'table').length)
-      throw new Error(`The sheet "${sheet.name}" repeats per value and holds charts or tables, which cannot be copied yet: move them to another sheet`);
+      throw new Error(
+        `The sheet "${sheet.name}" repeats per value and holds charts or tables, which cannot be copied yet: move them to another sheet`,
+      );
     const entry = descendants(wb, 'sheet').find((e) => e.getAttribute('name') === sheet.name)!;
     let lastEntry = entry;
     values.forEach((value, i) => {
@@ -367,7 +426,12 @@ function repeatSheets(pkg: OfficePackage, book: ReturnType<typeof readWorkbook>,
       out.set(path, pkg.parts.get(sheet.path)!);
       const ownRels = pkg.parts.get(relsPathOf(sheet.path));
       if (ownRels) out.set(relsPathOf(path), ownRels);
-      const copy = readSheet({ ...pkg, parts: new Map(pkg.parts).set(path, pkg.parts.get(sheet.path)!) }, name, path, book.sharedStrings);
+      const copy = readSheet(
+        { ...pkg, parts: new Map(pkg.parts).set(path, pkg.parts.get(sheet.path)!) },
+        name,
+        path,
+        book.sharedStrings,
+      );
       const newEntry = entry.cloneNode(false) as Element;
       newEntry.setAttribute('name', name);
       newEntry.setAttribute('sheetId', String(number));

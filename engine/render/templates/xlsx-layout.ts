@@ -43,7 +43,9 @@ type RowRole =
 export function rowRole(sheet: SheetModel, r: number): RowRole {
   const row = sheet.rows.get(r);
   if (!row) return { kind: 'plain' };
-  const tags = row.cells.flatMap((c) => (c.text ? tagsIn(c.text).map((t) => t.tag) : [])).filter((t): t is TemplateTag => !!t);
+  const tags = row.cells
+    .flatMap((c) => (c.text ? tagsIn(c.text).map((t) => t.tag) : []))
+    .filter((t): t is TemplateTag => !!t);
   if (tags.some((t) => t.kind === 'deleterow')) return { kind: 'delete' };
   const open = tags.find((t) => t.kind === 'levelOpen');
   if (open) return { kind: 'open', key: tagKey(open) };
@@ -59,7 +61,8 @@ export function rowRole(sheet: SheetModel, r: number): RowRole {
 /** How many copies an expanding row makes in a scope (at least one: an empty table keeps its row). */
 function copiesOf(source: TemplateTag, scope: TemplateScope): number {
   const key = tagKey(source);
-  const n = source.kind === 'field' ? (own(scope.fields, key)?.length ?? 0) : (own(scope.tables, key)?.rows.length ?? 0);
+  const n =
+    source.kind === 'field' ? (own(scope.fields, key)?.length ?? 0) : (own(scope.tables, key)?.rows.length ?? 0);
   return Math.max(1, n);
 }
 
@@ -86,7 +89,8 @@ export function layoutSheet(sheet: SheetModel, root: TemplateScope): SheetLayout
   const emit = (templateRow: number, scope: TemplateScope, mode: RowMode, chain: LevelInstance[]) => {
     rows.push({ templateRow, scope, mode, chain });
     const o = rows.length;
-    for (const map of [produced, ...chain.map((c) => c.produced)]) map.set(templateRow, [...(map.get(templateRow) ?? []), o]);
+    for (const map of [produced, ...chain.map((c) => c.produced)])
+      map.set(templateRow, [...(map.get(templateRow) ?? []), o]);
   };
   const walk = (from: number, to: number, scope: TemplateScope, chain: LevelInstance[]) => {
     for (let r = from; r <= to; r++) {
@@ -117,7 +121,13 @@ export function layoutSheet(sheet: SheetModel, root: TemplateScope): SheetLayout
  * First and last output rows of template rows, from what each became. Rows past the template's
  * last keep their distance from it; a row that became nothing answers with its neighbours.
  */
-export function placementOf(produced: Map<number, number[]>, from: number, to: number, outputCount: number, outer?: RowPlacement): RowPlacement {
+export function placementOf(
+  produced: Map<number, number[]>,
+  from: number,
+  to: number,
+  outputCount: number,
+  outer?: RowPlacement,
+): RowPlacement {
   const shiftPast = outputCount - to;
   return {
     first(row) {
@@ -143,6 +153,9 @@ export function placementOf(produced: Map<number, number[]>, from: number, to: n
 export function placementWithin(chain: LevelInstance[], global: RowPlacement, outputCount: number): RowPlacement {
   return chain.reduceRight<RowPlacement>((outer, level) => {
     const inner = placementOf(level.produced, level.from, level.to, outputCount, outer);
-    return { first: (row) => (row >= level.from && row <= level.to ? inner.first(row) : outer.first(row)), last: (row) => (row >= level.from && row <= level.to ? inner.last(row) : outer.last(row)) };
+    return {
+      first: (row) => (row >= level.from && row <= level.to ? inner.first(row) : outer.first(row)),
+      last: (row) => (row >= level.from && row <= level.to ? inner.last(row) : outer.last(row)),
+    };
   }, global);
 }

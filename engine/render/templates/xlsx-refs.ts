@@ -59,15 +59,33 @@ export function moveFormula(formula: string, ctx: MoveContext): string {
   // Split on string literals: "a""b" is one literal; references are only outside them.
   return formula
     .split(/("(?:[^"]|"")*")/)
-    .map((part, i) => (i % 2 === 1 ? part : part.replace(REF, (whole, prefix: string | undefined, c1: string, col1: string, r1abs: string, row1: string, c2?: string, col2?: string, r2abs?: string, row2?: string) => {
-      const sheet = prefix ? unquoteSheet(prefix) : ctx.ownSheet;
-      if (!sheet) return whole;
-      const single = row2 === undefined;
-      const a = moveRow(ctx, sheet, Number(row1), r1abs === '$', 'first');
-      const b = single ? a : moveRow(ctx, sheet, Number(row2), r2abs === '$', 'last');
-      const first = `${c1}${col1}${r1abs}${a}`;
-      return `${prefix ?? ''}${first}${single ? '' : `:${c2}${col2}${r2abs}${Math.max(a, b)}`}`;
-    })))
+    .map((part, i) =>
+      i % 2 === 1
+        ? part
+        : part.replace(
+            REF,
+            (
+              whole,
+              prefix: string | undefined,
+              c1: string,
+              col1: string,
+              r1abs: string,
+              row1: string,
+              c2?: string,
+              col2?: string,
+              r2abs?: string,
+              row2?: string,
+            ) => {
+              const sheet = prefix ? unquoteSheet(prefix) : ctx.ownSheet;
+              if (!sheet) return whole;
+              const single = row2 === undefined;
+              const a = moveRow(ctx, sheet, Number(row1), r1abs === '$', 'first');
+              const b = single ? a : moveRow(ctx, sheet, Number(row2), r2abs === '$', 'last');
+              const first = `${c1}${col1}${r1abs}${a}`;
+              return `${prefix ?? ''}${first}${single ? '' : `:${c2}${col2}${r2abs}${Math.max(a, b)}`}`;
+            },
+          ),
+    )
     .join('');
 }
 
@@ -90,7 +108,25 @@ export function offsetFormula(formula: string, dRow: number, dCol: number): stri
     `${cAbs}${cAbs ? col : columnLetters(columnNumber(col) + dCol)}${rAbs}${rAbs ? row : Number(row) + dRow}`;
   return formula
     .split(/("(?:[^"]|"")*")/)
-    .map((part, i) => (i % 2 === 1 ? part : part.replace(REF, (_w, prefix: string | undefined, c1: string, col1: string, r1: string, row1: string, c2?: string, col2?: string, r2?: string, row2?: string) =>
-      `${prefix ?? ''}${cell(c1, col1, r1, row1)}${row2 === undefined ? '' : `:${cell(c2!, col2!, r2!, row2)}`}`)))
+    .map((part, i) =>
+      i % 2 === 1
+        ? part
+        : part.replace(
+            REF,
+            (
+              _w,
+              prefix: string | undefined,
+              c1: string,
+              col1: string,
+              r1: string,
+              row1: string,
+              c2?: string,
+              col2?: string,
+              r2?: string,
+              row2?: string,
+            ) =>
+              `${prefix ?? ''}${cell(c1, col1, r1, row1)}${row2 === undefined ? '' : `:${cell(c2!, col2!, r2!, row2)}`}`,
+          ),
+    )
     .join('');
 }

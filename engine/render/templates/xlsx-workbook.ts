@@ -41,7 +41,9 @@ function sharedStringsOf(pkg: OfficePackage, workbookPath: string): string[] {
   const doc = rel ? partXml(pkg, rel.path) : null;
   if (!doc) return [];
   // A rich-text string is several runs; its text is their texts joined (phonetic runs left out).
-  return kids(doc.documentElement!, 'si').map((si) => [...kids(si, 't'), ...kids(si, 'r').flatMap((r) => kids(r, 't'))].map((t) => textOf(t)).join(''));
+  return kids(doc.documentElement!, 'si').map((si) =>
+    [...kids(si, 't'), ...kids(si, 'r').flatMap((r) => kids(r, 't'))].map((t) => textOf(t)).join(''),
+  );
 }
 
 /**
@@ -52,7 +54,8 @@ function unshareFormulas(cells: { el: Element; col: number; row: number }[]) {
   const masters = new Map<string, { formula: string; row: number; col: number }>();
   for (const c of cells) {
     const f = kid(c.el, 'f');
-    if (f?.getAttribute('t') === 'shared' && f.getAttribute('ref') && textOf(f)) masters.set(f.getAttribute('si') ?? '', { formula: textOf(f), row: c.row, col: c.col });
+    if (f?.getAttribute('t') === 'shared' && f.getAttribute('ref') && textOf(f))
+      masters.set(f.getAttribute('si') ?? '', { formula: textOf(f), row: c.row, col: c.col });
   }
   for (const c of cells) {
     const f = kid(c.el, 'f');
@@ -83,7 +86,8 @@ export function readSheet(pkg: OfficePackage, name: string, path: string, shared
       const col = parseCellRef(c.getAttribute('r') ?? '')?.col ?? lastCol + 1;
       lastCol = col;
       const type = c.getAttribute('t');
-      const text = type === 's' ? (shared[Number(textOf(kid(c, 'v')))] ?? '') : type === 'inlineStr' ? textOf(kid(c, 'is')) : null;
+      const text =
+        type === 's' ? (shared[Number(textOf(kid(c, 'v')))] ?? '') : type === 'inlineStr' ? textOf(kid(c, 'is')) : null;
       cells.push({ el: c, col, text, formula: null });
       all.push({ el: c, col, row: r });
       maxCol = Math.max(maxCol, col);
@@ -92,8 +96,11 @@ export function readSheet(pkg: OfficePackage, name: string, path: string, shared
     maxRow = Math.max(maxRow, r);
   }
   unshareFormulas(all);
-  const repeat = [...rows.values()].flatMap((row) => row.cells.flatMap((c) => (c.text ? tagsIn(c.text).map((t) => t.tag) : []))).find((t) => t?.kind === 'sheet') as (TemplateTag & { kind: 'sheet' }) | undefined;
-  for (const row of rows.values()) for (const c of row.cells) c.formula = kid(c.el, 'f') ? textOf(kid(c.el, 'f')) : null;
+  const repeat = [...rows.values()]
+    .flatMap((row) => row.cells.flatMap((c) => (c.text ? tagsIn(c.text).map((t) => t.tag) : [])))
+    .find((t) => t?.kind === 'sheet') as (TemplateTag & { kind: 'sheet' }) | undefined;
+  for (const row of rows.values())
+    for (const c of row.cells) c.formula = kid(c.el, 'f') ? textOf(kid(c.el, 'f')) : null;
   return { name, path, doc, sheetData: sheetData!, rows, maxRow, maxCol, repeat };
 }
 
@@ -117,6 +124,15 @@ export function workbookTags(book: WorkbookModel): (TagOccurrence & { sheet: str
   for (const sheet of book.sheets)
     for (const [r, row] of [...sheet.rows.entries()].sort((a, b) => a[0] - b[0]))
       for (const c of row.cells)
-        if (c.text) for (const t of tagsIn(c.text)) out.push({ tag: t.tag, raw: t.raw, where: `${sheet.name}!${columnLetters(c.col)}${r}`, sheet: sheet.name, row: r, col: c.col });
+        if (c.text)
+          for (const t of tagsIn(c.text))
+            out.push({
+              tag: t.tag,
+              raw: t.raw,
+              where: `${sheet.name}!${columnLetters(c.col)}${r}`,
+              sheet: sheet.name,
+              row: r,
+              col: c.col,
+            });
   return out;
 }

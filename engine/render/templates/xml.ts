@@ -7,7 +7,11 @@ export type { Document, Element, Node };
 
 export function parseXml(text: string, where: string): Document {
   if (/<!DOCTYPE|<!ENTITY/i.test(text)) throw new Error(`${where} declares entities`);
-  return new DOMParser({ onError: (level, msg) => { if (level === 'fatalError') throw new Error(`${where}: ${msg}`); } }).parseFromString(text, 'text/xml');
+  return new DOMParser({
+    onError: (level, msg) => {
+      if (level === 'fatalError') throw new Error(`${where}: ${msg}`);
+    },
+  }).parseFromString(text, 'text/xml');
 }
 
 export const serializeXml = (doc: Document | Node) => new XMLSerializer().serializeToString(doc as Node);
@@ -15,7 +19,8 @@ export const serializeXml = (doc: Document | Node) => new XMLSerializer().serial
 /** The child elements of an element with this local name. */
 export function kids(el: Element | Document, localName: string): Element[] {
   const out: Element[] = [];
-  for (let n = el.firstChild; n; n = n.nextSibling) if (n.nodeType === 1 && (n as Element).localName === localName) out.push(n as Element);
+  for (let n = el.firstChild; n; n = n.nextSibling)
+    if (n.nodeType === 1 && (n as Element).localName === localName) out.push(n as Element);
   return out;
 }
 export const kid = (el: Element | Document, localName: string): Element | undefined => kids(el, localName)[0];
@@ -39,7 +44,8 @@ export function removeAll(nodes: Node[]) {
 }
 
 /** Escapes text for XML content and attributes. */
-export const escapeXml = (s: string) => s.replace(/[<>&"']/g, (c) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', '"': '&quot;', "'": '&apos;' })[c]!);
+export const escapeXml = (s: string) =>
+  s.replace(/[<>&"']/g, (c) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', '"': '&quot;', "'": '&apos;' })[c]!);
 
 /** Removes characters XML 1.0 cannot hold (values from data may carry them). */
 export const xmlSafe = (s: string) => s.replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]/g, '');

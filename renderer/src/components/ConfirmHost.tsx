@@ -15,17 +15,35 @@ export function ConfirmHost() {
   const blocked = asking.typeToConfirm !== undefined && typed !== asking.typeToConfirm;
   return (
     <Dialog title={asking.title} role="alertdialog" onClose={() => answer(false)}>
-      <form className="form" onSubmit={(e) => { e.preventDefault(); if (!blocked) answer(true); }}>
+      <form
+        className="form"
+        onSubmit={(e) => {
+          e.preventDefault();
+          if (!blocked) answer(true);
+        }}
+      >
         <p className="confirm-message">{asking.message}</p>
         {asking.typeToConfirm !== undefined && (
           <div className="field">
-            <label htmlFor="confirm-typed">Type <strong>{asking.typeToConfirm}</strong> to confirm</label>
-            <input id="confirm-typed" autoComplete="off" autoFocus value={typed} onChange={(e) => setTyped(e.target.value)} />
+            <label htmlFor="confirm-typed">
+              Type <strong>{asking.typeToConfirm}</strong> to confirm
+            </label>
+            <input
+              id="confirm-typed"
+              autoComplete="off"
+              autoFocus
+              value={typed}
+              onChange={(e) => setTyped(e.target.value)}
+            />
           </div>
         )}
         <div className="form-actions">
-          <button type="button" onClick={() => answer(false)} autoFocus={asking.typeToConfirm === undefined}>{asking.cancelLabel ?? 'Cancel'}</button>
-          <button type="submit" className="primary danger-fill" disabled={blocked}>{asking.confirmLabel}</button>
+          <button type="button" onClick={() => answer(false)} autoFocus={asking.typeToConfirm === undefined}>
+            {asking.cancelLabel ?? 'Cancel'}
+          </button>
+          <button type="submit" className="primary danger-fill" disabled={blocked}>
+            {asking.confirmLabel}
+          </button>
         </div>
       </form>
     </Dialog>

@@ -40,60 +40,100 @@ export function DataTable<Row>({ store, columns, filterLabel, actions, onRowClic
   return (
     <div className="table-wrap">
       {filterLabel && (
-        <input className="filter" type="search" placeholder={`Filter by ${filterLabel}`} aria-label={`Filter by ${filterLabel}`} value={filter} onChange={(e) => filterTyped(e.target.value)} />
+        <input
+          className="filter"
+          type="search"
+          placeholder={`Filter by ${filterLabel}`}
+          aria-label={`Filter by ${filterLabel}`}
+          value={filter}
+          onChange={(e) => filterTyped(e.target.value)}
+        />
       )}
-      {error && <div className="error-banner" role="alert">{error}</div>}
+      {error && (
+        <div className="error-banner" role="alert">
+          {error}
+        </div>
+      )}
       <div className="table-scroll">
-      <table className={loading ? 'loading' : ''} aria-busy={loading || !loaded}>
-        <thead>
-          <tr>
-            {columns.map((c) => (
-              <th key={c.key} aria-sort={sortBy === c.sort ? (sortDirection === 'asc' ? 'ascending' : 'descending') : undefined}>
-                {c.sort ? (
-                  <button type="button" className="sort" onClick={() => sortChosen(c.sort!)}>
-                    {c.label} {sortBy === c.sort ? (sortDirection === 'asc' ? '▲' : '▼') : ''}
-                  </button>
-                ) : (
-                  c.label
-                )}
-              </th>
-            ))}
-            {actions && <th className="actions-col">Actions</th>}
-          </tr>
-        </thead>
-        <tbody>
-          {rows.length === 0 && (
+        <table className={loading ? 'loading' : ''} aria-busy={loading || !loaded}>
+          <thead>
             <tr>
-              <td colSpan={columns.length + (actions ? 1 : 0)} className="empty" role={loaded ? undefined : 'status'}>{!loaded ? 'Loading…' : filter || narrowed ? 'Nothing matches the filter.' : 'Nothing here yet.'}</td>
+              {columns.map((c) => (
+                <th
+                  key={c.key}
+                  aria-sort={sortBy === c.sort ? (sortDirection === 'asc' ? 'ascending' : 'descending') : undefined}
+                >
+                  {c.sort ? (
+                    <button type="button" className="sort" onClick={() => sortChosen(c.sort!)}>
+                      {c.label} {sortBy === c.sort ? (sortDirection === 'asc' ? '▲' : '▼') : ''}
+                    </button>
+                  ) : (
+                    c.label
+                  )}
+                </th>
+              ))}
+              {actions && <th className="actions-col">Actions</th>}
             </tr>
-          )}
-          {rows.map((row) => (
-            <tr key={idOf(row)} className={selectedId === idOf(row) ? 'selected' : onRowClick ? 'clickable' : ''} onClick={onRowClick ? () => onRowClick(row) : undefined}>
-              {columns.map((c, i) => {
-                const content = c.render ? c.render(row) : String((row as Record<string, unknown>)[c.key] ?? '');
-                // A row that opens something opens from a button in its first cell too: reachable by Tab, Enter opens it.
-                if (i === 0 && onRowClick) {
-                  return (
-                    <td key={c.key}>
-                      <button type="button" className="row-open" aria-expanded={selectedId === idOf(row)} onClick={(e) => { e.stopPropagation(); onRowClick(row); }}>{content}</button>
-                    </td>
-                  );
-                }
-                return <td key={c.key}>{content}</td>;
-              })}
-              {actions && <td className="actions" onClick={(e) => e.stopPropagation()}><div className="row-actions">{actions(row)}</div></td>}
-            </tr>
-          ))}
-        </tbody>
-      </table>
+          </thead>
+          <tbody>
+            {rows.length === 0 && (
+              <tr>
+                <td colSpan={columns.length + (actions ? 1 : 0)} className="empty" role={loaded ? undefined : 'status'}>
+                  {!loaded ? 'Loading…' : filter || narrowed ? 'Nothing matches the filter.' : 'Nothing here yet.'}
+                </td>
+              </tr>
+            )}
+            {rows.map((row) => (
+              <tr
+                key={idOf(row)}
+                className={selectedId === idOf(row) ? 'selected' : onRowClick ? 'clickable' : ''}
+                onClick={onRowClick ? () => onRowClick(row) : undefined}
+              >
+                {columns.map((c, i) => {
+                  const content = c.render ? c.render(row) : String((row as Record<string, unknown>)[c.key] ?? '');
+                  // A row that opens something opens from a button in its first cell too: reachable by Tab, Enter opens it.
+                  if (i === 0 && onRowClick) {
+                    return (
+                      <td key={c.key}>
+                        <button
+                          type="button"
+                          className="row-open"
+                          aria-expanded={selectedId === idOf(row)}
+                          onClick={(e) => {
+                            e.stopPropagation();
+                            onRowClick(row);
+                          }}
+                        >
+                          {content}
+                        </button>
+                      </td>
+                    );
+                  }
+                  return <td key={c.key}>{content}</td>;
+                })}
+                {actions && (
+                  <td className="actions" onClick={(e) => e.stopPropagation()}>
+                    <div className="row-actions">{actions(row)}</div>
+                  </td>
+                )}
+              </tr>
+            ))}
+          </tbody>
+        </table>
       </div>
       <div className="pager">
         <span>{loaded ? `${totalItems} item${totalItems === 1 ? '' : 's'}` : ''}</span>
         {loaded && totalPages > 1 && (
           <>
-            <button type="button" disabled={page <= 1} onClick={() => pageChosen(page - 1)}>Previous</button>
-            <span>Page {page} of {totalPages}</span>
-            <button type="button" disabled={page >= totalPages} onClick={() => pageChosen(page + 1)}>Next</button>
+            <button type="button" disabled={page <= 1} onClick={() => pageChosen(page - 1)}>
+              Previous
+            </button>
+            <span>
+              Page {page} of {totalPages}
+            </span>
+            <button type="button" disabled={page >= totalPages} onClick={() => pageChosen(page + 1)}>
+              Next
+            </button>
           </>
         )}
       </div>

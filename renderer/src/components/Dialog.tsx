@@ -19,18 +19,36 @@ export function Dialog({ title, children, onClose, role = 'dialog', closesOnlyBy
   const body = useRef<HTMLDivElement>(null);
   // A dialog holding a form opens with its first field focused, ready to type (after the modal has taken focus itself).
   useEffect(() => {
-    const frame = requestAnimationFrame(() => body.current?.querySelector<HTMLElement>('input:not([type=hidden]):not([disabled]), select:not([disabled]), textarea:not([disabled])')?.focus());
+    const frame = requestAnimationFrame(() =>
+      body.current
+        ?.querySelector<HTMLElement>(
+          'input:not([type=hidden]):not([disabled]), select:not([disabled]), textarea:not([disabled])',
+        )
+        ?.focus(),
+    );
     return () => cancelAnimationFrame(frame);
   }, []);
   return (
-    <ModalOverlay isOpen isDismissable={false} isKeyboardDismissDisabled={closesOnlyByButtons} onOpenChange={(open) => !open && onClose()} className="backdrop">
+    <ModalOverlay
+      isOpen
+      isDismissable={false}
+      isKeyboardDismissDisabled={closesOnlyByButtons}
+      onOpenChange={(open) => !open && onClose()}
+      className="backdrop"
+    >
       <Modal className="dialog-frame">
         <AriaDialog role={role} className="dialog">
           <header>
             <Heading slot="title">{title}</Heading>
-            {!closesOnlyByButtons && <button type="button" className="icon" aria-label="Close" onClick={onClose}>×</button>}
+            {!closesOnlyByButtons && (
+              <button type="button" className="icon" aria-label="Close" onClick={onClose}>
+                ×
+              </button>
+            )}
           </header>
-          <div className="dialog-body" ref={body}>{children}</div>
+          <div className="dialog-body" ref={body}>
+            {children}
+          </div>
         </AriaDialog>
       </Modal>
     </ModalOverlay>

@@ -40,7 +40,8 @@ interface Props {
 }
 
 /** An operation's answer as a form's outcome: null when it succeeded, its errors when not. */
-export const submitOutcome = (a: { ok: boolean; error: string | null; errorDetails: FieldError[] }): SubmitOutcome => (a.ok ? null : { error: a.error, errorDetails: a.errorDetails });
+export const submitOutcome = (a: { ok: boolean; error: string | null; errorDetails: FieldError[] }): SubmitOutcome =>
+  a.ok ? null : { error: a.error, errorDetails: a.errorDetails };
 
 /**
  * A form whose every error of a submit shows at once, beside its field in words a person reads,
@@ -59,7 +60,9 @@ export function Form({ fields, initial, submitLabel, onSubmit, onCancel, childre
   // After a refused submit, the first field in error (or the summary) takes the focus.
   useEffect(() => {
     if (!Object.keys(errors).length && !summary.length) return;
-    const first = formRef.current?.querySelector<HTMLElement>('.field.invalid input, .field.invalid select, .field.invalid textarea, .field.invalid [role="group"] input, .form-summary');
+    const first = formRef.current?.querySelector<HTMLElement>(
+      '.field.invalid input, .field.invalid select, .field.invalid textarea, .field.invalid [role="group"] input, .form-summary',
+    );
     first?.focus();
   }, [errors, summary]);
 
@@ -77,7 +80,11 @@ export function Form({ fields, initial, submitLabel, onSubmit, onCancel, childre
     }
     const placed = placeErrors(result.errorDetails, Object.fromEntries(fields.map((f) => [f.name, f.label])));
     setErrors(placed.byField);
-    setSummary(placed.unplaced.length || Object.keys(placed.byField).length ? placed.unplaced : [result.error ?? 'That did not work.']);
+    setSummary(
+      placed.unplaced.length || Object.keys(placed.byField).length
+        ? placed.unplaced
+        : [result.error ?? 'That did not work.'],
+    );
   };
 
   const set = (name: string, value: unknown) => setValues((v) => ({ ...v, [name]: value }));
@@ -85,16 +92,40 @@ export function Form({ fields, initial, submitLabel, onSubmit, onCancel, childre
     <form ref={formRef} className="form" onSubmit={submit} noValidate>
       {summary.length > 0 && (
         <div className="form-summary error-banner" role="alert" tabIndex={-1}>
-          {summary.length === 1 ? summary[0] : <ul>{summary.map((s) => <li key={s}>{s}</li>)}</ul>}
+          {summary.length === 1 ? (
+            summary[0]
+          ) : (
+            <ul>
+              {summary.map((s) => (
+                <li key={s}>{s}</li>
+              ))}
+            </ul>
+          )}
         </div>
       )}
-      {fields.filter((f) => !f.shownWhen || f.shownWhen(values)).map((f) => (
-        <FieldControl key={f.name} def={f} id={`${formId}-${f.name}`} value={values[f.name]} onChange={(x) => set(f.name, x)} error={errors[f.name]} choices={choices[f.name]} />
-      ))}
+      {fields
+        .filter((f) => !f.shownWhen || f.shownWhen(values))
+        .map((f) => (
+          <FieldControl
+            key={f.name}
+            def={f}
+            id={`${formId}-${f.name}`}
+            value={values[f.name]}
+            onChange={(x) => set(f.name, x)}
+            error={errors[f.name]}
+            choices={choices[f.name]}
+          />
+        ))}
       {children}
       <div className="form-actions">
-        {onCancel && <button type="button" onClick={onCancel}>Cancel</button>}
-        <button type="submit" className="primary" disabled={busy}>{busy ? 'Saving…' : submitLabel}</button>
+        {onCancel && (
+          <button type="button" onClick={onCancel}>
+            Cancel
+          </button>
+        )}
+        <button type="submit" className="primary" disabled={busy}>
+          {busy ? 'Saving…' : submitLabel}
+        </button>
       </div>
     </form>
   );

@@ -12,53 +12,77 @@ type Set = Record<Flag, boolean>;
 type Member = ResultOf<'app.reports.listPermissions'>[number];
 
 /** Each kind's four operations, typed by their catalogue ids. */
-const API: Record<PermissionKind, {
-  list: (id: string) => Promise<Answer<Member[]>>;
-  add: (id: string, members: { id: string; type: string }[], permissions: Set) => Promise<Answer<Member[]>>;
-  change: (id: string, memberPermissionId: string, patch: Partial<Set>) => Promise<Answer<Member>>;
-  remove: (id: string, ids: string[]) => Promise<Answer<{ deleted: number }>>;
-}> = {
+const API: Record<
+  PermissionKind,
+  {
+    list: (id: string) => Promise<Answer<Member[]>>;
+    add: (id: string, members: { id: string; type: string }[], permissions: Set) => Promise<Answer<Member[]>>;
+    change: (id: string, memberPermissionId: string, patch: Partial<Set>) => Promise<Answer<Member>>;
+    remove: (id: string, ids: string[]) => Promise<Answer<{ deleted: number }>>;
+  }
+> = {
   project: {
     list: (id) => invoke('app.projects.listPermissions', { params: { id } }),
-    add: (id, members, permissions) => invoke('v2.projects.setPermissions', { params: { id }, body: { members, permissions } }),
-    change: (id, memberPermissionId, patch) => invoke('v2.projects.setMemberPermission', { params: { id, memberPermissionId }, body: patch }),
+    add: (id, members, permissions) =>
+      invoke('v2.projects.setPermissions', { params: { id }, body: { members, permissions } }),
+    change: (id, memberPermissionId, patch) =>
+      invoke('v2.projects.setMemberPermission', { params: { id, memberPermissionId }, body: patch }),
     remove: (id, ids) => invoke('v2.projects.deleteMemberPermissions', { params: { id }, body: ids }),
   },
   report: {
     list: (id) => invoke('app.reports.listPermissions', { params: { id } }),
-    add: (id, members, permissions) => invoke('v2.reports.setPermissions', { params: { id }, body: { members, permissions } }),
-    change: (id, memberPermissionId, patch) => invoke('v2.reports.setMemberPermission', { params: { id, memberPermissionId }, body: patch }),
+    add: (id, members, permissions) =>
+      invoke('v2.reports.setPermissions', { params: { id }, body: { members, permissions } }),
+    change: (id, memberPermissionId, patch) =>
+      invoke('v2.reports.setMemberPermission', { params: { id, memberPermissionId }, body: patch }),
     remove: (id, ids) => invoke('v2.reports.deleteMemberPermissions', { params: { id }, body: ids }),
   },
   filter: {
     list: (id) => invoke('app.filters.listPermissions', { params: { id } }),
-    add: (id, members, permissions) => invoke('v2.filters.setPermissions', { params: { id }, body: { members, permissions } }),
-    change: (id, memberPermissionId, patch) => invoke('v2.filters.setMemberPermission', { params: { id, memberPermissionId }, body: patch }),
+    add: (id, members, permissions) =>
+      invoke('v2.filters.setPermissions', { params: { id }, body: { members, permissions } }),
+    change: (id, memberPermissionId, patch) =>
+      invoke('v2.filters.setMemberPermission', { params: { id, memberPermissionId }, body: patch }),
     remove: (id, ids) => invoke('v2.filters.deleteMemberPermissions', { params: { id }, body: ids }),
   },
   condition: {
     list: (id) => invoke('app.conditions.listPermissions', { params: { id } }),
-    add: (id, members, permissions) => invoke('v2.conditions.setPermissions', { params: { id }, body: { members, permissions } }),
-    change: (id, memberPermissionId, patch) => invoke('v2.conditions.setMemberPermission', { params: { id, memberPermissionId }, body: patch }),
+    add: (id, members, permissions) =>
+      invoke('v2.conditions.setPermissions', { params: { id }, body: { members, permissions } }),
+    change: (id, memberPermissionId, patch) =>
+      invoke('v2.conditions.setMemberPermission', { params: { id, memberPermissionId }, body: patch }),
     remove: (id, ids) => invoke('v2.conditions.deleteMemberPermissions', { params: { id }, body: ids }),
   },
   task: {
     list: (id) => invoke('app.tasks.listPermissions', { params: { id } }),
-    add: (id, members, permissions) => invoke('v2.tasks.setPermissions', { params: { id }, body: { members, permissions } }),
-    change: (id, memberPermissionId, patch) => invoke('v2.tasks.setMemberPermission', { params: { id, memberPermissionId }, body: patch }),
+    add: (id, members, permissions) =>
+      invoke('v2.tasks.setPermissions', { params: { id }, body: { members, permissions } }),
+    change: (id, memberPermissionId, patch) =>
+      invoke('v2.tasks.setMemberPermission', { params: { id, memberPermissionId }, body: patch }),
     remove: (id, ids) => invoke('v2.tasks.deleteMemberPermissions', { params: { id }, body: ids }),
   },
 };
 
-const NAME: Record<Exclude<PermissionKind, 'project'>, string> = { report: 'Report', filter: 'Filter', condition: 'Condition', task: 'Task' };
+const NAME: Record<Exclude<PermissionKind, 'project'>, string> = {
+  report: 'Report',
+  filter: 'Filter',
+  condition: 'Condition',
+  task: 'Task',
+};
 /** The flags a kind's matrix shows: its own; a project's are the fallbacks for everything in it. */
 function flagsOf(kind: PermissionKind): Flag[] {
   if (kind !== 'project') return PERMISSION_FLAGS.filter((f) => f.endsWith(NAME[kind]));
-  return PERMISSION_FLAGS.filter((f) => f === 'viewProject' || /^(view|create|edit|run|delete)(Report|Task|Filter|Condition)$/.test(f));
+  return PERMISSION_FLAGS.filter(
+    (f) => f === 'viewProject' || /^(view|create|edit|run|delete)(Report|Task|Filter|Condition)$/.test(f),
+  );
 }
 /** "setPermissionsReport" → "Set permissions", "viewProject" → "View project". */
 function label(flag: Flag, kind: PermissionKind) {
-  const words = flag.replace(/([A-Z])/g, ' $1').toLowerCase().trim().split(' ');
+  const words = flag
+    .replace(/([A-Z])/g, ' $1')
+    .toLowerCase()
+    .trim()
+    .split(' ');
   const action = words.slice(0, kind === 'project' ? words.length : words.length - 1).join(' ');
   return action.charAt(0).toUpperCase() + action.slice(1);
 }
@@ -71,10 +95,12 @@ const PRESETS = {
   Manager: () => true,
 } as const;
 type Preset = keyof typeof PRESETS;
-const presetSet = (kind: PermissionKind, preset: Preset): Partial<Set> => Object.fromEntries(flagsOf(kind).map((f) => [f, PRESETS[preset](f)]));
+const presetSet = (kind: PermissionKind, preset: Preset): Partial<Set> =>
+  Object.fromEntries(flagsOf(kind).map((f) => [f, PRESETS[preset](f)]));
 /** The preset a member's flags are, or null when they are a set of their own. */
 const presetOf = (kind: PermissionKind, m: Member): Preset | null =>
-  (Object.keys(PRESETS) as Preset[]).find((p) => flagsOf(kind).every((f) => !!m.permissions[f] === PRESETS[p](f))) ?? null;
+  (Object.keys(PRESETS) as Preset[]).find((p) => flagsOf(kind).every((f) => !!m.permissions[f] === PRESETS[p](f))) ??
+  null;
 
 /**
  * Who may do what with one object: its members (users and groups) as columns, the kind's permission
@@ -82,7 +108,17 @@ const presetOf = (kind: PermissionKind, m: Member): Preset | null =>
  * manager) that sets them all; add a member as one of the presets; remove one
  * after a question. In a project in permissions mode this is all that opens the object to non-admins.
  */
-export function PermissionsDialog({ kind, id, name, onClose }: { kind: PermissionKind; id: string; name: string; onClose: () => void }) {
+export function PermissionsDialog({
+  kind,
+  id,
+  name,
+  onClose,
+}: {
+  kind: PermissionKind;
+  id: string;
+  name: string;
+  onClose: () => void;
+}) {
   const [members, setMembers] = useState<Member[]>([]);
   const [candidates, setCandidates] = useState<{ id: string; type: 'user' | 'group'; name: string }[]>([]);
   const [chosen, setChosen] = useState('');
@@ -98,9 +134,18 @@ export function PermissionsDialog({ kind, id, name, onClose }: { kind: Permissio
   useEffect(() => {
     void load();
     void (async () => {
-      const [u, g] = await Promise.all([invoke('v1.users.list', { query: { get_all: true } }), invoke('v1.groups.list', { query: { get_all: true } })]);
+      const [u, g] = await Promise.all([
+        invoke('v1.users.list', { query: { get_all: true } }),
+        invoke('v1.groups.list', { query: { get_all: true } }),
+      ]);
       setCandidates([
-        ...(u.ok ? u.data.map((x) => ({ id: x.id, type: 'user' as const, name: `${x.firstName} ${x.lastName}`.trim() || (x.email ?? x.id) })) : []),
+        ...(u.ok
+          ? u.data.map((x) => ({
+              id: x.id,
+              type: 'user' as const,
+              name: `${x.firstName} ${x.lastName}`.trim() || (x.email ?? x.id),
+            }))
+          : []),
         ...(g.ok ? g.data.map((x) => ({ id: x.id, type: 'group' as const, name: `Group: ${x.name}` })) : []),
       ]);
     })();
@@ -125,7 +170,11 @@ export function PermissionsDialog({ kind, id, name, onClose }: { kind: Permissio
     setMembers((all) => all.map((x) => (x.id === m.id ? a.data : x)));
   };
   const remove = async (m: Member) => {
-    const yes = await askConfirm({ title: 'Remove member?', message: `${m.memberName ?? 'This member'} loses every permission given here on “${name}”.`, confirmLabel: 'Remove member' });
+    const yes = await askConfirm({
+      title: 'Remove member?',
+      message: `${m.memberName ?? 'This member'} loses every permission given here on “${name}”.`,
+      confirmLabel: 'Remove member',
+    });
     if (!yes) return;
     toastOutcome(await api.remove(id, [m.id]), `Removed ${m.memberName ?? 'the member'}.`);
     void load();
@@ -144,7 +193,14 @@ export function PermissionsDialog({ kind, id, name, onClose }: { kind: Permissio
                   <th key={m.id} scope="col">
                     {m.memberName ?? m.memberId}
                     <span className="muted"> {m.memberType}</span>
-                    <button type="button" className="icon danger" aria-label={`Remove ${m.memberName ?? 'member'}`} onClick={() => void remove(m)}>×</button>
+                    <button
+                      type="button"
+                      className="icon danger"
+                      aria-label={`Remove ${m.memberName ?? 'member'}`}
+                      onClick={() => void remove(m)}
+                    >
+                      ×
+                    </button>
                   </th>
                 ))}
               </tr>
@@ -154,9 +210,17 @@ export function PermissionsDialog({ kind, id, name, onClose }: { kind: Permissio
                 <th scope="row">Preset</th>
                 {members.map((m) => (
                   <td key={m.id}>
-                    <select value={presetOf(kind, m) ?? ''} aria-label={`Preset for ${m.memberName ?? 'member'}`} onChange={(e) => e.target.value && void applyPreset(m, e.target.value as Preset)}>
+                    <select
+                      value={presetOf(kind, m) ?? ''}
+                      aria-label={`Preset for ${m.memberName ?? 'member'}`}
+                      onChange={(e) => e.target.value && void applyPreset(m, e.target.value as Preset)}
+                    >
                       {!presetOf(kind, m) && <option value="">Custom</option>}
-                      {(Object.keys(PRESETS) as Preset[]).map((p) => <option key={p} value={p}>{p}</option>)}
+                      {(Object.keys(PRESETS) as Preset[]).map((p) => (
+                        <option key={p} value={p}>
+                          {p}
+                        </option>
+                      ))}
                     </select>
                   </td>
                 ))}
@@ -166,7 +230,12 @@ export function PermissionsDialog({ kind, id, name, onClose }: { kind: Permissio
                   <th scope="row">{label(f, kind)}</th>
                   {members.map((m) => (
                     <td key={m.id}>
-                      <input type="checkbox" checked={!!m.permissions[f]} onChange={() => void toggle(m, f)} aria-label={`${label(f, kind)} for ${m.memberName ?? 'member'}`} />
+                      <input
+                        type="checkbox"
+                        checked={!!m.permissions[f]}
+                        onChange={() => void toggle(m, f)}
+                        aria-label={`${label(f, kind)} for ${m.memberName ?? 'member'}`}
+                      />
                     </td>
                   ))}
                 </tr>
@@ -175,23 +244,41 @@ export function PermissionsDialog({ kind, id, name, onClose }: { kind: Permissio
           </table>
         </div>
       ) : (
-        <p className="empty">No members yet. In a project in permissions mode, only administrators reach “{name}” until members are added.</p>
+        <p className="empty">
+          No members yet. In a project in permissions mode, only administrators reach “{name}” until members are added.
+        </p>
       )}
-      <form className="add-member" onSubmit={(e) => { e.preventDefault(); void add(); }}>
+      <form
+        className="add-member"
+        onSubmit={(e) => {
+          e.preventDefault();
+          void add();
+        }}
+      >
         <div className="field">
           <label htmlFor="add-member-who">Add member</label>
           <select id="add-member-who" value={chosen} onChange={(e) => setChosen(e.target.value)}>
             <option value="">Choose a user or group…</option>
-            {free.map((c) => <option key={c.id} value={c.id}>{c.name}</option>)}
+            {free.map((c) => (
+              <option key={c.id} value={c.id}>
+                {c.name}
+              </option>
+            ))}
           </select>
         </div>
         <div className="field">
           <label htmlFor="add-member-as">As</label>
           <select id="add-member-as" value={preset} onChange={(e) => setPreset(e.target.value as Preset)}>
-            {(Object.keys(PRESETS) as Preset[]).map((p) => <option key={p} value={p}>{p}</option>)}
+            {(Object.keys(PRESETS) as Preset[]).map((p) => (
+              <option key={p} value={p}>
+                {p}
+              </option>
+            ))}
           </select>
         </div>
-        <button type="submit" disabled={!chosen}>Add</button>
+        <button type="submit" disabled={!chosen}>
+          Add
+        </button>
       </form>
     </Dialog>
   );

@@ -39,7 +39,10 @@ export interface ResourceConfig<L extends ListOpId> {
   creates?: CreateDef[];
   update?: UpdateDef<RowOf<L>>;
   /** Deletes by a list of ids, or by the row through its own operation (`run`). */
-  remove?: ({ op: DeleteByIdsOpId; run?: undefined } | { op: OpId; run: (row: RowOf<L>) => Promise<Answer<unknown>> }) & {
+  remove?: (
+    | { op: DeleteByIdsOpId; run?: undefined }
+    | { op: OpId; run: (row: RowOf<L>) => Promise<Answer<unknown>> }
+  ) & {
     /** What goes with the row, said in the question (its reports, its members). */
     consequence?: (row: RowOf<L>) => string;
   };
@@ -99,9 +102,13 @@ export function ResourceScreen<L extends ListOpId>({ config }: { config: Resourc
       <header className="screen-head">
         <h1>{config.title}</h1>
         <div className="head-actions">
-          {(config.creates ?? []).filter((c) => may(c.op)).map((c) => (
-            <button key={c.noun} type="button" className="primary" onClick={() => setEditing(c)}>New {c.noun}</button>
-          ))}
+          {(config.creates ?? [])
+            .filter((c) => may(c.op))
+            .map((c) => (
+              <button key={c.noun} type="button" className="primary" onClick={() => setEditing(c)}>
+                New {c.noun}
+              </button>
+            ))}
           {config.headerActions?.(reload)}
         </div>
       </header>
@@ -114,20 +121,36 @@ export function ResourceScreen<L extends ListOpId>({ config }: { config: Resourc
         actions={(r) => (
           <>
             {config.rowActions?.(r, reload)}
-            {update && may(update.op(r)) && <button type="button" onClick={() => setEditing({ row: r })}>Edit</button>}
-            {config.remove && may(config.remove.op) && <button type="button" className="danger" onClick={() => void remove(r)}>Delete</button>}
+            {update && may(update.op(r)) && (
+              <button type="button" onClick={() => setEditing({ row: r })}>
+                Edit
+              </button>
+            )}
+            {config.remove && may(config.remove.op) && (
+              <button type="button" className="danger" onClick={() => void remove(r)}>
+                Delete
+              </button>
+            )}
           </>
         )}
       />
       {selected && config.detail && (
-        <div className="detail" ref={detailRef} tabIndex={-1} aria-label={`${nameOf(selected) ?? config.noun}`} role="region">
+        <div
+          className="detail"
+          ref={detailRef}
+          tabIndex={-1}
+          aria-label={`${nameOf(selected) ?? config.noun}`}
+          role="region"
+        >
           {config.detail(selected, reload)}
         </div>
       )}
       {(creating || (row && update)) && (
         <Dialog title={creating ? `New ${creating.noun}` : `Edit ${config.noun}`} onClose={() => setEditing(null)}>
           <Form
-            fields={creating ? creating.fields : typeof update!.fields === 'function' ? update!.fields(row!) : update!.fields}
+            fields={
+              creating ? creating.fields : typeof update!.fields === 'function' ? update!.fields(row!) : update!.fields
+            }
             initial={creating ? creating.initial : update!.toForm(row!)}
             submitLabel={creating ? 'Create' : 'Save'}
             onCancel={() => setEditing(null)}

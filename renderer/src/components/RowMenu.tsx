@@ -13,7 +13,9 @@ export function RowMenu({ label, items }: { label: string; items: RowMenuItem[] 
   if (!items.length) return null;
   return (
     <MenuTrigger>
-      <Button className="row-menu-button" aria-label={label}>More ▾</Button>
+      <Button className="row-menu-button" aria-label={label}>
+        More ▾
+      </Button>
       <Popover className="row-menu-popover" placement="bottom end">
         <Menu className="row-menu" onAction={(key) => items[Number(key)]?.run()}>
           {items.map((item, i) => (

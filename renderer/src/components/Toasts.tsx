@@ -1,4 +1,10 @@
-import { Button, Text, UNSTABLE_Toast as Toast, UNSTABLE_ToastContent as ToastContent, UNSTABLE_ToastRegion as ToastRegion } from 'react-aria-components';
+import {
+  Button,
+  Text,
+  UNSTABLE_Toast as Toast,
+  UNSTABLE_ToastContent as ToastContent,
+  UNSTABLE_ToastRegion as ToastRegion,
+} from 'react-aria-components';
 import { useEffect } from 'react';
 import { failuresCleared, toastQueue } from '../stores/feedback/toasts';
 import { useNav } from '../stores/nav/nav.store';
@@ -17,7 +23,9 @@ export function Toasts() {
             {/* The title slot names the toast (an alert dialog): without it the dialog had no accessible name. */}
             <Text slot="title">{toast.content.text}</Text>
           </ToastContent>
-          <Button slot="close" className="icon" aria-label="Dismiss">×</Button>
+          <Button slot="close" className="icon" aria-label="Dismiss">
+            ×
+          </Button>
         </Toast>
       )}
     </ToastRegion>

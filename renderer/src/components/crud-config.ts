@@ -7,11 +7,20 @@ import type { CreateDef, ResourceConfig, UpdateDef } from './ResourceScreen';
 /** A create action whose form becomes the operation's own body type. */
 export function createWith<C extends OpId>(
   op: C,
-  def: { noun: string; fields: FieldDef[]; initial: FormValues; toBody: (v: FormValues) => BodyOf<C>; created?: (data: ResultOf<C>) => void },
+  def: {
+    noun: string;
+    fields: FieldDef[];
+    initial: FormValues;
+    toBody: (v: FormValues) => BodyOf<C>;
+    created?: (data: ResultOf<C>) => void;
+  },
 ): CreateDef {
   const created = def.created;
   return {
-    noun: def.noun, op, fields: def.fields, initial: def.initial,
+    noun: def.noun,
+    op,
+    fields: def.fields,
+    initial: def.initial,
     created: created ? (data) => created(data as ResultOf<C>) : undefined,
     submit: (v) => invoke(op, { body: def.toBody(v) } as InputOf<C>),
   };
@@ -20,9 +29,18 @@ export function createWith<C extends OpId>(
 /** An edit action by the row's id, whose form becomes the operation's own body type. */
 export function updateWith<Row extends { id: string }, U extends OpId>(
   op: U,
-  def: { fields: FieldDef[] | ((row: Row) => FieldDef[]); toForm: (row: Row) => FormValues; toBody: (v: FormValues, row: Row) => BodyOf<U> },
+  def: {
+    fields: FieldDef[] | ((row: Row) => FieldDef[]);
+    toForm: (row: Row) => FormValues;
+    toBody: (v: FormValues, row: Row) => BodyOf<U>;
+  },
 ): UpdateDef<Row> {
-  return { op: () => op, fields: def.fields, toForm: def.toForm, submit: (v, row) => invoke(op, { params: { id: row.id }, body: def.toBody(v, row) } as InputOf<U>) };
+  return {
+    op: () => op,
+    fields: def.fields,
+    toForm: def.toForm,
+    submit: (v, row) => invoke(op, { params: { id: row.id }, body: def.toBody(v, row) } as InputOf<U>),
+  };
 }
 
 interface CrudOptions<L extends ListOpId, C extends OpId, U extends OpId> {
@@ -39,7 +57,9 @@ interface CrudOptions<L extends ListOpId, C extends OpId, U extends OpId> {
 }
 
 /** The usual list/create/edit/delete screen of one resource filtered by name, from its four operations. */
-export function crudConfig<L extends ListOpId, C extends OpId, U extends OpId>(o: CrudOptions<L, C, U>): ResourceConfig<L> {
+export function crudConfig<L extends ListOpId, C extends OpId, U extends OpId>(
+  o: CrudOptions<L, C, U>,
+): ResourceConfig<L> {
   return {
     title: o.title,
     noun: o.noun,
@@ -48,7 +68,11 @@ export function crudConfig<L extends ListOpId, C extends OpId, U extends OpId>(o
     filterLabel: 'name',
     columns: o.columns,
     creates: [createWith(o.ops.create, { noun: o.noun, fields: o.fields, initial: o.initial, toBody: o.body })],
-    update: updateWith<RowOf<L> & { id: string }, U>(o.ops.update, { fields: o.fields, toForm: (o.toForm ?? ((r) => ({ ...(r as object) }))) as (row: RowOf<L>) => FormValues, toBody: o.body }) as UpdateDef<RowOf<L>>,
+    update: updateWith<RowOf<L> & { id: string }, U>(o.ops.update, {
+      fields: o.fields,
+      toForm: (o.toForm ?? ((r) => ({ ...(r as object) }))) as (row: RowOf<L>) => FormValues,
+      toBody: o.body,
+    }) as UpdateDef<RowOf<L>>,
     remove: { op: o.ops.remove },
     detail: o.detail,
   };

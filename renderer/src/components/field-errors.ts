@@ -14,7 +14,11 @@ export function formFieldOf(field: string): string {
 
 /** A message without ids and request paths, starting with a capital. */
 export function plainMessage(message: string): string {
-  const text = message.replace(UUID, '').replace(/\b(body|query|params)\.[\w.]+:?\s*/g, '').replace(/\s{2,}/g, ' ').trim();
+  const text = message
+    .replace(UUID, '')
+    .replace(/\b(body|query|params)\.[\w.]+:?\s*/g, '')
+    .replace(/\s{2,}/g, ' ')
+    .trim();
   return text.charAt(0).toUpperCase() + text.slice(1);
 }
 
@@ -43,6 +47,9 @@ export const lowerFirst = (text: string) => text.charAt(0).toLowerCase() + text.
 
 /** "dynamicNameSeparator" → "Dynamic name separator". */
 export function readable(key: string): string {
-  const words = key.replace(/([a-z])([A-Z])/g, '$1 $2').replace(/[_-]+/g, ' ').toLowerCase();
+  const words = key
+    .replace(/([a-z])([A-Z])/g, '$1 $2')
+    .replace(/[_-]+/g, ' ')
+    .toLowerCase();
   return words.charAt(0).toUpperCase() + words.slice(1);
 }

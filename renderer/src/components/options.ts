@@ -25,8 +25,12 @@ export const idList = (v: unknown) => ids(v).map((id) => ({ id }));
 export type { FormValues } from './Form';
 export const idsOf = (list: unknown) => ((list as { id: string }[] | undefined) ?? []).map((x) => x.id);
 /** A value of an enumeration; anything else goes as typed, for the engine to refuse naming the values. */
-export const choice = <T extends string>(values: readonly T[]) => (v: unknown): T => (values.find((x) => x === v) ?? text(v)) as T;
+export const choice =
+  <T extends string>(values: readonly T[]) =>
+  (v: unknown): T =>
+    (values.find((x) => x === v) ?? text(v)) as T;
 /** A datetime-local value as an ISO instant; anything unparsable goes as typed, for the engine to refuse. */
-export const instant = (v: unknown): string => (v && !Number.isNaN(Date.parse(text(v))) ? new Date(text(v)).toISOString() : text(v));
+export const instant = (v: unknown): string =>
+  v && !Number.isNaN(Date.parse(text(v))) ? new Date(text(v)).toISOString() : text(v);
 /** A number field's value, or null when left blank. */
 export const num = (v: unknown): number | null => (v === '' || v === undefined || v === null ? null : Number(v));

@@ -14,7 +14,11 @@ export function isTimeZone(name: string): boolean {
 }
 
 /** "Mon 30 Nov 2026, 07:00 (Europe/Paris)": an instant in a zone (the person's own unless said), the zone named. */
-export function inZone(iso: string | null | undefined, timeZone = hereZone, style: 'full' | 'medium' = 'medium'): string {
+export function inZone(
+  iso: string | null | undefined,
+  timeZone = hereZone,
+  style: 'full' | 'medium' = 'medium',
+): string {
   if (!iso) return '';
   const at = new Date(iso);
   if (Number.isNaN(at.getTime())) return iso;
@@ -28,7 +32,9 @@ export function alsoHere(iso: string, timeZone: string): string | null {
   const at = new Date(iso);
   const there = at.toLocaleString('en-GB', { timeZone, hour: '2-digit', minute: '2-digit', day: '2-digit' });
   const here = at.toLocaleString('en-GB', { timeZone: hereZone, hour: '2-digit', minute: '2-digit', day: '2-digit' });
-  return there === here ? null : `${at.toLocaleString(undefined, { timeStyle: 'short', timeZone: hereZone })} your time (${hereZone})`;
+  return there === here
+    ? null
+    : `${at.toLocaleString(undefined, { timeStyle: 'short', timeZone: hereZone })} your time (${hereZone})`;
 }
 
 /** An ISO instant as a datetime-local field's value (the person's own zone). */
@@ -41,4 +47,6 @@ const ISO_INSTANT = /\b\d{4}-\d\d-\d\dT\d\d:\d\d(?::\d\d(?:\.\d+)?)?Z\b/g;
 
 /** A log (or any text) with its ISO instants as people read them, in their own zone (said once, by the caller). */
 export const readableTimes = (text: string) =>
-  text.replace(ISO_INSTANT, (iso) => new Date(iso).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'medium', timeZone: hereZone }));
+  text.replace(ISO_INSTANT, (iso) =>
+    new Date(iso).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'medium', timeZone: hereZone }),
+  );

@@ -15,7 +15,12 @@ export function useUnsavedGuard(dirty: boolean, what: string) {
     };
     window.addEventListener('beforeunload', onBeforeUnload);
     leaveGuarded(() =>
-      askConfirm({ title: 'Leave without saving?', message: `Your changes to ${what} since the last save will be lost.`, confirmLabel: 'Leave without saving', cancelLabel: 'Keep editing' }),
+      askConfirm({
+        title: 'Leave without saving?',
+        message: `Your changes to ${what} since the last save will be lost.`,
+        confirmLabel: 'Leave without saving',
+        cancelLabel: 'Keep editing',
+      }),
     );
     return () => {
       window.removeEventListener('beforeunload', onBeforeUnload);

@@ -13,12 +13,20 @@ function KeyOnce({ secret, done }: { secret: string; done: () => void }) {
   return (
     <Dialog title="Your new API key" onClose={done} closesOnlyByButtons>
       <p>Copy the key now. For your safety it is stored only as a hash and will not be shown again.</p>
-      <code className="secret" data-testid="new-api-key">{secret}</code>
+      <code className="secret" data-testid="new-api-key">
+        {secret}
+      </code>
       <div className="form-actions">
-        <button type="button" className="primary" onClick={() => void navigator.clipboard.writeText(secret).then(() => setCopied(true))}>
+        <button
+          type="button"
+          className="primary"
+          onClick={() => void navigator.clipboard.writeText(secret).then(() => setCopied(true))}
+        >
           {copied ? 'Copied' : 'Copy to clipboard'}
         </button>
-        <button type="button" onClick={done}>I have saved the key</button>
+        <button type="button" onClick={done}>
+          I have saved the key
+        </button>
       </div>
     </Dialog>
   );
@@ -39,18 +47,41 @@ export function ApiKeysScreen() {
     columns: [
       { key: 'name', label: 'Name', sort: 'name' },
       { key: 'keyPrefix', label: 'Key', render: (r) => `${r.keyPrefix}…` },
-      { key: 'expiryDate', label: 'Expires', sort: 'expiryDate', render: (r) => `${r.expiryDate ? new Date(r.expiryDate).toLocaleString() : ''}${r.expired ? ' (expired)' : ''}` },
-      { key: 'createdDate', label: 'Created', sort: 'createdDate', render: (r) => (r.createdDate ? new Date(r.createdDate).toLocaleDateString() : '') },
+      {
+        key: 'expiryDate',
+        label: 'Expires',
+        sort: 'expiryDate',
+        render: (r) => `${r.expiryDate ? new Date(r.expiryDate).toLocaleString() : ''}${r.expired ? ' (expired)' : ''}`,
+      },
+      {
+        key: 'createdDate',
+        label: 'Created',
+        sort: 'createdDate',
+        render: (r) => (r.createdDate ? new Date(r.createdDate).toLocaleDateString() : ''),
+      },
     ],
-    creates: [createWith('v1.apiKeys.create', {
-      noun: 'API key',
-      fields: [...fields, { name: 'expiryDate', label: 'Expires', kind: 'datetime', required: true }],
-      initial: { expiryDate: inDays(90) },
-      // An empty or unreadable date is sent as typed, so the engine names the field.
-      toBody: (v) => ({ name: text(v.name), description: orNull(v.description), expiryDate: v.expiryDate && !Number.isNaN(Date.parse(text(v.expiryDate))) ? new Date(text(v.expiryDate)).toISOString() : text(v.expiryDate) }),
-      created: (key) => setSecret(key.key),
-    })],
-    update: updateWith('v1.apiKeys.update', { fields, toForm: (r) => ({ ...r }), toBody: (v) => ({ name: text(v.name), description: orNull(v.description) }) }),
+    creates: [
+      createWith('v1.apiKeys.create', {
+        noun: 'API key',
+        fields: [...fields, { name: 'expiryDate', label: 'Expires', kind: 'datetime', required: true }],
+        initial: { expiryDate: inDays(90) },
+        // An empty or unreadable date is sent as typed, so the engine names the field.
+        toBody: (v) => ({
+          name: text(v.name),
+          description: orNull(v.description),
+          expiryDate:
+            v.expiryDate && !Number.isNaN(Date.parse(text(v.expiryDate)))
+              ? new Date(text(v.expiryDate)).toISOString()
+              : text(v.expiryDate),
+        }),
+        created: (key) => setSecret(key.key),
+      }),
+    ],
+    update: updateWith('v1.apiKeys.update', {
+      fields,
+      toForm: (r) => ({ ...r }),
+      toBody: (v) => ({ name: text(v.name), description: orNull(v.description) }),
+    }),
     remove: { op: 'v1.apiKeys.delete' },
   };
   return (

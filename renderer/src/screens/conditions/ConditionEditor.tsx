@@ -16,11 +16,21 @@ type Rule = Condition['rules'][number];
 const ruleForm = (r: Rule | null) => {
   const v = r?.conditionRuleValues[0];
   if (!r || !v) return { type: 'Variable', operator: '>', chartHasValue: true };
-  return { name: r.name, connectionId: r.connectionId, type: v.type, variable: v.variable ?? '', operator: v.operator ?? '>', comparisonValue: v.comparisonValue ?? '', chart: v.chart ?? '', chartHasValue: v.chartHasValue ?? true };
+  return {
+    name: r.name,
+    connectionId: r.connectionId,
+    type: v.type,
+    variable: v.variable ?? '',
+    operator: v.operator ?? '>',
+    comparisonValue: v.comparisonValue ?? '',
+    chart: v.chart ?? '',
+    chartHasValue: v.chartHasValue ?? true,
+  };
 };
 const OPERATORS = ['=', '<>', '>', '>=', '<', '<='] as const;
 
-const shown = (v: string | number | null) => (typeof v === 'number' ? v.toLocaleString(undefined, { maximumFractionDigits: 4 }) : (v ?? 'no value'));
+const shown = (v: string | number | null) =>
+  typeof v === 'number' ? v.toLocaleString(undefined, { maximumFractionDigits: 4 }) : (v ?? 'no value');
 
 /** A condition's rules (each a comparison on an app), added, edited and removed in a dialog, and tested now on live data. */
 export function ConditionEditor({ conditionId }: { conditionId: string }) {
@@ -47,7 +57,7 @@ export function ConditionEditor({ conditionId }: { conditionId: string }) {
       { name: 'variable', label: 'Variable (for a variable rule)', kind: 'text', hint: 'Such as vTotalSales' },
       { name: 'operator', label: 'Operator', kind: 'select', choices: OPERATORS },
       { name: 'comparisonValue', label: 'Value to compare with', kind: 'text' },
-      { name: 'chart', label: 'Chart (for a chart rule)', kind: 'text', hint: 'The chart\'s name' },
+      { name: 'chart', label: 'Chart (for a chart rule)', kind: 'text', hint: "The chart's name" },
       { name: 'chartHasValue', label: 'The chart must have data (unticked: must have none)', kind: 'checkbox' },
     ];
   }, [projectId]);
@@ -61,9 +71,16 @@ export function ConditionEditor({ conditionId }: { conditionId: string }) {
     else toastOutcome(a, '');
   };
   const removeRule = async (rule: Condition['rules'][number]) => {
-    const yes = await askConfirm({ title: 'Delete rule?', message: `The rule “${rule.name}” will be deleted.`, confirmLabel: 'Delete rule' });
+    const yes = await askConfirm({
+      title: 'Delete rule?',
+      message: `The rule “${rule.name}” will be deleted.`,
+      confirmLabel: 'Delete rule',
+    });
     if (!yes) return;
-    toastOutcome(await invoke('v1.conditionRules.delete', { params: { conditionId: c.id }, body: [rule.id] }), `Deleted rule “${rule.name}”.`);
+    toastOutcome(
+      await invoke('v1.conditionRules.delete', { params: { conditionId: c.id }, body: [rule.id] }),
+      `Deleted rule “${rule.name}”.`,
+    );
     setOutcome(null);
     void load();
   };
@@ -73,14 +90,20 @@ export function ConditionEditor({ conditionId }: { conditionId: string }) {
       <div className="block-head">
         <h2>Rules of “{c.name}”</h2>
         <span className="card-actions">
-          <button type="button" onClick={() => setGuarding(true)}>Permissions</button>
-          <button type="button" className="primary" disabled={testing || !c.rules.length} onClick={() => void test()}>{testing ? 'Testing…' : 'Test now'}</button>
+          <button type="button" onClick={() => setGuarding(true)}>
+            Permissions
+          </button>
+          <button type="button" className="primary" disabled={testing || !c.rules.length} onClick={() => void test()}>
+            {testing ? 'Testing…' : 'Test now'}
+          </button>
         </span>
       </div>
       {guarding && <PermissionsDialog kind="condition" id={c.id} name={c.name} onClose={() => setGuarding(false)} />}
       {outcome && (
         <p className={outcome.holds ? 'notice' : 'error-banner'} role="status">
-          {outcome.holds ? 'The condition holds now: its reports would run.' : 'The condition fails now: its reports would be left out.'}
+          {outcome.holds
+            ? 'The condition holds now: its reports would run.'
+            : 'The condition fails now: its reports would be left out.'}
         </p>
       )}
       <ul className="cards">
@@ -88,16 +111,37 @@ export function ConditionEditor({ conditionId }: { conditionId: string }) {
           <li key={r.id} className="stacked">
             <strong>{r.name}</strong> <span className="badge">{r.connection}</span>
             <span className="card-actions">
-              <button type="button" className="small" aria-label={`Edit rule ${r.name}`} onClick={() => setOpen({ rule: r })}>Edit</button>
-              <button type="button" className="small danger" aria-label={`Delete rule ${r.name}`} onClick={() => void removeRule(r)}>Delete</button>
+              <button
+                type="button"
+                className="small"
+                aria-label={`Edit rule ${r.name}`}
+                onClick={() => setOpen({ rule: r })}
+              >
+                Edit
+              </button>
+              <button
+                type="button"
+                className="small danger"
+                aria-label={`Delete rule ${r.name}`}
+                onClick={() => void removeRule(r)}
+              >
+                Delete
+              </button>
             </span>
             <ul className="rule-values">
               {r.conditionRuleValues.map((v) => {
                 const seen = verdict(r.id)?.values.find((x) => x.id === v.id);
                 return (
                   <li key={v.id}>
-                    {v.type === 'Chart' ? `chart ${v.chart} ${v.chartHasValue ? 'has data' : 'has no data'}` : `${v.variable} ${v.operator} ${v.comparisonValue}`}
-                    {seen && <span className={seen.holds ? 'verdict ok' : 'verdict fail'}> → {shown(seen.actual)} ({seen.holds ? 'holds' : 'fails'})</span>}
+                    {v.type === 'Chart'
+                      ? `chart ${v.chart} ${v.chartHasValue ? 'has data' : 'has no data'}`
+                      : `${v.variable} ${v.operator} ${v.comparisonValue}`}
+                    {seen && (
+                      <span className={seen.holds ? 'verdict ok' : 'verdict fail'}>
+                        {' '}
+                        → {shown(seen.actual)} ({seen.holds ? 'holds' : 'fails'})
+                      </span>
+                    )}
                   </li>
                 );
               })}
@@ -106,7 +150,9 @@ export function ConditionEditor({ conditionId }: { conditionId: string }) {
         ))}
         {!c.rules.length && <li className="empty">No rules yet: a condition without rules always holds.</li>}
       </ul>
-      <button type="button" onClick={() => setOpen({ rule: null })}>Add rule</button>
+      <button type="button" onClick={() => setOpen({ rule: null })}>
+        Add rule
+      </button>
       {open && (
         <Dialog title={open.rule ? `Edit rule “${open.rule.name}”` : 'Add a rule'} onClose={() => setOpen(null)}>
           <Form
@@ -115,20 +161,47 @@ export function ConditionEditor({ conditionId }: { conditionId: string }) {
             submitLabel={open.rule ? 'Save rule' : 'Add rule'}
             onCancel={() => setOpen(null)}
             onSubmit={async (v) => {
-              if (c.rules.some((r) => r.id !== open.rule?.id && r.name.trim().toLowerCase() === text(v.name).trim().toLowerCase())) {
-                return { error: 'Check the fields marked', errorDetails: [{ field: 'body.name', message: 'is already the name of another rule of this condition' }] };
+              if (
+                c.rules.some(
+                  (r) => r.id !== open.rule?.id && r.name.trim().toLowerCase() === text(v.name).trim().toLowerCase(),
+                )
+              ) {
+                return {
+                  error: 'Check the fields marked',
+                  errorDetails: [
+                    { field: 'body.name', message: 'is already the name of another rule of this condition' },
+                  ],
+                };
               }
               const isChart = v.type === 'Chart';
               const body = {
-                conditionId: c.id, name: text(v.name), connectionId: text(v.connectionId),
-                conditionRuleValues: [isChart ? { type: 'Chart' as const, chart: text(v.chart), chartHasValue: flag(v.chartHasValue), order: 0 } : { type: 'Variable' as const, variable: text(v.variable), operator: (text(v.operator) || null) as never, comparisonValue: text(v.comparisonValue), order: 0 }],
+                conditionId: c.id,
+                name: text(v.name),
+                connectionId: text(v.connectionId),
+                conditionRuleValues: [
+                  isChart
+                    ? { type: 'Chart' as const, chart: text(v.chart), chartHasValue: flag(v.chartHasValue), order: 0 }
+                    : {
+                        type: 'Variable' as const,
+                        variable: text(v.variable),
+                        operator: (text(v.operator) || null) as never,
+                        comparisonValue: text(v.comparisonValue),
+                        order: 0,
+                      },
+                ],
               };
               const a = open.rule
                 ? await invoke('v1.conditionRules.update', { params: { conditionRuleId: open.rule.id }, body })
                 : await invoke('v1.conditionRules.upsert', { params: { conditionId: c.id }, body });
               if (!a.ok) {
                 // The rule's one value is "conditionRuleValues.0"; its errors belong to the fields of this form.
-                return submitOutcome({ ...a, errorDetails: a.errorDetails.map((d) => ({ ...d, field: d.field.replace('body.conditionRuleValues.0.', 'body.') })) });
+                return submitOutcome({
+                  ...a,
+                  errorDetails: a.errorDetails.map((d) => ({
+                    ...d,
+                    field: d.field.replace('body.conditionRuleValues.0.', 'body.'),
+                  })),
+                });
               }
               toastSucceeded(open.rule ? `Saved rule “${text(v.name)}”.` : `Added rule “${text(v.name)}”.`);
               setOpen(null);

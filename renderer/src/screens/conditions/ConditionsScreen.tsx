@@ -12,8 +12,18 @@ const config: ResourceConfig<'v1.conditions.list'> = {
   columns: [
     { key: 'name', label: 'Name', sort: 'name' },
     { key: 'description', label: 'Description', sort: 'description' },
-    { key: 'isActive', label: 'Active', sort: 'isActive', render: (r) => (r.isActive ? 'Yes' : 'No (never stops a run)') },
-    { key: 'modifiedDate', label: 'Changed', sort: 'modifiedDate', render: (r) => (r.modifiedDate ? new Date(r.modifiedDate).toLocaleString() : '') },
+    {
+      key: 'isActive',
+      label: 'Active',
+      sort: 'isActive',
+      render: (r) => (r.isActive ? 'Yes' : 'No (never stops a run)'),
+    },
+    {
+      key: 'modifiedDate',
+      label: 'Changed',
+      sort: 'modifiedDate',
+      render: (r) => (r.modifiedDate ? new Date(r.modifiedDate).toLocaleString() : ''),
+    },
   ],
   creates: [
     createWith('v1.conditions.create', {
@@ -25,11 +35,20 @@ const config: ResourceConfig<'v1.conditions.list'> = {
         { name: 'isActive', label: 'Active', kind: 'checkbox' },
       ],
       initial: { isActive: true },
-      toBody: (v) => ({ name: text(v.name), projectId: text(v.projectId), description: orNull(v.description), isActive: flag(v.isActive) }),
+      toBody: (v) => ({
+        name: text(v.name),
+        projectId: text(v.projectId),
+        description: orNull(v.description),
+        isActive: flag(v.isActive),
+      }),
     }),
   ],
   update: updateWith('v2.conditions.update', {
-    fields: [{ name: 'name', label: 'Name', kind: 'text', required: true }, { name: 'description', label: 'Description', kind: 'textarea' }, { name: 'isActive', label: 'Active (an inactive condition never stops a run)', kind: 'checkbox' }],
+    fields: [
+      { name: 'name', label: 'Name', kind: 'text', required: true },
+      { name: 'description', label: 'Description', kind: 'textarea' },
+      { name: 'isActive', label: 'Active (an inactive condition never stops a run)', kind: 'checkbox' },
+    ],
     toForm: (r) => ({ ...r }),
     toBody: (v) => ({ name: text(v.name), description: orNull(v.description), isActive: flag(v.isActive) }),
   }),

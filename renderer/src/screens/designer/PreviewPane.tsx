@@ -32,7 +32,10 @@ export function PreviewPane({ reportId, draft, refreshKey }: { reportId: string;
     clearTimeout(timer.current);
     timer.current = setTimeout(async () => {
       setBusy(true);
-      const a = await invoke('app.reports.preview', { params: { id: reportId }, body: { ...draftRequest(draft), ...(picked ? { iterationValue: picked } : {}) } });
+      const a = await invoke('app.reports.preview', {
+        params: { id: reportId },
+        body: { ...draftRequest(draft), ...(picked ? { iterationValue: picked } : {}) },
+      });
       if (!current) return;
       setBusy(false);
       if (!a.ok) return setError(withBlockNumbers(a.error ?? 'The preview could not be made.'));
@@ -59,16 +62,36 @@ export function PreviewPane({ reportId, draft, refreshKey }: { reportId: string;
         {draft.isIteration && values.length > 0 && (
           <div className="iteration-pick">
             <label htmlFor="pv-search">Find a value</label>
-            <input id="pv-search" type="search" value={search} placeholder={`${values.length} values`} onChange={(e) => setSearch(e.target.value)} />
+            <input
+              id="pv-search"
+              type="search"
+              value={search}
+              placeholder={`${values.length} values`}
+              onChange={(e) => setSearch(e.target.value)}
+            />
             <label htmlFor="pv-value">Previewing</label>
-            <select id="pv-value" value={shown ? key(shown) : ''} onChange={(e) => setPicked(values.find((v) => key(v) === e.target.value) ?? null)}>
-              {shown && !matching.some((v) => key(v) === key(shown)) && <option value={key(shown)}>{key(shown)}</option>}
-              {matching.map((v) => <option key={key(v)} value={key(v)}>{key(v)}</option>)}
+            <select
+              id="pv-value"
+              value={shown ? key(shown) : ''}
+              onChange={(e) => setPicked(values.find((v) => key(v) === e.target.value) ?? null)}
+            >
+              {shown && !matching.some((v) => key(v) === key(shown)) && (
+                <option value={key(shown)}>{key(shown)}</option>
+              )}
+              {matching.map((v) => (
+                <option key={key(v)} value={key(v)}>
+                  {key(v)}
+                </option>
+              ))}
             </select>
           </div>
         )}
       </div>
-      {error && <div className="error-banner" role="alert">{error}</div>}
+      {error && (
+        <div className="error-banner" role="alert">
+          {error}
+        </div>
+      )}
       <ReportPreview html={html} />
     </div>
   );

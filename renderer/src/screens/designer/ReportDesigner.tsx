@@ -31,7 +31,18 @@ const NO_ERRORS: BlockErrors = { byBlock: {}, other: [] };
  * The report designer. Everything it changes is a draft (blocks, data, filters, iteration) with
  * undo and redo, saved by one Save; leaving or reloading with unsaved changes asks first.
  */
-export function ReportDesigner({ reportId, connections, filters, onBack }: { reportId: string; projectId: string; connections: Connection[]; filters: Filter[]; onBack: () => void }) {
+export function ReportDesigner({
+  reportId,
+  connections,
+  filters,
+  onBack,
+}: {
+  reportId: string;
+  projectId: string;
+  connections: Connection[];
+  filters: Filter[];
+  onBack: () => void;
+}) {
   const [report, setReport] = useState<Report | null>(null);
   const [loadError, setLoadError] = useState<string | null>(null);
   const [app, setApp] = useState<AppInfo | null>(null);
@@ -74,7 +85,14 @@ export function ReportDesigner({ reportId, connections, filters, onBack }: { rep
       body: {
         ...draftRequest(d),
         dynamicNameSeparator: d.separator,
-        ...(field ? { dynamicNames: [{ itemType: 'ReportName', value: '', order: 0, variableAnalyticsAppID: null }, { itemType: 'FieldValue', value: field.name, order: 1, variableAnalyticsAppID: null }] } : {}),
+        ...(field
+          ? {
+              dynamicNames: [
+                { itemType: 'ReportName', value: '', order: 0, variableAnalyticsAppID: null },
+                { itemType: 'FieldValue', value: field.name, order: 1, variableAnalyticsAppID: null },
+              ],
+            }
+          : {}),
       },
     });
     setWorking(null);
@@ -91,51 +109,111 @@ export function ReportDesigner({ reportId, connections, filters, onBack }: { rep
     return true;
   }, [app, report, reportId, draftSaved]);
 
-  const uploaded = useCallback((r: Partial<Report>) => setReport((before) => (before ? { ...before, ...r } : before)), []);
+  const uploaded = useCallback(
+    (r: Partial<Report>) => setReport((before) => (before ? { ...before, ...r } : before)),
+    [],
+  );
 
   const generate = async () => {
     if (dirty && !(await save())) return;
     setWorking(`Generating ${format}…`);
-    const r = await downloadFile('v2.reports.generate', { params: { id: reportId }, query: { outputFormat: format }, body: {} });
+    const r = await downloadFile('v2.reports.generate', {
+      params: { id: reportId },
+      query: { outputFormat: format },
+      body: {},
+    });
     setWorking(null);
     if (r.ok) toastSucceeded(`Downloaded ${r.fileName}.`);
     else toastFailed(withBlockNumbers(r.error ?? 'The report could not be generated.'));
   };
 
-  if (loadError) return <div className="error-banner" role="alert">{loadError}</div>;
-  if (!report || !draft) return <p className="empty" aria-busy="true">Loading…</p>;
-  const formats = [...report.outputFormats, ...(!report.templateFile && draft.blocks.some((b) => b.type === 'chart') ? ['Png'] : [])];
+  if (loadError)
+    return (
+      <div className="error-banner" role="alert">
+        {loadError}
+      </div>
+    );
+  if (!report || !draft)
+    return (
+      <p className="empty" aria-busy="true">
+        Loading…
+      </p>
+    );
+  const formats = [
+    ...report.outputFormats,
+    ...(!report.templateFile && draft.blocks.some((b) => b.type === 'chart') ? ['Png'] : []),
+  ];
 
   return (
     <section className="screen designer">
       <header className="screen-head">
         <div>
-          <button type="button" className="crumb" onClick={onBack}>← Project</button>
-          <h1>{report.name} <span className="badge">{report.type}</span></h1>
+          <button type="button" className="crumb" onClick={onBack}>
+            ← Project
+          </button>
+          <h1>
+            {report.name} <span className="badge">{report.type}</span>
+          </h1>
         </div>
         <div className="head-actions">
-          <button type="button" onClick={undoRequested} disabled={!canUndo} aria-keyshortcuts="Control+Z" title="Undo (Ctrl+Z)">Undo</button>
-          <button type="button" onClick={redoRequested} disabled={!canRedo} aria-keyshortcuts="Control+Shift+Z" title="Redo (Ctrl+Shift+Z)">Redo</button>
-          <button type="button" className="primary" onClick={() => void save()} disabled={!dirty || working !== null}>{dirty ? 'Save' : 'Saved'}</button>
-          <label htmlFor="out-format" className="sr-only">Output format</label>
+          <button
+            type="button"
+            onClick={undoRequested}
+            disabled={!canUndo}
+            aria-keyshortcuts="Control+Z"
+            title="Undo (Ctrl+Z)"
+          >
+            Undo
+          </button>
+          <button
+            type="button"
+            onClick={redoRequested}
+            disabled={!canRedo}
+            aria-keyshortcuts="Control+Shift+Z"
+            title="Redo (Ctrl+Shift+Z)"
+          >
+            Redo
+          </button>
+          <button type="button" className="primary" onClick={() => void save()} disabled={!dirty || working !== null}>
+            {dirty ? 'Save' : 'Saved'}
+          </button>
+          <label htmlFor="out-format" className="sr-only">
+            Output format
+          </label>
           <select id="out-format" value={format} onChange={(e) => setFormat(e.target.value)}>
-            {formats.map((f) => <option key={f} value={f}>{f}</option>)}
+            {formats.map((f) => (
+              <option key={f} value={f}>
+                {f}
+              </option>
+            ))}
           </select>
-          <button type="button" onClick={() => void generate()} disabled={working !== null}>Generate and download</button>
+          <button type="button" onClick={() => void generate()} disabled={working !== null}>
+            Generate and download
+          </button>
         </div>
       </header>
-      {working && <p className="status-line" role="status">{working}</p>}
+      {working && (
+        <p className="status-line" role="status">
+          {working}
+        </p>
+      )}
       {errors.other.length > 0 && (
         <div className="form-summary" role="alert">
-          <ul>{errors.other.map((m) => <li key={m}>{m}</li>)}</ul>
+          <ul>
+            {errors.other.map((m) => (
+              <li key={m}>{m}</li>
+            ))}
+          </ul>
         </div>
       )}
       <div className="designer-grid">
         <div className="blocks">
           <DesignerDataPanel draft={draft} app={app} connections={connections} filters={filters} />
-          {report.templateFile
-            ? <TemplatePanel report={report} onUploaded={uploaded} />
-            : <BlockList blocks={draft.blocks} app={app} errors={errors.byBlock} />}
+          {report.templateFile ? (
+            <TemplatePanel report={report} onUploaded={uploaded} />
+          ) : (
+            <BlockList blocks={draft.blocks} app={app} errors={errors.byBlock} />
+          )}
         </div>
         <PreviewPane reportId={reportId} draft={draft} refreshKey={report.template?.version} />
       </div>

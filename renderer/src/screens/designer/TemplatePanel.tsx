@@ -12,18 +12,28 @@ interface Checked {
 }
 
 const ACCEPT: Record<string, string> = { Word: '.docx', Excel: '.xlsx', PowerPoint: '.pptx', Html: '.html,.htm' };
-const OFFICE_APP: Record<string, string> = { Word: 'Word', Excel: 'Excel', PowerPoint: 'PowerPoint', Html: 'the browser' };
-const kib = (n: number) => (n < 1024 * 1024 ? `${Math.max(1, Math.round(n / 1024))} KiB` : `${(n / 1024 / 1024).toFixed(1)} MiB`);
+const OFFICE_APP: Record<string, string> = {
+  Word: 'Word',
+  Excel: 'Excel',
+  PowerPoint: 'PowerPoint',
+  Html: 'the browser',
+};
+const kib = (n: number) =>
+  n < 1024 * 1024 ? `${Math.max(1, Math.round(n / 1024))} KiB` : `${(n / 1024 / 1024).toFixed(1)} MiB`;
 
 /** A template's problems as the designer reads them: where, then what. */
 export function TemplateProblems({ problems }: { problems: FieldError[] }) {
   if (!problems.length) return null;
   return (
     <div className="form-summary" role="alert">
-      <p>{problems.length === 1 ? 'One tag needs fixing' : `${problems.length} tags need fixing`}; nothing was saved.</p>
+      <p>
+        {problems.length === 1 ? 'One tag needs fixing' : `${problems.length} tags need fixing`}; nothing was saved.
+      </p>
       <ul className="template-problems">
         {problems.map((p, i) => (
-          <li key={i}><span className="where">{p.field.replace(/^templateFile:/, '')}</span> {p.message}</li>
+          <li key={i}>
+            <span className="where">{p.field.replace(/^templateFile:/, '')}</span> {p.message}
+          </li>
         ))}
       </ul>
     </div>
@@ -52,24 +62,33 @@ export function TemplatePanel({ report, onUploaded }: { report: Report; onUpload
   }, [report.id, report.connectionId]);
 
   // On the desktop, saves in Office come back as new versions (or their problems).
-  useEffect(() => onEngineEvent('template.synced', (e) => {
-    if (e.reportId !== report.id) return;
-    setProblems(e.ok ? [] : e.problems);
-    if (e.ok) {
-      toastSucceeded(e.message);
-      void invoke('app.reports.get', { params: { id: report.id } }).then((a) => a.ok && onUploaded(a.data));
-    } else toastFailed(e.message);
-  }), [report.id, onUploaded]);
+  useEffect(
+    () =>
+      onEngineEvent('template.synced', (e) => {
+        if (e.reportId !== report.id) return;
+        setProblems(e.ok ? [] : e.problems);
+        if (e.ok) {
+          toastSucceeded(e.message);
+          void invoke('app.reports.get', { params: { id: report.id } }).then((a) => a.ok && onUploaded(a.data));
+        } else toastFailed(e.message);
+      }),
+    [report.id, onUploaded],
+  );
 
   const upload = async (file: File | undefined) => {
     if (!file) return;
     setBusy(`Checking ${file.name}…`);
     const content = await readFile(file, 'base64');
-    const a = await invoke('app.reports.uploadTemplate', { params: { id: report.id }, body: { fileName: file.name, content, encoding: 'base64' } });
+    const a = await invoke('app.reports.uploadTemplate', {
+      params: { id: report.id },
+      body: { fileName: file.name, content, encoding: 'base64' },
+    });
     setBusy(null);
     if (!a.ok) {
       setChecked(null);
-      setProblems(a.errorDetails.length ? a.errorDetails : [{ field: file.name, message: a.error ?? 'The file was refused' }]);
+      setProblems(
+        a.errorDetails.length ? a.errorDetails : [{ field: file.name, message: a.error ?? 'The file was refused' }],
+      );
       return toastFailed(a.error ?? 'The template was refused.');
     }
     setProblems([]);
@@ -91,10 +110,14 @@ export function TemplatePanel({ report, onUploaded }: { report: Report; onUpload
 
   const palette = useMemo(() => {
     const q = search.trim().toLowerCase();
-    return (items?.nodes ?? []).map((node) => ({
-      node,
-      rows: flatten(node.objects as Item[]).filter(({ item }) => !q || item.title.toLowerCase().includes(q) || item.itemID.toLowerCase().includes(q)),
-    })).filter((g) => g.rows.length);
+    return (items?.nodes ?? [])
+      .map((node) => ({
+        node,
+        rows: flatten(node.objects as Item[]).filter(
+          ({ item }) => !q || item.title.toLowerCase().includes(q) || item.itemID.toLowerCase().includes(q),
+        ),
+      }))
+      .filter((g) => g.rows.length);
   }, [items, search]);
 
   return (
@@ -102,29 +125,66 @@ export function TemplatePanel({ report, onUploaded }: { report: Report; onUpload
       <section className="panel" aria-labelledby="tpl-file">
         <h2 id="tpl-file">Template file</h2>
         {template ? (
-          <p className="template-file"><strong>{template.fileName}</strong> · version {template.version} · {kib(template.size)} · saved {new Date(template.modifiedDate).toLocaleString()}</p>
-        ) : <p className="empty">No file yet.</p>}
+          <p className="template-file">
+            <strong>{template.fileName}</strong> · version {template.version} · {kib(template.size)} · saved{' '}
+            {new Date(template.modifiedDate).toLocaleString()}
+          </p>
+        ) : (
+          <p className="empty">No file yet.</p>
+        )}
         <div className="row-actions">
-          <button type="button" onClick={() => void downloadFile('app.reports.downloadTemplate', { params: { id: report.id } })}>Download template</button>
-          {isDesktop() && <button type="button" onClick={() => void openInOffice()}>Open in {OFFICE_APP[report.type]}</button>}
+          <button
+            type="button"
+            onClick={() => void downloadFile('app.reports.downloadTemplate', { params: { id: report.id } })}
+          >
+            Download template
+          </button>
+          {isDesktop() && (
+            <button type="button" onClick={() => void openInOffice()}>
+              Open in {OFFICE_APP[report.type]}
+            </button>
+          )}
           <label className="file-button">
             Upload a new version
-            <input type="file" accept={ACCEPT[report.type]} onChange={(e) => void upload(e.target.files?.[0])} disabled={busy !== null} />
+            <input
+              type="file"
+              accept={ACCEPT[report.type]}
+              onChange={(e) => void upload(e.target.files?.[0])}
+              disabled={busy !== null}
+            />
           </label>
         </div>
-        {busy && <p className="status-line" role="status">{busy}</p>}
+        {busy && (
+          <p className="status-line" role="status">
+            {busy}
+          </p>
+        )}
         <TemplateProblems problems={problems} />
         {checked && (
           <details className="checked-tags" open>
             <summary>{checked.tags.length} tags checked against the app</summary>
-            <ul>{checked.tags.map((t, i) => <li key={i}><code>{t.tag}</code> <span className="where">{t.where}</span></li>)}</ul>
+            <ul>
+              {checked.tags.map((t, i) => (
+                <li key={i}>
+                  <code>{t.tag}</code> <span className="where">{t.where}</span>
+                </li>
+              ))}
+            </ul>
           </details>
         )}
       </section>
       <section className="panel" aria-labelledby="tpl-palette">
         <h2 id="tpl-palette">Tags to paste</h2>
-        <label htmlFor="tpl-search" className="sr-only">Find a tag</label>
-        <input id="tpl-search" type="search" placeholder="Find a field, chart, variable…" value={search} onChange={(e) => setSearch(e.target.value)} />
+        <label htmlFor="tpl-search" className="sr-only">
+          Find a tag
+        </label>
+        <input
+          id="tpl-search"
+          type="search"
+          placeholder="Find a field, chart, variable…"
+          value={search}
+          onChange={(e) => setSearch(e.target.value)}
+        />
         {!items && <p className="empty">Connect the report to an app to see its tags.</p>}
         {palette.map(({ node, rows }) => (
           <div key={node.type} className="palette-group">
@@ -136,7 +196,14 @@ export function TemplatePanel({ report, onUploaded }: { report: Report; onUpload
                   {item.itemID ? (
                     <>
                       <code>{item.itemID}</code>
-                      <button type="button" className="small" aria-label={`Copy ${item.itemID}`} onClick={() => void copy(item.itemID)}>Copy</button>
+                      <button
+                        type="button"
+                        className="small"
+                        aria-label={`Copy ${item.itemID}`}
+                        onClick={() => void copy(item.itemID)}
+                      >
+                        Copy
+                      </button>
                     </>
                   ) : null}
                 </li>

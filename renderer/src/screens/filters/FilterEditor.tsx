@@ -38,7 +38,9 @@ export function FilterEditor({ filterId, onBack }: { filterId: string; onBack: (
     setPicked([]);
     const field = meta?.fields.find((f) => f.id === target);
     if (kind !== 'field' || !field || !appId) return setChoices([]);
-    void invoke('app.analytics.fieldValues', { params: { id: appId }, body: { field: field.name, limit: 500 } }).then((a) => setChoices(a.ok ? a.data.map((v) => String(v.value ?? '')) : []));
+    void invoke('app.analytics.fieldValues', { params: { id: appId }, body: { field: field.name, limit: 500 } }).then(
+      (a) => setChoices(a.ok ? a.data.map((v) => String(v.value ?? '')) : []),
+    );
   }, [target, kind, appId, meta]);
 
   if (!filter) return <p className="empty">Loading…</p>;
@@ -49,9 +51,27 @@ export function FilterEditor({ filterId, onBack }: { filterId: string; onBack: (
   };
   const add = async () => {
     if (!target) return toastFailed('Choose what the step applies to.');
-    if (kind === 'field') answer(await invoke('v2.filters.updateFieldValues', { params: { id: filterId }, body: { analyticsFieldID: target, filterItemFieldValues: picked } }));
-    else if (kind === 'variable') answer(await invoke('v2.filters.updateVariableValues', { params: { id: filterId }, body: { analyticsVariableID: target, variableValue } }));
-    else answer(await invoke('v2.filters.updateBookmarkValues', { params: { id: filterId }, body: { analyticsBookmarkID: target } }));
+    if (kind === 'field')
+      answer(
+        await invoke('v2.filters.updateFieldValues', {
+          params: { id: filterId },
+          body: { analyticsFieldID: target, filterItemFieldValues: picked },
+        }),
+      );
+    else if (kind === 'variable')
+      answer(
+        await invoke('v2.filters.updateVariableValues', {
+          params: { id: filterId },
+          body: { analyticsVariableID: target, variableValue },
+        }),
+      );
+    else
+      answer(
+        await invoke('v2.filters.updateBookmarkValues', {
+          params: { id: filterId },
+          body: { analyticsBookmarkID: target },
+        }),
+      );
   };
   const targets = kind === 'field' ? meta?.fields : kind === 'variable' ? meta?.variables : meta?.bookmarks;
 
@@ -59,7 +79,9 @@ export function FilterEditor({ filterId, onBack }: { filterId: string; onBack: (
     <section className="screen">
       <header className="screen-head">
         <div>
-          <button type="button" className="crumb" onClick={onBack}>← Project</button>
+          <button type="button" className="crumb" onClick={onBack}>
+            ← Project
+          </button>
           <h1>Filter: {filter.name}</h1>
         </div>
       </header>
@@ -71,15 +93,66 @@ export function FilterEditor({ filterId, onBack }: { filterId: string; onBack: (
             <li key={v.id}>
               <span className="badge">{v.kind}</span> <strong>{v.targetName ?? v.targetId}</strong>
               {v.kind === 'field' && <> = {(v.fieldValues ?? []).join(', ') || '(nothing)'}</>}
-              {v.kind === 'variable' && <> := <code>{v.variableValue}</code></>}
+              {v.kind === 'variable' && (
+                <>
+                  {' '}
+                  := <code>{v.variableValue}</code>
+                </>
+              )}
               <span className="step-actions">
-                <button type="button" className="small" aria-label="Move up" disabled={i === 0} onClick={async () => answer(await invoke('v2.filters.reorderValues', { params: { id: filterId }, body: { id: v.id, direction: 'Up' } }))}>↑</button>
-                <button type="button" className="small" aria-label="Move down" disabled={i === filter.values.length - 1} onClick={async () => answer(await invoke('v2.filters.reorderValues', { params: { id: filterId }, body: { id: v.id, direction: 'Down' } }))}>↓</button>
-                <button type="button" className="small danger" aria-label={`Remove step ${i + 1}`} onClick={async () => {
-                  const what = v.targetName ?? 'this step';
-                  if (await askConfirm({ title: 'Remove the step?', message: `Step ${i + 1} (${v.kind} ${what}) will be removed from “${filter.name}”. Reports applying the filter change with it.`, confirmLabel: 'Remove step' }))
-                    answer(await invoke('v2.filters.deleteValues', { params: { id: filterId }, body: [v.id] }), `Step ${i + 1} removed.`);
-                }}>×</button>
+                <button
+                  type="button"
+                  className="small"
+                  aria-label="Move up"
+                  disabled={i === 0}
+                  onClick={async () =>
+                    answer(
+                      await invoke('v2.filters.reorderValues', {
+                        params: { id: filterId },
+                        body: { id: v.id, direction: 'Up' },
+                      }),
+                    )
+                  }
+                >
+                  ↑
+                </button>
+                <button
+                  type="button"
+                  className="small"
+                  aria-label="Move down"
+                  disabled={i === filter.values.length - 1}
+                  onClick={async () =>
+                    answer(
+                      await invoke('v2.filters.reorderValues', {
+                        params: { id: filterId },
+                        body: { id: v.id, direction: 'Down' },
+                      }),
+                    )
+                  }
+                >
+                  ↓
+                </button>
+                <button
+                  type="button"
+                  className="small danger"
+                  aria-label={`Remove step ${i + 1}`}
+                  onClick={async () => {
+                    const what = v.targetName ?? 'this step';
+                    if (
+                      await askConfirm({
+                        title: 'Remove the step?',
+                        message: `Step ${i + 1} (${v.kind} ${what}) will be removed from “${filter.name}”. Reports applying the filter change with it.`,
+                        confirmLabel: 'Remove step',
+                      })
+                    )
+                      answer(
+                        await invoke('v2.filters.deleteValues', { params: { id: filterId }, body: [v.id] }),
+                        `Step ${i + 1} removed.`,
+                      );
+                  }}
+                >
+                  ×
+                </button>
               </span>
             </li>
           ))}
@@ -91,7 +164,14 @@ export function FilterEditor({ filterId, onBack }: { filterId: string; onBack: (
           <h2>Add a step</h2>
           <div className="inline-form">
             <label htmlFor="step-kind">Kind</label>
-            <select id="step-kind" value={kind} onChange={(e) => { setKind(STEP_KINDS.find((k) => k === e.target.value) ?? 'field'); setTarget(''); }}>
+            <select
+              id="step-kind"
+              value={kind}
+              onChange={(e) => {
+                setKind(STEP_KINDS.find((k) => k === e.target.value) ?? 'field');
+                setTarget('');
+              }}
+            >
               <option value="field">Select field values</option>
               <option value="variable">Set a variable</option>
               <option value="bookmark">Apply a bookmark</option>
@@ -99,14 +179,22 @@ export function FilterEditor({ filterId, onBack }: { filterId: string; onBack: (
             <label htmlFor="step-target">Of</label>
             <select id="step-target" value={target} onChange={(e) => setTarget(e.target.value)}>
               <option value="">Choose…</option>
-              {targets?.map((t) => <option key={t.id} value={t.id}>{t.name}</option>)}
+              {targets?.map((t) => (
+                <option key={t.id} value={t.id}>
+                  {t.name}
+                </option>
+              ))}
             </select>
           </div>
           {kind === 'field' && target && (
             <div className="multi values-pick" role="group" aria-label="Values">
               {choices.map((c) => (
                 <label key={c} className="chip">
-                  <input type="checkbox" checked={picked.includes(c)} onChange={(e) => setPicked(e.target.checked ? [...picked, c] : picked.filter((x) => x !== c))} />
+                  <input
+                    type="checkbox"
+                    checked={picked.includes(c)}
+                    onChange={(e) => setPicked(e.target.checked ? [...picked, c] : picked.filter((x) => x !== c))}
+                  />
                   {c}
                 </label>
               ))}
@@ -118,7 +206,11 @@ export function FilterEditor({ filterId, onBack }: { filterId: string; onBack: (
               <input id="var-value" value={variableValue} onChange={(e) => setVariableValue(e.target.value)} />
             </div>
           )}
-          <div className="form-actions"><button type="button" className="primary" onClick={() => void add()}>Add step</button></div>
+          <div className="form-actions">
+            <button type="button" className="primary" onClick={() => void add()}>
+              Add step
+            </button>
+          </div>
         </div>
       )}
     </section>

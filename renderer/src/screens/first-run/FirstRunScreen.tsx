@@ -9,7 +9,13 @@ const fields: FieldDef[] = [
   { name: 'password', label: 'Password', kind: 'password', required: true, hint: 'At least 8 characters' },
 ];
 // Served over HTTP, only the holder of the owner key (the owner-api-key file) may claim the owner account.
-const ownerKeyField: FieldDef = { name: 'ownerKey', label: 'Owner key', kind: 'password', required: true, hint: 'The content of the owner-api-key file in the data folder' };
+const ownerKeyField: FieldDef = {
+  name: 'ownerKey',
+  label: 'Owner key',
+  kind: 'password',
+  required: true,
+  hint: 'The content of the owner-api-key file in the data folder',
+};
 
 export function FirstRunScreen() {
   const signedIn = useSession((s) => s.signedIn);
@@ -23,7 +29,12 @@ export function FirstRunScreen() {
           initial={{}}
           submitLabel="Finish setup"
           onSubmit={async (v) => {
-            const body = { firstName: String(v.firstName ?? ''), lastName: String(v.lastName ?? ''), email: String(v.email ?? ''), password: String(v.password ?? '') };
+            const body = {
+              firstName: String(v.firstName ?? ''),
+              lastName: String(v.lastName ?? ''),
+              email: String(v.email ?? ''),
+              password: String(v.password ?? ''),
+            };
             if (!isDesktop()) httpSession.set(String(v.ownerKey ?? '').trim() || null);
             const a = await invoke('app.setup.complete', { body });
             if (!a.ok) {
@@ -33,7 +44,10 @@ export function FirstRunScreen() {
               const key = String(v.ownerKey ?? '').trim();
               const keyWrong = a.status === 403 || (a.status === 400 && !!key && !(await invoke('app.auth.me')).ok);
               const keyProblem = !key ? 'is required' : keyWrong ? 'is not the owner key of this installation' : null;
-              const errorDetails = [...(keyProblem ? [{ field: 'body.ownerKey', message: keyProblem }] : []), ...(a.status === 400 ? a.errorDetails : [])];
+              const errorDetails = [
+                ...(keyProblem ? [{ field: 'body.ownerKey', message: keyProblem }] : []),
+                ...(a.status === 400 ? a.errorDetails : []),
+              ];
               return { error: errorDetails.length ? null : a.error, errorDetails };
             }
             await signedIn();

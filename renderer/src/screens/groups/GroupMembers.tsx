@@ -8,7 +8,13 @@ import { createListStore } from '../../stores/lists/list-store';
 import { toastOutcome } from '../../stores/feedback/toasts';
 
 /** The members of one group: add a user, remove one; listed and sorted on the server. */
-export function GroupMembers({ group, changed }: { group: Pick<RowOf<'v1.groups.list'>, 'id' | 'name' | 'type'>; changed: () => void }) {
+export function GroupMembers({
+  group,
+  changed,
+}: {
+  group: Pick<RowOf<'v1.groups.list'>, 'id' | 'name' | 'type'>;
+  changed: () => void;
+}) {
   const store = useMemo(() => createListStore('v1.groups.listMembers', null, () => ({ id: group.id })), [group.id]);
   const [users, setUsers] = useState<Option[]>([]);
   const [chosen, setChosen] = useState('');
@@ -40,15 +46,32 @@ export function GroupMembers({ group, changed }: { group: Pick<RowOf<'v1.groups.
           <label htmlFor="add-member">Add user</label>
           <select id="add-member" value={chosen} onChange={(e) => setChosen(e.target.value)}>
             <option value="">Choose a user…</option>
-            {users.map((u) => <option key={u.id} value={u.id}>{u.name}</option>)}
+            {users.map((u) => (
+              <option key={u.id} value={u.id}>
+                {u.name}
+              </option>
+            ))}
           </select>
-          <button type="button" className="primary" onClick={() => void add()} disabled={!chosen}>Add to group</button>
+          <button type="button" className="primary" onClick={() => void add()} disabled={!chosen}>
+            Add to group
+          </button>
         </div>
       )}
       <DataTable
         store={store}
-        columns={[{ key: 'fullName', label: 'Name', sort: 'fullName' }, { key: 'email', label: 'E-mail', sort: 'email' }]}
-        actions={group.type === 'system' ? undefined : (m) => <button type="button" onClick={() => void remove(m)}>Remove</button>}
+        columns={[
+          { key: 'fullName', label: 'Name', sort: 'fullName' },
+          { key: 'email', label: 'E-mail', sort: 'email' },
+        ]}
+        actions={
+          group.type === 'system'
+            ? undefined
+            : (m) => (
+                <button type="button" onClick={() => void remove(m)}>
+                  Remove
+                </button>
+              )
+        }
       />
     </div>
   );

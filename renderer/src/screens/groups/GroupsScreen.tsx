@@ -10,7 +10,12 @@ const fields: FieldDef[] = [
   { name: 'organizationId', label: 'Organization', kind: 'select', options: organizationOptions },
   { name: 'isActive', label: 'Active', kind: 'checkbox' },
 ];
-const body = (v: FormValues) => ({ name: text(v.name), description: orNull(v.description), organizationId: orNull(v.organizationId), isActive: flag(v.isActive) });
+const body = (v: FormValues) => ({
+  name: text(v.name),
+  description: orNull(v.description),
+  organizationId: orNull(v.organizationId),
+  isActive: flag(v.isActive),
+});
 
 const config = crudConfig({
   title: 'Groups',
@@ -21,7 +26,12 @@ const config = crudConfig({
     { key: 'organizationName', label: 'Organization', sort: 'Organization.Name' },
     { key: 'users', label: 'Users', sort: 'Users' },
     { key: 'type', label: 'Type', sort: 'Type' },
-    { key: 'createdDate', label: 'Created', sort: 'CreatedDate', render: (r) => (r.createdDate ? new Date(r.createdDate).toLocaleDateString() : '') },
+    {
+      key: 'createdDate',
+      label: 'Created',
+      sort: 'CreatedDate',
+      render: (r) => (r.createdDate ? new Date(r.createdDate).toLocaleDateString() : ''),
+    },
   ],
   fields,
   initial: { isActive: true },

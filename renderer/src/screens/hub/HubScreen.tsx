@@ -17,10 +17,16 @@ import { MySubscriptions } from './MySubscriptions';
 
 type HubFile = RowOf<'v1.files.list'>;
 type View = 'all' | 'favorites' | 'recent' | 'subscriptions';
-const VIEWS: { id: View; label: string }[] = [{ id: 'all', label: 'All files' }, { id: 'favorites', label: 'Favourites' }, { id: 'recent', label: 'Recent (7 days)' }, { id: 'subscriptions', label: 'My subscriptions' }];
+const VIEWS: { id: View; label: string }[] = [
+  { id: 'all', label: 'All files' },
+  { id: 'favorites', label: 'Favourites' },
+  { id: 'recent', label: 'Recent (7 days)' },
+  { id: 'subscriptions', label: 'My subscriptions' },
+];
 const PREVIEWABLE = new Set(['pdf', 'png']);
 const when = (iso: string | null) => inZone(iso);
-const size = (n: number | null) => (n === null ? '' : n < 1024 * 1024 ? `${Math.max(1, Math.round(n / 1024))} KB` : `${(n / 1024 / 1024).toFixed(1)} MB`);
+const size = (n: number | null) =>
+  n === null ? '' : n < 1024 * 1024 ? `${Math.max(1, Math.round(n / 1024))} KB` : `${(n / 1024 / 1024).toFixed(1)} MB`;
 
 const bytesOf = (file: WireFile) => Uint8Array.from(atob(file.base64), (c) => c.charCodeAt(0));
 
@@ -33,12 +39,22 @@ export function HubScreen() {
   const [folderId, setFolderId] = useState('');
   const folderRef = useRef('');
   folderRef.current = folderId;
-  const all = useMemo(() => createListStore('v1.files.list', 'name', (): Record<string, string> => (folderRef.current ? { folderId: folderRef.current } : {})), []);
+  const all = useMemo(
+    () =>
+      createListStore(
+        'v1.files.list',
+        'name',
+        (): Record<string, string> => (folderRef.current ? { folderId: folderRef.current } : {}),
+      ),
+    [],
+  );
   const favorites = useMemo(() => createListStore('v1.files.listFavorites', 'name'), []);
   const recent = useMemo(() => createListStore('v1.files.listRecent', 'name'), []);
   const store = view === 'favorites' ? favorites : view === 'recent' ? recent : all;
   const [folders, setFolders] = useState<RowOf<'v1.hubFolders.list'>[]>([]);
-  const [preview, setPreview] = useState<{ file: HubFile; bytes: Uint8Array; url: string | null; mime: string } | null>(null);
+  const [preview, setPreview] = useState<{ file: HubFile; bytes: Uint8Array; url: string | null; mime: string } | null>(
+    null,
+  );
   const mayDelete = useSession(selectMayCall('v1.files.delete'));
   const mayDownload = useSession(selectMayCall('v1.files.download'));
   const mayManageFolders = useSession(selectMayCall('v1.hubFolders.create'));
@@ -55,13 +71,18 @@ export function HubScreen() {
   useEffect(() => {
     void store.getState().refreshRequested();
   }, [store, folderId]);
-  useEffect(() => () => {
-    if (preview?.url) URL.revokeObjectURL(preview.url);
-  }, [preview]);
+  useEffect(
+    () => () => {
+      if (preview?.url) URL.revokeObjectURL(preview.url);
+    },
+    [preview],
+  );
 
   const refresh = () => void store.getState().refreshRequested();
   const toggleStar = async (f: HubFile) => {
-    const a = f.starred ? await invoke('app.files.unstar', { params: { id: f.id } }) : await invoke('app.files.star', { params: { id: f.id } });
+    const a = f.starred
+      ? await invoke('app.files.unstar', { params: { id: f.id } })
+      : await invoke('app.files.star', { params: { id: f.id } });
     if (!a.ok) toastFailed(a.error ?? 'The star could not be changed');
     refresh();
   };
@@ -71,14 +92,23 @@ export function HubScreen() {
     if (!a.ok || !file) return toastFailed(a.error ?? 'The file could not be shown');
     const bytes = bytesOf(file);
     // An image shows from a page-local URL (revoked on close); a PDF is drawn from its bytes.
-    setPreview({ file: f, bytes, mime: file.mime, url: file.mime === 'application/pdf' ? null : URL.createObjectURL(new Blob([bytes], { type: file.mime })) });
+    setPreview({
+      file: f,
+      bytes,
+      mime: file.mime,
+      url: file.mime === 'application/pdf' ? null : URL.createObjectURL(new Blob([bytes], { type: file.mime })),
+    });
   };
   const download = async (f: HubFile, iterationSet = false) => {
     const a = await downloadFile('v1.files.download', { query: { id: f.id, isIteration: iterationSet } });
     if (!a.ok) toastFailed(a.error ?? 'The file could not be downloaded');
   };
   const remove = async (f: HubFile) => {
-    const yes = await askConfirm({ title: 'Delete file?', message: `“${f.name}” will be deleted from the hub with every earlier occurrence, for everyone it was published to. This cannot be undone.`, confirmLabel: 'Delete file' });
+    const yes = await askConfirm({
+      title: 'Delete file?',
+      message: `“${f.name}” will be deleted from the hub with every earlier occurrence, for everyone it was published to. This cannot be undone.`,
+      confirmLabel: 'Delete file',
+    });
     if (!yes) return;
     toastOutcome(await invoke('v1.files.delete', { body: [{ id: f.id }] }), `Deleted “${f.name}”.`);
     refresh();
@@ -88,64 +118,120 @@ export function HubScreen() {
     <section className="screen">
       <header className="screen-head">
         <h1>Published files</h1>
-        <div className="head-actions"><button type="button" onClick={refresh}>Refresh</button></div>
+        <div className="head-actions">
+          <button type="button" onClick={refresh}>
+            Refresh
+          </button>
+        </div>
       </header>
       <div className="panel">
         <div className="toolbar" role="group" aria-label="Which files">
           {VIEWS.filter((v) => v.id !== 'subscriptions' || maySubscribe).map((v) => (
-            <button key={v.id} type="button" aria-pressed={view === v.id} className={view === v.id ? 'active' : ''} onClick={() => setView(v.id)}>{v.label}</button>
+            <button
+              key={v.id}
+              type="button"
+              aria-pressed={view === v.id}
+              className={view === v.id ? 'active' : ''}
+              onClick={() => setView(v.id)}
+            >
+              {v.label}
+            </button>
           ))}
           {view === 'all' && (
             <label className="inline-field">
               Folder{' '}
               <select value={folderId} onChange={(e) => setFolderId(e.target.value)}>
                 <option value="">Every folder</option>
-                {folders.map((x) => <option key={x.id} value={x.id}>{x.location}</option>)}
+                {folders.map((x) => (
+                  <option key={x.id} value={x.id}>
+                    {x.location}
+                  </option>
+                ))}
               </select>
             </label>
           )}
         </div>
-        {view === 'subscriptions' ? <MySubscriptions /> : <DataTable
-          store={store}
-          filterLabel="file name"
-          columns={[
-            {
-              key: 'starred', label: 'Star', sort: view === 'all' ? 'starred' : undefined,
-              render: (f) => (
-                <button type="button" className="icon star" aria-pressed={!!f.starred} aria-label={`${f.starred ? 'Unstar' : 'Star'} ${f.name}`} onClick={() => void toggleStar(f)}>{f.starred ? '★' : '☆'}</button>
-              ),
-            },
-            { key: 'name', label: 'Name', sort: 'Name' },
-            { key: 'reportName', label: 'Report' },
-            { key: 'folder', label: 'Folder' },
-            { key: 'extension', label: 'Type', sort: 'Type', render: (f) => (f.extension ?? '').toUpperCase() },
-            { key: 'size', label: 'Size', render: (f) => size(f.size) },
-            { key: 'createdDate', label: 'Published', sort: 'CreatedDate', render: (f) => when(f.createdDate) },
-          ]}
-          actions={(f) => (
-            <>
-              {PREVIEWABLE.has(f.extension ?? '') && <button type="button" onClick={() => void showPreview(f)}>Preview</button>}
-              {mayDownload && <button type="button" onClick={() => void download(f)}>Download</button>}
-              {maySubscribe && <button type="button" onClick={() => setSubscribing(f)} title="Receive this report by mail on a schedule of your own">Subscribe</button>}
-              <RowMenu
-                label={`More for ${f.name}`}
-                items={[
-                  ...(mayDownload && f.isIteration ? [{ label: 'Download all as zip', run: () => void download(f, true) }] : []),
-                  ...(mayDelete ? [{ label: 'Delete', run: () => void remove(f), danger: true }] : []),
-                ]}
-              />
-            </>
-          )}
-        />}
+        {view === 'subscriptions' ? (
+          <MySubscriptions />
+        ) : (
+          <DataTable
+            store={store}
+            filterLabel="file name"
+            columns={[
+              {
+                key: 'starred',
+                label: 'Star',
+                sort: view === 'all' ? 'starred' : undefined,
+                render: (f) => (
+                  <button
+                    type="button"
+                    className="icon star"
+                    aria-pressed={!!f.starred}
+                    aria-label={`${f.starred ? 'Unstar' : 'Star'} ${f.name}`}
+                    onClick={() => void toggleStar(f)}
+                  >
+                    {f.starred ? '★' : '☆'}
+                  </button>
+                ),
+              },
+              { key: 'name', label: 'Name', sort: 'Name' },
+              { key: 'reportName', label: 'Report' },
+              { key: 'folder', label: 'Folder' },
+              { key: 'extension', label: 'Type', sort: 'Type', render: (f) => (f.extension ?? '').toUpperCase() },
+              { key: 'size', label: 'Size', render: (f) => size(f.size) },
+              { key: 'createdDate', label: 'Published', sort: 'CreatedDate', render: (f) => when(f.createdDate) },
+            ]}
+            actions={(f) => (
+              <>
+                {PREVIEWABLE.has(f.extension ?? '') && (
+                  <button type="button" onClick={() => void showPreview(f)}>
+                    Preview
+                  </button>
+                )}
+                {mayDownload && (
+                  <button type="button" onClick={() => void download(f)}>
+                    Download
+                  </button>
+                )}
+                {maySubscribe && (
+                  <button
+                    type="button"
+                    onClick={() => setSubscribing(f)}
+                    title="Receive this report by mail on a schedule of your own"
+                  >
+                    Subscribe
+                  </button>
+                )}
+                <RowMenu
+                  label={`More for ${f.name}`}
+                  items={[
+                    ...(mayDownload && f.isIteration
+                      ? [{ label: 'Download all as zip', run: () => void download(f, true) }]
+                      : []),
+                    ...(mayDelete ? [{ label: 'Delete', run: () => void remove(f), danger: true }] : []),
+                  ]}
+                />
+              </>
+            )}
+          />
+        )}
       </div>
       {mayManageFolders && <HubFolders folders={folders} onChanged={() => void loadFolders()} />}
       {subscribing && <SubscribeDialog file={subscribing} onClose={() => setSubscribing(null)} />}
       {preview && (
         <Dialog title={preview.file.name ?? 'Preview'} onClose={() => setPreview(null)}>
-          {preview.url
-            ? <img className="file-preview" src={preview.url} alt={`Preview of ${preview.file.name}`} />
-            : <PdfPreview data={preview.bytes} title={preview.file.name ?? 'the file'} />}
-          {mayDownload && <div className="dialog-actions"><button type="button" onClick={() => void download(preview.file)}>Download</button></div>}
+          {preview.url ? (
+            <img className="file-preview" src={preview.url} alt={`Preview of ${preview.file.name}`} />
+          ) : (
+            <PdfPreview data={preview.bytes} title={preview.file.name ?? 'the file'} />
+          )}
+          {mayDownload && (
+            <div className="dialog-actions">
+              <button type="button" onClick={() => void download(preview.file)}>
+                Download
+              </button>
+            </div>
+          )}
         </Dialog>
       )}
     </section>

@@ -19,7 +19,13 @@ export function PdfPreview({ data, title }: { data: Uint8Array; title: string })
         // Loaded on the first preview only.
         const pdfjs = await import('pdfjs-dist');
         pdfjs.GlobalWorkerOptions.workerSrc = workerUrl;
-        const task = pdfjs.getDocument({ data: data.slice(), isEvalSupported: false, useSystemFonts: true, enableXfa: false, stopAtErrors: false });
+        const task = pdfjs.getDocument({
+          data: data.slice(),
+          isEvalSupported: false,
+          useSystemFonts: true,
+          enableXfa: false,
+          stopAtErrors: false,
+        });
         destroy = () => task.destroy();
         const doc = await task.promise;
         const shown = Math.min(doc.numPages, MAX_PAGES);
@@ -48,9 +54,17 @@ export function PdfPreview({ data, title }: { data: Uint8Array; title: string })
   return (
     <div className="pdf-preview" tabIndex={0} aria-label={`Preview of ${title}`} aria-busy={state === null}>
       {state === null && <p className="empty">Drawing the pages…</p>}
-      {state && 'error' in state && <p className="error-banner" role="alert">This PDF cannot be shown here ({state.error}); download it instead.</p>}
+      {state && 'error' in state && (
+        <p className="error-banner" role="alert">
+          This PDF cannot be shown here ({state.error}); download it instead.
+        </p>
+      )}
       <div ref={holder} />
-      {state && 'pages' in state && state.pages > state.shown && <p className="empty">The first {state.shown} of {state.pages} pages; download the file for all of them.</p>}
+      {state && 'pages' in state && state.pages > state.shown && (
+        <p className="empty">
+          The first {state.shown} of {state.pages} pages; download the file for all of them.
+        </p>
+      )}
     </div>
   );
 }

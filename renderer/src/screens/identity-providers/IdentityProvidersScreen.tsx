@@ -4,7 +4,15 @@ import { choice, flag, orNull, text, type FormValues } from '../../components/op
 import { ResourceScreen } from '../../components/ResourceScreen';
 import { crudConfig } from '../../components/crud-config';
 
-const TEXT = ['description', 'entityID', 'singleSignOnUrl', 'singleLogoutUrl', 'certificatePublicKey', 'certificateFile', 'buttonLabel'] as const;
+const TEXT = [
+  'description',
+  'entityID',
+  'singleSignOnUrl',
+  'singleLogoutUrl',
+  'certificatePublicKey',
+  'certificateFile',
+  'buttonLabel',
+] as const;
 const fields: FieldDef[] = [
   { name: 'name', label: 'Name', kind: 'text', required: true },
   { name: 'type', label: 'Type', kind: 'select', required: true, choices: SAML_PROVIDER_TYPES },
@@ -17,14 +25,21 @@ const fields: FieldDef[] = [
   { name: 'signAuthnRequest', label: 'Sign authentication requests', kind: 'checkbox' },
 ];
 const body = (v: FormValues) => ({
-  name: text(v.name), type: choice(SAML_PROVIDER_TYPES)(v.type), signAuthnRequest: flag(v.signAuthnRequest),
+  name: text(v.name),
+  type: choice(SAML_PROVIDER_TYPES)(v.type),
+  signAuthnRequest: flag(v.signAuthnRequest),
   ...(Object.fromEntries(TEXT.map((k) => [k, orNull(v[k])])) as Record<(typeof TEXT)[number], string | null>),
 });
 
 const config = crudConfig({
   title: 'Identity providers',
   noun: 'identity provider',
-  ops: { list: 'v1.identityProviders.list', create: 'v1.identityProviders.create', update: 'v1.identityProviders.update', remove: 'v1.identityProviders.delete' },
+  ops: {
+    list: 'v1.identityProviders.list',
+    create: 'v1.identityProviders.create',
+    update: 'v1.identityProviders.update',
+    remove: 'v1.identityProviders.delete',
+  },
   columns: [
     { key: 'name', label: 'Name', sort: 'Name' },
     { key: 'type', label: 'Type', sort: 'Type' },

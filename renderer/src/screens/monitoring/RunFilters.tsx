@@ -18,7 +18,12 @@ export function runQuery(f: RunFilter): Record<string, string> {
     at.setDate(at.getDate() + plus);
     return at.toISOString();
   };
-  return { status: f.status, task_id: f.taskId, created_from: f.from ? day(f.from) : '', created_to: f.to ? day(f.to, 1) : '' };
+  return {
+    status: f.status,
+    task_id: f.taskId,
+    created_from: f.from ? day(f.from) : '',
+    created_to: f.to ? day(f.to, 1) : '',
+  };
 }
 
 /** Status, task and dates above the runs and their plot; each change narrows both at once. */
@@ -26,7 +31,9 @@ export function RunFilters({ value, changed }: { value: RunFilter; changed: (f: 
   const id = useId();
   const [tasks, setTasks] = useState<{ id: string; name: string }[]>([]);
   useEffect(() => {
-    void invoke('v1.tasks.list', { query: { get_all: true } }).then((a) => a.ok && setTasks(a.data.map((t) => ({ id: t.id, name: t.name }))));
+    void invoke('v1.tasks.list', { query: { get_all: true } }).then(
+      (a) => a.ok && setTasks(a.data.map((t) => ({ id: t.id, name: t.name }))),
+    );
   }, []);
   const set = (change: Partial<RunFilter>) => changed({ ...value, ...change });
   const any = value.status || value.taskId || value.from || value.to;
@@ -36,14 +43,22 @@ export function RunFilters({ value, changed }: { value: RunFilter; changed: (f: 
         <label htmlFor={`${id}-status`}>Status</label>
         <select id={`${id}-status`} value={value.status} onChange={(e) => set({ status: e.target.value })}>
           <option value="">Any</option>
-          {REQUEST_STATUSES.map((s) => <option key={s} value={s}>{s}</option>)}
+          {REQUEST_STATUSES.map((s) => (
+            <option key={s} value={s}>
+              {s}
+            </option>
+          ))}
         </select>
       </div>
       <div className="field">
         <label htmlFor={`${id}-task`}>Task</label>
         <select id={`${id}-task`} value={value.taskId} onChange={(e) => set({ taskId: e.target.value })}>
           <option value="">Any</option>
-          {tasks.map((t) => <option key={t.id} value={t.id}>{t.name}</option>)}
+          {tasks.map((t) => (
+            <option key={t.id} value={t.id}>
+              {t.name}
+            </option>
+          ))}
         </select>
       </div>
       <div className="field">
@@ -54,7 +69,11 @@ export function RunFilters({ value, changed }: { value: RunFilter; changed: (f: 
         <label htmlFor={`${id}-to`}>To</label>
         <input id={`${id}-to`} type="date" value={value.to} onChange={(e) => set({ to: e.target.value })} />
       </div>
-      {any && <button type="button" onClick={() => changed(NO_FILTER)}>Clear</button>}
+      {any && (
+        <button type="button" onClick={() => changed(NO_FILTER)}>
+          Clear
+        </button>
+      )}
     </div>
   );
 }

@@ -3,7 +3,12 @@ import type { RowOf } from '../../../../engine/catalogue';
 import { inZone } from '../../components/times';
 
 type Run = RowOf<'app.requests.list'>;
-const COLOURS: Record<string, string> = { completed: '#1f8a4c', warning: '#c98a00', failed: '#c0392b', aborted: '#7a8699' };
+const COLOURS: Record<string, string> = {
+  completed: '#1f8a4c',
+  warning: '#c98a00',
+  failed: '#c0392b',
+  aborted: '#7a8699',
+};
 const PROBLEM = '#c0392b';
 const W = 720;
 const H = 200;
@@ -30,33 +35,66 @@ export function RunsPlot({ runs }: { runs: Run[] }) {
   const max = Math.max(...done.map(value), measure === 'duration' ? 1000 : 1);
   const x = (t: number) => PAD.left + ((t - t0) / (t1 - t0)) * (W - PAD.left - PAD.right);
   const y = (v: number) => H - PAD.bottom - (v / max) * (H - PAD.top - PAD.bottom);
-  const counts = Object.keys(COLOURS).map((s) => [s, done.filter((r) => r.status === s).length] as const).filter(([, n]) => n);
+  const counts = Object.keys(COLOURS)
+    .map((s) => [s, done.filter((r) => r.status === s).length] as const)
+    .filter(([, n]) => n);
   const problems = done.filter((r) => r.deliveryProblem).length;
   return (
     <figure className="runs-plot">
       <div className="segmented" role="radiogroup" aria-label="Plot">
         {(Object.keys(MEASURES) as Measure[]).map((m) => (
-          <label key={m}><input type="radio" name="runs-measure" checked={measure === m} onChange={() => setMeasure(m)} /> {MEASURES[m]}</label>
+          <label key={m}>
+            <input type="radio" name="runs-measure" checked={measure === m} onChange={() => setMeasure(m)} />{' '}
+            {MEASURES[m]}
+          </label>
         ))}
       </div>
-      <svg viewBox={`0 0 ${W} ${H}`} role="img" aria-label={`${MEASURES[measure]} of the last ${done.length} runs: ${counts.map(([s, n]) => `${n} ${s}`).join(', ')}${problems ? `, ${problems} with a delivery problem` : ''}; the highest ${label(max)}`}>
+      <svg
+        viewBox={`0 0 ${W} ${H}`}
+        role="img"
+        aria-label={`${MEASURES[measure]} of the last ${done.length} runs: ${counts.map(([s, n]) => `${n} ${s}`).join(', ')}${problems ? `, ${problems} with a delivery problem` : ''}; the highest ${label(max)}`}
+      >
         <line x1={PAD.left} y1={H - PAD.bottom} x2={W - PAD.right} y2={H - PAD.bottom} stroke="#c9d3df" />
         <line x1={PAD.left} y1={PAD.top} x2={PAD.left} y2={H - PAD.bottom} stroke="#c9d3df" />
-        <text x={PAD.left - 6} y={PAD.top + 10} textAnchor="end" fontSize="11" fill="#5b6b7f">{label(max)}</text>
-        <text x={PAD.left - 6} y={H - PAD.bottom} textAnchor="end" fontSize="11" fill="#5b6b7f">0</text>
-        <text x={PAD.left} y={H - 8} fontSize="11" fill="#5b6b7f">{inZone(new Date(t0).toISOString())}</text>
-        <text x={W - PAD.right} y={H - 8} textAnchor="end" fontSize="11" fill="#5b6b7f">{inZone(new Date(t1).toISOString())}</text>
+        <text x={PAD.left - 6} y={PAD.top + 10} textAnchor="end" fontSize="11" fill="#5b6b7f">
+          {label(max)}
+        </text>
+        <text x={PAD.left - 6} y={H - PAD.bottom} textAnchor="end" fontSize="11" fill="#5b6b7f">
+          0
+        </text>
+        <text x={PAD.left} y={H - 8} fontSize="11" fill="#5b6b7f">
+          {inZone(new Date(t0).toISOString())}
+        </text>
+        <text x={W - PAD.right} y={H - 8} textAnchor="end" fontSize="11" fill="#5b6b7f">
+          {inZone(new Date(t1).toISOString())}
+        </text>
         {done.map((r, i) => (
-          <circle key={r.id} className={r.deliveryProblem ? 'problem' : undefined} cx={x(times[i])} cy={y(value(r))} r={r.deliveryProblem ? 6 : 4} fill={COLOURS[r.status] ?? '#7a8699'} stroke={r.deliveryProblem ? PROBLEM : 'none'} strokeWidth={2} fillOpacity={r.deliveryProblem ? 0.5 : 1}>
+          <circle
+            key={r.id}
+            className={r.deliveryProblem ? 'problem' : undefined}
+            cx={x(times[i])}
+            cy={y(value(r))}
+            r={r.deliveryProblem ? 6 : 4}
+            fill={COLOURS[r.status] ?? '#7a8699'}
+            stroke={r.deliveryProblem ? PROBLEM : 'none'}
+            strokeWidth={2}
+            fillOpacity={r.deliveryProblem ? 0.5 : 1}
+          >
             <title>{`${r.title}: ${r.status}, ${seconds(r.durationMs!)}, ${r.files.length} file${r.files.length === 1 ? '' : 's'}${r.deliveryProblem ? `; ${r.deliveryProblem}` : ''}`}</title>
           </circle>
         ))}
       </svg>
       <figcaption className="legend">
         {counts.map(([s, n]) => (
-          <span key={s}><i style={{ background: COLOURS[s] }} aria-hidden="true" /> {s} ({n})</span>
+          <span key={s}>
+            <i style={{ background: COLOURS[s] }} aria-hidden="true" /> {s} ({n})
+          </span>
         ))}
-        {problems > 0 && <span><i className="ring" style={{ borderColor: PROBLEM }} aria-hidden="true" /> delivery problem ({problems})</span>}
+        {problems > 0 && (
+          <span>
+            <i className="ring" style={{ borderColor: PROBLEM }} aria-hidden="true" /> delivery problem ({problems})
+          </span>
+        )}
       </figcaption>
     </figure>
   );

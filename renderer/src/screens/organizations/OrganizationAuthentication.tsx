@@ -11,10 +11,16 @@ const providerOptions = async () => {
 };
 
 /** How members of one organization sign in: NTLM, JWT, and which identity providers. */
-export function OrganizationAuthentication({ org }: { org: Pick<RowOf<'v1.organizations.list'>, 'id' | 'displayName' | 'allowNtlm' | 'allowJwt'> }) {
+export function OrganizationAuthentication({
+  org,
+}: {
+  org: Pick<RowOf<'v1.organizations.list'>, 'id' | 'displayName' | 'allowNtlm' | 'allowJwt'>;
+}) {
   const [providers, setProviders] = useState<string[] | null>(null);
   useEffect(() => {
-    void invoke('app.organizations.getAuthentication', { params: { id: org.id } }).then((a) => setProviders(a.ok ? a.data.identityProviders.map((p) => p.id) : []));
+    void invoke('app.organizations.getAuthentication', { params: { id: org.id } }).then((a) =>
+      setProviders(a.ok ? a.data.identityProviders.map((p) => p.id) : []),
+    );
   }, [org.id]);
   if (!providers) return null;
   return (
@@ -31,7 +37,11 @@ export function OrganizationAuthentication({ org }: { org: Pick<RowOf<'v1.organi
         onSubmit={async (v) => {
           const a = await invoke('v1.organizations.updateAuthentication', {
             params: { id: org.id },
-            body: { allowNtlm: flag(v.allowNtlm), allowJwt: flag(v.allowJwt), identityProviders: idList(v.identityProviders) },
+            body: {
+              allowNtlm: flag(v.allowNtlm),
+              allowJwt: flag(v.allowJwt),
+              identityProviders: idList(v.identityProviders),
+            },
           });
           if (a.ok) toastOutcome(a, `Sign-in settings of ${org.displayName} saved.`);
           return submitOutcome(a);

@@ -10,12 +10,22 @@ const fields: FieldDef[] = [
   { name: 'name', label: 'Name', kind: 'text' },
   { name: 'description', label: 'Description', kind: 'textarea' },
 ];
-const body = (v: FormValues) => ({ displayName: text(v.displayName), name: orNull(v.name), description: orNull(v.description), themeId: orNull(v.themeId) ?? DEFAULT_THEME });
+const body = (v: FormValues) => ({
+  displayName: text(v.displayName),
+  name: orNull(v.name),
+  description: orNull(v.description),
+  themeId: orNull(v.themeId) ?? DEFAULT_THEME,
+});
 
 const config = crudConfig({
   title: 'Organizations',
   noun: 'organization',
-  ops: { list: 'v1.organizations.list', create: 'v1.organizations.create', update: 'v1.organizations.update', remove: 'v1.organizations.delete' },
+  ops: {
+    list: 'v1.organizations.list',
+    create: 'v1.organizations.create',
+    update: 'v1.organizations.update',
+    remove: 'v1.organizations.delete',
+  },
   columns: [
     { key: 'displayName', label: 'Display name', sort: 'DisplayName' },
     { key: 'name', label: 'Name', sort: 'Name' },

@@ -11,24 +11,37 @@ export function ProfileScreen() {
       <header className="screen-head">
         <div>
           <h1>Your account</h1>
-          <p className="status-line">{me?.user.fullName}{me?.user.email ? ` · ${me.user.email}` : ''}</p>
+          <p className="status-line">
+            {me?.user.fullName}
+            {me?.user.email ? ` · ${me.user.email}` : ''}
+          </p>
         </div>
       </header>
       <div className="panel">
         <h2>Your password</h2>
         {me?.user.directoryId ? (
-          <p className="hint">You sign in with your directory password: change it where your organization manages it.</p>
+          <p className="hint">
+            You sign in with your directory password: change it where your organization manages it.
+          </p>
         ) : (
           <Form
             fields={[
               { name: 'currentPassword', label: 'Current password', kind: 'password', required: true },
-              { name: 'newPassword', label: 'New password', kind: 'password', required: true, hint: 'At least 8 characters' },
+              {
+                name: 'newPassword',
+                label: 'New password',
+                kind: 'password',
+                required: true,
+                hint: 'At least 8 characters',
+              },
             ]}
             initial={{}}
             submitLabel="Change password"
             clearOnSuccess
             onSubmit={async (v) => {
-              const a = await invoke('app.auth.changePassword', { body: { currentPassword: String(v.currentPassword ?? ''), newPassword: String(v.newPassword ?? '') } });
+              const a = await invoke('app.auth.changePassword', {
+                body: { currentPassword: String(v.currentPassword ?? ''), newPassword: String(v.newPassword ?? '') },
+              });
               if (a.ok) toastSucceeded('Password changed; your other sessions were signed out.');
               return submitOutcome(a);
             }}

@@ -23,9 +23,16 @@ export function NewTemplateReport({ projectId, onCreated }: { projectId: string;
     if (from === 'file' && !file) return setError('Choose a .docx, .xlsx, .pptx or .html file.');
     setBusy(true);
     setError(null);
-    const body = from === 'file'
-      ? { name: reportName, projectId, fileName: file!.name, content: await readFile(file!, 'base64'), encoding: 'base64' as const }
-      : { name: reportName, projectId, starter };
+    const body =
+      from === 'file'
+        ? {
+            name: reportName,
+            projectId,
+            fileName: file!.name,
+            content: await readFile(file!, 'base64'),
+            encoding: 'base64' as const,
+          }
+        : { name: reportName, projectId, starter };
     const a = await invoke('app.reports.createFromTemplate', { body });
     setBusy(false);
     if (!a.ok) {
@@ -40,20 +47,46 @@ export function NewTemplateReport({ projectId, onCreated }: { projectId: string;
   return (
     <fieldset className="new-template" aria-busy={busy}>
       <legend>Or build it in Office</legend>
-      <p className="hint">Use your own Word, Excel, PowerPoint or HTML file with tags, or let Broadsheet write a starter from the app.</p>
+      <p className="hint">
+        Use your own Word, Excel, PowerPoint or HTML file with tags, or let Broadsheet write a starter from the app.
+      </p>
       <label htmlFor="tpl-name">Report name</label>
-      <input id="tpl-name" value={name} onChange={(e) => setName(e.target.value)} placeholder="From the file's name when empty" />
+      <input
+        id="tpl-name"
+        value={name}
+        onChange={(e) => setName(e.target.value)}
+        placeholder="From the file's name when empty"
+      />
       <label htmlFor="tpl-file-input">Template file</label>
-      <input id="tpl-file-input" type="file" accept=".docx,.xlsx,.pptx,.html,.htm" onChange={(e) => setFile(e.target.files?.[0] ?? null)} />
+      <input
+        id="tpl-file-input"
+        type="file"
+        accept=".docx,.xlsx,.pptx,.html,.htm"
+        onChange={(e) => setFile(e.target.files?.[0] ?? null)}
+      />
       <div className="row-actions">
-        <button type="button" onClick={() => void create('file')} disabled={busy || !file}>Create from file</button>
-        <label htmlFor="tpl-starter" className="sr-only">Starter type</label>
+        <button type="button" onClick={() => void create('file')} disabled={busy || !file}>
+          Create from file
+        </button>
+        <label htmlFor="tpl-starter" className="sr-only">
+          Starter type
+        </label>
         <select id="tpl-starter" value={starter} onChange={(e) => setStarter(e.target.value)}>
-          {REPORT_TYPES.map((t) => <option key={t} value={t}>{t}</option>)}
+          {REPORT_TYPES.map((t) => (
+            <option key={t} value={t}>
+              {t}
+            </option>
+          ))}
         </select>
-        <button type="button" onClick={() => void create('starter')} disabled={busy}>Create from a starter</button>
+        <button type="button" onClick={() => void create('starter')} disabled={busy}>
+          Create from a starter
+        </button>
       </div>
-      {error && !problems.length && <div className="error-banner" role="alert">{error}</div>}
+      {error && !problems.length && (
+        <div className="error-banner" role="alert">
+          {error}
+        </div>
+      )}
       <TemplateProblems problems={problems} />
     </fieldset>
   );

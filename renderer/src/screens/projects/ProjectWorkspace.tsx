@@ -21,7 +21,15 @@ const appOptions = async () => {
 };
 
 /** One project: its reports, its connections to analytics apps, and its filters. */
-export function ProjectWorkspace({ projectId, reportId, filterId }: { projectId: string; reportId?: string; filterId?: string }) {
+export function ProjectWorkspace({
+  projectId,
+  reportId,
+  filterId,
+}: {
+  projectId: string;
+  reportId?: string;
+  filterId?: string;
+}) {
   const screenChosen = useNav((s) => s.screenChosen);
   const [project, setProject] = useState<ResultOf<'app.projects.get'> | null>(null);
   const [reports, setReports] = useState<RowOf<'v1.reports.listOwn'>[]>([]);
@@ -47,20 +55,32 @@ export function ProjectWorkspace({ projectId, reportId, filterId }: { projectId:
   useEffect(() => void load(), [load, reportId, filterId]);
 
   const removeReport = async (r: ReportRow) => {
-    const yes = await askConfirm({ title: 'Delete report?', message: `The report “${r.name}” will be deleted with its design. This cannot be undone.`, confirmLabel: 'Delete report' });
+    const yes = await askConfirm({
+      title: 'Delete report?',
+      message: `The report “${r.name}” will be deleted with its design. This cannot be undone.`,
+      confirmLabel: 'Delete report',
+    });
     if (!yes) return;
     toastOutcome(await invoke('app.reports.delete', { params: { id: r.id } }), `Deleted report “${r.name}”.`);
     void load();
   };
   const removeConnection = async (c: { id: string; name: string; appName: string | null }) => {
-    const yes = await askConfirm({ title: 'Remove connection?', message: `The project will no longer reach the app “${c.appName ?? 'unknown'}” through “${c.name}”. Reports using it must be given another connection.`, confirmLabel: 'Remove connection' });
+    const yes = await askConfirm({
+      title: 'Remove connection?',
+      message: `The project will no longer reach the app “${c.appName ?? 'unknown'}” through “${c.name}”. Reports using it must be given another connection.`,
+      confirmLabel: 'Remove connection',
+    });
     if (!yes) return;
     // A connection in use is refused with the reports named: told in a toast, the page stays.
     toastOutcome(await invoke('app.connections.delete', { params: { id: c.id } }), `Removed connection “${c.name}”.`);
     void load();
   };
   const removeFilter = async (f: { id: string; name: string }) => {
-    const yes = await askConfirm({ title: 'Delete filter?', message: `The filter “${f.name}” will be deleted with its steps. This cannot be undone.`, confirmLabel: 'Delete filter' });
+    const yes = await askConfirm({
+      title: 'Delete filter?',
+      message: `The filter “${f.name}” will be deleted with its steps. This cannot be undone.`,
+      confirmLabel: 'Delete filter',
+    });
     if (!yes) return;
     toastOutcome(await invoke('app.filters.delete', { params: { id: f.id } }), `Deleted filter “${f.name}”.`);
     void load();
@@ -68,23 +88,49 @@ export function ProjectWorkspace({ projectId, reportId, filterId }: { projectId:
 
   const setMode = async (on: boolean) => {
     if (on) {
-      const yes = await askConfirm({ title: 'Turn on permissions mode?', message: `Only administrators, the project's creator and the members you add will reach “${project?.name}” and its reports, filters, conditions and tasks.`, confirmLabel: 'Turn on' });
+      const yes = await askConfirm({
+        title: 'Turn on permissions mode?',
+        message: `Only administrators, the project's creator and the members you add will reach “${project?.name}” and its reports, filters, conditions and tasks.`,
+        confirmLabel: 'Turn on',
+      });
       if (!yes) return;
     }
-    toastOutcome(await invoke('v2.projects.updatePermissionsMode', { params: { id: projectId }, query: { value: on ? 'true' : 'false' } }), on ? 'Permissions mode is on: members only.' : 'Permissions mode is off: roles alone decide.');
+    toastOutcome(
+      await invoke('v2.projects.updatePermissionsMode', {
+        params: { id: projectId },
+        query: { value: on ? 'true' : 'false' },
+      }),
+      on ? 'Permissions mode is on: members only.' : 'Permissions mode is off: roles alone decide.',
+    );
     void load();
   };
 
-  if (error) return <div className="error-banner" role="alert">{error}</div>;
+  if (error)
+    return (
+      <div className="error-banner" role="alert">
+        {error}
+      </div>
+    );
   if (!project) return <p className="empty">Loading…</p>;
-  if (reportId) return <ReportDesigner reportId={reportId} projectId={projectId} connections={connections} filters={filters} onBack={() => screenChosen('projects', projectId)} />;
+  if (reportId)
+    return (
+      <ReportDesigner
+        reportId={reportId}
+        projectId={projectId}
+        connections={connections}
+        filters={filters}
+        onBack={() => screenChosen('projects', projectId)}
+      />
+    );
   if (filterId) return <FilterEditor filterId={filterId} onBack={() => screenChosen('projects', projectId)} />;
 
   return (
     <section className="screen">
       <header className="screen-head">
         <div>
-          <a href="#/projects" className="crumb">Projects</a>
+          <a href="#/projects" className="crumb">
+            Projects
+          </a>
           <h1>{project.name}</h1>
         </div>
         <div className="head-actions">
@@ -92,7 +138,9 @@ export function ProjectWorkspace({ projectId, reportId, filterId }: { projectId:
             <input type="checkbox" checked={project.permissionsMode} onChange={(e) => void setMode(e.target.checked)} />
             Members only (permissions mode)
           </label>
-          <button type="button" onClick={() => setGuarding({ kind: 'project', id: projectId, name: project.name })}>Project permissions</button>
+          <button type="button" onClick={() => setGuarding({ kind: 'project', id: projectId, name: project.name })}>
+            Project permissions
+          </button>
         </div>
       </header>
       <div className="columns">
@@ -103,12 +151,37 @@ export function ProjectWorkspace({ projectId, reportId, filterId }: { projectId:
               <li key={r.id}>
                 <a href={`#/projects/${projectId}/reports/${r.id}`}>{r.name}</a>
                 <span className="badge">{r.type}</span>
-                {r.templateFile ? <span className="badge" title={r.templateFile}>template</span> : null}
+                {r.templateFile ? (
+                  <span className="badge" title={r.templateFile}>
+                    template
+                  </span>
+                ) : null}
                 {r.isIteration ? <span className="badge">iterates</span> : null}
                 <span className="card-actions">
-                  <button type="button" className="small" onClick={() => setRenaming(r)} aria-label={`Rename ${r.name}`}>Rename</button>
-                  <button type="button" className="small" onClick={() => setGuarding({ kind: 'report', id: r.id, name: r.name })} aria-label={`Permissions of ${r.name}`}>Permissions</button>
-                  <button type="button" className="small danger" onClick={() => void removeReport(r)} aria-label={`Delete ${r.name}`}>Delete</button>
+                  <button
+                    type="button"
+                    className="small"
+                    onClick={() => setRenaming(r)}
+                    aria-label={`Rename ${r.name}`}
+                  >
+                    Rename
+                  </button>
+                  <button
+                    type="button"
+                    className="small"
+                    onClick={() => setGuarding({ kind: 'report', id: r.id, name: r.name })}
+                    aria-label={`Permissions of ${r.name}`}
+                  >
+                    Permissions
+                  </button>
+                  <button
+                    type="button"
+                    className="small danger"
+                    onClick={() => void removeReport(r)}
+                    aria-label={`Delete ${r.name}`}
+                  >
+                    Delete
+                  </button>
                 </span>
               </li>
             ))}
@@ -123,13 +196,18 @@ export function ProjectWorkspace({ projectId, reportId, filterId }: { projectId:
             submitLabel="Create report"
             clearOnSuccess
             onSubmit={async (v) => {
-              const a = await invoke('v2.reports.create', { body: { name: text(v.name), projectID: projectId, type: text(v.type) } });
+              const a = await invoke('v2.reports.create', {
+                body: { name: text(v.name), projectID: projectId, type: text(v.type) },
+              });
               if (!a.ok) return submitOutcome(a);
               void screenChosen('projects', projectId, 'reports', a.data.id);
               return null;
             }}
           />
-          <NewTemplateReport projectId={projectId} onCreated={(id) => void screenChosen('projects', projectId, 'reports', id)} />
+          <NewTemplateReport
+            projectId={projectId}
+            onCreated={(id) => void screenChosen('projects', projectId, 'reports', id)}
+          />
         </div>
         <div className="panel">
           <h2>Connections</h2>
@@ -137,18 +215,32 @@ export function ProjectWorkspace({ projectId, reportId, filterId }: { projectId:
             {connections.map((c) => (
               <li key={c.id}>
                 {c.name} <span className="badge">{c.appName}</span>
-                <button type="button" className="danger small" aria-label={`Remove connection ${c.name}`} onClick={() => void removeConnection(c)}>Remove</button>
+                <button
+                  type="button"
+                  className="danger small"
+                  aria-label={`Remove connection ${c.name}`}
+                  onClick={() => void removeConnection(c)}
+                >
+                  Remove
+                </button>
               </li>
             ))}
-            {!connections.length && <li className="empty">Connect the project to an analytics app to build reports.</li>}
+            {!connections.length && (
+              <li className="empty">Connect the project to an analytics app to build reports.</li>
+            )}
           </ul>
           <Form
-            fields={[{ name: 'name', label: 'Connection name', kind: 'text', required: true }, { name: 'analyticsAppId', label: 'Analytics app', kind: 'select', required: true, options: appOptions }]}
+            fields={[
+              { name: 'name', label: 'Connection name', kind: 'text', required: true },
+              { name: 'analyticsAppId', label: 'Analytics app', kind: 'select', required: true, options: appOptions },
+            ]}
             initial={{}}
             submitLabel="Add connection"
             clearOnSuccess
             onSubmit={async (v) => {
-              const a = await invoke('app.connections.create', { body: { projectId, name: text(v.name), analyticsAppId: text(v.analyticsAppId) } });
+              const a = await invoke('app.connections.create', {
+                body: { projectId, name: text(v.name), analyticsAppId: text(v.analyticsAppId) },
+              });
               if (!a.ok) return submitOutcome(a);
               void load();
               return null;
@@ -159,10 +251,26 @@ export function ProjectWorkspace({ projectId, reportId, filterId }: { projectId:
             {filters.map((f) => (
               <li key={f.id}>
                 <a href={`#/projects/${projectId}/filters/${f.id}`}>{f.name}</a>
-                <span className="badge">{f.values.length} step{f.values.length === 1 ? '' : 's'}</span>
+                <span className="badge">
+                  {f.values.length} step{f.values.length === 1 ? '' : 's'}
+                </span>
                 <span className="card-actions">
-                  <button type="button" className="small" onClick={() => setGuarding({ kind: 'filter', id: f.id, name: f.name })} aria-label={`Permissions of filter ${f.name}`}>Permissions</button>
-                  <button type="button" className="small danger" onClick={() => void removeFilter(f)} aria-label={`Delete filter ${f.name}`}>Delete</button>
+                  <button
+                    type="button"
+                    className="small"
+                    onClick={() => setGuarding({ kind: 'filter', id: f.id, name: f.name })}
+                    aria-label={`Permissions of filter ${f.name}`}
+                  >
+                    Permissions
+                  </button>
+                  <button
+                    type="button"
+                    className="small danger"
+                    onClick={() => void removeFilter(f)}
+                    aria-label={`Delete filter ${f.name}`}
+                  >
+                    Delete
+                  </button>
                 </span>
               </li>
             ))}
@@ -185,12 +293,18 @@ export function ProjectWorkspace({ projectId, reportId, filterId }: { projectId:
       {renaming && (
         <Dialog title="Rename report" onClose={() => setRenaming(null)}>
           <Form
-            fields={[{ name: 'name', label: 'Name', kind: 'text', required: true }, { name: 'description', label: 'Description', kind: 'textarea' }]}
+            fields={[
+              { name: 'name', label: 'Name', kind: 'text', required: true },
+              { name: 'description', label: 'Description', kind: 'textarea' },
+            ]}
             initial={{ name: renaming.name, description: renaming.description ?? '' }}
             submitLabel="Rename"
             onCancel={() => setRenaming(null)}
             onSubmit={async (v) => {
-              const a = await invoke('v2.reports.update', { params: { id: renaming.id }, body: { name: text(v.name), description: orNull(v.description), isIteration: renaming.isIteration } });
+              const a = await invoke('v2.reports.update', {
+                params: { id: renaming.id },
+                body: { name: text(v.name), description: orNull(v.description), isIteration: renaming.isIteration },
+              });
               if (a.ok) {
                 toastOutcome(a, `Renamed to “${a.data.name}”.`);
                 setRenaming(null);

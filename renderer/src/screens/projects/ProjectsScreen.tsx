@@ -14,7 +14,14 @@ export function ProjectsScreen() {
   const path = useNav((s) => s.path);
   const screenChosen = useNav((s) => s.screenChosen);
   const [version, setVersion] = useState(0);
-  if (path[0]) return <ProjectWorkspace projectId={path[0]} reportId={path[1] === 'reports' ? path[2] : undefined} filterId={path[1] === 'filters' ? path[2] : undefined} />;
+  if (path[0])
+    return (
+      <ProjectWorkspace
+        projectId={path[0]}
+        reportId={path[1] === 'reports' ? path[2] : undefined}
+        filterId={path[1] === 'filters' ? path[2] : undefined}
+      />
+    );
 
   const importFile = async (file: File | undefined) => {
     if (!file) return;
@@ -37,21 +44,39 @@ export function ProjectsScreen() {
     columns: [
       { key: 'name', label: 'Name', sort: 'Name', render: (r) => <a href={`#/projects/${r.id}`}>{r.name}</a> },
       { key: 'description', label: 'Description', sort: 'Description' },
-      { key: 'modifiedDate', label: 'Modified', sort: 'ModifiedDate', render: (r) => (r.modifiedDate ? new Date(r.modifiedDate).toLocaleString() : '') },
+      {
+        key: 'modifiedDate',
+        label: 'Modified',
+        sort: 'ModifiedDate',
+        render: (r) => (r.modifiedDate ? new Date(r.modifiedDate).toLocaleString() : ''),
+      },
     ],
-    creates: [createWith('app.projects.create', {
-      noun: 'project',
-      fields: [{ name: 'name', label: 'Name', kind: 'text', required: true }, { name: 'description', label: 'Description', kind: 'textarea' }],
-      initial: {}, toBody: (v) => ({ name: text(v.name), description: orNull(v.description) }),
-      created: (project) => screenChosen('projects', project.id),
-    })],
+    creates: [
+      createWith('app.projects.create', {
+        noun: 'project',
+        fields: [
+          { name: 'name', label: 'Name', kind: 'text', required: true },
+          { name: 'description', label: 'Description', kind: 'textarea' },
+        ],
+        initial: {},
+        toBody: (v) => ({ name: text(v.name), description: orNull(v.description) }),
+        created: (project) => screenChosen('projects', project.id),
+      }),
+    ],
     rowActions: (row, reload) => (
       <>
-        <button type="button" onClick={() => screenChosen('projects', row.id)}>Open</button>
-        <button type="button" onClick={async () => {
-          const r = await downloadFile('app.projects.export', { params: { id: row.id } });
-          toastOutcome(r, `Exported “${row.name}” as ${r.fileName}.`);
-        }}>Export</button>
+        <button type="button" onClick={() => screenChosen('projects', row.id)}>
+          Open
+        </button>
+        <button
+          type="button"
+          onClick={async () => {
+            const r = await downloadFile('app.projects.export', { params: { id: row.id } });
+            toastOutcome(r, `Exported “${row.name}” as ${r.fileName}.`);
+          }}
+        >
+          Export
+        </button>
         <button
           type="button"
           className="danger"

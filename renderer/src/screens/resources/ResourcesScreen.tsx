@@ -11,17 +11,37 @@ const fields: FieldDef[] = [
   { name: 'organizationId', label: 'Organization', kind: 'select', required: true, options: organizationOptions },
   { name: 'description', label: 'Description', kind: 'textarea' },
 ];
-const body = (v: FormValues) => ({ name: text(v.name), type: choice(RESOURCE_TYPES)(v.type), url: text(v.url), organizationId: text(v.organizationId), description: orNull(v.description) });
+const body = (v: FormValues) => ({
+  name: text(v.name),
+  type: choice(RESOURCE_TYPES)(v.type),
+  url: text(v.url),
+  organizationId: text(v.organizationId),
+  description: orNull(v.description),
+});
 
 const config = crudConfig({
   title: 'Resources',
   noun: 'resource',
-  ops: { list: 'v1.resources.list', create: 'v1.resources.create', update: 'v1.resources.update', remove: 'v1.resources.delete' },
+  ops: {
+    list: 'v1.resources.list',
+    create: 'v1.resources.create',
+    update: 'v1.resources.update',
+    remove: 'v1.resources.delete',
+  },
   columns: [
     { key: 'name', label: 'Name', sort: 'name' },
     { key: 'type', label: 'Type', sort: 'type' },
     // Only http(s) links are accepted by the engine, so the href cannot run script.
-    { key: 'url', label: 'URL', sort: 'url', render: (r) => <a href={r.url} target='_blank' rel='noreferrer noopener'>{r.url}</a> },
+    {
+      key: 'url',
+      label: 'URL',
+      sort: 'url',
+      render: (r) => (
+        <a href={r.url} target="_blank" rel="noreferrer noopener">
+          {r.url}
+        </a>
+      ),
+    },
     { key: 'description', label: 'Description', sort: 'description' },
   ],
   fields,

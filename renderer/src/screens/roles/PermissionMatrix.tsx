@@ -8,10 +8,15 @@ type Role = RowOf<'v1.roles.list'>;
 type Flags = Omit<Role['permissions'], 'id' | 'createdDate' | 'modifiedDate'>;
 type Permission = keyof Flags;
 const META = new Set(['id', 'createdDate', 'modifiedDate']);
-const flagsOf = (p: Role['permissions']): Flags => Object.fromEntries(Object.entries(p).filter(([k]) => !META.has(k))) as Flags;
+const flagsOf = (p: Role['permissions']): Flags =>
+  Object.fromEntries(Object.entries(p).filter(([k]) => !META.has(k))) as Flags;
 
 /** "viewUserDirectory" → "View user directory" */
-const label = (p: string) => p.replace(/([A-Z])/g, ' $1').replace(/^./, (c) => c.toUpperCase()).replace(/ (\w)/g, (_, c: string) => ' ' + c.toLowerCase());
+const label = (p: string) =>
+  p
+    .replace(/([A-Z])/g, ' $1')
+    .replace(/^./, (c) => c.toUpperCase())
+    .replace(/ (\w)/g, (_, c: string) => ' ' + c.toLowerCase());
 
 /** Roles across, permissions down: a tick grants, a click saves that one role. */
 export function PermissionMatrix({ version }: { version: number }) {
@@ -31,7 +36,14 @@ export function PermissionMatrix({ version }: { version: number }) {
     setRoles((all) => all.map((r) => (r.id === role.id ? { ...r, permissions: { ...r.permissions, ...next } } : r)));
     const a = await invoke('v1.roles.update', {
       params: { id: role.id },
-      body: { name: role.name, description: role.description, allProjects: role.allProjects, projects: role.projects, isActive: role.isActive, permissions: next },
+      body: {
+        name: role.name,
+        description: role.description,
+        allProjects: role.allProjects,
+        projects: role.projects,
+        isActive: role.isActive,
+        permissions: next,
+      },
     });
     if (!a.ok) toastFailed(`${role.name} was not changed: ${a.error ?? 'refused'}`);
     await load();
@@ -45,7 +57,11 @@ export function PermissionMatrix({ version }: { version: number }) {
           <thead>
             <tr>
               <th>Permission</th>
-              {roles.map((r) => <th key={r.id} scope="col">{r.name}</th>)}
+              {roles.map((r) => (
+                <th key={r.id} scope="col">
+                  {r.name}
+                </th>
+              ))}
             </tr>
           </thead>
           <tbody>
@@ -54,7 +70,13 @@ export function PermissionMatrix({ version }: { version: number }) {
                 <th scope="row">{label(p)}</th>
                 {roles.map((r) => (
                   <td key={r.id}>
-                    <input type="checkbox" aria-label={`${r.name}: ${label(p)}`} checked={r.permissions[p] === true} disabled={!canEdit} onChange={() => void toggle(r, p)} />
+                    <input
+                      type="checkbox"
+                      aria-label={`${r.name}: ${label(p)}`}
+                      checked={r.permissions[p] === true}
+                      disabled={!canEdit}
+                      onChange={() => void toggle(r, p)}
+                    />
                   </td>
                 ))}
               </tr>

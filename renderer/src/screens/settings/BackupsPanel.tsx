@@ -16,15 +16,31 @@ const KEY_MEANING =
   'With the key, whoever has the backup file can open them: keep such a file as safe as the passwords themselves.';
 
 const SETTINGS: FieldDef[] = [
-  { name: 'folder', label: 'Backup folder', kind: 'text', hint: 'A full path outside the data folder, such as /mnt/backup/broadsheet (another disk is best)' },
+  {
+    name: 'folder',
+    label: 'Backup folder',
+    kind: 'text',
+    hint: 'A full path outside the data folder, such as /mnt/backup/broadsheet (another disk is best)',
+  },
   { name: 'frequency', label: 'Back up on a schedule', kind: 'select', required: true, choices: FREQUENCIES },
   { name: 'atHour', label: 'At hour (0–23, this machine’s time)', kind: 'number', required: true },
   { name: 'weekday', label: 'On (weekly)', kind: 'select', choices: WEEKDAYS },
-  { name: 'keep', label: 'Backups to keep', kind: 'number', required: true, hint: 'The oldest of the scheduled backups go beyond this number' },
+  {
+    name: 'keep',
+    label: 'Backups to keep',
+    kind: 'number',
+    required: true,
+    hint: 'The oldest of the scheduled backups go beyond this number',
+  },
   { name: 'includeSecretKey', label: 'Include the secrets key in backups', kind: 'checkbox' },
 ];
 
-const size = (bytes: number) => (bytes > 1 << 30 ? `${(bytes / (1 << 30)).toFixed(1)} GB` : bytes > 1 << 20 ? `${(bytes / (1 << 20)).toFixed(1)} MB` : `${Math.ceil(bytes / 1024)} KB`);
+const size = (bytes: number) =>
+  bytes > 1 << 30
+    ? `${(bytes / (1 << 30)).toFixed(1)} GB`
+    : bytes > 1 << 20
+      ? `${(bytes / (1 << 20)).toFixed(1)} MB`
+      : `${Math.ceil(bytes / 1024)} KB`;
 const when = (iso: string | null) => inZone(iso) || '—';
 
 /** Backups on demand and on a schedule, and restoring one (checked first, put in place at the next start). */
@@ -37,7 +53,13 @@ export function BackupsPanel() {
     if (a.ok) setOverview(a.data);
   }, []);
   useEffect(() => void load(), [load]);
-  if (!overview) return <div className="panel"><h2>Backups</h2><p className="empty">Loading…</p></div>;
+  if (!overview)
+    return (
+      <div className="panel">
+        <h2>Backups</h2>
+        <p className="empty">Loading…</p>
+      </div>
+    );
 
   const restore = async (file: string, withKey: boolean): Promise<ReturnType<typeof submitOutcome>> => {
     const yes = await askConfirm({
@@ -54,19 +76,40 @@ export function BackupsPanel() {
   return (
     <div className="panel">
       <h2>Backups</h2>
-      {restored && <p className="notice" role="status">{restored}</p>}
+      {restored && (
+        <p className="notice" role="status">
+          {restored}
+        </p>
+      )}
       <p className="status-line">
         Last backup: {when(overview.lastBackupAt)}
-        {overview.lastResult?.error ? ` — failed: ${overview.lastResult.error}` : overview.lastResult?.size ? ` (${size(overview.lastResult.size)})` : ''}. Next scheduled: {when(overview.nextBackupAt)}.
+        {overview.lastResult?.error
+          ? ` — failed: ${overview.lastResult.error}`
+          : overview.lastResult?.size
+            ? ` (${size(overview.lastResult.size)})`
+            : ''}
+        . Next scheduled: {when(overview.nextBackupAt)}.
       </p>
       <Form
-        fields={[{ name: 'file', label: 'Back up now to', kind: 'text', hint: overview.folder ? `Leave blank for a new file in ${overview.folder}` : 'A full path for the backup file (set a folder below to leave it blank)' }]}
+        fields={[
+          {
+            name: 'file',
+            label: 'Back up now to',
+            kind: 'text',
+            hint: overview.folder
+              ? `Leave blank for a new file in ${overview.folder}`
+              : 'A full path for the backup file (set a folder below to leave it blank)',
+          },
+        ]}
         initial={{}}
         submitLabel={busy ? 'Backing up…' : 'Back up now'}
         onSubmit={async (v) => {
           setBusy(true);
-          const a = await invoke('app.backups.create', { body: { file: orNull(v.file) } }).finally(() => setBusy(false));
-          if (a.ok) toastSucceeded(`Backed up to ${a.data.file} (${size(a.data.size)}, ${a.data.seconds.toFixed(1)} s).`);
+          const a = await invoke('app.backups.create', { body: { file: orNull(v.file) } }).finally(() =>
+            setBusy(false),
+          );
+          if (a.ok)
+            toastSucceeded(`Backed up to ${a.data.file} (${size(a.data.size)}, ${a.data.seconds.toFixed(1)} s).`);
           void load();
           return submitOutcome(a);
         }}
@@ -79,8 +122,12 @@ export function BackupsPanel() {
         onSubmit={async (v) => {
           const a = await invoke('app.backups.configure', {
             body: {
-              folder: orNull(v.folder), frequency: choice(FREQUENCIES)(v.frequency), atHour: num(v.atHour) ?? 2, weekday: choice(WEEKDAYS)(v.weekday || 'Sunday'),
-              keep: num(v.keep) ?? 7, includeSecretKey: flag(v.includeSecretKey),
+              folder: orNull(v.folder),
+              frequency: choice(FREQUENCIES)(v.frequency),
+              atHour: num(v.atHour) ?? 2,
+              weekday: choice(WEEKDAYS)(v.weekday || 'Sunday'),
+              keep: num(v.keep) ?? 7,
+              includeSecretKey: flag(v.includeSecretKey),
             },
           });
           if (a.ok) {
@@ -94,26 +141,52 @@ export function BackupsPanel() {
       </Form>
       <h3 className="spaced">Restore</h3>
       {overview.backups.length ? (
-        <div className="table-scroll"><table>
-          <thead><tr><th scope="col">Backup</th><th scope="col">Size</th><th scope="col">Taken</th><th scope="col"><span className="sr-only">Actions</span></th></tr></thead>
-          <tbody>
-            {overview.backups.map((b) => (
-              <tr key={b.file}>
-                <td>{b.name}</td>
-                <td>{size(b.size)}</td>
-                <td>{when(b.modifiedDate)}</td>
-                <td><button type="button" className="small" onClick={() => void restore(b.file, false)}>Restore…</button></td>
+        <div className="table-scroll">
+          <table>
+            <thead>
+              <tr>
+                <th scope="col">Backup</th>
+                <th scope="col">Size</th>
+                <th scope="col">Taken</th>
+                <th scope="col">
+                  <span className="sr-only">Actions</span>
+                </th>
               </tr>
-            ))}
-          </tbody>
-        </table></div>
+            </thead>
+            <tbody>
+              {overview.backups.map((b) => (
+                <tr key={b.file}>
+                  <td>{b.name}</td>
+                  <td>{size(b.size)}</td>
+                  <td>{when(b.modifiedDate)}</td>
+                  <td>
+                    <button type="button" className="small" onClick={() => void restore(b.file, false)}>
+                      Restore…
+                    </button>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
       ) : (
         <p className="empty">No backups in the folder yet.</p>
       )}
       <Form
         fields={[
-          { name: 'file', label: 'Restore from a backup file', kind: 'text', required: true, hint: 'The full path of a .bsbackup file' },
-          { name: 'restoreSecretKey', label: 'Also restore the secrets key it holds', kind: 'checkbox', hint: 'Only for a backup made with its key, restored on another machine' },
+          {
+            name: 'file',
+            label: 'Restore from a backup file',
+            kind: 'text',
+            required: true,
+            hint: 'The full path of a .bsbackup file',
+          },
+          {
+            name: 'restoreSecretKey',
+            label: 'Also restore the secrets key it holds',
+            kind: 'checkbox',
+            hint: 'Only for a backup made with its key, restored on another machine',
+          },
         ]}
         initial={{}}
         submitLabel="Check and restore"

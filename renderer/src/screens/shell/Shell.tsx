@@ -22,7 +22,13 @@ import { HubScreen } from '../hub/HubScreen';
 import { ProfileScreen } from '../profile/ProfileScreen';
 
 type Area = 'Reports' | 'Distribution' | 'Hub' | 'Administration';
-interface ScreenDef { id: ScreenId; label: string; area: Area; op: OpId; render: () => ReactNode }
+interface ScreenDef {
+  id: ScreenId;
+  label: string;
+  area: Area;
+  op: OpId;
+  render: () => ReactNode;
+}
 
 // Each screen shows when the caller may call the operation that lists what it shows; the menu
 // groups them by the work they serve, in this order.
@@ -31,20 +37,74 @@ const SCREENS: ScreenDef[] = [
   { id: 'projects', label: 'Projects', area: 'Reports', op: 'v1.projects.list', render: () => <ProjectsScreen /> },
   { id: 'apps', label: 'Analytics apps', area: 'Reports', op: 'v1.analyticsApps.list', render: () => <AppsScreen /> },
   { id: 'tasks', label: 'Tasks', area: 'Distribution', op: 'v1.tasks.list', render: () => <TasksScreen /> },
-  { id: 'conditions', label: 'Conditions', area: 'Distribution', op: 'v1.conditions.list', render: () => <ConditionsScreen /> },
-  { id: 'monitoring', label: 'Monitoring', area: 'Distribution', op: 'app.requests.list', render: () => <MonitoringScreen /> },
-  { id: 'storage', label: 'Storage services', area: 'Distribution', op: 'v1.storageServices.list', render: () => <StorageServicesScreen /> },
+  {
+    id: 'conditions',
+    label: 'Conditions',
+    area: 'Distribution',
+    op: 'v1.conditions.list',
+    render: () => <ConditionsScreen />,
+  },
+  {
+    id: 'monitoring',
+    label: 'Monitoring',
+    area: 'Distribution',
+    op: 'app.requests.list',
+    render: () => <MonitoringScreen />,
+  },
+  {
+    id: 'storage',
+    label: 'Storage services',
+    area: 'Distribution',
+    op: 'v1.storageServices.list',
+    render: () => <StorageServicesScreen />,
+  },
   { id: 'hub', label: 'Published files', area: 'Hub', op: 'v1.files.list', render: () => <HubScreen /> },
   { id: 'resources', label: 'Resources', area: 'Hub', op: 'v1.resources.list', render: () => <ResourcesScreen /> },
   { id: 'users', label: 'Users', area: 'Administration', op: 'v1.users.list', render: () => <UsersScreen /> },
   { id: 'groups', label: 'Groups', area: 'Administration', op: 'v1.groups.list', render: () => <GroupsScreen /> },
   { id: 'roles', label: 'Roles', area: 'Administration', op: 'v1.roles.list', render: () => <RolesScreen /> },
-  { id: 'organizations', label: 'Organizations', area: 'Administration', op: 'v1.organizations.list', render: () => <OrganizationsScreen /> },
-  { id: 'user-directories', label: 'User directories', area: 'Administration', op: 'v1.userDirectories.list', render: () => <UserDirectoriesScreen /> },
-  { id: 'identity-providers', label: 'Identity providers', area: 'Administration', op: 'v1.identityProviders.list', render: () => <IdentityProvidersScreen /> },
-  { id: 'trusted-origins', label: 'Trusted origins', area: 'Administration', op: 'v1.trustedOrigins.list', render: () => <TrustedOriginsScreen /> },
-  { id: 'api-keys', label: 'API keys', area: 'Administration', op: 'v1.apiKeys.listOwn', render: () => <ApiKeysScreen /> },
-  { id: 'settings', label: 'Settings', area: 'Administration', op: 'app.settings.getAuthenticationMethods', render: () => <SettingsScreen /> },
+  {
+    id: 'organizations',
+    label: 'Organizations',
+    area: 'Administration',
+    op: 'v1.organizations.list',
+    render: () => <OrganizationsScreen />,
+  },
+  {
+    id: 'user-directories',
+    label: 'User directories',
+    area: 'Administration',
+    op: 'v1.userDirectories.list',
+    render: () => <UserDirectoriesScreen />,
+  },
+  {
+    id: 'identity-providers',
+    label: 'Identity providers',
+    area: 'Administration',
+    op: 'v1.identityProviders.list',
+    render: () => <IdentityProvidersScreen />,
+  },
+  {
+    id: 'trusted-origins',
+    label: 'Trusted origins',
+    area: 'Administration',
+    op: 'v1.trustedOrigins.list',
+    render: () => <TrustedOriginsScreen />,
+  },
+  {
+    id: 'api-keys',
+    label: 'API keys',
+    area: 'Administration',
+    op: 'v1.apiKeys.listOwn',
+    render: () => <ApiKeysScreen />,
+  },
+  {
+    id: 'settings',
+    label: 'Settings',
+    area: 'Administration',
+    op: 'app.settings.getAuthenticationMethods',
+    render: () => <SettingsScreen />,
+  },
 ];
 
 /** The fixed frame: the menu grouped by area on the left, the current screen scrolling on the right. */
@@ -71,7 +131,12 @@ export function Shell() {
                 <ul>
                   {entries.map((s) => (
                     <li key={s.id}>
-                      <button type="button" className={s.id === current?.id && !onProfile ? 'active' : ''} aria-current={s.id === current?.id && !onProfile ? 'page' : undefined} onClick={() => screenChosen(s.id)}>
+                      <button
+                        type="button"
+                        className={s.id === current?.id && !onProfile ? 'active' : ''}
+                        aria-current={s.id === current?.id && !onProfile ? 'page' : undefined}
+                        onClick={() => screenChosen(s.id)}
+                      >
                         {s.label}
                       </button>
                     </li>
@@ -82,11 +147,29 @@ export function Shell() {
           })}
         </div>
         <div className="me">
-          <button type="button" className={onProfile ? 'active' : ''} aria-current={onProfile ? 'page' : undefined} onClick={() => screenChosen('profile')} title="Your account: name and password">{me?.user.fullName}</button>
-          <button type="button" onClick={() => void signOutRequested()}>Sign out</button>
+          <button
+            type="button"
+            className={onProfile ? 'active' : ''}
+            aria-current={onProfile ? 'page' : undefined}
+            onClick={() => screenChosen('profile')}
+            title="Your account: name and password"
+          >
+            {me?.user.fullName}
+          </button>
+          <button type="button" onClick={() => void signOutRequested()}>
+            Sign out
+          </button>
         </div>
       </nav>
-      <main className="content" id="content">{onProfile ? <ProfileScreen /> : current ? current.render() : <p className="empty">Your roles give you nothing to administer here.</p>}</main>
+      <main className="content" id="content">
+        {onProfile ? (
+          <ProfileScreen />
+        ) : current ? (
+          current.render()
+        ) : (
+          <p className="empty">Your roles give you nothing to administer here.</p>
+        )}
+      </main>
     </div>
   );
 }

@@ -24,7 +24,19 @@ export function InvitationScreen({ token }: { token: string }) {
   const [done, setDone] = useState<string | null>(null);
   const [check, setCheck] = useState<Check | null>(null);
   useEffect(() => {
-    void invoke('app.invitations.check', { body: { token } }).then((a) => setCheck(a.ok ? a.data : { valid: false, email: null, firstName: null, lastName: null, problem: a.error ?? 'This link cannot be checked now.' }));
+    void invoke('app.invitations.check', { body: { token } }).then((a) =>
+      setCheck(
+        a.ok
+          ? a.data
+          : {
+              valid: false,
+              email: null,
+              firstName: null,
+              lastName: null,
+              problem: a.error ?? 'This link cannot be checked now.',
+            },
+      ),
+    );
   }, [token]);
   const toSignIn = () => {
     location.hash = '#/';
@@ -36,15 +48,27 @@ export function InvitationScreen({ token }: { token: string }) {
         <h1 className="brand">Broadsheet</h1>
         {done ? (
           <>
-            <p className="sub" role="status">Your password is set. Sign in with {done}.</p>
-            <button type="button" className="primary" onClick={toSignIn}>Go to sign-in</button>
+            <p className="sub" role="status">
+              Your password is set. Sign in with {done}.
+            </p>
+            <button type="button" className="primary" onClick={toSignIn}>
+              Go to sign-in
+            </button>
           </>
         ) : !check ? (
-          <p className="sub" role="status">Opening your invitation…</p>
+          <p className="sub" role="status">
+            Opening your invitation…
+          </p>
         ) : !check.valid ? (
           <>
-            <p className="error-banner" role="alert">{check.problem ? `${check.problem.charAt(0).toUpperCase()}${check.problem.slice(1)}.` : 'This link no longer opens.'}</p>
-            <button type="button" onClick={toSignIn}>Go to sign-in</button>
+            <p className="error-banner" role="alert">
+              {check.problem
+                ? `${check.problem.charAt(0).toUpperCase()}${check.problem.slice(1)}.`
+                : 'This link no longer opens.'}
+            </p>
+            <button type="button" onClick={toSignIn}>
+              Go to sign-in
+            </button>
           </>
         ) : (
           <>
@@ -53,13 +77,30 @@ export function InvitationScreen({ token }: { token: string }) {
               fields={[
                 { name: 'firstName', label: 'First name', kind: 'text', required: true },
                 { name: 'lastName', label: 'Last name', kind: 'text' },
-                { name: 'password', label: 'Password', kind: 'password', required: true, hint: 'At least 8 characters' },
+                {
+                  name: 'password',
+                  label: 'Password',
+                  kind: 'password',
+                  required: true,
+                  hint: 'At least 8 characters',
+                },
               ]}
               // The invitation named them after their address; a real name replaces it.
-              initial={{ firstName: check.email && check.firstName === check.email.split('@')[0] ? '' : (check.firstName ?? ''), lastName: check.lastName ?? '', password: '' }}
+              initial={{
+                firstName: check.email && check.firstName === check.email.split('@')[0] ? '' : (check.firstName ?? ''),
+                lastName: check.lastName ?? '',
+                password: '',
+              }}
               submitLabel="Set password"
               onSubmit={async (v) => {
-                const a = await invoke('app.invitations.accept', { body: { token, password: String(v.password ?? ''), firstName: String(v.firstName ?? '') || null, lastName: String(v.lastName ?? '') || null } });
+                const a = await invoke('app.invitations.accept', {
+                  body: {
+                    token,
+                    password: String(v.password ?? ''),
+                    firstName: String(v.firstName ?? '') || null,
+                    lastName: String(v.lastName ?? '') || null,
+                  },
+                });
                 if (a.ok) setDone(a.data.email ?? 'your e-mail address');
                 return submitOutcome(a);
               }}

@@ -10,11 +10,16 @@ export function SignInScreen() {
         <h1 className="brand">Broadsheet</h1>
         <p className="sub">Sign in to design and distribute reports.</p>
         <Form
-          fields={[{ name: 'email', label: 'E-mail', kind: 'email', required: true }, { name: 'password', label: 'Password', kind: 'password', required: true }]}
+          fields={[
+            { name: 'email', label: 'E-mail', kind: 'email', required: true },
+            { name: 'password', label: 'Password', kind: 'password', required: true },
+          ]}
           initial={{ email: '', password: '' }}
           submitLabel="Sign in"
           onSubmit={async (v) => {
-            const a = await invoke('app.auth.login', { body: { email: String(v.email ?? ''), password: String(v.password ?? '') } });
+            const a = await invoke('app.auth.login', {
+              body: { email: String(v.email ?? ''), password: String(v.password ?? '') },
+            });
             if (!a.ok) return submitOutcome(a);
             await signedIn();
             return null;

@@ -12,33 +12,89 @@ const isServer = (v: FormValues) => v.type === 'FTP' || v.type === 'SFTP';
 const fields: FieldDef[] = [
   { name: 'name', label: 'Name', kind: 'text', required: true },
   { name: 'type', label: 'Type', kind: 'select', required: true, choices: STORAGE_TYPES },
-  { name: 'rootPath', label: 'Folder: the root every delivery stays under', kind: 'text', required: true, hint: 'An absolute path of an existing folder, such as /srv/reports or D:\\Reports', shownWhen: isFolder },
+  {
+    name: 'rootPath',
+    label: 'Folder: the root every delivery stays under',
+    kind: 'text',
+    required: true,
+    hint: 'An absolute path of an existing folder, such as /srv/reports or D:\\Reports',
+    shownWhen: isFolder,
+  },
   { name: 'host', label: 'Host', kind: 'text', required: true, shownWhen: isServer },
   { name: 'port', label: 'Port (FTP 21, SFTP 22)', kind: 'number', shownWhen: isServer },
   { name: 'username', label: 'User name', kind: 'text', shownWhen: isServer },
-  { name: 'password', label: 'Password', kind: 'password', hint: 'Stored encrypted; leave blank to keep the one saved', shownWhen: isServer },
-  { name: 'privateKey', label: 'Private key', kind: 'textarea', hint: 'OpenSSH or PEM; stored encrypted; leave blank to keep the one saved', shownWhen: (v) => v.type === 'SFTP' },
-  { name: 'ftpTestDirectoryPath', label: 'Base directory', kind: 'text', hint: 'Deliveries stay under it; for SFTP an absolute path on the server', shownWhen: isServer },
+  {
+    name: 'password',
+    label: 'Password',
+    kind: 'password',
+    hint: 'Stored encrypted; leave blank to keep the one saved',
+    shownWhen: isServer,
+  },
+  {
+    name: 'privateKey',
+    label: 'Private key',
+    kind: 'textarea',
+    hint: 'OpenSSH or PEM; stored encrypted; leave blank to keep the one saved',
+    shownWhen: (v) => v.type === 'SFTP',
+  },
+  {
+    name: 'ftpTestDirectoryPath',
+    label: 'Base directory',
+    kind: 'text',
+    hint: 'Deliveries stay under it; for SFTP an absolute path on the server',
+    shownWhen: isServer,
+  },
   { name: 'passiveMode', label: 'Passive mode', kind: 'checkbox', shownWhen: (v) => v.type === 'FTP' },
-  { name: 'clearHostKey', label: 'Forget the pinned host key (the server was reinstalled)', kind: 'checkbox', hint: 'The next connection pins the key the server offers then', shownWhen: (v) => v.type === 'SFTP' },
+  {
+    name: 'clearHostKey',
+    label: 'Forget the pinned host key (the server was reinstalled)',
+    kind: 'checkbox',
+    hint: 'The next connection pins the key the server offers then',
+    shownWhen: (v) => v.type === 'SFTP',
+  },
   { name: 'description', label: 'Description', kind: 'textarea' },
 ];
 
 const body = (v: FormValues) => ({
-  name: text(v.name), type: choice(STORAGE_TYPES)(v.type), rootPath: orNull(v.rootPath), host: orNull(v.host), port: num(v.port), username: orNull(v.username),
-  password: orNull(v.password), privateKey: orNull(v.privateKey), sftpPort: v.type === 'SFTP' ? num(v.port) : null, ftpTestDirectoryPath: orNull(v.ftpTestDirectoryPath), passiveMode: flag(v.passiveMode), clearHostKey: flag(v.clearHostKey), description: orNull(v.description),
+  name: text(v.name),
+  type: choice(STORAGE_TYPES)(v.type),
+  rootPath: orNull(v.rootPath),
+  host: orNull(v.host),
+  port: num(v.port),
+  username: orNull(v.username),
+  password: orNull(v.password),
+  privateKey: orNull(v.privateKey),
+  sftpPort: v.type === 'SFTP' ? num(v.port) : null,
+  ftpTestDirectoryPath: orNull(v.ftpTestDirectoryPath),
+  passiveMode: flag(v.passiveMode),
+  clearHostKey: flag(v.clearHostKey),
+  description: orNull(v.description),
 });
 
 const config = {
   ...crudConfig({
     title: 'Storage services',
     noun: 'storage service',
-    ops: { list: 'v1.storageServices.list', create: 'app.storageServices.create', update: 'v2.storageServices.update', remove: 'v1.storageServices.delete' },
+    ops: {
+      list: 'v1.storageServices.list',
+      create: 'app.storageServices.create',
+      update: 'v2.storageServices.update',
+      remove: 'v1.storageServices.delete',
+    },
     columns: [
       { key: 'name', label: 'Name', sort: 'Name' },
       { key: 'type', label: 'Type', sort: 'Type' },
-      { key: 'rootPath', label: 'Where', render: (r) => (r.type === 'Folder' ? (r.rootPath ?? '') : `${r.host ?? ''}:${r.port ?? 21}${r.rootPath ?? '/'}`) },
-      { key: 'hostKey', label: 'Host key (SFTP)', render: (r) => r.hostKey ?? (r.type === 'SFTP' ? 'pinned on first connection' : '') },
+      {
+        key: 'rootPath',
+        label: 'Where',
+        render: (r) =>
+          r.type === 'Folder' ? (r.rootPath ?? '') : `${r.host ?? ''}:${r.port ?? 21}${r.rootPath ?? '/'}`,
+      },
+      {
+        key: 'hostKey',
+        label: 'Host key (SFTP)',
+        render: (r) => r.hostKey ?? (r.type === 'SFTP' ? 'pinned on first connection' : ''),
+      },
       { key: 'description', label: 'Description', sort: 'Description' },
     ],
     fields,
@@ -47,10 +103,15 @@ const config = {
     body,
   }),
   rowActions: (r: { id: string; name: string }) => (
-    <button type="button" onClick={async () => {
-      const a = await invoke('app.storageServices.test', { params: { id: r.id } });
-      toastOutcome(a, a.ok ? a.data.message : '');
-    }}>Test connection</button>
+    <button
+      type="button"
+      onClick={async () => {
+        const a = await invoke('app.storageServices.test', { params: { id: r.id } });
+        toastOutcome(a, a.ok ? a.data.message : '');
+      }}
+    >
+      Test connection
+    </button>
   ),
 };
 

@@ -68,7 +68,12 @@ export function TaskDesigner({ taskId }: { taskId: string }) {
     return failed === 0;
   }, [taskId, state, draftRebased]);
 
-  if (error) return <div className="error-banner" role="alert">{error}</div>;
+  if (error)
+    return (
+      <div className="error-banner" role="alert">
+        {error}
+      </div>
+    );
   if (!state || !draft) return <p className="empty">Loading…</p>;
 
   const runNow = async () => {
@@ -90,7 +95,9 @@ export function TaskDesigner({ taskId }: { taskId: string }) {
     <section className="screen">
       <header className="screen-head">
         <div>
-          <a href="#/tasks" className="crumb">Tasks</a>
+          <a href="#/tasks" className="crumb">
+            Tasks
+          </a>
           <h1>{state.task.name}</h1>
           <p className="status-line">
             {s.isActive ? 'Active' : 'Disabled: its schedules do not run'}
@@ -99,31 +106,69 @@ export function TaskDesigner({ taskId }: { taskId: string }) {
           </p>
         </div>
         <div className="head-actions">
-          <button type="button" onClick={undoRequested} disabled={!canUndo} aria-keyshortcuts="Control+Z">Undo</button>
-          <button type="button" onClick={redoRequested} disabled={!canRedo} aria-keyshortcuts="Control+Shift+Z">Redo</button>
-          <button type="button" className={dirty ? 'primary' : ''} onClick={() => void save()} disabled={!dirty || saving}>{saving ? 'Saving…' : 'Save'}</button>
-          <button type="button" onClick={() => setGuarding(true)}>Permissions</button>
-          <button type="button" className={dirty ? '' : 'primary'} onClick={() => void runNow()}>Run now</button>
+          <button type="button" onClick={undoRequested} disabled={!canUndo} aria-keyshortcuts="Control+Z">
+            Undo
+          </button>
+          <button type="button" onClick={redoRequested} disabled={!canRedo} aria-keyshortcuts="Control+Shift+Z">
+            Redo
+          </button>
+          <button
+            type="button"
+            className={dirty ? 'primary' : ''}
+            onClick={() => void save()}
+            disabled={!dirty || saving}
+          >
+            {saving ? 'Saving…' : 'Save'}
+          </button>
+          <button type="button" onClick={() => setGuarding(true)}>
+            Permissions
+          </button>
+          <button type="button" className={dirty ? '' : 'primary'} onClick={() => void runNow()}>
+            Run now
+          </button>
         </div>
       </header>
       {problemList.length > 0 && (
         <div className="error-banner" role="alert">
           Not everything was saved; what is listed stays in your draft:
-          <ul>{problemList.map((p) => <li key={p}>{p}</li>)}</ul>
+          <ul>
+            {problemList.map((p) => (
+              <li key={p}>{p}</li>
+            ))}
+          </ul>
         </div>
       )}
       <div className="columns">
-        <TaskReportsSection projectId={state.task.projectId} items={draft.reports} problems={problems} edited={(reports) => draftEdited({ reports })} />
+        <TaskReportsSection
+          projectId={state.task.projectId}
+          items={draft.reports}
+          problems={problems}
+          edited={(reports) => draftEdited({ reports })}
+        />
         <TaskRecipientsSection items={draft.recipients} edited={(recipients) => draftEdited({ recipients })} />
-        <TaskTriggersSection items={draft.triggers} stored={state.triggers} problems={problems} edited={(triggers) => draftEdited({ triggers })} />
-        <TaskEmailSection email={draft.email} edited={(change, key) => draftEdited({ email: { ...draft.email, ...change } }, key)} />
+        <TaskTriggersSection
+          items={draft.triggers}
+          stored={state.triggers}
+          problems={problems}
+          edited={(triggers) => draftEdited({ triggers })}
+        />
+        <TaskEmailSection
+          email={draft.email}
+          edited={(change, key) => draftEdited({ email: { ...draft.email, ...change } }, key)}
+        />
         <div className="panel">
           <h2>Settings</h2>
-          <DraftFields fields={taskSettingsFields} values={s} onChange={(change, key) => draftEdited({ settings: { ...s, ...change } }, key)} />
+          <DraftFields
+            fields={taskSettingsFields}
+            values={s}
+            onChange={(change, key) => draftEdited({ settings: { ...s, ...change } }, key)}
+          />
         </div>
       </div>
       <TaskDryRunPanel taskId={taskId} dirty={dirty} />
-      {guarding && <PermissionsDialog kind="task" id={taskId} name={state.task.name} onClose={() => setGuarding(false)} />}
+      {guarding && (
+        <PermissionsDialog kind="task" id={taskId} name={state.task.name} onClose={() => setGuarding(false)} />
+      )}
     </section>
   );
 }

@@ -20,30 +20,69 @@ export function TaskDryRunPanel({ taskId, dirty }: { taskId: string; dirty: bool
     <div className="panel dry-run">
       <div className="block-head">
         <h2>Who gets what</h2>
-        <button type="button" onClick={() => void check()} disabled={busy}>{busy ? 'Checking…' : dry ? 'Check again' : 'Check before sending'}</button>
+        <button type="button" onClick={() => void check()} disabled={busy}>
+          {busy ? 'Checking…' : dry ? 'Check again' : 'Check before sending'}
+        </button>
       </div>
-      {dirty && <p className="hint" role="note">This checks the saved task: save your changes to see them here.</p>}
-      {!dry && <p className="empty">See who a run would mail, who would see the files in the hub, and why anyone is left out. Nothing is sent.</p>}
+      {dirty && (
+        <p className="hint" role="note">
+          This checks the saved task: save your changes to see them here.
+        </p>
+      )}
+      {!dry && (
+        <p className="empty">
+          See who a run would mail, who would see the files in the hub, and why anyone is left out. Nothing is sent.
+        </p>
+      )}
       {dry && (
         <>
-          {dry.warnings.map((w) => <p key={w} className="error-banner">{w}</p>)}
+          {dry.warnings.map((w) => (
+            <p key={w} className="error-banner">
+              {w}
+            </p>
+          ))}
           <p className="status-line">
-            Each gets: {dry.files.length ? dry.files.map((f) => `${f.report} as ${f.format}${f.perIterationValue ? ' (one file per iteration value)' : ''}${f.conditions ? ' if its conditions hold' : ''}`).join('; ') : 'nothing (no reports)'}
+            Each gets:{' '}
+            {dry.files.length
+              ? dry.files
+                  .map(
+                    (f) =>
+                      `${f.report} as ${f.format}${f.perIterationValue ? ' (one file per iteration value)' : ''}${f.conditions ? ' if its conditions hold' : ''}`,
+                  )
+                  .join('; ')
+              : 'nothing (no reports)'}
           </p>
           <div className="table-scroll">
             <table>
-              <thead><tr><th>Recipient</th><th>Through</th><th>By e-mail</th><th>In the hub</th><th>Notes</th></tr></thead>
+              <thead>
+                <tr>
+                  <th>Recipient</th>
+                  <th>Through</th>
+                  <th>By e-mail</th>
+                  <th>In the hub</th>
+                  <th>Notes</th>
+                </tr>
+              </thead>
               <tbody>
                 {dry.recipients.map((r) => (
                   <tr key={`${r.name}-${r.email ?? ''}`}>
-                    <td>{r.name}{r.email && r.email !== r.name ? <div className="hint">{r.email}</div> : null}</td>
+                    <td>
+                      {r.name}
+                      {r.email && r.email !== r.name ? <div className="hint">{r.email}</div> : null}
+                    </td>
                     <td>{r.via.join(', ')}</td>
                     <td>{r.byEmail ? 'Yes' : 'No'}</td>
                     <td>{r.inHub ? 'Yes' : 'No'}</td>
                     <td>{r.notes.join('; ')}</td>
                   </tr>
                 ))}
-                {!dry.recipients.length && <tr><td colSpan={5} className="empty">Nobody: add recipients to the task.</td></tr>}
+                {!dry.recipients.length && (
+                  <tr>
+                    <td colSpan={5} className="empty">
+                      Nobody: add recipients to the task.
+                    </td>
+                  </tr>
+                )}
               </tbody>
             </table>
           </div>

@@ -7,13 +7,28 @@ import type { RecipientItem } from './task-draft';
 
 async function userChoices() {
   const a = await invoke('v1.users.list', { query: { get_all: true } });
-  return a.ok ? a.data.map((u) => ({ id: u.id, name: `${u.fullName}${u.email ? ` <${u.email}>` : ''}`, email: u.email, fullName: u.fullName, kind: u.type })) : [];
+  return a.ok
+    ? a.data.map((u) => ({
+        id: u.id,
+        name: `${u.fullName}${u.email ? ` <${u.email}>` : ''}`,
+        email: u.email,
+        fullName: u.fullName,
+        kind: u.type,
+      }))
+    : [];
 }
-const badgeOf = (r: RecipientItem) => (r.type === 'group' ? 'group' : r.userKind === 'recipient' ? 'recipient' : 'user');
+const badgeOf = (r: RecipientItem) =>
+  r.type === 'group' ? 'group' : r.userKind === 'recipient' ? 'recipient' : 'user';
 const labelOf = (r: RecipientItem) => `${r.name}${r.email && r.email !== r.name ? ` <${r.email}>` : ''}`;
 
 /** Users, recipients and groups a task's files go to, each by e-mail and in the hub; part of the task's draft. */
-export function TaskRecipientsSection({ items, edited }: { items: RecipientItem[]; edited: (items: RecipientItem[]) => void }) {
+export function TaskRecipientsSection({
+  items,
+  edited,
+}: {
+  items: RecipientItem[];
+  edited: (items: RecipientItem[]) => void;
+}) {
   const [editing, setEditing] = useState<RecipientItem | null>(null);
   const [note, setNote] = useState<string | null>(null);
   return (
@@ -26,14 +41,32 @@ export function TaskRecipientsSection({ items, edited }: { items: RecipientItem[
             {r.sendEmail && <span className="badge">e-mail</span>}
             {r.seeInHub && <span className="badge">hub</span>}
             <span className="card-actions">
-              <button type="button" className="small" aria-label={`Edit recipient ${r.name}`} onClick={() => setEditing(r)}>Edit</button>
-              <button type="button" className="small danger" aria-label={`Remove recipient ${r.name}`} onClick={() => edited(items.filter((x) => x.key !== r.key))}>Remove</button>
+              <button
+                type="button"
+                className="small"
+                aria-label={`Edit recipient ${r.name}`}
+                onClick={() => setEditing(r)}
+              >
+                Edit
+              </button>
+              <button
+                type="button"
+                className="small danger"
+                aria-label={`Remove recipient ${r.name}`}
+                onClick={() => edited(items.filter((x) => x.key !== r.key))}
+              >
+                Remove
+              </button>
             </span>
           </li>
         ))}
         {items.length === 0 && <li className="empty">Nobody yet: add users or groups below.</li>}
       </ul>
-      {note && <p className="hint" role="status">{note}</p>}
+      {note && (
+        <p className="hint" role="status">
+          {note}
+        </p>
+      )}
       <Form
         fields={RECIPIENT_FIELDS}
         initial={{ sendEmail: true, seeInHub: true }}
@@ -42,16 +75,41 @@ export function TaskRecipientsSection({ items, edited }: { items: RecipientItem[
         onSubmit={async (v) => {
           const [users, groups] = await Promise.all([userChoices(), groupOptions()]);
           const chosen: RecipientItem[] = [
-            ...ids(v.users).map((id) => users.find((u) => u.id === id)).filter((u) => !!u).map((u) => ({ key: u.id, type: 'user' as const, name: u.fullName, email: u.email, userKind: u.kind === 'recipient' ? ('recipient' as const) : ('user' as const), sendEmail: flag(v.sendEmail), seeInHub: flag(v.seeInHub) })),
-            ...ids(v.groups).map((id) => groups.find((g) => g.id === id)).filter((g) => !!g).map((g) => ({ key: g.id, type: 'group' as const, name: g.name, email: null, userKind: null, sendEmail: flag(v.sendEmail), seeInHub: flag(v.seeInHub) })),
+            ...ids(v.users)
+              .map((id) => users.find((u) => u.id === id))
+              .filter((u) => !!u)
+              .map((u) => ({
+                key: u.id,
+                type: 'user' as const,
+                name: u.fullName,
+                email: u.email,
+                userKind: u.kind === 'recipient' ? ('recipient' as const) : ('user' as const),
+                sendEmail: flag(v.sendEmail),
+                seeInHub: flag(v.seeInHub),
+              })),
+            ...ids(v.groups)
+              .map((id) => groups.find((g) => g.id === id))
+              .filter((g) => !!g)
+              .map((g) => ({
+                key: g.id,
+                type: 'group' as const,
+                name: g.name,
+                email: null,
+                userKind: null,
+                sendEmail: flag(v.sendEmail),
+                seeInHub: flag(v.seeInHub),
+              })),
           ];
           if (!chosen.length) return { error: 'Choose at least one user or group', errorDetails: [] };
           // Someone already receiving the files is not added twice: said, and the others are added.
           const already = chosen.filter((c) => items.some((x) => x.key === c.key));
           const fresh = chosen.filter((c) => !items.some((x) => x.key === c.key));
-          if (!fresh.length) return { error: `Already recipients: ${already.map((a) => a.name).join(', ')}`, errorDetails: [] };
+          if (!fresh.length)
+            return { error: `Already recipients: ${already.map((a) => a.name).join(', ')}`, errorDetails: [] };
           edited([...items, ...fresh]);
-          setNote(already.length ? `Already recipients, left as they were: ${already.map((a) => a.name).join(', ')}.` : null);
+          setNote(
+            already.length ? `Already recipients, left as they were: ${already.map((a) => a.name).join(', ')}.` : null,
+          );
           return null;
         }}
       />
@@ -63,7 +121,11 @@ export function TaskRecipientsSection({ items, edited }: { items: RecipientItem[
             submitLabel="Apply"
             onCancel={() => setEditing(null)}
             onSubmit={async (v) => {
-              edited(items.map((x) => (x.key === editing.key ? { ...x, sendEmail: flag(v.sendEmail), seeInHub: flag(v.seeInHub) } : x)));
+              edited(
+                items.map((x) =>
+                  x.key === editing.key ? { ...x, sendEmail: flag(v.sendEmail), seeInHub: flag(v.seeInHub) } : x,
+                ),
+              );
               setEditing(null);
               return null;
             }}
@@ -81,4 +143,7 @@ const RECIPIENT_FIELDS = [
   { name: 'seeInHub', label: 'In the hub', kind: 'checkbox' as const },
 ];
 
-const EDIT_FIELDS = [{ name: 'sendEmail', label: 'Send the files by e-mail', kind: 'checkbox' as const }, { name: 'seeInHub', label: 'Show the files in the hub', kind: 'checkbox' as const }];
+const EDIT_FIELDS = [
+  { name: 'sendEmail', label: 'Send the files by e-mail', kind: 'checkbox' as const },
+  { name: 'seeInHub', label: 'Show the files in the hub', kind: 'checkbox' as const },
+];

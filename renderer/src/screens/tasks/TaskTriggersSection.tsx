@@ -13,72 +13,151 @@ type StoredTrigger = RowOf<'v1.taskTriggers.list'>;
 const FREQUENCIES = SCHEDULE_FREQUENCIES;
 type Frequency = (typeof FREQUENCIES)[number];
 const DAYS = WEEKDAYS;
-const AT: FieldDef[] = [{ name: 'atHour', label: 'At hour (0–23)', kind: 'number', required: true }, { name: 'atMinut', label: 'At minute (0–59)', kind: 'number', required: true }];
+const AT: FieldDef[] = [
+  { name: 'atHour', label: 'At hour (0–23)', kind: 'number', required: true },
+  { name: 'atMinut', label: 'At minute (0–59)', kind: 'number', required: true },
+];
 // A schedule asks only what its frequency needs.
 const FIELDS_BY_FREQUENCY: Record<Frequency, FieldDef[]> = {
   Once: [],
-  Hourly: [{ name: 'everyHours', label: 'Every N hours', kind: 'number', required: true }, { name: 'fromHour', label: 'From hour', kind: 'number' }, { name: 'toHour', label: 'To hour', kind: 'number' }],
+  Hourly: [
+    { name: 'everyHours', label: 'Every N hours', kind: 'number', required: true },
+    { name: 'fromHour', label: 'From hour', kind: 'number' },
+    { name: 'toHour', label: 'To hour', kind: 'number' },
+  ],
   Daily: AT,
   Weekly: [{ name: 'weeklyDays', label: 'On', kind: 'multi', required: true, choices: DAYS }, ...AT],
   Monthly: [{ name: 'day', label: 'Day of the month (31: the last day)', kind: 'number', required: true }, ...AT],
-  Yearly: [{ name: 'month', label: 'Month (1–12)', kind: 'number', required: true }, { name: 'day', label: 'Day', kind: 'number', required: true }, ...AT],
+  Yearly: [
+    { name: 'month', label: 'Month (1–12)', kind: 'number', required: true },
+    { name: 'day', label: 'Day', kind: 'number', required: true },
+    ...AT,
+  ],
 };
-const RANGES: Record<string, [number, number]> = { atHour: [0, 23], atMinut: [0, 59], everyHours: [1, 23], fromHour: [0, 23], toHour: [0, 23], day: [1, 31], month: [1, 12] };
+const RANGES: Record<string, [number, number]> = {
+  atHour: [0, 23],
+  atMinut: [0, 59],
+  everyHours: [1, 23],
+  fromHour: [0, 23],
+  toHour: [0, 23],
+  day: [1, 31],
+  month: [1, 12],
+};
 const PERIOD: FieldDef[] = [
   { name: 'startDate', label: 'Starts (your time; a Once schedule runs then)', kind: 'datetime', required: true },
-  { name: 'endDate', label: 'Ends (your time)', kind: 'datetime', hint: 'Leave blank to keep running until you turn it off' },
+  {
+    name: 'endDate',
+    label: 'Ends (your time)',
+    kind: 'datetime',
+    hint: 'Leave blank to keep running until you turn it off',
+  },
   { name: 'isActive', label: 'Active', kind: 'checkbox' },
 ];
 const scheduleFields = (f: Frequency): FieldDef[] => [
   { name: 'name', label: 'Name', kind: 'text', required: true },
   ...FIELDS_BY_FREQUENCY[f],
-  { name: 'timeZone', label: 'Time zone', kind: 'text', required: true, hint: 'An IANA zone, such as Europe/Paris; hours above are in it' },
+  {
+    name: 'timeZone',
+    label: 'Time zone',
+    kind: 'text',
+    required: true,
+    hint: 'An IANA zone, such as Europe/Paris; hours above are in it',
+  },
   ...PERIOD,
 ];
 const appOptions = async (): Promise<Option[]> => {
   const a = await invoke('v1.analyticsApps.list', { query: { get_all: true } });
   return a.ok ? a.data.map((x) => ({ id: x.appId, name: x.name })) : [];
 };
-const EVENT_FIELDS: FieldDef[] = [{ name: 'name', label: 'Name', kind: 'text', required: true }, { name: 'appId', label: 'When this app reloads', kind: 'select', required: true, options: appOptions }, ...PERIOD];
+const EVENT_FIELDS: FieldDef[] = [
+  { name: 'name', label: 'Name', kind: 'text', required: true },
+  { name: 'appId', label: 'When this app reloads', kind: 'select', required: true, options: appOptions },
+  ...PERIOD,
+];
 
 const formOf = (t: TriggerItem | null): FormValues => {
   const now = new Date();
-  if (!t) return { atHour: 7, atMinut: 0, everyHours: 1, fromHour: 8, toHour: 18, day: 1, month: 1, timeZone: hereZone, startDate: localInput(now), endDate: '', isActive: true };
+  if (!t)
+    return {
+      atHour: 7,
+      atMinut: 0,
+      everyHours: 1,
+      fromHour: 8,
+      toHour: 18,
+      day: 1,
+      month: 1,
+      timeZone: hereZone,
+      startDate: localInput(now),
+      endDate: '',
+      isActive: true,
+    };
   return {
-    ...t, weeklyDays: (t.weeklyDays ?? '').split(',').map((d) => d.trim()).filter(Boolean),
-    startDate: localInput(t.startDate), endDate: t.endDate ? localInput(t.endDate) : '',
+    ...t,
+    weeklyDays: (t.weeklyDays ?? '')
+      .split(',')
+      .map((d) => d.trim())
+      .filter(Boolean),
+    startDate: localInput(t.startDate),
+    endDate: t.endDate ? localInput(t.endDate) : '',
   };
 };
 
 /** The dialog's values as a trigger of the draft, or the problems beside its fields (as the engine checks them). */
-function triggerOf(v: FormValues, was: TriggerItem | null, type: TriggerItem['type'], frequency: Frequency, others: TriggerItem[]): TriggerItem | SubmitOutcome {
+function triggerOf(
+  v: FormValues,
+  was: TriggerItem | null,
+  type: TriggerItem['type'],
+  frequency: Frequency,
+  others: TriggerItem[],
+): TriggerItem | SubmitOutcome {
   const shown = new Set(type === 'Schedule' ? FIELDS_BY_FREQUENCY[frequency].map((f) => f.name) : []);
   const pick = (name: string) => (shown.has(name) ? num(v[name]) : null);
   const problems: { field: string; message: string }[] = [];
   if (!text(v.name).trim()) problems.push({ field: 'name', message: 'is required' });
-  else if (others.some((o) => o.name.trim().toLowerCase() === text(v.name).trim().toLowerCase())) problems.push({ field: 'name', message: 'is already the name of another trigger of this task' });
+  else if (others.some((o) => o.name.trim().toLowerCase() === text(v.name).trim().toLowerCase()))
+    problems.push({ field: 'name', message: 'is already the name of another trigger of this task' });
   for (const name of shown) {
     const range = RANGES[name];
     const n = pick(name);
     if (range && (n === null || !Number.isInteger(n) || n < range[0] || n > range[1])) {
-      if (n !== null || FIELDS_BY_FREQUENCY[frequency].find((f) => f.name === name)?.required) problems.push({ field: name, message: `must be a whole number from ${range[0]} to ${range[1]}` });
+      if (n !== null || FIELDS_BY_FREQUENCY[frequency].find((f) => f.name === name)?.required)
+        problems.push({ field: name, message: `must be a whole number from ${range[0]} to ${range[1]}` });
     }
   }
-  if (shown.has('weeklyDays') && !ids(v.weeklyDays).length) problems.push({ field: 'weeklyDays', message: 'needs at least one day' });
-  if (type === 'Schedule' && !isTimeZone(text(v.timeZone))) problems.push({ field: 'timeZone', message: 'must be an IANA time zone, such as Europe/Paris' });
+  if (shown.has('weeklyDays') && !ids(v.weeklyDays).length)
+    problems.push({ field: 'weeklyDays', message: 'needs at least one day' });
+  if (type === 'Schedule' && !isTimeZone(text(v.timeZone)))
+    problems.push({ field: 'timeZone', message: 'must be an IANA time zone, such as Europe/Paris' });
   if (type === 'ExternalEvent' && !v.appId) problems.push({ field: 'appId', message: 'is required' });
   const start = instant(v.startDate);
   const end = orNull(v.endDate) ? instant(v.endDate) : null;
   if (Number.isNaN(Date.parse(start))) problems.push({ field: 'startDate', message: 'is required' });
-  if (end && Date.parse(end) <= Date.parse(start)) problems.push({ field: 'endDate', message: 'must be after the start' });
+  if (end && Date.parse(end) <= Date.parse(start))
+    problems.push({ field: 'endDate', message: 'must be after the start' });
   if (problems.length) return { error: 'Check the fields marked', errorDetails: problems };
   return {
-    key: was?.key ?? newKey(), type, name: text(v.name).trim(), isActive: flag(v.isActive), timeZone: type === 'Schedule' ? text(v.timeZone) : (was?.timeZone ?? null),
-    frequency: type === 'Schedule' ? frequency : null, day: pick('day'), month: pick('month'), atHour: pick('atHour'), atMinut: pick('atMinut'),
-    everyHours: pick('everyHours'), fromHour: pick('fromHour'), fromMinut: shown.has('fromHour') ? 0 : null, toHour: pick('toHour'), toMinut: shown.has('toHour') ? 0 : null,
+    key: was?.key ?? newKey(),
+    type,
+    name: text(v.name).trim(),
+    isActive: flag(v.isActive),
+    timeZone: type === 'Schedule' ? text(v.timeZone) : (was?.timeZone ?? null),
+    frequency: type === 'Schedule' ? frequency : null,
+    day: pick('day'),
+    month: pick('month'),
+    atHour: pick('atHour'),
+    atMinut: pick('atMinut'),
+    everyHours: pick('everyHours'),
+    fromHour: pick('fromHour'),
+    fromMinut: shown.has('fromHour') ? 0 : null,
+    toHour: pick('toHour'),
+    toMinut: shown.has('toHour') ? 0 : null,
     weeklyDays: shown.has('weeklyDays') ? DAYS.filter((d) => ids(v.weeklyDays).includes(d)).join(', ') : null,
-    startDate: start, endDate: end, appId: type === 'ExternalEvent' ? text(v.appId) : null, description: was?.description ?? null,
-    execution: was?.execution ?? null, priority: was?.priority ?? null,
+    startDate: start,
+    endDate: end,
+    appId: type === 'ExternalEvent' ? text(v.appId) : null,
+    description: was?.description ?? null,
+    execution: was?.execution ?? null,
+    priority: was?.priority ?? null,
   };
 }
 
@@ -90,7 +169,12 @@ function NextRuns({ stored }: { stored: StoredTrigger }) {
       <ol className="next-runs">
         {stored.nextRuns.map((r) => {
           const here = alsoHere(r, zone);
-          return <li key={r}>{inZone(r, zone, 'full')}{here && <span className="hint"> · {here}</span>}</li>;
+          return (
+            <li key={r}>
+              {inZone(r, zone, 'full')}
+              {here && <span className="hint"> · {here}</span>}
+            </li>
+          );
         })}
       </ol>
     </details>
@@ -98,12 +182,25 @@ function NextRuns({ stored }: { stored: StoredTrigger }) {
 }
 
 /** When a task runs: schedules (with their sentence and next five runs, zone named) and app reloads, edited in place. */
-export function TaskTriggersSection({ items, stored, problems, edited }: { items: TriggerItem[]; stored: Record<string, StoredTrigger>; problems: SaveProblems; edited: (items: TriggerItem[]) => void }) {
+export function TaskTriggersSection({
+  items,
+  stored,
+  problems,
+  edited,
+}: {
+  items: TriggerItem[];
+  stored: Record<string, StoredTrigger>;
+  problems: SaveProblems;
+  edited: (items: TriggerItem[]) => void;
+}) {
   const [open, setOpen] = useState<{ item: TriggerItem | null; type: TriggerItem['type'] } | null>(null);
   const [frequency, setFrequency] = useState<Frequency>('Daily');
-  const fields = useMemo(() => (open?.type === 'ExternalEvent' ? EVENT_FIELDS : scheduleFields(frequency)), [open, frequency]);
+  const fields = useMemo(
+    () => (open?.type === 'ExternalEvent' ? EVENT_FIELDS : scheduleFields(frequency)),
+    [open, frequency],
+  );
   const start = (item: TriggerItem | null, type: TriggerItem['type']) => {
-    setFrequency(((item?.frequency as Frequency) ?? 'Daily'));
+    setFrequency((item?.frequency as Frequency) ?? 'Daily');
     setOpen({ item, type });
   };
   return (
@@ -111,8 +208,12 @@ export function TaskTriggersSection({ items, stored, problems, edited }: { items
       <div className="block-head">
         <h2>When it runs</h2>
         <span className="card-actions">
-          <button type="button" className="small" onClick={() => start(null, 'Schedule')}>Add schedule</button>
-          <button type="button" className="small" onClick={() => start(null, 'ExternalEvent')}>Add reload event</button>
+          <button type="button" className="small" onClick={() => start(null, 'Schedule')}>
+            Add schedule
+          </button>
+          <button type="button" className="small" onClick={() => start(null, 'ExternalEvent')}>
+            Add reload event
+          </button>
         </span>
       </div>
       <ul className="cards">
@@ -122,14 +223,31 @@ export function TaskTriggersSection({ items, stored, problems, edited }: { items
           const unchanged = !!saved && JSON.stringify(triggerItemOf(saved)) === JSON.stringify(t);
           return (
             <li key={t.key} className={problems[t.key] ? 'stacked invalid' : 'stacked'}>
-              <strong>{t.name}</strong> <span className="badge">{t.type === 'Schedule' ? 'schedule' : 'on reload'}</span>
+              <strong>{t.name}</strong>{' '}
+              <span className="badge">{t.type === 'Schedule' ? 'schedule' : 'on reload'}</span>
               {!t.isActive && <span className="badge">off</span>}
               <span className="card-actions">
-                <button type="button" className="small" aria-label={`Edit trigger ${t.name}`} onClick={() => start(t, t.type)}>Edit</button>
-                <button type="button" className="small danger" aria-label={`Delete trigger ${t.name}`} onClick={() => edited(items.filter((x) => x.key !== t.key))}>Delete</button>
+                <button
+                  type="button"
+                  className="small"
+                  aria-label={`Edit trigger ${t.name}`}
+                  onClick={() => start(t, t.type)}
+                >
+                  Edit
+                </button>
+                <button
+                  type="button"
+                  className="small danger"
+                  aria-label={`Delete trigger ${t.name}`}
+                  onClick={() => edited(items.filter((x) => x.key !== t.key))}
+                >
+                  Delete
+                </button>
               </span>
               <div className="hint">
-                {saved && unchanged ? `${saved.summary ?? `When the app ${saved.appId} reloads`}.` : 'Changed: its sentence and next runs show after Save.'}
+                {saved && unchanged
+                  ? `${saved.summary ?? `When the app ${saved.appId} reloads`}.`
+                  : 'Changed: its sentence and next runs show after Save.'}
                 {` From ${inZone(t.startDate)}${t.endDate ? ` until ${inZone(t.endDate)}` : ', no end date'}.`}
               </div>
               {saved && unchanged && saved.nextRuns.length > 0 && <NextRuns stored={saved} />}
@@ -137,15 +255,30 @@ export function TaskTriggersSection({ items, stored, problems, edited }: { items
             </li>
           );
         })}
-        {items.length === 0 && <li className="empty">Runs only when started by hand: add a schedule or a reload event.</li>}
+        {items.length === 0 && (
+          <li className="empty">Runs only when started by hand: add a schedule or a reload event.</li>
+        )}
       </ul>
       {open && (
-        <Dialog title={open.item ? `Edit ${open.item.name}` : open.type === 'Schedule' ? 'Add a schedule' : 'Add a reload event'} onClose={() => setOpen(null)}>
+        <Dialog
+          title={
+            open.item ? `Edit ${open.item.name}` : open.type === 'Schedule' ? 'Add a schedule' : 'Add a reload event'
+          }
+          onClose={() => setOpen(null)}
+        >
           {open.type === 'Schedule' && (
             <div className="field">
               <label htmlFor="schedule-frequency">Frequency</label>
-              <select id="schedule-frequency" value={frequency} onChange={(e) => setFrequency(e.target.value as Frequency)}>
-                {FREQUENCIES.map((f) => <option key={f} value={f}>{f}</option>)}
+              <select
+                id="schedule-frequency"
+                value={frequency}
+                onChange={(e) => setFrequency(e.target.value as Frequency)}
+              >
+                {FREQUENCIES.map((f) => (
+                  <option key={f} value={f}>
+                    {f}
+                  </option>
+                ))}
               </select>
             </div>
           )}
@@ -156,7 +289,13 @@ export function TaskTriggersSection({ items, stored, problems, edited }: { items
             submitLabel={open.item ? 'Apply' : open.type === 'Schedule' ? 'Add schedule' : 'Add reload event'}
             onCancel={() => setOpen(null)}
             onSubmit={async (v) => {
-              const next = triggerOf(v, open.item, open.type, frequency, items.filter((x) => x.key !== open.item?.key));
+              const next = triggerOf(
+                v,
+                open.item,
+                open.type,
+                frequency,
+                items.filter((x) => x.key !== open.item?.key),
+              );
               if (!next || !('key' in next)) return next;
               edited(open.item ? items.map((x) => (x.key === next.key ? next : x)) : [...items, next]);
               setOpen(null);

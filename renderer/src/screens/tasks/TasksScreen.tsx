@@ -18,22 +18,49 @@ const config: ResourceConfig<'v1.tasks.list'> = {
     { key: 'description', label: 'Description', sort: 'Description' },
     { key: 'isActive', label: 'Active', sort: 'IsActive', render: (r) => (r.isActive ? 'Yes' : 'No') },
     { key: 'testMode', label: 'Test mode', render: (r) => (r.testMode ? 'On' : '') },
-    { key: 'modifiedDate', label: 'Changed', sort: 'ModifiedDate', render: (r) => (r.modifiedDate ? new Date(r.modifiedDate).toLocaleString() : '') },
+    {
+      key: 'modifiedDate',
+      label: 'Changed',
+      sort: 'ModifiedDate',
+      render: (r) => (r.modifiedDate ? new Date(r.modifiedDate).toLocaleString() : ''),
+    },
   ],
   creates: [
     createWith('v1.tasks.create', {
       noun: 'task',
-      fields: [{ name: 'name', label: 'Name', kind: 'text', required: true }, { name: 'projectId', label: 'Project', kind: 'select', required: true, options: projectOptions }, { name: 'description', label: 'Description', kind: 'textarea' }],
+      fields: [
+        { name: 'name', label: 'Name', kind: 'text', required: true },
+        { name: 'projectId', label: 'Project', kind: 'select', required: true, options: projectOptions },
+        { name: 'description', label: 'Description', kind: 'textarea' },
+      ],
       initial: {},
       toBody: (v) => ({ name: text(v.name), projectId: text(v.projectId), description: orNull(v.description) }),
       // A new task opens in its designer: it needs reports, recipients and a schedule.
       created: (t) => void useNav.getState().screenChosen('tasks', t.id),
     }),
   ],
-  update: updateWith('v1.tasks.update', { fields: taskSettingsFields, toForm: (r) => ({ ...r }), toBody: taskSettingsBody }),
-  remove: { op: 'app.tasks.delete', consequence: () => 'Its reports, recipients and schedules go with it; its past runs stay in the monitoring history.' },
+  update: updateWith('v1.tasks.update', {
+    fields: taskSettingsFields,
+    toForm: (r) => ({ ...r }),
+    toBody: taskSettingsBody,
+  }),
+  remove: {
+    op: 'app.tasks.delete',
+    consequence: () =>
+      'Its reports, recipients and schedules go with it; its past runs stay in the monitoring history.',
+  },
   rowActions: (r) => (
-    <button type="button" onClick={async () => toastOutcome(await invoke('v2.requests.run', { params: { id: r.id } }), `Started “${r.name}”; follow it under Monitoring.`)}>Run now</button>
+    <button
+      type="button"
+      onClick={async () =>
+        toastOutcome(
+          await invoke('v2.requests.run', { params: { id: r.id } }),
+          `Started “${r.name}”; follow it under Monitoring.`,
+        )
+      }
+    >
+      Run now
+    </button>
   ),
 };
 

@@ -1,8 +1,25 @@
 import { invoke } from '../../bridge';
 import type { ResultOf, RowOf } from '../../../../engine/catalogue';
-import type { EmailDraft, MailChoice, RecipientItem, ReportItem, SettingsDraft, TaskDraft, TriggerItem } from '../../stores/tasks/task-draft.store';
+import type {
+  EmailDraft,
+  MailChoice,
+  RecipientItem,
+  ReportItem,
+  SettingsDraft,
+  TaskDraft,
+  TriggerItem,
+} from '../../stores/tasks/task-draft.store';
 
-export type { EmailDraft, MailChoice, RecipientItem, ReportItem, SettingsDraft, StorageTarget, TaskDraft, TriggerItem } from '../../stores/tasks/task-draft.store';
+export type {
+  EmailDraft,
+  MailChoice,
+  RecipientItem,
+  ReportItem,
+  SettingsDraft,
+  StorageTarget,
+  TaskDraft,
+  TriggerItem,
+} from '../../stores/tasks/task-draft.store';
 export { MAIL_CHOICES } from '../../stores/tasks/task-draft.store';
 
 // A task as one draft: its settings, its e-mail, and its lists (reports, recipients, triggers) as
@@ -24,30 +41,79 @@ export interface TaskState {
 export const isNewKey = (key: string) => key.startsWith('new-');
 export const newKey = () => `new-${crypto.randomUUID()}`;
 
-const mailOf = (r: Pick<ServerReport, 'emailAttachment' | 'emailEmbedment'>): MailChoice => (r.emailEmbedment ? 'In the body' : r.emailAttachment ? 'Attached' : 'Not mailed');
+const mailOf = (r: Pick<ServerReport, 'emailAttachment' | 'emailEmbedment'>): MailChoice =>
+  r.emailEmbedment ? 'In the body' : r.emailAttachment ? 'Attached' : 'Not mailed';
 
 export const reportItemOf = (r: ServerReport): ReportItem => ({
-  key: r.id, reportId: r.reportId, reportName: r.reportName ?? 'a deleted report', format: r.format, filterIds: r.filterIds, conditionIds: r.conditionIds,
-  eachIteration: r.evaluateConditionForEachIteration, hasPassword: r.hasFileOpenPassword, newPassword: null,
-  storage: r.storageServices.map((s) => ({ fileStorageServiceId: s.fileStorageServiceId, path: s.path, siteUrl: s.siteUrl, zipFiles: s.zipFiles })),
-  folderVariable: r.folderVariable, mail: mailOf(r), zipEmailFiles: r.zipEmailFiles, recipientsVariable: r.recipientsVariable,
-  hubFolderId: r.publishToServiceHub ? r.hubFolderId : null, hubMax: r.maxFileOccurrences, hubUserVariable: r.hubAuthorizedUserVariable,
+  key: r.id,
+  reportId: r.reportId,
+  reportName: r.reportName ?? 'a deleted report',
+  format: r.format,
+  filterIds: r.filterIds,
+  conditionIds: r.conditionIds,
+  eachIteration: r.evaluateConditionForEachIteration,
+  hasPassword: r.hasFileOpenPassword,
+  newPassword: null,
+  storage: r.storageServices.map((s) => ({
+    fileStorageServiceId: s.fileStorageServiceId,
+    path: s.path,
+    siteUrl: s.siteUrl,
+    zipFiles: s.zipFiles,
+  })),
+  folderVariable: r.folderVariable,
+  mail: mailOf(r),
+  zipEmailFiles: r.zipEmailFiles,
+  recipientsVariable: r.recipientsVariable,
+  hubFolderId: r.publishToServiceHub ? r.hubFolderId : null,
+  hubMax: r.maxFileOccurrences,
+  hubUserVariable: r.hubAuthorizedUserVariable,
 });
 
 export const recipientItemOf = (r: ServerRecipient): RecipientItem => ({
-  key: r.id, type: r.type, name: r.name ?? r.emailAddress ?? 'someone deleted', email: r.emailAddress, userKind: r.userKind, sendEmail: r.sendEmail, seeInHub: r.seeInHub,
+  key: r.id,
+  type: r.type,
+  name: r.name ?? r.emailAddress ?? 'someone deleted',
+  email: r.emailAddress,
+  userKind: r.userKind,
+  sendEmail: r.sendEmail,
+  seeInHub: r.seeInHub,
 });
 
 export const triggerItemOf = (t: ServerTrigger): TriggerItem => ({
-  key: t.id, type: t.type, name: t.name, isActive: t.isActive, timeZone: t.timeZone, frequency: t.frequency, day: t.day, month: t.month,
-  atHour: t.atHour, atMinut: t.atMinut, everyHours: t.everyHours, fromHour: t.fromHour, fromMinut: t.fromMinut, toHour: t.toHour, toMinut: t.toMinut,
-  weeklyDays: t.weeklyDays, startDate: t.startDate ?? new Date(0).toISOString(), endDate: t.endDate, appId: t.appId, description: t.description,
-  execution: t.execution, priority: t.priority,
+  key: t.id,
+  type: t.type,
+  name: t.name,
+  isActive: t.isActive,
+  timeZone: t.timeZone,
+  frequency: t.frequency,
+  day: t.day,
+  month: t.month,
+  atHour: t.atHour,
+  atMinut: t.atMinut,
+  everyHours: t.everyHours,
+  fromHour: t.fromHour,
+  fromMinut: t.fromMinut,
+  toHour: t.toHour,
+  toMinut: t.toMinut,
+  weeklyDays: t.weeklyDays,
+  startDate: t.startDate ?? new Date(0).toISOString(),
+  endDate: t.endDate,
+  appId: t.appId,
+  description: t.description,
+  execution: t.execution,
+  priority: t.priority,
 });
 
 export const settingsOf = (t: TaskDto): SettingsDraft => ({
-  name: t.name, description: t.description, isActive: t.isActive, testMode: t.testMode, testModeRecipients: t.testModeRecipients,
-  sendNotifications: t.sendNotifications, notifyIfError: t.notifyIfError, notifyIfWarning: t.notifyIfWarning, notifyIfSuccess: t.notifyIfSuccess,
+  name: t.name,
+  description: t.description,
+  isActive: t.isActive,
+  testMode: t.testMode,
+  testModeRecipients: t.testModeRecipients,
+  sendNotifications: t.sendNotifications,
+  notifyIfError: t.notifyIfError,
+  notifyIfWarning: t.notifyIfWarning,
+  notifyIfSuccess: t.notifyIfSuccess,
   notificationRecipients: t.notificationRecipients,
 });
 
@@ -55,8 +121,14 @@ export const settingsOf = (t: TaskDto): SettingsDraft => ({
 export const emailOf = (t: TaskDto, serverSender: string): EmailDraft => {
   const e = t.email;
   return {
-    from: e?.from || serverSender, cc: e?.cc ?? null, bcc: e?.bcc ?? null, subject: e?.subject ?? t.name, message: e?.message ?? null,
-    oneToAll: e?.oneToAll ?? false, isActive: e?.isActive ?? true, sendWithoutFiles: e?.sendWithoutFiles ?? false,
+    from: e?.from || serverSender,
+    cc: e?.cc ?? null,
+    bcc: e?.bcc ?? null,
+    subject: e?.subject ?? t.name,
+    message: e?.message ?? null,
+    oneToAll: e?.oneToAll ?? false,
+    isActive: e?.isActive ?? true,
+    sendWithoutFiles: e?.sendWithoutFiles ?? false,
   };
 };
 

@@ -1,8 +1,13 @@
 import { useEffect, useState } from 'react';
 import { invoke } from '../../bridge';
 
-export interface Choice { id: string; name: string }
-export interface ReportChoice extends Choice { formats: string[] }
+export interface Choice {
+  id: string;
+  name: string;
+}
+export interface ReportChoice extends Choice {
+  formats: string[];
+}
 
 /** What a task's items are chosen from, read once per task page: names for the cards, choices for the dialogs. */
 export interface TaskChoices {
@@ -13,7 +18,7 @@ export interface TaskChoices {
   hubFolders: Choice[];
 }
 
-const rows = async <T,>(a: Promise<{ ok: boolean; data?: unknown }>, map: (x: T) => Choice | ReportChoice) => {
+const rows = async <T>(a: Promise<{ ok: boolean; data?: unknown }>, map: (x: T) => Choice | ReportChoice) => {
   const answer = await a;
   return answer.ok ? (answer.data as T[]).map(map) : [];
 };
@@ -23,11 +28,27 @@ export function useTaskChoices(projectId: string): TaskChoices | null {
   useEffect(() => {
     void (async () => {
       const [reports, conditions, filters, storage, hubFolders] = await Promise.all([
-        rows(invoke('v1.reports.listOwn', { query: { project_id: projectId, get_all: true } }), (r: { id: string; name: string; outputFormats: string[] }) => ({ id: r.id, name: r.name, formats: r.outputFormats })),
-        rows(invoke('v1.conditions.list', { query: { project_id: projectId, get_all: true } }), (c: Choice) => ({ id: c.id, name: c.name })),
+        rows(
+          invoke('v1.reports.listOwn', { query: { project_id: projectId, get_all: true } }),
+          (r: { id: string; name: string; outputFormats: string[] }) => ({
+            id: r.id,
+            name: r.name,
+            formats: r.outputFormats,
+          }),
+        ),
+        rows(invoke('v1.conditions.list', { query: { project_id: projectId, get_all: true } }), (c: Choice) => ({
+          id: c.id,
+          name: c.name,
+        })),
         rows(invoke('app.filters.list', { query: { projectId } }), (f: Choice) => ({ id: f.id, name: f.name })),
-        rows(invoke('v1.storageServices.list', { query: { get_all: true } }), (x: { id: string; name: string; type: string }) => ({ id: x.id, name: `${x.name} (${x.type})` })),
-        rows(invoke('v1.hubFolders.list', { query: { get_all: true, sort_by: 'ParentUrl' } }), (f: { id: string; location: string }) => ({ id: f.id, name: f.location })),
+        rows(
+          invoke('v1.storageServices.list', { query: { get_all: true } }),
+          (x: { id: string; name: string; type: string }) => ({ id: x.id, name: `${x.name} (${x.type})` }),
+        ),
+        rows(
+          invoke('v1.hubFolders.list', { query: { get_all: true, sort_by: 'ParentUrl' } }),
+          (f: { id: string; location: string }) => ({ id: f.id, name: f.location }),
+        ),
       ]);
       setChoices({ reports: reports as ReportChoice[], conditions, filters, storage, hubFolders });
     })();
@@ -35,4 +56,5 @@ export function useTaskChoices(projectId: string): TaskChoices | null {
   return choices;
 }
 
-export const nameIn = (list: Choice[] | undefined, id: string) => list?.find((x) => x.id === id)?.name ?? 'a removed item';
+export const nameIn = (list: Choice[] | undefined, id: string) =>
+  list?.find((x) => x.id === id)?.name ?? 'a removed item';

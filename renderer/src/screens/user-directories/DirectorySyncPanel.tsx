@@ -10,15 +10,30 @@ type Run = Status['syncs'][number];
 
 const when = (iso: string | null) => inZone(iso) || '—';
 const summary = (r: Run) =>
-  r.status === 'failed' ? (r.message ?? 'Failed') : `${r.created} created, ${r.updated} updated, ${r.deactivated} deactivated, ${r.groups} groups`;
+  r.status === 'failed'
+    ? (r.message ?? 'Failed')
+    : `${r.created} created, ${r.updated} updated, ${r.deactivated} deactivated, ${r.groups} groups`;
 /** The directory setting a failure names, as the form labels it. */
-const SETTING: Record<string, string> = { password: 'Password', userName: 'User name', hostName: 'Host', filter: 'Filter', userDirectoryName: 'Base DN', type: 'Type' };
+const SETTING: Record<string, string> = {
+  password: 'Password',
+  userName: 'User name',
+  hostName: 'Host',
+  filter: 'Filter',
+  userDirectoryName: 'Base DN',
+  type: 'Type',
+};
 
 /**
  * A directory's synchronization: its status, when the next one is due, "Sync now", and the recent
  * runs with the log of the one chosen (the newest at first).
  */
-export function DirectorySyncPanel({ directory, changed }: { directory: Pick<RowOf<'v1.userDirectories.list'>, 'id' | 'name' | 'isActive'>; changed: () => void }) {
+export function DirectorySyncPanel({
+  directory,
+  changed,
+}: {
+  directory: Pick<RowOf<'v1.userDirectories.list'>, 'id' | 'name' | 'isActive'>;
+  changed: () => void;
+}) {
   const me = useSession((s) => s.me);
   const maySync = selectMayCall('app.userDirectories.sync')({ me });
   const [status, setStatus] = useState<Status | null>(null);
@@ -38,7 +53,10 @@ export function DirectorySyncPanel({ directory, changed }: { directory: Pick<Row
     const a = await invoke('app.userDirectories.sync', { params: { id: directory.id } });
     setBusy(false);
     if (!a.ok) toastFailed(a.error ?? 'The synchronization could not start.');
-    else if (a.data.status === 'failed') toastFailed(`${directory.name}: ${a.data.message ?? 'the synchronization failed'}${a.data.field ? ` (check ${SETTING[a.data.field] ?? a.data.field})` : ''}`);
+    else if (a.data.status === 'failed')
+      toastFailed(
+        `${directory.name}: ${a.data.message ?? 'the synchronization failed'}${a.data.field ? ` (check ${SETTING[a.data.field] ?? a.data.field})` : ''}`,
+      );
     else toastSucceeded(`${directory.name} synchronized: ${summary(a.data)}.`);
     if (a.ok) setShown(a.data.id);
     await load();
@@ -58,11 +76,20 @@ export function DirectorySyncPanel({ directory, changed }: { directory: Pick<Row
         <dt>Next on schedule</dt>
         <dd>{status?.nextSync ? when(status.nextSync) : 'Only when asked'}</dd>
         <dt>Signing in</dt>
-        <dd>{directory.isActive ? 'Its people sign in with their e-mail and directory password' : 'Its people cannot sign in while it is inactive'}</dd>
+        <dd>
+          {directory.isActive
+            ? 'Its people sign in with their e-mail and directory password'
+            : 'Its people cannot sign in while it is inactive'}
+        </dd>
       </dl>
       {maySync && (
         <div className="inline-form">
-          <button type="button" className="primary" disabled={busy || !directory.isActive} onClick={() => void syncNow()}>
+          <button
+            type="button"
+            className="primary"
+            disabled={busy || !directory.isActive}
+            onClick={() => void syncNow()}
+          >
             {busy ? 'Synchronizing…' : 'Sync now'}
           </button>
           {!directory.isActive && <span className="hint">Activate the directory to synchronize it.</span>}
@@ -85,10 +112,19 @@ export function DirectorySyncPanel({ directory, changed }: { directory: Pick<Row
             {runs.map((r) => (
               <tr key={r.id} className={open?.id === r.id ? 'selected' : undefined}>
                 <td>
-                  <button type="button" className="link" onClick={() => setShown(r.id)} aria-pressed={open?.id === r.id}>{when(r.startedAt)}</button>
+                  <button
+                    type="button"
+                    className="link"
+                    onClick={() => setShown(r.id)}
+                    aria-pressed={open?.id === r.id}
+                  >
+                    {when(r.startedAt)}
+                  </button>
                 </td>
                 <td>{r.trigger === 'manual' ? 'Asked for' : 'On schedule'}</td>
-                <td className={r.status === 'failed' ? 'failed-text' : undefined}>{r.status === 'completed' ? 'Completed' : r.status === 'failed' ? 'Failed' : 'Running'}</td>
+                <td className={r.status === 'failed' ? 'failed-text' : undefined}>
+                  {r.status === 'completed' ? 'Completed' : r.status === 'failed' ? 'Failed' : 'Running'}
+                </td>
                 <td>{summary(r)}</td>
               </tr>
             ))}
@@ -98,7 +134,9 @@ export function DirectorySyncPanel({ directory, changed }: { directory: Pick<Row
       {open && (
         <>
           <h3>Log of {when(open.startedAt)}</h3>
-          <pre className="log-view" tabIndex={0} aria-label="Synchronization log">{open.log}</pre>
+          <pre className="log-view" tabIndex={0} aria-label="Synchronization log">
+            {open.log}
+          </pre>
         </>
       )}
     </div>

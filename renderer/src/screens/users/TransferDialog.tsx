@@ -17,7 +17,8 @@ export async function offerDeletion(from: Person, deleted: () => void) {
     confirmLabel: 'Delete user',
     cancelLabel: 'Keep them',
   });
-  if (yes && toastOutcome(await invoke('v2.users.delete', { params: { id: from.id } }), `Deleted ${from.fullName}.`)) deleted();
+  if (yes && toastOutcome(await invoke('v2.users.delete', { params: { id: from.id } }), `Deleted ${from.fullName}.`))
+    deleted();
 }
 
 /**
@@ -34,16 +35,25 @@ export function TransferDialog({ from, done }: { from: Person; done: (changed: b
         fields={[
           { name: 'to', label: 'To', kind: 'select', required: true, choices: users },
           { name: 'content', label: 'Content: projects, reports, tasks and resources they created', kind: 'checkbox' },
-          { name: 'permissions', label: 'Rights: roles, groups, organizations, permissions and task recipient entries', kind: 'checkbox' },
+          {
+            name: 'permissions',
+            label: 'Rights: roles, groups, organizations, permissions and task recipient entries',
+            kind: 'checkbox',
+          },
         ]}
         initial={{ to: '', content: true, permissions: true }}
         submitLabel="Transfer"
         onCancel={() => done(false)}
         onSubmit={async (v) => {
           const to = users.find((u) => u.id === v.to)?.name ?? 'the other user';
-          const a = await invoke('v2.users.transfer', { params: { id: from.id }, body: { newUserID: text(v.to), transferContent: flag(v.content), transferPermissions: flag(v.permissions) } });
+          const a = await invoke('v2.users.transfer', {
+            params: { id: from.id },
+            body: { newUserID: text(v.to), transferContent: flag(v.content), transferPermissions: flag(v.permissions) },
+          });
           if (!a.ok) return submitOutcome(a);
-          toastSucceeded(`Moved ${a.data.content} item${a.data.content === 1 ? '' : 's'} and ${a.data.permissions} right${a.data.permissions === 1 ? '' : 's'} to ${to}.`);
+          toastSucceeded(
+            `Moved ${a.data.content} item${a.data.content === 1 ? '' : 's'} and ${a.data.permissions} right${a.data.permissions === 1 ? '' : 's'} to ${to}.`,
+          );
           done(true);
           return null;
         }}

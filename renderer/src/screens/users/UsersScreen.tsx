@@ -3,7 +3,17 @@ import { invoke } from '../../bridge';
 import type { RowOf } from '../../../../engine/catalogue';
 import { Dialog } from '../../components/Dialog';
 import { Form, submitOutcome, type FieldDef } from '../../components/Form';
-import { flag, groupOptions, idList, idsOf, orNull, organizationOptions, roleOptions, text, type FormValues } from '../../components/options';
+import {
+  flag,
+  groupOptions,
+  idList,
+  idsOf,
+  orNull,
+  organizationOptions,
+  roleOptions,
+  text,
+  type FormValues,
+} from '../../components/options';
 import { ResourceScreen, type ResourceConfig } from '../../components/ResourceScreen';
 import { createWith } from '../../components/crud-config';
 import type { OpId } from '../../../../engine/catalogue';
@@ -18,16 +28,29 @@ const personFields: FieldDef[] = [
   { name: 'firstName', label: 'First name', kind: 'text', required: true },
   { name: 'lastName', label: 'Last name', kind: 'text', required: true },
   { name: 'email', label: 'E-mail', kind: 'email' },
-  { name: 'password', label: 'Password', kind: 'password', hint: 'At least 8 characters; leave empty to keep the current one' },
+  {
+    name: 'password',
+    label: 'Password',
+    kind: 'password',
+    hint: 'At least 8 characters; leave empty to keep the current one',
+  },
   { name: 'isActive', label: 'Active', kind: 'checkbox' },
   { name: 'organizations', label: 'Organizations', kind: 'multi', required: true, options: organizationOptions },
   { name: 'groups', label: 'Groups', kind: 'multi', options: groupOptions },
 ];
-const userFields: FieldDef[] = [...personFields, { name: 'roles', label: 'Roles', kind: 'multi', options: roleOptions }];
+const userFields: FieldDef[] = [
+  ...personFields,
+  { name: 'roles', label: 'Roles', kind: 'multi', options: roleOptions },
+];
 
 const personBody = (v: FormValues) => ({
-  firstName: text(v.firstName), lastName: text(v.lastName), email: orNull(v.email), password: orNull(v.password), isActive: flag(v.isActive),
-  organizations: idList(v.organizations), groups: idList(v.groups),
+  firstName: text(v.firstName),
+  lastName: text(v.lastName),
+  email: orNull(v.email),
+  password: orNull(v.password),
+  isActive: flag(v.isActive),
+  organizations: idList(v.organizations),
+  groups: idList(v.groups),
 });
 const userBody = (v: FormValues) => ({ ...personBody(v), roles: idList(v.roles) });
 
@@ -45,7 +68,15 @@ function ConvertDialog({ row, done }: { row: Person; done: () => void }) {
         submitLabel="Convert"
         onCancel={done}
         onSubmit={async (v) => {
-          const a = await invoke('v1.recipients.convertToUser', { params: { id: row.id }, body: { roles: idList(v.roles), language: text(v.language), domain: orNull(v.domain), isActive: flag(v.isActive) } });
+          const a = await invoke('v1.recipients.convertToUser', {
+            params: { id: row.id },
+            body: {
+              roles: idList(v.roles),
+              language: text(v.language),
+              domain: orNull(v.domain),
+              isActive: flag(v.isActive),
+            },
+          });
           if (a.ok) done();
           return submitOutcome(a);
         }}
@@ -75,14 +106,30 @@ export function UsersScreen() {
       { key: 'groups', label: 'Groups', sort: 'Groups', render: (r) => names(r.groups) },
     ],
     creates: [
-      createWith('v1.users.create', { noun: 'user', fields: userFields, initial: { isActive: true, organizations: [], groups: [], roles: [] }, toBody: userBody }),
-      createWith('v1.recipients.create', { noun: 'recipient', fields: personFields, initial: { isActive: true, organizations: [], groups: [] }, toBody: personBody }),
+      createWith('v1.users.create', {
+        noun: 'user',
+        fields: userFields,
+        initial: { isActive: true, organizations: [], groups: [], roles: [] },
+        toBody: userBody,
+      }),
+      createWith('v1.recipients.create', {
+        noun: 'recipient',
+        fields: personFields,
+        initial: { isActive: true, organizations: [], groups: [] },
+        toBody: personBody,
+      }),
     ],
     // Users and recipients are edited by their own operations.
     update: {
       op: (r) => (r.type === 'recipient' ? 'v1.recipients.update' : 'v1.users.update'),
       fields: (r) => (r.type === 'recipient' ? personFields : userFields),
-      toForm: (r) => ({ ...r, password: '', organizations: idsOf(r.organizations), groups: idsOf(r.groups), roles: idsOf(r.roles) }),
+      toForm: (r) => ({
+        ...r,
+        password: '',
+        organizations: idsOf(r.organizations),
+        groups: idsOf(r.groups),
+        roles: idsOf(r.roles),
+      }),
       submit: (v, r) =>
         r.type === 'recipient'
           ? invoke('v1.recipients.update', { params: { id: r.id }, body: personBody(v) })
@@ -95,16 +142,36 @@ export function UsersScreen() {
     },
     rowActions: (row, reload) => (
       <>
-        {row.type === 'recipient' && <button type="button" onClick={() => setConverting({ row, reload })}>Convert to user</button>}
-        {row.type === 'user' && !row.isTenantOwner && may('v2.users.transfer') && <button type="button" onClick={() => setTransferring({ row, reload })}>Transfer…</button>}
+        {row.type === 'recipient' && (
+          <button type="button" onClick={() => setConverting({ row, reload })}>
+            Convert to user
+          </button>
+        )}
+        {row.type === 'user' && !row.isTenantOwner && may('v2.users.transfer') && (
+          <button type="button" onClick={() => setTransferring({ row, reload })}>
+            Transfer…
+          </button>
+        )}
       </>
     ),
-    headerActions: (reload) => may('v2.users.invite') && <button type="button" onClick={() => setInviting(() => reload)}>Invite people</button>,
+    headerActions: (reload) =>
+      may('v2.users.invite') && (
+        <button type="button" onClick={() => setInviting(() => reload)}>
+          Invite people
+        </button>
+      ),
   };
   return (
     <>
       <ResourceScreen config={config} />
-      {inviting && <InviteDialog done={(n) => { if (n) inviting(); setInviting(null); }} />}
+      {inviting && (
+        <InviteDialog
+          done={(n) => {
+            if (n) inviting();
+            setInviting(null);
+          }}
+        />
+      )}
       {transferring && (
         <TransferDialog
           from={transferring.row}
@@ -116,7 +183,15 @@ export function UsersScreen() {
           }}
         />
       )}
-      {converting && <ConvertDialog row={converting.row} done={() => { converting.reload(); setConverting(null); }} />}
+      {converting && (
+        <ConvertDialog
+          row={converting.row}
+          done={() => {
+            converting.reload();
+            setConverting(null);
+          }}
+        />
+      )}
     </>
   );
 }

@@ -4,7 +4,9 @@ import { createDraftStore } from '../drafts/create-draft-store';
 export { selectDirty } from '../drafts/create-draft-store';
 export type BlockType = DocBlock['type'];
 /** A block as it is being edited: its type's fields, some maybe not filled in yet. */
-export type Block = { [T in BlockType]: { id: string; type: T } & Partial<Omit<Extract<DocBlock, { type: T }>, 'id' | 'type'>> }[BlockType];
+export type Block = {
+  [T in BlockType]: { id: string; type: T } & Partial<Omit<Extract<DocBlock, { type: T }>, 'id' | 'type'>>;
+}[BlockType];
 
 /** Everything the designer lets a person change before Save: one draft, one Save, one undo history. */
 export interface Draft {

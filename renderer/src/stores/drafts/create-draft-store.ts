@@ -40,13 +40,20 @@ export function createDraftStore<D extends object>(): DraftStore<D> {
     future: [],
     lastKey: null,
     lastAt: 0,
-    draftLoaded: (ownerId, draft) => set({ ownerId, draft, saved: JSON.stringify(draft), past: [], future: [], lastKey: null }),
+    draftLoaded: (ownerId, draft) =>
+      set({ ownerId, draft, saved: JSON.stringify(draft), past: [], future: [], lastKey: null }),
     draftEdited(change, key) {
       const { draft, past, lastKey, lastAt } = get();
       if (!draft) return;
       const now = Date.now();
       const sameTyping = key !== undefined && key === lastKey && now - lastAt < TYPING_PAUSE_MS;
-      set({ draft: { ...draft, ...change }, past: sameTyping ? past : [...past, draft].slice(-HISTORY), future: [], lastKey: key ?? null, lastAt: now });
+      set({
+        draft: { ...draft, ...change },
+        past: sameTyping ? past : [...past, draft].slice(-HISTORY),
+        future: [],
+        lastKey: key ?? null,
+        lastAt: now,
+      });
     },
     undoRequested() {
       const { draft, past, future } = get();
@@ -63,4 +70,4 @@ export function createDraftStore<D extends object>(): DraftStore<D> {
   }));
 }
 
-export const selectDirty = <D,>(s: DraftState<D>) => s.draft !== null && JSON.stringify(s.draft) !== s.saved;
+export const selectDirty = <D>(s: DraftState<D>) => s.draft !== null && JSON.stringify(s.draft) !== s.saved;

@@ -73,7 +73,15 @@ export function createListStore<L extends ListOpId>(
       // Every list operation takes the common list parameters; its path parameters come from the screen.
       const answer = await invoke(opId, { params: params(), query } as InputOf<L>);
       if (mine !== seq) return; // a newer request answered first; drop this one
-      if (answer.ok) set({ rows: answer.data as RowOf<L>[], totalItems: answer.totalItems ?? 0, totalPages: answer.totalPages ?? 0, loading: false, loaded: true, error: null });
+      if (answer.ok)
+        set({
+          rows: answer.data as RowOf<L>[],
+          totalItems: answer.totalItems ?? 0,
+          totalPages: answer.totalPages ?? 0,
+          loading: false,
+          loaded: true,
+          error: null,
+        });
       else set({ loading: false, loaded: true, error: answer.error });
     },
   }));

@@ -1,7 +1,24 @@
 import { create } from 'zustand';
 
 export type ScreenId =
-  | 'projects' | 'apps' | 'users' | 'groups' | 'roles' | 'organizations' | 'api-keys' | 'identity-providers' | 'trusted-origins' | 'user-directories' | 'resources' | 'settings' | 'tasks' | 'conditions' | 'monitoring' | 'storage' | 'hub' | 'profile';
+  | 'projects'
+  | 'apps'
+  | 'users'
+  | 'groups'
+  | 'roles'
+  | 'organizations'
+  | 'api-keys'
+  | 'identity-providers'
+  | 'trusted-origins'
+  | 'user-directories'
+  | 'resources'
+  | 'settings'
+  | 'tasks'
+  | 'conditions'
+  | 'monitoring'
+  | 'storage'
+  | 'hub'
+  | 'profile';
 
 /** A place in the app: a screen and, for drill-downs, the ids after it (#/projects/<id>/reports/<id>). */
 export interface Place {

@@ -30,7 +30,12 @@ export interface EmailDraft {
   sendWithoutFiles: boolean;
 }
 
-export interface StorageTarget { fileStorageServiceId: string; path: string; siteUrl: string | null; zipFiles: boolean }
+export interface StorageTarget {
+  fileStorageServiceId: string;
+  path: string;
+  siteUrl: string | null;
+  zipFiles: boolean;
+}
 
 export interface ReportItem {
   key: string;
