@@ -98,6 +98,15 @@ describe('layers', () => {
     expect(errors).toEqual([]);
   });
 
+  it('has no import cycle between files (scripts/import-cycles.mjs, also printed by npm run lint)', () => {
+    const run = spawnSync(process.execPath, [join(root, 'scripts', 'import-cycles.mjs')], {
+      cwd: root,
+      encoding: 'utf8',
+    });
+    expect(run.stdout).toContain('Import cycles between files: 0');
+    expect(run.status).toBe(0);
+  });
+
   it('keeps every file formatted by Prettier (120 columns), as `npm run format` writes it', () => {
     const check = spawnSync(
       process.execPath,

@@ -1,4 +1,3 @@
-import { In } from 'typeorm';
 import { me, type OpContext } from '../../ops/context.js';
 import { visibleRequests } from '../requests/requests.rules.js';
 import { iso } from '../../core/entity-base.js';
@@ -95,53 +94,4 @@ export async function cancelMessage(ctx: OpContext, id: string) {
   if (!res.affected) throw conflict('The message is being sent right now and can no longer be cancelled');
   ctx.outbox.changed(m, 'cancelled');
   return outboxDto({ ...m, status: 'cancelled' });
-}
-
-/** Mail of each request by status, for the monitoring screen's delivery column. */
-export async function mailCounts(
-  ctx: Pick<OpContext, 'db'>,
-  requestIds: string[],
-): Promise<Map<string, Record<string, number>>> {
-  const out = new Map<string, Record<string, number>>();
-  if (!requestIds.length) return out;
-  const rows = (await ctx.db
-    .getRepository(Outbox)
-    .createQueryBuilder('o')
-    .select('o.requestId', 'requestId')
-    .addSelect('o.status', 'status')
-    .addSelect('COUNT(*)', 'n')
-    .where({ requestId: In(requestIds) })
-    .groupBy('o.requestId')
-    .addGroupBy('o.status')
-    .getRawMany()) as { requestId: string; status: string; n: number }[];
-  for (const r of rows) out.set(r.requestId, { ...(out.get(r.requestId) ?? {}), [r.status]: Number(r.n) });
-  return out;
-}
-
-/**
- * Each run's worst delivery problem in words: mail that failed for good first, then mail waiting to
- * retry after a failure (a wrong port looks like this for a while), with what to check.
- */
-export async function deliveryProblems(ctx: Pick<OpContext, 'db'>, requestIds: string[]): Promise<Map<string, string>> {
-  const out = new Map<string, string>();
-  if (!requestIds.length) return out;
-  const rows = await ctx.db
-    .getRepository(Outbox)
-    .createQueryBuilder('o')
-    .select(['o.requestId', 'o.status', 'o.lastError'])
-    .where({ requestId: In(requestIds) })
-    .andWhere("(o.status = 'failed' OR (o.status IN ('queued', 'uncertain') AND o.attempts > 0))")
-    .getMany();
-  for (const id of requestIds) {
-    const mine = rows.filter((r) => r.requestId === id);
-    const failed = mine.filter((r) => r.status === 'failed');
-    const worst = failed.length ? failed : mine;
-    if (!worst.length) continue;
-    const n = worst.length;
-    const what = failed.length
-      ? `${n} mail${n === 1 ? '' : 's'} failed`
-      : `${n} mail${n === 1 ? '' : 's'} waiting to retry`;
-    out.set(id, `${what}: ${explainMailError(worst[0].lastError) ?? 'no reply was kept'}`);
-  }
-  return out;
 }

@@ -18,7 +18,7 @@ import type { OutboxAttachment, OutboxRow } from './mail.entity.js';
 import { Report } from '../reports/reports.entity.js';
 import { reportApp } from '../reports/reports.rules.js';
 import { readRequestFile, zipRequestFiles } from '../requests/request-output.js';
-import type { KeptFile } from '../requests/execute-request.js';
+import type { KeptFile } from '../requests/request-output.js';
 
 /** Who a task mails, and who it leaves out and why (the dry run and the log say the same). */
 export interface MailAudience {

@@ -3,14 +3,14 @@ import type { OpContext } from '../../ops/context.js';
 import { isEngineError } from '../../core/errors.js';
 import { parseFormat, type OutputFormat } from '../../render/formats.js';
 import { Report, type ReportRow } from '../reports/reports.entity.js';
-import { generateFiles, type GeneratedFile } from '../reports/generate.js';
+import { generateFiles } from '../reports/generate.js';
 import { Task, TaskReport, type TaskReportRow, type TaskRow } from '../tasks/tasks.entity.js';
 import { publishToHub } from '../hub/hub-publish.js';
 import { describeOutcome, evaluateConditions } from '../conditions/condition-evaluation.js';
 import { queueTaskMail } from '../mail/task-mail.js';
 import type { Selections } from '../../analytics/model.js';
 import type { RequestFile, RequestRow, RequestStatus } from './requests.entity.js';
-import { requestDir, writeRequestFile, zipRequestFiles } from './request-output.js';
+import { requestDir, writeRequestFile, zipRequestFiles, type KeptFile } from './request-output.js';
 import { uniqueName } from '../../core/file-result.js';
 import { deliverToStorage } from '../storage/storage-delivery.js';
 import { chartFile, subscribedChart } from '../subscriptions/subscription-chart.js';
@@ -29,8 +29,7 @@ export interface RunControl {
   keep: (file: KeptFile, taskReportId: string | null) => Promise<RequestFile>;
 }
 
-/** A file to keep: a generated one, or one the run makes of them (a zip). */
-export type KeptFile = Pick<GeneratedFile, 'name' | 'data' | 'iteration' | 'variables'> & { format: string };
+export type { KeptFile } from './request-output.js';
 
 export interface RunOutcome {
   status: Exclude<RequestStatus, 'queued' | 'running' | 'aborted'>;

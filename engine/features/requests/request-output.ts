@@ -2,6 +2,10 @@ import { appendFile, mkdir, open, readdir, readFile, rename, rm, stat } from 'no
 import { join } from 'node:path';
 import { safeFileName } from '../../core/file-result.js';
 import { zipFiles } from '../../core/zip.js';
+import type { GeneratedFile } from '../reports/generate.js';
+
+/** A file a run keeps: a generated one, or one the run makes of them (a zip). */
+export type KeptFile = Pick<GeneratedFile, 'name' | 'data' | 'iteration' | 'variables'> & { format: string };
 
 // Where a request keeps what it makes: its files under `files/requests/<id>/`, its log at
 // `logs/requests/<id>.log`. Ids are UUIDs checked by the operations, so paths stay in their roots.

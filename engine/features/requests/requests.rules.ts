@@ -20,7 +20,7 @@ import { reachableTask, visibleTasks } from '../tasks/tasks.rules.js';
 import { scheduleOf } from '../tasks/task-triggers.rules.js';
 import { describeSchedule } from '../tasks/fire-times.js';
 import { FINISHED, Request, type RequestRow } from './requests.entity.js';
-import { deliveryProblems, mailCounts } from '../mail/outbox.rules.js';
+import { deliveryProblems, mailCounts } from '../mail/run-mail.js';
 import {
   readRequestFile,
   readRequestLog,

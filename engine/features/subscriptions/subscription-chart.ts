@@ -3,7 +3,7 @@ import { resolveReport } from '../../render/resolve.js';
 import { chartSvg } from '../../render/chart-svg.js';
 import { svgToPng } from '../../render/chart-png.js';
 import { safeFileName } from '../../core/file-result.js';
-import type { KeptFile } from '../requests/execute-request.js';
+import type { KeptFile } from '../requests/request-output.js';
 import { Subscription, type SubscribedChart } from './subscriptions.entity.js';
 import { selectionsOf } from './subscription-selections.js';
 import { resolveFilters } from '../filters/filters.rules.js';

@@ -1,6 +1,6 @@
 import { useId } from 'react';
 import { FieldControl, useFieldOptions } from './FieldControl';
-import type { FieldDef } from './Form';
+import type { FieldDef } from './field-def';
 
 interface Props<V> {
   fields: FieldDef[];

@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import { FieldError as AriaFieldError, Input, Label, Text, TextArea, TextField } from 'react-aria-components';
-import type { FieldDef, Option } from './Form';
+import type { FieldDef, Option } from './field-def';
 
 const asOptions = (choices: FieldDef['choices']): Option[] =>
   (choices ?? []).map((c) => (typeof c === 'string' ? { id: c, name: c } : c));

@@ -2,27 +2,10 @@ import { useEffect, useId, useRef, useState, type FormEvent, type ReactNode } fr
 import type { FieldError } from '../bridge';
 import { placeErrors } from './field-errors';
 import { FieldControl, useFieldOptions } from './FieldControl';
+import type { FieldDef, FormValues } from './field-def';
 
-export interface Option {
-  id: string;
-  name: string;
-}
+export type { FieldDef, FormValues, Option } from './field-def';
 
-export interface FieldDef {
-  name: string;
-  label: string;
-  kind: 'text' | 'email' | 'textarea' | 'password' | 'checkbox' | 'number' | 'datetime' | 'select' | 'multi' | 'url';
-  required?: boolean;
-  hint?: string;
-  /** Choices read from the engine (a list operation). */
-  options?: () => Promise<Option[]>;
-  /** Choices known in advance: the values of an enumeration of the interface. */
-  choices?: readonly string[] | readonly Option[];
-  /** Shown only when the form's values call for it (an FTP host only for FTP): hidden fields keep their values. */
-  shownWhen?: (values: FormValues) => boolean;
-}
-
-export type FormValues = Record<string, unknown>;
 export type SubmitOutcome = { error: string | null; errorDetails: FieldError[] } | null;
 
 interface Props {

@@ -1,0 +1,22 @@
+// What a field of a form (or of a draft) is: its kind, label, choices and when it shows.
+
+export interface Option {
+  id: string;
+  name: string;
+}
+
+export interface FieldDef {
+  name: string;
+  label: string;
+  kind: 'text' | 'email' | 'textarea' | 'password' | 'checkbox' | 'number' | 'datetime' | 'select' | 'multi' | 'url';
+  required?: boolean;
+  hint?: string;
+  /** Choices read from the engine (a list operation). */
+  options?: () => Promise<Option[]>;
+  /** Choices known in advance: the values of an enumeration of the interface. */
+  choices?: readonly string[] | readonly Option[];
+  /** Shown only when the form's values call for it (an FTP host only for FTP): hidden fields keep their values. */
+  shownWhen?: (values: FormValues) => boolean;
+}
+
+export type FormValues = Record<string, unknown>;
