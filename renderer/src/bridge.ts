@@ -129,6 +129,9 @@ export function onEngineEvent<K extends EngineEventType>(type: K, cb: (payload: 
   return () => abort.abort();
 }
 
+/** A file's bytes from the wire (base64 in the envelope): decoded here, the one place that does. */
+export const bytesOf = (file: WireFile) => Uint8Array.from(atob(file.base64), (c) => c.charCodeAt(0));
+
 /** Runs an operation that answers a file and saves it through the browser's download. */
 export async function downloadFile<Id extends OpId>(
   id: Id,
@@ -139,7 +142,7 @@ export async function downloadFile<Id extends OpId>(
   const file = answer.data as WireFile | null;
   if (!answer.ok || !file || typeof file.base64 !== 'string')
     return { ok: false, error: answer.error ?? 'The file could not be made' };
-  const blob = new Blob([Uint8Array.from(atob(file.base64), (c) => c.charCodeAt(0))], { type: file.mime });
+  const blob = new Blob([bytesOf(file)], { type: file.mime });
   const fileName = file.fileName;
   const url = URL.createObjectURL(blob);
   const a = document.createElement('a');

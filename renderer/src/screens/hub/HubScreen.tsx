@@ -1,5 +1,5 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
-import { downloadFile, invoke } from '../../bridge';
+import { bytesOf, downloadFile, invoke } from '../../bridge';
 import type { RowOf } from '../../../../engine/catalogue';
 import type { WireFile } from '../../../../engine/wire';
 import { DataTable } from '../../components/DataTable';
@@ -27,8 +27,6 @@ const PREVIEWABLE = new Set(['pdf', 'png']);
 const when = (iso: string | null) => inZone(iso);
 const size = (n: number | null) =>
   n === null ? '' : n < 1024 * 1024 ? `${Math.max(1, Math.round(n / 1024))} KB` : `${(n / 1024 / 1024).toFixed(1)} MB`;
-
-const bytesOf = (file: WireFile) => Uint8Array.from(atob(file.base64), (c) => c.charCodeAt(0));
 
 /**
  * What was published to the caller: all files (by folder), favourites and recent ones; search by
