@@ -23,6 +23,7 @@ const OWNER = { firstName: 'Olga', lastName: 'Owner', email: 'olga@example.com',
 const READER = { firstName: 'Hugo', lastName: 'Hub', email: 'hugo@example.com', password: 'hugo-password-1' };
 const page = () => e.page;
 let regions = 0;
+let hubTaskId = '';
 
 beforeAll(async () => {
   e = await openApp(OWNER, { width: 1280, height: 860 }, { demo: true });
@@ -40,6 +41,7 @@ beforeAll(async () => {
   const [report] = await s.ok('GET', '/api/v1/reports', undefined, { 'name[equals]': 'Regional sales review' });
   const folder = await s.ok('POST', '/api/v1/hub/folders', { name: 'Regional', parentUrl: '/', location: '/Regional' });
   const task = await s.ok('POST', '/api/v2/tasks', { name: 'Regions to the hub', projectID: report.projectId });
+  hubTaskId = task.id;
   await s.ok('PUT', `/api/v2/tasks/${task.id}/reports`, {
     reportID: report.id,
     format: 'Pdf',
@@ -78,6 +80,8 @@ describe(
     'v1.subscriptions.create',
     'v1.subscriptions.listOwn',
     'v1.subscriptions.delete',
+    'v1.subscriptions.update',
+    'v1.files.listOccurrences',
   ),
   () => {
     it('shows a hub user only the files published to them, in the Hub menu alone', async () => {
@@ -189,6 +193,32 @@ describe(
           e.s.engine.services.db.query('SELECT COUNT(*) AS n FROM subscriptions').then((r: { n: number }[]) => r[0].n),
         )
         .toBe(0);
+    });
+
+    it('lists a file once and keeps its earlier versions behind "More", each one downloadable', async () => {
+      // The task runs again: the same files, a second occurrence of each.
+      expect((await waitForRequest(e.s, (await e.s.ok('POST', `/api/v2/requests/${hubTaskId}/run`)).id)).status).toBe(
+        'completed',
+      );
+      await page().getByRole('button', { name: 'All files' }).click();
+      const rows = page().locator('.panel tbody tr');
+      await expect.poll(() => rows.count()).toBe(regions);
+      const first = rows.first();
+      const name = (await first.locator('td').nth(1).textContent())!.trim();
+      await first.getByRole('button', { name: `More for ${name}` }).click();
+      await page().getByRole('menuitem', { name: 'Earlier versions' }).click();
+      const d = dialog(page());
+      await d.getByRole('heading', { name: `Versions of “${name}”` }).waitFor();
+      const versions = d.locator('tbody tr');
+      await expect.poll(() => versions.count()).toBe(2);
+      expect(await versions.first().textContent()).toContain('(latest)');
+      const older = versions.nth(1);
+      const [download] = await Promise.all([page().waitForEvent('download'), older.getByRole('button').click()]);
+      expect(download.suggestedFilename()).toBe(name);
+      const bytes = await readFile((await download.path())!);
+      expect(bytes.subarray(0, 5).toString('latin1')).toBe('%PDF-');
+      expect(await accessibilityProblems(page())).toEqual([]);
+      await page().keyboard.press('Escape');
     });
   },
 );

@@ -12,6 +12,7 @@ import { HubFolders } from './HubFolders';
 import { PdfPreview } from './PdfPreview';
 import { SubscribeDialog } from './SubscribeDialog';
 import { RowMenu } from '../../components/RowMenu';
+import { FileVersions } from './FileVersions';
 import { inZone } from '../../components/times';
 import { MySubscriptions } from './MySubscriptions';
 
@@ -58,6 +59,7 @@ export function HubScreen() {
   const mayManageFolders = useSession(selectMayCall('v1.hubFolders.create'));
   const maySubscribe = useSession(selectMayCall('v1.subscriptions.create'));
   const [subscribing, setSubscribing] = useState<HubFile | null>(null);
+  const [versions, setVersions] = useState<HubFile | null>(null);
 
   const loadFolders = async () => {
     const a = await invoke('v1.hubFolders.list', { query: { get_all: true, sort_by: 'ParentUrl' } });
@@ -216,6 +218,7 @@ export function HubScreen() {
       </div>
       {mayManageFolders && <HubFolders folders={folders} onChanged={() => void loadFolders()} />}
       {subscribing && <SubscribeDialog file={subscribing} onClose={() => setSubscribing(null)} />}
+      {versions && <FileVersions file={versions} onClose={() => setVersions(null)} />}
       {preview && (
         <Dialog title={preview.file.name ?? 'Preview'} onClose={() => setPreview(null)}>
           {preview.url ? (

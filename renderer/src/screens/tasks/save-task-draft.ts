@@ -39,25 +39,17 @@ const reportBody = (r: ReportItem) => ({
   })),
 });
 
-const scheduleBody = (t: TriggerItem) => ({
-  name: t.name,
-  isActive: t.isActive,
-  priority: t.priority,
-  execution: t.execution as 'Parallel' | 'Serial' | null,
-  timeZone: t.timeZone ?? 'UTC',
-  frequency: t.frequency,
-  day: t.day,
-  month: t.month,
-  atHour: t.atHour,
-  atMinut: t.atMinut,
-  everyHours: t.everyHours,
-  fromHour: t.fromHour,
-  fromMinut: t.fromMinut,
-  toHour: t.toHour,
-  toMinut: t.toMinut,
-  weeklyDays: t.weeklyDays,
-  startDate: t.startDate,
-  endDate: t.endDate,
+// A schedule's body is the draft's trigger less what only a reload event has (the item's fields are the schedule's names).
+const scheduleBody = ({
+  key: _key,
+  type: _type,
+  appId: _appId,
+  description: _description,
+  ...schedule
+}: TriggerItem) => ({
+  ...schedule,
+  execution: schedule.execution as 'Parallel' | 'Serial' | null,
+  timeZone: schedule.timeZone ?? 'UTC',
 });
 
 const eventBody = (t: TriggerItem) => ({
