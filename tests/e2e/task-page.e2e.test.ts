@@ -284,6 +284,40 @@ describe(
       await shot(page(), 'monitoring-filters-narrow', true);
     });
 
+    it('asks a storage service only what its type needs, and refuses a folder that is not there', async () => {
+      await nav(page(), 'Storage services').click();
+      await page().getByRole('button', { name: 'New storage service' }).click();
+      const d = dialog(page());
+      await d.getByLabel('Type').selectOption('Folder');
+      await d.getByRole('textbox', { name: /^Folder/ }).waitFor();
+      expect(await d.getByRole('textbox', { name: 'Host' }).count()).toBe(0);
+      await d.getByLabel('Type').selectOption('FTP');
+      await d.getByRole('textbox', { name: 'Host' }).waitFor();
+      expect(await d.getByRole('textbox', { name: /^Folder/ }).count()).toBe(0);
+      expect(await d.getByLabel('Private key').count()).toBe(0);
+      await d.getByLabel('Type').selectOption('Folder');
+      await d.getByRole('textbox', { name: 'Name', exact: true }).fill('Nowhere');
+      await d.getByRole('textbox', { name: /^Folder/ }).fill('/no/such/folder/anywhere');
+      await d.getByRole('button', { name: 'Create' }).click();
+      await expect
+        .poll(() => d.locator('.field-error').first().textContent())
+        .toContain('does not exist or is not a folder on this computer');
+      expect(await accessibilityProblems(page())).toEqual([]);
+      await page().keyboard.press('Escape');
+      expect((await e.s.ok('GET', '/api/v1/storage-services')).map((x: { name: string }) => x.name)).not.toContain(
+        'Nowhere',
+      );
+    });
+
+    it('keeps the whole menu reachable at 700 px high: the sidebar scrolls to its last item', async () => {
+      const last = nav(page(), 'Settings');
+      await last.scrollIntoViewIfNeeded();
+      const box = await last.boundingBox();
+      expect(box && box.y >= 0 && box.y + box.height <= 700).toBe(true);
+      await last.click();
+      await page().getByRole('heading', { name: 'Settings', level: 1 }).waitFor();
+    });
+
     it('lets a failure toast go when the screen changes', async () => {
       await nav(page(), 'Conditions').click();
       const row = page().locator('tbody tr').filter({ hasText: 'Sold something' });

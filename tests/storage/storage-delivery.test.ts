@@ -207,6 +207,14 @@ describe(
       expect(relative.body.errorDetails).toEqual([
         { field: 'body.rootPath', message: 'must be an absolute path, such as /srv/reports or D:\\Reports' },
       ]);
+      // A folder that is not there is said at once, not at the first delivery.
+      const missing = await s.call('POST', '/api/v1/storage-services', {
+        body: { name: 'Missing', type: 'Folder', rootPath: join(folder, 'not-made-yet') },
+      });
+      expect(missing.status).toBe(400);
+      expect(missing.body.errorDetails).toEqual([
+        { field: 'body.rootPath', message: 'does not exist or is not a folder on this computer' },
+      ]);
       expect(existsSync(join(folder, '..', 'outside'))).toBe(false);
     });
 
