@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { newBase } from '../../core/entity-base.js';
-import type { MailServerRow, OutboxRow } from './mail.entity.js';
+import type { MailServerRow, OutboxAttachment, OutboxRow } from './mail.entity.js';
 
-/** What a plain-text message of the product's own (a notification, an invitation) says. */
+/** What a message says: plain text of the product's own (a notification, an invitation), or a task's with its files. */
 export interface PlainMessage {
   requestId: string | null;
   to: string[];
@@ -10,11 +10,15 @@ export interface PlainMessage {
   bcc?: string[];
   subject: string;
   text: string;
+  html?: string | null;
+  attachments?: OutboxAttachment[];
+  /** The sender's address when not the server's own (a task's e-mail names one). */
+  fromAddress?: string | null;
 }
 
-/** An outbox row for a plain-text message from the server's sender, queued to go now. */
+/** An outbox row for a message from the server (under its sender's name), queued to go now: the one place rows are made. */
 export function plainMessage(server: MailServerRow, now: Date, m: PlainMessage): OutboxRow {
-  const from = server.fromAddress || `broadsheet@${server.hostName}`;
+  const from = m.fromAddress || server.fromAddress || `broadsheet@${server.hostName}`;
   return {
     ...newBase(now),
     requestId: m.requestId,
@@ -27,8 +31,8 @@ export function plainMessage(server: MailServerRow, now: Date, m: PlainMessage):
     // A subject is one line: a line break in it would start a header of its own.
     subject: m.subject.replace(/[\r\n]+/g, ' '),
     text: m.text,
-    html: null,
-    attachments: [],
+    html: m.html ?? null,
+    attachments: m.attachments ?? [],
     status: 'queued',
     attempts: 0,
     nextAttemptAt: now,

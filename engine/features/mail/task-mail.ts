@@ -2,7 +2,6 @@ import { nullIfRefused } from '../../core/errors.js';
 import { randomUUID } from 'node:crypto';
 import { In } from 'typeorm';
 import type { OpContext } from '../../ops/context.js';
-import { newBase } from '../../core/entity-base.js';
 import { EMAIL_PATTERN, listEntries } from '../../core/validation.js';
 import { User, UserGroup, type UserRow } from '../users/users.entity.js';
 import {
@@ -14,6 +13,7 @@ import {
 } from '../tasks/tasks.entity.js';
 import type { RequestFile } from '../requests/requests.entity.js';
 import { defaultMailServer } from './mail-servers.rules.js';
+import { plainMessage } from './plain-message.js';
 import type { OutboxAttachment, OutboxRow } from './mail.entity.js';
 import { Report } from '../reports/reports.entity.js';
 import { reportApp } from '../reports/reports.rules.js';
@@ -262,8 +262,6 @@ export async function queueTaskMail(
     return 'nobody to mail';
   }
   const fromAddress = email.from || server.fromAddress || `broadsheet@${server.hostName}`;
-  const from = `"${server.fromName.replace(/["\\]/g, '')}" <${fromAddress}>`;
-  const domain = fromAddress.split('@')[1] ?? 'broadsheet.local';
   const now = ctx.now();
   const reports = await ctx.db.getRepository(Report).findBy({ id: In(trs.map((r) => r.reportId)) });
   const reportNames = new Map(trs.map((r) => [r.id, reports.find((x) => x.id === r.reportId)?.name ?? 'Report files']));
@@ -274,28 +272,18 @@ export async function queueTaskMail(
   const cc = email.ccBcc ? listEntries(email.cc).filter((a) => EMAIL_PATTERN.test(a)) : [];
   const bcc = email.ccBcc ? listEntries(email.bcc).filter((a) => EMAIL_PATTERN.test(a)) : [];
   const content = mailContent(ctx, requestId, optionsOf, reportNames, keep, text);
-  const message = (to: string[], c: MailContent, copies: boolean): OutboxRow => ({
-    ...newBase(now),
-    requestId,
-    mailServerId: server.id,
-    messageId: `<${randomUUID()}@${domain}>`,
-    from,
-    to,
-    cc: copies ? cc : [],
-    bcc: copies ? bcc : [],
-    subject,
-    text,
-    html: c.html,
-    attachments: c.attachments,
-    status: 'queued',
-    attempts: 0,
-    nextAttemptAt: now,
-    lastError: null,
-    accepted: [],
-    rejected: [],
-    uncertain: false,
-    sentAt: null,
-  });
+  const message = (to: string[], c: MailContent, copies: boolean): OutboxRow =>
+    plainMessage(server, now, {
+      requestId,
+      to,
+      cc: copies ? cc : [],
+      bcc: copies ? bcc : [],
+      subject,
+      text,
+      html: c.html,
+      attachments: c.attachments,
+      fromAddress,
+    });
   const rows: OutboxRow[] = [];
   if (audience.to.length) {
     const all = await content(mailed);
