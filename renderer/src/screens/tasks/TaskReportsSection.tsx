@@ -8,18 +8,18 @@ import { MAIL_CHOICES, newKey, reportLabel, type MailChoice, type ReportItem } f
 import { nameIn, useTaskChoices, type TaskChoices } from './task-options';
 
 function reportFields(c: TaskChoices, item: ReportItem | null): FieldDef[] {
-  const asOptions = (list: { id: string; name: string }[]) => async () => list;
+  // The choices were read when the page opened: given at once, so the dialog is ready for the keyboard.
   return [
     {
       name: 'reportID',
       label: 'Report',
       kind: 'select',
       required: true,
-      options: asOptions(c.reports.map((r) => ({ id: r.id, name: `${r.name} (${r.formats.join(', ')})` }))),
+      choices: c.reports.map((r) => ({ id: r.id, name: `${r.name} (${r.formats.join(', ')})` })),
     },
     { name: 'format', label: 'Format', kind: 'select', required: true, choices: OUTPUT_FORMATS },
-    { name: 'filters', label: "Filters (after the report's own)", kind: 'multi', options: asOptions(c.filters) },
-    { name: 'conditions', label: 'Conditions (all must hold)', kind: 'multi', options: asOptions(c.conditions) },
+    { name: 'filters', label: "Filters (after the report's own)", kind: 'multi', choices: c.filters },
+    { name: 'conditions', label: 'Conditions (all must hold)', kind: 'multi', choices: c.conditions },
     { name: 'eachIteration', label: 'Check the conditions for each iteration value', kind: 'checkbox' },
     {
       name: 'password',
@@ -30,7 +30,7 @@ function reportFields(c: TaskChoices, item: ReportItem | null): FieldDef[] {
     ...(item?.hasPassword
       ? [{ name: 'removePassword', label: 'Remove the password', kind: 'checkbox' } as FieldDef]
       : []),
-    { name: 'storage', label: 'Also put the files in', kind: 'select', options: asOptions(c.storage) },
+    { name: 'storage', label: 'Also put the files in', kind: 'select', choices: c.storage },
     {
       name: 'storagePath',
       label: 'Under the path',
@@ -51,7 +51,7 @@ function reportFields(c: TaskChoices, item: ReportItem | null): FieldDef[] {
       kind: 'text',
       hint: 'A variable such as vManagerEmail; each address gets only its own files',
     },
-    { name: 'hubFolder', label: 'Publish to the hub, in', kind: 'select', options: asOptions(c.hubFolders) },
+    { name: 'hubFolder', label: 'Publish to the hub, in', kind: 'select', choices: c.hubFolders },
     {
       name: 'hubMax',
       label: 'Occurrences kept in the hub',
