@@ -205,6 +205,7 @@ export function HubScreen() {
                 <RowMenu
                   label={`More for ${f.name}`}
                   items={[
+                    ...(mayDownload ? [{ label: 'Earlier versions', run: () => setVersions(f) }] : []),
                     ...(mayDownload && f.isIteration
                       ? [{ label: 'Download all as zip', run: () => void download(f, true) }]
                       : []),
