@@ -3,6 +3,9 @@
 // by spring-forward runs once at the first valid instant after the gap, the same day; a repeated hour
 // runs once, at its first occurrence. These pin croner's 11.x behaviour: an upgrade that changes it fails here.
 import { describe, expect, it } from 'vitest';
+import { execFileSync } from 'node:child_process';
+import { join } from 'node:path';
+import { nextSyncAfter } from '../../engine/features/user-directories/directory-schedule.js';
 import {
   describeSchedule,
   dueSlot,
@@ -214,5 +217,45 @@ describe('what is due when the clock is checked', () => {
   it('nothing is due past the end date, however late the check', () => {
     const ended = { ...daily, endDate: new Date('2026-06-03T00:00:00Z') };
     expect(dueSlot(ended, new Date('2026-06-02T09:00:00Z'), START, new Date('2026-06-10T10:00:00Z'))).toBeNull();
+  });
+});
+
+describe('directories and backups keep the same rule (one cron builder in the engine)', () => {
+  const sync = (d: Partial<Parameters<typeof nextSyncAfter>[0]>, after: string, count: number) => {
+    const out: string[] = [];
+    let from = new Date(after);
+    for (let i = 0; i < count; i++) {
+      const next = nextSyncAfter(
+        { synchronization: 'Daily', frequency: null, frequencyTime: '02:30', timeZone: 'Europe/Paris', ...d },
+        from,
+      );
+      if (!next) break;
+      out.push(next.toISOString());
+      from = next;
+    }
+    return out;
+  };
+  it('a directory synchronized daily at 02:30 in Paris runs at 03:00 on the spring-forward day, once', () => {
+    expect(sync({}, '2026-03-27T12:00:00Z', 3)).toEqual([
+      '2026-03-28T01:30:00.000Z',
+      '2026-03-29T01:00:00.000Z',
+      '2026-03-30T00:30:00.000Z',
+    ]);
+  });
+  it('a directory synchronized hourly passes through the repeated hour once, like a task', () => {
+    expect(sync({ synchronization: 'Hourly', frequencyTime: '00:30' }, '2026-10-24T23:45:00Z', 3)).toEqual([
+      '2026-10-25T00:30:00.000Z',
+      '2026-10-25T02:30:00.000Z',
+      '2026-10-25T03:30:00.000Z',
+    ]);
+  });
+  it('builds cron patterns in one place: croner is started only by nextFireTimes', () => {
+    const sources = execFileSync('grep', ['-rln', 'new Cron(', join(__dirname, '..', '..', 'engine')], {
+      encoding: 'utf8',
+    })
+      .split('\n')
+      .filter(Boolean)
+      .map((f) => f.slice(f.indexOf('engine/')));
+    expect(sources).toEqual(['engine/features/tasks/fire-times.ts']);
   });
 });

@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { readdir, rm, stat } from 'node:fs/promises';
 import { isAbsolute, join, relative, resolve } from 'node:path';
 import { z } from 'zod';
-import { nextPatternTime } from '../tasks/fire-times.js';
+import { machineTimeZone, nextFireTimes, type ScheduleSpec } from '../tasks/fire-times.js';
 import type { EngineServices, OpContext } from '../../ops/context.js';
 import { conflict, EngineError, fieldError } from '../../core/errors.js';
 import { v } from '../../core/validation.js';
@@ -83,8 +83,17 @@ async function checkFolder(s: Pick<EngineServices, 'dataDir'>, folder: string, f
 /** The next scheduled backup after `from`, or null when backups are off. */
 export function nextBackupAfter(settings: BackupSettings, from: Date): Date | null {
   if (settings.frequency === 'Off' || !settings.folder) return null;
-  const day = settings.frequency === 'Weekly' ? WEEKDAYS.indexOf(settings.weekday ?? 'Sunday') : '*';
-  return nextPatternTime(`0 ${settings.atHour} * * ${day}`, from);
+  // A schedule of the one fire-time rule, in the machine's zone: daily, or weekly on its day.
+  const spec: ScheduleSpec = {
+    timeZone: machineTimeZone(),
+    startDate: new Date(0),
+    atHour: settings.atHour,
+    atMinute: 0,
+    frequency: 'Daily',
+  };
+  if (settings.frequency === 'Weekly')
+    Object.assign(spec, { frequency: 'Weekly', weeklyDays: [WEEKDAYS.indexOf(settings.weekday ?? 'Sunday')] });
+  return nextFireTimes(spec, from, 1)[0] ?? null;
 }
 
 export async function configureBackups(ctx: OpContext, f: z.output<typeof BackupSettingsInput>) {

@@ -125,20 +125,8 @@ export function nextFireTimes(s: ScheduleSpec, after: Date, count: number): Date
   }
 }
 
-/**
- * The first instant after `from` a cron pattern names, under the same DST rule as task schedules
- * (a skipped time runs at the first valid instant after the gap, a repeated hour once); the
- * machine's time zone when none is given. Every schedule of the engine (tasks, directories,
- * backups) asks its fire times here, so croner is used in one place.
- */
-export function nextPatternTime(pattern: string, from: Date, timeZone?: string): Date | null {
-  const job = new Cron(pattern, { timezone: timeZone, fixedTimeRule: 'no-wildcard', paused: true });
-  try {
-    return job.nextRun(from) ?? null;
-  } finally {
-    job.stop();
-  }
-}
+/** The machine's time zone: what a schedule without one of its own (a directory's, backups') runs in. */
+export const machineTimeZone = () => Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
 
 const two = (n: number) => String(n).padStart(2, '0');
 

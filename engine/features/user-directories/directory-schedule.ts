@@ -1,4 +1,4 @@
-import { nextPatternTime } from '../tasks/fire-times.js';
+import { machineTimeZone, nextFireTimes, type ScheduleSpec } from '../tasks/fire-times.js';
 import { Not } from 'typeorm';
 import type { EngineServices } from '../../ops/context.js';
 import { UserDirectory, type UserDirectoryRow } from './user-directories.entity.js';
@@ -15,25 +15,34 @@ const WEEKDAYS = ['sunday', 'monday', 'tuesday', 'wednesday', 'thursday', 'frida
 
 type Timing = Pick<UserDirectoryRow, 'synchronization' | 'frequency' | 'frequencyTime' | 'timeZone'>;
 
-/** The cron pattern of a directory's synchronization, or null when it is manual (or unreadable). */
-export function syncPattern(d: Timing): string | null {
+/**
+ * A directory's synchronization as a schedule of the one fire-time rule (the tasks' own, DST
+ * included: a time skipped by spring-forward runs once after the gap, a repeated hour once), or
+ * null when it is manual or unreadable.
+ */
+export function syncSchedule(d: Timing): ScheduleSpec | null {
   const [h, m] = /^(\d{1,2}):(\d{2})$/
     .exec(d.frequencyTime?.trim() ?? '')
     ?.slice(1)
     .map(Number) ?? [2, 0];
   if (h > 23 || m > 59) return null;
   const f = d.frequency?.trim().toLowerCase() ?? '';
+  const base = { timeZone: d.timeZone?.trim() || machineTimeZone(), startDate: new Date(0), atHour: h, atMinute: m };
   switch (d.synchronization) {
     case 'Hourly':
-      return `${m} * * * *`;
+      return { ...base, frequency: 'Hourly', everyHours: 1, fromHour: 0, fromMinute: m, toHour: 23 };
     case 'Daily':
-      return `${m} ${h} * * *`;
+      return { ...base, frequency: 'Daily' };
     case 'Weekly': {
       const day = WEEKDAYS.findIndex((w) => w.startsWith(f.slice(0, 3)) && f.length >= 3);
-      return `${m} ${h} * * ${day >= 0 ? day : /^[0-6]$/.test(f) ? f : 1}`;
+      return { ...base, frequency: 'Weekly', weeklyDays: [day >= 0 ? day : /^[0-6]$/.test(f) ? Number(f) : 1] };
     }
     case 'Monthly':
-      return `${m} ${h} ${/^\d{1,2}$/.test(f) && Number(f) >= 1 && Number(f) <= 28 ? Number(f) : 1} * *`;
+      return {
+        ...base,
+        frequency: 'Monthly',
+        day: /^\d{1,2}$/.test(f) && Number(f) >= 1 && Number(f) <= 28 ? Number(f) : 1,
+      };
     default:
       return null;
   }
@@ -41,10 +50,10 @@ export function syncPattern(d: Timing): string | null {
 
 /** The first synchronization time after `from`, or null. */
 export function nextSyncAfter(d: Timing, from: Date): Date | null {
-  const pattern = syncPattern(d);
-  if (!pattern) return null;
+  const spec = syncSchedule(d);
+  if (!spec) return null;
   try {
-    return nextPatternTime(pattern, from, d.timeZone?.trim() || undefined);
+    return nextFireTimes(spec, from, 1)[0] ?? null;
   } catch {
     return null; // an unknown time zone: the directory waits for a manual sync
   }
