@@ -1,4 +1,5 @@
 import { useEffect, useState } from 'react';
+import { fileSize } from './file-size';
 import { downloadFile, invoke } from '../../bridge';
 import type { RowOf } from '../../../../engine/catalogue';
 import { Dialog } from '../../components/Dialog';
@@ -7,8 +8,6 @@ import { toastFailed } from '../../stores/feedback/toasts';
 
 type HubFile = RowOf<'v1.files.list'>;
 type Occurrence = RowOf<'v1.files.listOccurrences'>;
-const size = (n: number | null) =>
-  n === null ? '' : n < 1024 * 1024 ? `${Math.max(1, Math.round(n / 1024))} KB` : `${(n / 1024 / 1024).toFixed(1)} MB`;
 
 /**
  * A published file's versions: each run that published it left an occurrence (as many as the task
@@ -50,7 +49,7 @@ export function FileVersions({ file, onClose }: { file: HubFile; onClose: () => 
                   {inZone(o.createdDate)}
                   {i === 0 ? ' (latest)' : ''}
                 </td>
-                <td>{size(o.size)}</td>
+                <td>{fileSize(o.size)}</td>
                 <td>
                   <button
                     type="button"

@@ -1,4 +1,5 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
+import { fileSize } from './file-size';
 import { bytesOf, downloadFile, invoke } from '../../bridge';
 import type { RowOf } from '../../../../engine/catalogue';
 import type { WireFile } from '../../../../engine/wire';
@@ -26,8 +27,6 @@ const VIEWS: { id: View; label: string }[] = [
 ];
 const PREVIEWABLE = new Set(['pdf', 'png']);
 const when = (iso: string | null) => inZone(iso);
-const size = (n: number | null) =>
-  n === null ? '' : n < 1024 * 1024 ? `${Math.max(1, Math.round(n / 1024))} KB` : `${(n / 1024 / 1024).toFixed(1)} MB`;
 
 /**
  * What was published to the caller: all files (by folder), favourites and recent ones; search by
@@ -178,7 +177,7 @@ export function HubScreen() {
               { key: 'reportName', label: 'Report' },
               { key: 'folder', label: 'Folder' },
               { key: 'extension', label: 'Type', sort: 'Type', render: (f) => (f.extension ?? '').toUpperCase() },
-              { key: 'size', label: 'Size', render: (f) => size(f.size) },
+              { key: 'size', label: 'Size', render: (f) => fileSize(f.size) },
               { key: 'createdDate', label: 'Published', sort: 'CreatedDate', render: (f) => when(f.createdDate) },
             ]}
             actions={(f) => (

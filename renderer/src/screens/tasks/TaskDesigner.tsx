@@ -18,8 +18,6 @@ import { TaskRecipientsSection } from './TaskRecipientsSection';
 import { TaskReportsSection } from './TaskReportsSection';
 import { TaskTriggersSection } from './TaskTriggersSection';
 
-export type { TaskDto } from './task-draft';
-
 /**
  * One task as one draft, like the report designer: settings, e-mail, reports, recipients and
  * schedules are edited in place with undo and redo, written by one Save; leaving with unsaved
