@@ -23,7 +23,8 @@ import { seedDemoContent } from './features/setup/demo-content.js';
 import { removeUnfinishedImports } from './features/projects/projects.rules.js';
 import { RequestRunner } from './features/requests/runner.js';
 import { Scheduler } from './features/requests/scheduler.js';
-import { DirectorySchedule } from './features/user-directories/directory-schedule.js';
+import { directorySchedules } from './features/user-directories/directory-schedule.js';
+import { DirectorySyncs } from './features/user-directories/directory-sync.js';
 import { BackupSchedule } from './features/backups/backup-schedule.js';
 import {
   applyPendingRestore,
@@ -54,7 +55,17 @@ export interface EngineOptions {
   concurrentRequests?: number;
   /** Retry timing of the outbox (tests shorten it). */
   mail?: OutboxOptions;
+  /**
+   * This engine's id among those sharing the data folder (default "local"): the work it claims is
+   * its own, and at start it takes back what it held before a restart. Engines sharing a folder
+   * each need their own id.
+   */
+  nodeId?: string;
+  /** How long a claim on a run, a mail or a sync holds unless renewed (default 60 s; renewed every third of it). */
+  leaseMs?: number;
 }
+
+const DEFAULT_LEASE_MS = 60_000;
 
 /** An envelope plus the status a transport reports it with; a file answer also carries the file. */
 export interface InvokeResult {
@@ -87,8 +98,8 @@ export interface Engine {
   issueOwnerKey(): Promise<string>;
   readonly runner: RequestRunner;
   readonly scheduler: Scheduler;
-  /** User directories' own synchronizations; tests with an injected clock call `directories.tick()`. */
-  readonly directories: DirectorySchedule;
+  /** User directories' synchronizations (queued by the scheduler, or asked for). */
+  readonly directorySyncs: DirectorySyncs;
   /** Scheduled backups; tests with an injected clock call `backups.tick()`. */
   readonly backups: BackupSchedule;
   readonly outbox: MailOutbox;
@@ -169,6 +180,7 @@ async function startEngine(options: EngineOptions): Promise<Engine> {
     requests: null as unknown as EngineServices['requests'],
     scheduler: { wake() {} },
     outbox: null as unknown as EngineServices['outbox'],
+    directorySyncs: null as unknown as EngineServices['directorySyncs'],
     address: { http: null },
     installation: {
       schemaVersion: MIGRATIONS.length,
@@ -176,9 +188,13 @@ async function startEngine(options: EngineOptions): Promise<Engine> {
       secretKey: () => options.secretKeys.load(),
     },
   };
-  const runner = new RequestRunner(services, options.concurrentRequests);
-  const scheduler = new Scheduler(services, () => runner.wake(), { timers: options.schedulerTimers });
-  const directories = new DirectorySchedule(services, { timers: options.schedulerTimers });
+  const node = { owner: options.nodeId ?? 'local', leaseMs: options.leaseMs ?? DEFAULT_LEASE_MS, timers: true };
+  const runner = new RequestRunner(services, { ...node, concurrency: options.concurrentRequests });
+  const directorySyncs = new DirectorySyncs(services, node);
+  const scheduler = new Scheduler(services, () => runner.wake(), {
+    timers: options.schedulerTimers,
+    sources: [directorySchedules(() => directorySyncs.wake())],
+  });
   const backups = new BackupSchedule(services, { timers: options.schedulerTimers });
   const logLineFailed = (requestId: string) => (e: Error) =>
     log.error('A request log line could not be written', { requestId, error: e.message });
@@ -187,10 +203,12 @@ async function startEngine(options: EngineOptions): Promise<Engine> {
     (requestId, line) =>
       void new RequestLog(requestLogPath(options.dataDir, requestId), clock, logLineFailed(requestId)).line(line),
     options.mail,
+    node,
   );
   services.requests = runner;
   services.scheduler = scheduler;
   services.outbox = outbox;
+  services.directorySyncs = directorySyncs;
   const dispatcher = new Dispatcher(services, catalogue, queues, resolveCredential);
   const answerFailure = (id: string, e: unknown): InvokeResult => {
     if (isEngineError(e)) return refusal(e);
@@ -199,12 +217,11 @@ async function startEngine(options: EngineOptions): Promise<Engine> {
     return { status: 500, envelope: failure('Internal error; the log has the details') };
   };
   const firstStart = await ensureFirstStart(services, options.ownerEmail);
-  // Runs a crash interrupted are failed first; then the queue and the schedules go on.
-  await runner.recover();
-  await outbox.recover();
-  runner.wake();
+  // Work a crash or a dead engine cut off is recovered first; then the queues and the schedules go on.
+  await runner.start();
+  await outbox.start();
+  await directorySyncs.start();
   await scheduler.start();
-  directories.start();
   backups.start();
   // The demo's 110,000 rows load in the background: the engine answers at once.
   const demoReady =
@@ -276,13 +293,13 @@ async function startEngine(options: EngineOptions): Promise<Engine> {
     runner,
     scheduler,
     outbox,
-    directories,
+    directorySyncs,
     backups,
     async close() {
-      scheduler.stop();
-      directories.stop();
+      await scheduler.stop();
       backups.stop();
       await runner.close();
+      await directorySyncs.close();
       await outbox.close();
       await demoReady;
       await queues.drain();

@@ -15,6 +15,7 @@ import { Invitations1764979200000 } from './1764979200000-invitations.js';
 import { DirectorySync1765065600000 } from './1765065600000-directory-sync.js';
 import { DirectorySchedulesAsked1765152000000 } from './1765152000000-directory-schedules-asked.js';
 import { ReportTemplates1765238400000 } from './1765238400000-report-templates.js';
+import { JobLeases1765324800000 } from './1765324800000-job-leases.js';
 
 /** Migrations in the order they run; append, never reorder or edit a released one. */
 export const MIGRATIONS = [
@@ -35,4 +36,5 @@ export const MIGRATIONS = [
   DirectorySync1765065600000,
   DirectorySchedulesAsked1765152000000,
   ReportTemplates1765238400000,
+  JobLeases1765324800000,
 ];

@@ -8,6 +8,7 @@ import type { SignInGuard } from '../core/throttle.js';
 import type { AnalyticsPort, EmbeddedAnalyticsAdmin } from '../analytics/port.js';
 import type { RenderPool } from '../render/render-pool.js';
 import type { OutboxRow } from '../features/mail/mail.entity.js';
+import type { DirectorySyncRow } from '../features/user-directories/directory-syncs.entity.js';
 import type { OutboxStatus } from '../core/enumerations.js';
 import type { MemberDeclaration } from '../features/members/members.entity.js';
 
@@ -61,6 +62,11 @@ export interface EngineServices {
     enqueue(rows: OutboxRow[]): Promise<void>;
     wake(): void;
     changed(m: Pick<OutboxRow, 'id' | 'requestId'>, status: OutboxStatus): void;
+  };
+  /** Directory synchronizations: one asked for now, and whether one is under way. */
+  directorySyncs: {
+    syncNow(directoryId: string): Promise<DirectorySyncRow | null>;
+    isSyncing(directoryId: string): Promise<boolean>;
   };
   /** What a backup records of this installation, and the secrets key when a backup is to include it. */
   installation: { schemaVersion: number; release: string | null; secretKey(): Promise<Buffer | null> };

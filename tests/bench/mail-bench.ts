@@ -105,6 +105,8 @@ export async function mailBench(messages = 1000) {
     attachments: [{ fileName: 'Statement.pdf', path: 'files/bench/Statement.pdf' }],
     status: 'queued' as const,
     attempts: 0,
+    claimedBy: null,
+    leaseUntil: null,
     nextAttemptAt: new Date(),
     lastError: null,
     accepted: [],

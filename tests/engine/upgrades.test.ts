@@ -93,7 +93,7 @@ describe('an upgrade starts no work nobody asked for', () => {
     expect(byId[live].synchronization).toBe('Daily');
     // Nothing connects to the old directory: its schedule is off until someone chooses one.
     await upgraded.services.db.query('UPDATE user_directories SET isActive = 0 WHERE id = ?', [live]);
-    expect(await upgraded.directories.tick()).toBe(0);
+    await upgraded.scheduler.tick();
     expect(
       (await upgraded.services.db.query('SELECT COUNT(*) AS n FROM directory_syncs WHERE directoryId = ?', [old]))[0].n,
     ).toBe(0);

@@ -90,7 +90,7 @@ describe(covers('stopping and deleting runs', 'v2.requests.stop', 'v2.requests.d
 });
 
 describe('a crash mid-run', () => {
-  it('restarts with the request failed, saying it was interrupted, and no half-written file', async () => {
+  it('restarts the interrupted request from the beginning once, saying so, and it ends with every file whole', async () => {
     // Queue with nothing running it, then let another process pick the queue up and kill it.
     await s.stop();
     const paused = await startTestServer({
@@ -128,14 +128,16 @@ describe('a crash mid-run', () => {
     await new Promise((r) => child.once('exit', r));
     s = await startTestServer({ dataDir: s.dataDir, secretKeys: keys, keepDataDir: true });
     f = await fixtures(s);
-    const after = await s.ok('GET', `/api/v1/ondemand/requests/${queued.id}`);
-    expect(after.status).toBe('failed');
-    expect(after.message).toBe('Interrupted: the app stopped during the run');
+    const after = await waitForRequest(s, queued.id);
+    expect(after.status).toBe('completed');
     const names = readdirSync(join(s.dataDir, 'files', 'requests', queued.id));
-    expect(names.length).toBeGreaterThan(0);
+    expect(names.filter((n) => n.endsWith('.pdf'))).toHaveLength(600);
     expect(names.filter((n) => n.endsWith('.part'))).toEqual([]);
     const log = readFileSync(join(s.dataDir, 'logs', 'requests', `${queued.id}.log`), 'utf8');
-    expect(log).toMatch(/Interrupted: the app stopped while this request was running/);
+    expect(log).toMatch(
+      /Interrupted: the app stopped while this request was running \(crash or power loss\); started again \(attempt 2 of 2\), \d+ files? removed/,
+    );
+    expect(log.match(/Started \(/g)).toHaveLength(2);
   }, 180_000);
 });
 

@@ -1,5 +1,5 @@
 import type { EngineServices } from '../../ops/context.js';
-import { Periodic } from '../../core/periodic.js';
+import { Periodic } from '../../core/jobs/periodic.js';
 import { applyRetention, backupSettings, createBackup, nextBackupAfter, recordFailedBackup } from './backups.rules.js';
 
 const CHECK_EVERY_MS = 60_000;

@@ -1,5 +1,6 @@
 import { EntitySchema } from 'typeorm';
 import { baseColumns, flag, int, ref, text, when, type BaseRow } from '../../core/entity-base.js';
+import { claimColumns, type ClaimColumns } from '../../core/jobs/claims.js';
 import type { OutboxStatus } from '../../core/enumerations.js';
 
 /** An SMTP server mail goes out through (set A 2.15); its password sealed, never answered. */
@@ -50,7 +51,7 @@ export interface OutboxAttachment {
  * One message of the outbox, written before it is sent, with its Message-ID fixed then: a resend
  * after an unknown outcome carries the same id, so receivers and tests can tell it is the same mail.
  */
-export interface OutboxRow extends BaseRow {
+export interface OutboxRow extends BaseRow, ClaimColumns {
   requestId: string | null;
   mailServerId: string;
   messageId: string;
@@ -98,10 +99,12 @@ export const Outbox = new EntitySchema<OutboxRow>({
     rejected: { type: 'simple-json' },
     uncertain: flag(),
     sentAt: when(),
+    ...claimColumns,
   },
   indices: [
     { name: 'IDX_outbox_due', columns: ['status', 'nextAttemptAt'] },
     { name: 'IDX_outbox_request', columns: ['requestId'] },
+    { name: 'IDX_outbox_lease', columns: ['status', 'leaseUntil'] },
   ],
   uniques: [{ name: 'UQ_outbox_message_id', columns: ['messageId'] }],
 });

@@ -1,7 +1,11 @@
 import { join } from 'node:path';
-import { In, LessThanOrEqual } from 'typeorm';
+import { LessThanOrEqual } from 'typeorm';
 import nodemailer, { type Transporter } from 'nodemailer';
 import type { EngineServices } from '../../ops/context.js';
+import { JobKernel, type JobWorker } from '../../core/jobs/job-kernel.js';
+import { SqliteClaimStore } from '../../core/jobs/sqlite-claims.js';
+import type { RowPatch } from '../../core/jobs/claims.js';
+import { retryDelay } from '../../core/jobs/backoff.js';
 import { MailServer, Outbox, type MailServerRow, type OutboxRow, type OutboxStatus } from './mail.entity.js';
 
 export interface OutboxOptions {
@@ -15,6 +19,9 @@ export interface OutboxOptions {
   /** Connections kept open to one server. */
   connections?: number;
 }
+
+/** Messages waiting for a send: new ones, and those cut off with their outcome unknown. */
+const OUTBOX_WAITING: OutboxStatus[] = ['queued', 'uncertain'];
 
 const TRANSIENT_CODES = new Set([
   'ECONNECTION',
@@ -32,25 +39,28 @@ export function isTransient(e: { responseCode?: number; code?: string }): boolea
   return e.code !== 'EAUTH' && (TRANSIENT_CODES.has(e.code ?? '') || !e.code);
 }
 
+/** How long a claim holds messages; the holder renews it while they are in its hands. */
+const DEFAULT_LEASE_MS = 60_000;
+
 /**
- * The persisted outbox: a message is a row before it is sent, `sending` while it is, `sent` once
- * the server accepted it. Transient failures wait and retry with capped exponential backoff;
- * permanent ones end `failed` and are told in the run's log. A message found `sending` at start
- * was cut off by a crash with its outcome unknown: it is marked uncertain and sent again with the
- * same Message-ID. Nothing else is ever sent twice.
+ * The persisted outbox on the job kernel: a message is a row before it is sent, `sending` while an
+ * engine holds it, `sent` once the server accepted it. Transient failures wait and retry with
+ * capped exponential backoff; permanent ones end `failed` and are told in the run's log. A message
+ * whose holder stopped (a crash, a dead engine) was cut off with its outcome unknown: it is marked
+ * uncertain and sent again with the same Message-ID. Nothing else is ever sent twice.
  */
-export class MailOutbox {
+export class MailOutbox implements JobWorker<OutboxRow> {
   private readonly transports = new Map<string, { key: string; transport: Transporter }>();
-  private timer: NodeJS.Timeout | null = null;
-  private pumping: Promise<void> | null = null;
-  private again = false;
-  private closed = false;
+  /** The servers of the latest batch: looked up once per batch (an edited server applies to the next), not per message. */
+  private readonly servers = new Map<string, { server: MailServerRow; transport: Transporter } | null>();
   private readonly o: Required<OutboxOptions>;
+  readonly kernel: JobKernel<OutboxRow>;
 
   constructor(
     private readonly services: EngineServices,
     private readonly log: (requestId: string, line: string) => void,
     options: OutboxOptions = {},
+    node: { owner: string; leaseMs?: number; timers?: boolean } = { owner: 'local' },
   ) {
     this.o = {
       baseDelayMs: 2_000,
@@ -60,29 +70,42 @@ export class MailOutbox {
       connections: 10,
       ...options,
     };
+    const leaseMs = node.leaseMs ?? DEFAULT_LEASE_MS;
+    const store = new SqliteClaimStore<OutboxRow>(
+      services.db,
+      services.write,
+      Outbox,
+      { waiting: ['queued', 'uncertain'], active: 'sending' },
+      node.owner,
+      leaseMs,
+      services.now,
+    );
+    this.kernel = new JobKernel(store, this, {
+      name: 'Outbox',
+      concurrency: this.o.concurrency,
+      batch: this.o.concurrency * 8,
+      leaseMs,
+      now: services.now,
+      timers: node.timers !== false,
+      log: (message, e) => services.log.error(message, { error: e.message }),
+    });
   }
 
   /** At start: sends a crash cut off become uncertain, then the queue resumes. */
-  async recover(): Promise<number> {
-    const cut = await this.services.db.getRepository(Outbox).findBy({ status: 'sending' });
-    if (cut.length) {
-      await this.services.write(() =>
-        this.services.db
-          .getRepository(Outbox)
-          .update(
-            { id: In(cut.map((m) => m.id)) },
-            { status: 'uncertain', uncertain: true, nextAttemptAt: this.services.now() },
-          ),
+  start(): Promise<number> {
+    return this.kernel.start();
+  }
+
+  /** A message whose sender stopped mid-send: its outcome is unknown, so it goes again, uncertain. */
+  async recover(row: OutboxRow): Promise<void> {
+    const patch = { status: 'uncertain' as const, uncertain: true, nextAttemptAt: this.services.now() };
+    if (!(await this.kernel.store.takeOver(row, patch))) return;
+    if (row.requestId)
+      this.log(
+        row.requestId,
+        `Mail to ${row.to.join(', ')} was being sent when ${row.claimedBy === this.kernel.store.owner ? 'the app' : `the engine sending it (${row.claimedBy ?? 'unknown'})`} stopped; its outcome is unknown, so it is sent again with the same Message-ID ${row.messageId}`,
       );
-      for (const m of cut)
-        if (m.requestId)
-          this.log(
-            m.requestId,
-            `Mail to ${m.to.join(', ')} was being sent when the app stopped; its outcome is unknown, so it is sent again with the same Message-ID ${m.messageId}`,
-          );
-    }
-    this.wake();
-    return cut.length;
+    this.changed(row, 'uncertain');
   }
 
   /** Writes messages to the outbox (durably, before any is sent), then starts sending. */
@@ -103,61 +126,39 @@ export class MailOutbox {
   }
 
   wake(): void {
-    if (this.closed) return;
-    if (this.pumping) {
-      this.again = true;
-      return;
-    }
-    this.pumping = this.pump()
-      .catch((e: unknown) => this.services.log.error('The outbox could not send', { error: (e as Error).message }))
-      .finally(() => {
-        this.pumping = null;
-        if (this.again) {
-          this.again = false;
-          this.wake();
-        } else void this.arm();
-      });
+    void this.kernel.wake();
   }
 
-  private async pump() {
-    const { db } = this.services;
-    for (;;) {
-      if (this.closed) return;
-      const due = await db.getRepository(Outbox).find({
-        where: [
-          { status: 'queued', nextAttemptAt: LessThanOrEqual(this.services.now()) },
-          { status: 'uncertain', nextAttemptAt: LessThanOrEqual(this.services.now()) },
-        ],
-        order: { nextAttemptAt: 'ASC' },
-        take: this.o.concurrency * 8,
-      });
-      if (!due.length) return;
-      // Marked `sending` before the first byte leaves: a crash from here on makes them uncertain.
-      await this.services.write(() =>
-        db
-          .getRepository(Outbox)
-          .update({ id: In(due.map((m) => m.id)) }, { status: 'sending', modifiedDate: this.services.now() }),
-      );
-      // One look-up of each server per batch, not one per message.
-      const transports = new Map<string, { server: MailServerRow; transport: Transporter } | null>();
-      for (const id of new Set(due.map((m) => m.mailServerId))) transports.set(id, await this.transportFor(id));
-      let next = 0;
-      const worker = async () => {
-        while (next < due.length && !this.closed) {
-          const m = due[next++];
-          await this.send(m, transports.get(m.mailServerId) ?? null);
-        }
-      };
-      await Promise.all(Array.from({ length: Math.min(this.o.concurrency, due.length) }, worker));
-      // Closing stops between messages: those not tried go back as they were (nothing unknown about them).
-      const untried = due.slice(next);
-      if (untried.length)
-        await this.services.write(() =>
-          db
-            .getRepository(Outbox)
-            .update({ id: In(untried.map((m) => m.id)), status: 'sending' }, { status: 'queued' }),
-        );
-    }
+  waiting(row: OutboxRow): OutboxStatus {
+    return row.uncertain ? 'uncertain' : 'queued';
+  }
+
+  claimed(now: Date) {
+    return { modifiedDate: now };
+  }
+
+  /** Messages due now, earliest first. */
+  ready(limit: number): Promise<OutboxRow[]> {
+    const due = LessThanOrEqual(this.services.now());
+    return this.services.db.getRepository(Outbox).find({
+      where: OUTBOX_WAITING.map((status) => ({ status, nextAttemptAt: due })),
+      order: { nextAttemptAt: 'ASC' },
+      take: limit,
+    });
+  }
+
+  /** The earliest retry waiting, so the kernel looks again then. */
+  async nextDue(): Promise<Date | null> {
+    const next = await this.services.db.getRepository(Outbox).findOne({
+      where: OUTBOX_WAITING.map((status) => ({ status })),
+      order: { nextAttemptAt: 'ASC' },
+      select: { id: true, nextAttemptAt: true },
+    });
+    return next?.nextAttemptAt ?? null;
+  }
+
+  async prepare(rows: OutboxRow[]): Promise<void> {
+    for (const id of new Set(rows.map((m) => m.mailServerId))) this.servers.set(id, await this.transportFor(id));
   }
 
   private async transportFor(serverId: string): Promise<{ server: MailServerRow; transport: Transporter } | null> {
@@ -178,13 +179,13 @@ export class MailOutbox {
     return { server, transport };
   }
 
-  private async send(m: OutboxRow, t: { server: MailServerRow; transport: Transporter } | null) {
-    const { db, now } = this.services;
-    const done = async (change: Partial<OutboxRow>) => {
-      await this.services.write(() =>
-        db.getRepository(Outbox).update({ id: m.id }, { ...change, modifiedDate: now() }),
-      );
-      this.changed(m, change.status ?? m.status);
+  /** Sends one claimed message (its attempt already counted by the claim). */
+  async run(m: OutboxRow): Promise<void> {
+    const { now } = this.services;
+    const t = this.servers.get(m.mailServerId) ?? null;
+    const done = async (change: RowPatch<OutboxRow>) => {
+      if (await this.kernel.store.settle(m.id, { ...change, modifiedDate: now() }))
+        this.changed(m, change.status ?? m.status);
     };
     if (!t) {
       await done({ status: 'failed', lastError: 'The mail server no longer exists' });
@@ -216,7 +217,6 @@ export class MailOutbox {
       await done({
         status: 'sent',
         sentAt: now(),
-        attempts: m.attempts + 1,
         lastError: null,
         accepted: (info.accepted as (string | { address: string })[]).map((r) =>
           typeof r === 'string' ? r : r.address,
@@ -233,41 +233,25 @@ export class MailOutbox {
         );
     } catch (err) {
       const e = err as { responseCode?: number; code?: string; response?: string; message: string };
-      const attempts = m.attempts + 1;
+      const attempts = m.attempts;
       const reply = (e.response ?? e.message).replace(/[\r\n]+/g, ' ').slice(0, 300);
       if (isTransient(e) && attempts < this.o.maxAttempts) {
-        const delay = Math.min(this.o.maxDelayMs, this.o.baseDelayMs * 2 ** (attempts - 1));
+        const delay = retryDelay(attempts, { baseMs: this.o.baseDelayMs, maxMs: this.o.maxDelayMs });
         await done({
-          status: m.uncertain ? 'uncertain' : 'queued',
-          attempts,
+          status: this.waiting(m),
           lastError: reply,
           nextAttemptAt: new Date(now().getTime() + delay),
         });
       } else {
-        await done({ status: 'failed', attempts, lastError: reply });
+        await done({ status: 'failed', lastError: reply });
         if (m.requestId) this.log(m.requestId, `Mail to ${m.to.join(', ')} failed: ${reply}`);
       }
     }
   }
 
-  private async arm() {
-    if (this.closed) return;
-    if (this.timer) clearTimeout(this.timer);
-    const next = await this.services.db.getRepository(Outbox).findOne({
-      where: [{ status: 'queued' }, { status: 'uncertain' }],
-      order: { nextAttemptAt: 'ASC' },
-      select: { id: true, nextAttemptAt: true },
-    });
-    if (!next || this.closed) return;
-    const wait = Math.max(0, next.nextAttemptAt.getTime() - this.services.now().getTime());
-    this.timer = setTimeout(() => this.wake(), Math.min(wait, 5_000));
-    this.timer.unref?.();
-  }
-
+  /** Lets the sends under way finish; messages claimed but not tried go back as they were. */
   async close(): Promise<void> {
-    this.closed = true;
-    if (this.timer) clearTimeout(this.timer);
-    await this.pumping;
+    await this.kernel.close(false);
     for (const { transport } of this.transports.values()) transport.close();
     this.transports.clear();
   }

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { newBase } from '../../core/entity-base.js';
 import type { MailServerRow, OutboxAttachment, OutboxRow } from './mail.entity.js';
+import { UNCLAIMED } from '../../core/jobs/claims.js';
 
 /** What a message says: plain text of the product's own (a notification, an invitation), or a task's with its files. */
 export interface PlainMessage {
@@ -21,6 +22,7 @@ export function plainMessage(server: MailServerRow, now: Date, m: PlainMessage):
   const from = m.fromAddress || server.fromAddress || `broadsheet@${server.hostName}`;
   return {
     ...newBase(now),
+    ...UNCLAIMED,
     requestId: m.requestId,
     mailServerId: server.id,
     messageId: `<${randomUUID()}@${from.split('@')[1] ?? 'broadsheet.local'}>`,

@@ -36,8 +36,11 @@ export async function readRequestFile(dataDir: string, id: string, name: string)
   return readFile(join(requestDir(dataDir, id), safeFileName(name)));
 }
 
-export async function removeRequestFiles(dataDir: string, id: string): Promise<void> {
+/** Removes a request's files; answers how many there were. */
+export async function removeRequestFiles(dataDir: string, id: string): Promise<number> {
+  const names = await readdir(requestDir(dataDir, id)).catch(emptyIfMissing);
   await rm(requestDir(dataDir, id), { recursive: true, force: true });
+  return names.length;
 }
 
 /** A folder not made yet holds nothing; any other failure to read it is a fault to report. */

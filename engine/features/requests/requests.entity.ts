@@ -1,5 +1,6 @@
 import { EntitySchema } from 'typeorm';
 import { baseColumns, flag, ref, text, when, type BaseRow } from '../../core/entity-base.js';
+import { claimColumns, type ClaimColumns } from '../../core/jobs/claims.js';
 import type { OutputFormat } from '../../render/formats.js';
 import type { Selections } from '../../analytics/model.js';
 
@@ -38,7 +39,7 @@ export interface RequestFile {
  * One execution of a scheduled task, an on-demand report or an on-demand task. A scheduled run is
  * keyed by (trigger, scheduled-for): the unique index is what makes a slot run at most once.
  */
-export interface RequestRow extends BaseRow {
+export interface RequestRow extends BaseRow, ClaimColumns {
   kind: RequestKind;
   title: string;
   projectId: string | null;
@@ -87,10 +88,13 @@ export const Request = new EntitySchema<RequestRow>({
     createdBy: ref(),
     startedDate: when(),
     endedDate: when(),
+    ...claimColumns,
+    attempts: { type: 'integer', default: 0 },
   },
   indices: [
     { name: 'IDX_requests_status', columns: ['status', 'priority', 'createdDate'] },
     { name: 'IDX_requests_task', columns: ['taskId'] },
+    { name: 'IDX_requests_lease', columns: ['status', 'leaseUntil'] },
     { name: 'UQ_requests_slot', columns: ['triggerId', 'scheduledFor'], unique: true },
   ],
 });

@@ -29,6 +29,7 @@ import {
   removeRequestLog,
   zipRequestFiles,
 } from './request-output.js';
+import { UNCLAIMED } from '../../core/jobs/claims.js';
 import { memberVisibleRuns } from '../members/member-access.js';
 
 // Requests: queuing them (a task now, an on-demand report), their statuses, stop, delete, and what
@@ -291,6 +292,7 @@ function newRequest(
     createdBy: ctx.principal?.user.id ?? null,
     startedDate: null,
     endedDate: null,
+    ...UNCLAIMED,
   };
 }
 

@@ -1,4 +1,7 @@
+import { In } from 'typeorm';
 import type { EngineServices, OpContext } from '../../ops/context.js';
+import { JobKernel, type JobWorker } from '../../core/jobs/job-kernel.js';
+import { SqliteClaimStore } from '../../core/jobs/sqlite-claims.js';
 import { isEngineError } from '../../core/errors.js';
 import { FINISHED, Request, type RequestFile, type RequestRow, type RequestStatus } from './requests.entity.js';
 import { executeRequest, fileKeeper } from './execute-request.js';
@@ -10,123 +13,140 @@ import { Outbox } from '../mail/mail.entity.js';
 const DEFAULT_CONCURRENCY = 2;
 /** Progress is written and pushed at most this often per request. */
 const PROGRESS_EVERY_MS = 250;
+/** A run cut off by a crash or a dead node runs once more; a second cut-off fails it (the run may be the cause). */
+const RUN_ATTEMPTS = 2;
 
-interface Running {
-  row: RequestRow;
-  controller: AbortController;
-  done: Promise<void>;
+export interface RunnerOptions {
+  concurrency?: number;
+  /** This node's id and its lease on what it runs (engines sharing a data folder each have their own id). */
+  owner: string;
+  leaseMs: number;
+  timers: boolean;
 }
 
 /**
- * Runs queued requests: by priority (higher first), then age; a trigger's `Serial` execution waits
- * for the task's other runs, `Parallel` does not. State lives in SQLite, so a restart picks up the
- * queue, and requests a crash left `running` are marked `failed` with a log line saying so.
+ * Runs queued requests on the job kernel: by priority (higher first), then age; a trigger's
+ * `Serial` execution waits for the task's other runs (on any engine), `Parallel` does not. A run
+ * cut off by a crash, or held by an engine that stopped renewing its lease, starts again from the
+ * beginning (its partial files removed) once; cut off twice, it fails, saying so.
  */
-export class RequestRunner {
-  private readonly running = new Map<string, Running>();
-  private pumping = false;
-  private again = false;
-  private closed = false;
+export class RequestRunner implements JobWorker<RequestRow> {
+  readonly kernel: JobKernel<RequestRow>;
+  private closing = false;
 
   constructor(
     private readonly services: EngineServices,
-    private readonly concurrency = DEFAULT_CONCURRENCY,
-  ) {}
+    o: RunnerOptions,
+  ) {
+    const store = new SqliteClaimStore<RequestRow>(
+      services.db,
+      services.write,
+      Request,
+      { waiting: ['queued'], active: 'running' },
+      o.owner,
+      o.leaseMs,
+      services.now,
+    );
+    this.kernel = new JobKernel(store, this, {
+      name: 'Requests',
+      concurrency: o.concurrency ?? DEFAULT_CONCURRENCY,
+      leaseMs: o.leaseMs,
+      now: services.now,
+      timers: o.timers,
+      log: (message, e) => services.log.error(message, { error: e.message }),
+    });
+  }
 
   private get ctx(): OpContext {
     return { ...this.services, principal: null, transport: 'internal', client: 'runner' };
   }
 
-  /** At start: runs a crash interrupted are failed (never left stuck), their half-written files removed. */
-  async recover(): Promise<number> {
-    const stuck = await this.services.db.getRepository(Request).findBy({ status: 'running' });
-    for (const row of stuck) {
-      const removed = await removePartialFiles(this.services.dataDir, row.id);
-      const log = new RequestLog(
-        requestLogPath(this.services.dataDir, row.id),
-        this.services.now,
-        this.logFailure(row.id),
-      );
-      await log.line(
-        `Interrupted: the app stopped while this request was running (crash or power loss); marked failed${removed ? `, ${removed} unfinished file${removed === 1 ? '' : 's'} removed` : ''}`,
-      );
-      await this.services.write(() =>
-        this.services.db.getRepository(Request).update(
-          { id: row.id, status: 'running' },
-          {
-            status: 'failed',
-            message: 'Interrupted: the app stopped during the run',
-            endedDate: this.services.now(),
-            modifiedDate: this.services.now(),
-          },
-        ),
-      );
-      this.changed({ ...row, status: 'failed' });
-    }
-    return stuck.length;
+  /** At start: runs a crash cut off are recovered, then the queue resumes. */
+  start(): Promise<number> {
+    return this.kernel.start();
   }
 
   /** Looks for queued work (after a request is queued, and whenever one finishes). */
   wake(): void {
-    if (this.closed) return;
-    if (this.pumping) {
-      this.again = true;
-      return;
-    }
-    this.pumping = true;
-    void this.pump()
-      .catch((e: unknown) =>
-        this.services.log.error('The request queue could not be read', { error: (e as Error).message }),
-      )
-      .finally(() => {
-        this.pumping = false;
-        if (this.again) {
-          this.again = false;
-          this.wake();
-        }
-      });
+    void this.kernel.wake();
   }
 
   isRunning(id: string): boolean {
-    return this.running.has(id);
+    return this.kernel.isHeld(id);
   }
 
-  private async pump() {
-    while (!this.closed && this.running.size < this.concurrency) {
-      const next = await this.nextEligible();
-      if (!next) return;
-      const claimed = await this.services.write(async () => {
-        const now = this.services.now();
-        const res = await this.services.db
-          .getRepository(Request)
-          .update({ id: next.id, status: 'queued' }, { status: 'running', startedDate: now, modifiedDate: now });
-        return (res.affected ?? 0) > 0;
-      });
-      if (!claimed) continue;
-      this.start({ ...next, status: 'running', startedDate: this.services.now() });
-    }
+  waiting(): RequestStatus {
+    return 'queued';
   }
 
-  private async nextEligible(): Promise<RequestRow | null> {
-    const queued = await this.services.db
-      .getRepository(Request)
-      .find({ where: { status: 'queued' }, order: { priority: 'DESC', createdDate: 'ASC' }, take: 100 });
-    const busyTasks = new Set([...this.running.values()].map((r) => r.row.taskId).filter(Boolean));
-    return (
-      queued.find(
-        (r) => !this.running.has(r.id) && !(r.execution === 'Serial' && r.taskId && busyTasks.has(r.taskId)),
-      ) ?? null
-    );
+  claimed(now: Date) {
+    return { startedDate: now, modifiedDate: now };
   }
 
-  private start(row: RequestRow) {
-    const controller = new AbortController();
-    const entry: Running = { row, controller, done: Promise.resolve() };
-    this.running.set(row.id, entry);
-    entry.done = this.execute(row, controller).finally(() => {
-      this.running.delete(row.id);
-      this.wake();
+  /** Queued requests in order, leaving out Serial ones whose task is running (here or on another engine). */
+  async ready(limit: number, held: ReadonlySet<string>): Promise<RequestRow[]> {
+    const repo = this.services.db.getRepository(Request);
+    const queued = await repo.find({
+      where: { status: 'queued' },
+      order: { priority: 'DESC', createdDate: 'ASC' },
+      take: 100,
     });
+    if (!queued.length) return [];
+    const serialTasks = [...new Set(queued.filter((r) => r.execution === 'Serial' && r.taskId).map((r) => r.taskId!))];
+    const busy = new Set(
+      serialTasks.length
+        ? (
+            await repo.find({
+              select: { taskId: true },
+              where: { status: 'running', taskId: In(serialTasks) },
+            })
+          ).map((r) => r.taskId)
+        : [],
+    );
+    const chosen: RequestRow[] = [];
+    for (const r of queued) {
+      if (chosen.length >= limit) break;
+      if (held.has(r.id)) continue;
+      if (r.execution === 'Serial' && r.taskId) {
+        if (busy.has(r.taskId)) continue;
+        busy.add(r.taskId);
+      }
+      chosen.push(r);
+    }
+    return chosen;
+  }
+
+  /** A run whose engine stopped: its partial files go; it runs again, or fails once cut off twice. */
+  async recover(row: RequestRow, own: boolean): Promise<void> {
+    const { dataDir, now } = this.services;
+    const again = row.attempts < RUN_ATTEMPTS;
+    const log = new RequestLog(requestLogPath(dataDir, row.id), now, this.logFailure(row.id));
+    const patch = again
+      ? {
+          status: 'queued' as const,
+          message: null,
+          files: [],
+          progressDone: 0,
+          progressTotal: 0,
+          startedDate: null,
+          modifiedDate: now(),
+        }
+      : {
+          status: 'failed' as const,
+          message: 'Interrupted: the app stopped during the run',
+          endedDate: now(),
+          modifiedDate: now(),
+        };
+    if (!(await this.kernel.store.takeOver(row, patch))) return;
+    // A run that starts again makes every file anew; a failed one keeps what it had finished.
+    const removed = again ? await removeRequestFiles(dataDir, row.id) : await removePartialFiles(dataDir, row.id);
+    const who = own ? 'the app stopped' : `the engine running it (${row.claimedBy ?? 'unknown'}) stopped answering`;
+    await log.line(
+      `Interrupted: ${who} while this request was running (crash or power loss); ${
+        again ? `started again (attempt ${row.attempts + 1} of ${RUN_ATTEMPTS})` : 'marked failed'
+      }${removed ? `, ${removed} file${removed === 1 ? '' : 's'} removed` : ''}`,
+    );
+    this.changed({ ...row, ...patch });
   }
 
   /** A run's log line that could not be written reaches the engine's log (a full or read-only disk). */
@@ -135,7 +155,7 @@ export class RequestRunner {
       this.services.log.error('A request log line could not be written', { requestId, error: e.message });
   }
 
-  private async execute(row: RequestRow, controller: AbortController) {
+  async run(row: RequestRow, signal: AbortSignal): Promise<void> {
     const { dataDir, db, now } = this.services;
     const log = new RequestLog(requestLogPath(dataDir, row.id), now, this.logFailure(row.id));
     const files: RequestFile[] = [];
@@ -147,14 +167,12 @@ export class RequestRunner {
       if (!force && t - lastWrite < PROGRESS_EVERY_MS) return;
       lastWrite = t;
       this.changed({ ...row, status: 'running', progressDone: progress.done, progressTotal: progress.total });
-      await this.services.write(() =>
-        db
-          .getRepository(Request)
-          .update(
-            { id: row.id, status: 'running' },
-            { progressDone: progress.done, progressTotal: progress.total, files, modifiedDate: now() },
-          ),
-      );
+      await this.kernel.store.settle(row.id, {
+        progressDone: progress.done,
+        progressTotal: progress.total,
+        files,
+        modifiedDate: now(),
+      });
     };
     this.changed(row);
     await log.line(
@@ -164,7 +182,7 @@ export class RequestRunner {
     let message: string | null;
     try {
       const outcome = await executeRequest(this.ctx, row, {
-        signal: controller.signal,
+        signal,
         requestId: row.id,
         files: () => files,
         log: (line) => void log.line(line),
@@ -176,9 +194,9 @@ export class RequestRunner {
       });
       ({ status, message } = outcome);
     } catch (e) {
-      if (controller.signal.aborted) {
+      if (signal.aborted) {
         status = 'aborted';
-        message = this.closed ? 'Stopped because the app closed' : 'Stopped';
+        message = this.closing ? 'Stopped because the app closed' : 'Stopped';
         // Nothing of a stopped run is kept: a part of a run is not what anyone asked for.
         await removeRequestFiles(dataDir, row.id);
         files.length = 0;
@@ -213,12 +231,20 @@ export class RequestRunner {
             return null;
           });
     if (notice) await log.line(`Notification of the outcome (${status}) queued`);
-    await this.services.write(() =>
+    // Only while this engine still holds the run: one whose lease lapsed was taken over elsewhere.
+    const settled = await this.services.write(() =>
       db.transaction(async (m) => {
-        await m.getRepository(Request).update({ id: row.id }, final);
+        if (!(await this.kernel.store.settle(row.id, final, m))) return false;
         if (notice) await m.getRepository(Outbox).insert(notice);
+        return true;
       }),
     );
+    if (!settled) {
+      this.services.log.warn('A run ended after another engine took it over; its outcome is left to that run', {
+        request: row.id,
+      });
+      return;
+    }
     if (notice) this.services.outbox.wake();
     this.changed({ ...row, ...final });
   }
@@ -228,12 +254,7 @@ export class RequestRunner {
    * its partial output removed. Answers when it has stopped; false when it had already finished.
    */
   async stop(id: string): Promise<boolean> {
-    const run = this.running.get(id);
-    if (run) {
-      run.controller.abort();
-      await run.done;
-      return true;
-    }
+    if (await this.kernel.abort(id)) return true;
     const now = this.services.now();
     const res = await this.services.write(() =>
       this.services.db
@@ -267,10 +288,8 @@ export class RequestRunner {
 
   /** Waits for running requests to stop (they end `aborted`, saying the app closed). */
   async close(): Promise<void> {
-    this.closed = true;
-    const all = [...this.running.values()];
-    for (const r of all) r.controller.abort();
-    await Promise.all(all.map((r) => r.done));
+    this.closing = true;
+    await this.kernel.close(true);
   }
 
   static isFinished(status: RequestStatus) {

@@ -1,37 +1,52 @@
-import { In, IsNull, LessThanOrEqual, Not } from 'typeorm';
+import { In, IsNull, LessThanOrEqual, Not, type FindOptionsWhere } from 'typeorm';
 import type { EngineServices } from '../../ops/context.js';
 import { newBase } from '../../core/entity-base.js';
+import { Pump } from '../../core/jobs/pump.js';
 import { Task, TaskTrigger, type TaskRow, type TaskTriggerRow } from '../tasks/tasks.entity.js';
-import { scheduleOf } from '../tasks/task-triggers.rules.js';
 import { dueSlot, nextFireTimes } from '../tasks/fire-times.js';
 import { Request, type RequestRow } from './requests.entity.js';
+import type { DueRow, Scheduled, ScheduleSource } from './schedule-source.js';
+import { UNCLAIMED } from '../../core/jobs/claims.js';
+import { scheduleOf } from '../tasks/task-triggers.rules.js';
 
 /** How often the wall clock is checked even when nothing is due (a laptop waking from sleep). */
 const CHECK_EVERY_MS = 5_000;
 
+type AnySource = ScheduleSource<any>;
+
 /**
- * Broadsheet's one source of fire times. Each schedule trigger keeps its next fire time (UTC); the
- * scheduler sleeps until the earliest one (at most a few seconds, so a wake from sleep is seen at
- * once), then queues one request per due trigger, keyed by (trigger, scheduled-for) so no slot runs
- * twice, and moves the trigger on. Slots missed while closed or asleep run once, as a catch-up.
+ * Broadsheet's one source of fire times, for task triggers and directory syncs alike. Each
+ * schedule keeps its next fire time (UTC); the scheduler sleeps until the earliest one (at most a
+ * few seconds, so a wake from sleep is seen at once), then writes one piece of work per due slot,
+ * keyed by (schedule, slot) so no slot is worked twice whatever the number of engines, and moves
+ * the schedule on. Slots missed while closed or asleep are worked once, as a catch-up.
  */
 export class Scheduler {
-  private timer: NodeJS.Timeout | null = null;
-  private ticking: Promise<void> | null = null;
-  private stopped = true;
+  private readonly sources: AnySource[];
+  private readonly pump: Pump;
+  private started = false;
 
   constructor(
     private readonly services: EngineServices,
     private readonly queued: () => void,
-    private readonly options: { timers?: boolean } = {},
-  ) {}
+    options: { timers?: boolean; sources?: AnySource[] } = {},
+  ) {
+    this.sources = [taskSchedules(services, queued), ...(options.sources ?? [])];
+    this.pump = new Pump(() => this.cycle(), {
+      now: services.now,
+      failed: (e) => services.log.error('The scheduler could not fire due work', { error: e.message }),
+      timers: options.timers !== false,
+      maxWaitMs: CHECK_EVERY_MS,
+      poll: true,
+    });
+  }
 
   /**
    * Loads the schedules: their stored next fire times are the plan (each is recomputed as it
    * fires), so only an active schedule without one gets it computed here; then what is due runs.
    */
   async start(): Promise<number> {
-    this.stopped = false;
+    this.started = true;
     await this.reload(true);
     await this.tick();
     return this.services.db.getRepository(TaskTrigger).countBy({ kind: 'Schedule', isActive: true });
@@ -39,108 +54,110 @@ export class Scheduler {
 
   /** Computes next fire times: of every active schedule, or (`missingOnly`) of those without one. */
   async reload(missingOnly = false): Promise<number> {
+    let n = 0;
+    for (const source of this.sources) n += await this.reloadSource(source, missingOnly);
+    return n;
+  }
+
+  private async reloadSource<T extends Scheduled>(source: ScheduleSource<T>, missingOnly: boolean) {
     const { db, now } = this.services;
-    const triggers = await db
-      .getRepository(TaskTrigger)
-      .findBy({ kind: 'Schedule', isActive: true, ...(missingOnly ? { nextFireTime: IsNull() } : {}) });
+    const rows = await db
+      .getRepository(source.entity)
+      .findBy({ ...source.active, ...(missingOnly ? { nextFireTime: IsNull() } : {}) } as FindOptionsWhere<T>);
     const changes: { id: string; next: Date | null }[] = [];
-    for (const t of triggers) {
-      const spec = scheduleOf(t);
-      if (!spec) continue;
+    for (const t of rows) {
       // A slot not yet run stays pending (it may be a catch-up); otherwise the next one after now.
       const from =
         t.nextFireTime && (!t.lastScheduledFor || t.nextFireTime > t.lastScheduledFor)
           ? new Date(t.nextFireTime.getTime() - 1)
-          : (t.lastScheduledFor ?? now());
-      const next = nextFireTimes(spec, from, 1)[0] ?? null;
+          : (t.lastScheduledFor ?? source.since?.(t) ?? now());
+      const next = this.nextAfter(source, t, from);
       if ((next?.getTime() ?? null) !== (t.nextFireTime?.getTime() ?? null)) changes.push({ id: t.id, next });
     }
     if (changes.length) {
       await this.services.write(() =>
         db.transaction(async (m) => {
-          for (const c of changes) await m.getRepository(TaskTrigger).update(c.id, { nextFireTime: c.next });
+          for (const c of changes) await m.getRepository(source.entity).update(c.id, { nextFireTime: c.next } as never);
         }),
       );
     }
-    return triggers.length;
+    return rows.length;
+  }
+
+  /** The first fire time after `from`, or null (no rule, or one that cannot be read: an unknown zone). */
+  private nextAfter<T extends Scheduled>(source: ScheduleSource<T>, row: T, from: Date): Date | null {
+    try {
+      const spec = source.spec(row);
+      return spec ? (nextFireTimes(spec, from, 1)[0] ?? null) : null;
+    } catch {
+      return null;
+    }
   }
 
   /** A schedule was saved, enabled or removed: sleep until the new earliest time. */
   wake(): void {
-    if (!this.stopped) void this.tick();
+    if (this.started) void this.pump.wake();
   }
 
-  /** Queues what is due now and sets the timer for the next; one tick at a time. */
+  /** Fires what is due now and sets the timer for the next; settles when that is written. */
   tick(): Promise<void> {
-    if (this.ticking) return this.ticking.then(() => this.tick());
-    this.ticking = this.fireDue()
-      .catch((e: unknown) =>
-        this.services.log.error('The scheduler could not fire due tasks', { error: (e as Error).message }),
-      )
-      .finally(() => {
-        this.ticking = null;
-      });
-    return this.ticking.then(() => this.arm());
+    return this.pump.wake();
   }
 
-  private async fireDue() {
+  /** Fires each source's due rows; answers the earliest next fire time of all. */
+  private async cycle(): Promise<Date | null> {
+    let earliest: Date | null = null;
+    for (const source of this.sources) {
+      await this.fireDue(source);
+      // NULLs sort first in SQLite: schedules with nothing next (a Once that ran) are left out.
+      const first = await this.services.db.getRepository(source.entity).findOne({
+        where: { ...source.active, nextFireTime: Not(IsNull()) },
+        order: { nextFireTime: 'ASC' },
+        select: { id: true, nextFireTime: true },
+      });
+      if (first?.nextFireTime && (!earliest || first.nextFireTime < earliest)) earliest = first.nextFireTime;
+    }
+    return earliest;
+  }
+
+  private async fireDue<T extends Scheduled>(source: ScheduleSource<T>) {
     const { db, now } = this.services;
     const at = now();
-    const due = await db.getRepository(TaskTrigger).find({
-      where: { kind: 'Schedule', isActive: true, nextFireTime: LessThanOrEqual(at) },
-      order: { nextFireTime: 'ASC' },
+    const rows = await db.getRepository(source.entity).find({
+      where: { ...source.active, nextFireTime: LessThanOrEqual(at) } as FindOptionsWhere<T>,
+      order: { nextFireTime: 'ASC' } as never,
     });
-    if (!due.length) return;
-    const tasks = await db.getRepository(Task).findBy({ id: In([...new Set(due.map((t) => t.taskId))]) });
-    let queued = 0;
+    if (!rows.length) return;
+    const due: (DueRow<T> & { next: Date | null })[] = [];
+    for (const row of rows) {
+      let slot: DueRow<T>['slot'] = null;
+      try {
+        const spec = source.spec(row);
+        slot = spec ? dueSlot(spec, row.lastScheduledFor, row.nextFireTime ?? at, at) : null;
+      } catch {
+        slot = null;
+      }
+      due.push({
+        row,
+        slot,
+        next: this.nextAfter(source, row, slot && slot.scheduledFor > at ? slot.scheduledFor : at),
+      });
+    }
+    const plan = await source.plan(due, at);
     await this.services.write(() =>
       db.transaction(async (m) => {
-        for (const t of due) {
-          const spec = scheduleOf(t);
-          if (!spec) continue;
-          const task = tasks.find((x) => x.id === t.taskId);
-          const slot = dueSlot(spec, t.lastScheduledFor, t.nextFireTime ?? at, at);
-          const next = nextFireTimes(spec, slot && slot.scheduledFor > at ? slot.scheduledFor : at, 1)[0] ?? null;
-          // A disabled task lets its slots pass: enabling it later does not run what it missed.
-          if (slot && task?.isActive) {
-            // The unique (trigger, scheduled-for) key is the guarantee; the check keeps the count honest.
-            if (!(await m.getRepository(Request).existsBy({ triggerId: t.id, scheduledFor: slot.scheduledFor }))) {
-              await m
-                .createQueryBuilder()
-                .insert()
-                .into(Request)
-                .values(scheduledRequest(task, t, slot.scheduledFor, slot.catchUp, at))
-                .orIgnore()
-                .execute();
-              queued++;
-            }
-          }
-          await m.getRepository(TaskTrigger).update(t.id, {
-            lastFireTime: slot && task?.isActive ? at : t.lastFireTime,
-            lastScheduledFor: slot?.scheduledFor ?? t.lastScheduledFor,
-            nextFireTime: next,
-          });
-        }
+        // Work first (the transaction's first statement takes the write lock: no stale read to upgrade).
+        for (const w of plan.work)
+          await m.createQueryBuilder().insert().into(w.entity).values(w.values).orIgnore().execute();
+        for (const d of due)
+          await m.getRepository(source.entity).update(d.row.id, {
+            ...plan.changes.get(d.row.id),
+            lastScheduledFor: d.slot?.scheduledFor ?? d.row.lastScheduledFor,
+            nextFireTime: d.next,
+          } as never);
       }),
     );
-    if (queued) this.queued();
-  }
-
-  private async arm() {
-    if (this.stopped || this.options.timers === false) return;
-    if (this.timer) clearTimeout(this.timer);
-    // NULLs sort first in SQLite: schedules with nothing next (a Once that ran) are left out.
-    const earliest = await this.services.db.getRepository(TaskTrigger).findOne({
-      where: { kind: 'Schedule', isActive: true, nextFireTime: Not(IsNull()) },
-      order: { nextFireTime: 'ASC' },
-      select: { id: true, nextFireTime: true },
-    });
-    const wait = earliest?.nextFireTime
-      ? Math.max(0, earliest.nextFireTime.getTime() - this.services.now().getTime())
-      : CHECK_EVERY_MS;
-    if (this.stopped) return;
-    this.timer = setTimeout(() => void this.tick(), Math.min(wait, CHECK_EVERY_MS));
-    this.timer.unref?.();
+    if (plan.work.length) source.queued();
   }
 
   /** An analytics app was reloaded: the tasks listening to it run (within their start and end dates). */
@@ -168,11 +185,35 @@ export class Scheduler {
     return rows.length;
   }
 
-  stop() {
-    this.stopped = true;
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = null;
+  stop(): Promise<void> {
+    this.started = false;
+    return this.pump.close();
   }
+}
+
+/** Task triggers of kind Schedule: a due slot of an active task queues its scheduled request. */
+function taskSchedules(services: EngineServices, queued: () => void): ScheduleSource<TaskTriggerRow> {
+  return {
+    name: 'Task schedules',
+    entity: TaskTrigger,
+    active: { kind: 'Schedule', isActive: true },
+    spec: scheduleOf,
+    async plan(due, at) {
+      const ids = [...new Set(due.map((d) => d.row.taskId))];
+      const tasks = new Map((await services.db.getRepository(Task).findBy({ id: In(ids) })).map((t) => [t.id, t]));
+      const work: { entity: typeof Request; values: RequestRow }[] = [];
+      const changes = new Map<string, Partial<TaskTriggerRow>>();
+      for (const { row, slot } of due) {
+        const task = tasks.get(row.taskId);
+        // A disabled task lets its slots pass: enabling it later does not run what it missed.
+        if (!slot || !task?.isActive) continue;
+        work.push({ entity: Request, values: scheduledRequest(task, row, slot.scheduledFor, slot.catchUp, at) });
+        changes.set(row.id, { lastFireTime: at });
+      }
+      return { work, changes };
+    },
+    queued,
+  };
 }
 
 /** The request a trigger makes for one slot. */
@@ -205,5 +246,6 @@ export function scheduledRequest(
     createdBy: null,
     startedDate: null,
     endedDate: null,
+    ...UNCLAIMED,
   };
 }

@@ -1,16 +1,15 @@
 import { machineTimeZone, nextFireTimes, type ScheduleSpec } from '../tasks/fire-times.js';
 import { Not } from 'typeorm';
-import type { EngineServices } from '../../ops/context.js';
 import { UserDirectory, type UserDirectoryRow } from './user-directories.entity.js';
-import { syncDirectory } from './directory-sync.js';
-import { Periodic } from '../../core/periodic.js';
+import { DirectorySync } from './directory-syncs.entity.js';
+import { newSync } from './directory-sync.js';
+import type { ScheduleSource } from '../requests/schedule-source.js';
 
 // When directories synchronize on their own: hourly at the minute of `frequencyTime`, daily at its
 // time, weekly on the weekday `frequency` names, monthly on the day of the month it names; in the
 // directory's time zone (the machine's when none is set). A sync missed while the machine was off
-// runs once at start, not once per missed slot.
+// runs once at start, not once per missed slot. The scheduler (requests/scheduler.ts) fires them.
 
-const CHECK_EVERY_MS = 60_000;
 const WEEKDAYS = ['sunday', 'monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday'];
 
 type Timing = Pick<UserDirectoryRow, 'synchronization' | 'frequency' | 'frequencyTime' | 'timeZone'>;
@@ -59,42 +58,25 @@ export function nextSyncAfter(d: Timing, from: Date): Date | null {
   }
 }
 
-/** Synchronizes the directories whose time has come, one after the other. */
-export class DirectorySchedule {
-  private readonly periodic: Periodic;
-
-  constructor(
-    private readonly services: EngineServices,
-    options: { timers?: boolean } = {},
-  ) {
-    this.periodic = new Periodic(
-      CHECK_EVERY_MS,
-      () => this.tick(),
-      (e) => services.log.error('Directory synchronization could not start', { error: e.message }),
-      options.timers !== false,
-    );
-  }
-
-  start() {
-    this.periodic.start();
-  }
-
-  /** Runs what is due now; answers how many synchronizations ran. */
-  async tick(): Promise<number> {
-    const now = this.services.now();
-    const directories = await this.services.db
-      .getRepository(UserDirectory)
-      .findBy({ isActive: true, synchronization: Not('Manual') });
-    let ran = 0;
-    for (const d of directories) {
-      const next = nextSyncAfter(d, d.lastStartedSync ?? d.createdDate);
-      if (!next || next > now) continue;
-      if (await syncDirectory(this.services, d.id, 'schedule')) ran++;
-    }
-    return ran;
-  }
-
-  stop() {
-    this.periodic.stop();
-  }
+/**
+ * Directories as a source of the one scheduler: an active directory with a schedule fires a queued
+ * sync per slot, keyed by (directory, slot); the sync queue takes it. Before its first slot is
+ * stored, the next one counts from its latest sync, so one missed while the machine was off runs
+ * once at start.
+ */
+export function directorySchedules(queued: () => void): ScheduleSource<UserDirectoryRow> {
+  return {
+    name: 'Directory syncs',
+    entity: UserDirectory,
+    active: { isActive: true, synchronization: Not('Manual') },
+    spec: syncSchedule,
+    since: (d) => d.lastStartedSync ?? d.createdDate,
+    async plan(due, at) {
+      const work = due.flatMap(({ row, slot }) =>
+        slot ? [{ entity: DirectorySync, values: newSync(row.id, 'schedule', slot.scheduledFor, at) }] : [],
+      );
+      return { work, changes: new Map() };
+    },
+    queued,
+  };
 }

@@ -1,4 +1,7 @@
 import { In, type EntityManager } from 'typeorm';
+import { JobKernel, type JobWorker } from '../../core/jobs/job-kernel.js';
+import { SqliteClaimStore } from '../../core/jobs/sqlite-claims.js';
+import { UNCLAIMED, type RowPatch } from '../../core/jobs/claims.js';
 import type { EngineServices } from '../../ops/context.js';
 import { newBase } from '../../core/entity-base.js';
 import { Group, type GroupRow } from '../groups/groups.entity.js';
@@ -52,41 +55,127 @@ class SyncLog {
   }
 }
 
-const running = new Set<string>();
-
-/** Whether a directory is being synchronized now (a second sync of it waits for the next turn). */
-export const isSyncing = (directoryId: string) => running.has(directoryId);
+/** A sync cut off by a crash or a dead engine fails, saying so: the next slot, or a person, starts another. */
+const INTERRUPTED = 'Interrupted: the app stopped during the synchronization';
 
 /**
- * Runs one synchronization of a directory and answers its record (failed ones too: the record says
- * why), or null when one is running already.
+ * Directory synchronizations on the job kernel: a scheduled slot is a queued row (keyed by
+ * directory and slot, so it syncs once whatever the number of engines), claimed and run by one
+ * engine; a manual one is inserted already claimed and run at once. One directory syncs one at a time.
  */
-export async function syncDirectory(
-  s: SyncServices,
-  directoryId: string,
-  trigger: DirectorySyncRow['trigger'],
-): Promise<DirectorySyncRow | null> {
-  if (running.has(directoryId)) return null;
-  running.add(directoryId);
-  try {
-    return await runSync(s, directoryId, trigger);
-  } finally {
-    running.delete(directoryId);
+export class DirectorySyncs implements JobWorker<DirectorySyncRow> {
+  readonly kernel: JobKernel<DirectorySyncRow>;
+
+  constructor(
+    private readonly s: SyncServices,
+    node: { owner: string; leaseMs: number; timers: boolean },
+  ) {
+    const store = new SqliteClaimStore<DirectorySyncRow>(
+      s.db,
+      s.write,
+      DirectorySync,
+      { waiting: ['queued'], active: 'running' },
+      node.owner,
+      node.leaseMs,
+      s.now,
+    );
+    this.kernel = new JobKernel(store, this, {
+      name: 'Directory syncs',
+      concurrency: 1,
+      leaseMs: node.leaseMs,
+      now: s.now,
+      timers: node.timers,
+      log: (message, e) => s.log.error(message, { error: e.message }),
+    });
+  }
+
+  start(): Promise<number> {
+    return this.kernel.start();
+  }
+
+  wake(): void {
+    void this.kernel.wake();
+  }
+
+  waiting(): DirectorySyncRow['status'] {
+    return 'queued';
+  }
+
+  /** Queued syncs, oldest first, one per directory, none of a directory syncing now (on any engine). */
+  async ready(limit: number): Promise<DirectorySyncRow[]> {
+    const repo = this.s.db.getRepository(DirectorySync);
+    const queued = await repo.find({ where: { status: 'queued' }, order: { createdDate: 'ASC' }, take: 50 });
+    if (!queued.length) return [];
+    const busy = new Set(
+      (await repo.find({ select: { directoryId: true }, where: { status: 'running' } })).map((r) => r.directoryId),
+    );
+    const chosen: DirectorySyncRow[] = [];
+    for (const r of queued)
+      if (chosen.length < limit && !busy.has(r.directoryId)) {
+        busy.add(r.directoryId);
+        chosen.push(r);
+      }
+    return chosen;
+  }
+
+  async run(row: DirectorySyncRow): Promise<void> {
+    const done = await runSync(this.s, row);
+    if (!(await this.kernel.store.settle(row.id, done))) return;
+    await this.s.write(() =>
+      this.s.db
+        .getRepository(UserDirectory)
+        .update(row.directoryId, { syncStatus: done.status === 'completed' ? 'Completed' : 'Failed' }),
+    );
+  }
+
+  async recover(row: DirectorySyncRow): Promise<void> {
+    const patch = {
+      status: 'failed' as const,
+      message: INTERRUPTED,
+      endedAt: this.s.now(),
+      modifiedDate: this.s.now(),
+    };
+    if (await this.kernel.store.takeOver(row, patch))
+      await this.s.write(() =>
+        this.s.db.getRepository(UserDirectory).update(row.directoryId, { syncStatus: 'Failed' }),
+      );
+  }
+
+  /** Whether a directory has a sync queued or running, here or on another engine. */
+  isSyncing(directoryId: string): Promise<boolean> {
+    return this.s.db.getRepository(DirectorySync).existsBy({ directoryId, status: In(['queued', 'running']) });
+  }
+
+  /**
+   * Synchronizes a directory now and answers its record (failed ones too: the record says why), or
+   * null when one of it is queued or running already.
+   */
+  async syncNow(directoryId: string): Promise<DirectorySyncRow | null> {
+    if (await this.isSyncing(directoryId)) return null;
+    const row = await this.kernel.store.insertClaimed(newSync(directoryId, 'manual', null, this.s.now()));
+    await this.kernel.adopt(row);
+    return this.s.db.getRepository(DirectorySync).findOneByOrFail({ id: row.id });
+  }
+
+  close(): Promise<void> {
+    return this.kernel.close(false);
   }
 }
 
-async function runSync(
-  s: SyncServices,
+/** A sync's record before it runs. */
+export function newSync(
   directoryId: string,
   trigger: DirectorySyncRow['trigger'],
-): Promise<DirectorySyncRow> {
-  const dir = await s.db.getRepository(UserDirectory).findOneByOrFail({ id: directoryId });
-  const started = s.now();
-  const run: DirectorySyncRow = {
-    ...newBase(started),
+  scheduledFor: Date | null,
+  now: Date,
+): DirectorySyncRow {
+  return {
+    ...newBase(now),
+    ...UNCLAIMED,
     directoryId,
     trigger,
-    status: 'running',
+    scheduledFor,
+    status: 'queued',
     endedAt: null,
     created: 0,
     updated: 0,
@@ -96,15 +185,21 @@ async function runSync(
     message: null,
     log: '',
   };
-  await s.write(async () => {
-    await s.db.getRepository(DirectorySync).insert(run);
-    await s.db.getRepository(UserDirectory).update(dir.id, { lastStartedSync: started, syncStatus: 'Running' });
-  });
+}
+
+/** Reads the directory, then writes what it holds in one transaction; answers the outcome to record. */
+async function runSync(s: SyncServices, run: DirectorySyncRow): Promise<RowPatch<DirectorySyncRow>> {
+  const { directoryId, trigger } = run;
+  const dir = await s.db.getRepository(UserDirectory).findOneByOrFail({ id: directoryId });
+  const started = s.now();
+  await s.write(() =>
+    s.db.getRepository(UserDirectory).update(dir.id, { lastStartedSync: started, syncStatus: 'Running' }),
+  );
   const log = new SyncLog(s.now);
   log.line(
     `${trigger === 'manual' ? 'Synchronization asked for' : 'Scheduled synchronization'}: ${dir.type} directory "${dir.name}" at ${dir.hostName ?? '(no host)'}:${dir.port || 389}`,
   );
-  let outcome: Pick<DirectorySyncRow, 'status' | 'field' | 'message'> & Counts;
+  let outcome: { status: 'completed' | 'failed'; field: string | null; message: string | null } & Counts;
   try {
     const contents = await readDirectory(directorySettings(dir, (sealed) => s.secrets.open(sealed)));
     log.line(`Read ${contents.people.length} people and ${contents.groups.length} groups`);
@@ -130,14 +225,7 @@ async function runSync(
       groups: 0,
     };
   }
-  const done: DirectorySyncRow = { ...run, ...outcome, endedAt: s.now(), modifiedDate: s.now(), log: log.toString() };
-  await s.write(async () => {
-    await s.db.getRepository(DirectorySync).save(done);
-    await s.db
-      .getRepository(UserDirectory)
-      .update(dir.id, { syncStatus: done.status === 'completed' ? 'Completed' : 'Failed' });
-  });
-  return done;
+  return { ...outcome, endedAt: s.now(), modifiedDate: s.now(), log: log.toString() };
 }
 
 const fullName = (p: { firstName: string; lastName: string }) => `${p.firstName} ${p.lastName}`.trim();

@@ -1,11 +1,14 @@
 import { EntitySchema } from 'typeorm';
 import { baseColumns, int, ref, text, when, type BaseRow } from '../../core/entity-base.js';
+import { claimColumns, type ClaimColumns } from '../../core/jobs/claims.js';
 
 /** One synchronization of a user directory: how it was started, how it ended, what it changed. */
-export interface DirectorySyncRow extends BaseRow {
+export interface DirectorySyncRow extends BaseRow, ClaimColumns {
   directoryId: string;
   trigger: 'manual' | 'schedule';
-  status: 'running' | 'completed' | 'failed';
+  /** The slot a scheduled sync is for: with the directory, the key that makes a slot sync once. */
+  scheduledFor: Date | null;
+  status: 'queued' | 'running' | 'completed' | 'failed';
   endedAt: Date | null;
   created: number;
   updated: number;
@@ -34,8 +37,15 @@ export const DirectorySync = new EntitySchema<DirectorySyncRow>({
     field: text(),
     message: text(),
     log: { ...text(false), default: '' },
+    scheduledFor: when(),
+    ...claimColumns,
+    attempts: { ...int(false), default: 0 },
   },
-  indices: [{ name: 'IDX_directory_syncs_directory', columns: ['directoryId', 'createdDate'] }],
+  indices: [
+    { name: 'IDX_directory_syncs_directory', columns: ['directoryId', 'createdDate'] },
+    { name: 'UQ_directory_syncs_slot', columns: ['directoryId', 'scheduledFor'], unique: true },
+    { name: 'IDX_directory_syncs_lease', columns: ['status', 'leaseUntil'] },
+  ],
   foreignKeys: [
     { target: 'UserDirectory', columnNames: ['directoryId'], referencedColumnNames: ['id'], onDelete: 'CASCADE' },
   ],

@@ -6,7 +6,6 @@ import { findOr404 } from '../../core/rows.js';
 import type { OpContext } from '../../ops/context.js';
 import { UserDirectory } from './user-directories.entity.js';
 import { DirectorySync, type DirectorySyncRow } from './directory-syncs.entity.js';
-import { syncDirectory, isSyncing } from './directory-sync.js';
 import { nextSyncAfter } from './directory-schedule.js';
 import { UserDirectoriesSyncResult, UserDirectoriesSyncsResult } from './user-directories.results.js';
 
@@ -35,7 +34,7 @@ async function syncNow(ctx: OpContext, id: string) {
     throw conflict(`The directory "${dir.name}" is inactive; activate it to synchronize it`, [
       { field: 'params.id', message: 'is inactive' },
     ]);
-  const run = await syncDirectory(ctx, dir.id, 'manual');
+  const run = await ctx.directorySyncs.syncNow(dir.id);
   if (!run)
     throw conflict(`"${dir.name}" is being synchronized now; its record appears when that ends`, [
       { field: 'params.id', message: 'is being synchronized' },
@@ -49,11 +48,12 @@ async function recentSyncs(ctx: OpContext, id: string) {
   const syncs = await ctx.db
     .getRepository(DirectorySync)
     .find({ where: { directoryId: dir.id }, order: { createdDate: 'DESC' }, take: RECENT_SYNCS });
-  const next = dir.isActive ? nextSyncAfter(dir, dir.lastStartedSync ?? dir.createdDate) : null;
+  const next =
+    dir.isActive && dir.synchronization !== 'Manual' ? (dir.nextFireTime ?? nextSyncAfter(dir, ctx.now())) : null;
   return {
     directoryId: dir.id,
     syncStatus: dir.syncStatus,
-    running: isSyncing(dir.id),
+    running: await ctx.directorySyncs.isSyncing(dir.id),
     lastStartedSync: iso(dir.lastStartedSync),
     nextSync: iso(next),
     syncs: syncs.map(syncDto),

@@ -26,6 +26,10 @@ export interface UserDirectoryRow extends BaseRow {
   isActive: boolean;
   organizationId: string;
   lastStartedSync: Date | null;
+  /** The scheduler's stored next synchronization (null: manual, inactive or not yet computed). */
+  nextFireTime: Date | null;
+  /** The latest slot the scheduler has handled. */
+  lastScheduledFor: Date | null;
   syncStatus: string | null;
 }
 
@@ -55,6 +59,8 @@ export const UserDirectory = new EntitySchema<UserDirectoryRow>({
     isActive: flag(true),
     organizationId: ref(false),
     lastStartedSync: when(),
+    nextFireTime: when(),
+    lastScheduledFor: when(),
     syncStatus: text(),
   },
   foreignKeys: [

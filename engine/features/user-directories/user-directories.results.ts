@@ -36,7 +36,7 @@ export const UserDirectoriesSyncResult = z.object({
   id: z.string(),
   directoryId: z.string(),
   trigger: z.enum(['manual', 'schedule']),
-  status: z.enum(['running', 'completed', 'failed']),
+  status: z.enum(['queued', 'running', 'completed', 'failed']),
   startedAt: z.string().nullable(),
   endedAt: z.string().nullable(),
   created: z.number(),

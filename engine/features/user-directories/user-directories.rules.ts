@@ -8,6 +8,7 @@ import { iso, newBase } from '../../core/entity-base.js';
 import type { OpContext } from '../../ops/context.js';
 import { Organization } from '../organizations/organizations.entity.js';
 import { Role } from '../roles/roles.entity.js';
+import { nextSyncAfter } from './directory-schedule.js';
 import { UserDirectory, type UserDirectoryRow } from './user-directories.entity.js';
 
 // Set A 2.23
@@ -48,7 +49,8 @@ export const LIST_USER_DIRECTORIES: ListSpec = {
 
 /** Passwords and client secrets are never returned: only whether one is stored. */
 export const userDirectoryDto = (d: UserDirectoryRow) => {
-  const { password, azureClientSecret, ...rest } = d;
+  // The scheduler's own bookkeeping is not part of the interface's directory.
+  const { password, azureClientSecret, nextFireTime: _next, lastScheduledFor: _last, ...rest } = d;
   return {
     ...rest,
     hasPassword: password !== null,
@@ -86,7 +88,13 @@ export async function saveUserDirectory(ctx: OpContext, id: string | null, f: Fi
   if (f.defaultUserRole) await findOr404(ctx, Role, f.defaultUserRole, 'Role');
   const current: UserDirectoryRow | null = id ? await findOr404(ctx, UserDirectory, id, 'User directory') : null;
   const row: UserDirectoryRow = {
-    ...(current ?? { ...newBase(ctx.now()), lastStartedSync: null, syncStatus: null }),
+    ...(current ?? {
+      ...newBase(ctx.now()),
+      lastStartedSync: null,
+      syncStatus: null,
+      nextFireTime: null,
+      lastScheduledFor: null,
+    }),
     type: f.type,
     name: f.name,
     prefix: f.prefix ?? null,
@@ -109,6 +117,14 @@ export async function saveUserDirectory(ctx: OpContext, id: string | null, f: Fi
     organizationId: f.organizationId,
     modifiedDate: ctx.now(),
   };
+  // The scheduler keeps the next synchronization: a new schedule counts from now.
+  const timing = (d: UserDirectoryRow | null) =>
+    d && JSON.stringify([d.isActive, d.synchronization, d.frequency, d.frequencyTime, d.timeZone]);
+  if (timing(current) !== timing(row)) {
+    row.nextFireTime = row.isActive ? nextSyncAfter(row, ctx.now()) : null;
+    row.lastScheduledFor = null;
+  }
   await ctx.db.getRepository(UserDirectory).save(row);
+  ctx.scheduler.wake();
   return userDirectoryDto(row);
 }

@@ -1,0 +1,48 @@
+import type { EntityManager, EntitySchemaColumnOptions } from 'typeorm';
+
+/**
+ * What a row of work carries to be claimed: its status, who holds it (a node's id) and until when
+ * (the lease, renewed by the holder's heartbeat), and how many times it was claimed (counted at the
+ * claim, as graphile-worker does, so a job that kills its worker is not retried for ever).
+ */
+export interface ClaimColumns {
+  id: string;
+  status: string;
+  claimedBy: string | null;
+  leaseUntil: Date | null;
+  attempts: number;
+}
+
+export const claimColumns: Record<'claimedBy' | 'leaseUntil', EntitySchemaColumnOptions> = {
+  claimedBy: { type: 'varchar', length: 64, nullable: true },
+  leaseUntil: { type: 'datetime', nullable: true },
+};
+
+/** The claim columns of a new row: no one holds it, never claimed. */
+export const UNCLAIMED = { claimedBy: null, leaseUntil: null, attempts: 0 } as const;
+
+/** A patch of a row's own columns (the claim columns are the store's to set). */
+export type RowPatch<Row> = Partial<Omit<Row, 'id' | 'claimedBy' | 'leaseUntil' | 'attempts'>>;
+
+/**
+ * Claims on one table's rows for one owner. The SQLite store is the one in use; a PostgreSQL one
+ * (`FOR UPDATE SKIP LOCKED`) replaces it behind this interface. Every change a holder makes is
+ * guarded by its ownership: a node whose lease lapsed and whose work another took changes nothing.
+ */
+export interface ClaimStore<Row extends ClaimColumns> {
+  readonly owner: string;
+  /** Takes those of `ids` still waiting; answers the rows taken (status active, owned, leased, attempt counted). */
+  claim(ids: string[], patch: RowPatch<Row>): Promise<Row[]>;
+  /** Renews the lease of rows this owner holds. */
+  heartbeat(ids: string[]): Promise<void>;
+  /** Records a held row's progress or outcome; false when this owner no longer holds it. */
+  settle(id: string, patch: RowPatch<Row>, m?: EntityManager): Promise<boolean>;
+  /** Gives held rows back as they were before the claim (work never started). */
+  release(rows: Row[], waiting: (row: Row) => string): Promise<void>;
+  /** Active rows whose lease has lapsed, and (`own`) those this owner held before it restarted. */
+  expired(own: boolean): Promise<Row[]>;
+  /** Takes over an expired row (still as it was read, so two recoverers never both take it). */
+  takeOver(row: Row, patch: RowPatch<Row>): Promise<boolean>;
+  /** Inserts a row already claimed by this owner (work asked for here and done at once). */
+  insertClaimed(row: Omit<Row, 'claimedBy' | 'leaseUntil' | 'attempts'>): Promise<Row>;
+}

@@ -1,0 +1,144 @@
+import {
+  In,
+  IsNull,
+  LessThan,
+  type DataSource,
+  type EntityManager,
+  type EntitySchema,
+  type FindOptionsWhere,
+} from 'typeorm';
+import type { ClaimColumns, ClaimStore, RowPatch } from './claims.js';
+
+/** The statuses of a claimable table: those waiting to be claimed, and the one while held. */
+export interface ClaimStatuses {
+  waiting: readonly string[];
+  active: string;
+}
+
+/**
+ * Claims in SQLite. A claim is one guarded UPDATE (status still waiting), so two engines on one
+ * data folder (WAL) never take the same row: SQLite runs one writer at a time and the guard sees the
+ * other's claim. The rows taken are then read back by owner and lease, which this claim alone set.
+ */
+export class SqliteClaimStore<Row extends ClaimColumns> implements ClaimStore<Row> {
+  constructor(
+    private readonly db: DataSource,
+    private readonly write: <T>(fn: () => Promise<T>) => Promise<T>,
+    private readonly entity: EntitySchema<Row>,
+    private readonly statuses: ClaimStatuses,
+    readonly owner: string,
+    private readonly leaseMs: number,
+    private readonly now: () => Date,
+  ) {}
+
+  private repo(m?: EntityManager) {
+    return (m ?? this.db.manager).getRepository(this.entity);
+  }
+
+  private lease() {
+    return new Date(this.now().getTime() + this.leaseMs);
+  }
+
+  private where(w: Record<string, unknown>) {
+    return w as FindOptionsWhere<Row>;
+  }
+
+  private set(p: Record<string, unknown>) {
+    return p as never;
+  }
+
+  async claim(ids: string[], patch: RowPatch<Row>): Promise<Row[]> {
+    if (!ids.length) return [];
+    const leaseUntil = this.lease();
+    const taken = await this.write(() =>
+      this.repo().update(
+        this.where({ id: In(ids), status: In([...this.statuses.waiting]) }),
+        this.set({
+          ...patch,
+          status: this.statuses.active,
+          claimedBy: this.owner,
+          leaseUntil,
+          attempts: () => '"attempts" + 1',
+        }),
+      ),
+    );
+    if (!taken.affected) return [];
+    return this.repo().find({
+      where: this.where({ id: In(ids), status: this.statuses.active, claimedBy: this.owner, leaseUntil }),
+    });
+  }
+
+  async heartbeat(ids: string[]): Promise<void> {
+    if (!ids.length) return;
+    await this.write(() =>
+      this.repo().update(
+        this.where({ id: In(ids), status: this.statuses.active, claimedBy: this.owner }),
+        this.set({ leaseUntil: this.lease() }),
+      ),
+    );
+  }
+
+  async settle(id: string, patch: RowPatch<Row>, m?: EntityManager): Promise<boolean> {
+    const change = () =>
+      this.repo(m).update(
+        this.where({ id, status: this.statuses.active, claimedBy: this.owner }),
+        this.set({
+          ...patch,
+          // Still held while the status stays active (progress); let go once it leaves it.
+          ...(patch.status && patch.status !== this.statuses.active ? { claimedBy: null, leaseUntil: null } : {}),
+        }),
+      );
+    // Inside a caller's transaction the write queue is already held.
+    const res = m ? await change() : await this.write(change);
+    return (res.affected ?? 0) > 0;
+  }
+
+  async release(rows: Row[], waiting: (row: Row) => string): Promise<void> {
+    if (!rows.length) return;
+    await this.write(async () => {
+      for (const status of new Set(rows.map(waiting)))
+        await this.repo().update(
+          this.where({
+            id: In(rows.filter((r) => waiting(r) === status).map((r) => r.id)),
+            status: this.statuses.active,
+            claimedBy: this.owner,
+          }),
+          this.set({ status, claimedBy: null, leaseUntil: null, attempts: () => '"attempts" - 1' }),
+        );
+    });
+  }
+
+  async expired(own: boolean): Promise<Row[]> {
+    const lapsed = { status: this.statuses.active, leaseUntil: LessThan(this.now()) };
+    // Rows held by this owner before a restart, or left active by a release without claims, are no one's now.
+    const mine = [
+      { status: this.statuses.active, claimedBy: this.owner },
+      { status: this.statuses.active, claimedBy: IsNull() },
+    ];
+    return this.repo().find({ where: [lapsed, ...(own ? mine : [])].map((w) => this.where(w)) });
+  }
+
+  async takeOver(row: Row, patch: RowPatch<Row>): Promise<boolean> {
+    const res = await this.write(() =>
+      this.repo().update(
+        this.where({
+          id: row.id,
+          status: this.statuses.active,
+          claimedBy: row.claimedBy ?? IsNull(),
+          leaseUntil: row.leaseUntil ?? IsNull(),
+        }),
+        this.set({
+          ...patch,
+          ...(patch.status && patch.status !== this.statuses.active ? { claimedBy: null, leaseUntil: null } : {}),
+        }),
+      ),
+    );
+    return (res.affected ?? 0) > 0;
+  }
+
+  async insertClaimed(row: Omit<Row, 'claimedBy' | 'leaseUntil' | 'attempts'>): Promise<Row> {
+    const full = { ...row, status: this.statuses.active, claimedBy: this.owner, leaseUntil: this.lease(), attempts: 1 };
+    await this.write(() => this.repo().insert(full as never));
+    return full as unknown as Row;
+  }
+}
