@@ -10,6 +10,7 @@ const engine = await createEngine({
   secretKeys: { load: async () => key, save: async () => {} },
   demo: false,
   mail: process.env.BROADSHEET_TEST_MAIL_FAST ? { baseDelayMs: 20, maxDelayMs: 200 } : undefined,
+  nodeId: process.env.BROADSHEET_TEST_NODE || undefined,
 });
 process.stdout.write('STARTED\n');
 const want = Number(process.env.BROADSHEET_TEST_PROGRESS ?? '10');

@@ -70,6 +70,8 @@ export async function startTestServer(
     concurrentRequests?: number;
     keepDataDir?: boolean;
     mail?: EngineOptions['mail'];
+    nodeId?: string;
+    leaseMs?: number;
   } = {},
 ): Promise<TestServer> {
   const dataDir = opts.dataDir ?? (await mkdtemp(join(tmpdir(), 'broadsheet-test-')));
@@ -83,6 +85,8 @@ export async function startTestServer(
     schedulerTimers: opts.schedulerTimers,
     concurrentRequests: opts.concurrentRequests,
     mail: opts.mail,
+    nodeId: opts.nodeId,
+    leaseMs: opts.leaseMs,
   });
   await engine.demoReady;
   const ownerKey = await engine.issueOwnerKey();
