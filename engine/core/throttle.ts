@@ -1,3 +1,4 @@
+import { retryDelay } from './jobs/backoff.js';
 /**
  * Growing delays after failed credential checks, per key (an account, an address). The first
  * `free` failures cost nothing; each one after that doubles the wait, up to `maxMs`, so a guesser
@@ -23,7 +24,7 @@ export class Throttle {
   retryAfter(key: string): number {
     const s = this.current(key);
     if (!s || s.count < this.rule.free) return 0;
-    const delay = Math.min(this.rule.maxMs, this.rule.baseMs * 2 ** (s.count - this.rule.free));
+    const delay = retryDelay(s.count - this.rule.free + 1, this.rule);
     return Math.max(0, s.last + delay - this.now());
   }
 
