@@ -29,8 +29,9 @@ import { tasksV2 } from './features/tasks/tasks.v2.js';
 import { conditionsV1 } from './features/conditions/conditions.v1.js';
 import { conditionsV2 } from './features/conditions/conditions.v2.js';
 import { requestsOps } from './features/requests/requests.ops.js';
+import { tasksApp } from './features/tasks/tasks.app.js';
 import { mailServersV1 } from './features/mail/mail-servers.v1.js';
-import { deliveryApp } from './features/mail/delivery.app.js';
+import { runsApp } from './features/runs/runs.app.js';
 import { storageOps } from './features/storage/storage.ops.js';
 import { membersV2 } from './features/members/members.v2.js';
 import { userLifecycleV2 } from './features/users/user-lifecycle.v2.js';
@@ -87,8 +88,9 @@ export const OPERATIONS = [
   ...conditionsV1,
   ...conditionsV2,
   ...requestsOps,
+  ...tasksApp,
   ...mailServersV1,
-  ...deliveryApp,
+  ...runsApp,
   ...storageOps,
   ...hubOps,
   ...subscriptionsV1,

@@ -21,9 +21,9 @@ import { openEmbeddedAnalytics, type ImportLimits } from './analytics/embedded-a
 import { RenderPool } from './render/render-pool.js';
 import { seedDemoContent } from './features/setup/demo-content.js';
 import { removeUnfinishedImports } from './features/projects/projects.rules.js';
-import { RequestRunner } from './features/requests/runner.js';
-import { Scheduler } from './features/requests/scheduler.js';
-import { directorySchedules } from './features/user-directories/directory-schedule.js';
+import { RequestRunner } from './features/runs/run/runner.js';
+import { Scheduler } from './features/runs/schedule/scheduler.js';
+import { directorySchedules } from './features/runs/schedule/directory-schedules.js';
 import { DirectorySyncs } from './features/user-directories/directory-sync.js';
 import { BackupSchedule } from './features/backups/backup-schedule.js';
 import {

@@ -78,6 +78,8 @@ export interface RequestControl {
   wake(): void;
   /** Stops a queued or running request; false when it had already finished. */
   stop(id: string): Promise<boolean>;
+  /** Stops every queued and running request of the tasks (before they go, or by hand); answers how many. */
+  stopTasks(taskIds: string[]): Promise<number>;
   isRunning(id: string): boolean;
 }
 

@@ -25,7 +25,7 @@ import { scheduleOf } from '../../engine/features/tasks/task-triggers.rules.js';
 import { newBase } from '../../engine/core/entity-base.js';
 import { Report } from '../../engine/features/reports/reports.entity.js';
 import { Task, TaskReport } from '../../engine/features/tasks/tasks.entity.js';
-import { publishToHub } from '../../engine/features/hub/hub-publish.js';
+import { publishToHub } from '../../engine/features/runs/deliver/hub-publish.js';
 import type { OpContext } from '../../engine/ops/context.js';
 import { link, unlink } from 'node:fs/promises';
 import { randomUUID } from 'node:crypto';

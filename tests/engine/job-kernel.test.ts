@@ -41,7 +41,7 @@ describe('one kernel', () => {
     ]);
     expect(filesWith('implements JobWorker')).toEqual([
       'features/mail/outbox.ts',
-      'features/requests/runner.ts',
+      'features/runs/run/runner.ts',
       'features/user-directories/directory-sync.ts',
     ]);
   });

@@ -4,7 +4,6 @@ import { defineOp } from '../../ops/op.js';
 import { idParam, v } from '../../core/validation.js';
 import {
   deleteRequest,
-  deleteTasks,
   downloadLog,
   getRequest,
   LIST_ON_DEMAND_STATUSES,
@@ -207,16 +206,5 @@ export const requestsOps = [
     input: { params: idParam, query: Version },
     result: RequestsDownloadFileResult,
     handler: (ctx, { params, query }) => requestFileUri(ctx, params.id, query.version ?? undefined),
-  }),
-  defineOp({
-    id: 'app.tasks.delete',
-    summary: 'Delete tasks (their running requests are stopped first)',
-    http: { method: 'DELETE', path: '/api/v1/tasks' },
-    permission: 'deleteTask',
-    member: { task: 'delete' },
-    writes: 'chunked',
-    input: { body: v.uuidList() },
-    result: DeletedResult,
-    handler: (ctx, { body }) => deleteTasks(ctx, body),
   }),
 ] as const;

@@ -15,12 +15,11 @@ import { reachableReport } from '../reports/reports.rules.js';
 import { checkFormat } from '../reports/generate.js';
 import { Connection } from '../connections/connections.entity.js';
 import { providerAppId } from '../analytics-apps/analytics-apps.rules.js';
-import { Task, TaskReport, TaskTrigger, type TaskRow } from '../tasks/tasks.entity.js';
+import { Task, TaskReport, TaskTrigger } from '../tasks/tasks.entity.js';
 import { reachableTask, visibleTasks } from '../tasks/tasks.rules.js';
 import { scheduleOf } from '../tasks/task-triggers.rules.js';
 import { describeSchedule } from '../tasks/fire-times.js';
 import { FINISHED, Request, type RequestRow } from './requests.entity.js';
-import { LIVE } from '../../core/enumerations.js';
 import { deliveryProblems, mailCounts } from '../mail/run-mail.js';
 import {
   readRequestFile,
@@ -402,21 +401,13 @@ export async function runById(ctx: OpContext, id: string) {
   throw notFound(`Task, request or report ${id}`);
 }
 
-/** Stops every queued and running request of the tasks (before they go, or by hand); answers how many. */
-export async function stopLiveRuns(ctx: OpContext, taskIds: string[]): Promise<number> {
-  if (!taskIds.length) return 0;
-  const live = await ctx.db.getRepository(Request).findBy({ taskId: In(taskIds), status: In(LIVE) });
-  for (const r of live) await ctx.requests.stop(r.id);
-  return live.length;
-}
-
 /**
  * Stops a request, or every queued and running request of a task. Stopping is idempotent: a
  * request that has already ended is answered as it ended (its status says how), unchanged.
  */
 export async function stopById(ctx: OpContext, id: string) {
   const task = (await ctx.db.getRepository(Task).existsBy({ id })) ? await reachableTask(ctx, id) : null;
-  if (task) return { stopped: await stopLiveRuns(ctx, [task.id]) };
+  if (task) return { stopped: await ctx.requests.stopTasks([task.id]) };
   const r = await reachableRequest(ctx, id);
   if (!FINISHED.includes(r.status)) await ctx.requests.stop(r.id);
   return getRequest(ctx, r.id);
@@ -495,20 +486,4 @@ export async function requestFileUri(ctx: OpContext, id: string, version?: strin
     size: files.reduce((s, f) => s + f.size, 0),
     files: files.map((f) => f.name),
   };
-}
-
-/**
- * Deletes tasks (with their reports, recipients and triggers): their queued and running requests
- * are stopped first; finished runs stay in the history under the task's name.
- */
-export async function deleteTasks(ctx: OpContext, ids: string[]) {
-  const tasks: TaskRow[] = [];
-  for (const id of new Set(ids)) tasks.push(await reachableTask(ctx, id));
-  await stopLiveRuns(
-    ctx,
-    tasks.map((t) => t.id),
-  );
-  if (tasks.length) await ctx.write(() => ctx.db.getRepository(Task).delete(tasks.map((t) => t.id)));
-  ctx.scheduler.wake();
-  return { deleted: tasks.length };
 }

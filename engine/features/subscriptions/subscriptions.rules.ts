@@ -9,7 +9,6 @@ import { Page } from '../../core/envelope.js';
 import { Report, type ReportRow } from '../reports/reports.entity.js';
 import { reachableReport, reportApp } from '../reports/reports.rules.js';
 import { User } from '../users/users.entity.js';
-import { stopLiveRuns } from '../requests/requests.rules.js';
 import { visibleFiles } from '../hub/hub-visibility.js';
 import {
   Task,
@@ -446,10 +445,7 @@ export async function deleteSubscriptions(ctx: OpContext, ids: string[]) {
   const rows: SubscriptionRow[] = [];
   for (const [i, id] of [...new Set(ids)].entries()) rows.push(await ownSubscription(ctx, id, `body.${i}`));
   if (!rows.length) return { deleted: 0 };
-  await stopLiveRuns(
-    ctx,
-    rows.map((r) => r.taskId),
-  );
+  await ctx.requests.stopTasks(rows.map((r) => r.taskId));
   // The subscription goes with its task (ON DELETE CASCADE).
   await ctx.write(() => ctx.db.getRepository(Task).delete(rows.map((r) => r.taskId)));
   ctx.scheduler.wake();

@@ -231,3 +231,16 @@ export async function reportOfTask(ctx: OpContext, task: TaskRow, reportId: stri
     ]);
   return report;
 }
+
+/**
+ * Deletes tasks (with their reports, recipients and triggers): their queued and running requests
+ * are stopped first; finished runs stay in the history under the task's name.
+ */
+export async function deleteTasks(ctx: OpContext, ids: string[]) {
+  const tasks: TaskRow[] = [];
+  for (const id of new Set(ids)) tasks.push(await reachableTask(ctx, id));
+  await ctx.requests.stopTasks(tasks.map((t) => t.id));
+  if (tasks.length) await ctx.write(() => ctx.db.getRepository(Task).delete(tasks.map((t) => t.id)));
+  ctx.scheduler.wake();
+  return { deleted: tasks.length };
+}

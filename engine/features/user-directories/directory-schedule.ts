@@ -1,9 +1,5 @@
 import { machineTimeZone, nextFireTimes, type ScheduleSpec } from '../tasks/fire-times.js';
-import { Not } from 'typeorm';
-import { UserDirectory, type UserDirectoryRow } from './user-directories.entity.js';
-import { DirectorySync } from './directory-syncs.entity.js';
-import { newSync } from './directory-sync.js';
-import type { ScheduleSource } from '../requests/schedule-source.js';
+import type { UserDirectoryRow } from './user-directories.entity.js';
 
 // When directories synchronize on their own: hourly at the minute of `frequencyTime`, daily at its
 // time, weekly on the weekday `frequency` names, monthly on the day of the month it names; in the
@@ -56,27 +52,4 @@ export function nextSyncAfter(d: Timing, from: Date): Date | null {
   } catch {
     return null; // an unknown time zone: the directory waits for a manual sync
   }
-}
-
-/**
- * Directories as a source of the one scheduler: an active directory with a schedule fires a queued
- * sync per slot, keyed by (directory, slot); the sync queue takes it. Before its first slot is
- * stored, the next one counts from its latest sync, so one missed while the machine was off runs
- * once at start.
- */
-export function directorySchedules(queued: () => void): ScheduleSource<UserDirectoryRow> {
-  return {
-    name: 'Directory syncs',
-    entity: UserDirectory,
-    active: { isActive: true, synchronization: Not('Manual') },
-    spec: syncSchedule,
-    since: (d) => d.lastStartedSync ?? d.createdDate,
-    async plan(due, at) {
-      const work = due.flatMap(({ row, slot }) =>
-        slot ? [{ entity: DirectorySync, values: newSync(row.id, 'schedule', slot.scheduledFor, at) }] : [],
-      );
-      return { work, changes: new Map() };
-    },
-    queued,
-  };
 }

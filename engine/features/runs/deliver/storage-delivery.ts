@@ -1,12 +1,12 @@
 import { copyFile, mkdir } from 'node:fs/promises';
 import { join, posix } from 'node:path';
 import { In } from 'typeorm';
-import type { OpContext } from '../../ops/context.js';
-import { safeFileName } from '../../core/file-result.js';
-import type { TaskReportRow } from '../tasks/tasks.entity.js';
-import { StorageService } from './storage.entity.js';
-import { confinedRelative, folderUnder } from './storage-paths.js';
-import { ftpClient, sftpClient } from './storage.rules.js';
+import type { OpContext } from '../../../ops/context.js';
+import { safeFileName } from '../../../core/file-result.js';
+import type { TaskReportRow } from '../../tasks/tasks.entity.js';
+import { StorageService } from '../../storage/storage.entity.js';
+import { confinedRelative, folderUnder } from '../../storage/storage-paths.js';
+import { ftpClient, sftpClient } from '../../storage/storage.rules.js';
 
 /** A file of a run, on disk under the data folder. */
 export interface RunFile {

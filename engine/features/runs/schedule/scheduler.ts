@@ -1,13 +1,13 @@
 import { In, IsNull, LessThanOrEqual, Not, type FindOptionsWhere } from 'typeorm';
-import type { EngineServices } from '../../ops/context.js';
-import { newBase } from '../../core/entity-base.js';
-import { Pump } from '../../core/jobs/pump.js';
-import { Task, TaskTrigger, type TaskRow, type TaskTriggerRow } from '../tasks/tasks.entity.js';
-import { dueSlot, nextFireTimes } from '../tasks/fire-times.js';
-import { Request, type RequestRow } from './requests.entity.js';
+import type { EngineServices } from '../../../ops/context.js';
+import { newBase } from '../../../core/entity-base.js';
+import { Pump } from '../../../core/jobs/pump.js';
+import { Task, TaskTrigger, type TaskRow, type TaskTriggerRow } from '../../tasks/tasks.entity.js';
+import { dueSlot, nextFireTimes } from '../../tasks/fire-times.js';
+import { Request, type RequestRow } from '../../requests/requests.entity.js';
 import type { DueRow, Scheduled, ScheduleSource } from './schedule-source.js';
-import { UNCLAIMED } from '../../core/jobs/claims.js';
-import { scheduleOf } from '../tasks/task-triggers.rules.js';
+import { UNCLAIMED } from '../../../core/jobs/claims.js';
+import { scheduleOf } from '../../tasks/task-triggers.rules.js';
 
 /** How often the wall clock is checked even when nothing is due (a laptop waking from sleep). */
 const CHECK_EVERY_MS = 5_000;

@@ -1,16 +1,16 @@
 import { randomUUID } from 'node:crypto';
 import { extname, join } from 'node:path';
 import { In } from 'typeorm';
-import type { OpContext } from '../../ops/context.js';
-import { newBase, sqliteText } from '../../core/entity-base.js';
-import { listEntries } from '../../core/validation.js';
+import type { OpContext } from '../../../ops/context.js';
+import { newBase, sqliteText } from '../../../core/entity-base.js';
+import { listEntries } from '../../../core/validation.js';
 import type { EntityManager } from 'typeorm';
-import { FILE_TYPES, parseFormat } from '../../render/formats.js';
-import { User } from '../users/users.entity.js';
-import type { TaskReportRow, TaskRow } from '../tasks/tasks.entity.js';
-import type { ReportRow } from '../reports/reports.entity.js';
-import type { RequestFile } from '../requests/requests.entity.js';
-import { requestDir } from '../requests/request-output.js';
+import { FILE_TYPES, parseFormat } from '../../../render/formats.js';
+import { User } from '../../users/users.entity.js';
+import type { TaskReportRow, TaskRow } from '../../tasks/tasks.entity.js';
+import type { ReportRow } from '../../reports/reports.entity.js';
+import type { RequestFile } from '../../requests/requests.entity.js';
+import { requestDir } from '../../requests/request-output.js';
 import {
   HUB_ROOT_FOLDER_ID,
   HubEvent,
@@ -21,8 +21,8 @@ import {
   type HubFileKind,
   type HubFileRow,
   type HubOccurrenceRow,
-} from './hub.entity.js';
-import { occurrencePath, placeOccurrence, removeOccurrence } from './hub-storage.js';
+} from '../../hub/hub.entity.js';
+import { occurrencePath, placeOccurrence, removeOccurrence } from '../../hub/hub-storage.js';
 
 const KEY_SEPARATOR = '\u001f';
 

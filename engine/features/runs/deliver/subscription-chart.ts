@@ -1,13 +1,13 @@
-import type { OpContext } from '../../ops/context.js';
-import { resolveReport } from '../../render/resolve.js';
-import { chartSvg } from '../../render/chart-svg.js';
-import { svgToPng } from '../../render/chart-png.js';
-import { safeFileName } from '../../core/file-result.js';
-import type { KeptFile } from '../requests/request-output.js';
-import { Subscription, type SubscribedChart } from './subscriptions.entity.js';
-import { selectionsOf } from './subscription-selections.js';
-import { resolveFilters } from '../filters/filters.rules.js';
-import { narrowed } from '../reports/generate.js';
+import type { OpContext } from '../../../ops/context.js';
+import { resolveReport } from '../../../render/resolve.js';
+import { chartSvg } from '../../../render/chart-svg.js';
+import { svgToPng } from '../../../render/chart-png.js';
+import { safeFileName } from '../../../core/file-result.js';
+import type { KeptFile } from '../../requests/request-output.js';
+import { Subscription, type SubscribedChart } from '../../subscriptions/subscriptions.entity.js';
+import { selectionsOf } from '../../subscriptions/subscription-selections.js';
+import { resolveFilters } from '../../filters/filters.rules.js';
+import { narrowed } from '../../reports/generate.js';
 
 /** The chart a subscription's task makes, when it subscribes to one (an analytics entity). */
 export async function subscribedChart(

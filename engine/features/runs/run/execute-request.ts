@@ -1,20 +1,20 @@
 import { In } from 'typeorm';
-import type { OpContext } from '../../ops/context.js';
-import { isEngineError } from '../../core/errors.js';
-import { parseFormat, type OutputFormat } from '../../render/formats.js';
-import { Report, type ReportRow } from '../reports/reports.entity.js';
-import { generateFiles } from '../reports/generate.js';
-import { Task, TaskReport, type TaskReportRow, type TaskRow } from '../tasks/tasks.entity.js';
-import { publishToHub } from '../hub/hub-publish.js';
-import { describeOutcome, evaluateConditions } from '../conditions/condition-evaluation.js';
-import { queueTaskMail } from '../mail/task-mail.js';
-import type { Selections } from '../../analytics/model.js';
-import type { RequestFile, RequestRow, RequestStatus } from './requests.entity.js';
-import { requestDir, writeRequestFile, zipRequestFiles, type KeptFile } from './request-output.js';
-import { uniqueName } from '../../core/file-result.js';
-import { deliverToStorage } from '../storage/storage-delivery.js';
-import { chartFile, subscribedChart } from '../subscriptions/subscription-chart.js';
-import type { SubscribedChart } from '../subscriptions/subscriptions.entity.js';
+import type { OpContext } from '../../../ops/context.js';
+import { isEngineError } from '../../../core/errors.js';
+import { parseFormat, type OutputFormat } from '../../../render/formats.js';
+import { Report, type ReportRow } from '../../reports/reports.entity.js';
+import { generateFiles } from '../../reports/generate.js';
+import { Task, TaskReport, type TaskReportRow, type TaskRow } from '../../tasks/tasks.entity.js';
+import { publishToHub } from '../deliver/hub-publish.js';
+import { describeOutcome, evaluateConditions } from '../../conditions/condition-evaluation.js';
+import { queueTaskMail } from '../deliver/task-mail.js';
+import type { Selections } from '../../../analytics/model.js';
+import type { RequestFile, RequestRow, RequestStatus } from '../../requests/requests.entity.js';
+import { requestDir, writeRequestFile, zipRequestFiles, type KeptFile } from '../../requests/request-output.js';
+import { uniqueName } from '../../../core/file-result.js';
+import { deliverToStorage } from '../deliver/storage-delivery.js';
+import { chartFile, subscribedChart } from '../deliver/subscription-chart.js';
+import type { SubscribedChart } from '../../subscriptions/subscriptions.entity.js';
 import { join } from 'node:path';
 
 /** What the runner gives an execution: a stop signal, the log, progress, and a place for files. */
@@ -29,7 +29,7 @@ export interface RunControl {
   keep: (file: KeptFile, taskReportId: string | null) => Promise<RequestFile>;
 }
 
-export type { KeptFile } from './request-output.js';
+export type { KeptFile } from '../../requests/request-output.js';
 
 export interface RunOutcome {
   status: Exclude<RequestStatus, 'queued' | 'running' | 'aborted'>;

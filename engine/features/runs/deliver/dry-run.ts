@@ -1,11 +1,11 @@
 import { In } from 'typeorm';
-import type { OpContext } from '../../ops/context.js';
-import { User, UserGroup, type UserRow } from '../users/users.entity.js';
-import { Group } from '../groups/groups.entity.js';
-import { Report } from '../reports/reports.entity.js';
-import { TaskRecipient, TaskReport } from '../tasks/tasks.entity.js';
-import { reachableTask } from '../tasks/tasks.rules.js';
-import { defaultMailServer } from './mail-servers.rules.js';
+import type { OpContext } from '../../../ops/context.js';
+import { User, UserGroup, type UserRow } from '../../users/users.entity.js';
+import { Group } from '../../groups/groups.entity.js';
+import { Report } from '../../reports/reports.entity.js';
+import { TaskRecipient, TaskReport } from '../../tasks/tasks.entity.js';
+import { reachableTask } from '../../tasks/tasks.rules.js';
+import { defaultMailServer } from '../../mail/mail-servers.rules.js';
 import { taskAudience } from './task-mail.js';
 
 /** One person in a dry run: how they are reached, what they get, or why they are left out. */

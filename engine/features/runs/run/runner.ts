@@ -1,13 +1,20 @@
 import { In } from 'typeorm';
-import type { EngineServices, OpContext } from '../../ops/context.js';
-import { JobKernel, type JobWorker } from '../../core/jobs/job-kernel.js';
-import { SqliteClaimStore } from '../../core/jobs/sqlite-claims.js';
-import { isEngineError } from '../../core/errors.js';
-import { FINISHED, Request, type RequestFile, type RequestRow, type RequestStatus } from './requests.entity.js';
+import { LIVE } from '../../../core/enumerations.js';
+import type { EngineServices, OpContext } from '../../../ops/context.js';
+import { JobKernel, type JobWorker } from '../../../core/jobs/job-kernel.js';
+import { SqliteClaimStore } from '../../../core/jobs/sqlite-claims.js';
+import { isEngineError } from '../../../core/errors.js';
+import {
+  FINISHED,
+  Request,
+  type RequestFile,
+  type RequestRow,
+  type RequestStatus,
+} from '../../requests/requests.entity.js';
 import { executeRequest, fileKeeper } from './execute-request.js';
-import { RequestLog, removePartialFiles, removeRequestFiles, requestLogPath } from './request-output.js';
-import { runNotificationMail } from '../mail/notifications.js';
-import { Outbox } from '../mail/mail.entity.js';
+import { RequestLog, removePartialFiles, removeRequestFiles, requestLogPath } from '../../requests/request-output.js';
+import { runNotificationMail } from '../deliver/notifications.js';
+import { Outbox } from '../../mail/mail.entity.js';
 
 /** How many requests run at once; each keeps the render pool busy with its own files in flight. */
 const DEFAULT_CONCURRENCY = 2;
@@ -270,6 +277,13 @@ export class RequestRunner implements JobWorker<RequestRow> {
       return true;
     }
     return false;
+  }
+
+  async stopTasks(taskIds: string[]): Promise<number> {
+    if (!taskIds.length) return 0;
+    const live = await this.services.db.getRepository(Request).findBy({ taskId: In(taskIds), status: In(LIVE) });
+    for (const r of live) await this.stop(r.id);
+    return live.length;
   }
 
   private changed(row: Pick<RequestRow, 'id' | 'kind' | 'taskId' | 'status' | 'progressDone' | 'progressTotal'>) {

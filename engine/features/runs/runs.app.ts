@@ -1,11 +1,11 @@
 import { defineOp } from '../../ops/op.js';
 import { idParam } from '../../core/validation.js';
-import { dryRun } from './dry-run.js';
-import { cancelMessage, LIST_OUTBOX, listOutbox, retryMessage } from './outbox.rules.js';
-import { OutboxResult, TasksDryRunResult } from './mail.results.js';
+import { dryRun } from './deliver/dry-run.js';
+import { cancelMessage, LIST_OUTBOX, listOutbox, retryMessage } from './deliver/outbox.rules.js';
+import { OutboxResult, TasksDryRunResult } from '../mail/mail.results.js';
 
-// Delivery as a designer checks it before a first send.
-export const deliveryApp = [
+// The distribution's own operations: the dry run a designer checks before a first send, and the outbox of runs.
+export const runsApp = [
   defineOp({
     id: 'app.tasks.dryRun',
     summary: 'Who would receive what from a task, and why anyone is left out, before anything is sent',

@@ -1,24 +1,24 @@
-import { nullIfRefused } from '../../core/errors.js';
+import { nullIfRefused } from '../../../core/errors.js';
 import { randomUUID } from 'node:crypto';
 import { In } from 'typeorm';
-import type { OpContext } from '../../ops/context.js';
-import { EMAIL_PATTERN, listEntries } from '../../core/validation.js';
-import { User, UserGroup, type UserRow } from '../users/users.entity.js';
+import type { OpContext } from '../../../ops/context.js';
+import { EMAIL_PATTERN, listEntries } from '../../../core/validation.js';
+import { User, UserGroup, type UserRow } from '../../users/users.entity.js';
 import {
   TaskRecipient,
   TaskReport,
   type TaskReportOptions,
   type TaskReportRow,
   type TaskRow,
-} from '../tasks/tasks.entity.js';
-import type { RequestFile } from '../requests/requests.entity.js';
-import { defaultMailServer } from './mail-servers.rules.js';
-import { plainMessage } from './plain-message.js';
-import type { OutboxAttachment, OutboxRow } from './mail.entity.js';
-import { Report } from '../reports/reports.entity.js';
-import { reportApp } from '../reports/reports.rules.js';
-import { readRequestFile, zipRequestFiles } from '../requests/request-output.js';
-import type { KeptFile } from '../requests/request-output.js';
+} from '../../tasks/tasks.entity.js';
+import type { RequestFile } from '../../requests/requests.entity.js';
+import { defaultMailServer } from '../../mail/mail-servers.rules.js';
+import { plainMessage } from '../../mail/plain-message.js';
+import type { OutboxAttachment, OutboxRow } from '../../mail/mail.entity.js';
+import { Report } from '../../reports/reports.entity.js';
+import { reportApp } from '../../reports/reports.rules.js';
+import { readRequestFile, zipRequestFiles } from '../../requests/request-output.js';
+import type { KeptFile } from '../../requests/request-output.js';
 
 /** Who a task mails, and who it leaves out and why (the dry run and the log say the same). */
 export interface MailAudience {
