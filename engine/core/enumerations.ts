@@ -74,6 +74,8 @@ export const LIVE: RequestStatus[] = ['queued', 'running'];
 /** An outbox message's life: written queued, sending while the server is asked, then sent, failed or cancelled; uncertain after a crash cut a send. */
 export const OUTBOX_STATUSES = ['queued', 'sending', 'uncertain', 'sent', 'failed', 'cancelled'] as const;
 export type OutboxStatus = (typeof OUTBOX_STATUSES)[number];
+/** Messages waiting for a send: new ones, and those cut off with their outcome unknown. */
+export const OUTBOX_WAITING: OutboxStatus[] = ['queued', 'uncertain'];
 
 /** What starts a task: a schedule, or an analytics app's reload. */
 export const TRIGGER_KINDS = ['Schedule', 'ExternalEvent'] as const;

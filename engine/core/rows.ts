@@ -90,3 +90,6 @@ export async function refuseTakenName<T extends ObjectLiteral>(
       { field: 'body.name', message: `is already used by another ${noun}` },
     ]);
 }
+
+/** States as an SQL list, for the few SQL fragments that cannot take parameters (a sort expression). */
+export const sqlList = (values: readonly string[]) => `(${values.map((v) => `'${v.replace(/'/g, "''")}'`).join(', ')})`;

@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import { LessThanOrEqual } from 'typeorm';
 import nodemailer, { type Transporter } from 'nodemailer';
 import type { EngineServices } from '../../ops/context.js';
+import { OUTBOX_WAITING } from '../../core/enumerations.js';
 import { JobKernel, type JobWorker } from '../../core/jobs/job-kernel.js';
 import { SqliteClaimStore } from '../../core/jobs/sqlite-claims.js';
 import type { RowPatch } from '../../core/jobs/claims.js';
@@ -19,9 +20,6 @@ export interface OutboxOptions {
   /** Connections kept open to one server. */
   connections?: number;
 }
-
-/** Messages waiting for a send: new ones, and those cut off with their outcome unknown. */
-const OUTBOX_WAITING: OutboxStatus[] = ['queued', 'uncertain'];
 
 const TRANSIENT_CODES = new Set([
   'ECONNECTION',

@@ -1,6 +1,7 @@
 import { In } from 'typeorm';
 import type { OpContext } from '../../ops/context.js';
 import { Outbox } from './mail.entity.js';
+import { OUTBOX_WAITING, type OutboxStatus } from '../../core/enumerations.js';
 import { explainMailError } from './mail-replies.js';
 
 // What a run's mail came to, for the runs list: counts by state and the worst problem in words.
@@ -39,7 +40,10 @@ export async function deliveryProblems(ctx: Pick<OpContext, 'db'>, requestIds: s
     .createQueryBuilder('o')
     .select(['o.requestId', 'o.status', 'o.lastError'])
     .where({ requestId: In(requestIds) })
-    .andWhere("(o.status = 'failed' OR (o.status IN ('queued', 'uncertain') AND o.attempts > 0))")
+    .andWhere('(o.status = :failed OR (o.status IN (:...waiting) AND o.attempts > 0))', {
+      failed: 'failed' satisfies OutboxStatus,
+      waiting: OUTBOX_WAITING,
+    })
     .getMany();
   for (const id of requestIds) {
     const mine = rows.filter((r) => r.requestId === id);

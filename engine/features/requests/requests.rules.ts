@@ -20,6 +20,8 @@ import { reachableTask, visibleTasks } from '../tasks/tasks.rules.js';
 import { scheduleOf } from '../tasks/task-triggers.rules.js';
 import { describeSchedule } from '../tasks/fire-times.js';
 import { FINISHED, Request, type RequestRow } from './requests.entity.js';
+import { LIVE } from '../../core/enumerations.js';
+import { sqlList } from '../../core/rows.js';
 import { deliveryProblems, mailCounts } from '../mail/run-mail.js';
 import {
   readRequestFile,
@@ -68,7 +70,7 @@ const REQUEST_SORTS = {
   executionend: 'r.endedDate',
   createddate: 'r.createdDate',
   schedule: 'r.scheduledFor',
-  isactive: "(r.status IN ('queued', 'running'))",
+  isactive: `(r.status IN ${sqlList(LIVE)})`,
   lastexecution: 'r.startedDate',
   nextexecution: 'r.scheduledFor',
 };

@@ -20,6 +20,7 @@ import {
   type TaskTriggerRow,
 } from '../tasks/tasks.entity.js';
 import { DEFAULT_TASK_REPORT_OPTIONS, offeredFormat } from '../tasks/task-reports.rules.js';
+import { removeOwnedTasks, writeOwnedTask } from '../tasks/owned-tasks.js';
 import { externalEventTrigger, scheduleTrigger, triggerDto } from '../tasks/task-triggers.rules.js';
 import {
   Subscription,
@@ -302,43 +303,37 @@ async function writeTask(
     modifiedBy: by,
     modifiedDate: now,
   };
-  await m.getRepository(Task).save(task);
-  const previous = current ? await m.getRepository(TaskTrigger).findOneBy({ taskId: task.id }) : null;
-  if (current) {
-    await m.getRepository(TaskReport).delete({ taskId: task.id });
-    await m.getRepository(TaskRecipient).delete({ taskId: task.id });
-    await m.getRepository(TaskTrigger).delete({ taskId: task.id });
-  }
-  for (const { entry, source } of r.reports) {
-    for (const format of entry.formats) {
-      const from = source.from;
-      await m.getRepository(TaskReport).insert({
-        ...newBase(now),
-        taskId: task.id,
-        reportId: source.report.id,
-        format,
-        options: {
-          ...DEFAULT_TASK_REPORT_OPTIONS,
-          emailAttachment: entry.emailAttachment,
-          emailEmbedment: entry.emailEmbedment,
-          zipEmailFiles: entry.zipEmailFiles,
-          filterIds: from?.options.filterIds ?? [],
-          selections: selectionsOf(entry.selections),
-          isOpenFilePasswordProtected: from?.options.isOpenFilePasswordProtected ?? false,
-          isWriteFilePasswordProtected: from?.options.isWriteFilePasswordProtected ?? false,
-        },
-        fileOpenPassword: from?.fileOpenPassword ?? null,
-        fileWritePassword: from?.fileWritePassword ?? null,
-      });
-    }
-  }
-  for (const id of r.recipients)
-    await m
-      .getRepository(TaskRecipient)
-      .insert({ ...newBase(now), taskId: task.id, recipientId: id, type: 'user', sendEmail: true, seeInHub: false });
-  // The trigger keeps the slots it already ran when its kind stays the same.
-  const keep = previous && previous.kind === f.triggerType ? previous : null;
-  await m.getRepository(TaskTrigger).save(triggerOf(now, task.id, keep, f, r, title));
+  const reports = r.reports.flatMap(({ entry, source }) =>
+    entry.formats.map((format) => ({
+      reportId: source.report.id,
+      format,
+      options: {
+        ...DEFAULT_TASK_REPORT_OPTIONS,
+        emailAttachment: entry.emailAttachment,
+        emailEmbedment: entry.emailEmbedment,
+        zipEmailFiles: entry.zipEmailFiles,
+        filterIds: source.from?.options.filterIds ?? [],
+        selections: selectionsOf(entry.selections),
+        isOpenFilePasswordProtected: source.from?.options.isOpenFilePasswordProtected ?? false,
+        isWriteFilePasswordProtected: source.from?.options.isWriteFilePasswordProtected ?? false,
+      },
+      fileOpenPassword: source.from?.fileOpenPassword ?? null,
+      fileWritePassword: source.from?.fileWritePassword ?? null,
+    })),
+  );
+  await writeOwnedTask(
+    m,
+    {
+      task,
+      reports,
+      recipientUserIds: r.recipients,
+      // The trigger keeps the slots it already ran when its kind stays the same.
+      trigger: (previous) =>
+        triggerOf(now, task.id, previous && previous.kind === f.triggerType ? previous : null, f, r, title),
+    },
+    !!current,
+    now,
+  );
   return task;
 }
 
@@ -447,8 +442,10 @@ export async function deleteSubscriptions(ctx: OpContext, ids: string[]) {
   if (!rows.length) return { deleted: 0 };
   await ctx.requests.stopTasks(rows.map((r) => r.taskId));
   // The subscription goes with its task (ON DELETE CASCADE).
-  await ctx.write(() => ctx.db.getRepository(Task).delete(rows.map((r) => r.taskId)));
-  ctx.scheduler.wake();
+  await removeOwnedTasks(
+    ctx,
+    rows.map((r) => r.taskId),
+  );
   return { deleted: rows.length };
 }
 
