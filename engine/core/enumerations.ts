@@ -87,3 +87,4 @@ export const OUTPUT_FORMATS = ['Pdf', 'Docx', 'Xlsx', 'Pptx', 'Html', 'Csv', 'Pn
 export const SCHEDULE_FREQUENCIES = ['Once', 'Hourly', 'Daily', 'Weekly', 'Monthly', 'Yearly'] as const;
 /** The week as the screens list it (a schedule's days are stored by these names). */
 export const WEEKDAYS = ['Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday', 'Sunday'] as const;
+export type Weekday = (typeof WEEKDAYS)[number];

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { WEEKDAYS } from '../../core/enumerations.js';
 
 // What this feature's operations answer in `data` (for a list: one item); see `result` on defineOp.
 
@@ -11,7 +12,7 @@ export const BackupResult = z.object({
   atHour: z.number(),
   keep: z.number(),
   includeSecretKey: z.boolean(),
-  weekday: z.enum(['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday']).optional(),
+  weekday: z.enum(WEEKDAYS).optional(),
   lastBackupAt: z.string().nullable(),
   scheduledFrom: z.string().nullable(),
   lastResult: z

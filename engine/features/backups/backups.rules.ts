@@ -7,13 +7,14 @@ import type { EngineServices, OpContext } from '../../ops/context.js';
 import { conflict, EngineError, fieldError } from '../../core/errors.js';
 import { v } from '../../core/validation.js';
 import { Setting } from '../settings/settings.entity.js';
+import { WEEKDAYS } from '../../core/enumerations.js';
+import { dayNumber } from '../tasks/fire-times.js';
 import { BACKUP_EXTENSION, BackupProblem, stageRestore, writeBackup, type BackupManifest } from './backup-archive.js';
 
 // Backups on demand and on a schedule with retention, and restores checked before anything is
 // replaced. A tenant administrator's business: a backup holds everyone's data.
 
 const SETTING_KEY = 'backups';
-const WEEKDAYS = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'] as const;
 /** Backups this product names itself in a folder: retention removes only these, oldest first. */
 const OWN_NAME = /^broadsheet-\d{4}-\d{2}-\d{2}-\d{6}\.bsbackup$/;
 
@@ -92,7 +93,7 @@ export function nextBackupAfter(settings: BackupSettings, from: Date): Date | nu
     frequency: 'Daily',
   };
   if (settings.frequency === 'Weekly')
-    Object.assign(spec, { frequency: 'Weekly', weeklyDays: [WEEKDAYS.indexOf(settings.weekday ?? 'Sunday')] });
+    Object.assign(spec, { frequency: 'Weekly', weeklyDays: [dayNumber(settings.weekday ?? 'Sunday')] });
   return nextFireTimes(spec, from, 1)[0] ?? null;
 }
 

@@ -1,5 +1,5 @@
 import { Cron } from 'croner';
-import { SCHEDULE_FREQUENCIES } from '../../core/enumerations.js';
+import { SCHEDULE_FREQUENCIES, WEEKDAYS, type Weekday } from '../../core/enumerations.js';
 
 // When a task's schedule fires. Croner computes the instants: pinned to its 11.x line, whose DST
 // rule with `fixedTimeRule: 'no-wildcard'` is exactly ours — a time skipped by spring-forward runs
@@ -34,7 +34,8 @@ export interface ScheduleSpec {
   month?: number;
 }
 
-const DAY_NAMES = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'];
+/** A day's number in cron's count (0 = Sunday … 6 = Saturday) from the one list of weekdays (Monday first). */
+export const dayNumber = (day: Weekday) => (WEEKDAYS.indexOf(day) + 1) % 7;
 
 /** Reads the interface's `weeklyDays` text: day names or numbers, separated by commas or blanks. */
 export function parseWeeklyDays(text: string | null | undefined): number[] {
@@ -45,9 +46,9 @@ export function parseWeeklyDays(text: string | null | undefined): number[] {
     .map((t) => {
       const n = Number(t);
       if (Number.isInteger(n) && n >= 0 && n <= 7) return n % 7;
-      const i = DAY_NAMES.findIndex((d) => d.toLowerCase().startsWith(t.toLowerCase().slice(0, 3)) && t.length >= 3);
-      if (i < 0) throw new Error(`"${t}" is not a day of the week`);
-      return i;
+      const day = WEEKDAYS.find((d) => d.toLowerCase().startsWith(t.toLowerCase().slice(0, 3)) && t.length >= 3);
+      if (!day) throw new Error(`"${t}" is not a day of the week`);
+      return dayNumber(day);
     });
   return [...new Set(days)].sort((a, b) => a - b);
 }
@@ -142,7 +143,7 @@ export function describeSchedule(s: ScheduleSpec): string {
     case 'Daily':
       return `Every day at ${at}${zone}`;
     case 'Weekly': {
-      const names = (s.weeklyDays ?? []).map((d) => DAY_NAMES[d]);
+      const names = (s.weeklyDays ?? []).map((d) => WEEKDAYS[(d + 6) % 7]);
       const list = names.length > 1 ? `${names.slice(0, -1).join(', ')} and ${names.at(-1)}` : (names[0] ?? '');
       return `Every ${list} at ${at}${zone}`;
     }

@@ -1,12 +1,10 @@
-import { machineTimeZone, nextFireTimes, type ScheduleSpec } from '../tasks/fire-times.js';
+import { machineTimeZone, nextFireTimes, parseWeeklyDays, type ScheduleSpec } from '../tasks/fire-times.js';
 import type { UserDirectoryRow } from './user-directories.entity.js';
 
 // When directories synchronize on their own: hourly at the minute of `frequencyTime`, daily at its
 // time, weekly on the weekday `frequency` names, monthly on the day of the month it names; in the
 // directory's time zone (the machine's when none is set). A sync missed while the machine was off
 // runs once at start, not once per missed slot. The scheduler (requests/scheduler.ts) fires them.
-
-const WEEKDAYS = ['sunday', 'monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday'];
 
 type Timing = Pick<UserDirectoryRow, 'synchronization' | 'frequency' | 'frequencyTime' | 'timeZone'>;
 
@@ -28,10 +26,8 @@ export function syncSchedule(d: Timing): ScheduleSpec | null {
       return { ...base, frequency: 'Hourly', everyHours: 1, fromHour: 0, fromMinute: m, toHour: 23 };
     case 'Daily':
       return { ...base, frequency: 'Daily' };
-    case 'Weekly': {
-      const day = WEEKDAYS.findIndex((w) => w.startsWith(f.slice(0, 3)) && f.length >= 3);
-      return { ...base, frequency: 'Weekly', weeklyDays: [day >= 0 ? day : /^[0-6]$/.test(f) ? Number(f) : 1] };
-    }
+    case 'Weekly':
+      return { ...base, frequency: 'Weekly', weeklyDays: [weekdayOf(f)] };
     case 'Monthly':
       return {
         ...base,
@@ -51,5 +47,14 @@ export function nextSyncAfter(d: Timing, from: Date): Date | null {
     return nextFireTimes(spec, from, 1)[0] ?? null;
   } catch {
     return null; // an unknown time zone: the directory waits for a manual sync
+  }
+}
+
+/** The weekday a directory's `frequency` names (a name, its first three letters, or 0–6), Monday when none. */
+function weekdayOf(text: string): number {
+  try {
+    return parseWeeklyDays(text)[0] ?? 1;
+  } catch {
+    return 1;
   }
 }

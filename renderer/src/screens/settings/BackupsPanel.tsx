@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useState } from 'react';
 import { inZone } from '../../components/times';
+import { WEEKDAYS } from '../../../../engine/wire';
 import { invoke } from '../../bridge';
 import type { ResultOf } from '../../../../engine/catalogue';
 import { Form, submitOutcome, type FieldDef, type FormValues } from '../../components/Form';
@@ -9,7 +10,6 @@ import { toastSucceeded } from '../../stores/feedback/toasts';
 
 type Overview = ResultOf<'app.backups.overview'>;
 const FREQUENCIES = ['Off', 'Daily', 'Weekly'] as const;
-const WEEKDAYS = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'] as const;
 
 const KEY_MEANING =
   'A backup without the secrets key cannot open the passwords stored for mail, FTP, SFTP and directories on another machine: they are re-entered after a restore there. ' +
