@@ -50,6 +50,7 @@ describe(covers('first start and the database', 'v1.trustedOrigins.create'), () 
       'DirectorySync1765065600000',
       'DirectorySchedulesAsked1765152000000',
       'ReportTemplates1765238400000',
+      'JobLeases1765324800000',
     ]);
     await first.close();
     const second = await createEngine({ dataDir, secretKeys: keys });
