@@ -23,6 +23,7 @@ import {
   type HubOccurrenceRow,
 } from '../../hub/hub.entity.js';
 import { occurrencePath, placeOccurrence, removeOccurrence } from '../../hub/hub-storage.js';
+import type { Deliver } from './delivery.js';
 
 const KEY_SEPARATOR = '\u001f';
 
@@ -210,3 +211,14 @@ async function upsertFiles(m: EntityManager, rows: HubFileRow[]) {
     );
   }
 }
+
+/** The hub as a delivery: the files as made (never the folders' zip); a task in test mode publishes nothing. */
+export const toHub: Deliver = async (d) => {
+  if (!d.from?.taskReport.options.publishToServiceHub) return [];
+  if (d.task.testMode) {
+    d.log(`Test mode: “${d.from.report.name}” not published to the hub`);
+    return [];
+  }
+  await publishToHub(d.ctx, d.task, d.from.taskReport, d.from.report, d.requestId, d.files, d.log);
+  return [];
+};

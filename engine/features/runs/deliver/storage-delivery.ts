@@ -7,6 +7,8 @@ import type { TaskReportRow } from '../../tasks/tasks.entity.js';
 import { StorageService } from '../../storage/storage.entity.js';
 import { confinedRelative, folderUnder } from '../../storage/storage-paths.js';
 import { ftpClient, sftpClient } from '../../storage/storage.rules.js';
+import { requestDir } from '../../requests/request-output.js';
+import type { Deliver } from './delivery.js';
 
 /** A file of a run, on disk under the data folder. */
 export interface RunFile {
@@ -106,3 +108,19 @@ export async function deliverToStorage(
   }
   return problems;
 }
+
+/** Folders and FTP as a delivery: the zip alone when the task report asks for one, else every file. */
+export const toFolders: Deliver = async (d) => {
+  if (!d.from) return [];
+  const files = d.zip ? [d.zip] : d.files;
+  return deliverToStorage(
+    d.ctx,
+    d.from.taskReport,
+    files.map((f) => ({
+      name: f.name,
+      localPath: join(requestDir(d.ctx.dataDir, d.requestId), f.name),
+      variables: f.variables,
+    })),
+    d.log,
+  );
+};

@@ -18,6 +18,7 @@ import type { OutboxAttachment, OutboxRow } from '../../mail/mail.entity.js';
 import { Report } from '../../reports/reports.entity.js';
 import { reportApp } from '../../reports/reports.rules.js';
 import { readRequestFile, zipRequestFiles } from '../../requests/request-output.js';
+import type { Deliver } from './delivery.js';
 import type { KeptFile } from '../../requests/request-output.js';
 
 /** Who a task mails, and who it leaves out and why (the dry run and the log say the same). */
@@ -316,3 +317,17 @@ export async function queueTaskMail(
   await ctx.outbox.enqueue(rows);
   return null;
 }
+
+/** Mail as a delivery: the run's files at its end, through the outbox (a subscribed chart inline in the body). */
+export const byMail: Deliver = async (d) => {
+  const warning = await queueTaskMail(
+    d.ctx,
+    d.task,
+    d.requestId,
+    d.files,
+    d.log,
+    d.keep,
+    d.inline ? { emailAttachment: false, emailEmbedment: true, zipEmailFiles: false } : null,
+  );
+  return warning ? [warning] : [];
+};

@@ -5,17 +5,37 @@ import { parseFormat, type OutputFormat } from '../../../render/formats.js';
 import { Report, type ReportRow } from '../../reports/reports.entity.js';
 import { generateFiles } from '../../reports/generate.js';
 import { Task, TaskReport, type TaskReportRow, type TaskRow } from '../../tasks/tasks.entity.js';
-import { publishToHub } from '../deliver/hub-publish.js';
+import { toHub } from '../deliver/hub-publish.js';
 import { describeOutcome, evaluateConditions } from '../../conditions/condition-evaluation.js';
-import { queueTaskMail } from '../deliver/task-mail.js';
+import { byMail } from '../deliver/task-mail.js';
 import type { Selections } from '../../../analytics/model.js';
 import type { RequestFile, RequestRow, RequestStatus } from '../../requests/requests.entity.js';
-import { requestDir, writeRequestFile, zipRequestFiles, type KeptFile } from '../../requests/request-output.js';
+import { writeRequestFile, zipRequestFiles, type KeptFile } from '../../requests/request-output.js';
 import { uniqueName } from '../../../core/file-result.js';
-import { deliverToStorage } from '../deliver/storage-delivery.js';
+import { toFolders } from '../deliver/storage-delivery.js';
+import type { Deliver, Delivery } from '../deliver/delivery.js';
 import { chartFile, subscribedChart } from '../deliver/subscription-chart.js';
 import type { SubscribedChart } from '../../subscriptions/subscriptions.entity.js';
-import { join } from 'node:path';
+
+/** Where a task report's files go as soon as they are made; mail carries the run's files at its end. */
+const REPORT_DELIVERIES: Deliver[] = [toFolders, toHub];
+
+/** The run's own deliveries, once every report is made: mail (through the outbox). */
+async function deliverRun(ctx: OpContext, task: TaskRow, control: RunControl, inline = false): Promise<string[]> {
+  const files = control.files();
+  const d: Delivery = {
+    ctx,
+    task,
+    requestId: control.requestId,
+    from: null,
+    files,
+    zip: null,
+    inline,
+    log: control.log,
+    keep: control.keep,
+  };
+  return byMail(d);
+}
 
 /** What the runner gives an execution: a stop signal, the log, progress, and a place for files. */
 export interface RunControl {
@@ -134,8 +154,7 @@ async function runTask(ctx: OpContext, row: RequestRow, control: RunControl): Pr
   if (failures.length) return { status: 'failed', message: failures.join('; ') };
   // The files are whole on disk: the mail that carries them goes to the outbox (sent from there).
   control.signal.throwIfAborted();
-  const mailWarning = await queueTaskMail(ctx, task, row.id, control.files(), control.log, control.keep);
-  if (mailWarning) warnings.push(mailWarning);
+  warnings.push(...(await deliverRun(ctx, task, control)));
   if (warnings.length) return { status: 'warning', message: warnings.join('; ') };
   return { status: 'completed', message: null };
 }
@@ -157,12 +176,8 @@ async function runChart(
   }
   control.progress(1, 1);
   control.signal.throwIfAborted();
-  const warning = await queueTaskMail(ctx, task, control.requestId, control.files(), control.log, control.keep, {
-    emailAttachment: false,
-    emailEmbedment: true,
-    zipEmailFiles: false,
-  });
-  return warning ? { status: 'warning', message: warning } : { status: 'completed', message: null };
+  const warnings = await deliverRun(ctx, task, control, true);
+  return warnings.length ? { status: 'warning', message: warnings.join('; ') } : { status: 'completed', message: null };
 }
 
 /** One task report; answers a warning when its conditions left it (or some of its iteration values) out. */
@@ -219,23 +234,20 @@ async function runTaskReport(
       kept.push(await control.keep(f, tr.id));
     },
   });
-  const made = [...kept];
-  if (o.zipFolderFiles && kept.length > 1) kept.push(await zipTogether(ctx, control, report, tr, kept));
+  const zip = o.zipFolderFiles && kept.length > 1 ? await zipTogether(ctx, control, report, tr, kept) : null;
   control.log(`Report “${report.name}”: ${files.length} file${files.length === 1 ? '' : 's'}`);
-  // Folders and FTP take the zip alone when the task report asks for one, else every file.
-  const zip = o.zipFolderFiles && kept.length > 1 ? kept.slice(-1) : kept;
-  const problems = await deliverToStorage(
+  const delivery: Delivery = {
     ctx,
-    tr,
-    zip.map((f) => ({
-      name: f.name,
-      localPath: join(requestDir(ctx.dataDir, control.requestId), f.name),
-      variables: f.variables,
-    })),
-    control.log,
-  );
-  if (o.publishToServiceHub && task.testMode) control.log(`Test mode: “${report.name}” not published to the hub`);
-  else if (o.publishToServiceHub) await publishToHub(ctx, task, tr, report, control.requestId, made, control.log);
+    task,
+    requestId: control.requestId,
+    from: { taskReport: tr, report },
+    files: kept,
+    zip,
+    log: control.log,
+    keep: control.keep,
+  };
+  const problems: string[] = [];
+  for (const deliver of REPORT_DELIVERIES) problems.push(...(await deliver(delivery)));
   if (problems.length) return `“${report.name}” not delivered everywhere: ${problems.join('; ')}`;
   if (leftOut) return `“${report.name}” left out by its conditions`;
   if (heldBack)

@@ -1,0 +1,30 @@
+import type { OpContext } from '../../../ops/context.js';
+import type { ReportRow } from '../../reports/reports.entity.js';
+import type { RequestFile } from '../../requests/requests.entity.js';
+import type { KeptFile } from '../../requests/request-output.js';
+import type { TaskReportRow, TaskRow } from '../../tasks/tasks.entity.js';
+
+/**
+ * What every delivery of a run is handed: the task, the files to deliver, and where to tell what
+ * happened. Folders (and FTP) and the hub deliver one task report's files as they are made; mail
+ * delivers the run's files at its end, in one message per recipient.
+ */
+export interface Delivery {
+  ctx: OpContext;
+  task: TaskRow;
+  requestId: string;
+  /** The task report the files come from, with its report; null for the run as a whole. */
+  from: { taskReport: TaskReportRow; report: ReportRow } | null;
+  /** The files as made (a task report's, or all of the run's). */
+  files: RequestFile[];
+  /** The task report's files zipped into one, when it asks for it. */
+  zip: RequestFile | null;
+  /** The files go in the mail's body alone (a subscribed chart), whatever the task reports say. */
+  inline?: boolean;
+  log: (line: string) => void;
+  /** Keeps a further file with the run's (a zip made for the mail). */
+  keep: (file: KeptFile, taskReportId: string | null) => Promise<RequestFile>;
+}
+
+/** One way of delivering: answers what went wrong, in words (nothing when everything arrived). */
+export type Deliver = (d: Delivery) => Promise<string[]>;
