@@ -2,6 +2,7 @@
 // groups, e-mail on or off per entry, inactive people, someone in two ways, test mode with odd
 // addresses) the addresses the dry run marks "by e-mail" are exactly those the run's mail went to.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { addLoopbackMailServer } from '../support/smtp.js';
 import type { TestServer } from '../support/test-server.js';
 import type { Fixtures } from '../support/samples.js';
 import type { TestSmtp } from '../support/smtp.js';
@@ -30,14 +31,7 @@ function random(seed: number) {
 
 beforeAll(async () => {
   ({ smtp, s, f, projectId, reportId } = await startMailing());
-  await s.ok('POST', '/api/v1/mail-servers', {
-    name: 'Loopback',
-    fromName: 'Reports',
-    fromAddress: 'reports@example.com',
-    hostName: '127.0.0.1',
-    smtpPort: smtp.port,
-    ssl: false,
-  });
+  await addLoopbackMailServer(s, smtp);
   for (let i = 0; i < 8; i++) {
     const email = `person${i}@example.com`;
     people.push({

@@ -7,7 +7,7 @@ import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startTestServer, type TestServer } from '../support/test-server.js';
-import { startSmtp, type TestSmtp } from '../support/smtp.js';
+import { startSmtp, type TestSmtp, addLoopbackMailServer } from '../support/smtp.js';
 import { waitForRequest } from '../support/requests.js';
 import { pdfPages, zipEntries } from '../support/read-back.js';
 import { demoSalesByRegion } from '../support/demo-figures.js';
@@ -27,14 +27,7 @@ beforeAll(async () => {
   smtp = await startSmtp();
   folder = await mkdtemp(join(tmpdir(), 'bs-dyn-'));
   s = await startTestServer({ demo: true, mail: { baseDelayMs: 20, maxDelayMs: 200 } });
-  await s.ok('POST', '/api/v1/mail-servers', {
-    name: 'Loopback',
-    fromName: 'Reports',
-    fromAddress: 'reports@example.com',
-    hostName: '127.0.0.1',
-    smtpPort: smtp.port,
-    ssl: false,
-  });
+  await addLoopbackMailServer(s, smtp);
   [report] = await s.ok('GET', '/api/v1/reports', undefined, { 'name[equals]': 'Regional sales review' });
   appRowId = (await s.ok('GET', '/api/v1/connections', undefined, { projectId: report.projectId })).find(
     (c: { id: string }) => c.id === report.connectionId,

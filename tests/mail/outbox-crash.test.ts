@@ -2,14 +2,12 @@
 // with SIGKILL midway: after a restart every recipient has their mail, and the only duplicates are
 // messages that were in flight at the kill, sent again with the same Message-ID.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdirSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
-import { join } from 'node:path';
+import { startEngineProcess } from '../support/engine-process.js';
 import { startTestServer, type TestServer } from '../support/test-server.js';
 import { fixtures } from '../support/samples.js';
-import { startSmtp, type TestSmtp } from '../support/smtp.js';
+import { startSmtp, type TestSmtp, addLoopbackMailServer } from '../support/smtp.js';
 import { Outbox } from '../../engine/features/mail/mail.entity.js';
 
 const key = randomBytes(32);
@@ -34,14 +32,7 @@ describe('the outbox across a crash', () => {
     const f = await fixtures(s);
     const { projectId } = await f.make.connected();
     const report = await s.ok('POST', '/api/v2/reports', { name: 'Note', projectID: projectId, type: 'Html' });
-    await s.ok('POST', '/api/v1/mail-servers', {
-      name: 'Loopback',
-      fromName: 'Reports',
-      fromAddress: 'reports@example.com',
-      hostName: '127.0.0.1',
-      smtpPort: smtp.port,
-      ssl: false,
-    });
+    await addLoopbackMailServer(s, smtp);
     const task = await s.ok('POST', '/api/v2/tasks', { name: 'Big send', projectID: projectId });
     await s.ok('PUT', `/api/v2/tasks/${task.id}/reports`, {
       reportID: report.id,
@@ -76,27 +67,16 @@ describe('the outbox across a crash', () => {
     await s.stop();
 
     smtp.refuseNext(50);
-    const childTmp = join(s.dataDir, 'tmp');
-    mkdirSync(childTmp, { recursive: true });
-    const child = spawn(process.execPath, ['--import', 'tsx', 'tests/support/engine-child.mts'], {
-      env: {
-        ...process.env,
-        TMPDIR: childTmp,
-        BROADSHEET_TEST_DATA: s.dataDir,
-        BROADSHEET_TEST_KEY: key.toString('hex'),
-        BROADSHEET_TEST_MAIL_FAST: '1',
-        BROADSHEET_TEST_PROGRESS: '1000000',
-      },
-      stdio: ['ignore', 'ignore', 'inherit'],
+    const child = startEngineProcess(s.dataDir, key, {
+      BROADSHEET_TEST_MAIL_FAST: '1',
+      BROADSHEET_TEST_PROGRESS: '1000000',
     });
-    const exited = new Promise((r) => child.once('exit', r));
     // Killed once the retries are behind it and the sends are in full flow.
     for (let i = 0; smtp.received.length < 80; i++) {
       if (i > 1200) throw new Error(`only ${smtp.received.length} mails arrived before the kill`);
       await new Promise((r) => setTimeout(r, 50));
     }
-    child.kill('SIGKILL');
-    await exited;
+    await child.kill();
     const atKill = smtp.received.length;
     expect(atKill).toBeLessThan(RECIPIENTS);
 

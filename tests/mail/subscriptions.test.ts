@@ -5,7 +5,7 @@
 // not be subscribed to, or sent to others, is refused naming the field; another's subscription is 404.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, signedInUserWith, type TestServer } from '../support/test-server.js';
-import { startSmtp, type TestSmtp } from '../support/smtp.js';
+import { startSmtp, type TestSmtp, addLoopbackMailServer } from '../support/smtp.js';
 import { waitForRequest } from '../support/requests.js';
 import { pdfPages } from '../support/read-back.js';
 import { demoSalesByRegion } from '../support/demo-figures.js';
@@ -47,14 +47,7 @@ const farAway = {
 beforeAll(async () => {
   smtp = await startSmtp();
   s = await startTestServer({ demo: true, mail: { baseDelayMs: 20, maxDelayMs: 200 } });
-  await s.ok('POST', '/api/v1/mail-servers', {
-    name: 'Loopback',
-    fromName: 'Reports',
-    fromAddress: 'reports@example.com',
-    hostName: '127.0.0.1',
-    smtpPort: smtp.port,
-    ssl: false,
-  });
+  await addLoopbackMailServer(s, smtp);
   [report] = await s.ok('GET', '/api/v1/reports', undefined, { 'name[equals]': 'Regional sales review' });
   sales = await demoSalesByRegion(s);
   regions = [...sales.keys()].sort();

@@ -2,10 +2,10 @@
 // SIGKILL mid-run restarts with that request failed and no half-written file; on-demand requests
 // over the reference product's paths; an app reload starts the tasks listening to it.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { startEngineProcess } from '../support/engine-process.js';
 import { startTestServer, type TestServer } from '../support/test-server.js';
 import { fixtures, type Fixtures } from '../support/samples.js';
 import { pdfPages } from '../support/read-back.js';
@@ -101,31 +101,10 @@ describe('a crash mid-run', () => {
     });
     const queued = await paused.ok('POST', `/api/v2/requests/${customersTask}/run`);
     await paused.stop();
-    // tsx keeps a cache in the temporary folder: the child's goes inside the data folder, removed with it.
-    const childTmp = join(s.dataDir, 'tmp');
-    mkdirSync(childTmp, { recursive: true });
-    const child = spawn(process.execPath, ['--import', 'tsx', 'tests/support/engine-child.mts'], {
-      env: {
-        ...process.env,
-        TMPDIR: childTmp,
-        BROADSHEET_TEST_DATA: s.dataDir,
-        BROADSHEET_TEST_KEY: key.toString('hex'),
-        BROADSHEET_TEST_PROGRESS: '30',
-      },
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
-    const running = await new Promise<string>((resolve, reject) => {
-      let out = '';
-      child.stdout.on('data', (d: Buffer) => {
-        out += d.toString();
-        const m = out.match(/RUNNING (\S+)/);
-        if (m) resolve(m[1]);
-      });
-      child.on('exit', (code) => reject(new Error(`the engine process ended (${code}) before the run got going`)));
-    });
+    const child = startEngineProcess(s.dataDir, key, { BROADSHEET_TEST_PROGRESS: '30' });
+    const running = await child.running;
     expect(running).toBe(queued.id);
-    child.kill('SIGKILL');
-    await new Promise((r) => child.once('exit', r));
+    await child.kill();
     s = await startTestServer({ dataDir: s.dataDir, secretKeys: keys, keepDataDir: true });
     f = await fixtures(s);
     const after = await waitForRequest(s, queued.id);

@@ -4,14 +4,14 @@
 // work only while its lease holds: once it has lapsed, the other engine takes the run over and
 // finishes it, never before.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { In } from 'typeorm';
+import { startEngineProcess } from '../support/engine-process.js';
 import { startTestServer, type TestServer } from '../support/test-server.js';
-import { startSmtp, type TestSmtp } from '../support/smtp.js';
+import { startSmtp, type TestSmtp, addLoopbackMailServer } from '../support/smtp.js';
 import { until } from '../support/until.js';
 import { defaults } from '../support/test-server.js';
 import { ROOT_FOLDER } from '../support/samples.js';
@@ -71,14 +71,7 @@ beforeAll(async () => {
   });
   projectId = (await first.ok('POST', '/api/app/projects', { name: 'Shared folder' })).id;
   await first.ok('POST', '/api/app/connections', { projectId, name: 'Data', analyticsAppId: app.id });
-  await first.ok('POST', '/api/v1/mail-servers', {
-    name: 'Loopback',
-    fromName: 'Reports',
-    fromAddress: 'reports@example.com',
-    hostName: '127.0.0.1',
-    smtpPort: smtp.port,
-    ssl: false,
-  });
+  await addLoopbackMailServer(first, smtp);
   // One letter per customer: long enough to kill an engine midway.
   const customer = (await first.engine.services.analytics.meta('two-engines')).fields.find(
     (x) => x.name === 'Customer',
@@ -112,30 +105,8 @@ describe('two engines on one data folder', () => {
   it('lets a killed engine keep its run while its lease holds, then the other takes it over and finishes it', async () => {
     const queued = await first.ok('POST', `/api/v2/requests/${letterTask}/run`);
     await first.stop();
-    // tsx keeps a cache in the temporary folder: the child's goes inside the data folder, removed with it.
-    const childTmp = join(dataDir, 'tmp');
-    mkdirSync(childTmp, { recursive: true });
-    const child = spawn(process.execPath, ['--import', 'tsx', 'tests/support/engine-child.mts'], {
-      env: {
-        ...process.env,
-        TMPDIR: childTmp,
-        BROADSHEET_TEST_DATA: dataDir,
-        BROADSHEET_TEST_KEY: key.toString('hex'),
-        BROADSHEET_TEST_PROGRESS: '20',
-        BROADSHEET_TEST_NODE: 'doomed',
-      },
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
-    const exited = new Promise((r) => child.once('exit', r));
-    const running = await new Promise<string>((resolve, reject) => {
-      let out = '';
-      child.stdout.on('data', (d: Buffer) => {
-        out += d.toString();
-        const m = out.match(/RUNNING (\S+)/);
-        if (m) resolve(m[1]);
-      });
-      child.on('exit', (code) => reject(new Error(`the engine process ended (${code}) before the run got going`)));
-    });
+    const child = startEngineProcess(dataDir, key, { BROADSHEET_TEST_PROGRESS: '20', BROADSHEET_TEST_NODE: 'doomed' });
+    const running = await child.running;
     expect(running).toBe(queued.id);
 
     // A second engine starts beside it: the run is the other's, leased, and left alone.
@@ -144,8 +115,7 @@ describe('two engines on one data folder', () => {
     expect(await survivor.engine.runner.kernel.recover(false)).toBe(0);
     expect(await repo.findOneByOrFail({ id: queued.id })).toMatchObject({ status: 'running', claimedBy: 'doomed' });
 
-    child.kill('SIGKILL');
-    await exited;
+    await child.kill();
     // Still within the lease: a dead engine cannot be told from a slow one yet.
     expect(await survivor.engine.runner.kernel.recover(false)).toBe(0);
     // Past it: the survivor takes the run over and makes every file anew.

@@ -68,3 +68,18 @@ export async function closedPort(): Promise<number> {
   await new Promise<void>((r) => s.close(() => r()));
   return port;
 }
+
+/** Sets up the loopback SMTP server as the installation's mail server ("Reports" <reports@example.com>). */
+export async function addLoopbackMailServer(
+  s: { ok(method: string, path: string, body?: unknown): Promise<unknown> },
+  smtp: Pick<TestSmtp, 'port'>,
+): Promise<{ id: string }> {
+  return (await s.ok('POST', '/api/v1/mail-servers', {
+    name: 'Loopback',
+    fromName: 'Reports',
+    fromAddress: 'reports@example.com',
+    hostName: '127.0.0.1',
+    smtpPort: smtp.port,
+    ssl: false,
+  })) as { id: string };
+}

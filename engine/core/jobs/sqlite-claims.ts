@@ -8,6 +8,7 @@ import {
   type FindOptionsWhere,
 } from 'typeorm';
 import type { ClaimColumns, ClaimStore, RowPatch } from './claims.js';
+import { JobKernel, type JobWorker } from './job-kernel.js';
 
 /** The statuses of a claimable table: those waiting to be claimed, and the one while held. */
 export interface ClaimStatuses {
@@ -141,4 +142,35 @@ export class SqliteClaimStore<Row extends ClaimColumns> implements ClaimStore<Ro
     await this.write(() => this.repo().insert(full as never));
     return full as unknown as Row;
   }
+}
+
+/** Where an engine's kernels run: its node id, the lease its claims take, whether timers run. */
+export interface NodeLease {
+  owner: string;
+  leaseMs: number;
+  timers: boolean;
+}
+
+/** A job kernel over one SQLite table: the claim store and the kernel, made together for a worker. */
+export function sqliteJobKernel<Row extends ClaimColumns>(
+  s: {
+    db: DataSource;
+    write: <T>(fn: () => Promise<T>) => Promise<T>;
+    now: () => Date;
+    log: { error(message: string, fields: Record<string, unknown>): void };
+  },
+  table: { entity: EntitySchema<Row>; statuses: ClaimStatuses },
+  worker: JobWorker<Row>,
+  o: NodeLease & { name: string; concurrency: number; batch?: number },
+): JobKernel<Row> {
+  const store = new SqliteClaimStore<Row>(s.db, s.write, table.entity, table.statuses, o.owner, o.leaseMs, s.now);
+  return new JobKernel(store, worker, {
+    name: o.name,
+    concurrency: o.concurrency,
+    batch: o.batch,
+    leaseMs: o.leaseMs,
+    now: s.now,
+    timers: o.timers,
+    log: (message, e) => s.log.error(message, { error: e.message }),
+  });
 }

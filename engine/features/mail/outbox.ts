@@ -3,8 +3,8 @@ import { LessThanOrEqual } from 'typeorm';
 import nodemailer, { type Transporter } from 'nodemailer';
 import type { EngineServices } from '../../ops/context.js';
 import { OUTBOX_WAITING } from '../../core/enumerations.js';
-import { JobKernel, type JobWorker } from '../../core/jobs/job-kernel.js';
-import { SqliteClaimStore } from '../../core/jobs/sqlite-claims.js';
+import type { JobKernel, JobWorker } from '../../core/jobs/job-kernel.js';
+import { sqliteJobKernel, type NodeLease } from '../../core/jobs/sqlite-claims.js';
 import type { RowPatch } from '../../core/jobs/claims.js';
 import { retryDelay } from '../../core/jobs/backoff.js';
 import { MailServer, Outbox, type MailServerRow, type OutboxRow, type OutboxStatus } from './mail.entity.js';
@@ -58,7 +58,7 @@ export class MailOutbox implements JobWorker<OutboxRow> {
     private readonly services: EngineServices,
     private readonly log: (requestId: string, line: string) => void,
     options: OutboxOptions = {},
-    node: { owner: string; leaseMs?: number; timers?: boolean } = { owner: 'local' },
+    node: NodeLease = { owner: 'local', leaseMs: DEFAULT_LEASE_MS, timers: true },
   ) {
     this.o = {
       baseDelayMs: 2_000,
@@ -68,25 +68,12 @@ export class MailOutbox implements JobWorker<OutboxRow> {
       connections: 10,
       ...options,
     };
-    const leaseMs = node.leaseMs ?? DEFAULT_LEASE_MS;
-    const store = new SqliteClaimStore<OutboxRow>(
-      services.db,
-      services.write,
-      Outbox,
-      { waiting: ['queued', 'uncertain'], active: 'sending' },
-      node.owner,
-      leaseMs,
-      services.now,
+    this.kernel = sqliteJobKernel(
+      services,
+      { entity: Outbox, statuses: { waiting: OUTBOX_WAITING, active: 'sending' } },
+      this,
+      { ...node, name: 'Outbox', concurrency: this.o.concurrency, batch: this.o.concurrency * 8 },
     );
-    this.kernel = new JobKernel(store, this, {
-      name: 'Outbox',
-      concurrency: this.o.concurrency,
-      batch: this.o.concurrency * 8,
-      leaseMs,
-      now: services.now,
-      timers: node.timers !== false,
-      log: (message, e) => services.log.error(message, { error: e.message }),
-    });
   }
 
   /** At start: sends a crash cut off become uncertain, then the queue resumes. */

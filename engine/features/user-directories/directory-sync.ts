@@ -1,6 +1,6 @@
 import { In, type EntityManager } from 'typeorm';
-import { JobKernel, type JobWorker } from '../../core/jobs/job-kernel.js';
-import { SqliteClaimStore } from '../../core/jobs/sqlite-claims.js';
+import type { JobKernel, JobWorker } from '../../core/jobs/job-kernel.js';
+import { sqliteJobKernel, type NodeLease } from '../../core/jobs/sqlite-claims.js';
 import { UNCLAIMED, type RowPatch } from '../../core/jobs/claims.js';
 import type { EngineServices } from '../../ops/context.js';
 import { newBase } from '../../core/entity-base.js';
@@ -68,25 +68,14 @@ export class DirectorySyncs implements JobWorker<DirectorySyncRow> {
 
   constructor(
     private readonly s: SyncServices,
-    node: { owner: string; leaseMs: number; timers: boolean },
+    node: NodeLease,
   ) {
-    const store = new SqliteClaimStore<DirectorySyncRow>(
-      s.db,
-      s.write,
-      DirectorySync,
-      { waiting: ['queued'], active: 'running' },
-      node.owner,
-      node.leaseMs,
-      s.now,
+    this.kernel = sqliteJobKernel(
+      s,
+      { entity: DirectorySync, statuses: { waiting: ['queued'], active: 'running' } },
+      this,
+      { ...node, name: 'Directory syncs', concurrency: 1 },
     );
-    this.kernel = new JobKernel(store, this, {
-      name: 'Directory syncs',
-      concurrency: 1,
-      leaseMs: node.leaseMs,
-      now: s.now,
-      timers: node.timers,
-      log: (message, e) => s.log.error(message, { error: e.message }),
-    });
   }
 
   start(): Promise<number> {

@@ -1,8 +1,8 @@
 import { In } from 'typeorm';
 import { LIVE } from '../../../core/enumerations.js';
 import type { EngineServices, OpContext } from '../../../ops/context.js';
-import { JobKernel, type JobWorker } from '../../../core/jobs/job-kernel.js';
-import { SqliteClaimStore } from '../../../core/jobs/sqlite-claims.js';
+import type { JobKernel, JobWorker } from '../../../core/jobs/job-kernel.js';
+import { sqliteJobKernel, type NodeLease } from '../../../core/jobs/sqlite-claims.js';
 import { isEngineError } from '../../../core/errors.js';
 import {
   FINISHED,
@@ -23,12 +23,8 @@ const PROGRESS_EVERY_MS = 250;
 /** A run cut off by a crash or a dead node runs once more; a second cut-off fails it (the run may be the cause). */
 const RUN_ATTEMPTS = 2;
 
-export interface RunnerOptions {
+export interface RunnerOptions extends NodeLease {
   concurrency?: number;
-  /** This node's id and its lease on what it runs (engines sharing a data folder each have their own id). */
-  owner: string;
-  leaseMs: number;
-  timers: boolean;
 }
 
 /**
@@ -45,23 +41,16 @@ export class RequestRunner implements JobWorker<RequestRow> {
     private readonly services: EngineServices,
     o: RunnerOptions,
   ) {
-    const store = new SqliteClaimStore<RequestRow>(
-      services.db,
-      services.write,
-      Request,
-      { waiting: ['queued'], active: 'running' },
-      o.owner,
-      o.leaseMs,
-      services.now,
+    this.kernel = sqliteJobKernel(
+      services,
+      { entity: Request, statuses: { waiting: ['queued'], active: 'running' } },
+      this,
+      {
+        ...o,
+        name: 'Requests',
+        concurrency: o.concurrency ?? DEFAULT_CONCURRENCY,
+      },
     );
-    this.kernel = new JobKernel(store, this, {
-      name: 'Requests',
-      concurrency: o.concurrency ?? DEFAULT_CONCURRENCY,
-      leaseMs: o.leaseMs,
-      now: services.now,
-      timers: o.timers,
-      log: (message, e) => services.log.error(message, { error: e.message }),
-    });
   }
 
   private get ctx(): OpContext {
