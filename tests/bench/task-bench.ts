@@ -266,7 +266,7 @@ export async function taskBench() {
     .where('t.nextFireTime IS NOT NULL')
     .getCount();
   // A start with them stored: what the app does each time it opens.
-  engine.scheduler.stop();
+  await engine.scheduler.stop();
   const st0 = performance.now();
   const loaded = await engine.scheduler.start();
   const loadMs = performance.now() - st0;

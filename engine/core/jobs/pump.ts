@@ -57,6 +57,11 @@ export class Pump {
     this.timer.unref?.();
   }
 
+  /** Wakes again after a close (a scheduler stopped and started again). */
+  reopen(): void {
+    this.closed = false;
+  }
+
   /** Stops waking; settles when the cycle under way ends. */
   async close(): Promise<void> {
     this.closed = true;

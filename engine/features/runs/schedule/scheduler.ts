@@ -47,6 +47,7 @@ export class Scheduler {
    */
   async start(): Promise<number> {
     this.started = true;
+    this.pump.reopen();
     await this.reload(true);
     await this.tick();
     return this.services.db.getRepository(TaskTrigger).countBy({ kind: 'Schedule', isActive: true });
