@@ -234,4 +234,22 @@ describe('two engines on one data folder', () => {
       `two engines: runs started by a ${[...startedBy.values()].filter((x) => x.has('a')).length}, by b ${[...startedBy.values()].filter((x) => x.has('b')).length}`,
     );
   }, 240_000);
+
+  it('has an idle engine pick up a run another engine queued, though nothing told it', async () => {
+    const idle = servers[0];
+    const queuer = await open('queuer', { concurrentRequests: 0 });
+    const seen = new Set<string>();
+    idle.engine.on((e) => {
+      if (e.type === 'request.changed' && e.payload.status === 'running') seen.add(e.payload.id);
+    });
+    const queued = await queuer.ok('POST', `/api/v2/requests/${letterTask}/run`);
+    const repo = idle.engine.services.db.getRepository(Request);
+    const done = await until(
+      () => repo.findOneByOrFail({ id: queued.id }),
+      (r) => r.status === 'completed' || r.status === 'failed',
+      120_000,
+    );
+    expect(done.status).toBe('completed');
+    expect(seen.has(queued.id)).toBe(true);
+  }, 180_000);
 });

@@ -69,6 +69,8 @@ export class JobKernel<Row extends ClaimColumns> {
       failed: failed('the queue could not be read'),
       timers: o.timers,
       maxWaitMs: MAX_WAIT_MS,
+      // Work another engine on the same data queued wakes no one here: look every few seconds.
+      poll: true,
     });
     this.heartbeat = new Periodic(o.leaseMs / 3, () => this.renew(), failed('leases could not be renewed'), o.timers);
     this.sweep = new Periodic(
