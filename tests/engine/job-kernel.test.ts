@@ -163,6 +163,32 @@ describe('claims between two connections to one file', () => {
     });
   });
 
+  it('makes the taker the holder when it takes a lapsed row over to clean up first', async () => {
+    const [a, b] = [store(sources[0], 'a'), store(sources[1], 'b')];
+    await sources[0].getRepository(Job).insert({
+      id: 'job-cleanup',
+      status: 'queued',
+      payload: 'x',
+      attempts: 0,
+      claimedBy: null,
+      leaseUntil: null,
+    });
+    const [held] = await a.claim(['job-cleanup'], {});
+    now = new Date(now.getTime() + 31_000);
+    const lapsed = (await b.expired(false)).find((r) => r.id === held.id)!;
+    expect(await b.takeOver(lapsed, {})).toBe(true);
+    // Held by the taker while it cleans up: not lapsed, not claimable, the old holder refused.
+    expect((await a.expired(false)).map((r) => r.id)).not.toContain(held.id);
+    expect(await a.claim([held.id], {})).toEqual([]);
+    expect(await a.settle(held.id, { status: 'queued' })).toBe(false);
+    expect(await b.settle(held.id, { status: 'queued' })).toBe(true);
+    expect(await sources[0].getRepository(Job).findOneByOrFail({ id: held.id })).toMatchObject({
+      status: 'queued',
+      claimedBy: null,
+      attempts: 1,
+    });
+  });
+
   it('renews a lease with the heartbeat, and gives rows back as they were', async () => {
     const b = store(sources[1], 'b');
     const mine = await sources[1].getRepository(Job).findBy({ claimedBy: 'b', status: 'running' });

@@ -41,7 +41,11 @@ export interface ClaimStore<Row extends ClaimColumns> {
   release(rows: Row[], waiting: (row: Row) => string): Promise<void>;
   /** Active rows whose lease has lapsed, and (`own`) those this owner held before it restarted. */
   expired(own: boolean): Promise<Row[]>;
-  /** Takes over an expired row (still as it was read, so two recoverers never both take it). */
+  /**
+   * Takes over an expired row (still as it was read, so two recoverers never both take it): a patch
+   * that leaves it active makes this owner its holder (to clean up, then settle); one that ends it
+   * or puts it back lets it go.
+   */
   takeOver(row: Row, patch: RowPatch<Row>): Promise<boolean>;
   /** Inserts a row already claimed by this owner (work asked for here and done at once). */
   insertClaimed(row: Omit<Row, 'claimedBy' | 'leaseUntil' | 'attempts'>): Promise<Row>;

@@ -130,7 +130,10 @@ export class SqliteClaimStore<Row extends ClaimColumns> implements ClaimStore<Ro
         }),
         this.set({
           ...patch,
-          ...(patch.status && patch.status !== this.statuses.active ? { claimedBy: null, leaseUntil: null } : {}),
+          // Left active, the row is this owner's now (it cleans up before letting go); else no one's.
+          ...(patch.status && patch.status !== this.statuses.active
+            ? { claimedBy: null, leaseUntil: null }
+            : { claimedBy: this.owner, leaseUntil: this.lease() }),
         }),
       ),
     );

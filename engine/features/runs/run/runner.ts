@@ -133,7 +133,8 @@ export class RequestRunner implements JobWorker<RequestRow> {
           endedDate: now(),
           modifiedDate: now(),
         };
-    if (!(await this.kernel.store.takeOver(row, patch))) return;
+    // Held while its files are cleaned up, so no engine starts it again before that.
+    if (!(await this.kernel.store.takeOver(row, {}))) return;
     // A run that starts again makes every file anew; a failed one keeps what it had finished.
     const removed = again ? await removeRequestFiles(dataDir, row.id) : await removePartialFiles(dataDir, row.id);
     const who = own ? 'the app stopped' : `the engine running it (${row.claimedBy ?? 'unknown'}) stopped answering`;
@@ -142,6 +143,7 @@ export class RequestRunner implements JobWorker<RequestRow> {
         again ? `started again (attempt ${row.attempts + 1} of ${RUN_ATTEMPTS})` : 'marked failed'
       }${removed ? `, ${removed} file${removed === 1 ? '' : 's'} removed` : ''}`,
     );
+    await this.kernel.store.settle(row.id, patch);
     this.changed({ ...row, ...patch });
   }
 
