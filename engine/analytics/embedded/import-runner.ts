@@ -1,3 +1,4 @@
+import { stat } from 'node:fs/promises';
 import { Worker } from 'node:worker_threads';
 import { EngineError } from '../../core/errors.js';
 import { findBundledWorker } from '../../core/bundled-worker.js';
@@ -6,16 +7,30 @@ import type { ImportMessage } from './import-worker.js';
 
 /** The heap one import may use (the worker's old generation), in MiB. */
 export const DEFAULT_IMPORT_MEMORY_MB = 1024;
+/** What parsing a JSON file whole takes at least, as a multiple of its size (its text, then its objects). */
+const JSON_HEAP_FACTOR = 4;
+
+const needsMoreMemory = (memoryMb: number) =>
+  new EngineError(
+    413,
+    `The file needs more than the ${memoryMb} MiB one import may use; split it or remove columns you do not need`,
+    [{ field: 'body.content', message: `needs more than ${memoryMb} MiB to import` }],
+  );
 
 /**
  * Runs an import job in its own worker thread with a memory limit and relays its progress. When the
  * worker runs out of memory or dies, that import fails with a clear message; the process goes on.
  */
-export function runImportInWorker(
+export async function runImportInWorker(
   job: ImportJob,
   memoryMb: number,
   progress: (p: JobProgress) => void,
 ): Promise<ImportOutcome> {
+  // JSON is parsed whole: its text and the objects it makes need several times the file's size. A
+  // file that cannot fit is refused before it is read, because a worker that runs out of memory in
+  // one large allocation (the text itself) can abort the whole process, not just its own thread.
+  if (job.format === 'json' && (await stat(job.source)).size * JSON_HEAP_FACTOR > memoryMb * 2 ** 20)
+    throw needsMoreMemory(memoryMb);
   return new Promise((resolve, reject) => {
     const worker = new Worker(findBundledWorker('import-worker.cjs'), {
       workerData: job,
@@ -38,17 +53,7 @@ export function runImportInWorker(
         );
     });
     worker.on('error', (e: Error & { code?: string }) =>
-      settle(() =>
-        reject(
-          e.code === 'ERR_WORKER_OUT_OF_MEMORY'
-            ? new EngineError(
-                413,
-                `The file needs more than the ${memoryMb} MiB one import may use; split it or remove columns you do not need`,
-                [{ field: 'body.content', message: `needs more than ${memoryMb} MiB to import` }],
-              )
-            : e,
-        ),
-      ),
+      settle(() => reject(e.code === 'ERR_WORKER_OUT_OF_MEMORY' ? needsMoreMemory(memoryMb) : e)),
     );
     worker.on('exit', (code) => settle(() => reject(new Error(`The import worker stopped (exit code ${code})`))));
   });
