@@ -76,6 +76,11 @@ export async function signOut(e: Pick<E2E, 'page'>) {
 export const nav = (page: Page, name: string) =>
   page.getByRole('navigation', { name: 'Main' }).getByRole('button', { name, exact: true });
 export const dialog = (page: Page) => page.getByRole('dialog');
+/** Waits for a dialog to open with the keyboard's focus inside it, as a person sees it ready to type into. */
+export async function dialogReady(page: Page): Promise<void> {
+  await dialog(page).waitFor();
+  await page.waitForFunction(() => !!document.activeElement?.closest('[role=dialog]'));
+}
 /** An in-app question (toasts are alert dialogs too, in react-aria: told apart by class). */
 export const alertDialog = (page: Page) => page.locator('.dialog[role=alertdialog]');
 /** A toast of a tone ('success' or 'failure'): the one saying `text`, or else the latest. */

@@ -19,6 +19,7 @@ import {
   signIn,
   toast,
   type E2E,
+  dialogReady,
 } from './harness.js';
 
 let e: E2E;
@@ -163,7 +164,7 @@ describe(
 
       await tabTo(page(), 'Edit “Regional sales review” as Html');
       await page().keyboard.press('Enter');
-      await dialog(page()).waitFor();
+      await dialogReady(page());
       // The dialog opens on its first field, ready for the keyboard.
       expect(await focusedName(page())).toBe('Report');
       await tabTo(page(), 'Format');
@@ -175,7 +176,7 @@ describe(
 
       await tabTo(page(), 'Add report');
       await page().keyboard.press('Enter');
-      await dialog(page()).waitFor();
+      await dialogReady(page());
       await page().keyboard.type('Regional sales');
       await tabTo(page(), 'Format');
       await page().keyboard.type('Pdf');
@@ -192,7 +193,7 @@ describe(
 
       await tabTo(page(), 'Edit trigger Monday mornings');
       await page().keyboard.press('Enter');
-      await dialog(page()).waitFor();
+      await dialogReady(page());
       expect(await focusedName(page())).toBe('Frequency');
       await tabTo(page(), 'Name');
       await page().keyboard.press('Control+a');
@@ -233,7 +234,7 @@ describe(
       await editor.getByText('vTotalSales > 0').waitFor();
       await tabTo(page(), 'Edit rule Any sales');
       await page().keyboard.press('Enter');
-      await dialog(page()).waitFor();
+      await dialogReady(page());
       await tabTo(page(), 'Value to compare with');
       await page().keyboard.press('Control+a');
       await page().keyboard.type('5');
@@ -242,7 +243,7 @@ describe(
 
       await tabTo(page(), 'Edit rule Any sales');
       await page().keyboard.press('Enter');
-      await dialog(page()).waitFor();
+      await dialogReady(page());
       await page().keyboard.type(' changed');
       await page().keyboard.press('Escape');
       await expect.poll(() => dialog(page()).count()).toBe(0);

@@ -29,7 +29,7 @@ export async function runImportInWorker(
   // JSON is parsed whole: its text and the objects it makes need several times the file's size. A
   // file that cannot fit is refused before it is read, because a worker that runs out of memory in
   // one large allocation (the text itself) can abort the whole process, not just its own thread.
-  if (job.format === 'json' && (await stat(job.source)).size * JSON_HEAP_FACTOR > memoryMb * 2 ** 20)
+  if (job.format === 'json' && (await stat(job.source)).size * JSON_HEAP_FACTOR > memoryMb * 1024 * 1024)
     throw needsMoreMemory(memoryMb);
   return new Promise((resolve, reject) => {
     const worker = new Worker(findBundledWorker('import-worker.cjs'), {
