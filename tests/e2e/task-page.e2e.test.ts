@@ -166,7 +166,7 @@ describe(
       await page().keyboard.press('Enter');
       await dialogReady(page());
       // The dialog opens on its first field, ready for the keyboard.
-      expect(await focusedName(page())).toBe('Report');
+      await expect.poll(() => focusedName(page())).toBe('Report');
       await tabTo(page(), 'Format');
       await page().keyboard.type('Pdf');
       await tabTo(page(), 'Apply');
@@ -194,7 +194,7 @@ describe(
       await tabTo(page(), 'Edit trigger Monday mornings');
       await page().keyboard.press('Enter');
       await dialogReady(page());
-      expect(await focusedName(page())).toBe('Frequency');
+      await expect.poll(() => focusedName(page())).toBe('Frequency');
       await tabTo(page(), 'Name');
       await page().keyboard.press('Control+a');
       await page().keyboard.type('Monday, early');
