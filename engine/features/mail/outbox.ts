@@ -37,9 +37,6 @@ export function isTransient(e: { responseCode?: number; code?: string }): boolea
   return e.code !== 'EAUTH' && (TRANSIENT_CODES.has(e.code ?? '') || !e.code);
 }
 
-/** How long a claim holds messages; the holder renews it while they are in its hands. */
-const DEFAULT_LEASE_MS = 60_000;
-
 /**
  * The persisted outbox on the job kernel: a message is a row before it is sent, `sending` while an
  * engine holds it, `sent` once the server accepted it. Transient failures wait and retry with
@@ -58,7 +55,7 @@ export class MailOutbox implements JobWorker<OutboxRow> {
     private readonly services: EngineServices,
     private readonly log: (requestId: string, line: string) => void,
     options: OutboxOptions = {},
-    node: NodeLease = { owner: 'local', leaseMs: DEFAULT_LEASE_MS, timers: true },
+    node: NodeLease,
   ) {
     this.o = {
       baseDelayMs: 2_000,

@@ -4,13 +4,7 @@ import type { EngineServices, OpContext } from '../../../ops/context.js';
 import type { JobKernel, JobWorker } from '../../../core/jobs/job-kernel.js';
 import { sqliteJobKernel, type NodeLease } from '../../../core/jobs/sqlite-claims.js';
 import { isEngineError } from '../../../core/errors.js';
-import {
-  FINISHED,
-  Request,
-  type RequestFile,
-  type RequestRow,
-  type RequestStatus,
-} from '../../requests/requests.entity.js';
+import { Request, type RequestFile, type RequestRow, type RequestStatus } from '../../requests/requests.entity.js';
 import { executeRequest, fileKeeper } from './execute-request.js';
 import { RequestLog, removePartialFiles, removeRequestFiles, requestLogPath } from '../../requests/request-output.js';
 import { runNotificationMail } from '../deliver/notifications.js';
@@ -295,9 +289,5 @@ export class RequestRunner implements JobWorker<RequestRow> {
   async close(): Promise<void> {
     this.closing = true;
     await this.kernel.close(true);
-  }
-
-  static isFinished(status: RequestStatus) {
-    return FINISHED.includes(status);
   }
 }
