@@ -48,12 +48,13 @@ export async function startDesktop(electron: ElectronModule, options: DesktopOpt
   process.umask(0o077);
   const dataDir = app.getPath('userData');
   let win: Electron.BrowserWindow | null = null;
-  const engine = await createEngine({
+  // The window opens while the engine starts: the shell shows at once and its calls wait for the engine.
+  const starting = createEngine({
     dataDir,
     secretKeys: safeStorageKeyStore(safeStorage, dataDir),
     logger: log,
   });
-  await warnIfSecretsUnprotected(electron, dataDir, log);
+  starting.catch(() => undefined); // Awaited below; until then a failed start must not go unhandled.
 
   const indexFile = join(options.distDir, 'renderer', 'index.html');
   const indexUrl = pathToFileURL(indexFile).toString();
@@ -62,11 +63,11 @@ export async function startDesktop(electron: ElectronModule, options: DesktopOpt
     const frame = event.senderFrame;
     return !!frame && frame === event.sender.mainFrame && isAppUrl(frame.url);
   };
-  const ipc = registerEngineIpc(ipcMain, engine, isTrusted);
+  const ipc = registerEngineIpc(ipcMain, starting, isTrusted);
   const templates = registerTemplateEditing({
     ipcMain,
     shell,
-    engine,
+    engine: starting,
     isTrusted,
     dir: join(dataDir, 'template-edits'),
     sessionOf: (id) => ipc.sessionOf(id),
@@ -93,9 +94,16 @@ export async function startDesktop(electron: ElectronModule, options: DesktopOpt
     win.once('ready-to-show', () => win?.show());
     const id = win.webContents.id;
     // The window hears of what its signed-in user may see, as their lists would show it.
-    const stopEvents = engine.watch(
-      () => ({ token: ipc.sessionOf(id), transport: 'ipc', client: `ipc:${id}` }),
-      (event) => win?.webContents.send(EVENT_CHANNEL, event),
+    let stopEvents = () => {};
+    void starting.then(
+      (engine) => {
+        if (win?.webContents.id !== id) return;
+        stopEvents = engine.watch(
+          () => ({ token: ipc.sessionOf(id), transport: 'ipc', client: `ipc:${id}` }),
+          (event) => win?.webContents.send(EVENT_CHANNEL, event),
+        );
+      },
+      () => undefined,
     );
     win.on('closed', () => {
       stopEvents();
@@ -111,7 +119,7 @@ export async function startDesktop(electron: ElectronModule, options: DesktopOpt
   const quit = async () => {
     quitting = true;
     templates.close();
-    await engine.close();
+    await (await starting).close();
     app.quit();
   };
   const tray = new Tray(nativeImage.createEmpty());
@@ -134,6 +142,8 @@ export async function startDesktop(electron: ElectronModule, options: DesktopOpt
   app.on('web-contents-created', (_e, contents) => contents.setWindowOpenHandler(() => ({ action: 'deny' })));
 
   openWindow();
+  const engine = await starting;
+  await warnIfSecretsUnprotected(electron, dataDir, log);
   return { engine, window: () => win, quit };
 }
 

@@ -15,12 +15,14 @@ type Input = { params?: unknown; query?: unknown; body?: unknown };
  */
 export function registerEngineIpc(
   ipcMain: Pick<IpcMain, 'handle'>,
-  engine: Engine,
+  /** The engine as it starts: the window's first calls wait for it. */
+  starting: Promise<Engine>,
   isTrusted: (event: IpcMainInvokeEvent) => boolean,
 ) {
   const sessions = new Map<number, string>();
   ipcMain.handle(INVOKE_CHANNEL, async (event, id: unknown, input: unknown): Promise<WireAnswer> => {
     if (!isTrusted(event)) return { status: 403, envelope: failure('Untrusted sender') };
+    const engine = await starting;
     const op = typeof id === 'string' ? engine.catalogue.get(id) : undefined;
     if (!op) return { status: 404, envelope: failure(`Unknown operation ${String(id).slice(0, 80)}`) };
     const raw = (input && typeof input === 'object' ? input : {}) as Input;

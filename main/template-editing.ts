@@ -15,7 +15,8 @@ const SETTLE_MS = 700;
 export interface TemplateEditingDeps {
   ipcMain: Pick<IpcMain, 'handle'>;
   shell: Pick<Shell, 'openPath'>;
-  engine: Engine;
+  /** The engine as it starts (a window may ask before it is up). */
+  engine: Promise<Engine>;
   /** Where the files being edited live (one folder a report, under the app's data folder). */
   dir: string;
   isTrusted: (event: IpcMainInvokeEvent) => boolean;
@@ -45,7 +46,9 @@ export function registerTemplateEditing(deps: TemplateEditingDeps) {
     if (!bytes.length || hashes.get(path) === sha(bytes)) return;
     hashes.set(path, sha(bytes));
     const token = deps.sessionOf(owner);
-    const result = await deps.engine.invoke(
+    const result = await (
+      await deps.engine
+    ).invoke(
       'app.reports.uploadTemplate',
       { params: { id: reportId }, body: { fileName, content: bytes.toString('base64') } },
       { token: token ?? undefined, transport: 'ipc', client: `ipc:${owner}` },
@@ -71,7 +74,9 @@ export function registerTemplateEditing(deps: TemplateEditingDeps) {
       };
     const owner = event.sender.id;
     const token = deps.sessionOf(owner);
-    const result = await deps.engine.invoke(
+    const result = await (
+      await deps.engine
+    ).invoke(
       'app.reports.downloadTemplate',
       { params: { id: reportId } },
       { token: token ?? undefined, transport: 'ipc', client: `ipc:${owner}` },

@@ -1,7 +1,7 @@
 // The door to the embedded analytics engine: the rest of the engine gets the provider port and the
 // admin interface from here, never the embedded engine's classes.
 import { EmbeddedProvider } from './embedded/embedded-provider.js';
-import { DEFAULT_IMPORT_BUDGET, type ImportBudget } from './embedded/import-job.js';
+import { DEFAULT_IMPORT_BUDGET, type ImportBudget } from './embedded/import-budget.js';
 import { DEFAULT_IMPORT_MEMORY_MB } from './embedded/import-runner.js';
 import type { AnalyticsPort, EmbeddedAnalyticsAdmin } from './port.js';
 

@@ -231,8 +231,11 @@ export async function startHttpServer(engine: Engine, options: HttpOptions = {})
     });
   });
 
-  const doc = openApiDocument(engine.catalogue.values(), options.version ?? '0.0.0');
-  app.get('/api/openapi.json', (_req, reply) => reply.send(doc));
+  // Written when first asked for: building it walks every operation's schema, a tenth of a start.
+  let doc: ReturnType<typeof openApiDocument> | undefined;
+  app.get('/api/openapi.json', (_req, reply) =>
+    reply.send((doc ??= openApiDocument(engine.catalogue.values(), options.version ?? '0.0.0'))),
+  );
 
   if (options.rendererDir && existsSync(options.rendererDir)) {
     await app.register(fastifyStatic, { root: options.rendererDir, wildcard: false, index: ['index.html'] });

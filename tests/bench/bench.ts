@@ -124,7 +124,7 @@ async function main() {
   }
   console.log('Broadsheet bench (Node %s, %s)', process.version, process.arch);
   // The build is brought up to date first, so the runs time a start, not a build.
-  spawnSync('node', ['scripts/build-if-stale.mjs'], { cwd: ROOT, stdio: 'inherit' });
+  spawnSync('node', ['scripts/build.mjs', '--if-stale'], { cwd: ROOT, stdio: 'inherit' });
   const starts: number[] = [];
   for (let i = 0; i < 5; i++) starts.push(await coldStart());
   console.log(

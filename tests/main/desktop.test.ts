@@ -131,6 +131,27 @@ describe(
       expect(headers['Content-Security-Policy'][0]).toMatch(/default-src 'none'; script-src 'self'/);
     });
 
+    it('opens the window while the engine starts; its first call waits for the engine and is answered', async () => {
+      const fake = createFakeElectron();
+      fakes.push(fake);
+      const starting = startDesktop(fake.electron as never, { distDir, logger: silentLogger });
+      // The engine opens its database and migrates it before it answers; the window is already loading.
+      let started = false;
+      void starting.then(() => (started = true));
+      await new Promise<void>((resolve) => {
+        const look = () => (fake.windows.length ? resolve() : setImmediate(look));
+        look();
+      });
+      expect(started).toBe(false);
+      expect(fake.windows[0].loaded).toBe(`file://${join(distDir, 'renderer', 'index.html')}`);
+      const first = fake.invoke(fake.windows[0], 'app.setup.status', {});
+      desktop = await starting;
+      expect(await first).toEqual({
+        status: 200,
+        envelope: expect.objectContaining({ isSuccess: true, data: { setupComplete: false } }),
+      });
+    });
+
     it('answers IPC as values: untrusted senders and unknown ids are refused before the engine runs', async () => {
       const fake = await start();
       const win = fake.windows[0];

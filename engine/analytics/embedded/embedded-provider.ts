@@ -9,7 +9,7 @@ import type { AppMeta, ChartData, ChartDef, FieldMeta, FieldType, FieldValue, Se
 import type { AnalyticsPort, EmbeddedAnalyticsAdmin, ImportProgress, TableData } from '../port.js';
 import { SqliteFile } from './sqlite-file.js';
 import type { ImportFormat } from './row-source.js';
-import { DEFAULT_IMPORT_BUDGET, type ImportBudget } from './import-job.js';
+import { DEFAULT_IMPORT_BUDGET, type ImportBudget } from './import-budget.js';
 import { DEFAULT_IMPORT_MEMORY_MB, runImportInWorker } from './import-runner.js';
 
 const APP_ID = /^[a-z0-9][a-z0-9-]{0,63}$/;

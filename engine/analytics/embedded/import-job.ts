@@ -4,14 +4,7 @@ import { SqliteFile } from './sqlite-file.js';
 import { convert, TypeGuess } from './infer-types.js';
 import { importFailure, readRows } from './row-source.js';
 import type { ImportFormat, RawValue } from './row-source.js';
-
-/** What one import may hold: a budget the error message names when a file exceeds it. */
-export interface ImportBudget {
-  rows: number;
-  cells: number;
-}
-
-export const DEFAULT_IMPORT_BUDGET: ImportBudget = { rows: 5_000_000, cells: 50_000_000 };
+import type { ImportBudget } from './import-budget.js';
 
 export interface ImportJob {
   /** The uploaded file. */

@@ -3,8 +3,8 @@ import { createReadStream, existsSync } from 'node:fs';
 import { copyFile, link, mkdir, open, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { basename, dirname, join, relative, sep } from 'node:path';
 import sqlite3 from 'sqlite3';
-import * as tar from 'tar';
 
+// tar is loaded when a backup is made or restored, not at start (as every library behind one feature).
 // A backup is one gzipped tar file: a consistent copy of the database (`VACUUM INTO`, a snapshot
 // taken while writes go on), of each analytics app's data file the same way, of `files/` (request
 // and hub files, linked while the archive is written so retention cannot pull them away), of the
@@ -170,10 +170,8 @@ export async function writeBackup(o: WriteBackupOptions): Promise<{ manifest: Ba
     };
     await writeFile(join(staging, 'manifest.json'), JSON.stringify(manifest, null, 1), { mode: 0o600 });
     const entries = ['manifest.json', ...Object.keys(files)];
-    await tar.create(
-      { gzip: true, file: partial, cwd: staging, portable: true, mode: 0o600 } as tar.TarOptionsWithAliasesFile,
-      entries,
-    );
+    const tar = await import('tar');
+    await tar.create({ gzip: true, file: partial, cwd: staging, portable: true, mode: 0o600 }, entries);
     await syncFile(partial);
     await rename(partial, o.file);
     return { manifest, size: (await stat(o.file)).size };
@@ -207,6 +205,7 @@ export async function stageRestore(
   await rm(join(dataDir, RESTORE_PENDING), { force: true });
   await mkdir(staging, { mode: 0o700 });
   try {
+    const tar = await import('tar');
     // Only plain files and folders, never outside the staging folder (tar refuses `..` and absolute paths).
     await tar
       .extract({

@@ -90,7 +90,7 @@ export async function testMailServer(ctx: OpContext, f: MailServerInput) {
         .getRepository(MailServer)
         .findOneBy({ hostName: f.hostName, smtpPort: f.smtpPort, userName: f.userName ?? undefined });
   const password = f.password ? ctx.secrets.seal(f.password) : (stored?.password ?? null);
-  const transport = createTransport(
+  const transport = await createTransport(
     { hostName: f.hostName, smtpPort: f.smtpPort, ssl: f.ssl ?? false, userName: f.userName ?? null, password },
     ctx.secrets.open.bind(ctx.secrets),
     false,

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { LessThanOrEqual } from 'typeorm';
-import nodemailer, { type Transporter } from 'nodemailer';
+import type { Transporter } from 'nodemailer';
 import type { EngineServices } from '../../ops/context.js';
 import { OUTBOX_WAITING } from '../../core/enumerations.js';
 import type { JobKernel, JobWorker } from '../../core/jobs/job-kernel.js';
@@ -151,7 +151,7 @@ export class MailOutbox implements JobWorker<OutboxRow> {
     const cached = this.transports.get(serverId);
     if (cached?.key === key) return { server, transport: cached.transport };
     cached?.transport.close();
-    const transport = createTransport(
+    const transport = await createTransport(
       server,
       this.services.secrets.open.bind(this.services.secrets),
       true,
@@ -240,12 +240,13 @@ export class MailOutbox implements JobWorker<OutboxRow> {
 }
 
 /** A nodemailer transport to one configured server (pooled for the outbox; single for a test mail). */
-export function createTransport(
+export async function createTransport(
   server: Pick<MailServerRow, 'hostName' | 'smtpPort' | 'ssl' | 'userName' | 'password'>,
   open: (sealed: string) => string,
   pool: boolean,
   connections = 5,
-): Transporter {
+): Promise<Transporter> {
+  const { default: nodemailer } = await import('nodemailer');
   const auth = server.userName
     ? { user: server.userName, pass: server.password ? open(server.password) : '' }
     : undefined;

@@ -4,7 +4,6 @@ import { idParam, v } from '../../core/validation.js';
 import { IMPORT_BODY_LIMIT } from '../../core/limits.js';
 import { badInput } from '../../core/errors.js';
 import { FileResult, safeFileName } from '../../core/file-result.js';
-import { starterTemplate } from '../../render/templates/starter-templates.js';
 import { TYPE_OF_FORMAT } from '../../render/templates/template-check.js';
 import { templateFormatOf } from '../../render/templates/template-package.js';
 import type { OpContext } from '../../ops/context.js';
@@ -63,6 +62,8 @@ async function starterFor(
       { field: 'body.connectionId', message: 'the project has no connection' },
     ]);
   const { meta } = await reportApp(ctx, { connectionId: connection.id, name } as never);
+  // The Office writers load with the first starter written, not at start.
+  const { starterTemplate } = await import('../../render/templates/starter-templates.js');
   return { ...(await starterTemplate(type, meta, name)), connectionId: connection.id };
 }
 

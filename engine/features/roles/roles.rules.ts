@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { v } from '../../core/validation.js';
-import { type ListSpec } from '../../core/list-query.js';
+import type { ListSpec } from '../../core/list-query.js';
 import { findOr404 } from '../../core/rows.js';
 import { iso, newBase } from '../../core/entity-base.js';
 import { noPermissions, ROLE_PERMISSIONS, type PermissionFlags, type RolePermission } from '../../core/permissions.js';

@@ -9,7 +9,6 @@ import { Project } from '../projects/projects.entity.js';
 import { Connection } from '../connections/connections.entity.js';
 import { Report } from '../reports/reports.entity.js';
 import { ReportTemplate, templateRowFor } from '../reports/report-template.entity.js';
-import { starterTemplate } from '../../render/templates/starter-templates.js';
 
 /**
  * First start: the "Sales demo" app with its data, registered and linked to the Default
@@ -107,6 +106,7 @@ export async function seedDemoContent(s: EngineServices, ownerId: string): Promi
         iterate: true,
       },
     ].map(async (t) => {
+      const { starterTemplate } = await import('../../render/templates/starter-templates.js');
       const starter = await starterTemplate(t.type, meta, t.name);
       const row = {
         ...report,

@@ -3,8 +3,8 @@ import { createHash } from 'node:crypto';
 import { access, stat } from 'node:fs/promises';
 import { isAbsolute } from 'node:path';
 import { z } from 'zod';
-import { Client } from 'basic-ftp';
-import SftpClient from 'ssh2-sftp-client';
+import type { Client } from 'basic-ftp';
+import type SftpClient from 'ssh2-sftp-client';
 import type { OpContext } from '../../ops/context.js';
 import { iso, newBase } from '../../core/entity-base.js';
 import { badInput } from '../../core/errors.js';
@@ -127,6 +127,8 @@ export async function deleteStorage(ctx: OpContext, ids: string[]) {
 
 /** An FTP client signed in to the service, in its base directory. */
 export async function ftpClient(ctx: Pick<OpContext, 'secrets'>, x: StorageServiceRow): Promise<Client> {
+  // The FTP and SFTP libraries are loaded on first use, not at start.
+  const { Client } = await import('basic-ftp');
   const client = new Client(30_000);
   await client.access({
     host: x.host ?? '',
@@ -148,6 +150,7 @@ export async function sftpClient(
   ctx: Pick<OpContext, 'secrets' | 'db' | 'write'>,
   x: StorageServiceRow,
 ): Promise<SftpClient> {
+  const { default: SftpClient } = await import('ssh2-sftp-client');
   const client = new SftpClient();
   let seen: string | null = null;
   try {

@@ -1,4 +1,4 @@
-import { Client, InvalidCredentialsError, escapeFilter, type Entry } from 'ldapts';
+import type { Client, Entry } from 'ldapts' with { 'resolution-mode': 'import' };
 import type { UserDirectoryRow } from './user-directories.entity.js';
 
 // Reading a user directory: the people and groups it holds, in one shape whatever the server. LDAP
@@ -124,6 +124,8 @@ function dialectOf(s: DirectorySettings): Dialect {
 
 /** A client bound with the directory's own account (anonymous when it names none). */
 async function boundClient(s: DirectorySettings, timeout: number): Promise<Client> {
+  // ldapts is loaded when a directory is first read, not at start.
+  const { Client, InvalidCredentialsError } = await import('ldapts');
   const client = new Client({ url: directoryUrl(s), timeout, connectTimeout: 10_000 });
   try {
     if (s.userName) await client.bind(s.userName, s.password ?? '');
@@ -202,6 +204,7 @@ export async function verifyDirectoryPassword(s: DirectorySettings, key: string,
   // (RFC 4513, 5.1.2): it must never count as a sign-in.
   if (!password) return false;
   const dialect = dialectOf(s);
+  const { Client, InvalidCredentialsError, escapeFilter } = await import('ldapts');
   const lookup = await boundClient(s, 10_000);
   let dn: string;
   try {

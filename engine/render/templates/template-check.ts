@@ -1,14 +1,10 @@
 import { EngineError } from '../../core/errors.js';
 import type { AnalyticsPort } from '../../analytics/port.js';
 import type { AppMeta } from '../../analytics/model.js';
-import { docxTags } from './docx-fill.js';
-import { htmlHazards, htmlTags } from './html-fill.js';
-import { pptxTags } from './pptx-fill.js';
 import { tagText, type TemplateTag } from './tags.js';
 import { tagTree, type TagOccurrence, type TagTree, type TemplateProblem } from './template-data.js';
 import { openOfficePackage, templateFormatOf, type OfficePackage, type TemplateFormat } from './template-package.js';
 import { templateChart, templateField } from './resolve-template.js';
-import { readWorkbook, workbookTags } from './xlsx-workbook.js';
 
 /** The report type each template format makes. */
 export const TYPE_OF_FORMAT = { docx: 'Word', xlsx: 'Excel', pptx: 'PowerPoint', html: 'Html' } as const;
@@ -71,14 +67,21 @@ export async function scanTemplate(
       throw new EngineError(400, 'The HTML template is not text', [
         { field: 'templateFile', message: 'is not an HTML text file' },
       ]);
+    // Each format's reader (and the library under it) is loaded when a template of that format is read.
+    const { htmlHazards, htmlTags } = await import('./html-fill.js');
     problems.push(...htmlHazards(source).map((h) => ({ where: h.where, tag: '', message: h.message })));
     tags = htmlTags(source).map((t) => ({ ...t, picture: true }));
   } else {
     pkg = await openOfficePackage(bytes, format);
-    if (format === 'docx') tags = docxTags(pkg).map((t) => ({ ...t, picture: true }));
+    if (format === 'docx') tags = (await import('./docx-fill.js')).docxTags(pkg).map((t) => ({ ...t, picture: true }));
     else if (format === 'pptx')
-      tags = pptxTags(pkg).map((t) => ({ ...t, inRow: t.place === 'row', picture: t.place === 'picture' }));
-    else tags = workbookTags(readWorkbook(pkg)).map((t) => ({ ...t, inRow: true, picture: false }));
+      tags = (await import('./pptx-fill.js'))
+        .pptxTags(pkg)
+        .map((t) => ({ ...t, inRow: t.place === 'row', picture: t.place === 'picture' }));
+    else {
+      const { readWorkbook, workbookTags } = await import('./xlsx-workbook.js');
+      tags = workbookTags(readWorkbook(pkg)).map((t) => ({ ...t, inRow: true, picture: false }));
+    }
   }
   for (const t of tags) {
     if (!t.tag) {

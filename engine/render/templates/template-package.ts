@@ -1,4 +1,4 @@
-import JSZip from 'jszip';
+import type JSZip from 'jszip';
 import { badInput } from '../../core/errors.js';
 
 // A template is hostile input until proven otherwise: a zip may be a bomb, an XML part may declare
@@ -99,7 +99,7 @@ export async function openOfficePackage(
     );
   let zip: JSZip;
   try {
-    zip = await JSZip.loadAsync(bytes, { checkCRC32: false });
+    zip = await (await import('jszip')).default.loadAsync(bytes, { checkCRC32: false });
   } catch {
     throw refuse(`The file is not a ${format} file (it is no Office package)`);
   }
@@ -162,6 +162,7 @@ function refuseHostileParts(parts: Map<string, Buffer>) {
 
 /** Packs parts back into an Office file; [Content_Types].xml first, as readers expect. */
 export async function packOffice(parts: Map<string, Buffer | string>): Promise<Buffer> {
+  const { default: JSZip } = await import('jszip');
   const zip = new JSZip();
   const ordered = [...parts.keys()].sort((a, b) =>
     a === '[Content_Types].xml' ? -1 : b === '[Content_Types].xml' ? 1 : 0,

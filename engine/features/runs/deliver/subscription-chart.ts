@@ -1,7 +1,5 @@
 import type { OpContext } from '../../../ops/context.js';
 import { resolveReport } from '../../../render/resolve.js';
-import { chartSvg } from '../../../render/chart-svg.js';
-import { svgToPng } from '../../../render/chart-png.js';
 import { safeFileName } from '../../../core/file-result.js';
 import type { KeptFile } from '../../requests/request-output.js';
 import { Subscription, type SubscribedChart } from '../../subscriptions/subscriptions.entity.js';
@@ -34,6 +32,11 @@ export async function chartFile(ctx: OpContext, chart: SubscribedChart): Promise
   });
   const block = resolved.blocks[0];
   if (block?.type !== 'chart') throw new Error(`The chart ${chart.id} could not be drawn`);
+  // The chart libraries load with the first chart drawn, not at start.
+  const [{ chartSvg }, { svgToPng }] = await Promise.all([
+    import('../../../render/chart-svg.js'),
+    import('../../../render/chart-png.js'),
+  ]);
   const svg = chartSvg(
     block,
     { decimal: resolved.decimalSeparator, group: resolved.groupSeparator },
