@@ -12,6 +12,7 @@ import { failure } from '../core/envelope.js';
 import { DEFAULT_BODY_LIMIT } from '../core/limits.js';
 import { contentDisposition } from '../core/file-result.js';
 import { openApiDocument } from './openapi.js';
+import { cappedBody } from './capped-body.js';
 import { SECURITY_HEADERS } from './security-headers.js';
 import { TrustedOrigin } from '../features/trusted-origins/trusted-origins.entity.js';
 
@@ -62,6 +63,8 @@ export async function startHttpServer(engine: Engine, options: HttpOptions = {})
     logger: false,
     trustProxy: false,
     forceCloseConnections: true,
+    // No HEAD twin for every GET: nothing asks for one, and each route costs the start time.
+    exposeHeadRoutes: false,
   });
   // An empty body is no body, whatever its Content-Type says: browser clients send the JSON header on
   // bodiless DELETEs and POSTs. An operation that needs a body still answers 400 naming it; any
@@ -176,34 +179,47 @@ export async function startHttpServer(engine: Engine, options: HttpOptions = {})
       onRequest: credentialFirst(op),
       handler: (req, reply) => call(op.id, req, reply, { params: req.params, query: req.query, body: req.body }),
     });
-    // The renderer's HTTP door: the same three-part input as IPC, one route per operation so that
-    // the operation's own body limit holds here too (chunked bodies included), before parsing.
-    // It answers as IPC does (the wire contract): files as base64 in the envelope, and a header
-    // when the operation starts or ends a session.
-    app.post(
-      `/api/app/invoke/${op.id}`,
-      { bodyLimit: bodyLimitOf(op) + WRAPPER_ALLOWANCE, onRequest: credentialFirst(op) },
-      async (req, reply) => {
-        const b = (req.body && typeof req.body === 'object' ? req.body : {}) as {
-          params?: unknown;
-          query?: unknown;
-          body?: unknown;
-        };
-        const result = await engine.invoke(
-          op.id,
-          { params: b.params, query: b.query, body: b.body },
-          { token: bearer(req), transport: 'http', client: req.ip, principal: principals.get(req) },
-        );
-        if (op.session && result.status === 200) reply.header(SESSION_HEADER, op.session satisfies SessionChange);
-        if (result.file) {
-          const { fileName, mime, data } = result.file;
-          const file: WireFile = { fileName, mime, base64: data.toString('base64') };
-          return send(reply, 200, { ...result.envelope, data: file });
-        }
-        return answer(reply, result);
-      },
-    );
   }
+
+  // The renderer's HTTP door: the same three-part input as IPC, one route for every operation, each
+  // operation's own body limit holding here too (chunked bodies included), before parsing. It
+  // answers as IPC does (the wire contract): files as base64 in the envelope, and a header when the
+  // operation starts or ends a session.
+  const invoked = (req: FastifyRequest) => engine.catalogue.get((req.params as { id: string }).id);
+  const largestBody = Math.max(...[...engine.catalogue.values()].map(bodyLimitOf)) + WRAPPER_ALLOWANCE;
+  app.post(
+    '/api/app/invoke/:id',
+    {
+      bodyLimit: largestBody,
+      onRequest: async (req, reply) => {
+        const op = invoked(req);
+        if (!op) return send(reply, 404, failure(`No route POST ${req.url.split('?')[0]}`));
+        return credentialFirst(op)(req, reply);
+      },
+      preParsing: async (req, _reply, payload) =>
+        cappedBody(payload, bodyLimitOf(invoked(req)!) + WRAPPER_ALLOWANCE, req.headers['content-length']),
+    },
+    async (req, reply) => {
+      const op = invoked(req)!;
+      const b = (req.body && typeof req.body === 'object' ? req.body : {}) as {
+        params?: unknown;
+        query?: unknown;
+        body?: unknown;
+      };
+      const result = await engine.invoke(
+        op.id,
+        { params: b.params, query: b.query, body: b.body },
+        { token: bearer(req), transport: 'http', client: req.ip, principal: principals.get(req) },
+      );
+      if (op.session && result.status === 200) reply.header(SESSION_HEADER, op.session satisfies SessionChange);
+      if (result.file) {
+        const { fileName, mime, data } = result.file;
+        const file: WireFile = { fileName, mime, base64: data.toString('base64') };
+        return send(reply, 200, { ...result.envelope, data: file });
+      }
+      return answer(reply, result);
+    },
+  );
 
   // Engine events (import progress, reloads, report and run progress) as server-sent events, for the served UI.
   app.get('/api/app/events', async (req, reply) => {

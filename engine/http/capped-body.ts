@@ -1,0 +1,22 @@
+import { pipeline, Transform, type Readable } from 'node:stream';
+import { errorCodes } from 'fastify';
+
+/**
+ * A request body refused with 413 as soon as it passes `limit` bytes: at once when its declared
+ * length is larger, else while it arrives (chunked bodies included), before anything parses it.
+ * For a route that serves many operations, each with a limit of its own (the route's own
+ * `bodyLimit` is the largest of them).
+ */
+export function cappedBody(payload: Readable, limit: number, declaredLength: string | undefined): Readable {
+  if (Number(declaredLength) > limit) throw new errorCodes.FST_ERR_CTP_BODY_TOO_LARGE();
+  let received = 0;
+  const capped = new Transform({
+    transform(chunk: Buffer, _encoding, next) {
+      received += chunk.length;
+      if (received > limit) next(new errorCodes.FST_ERR_CTP_BODY_TOO_LARGE());
+      else next(null, chunk);
+    },
+  });
+  // A refused body stops the upload; a client that goes away ends the body with its error.
+  return pipeline(payload, capped, () => undefined);
+}
