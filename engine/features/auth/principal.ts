@@ -1,4 +1,3 @@
-import { In, MoreThan } from 'typeorm';
 import type { EngineServices, Principal } from '../../ops/context.js';
 import { allPermissions, noPermissions, ROLE_PERMISSIONS, type PermissionFlags } from '../../core/permissions.js';
 import { tokenHash } from '../../core/passwords.js';
@@ -17,10 +16,13 @@ export async function principalFor(
   via: Principal['via'],
   credentialId: string,
 ): Promise<Principal> {
-  const links = await s.db.getRepository(UserRole).findBy({ userId: user.id });
-  const roles = links.length
-    ? await s.db.getRepository(Role).findBy({ id: In(links.map((l) => l.targetId)), isActive: true })
-    : [];
+  // One read for the active roles through the user's links: each read is a trip to the database's thread.
+  const roles = await s.db
+    .getRepository(Role)
+    .createQueryBuilder('r')
+    .innerJoin(UserRole.options.name, 'ur', 'ur.targetId = r.id AND ur.userId = :userId', { userId: user.id })
+    .where('r.isActive = :active', { active: true })
+    .getMany();
   const admin = user.isTenantOwner || user.isTenantAdmin;
   const permissions: PermissionFlags = admin ? allPermissions() : noPermissions();
   let allProjects = admin;
@@ -46,22 +48,35 @@ export async function principalFor(
   };
 }
 
+/** The active user holding a live credential (a session or an API key), found in one read. */
+async function activeHolder(
+  s: EngineServices,
+  credential: typeof Session | typeof ApiKey,
+  live: string,
+  values: { hash: string; now: Date },
+): Promise<{ user: UserRow; credentialId: string } | null> {
+  const { entities, raw } = await s.db
+    .getRepository(User)
+    .createQueryBuilder('u')
+    .innerJoin(credential.options.name, 'c', `c.userId = u.id AND ${live}`, values)
+    .addSelect('c.id', 'credentialId')
+    .where('u.isActive = :active', { active: true })
+    .getRawAndEntities<{ credentialId: string }>();
+  return entities[0] ? { user: entities[0], credentialId: raw[0].credentialId } : null;
+}
+
 /** Resolves a bearer credential (session token or API key) to a principal, or null when it is not valid now. */
 export async function resolveCredential(s: EngineServices, token: string): Promise<Principal | null> {
   const now = s.now();
   const hash = tokenHash(token);
   if (token.startsWith(SESSION_PREFIX)) {
-    const session = await s.db.getRepository(Session).findOneBy({ tokenHash: hash, expiresAt: MoreThan(now) });
-    if (!session) return null;
-    const user = await s.db.getRepository(User).findOneBy({ id: session.userId, isActive: true });
-    return user ? principalFor(s, user, 'session', session.id) : null;
+    const found = await activeHolder(s, Session, 'c.tokenHash = :hash AND c.expiresAt > :now', { hash, now });
+    return found ? principalFor(s, found.user, 'session', found.credentialId) : null;
   }
   if (token.startsWith(API_KEY_PREFIX)) {
-    const key = await s.db.getRepository(ApiKey).findOneBy({ keyHash: hash, expiryDate: MoreThan(now) });
-    if (!key) return null;
-    const user = await s.db.getRepository(User).findOneBy({ id: key.userId, isActive: true });
-    if (!user) return null;
-    const principal = await principalFor(s, user, 'apiKey', key.id);
+    const found = await activeHolder(s, ApiKey, 'c.keyHash = :hash AND c.expiryDate > :now', { hash, now });
+    if (!found) return null;
+    const principal = await principalFor(s, found.user, 'apiKey', found.credentialId);
     // A key acts for its owner only while the owner may still use API keys.
     return principal.permissions.useApiKeys ? principal : null;
   }
