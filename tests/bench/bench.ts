@@ -1,13 +1,15 @@
-// `npm run bench`: figures, not assertions. Prints the cold start of `serve` to its first answer and
-// the latency of a 10-row page of users out of 10,000, beside the bare SQLite query for the same page.
-import { spawn, spawnSync } from 'node:child_process';
+// `npm run bench`: figures, not assertions, each against its floor measured in the same run.
+// `npm run bench -- installation` (start and list pages) or `-- templates` runs one part alone.
+import { spawnSync } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { randomBytes, randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import { createEngine } from '../../engine/engine.js';
-import { startHttpServer } from '../../engine/http/server.js';
+import { fileKeyStore } from '../../engine/secret-key-file.js';
+import { seedInstallation } from './installation.js';
+import { listsBench } from './lists-bench.js';
+import { startBench } from './start-bench.js';
 import { reportBench } from './report-bench.js';
 import { importBench } from './import-bench.js';
 import { taskBench } from './task-bench.js';
@@ -17,107 +19,29 @@ import { backupBench } from './backup-bench.js';
 import { templateBench } from './template-bench.js';
 
 const ROOT = join(__dirname, '..', '..');
-const pct = (xs: number[], p: number) =>
-  [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))];
-const ms = (x: number) => `${x.toFixed(2)} ms`;
 
-async function coldStart(): Promise<number> {
-  const dir = await mkdtemp(join(tmpdir(), 'bs-bench-serve-'));
-  const t0 = performance.now();
-  // Through the command users run: npm run serve (which builds only when sources changed).
-  const child = spawn('npm', ['run', 'serve', '--', '--data-dir', dir, '--port', '0'], {
-    cwd: ROOT,
-    stdio: ['ignore', 'pipe', 'pipe'],
-    detached: true,
-  });
-  const url = await new Promise<string>((resolve, reject) => {
-    let out = '';
-    child.stdout.on('data', (b: Buffer) => {
-      out += b.toString();
-      const m = /serving (http:\/\/[\d.:]+)/.exec(out);
-      if (m) resolve(m[1]);
-    });
-    child.on('exit', (c) => reject(new Error(`serve exited ${c}: ${out}`)));
-  });
-  const res = await fetch(`${url}/api/app/setup`);
-  await res.json();
-  const elapsed = performance.now() - t0;
-  const exited = new Promise((r) => child.once('exit', r));
-  process.kill(-child.pid!, 'SIGTERM');
-  await exited;
-  await rm(dir, { recursive: true, force: true });
-  return elapsed;
-}
-
-async function usersPage() {
-  const dataDir = await mkdtemp(join(tmpdir(), 'bs-bench-users-'));
-  const key = randomBytes(32);
-  const engine = await createEngine({
-    dataDir,
-    secretKeys: { load: async () => key, save: async () => {} },
-    demo: false,
-  });
+/** A working installation: its 10-row pages against bare SQL, then its restart against the floor. */
+async function installationBench() {
+  const dataDir = await mkdtemp(join(tmpdir(), 'bs-bench-installation-'));
+  // The key where `serve` looks for it, so the restarts below open the same folder.
+  const engine = await createEngine({ dataDir, secretKeys: fileKeyStore(join(dataDir, 'secret.key')) });
   const ownerKey = await engine.issueOwnerKey();
-  const db = engine.services.db;
-  const [{ id: orgId }] = await db.query('SELECT id FROM organizations LIMIT 1');
-  const [{ id: groupId }] = await db.query('SELECT id FROM groups LIMIT 1');
-  const [{ id: roleId }] = await db.query("SELECT id FROM roles WHERE name = 'Hub users'");
-  const t0 = performance.now();
-  const runner = db.createQueryRunner();
-  await runner.startTransaction();
-  const now = new Date().toISOString().replace('T', ' ').replace('Z', '');
-  for (let i = 0; i < 10_000; i++) {
-    const id = randomUUID();
-    await runner.query(
-      'INSERT INTO users (id, createdDate, modifiedDate, kind, firstName, lastName, email, isActive) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
-      [
-        id,
-        now,
-        now,
-        i % 5 ? 'user' : 'recipient',
-        `First${i % 97}`,
-        `Last${i}`,
-        `user${i}@bench.example`,
-        i % 7 ? 1 : 0,
-      ],
-    );
-    await runner.query('INSERT INTO user_organizations (userId, targetId) VALUES (?, ?)', [id, orgId]);
-    await runner.query('INSERT INTO user_groups (userId, targetId) VALUES (?, ?)', [id, groupId]);
-    await runner.query('INSERT INTO user_roles (userId, targetId) VALUES (?, ?)', [id, roleId]);
-  }
-  await runner.commitTransaction();
-  await runner.release();
-  const seedMs = performance.now() - t0;
-  const server = await startHttpServer(engine, { port: 0 });
-  const pages = 999;
-  const samples: number[] = [];
-  const bare: number[] = [];
-  const headers = { authorization: `Bearer ${ownerKey}` };
-  for (let i = 0; i < 30; i++)
-    await (await fetch(`${server.url}/api/v1/users?page=${i + 1}&page_size=10`, { headers })).json();
-  for (let i = 0; i < 300; i++) {
-    const page = 1 + ((i * 37) % pages);
-    const t = performance.now();
-    const body = (await (
-      await fetch(`${server.url}/api/v1/users?page=${page}&page_size=10&sort_by=FullName`, { headers })
-    ).json()) as { data: unknown[] };
-    samples.push(performance.now() - t);
-    if (body.data.length !== 10) throw new Error('expected 10 rows');
-    const b = performance.now();
-    await db.query("SELECT * FROM users u ORDER BY LOWER(u.firstName || ' ' || u.lastName), u.id LIMIT 10 OFFSET ?", [
-      (page - 1) * 10,
-    ]);
-    await db.query('SELECT COUNT(*) FROM users');
-    bare.push(performance.now() - b);
-  }
-  await server.close();
+  const s0 = performance.now();
+  await seedInstallation(engine);
+  const seedMs = performance.now() - s0;
+  console.log(
+    `\nList pages: a 10-row page through the HTTP API against the same page and count in bare SQL (installation seeded in ${(seedMs / 1000).toFixed(1)} s):`,
+  );
+  console.table(await listsBench(engine, ownerKey));
   await engine.close();
+  console.log(
+    '\nStart to first answer (node dist/engine/serve.cjs), against Node loading Fastify and sqlite3 and answering from a database:',
+  );
+  console.table(await startBench(dataDir));
   await rm(dataDir, { recursive: true, force: true });
-  return { seedMs, samples, bare };
 }
 
 async function main() {
-  // `npm run bench -- templates` runs one part alone.
   if (process.argv[2] === 'templates') {
     console.table(await templateBench(500));
     return;
@@ -125,24 +49,8 @@ async function main() {
   console.log('Broadsheet bench (Node %s, %s)', process.version, process.arch);
   // The build is brought up to date first, so the runs time a start, not a build.
   spawnSync('node', ['scripts/build.mjs', '--if-stale'], { cwd: ROOT, stdio: 'inherit' });
-  const starts: number[] = [];
-  for (let i = 0; i < 5; i++) starts.push(await coldStart());
-  console.log(
-    `\nCold start of \`npm run serve\` to first answer (build current, empty folder, first start included), 5 runs:`,
-  );
-  console.log(`  p50 ${ms(pct(starts, 50))}   min ${ms(Math.min(...starts))}   max ${ms(Math.max(...starts))}`);
-
-  const { seedMs, samples, bare } = await usersPage();
-  const p50 = pct(samples, 50);
-  const bareP50 = pct(bare, 50);
-  console.log(
-    `\nGET /api/v1/users, 10-row page out of 10,000 users (sorted by FullName, with roles/groups/organizations), 300 requests:`,
-  );
-  console.log(`  seeding 10,000 users: ${ms(seedMs)}`);
-  console.log(`  p50 ${ms(p50)}   p95 ${ms(pct(samples, 95))}   p99 ${ms(pct(samples, 99))}`);
-  console.log(
-    `  bare SQLite page + count query p50 ${ms(bareP50)}; ratio full HTTP path / bare query: ${(p50 / bareP50).toFixed(1)}x`,
-  );
+  await installationBench();
+  if (process.argv[2] === 'installation') return;
   console.log(
     `\nReport generation: KPI + 50-row table + bar chart, iterated over 500 customers of the demo app, zipped; against the same renderer on as many threads with the data in hand:`,
   );
