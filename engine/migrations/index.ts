@@ -16,6 +16,7 @@ import { DirectorySync1765065600000 } from './1765065600000-directory-sync.js';
 import { DirectorySchedulesAsked1765152000000 } from './1765152000000-directory-schedules-asked.js';
 import { ReportTemplates1765238400000 } from './1765238400000-report-templates.js';
 import { JobLeases1765324800000 } from './1765324800000-job-leases.js';
+import { ListOrderIndexes1765411200000 } from './1765411200000-list-order-indexes.js';
 
 /** Migrations in the order they run; append, never reorder or edit a released one. */
 export const MIGRATIONS = [
@@ -37,4 +38,5 @@ export const MIGRATIONS = [
   DirectorySchedulesAsked1765152000000,
   ReportTemplates1765238400000,
   JobLeases1765324800000,
+  ListOrderIndexes1765411200000,
 ];

@@ -51,6 +51,7 @@ describe(covers('first start and the database', 'v1.trustedOrigins.create'), () 
       'DirectorySchedulesAsked1765152000000',
       'ReportTemplates1765238400000',
       'JobLeases1765324800000',
+      'ListOrderIndexes1765411200000',
     ]);
     await first.close();
     const second = await createEngine({ dataDir, secretKeys: keys });
