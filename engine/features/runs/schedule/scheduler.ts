@@ -1,6 +1,6 @@
 import { In, IsNull, LessThanOrEqual, Not, type FindOptionsWhere } from 'typeorm';
 import type { EngineServices } from '../../../ops/context.js';
-import { newBase } from '../../../core/entity-base.js';
+import { newBase, sqliteText } from '../../../core/entity-base.js';
 import { Pump } from '../../../core/jobs/pump.js';
 import { Task, TaskTrigger, type TaskRow, type TaskTriggerRow } from '../../tasks/tasks.entity.js';
 import { dueSlot, nextFireTimes } from '../../tasks/fire-times.js';
@@ -76,9 +76,17 @@ export class Scheduler {
       if ((next?.getTime() ?? null) !== (t.nextFireTime?.getTime() ?? null)) changes.push({ id: t.id, next });
     }
     if (changes.length) {
+      const table = source.entity.options.tableName!;
+      // A thousand rows a statement: one update a row was most of a reload of 10,000 schedules.
       await this.services.write(() =>
         db.transaction(async (m) => {
-          for (const c of changes) await m.getRepository(source.entity).update(c.id, { nextFireTime: c.next } as never);
+          for (let i = 0; i < changes.length; i += 1000) {
+            const chunk = changes.slice(i, i + 1000);
+            await m.query(
+              `UPDATE "${table}" SET "nextFireTime" = v.column2 FROM (VALUES ${chunk.map(() => '(?, ?)').join(', ')}) AS v WHERE "${table}"."id" = v.column1`,
+              chunk.flatMap((c) => [c.id, c.next && sqliteText(c.next)]),
+            );
+          }
         }),
       );
     }
