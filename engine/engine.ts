@@ -1,10 +1,11 @@
-import { chmod, mkdir } from 'node:fs/promises';
+import { chmod, mkdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { DataSource } from 'typeorm';
 import { DB_FILE, openDatabase } from './core/db.js';
 import { ENTITIES } from './entities.js';
 import { MIGRATIONS } from './migrations/index.js';
 import { SecretBox, type SecretKeyStore } from './core/secrets.js';
+import { UPLOADS_DIR } from './ops/receive-upload.js';
 import { Dispatcher, buildCatalogue, permits, type CallOptions, type RawInput } from './ops/dispatch.js';
 import { WriteQueues, MAIN_STORE } from './core/write-queue.js';
 import { SignInGuard } from './core/throttle.js';
@@ -135,7 +136,9 @@ async function startEngine(options: EngineOptions): Promise<Engine> {
   // The data folder and the database are the user's alone, whatever the process umask.
   await chmod(options.dataDir, 0o700);
   await removeBackupLeftovers(options.dataDir);
-  for (const sub of ['files', 'logs', 'apps'])
+  // Uploads live only while their operation runs: any left here were cut off by a crash.
+  await rm(join(options.dataDir, UPLOADS_DIR), { recursive: true, force: true });
+  for (const sub of ['files', 'logs', 'apps', UPLOADS_DIR])
     await mkdir(join(options.dataDir, sub), { recursive: true, mode: 0o700 });
   const db: DataSource = await openDatabase(options.dataDir, {
     entities: ENTITIES,

@@ -27,10 +27,15 @@ export function registerEngineIpc(
     if (!op) return { status: 404, envelope: failure(`Unknown operation ${String(id).slice(0, 80)}`) };
     const raw = (input && typeof input === 'object' ? input : {}) as Input;
     const owner = event.sender.id;
+    // An upload's body is the file's bytes (structured clone carries them as they are, no base64).
+    const upload =
+      op.upload && raw.body instanceof Uint8Array
+        ? Buffer.from(raw.body.buffer, raw.body.byteOffset, raw.body.byteLength)
+        : undefined;
     const result = await engine.invoke(
       op.id,
-      { params: raw.params, query: raw.query, body: raw.body },
-      { token: sessions.get(owner), transport: 'ipc', client: `ipc:${owner}` },
+      { params: raw.params, query: raw.query, body: upload ? undefined : raw.body },
+      { token: sessions.get(owner), transport: 'ipc', client: `ipc:${owner}`, upload },
     );
     if (result.file) {
       const { fileName, mime, data: bytes } = result.file;

@@ -53,6 +53,14 @@ export interface EmbeddedAnalyticsAdmin {
     sourceName: string,
     progress?: (p: ImportProgress) => void,
   ): Promise<AppMeta>;
+  /** The same import from a file already on disk (an upload), which the caller keeps and removes. */
+  importFromFile(
+    appId: string,
+    format: 'csv' | 'xlsx' | 'json',
+    source: string,
+    sourceName: string,
+    progress?: (p: ImportProgress) => void,
+  ): Promise<AppMeta>;
   /** Replaces an app's data with rows already typed (generated data, such as the demo's). */
   load(appId: string, table: TableData, sourceName: string, progress?: (p: ImportProgress) => void): Promise<AppMeta>;
   close(): Promise<void>;

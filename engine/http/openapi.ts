@@ -116,7 +116,7 @@ function responses(op: AnyOp, success: unknown) {
   }
   if (op.input.params) out[404] = error('Not found, or not visible to the caller');
   if (op.http.method !== 'GET' && !op.readOnly) out[409] = error('A rule forbids it in the current state');
-  if (op.input.body) out[413] = error('The body is larger than the operation takes');
+  if (op.input.body || op.upload) out[413] = error('The body is larger than the operation takes');
   out[429] = {
     ...error('Too many attempts; wait as Retry-After says'),
     headers: { 'Retry-After': { description: 'Seconds to wait', schema: { type: 'integer' } } },
@@ -173,6 +173,12 @@ export function openApiDocument(ops: Iterable<AnyOp>, version: string) {
     };
     if (op.input.body)
       operation.requestBody = { required: true, content: { 'application/json': { schema: toSchema(op.input.body) } } };
+    // An upload's body is the file itself, streamed as it is sent.
+    if (op.upload)
+      operation.requestBody = {
+        required: true,
+        content: { 'application/octet-stream': { schema: { type: 'string', format: 'binary' } } },
+      };
     const path = op.http.path;
     paths[path] ??= {};
     paths[path][op.http.method.toLowerCase()] = operation;

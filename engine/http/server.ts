@@ -1,4 +1,5 @@
-import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest, type RouteOptions } from 'fastify';
+import { Readable } from 'node:stream';
 import cors from '@fastify/cors';
 import fastifyStatic from '@fastify/static';
 import { existsSync } from 'node:fs';
@@ -52,6 +53,18 @@ function answer(reply: FastifyReply, result: InvokeResult) {
   return send(reply, result.status, result.envelope);
 }
 
+/** The request's body when it is a file sent as itself (application/octet-stream), still unread. */
+const sentFile = (req: FastifyRequest): Readable | undefined => (req.body instanceof Readable ? req.body : undefined);
+
+/** The `input` query parameter of an upload through the renderer's door: `{params, query}` as JSON. */
+function parsedInput(text: string | undefined): unknown {
+  try {
+    return text ? JSON.parse(text) : {};
+  } catch {
+    return {};
+  }
+}
+
 /** The renderer's door wraps an operation's input as {params, query, body}: room for the wrapper. */
 const WRAPPER_ALLOWANCE = 64 * 1024;
 
@@ -76,6 +89,8 @@ export async function startHttpServer(engine: Engine, options: HttpOptions = {})
     if (text.trim() === '') return done(null, undefined);
     return parseJson(req, text, done);
   });
+  // A file sent as itself: not read here; an upload operation streams it to disk (receiveUpload).
+  app.addContentTypeParser('application/octet-stream', (_req, payload, done) => done(null, payload));
   let port = options.port ?? 0;
 
   // Host allow-list against DNS rebinding: only loopback names (and those the user allowed) may address us.
@@ -148,16 +163,19 @@ export async function startHttpServer(engine: Engine, options: HttpOptions = {})
   };
 
   const call = async (
-    id: string,
+    op: AnyOp,
     req: FastifyRequest,
     reply: FastifyReply,
     input: { params?: unknown; query?: unknown; body?: unknown },
   ) => {
-    const result = await engine.invoke(id, input, {
+    const upload = sentFile(req);
+    if (upload && !op.upload) return send(reply, 415, failure('Send JSON (Content-Type: application/json)'));
+    const result = await engine.invoke(op.id, upload ? { params: input.params, query: input.query } : input, {
       token: bearer(req),
       transport: 'http',
       client: req.ip,
       principal: principals.get(req),
+      upload,
     });
     if (result.file) {
       return reply
@@ -177,8 +195,15 @@ export async function startHttpServer(engine: Engine, options: HttpOptions = {})
       url,
       bodyLimit: bodyLimitOf(op),
       onRequest: credentialFirst(op),
-      handler: (req, reply) => call(op.id, req, reply, { params: req.params, query: req.query, body: req.body }),
-    });
+      // An upload is not read by a parser, whose limit would hold: it is capped as it arrives.
+      ...(op.upload
+        ? {
+            preParsing: async (req, _reply, payload) =>
+              cappedBody(payload, bodyLimitOf(op), req.headers['content-length']),
+          }
+        : {}),
+      handler: (req, reply) => call(op, req, reply, { params: req.params, query: req.query, body: req.body }),
+    } as RouteOptions);
   }
 
   // The renderer's HTTP door: the same three-part input as IPC, one route for every operation, each
@@ -201,15 +226,24 @@ export async function startHttpServer(engine: Engine, options: HttpOptions = {})
     },
     async (req, reply) => {
       const op = invoked(req)!;
-      const b = (req.body && typeof req.body === 'object' ? req.body : {}) as {
+      // An upload sends the file as the body and its other two parts as JSON in the query (`?input=`).
+      const upload = sentFile(req);
+      if (upload && !op.upload) return send(reply, 415, failure('Send JSON (Content-Type: application/json)'));
+      const b = (
+        upload
+          ? parsedInput((req.query as { input?: string }).input)
+          : req.body && typeof req.body === 'object'
+            ? req.body
+            : {}
+      ) as {
         params?: unknown;
         query?: unknown;
         body?: unknown;
       };
       const result = await engine.invoke(
         op.id,
-        { params: b.params, query: b.query, body: b.body },
-        { token: bearer(req), transport: 'http', client: req.ip, principal: principals.get(req) },
+        { params: b.params, query: b.query, body: upload ? undefined : b.body },
+        { token: bearer(req), transport: 'http', client: req.ip, principal: principals.get(req), upload },
       );
       if (op.session && result.status === 200) reply.header(SESSION_HEADER, op.session satisfies SessionChange);
       if (result.file) {

@@ -1,7 +1,10 @@
+import { rm } from 'node:fs/promises';
+import type { Readable } from 'node:stream';
 import { FileResult } from '../core/file-result.js';
 import type { z } from 'zod';
 import { badInput, forbidden, notFound, retryAfterSeconds, tooMany, unauthorized } from '../core/errors.js';
 import type { AnyOp } from './op.js';
+import { receiveUpload, type UploadedFile } from './receive-upload.js';
 import type { EngineServices, OpContext, Principal, Transport } from './context.js';
 import { parseListQuery } from '../core/list-query.js';
 import { issuesToFieldErrors } from '../core/zod-errors.js';
@@ -25,6 +28,8 @@ export interface CallOptions {
   client?: string;
   /** A principal the transport already resolved for this call (HTTP checks it before reading the body). */
   principal?: Principal | null;
+  /** An upload operation's body as the transport has it: written to disk only once the call is allowed. */
+  upload?: Readable | Buffer;
 }
 
 /** Resolves a bearer credential to a principal, or null when it is not valid now. */
@@ -104,7 +109,29 @@ export class Dispatcher {
       query: op.list ? undefined : parsePart('query', op.input.query, input.query ?? {}),
       body: parsePart('body', op.input.body, input.body),
       list: op.list ? parseListQuery(op.list, (input.query ?? {}) as Record<string, unknown>) : undefined,
+      upload: undefined as UploadedFile | undefined,
     };
+    if (op.upload) {
+      if (!options.upload)
+        throw badInput(`Send the file itself as the request body (${op.http.method} ${op.http.path})`, [
+          { field: 'body', message: 'is the file, sent as application/octet-stream' },
+        ]);
+      parsed.upload = await receiveUpload(this.services.dataDir, options.upload, bodyLimitOf(op));
+    }
+    try {
+      return await this.handle(op, input, options, principal, parsed);
+    } finally {
+      if (parsed.upload) await rm(parsed.upload.path, { force: true });
+    }
+  }
+
+  private async handle(
+    op: AnyOp,
+    input: RawInput,
+    options: CallOptions,
+    principal: Principal | null,
+    parsed: Record<string, unknown>,
+  ): Promise<unknown> {
     const ctx: OpContext = {
       ...this.services,
       principal,

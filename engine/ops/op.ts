@@ -2,6 +2,7 @@ import type { z } from 'zod';
 import type { Requirement } from '../core/permissions.js';
 import type { ListSpec, ListQuery } from '../core/list-query.js';
 import type { OpContext } from './context.js';
+import type { UploadedFile } from './receive-upload.js';
 import type { MemberDeclaration } from '../features/members/members.entity.js';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
@@ -30,6 +31,8 @@ export interface HandlerInput<P, Q, B> {
   body: Infer<B>;
   /** The common list parameters, parsed; present on list operations only. */
   list: ListQuery;
+  /** Upload operations: the request body, received as a file (removed when the handler returns). */
+  upload: UploadedFile;
 }
 
 /** One operation of the catalogue: everything else (routes, OpenAPI, IPC, client types) derives from it. */
@@ -57,6 +60,11 @@ export interface OpDefinition<
   writes?: WritePlan;
   /** Operations that start a session (sign-in, setup, new password) or end it (log-out) say so. */
   session?: 'start' | 'end';
+  /**
+   * The request body is a file itself (`application/octet-stream` over HTTP, bytes over IPC), not
+   * JSON: received to disk as it arrives, up to `http.bodyLimit`, and given to the handler as `upload`.
+   */
+  upload?: boolean;
   /** List operations take the common list parameters (set A section 4) with these sorts and filters. */
   list?: ListSpec;
   /**
@@ -97,6 +105,7 @@ export function defineOp<
   list?: ListSpec;
   member?: MemberDeclaration;
   files?: readonly string[];
+  upload?: boolean;
   result?: S;
   handler: (ctx: OpContext, input: HandlerInput<P, Q, B>) => Promise<R>;
 }): OpDefinition<Id, P, Q, B, R, S> {

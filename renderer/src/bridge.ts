@@ -89,6 +89,38 @@ export async function invoke<Id extends OpId>(
 }
 
 /**
+ * Calls an upload operation with a file as its body: under Electron its bytes go over IPC as they
+ * are; served, the browser streams the file as the request body (application/octet-stream) and the
+ * other two parts ride in the query. Never read into text or base64 here.
+ */
+export async function upload<Id extends OpId>(
+  id: Id,
+  input: Omit<InputOf<Id>, 'body'>,
+  file: Blob,
+): Promise<Answer<ResultOf<Id>>> {
+  if (window.broadsheet) {
+    const { status, envelope } = await window.broadsheet.invoke(id, {
+      ...input,
+      body: new Uint8Array(await file.arrayBuffer()),
+    });
+    return toAnswer(status, envelope);
+  }
+  const headers: Record<string, string> = { 'content-type': 'application/octet-stream' };
+  const token = httpSession.get();
+  if (token) headers.authorization = `Bearer ${token}`;
+  try {
+    const res = await fetch(
+      `api/app/invoke/${encodeURIComponent(id)}?input=${encodeURIComponent(JSON.stringify(input))}`,
+      { method: 'POST', headers, body: file },
+    );
+    if (res.status === 401) httpSession.set(null);
+    return toAnswer(res.status, (await res.json()) as Record<string, unknown>);
+  } catch {
+    return toAnswer(0, { isSuccess: false, error: 'Broadsheet is not reachable; is it still running?' });
+  }
+}
+
+/**
  * Listens to engine events (import progress, reloads). Under Electron they come through the preload;
  * served, they come as server-sent events read with fetch, so the session token stays in a header.
  */

@@ -45,7 +45,7 @@ describe(
     'v1.projects.list',
     'app.projects.export',
     'v1.analyticsApps.list',
-    'app.analytics.import',
+    'app.analytics.upload',
   ),
   () => {
     it('refuses redirects away from the app and answers every permission check with no', async () => {
@@ -199,10 +199,20 @@ describe(
       expect(file.envelope.data.fileName).toBe('Sales reporting (demo).broadsheet.json');
       expect(JSON.parse(Buffer.from(file.envelope.data.base64, 'base64').toString()).format).toBe('broadsheet-project');
       const [app] = (await fake.invoke(win, 'v1.analyticsApps.list', {})).envelope.data;
-      await fake.invoke(win, 'app.analytics.import', {
+      // An upload's bytes cross IPC as they are (no base64): the file the app now holds.
+      const uploaded = await fake.invoke(win, 'app.analytics.upload', {
         params: { id: app.id },
-        body: { fileName: 'x.csv', content: 'A,B\n1,2\n' },
+        query: { fileName: 'x.csv' },
+        body: new TextEncoder().encode('A,B\n1,2\n3,4\n'),
       });
+      expect(uploaded.status, JSON.stringify(uploaded.envelope)).toBe(200);
+      expect(uploaded.envelope.data.rowCount).toBe(2);
+      const asText = await fake.invoke(win, 'app.analytics.upload', {
+        params: { id: app.id },
+        query: { fileName: 'x.csv' },
+        body: 'A,B\n1,2\n',
+      });
+      expect(asText.status).toBe(400);
       // Events reach the window once checked against what its user may see: waited for, not assumed.
       const events = () =>
         win.webContents.sent

@@ -152,11 +152,25 @@ export class EmbeddedProvider implements AnalyticsPort, EmbeddedAnalyticsAdmin {
     sourceName: string,
     progress?: (p: ImportProgress) => void,
   ) {
-    const meta = await this.meta(appId);
-    const dir = this.dir(appId);
-    const source = join(dir, `upload-${randomUUID()}.tmp`);
-    const target = join(dir, 'data.next.db');
+    const source = join(this.dir(appId), `upload-${randomUUID()}.tmp`);
     await writeFile(source, content, { mode: 0o600 });
+    try {
+      return await this.importFromFile(appId, format, source, sourceName, progress);
+    } finally {
+      await rm(source, { force: true });
+    }
+  }
+
+  /** Imports a file already on disk (an upload received as it arrived); the caller keeps and removes it. */
+  async importFromFile(
+    appId: string,
+    format: ImportFormat,
+    source: string,
+    sourceName: string,
+    progress?: (p: ImportProgress) => void,
+  ) {
+    const meta = await this.meta(appId);
+    const target = join(this.dir(appId), 'data.next.db');
     try {
       const outcome = await runImportInWorker(
         { source, format, target, budget: this.importLimits.budget },
@@ -172,7 +186,6 @@ export class EmbeddedProvider implements AnalyticsPort, EmbeddedAnalyticsAdmin {
       }));
       return await this.reloaded(appId, fields, outcome.rowCount, sourceName, progress);
     } finally {
-      await rm(source, { force: true });
       await rm(target, { force: true });
     }
   }

@@ -5,7 +5,7 @@ import { TEXT_MAX, v } from '../../core/validation.js';
 import { badInput, conflict, notFound } from '../../core/errors.js';
 import type { OpContext } from '../../ops/context.js';
 import type { AppMeta, ChartDef } from '../../analytics/model.js';
-import { IMPORT_BODY_LIMIT } from '../../core/limits.js';
+import { IMPORT_BODY_LIMIT, UPLOAD_BODY_LIMIT } from '../../core/limits.js';
 import { providerAppId } from './analytics-apps.rules.js';
 import { Measure, Sort } from '../../render/document.js';
 import {
@@ -47,6 +47,30 @@ const SheetInput = z.object({
   name: v.text(),
   chartIds: z.array(z.string().max(64)).max(100),
 });
+
+/** An upload names its file (and may say its format) in the query: the body is the file itself. */
+const UploadQuery = z.object({
+  fileName: v.text().max(260),
+  format: z.enum(['csv', 'xlsx', 'json']).optional(),
+});
+
+/** The format an import says, or its file name's extension tells. */
+function importFormat(given: { fileName: string; format?: 'csv' | 'xlsx' | 'json' }, part: 'body' | 'query') {
+  const format =
+    given.format ??
+    (/\.xlsx$/i.test(given.fileName)
+      ? 'xlsx'
+      : /\.json$/i.test(given.fileName)
+        ? 'json'
+        : /\.(csv|txt|tsv)$/i.test(given.fileName)
+          ? 'csv'
+          : null);
+  if (!format)
+    throw badInput('Say the format (csv, xlsx or json) or name the file with its extension', [
+      { field: `${part}.format`, message: 'is required for this file name' },
+    ]);
+  return format;
+}
 
 const ImportInput = z.object({
   fileName: v.text().max(260),
@@ -172,23 +196,31 @@ export const analyticsContentApp = [
     result: AnalyticsGetResult,
     handler: async (ctx, { params, body }) => {
       const appId = await providerAppId(ctx, params.id);
-      const format =
-        body.format ??
-        (/\.xlsx$/i.test(body.fileName)
-          ? 'xlsx'
-          : /\.json$/i.test(body.fileName)
-            ? 'json'
-            : /\.(csv|txt|tsv)$/i.test(body.fileName)
-              ? 'csv'
-              : null);
-      if (!format)
-        throw badInput('Say the format (csv, xlsx or json) or name the file with its extension', [
-          { field: 'body.format', message: 'is required for this file name' },
-        ]);
+      const format = importFormat(body, 'body');
       const encoding = format === 'xlsx' ? 'base64' : body.encoding;
       const content = Buffer.from(body.content, encoding === 'base64' ? 'base64' : 'utf8');
       ctx.emit({ type: 'analytics.import.progress', payload: { appId: params.id, percent: 0, rows: 0 } });
       return ctx.embedded.importFile(appId, format, content, body.fileName, (p) =>
+        ctx.emit({ type: 'analytics.import.progress', payload: { ...p, appId: params.id } }),
+      );
+    },
+  }),
+  defineOp({
+    id: 'app.analytics.upload',
+    summary:
+      "Import a CSV, XLSX or JSON file sent as the request body (application/octet-stream, streamed to disk as it arrives) as the app's data; progress events while it loads",
+    http: { method: 'POST', path: path('/upload'), bodyLimit: UPLOAD_BODY_LIMIT },
+    permission: 'updateProject',
+    writes: APP_STORE,
+    upload: true,
+    input: { params: appParam, query: UploadQuery },
+    result: AnalyticsGetResult,
+    handler: async (ctx, { params, query, upload }) => {
+      const appId = await providerAppId(ctx, params.id);
+      const format = importFormat(query, 'query');
+      if (!upload.size) throw badInput('The file is empty', [{ field: 'body', message: 'the file is empty' }]);
+      ctx.emit({ type: 'analytics.import.progress', payload: { appId: params.id, percent: 0, rows: 0 } });
+      return ctx.embedded.importFromFile(appId, format, upload.path, query.fileName, (p) =>
         ctx.emit({ type: 'analytics.import.progress', payload: { ...p, appId: params.id } }),
       );
     },

@@ -1,9 +1,8 @@
 import { useCallback, useEffect, useState } from 'react';
 import { inZone } from '../../components/times';
-import { invoke, onEngineEvent } from '../../bridge';
+import { invoke, onEngineEvent, upload } from '../../bridge';
 import type { ResultOf } from '../../../../engine/catalogue';
 import type { ChartType } from '../../../../engine/analytics/model';
-import { readFile } from '../../components/file-input';
 import { Dialog } from '../../components/Dialog';
 import { Form, submitOutcome, type FieldDef } from '../../components/Form';
 import { text } from '../../components/options';
@@ -128,12 +127,7 @@ export function AppDetail({ id }: { id: string }) {
     }
     setError(null);
     setProgress(0);
-    const binary = /\.xlsx$/i.test(file.name);
-    const content = await readFile(file, binary ? 'base64' : 'text');
-    const a = await invoke('app.analytics.import', {
-      params: { id },
-      body: { fileName: file.name, content, encoding: binary ? 'base64' : 'text' },
-    });
+    const a = await upload('app.analytics.upload', { params: { id }, query: { fileName: file.name } }, file);
     setProgress(a.ok ? 100 : null);
     if (toastOutcome(a, a.ok ? `Imported ${a.data.rowCount.toLocaleString()} rows from ${file.name}.` : ''))
       setMeta(a.data);

@@ -1,0 +1,48 @@
+import { randomUUID } from 'node:crypto';
+import { createWriteStream } from 'node:fs';
+import { rm, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { pipeline } from 'node:stream/promises';
+import { Transform, type Readable } from 'node:stream';
+import { EngineError } from '../core/errors.js';
+
+/** A file an operation received as its request body, written to the data folder's `uploads/`. */
+export interface UploadedFile {
+  path: string;
+  size: number;
+}
+
+/** Where uploads wait while their operation runs; emptied at each start (a crash can leave one). */
+export const UPLOADS_DIR = 'uploads';
+
+const tooLarge = (limit: number) =>
+  new EngineError(413, `The file is larger than the ${Math.floor(limit / 1024 / 1024)} MiB this operation takes`, [
+    { field: 'body', message: `is larger than ${Math.floor(limit / 1024 / 1024)} MiB` },
+  ]);
+
+/**
+ * Writes an upload to a file of its own as it arrives (a stream from HTTP, bytes from IPC), never
+ * holding it whole in memory, and refuses it past `limit` bytes. The caller removes the file.
+ */
+export async function receiveUpload(dataDir: string, source: Readable | Buffer, limit: number): Promise<UploadedFile> {
+  const path = join(dataDir, UPLOADS_DIR, `${randomUUID()}.upload`);
+  if (Buffer.isBuffer(source)) {
+    if (source.length > limit) throw tooLarge(limit);
+    await writeFile(path, source, { mode: 0o600 });
+    return { path, size: source.length };
+  }
+  let size = 0;
+  const counted = new Transform({
+    transform(chunk: Buffer, _encoding, next) {
+      size += chunk.length;
+      next(size > limit ? tooLarge(limit) : null, chunk);
+    },
+  });
+  try {
+    await pipeline(source, counted, createWriteStream(path, { mode: 0o600 }));
+  } catch (e) {
+    await rm(path, { force: true });
+    throw e instanceof EngineError || (e as { statusCode?: number }).statusCode === 413 ? tooLarge(limit) : e;
+  }
+  return { path, size };
+}
