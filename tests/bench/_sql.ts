@@ -8,8 +8,19 @@ async function main() {
   await engine.invoke(op, { query: q }, { token, transport: 'http', client: 'x' });
   const d = engine.services.db.driver as any;
   const orig = d.createQueryRunner.bind(d);
-  const qr = engine.services.db.createQueryRunner(); const proto = Object.getPrototypeOf(qr); const oq = proto.query;
-  proto.query = async function (sql: string, p: unknown[], ...rest: unknown[]) { const t = performance.now(); const r = await oq.call(this, sql, p, ...rest); console.log((performance.now() - t).toFixed(2), sql.slice(0, 400).replace(/\s+/g, ' '), JSON.stringify(p ?? []).slice(0, 100)); return r; };
+  const qr = engine.services.db.createQueryRunner();
+  const proto = Object.getPrototypeOf(qr);
+  const oq = proto.query;
+  proto.query = async function (sql: string, p: unknown[], ...rest: unknown[]) {
+    const t = performance.now();
+    const r = await oq.call(this, sql, p, ...rest);
+    console.log(
+      (performance.now() - t).toFixed(2),
+      sql.slice(0, 400).replace(/\s+/g, ' '),
+      JSON.stringify(p ?? []).slice(0, 100),
+    );
+    return r;
+  };
   const t = performance.now();
   const r = await engine.invoke(op, { query: q }, { token, transport: 'http', client: 'x' });
   console.log('total', (performance.now() - t).toFixed(2), r.status, JSON.stringify(r.envelope).slice(0, 300));

@@ -33,6 +33,39 @@ const sqlType = (t: FieldType) => (t === 'integer' ? 'INTEGER' : t === 'decimal'
 const stageValue = (v: RawValue) => (v instanceof Date ? v.toISOString() : typeof v === 'boolean' ? String(v) : v);
 
 /**
+ * The typed copy of a CSV's staged rows in one statement, in SQLite: every staged value is the text
+ * the file held, so a cast is what `convert` does for numbers, and text stays as it is. Dates are
+ * copied as written, then only those not already in the stored form (YYYY-MM-DD of a real day)
+ * go through `convert`, a few thousand at a time. A JavaScript copy of every row measured about
+ * twice the rest of a 2,000,000-row import.
+ */
+async function copyCsvInSql(db: SqliteFile, cols: string[], types: FieldType[]) {
+  const typed = cols.map((c, i) =>
+    types[i] === 'integer'
+      ? `CAST(TRIM(${c}) AS INTEGER)`
+      : types[i] === 'decimal'
+        ? `CAST(TRIM(${c}) AS REAL)`
+        : types[i] === 'date'
+          ? `TRIM(${c})`
+          : c,
+  );
+  await db.exec(`INSERT INTO data (${cols.join(', ')}) SELECT ${typed.join(', ')} FROM stage ORDER BY rowid`);
+  for (const [i, c] of cols.entries()) {
+    if (types[i] !== 'date') continue;
+    for (let after = 0; ; ) {
+      const odd = await db.all<{ id: number; v: string }>(
+        `SELECT rowid AS id, ${c} AS v FROM data WHERE rowid > ? AND ${c} IS NOT NULL
+         AND NOT (length(${c}) = 10 AND date(${c}) IS ${c}) ORDER BY rowid LIMIT ${COPY_BATCH}`,
+        [after],
+      );
+      if (!odd.length) break;
+      for (const r of odd) await db.run(`UPDATE data SET ${c} = ? WHERE rowid = ?`, [convert(r.v, 'date'), r.id]);
+      after = odd[odd.length - 1].id;
+    }
+  }
+}
+
+/**
  * Builds an app's data file from an uploaded file without holding its rows: rows stream into an
  * untyped staging table while each column's type is inferred, then are converted into the typed
  * `data` table batch by batch. Runs in a worker thread with a memory limit; the live data file is
@@ -71,7 +104,11 @@ export async function runImportJob(job: ImportJob, progress: (p: JobProgress) =>
     const types = guesses.map((g) => g.type);
     const cols = headers.map((_, i) => `c${i}`);
     await db.exec(`CREATE TABLE data (${cols.map((c, i) => `${c} ${sqlType(types[i])}`).join(', ')})`);
-    if (rowCount > 0) {
+    if (rowCount > 0 && job.format === 'csv') {
+      await copyCsvInSql(db, cols, types);
+      progress({ percent: 90, rows: rowCount });
+      await db.exec('DROP TABLE stage');
+    } else if (rowCount > 0) {
       for (let done = 0; done < rowCount; done += COPY_BATCH) {
         const rows = await db.all<Record<string, RawValue>>(
           `SELECT ${cols.join(', ')} FROM stage WHERE rowid > ? ORDER BY rowid LIMIT ${COPY_BATCH}`,
