@@ -58,6 +58,68 @@ function commandLine(csv: string, db: string): number {
   return performance.now() - t0;
 }
 
+/** Whole-data aggregates over the imported app, and one per-value selection, through the API (p50 of 5, warmed). */
+async function aggregates(url: string, app: string, headers: Record<string, string>) {
+  const call = async (path: string, body: unknown) => {
+    const res = await fetch(`${url}/api/app/analytics/${app}/${path}`, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify(body),
+    });
+    const json = (await res.json()) as { data: { value?: number; rows?: unknown[][] } };
+    if (!res.ok) throw new Error(`${path}: ${res.status} ${JSON.stringify(json)}`);
+    return json.data;
+  };
+  const cases: [string, string, unknown, (d: { value?: number; rows?: unknown[][] }) => string, number][] = [
+    [
+      'KPI Sum(Units * Price), all rows',
+      'evaluate',
+      { expression: 'Sum(Units * Price)' },
+      (d) => `value ${d.value}`,
+      500,
+    ],
+    [
+      'top 50 products by Sum(Units), all rows',
+      'chart-data',
+      {
+        dimensions: ['Product'],
+        measures: [{ label: 'Units', expression: 'Sum(Units)' }],
+        sort: { by: 'measure', index: 0, direction: 'desc' },
+        limit: 50,
+      },
+      (d) => `${d.rows!.length} rows`,
+      500,
+    ],
+    [
+      'Sum(Units) by day (1,000 days), all rows',
+      'chart-data',
+      { dimensions: ['Day'], measures: [{ label: 'Units', expression: 'Sum(Units)' }] },
+      (d) => `${d.rows!.length} rows`,
+      500,
+    ],
+    [
+      'KPI for one customer (a per-value selection)',
+      'evaluate',
+      { expression: 'Sum(Units)', selections: { Customer: ['Customer 77'] } },
+      (d) => `value ${d.value}`,
+      2,
+    ],
+  ];
+  const rows = [];
+  for (const [measure, path, body, show, goal] of cases) {
+    await call(path, body);
+    const times: number[] = [];
+    let last = { value: 0 } as { value?: number; rows?: unknown[][] };
+    for (let i = 0; i < 5; i++) {
+      const t = performance.now();
+      last = await call(path, body);
+      times.push(performance.now() - t);
+    }
+    rows.push({ measure, p50: `${pct(times, 50).toFixed(1)} ms`, goal: `${goal} ms`, answer: show(last) });
+  }
+  return rows;
+}
+
 export async function importBench(rows = Number(process.env.BENCH_IMPORT_ROWS ?? 2_000_000)) {
   const dir = await mkdtemp(join(tmpdir(), 'bs-bench-import-'));
   try {
@@ -152,6 +214,7 @@ export async function importBench(rows = Number(process.env.BENCH_IMPORT_ROWS ??
     console.log(
       `  floor: the sqlite3 command line built the same typed, indexed file in ${s1(floorMs)}; import / floor = ${(importMs / floorMs).toFixed(2)}x (goal 2x)`,
     );
+    if (res.status === 200) console.table(await aggregates(server.url, app.data.id, headers));
     await server.close();
     await engine.close();
   } finally {

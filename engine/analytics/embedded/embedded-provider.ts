@@ -391,7 +391,12 @@ export class EmbeddedProvider implements AnalyticsPort, EmbeddedAnalyticsAdmin {
       this.compile(meta, m.expression, `measures.${k}.expression`, variables),
     );
     const where = this.where(meta, selections);
-    const select = [...dims.map((i, k) => `c${i} AS d${k}`), ...measures.map((m, k) => `${m.sql} AS m${k}`)].join(', ');
+    // `+c` (the same value) keeps SQLite from grouping by walking the dimension's index and fetching
+    // each row from it: over all of a 2,000,000-row app that took 6 s, a scan and a grouping 0.8 s.
+    // Selections still use their indexes.
+    const select = [...dims.map((i, k) => `+c${i} AS d${k}`), ...measures.map((m, k) => `${m.sql} AS m${k}`)].join(
+      ', ',
+    );
     const group = dims.length ? `GROUP BY ${dims.map((_, k) => `d${k}`).join(', ')}` : '';
     const sort = chart.sort;
     const sortKey = sort
