@@ -6,6 +6,7 @@ import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import lockfile from 'proper-lockfile';
+import { BUILD_OUTPUTS } from './build-outputs.mjs';
 
 const SOURCES = [
   'engine',
@@ -13,18 +14,11 @@ const SOURCES = [
   'main',
   'preload',
   'scripts/build.mjs',
+  'scripts/build-outputs.mjs',
   'scripts/build-node.mjs',
   'package.json',
   'package-lock.json',
   'tsconfig.json',
-];
-const OUTPUTS = [
-  'dist/engine/serve.cjs',
-  'dist/engine/render-worker.cjs',
-  'dist/engine/import-worker.cjs',
-  'dist/main/main.cjs',
-  'dist/preload/preload.cjs',
-  'dist/renderer/index.html',
 ];
 const STAMP = 'dist/.build-stamp';
 
@@ -39,7 +33,7 @@ function newest(path) {
 
 const sourceTime = () => Math.max(...SOURCES.map(newest));
 const isCurrent = (time) =>
-  existsSync(STAMP) && Number(readFileSync(STAMP, 'utf8')) >= time && OUTPUTS.every((f) => existsSync(f));
+  existsSync(STAMP) && Number(readFileSync(STAMP, 'utf8')) >= time && BUILD_OUTPUTS.every((f) => existsSync(f));
 
 /**
  * Runs one build step; false when it failed (its own output says why). Not spawnSync: the lock is

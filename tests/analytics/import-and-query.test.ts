@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import ExcelJS from 'exceljs';
 import { startTestServer, type TestServer } from '../support/test-server.js';
 import { covers } from '../support/covers.js';
+import { createAnalyticsApp } from '../support/analytics-app.js';
 
 let s: TestServer;
 let app: string;
@@ -22,17 +23,7 @@ const importCsv = (content: string, fileName = 'sales.csv') =>
 
 beforeAll(async () => {
   s = await startTestServer();
-  app = (
-    await s.ok('POST', '/api/v1/analytics-apps', {
-      appId: 'shop',
-      name: 'Shop',
-      folderId: ROOT,
-      folderPath: '/',
-      allowAnalyticsSenseApp: false,
-      allowMashup: false,
-      defaultOpen: 'Overview',
-    })
-  ).id;
+  app = await createAnalyticsApp(s, 'shop', 'Shop');
 });
 afterAll(() => s.stop());
 

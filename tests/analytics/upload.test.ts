@@ -8,11 +8,11 @@ import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../support/test-server.js';
 import { covers } from '../support/covers.js';
+import { createAnalyticsApp } from '../support/analytics-app.js';
 import { receiveUpload, UPLOADS_DIR } from '../../engine/ops/receive-upload.js';
 
 let s: TestServer;
 let app: string;
-const ROOT = '00000000-0000-0000-0000-000000000000';
 const ROWS = 200_000;
 
 /** A CSV of `rows` sales, sent in chunks of 1,000 lines (a chunked body: no length known up front). */
@@ -44,17 +44,7 @@ const sum = async () => (await s.ok('POST', `/api/app/analytics/${app}/evaluate`
 
 beforeAll(async () => {
   s = await startTestServer({ demo: false });
-  app = (
-    await s.ok('POST', '/api/v1/analytics-apps', {
-      appId: 'uploads',
-      name: 'Uploads',
-      folderId: ROOT,
-      folderPath: '/',
-      allowAnalyticsSenseApp: false,
-      allowMashup: false,
-      defaultOpen: 'Overview',
-    })
-  ).id;
+  app = await createAnalyticsApp(s, 'uploads', 'Uploads');
 });
 afterAll(() => s.stop());
 

@@ -5,14 +5,8 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 
 const ROOT = join(__dirname, '..', '..');
-const OUTPUTS = [
-  'dist/engine/serve.cjs',
-  'dist/engine/render-worker.cjs',
-  'dist/engine/import-worker.cjs',
-  'dist/main/main.cjs',
-  'dist/preload/preload.cjs',
-  'dist/renderer/index.html',
-];
+// @ts-expect-error: a plain ES module of the build scripts, without types.
+import { BUILD_OUTPUTS as OUTPUTS } from '../../scripts/build-outputs.mjs';
 let dir = '';
 
 /**
@@ -25,7 +19,8 @@ async function checkout() {
   await mkdir(join(dir, 'scripts'));
   await mkdir(join(dir, 'engine'));
   await mkdir(join(dir, 'node_modules'));
-  await copyFile(join(ROOT, 'scripts', 'build.mjs'), join(dir, 'scripts', 'build.mjs'));
+  for (const script of ['build.mjs', 'build-outputs.mjs'])
+    await copyFile(join(ROOT, 'scripts', script), join(dir, 'scripts', script));
   await symlink(join(ROOT, 'node_modules', 'proper-lockfile'), join(dir, 'node_modules', 'proper-lockfile'));
   await writeFile(join(dir, 'engine', 'serve.ts'), 'export {};\n');
   const step = (name: string, outputs: string[]) =>
