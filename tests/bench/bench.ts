@@ -1,5 +1,5 @@
 // `npm run bench`: figures, not assertions, each against its floor measured in the same run.
-// `npm run bench -- installation` (start and list pages), `-- import` or `-- templates` runs one part alone.
+// `npm run bench -- installation` (start and list pages), `-- import`, `-- tasks` or `-- templates` runs one part alone.
 import { spawnSync } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -44,6 +44,10 @@ async function installationBench() {
 async function main() {
   if (process.argv[2] === 'import') {
     await importBench(Number(process.env.BENCH_IMPORT_ROWS ?? 2_000_000));
+    return;
+  }
+  if (process.argv[2] === 'tasks') {
+    console.table(await taskBench());
     return;
   }
   if (process.argv[2] === 'templates') {

@@ -65,7 +65,7 @@ const cases = (): ListCase[] => [
     path: (p) => `/api/v1/requests?page=${p}&page_size=10`,
     total: INSTALLATION.requests,
     bare: (p) => [
-      ['SELECT * FROM requests r ORDER BY r.createdDate DESC, r.id LIMIT 10 OFFSET ?', [(p - 1) * 10]],
+      ['SELECT * FROM requests r ORDER BY r.createdDate DESC, r.id DESC LIMIT 10 OFFSET ?', [(p - 1) * 10]],
       ['SELECT COUNT(*) n FROM requests', []],
     ],
     first: (r) => r.id,

@@ -25,7 +25,8 @@ import { scheduleOf } from '../../engine/features/tasks/task-triggers.rules.js';
 import { newBase } from '../../engine/core/entity-base.js';
 import { Report } from '../../engine/features/reports/reports.entity.js';
 import { Task, TaskReport } from '../../engine/features/tasks/tasks.entity.js';
-import { publishToHub } from '../../engine/features/runs/deliver/hub-publish.js';
+import { FILES_AT_ONCE, publishToHub } from '../../engine/features/runs/deliver/hub-publish.js';
+import { eachAtOnce } from '../../engine/core/at-once.js';
 import type { OpContext } from '../../engine/ops/context.js';
 import { link, unlink } from 'node:fs/promises';
 import { randomUUID } from 'node:crypto';
@@ -343,7 +344,7 @@ export async function taskBench() {
 
 /**
  * Publishing a run's 500 files to the hub (links, rows, retention of 3 occurrences), against the
- * same work done bare: each file hard-linked into a folder, then the same number of rows inserted
+ * same work done bare: each file hard-linked into a folder (as many at once as the publish does), then the same number of rows inserted
  * in one transaction with plain SQL. Three publishes of the same run; the first warms.
  */
 async function hubPublish(engine: Engine, requestId: string, taskId: string) {
@@ -384,12 +385,13 @@ async function hubPublish(engine: Engine, requestId: string, taskId: string) {
     const dir = join(s.dataDir, 'bench-bare', String(i));
     await mkdir(dir, { recursive: true });
     const t0 = performance.now();
-    made[i] = [];
-    for (const f of files) {
-      const target = join(dir, `${randomUUID()}.pdf`);
-      await link(join(s.dataDir, 'files', 'requests', requestId, f.name), target);
-      made[i].push(target);
-    }
+    made[i] = files.map(() => join(dir, `${randomUUID()}.pdf`));
+    // As many links at once as the publish makes.
+    await eachAtOnce(
+      files.map((f, k) => [f.name, made[i][k]] as const),
+      FILES_AT_ONCE,
+      ([name, target]) => link(join(s.dataDir, 'files', 'requests', requestId, name), target),
+    );
     await s.write(() =>
       s.db.transaction(async (m) => {
         for (let k = 0; k < files.length * 3; k += 300) {
@@ -410,7 +412,7 @@ async function hubPublish(engine: Engine, requestId: string, taskId: string) {
         if (i >= 3) await m.query('DELETE FROM bench_rows WHERE round = ?', [i - 3]);
       }),
     );
-    if (i >= 3) for (const old of made[i - 3]) await unlink(old);
+    if (i >= 3) await eachAtOnce(made[i - 3], FILES_AT_ONCE, (old) => unlink(old));
     if (i > 0) bare.push(performance.now() - t0);
   }
   const p50 = pct(times, 50);

@@ -4,6 +4,7 @@ import { In } from 'typeorm';
 import type { OpContext } from '../../../ops/context.js';
 import { newBase } from '../../../core/entity-base.js';
 import { insertRows } from '../../../core/insert-rows.js';
+import { eachAtOnce } from '../../../core/at-once.js';
 import { listEntries } from '../../../core/validation.js';
 import { FILE_TYPES, parseFormat } from '../../../render/formats.js';
 import { User } from '../../users/users.entity.js';
@@ -13,10 +14,8 @@ import type { RequestFile } from '../../requests/requests.entity.js';
 import { requestDir } from '../../requests/request-output.js';
 import {
   HUB_ROOT_FOLDER_ID,
-  HubFile,
   HubFileUser,
   HubFolder,
-  HubOccurrence,
   type HubFileKind,
   type HubFileRow,
   type HubOccurrenceRow,
@@ -25,6 +24,8 @@ import { occurrencePath, placeOccurrence, removeOccurrence } from '../../hub/hub
 import type { Deliver } from './delivery.js';
 
 const KEY_SEPARATOR = '\u001f';
+/** Links made or removed at once: libuv's four threads kept busy, the disk's queue short. */
+export const FILES_AT_ONCE = 8;
 
 /**
  * Publishes a task report's files to the hub: one hub file per iteration value and format, a new
@@ -50,12 +51,12 @@ export async function publishToHub(
   if (o.hubFolderId && folderId !== o.hubFolderId)
     log(`The hub folder of “${report.name}” no longer exists: its files go to the hub's root`);
   const userVariable = o.hubAuthorizedUserVariable?.trim() || null;
-  const existing = new Map(
-    (await ctx.db.getRepository(HubFile).findBy({ taskReportId: tr.id })).map((f) => [
-      `${f.iterationKey}${KEY_SEPARATOR}${f.extension}`,
-      f,
-    ]),
+  // A file published before keeps its id (and its created date: the upsert leaves it).
+  const known: { id: string; iterationKey: string; extension: string }[] = await ctx.db.query(
+    'SELECT id, iterationKey, extension FROM hub_files WHERE taskReportId = ?',
+    [tr.id],
   );
+  const existing = new Map(known.map((f) => [`${f.iterationKey}${KEY_SEPARATOR}${f.extension}`, f.id]));
   const now = ctx.now();
   const hubFiles: HubFileRow[] = [];
   const occurrences: HubOccurrenceRow[] = [];
@@ -66,9 +67,10 @@ export async function publishToHub(
     const typeMime = format ? FILE_TYPES[format].mime : 'application/octet-stream';
     const iterationKey = f.iteration.join(KEY_SEPARATOR);
     const kind: HubFileKind = userVariable ? 'dedicated' : f.iteration.length ? 'iteration' : 'single';
-    const current = existing.get(`${iterationKey}${KEY_SEPARATOR}${extension}`);
+    const knownId = existing.get(`${iterationKey}${KEY_SEPARATOR}${extension}`);
     const file: HubFileRow = {
-      ...(current ?? newBase(now)),
+      ...newBase(now),
+      ...(knownId ? { id: knownId } : {}),
       taskId: task.id,
       taskReportId: tr.id,
       reportId: report.id,
@@ -94,10 +96,6 @@ export async function publishToHub(
       size: f.size,
     };
     file.latestOccurrenceId = occurrence.id;
-    await placeOccurrence(
-      join(requestDir(ctx.dataDir, requestId), f.name),
-      occurrencePath(ctx.dataDir, file.id, occurrence.id, extension),
-    );
     hubFiles.push(file);
     occurrences.push(occurrence);
     if (userVariable)
@@ -106,8 +104,15 @@ export async function publishToHub(
         listEntries(f.variables?.[userVariable]).map((n) => n.toLowerCase()),
       );
   }
+  // The files first, several at a time (each link waits on the disk), then the rows that name them.
+  await eachAtOnce(occurrences, FILES_AT_ONCE, (o) =>
+    placeOccurrence(
+      join(requestDir(ctx.dataDir, requestId), o.name),
+      occurrencePath(ctx.dataDir, o.fileId, o.id, o.extension),
+    ),
+  );
   const authorized = await authorizedUsers(ctx, [...new Set([...wanted.values()].flat())]);
-  const pruned: HubOccurrenceRow[] = [];
+  const pruned: Pick<HubOccurrenceRow, 'id' | 'fileId' | 'extension'>[] = [];
   await ctx.write(() =>
     ctx.db.transaction(async (m) => {
       await insertRows(m, 'hub_files', FILE_COLUMNS, hubFiles, UPSERT_FILE);
@@ -130,18 +135,21 @@ export async function publishToHub(
         if (links.length) await m.getRepository(HubFileUser).insert(links);
       }
       if (o.maxFileOccurrences > 0) {
-        const over: HubOccurrenceRow[] = await m.getRepository(HubOccurrence).query(
-          `SELECT * FROM (SELECT o.*, ROW_NUMBER() OVER (PARTITION BY o.fileId ORDER BY o.createdDate DESC, o.rowid DESC) AS n FROM hub_file_occurrences o
+        const over: Pick<HubOccurrenceRow, 'id' | 'fileId' | 'extension'>[] = await m.query(
+          `SELECT id, fileId, extension FROM (SELECT o.id, o.fileId, o.extension, ROW_NUMBER() OVER (PARTITION BY o.fileId ORDER BY o.createdDate DESC, o.rowid DESC) AS n FROM hub_file_occurrences o
          WHERE o.fileId IN (SELECT id FROM hub_files WHERE taskReportId = ?)) WHERE n > ?`,
           [tr.id, o.maxFileOccurrences],
         );
-        if (over.length) await m.getRepository(HubOccurrence).delete({ id: In(over.map((x) => x.id)) });
+        for (let i = 0; i < over.length; i += 500) {
+          const ids = over.slice(i, i + 500).map((x) => x.id);
+          await m.query(`DELETE FROM hub_file_occurrences WHERE id IN (${ids.map(() => '?').join(', ')})`, ids);
+        }
         pruned.push(...over);
       }
     }),
   );
   // The rows went first: a crash here leaves only unreferenced bytes, never a row without its file.
-  for (const x of pruned) await removeOccurrence(ctx.dataDir, x.fileId, x.id, x.extension);
+  await eachAtOnce(pruned, FILES_AT_ONCE, (x) => removeOccurrence(ctx.dataDir, x.fileId, x.id, x.extension));
   const unmatched = [...new Set([...wanted.values()].flat())].filter((n) => !authorized.has(n));
   if (unmatched.length)
     log(
