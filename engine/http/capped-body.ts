@@ -1,4 +1,5 @@
-import { pipeline, Transform, type Readable } from 'node:stream';
+import { pipeline, type Readable } from 'node:stream';
+import { byteCap } from '../core/byte-cap.js';
 import { errorCodes } from 'fastify';
 
 /**
@@ -9,14 +10,10 @@ import { errorCodes } from 'fastify';
  */
 export function cappedBody(payload: Readable, limit: number, declaredLength: string | undefined): Readable {
   if (Number(declaredLength) > limit) throw new errorCodes.FST_ERR_CTP_BODY_TOO_LARGE();
-  let received = 0;
-  const capped = new Transform({
-    transform(chunk: Buffer, _encoding, next) {
-      received += chunk.length;
-      if (received > limit) next(new errorCodes.FST_ERR_CTP_BODY_TOO_LARGE());
-      else next(null, chunk);
-    },
-  });
   // A refused body stops the upload; a client that goes away ends the body with its error.
-  return pipeline(payload, capped, () => undefined);
+  return pipeline(
+    payload,
+    byteCap(limit, () => new errorCodes.FST_ERR_CTP_BODY_TOO_LARGE()),
+    () => undefined,
+  );
 }

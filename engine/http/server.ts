@@ -53,6 +53,9 @@ function answer(reply: FastifyReply, result: InvokeResult) {
   return send(reply, result.status, result.envelope);
 }
 
+/** A body the operation does not take: only upload operations take a file as itself. */
+const notJson = (reply: FastifyReply) => send(reply, 415, failure('Send JSON (Content-Type: application/json)'));
+
 /** The request's body when it is a file sent as itself (application/octet-stream), still unread. */
 const sentFile = (req: FastifyRequest): Readable | undefined => (req.body instanceof Readable ? req.body : undefined);
 
@@ -138,8 +141,7 @@ export async function startHttpServer(engine: Engine, options: HttpOptions = {})
 
   app.setErrorHandler((err: { statusCode?: number; code?: string; message: string }, _req, reply) => {
     if (err.code === 'FST_ERR_CTP_BODY_TOO_LARGE') return send(reply, 413, failure('The request body is too large'));
-    if (err.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE')
-      return send(reply, 415, failure('Send JSON (Content-Type: application/json)'));
+    if (err.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') return notJson(reply);
     if (err.statusCode && err.statusCode >= 400 && err.statusCode < 500)
       return send(
         reply,
@@ -169,7 +171,7 @@ export async function startHttpServer(engine: Engine, options: HttpOptions = {})
     input: { params?: unknown; query?: unknown; body?: unknown },
   ) => {
     const upload = sentFile(req);
-    if (upload && !op.upload) return send(reply, 415, failure('Send JSON (Content-Type: application/json)'));
+    if (upload && !op.upload) return notJson(reply);
     const result = await engine.invoke(op.id, upload ? { params: input.params, query: input.query } : input, {
       token: bearer(req),
       transport: 'http',
@@ -228,7 +230,7 @@ export async function startHttpServer(engine: Engine, options: HttpOptions = {})
       const op = invoked(req)!;
       // An upload sends the file as the body and its other two parts as JSON in the query (`?input=`).
       const upload = sentFile(req);
-      if (upload && !op.upload) return send(reply, 415, failure('Send JSON (Content-Type: application/json)'));
+      if (upload && !op.upload) return notJson(reply);
       const b = (
         upload
           ? parsedInput((req.query as { input?: string }).input)

@@ -3,7 +3,8 @@ import { createWriteStream } from 'node:fs';
 import { rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
-import { Transform, type Readable } from 'node:stream';
+import type { Readable } from 'node:stream';
+import { byteCap } from '../core/byte-cap.js';
 import { EngineError } from '../core/errors.js';
 
 /** A file an operation received as its request body, written to the data folder's `uploads/`. */
@@ -31,18 +32,13 @@ export async function receiveUpload(dataDir: string, source: Readable | Buffer, 
     await writeFile(path, source, { mode: 0o600 });
     return { path, size: source.length };
   }
-  let size = 0;
-  const counted = new Transform({
-    transform(chunk: Buffer, _encoding, next) {
-      size += chunk.length;
-      next(size > limit ? tooLarge(limit) : null, chunk);
-    },
-  });
+  const cap = byteCap(limit, () => tooLarge(limit));
   try {
-    await pipeline(source, counted, createWriteStream(path, { mode: 0o600 }));
+    await pipeline(source, cap, createWriteStream(path, { mode: 0o600 }));
   } catch (e) {
     await rm(path, { force: true });
-    throw e instanceof EngineError || (e as { statusCode?: number }).statusCode === 413 ? tooLarge(limit) : e;
+    // A body the HTTP door capped first (its own 413) is the same refusal.
+    throw (e as { statusCode?: number }).statusCode === 413 ? tooLarge(limit) : e;
   }
-  return { path, size };
+  return { path, size: cap.received() };
 }
