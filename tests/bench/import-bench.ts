@@ -48,7 +48,7 @@ function commandLine(csv: string, db: string): number {
     'CREATE TABLE data (c0 TEXT, c1 TEXT, c2 TEXT, c3 TEXT, c4 TEXT, c5 INTEGER, c6 REAL);',
     'INSERT INTO data SELECT "Order", "Day", "Region", "Product", "Customer", CAST("Units" AS INTEGER), CAST("Price" AS REAL) FROM raw;',
     'DROP TABLE raw;',
-    ...[0, 1, 2, 3, 4].map((c) => `CREATE INDEX idx_c${c} ON data (c${c});`),
+    ...[0, 1, 2, 3, 4].map((c) => `CREATE INDEX idx_c${c} ON data (c${c}, c5, c6);`),
     `SELECT ${[0, 1, 2, 3, 4, 5, 6].map((c) => `COUNT(DISTINCT c${c})`).join(', ')} FROM data;`,
     'COMMIT;',
   ].join('\n');

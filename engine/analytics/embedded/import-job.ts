@@ -5,6 +5,7 @@ import { convert, TypeGuess } from './infer-types.js';
 import { importFailure, readRows } from './row-source.js';
 import type { ImportFormat, RawValue } from './row-source.js';
 import type { ImportBudget } from './import-budget.js';
+import { dimensionIndexStatements } from './dimension-indexes.js';
 
 export interface ImportJob {
   /** The uploaded file. */
@@ -126,9 +127,7 @@ export async function runImportJob(job: ImportJob, progress: (p: JobProgress) =>
       }
       await db.exec('DROP TABLE stage');
     }
-    // Dimensions (text and dates) are what selections and iterations filter on: index them.
-    for (let i = 0; i < cols.length; i++)
-      if (types[i] === 'text' || types[i] === 'date') await db.exec(`CREATE INDEX idx_${cols[i]} ON data (${cols[i]})`);
+    for (const statement of dimensionIndexStatements(types)) await db.exec(statement);
     const counts = cols.length
       ? await db.all<Record<string, number>>(
           `SELECT ${cols.map((c) => `COUNT(DISTINCT ${c}) AS ${c}`).join(', ')} FROM data`,
