@@ -123,6 +123,33 @@ describe(
       expect((await s.ok('POST', `/api/app/analytics/${xlsx}/evaluate`, { expression: 'Sum(Score)' })).value).toBe(8);
     });
 
+    it('keeps every text exactly as the file wrote it: quotes, commas, line breaks, JSON-like and other scripts', async () => {
+      const texts = [
+        'He said "hi", then left',
+        'back\\slash and \\n written out',
+        'two\nlines',
+        '[1, 2]',
+        '{"a": 1}',
+        'null',
+        '=1+2',
+        'Zürich 東京 🚀',
+        '  padded  ',
+      ];
+      const quoted = (t: string) => `"${t.replace(/"/g, '""')}"`;
+      const other = await createAnalyticsApp(s, 'texts', 'Texts');
+      const res = await s.call('POST', `/api/app/analytics/${other}/import`, {
+        body: { fileName: 'texts.csv', content: ['Text,N', ...texts.map((t, i) => `${quoted(t)},${i}`)].join('\n') },
+      });
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+      const values = await s.ok('POST', `/api/app/analytics/${other}/field-values`, { field: 'Text' });
+      expect(values.map((v: { value: string }) => v.value).sort()).toEqual([...texts].sort());
+      const chart = await s.ok('POST', `/api/app/analytics/${other}/chart-data`, {
+        dimensions: ['Text'],
+        measures: [{ label: 'N', expression: 'Sum(N)' }],
+      });
+      for (const [text, n] of chart.rows as [string, number][]) expect(texts[n]).toBe(text);
+    });
+
     it('keeps field ids across a reload, so charts and filters keep working', async () => {
       const before = (await s.ok('GET', `/api/app/analytics/${app}`)).fields;
       const after = (await importCsv(CSV + '\n2025-04-01;East;Widget;1;9')).body.data.fields;

@@ -79,28 +79,37 @@ export async function runImportJob(job: ImportJob, progress: (p: JobProgress) =>
     let headers: string[] = [];
     const guesses: TypeGuess[] = [];
     let rowCount = 0;
+    // One batch is written while the next is read: SQLite works in its own thread meanwhile.
+    let writing: Promise<void> = Promise.resolve();
     await db.exec('BEGIN');
-    for await (const batch of readRows(job.format, job.source, (h) => {
-      headers = h;
-      headers.forEach(() => guesses.push(new TypeGuess()));
-    })) {
-      if (rowCount === 0) await db.exec(`CREATE TABLE stage (${headers.map((_, i) => `c${i}`).join(', ')})`);
-      rowCount += batch.rows.length;
-      if (rowCount > job.budget.rows)
-        throw importFailure(
-          'File',
-          `has more than ${job.budget.rows.toLocaleString('en')} rows, the most one import may hold`,
-        );
-      if (rowCount * headers.length > job.budget.cells) {
-        throw importFailure(
-          'File',
-          `has more than ${job.budget.cells.toLocaleString('en')} cells (rows × columns), the most one import may hold`,
-        );
+    try {
+      for await (const batch of readRows(job.format, job.source, (h) => {
+        headers = h;
+        headers.forEach(() => guesses.push(new TypeGuess()));
+      })) {
+        if (rowCount === 0) await db.exec(`CREATE TABLE stage (${headers.map((_, i) => `c${i}`).join(', ')})`);
+        rowCount += batch.rows.length;
+        if (rowCount > job.budget.rows)
+          throw importFailure(
+            'File',
+            `has more than ${job.budget.rows.toLocaleString('en')} rows, the most one import may hold`,
+          );
+        if (rowCount * headers.length > job.budget.cells) {
+          throw importFailure(
+            'File',
+            `has more than ${job.budget.cells.toLocaleString('en')} cells (rows × columns), the most one import may hold`,
+          );
+        }
+        const staged = batch.rows.map((r) => r.map((v, c) => (guesses[c].add(v), stageValue(v))));
+        await writing;
+        writing = db.appendJsonRows('stage', headers.length, staged);
+        // Reading is most of the work; its share of the bar grows with the rows read.
+        progress({ percent: Math.round(60 * (1 - 1 / (1 + rowCount / 200_000))), rows: rowCount });
       }
-      const staged = batch.rows.map((r) => r.map((v, c) => (guesses[c].add(v), stageValue(v))));
-      await db.insertMany('stage', headers.length, staged);
-      // Reading is most of the work; its share of the bar grows with the rows read.
-      progress({ percent: Math.round(60 * (1 - 1 / (1 + rowCount / 200_000))), rows: rowCount });
+    } finally {
+      // A failed read still waits for the batch in flight, so the file is closed after it; a failed
+      // write is thrown here.
+      await writing;
     }
     const types = guesses.map((g) => g.type);
     const cols = headers.map((_, i) => `c${i}`);
@@ -115,7 +124,7 @@ export async function runImportJob(job: ImportJob, progress: (p: JobProgress) =>
           `SELECT ${cols.join(', ')} FROM stage WHERE rowid > ? ORDER BY rowid LIMIT ${COPY_BATCH}`,
           [done],
         );
-        await db.insertMany(
+        await db.appendJsonRows(
           'data',
           cols.length,
           rows.map((r) => cols.map((c, i) => convert(r[c], types[i]))),
