@@ -129,8 +129,15 @@ export async function importBench(rows = Number(process.env.BENCH_IMPORT_ROWS ??
     const size = (await stat(file)).size;
     console.log(`  wrote ${rows.toLocaleString('en')} rows, ${mib(size)} CSV in ${s1(performance.now() - t0)}`);
 
-    commandLine(file, join(dir, 'warm.db')); // The file in the page cache, the command line warmed.
-    const floorMs = commandLine(file, join(dir, 'floor.db'));
+    // The file in the page cache, the command line warmed; then the median of three, since writing a
+    // 400 MiB file here swings by a third from one run to the next.
+    const floors: number[] = [];
+    for (let i = 0; i < 4; i++) {
+      const ms = commandLine(file, join(dir, `floor-${i}.db`));
+      await rm(join(dir, `floor-${i}.db`), { force: true });
+      if (i > 0) floors.push(ms);
+    }
+    const floorMs = pct(floors, 50);
 
     const key = randomBytes(32);
     const engine = await createEngine({
@@ -212,9 +219,26 @@ export async function importBench(rows = Number(process.env.BENCH_IMPORT_ROWS ??
       `  GET /api/v1/groups during the import: ${latencies.length} calls, p50 ${pct(latencies, 50).toFixed(1)} ms, max ${Math.max(...latencies).toFixed(1)} ms`,
     );
     console.log(
-      `  floor: the sqlite3 command line built the same typed, indexed file in ${s1(floorMs)}; import / floor = ${(importMs / floorMs).toFixed(2)}x (goal 2x)`,
+      `  floor: the sqlite3 command line built the same typed, indexed file in ${s1(floorMs)} (median of ${floors.map(s1).join(', ')}); import / floor = ${(importMs / floorMs).toFixed(2)}x (goal 2x)`,
     );
-    if (res.status === 200) console.table(await aggregates(server.url, app.data.id, headers));
+    if (res.status === 200) {
+      const table = await aggregates(server.url, app.data.id, headers);
+      // The per-value goal is SQL time: the same evaluation in the engine, without the HTTP call around it.
+      const times: number[] = [];
+      let value: unknown = null;
+      for (let i = 0; i < 21; i++) {
+        const t = performance.now();
+        value = await engine.services.analytics.evaluate('big-orders', 'Sum(Units)', { Customer: ['Customer 77'] });
+        if (i > 0) times.push(performance.now() - t);
+      }
+      table.push({
+        measure: 'the same, in the engine (compile and SQL, no HTTP)',
+        p50: `${pct(times, 50).toFixed(2)} ms`,
+        goal: '2 ms',
+        answer: `value ${value}`,
+      });
+      console.table(table);
+    }
     await server.close();
     await engine.close();
   } finally {
