@@ -48,6 +48,11 @@ export interface EngineOptions {
   release?: string;
   /** Create the demo app and project on first start (default true). */
   demo?: boolean;
+  /**
+   * The demo waits for this before it loads (the server's listening): its 110,000 rows are built on
+   * the main thread and would otherwise hold up the first answer. Default: loads at once.
+   */
+  demoAfter?: Promise<unknown>;
   /** What one analytics import may hold and use (defaults: 5,000,000 rows, 50,000,000 cells, 1 GiB). */
   importLimits?: ImportLimits;
   /** Runs the scheduler's own timers (default true); tests with an injected clock call `scheduler.tick()`. */
@@ -229,9 +234,9 @@ async function startEngine(options: EngineOptions): Promise<Engine> {
   // The demo's 110,000 rows load in the background: the engine answers at once.
   const demoReady =
     firstStart.created && options.demo !== false
-      ? seedDemoContent(services, firstStart.ownerId).catch((e: unknown) =>
-          log.error('Demo content could not be created', { error: (e as Error).message }),
-        )
+      ? Promise.resolve(options.demoAfter)
+          .then(() => seedDemoContent(services, firstStart.ownerId))
+          .catch((e: unknown) => log.error('Demo content could not be created', { error: (e as Error).message }))
       : Promise.resolve();
 
   return {

@@ -24,6 +24,7 @@ async function main() {
   if (!Number.isInteger(port) || port < 0 || port > 65535)
     throw new Error(`--port must be 0..65535, got ${values.port}`);
   // Outside the data folder when asked: a copy of the folder (a backup, a stolen disk image) then decrypts nothing.
+  let listening = (): void => undefined;
   const keyFile = resolve(values['secret-key-file'] ?? process.env[SECRET_KEY_FILE_ENV] ?? join(dataDir, 'secret.key'));
   const engine = await createEngine({
     dataDir,
@@ -31,6 +32,7 @@ async function main() {
     ownerEmail: values['owner-email'],
     logger: consoleLogger,
     release: process.env.npm_package_version,
+    demoAfter: new Promise<void>((resolve) => (listening = resolve)),
   });
   if (engine.firstStart.created) {
     const ownerKeyFile = join(dataDir, 'owner-api-key');
@@ -54,6 +56,7 @@ async function main() {
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);
   console.log(`Broadsheet is serving ${server.url} (data in ${dataDir})`);
+  listening();
 }
 
 main().catch((e) => {

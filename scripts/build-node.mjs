@@ -54,9 +54,20 @@ const common = {
   logLevel: 'error',
 };
 const allExternal = { ...common, packages: 'external' };
-const startupBundled = { ...common, external };
+// Start-up bundles: whitespace and syntax minified (names kept: TypeORM and the logs read them),
+// about a third less to read and compile. A library behind a feature is loaded with `import()`
+// in the source; here it becomes a `require` made when it is first needed, which V8's code cache
+// (`engine/code-cache.ts`) can hold, where an `import()` in cached code cannot run.
+const startupBundled = {
+  ...common,
+  external,
+  minifyWhitespace: true,
+  minifySyntax: true,
+  supported: { 'dynamic-import': false },
+};
 await Promise.all([
-  build({ ...startupBundled, entryPoints: ['engine/serve.ts'], outfile: 'dist/engine/serve.cjs' }),
+  build({ ...startupBundled, entryPoints: ['engine/serve.ts'], outfile: 'dist/engine/serve-bundle.cjs' }),
+  build({ ...allExternal, entryPoints: ['engine/serve-entry.ts'], outfile: 'dist/engine/serve.cjs' }),
   build({ ...allExternal, entryPoints: ['engine/render/render-worker.ts'], outfile: 'dist/engine/render-worker.cjs' }),
   build({
     ...allExternal,

@@ -1,7 +1,7 @@
 // `npm run serve` on an empty folder, as a person would start it: the built server, a real process.
 import { afterAll, describe, expect, it } from 'vitest';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { chmod, mkdtemp, readFile, rm, stat } from 'node:fs/promises';
+import { chmod, mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -33,12 +33,16 @@ function refused(args: string[]): Promise<{ code: number | null; output: string 
   });
 }
 
-function start(dataDir: string, extra: string[] = []): Promise<{ url: string; output: string }> {
+function start(
+  dataDir: string,
+  extra: string[] = [],
+  env: NodeJS.ProcessEnv = {},
+): Promise<{ url: string; output: string }> {
   return new Promise((resolve, reject) => {
     child = spawn(
       process.execPath,
       [SERVE, '--data-dir', dataDir, '--port', '0', '--owner-email', 'Chief@Example.com', ...extra],
-      { stdio: ['ignore', 'pipe', 'pipe'] },
+      { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...env } },
     );
     let output = '';
     const timer = setTimeout(() => reject(new Error(`serve did not start:\n${output}`)), 20_000);
@@ -75,6 +79,39 @@ describe('npm run serve', () => {
     expect(page.status).toBe(200);
     expect(await page.text()).toContain('<div id="root">');
     expect(page.headers.get('content-security-policy')).toContain("script-src 'self'");
+  });
+
+  it("keeps the compiled server in the user's own cache folder between starts, never where others can write", async () => {
+    const dataDir = await mkdtemp(join(tmpdir(), 'bs-serve-'));
+    const cacheBase = await mkdtemp(join(tmpdir(), 'bs-cache-'));
+    folders.push(dataDir, cacheBase);
+    const codeDir = join(cacheBase, 'broadsheet', 'code', process.versions.v8);
+    await mkdir(codeDir, { recursive: true, mode: 0o700 });
+    await writeFile(join(codeDir, 'serve-bundle.cjs.from-an-earlier-build'), 'stale');
+    const answers = async (url: string) => (await (await fetch(`${url}/api/app/setup`)).json()).isSuccess;
+
+    expect(await answers((await start(dataDir, [], { XDG_CACHE_HOME: cacheBase })).url)).toBe(true);
+    await stop();
+    const [cache, ...others] = await readdir(codeDir);
+    expect(others).toEqual([]);
+    expect(cache).toMatch(/^serve-bundle\.cjs\.[0-9a-f]{32}$/);
+    const written = await stat(join(codeDir, cache));
+    expect(written.mode & 0o777).toBe(0o600);
+    expect(written.size).toBeGreaterThan(100_000);
+
+    // The next start reads it and leaves it as it was.
+    expect(await answers((await start(dataDir, [], { XDG_CACHE_HOME: cacheBase })).url)).toBe(true);
+    await stop();
+    expect((await stat(join(codeDir, cache))).mtimeMs).toBe(written.mtimeMs);
+
+    // A cache folder others may write to is not used at all; the server starts all the same.
+    const shared = await mkdtemp(join(tmpdir(), 'bs-cache-'));
+    folders.push(shared);
+    await mkdir(join(shared, 'broadsheet'), { mode: 0o700 });
+    await chmod(join(shared, 'broadsheet'), 0o777);
+    expect(await answers((await start(dataDir, [], { XDG_CACHE_HOME: shared })).url)).toBe(true);
+    await stop();
+    expect(await readdir(join(shared, 'broadsheet', 'code', process.versions.v8))).toEqual([]);
   });
 
   it('keeps the secrets key outside the data folder when asked, and refuses a key others can read', async () => {
