@@ -199,9 +199,21 @@ export async function runList<T extends ObjectLiteral>(
   tieBreak: string,
 ): Promise<{ rows: T[]; total: number; page: number; pageSize: number }> {
   applyListFilters(qb, spec, q);
+  const total = countOf(qb);
   sortAndPage(qb, spec, q, tieBreak);
-  const [rows, total] = await qb.getManyAndCount();
-  return q.getAll ? { rows, total, page: 1, pageSize: total } : { rows, total, page: q.page, pageSize: q.pageSize };
+  const [rows, n] = await Promise.all([qb.getMany(), total]);
+  return q.getAll ? { rows, total: n, page: 1, pageSize: n } : { rows, total: n, page: q.page, pageSize: q.pageSize };
+}
+
+/**
+ * How many rows a filtered list holds. Without joins each row is one entity, so `COUNT(*)`: TypeORM's
+ * own count is `COUNT(DISTINCT id)`, which sorts every id of the table to count them (twice the
+ * page's own time for 10,000 users).
+ */
+async function countOf<T extends ObjectLiteral>(qb: SelectQueryBuilder<T>): Promise<number> {
+  if (qb.expressionMap.joinAttributes.length) return qb.getCount();
+  const row = await qb.clone().select('COUNT(*)', 'n').orderBy().getRawOne<{ n: number }>();
+  return Number(row?.n ?? 0);
 }
 
 /** A list page of DTOs, ready for the list envelope. */
