@@ -15,9 +15,56 @@ export const DB_FILE = 'broadsheet.db';
  * wrap every call to capture a stack and print its arguments (`util.inspect`) whether or not it
  * fails — about a tenth of every API call. Errors still carry the statement that failed.
  */
-const withoutLongStackTraces = Object.assign(Object.create(sqlite3) as typeof sqlite3, {
-  verbose: () => sqlite3,
+/**
+ * The connection TypeORM opens, counting the statements that may have changed data (anything but a
+ * SELECT, counted once it has finished: a COMMIT or ROLLBACK counts too). With SQLite's own
+ * `data_version`, which moves when another connection commits, it tells a reader whether anything
+ * it read before can have changed since (`changeStamp`).
+ */
+class CountingDatabase extends sqlite3.Database {
+  writes = 0;
+}
+type Method = (this: CountingDatabase, sql: string, ...args: unknown[]) => unknown;
+const counted = (method: 'run' | 'all' | 'exec'): Method => {
+  const original = sqlite3.Database.prototype[method] as unknown as Method;
+  return function (sql, ...args) {
+    if (/^\s*SELECT\b/i.test(sql)) return original.call(this, sql, ...args);
+    const last = args.length - 1;
+    if (typeof args[last] === 'function') {
+      const callback = args[last] as (this: unknown, ...results: unknown[]) => void;
+      const wrote = () => this.writes++;
+      args[last] = function (this: unknown, ...results: unknown[]) {
+        wrote();
+        return callback.apply(this, results);
+      };
+    } else this.writes++;
+    return original.call(this, sql, ...args);
+  };
+};
+CountingDatabase.prototype.run = counted('run') as never;
+CountingDatabase.prototype.all = counted('all') as never;
+CountingDatabase.prototype.exec = counted('exec') as never;
+
+const withoutLongStackTraces: typeof sqlite3 = Object.assign(Object.create(sqlite3) as typeof sqlite3, {
+  verbose: () => withoutLongStackTraces,
+  Database: CountingDatabase,
 });
+
+/**
+ * A value that differs from an earlier one whenever the database may have changed in between: by a
+ * statement of this engine's connection, or by a commit of another connection (another engine on
+ * the same folder). One light read, without TypeORM.
+ */
+export async function changeStamp(ds: DataSource): Promise<string> {
+  const connection = (ds.driver as unknown as { databaseConnection: CountingDatabase }).databaseConnection;
+  const writes = connection.writes;
+  const version = await new Promise<number>((resolve, reject) =>
+    connection.get('PRAGMA data_version', (err: Error | null, row: { data_version: number }) =>
+      err ? reject(err) : resolve(row.data_version),
+    ),
+  );
+  return `${writes}.${version}`;
+}
 
 export async function openDatabase(
   dataDir: string,

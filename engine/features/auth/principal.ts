@@ -1,6 +1,8 @@
 import type { EngineServices, Principal } from '../../ops/context.js';
 import { allPermissions, noPermissions, ROLE_PERMISSIONS, type PermissionFlags } from '../../core/permissions.js';
 import { tokenHash } from '../../core/passwords.js';
+import { changeStamp } from '../../core/db.js';
+import { sqliteDate } from '../../core/entity-base.js';
 import { User, UserOrganization, UserRole, type UserRow } from '../users/users.entity.js';
 import { Role } from '../roles/roles.entity.js';
 import { ApiKey } from '../api-keys/api-keys.entity.js';
@@ -52,33 +54,90 @@ export async function principalFor(
 async function activeHolder(
   s: EngineServices,
   credential: typeof Session | typeof ApiKey,
-  live: string,
-  values: { hash: string; now: Date },
-): Promise<{ user: UserRow; credentialId: string } | null> {
+  live: { hash: string; expiry: 'expiresAt' | 'expiryDate' },
+  now: Date,
+): Promise<{ user: UserRow; credentialId: string; expires: Date } | null> {
+  const hashColumn = credential === Session ? 'tokenHash' : 'keyHash';
   const { entities, raw } = await s.db
     .getRepository(User)
     .createQueryBuilder('u')
-    .innerJoin(credential.options.name, 'c', `c.userId = u.id AND ${live}`, values)
+    .innerJoin(
+      credential.options.name,
+      'c',
+      `c.userId = u.id AND c.${hashColumn} = :hash AND c.${live.expiry} > :now`,
+      {
+        hash: live.hash,
+        now,
+      },
+    )
     .addSelect('c.id', 'credentialId')
+    .addSelect(`c.${live.expiry}`, 'expires')
     .where('u.isActive = :active', { active: true })
-    .getRawAndEntities<{ credentialId: string }>();
-  return entities[0] ? { user: entities[0], credentialId: raw[0].credentialId } : null;
+    .getRawAndEntities<{ credentialId: string; expires: string }>();
+  return entities[0]
+    ? { user: entities[0], credentialId: raw[0].credentialId, expires: sqliteDate(raw[0].expires) }
+    : null;
 }
+
+/** The principal of a credential (or null), read from the database. */
+async function readCredential(s: EngineServices, token: string, hash: string, now: Date) {
+  if (token.startsWith(SESSION_PREFIX)) {
+    const found = await activeHolder(s, Session, { hash, expiry: 'expiresAt' }, now);
+    return (
+      found && { principal: await principalFor(s, found.user, 'session', found.credentialId), expires: found.expires }
+    );
+  }
+  if (token.startsWith(API_KEY_PREFIX)) {
+    const found = await activeHolder(s, ApiKey, { hash, expiry: 'expiryDate' }, now);
+    if (!found) return null;
+    const principal = await principalFor(s, found.user, 'apiKey', found.credentialId);
+    // A key acts for its owner only while the owner may still use API keys.
+    return principal.permissions.useApiKeys ? { principal, expires: found.expires } : null;
+  }
+  return null;
+}
+
+/**
+ * Principals read since the database last changed, by credential hash. Every call of a signed-in
+ * user resolves its credential; while nothing was written (by this engine or another on the same
+ * file) the answer cannot differ, so it is read once, not three times a call. Any write at all
+ * forgets them (a revoked key, a deactivated user, a changed role), and each is kept only until
+ * its credential expires.
+ */
+interface Remembered {
+  stamp: string;
+  principal: Principal;
+  expires: Date;
+}
+const REMEMBERED_MAX = 1000;
+const remembered = new WeakMap<object, Map<string, Remembered>>();
+
+/** A copy the caller may change without changing what is remembered. */
+const copyOf = (p: Principal): Principal => ({
+  ...p,
+  user: { ...p.user },
+  permissions: { ...p.permissions },
+  roleIds: [...p.roleIds],
+  projectIds: [...p.projectIds],
+  organizationIds: p.organizationIds && [...p.organizationIds],
+});
 
 /** Resolves a bearer credential (session token or API key) to a principal, or null when it is not valid now. */
 export async function resolveCredential(s: EngineServices, token: string): Promise<Principal | null> {
   const now = s.now();
   const hash = tokenHash(token);
-  if (token.startsWith(SESSION_PREFIX)) {
-    const found = await activeHolder(s, Session, 'c.tokenHash = :hash AND c.expiresAt > :now', { hash, now });
-    return found ? principalFor(s, found.user, 'session', found.credentialId) : null;
+  let byHash = remembered.get(s.db);
+  if (!byHash) remembered.set(s.db, (byHash = new Map()));
+  // Taken before the read: a write that ends while it runs makes the stamp differ next time.
+  const stamp = await changeStamp(s.db);
+  const known = byHash.get(hash);
+  if (known && known.stamp === stamp && now < known.expires) return copyOf(known.principal);
+  const found = await readCredential(s, token, hash, now);
+  if (!found) {
+    byHash.delete(hash);
+    return null;
   }
-  if (token.startsWith(API_KEY_PREFIX)) {
-    const found = await activeHolder(s, ApiKey, 'c.keyHash = :hash AND c.expiryDate > :now', { hash, now });
-    if (!found) return null;
-    const principal = await principalFor(s, found.user, 'apiKey', found.credentialId);
-    // A key acts for its owner only while the owner may still use API keys.
-    return principal.permissions.useApiKeys ? principal : null;
-  }
-  return null;
+  if (byHash.size >= REMEMBERED_MAX) byHash.clear();
+  byHash.set(hash, { stamp, principal: copyOf(found.principal), expires: found.expires });
+  return found.principal;
 }

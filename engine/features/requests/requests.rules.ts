@@ -163,9 +163,13 @@ function onDemandFields(c: RequestRow['config']) {
 /** Rows with their project's name, their mail by status and their worst delivery problem (one query each for the page). */
 async function withProjectNames(ctx: OpContext, page: Page<RequestRow>) {
   const ids = [...new Set(page.items.map((r) => r.projectId).filter((x): x is string => !!x))];
-  const projects = ids.length ? await ctx.db.getRepository(Project).findBy({ id: In(ids) }) : [];
   const requestIds = page.items.map((r) => r.id);
-  const [mail, problems] = await Promise.all([mailCounts(ctx, requestIds), deliveryProblems(ctx, requestIds)]);
+  // Asked together: each is a trip to the database's thread, and queued at once they overlap.
+  const [projects, mail, problems] = await Promise.all([
+    ids.length ? ctx.db.getRepository(Project).findBy({ id: In(ids) }) : [],
+    mailCounts(ctx, requestIds),
+    deliveryProblems(ctx, requestIds),
+  ]);
   return new Page(
     page.items.map((r) => ({
       ...requestDto(r, projects.find((p) => p.id === r.projectId)?.name ?? null),

@@ -45,24 +45,25 @@ export const LIST_USERS: ListSpec = {
 
 type Named = { id: string; name: string };
 
-/** Users with their roles, organizations and groups, loaded in three queries for the whole page. */
+type Link = Named & { userId: string; kind: 'role' | 'organization' | 'group' };
+
+/** Users with their roles, organizations and groups, loaded in one query for the whole page (each query is a trip to the database's thread). */
 export async function userDtos(ctx: OpContext, users: UserRow[]) {
   const ids = users.map((u) => u.id);
-  const links = async (table: string, target: string, nameExpr: string) =>
-    ids.length
-      ? ((await ctx.db.query(
-          `SELECT l.userId, t.id, ${nameExpr} AS name FROM ${table} l JOIN ${target} t ON t.id = l.targetId
-           WHERE l.userId IN (${ids.map(() => '?').join(',')}) ORDER BY name`,
-          ids,
-        )) as (Named & { userId: string })[])
-      : [];
-  const [roles, orgs, groups] = await Promise.all([
-    links('user_roles', 'roles', 't.name'),
-    links('user_organizations', 'organizations', 't.displayName'),
-    links('user_groups', 'groups', 't.name'),
-  ]);
-  const of = (list: (Named & { userId: string })[], id: string) =>
-    list.filter((l) => l.userId === id).map(({ id: i, name }) => ({ id: i, name }));
+  const marks = ids.map(() => '?').join(',');
+  const link = (kind: Link['kind'], table: string, target: string, nameExpr: string) =>
+    `SELECT '${kind}' AS kind, l.userId, t.id, ${nameExpr} AS name FROM ${table} l JOIN ${target} t ON t.id = l.targetId WHERE l.userId IN (${marks})`;
+  const links = ids.length
+    ? ((await ctx.db.query(
+        `${link('role', 'user_roles', 'roles', 't.name')}
+         UNION ALL ${link('organization', 'user_organizations', 'organizations', 't.displayName')}
+         UNION ALL ${link('group', 'user_groups', 'groups', 't.name')}
+         ORDER BY name`,
+        [...ids, ...ids, ...ids],
+      )) as Link[])
+    : [];
+  const of = (kind: Link['kind'], id: string) =>
+    links.filter((l) => l.kind === kind && l.userId === id).map(({ id: i, name }) => ({ id: i, name }));
   return users.map((u) => ({
     id: u.id,
     type: u.kind,
@@ -82,9 +83,9 @@ export async function userDtos(ctx: OpContext, users: UserRow[]) {
     password: null,
     // Synchronized from a user directory: changes to name and e-mail come from there.
     directoryId: u.directoryId ?? null,
-    roles: of(roles, u.id),
-    organizations: of(orgs, u.id),
-    groups: of(groups, u.id),
+    roles: of('role', u.id),
+    organizations: of('organization', u.id),
+    groups: of('group', u.id),
     createdDate: iso(u.createdDate),
     modifiedDate: iso(u.modifiedDate),
   }));
