@@ -1,3 +1,4 @@
+import { isAscii } from 'node:buffer';
 import { createHash } from 'node:crypto';
 import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -41,9 +42,11 @@ const wrap = (source: string) => `(function (exports, require, module, __filenam
  * builds' caches; a rejected one (a new Node) is written anew. Without a private folder the bundle simply runs.
  */
 export function runBundle(file: string, cacheDir = privateCodeCacheDir()): void {
-  const source = readFileSync(file, 'utf8');
+  const bytes = readFileSync(file);
+  // The build writes the bundle in ASCII: read as one-byte text it needs no UTF-8 decoding (17 ms).
+  const source = isAscii(bytes) ? bytes.toString('latin1') : bytes.toString('utf8');
   const cacheFile =
-    cacheDir && join(cacheDir, `${basename(file)}.${createHash('sha256').update(source).digest('hex').slice(0, 32)}`);
+    cacheDir && join(cacheDir, `${basename(file)}.${createHash('sha256').update(bytes).digest('hex').slice(0, 32)}`);
   let cachedData: Buffer | undefined;
   try {
     cachedData = cacheFile ? readFileSync(cacheFile) : undefined;

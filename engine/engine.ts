@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import type { DataSource } from 'typeorm';
 import { DB_FILE, openDatabase } from './core/db.js';
 import { ENTITIES } from './entities.js';
+import { SCHEMA_SNAPSHOT } from './migrations/schema-snapshot.generated.js';
 import { MIGRATIONS } from './migrations/index.js';
 import { SecretBox, type SecretKeyStore } from './core/secrets.js';
 import { UPLOADS_DIR } from './ops/receive-upload.js';
@@ -149,6 +150,7 @@ async function startEngine(options: EngineOptions): Promise<Engine> {
     entities: ENTITIES,
     migrations: MIGRATIONS,
     release: options.release,
+    snapshot: SCHEMA_SNAPSHOT,
   });
   await chmod(join(options.dataDir, DB_FILE), 0o600);
   await removeUnfinishedImports(db);

@@ -3,6 +3,8 @@ import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { createEngine } from './engine.js';
 import { startHttpServer } from './http/server.js';
+import { buildCatalogue } from './ops/dispatch.js';
+import { OPERATIONS } from './catalogue.js';
 import { consoleLogger } from './core/console-logger.js';
 import { fileKeyStore, SECRET_KEY_FILE_ENV } from './secret-key-file.js';
 
@@ -26,7 +28,7 @@ async function main() {
   // Outside the data folder when asked: a copy of the folder (a backup, a stolen disk image) then decrypts nothing.
   let listening = (): void => undefined;
   const keyFile = resolve(values['secret-key-file'] ?? process.env[SECRET_KEY_FILE_ENV] ?? join(dataDir, 'secret.key'));
-  const engine = await createEngine({
+  const started = createEngine({
     dataDir,
     secretKeys: fileKeyStore(keyFile),
     ownerEmail: values['owner-email'],
@@ -34,19 +36,26 @@ async function main() {
     release: process.env.npm_package_version,
     demoAfter: new Promise<void>((resolve) => (listening = resolve)),
   });
+  // Awaited below; a start that fails before then is not an unhandled rejection.
+  started.catch(() => undefined);
+  // The routes are set up while the engine opens its database; the server listens once it has started.
+  const server = await startHttpServer(
+    { catalogue: buildCatalogue(OPERATIONS), started },
+    {
+      host: values.host,
+      port,
+      allowedHosts: values['allowed-host'],
+      rendererDir: resolve(__dirname, '..', 'renderer'),
+      version: process.env.npm_package_version,
+    },
+  );
+  const engine = await started;
   if (engine.firstStart.created) {
     const ownerKeyFile = join(dataDir, 'owner-api-key');
     await writeFile(ownerKeyFile, (await engine.issueOwnerKey()) + '\n', { mode: 0o600 });
     await chmod(ownerKeyFile, 0o600);
     console.log(`Owner API key written to ${ownerKeyFile} (readable by you only). It is shown nowhere else.`);
   }
-  const server = await startHttpServer(engine, {
-    host: values.host,
-    port,
-    allowedHosts: values['allowed-host'],
-    rendererDir: resolve(__dirname, '..', 'renderer'),
-    version: process.env.npm_package_version,
-  });
   const stop = async () => {
     await server.close();
     await engine.close();

@@ -1,6 +1,7 @@
 import { DataSource, type DataSourceOptions, type EntitySchema } from 'typeorm';
 import { join } from 'node:path';
 import sqlite3 from 'sqlite3';
+import { isEmptyDatabase, type SchemaSnapshot } from './schema-snapshot.js';
 
 export const DB_FILE = 'broadsheet.db';
 
@@ -50,13 +51,28 @@ const withoutLongStackTraces: typeof sqlite3 = Object.assign(Object.create(sqlit
   Database: CountingDatabase,
 });
 
+const connectionOf = (ds: DataSource) =>
+  (ds.driver as unknown as { databaseConnection: CountingDatabase }).databaseConnection;
+
+/** Runs a script of statements in one call to the database's thread (SQLite's own exec). */
+async function execScript(ds: DataSource, script: string): Promise<void> {
+  const connection = connectionOf(ds);
+  const exec = (sql: string) =>
+    new Promise<void>((resolve, reject) => connection.exec(sql, (err) => (err ? reject(err) : resolve())));
+  // A script that fails midway leaves its transaction open: roll it back, the database stays empty.
+  await exec(script).catch(async (e: unknown) => {
+    await exec('ROLLBACK').catch(() => undefined);
+    throw e;
+  });
+}
+
 /**
  * A value that differs from an earlier one whenever the database may have changed in between: by a
  * statement of this engine's connection, or by a commit of another connection (another engine on
  * the same folder). One light read, without TypeORM.
  */
 export async function changeStamp(ds: DataSource): Promise<string> {
-  const connection = (ds.driver as unknown as { databaseConnection: CountingDatabase }).databaseConnection;
+  const connection = connectionOf(ds);
   const writes = connection.writes;
   const version = await new Promise<number>((resolve, reject) =>
     connection.get('PRAGMA data_version', (err: Error | null, row: { data_version: number }) =>
@@ -68,7 +84,13 @@ export async function changeStamp(ds: DataSource): Promise<string> {
 
 export async function openDatabase(
   dataDir: string,
-  schema: { entities: EntitySchema<any>[]; migrations: (new () => unknown)[]; release?: string },
+  schema: {
+    entities: EntitySchema<any>[];
+    migrations: (new () => unknown)[];
+    release?: string;
+    /** What the migrations build, made at once on an empty database when it is current. */
+    snapshot?: SchemaSnapshot;
+  },
 ): Promise<DataSource> {
   const ds = new DataSource({
     type: 'sqlite',
@@ -87,6 +109,12 @@ export async function openDatabase(
   await ds.query('PRAGMA busy_timeout = 5000');
   await ds.query('PRAGMA synchronous = NORMAL');
   await refuseNewerSchema(ds, schema.migrations.length, schema.release);
+  if (schema.snapshot?.migrations === schema.migrations.length && (await isEmptyDatabase(ds)))
+    await execScript(ds, `BEGIN;\n${schema.snapshot.script}\nCOMMIT;`).catch(async (e: unknown) => {
+      await ds.destroy();
+      throw e;
+    });
+  // On a snapshot's database this finds every migration run; elsewhere it runs those not run yet.
   await ds.runMigrations({ transaction: 'each' });
   // The schema's version is the number of migrations applied: a release compares it with its own.
   await ds.query(`PRAGMA user_version = ${schema.migrations.length}`);

@@ -71,8 +71,20 @@ function parsedInput(text: string | undefined): unknown {
 /** The renderer's door wraps an operation's input as {params, query, body}: room for the wrapper. */
 const WRAPPER_ALLOWANCE = 64 * 1024;
 
+/**
+ * An engine still starting: its catalogue is known before its database is open, so the server's
+ * routes are set up while the engine waits on the database's thread, and it listens once started.
+ */
+export interface StartingEngine {
+  catalogue: Engine['catalogue'];
+  started: Promise<Engine>;
+}
+
 /** The HTTP API generated from the catalogue, plus the renderer build and the OpenAPI document. */
-export async function startHttpServer(engine: Engine, options: HttpOptions = {}): Promise<HttpServer> {
+export async function startHttpServer(given: Engine | StartingEngine, options: HttpOptions = {}): Promise<HttpServer> {
+  const catalogue = given.catalogue;
+  // Set before the server listens: no handler runs before then.
+  let engine = 'started' in given ? (undefined as unknown as Engine) : given;
   const host = options.host ?? '127.0.0.1';
   const app = Fastify({
     bodyLimit: options.bodyLimit ?? DEFAULT_BODY_LIMIT,
@@ -190,7 +202,7 @@ export async function startHttpServer(engine: Engine, options: HttpOptions = {})
     return answer(reply, result);
   };
 
-  for (const op of engine.catalogue.values()) {
+  for (const op of catalogue.values()) {
     const url = op.http.path.replace(/\{(\w+)\}/g, ':$1');
     app.route({
       method: op.http.method,
@@ -212,8 +224,8 @@ export async function startHttpServer(engine: Engine, options: HttpOptions = {})
   // operation's own body limit holding here too (chunked bodies included), before parsing. It
   // answers as IPC does (the wire contract): files as base64 in the envelope, and a header when the
   // operation starts or ends a session.
-  const invoked = (req: FastifyRequest) => engine.catalogue.get((req.params as { id: string }).id);
-  const largestBody = Math.max(...[...engine.catalogue.values()].map(bodyLimitOf)) + WRAPPER_ALLOWANCE;
+  const invoked = (req: FastifyRequest) => catalogue.get((req.params as { id: string }).id);
+  const largestBody = Math.max(...[...catalogue.values()].map(bodyLimitOf)) + WRAPPER_ALLOWANCE;
   app.post(
     '/api/app/invoke/:id',
     {
@@ -286,7 +298,7 @@ export async function startHttpServer(engine: Engine, options: HttpOptions = {})
   // Written when first asked for: building it walks every operation's schema, a tenth of a start.
   let doc: ReturnType<typeof openApiDocument> | undefined;
   app.get('/api/openapi.json', (_req, reply) =>
-    reply.send((doc ??= openApiDocument(engine.catalogue.values(), options.version ?? '0.0.0'))),
+    reply.send((doc ??= openApiDocument(catalogue.values(), options.version ?? '0.0.0'))),
   );
 
   if (options.rendererDir && existsSync(options.rendererDir)) {
@@ -298,6 +310,7 @@ export async function startHttpServer(engine: Engine, options: HttpOptions = {})
     return reply.type('text/html').sendFile('index.html');
   });
 
+  if ('started' in given) engine = await given.started;
   await app.listen({ host, port });
   port = (app.server.address() as AddressInfo).port;
   const shownHost = host.includes(':') ? `[${host}]` : host;

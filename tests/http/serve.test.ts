@@ -33,11 +33,13 @@ function refused(args: string[]): Promise<{ code: number | null; output: string 
   });
 }
 
-function start(
+/** Starts a server, ending the one started before (a test that leaves one running would leak it past the run). */
+async function start(
   dataDir: string,
   extra: string[] = [],
   env: NodeJS.ProcessEnv = {},
 ): Promise<{ url: string; output: string }> {
+  await stop();
   return new Promise((resolve, reject) => {
     child = spawn(
       process.execPath,
