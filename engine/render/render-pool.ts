@@ -1,37 +1,42 @@
 import { availableParallelism } from 'node:os';
 import { findBundledWorker } from '../core/bundled-worker.js';
-import { Piscina } from 'piscina';
+import type { Piscina } from 'piscina';
 import type { RenderTask, TemplateRenderTask } from './render-worker.js';
 
 /** A pool of worker threads, one per core, that renders files from resolved reports. */
 export class RenderPool {
-  private pool: Piscina | null = null;
+  private pool: Promise<Piscina> | null = null;
 
   constructor(readonly threads = Math.max(1, availableParallelism())) {}
 
-  private get piscina(): Piscina {
-    this.pool ??= new Piscina({
-      filename: findBundledWorker('render-worker.cjs'),
-      minThreads: 1,
-      maxThreads: this.threads,
-      idleTimeout: 60_000,
-    });
+  /** The threads start with the first file to render; piscina itself loads then, not at every start. */
+  private get piscina(): Promise<Piscina> {
+    this.pool ??= import('piscina').then(
+      ({ Piscina }) =>
+        new Piscina({
+          filename: findBundledWorker('render-worker.cjs'),
+          minThreads: 1,
+          maxThreads: this.threads,
+          idleTimeout: 60_000,
+        }),
+    );
     return this.pool;
   }
 
   async render(task: RenderTask): Promise<Buffer> {
-    const bytes = (await this.piscina.run(task, { name: 'render' })) as Uint8Array;
+    const bytes = (await (await this.piscina).run(task, { name: 'render' })) as Uint8Array;
     return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   }
 
   /** Fills a template in a render thread; LibreOffice conversions (PDF) run from there too. */
   async fillTemplate(task: TemplateRenderTask): Promise<Buffer> {
-    const bytes = (await this.piscina.run(task, { name: 'fillTemplate' })) as Uint8Array;
+    const bytes = (await (await this.piscina).run(task, { name: 'fillTemplate' })) as Uint8Array;
     return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   }
 
   async close() {
-    await this.pool?.destroy();
+    const pool = this.pool;
     this.pool = null;
+    await (await pool)?.destroy();
   }
 }

@@ -30,7 +30,7 @@ async function installationBench() {
   await seedInstallation(engine);
   const seedMs = performance.now() - s0;
   console.log(
-    `\nList pages: a 10-row page through the HTTP API against the same page and count in bare SQL (installation seeded in ${(seedMs / 1000).toFixed(1)} s):`,
+    `\nList pages: a 10-row page through the HTTP API against a bare route answering the same page, count and related rows in bare SQL (installation seeded in ${(seedMs / 1000).toFixed(1)} s):`,
   );
   console.table(await listsBench(engine, ownerKey));
   await engine.close();

@@ -81,6 +81,15 @@ const cases = (): ListCase[] => [
       ['SELECT * FROM requests r ORDER BY r.createdDate DESC, r.id DESC LIMIT 10 OFFSET ?', [(p - 1) * 10]],
       ['SELECT COUNT(*) n FROM requests', []],
     ],
+    // Each run's project name and its mail by status, with a failure's reply.
+    related: (rows) => {
+      const marks = rows.map(() => '?').join(',');
+      return [
+        `SELECT id, name, NULL AS status, NULL AS n, NULL AS lastError FROM projects WHERE id IN (${marks})
+         UNION ALL SELECT requestId, NULL, status, COUNT(*), MAX(lastError) FROM outbox WHERE requestId IN (${marks}) GROUP BY requestId, status`,
+        [...rows.map((r) => r.projectId), ...rows.map((r) => r.id)],
+      ];
+    },
     first: (r) => r.id,
     bareFirst: (r) => r.id,
   },

@@ -2,7 +2,7 @@
 // desktop and an installed server run; `npm run serve` adds npm's own start): a first start on an
 // empty folder, and a restart on a folder holding a working installation (the demo, 10,000 users,
 // 10,000 schedules, 1,500 hub files). The floor: Node loading Fastify and sqlite3 and answering one
-// route from a database, started the same way. Runs alternate, 6 of each; the first answer is read.
+// route from a database, started the same way. Runs alternate, 12 of each; the first answer is read.
 import { spawn } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -53,7 +53,7 @@ export async function startBench(installed: string) {
   const restart: number[] = [];
   await firstAnswer(['-e', FLOOR, floorDir]); // Warms the disk cache for all three.
   await firstAnswer([...serve, installed]);
-  for (let i = 0; i < 6; i++) {
+  for (let i = 0; i < 12; i++) {
     floor.push((await firstAnswer(['-e', FLOOR, floorDir])).ms);
     const empty = await mkdtemp(join(tmpdir(), 'bs-bench-first-'));
     const a = await firstAnswer([...serve, empty]);

@@ -109,19 +109,25 @@ function fileDto(f: HubFileRow, star: { starredDate: Date } | undefined, folders
 }
 export type HubFileDto = ReturnType<typeof fileDto>;
 
-/** A page of files with each one's star and folder, read in two queries for the page. */
+/**
+ * A page of files with each one's star and folder. The caller's stars are joined only when the page
+ * is sorted by them (one star per file and user, so the join repeats no file and the count needs
+ * none); the page's stars and folders are then read together, each a trip to the database's thread.
+ */
 async function filePage(ctx: OpContext, qb: ReturnType<typeof visibleFiles>, spec: ListSpec, list: ListQuery) {
   const user = me(ctx).user.id;
-  qb.leftJoin('HubFavorite', 'fav', 'fav.fileId = f.id AND fav.userId = :favUser', { favUser: user });
+  if (list.sortBy && spec.sort[list.sortBy].startsWith('fav.'))
+    qb.leftJoin('HubFavorite', 'fav', 'fav.fileId = f.id AND fav.userId = :favUser', { favUser: user });
   const { rows, total, page, pageSize } = await runList(qb, spec, list, 'f.id');
   const ids = rows.map((r) => r.id);
-  const stars = ids.length ? await ctx.db.getRepository(HubFavorite).findBy({ userId: user, fileId: In(ids) }) : [];
-  const folders = new Map(
-    (await ctx.db.getRepository(HubFolder).find({ select: { id: true, location: true } })).map((x) => [
-      x.id,
-      x.location,
-    ]),
-  );
+  const folderIds = [...new Set(rows.map((r) => r.hubFolderId))];
+  const [stars, folderRows] = ids.length
+    ? await Promise.all([
+        ctx.db.getRepository(HubFavorite).findBy({ userId: user, fileId: In(ids) }),
+        ctx.db.getRepository(HubFolder).find({ select: { id: true, location: true }, where: { id: In(folderIds) } }),
+      ])
+    : [[], []];
+  const folders = new Map(folderRows.map((x) => [x.id, x.location]));
   return new Page(
     rows.map((r) =>
       fileDto(

@@ -22,7 +22,7 @@ import { describeSchedule } from '../tasks/fire-times.js';
 import { FINISHED, Request, type RequestRow } from './requests.entity.js';
 import { LIVE } from '../../core/enumerations.js';
 import { sqlList } from '../../core/rows.js';
-import { deliveryProblems, mailCounts } from '../mail/run-mail.js';
+import { runMail } from '../mail/run-mail.js';
 import {
   readRequestFile,
   readRequestLog,
@@ -160,15 +160,14 @@ function onDemandFields(c: RequestRow['config']) {
   };
 }
 
-/** Rows with their project's name, their mail by status and their worst delivery problem (one query each for the page). */
+/** Rows with their project's name, their mail by status and their worst delivery problem (two queries for the page, asked together). */
 async function withProjectNames(ctx: OpContext, page: Page<RequestRow>) {
   const ids = [...new Set(page.items.map((r) => r.projectId).filter((x): x is string => !!x))];
   const requestIds = page.items.map((r) => r.id);
   // Asked together: each is a trip to the database's thread, and queued at once they overlap.
-  const [projects, mail, problems] = await Promise.all([
+  const [projects, { counts: mail, problems }] = await Promise.all([
     ids.length ? ctx.db.getRepository(Project).findBy({ id: In(ids) }) : [],
-    mailCounts(ctx, requestIds),
-    deliveryProblems(ctx, requestIds),
+    runMail(ctx, requestIds),
   ]);
   return new Page(
     page.items.map((r) => ({
