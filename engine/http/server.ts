@@ -14,6 +14,7 @@ import { DEFAULT_BODY_LIMIT } from '../core/limits.js';
 import { contentDisposition } from '../core/file-result.js';
 import { openApiDocument } from './openapi.js';
 import { cappedBody } from './capped-body.js';
+import { RestRoutes, type RestMatch } from './rest-routes.js';
 import { SECURITY_HEADERS } from './security-headers.js';
 import { TrustedOrigin } from '../features/trusted-origins/trusted-origins.entity.js';
 
@@ -202,23 +203,29 @@ export async function startHttpServer(given: Engine | StartingEngine, options: H
     return answer(reply, result);
   };
 
-  for (const op of catalogue.values()) {
-    const url = op.http.path.replace(/\{(\w+)\}/g, ':$1');
-    app.route({
-      method: op.http.method,
-      url,
-      bodyLimit: bodyLimitOf(op),
-      onRequest: credentialFirst(op),
-      // An upload is not read by a parser, whose limit would hold: it is capped as it arrives.
-      ...(op.upload
-        ? {
-            preParsing: async (req, _reply, payload) =>
-              cappedBody(payload, bodyLimitOf(op), req.headers['content-length']),
-          }
-        : {}),
-      handler: (req, reply) => call(op, req, reply, { params: req.params, query: req.query, body: req.body }),
-    } as RouteOptions);
-  }
+  // The REST API: one route, each request's operation found in the catalogue's own table (a start
+  // builds no router node per path), its body held to the operation's own limit as it arrives.
+  const rest = new RestRoutes(catalogue.values());
+  const restMatches = new WeakMap<FastifyRequest, RestMatch>();
+  const restOp = (req: FastifyRequest) => restMatches.get(req)!.op;
+  app.route({
+    method: ['GET', 'POST', 'PUT', 'DELETE'],
+    url: '/api/*',
+    bodyLimit: Math.max(...[...catalogue.values()].map(bodyLimitOf)),
+    onRequest: async (req, reply) => {
+      const path = req.url.split('?')[0];
+      const found = rest.match(req.method, path);
+      if (found === 'malformed')
+        return send(reply, 400, failure('Malformed request: a path parameter is not valid URL encoding'));
+      if (!found) return send(reply, 404, failure(`No route ${req.method} ${path}`));
+      restMatches.set(req, found);
+      return credentialFirst(found.op)(req, reply);
+    },
+    preParsing: async (req, _reply, payload) =>
+      cappedBody(payload, bodyLimitOf(restOp(req)), req.headers['content-length']),
+    handler: (req, reply) =>
+      call(restOp(req), req, reply, { params: restMatches.get(req)!.params, query: req.query, body: req.body }),
+  } as RouteOptions);
 
   // The renderer's HTTP door: the same three-part input as IPC, one route for every operation, each
   // operation's own body limit holding here too (chunked bodies included), before parsing. It
