@@ -18,12 +18,15 @@ export async function insertRows<T extends object>(
 ): Promise<void> {
   const perStatement = Math.max(1, Math.floor(PARAMETERS_PER_STATEMENT / columns.length));
   const tuple = `(${columns.map(() => '?').join(', ')})`;
+  // Bulk rows share their timestamps (one "now" a write): each Date is written as text once.
+  const texts = new Map<Date, string>();
+  const dateText = (d: Date) => texts.get(d) ?? texts.set(d, sqliteText(d)).get(d)!;
   for (let i = 0; i < rows.length; i += perStatement) {
     const chunk = rows.slice(i, i + perStatement);
     const values = chunk.flatMap((r) =>
       columns.map((c) => {
         const v = r[c] as unknown;
-        return v instanceof Date ? sqliteText(v) : typeof v === 'boolean' ? Number(v) : (v ?? null);
+        return v instanceof Date ? dateText(v) : typeof v === 'boolean' ? Number(v) : (v ?? null);
       }),
     );
     await m.query(
