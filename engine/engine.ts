@@ -7,11 +7,18 @@ import { SCHEMA_SNAPSHOT } from './migrations/schema-snapshot.generated.js';
 import { MIGRATIONS } from './migrations/index.js';
 import { SecretBox, type SecretKeyStore } from './core/secrets.js';
 import { UPLOADS_DIR } from './ops/receive-upload.js';
-import { Dispatcher, buildCatalogue, permits, type CallOptions, type RawInput } from './ops/dispatch.js';
+import {
+  Dispatcher,
+  buildCatalogue,
+  permits,
+  type Authenticated,
+  type CallOptions,
+  type RawInput,
+} from './ops/dispatch.js';
 import { WriteQueues, MAIN_STORE } from './core/write-queue.js';
 import { SignInGuard } from './core/throttle.js';
-import { resolveCredential } from './features/auth/principal.js';
-import type { EngineEvent, EngineServices, Logger, OpContext, Principal } from './ops/context.js';
+import { rememberedCredential, resolveCredential } from './features/auth/principal.js';
+import type { EngineEvent, EngineServices, Logger, OpContext } from './ops/context.js';
 import { EVENT_STREAM_OPERATION, mayReceive } from './features/events/event-visibility.js';
 import { failure, success, type Envelope } from './core/envelope.js';
 import { isEngineError, retryAfterSeconds, type EngineError } from './core/errors.js';
@@ -101,7 +108,7 @@ export interface Engine {
    * Checks an operation's credential and permission before its input is read (HTTP does this
    * before it reads a body): the principal to pass on as `options.principal`, or the answer.
    */
-  authenticate(id: string, options: CallOptions): Promise<{ principal: Principal | null } | { refused: InvokeResult }>;
+  authenticate(id: string, options: CallOptions): Promise<Authenticated | { refused: InvokeResult }>;
   issueOwnerKey(): Promise<string>;
   readonly runner: RequestRunner;
   readonly scheduler: Scheduler;
@@ -219,7 +226,7 @@ async function startEngine(options: EngineOptions): Promise<Engine> {
   services.scheduler = scheduler;
   services.outbox = outbox;
   services.directorySyncs = directorySyncs;
-  const dispatcher = new Dispatcher(services, catalogue, queues, resolveCredential);
+  const dispatcher = new Dispatcher(services, catalogue, queues, resolveCredential, rememberedCredential);
   const answerFailure = (id: string, e: unknown): InvokeResult => {
     if (isEngineError(e)) return refusal(e);
     // Unexpected faults are logged with the operation id only: inputs may carry secrets.
@@ -294,7 +301,7 @@ async function startEngine(options: EngineOptions): Promise<Engine> {
     },
     async authenticate(id, callOptions) {
       try {
-        return { principal: await dispatcher.authenticate(dispatcher.operation(id), callOptions) };
+        return await dispatcher.authenticate(dispatcher.operation(id), callOptions);
       } catch (e) {
         return { refused: answerFailure(id, e) };
       }

@@ -85,14 +85,16 @@ async function execScript(ds: DataSource, script: string): Promise<void> {
 }
 
 /**
- * A value that differs from an earlier one whenever the database may have changed in between: by a
- * statement of this engine's connection, or by a commit of another connection (another engine on
- * the same folder). One light read, without TypeORM.
+ * What tells whether the database may have changed between two moments: the statements other than
+ * SELECT this engine's connection has finished (read at once, no trip), and SQLite's data_version,
+ * which moves when another connection (another engine on the same folder) commits (one trip).
  */
-export async function changeStamp(ds: DataSource): Promise<string> {
-  const connection = connectionOf(ds);
-  const writes = connection.writes;
-  return `${writes}.${await connection.dataVersion()}`;
+export function localWrites(ds: DataSource): number {
+  return connectionOf(ds).writes;
+}
+
+export function dataVersion(ds: DataSource): Promise<number> {
+  return connectionOf(ds).dataVersion();
 }
 
 export async function openDatabase(

@@ -5,8 +5,7 @@ import fastifyStatic from '@fastify/static';
 import { existsSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import type { Engine, InvokeResult } from '../engine.js';
-import type { Principal } from '../ops/context.js';
-import { bodyLimitOf } from '../ops/dispatch.js';
+import { bodyLimitOf, type Authenticated } from '../ops/dispatch.js';
 import type { AnyOp } from '../ops/op.js';
 import { SESSION_HEADER, type SessionChange, type WireFile } from '../wire.js';
 import { failure } from '../core/envelope.js';
@@ -170,11 +169,16 @@ export async function startHttpServer(given: Engine | StartingEngine, options: H
 
   // The credential is checked when the request arrives, before a byte of its body is read: an
   // unauthenticated upload is refused without being parsed. The principal travels on to the call.
-  const principals = new WeakMap<FastifyRequest, Principal | null>();
+  const principals = new WeakMap<FastifyRequest, Authenticated>();
   const credentialFirst = (op: AnyOp) => async (req: FastifyRequest, reply: FastifyReply) => {
     const check = await engine.authenticate(op.id, { token: bearer(req), transport: 'http', client: req.ip });
     if ('refused' in check) return answer(reply, check.refused);
-    principals.set(req, check.principal);
+    principals.set(req, check);
+  };
+  /** The call's options for what the credential check found (a remembered principal comes with its confirmation). */
+  const checked = (req: FastifyRequest) => {
+    const found = principals.get(req);
+    return { principal: found?.principal, unchanged: found?.unchanged };
   };
 
   const call = async (
@@ -189,7 +193,7 @@ export async function startHttpServer(given: Engine | StartingEngine, options: H
       token: bearer(req),
       transport: 'http',
       client: req.ip,
-      principal: principals.get(req),
+      ...checked(req),
       upload,
     });
     if (result.file) {
@@ -264,7 +268,7 @@ export async function startHttpServer(given: Engine | StartingEngine, options: H
       const result = await engine.invoke(
         op.id,
         { params: b.params, query: b.query, body: upload ? undefined : b.body },
-        { token: bearer(req), transport: 'http', client: req.ip, principal: principals.get(req), upload },
+        { token: bearer(req), transport: 'http', client: req.ip, ...checked(req), upload },
       );
       if (op.session && result.status === 200) reply.header(SESSION_HEADER, op.session satisfies SessionChange);
       if (result.file) {

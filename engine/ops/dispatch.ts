@@ -28,12 +28,37 @@ export interface CallOptions {
   client?: string;
   /** A principal the transport already resolved for this call (HTTP checks it before reading the body). */
   principal?: Principal | null;
+  /** With a remembered principal: whether the file is still as it was when it was read (see `Authenticated`). */
+  unchanged?: Promise<boolean>;
+  /** Read the credential from the database, never from what is remembered (a call run again after a change). */
+  fresh?: boolean;
   /** An upload operation's body as the transport has it: written to disk only once the call is allowed. */
   upload?: Readable | Buffer;
 }
 
 /** Resolves a bearer credential to a principal, or null when it is not valid now. */
 export type CredentialResolver = (services: EngineServices, token: string) => Promise<Principal | null>;
+
+/**
+ * A principal remembered from an earlier call, and whether nothing changed the file since (one trip
+ * to SQLite, asked at once): a reading operation starts meanwhile and answers only once it is true.
+ */
+export type RememberedResolver = (
+  services: EngineServices,
+  token: string,
+) => { principal: Principal; unchanged: Promise<boolean> } | null;
+
+/** The caller as authenticated, and for a remembered principal the confirmation still to come. */
+export interface Authenticated {
+  principal: Principal | null;
+  unchanged?: Promise<boolean>;
+}
+
+/** A call that read with a remembered principal the file changed under: it runs again, reading the credential. */
+class ChangedMeanwhile extends Error {}
+
+/** Operations that only read: they may start before a remembered principal is confirmed. */
+const onlyReads = (op: AnyOp) => (op.http.method === 'GET' || op.readOnly === true) && !op.upload;
 
 /** Builds the catalogue map; a duplicate id fails at start. */
 export function buildCatalogue(ops: readonly AnyOp[]): Map<string, AnyOp> {
@@ -84,6 +109,7 @@ export class Dispatcher {
     readonly catalogue: Map<string, AnyOp>,
     private readonly queues: WriteQueues,
     private readonly resolveCredential: CredentialResolver,
+    private readonly rememberedCredential: RememberedResolver = () => null,
   ) {
     this.badTokens = new Throttle(TOKEN_RULE, () => services.now().getTime());
   }
@@ -102,7 +128,19 @@ export class Dispatcher {
   }
 
   private async run(op: AnyOp, input: RawInput, options: CallOptions): Promise<unknown> {
-    const principal = options.principal !== undefined ? options.principal : await this.authenticate(op, options);
+    try {
+      return await this.runAs(op, input, options);
+    } catch (e) {
+      if (!(e instanceof ChangedMeanwhile)) throw e;
+      return this.runAs(op, input, { ...options, principal: undefined, unchanged: undefined, fresh: true });
+    }
+  }
+
+  private async runAs(op: AnyOp, input: RawInput, options: CallOptions): Promise<unknown> {
+    const { principal, unchanged } =
+      options.principal !== undefined
+        ? { principal: options.principal, unchanged: options.unchanged }
+        : await this.authenticate(op, options);
     guardInput({ params: input.params, query: input.query, body: input.body }, bodyLimitOf(op));
     const parsed = {
       params: parsePart('params', op.input.params, input.params ?? {}),
@@ -119,7 +157,7 @@ export class Dispatcher {
       parsed.upload = await receiveUpload(this.services.dataDir, options.upload, bodyLimitOf(op));
     }
     try {
-      return await this.handle(op, input, options, principal, parsed);
+      return await this.handle(op, input, options, principal, parsed, unchanged);
     } finally {
       if (parsed.upload) await rm(parsed.upload.path, { force: true });
     }
@@ -131,6 +169,7 @@ export class Dispatcher {
     options: CallOptions,
     principal: Principal | null,
     parsed: Record<string, unknown>,
+    unchanged?: Promise<boolean>,
   ): Promise<unknown> {
     const ctx: OpContext = {
       ...this.services,
@@ -139,6 +178,8 @@ export class Dispatcher {
       client: options.client ?? options.transport,
       operation: { id: op.id, method: op.http.method, member: op.member },
     };
+    if (unchanged && onlyReads(op)) return this.readConfirmed(op, ctx, parsed, unchanged);
+    if (unchanged && !(await unchanged)) throw new ChangedMeanwhile();
     if (op.http.method === 'GET' || op.readOnly) return op.handler(ctx, parsed as never);
     if (op.writes === 'chunked') {
       const result = await op.handler(ctx, parsed as never);
@@ -156,15 +197,54 @@ export class Dispatcher {
   }
 
   /**
+   * A reading operation under a remembered principal: it runs while SQLite says whether another
+   * engine changed the file since the principal was read, and answers only once it has not. What
+   * it would write waits for that too; when the file did change, the call runs again with the
+   * credential read anew (it may no longer be valid).
+   */
+  private async readConfirmed(
+    op: AnyOp,
+    ctx: OpContext,
+    parsed: Record<string, unknown>,
+    unchanged: Promise<boolean>,
+  ): Promise<unknown> {
+    const gated: OpContext = {
+      ...ctx,
+      write: (fn) => unchanged.then((yes) => (yes ? this.services.write(fn) : Promise.reject(new ChangedMeanwhile()))),
+    };
+    const [outcome, yes] = await Promise.all([
+      Promise.resolve()
+        .then(() => op.handler(gated, parsed as never))
+        .then(
+          (result) => ({ result }),
+          (error: unknown) => ({ error }),
+        ),
+      unchanged,
+    ]);
+    if (!yes) throw new ChangedMeanwhile();
+    if ('error' in outcome) throw outcome.error;
+    return outcome.result;
+  }
+
+  /**
    * The caller's principal for an operation, or the error to answer. A valid credential is always
    * accepted, whatever others sent before; invalid ones from one address slow down with growing
    * delays (429 with Retry-After).
    */
-  async authenticate(op: AnyOp, options: CallOptions): Promise<Principal | null> {
+  async authenticate(op: AnyOp, options: CallOptions): Promise<Authenticated> {
     const client = options.client ?? options.transport;
     const token = options.token?.trim();
     let principal: Principal | null = null;
-    if (token) {
+    let unchanged: Promise<boolean> | undefined;
+    if (token && token.length <= 512 && !options.fresh) {
+      const known = this.rememberedCredential(this.services, token);
+      // Only a reader starts before the confirmation; any other call waits for it here.
+      if (known && (onlyReads(op) || (await known.unchanged))) {
+        principal = known.principal;
+        if (onlyReads(op)) unchanged = known.unchanged;
+      }
+    }
+    if (token && !principal) {
       principal = token.length <= 512 ? await this.resolveCredential(this.services, token) : null;
       if (!principal) {
         const wait = this.badTokens.retryAfter(client);
@@ -178,16 +258,18 @@ export class Dispatcher {
           throw unauthorized('The session or API key is not valid (expired, revoked, or the user is inactive)');
       }
     }
-    if (op.permission === 'public') return principal;
+    if (op.permission === 'public') return { principal, unchanged };
     if (!principal) throw unauthorized();
     if (!permits(principal, op.permission)) {
+      // Refused by a remembered principal: said only once the file is confirmed as it was.
+      if (unchanged && !(await unchanged)) return this.authenticate(op, { ...options, fresh: true });
       throw forbidden(
         op.permission === 'tenantAdmin'
           ? 'Only a tenant administrator may do this'
           : `Missing permission: ${op.permission}`,
       );
     }
-    return principal;
+    return { principal, unchanged };
   }
 
   private async audit(op: AnyOp, ctx: OpContext, input: RawInput, result: unknown): Promise<void> {

@@ -63,6 +63,27 @@ describe('a remembered credential never outlives a change', () => {
     expect(res.status).toBe(401);
   });
 
+  it('refuses a write at once when another engine took the permission away, and writes nothing', async () => {
+    const { token, roleId } = await signedInUserWith(a, { viewGroup: true, createGroup: true }, 'writer');
+    expect((await twice(a, token, '/api/v1/groups')).status).toBe(200);
+    const roles = await b.ok('GET', '/api/v1/roles', undefined, { get_all: true });
+    const role = roles.find((r: { id: string }) => r.id === roleId);
+    await b.ok('PUT', `/api/v1/roles/${roleId}`, { ...role, permissions: { ...role.permissions, createGroup: false } });
+    const res = await a.call('POST', '/api/v1/groups', { token, body: { name: 'Should not exist' } });
+    expect(res.status).toBe(403);
+    const groups = await a.ok('GET', '/api/v1/groups', undefined, { get_all: true });
+    expect(groups.map((g: { name: string }) => g.name)).not.toContain('Should not exist');
+  });
+
+  it('lets a read through at once when another engine granted what the remembered principal lacked', async () => {
+    const { token, roleId } = await signedInUserWith(a, { viewGroup: true }, 'granted');
+    expect((await twice(a, token)).status).toBe(403);
+    const roles = await b.ok('GET', '/api/v1/roles', undefined, { get_all: true });
+    const role = roles.find((r: { id: string }) => r.id === roleId);
+    await b.ok('PUT', `/api/v1/roles/${roleId}`, { ...role, permissions: { ...role.permissions, viewUser: true } });
+    expect((await a.call('GET', '/api/v1/users', { token })).status).toBe(200);
+  });
+
   it('ends a remembered session when the clock passes its expiry, with nothing written', async () => {
     const { token } = await signedInUserWith(a, { viewUser: true }, 'expiring');
     const me = await twice(a, token, '/api/app/auth/me');

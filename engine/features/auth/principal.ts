@@ -1,7 +1,7 @@
 import type { EngineServices, Principal } from '../../ops/context.js';
 import { allPermissions, noPermissions, ROLE_PERMISSIONS, type PermissionFlags } from '../../core/permissions.js';
 import { tokenHash } from '../../core/passwords.js';
-import { changeStamp } from '../../core/db.js';
+import { dataVersion, localWrites } from '../../core/db.js';
 import { sqliteDate } from '../../core/entity-base.js';
 import { User, UserOrganization, UserRole, type UserRow } from '../users/users.entity.js';
 import { Role } from '../roles/roles.entity.js';
@@ -105,12 +105,19 @@ async function readCredential(s: EngineServices, token: string, hash: string, no
  * its credential expires.
  */
 interface Remembered {
-  stamp: string;
+  /** This engine's finished writes and the file's data_version, both taken before the read. */
+  writes: number;
+  version: number;
   principal: Principal;
   expires: Date;
 }
 const REMEMBERED_MAX = 1000;
 const remembered = new WeakMap<object, Map<string, Remembered>>();
+const rememberedOf = (s: EngineServices) => {
+  let byHash = remembered.get(s.db);
+  if (!byHash) remembered.set(s.db, (byHash = new Map()));
+  return byHash;
+};
 
 /** A copy the caller may change without changing what is remembered. */
 const copyOf = (p: Principal): Principal => ({
@@ -122,22 +129,48 @@ const copyOf = (p: Principal): Principal => ({
   organizationIds: p.organizationIds && [...p.organizationIds],
 });
 
+/** A remembered principal, with whether the file is still as it was when it was read. */
+export interface RememberedCredential {
+  principal: Principal;
+  /** True when no other connection committed since: asked of SQLite, so it takes one trip. */
+  unchanged: Promise<boolean>;
+}
+
+/**
+ * The principal remembered for a credential, when this engine has written nothing since it was
+ * read and it has not expired; whether another engine changed the file is asked at the same
+ * moment and answered by `unchanged`. A reader may start its work meanwhile and must not answer
+ * (nor write) before `unchanged` is true (`ops/dispatch.ts`).
+ */
+export function rememberedCredential(s: EngineServices, token: string): RememberedCredential | null {
+  const known = rememberedOf(s).get(tokenHash(token));
+  if (!known || known.writes !== localWrites(s.db) || !(s.now() < known.expires)) return null;
+  return {
+    principal: copyOf(known.principal),
+    unchanged: dataVersion(s.db).then(
+      (version) => version === known.version,
+      () => false,
+    ),
+  };
+}
+
 /** Resolves a bearer credential (session token or API key) to a principal, or null when it is not valid now. */
 export async function resolveCredential(s: EngineServices, token: string): Promise<Principal | null> {
   const now = s.now();
   const hash = tokenHash(token);
-  let byHash = remembered.get(s.db);
-  if (!byHash) remembered.set(s.db, (byHash = new Map()));
-  // Taken before the read: a write that ends while it runs makes the stamp differ next time.
-  const stamp = await changeStamp(s.db);
+  const byHash = rememberedOf(s);
+  // Taken before the read: a write that ends while it runs makes them differ next time.
+  const writes = localWrites(s.db);
+  const version = await dataVersion(s.db);
   const known = byHash.get(hash);
-  if (known && known.stamp === stamp && now < known.expires) return copyOf(known.principal);
+  if (known && known.writes === writes && known.version === version && now < known.expires)
+    return copyOf(known.principal);
   const found = await readCredential(s, token, hash, now);
   if (!found) {
     byHash.delete(hash);
     return null;
   }
   if (byHash.size >= REMEMBERED_MAX) byHash.clear();
-  byHash.set(hash, { stamp, principal: copyOf(found.principal), expires: found.expires });
+  byHash.set(hash, { writes, version, principal: copyOf(found.principal), expires: found.expires });
   return found.principal;
 }
