@@ -28,17 +28,22 @@ const twice = async (s: TestServer, token: string, path = '/api/v1/users') => {
   return s.call('GET', path, { token });
 };
 
+/** Sets one permission of a role, through the given engine. */
+const setPermission = async (s: TestServer, roleId: string, permission: string, value: boolean) => {
+  const roles = await s.ok('GET', '/api/v1/roles', undefined, { get_all: true });
+  const role = roles.find((r: { id: string }) => r.id === roleId);
+  await s.ok('PUT', `/api/v1/roles/${roleId}`, { ...role, permissions: { ...role.permissions, [permission]: value } });
+};
+
 describe('a remembered credential never outlives a change', () => {
   it('loses a permission at the next call once its role no longer grants it', async () => {
     const { token, roleId } = await signedInUserWith(a, { viewUser: true }, 'viewer');
     expect((await twice(a, token)).status).toBe(200);
-    const roles = await a.ok('GET', '/api/v1/roles', undefined, { get_all: true });
-    const role = roles.find((r: { id: string }) => r.id === roleId);
-    await a.ok('PUT', `/api/v1/roles/${roleId}`, { ...role, permissions: { ...role.permissions, viewUser: false } });
+    await setPermission(a, roleId, 'viewUser', false);
     const refused = await a.call('GET', '/api/v1/users', { token });
     expect(refused.status).toBe(403);
     expect(refused.body.error).toMatch(/viewUser/);
-    await a.ok('PUT', `/api/v1/roles/${roleId}`, { ...role, permissions: { ...role.permissions, viewUser: true } });
+    await setPermission(a, roleId, 'viewUser', true);
     expect((await a.call('GET', '/api/v1/users', { token })).status).toBe(200);
   });
 
@@ -66,9 +71,7 @@ describe('a remembered credential never outlives a change', () => {
   it('refuses a write at once when another engine took the permission away, and writes nothing', async () => {
     const { token, roleId } = await signedInUserWith(a, { viewGroup: true, createGroup: true }, 'writer');
     expect((await twice(a, token, '/api/v1/groups')).status).toBe(200);
-    const roles = await b.ok('GET', '/api/v1/roles', undefined, { get_all: true });
-    const role = roles.find((r: { id: string }) => r.id === roleId);
-    await b.ok('PUT', `/api/v1/roles/${roleId}`, { ...role, permissions: { ...role.permissions, createGroup: false } });
+    await setPermission(b, roleId, 'createGroup', false);
     const res = await a.call('POST', '/api/v1/groups', { token, body: { name: 'Should not exist' } });
     expect(res.status).toBe(403);
     const groups = await a.ok('GET', '/api/v1/groups', undefined, { get_all: true });
@@ -78,9 +81,7 @@ describe('a remembered credential never outlives a change', () => {
   it('lets a read through at once when another engine granted what the remembered principal lacked', async () => {
     const { token, roleId } = await signedInUserWith(a, { viewGroup: true }, 'granted');
     expect((await twice(a, token)).status).toBe(403);
-    const roles = await b.ok('GET', '/api/v1/roles', undefined, { get_all: true });
-    const role = roles.find((r: { id: string }) => r.id === roleId);
-    await b.ok('PUT', `/api/v1/roles/${roleId}`, { ...role, permissions: { ...role.permissions, viewUser: true } });
+    await setPermission(b, roleId, 'viewUser', true);
     expect((await a.call('GET', '/api/v1/users', { token })).status).toBe(200);
   });
 
