@@ -1,6 +1,7 @@
 // Issue 26's ground floor: the engine's entities on Debian's PostgreSQL, started by the test on a
-// Unix socket of its own. Every entity builds its table there with its indexes and foreign keys,
-// and rows written through the same repositories the features use read back as they went in.
+// Unix socket of its own. The PostgreSQL track's first step builds what SQLite's migrations build
+// (kept in step with them), and rows written through the same repositories the features use read
+// back as they went in.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DataSource } from 'typeorm';
 import { entitiesFor } from '../../engine/core/dialect.js';
@@ -10,6 +11,12 @@ import { User } from '../../engine/features/users/users.entity.js';
 import { Organization } from '../../engine/features/organizations/organizations.entity.js';
 import { ReportTemplate } from '../../engine/features/reports/report-template.entity.js';
 import { startPostgres, type TestPostgres } from '../support/postgres.js';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { openDatabase } from '../../engine/core/db.js';
+import { MIGRATIONS } from '../../engine/migrations/index.js';
+import { POSTGRES_INITIAL } from '../../engine/migrations/postgres/initial.generated.js';
 
 let pg: TestPostgres;
 let ds: DataSource;
@@ -22,17 +29,75 @@ beforeAll(async () => {
     username: pg.user,
     database: pg.database,
     entities: entitiesFor('postgres', ENTITIES),
-    synchronize: true,
     logging: false,
   });
   await ds.initialize();
+  await ds.transaction(async (m) => {
+    for (const sql of POSTGRES_INITIAL.statements) await m.query(sql);
+  });
 }, 60_000);
+
+/** What SQLite's migrations build: tables with their columns, named indexes, rows per table. */
+async function sqliteShape() {
+  const dir = await mkdtemp(join(tmpdir(), 'bs-sqlite-shape-'));
+  const lite = await openDatabase(dir, { entities: ENTITIES, migrations: MIGRATIONS });
+  try {
+    const tables: { name: string }[] = await lite.query(
+      "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name <> 'migrations'",
+    );
+    const shape: Record<string, { columns: string[]; rows: number }> = {};
+    for (const { name } of tables) {
+      const columns = (await lite.query(`PRAGMA table_info("${name}")`)).map((c: { name: string }) => c.name).sort();
+      const [{ n }] = await lite.query(`SELECT COUNT(*) AS n FROM "${name}"`);
+      shape[name] = { columns, rows: n };
+    }
+    const indexes: string[] = (
+      await lite.query("SELECT name FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL")
+    )
+      .map((r: { name: string }) => r.name)
+      .sort();
+    return { shape, indexes };
+  } finally {
+    await lite.destroy();
+    await rm(dir, { recursive: true, force: true });
+  }
+}
 afterAll(async () => {
   await ds?.destroy();
   await pg?.close();
 });
 
 describe('the entities on PostgreSQL', () => {
+  it("builds what SQLite's migrations build: the same tables, columns, named indexes and rows", async () => {
+    expect(POSTGRES_INITIAL.sqliteMigrations, 'a SQLite migration without its PostgreSQL twin').toBe(MIGRATIONS.length);
+    const lite = await sqliteShape();
+    const tables: { table_name: string }[] = await ds.query(
+      "SELECT table_name FROM information_schema.tables WHERE table_schema = 'public'",
+    );
+    const shape: Record<string, { columns: string[]; rows: number }> = {};
+    for (const { table_name: name } of tables) {
+      const columns = (
+        await ds.query('SELECT column_name FROM information_schema.columns WHERE table_name = $1', [name])
+      )
+        .map((c: { column_name: string }) => c.column_name)
+        .sort();
+      const [{ n }] = await ds.query(`SELECT COUNT(*)::int AS n FROM "${name}"`);
+      shape[name] = { columns, rows: n };
+    }
+    expect(shape).toEqual(lite.shape);
+    // Indexes by name: every one SQLite's migrations make is there (PostgreSQL adds its keys' own).
+    const indexes: string[] = (await ds.query("SELECT indexname FROM pg_indexes WHERE schemaname = 'public'")).map(
+      (r: { indexname: string }) => r.indexname,
+    );
+    expect(lite.indexes.filter((name) => !indexes.includes(name))).toEqual([]);
+    expect(indexes.filter((name) => name.startsWith('IDX_')).sort()).toEqual(
+      lite.indexes.filter((name) => name.startsWith('IDX_')),
+    );
+    // And the entities see nothing to change there but the indexes only migrations declare.
+    const pending = (await ds.driver.createSchemaBuilder().log()).upQueries.map((q) => q.query);
+    expect(pending.filter((sql) => !/^DROP INDEX/.test(sql))).toEqual([]);
+  });
+
   it('build a table for every entity, with their indexes and foreign keys', async () => {
     const tables = (
       await ds.query("SELECT table_name FROM information_schema.tables WHERE table_schema = 'public'")
