@@ -1,4 +1,5 @@
-import { DataSource, type DataSourceOptions, type EntitySchema } from 'typeorm';
+import { DataSource, MigrationExecutor, type DataSourceOptions, type EntitySchema } from 'typeorm';
+import { entitiesFor } from './dialect.js';
 import { join } from 'node:path';
 import sqlite3 from 'sqlite3';
 import { isEmptyDatabase, type SchemaSnapshot } from './schema-snapshot.js';
@@ -163,4 +164,40 @@ async function refuseNewerSchema(ds: DataSource, known: number, release?: string
     await ds.destroy();
     throw new NewerSchemaError(found, known, release);
   }
+}
+
+/** Any number fixed for the advisory lock the nodes take while migrating (PostgreSQL's own lock space). */
+const MIGRATION_LOCK = 4_726_001;
+
+/**
+ * Opens a PostgreSQL database shared by several nodes (issue 26): the entities as PostgreSQL takes
+ * them and its own migration track. Nodes started together migrate one at a time under an advisory
+ * lock held on the migrating connection; the others find the work done. The engine does not use it
+ * yet: its raw SQL is SQLite's until it is made portable.
+ */
+export async function openPostgres(
+  url: string,
+  schema: { entities: EntitySchema<any>[]; migrations: (new () => unknown)[] },
+): Promise<DataSource> {
+  const ds = new DataSource({
+    type: 'postgres',
+    url,
+    entities: entitiesFor('postgres', schema.entities),
+    migrations: schema.migrations as DataSourceOptions['migrations'],
+    migrationsRun: false,
+    synchronize: false,
+    logging: false,
+  });
+  await ds.initialize();
+  const runner = ds.createQueryRunner();
+  try {
+    await runner.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK]);
+    const executor = new MigrationExecutor(ds, runner);
+    executor.transaction = 'each';
+    await executor.executePendingMigrations();
+  } finally {
+    await runner.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK]).catch(() => undefined);
+    await runner.release();
+  }
+  return ds;
 }

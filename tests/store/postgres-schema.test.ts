@@ -14,7 +14,8 @@ import { startPostgres, type TestPostgres } from '../support/postgres.js';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { openDatabase } from '../../engine/core/db.js';
+import { openDatabase, openPostgres } from '../../engine/core/db.js';
+import { POSTGRES_MIGRATIONS } from '../../engine/migrations/postgres/index.js';
 import { MIGRATIONS } from '../../engine/migrations/index.js';
 import { POSTGRES_INITIAL } from '../../engine/migrations/postgres/initial.generated.js';
 
@@ -139,5 +140,26 @@ describe('the entities on PostgreSQL', () => {
       [ReportTemplate.options.tableName ?? ReportTemplate.options.name],
     );
     expect(column).toEqual([{ data_type: 'bytea' }]);
+  });
+});
+
+describe('a PostgreSQL database shared by nodes', () => {
+  it('is migrated once when nodes start together, and not again when they start later', async () => {
+    const shared = await startPostgres('shared');
+    try {
+      const url = `postgresql://${shared.user}@localhost/${shared.database}?host=${encodeURIComponent(shared.socketDir)}`;
+      const open = () => openPostgres(url, { entities: ENTITIES, migrations: POSTGRES_MIGRATIONS });
+      const nodes = await Promise.all([open(), open(), open()]);
+      const [{ n: applied }] = await nodes[0].query('SELECT COUNT(*)::int AS n FROM migrations');
+      expect(applied).toBe(POSTGRES_MIGRATIONS.length);
+      const [{ n: folders }] = await nodes[1].query('SELECT COUNT(*)::int AS n FROM hub_folders');
+      expect(folders).toBe(1);
+      for (const node of nodes) await node.destroy();
+      const later = await open();
+      expect((await later.query('SELECT COUNT(*)::int AS n FROM migrations'))[0].n).toBe(POSTGRES_MIGRATIONS.length);
+      await later.destroy();
+    } finally {
+      await shared.close();
+    }
   });
 });
