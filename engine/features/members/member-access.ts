@@ -175,7 +175,7 @@ export async function heldFlags(
 function viewableSql(a: string, kind: ContentKind): string {
   const view = flagFor(kind, 'view');
   const me = '(SELECT :memberUser UNION SELECT ug.targetId FROM user_groups ug WHERE ug.userId = :memberUser)';
-  return `(${a}.projectId IN (SELECT pm.id FROM projects pm WHERE pm.permissionsMode = 0)
+  return `(${a}.projectId IN (SELECT pm.id FROM projects pm WHERE pm.permissionsMode = FALSE)
       OR ${a}.id IN (SELECT mo.objectId FROM member_permissions mo WHERE mo.memberId IN ${me} AND ${flagSql('mo', view)})
       OR (${a}.projectId IN (SELECT mp.objectId FROM member_permissions mp WHERE mp.objectType = 'project' AND mp.memberId IN ${me} AND ${flagSql('mp', view)})
         AND ${a}.id NOT IN (SELECT mn.objectId FROM member_permissions mn WHERE mn.objectType = :memberKind_${kind} AND mn.memberId IN ${me})))`;
@@ -216,7 +216,7 @@ export function memberVisibleProjects<T extends ObjectLiteral>(
 ): SelectQueryBuilder<T> {
   if (passesMemberChecks(ctx)) return qb;
   return qb.andWhere(
-    `(p.permissionsMode = 0 OR p.createdBy = :memberUser
+    `(p.permissionsMode = FALSE OR p.createdBy = :memberUser
       OR EXISTS (SELECT 1 FROM member_permissions mp WHERE mp.objectId = p.id AND mp.objectType = 'project' AND ${mine('mp')} AND ${flagSql('mp', 'viewProject')}))`,
     { memberUser: ctx.principal!.user.id },
   );

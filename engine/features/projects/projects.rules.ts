@@ -48,7 +48,7 @@ export function visibleProjects<T extends ObjectLiteral>(
   if ((orgs && !orgs.length) || (!p.allProjects && !p.projectIds.length)) return qb.andWhere('1 = 0');
   // A project still being imported is not there yet; projects of other organizations are not there for the caller.
   const limits = [
-    'vp.importing = 0',
+    'vp.importing = FALSE',
     orgs ? 'vp.organizationId IN (:...orgs)' : null,
     p.allProjects ? null : 'vp.id IN (:...visible)',
   ]
@@ -173,7 +173,7 @@ export async function duplicateTarget(ctx: OpContext, projectId: string, organiz
 
 /** At start: projects whose import a crash interrupted are removed (their rows cascade). */
 export async function removeUnfinishedImports(db: OpContext['db']) {
-  await db.query('DELETE FROM projects WHERE importing = 1');
+  await db.query('DELETE FROM projects WHERE importing = TRUE');
 }
 
 /** The organization a new project goes to: the one named, or the Default organization. */

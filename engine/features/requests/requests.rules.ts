@@ -44,7 +44,7 @@ const STATUS_SORTS_OF_TASKS = {
   schedule: '(SELECT LOWER(MIN(tt.name)) FROM task_triggers tt WHERE tt.taskId = t.id)',
   status: '(SELECT r.status FROM requests r WHERE r.taskId = t.id ORDER BY r.createdDate DESC LIMIT 1)',
   lastexecution: '(SELECT MAX(r.startedDate) FROM requests r WHERE r.taskId = t.id)',
-  nextexecution: '(SELECT MIN(tt.nextFireTime) FROM task_triggers tt WHERE tt.taskId = t.id AND tt.isActive = 1)',
+  nextexecution: '(SELECT MIN(tt.nextFireTime) FROM task_triggers tt WHERE tt.taskId = t.id AND tt.isActive = TRUE)',
   source: "'Task'",
   outputformats: '(SELECT GROUP_CONCAT(tr.format) FROM task_reports tr WHERE tr.taskId = t.id)',
   projectname: '(SELECT LOWER(p.name) FROM projects p WHERE p.id = t.projectId)',

@@ -34,7 +34,7 @@ import { filterDto, resolveFilter } from './subscription-filter.js';
 
 const FIRE_TIMES = {
   last: '(SELECT MAX(tt.lastFireTime) FROM task_triggers tt WHERE tt.taskId = s.taskId)',
-  next: '(SELECT MIN(tt.nextFireTime) FROM task_triggers tt WHERE tt.taskId = s.taskId AND tt.isActive = 1)',
+  next: '(SELECT MIN(tt.nextFireTime) FROM task_triggers tt WHERE tt.taskId = s.taskId AND tt.isActive = TRUE)',
 };
 
 export const LIST_OWN_SUBSCRIPTIONS: ListSpec = {

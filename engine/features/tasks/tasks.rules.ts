@@ -26,7 +26,7 @@ export const LIST_TASKS: ListSpec = {
     is_active: 't.isActive',
     // Scheduled: the task has an active schedule (an external event alone does not make it scheduled).
     is_scheduled: (value, param) => ({
-      sql: `${value ? '' : 'NOT '}EXISTS (SELECT 1 FROM task_triggers tt WHERE tt.taskId = t.id AND tt.kind = 'Schedule' AND tt.isActive = 1)`,
+      sql: `${value ? '' : 'NOT '}EXISTS (SELECT 1 FROM task_triggers tt WHERE tt.taskId = t.id AND tt.kind = 'Schedule' AND tt.isActive = TRUE)`,
       params: { [param]: value },
     }),
   },

@@ -225,7 +225,9 @@ async function refuseTransferBeyondRights(ctx: OpContext, from: UserRow, to: Use
     // The creator of a project in permissions mode holds every flag on it.
     const guarded = Number(
       (
-        await ctx.db.query('SELECT COUNT(*) AS n FROM projects WHERE createdBy = ? AND permissionsMode = 1', [from.id])
+        await ctx.db.query('SELECT COUNT(*) AS n FROM projects WHERE createdBy = ? AND permissionsMode = TRUE', [
+          from.id,
+        ])
       )[0].n,
     );
     if (guarded)

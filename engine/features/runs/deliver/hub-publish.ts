@@ -179,7 +179,7 @@ async function authorizedUsers(ctx: OpContext, names: string[]) {
       .getRepository(User)
       .createQueryBuilder('u')
       .select(['u.id AS id', 'u.email AS email', 'u.domainAccount AS domainAccount'])
-      .where('u.isActive = 1 AND (LOWER(u.email) IN (:...part) OR LOWER(u.domainAccount) IN (:...part))', { part })
+      .where('u.isActive = TRUE AND (LOWER(u.email) IN (:...part) OR LOWER(u.domainAccount) IN (:...part))', { part })
       .getRawMany();
     for (const r of rows) {
       if (r.email) out.set(r.email.toLowerCase(), r.id);
