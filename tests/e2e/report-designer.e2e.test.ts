@@ -80,6 +80,9 @@ describe(
       const apps = await e.s.ok('GET', '/api/v1/analytics-apps', undefined, { get_all: true });
       expect((await e.s.ok('GET', `/api/app/analytics/${apps[0].id}`)).rowCount).toBe(4);
       expect(await page().getByText('4 rows').count()).toBeGreaterThan(0);
+      // The refused file is not left named in the picker, nor the last import's bar at 100%.
+      expect(await page().getByLabel('CSV, XLSX or JSON file').inputValue()).toBe('');
+      expect(await page().getByRole('progressbar', { name: 'Import progress' }).count()).toBe(0);
     });
 
     it('draws a chart, edits a variable in place, and deletes a variable, a bookmark and a chart after asking', async () => {

@@ -114,8 +114,15 @@ export function AppDetail({ id }: { id: string }) {
     };
   }, [id, meta, field, selections, chart, query]);
 
-  const importFile = async (file: File | undefined) => {
+  const importFile = async (picker: HTMLInputElement) => {
+    const file = picker.files?.[0];
     if (!file) return;
+    // The picker names only a file that was loaded: a refused or failed one is not left there
+    // (beside the bar of an earlier import) to read as the app's data.
+    const forget = () => {
+      picker.value = '';
+      setProgress(null);
+    };
     // Importing replaces every row of the app: asked first whenever there is data to lose.
     if (meta && meta.rowCount > 0) {
       const yes = await askConfirm({
@@ -123,12 +130,13 @@ export function AppDetail({ id }: { id: string }) {
         message: `The ${meta.rowCount.toLocaleString()} rows of “${meta.name}” will be replaced by the rows of ${file.name}. Charts, variables and bookmarks stay.`,
         confirmLabel: 'Replace data',
       });
-      if (!yes) return;
+      if (!yes) return forget();
     }
     setError(null);
     setProgress(0);
     const a = await upload('app.analytics.upload', { params: { id }, query: { fileName: file.name } }, file);
-    setProgress(a.ok ? 100 : null);
+    if (a.ok) setProgress(100);
+    else forget();
     if (toastOutcome(a, a.ok ? `Imported ${a.data.rowCount.toLocaleString()} rows from ${file.name}.` : ''))
       setMeta(a.data);
   };
@@ -200,11 +208,7 @@ export function AppDetail({ id }: { id: string }) {
         <h2>Import data</h2>
         <label className="file-pick">
           CSV, XLSX or JSON file
-          <input
-            type="file"
-            accept=".csv,.txt,.tsv,.xlsx,.json"
-            onChange={(e) => void importFile(e.target.files?.[0])}
-          />
+          <input type="file" accept=".csv,.txt,.tsv,.xlsx,.json" onChange={(e) => void importFile(e.currentTarget)} />
         </label>
         {progress !== null && (
           <div
