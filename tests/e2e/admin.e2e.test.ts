@@ -211,8 +211,11 @@ describe(
     });
 
     it('shows "Loading…" while a list loads, never "Page 0 of 0"', async () => {
+      // The list's answer is held until the test has looked at the page while it loads.
+      let release = () => {};
+      const held = new Promise<void>((ok) => (release = ok));
       await page().route('**/api/app/invoke/v1.groups.list', async (r) => {
-        await new Promise((ok) => setTimeout(ok, 800));
+        await held;
         await r.continue();
       });
       await nav(page(), 'Groups').click();
@@ -222,6 +225,7 @@ describe(
           .getByText(/Page 0 of 0/)
           .count(),
       ).toBe(0);
+      release();
       await page()
         .getByRole('row', { name: /Regional managers/ })
         .waitFor();
