@@ -4,16 +4,16 @@
 // declare, the indexes only a migration declares, and the rows the migrations write. A test holds
 // the two tracks in step (tests/store/postgres-schema.test.ts): a migration added to SQLite's track
 // needs its PostgreSQL twin, and this file written anew.
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DataSource } from 'typeorm';
-import { format, resolveConfig } from 'prettier';
 import { entitiesFor } from '../engine/core/dialect.js';
 import { openDatabase } from '../engine/core/db.js';
 import { ENTITIES } from '../engine/entities.js';
 import { MIGRATIONS } from '../engine/migrations/index.js';
 import { startPostgres } from '../tests/support/postgres.js';
+import { writeGenerated } from './write-generated.js';
 
 const FILE = join(__dirname, '..', 'engine', 'migrations', 'postgres', 'initial.generated.ts');
 const NOW_COLUMNS = new Set(['createdDate', 'modifiedDate']);
@@ -74,14 +74,15 @@ async function main() {
     }
     await ds.destroy();
     await lite.destroy();
-    const text = [
-      '// Written by `npm run schema:postgres`: never edit by hand. What SQLite has after its first',
-      `// ${MIGRATIONS.length} migrations, built at once on PostgreSQL (the migrations import nothing else of the engine).`,
-      '',
-      `export const POSTGRES_INITIAL = ${JSON.stringify({ sqliteMigrations: MIGRATIONS.length, statements })};`,
-      '',
-    ].join('\n');
-    await writeFile(FILE, await format(text, { ...(await resolveConfig(FILE)), filepath: FILE }));
+    await writeGenerated(
+      FILE,
+      [
+        'Written by `npm run schema:postgres`: never edit by hand. What SQLite has after its first',
+        `${MIGRATIONS.length} migrations, built at once on PostgreSQL (the migrations import nothing else of the engine).`,
+      ],
+      'POSTGRES_INITIAL',
+      { sqliteMigrations: MIGRATIONS.length, statements },
+    );
     console.log(`Wrote ${FILE} (${statements.length} statements)`);
   } finally {
     await pg.close();

@@ -1,14 +1,14 @@
 // `npm run schema:snapshot`: writes what the migrations build on an empty database
 // (engine/migrations/schema-snapshot.generated.ts), which a first start makes at once. Run it after
 // adding a migration; tests/engine/schema-snapshot.test.ts fails until it is run.
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { format, resolveConfig } from 'prettier';
 import { openDatabase } from '../engine/core/db.js';
 import { snapshotOf } from '../engine/core/schema-snapshot.js';
 import { ENTITIES } from '../engine/entities.js';
 import { MIGRATIONS } from '../engine/migrations/index.js';
+import { writeGenerated } from './write-generated.js';
 
 export const SNAPSHOT_FILE = join(__dirname, '..', 'engine', 'migrations', 'schema-snapshot.generated.ts');
 
@@ -18,15 +18,15 @@ async function main() {
     const ds = await openDatabase(dir, { entities: ENTITIES, migrations: MIGRATIONS });
     const snapshot = await snapshotOf(ds, MIGRATIONS.length);
     await ds.destroy();
-    const text = [
-      '// Written by `npm run schema:snapshot` from the migrations: never edit by hand. A SchemaSnapshot',
-      '// (engine/core/schema-snapshot.ts), named by shape: the migrations import nothing else of the engine.',
-      '',
-      `export const SCHEMA_SNAPSHOT = ${JSON.stringify(snapshot, null, 2)};`,
-      '',
-    ].join('\n');
-    const options = { ...(await resolveConfig(SNAPSHOT_FILE)), filepath: SNAPSHOT_FILE };
-    await writeFile(SNAPSHOT_FILE, await format(text, options));
+    await writeGenerated(
+      SNAPSHOT_FILE,
+      [
+        'Written by `npm run schema:snapshot` from the migrations: never edit by hand. A SchemaSnapshot',
+        '(engine/core/schema-snapshot.ts), named by shape: the migrations import nothing else of the engine.',
+      ],
+      'SCHEMA_SNAPSHOT',
+      snapshot,
+    );
     console.log(`Wrote ${SNAPSHOT_FILE} (${snapshot.migrations} migrations)`);
   } finally {
     await rm(dir, { recursive: true, force: true });

@@ -239,10 +239,8 @@ export class Dispatcher {
     if (token && token.length <= 512 && !options.fresh) {
       const known = this.rememberedCredential(this.services, token);
       // Only a reader starts before the confirmation; any other call waits for it here.
-      if (known && (onlyReads(op) || (await known.unchanged))) {
-        principal = known.principal;
-        if (onlyReads(op)) unchanged = known.unchanged;
-      }
+      if (known && onlyReads(op)) ({ principal, unchanged } = known);
+      else if (known && (await known.unchanged)) principal = known.principal;
     }
     if (token && !principal) {
       principal = token.length <= 512 ? await this.resolveCredential(this.services, token) : null;
