@@ -1,8 +1,13 @@
 import { defineConfig } from 'vitest/config';
 
+/**
+ * The suites that run a second time on PostgreSQL (issue 26): the store, distribution and
+ * conformance suites, each server on a database of its own in one cluster the project starts.
+ */
+const ON_POSTGRES = ['tests/http/conformance.test.ts'];
+
 export default defineConfig({
   test: {
-    include: ['tests/**/*.test.ts'],
     // Room for a busy machine (`npm run test:loaded` keeps both cores loaded): a test that waits on
     // events passes slowly there rather than failing on a deadline meant for an idle one.
     testTimeout: 180_000,
@@ -12,5 +17,12 @@ export default defineConfig({
     maxWorkers: 2,
     // UI waits (a debounced preview, a download) take longer than expect.poll's one-second default.
     expect: { poll: { timeout: 15_000, interval: 100 } },
+    projects: [
+      { extends: true, test: { name: 'sqlite', include: ['tests/**/*.test.ts'] } },
+      {
+        extends: true,
+        test: { name: 'postgres', include: ON_POSTGRES, globalSetup: ['tests/support/postgres-global.ts'] },
+      },
+    ],
   },
 });

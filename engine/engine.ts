@@ -1,10 +1,11 @@
 import { chmod, mkdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { DataSource } from 'typeorm';
-import { DB_FILE, openDatabase } from './core/db.js';
+import { DB_FILE, openDatabase, openPostgres } from './core/db.js';
 import { ENTITIES } from './entities.js';
 import { SCHEMA_SNAPSHOT } from './migrations/schema-snapshot.generated.js';
 import { MIGRATIONS } from './migrations/index.js';
+import { POSTGRES_MIGRATIONS } from './migrations/postgres/index.js';
 import { SecretBox, type SecretKeyStore } from './core/secrets.js';
 import { UPLOADS_DIR } from './ops/receive-upload.js';
 import {
@@ -77,6 +78,11 @@ export interface EngineOptions {
   nodeId?: string;
   /** How long a claim on a run, a mail or a sync holds unless renewed (default 60 s; renewed every third of it). */
   leaseMs?: number;
+  /**
+   * A PostgreSQL database shared by several engines (`postgresql://…`), instead of the data
+   * folder's SQLite file (issue 26). The data folder still holds files, logs and analytics apps.
+   */
+  database?: string;
 }
 
 const DEFAULT_LEASE_MS = 60_000;
@@ -153,13 +159,15 @@ async function startEngine(options: EngineOptions): Promise<Engine> {
   await rm(join(options.dataDir, UPLOADS_DIR), { recursive: true, force: true });
   for (const sub of ['files', 'logs', 'apps', UPLOADS_DIR])
     await mkdir(join(options.dataDir, sub), { recursive: true, mode: 0o700 });
-  const db: DataSource = await openDatabase(options.dataDir, {
-    entities: ENTITIES,
-    migrations: MIGRATIONS,
-    release: options.release,
-    snapshot: SCHEMA_SNAPSHOT,
-  });
-  await chmod(join(options.dataDir, DB_FILE), 0o600);
+  const db: DataSource = options.database
+    ? await openPostgres(options.database, { entities: ENTITIES, migrations: POSTGRES_MIGRATIONS })
+    : await openDatabase(options.dataDir, {
+        entities: ENTITIES,
+        migrations: MIGRATIONS,
+        release: options.release,
+        snapshot: SCHEMA_SNAPSHOT,
+      });
+  if (!options.database) await chmod(join(options.dataDir, DB_FILE), 0o600);
   await removeUnfinishedImports(db);
   const log = options.logger ?? silentLogger;
   const listeners = new Set<(event: EngineEvent) => void>();

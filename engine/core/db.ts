@@ -91,12 +91,16 @@ async function execScript(ds: DataSource, script: string): Promise<void> {
  * which moves when another connection (another engine on the same folder) commits (one trip).
  */
 export function localWrites(ds: DataSource): number {
-  return connectionOf(ds).writes;
+  // PostgreSQL has no such count (other nodes write to it all the time): NaN equals nothing, so
+  // nothing read there is taken as still current.
+  return isSqlite(ds) ? connectionOf(ds).writes : NaN;
 }
 
 export function dataVersion(ds: DataSource): Promise<number> {
-  return connectionOf(ds).dataVersion();
+  return isSqlite(ds) ? connectionOf(ds).dataVersion() : Promise.resolve(NaN);
 }
+
+export const isSqlite = (ds: DataSource) => ds.options.type === 'sqlite';
 
 export async function openDatabase(
   dataDir: string,
@@ -172,16 +176,25 @@ const MIGRATION_LOCK = 4_726_001;
 /**
  * Opens a PostgreSQL database shared by several nodes (issue 26): the entities as PostgreSQL takes
  * them and its own migration track. Nodes started together migrate one at a time under an advisory
- * lock held on the migrating connection; the others find the work done. The engine does not use it
- * yet: its raw SQL is SQLite's until it is made portable.
+ * lock held on the migrating connection; the others find the work done.
  */
 export async function openPostgres(
   url: string,
   schema: { entities: EntitySchema<any>[]; migrations: (new () => unknown)[] },
 ): Promise<DataSource> {
+  const { types } = (await import('pg')).default;
   const ds = new DataSource({
     type: 'postgres',
     url,
+    extra: {
+      // Timestamps written as text (bulk inserts, VALUES lists) are UTC, as SQLite's are.
+      options: '-c TimeZone=UTC',
+      // Counts (bigint) as numbers, as SQLite answers them: no count here nears 2^53.
+      types: {
+        getTypeParser: (oid: number, format?: 'text' | 'binary') =>
+          oid === 20 ? Number : types.getTypeParser(oid, format as 'text'),
+      },
+    },
     entities: entitiesFor('postgres', schema.entities),
     migrations: schema.migrations as DataSourceOptions['migrations'],
     migrationsRun: false,

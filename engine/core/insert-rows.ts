@@ -1,5 +1,6 @@
 import type { EntityManager } from 'typeorm';
 import { sqliteText } from './entity-base.js';
+import { onPostgres, sql } from './sql.js';
 
 /** SQLite's default cap on one statement's parameters is 32,766; chunks stay far below it. */
 const PARAMETERS_PER_STATEMENT = 3_000;
@@ -21,15 +22,15 @@ export async function insertRows<T extends object>(
   // Bulk rows share their timestamps (one "now" a write): each Date is written as text once.
   const texts = new Map<Date, string>();
   const dateText = (d: Date) => texts.get(d) ?? texts.set(d, sqliteText(d)).get(d)!;
+  // PostgreSQL takes Dates and booleans as they are (its driver writes them); SQLite stores text and 0/1.
+  const postgres = onPostgres(m);
+  const value = (v: unknown) =>
+    postgres ? (v ?? null) : v instanceof Date ? dateText(v) : typeof v === 'boolean' ? Number(v) : (v ?? null);
   for (let i = 0; i < rows.length; i += perStatement) {
     const chunk = rows.slice(i, i + perStatement);
-    const values = chunk.flatMap((r) =>
-      columns.map((c) => {
-        const v = r[c] as unknown;
-        return v instanceof Date ? dateText(v) : typeof v === 'boolean' ? Number(v) : (v ?? null);
-      }),
-    );
-    await m.query(
+    const values = chunk.flatMap((r) => columns.map((c) => value(r[c])));
+    await sql(
+      m,
       `INSERT INTO "${table}" (${columns.map((c) => `"${c}"`).join(', ')}) VALUES ${chunk.map(() => tuple).join(', ')} ${onConflict}`,
       values,
     );

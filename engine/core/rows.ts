@@ -2,6 +2,7 @@ import { In, type DataSource, type EntitySchema, type ObjectLiteral } from 'type
 
 import { conflict, notFound, type FieldError } from './errors.js';
 import { outsideOrganizations, type BoundedCaller } from './organization-boundary.js';
+import { sql } from './sql.js';
 
 /** What these helpers need of an operation's context: the database, and the caller for organization boundaries. */
 type WithDb = { db: DataSource } & Partial<Pick<BoundedCaller, 'principal'>>;
@@ -66,8 +67,8 @@ export async function deleteByIds<T extends ObjectLiteral>(
   return { deleted: unique.length };
 }
 
-export async function countWhere(ctx: WithDb, sql: string, params: unknown[]): Promise<number> {
-  const [row] = (await ctx.db.query(sql, params)) as { n: number }[];
+export async function countWhere(ctx: WithDb, statement: string, params: unknown[]): Promise<number> {
+  const [row] = await sql<{ n: number | string }>(ctx.db, statement, params);
   return Number(row?.n ?? 0);
 }
 

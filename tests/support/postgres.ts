@@ -73,6 +73,8 @@ export async function startPostgres(database = 'broadsheet'): Promise<TestPostgr
     server.stderr!.on('data', (b: Buffer) => {
       log += b.toString();
       if (log.includes('database system is ready to accept connections')) resolve();
+      // BROADSHEET_TEST_LOG=1 shows the server's log: a failed statement is printed whole there.
+      if (process.env.BROADSHEET_TEST_LOG) process.stderr.write(b);
     });
     server.once('exit', (code) => reject(new Error(`postgres exited with ${code}: ${log}`)));
   });

@@ -5,7 +5,9 @@ import { randomBytes } from 'node:crypto';
 import { createEngine, type Engine, type EngineOptions } from '../../engine/engine.js';
 import { startHttpServer, type HttpServer } from '../../engine/http/server.js';
 import type { SecretKeyStore } from '../../engine/core/secrets.js';
+import { consoleLogger } from '../../engine/core/console-logger.js';
 import { checkAnswer } from './answer-check.js';
+import { testDatabase, type TestDatabase } from './test-database.js';
 
 export function memoryKeyStore(): SecretKeyStore {
   let key: Buffer | null = randomBytes(32);
@@ -48,6 +50,8 @@ export interface TestServer {
   engine: Engine;
   http: HttpServer;
   dataDir: string;
+  /** The PostgreSQL database when the suite runs there (pass it on to a restart with `keepDataDir`). */
+  database?: TestDatabase;
   ownerKey: string;
   url: string;
   call<T = any>(method: string, path: string, options?: CallOptions): Promise<ApiResponse<T>>;
@@ -72,12 +76,18 @@ export async function startTestServer(
     mail?: EngineOptions['mail'];
     nodeId?: string;
     leaseMs?: number;
+    /** A database to use (another engine's, for engines sharing one); by default the suite's own. */
+    database?: TestDatabase;
   } = {},
 ): Promise<TestServer> {
   const dataDir = opts.dataDir ?? (await mkdtemp(join(tmpdir(), 'broadsheet-test-')));
+  const database = opts.database ?? (await testDatabase());
   // The demo app (110,000 rows) is made only where a test asks for it.
   const engine = await createEngine({
     dataDir,
+    database: database?.url,
+    // BROADSHEET_TEST_LOG=1 shows what the engine logs (an internal error's cause) while a test is looked into.
+    logger: process.env.BROADSHEET_TEST_LOG ? consoleLogger : undefined,
     secretKeys: opts.secretKeys ?? memoryKeyStore(),
     now: opts.now,
     demo: opts.demo ?? false,
@@ -118,6 +128,7 @@ export async function startTestServer(
     engine,
     http,
     dataDir,
+    database,
     ownerKey,
     url: http.url,
     call,
@@ -152,6 +163,7 @@ export async function startTestServer(
       await http.close();
       await engine.close();
       if (!opts.keepDataDir) await rm(dataDir, { recursive: true, force: true });
+      if (!opts.database && !opts.keepDataDir) await database?.drop();
     },
   };
 }

@@ -11,6 +11,7 @@ import { Group, type GroupRow } from './groups.entity.js';
 import { rawPageOf, ListQuery } from '../../core/list-query.js';
 import { withinOrganizations } from '../../core/organization-boundary.js';
 import { refuseGroupJoinBeyondOwn } from '../users/privilege.rules.js';
+import { marks, sql } from '../../core/sql.js';
 
 export const ALL_USERS_GROUP = 'All users';
 
@@ -60,10 +61,11 @@ export const GroupResult = z.object({
 export async function groupDtos(ctx: OpContext, rows: GroupRow[]): Promise<z.output<typeof GroupResult>[]> {
   const ids = rows.map((g) => g.id);
   const counts = ids.length
-    ? ((await ctx.db.query(
-        `SELECT targetId id, COUNT(*) n FROM user_groups WHERE targetId IN (${ids.map(() => '?').join(',')}) GROUP BY targetId`,
+    ? await sql<{ id: string; n: number }>(
+        ctx.db,
+        `SELECT "targetId" AS id, COUNT(*) AS n FROM user_groups WHERE "targetId" IN (${marks(ids)}) GROUP BY "targetId"`,
         ids,
-      )) as { id: string; n: number }[])
+      )
     : [];
   const orgIds = [...new Set(rows.map((g) => g.organizationId).filter((x): x is string => !!x))];
   const orgs = orgIds.length ? await ctx.db.getRepository(Organization).findBy({ id: In(orgIds) }) : [];
@@ -161,7 +163,7 @@ export async function deleteGroups(ctx: OpContext, ids: string[]) {
     refuseIfReferenced(`Group "${g.name}"`, [
       {
         what: 'member(s); remove them first',
-        count: await countWhere(ctx, 'SELECT COUNT(*) n FROM user_groups WHERE targetId = ?', [g.id]),
+        count: await countWhere(ctx, 'SELECT COUNT(*) AS n FROM user_groups WHERE "targetId" = ?', [g.id]),
       },
     ]);
   }

@@ -48,7 +48,7 @@ export const identityProvidersV1 = [
             what: 'organization(s)',
             count: await countWhere(
               ctx,
-              'SELECT COUNT(*) n FROM organizations WHERE identityProviderId = ? OR id IN (SELECT organizationId FROM organization_identity_providers WHERE identityProviderId = ?)',
+              'SELECT COUNT(*) AS n FROM organizations WHERE "identityProviderId" = ? OR id IN (SELECT "organizationId" FROM organization_identity_providers WHERE "identityProviderId" = ?)',
               [p.id, p.id],
             ),
           },

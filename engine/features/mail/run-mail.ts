@@ -1,6 +1,7 @@
 import type { OpContext } from '../../ops/context.js';
 import { OUTBOX_WAITING, type OutboxStatus } from '../../core/enumerations.js';
 import { explainMailError } from './mail-replies.js';
+import { marks, sql } from '../../core/sql.js';
 
 // What a run's mail came to, for the runs list: counts by state and the worst problem in words.
 // Apart from the outbox's own rules so that the runs list can read it without a cycle.
@@ -18,7 +19,7 @@ export interface RunMail {
 interface MailGroup {
   requestId: string;
   status: OutboxStatus;
-  retried: number;
+  retried: number | boolean;
   n: number;
   lastError: string | null;
 }
@@ -28,11 +29,12 @@ export async function runMail(ctx: Pick<OpContext, 'db'>, requestIds: string[]):
   const counts = new Map<string, Record<string, number>>();
   const problems = new Map<string, string>();
   if (!requestIds.length) return { counts, problems };
-  const groups = (await ctx.db.query(
-    `SELECT requestId, status, attempts > 0 AS retried, COUNT(*) AS n, MIN(lastError) AS lastError FROM outbox
-     WHERE requestId IN (${requestIds.map(() => '?').join(',')}) GROUP BY requestId, status, attempts > 0`,
+  const groups = await sql<MailGroup>(
+    ctx.db,
+    `SELECT "requestId", status, attempts > 0 AS retried, COUNT(*) AS n, MIN("lastError") AS "lastError" FROM outbox
+     WHERE "requestId" IN (${marks(requestIds)}) GROUP BY "requestId", status, attempts > 0`,
     requestIds,
-  )) as MailGroup[];
+  );
   for (const g of groups) {
     const mine = counts.get(g.requestId) ?? {};
     mine[g.status] = (mine[g.status] ?? 0) + Number(g.n);

@@ -7,6 +7,7 @@ import { IdentityProvider, OrganizationIdentityProvider } from '../identity-prov
 import { rawPageOf, pageOf, ListQuery, ListSpec } from '../../core/list-query.js';
 import { Resource } from '../resources/resources.entity.js';
 import { resourceDto } from '../resources/resources.rules.js';
+import { sql } from '../../core/sql.js';
 
 export const SORT_ORGANIZATIONS = {
   Name: 'LOWER(o.name)',
@@ -114,11 +115,18 @@ export async function setOrganizationAuthentication(ctx: OpContext, id: string, 
 }
 
 export async function organizationAuthenticationDto(ctx: OpContext, o: OrganizationRow) {
-  const providers = (await ctx.db.query(
-    `SELECT p.id, p.name, p.description, p.isActive, p.createdDate FROM identity_providers p
-     JOIN organization_identity_providers l ON l.identityProviderId = p.id WHERE l.organizationId = ? ORDER BY p.name`,
+  const providers = await sql<{
+    id: string;
+    name: string;
+    description: string | null;
+    isActive: number | boolean;
+    createdDate: string | Date;
+  }>(
+    ctx.db,
+    `SELECT p.id, p.name, p.description, p."isActive", p."createdDate" FROM identity_providers p
+     JOIN organization_identity_providers l ON l."identityProviderId" = p.id WHERE l."organizationId" = ? ORDER BY p.name`,
     [o.id],
-  )) as { id: string; name: string; description: string | null; isActive: number; createdDate: string }[];
+  );
   return {
     id: o.id,
     allowNtlm: o.allowNtlm,
@@ -143,19 +151,19 @@ export async function deleteOrganizations(ctx: OpContext, ids: string[]) {
     refuseIfReferenced(`Organization "${o.displayName}"`, [
       {
         what: 'user(s)',
-        count: await countWhere(ctx, 'SELECT COUNT(*) n FROM user_organizations WHERE targetId = ?', [o.id]),
+        count: await countWhere(ctx, 'SELECT COUNT(*) AS n FROM user_organizations WHERE "targetId" = ?', [o.id]),
       },
       {
         what: 'group(s)',
-        count: await countWhere(ctx, 'SELECT COUNT(*) n FROM groups WHERE organizationId = ?', [o.id]),
+        count: await countWhere(ctx, 'SELECT COUNT(*) AS n FROM groups WHERE "organizationId" = ?', [o.id]),
       },
       {
         what: 'resource(s)',
-        count: await countWhere(ctx, 'SELECT COUNT(*) n FROM resources WHERE organizationId = ?', [o.id]),
+        count: await countWhere(ctx, 'SELECT COUNT(*) AS n FROM resources WHERE "organizationId" = ?', [o.id]),
       },
       {
         what: 'user directory(ies)',
-        count: await countWhere(ctx, 'SELECT COUNT(*) n FROM user_directories WHERE organizationId = ?', [o.id]),
+        count: await countWhere(ctx, 'SELECT COUNT(*) AS n FROM user_directories WHERE "organizationId" = ?', [o.id]),
       },
     ]);
   }

@@ -27,6 +27,7 @@ import { User, UserGroup, UserOrganization, UserRole, type UserRow } from './use
 import { Session } from '../auth/sessions.entity.js';
 import { Invitation } from './invitations.entity.js';
 import { linkedIds, saveUser, userDto, type UserFields } from './users.rules.js';
+import { sql } from '../../core/sql.js';
 
 // Set B's user lifecycle: a change named by its type, the transfer of what a user owns and holds,
 // and invitations by mail whose one-time link sets the password.
@@ -135,8 +136,8 @@ export async function transferUser(ctx: OpContext, id: string, f: z.output<typeo
     if (f.transferContent) {
       for (const table of OWNED) {
         // Counted first: the driver does not answer how many rows an UPDATE changed.
-        content += Number((await m.query(`SELECT COUNT(*) AS n FROM ${table} WHERE createdBy = ?`, [from.id]))[0].n);
-        await m.query(`UPDATE ${table} SET createdBy = ? WHERE createdBy = ?`, [to.id, from.id]);
+        content += Number((await sql(m, `SELECT COUNT(*) AS n FROM ${table} WHERE "createdBy" = ?`, [from.id]))[0].n);
+        await sql(m, `UPDATE ${table} SET "createdBy" = ? WHERE "createdBy" = ?`, [to.id, from.id]);
       }
     }
     if (f.transferPermissions) {
@@ -170,11 +171,14 @@ export async function transferUser(ctx: OpContext, id: string, f: z.output<typeo
             .update(h.id, { memberId: to.id, memberType: 'user', modifiedDate: ctx.now() });
         permissions++;
       }
-      // Task recipient entries: the new user receives what the old one did (unless already named).
-      await m.query("UPDATE OR IGNORE task_recipients SET recipientId = ? WHERE type = 'user' AND recipientId = ?", [
-        to.id,
-        from.id,
-      ]);
+      // Task recipient entries: the new user receives what the old one did (unless already named,
+      // where the old entry stays to go with the old user).
+      await sql(
+        m,
+        `UPDATE task_recipients SET "recipientId" = ? WHERE type = 'user' AND "recipientId" = ?
+         AND NOT EXISTS (SELECT 1 FROM task_recipients x WHERE x."taskId" = task_recipients."taskId" AND x."recipientId" = ?)`,
+        [to.id, from.id, to.id],
+      );
     }
   });
   return { from: from.id, to: to.id, content, permissions };
@@ -225,7 +229,7 @@ async function refuseTransferBeyondRights(ctx: OpContext, from: UserRow, to: Use
     // The creator of a project in permissions mode holds every flag on it.
     const guarded = Number(
       (
-        await ctx.db.query('SELECT COUNT(*) AS n FROM projects WHERE createdBy = ? AND permissionsMode = TRUE', [
+        await sql(ctx.db, 'SELECT COUNT(*) AS n FROM projects WHERE "createdBy" = ? AND "permissionsMode" = TRUE', [
           from.id,
         ])
       )[0].n,

@@ -17,6 +17,7 @@ import { User, UserGroup, UserOrganization, UserRole, type UserKind, type UserRo
 import { runList, ListQuery } from '../../core/list-query.js';
 import { Page } from '../../core/envelope.js';
 import { withinOrganizations } from '../../core/organization-boundary.js';
+import { marks, sql } from '../../core/sql.js';
 
 export const HUB_USERS_ROLE = 'Hub users';
 export const ADMINISTRATOR_ROLE = 'Administrator';
@@ -50,17 +51,17 @@ type Link = Named & { userId: string; kind: 'role' | 'organization' | 'group' };
 /** Users with their roles, organizations and groups, loaded in one query for the whole page (each query is a trip to the database's thread). */
 export async function userDtos(ctx: OpContext, users: UserRow[]) {
   const ids = users.map((u) => u.id);
-  const marks = ids.map(() => '?').join(',');
   const link = (kind: Link['kind'], table: string, target: string, nameExpr: string) =>
-    `SELECT '${kind}' AS kind, l.userId, t.id, ${nameExpr} AS name FROM ${table} l JOIN ${target} t ON t.id = l.targetId WHERE l.userId IN (${marks})`;
+    `SELECT '${kind}' AS kind, l."userId", t.id, ${nameExpr} AS name FROM ${table} l JOIN ${target} t ON t.id = l."targetId" WHERE l."userId" IN (${marks(ids)})`;
   const links = ids.length
-    ? ((await ctx.db.query(
+    ? await sql<Link>(
+        ctx.db,
         `${link('role', 'user_roles', 'roles', 't.name')}
-         UNION ALL ${link('organization', 'user_organizations', 'organizations', 't.displayName')}
+         UNION ALL ${link('organization', 'user_organizations', 'organizations', 't."displayName"')}
          UNION ALL ${link('group', 'user_groups', 'groups', 't.name')}
          ORDER BY name`,
         [...ids, ...ids, ...ids],
-      )) as Link[])
+      )
     : [];
   const of = (kind: Link['kind'], id: string) =>
     links.filter((l) => l.kind === kind && l.userId === id).map(({ id: i, name }) => ({ id: i, name }));
@@ -249,7 +250,7 @@ export async function deleteUser(ctx: OpContext, id: string) {
   // Deleting is the strongest change of access: the same rule as changing a password or status.
   await refuseUserChangeBeyondRights(ctx, target, roleIds, { isActive: !target.isActive });
   const owned = async (table: string) =>
-    countWhere(ctx, `SELECT COUNT(*) AS n FROM ${table} WHERE createdBy = ?`, [id]);
+    countWhere(ctx, `SELECT COUNT(*) AS n FROM ${table} WHERE "createdBy" = ?`, [id]);
   const content = [
     [await owned('projects'), 'project'],
     [await owned('reports'), 'report'],

@@ -21,6 +21,7 @@ import {
 } from '../../hub/hub.entity.js';
 import { occurrencePath, placeOccurrence, removeOccurrence } from '../../hub/hub-storage.js';
 import type { Deliver } from './delivery.js';
+import { insertionOrder, marks, sql } from '../../../core/sql.js';
 
 const KEY_SEPARATOR = '\u001f';
 /** Links made or removed at once: libuv's four threads kept busy, the disk's queue short. */
@@ -51,8 +52,9 @@ export async function publishToHub(
     log(`The hub folder of “${report.name}” no longer exists: its files go to the hub's root`);
   const userVariable = o.hubAuthorizedUserVariable?.trim() || null;
   // A file published before keeps its id (and its created date: the upsert leaves it).
-  const known: { id: string; iterationKey: string; extension: string }[] = await ctx.db.query(
-    'SELECT id, iterationKey, extension FROM hub_files WHERE taskReportId = ?',
+  const known = await sql<{ id: string; iterationKey: string; extension: string }>(
+    ctx.db,
+    'SELECT id, "iterationKey", extension FROM hub_files WHERE "taskReportId" = ?',
     [tr.id],
   );
   const existing = new Map(known.map((f) => [`${f.iterationKey}${KEY_SEPARATOR}${f.extension}`, f.id]));
@@ -117,7 +119,7 @@ export async function publishToHub(
   await ctx.write(() =>
     ctx.db.transaction(async (m) => {
       // A task report pointed at another report since: its files follow (no row changes otherwise).
-      await m.query('UPDATE hub_files SET reportId = ?, reportName = ? WHERE taskReportId = ? AND reportId <> ?', [
+      await sql(m, 'UPDATE hub_files SET "reportId" = ?, "reportName" = ? WHERE "taskReportId" = ? AND "reportId" <> ?', [
         report.id,
         report.name,
         tr.id,
@@ -143,14 +145,15 @@ export async function publishToHub(
         if (links.length) await m.getRepository(HubFileUser).insert(links);
       }
       if (o.maxFileOccurrences > 0) {
-        const over: Pick<HubOccurrenceRow, 'id' | 'fileId' | 'extension'>[] = await m.query(
-          `SELECT id, fileId, extension FROM (SELECT o.id, o.fileId, o.extension, ROW_NUMBER() OVER (PARTITION BY o.fileId ORDER BY o.createdDate DESC, o.rowid DESC) AS n FROM hub_file_occurrences o
-         WHERE o.fileId IN (SELECT id FROM hub_files WHERE taskReportId = ?)) WHERE n > ?`,
+        const over = await sql<Pick<HubOccurrenceRow, 'id' | 'fileId' | 'extension'>>(
+          m,
+          `SELECT id, "fileId", extension FROM (SELECT o.id, o."fileId", o.extension, ROW_NUMBER() OVER (PARTITION BY o."fileId" ORDER BY o."createdDate" DESC, ${insertionOrder(m, 'o')} DESC) AS n FROM hub_file_occurrences o
+         WHERE o."fileId" IN (SELECT id FROM hub_files WHERE "taskReportId" = ?)) AS ranked WHERE n > ?`,
           [tr.id, o.maxFileOccurrences],
         );
         for (let i = 0; i < over.length; i += 500) {
           const ids = over.slice(i, i + 500).map((x) => x.id);
-          await m.query(`DELETE FROM hub_file_occurrences WHERE id IN (${ids.map(() => '?').join(', ')})`, ids);
+          await sql(m, `DELETE FROM hub_file_occurrences WHERE id IN (${marks(ids)})`, ids);
         }
         pruned.push(...over);
       }

@@ -8,6 +8,7 @@ import { Request, type RequestRow } from '../../requests/requests.entity.js';
 import type { DueRow, Scheduled, ScheduleSource } from './schedule-source.js';
 import { UNCLAIMED } from '../../../core/jobs/claims.js';
 import { scheduleOf } from '../../tasks/task-triggers.rules.js';
+import { asTimestamp, sql } from '../../../core/sql.js';
 
 /** How often the wall clock is checked even when nothing is due (a laptop waking from sleep). */
 const CHECK_EVERY_MS = 5_000;
@@ -82,8 +83,9 @@ export class Scheduler {
         db.transaction(async (m) => {
           for (let i = 0; i < changes.length; i += 1000) {
             const chunk = changes.slice(i, i + 1000);
-            await m.query(
-              `UPDATE "${table}" SET "nextFireTime" = v.column2 FROM (VALUES ${chunk.map(() => '(?, ?)').join(', ')}) AS v WHERE "${table}"."id" = v.column1`,
+            await sql(
+              m,
+              `UPDATE "${table}" SET "nextFireTime" = ${asTimestamp(m, 'v.column2')} FROM (VALUES ${chunk.map(() => '(?, ?)').join(', ')}) AS v WHERE "${table}"."id" = v.column1`,
               chunk.flatMap((c) => [c.id, c.next && sqliteText(c.next)]),
             );
           }
