@@ -7,7 +7,7 @@ import { SCHEMA_SNAPSHOT } from './migrations/schema-snapshot.generated.js';
 import { MIGRATIONS } from './migrations/index.js';
 import { POSTGRES_MIGRATIONS } from './migrations/postgres/index.js';
 import { SecretBox, type SecretKeyStore } from './core/secrets.js';
-import { UPLOADS_DIR } from './ops/receive-upload.js';
+import { uploadsDirOf } from './ops/receive-upload.js';
 import {
   Dispatcher,
   buildCatalogue,
@@ -17,6 +17,7 @@ import {
   type RawInput,
 } from './ops/dispatch.js';
 import { WriteQueues, MAIN_STORE } from './core/write-queue.js';
+import { advisoryStoreLock } from './core/store-lock.js';
 import { SignInGuard } from './core/throttle.js';
 import { rememberedCredential, resolveCredential } from './features/auth/principal.js';
 import type { EngineEvent, EngineServices, Logger, OpContext } from './ops/context.js';
@@ -156,9 +157,12 @@ async function startEngine(options: EngineOptions): Promise<Engine> {
   await chmod(options.dataDir, 0o700);
   await removeBackupLeftovers(options.dataDir);
   // Uploads live only while their operation runs: any left here were cut off by a crash.
-  await rm(join(options.dataDir, UPLOADS_DIR), { recursive: true, force: true });
-  for (const sub of ['files', 'logs', 'apps', UPLOADS_DIR])
+  // Servers sharing the folder (one PostgreSQL database) each empty only their own.
+  const uploadsDir = uploadsDirOf(options.dataDir, options.database ? (options.nodeId ?? 'local') : undefined);
+  await rm(uploadsDir, { recursive: true, force: true });
+  for (const sub of ['files', 'logs', 'apps'])
     await mkdir(join(options.dataDir, sub), { recursive: true, mode: 0o700 });
+  await mkdir(uploadsDir, { recursive: true, mode: 0o700 });
   const db: DataSource = options.database
     ? await openPostgres(options.database, { entities: ENTITIES, migrations: POSTGRES_MIGRATIONS })
     : await openDatabase(options.dataDir, {
@@ -168,7 +172,7 @@ async function startEngine(options: EngineOptions): Promise<Engine> {
         snapshot: SCHEMA_SNAPSHOT,
       });
   if (!options.database) await chmod(join(options.dataDir, DB_FILE), 0o600);
-  await removeUnfinishedImports(db);
+  await removeUnfinishedImports(db, (options.now ?? (() => new Date()))());
   const log = options.logger ?? silentLogger;
   const listeners = new Set<(event: EngineEvent) => void>();
   const emit = (event: EngineEvent) => {
@@ -184,7 +188,7 @@ async function startEngine(options: EngineOptions): Promise<Engine> {
         log.error('Tasks listening to a reload could not be queued', { error: (e as Error).message }),
       );
   });
-  const queues = new WriteQueues();
+  const queues = new WriteQueues(options.database ? advisoryStoreLock(db) : undefined);
   const catalogue = buildCatalogue(OPERATIONS);
   const clock = options.now ?? (() => new Date());
   const ms = () => clock().getTime();
@@ -195,6 +199,7 @@ async function startEngine(options: EngineOptions): Promise<Engine> {
     log,
     emit,
     dataDir: options.dataDir,
+    uploadsDir,
     signInThrottle: new SignInGuard(ms),
     write: (fn) => queues.run(MAIN_STORE, fn),
     callableOperations: (p) => [...catalogue.values()].filter((op) => permits(p, op.permission)).map((op) => op.id),
@@ -241,7 +246,8 @@ async function startEngine(options: EngineOptions): Promise<Engine> {
     log.error('Operation failed', { op: id, error: e instanceof Error ? e.message : String(e) });
     return { status: 500, envelope: failure('Internal error; the log has the details') };
   };
-  const firstStart = await ensureFirstStart(services, options.ownerEmail);
+  // Under the write lock: servers starting together on one database make one owner between them.
+  const firstStart = await services.write(() => ensureFirstStart(services, options.ownerEmail));
   // Work a crash or a dead engine cut off is recovered first; then the queues and the schedules go on.
   await runner.start();
   await outbox.start();

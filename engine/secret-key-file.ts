@@ -9,7 +9,7 @@ export const SECRET_KEY_FILE_ENV = 'BROADSHEET_SECRET_KEY_FILE';
  * `--secret-key-file` says (outside the data folder, so a copy of the folder decrypts nothing).
  * A key others may read is refused at start: it would protect nothing.
  */
-export function fileKeyStore(file: string): SecretKeyStore {
+export function fileKeyStore(file: string, options: { shared?: boolean } = {}): SecretKeyStore {
   return {
     load: async () => {
       let mode: number;
@@ -27,6 +27,14 @@ export function fileKeyStore(file: string): SecretKeyStore {
       return Buffer.from((await readFile(file, 'utf8')).trim(), 'base64');
     },
     save: async (key) => {
+      if (options.shared) {
+        // Servers on one database share one key: the first to start makes it, the others keep theirs
+        // unsaved and read the first one's (`SecretBox.open` reads it back).
+        await writeFile(file, key.toString('base64'), { mode: 0o600, flag: 'wx' }).catch((e: NodeJS.ErrnoException) => {
+          if (e.code !== 'EEXIST') throw e;
+        });
+        return;
+      }
       // Replaced whole or not at all (a restore may bring a key back): written aside, then renamed over.
       const next = `${file}.new`;
       await writeFile(next, key.toString('base64'), { mode: 0o600 });

@@ -1,37 +1,29 @@
 import { chmod, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import { parseArgs } from 'node:util';
 import { createEngine } from './engine.js';
 import { startHttpServer } from './http/server.js';
 import { buildCatalogue } from './ops/dispatch.js';
 import { OPERATIONS } from './catalogue.js';
 import { consoleLogger } from './core/console-logger.js';
-import { fileKeyStore, SECRET_KEY_FILE_ENV } from './secret-key-file.js';
+import { fileKeyStore } from './secret-key-file.js';
+import { serveSettings } from './serve-settings.js';
+
+/** A database URL as it may be printed: without its password. */
+const redactedUrl = (url: string) => url.replace(/\/\/([^:@/]+):[^@/]*@/, '//$1:***@');
 
 async function main() {
   // Everything this process writes (database, keys, generated files) is readable by its owner only.
   process.umask(0o077);
-  const { values } = parseArgs({
-    options: {
-      'data-dir': { type: 'string', default: '.data' },
-      port: { type: 'string', default: '5123' },
-      host: { type: 'string', default: '127.0.0.1' },
-      'owner-email': { type: 'string', default: 'owner@localhost' },
-      'allowed-host': { type: 'string', multiple: true },
-      'secret-key-file': { type: 'string' },
-    },
-  });
-  const dataDir = resolve(values['data-dir']!);
-  const port = Number(values.port);
-  if (!Number.isInteger(port) || port < 0 || port > 65535)
-    throw new Error(`--port must be 0..65535, got ${values.port}`);
-  // Outside the data folder when asked: a copy of the folder (a backup, a stolen disk image) then decrypts nothing.
+  const settings = serveSettings(process.argv.slice(2), process.env);
+  const { dataDir, port } = settings;
   let listening = (): void => undefined;
-  const keyFile = resolve(values['secret-key-file'] ?? process.env[SECRET_KEY_FILE_ENV] ?? join(dataDir, 'secret.key'));
   const started = createEngine({
     dataDir,
-    secretKeys: fileKeyStore(keyFile),
-    ownerEmail: values['owner-email'],
+    database: settings.database,
+    nodeId: settings.nodeId,
+    // Servers on one database share one key (made by the first to start, never replaced).
+    secretKeys: fileKeyStore(settings.secretKeyFile, { shared: !!settings.database }),
+    ownerEmail: settings.ownerEmail,
     logger: consoleLogger,
     release: process.env.npm_package_version,
     demoAfter: new Promise<void>((resolve) => (listening = resolve)),
@@ -42,9 +34,9 @@ async function main() {
   const server = await startHttpServer(
     { catalogue: buildCatalogue(OPERATIONS), started },
     {
-      host: values.host,
+      host: settings.host,
       port,
-      allowedHosts: values['allowed-host'],
+      allowedHosts: settings.allowedHosts,
       rendererDir: resolve(__dirname, '..', 'renderer'),
       version: process.env.npm_package_version,
     },
@@ -64,7 +56,10 @@ async function main() {
   // Listening for the stop before saying it serves: whoever acts on that line can stop it cleanly.
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);
-  console.log(`Broadsheet is serving ${server.url} (data in ${dataDir})`);
+  const where = settings.database
+    ? `database ${redactedUrl(settings.database)}, files in ${dataDir}, node ${settings.nodeId}`
+    : `data in ${dataDir}`;
+  console.log(`Broadsheet is serving ${server.url} (${where})`);
   listening();
 }
 

@@ -1,4 +1,4 @@
-import type { EntitySchema, SelectQueryBuilder, ObjectLiteral } from 'typeorm';
+import type { DataSource, EntitySchema, SelectQueryBuilder, ObjectLiteral } from 'typeorm';
 import { badInput, type FieldError } from './errors.js';
 import { Page } from './envelope.js';
 import { isGuid } from './validation.js';
@@ -10,6 +10,8 @@ export interface SqlCondition {
   params: Record<string, unknown>;
 }
 type Column = string;
+/** A sort expression that differs between SQLite and PostgreSQL, made for the query's database. */
+export type DialectColumn = (db: DataSource) => string;
 type CustomFilter<V> = (value: V, param: string) => SqlCondition;
 
 /**
@@ -18,7 +20,7 @@ type CustomFilter<V> = (value: V, param: string) => SqlCondition;
  * a bound condition for filters that are not a plain column.
  */
 export interface ListSpec {
-  sort: Record<string, Column>;
+  sort: Record<string, Column | DialectColumn>;
   defaultSort?: { by: string; direction: 'asc' | 'desc' };
   /** Text filters: `name=x` (contains) or `name[op]=x`, op in contains|equals|startswith|endswith; case-insensitive. */
   text?: Record<string, Column>;
@@ -186,7 +188,10 @@ function sortAndPage<T extends ObjectLiteral>(
   tieBreak: string,
 ) {
   const dir = q.sortDirection === 'desc' ? 'DESC' : 'ASC';
-  if (q.sortBy) qb.orderBy(spec.sort[q.sortBy], dir);
+  const by = q.sortBy ? spec.sort[q.sortBy] : undefined;
+  // Empty values sort as the smallest, as SQLite sorts them (PostgreSQL would take them as the largest).
+  const nulls = qb.connection.options.type === 'postgres' ? (dir === 'ASC' ? 'NULLS FIRST' : 'NULLS LAST') : undefined;
+  if (by) qb.orderBy(typeof by === 'function' ? by(qb.connection) : by, dir, nulls);
   qb.addOrderBy(tieBreak, dir);
   if (!q.getAll) qb.offset((q.page - 1) * q.pageSize).limit(q.pageSize);
 }

@@ -17,6 +17,8 @@ export class SecretBox {
     if (!key) {
       key = randomBytes(32);
       await store.save(key);
+      // Servers starting together on one shared key file: the key that was kept is the one to use.
+      key = (await store.load()) ?? key;
     }
     if (key.length !== 32) throw new Error('The secrets key must be 32 bytes');
     return new SecretBox(key);

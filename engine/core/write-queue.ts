@@ -1,3 +1,5 @@
+import type { StoreLock } from './store-lock.js';
+
 /**
  * One queue of writes per store. The main database has one writer (SQLite), so its writes run one
  * at a time; an analytics app's data file is another store with its own queue, so a long import
@@ -7,9 +9,14 @@
 export class WriteQueues {
   private readonly tails = new Map<string, Promise<unknown>>();
 
+  /** `across` holds other engines off a store while this one writes (servers sharing PostgreSQL). */
+  constructor(private readonly across?: StoreLock) {}
+
   run<T>(store: string, fn: () => Promise<T>): Promise<T> {
     const tail = this.tails.get(store) ?? Promise.resolve();
-    const run = tail.then(fn, fn);
+    const across = this.across;
+    const write = across ? () => across(store, fn) : fn;
+    const run = tail.then(write, write);
     const settled = run.then(
       () => undefined,
       () => undefined,

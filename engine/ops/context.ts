@@ -41,6 +41,8 @@ export interface EngineServices {
   log: Logger;
   emit: (event: EngineEvent) => void;
   dataDir: string;
+  /** Where this engine's uploads wait while their operation runs (its own when servers share the folder). */
+  uploadsDir: string;
   /** Growing delays after failed sign-ins: per account at an address, per address, per account elsewhere. */
   signInThrottle: SignInGuard;
   /** Queues writes per store; `write` runs one write on the main database's queue. */

@@ -154,7 +154,7 @@ export class Dispatcher {
         throw badInput(`Send the file itself as the request body (${op.http.method} ${op.http.path})`, [
           { field: 'body', message: 'is the file, sent as application/octet-stream' },
         ]);
-      parsed.upload = await receiveUpload(this.services.dataDir, options.upload, bodyLimitOf(op));
+      parsed.upload = await receiveUpload(this.services.uploadsDir, options.upload, bodyLimitOf(op));
     }
     try {
       return await this.handle(op, input, options, principal, parsed, unchanged);

@@ -13,8 +13,14 @@ export interface UploadedFile {
   size: number;
 }
 
-/** Where uploads wait while their operation runs; emptied at each start (a crash can leave one). */
+/**
+ * Where uploads wait while their operation runs, in the data folder; emptied at each start (a crash
+ * can leave one). Servers sharing a folder each have a folder of their own in it (`uploadsDirOf`).
+ */
 export const UPLOADS_DIR = 'uploads';
+
+export const uploadsDirOf = (dataDir: string, sharedBy?: string) =>
+  sharedBy ? join(dataDir, UPLOADS_DIR, sharedBy) : join(dataDir, UPLOADS_DIR);
 
 const tooLarge = (limit: number) =>
   new EngineError(413, `The file is larger than the ${Math.floor(limit / 1024 / 1024)} MiB this operation takes`, [
@@ -25,8 +31,8 @@ const tooLarge = (limit: number) =>
  * Writes an upload to a file of its own as it arrives (a stream from HTTP, bytes from IPC), never
  * holding it whole in memory, and refuses it past `limit` bytes. The caller removes the file.
  */
-export async function receiveUpload(dataDir: string, source: Readable | Buffer, limit: number): Promise<UploadedFile> {
-  const path = join(dataDir, UPLOADS_DIR, `${randomUUID()}.upload`);
+export async function receiveUpload(folder: string, source: Readable | Buffer, limit: number): Promise<UploadedFile> {
+  const path = join(folder, `${randomUUID()}.upload`);
   if (Buffer.isBuffer(source)) {
     if (source.length > limit) throw tooLarge(limit);
     await writeFile(path, source, { mode: 0o600 });

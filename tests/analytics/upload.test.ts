@@ -134,13 +134,15 @@ describe(covers('imports sent as the file itself', 'app.analytics.upload', 'app.
     const dir = await mkdtemp(join(tmpdir(), 'bs-upload-'));
     try {
       await mkdir(join(dir, UPLOADS_DIR));
-      await expect(receiveUpload(dir, csvStream(100_000), 64 * 1024)).rejects.toMatchObject({
+      await expect(receiveUpload(join(dir, UPLOADS_DIR), csvStream(100_000), 64 * 1024)).rejects.toMatchObject({
         status: 413,
         details: [{ field: 'body', message: expect.stringMatching(/is larger than/) }],
       });
-      await expect(receiveUpload(dir, Buffer.alloc(64 * 1024 + 1), 64 * 1024)).rejects.toMatchObject({ status: 413 });
+      await expect(receiveUpload(join(dir, UPLOADS_DIR), Buffer.alloc(64 * 1024 + 1), 64 * 1024)).rejects.toMatchObject(
+        { status: 413 },
+      );
       expect(await readdir(join(dir, UPLOADS_DIR))).toEqual([]);
-      const kept = await receiveUpload(dir, csvStream(100), 64 * 1024);
+      const kept = await receiveUpload(join(dir, UPLOADS_DIR), csvStream(100), 64 * 1024);
       expect(kept.size).toBeGreaterThan(500);
     } finally {
       await rm(dir, { recursive: true, force: true });

@@ -11,6 +11,7 @@ import { waitForRequest } from '../support/requests.js';
 import { pdfPages, zipEntries } from '../support/read-back.js';
 import { covers } from '../support/covers.js';
 import { demoSalesByRegion } from '../support/demo-figures.js';
+import { sql } from '../../engine/core/sql.js';
 
 let s: TestServer;
 let report: { id: string; projectId: string; connectionId: string };
@@ -188,7 +189,7 @@ describe(
       for (const r of regions.slice(0, 2)) {
         const u = await signedInUserWith(s, HUB_READER, `region-${r.toLowerCase()}`);
         // The user's address is what the variable evaluates to for their region.
-        await s.engine.services.db.query('UPDATE users SET email = ? WHERE id = ?', [
+        await sql(s.engine.services.db, 'UPDATE users SET email = ? WHERE id = ?', [
           `${r.toLowerCase()}@regions.test`,
           u.userId,
         ]);

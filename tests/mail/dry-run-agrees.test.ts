@@ -9,6 +9,7 @@ import type { TestSmtp } from '../support/smtp.js';
 import { waitForRequest } from '../support/requests.js';
 import { covers } from '../support/covers.js';
 import { startMailing } from '../support/outbox.js';
+import { sql } from '../../engine/core/sql.js';
 
 let s: TestServer;
 let f: Fixtures;
@@ -103,9 +104,11 @@ describe(covers('the dry run agrees with the run', 'app.tasks.dryRun', 'v2.reque
         .map((r: { email: string }) => r.email.toLowerCase())
         .sort();
       const run = await waitForRequest(s, (await s.ok('POST', `/api/v2/requests/${task}/run`)).id);
-      const rows: { to: string }[] = await s.engine.services.db.query('SELECT "to" FROM outbox WHERE requestId = ?', [
-        run.id,
-      ]);
+      const rows: { to: string }[] = await sql<{ to: string }>(
+        s.engine.services.db,
+        'SELECT "to" FROM outbox WHERE "requestId" = ?',
+        [run.id],
+      );
       const mailed = [...new Set(rows.flatMap((r) => JSON.parse(r.to) as string[]).map((a) => a.toLowerCase()))].sort();
       expect({ case: n, mailed }).toEqual({ case: n, mailed: promised });
       reached += mailed.length;

@@ -11,6 +11,7 @@ import { pdfPages } from '../support/read-back.js';
 import { demoSalesByRegion } from '../support/demo-figures.js';
 import { covers } from '../support/covers.js';
 import { until } from '../support/until.js';
+import { sql } from '../../engine/core/sql.js';
 
 let s: TestServer;
 let smtp: TestSmtp;
@@ -55,7 +56,9 @@ beforeAll(async () => {
   chartId = meta.charts.find((c) => c.name === 'Sales by region')!.id;
   const region = meta.fields.find((f) => f.name === 'Region')!;
   reader = await signedInUserWith(s, HUB_USER, 'subscriber');
-  readerEmail = (await s.engine.services.db.query('SELECT email FROM users WHERE id = ?', [reader.userId]))[0].email;
+  readerEmail = (
+    await sql<{ email: string }>(s.engine.services.db, 'SELECT email FROM users WHERE id = ?', [reader.userId])
+  )[0].email;
   // Published to the reader through the hub, filtered to the first two regions.
   const filter = await s.ok('POST', '/api/v2/filters', { name: 'Two regions', projectID: report.projectId });
   await s.ok('PUT', `/api/v2/filters/${filter.id}/fields`, {
@@ -231,8 +234,9 @@ describe(
 
     it("takes a bookmark of the app as the filter: its selections apply under the subscriber's own, and the filter is answered as given", async () => {
       const [first, second] = regions;
-      const [{ id: appRowId }] = await s.engine.services.db.query(
-        "SELECT id FROM analytics_apps WHERE appId = 'sales-demo'",
+      const [{ id: appRowId }] = await sql<{ id: string }>(
+        s.engine.services.db,
+        'SELECT id FROM analytics_apps WHERE "appId" = \'sales-demo\'',
       );
       const bookmark = await s.ok('POST', `/api/app/analytics/${appRowId}/bookmarks`, {
         name: 'First region',

@@ -13,6 +13,7 @@ import { startSftp, type TestSftp } from '../support/sftp.js';
 import { closedPort } from '../support/smtp.js';
 import { waitForRequest } from '../support/requests.js';
 import { covers } from '../support/covers.js';
+import { sql } from '../../engine/core/sql.js';
 
 let s: TestServer;
 let ftp: TestFtp;
@@ -142,7 +143,7 @@ describe(
       expect(done.status).toBe('completed');
       expect(Buffer.compare(await readFile(join(base, 'daily', done.files[0].name)), made)).toBe(0);
       // Another key offered by the same address is refused before anything is sent, naming the host.
-      await s.engine.services.db.query('UPDATE storage_services SET hostKey = ? WHERE id = ?', [
+      await sql(s.engine.services.db, 'UPDATE storage_services SET "hostKey" = ? WHERE id = ?', [
         'SHA256:somebody-else',
         svc.id,
       ]);

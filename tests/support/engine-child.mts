@@ -7,6 +7,7 @@ import { Request } from '../../engine/features/requests/requests.entity.js';
 const key = Buffer.from(process.env.BROADSHEET_TEST_KEY ?? '', 'hex');
 const engine = await createEngine({
   dataDir: process.env.BROADSHEET_TEST_DATA ?? '',
+  database: process.env.BROADSHEET_TEST_DATABASE || undefined,
   secretKeys: { load: async () => key, save: async () => {} },
   demo: false,
   mail: process.env.BROADSHEET_TEST_MAIL_FAST ? { baseDelayMs: 20, maxDelayMs: 200 } : undefined,

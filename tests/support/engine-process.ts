@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { folderDatabaseUrl } from './test-database.js';
 
 /** An engine in its own process (engine-child.mts), to be killed with SIGKILL as a crash would. */
 export interface EngineProcess {
@@ -21,6 +22,8 @@ export function startEngineProcess(dataDir: string, key: Buffer, env: Record<str
       TMPDIR: childTmp,
       BROADSHEET_TEST_DATA: dataDir,
       BROADSHEET_TEST_KEY: key.toString('hex'),
+      // On PostgreSQL, the database the folder's engine in this process opened.
+      BROADSHEET_TEST_DATABASE: folderDatabaseUrl(dataDir) ?? '',
       ...env,
     },
     stdio: ['ignore', 'pipe', 'inherit'],

@@ -15,7 +15,8 @@ declare module 'vitest' {
 
 export interface TestDatabase {
   url: string;
-  drop(): Promise<void>;
+  /** Lets it go: dropped once no engine uses it, unless its folder is kept for a later engine. */
+  drop(keep?: boolean): Promise<void>;
 }
 
 export const postgresSocket = (): string => {
@@ -40,14 +41,38 @@ async function onCluster<T>(socketDir: string, work: (client: pg.Client) => Prom
   }
 }
 
-/** A fresh database for one test engine when the suite runs on PostgreSQL; undefined on SQLite. */
-export async function testDatabase(): Promise<TestDatabase | undefined> {
+/**
+ * The databases of data folders, so that what shares a folder on SQLite shares a database here: an
+ * engine restarted on its folder, two engines on one folder, an engine in a child process. Dropped
+ * when the last engine using it lets it go.
+ */
+const byFolder = new Map<string, { database: TestDatabase; users: number }>();
+
+/** The database of a data folder when the suite runs on PostgreSQL (made at first); undefined on SQLite. */
+export async function testDatabase(dataDir: string): Promise<TestDatabase | undefined> {
   const socketDir = postgresSocket();
   if (!socketDir) return undefined;
+  const known = byFolder.get(dataDir);
+  if (known) {
+    known.users++;
+    return known.database;
+  }
   const name = `bs_${randomBytes(6).toString('hex')}`;
   await onCluster(socketDir, (c) => c.query(`CREATE DATABASE ${name}`));
-  return {
-    url: postgresUrl(socketDir, name),
-    drop: () => onCluster(socketDir, (c) => c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)).then(() => {}),
+  const entry = {
+    users: 1,
+    database: {
+      url: postgresUrl(socketDir, name),
+      async drop(keep = false) {
+        if (--entry.users > 0 || keep) return;
+        byFolder.delete(dataDir);
+        await onCluster(socketDir, (c) => c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`));
+      },
+    },
   };
+  byFolder.set(dataDir, entry);
+  return entry.database;
 }
+
+/** The URL of the database a folder's engine uses, for an engine in a child process (none on SQLite). */
+export const folderDatabaseUrl = (dataDir: string): string | undefined => byFolder.get(dataDir)?.database.url;

@@ -81,7 +81,7 @@ export async function startTestServer(
   } = {},
 ): Promise<TestServer> {
   const dataDir = opts.dataDir ?? (await mkdtemp(join(tmpdir(), 'broadsheet-test-')));
-  const database = opts.database ?? (await testDatabase());
+  const database = opts.database ?? (await testDatabase(dataDir));
   // The demo app (110,000 rows) is made only where a test asks for it.
   const engine = await createEngine({
     dataDir,
@@ -163,7 +163,8 @@ export async function startTestServer(
       await http.close();
       await engine.close();
       if (!opts.keepDataDir) await rm(dataDir, { recursive: true, force: true });
-      if (!opts.database && !opts.keepDataDir) await database?.drop();
+      // A folder kept for a later engine keeps its database too (dropped with that engine's stop).
+      if (!opts.database) await database?.drop(opts.keepDataDir);
     },
   };
 }

@@ -19,6 +19,7 @@ import { covers } from '../support/covers.js';
 import { startSmtp, type TestSmtp } from '../support/smtp.js';
 import { until } from '../support/until.js';
 import { outboxIdle } from '../support/outbox.js';
+import { sql } from '../../engine/core/sql.js';
 
 const PEOPLE: Person[] = Array.from({ length: 1000 }, (_, i) => {
   const n = String(i + 1).padStart(4, '0');
@@ -58,11 +59,17 @@ const settings = (over: Record<string, unknown> = {}) => ({
 const sync = () => s.ok('POST', `/api/app/user-directories/${directoryId}/sync`);
 const db = () => s.engine.services.db;
 const userByEmail = async (email: string) =>
-  (await db().query('SELECT id, email, isActive, firstName, directoryKey FROM users WHERE email = ?', [email]))[0];
+  (
+    await sql<{ id: string; email: string; isActive: boolean | number; firstName: string; directoryKey: string }>(
+      db(),
+      'SELECT id, email, "isActive", "firstName", "directoryKey" FROM users WHERE email = ?',
+      [email],
+    )
+  ).map((u) => ({ ...u, isActive: Number(u.isActive) }))[0];
 const memberCount = async (group: string) =>
   Number(
     (
-      await db().query('SELECT COUNT(*) AS n FROM user_groups l JOIN groups g ON g.id = l.targetId WHERE g.name = ?', [
+      await sql(db(), 'SELECT COUNT(*) AS n FROM user_groups l JOIN groups g ON g.id = l."targetId" WHERE g.name = ?', [
         group,
       ])
     )[0].n,
@@ -152,7 +159,7 @@ describe(
       // person0002 was in team02 (by removal from the directory, their entry went from the group's view too).
       expect(await memberCount('team01')).toBe(49);
       // The deactivated user is still there: what they own stays.
-      expect((await db().query('SELECT COUNT(*) AS n FROM users WHERE id = ?', [before.id]))[0].n).toBe(1);
+      expect((await sql(db(), 'SELECT COUNT(*) AS n FROM users WHERE id = ?', [before.id]))[0].n).toBe(1);
     });
 
     it('lets its people sign in with their directory password, asked of the directory each time', async () => {
@@ -238,7 +245,9 @@ describe(
         settings({ synchronization: 'Hourly', frequencyTime: '00:15', timeZone: 'UTC', password: null }),
       );
       const count = async () =>
-        (await db().query('SELECT COUNT(*) AS n FROM directory_syncs WHERE directoryId = ?', [directoryId]))[0].n;
+        Number(
+          (await sql(db(), 'SELECT COUNT(*) AS n FROM directory_syncs WHERE "directoryId" = ?', [directoryId]))[0].n,
+        );
       const before = await count();
       // Nothing is due right after saving: the stored next fire time is the next :15.
       await s.engine.scheduler.tick();
@@ -247,7 +256,8 @@ describe(
       expect(new Date(status.nextSync).getUTCMinutes()).toBe(15);
       expect(new Date(status.nextSync).getTime()).toBeGreaterThan(Date.now());
       // The machine slept through two slots: the latest runs once, as a scheduled sync (a catch-up).
-      await db().query("UPDATE user_directories SET nextFireTime = datetime('now', '-2 hours') WHERE id = ?", [
+      await sql(db(), 'UPDATE user_directories SET "nextFireTime" = ? WHERE id = ?', [
+        new Date(Date.now() - 2 * 3600_000).toISOString(),
         directoryId,
       ]);
       await s.engine.scheduler.tick();

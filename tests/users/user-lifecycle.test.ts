@@ -7,6 +7,7 @@ import { startTestServer, signedInUserWith, defaults, type TestServer } from '..
 import { startSmtp, type TestSmtp } from '../support/smtp.js';
 import { covers } from '../support/covers.js';
 import { until } from '../support/until.js';
+import { sql } from '../../engine/core/sql.js';
 
 let s: TestServer;
 let smtp: TestSmtp;
@@ -102,8 +103,9 @@ describe(
         ).status,
       ).toBe(200);
       expect((await login('ivy@example.com', 'ivy-password-1')).status).toBe(200);
-      const [named] = await s.engine.services.db.query(
-        "SELECT firstName, lastName FROM users WHERE email = 'ivy@example.com'",
+      const [named] = await sql(
+        s.engine.services.db,
+        'SELECT "firstName", "lastName" FROM users WHERE email = \'ivy@example.com\'',
       );
       expect(named).toEqual({ firstName: 'Ivy', lastName: 'Ivanova' });
       const used = (await s.call('POST', '/api/app/invitations/check', { token: null, body: { token } })).body.data;
@@ -121,7 +123,7 @@ describe(
       expect(fields(again)).toEqual(['body.token']);
       expect((await login('ivy@example.com', 'taken-over-1')).status).toBe(401);
       // An expired link.
-      await s.engine.services.db.query("UPDATE invitations SET expiresAt = '2000-01-01 00:00:00.000'");
+      await sql(s.engine.services.db, 'UPDATE invitations SET "expiresAt" = ?', [new Date('2000-01-01T00:00:00Z')]);
       const late = await s.call('POST', '/api/app/invitations/accept', {
         token: null,
         body: { token: tokenFor('igor@example.com'), password: 'igor-password-1' },
@@ -216,10 +218,10 @@ describe(
       expect((await s.ok('DELETE', `/api/v2/users/${leaving.userId}`)).deleted).toBe(1);
 
       const db = s.engine.services.db;
-      expect((await db.query('SELECT createdBy FROM projects WHERE id = ?', [project.id]))[0].createdBy).toBe(
+      expect((await sql(db, 'SELECT "createdBy" FROM projects WHERE id = ?', [project.id]))[0].createdBy).toBe(
         staying.userId,
       );
-      expect((await db.query('SELECT createdBy FROM reports WHERE id = ?', [report.id]))[0].createdBy).toBe(
+      expect((await sql(db, 'SELECT "createdBy" FROM reports WHERE id = ?', [report.id]))[0].createdBy).toBe(
         staying.userId,
       );
       const held = await s.ok('GET', `/api/app/reports/${report.id}/permissions`);

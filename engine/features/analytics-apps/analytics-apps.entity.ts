@@ -96,6 +96,6 @@ export const OrganizationAnalyticsApp = new EntitySchema<OrganizationAnalyticsAp
 boundByOrganization(
   AnalyticsApp,
   (x) =>
-    `${x}.organizationId IN (:...orgs) OR ${x}.id IN (SELECT bo.analyticsAppId FROM organization_analytics_apps bo WHERE bo.organizationId IN (:...orgs))` +
-    ` OR (${x}.organizationId IS NULL AND ${x}.id NOT IN (SELECT bn.analyticsAppId FROM organization_analytics_apps bn))`,
+    `${x}."organizationId" IN (:...orgs) OR ${x}.id IN (SELECT bo."analyticsAppId" FROM organization_analytics_apps bo WHERE bo."organizationId" IN (:...orgs))` +
+    ` OR (${x}."organizationId" IS NULL AND ${x}.id NOT IN (SELECT bn."analyticsAppId" FROM organization_analytics_apps bn))`,
 );

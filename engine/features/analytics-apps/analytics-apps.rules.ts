@@ -70,12 +70,12 @@ export const LIST_ANALYTICS_APPS: ListSpec = {
   sort: {
     Name: 'LOWER(a.name)',
     Stream: 'LOWER(a.stream)',
-    FolderPath: 'LOWER(a.folderPath)',
-    MashupTemplate: 'LOWER(a.mashupTemplate)',
+    FolderPath: 'LOWER(a."folderPath")',
+    MashupTemplate: 'LOWER(a."mashupTemplate")',
   },
   defaultSort: { by: 'Name', direction: 'asc' },
-  text: { name: 'a.name', stream: 'a.stream', mashup_template: 'a.mashupTemplate' },
-  uuid: { folder_id: 'a.folderId' },
+  text: { name: 'a.name', stream: 'a.stream', mashup_template: 'a."mashupTemplate"' },
+  uuid: { folder_id: 'a."folderId"' },
 };
 
 export function analyticsAppDto(a: AnalyticsAppRow) {
@@ -182,7 +182,7 @@ export async function appsInFolder(
     AnalyticsApp,
     'a',
   ).orderBy('LOWER(a.name)', 'ASC');
-  if (folder) qb.andWhere('a.folderId = :folder', { folder });
+  if (folder) qb.andWhere('a."folderId" = :folder', { folder });
   if (query.name)
     qb.andWhere("LOWER(a.name) LIKE :name ESCAPE '\\'", {
       name: `%${query.name.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`,
@@ -211,7 +211,7 @@ export async function listOrganizationApps(ctx: OpContext, organizationId: strin
   const qb = ctx.db
     .getRepository(AnalyticsApp)
     .createQueryBuilder('a')
-    .where('a.id IN (SELECT analyticsAppId FROM organization_analytics_apps WHERE organizationId = :org)', {
+    .where('a.id IN (SELECT "analyticsAppId" FROM organization_analytics_apps WHERE "organizationId" = :org)', {
       org: organizationId,
     });
   return pageOf(qb, spec, list, 'a.id', analyticsAppDto);

@@ -15,16 +15,16 @@ export const LIST_API_KEYS: ListSpec = {
   sort: {
     name: 'LOWER(k.name)',
     description: 'LOWER(k.description)',
-    expiryDate: 'k.expiryDate',
-    createdDate: 'k.createdDate',
-    lastUsedDate: 'k.lastUsedDate',
+    expiryDate: 'k."expiryDate"',
+    createdDate: 'k."createdDate"',
+    lastUsedDate: 'k."lastUsedDate"',
   },
   defaultSort: { by: 'createdDate', direction: 'desc' },
   text: { name: 'k.name', description: 'k.description' },
   bool: {
     // Compared in SQL with the clock's now, bound as a parameter in SQLite's datetime text form.
     expired: (value, p) => ({
-      sql: value ? `k.expiryDate <= :${p}` : `k.expiryDate > :${p}`,
+      sql: value ? `k."expiryDate" <= :${p}` : `k."expiryDate" > :${p}`,
       params: { [p]: sqliteNow() },
     }),
   },
@@ -117,7 +117,7 @@ export async function listOwnApiKeys(ctx: OpContext, list: ListQuery) {
     ctx.db
       .getRepository(ApiKey)
       .createQueryBuilder('k')
-      .where('k.userId = :me', { me: me(ctx).user.id }),
+      .where('k."userId" = :me', { me: me(ctx).user.id }),
     LIST_API_KEYS,
     list,
     'k.id',

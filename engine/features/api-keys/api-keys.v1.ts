@@ -18,7 +18,7 @@ import { DeletedResult } from '../common.results.js';
 // Set A 2.1
 const CreateV1 = z.object({ name: v.text(), description: v.nstr(), expiryDate: v.dateTime() });
 const UpdateV1 = z.object({ name: v.text(), description: v.nstr() });
-const LIST_ALL: ListSpec = { ...LIST_API_KEYS, uuid: { user_id: 'k.userId' } };
+const LIST_ALL: ListSpec = { ...LIST_API_KEYS, uuid: { user_id: 'k."userId"' } };
 
 export const apiKeysV1 = [
   defineOp({

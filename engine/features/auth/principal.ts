@@ -22,8 +22,8 @@ export async function principalFor(
   const roles = await s.db
     .getRepository(Role)
     .createQueryBuilder('r')
-    .innerJoin(UserRole.options.name, 'ur', 'ur.targetId = r.id AND ur.userId = :userId', { userId: user.id })
-    .where('r.isActive = :active', { active: true })
+    .innerJoin(UserRole.options.name, 'ur', 'ur."targetId" = r.id AND ur."userId" = :userId', { userId: user.id })
+    .where('r."isActive" = :active', { active: true })
     .getMany();
   const admin = user.isTenantOwner || user.isTenantAdmin;
   const permissions: PermissionFlags = admin ? allPermissions() : noPermissions();
@@ -72,7 +72,7 @@ async function activeHolder(
     )
     .addSelect('c.id', 'credentialId')
     .addSelect(`c.${live.expiry}`, 'expires')
-    .where('u.isActive = :active', { active: true })
+    .where('u."isActive" = :active', { active: true })
     .getRawAndEntities<{ credentialId: string; expires: string }>();
   return entities[0]
     ? { user: entities[0], credentialId: raw[0].credentialId, expires: sqliteDate(raw[0].expires) }

@@ -24,23 +24,23 @@ export const LIST_CONDITIONS: ListSpec = {
   sort: {
     name: 'LOWER(c.name)',
     description: 'LOWER(c.description)',
-    createdDate: 'c.createdDate',
-    modifiedDate: 'c.modifiedDate',
-    isActive: 'c.isActive',
-    'project.name': '(SELECT LOWER(p.name) FROM projects p WHERE p.id = c.projectId)',
+    createdDate: 'c."createdDate"',
+    modifiedDate: 'c."modifiedDate"',
+    isActive: 'c."isActive"',
+    'project.name': '(SELECT LOWER(p.name) FROM projects p WHERE p.id = c."projectId")',
   },
   defaultSort: { by: 'name', direction: 'asc' },
   text: { name: 'c.name', description: 'c.description' },
-  uuid: { project_id: 'c.projectId' },
-  bool: { is_active: 'c.isActive' },
+  uuid: { project_id: 'c."projectId"' },
+  bool: { is_active: 'c."isActive"' },
 };
 
 export const LIST_RULES: ListSpec = {
   sort: {
     Name: 'LOWER(r.name)',
-    'connection.name': '(SELECT LOWER(cn.name) FROM connections cn WHERE cn.id = r.connectionId)',
-    CreatedDate: 'r.createdDate',
-    ModifiedDate: 'r.modifiedDate',
+    'connection.name': '(SELECT LOWER(cn.name) FROM connections cn WHERE cn.id = r."connectionId")',
+    CreatedDate: 'r."createdDate"',
+    ModifiedDate: 'r."modifiedDate"',
   },
   defaultSort: { by: 'Name', direction: 'asc' },
   text: { name: 'r.name' },
@@ -97,7 +97,7 @@ export async function listConditions(ctx: OpContext, list: ListQuery) {
   return pageOf(
     memberVisible(
       ctx,
-      visibleProjects(ctx, ctx.db.getRepository(Condition).createQueryBuilder('c'), 'c.projectId'),
+      visibleProjects(ctx, ctx.db.getRepository(Condition).createQueryBuilder('c'), 'c."projectId"'),
       'c',
       'condition',
     ),
@@ -237,7 +237,7 @@ export async function listRules(ctx: OpContext, conditionId: string, list: ListQ
   const qb = ctx.db
     .getRepository(ConditionRule)
     .createQueryBuilder('r')
-    .where('r.conditionId = :c', { c: conditionId });
+    .where('r."conditionId" = :c', { c: conditionId });
   const page = await pageOf(qb, LIST_RULES, list, 'r.id', (r) => r);
   return Object.assign(page, { items: await ruleDtos(ctx, page.items) });
 }

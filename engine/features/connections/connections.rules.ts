@@ -58,8 +58,8 @@ export async function firstConnectionOf(ctx: OpContext, projectId: string): Prom
 /** Connections of the projects the caller reaches (of one project when named), by name. */
 export async function listConnections(ctx: OpContext, projectId?: string) {
   const qb = ctx.db.getRepository(Connection).createQueryBuilder('c').orderBy('LOWER(c.name)', 'ASC');
-  if (projectId) qb.andWhere('c.projectId = :p', { p: projectId });
-  visibleProjects(ctx, qb, 'c.projectId');
+  if (projectId) qb.andWhere('c."projectId" = :p', { p: projectId });
+  visibleProjects(ctx, qb, 'c."projectId"');
   return connectionDtos(ctx, await qb.getMany());
 }
 

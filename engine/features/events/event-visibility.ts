@@ -47,6 +47,6 @@ export async function mayReceive(ctx: OpContext, event: EngineEvent): Promise<bo
     case 'analytics.import.progress':
       return appVisible(ctx, 'a.id = :app', event.payload.appId);
     case 'analytics.reloaded':
-      return appVisible(ctx, 'a.appId = :app', event.payload.appId);
+      return appVisible(ctx, 'a."appId" = :app', event.payload.appId);
   }
 }

@@ -204,15 +204,15 @@ export async function deleteFilterValues(ctx: OpContext, id: string, valueIds: s
 /** Filters of the projects the caller reaches (of one project when named), by name. */
 export async function listFilters(ctx: OpContext, projectId?: string) {
   const qb = ctx.db.getRepository(Filter).createQueryBuilder('f').orderBy('LOWER(f.name)', 'ASC');
-  if (projectId) qb.andWhere('f.projectId = :p', { p: projectId });
-  memberVisible(ctx, visibleProjects(ctx, qb, 'f.projectId'), 'f', 'filter');
+  if (projectId) qb.andWhere('f."projectId" = :p', { p: projectId });
+  memberVisible(ctx, visibleProjects(ctx, qb, 'f."projectId"'), 'f', 'filter');
   return Promise.all((await qb.getMany()).map((f) => filterDto(ctx, f)));
 }
 
 /** The filters a report applies, in its order; a report outside the caller's projects is 404. */
 export async function filtersOfReport(ctx: OpContext, reportId: string) {
   const qb = ctx.db.getRepository(Report).createQueryBuilder('r').where('r.id = :id', { id: reportId });
-  const report = await memberVisible(ctx, visibleProjects(ctx, qb, 'r.projectId'), 'r', 'report').getOne();
+  const report = await memberVisible(ctx, visibleProjects(ctx, qb, 'r."projectId"'), 'r', 'report').getOne();
   if (!report) throw notFound(`Report ${reportId}`);
   const filters = report.filterIds.length
     ? await ctx.db.getRepository(Filter).findBy({ id: In(report.filterIds) })

@@ -34,4 +34,4 @@ export const Group = new EntitySchema<GroupRow>({
 });
 
 // "All users" and other groups of no organization are shared by every organization.
-boundByOrganization(Group, (x) => `${x}.organizationId IS NULL OR ${x}.organizationId IN (:...orgs)`);
+boundByOrganization(Group, (x) => `${x}."organizationId" IS NULL OR ${x}."organizationId" IN (:...orgs)`);

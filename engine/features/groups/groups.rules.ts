@@ -15,23 +15,23 @@ import { marks, sql } from '../../core/sql.js';
 
 export const ALL_USERS_GROUP = 'All users';
 
-const MEMBER_COUNT = '(SELECT COUNT(*) FROM user_groups ug WHERE ug.targetId = g.id)';
+const MEMBER_COUNT = '(SELECT COUNT(*) FROM user_groups ug WHERE ug."targetId" = g.id)';
 
 export const LIST_GROUPS: ListSpec = {
   sort: {
     Name: 'LOWER(g.name)',
     Type: 'g.type',
-    'Organization.Name': 'LOWER(o.displayName)',
+    'Organization.Name': 'LOWER(o."displayName")',
     Users: MEMBER_COUNT,
-    CreatedDate: 'g.createdDate',
-    ModifiedDate: 'g.modifiedDate',
+    CreatedDate: 'g."createdDate"',
+    ModifiedDate: 'g."modifiedDate"',
   },
   defaultSort: { by: 'Name', direction: 'asc' },
   text: { name: 'g.name' },
 };
 
 export const LIST_GROUP_MEMBERS: ListSpec = {
-  sort: { fullName: "LOWER(u.firstName || ' ' || u.lastName)", email: 'LOWER(u.email)' },
+  sort: { fullName: 'LOWER(u."firstName" || \' \' || u."lastName")', email: 'LOWER(u.email)' },
   defaultSort: { by: 'fullName', direction: 'asc' },
 };
 
@@ -183,14 +183,14 @@ export async function listGroupMembers(ctx: OpContext, groupId: string, list: Li
     .createQueryBuilder()
     .select([
       'u.id AS id',
-      'u.firstName AS firstName',
-      'u.lastName AS lastName',
+      'u."firstName" AS "firstName"',
+      'u."lastName" AS "lastName"',
       'u.email AS email',
-      'u.isActive AS isActive',
+      'u."isActive" AS "isActive"',
       'u.kind AS type',
     ])
     .from('users', 'u')
-    .innerJoin('user_groups', 'ug', 'ug.userId = u.id AND ug.targetId = :gid', { gid: groupId });
+    .innerJoin('user_groups', 'ug', 'ug."userId" = u.id AND ug."targetId" = :gid', { gid: groupId });
   return rawPageOf(
     qb,
     LIST_GROUP_MEMBERS,

@@ -22,24 +22,24 @@ import { zipFiles } from '../../core/zip.js';
 import { visibleFileOr404, visibleFiles } from './hub-visibility.js';
 
 const RECENT_DAYS = 7;
-const SORT_FILES = { Type: 'f.extension', Name: 'LOWER(f.name)', CreatedDate: 'f.modifiedDate' };
+const SORT_FILES = { Type: 'f.extension', Name: 'LOWER(f.name)', CreatedDate: 'f."modifiedDate"' };
 const isIteration = (value: boolean, p: string) => ({ sql: `(f.kind <> 'single') = :${p}`, params: { [p]: value } });
 
 export const LIST_FILES: ListSpec = {
-  sort: { starred: 'fav.starredDate', ...SORT_FILES },
+  sort: { starred: 'fav."starredDate"', ...SORT_FILES },
   defaultSort: { by: 'CreatedDate', direction: 'desc' },
-  text: { name: 'f.name', 'report.name': 'f.reportName' },
+  text: { name: 'f.name', 'report.name': 'f."reportName"' },
   exact: { extension: 'LOWER(f.extension)' },
   bool: { is_iteration: isIteration },
-  uuid: { folderId: 'f.hubFolderId' },
+  uuid: { folderId: 'f."hubFolderId"' },
 };
 export const LIST_OCCURRENCES: ListSpec = {
-  sort: { Type: 'o.extension', Name: 'LOWER(o.name)', Size: 'o.size', CreatedDate: 'o.createdDate' },
+  sort: { Type: 'o.extension', Name: 'LOWER(o.name)', Size: 'o.size', CreatedDate: 'o."createdDate"' },
   defaultSort: { by: 'CreatedDate', direction: 'desc' },
   text: { name: 'o.name' },
 };
 export const LIST_ITERATION_FILES: ListSpec = {
-  sort: { starred: 'fav.starredDate', ...SORT_FILES, Size: 'f.size' },
+  sort: { starred: 'fav."starredDate"', ...SORT_FILES, Size: 'f.size' },
   defaultSort: { by: 'Name', direction: 'asc' },
   text: { name: 'f.name' },
 };
@@ -61,7 +61,7 @@ export const LIST_RECENT: ListSpec = {
           { field: 'query.event_type', message: 'must be viewed or added' },
         ]);
       return {
-        sql: `EXISTS (SELECT 1 FROM hub_file_events e2 WHERE e2.fileId = f.id AND e2.date >= :recentSince AND e2.type = :${p} AND (e2.type = 'added' OR e2.userId = :recentUser))`,
+        sql: `EXISTS (SELECT 1 FROM hub_file_events e2 WHERE e2."fileId" = f.id AND e2.date >= :recentSince AND e2.type = :${p} AND (e2.type = 'added' OR e2."userId" = :recentUser))`,
         params: { [p]: value },
       };
     },
@@ -116,8 +116,8 @@ export type HubFileDto = ReturnType<typeof fileDto>;
  */
 async function filePage(ctx: OpContext, qb: ReturnType<typeof visibleFiles>, spec: ListSpec, list: ListQuery) {
   const user = me(ctx).user.id;
-  if (list.sortBy && spec.sort[list.sortBy].startsWith('fav.'))
-    qb.leftJoin('HubFavorite', 'fav', 'fav.fileId = f.id AND fav.userId = :favUser', { favUser: user });
+  if (list.sortBy && String(spec.sort[list.sortBy]).startsWith('fav.'))
+    qb.leftJoin('HubFavorite', 'fav', 'fav."fileId" = f.id AND fav."userId" = :favUser', { favUser: user });
   const { rows, total, page, pageSize } = await runList(qb, spec, list, 'f.id');
   const ids = rows.map((r) => r.id);
   const folderIds = [...new Set(rows.map((r) => r.hubFolderId))];
@@ -147,14 +147,14 @@ export const listFiles = (ctx: OpContext, list: ListQuery) => filePage(ctx, visi
 export async function listOccurrences(ctx: OpContext, id: string, list: ListQuery) {
   const file = await visibleFileOr404(ctx, id);
   const folder = (await ctx.db.getRepository(HubFolder).findOneBy({ id: file.hubFolderId }))?.location ?? '/';
-  const qb = ctx.db.getRepository(HubOccurrence).createQueryBuilder('o').where('o.fileId = :id', { id });
+  const qb = ctx.db.getRepository(HubOccurrence).createQueryBuilder('o').where('o."fileId" = :id', { id });
   return pageOf(qb, LIST_OCCURRENCES, list, 'o.id', (o) => occurrenceDto(o, `${folder.replace(/\/$/, '')}/`));
 }
 
 export const listIterationFiles = (ctx: OpContext, reportId: string, extension: string, list: ListQuery) =>
   filePage(
     ctx,
-    visibleFiles(ctx).andWhere("f.reportId = :reportId AND LOWER(f.extension) = :ext AND f.kind <> 'single'", {
+    visibleFiles(ctx).andWhere('f."reportId" = :reportId AND LOWER(f.extension) = :ext AND f.kind <> \'single\'', {
       reportId,
       ext: extension.toLowerCase().replace(/^\./, ''),
     }),
@@ -166,7 +166,7 @@ export const listFavorites = (ctx: OpContext, list: ListQuery) =>
   filePage(
     ctx,
     visibleFiles(ctx).andWhere(
-      'EXISTS (SELECT 1 FROM hub_favorites s WHERE s.fileId = f.id AND s.userId = :starUser)',
+      'EXISTS (SELECT 1 FROM hub_favorites s WHERE s."fileId" = f.id AND s."userId" = :starUser)',
       { starUser: me(ctx).user.id },
     ),
     LIST_FAVORITES,
@@ -177,7 +177,7 @@ export const listFavorites = (ctx: OpContext, list: ListQuery) =>
 export function listRecent(ctx: OpContext, list: ListQuery) {
   const since = new Date(ctx.now().getTime() - RECENT_DAYS * 86_400_000);
   const qb = visibleFiles(ctx).andWhere(
-    "EXISTS (SELECT 1 FROM hub_file_events e WHERE e.fileId = f.id AND e.date >= :recentSince AND (e.type = 'added' OR e.userId = :recentUser))",
+    'EXISTS (SELECT 1 FROM hub_file_events e WHERE e."fileId" = f.id AND e.date >= :recentSince AND (e.type = \'added\' OR e."userId" = :recentUser))',
     { recentSince: since, recentUser: me(ctx).user.id },
   );
   return filePage(ctx, qb, LIST_RECENT, list);
@@ -243,8 +243,9 @@ export async function downloadFile(ctx: OpContext, id: string, iterationSet: boo
 async function downloadIterationSet(ctx: OpContext, id: string): Promise<FileResult> {
   const one = await visibleFiles(ctx).andWhere('f.id = :id', { id }).getOne();
   const qb = visibleFiles(ctx).andWhere("f.kind <> 'single'");
-  if (one) qb.andWhere('f.reportId = :reportId AND f.extension = :ext', { reportId: one.reportId, ext: one.extension });
-  else qb.andWhere('f.reportId = :reportId', { reportId: id });
+  if (one)
+    qb.andWhere('f."reportId" = :reportId AND f.extension = :ext', { reportId: one.reportId, ext: one.extension });
+  else qb.andWhere('f."reportId" = :reportId', { reportId: id });
   const files = await qb.orderBy('f.name').getMany();
   if (!files.length) throw notFound(`Iteration files of ${id}`);
   const latest = await ctx.db

@@ -36,7 +36,7 @@ export const HubConfigurationInput = z.object({
 });
 
 export const LIST_HUB_FOLDERS: ListSpec = {
-  sort: { Name: 'LOWER(x.name)', ParentUrl: 'LOWER(x.parentUrl)' },
+  sort: { Name: 'LOWER(x.name)', ParentUrl: 'LOWER(x."parentUrl")' },
   defaultSort: { by: 'ParentUrl', direction: 'asc' },
   text: { name: 'x.name' },
   uuid: {

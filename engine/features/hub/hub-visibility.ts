@@ -12,10 +12,10 @@ import { HubFile, type HubFileRow } from './hub.entity.js';
  * entry losing `seeInHub`, changes what a user sees at once.
  */
 const VISIBLE = `(
-  (f.kind <> 'dedicated' AND EXISTS (SELECT 1 FROM task_recipients r WHERE r.taskId = f.taskId AND r.seeInHub = TRUE
-     AND ((r.type = 'user' AND r.recipientId = :hubUser)
-       OR (r.type = 'group' AND r.recipientId IN (SELECT g.targetId FROM user_groups g WHERE g.userId = :hubUser)))))
-  OR (f.kind = 'dedicated' AND EXISTS (SELECT 1 FROM hub_file_users h WHERE h.fileId = f.id AND h.userId = :hubUser)))`;
+  (f.kind <> 'dedicated' AND EXISTS (SELECT 1 FROM task_recipients r WHERE r."taskId" = f."taskId" AND r."seeInHub" = TRUE
+     AND ((r.type = 'user' AND r."recipientId" = :hubUser)
+       OR (r.type = 'group' AND r."recipientId" IN (SELECT g."targetId" FROM user_groups g WHERE g."userId" = :hubUser)))))
+  OR (f.kind = 'dedicated' AND EXISTS (SELECT 1 FROM hub_file_users h WHERE h."fileId" = f.id AND h."userId" = :hubUser)))`;
 
 /** Tenant administrators manage the whole hub; everyone else sees what was published to them. */
 export const seesWholeHub = (ctx: OpContext) => me(ctx).isTenantAdmin || me(ctx).isTenantOwner;

@@ -98,7 +98,7 @@ export const HubFile = new EntitySchema<HubFileRow>({
 boundByOrganization(
   HubFile,
   (x) =>
-    `${x}.taskId IN (SELECT bt.id FROM tasks bt JOIN projects bp ON bp.id = bt.projectId WHERE bp.organizationId IN (:...orgs))`,
+    `${x}."taskId" IN (SELECT bt.id FROM tasks bt JOIN projects bp ON bp.id = bt."projectId" WHERE bp."organizationId" IN (:...orgs))`,
 );
 
 /** One run's copy of a published file, kept at `files/hub/<fileId>/<id>.<extension>`. */

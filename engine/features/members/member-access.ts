@@ -1,3 +1,4 @@
+import type { DataSource } from 'typeorm';
 import type { SelectQueryBuilder, ObjectLiteral } from 'typeorm';
 import type { OpContext } from '../../ops/context.js';
 import { forbidden, notFound } from '../../core/errors.js';
@@ -9,6 +10,7 @@ import {
   type MemberObjectKind,
   type PermissionFlag,
 } from './members.entity.js';
+import { jsonFlag } from '../../core/sql.js';
 
 export type { MemberAction };
 export type ContentKind = Exclude<MemberObjectKind, 'project'>;
@@ -49,8 +51,8 @@ export const passesMemberChecks = (ctx: OpContext) =>
 
 /** SQL over a member-permission alias: the row is the caller's own or one of their groups'. */
 const mine = (m: string) =>
-  `(${m}.memberId = :memberUser OR ${m}.memberId IN (SELECT ug.targetId FROM user_groups ug WHERE ug.userId = :memberUser))`;
-const flagSql = (m: string, flag: PermissionFlag) => `json_extract(${m}.permissions, '$.${flag}') = 1`;
+  `(${m}."memberId" = :memberUser OR ${m}."memberId" IN (SELECT ug."targetId" FROM user_groups ug WHERE ug."userId" = :memberUser))`;
+const flagSql = (db: DataSource, m: string, flag: PermissionFlag) => jsonFlag(db, `${m}.permissions`, flag);
 
 /**
  * Whether the caller holds `flag` on an object of a project in permissions mode: by the object's own
@@ -72,12 +74,12 @@ async function rowsFor(ctx: OpContext, kind: MemberObjectKind, objectId: string,
   const repo = ctx.db.getRepository(MemberPermission);
   const own = await repo
     .createQueryBuilder('m')
-    .where(`m.objectId = :objectId AND ${mine('m')}`, params)
+    .where(`m."objectId" = :objectId AND ${mine('m')}`, params)
     .getMany();
   if (own.length || kind === 'project') return own;
   return repo
     .createQueryBuilder('m')
-    .where(`m.objectType = 'project' AND m.objectId = :projectId AND ${mine('m')}`, params)
+    .where(`m."objectType" = 'project' AND m."objectId" = :projectId AND ${mine('m')}`, params)
     .getMany();
 }
 
@@ -172,13 +174,15 @@ export async function heldFlags(
  * rows each term names (a multi-index OR) instead of testing every row: a member's page and count
  * over 10,000 reports went from 2.2x an administrator's to near it.
  */
-function viewableSql(a: string, kind: ContentKind): string {
+function viewableSql(db: DataSource, a: string, kind: ContentKind): string {
   const view = flagFor(kind, 'view');
-  const me = '(SELECT :memberUser UNION SELECT ug.targetId FROM user_groups ug WHERE ug.userId = :memberUser)';
-  return `(${a}.projectId IN (SELECT pm.id FROM projects pm WHERE pm.permissionsMode = FALSE)
-      OR ${a}.id IN (SELECT mo.objectId FROM member_permissions mo WHERE mo.memberId IN ${me} AND ${flagSql('mo', view)})
-      OR (${a}.projectId IN (SELECT mp.objectId FROM member_permissions mp WHERE mp.objectType = 'project' AND mp.memberId IN ${me} AND ${flagSql('mp', view)})
-        AND ${a}.id NOT IN (SELECT mn.objectId FROM member_permissions mn WHERE mn.objectType = :memberKind_${kind} AND mn.memberId IN ${me})))`;
+  // Typed: PostgreSQL cannot tell a bare parameter's type in a UNION.
+  const me =
+    '(SELECT CAST(:memberUser AS varchar(36)) UNION SELECT ug."targetId" FROM user_groups ug WHERE ug."userId" = :memberUser)';
+  return `(${a}."projectId" IN (SELECT pm.id FROM projects pm WHERE pm."permissionsMode" = FALSE)
+      OR ${a}.id IN (SELECT mo."objectId" FROM member_permissions mo WHERE mo."memberId" IN ${me} AND ${flagSql(db, 'mo', view)})
+      OR (${a}."projectId" IN (SELECT mp."objectId" FROM member_permissions mp WHERE mp."objectType" = 'project' AND mp."memberId" IN ${me} AND ${flagSql(db, 'mp', view)})
+        AND ${a}.id NOT IN (SELECT mn."objectId" FROM member_permissions mn WHERE mn."objectType" = :memberKind_${kind} AND mn."memberId" IN ${me})))`;
 }
 
 /** Limits a list of content (alias `a`) to what the caller may view under permissions mode. */
@@ -189,7 +193,10 @@ export function memberVisible<T extends ObjectLiteral>(
   kind: ContentKind,
 ): SelectQueryBuilder<T> {
   if (passesMemberChecks(ctx)) return qb;
-  return qb.andWhere(viewableSql(a, kind), { memberUser: ctx.principal!.user.id, [`memberKind_${kind}`]: kind });
+  return qb.andWhere(viewableSql(ctx.db, a, kind), {
+    memberUser: ctx.principal!.user.id,
+    [`memberKind_${kind}`]: kind,
+  });
 }
 
 /**
@@ -203,8 +210,8 @@ export function memberVisibleRuns<T extends ObjectLiteral>(
 ): SelectQueryBuilder<T> {
   if (passesMemberChecks(ctx)) return qb;
   return qb.andWhere(
-    `((${r}.taskId IS NOT NULL AND ${r}.taskId IN (SELECT vt.id FROM tasks vt WHERE ${viewableSql('vt', 'task')}))
-      OR (${r}.taskId IS NULL AND (${r}.reportId IS NULL OR ${r}.reportId IN (SELECT vr.id FROM reports vr WHERE ${viewableSql('vr', 'report')}))))`,
+    `((${r}."taskId" IS NOT NULL AND ${r}."taskId" IN (SELECT vt.id FROM tasks vt WHERE ${viewableSql(ctx.db, 'vt', 'task')}))
+      OR (${r}."taskId" IS NULL AND (${r}."reportId" IS NULL OR ${r}."reportId" IN (SELECT vr.id FROM reports vr WHERE ${viewableSql(ctx.db, 'vr', 'report')}))))`,
     { memberUser: ctx.principal!.user.id, memberKind_task: 'task', memberKind_report: 'report' },
   );
 }
@@ -216,8 +223,8 @@ export function memberVisibleProjects<T extends ObjectLiteral>(
 ): SelectQueryBuilder<T> {
   if (passesMemberChecks(ctx)) return qb;
   return qb.andWhere(
-    `(p.permissionsMode = FALSE OR p.createdBy = :memberUser
-      OR EXISTS (SELECT 1 FROM member_permissions mp WHERE mp.objectId = p.id AND mp.objectType = 'project' AND ${mine('mp')} AND ${flagSql('mp', 'viewProject')}))`,
+    `(p."permissionsMode" = FALSE OR p."createdBy" = :memberUser
+      OR EXISTS (SELECT 1 FROM member_permissions mp WHERE mp."objectId" = p.id AND mp."objectType" = 'project' AND ${mine('mp')} AND ${flagSql(ctx.db, 'mp', 'viewProject')}))`,
     { memberUser: ctx.principal!.user.id },
   );
 }

@@ -11,7 +11,7 @@ import { sql } from '../../core/sql.js';
 
 export const SORT_ORGANIZATIONS = {
   Name: 'LOWER(o.name)',
-  DisplayName: 'LOWER(o.displayName)',
+  DisplayName: 'LOWER(o."displayName")',
   Description: 'LOWER(o.description)',
 };
 
@@ -174,10 +174,10 @@ export async function deleteOrganizations(ctx: OpContext, ids: string[]) {
 /** The users and groups of an organization, one page. */
 export async function listOrganizationMembers(ctx: OpContext, organizationId: string, spec: ListSpec, list: ListQuery) {
   await findOr404(ctx, Organization, organizationId, 'Organization');
-  const members = `(SELECT u.id AS id, 'user' AS type, u.firstName || ' ' || u.lastName AS name, u.email AS email, u.createdDate AS createdDate
-      FROM users u JOIN user_organizations l ON l.userId = u.id WHERE l.targetId = :org
+  const members = `(SELECT u.id AS id, 'user' AS type, u."firstName" || ' ' || u."lastName" AS name, u.email AS email, u."createdDate" AS "createdDate"
+      FROM users u JOIN user_organizations l ON l."userId" = u.id WHERE l."targetId" = :org
     UNION ALL
-    SELECT g.id, 'group', g.name, NULL, g.createdDate FROM groups g WHERE g.organizationId = :org)`;
+    SELECT g.id, 'group', g.name, NULL, g."createdDate" FROM groups g WHERE g."organizationId" = :org)`;
   const qb = ctx.db.createQueryBuilder().select('m.*').from(members, 'm').setParameter('org', organizationId);
   return rawPageOf(
     qb,
@@ -205,6 +205,6 @@ export async function listOrganizationResources(
   const qb = ctx.db
     .getRepository(Resource)
     .createQueryBuilder('r')
-    .where('r.organizationId = :org', { org: organizationId });
+    .where('r."organizationId" = :org', { org: organizationId });
   return pageOf(qb, spec, list, 'r.id', resourceDto);
 }

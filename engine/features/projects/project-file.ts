@@ -87,7 +87,7 @@ export async function exportProject(ctx: OpContext, project: ProjectRow): Promis
   // What a member may not view is not in their export either (permissions mode).
   const filters = await memberVisible(
     ctx,
-    ctx.db.getRepository(Filter).createQueryBuilder('f').where('f.projectId = :p', { p: project.id }),
+    ctx.db.getRepository(Filter).createQueryBuilder('f').where('f."projectId" = :p', { p: project.id }),
     'f',
     'filter',
   ).getMany();
@@ -96,7 +96,7 @@ export async function exportProject(ctx: OpContext, project: ProjectRow): Promis
     : [];
   const reports = await memberVisible(
     ctx,
-    ctx.db.getRepository(Report).createQueryBuilder('r').where('r.projectId = :p', { p: project.id }),
+    ctx.db.getRepository(Report).createQueryBuilder('r').where('r."projectId" = :p', { p: project.id }),
     'r',
     'report',
   ).getMany();

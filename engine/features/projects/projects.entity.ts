@@ -34,4 +34,4 @@ export const Project = new EntitySchema<ProjectRow>({
   ],
 });
 
-boundByOrganization(Project, (x) => `${x}.organizationId IN (:...orgs)`);
+boundByOrganization(Project, (x) => `${x}."organizationId" IN (:...orgs)`);

@@ -14,23 +14,24 @@ import {
   type ContentKind,
 } from '../members/member-access.js';
 import { organizationScope } from '../../core/organization-boundary.js';
+import { onPostgres, sql } from '../../core/sql.js';
 
 export const LIST_PROJECTS: ListSpec = {
   sort: {
     Name: 'LOWER(p.name)',
     Description: 'LOWER(p.description)',
-    'Organization.name': '(SELECT LOWER(o.displayName) FROM organizations o WHERE o.id = p.organizationId)',
+    'Organization.name': '(SELECT LOWER(o."displayName") FROM organizations o WHERE o.id = p."organizationId")',
     // Tasks arrive with the scheduler; until then every project has none (an expression, not ORDER BY column 0).
-    IsActive: 'p.isActive',
-    Tasks: '(p.isActive * 0)',
-    CreatedDate: 'p.createdDate',
-    ModifiedDate: 'p.modifiedDate',
+    IsActive: 'p."isActive"',
+    Tasks: '(CASE WHEN p."isActive" THEN 0 ELSE 0 END)',
+    CreatedDate: 'p."createdDate"',
+    ModifiedDate: 'p."modifiedDate"',
   },
   defaultSort: { by: 'Name', direction: 'asc' },
   text: { name: 'p.name', description: 'p.description' },
-  exact: { modified_by: 'p.modifiedBy' },
-  bool: { is_active: 'p.isActive' },
-  uuid: { organization_id: 'p.organizationId' },
+  exact: { modified_by: 'p."modifiedBy"' },
+  bool: { is_active: 'p."isActive"' },
+  uuid: { organization_id: 'p."organizationId"' },
 };
 
 /**
@@ -49,7 +50,7 @@ export function visibleProjects<T extends ObjectLiteral>(
   // A project still being imported is not there yet; projects of other organizations are not there for the caller.
   const limits = [
     'vp.importing = FALSE',
-    orgs ? 'vp.organizationId IN (:...orgs)' : null,
+    orgs ? 'vp."organizationId" IN (:...orgs)' : null,
     p.allProjects ? null : 'vp.id IN (:...visible)',
   ]
     .filter(Boolean)
@@ -171,9 +172,20 @@ export async function duplicateTarget(ctx: OpContext, projectId: string, organiz
   return project;
 }
 
-/** At start: projects whose import a crash interrupted are removed (their rows cascade). */
-export async function removeUnfinishedImports(db: OpContext['db']) {
-  await db.query('DELETE FROM projects WHERE importing = TRUE');
+/** How long an import may run on another server before it is taken for one a crash cut off. */
+const SHARED_IMPORT_LIMIT_MS = 3_600_000;
+
+/**
+ * At start: projects whose import a crash interrupted are removed (their rows cascade). On a
+ * database other servers share, an import under way there is left alone: only one begun over an
+ * hour ago (an import is one call, long over by then) is taken for a dead server's.
+ */
+export async function removeUnfinishedImports(db: OpContext['db'], now: Date) {
+  if (onPostgres(db))
+    await sql(db, 'DELETE FROM projects WHERE importing = TRUE AND "createdDate" < ?', [
+      new Date(now.getTime() - SHARED_IMPORT_LIMIT_MS),
+    ]);
+  else await sql(db, 'DELETE FROM projects WHERE importing = TRUE');
 }
 
 /** The organization a new project goes to: the one named, or the Default organization. */
@@ -186,7 +198,7 @@ export async function targetOrganization(ctx: OpContext, organizationId: string 
 /** Projects the caller's roles reach, one page; of one organization when it is named. */
 export function listProjects(ctx: OpContext, spec: ListSpec, list: ListQuery, organizationId?: string) {
   const qb = ctx.db.getRepository(Project).createQueryBuilder('p');
-  if (organizationId) qb.where('p.organizationId = :org', { org: organizationId });
+  if (organizationId) qb.where('p."organizationId" = :org', { org: organizationId });
   return pageOf(memberVisibleProjects(ctx, visibleProjects(ctx, qb)), spec, list, 'p.id', projectDto);
 }
 

@@ -39,13 +39,13 @@ export const LIST_REPORTS: ListSpec = {
     Name: 'LOWER(r.name)',
     Description: 'LOWER(r.description)',
     Type: 'r.type',
-    'Project.Name': '(SELECT LOWER(p.name) FROM projects p WHERE p.id = r.projectId)',
-    IsIteration: 'r.isIteration',
+    'Project.Name': '(SELECT LOWER(p.name) FROM projects p WHERE p.id = r."projectId")',
+    IsIteration: 'r."isIteration"',
   },
   defaultSort: { by: 'Name', direction: 'asc' },
   text: { name: 'r.name', description: 'r.description', type: 'r.type' },
   // `projectId` is how the reference product's public clients ask for one project's reports.
-  uuid: { project_id: 'r.projectId', projectId: 'r.projectId' },
+  uuid: { project_id: 'r."projectId"', projectId: 'r."projectId"' },
 };
 
 /** A report as answered: the reference's fields, its output formats and, for a template report, its file's name. */
@@ -180,7 +180,7 @@ export async function listReports(ctx: OpContext, list: ListQuery) {
   return pageOf(
     memberVisible(
       ctx,
-      visibleProjects(ctx, ctx.db.getRepository(Report).createQueryBuilder('r'), 'r.projectId'),
+      visibleProjects(ctx, ctx.db.getRepository(Report).createQueryBuilder('r'), 'r."projectId"'),
       'r',
       'report',
     ),

@@ -1,4 +1,4 @@
-import { In } from 'typeorm';
+import { In, type DataSource } from 'typeorm';
 import type { OpContext } from '../../ops/context.js';
 import { iso, newBase, sqliteText } from '../../core/entity-base.js';
 import { badInput, conflict, EngineError, isEngineError, notFound } from '../../core/errors.js';
@@ -32,6 +32,7 @@ import {
 } from './request-output.js';
 import { UNCLAIMED } from '../../core/jobs/claims.js';
 import { memberVisibleRuns } from '../members/member-access.js';
+import { joinedText } from '../../core/sql.js';
 
 // Requests: queuing them (a task now, an on-demand report), their statuses, stop, delete, and what
 // they made (files, log). The runner does the work; these rules only touch rows and files.
@@ -40,39 +41,42 @@ import { memberVisibleRuns } from '../members/member-access.js';
 const STATUS_SORTS_OF_TASKS = {
   name: 'LOWER(t.name)',
   title: 'LOWER(t.name)',
-  isactive: 't.isActive',
-  schedule: '(SELECT LOWER(MIN(tt.name)) FROM task_triggers tt WHERE tt.taskId = t.id)',
-  status: '(SELECT r.status FROM requests r WHERE r.taskId = t.id ORDER BY r.createdDate DESC LIMIT 1)',
-  lastexecution: '(SELECT MAX(r.startedDate) FROM requests r WHERE r.taskId = t.id)',
-  nextexecution: '(SELECT MIN(tt.nextFireTime) FROM task_triggers tt WHERE tt.taskId = t.id AND tt.isActive = TRUE)',
-  source: "'Task'",
-  outputformats: '(SELECT GROUP_CONCAT(tr.format) FROM task_reports tr WHERE tr.taskId = t.id)',
-  projectname: '(SELECT LOWER(p.name) FROM projects p WHERE p.id = t.projectId)',
-  modifieddate: 't.modifiedDate',
-  executionend: '(SELECT MAX(r.endedDate) FROM requests r WHERE r.taskId = t.id)',
+  isactive: 't."isActive"',
+  schedule: '(SELECT LOWER(MIN(tt.name)) FROM task_triggers tt WHERE tt."taskId" = t.id)',
+  status: '(SELECT r.status FROM requests r WHERE r."taskId" = t.id ORDER BY r."createdDate" DESC LIMIT 1)',
+  lastexecution: '(SELECT MAX(r."startedDate") FROM requests r WHERE r."taskId" = t.id)',
+  nextexecution:
+    '(SELECT MIN(tt."nextFireTime") FROM task_triggers tt WHERE tt."taskId" = t.id AND tt."isActive" = TRUE)',
+  // A constant, as an expression: PostgreSQL refuses a bare literal in ORDER BY.
+  source: "LOWER('Task')",
+  outputformats: (db: DataSource) =>
+    `(SELECT ${joinedText(db, 'tr.format')} FROM task_reports tr WHERE tr."taskId" = t.id)`,
+  projectname: '(SELECT LOWER(p.name) FROM projects p WHERE p.id = t."projectId")',
+  modifieddate: 't."modifiedDate"',
+  executionend: '(SELECT MAX(r."endedDate") FROM requests r WHERE r."taskId" = t.id)',
 };
 
 export const LIST_SCHEDULED_STATUSES: ListSpec = {
   sort: STATUS_SORTS_OF_TASKS,
   defaultSort: { by: 'name', direction: 'asc' },
   text: { name: 't.name' },
-  uuid: { project_id: 't.projectId' },
+  uuid: { project_id: 't."projectId"' },
 };
 
 const REQUEST_SORTS = {
   title: 'LOWER(r.title)',
   name: 'LOWER(r.title)',
   source: 'r.kind',
-  outputformats: 'r.outputFormats',
-  projectname: '(SELECT LOWER(p.name) FROM projects p WHERE p.id = r.projectId)',
+  outputformats: 'r."outputFormats"',
+  projectname: '(SELECT LOWER(p.name) FROM projects p WHERE p.id = r."projectId")',
   status: 'r.status',
-  modifieddate: 'r.modifiedDate',
-  executionend: 'r.endedDate',
-  createddate: 'r.createdDate',
-  schedule: 'r.scheduledFor',
+  modifieddate: 'r."modifiedDate"',
+  executionend: 'r."endedDate"',
+  createddate: 'r."createdDate"',
+  schedule: 'r."scheduledFor"',
   isactive: `(r.status IN ${sqlList(LIVE)})`,
-  lastexecution: 'r.startedDate',
-  nextexecution: 'r.scheduledFor',
+  lastexecution: 'r."startedDate"',
+  nextexecution: 'r."scheduledFor"',
 };
 
 export const LIST_ON_DEMAND_STATUSES: ListSpec = {
@@ -80,7 +84,7 @@ export const LIST_ON_DEMAND_STATUSES: ListSpec = {
   defaultSort: { by: 'modifieddate', direction: 'desc' },
   text: { title: 'r.title' },
   // `projectId` is how the reference product's public clients ask for one project's requests.
-  uuid: { project_id: 'r.projectId', projectId: 'r.projectId' },
+  uuid: { project_id: 'r."projectId"', projectId: 'r."projectId"' },
   exact: { status: 'r.status' },
 };
 
@@ -92,7 +96,7 @@ function createdBound(op: '>=' | '<', name: string) {
       throw badInput(`${name} must be a date or date-time`, [
         { field: `query.${name}`, message: 'must be an ISO 8601 date or date-time' },
       ]);
-    return { sql: `r.createdDate ${op} :${param}`, params: { [param]: sqliteText(new Date(at)) } };
+    return { sql: `r."createdDate" ${op} :${param}`, params: { [param]: sqliteText(new Date(at)) } };
   };
 }
 
@@ -101,7 +105,7 @@ export const LIST_REQUESTS: ListSpec = {
   sort: REQUEST_SORTS,
   defaultSort: { by: 'createddate', direction: 'desc' },
   text: { title: 'r.title' },
-  uuid: { project_id: 'r.projectId', task_id: 'r.taskId' },
+  uuid: { project_id: 'r."projectId"', task_id: 'r."taskId"' },
   // created_from / created_to: runs queued in a period (the monitoring screen's dates), as ISO instants.
   exact: {
     status: 'r.status',
@@ -185,7 +189,7 @@ async function withProjectNames(ctx: OpContext, page: Page<RequestRow>) {
 export const visibleRequests = (ctx: OpContext) =>
   memberVisibleRuns(
     ctx,
-    visibleProjects(ctx, ctx.db.getRepository(Request).createQueryBuilder('r'), 'r.projectId'),
+    visibleProjects(ctx, ctx.db.getRepository(Request).createQueryBuilder('r'), 'r."projectId"'),
     'r',
   );
 
@@ -200,7 +204,7 @@ export async function listRequests(ctx: OpContext, list: ListQuery, onDemandOnly
 
 /** Tasks with a trigger, each with its schedule, its last run's status and times, and its next run. */
 export async function listScheduledStatuses(ctx: OpContext, list: ListQuery) {
-  const qb = visibleTasks(ctx).andWhere('EXISTS (SELECT 1 FROM task_triggers tx WHERE tx.taskId = t.id)');
+  const qb = visibleTasks(ctx).andWhere('EXISTS (SELECT 1 FROM task_triggers tx WHERE tx."taskId" = t.id)');
   const page = await pageOf(qb, LIST_SCHEDULED_STATUSES, list, 't.id', (t) => t);
   const ids = page.items.map((t) => t.id);
   // Four reads for the whole page, whatever its size: triggers, reports, projects and each task's latest run.
@@ -212,8 +216,8 @@ export async function listScheduledStatuses(ctx: OpContext, list: ListQuery) {
         ctx.db
           .getRepository(Request)
           .createQueryBuilder('r')
-          .where('r.taskId IN (:...ids)', { ids })
-          .andWhere('r.createdDate = (SELECT MAX(r2.createdDate) FROM requests r2 WHERE r2.taskId = r.taskId)')
+          .where('r."taskId" IN (:...ids)', { ids })
+          .andWhere('r."createdDate" = (SELECT MAX(r2."createdDate") FROM requests r2 WHERE r2."taskId" = r."taskId")')
           .orderBy('r.id', 'DESC')
           .getMany(),
       ])

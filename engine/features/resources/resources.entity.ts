@@ -28,4 +28,4 @@ export const Resource = new EntitySchema<ResourceRow>({
   ],
 });
 
-boundByOrganization(Resource, (x) => `${x}.organizationId IN (:...orgs)`);
+boundByOrganization(Resource, (x) => `${x}."organizationId" IN (:...orgs)`);

@@ -26,8 +26,8 @@ export const LIST_RESOURCES: ListSpec = {
     description: 'LOWER(r.description)',
     type: 'LOWER(r.type)',
     url: 'LOWER(r.url)',
-    createdDate: 'r.createdDate',
-    modifiedDate: 'r.modifiedDate',
+    createdDate: 'r."createdDate"',
+    modifiedDate: 'r."modifiedDate"',
   },
   defaultSort: { by: 'name', direction: 'asc' },
   text: { name: 'r.name', description: 'r.description' },
@@ -62,6 +62,8 @@ export async function listOwnResources(ctx: OpContext, list: ListQuery) {
   const qb = ctx.db
     .getRepository(Resource)
     .createQueryBuilder('r')
-    .where('r.organizationId IN (SELECT targetId FROM user_organizations WHERE userId = :me)', { me: me(ctx).user.id });
+    .where('r."organizationId" IN (SELECT "targetId" FROM user_organizations WHERE "userId" = :me)', {
+      me: me(ctx).user.id,
+    });
   return pageOf(qb, LIST_RESOURCES, list, 'r.id', resourceDto);
 }

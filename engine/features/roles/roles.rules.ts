@@ -25,10 +25,10 @@ export const RoleV1 = z.object({
 });
 
 export const LIST_ROLES: ListSpec = {
-  sort: { Name: 'LOWER(r.name)', Type: 'r.type', CreatedDate: 'r.createdDate', ModifiedDate: 'r.modifiedDate' },
+  sort: { Name: 'LOWER(r.name)', Type: 'r.type', CreatedDate: 'r."createdDate"', ModifiedDate: 'r."modifiedDate"' },
   defaultSort: { by: 'Name', direction: 'asc' },
   text: { name: 'r.name' },
-  bool: { is_active: 'r.isActive' },
+  bool: { is_active: 'r."isActive"' },
 };
 
 /** Every permission flag of a role, each named. */

@@ -16,7 +16,7 @@ import { StorageService, STORAGE_TYPES, type StorageServiceRow } from './storage
 import { confinedRelative } from './storage-paths.js';
 
 export const LIST_STORAGE: ListSpec = {
-  sort: { Name: 'LOWER(x.name)', Description: 'LOWER(x.description)', Type: 'x.type', IsDefault: 'x.isDefault' },
+  sort: { Name: 'LOWER(x.name)', Description: 'LOWER(x.description)', Type: 'x.type', IsDefault: 'x."isDefault"' },
   defaultSort: { by: 'Name', direction: 'asc' },
   text: { name: 'x.name', description: 'x.description' },
 };

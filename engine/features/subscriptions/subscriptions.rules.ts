@@ -31,27 +31,28 @@ import {
 import type { SubscriptionInput } from './subscriptions.inputs.js';
 import { selectionsOf } from './subscription-selections.js';
 import { filterDto, resolveFilter } from './subscription-filter.js';
+import { jsonText } from '../../core/sql.js';
 
 const FIRE_TIMES = {
-  last: '(SELECT MAX(tt.lastFireTime) FROM task_triggers tt WHERE tt.taskId = s.taskId)',
-  next: '(SELECT MIN(tt.nextFireTime) FROM task_triggers tt WHERE tt.taskId = s.taskId AND tt.isActive = TRUE)',
+  last: '(SELECT MAX(tt."lastFireTime") FROM task_triggers tt WHERE tt."taskId" = s."taskId")',
+  next: '(SELECT MIN(tt."nextFireTime") FROM task_triggers tt WHERE tt."taskId" = s."taskId" AND tt."isActive" = TRUE)',
 };
 
 export const LIST_OWN_SUBSCRIPTIONS: ListSpec = {
   sort: {
-    subscribeTo: 'LOWER(s.subscribeTo)',
+    subscribeTo: 'LOWER(s."subscribeTo")',
     Type: 's.type',
-    Subject: "LOWER(json_extract(s.email, '$.subject'))",
-    triggerType: 's.triggerType',
+    Subject: (db) => `LOWER(${jsonText(db, 's.email', 'subject')})`,
+    triggerType: 's."triggerType"',
     lastExecutionDate: FIRE_TIMES.last,
     nextExecutionDate: FIRE_TIMES.next,
   },
   defaultSort: { by: 'subscribeTo', direction: 'asc' },
-  text: { subscribe_to: 's.subscribeTo', type: 's.type' },
+  text: { subscribe_to: 's."subscribeTo"', type: 's.type' },
 };
 
 export const LIST_SITE_SUBSCRIPTIONS: ListSpec = {
-  sort: { name: 'LOWER(s.name)', createddate: 's.createdDate', modifieddate: 's.modifiedDate' },
+  sort: { name: 'LOWER(s.name)', createddate: 's."createdDate"', modifieddate: 's."modifiedDate"' },
   defaultSort: { by: 'name', direction: 'asc' },
   text: { name: 's.name' },
 };
@@ -80,8 +81,8 @@ async function subscribable(ctx: OpContext, id: string, field: string): Promise<
   }
   const file = await visibleFiles(ctx)
     .andWhere("f.kind <> 'dedicated'")
-    .andWhere('f.reportId = :reportId', { reportId: id })
-    .orderBy('f.modifiedDate', 'DESC')
+    .andWhere('f."reportId" = :reportId', { reportId: id })
+    .orderBy('f."modifiedDate"', 'DESC')
     .getOne();
   const from = file ? await ctx.db.getRepository(TaskReport).findOneBy({ id: file.taskReportId }) : null;
   const report = from ? await ctx.db.getRepository(Report).findOneBy({ id: from.reportId }) : null;
@@ -204,7 +205,7 @@ async function chartSource(ctx: OpContext, appId: string): Promise<Source> {
   const ids = new Set<string>();
   const published = await visibleFiles(ctx)
     .andWhere("f.kind <> 'dedicated'")
-    .select('f.reportId', 'reportId')
+    .select('f."reportId"', 'reportId')
     .distinct(true)
     .getRawMany<{ reportId: string }>();
   published.forEach((x) => ids.add(x.reportId));
@@ -453,7 +454,7 @@ const ownQuery = (ctx: OpContext) =>
   ctx.db
     .getRepository(Subscription)
     .createQueryBuilder('s')
-    .where('s.userId = :owner', { owner: me(ctx).user.id });
+    .where('s."userId" = :owner', { owner: me(ctx).user.id });
 
 export async function listOwnSubscriptions(ctx: OpContext, list: ListQuery, spec: ListSpec) {
   const page = await pageOf(ownQuery(ctx), spec, list, 's.id', (s) => s);

@@ -10,16 +10,21 @@ import { TaskRecipient, type TaskRecipientType } from './tasks.entity.js';
 import { reachableTask } from './tasks.rules.js';
 
 // A recipient row joined with its user's or group's name and address, so lists filter and sort on them.
-const RECIPIENTS = `(SELECT tr.id, tr.taskId, tr.recipientId, tr.type, tr.sendEmail, tr.seeInHub, tr.createdDate,
-  CASE WHEN tr.type = 'user' THEN (SELECT u.firstName || ' ' || u.lastName FROM users u WHERE u.id = tr.recipientId) ELSE (SELECT g.name FROM groups g WHERE g.id = tr.recipientId) END AS name,
-  CASE WHEN tr.type = 'user' THEN (SELECT u.email FROM users u WHERE u.id = tr.recipientId) ELSE NULL END AS emailAddress,
-  CASE WHEN tr.type = 'user' THEN (SELECT u.kind FROM users u WHERE u.id = tr.recipientId) ELSE NULL END AS userKind
+const RECIPIENTS = `(SELECT tr.id, tr."taskId", tr."recipientId", tr.type, tr."sendEmail", tr."seeInHub", tr."createdDate",
+  CASE WHEN tr.type = 'user' THEN (SELECT u."firstName" || ' ' || u."lastName" FROM users u WHERE u.id = tr."recipientId") ELSE (SELECT g.name FROM groups g WHERE g.id = tr."recipientId") END AS name,
+  CASE WHEN tr.type = 'user' THEN (SELECT u.email FROM users u WHERE u.id = tr."recipientId") ELSE NULL END AS "emailAddress",
+  CASE WHEN tr.type = 'user' THEN (SELECT u.kind FROM users u WHERE u.id = tr."recipientId") ELSE NULL END AS "userKind"
   FROM task_recipients tr)`;
 
 export const LIST_TASK_RECIPIENTS: ListSpec = {
-  sort: { Name: 'LOWER(x.name)', Type: 'x.type', EmailAddress: 'LOWER(x.emailAddress)', CreatedDate: 'x.createdDate' },
+  sort: {
+    Name: 'LOWER(x.name)',
+    Type: 'x.type',
+    EmailAddress: 'LOWER(x."emailAddress")',
+    CreatedDate: 'x."createdDate"',
+  },
   defaultSort: { by: 'Name', direction: 'asc' },
-  text: { name: 'x.name', email_address: 'x.emailAddress' },
+  text: { name: 'x.name', email_address: 'x."emailAddress"' },
   exact: { type: 'x.type' },
 };
 
@@ -41,7 +46,7 @@ export async function listTaskRecipients(ctx: OpContext, taskId: string, list: L
     .createQueryBuilder()
     .select('x.*')
     .from(RECIPIENTS, 'x')
-    .where('x.taskId = :task', { task: task.id });
+    .where('x."taskId" = :task', { task: task.id });
   return rawPageOf(qb, LIST_TASK_RECIPIENTS, list, 'x.id', (r: RecipientRaw) => ({
     id: r.recipientId,
     taskRecipientId: r.id,

@@ -18,9 +18,9 @@ import { reachableTask, reportOfTask } from './tasks.rules.js';
 export const LIST_TASK_REPORTS: ListSpec = {
   sort: {
     Format: 'tr.format',
-    CreatedDate: 'tr.createdDate',
-    ModifiedDate: 'tr.modifiedDate',
-    'Report.Name': '(SELECT LOWER(r.name) FROM reports r WHERE r.id = tr.reportId)',
+    CreatedDate: 'tr."createdDate"',
+    ModifiedDate: 'tr."modifiedDate"',
+    'Report.Name': '(SELECT LOWER(r.name) FROM reports r WHERE r.id = tr."reportId")',
   },
   defaultSort: { by: 'CreatedDate', direction: 'asc' },
   exact: { selected_format_id: 'tr.format' },
@@ -183,7 +183,7 @@ export async function taskReportDtoB(ctx: OpContext, dto: Awaited<ReturnType<typ
 
 export async function listTaskReports(ctx: OpContext, taskId: string, list: ListQuery) {
   const task = await reachableTask(ctx, taskId);
-  const qb = ctx.db.getRepository(TaskReport).createQueryBuilder('tr').where('tr.taskId = :task', { task: task.id });
+  const qb = ctx.db.getRepository(TaskReport).createQueryBuilder('tr').where('tr."taskId" = :task', { task: task.id });
   return pageOf(qb, LIST_TASK_REPORTS, list, 'tr.id', (r) => taskReportDto(ctx, r));
 }
 

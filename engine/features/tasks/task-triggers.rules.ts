@@ -10,7 +10,7 @@ import { reachableTask } from './tasks.rules.js';
 import type { ScheduleInput } from './tasks.inputs.js';
 
 export const LIST_TASK_TRIGGERS: ListSpec = {
-  sort: { Name: 'LOWER(tt.name)', Type: 'tt.kind', NextFireTime: 'tt.nextFireTime', CreatedDate: 'tt.createdDate' },
+  sort: { Name: 'LOWER(tt.name)', Type: 'tt.kind', NextFireTime: 'tt."nextFireTime"', CreatedDate: 'tt."createdDate"' },
   defaultSort: { by: 'Name', direction: 'asc' },
   text: { name: 'tt.name' },
   exact: { type: 'tt.kind' },
@@ -104,7 +104,7 @@ export function triggerDto(t: TaskTriggerRow, now: Date) {
 
 export async function listTaskTriggers(ctx: OpContext, taskId: string, list: ListQuery) {
   const task = await reachableTask(ctx, taskId);
-  const qb = ctx.db.getRepository(TaskTrigger).createQueryBuilder('tt').where('tt.taskId = :task', { task: task.id });
+  const qb = ctx.db.getRepository(TaskTrigger).createQueryBuilder('tt').where('tt."taskId" = :task', { task: task.id });
   const now = ctx.now();
   return pageOf(qb, LIST_TASK_TRIGGERS, list, 'tt.id', (t) => triggerDto(t, now));
 }

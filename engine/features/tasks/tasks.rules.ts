@@ -14,19 +14,19 @@ export const LIST_TASKS: ListSpec = {
   sort: {
     Name: 'LOWER(t.name)',
     Description: 'LOWER(t.description)',
-    IsActive: 't.isActive',
-    CreatedDate: 't.createdDate',
-    ModifiedDate: 't.modifiedDate',
-    'Project.Name': '(SELECT LOWER(p.name) FROM projects p WHERE p.id = t.projectId)',
+    IsActive: 't."isActive"',
+    CreatedDate: 't."createdDate"',
+    ModifiedDate: 't."modifiedDate"',
+    'Project.Name': '(SELECT LOWER(p.name) FROM projects p WHERE p.id = t."projectId")',
   },
   defaultSort: { by: 'Name', direction: 'asc' },
   text: { name: 't.name', description: 't.description' },
-  uuid: { project_id: 't.projectId' },
+  uuid: { project_id: 't."projectId"' },
   bool: {
-    is_active: 't.isActive',
+    is_active: 't."isActive"',
     // Scheduled: the task has an active schedule (an external event alone does not make it scheduled).
     is_scheduled: (value, param) => ({
-      sql: `${value ? '' : 'NOT '}EXISTS (SELECT 1 FROM task_triggers tt WHERE tt.taskId = t.id AND tt.kind = 'Schedule' AND tt.isActive = TRUE)`,
+      sql: `${value ? '' : 'NOT '}EXISTS (SELECT 1 FROM task_triggers tt WHERE tt."taskId" = t.id AND tt.kind = 'Schedule' AND tt."isActive" = TRUE)`,
       params: { [param]: value },
     }),
   },
@@ -70,8 +70,8 @@ export async function reachableTask(ctx: OpContext, id: string): Promise<TaskRow
 export const visibleTasks = (ctx: OpContext) =>
   memberVisible(
     ctx,
-    visibleProjects(ctx, ctx.db.getRepository(Task).createQueryBuilder('t'), 't.projectId').andWhere(
-      't.subscriptionId IS NULL',
+    visibleProjects(ctx, ctx.db.getRepository(Task).createQueryBuilder('t'), 't."projectId"').andWhere(
+      't."subscriptionId" IS NULL',
     ),
     't',
     'task',

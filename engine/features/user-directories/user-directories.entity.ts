@@ -69,4 +69,4 @@ export const UserDirectory = new EntitySchema<UserDirectoryRow>({
   ],
 });
 
-boundByOrganization(UserDirectory, (x) => `${x}.organizationId IN (:...orgs)`);
+boundByOrganization(UserDirectory, (x) => `${x}."organizationId" IN (:...orgs)`);

@@ -40,8 +40,8 @@ export const LIST_USER_DIRECTORIES: ListSpec = {
   sort: {
     Name: 'LOWER(d.name)',
     Type: 'LOWER(d.type)',
-    LastStartedSync: 'd.lastStartedSync',
-    SyncStatus: 'd.syncStatus',
+    LastStartedSync: 'd."lastStartedSync"',
+    SyncStatus: 'd."syncStatus"',
   },
   defaultSort: { by: 'Name', direction: 'asc' },
   text: { name: 'd.name' },

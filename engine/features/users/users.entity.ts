@@ -53,7 +53,7 @@ export const User = new EntitySchema<UserRow>({
 // A user belongs to the organizations they are a member of.
 boundByOrganization(
   User,
-  (x) => `${x}.id IN (SELECT bo.userId FROM user_organizations bo WHERE bo.targetId IN (:...orgs))`,
+  (x) => `${x}.id IN (SELECT bo."userId" FROM user_organizations bo WHERE bo."targetId" IN (:...orgs))`,
 );
 
 /** Membership rows: a user in an organization, a group, a role. */

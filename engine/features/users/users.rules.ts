@@ -24,21 +24,21 @@ export const ADMINISTRATOR_ROLE = 'Administrator';
 
 export const LIST_USERS: ListSpec = {
   sort: {
-    FullName: "LOWER(u.firstName || ' ' || u.lastName)",
+    FullName: 'LOWER(u."firstName" || \' \' || u."lastName")',
     Email: 'LOWER(u.email)',
-    UserName: 'LOWER(COALESCE(u.domainAccount, u.email))',
-    IsActive: 'u.isActive',
-    Groups: '(SELECT COUNT(*) FROM user_groups ug WHERE ug.userId = u.id)',
+    UserName: 'LOWER(COALESCE(u."domainAccount", u.email))',
+    IsActive: 'u."isActive"',
+    Groups: '(SELECT COUNT(*) FROM user_groups ug WHERE ug."userId" = u.id)',
     Type: 'u.kind',
-    CreatedDate: 'u.createdDate',
-    ModifiedDate: 'u.modifiedDate',
+    CreatedDate: 'u."createdDate"',
+    ModifiedDate: 'u."modifiedDate"',
   },
   defaultSort: { by: 'FullName', direction: 'asc' },
   text: { full_name: "u.firstName || ' ' || u.lastName", email: 'u.email' },
-  bool: { is_active: 'u.isActive' },
+  bool: { is_active: 'u."isActive"' },
   uuid: {
     group_id: (value, p) => ({
-      sql: `EXISTS (SELECT 1 FROM user_groups ugf WHERE ugf.userId = u.id AND ugf.targetId = :${p})`,
+      sql: `EXISTS (SELECT 1 FROM user_groups ugf WHERE ugf."userId" = u.id AND ugf."targetId" = :${p})`,
       params: { [p]: value },
     }),
   },

@@ -119,12 +119,11 @@ export async function publishToHub(
   await ctx.write(() =>
     ctx.db.transaction(async (m) => {
       // A task report pointed at another report since: its files follow (no row changes otherwise).
-      await sql(m, 'UPDATE hub_files SET "reportId" = ?, "reportName" = ? WHERE "taskReportId" = ? AND "reportId" <> ?', [
-        report.id,
-        report.name,
-        tr.id,
-        report.id,
-      ]);
+      await sql(
+        m,
+        'UPDATE hub_files SET "reportId" = ?, "reportName" = ? WHERE "taskReportId" = ? AND "reportId" <> ?',
+        [report.id, report.name, tr.id, report.id],
+      );
       await insertRows(m, 'hub_files', FILE_COLUMNS, hubFiles, UPSERT_FILE);
       await insertRows(m, 'hub_file_occurrences', OCCURRENCE_COLUMNS, occurrences);
       await insertRows(
@@ -181,8 +180,10 @@ async function authorizedUsers(ctx: OpContext, names: string[]) {
     const rows: { id: string; email: string | null; domainAccount: string | null }[] = await ctx.db
       .getRepository(User)
       .createQueryBuilder('u')
-      .select(['u.id AS id', 'u.email AS email', 'u.domainAccount AS domainAccount'])
-      .where('u.isActive = TRUE AND (LOWER(u.email) IN (:...part) OR LOWER(u.domainAccount) IN (:...part))', { part })
+      .select(['u.id AS id', 'u.email AS email', 'u."domainAccount" AS "domainAccount"'])
+      .where('u."isActive" = TRUE AND (LOWER(u.email) IN (:...part) OR LOWER(u."domainAccount") IN (:...part))', {
+        part,
+      })
       .getRawMany();
     for (const r of rows) {
       if (r.email) out.set(r.email.toLowerCase(), r.id);

@@ -9,16 +9,16 @@ import { explainMailError } from '../../mail/mail-replies.js';
 
 export const LIST_OUTBOX: ListSpec = {
   sort: {
-    createdDate: 'o.createdDate',
+    createdDate: 'o."createdDate"',
     status: 'o.status',
     subject: 'LOWER(o.subject)',
-    sentAt: 'o.sentAt',
+    sentAt: 'o."sentAt"',
     attempts: 'o.attempts',
   },
   defaultSort: { by: 'createdDate', direction: 'desc' },
   text: { subject: 'o.subject' },
   exact: { status: 'o.status' },
-  uuid: { request_id: 'o.requestId' },
+  uuid: { request_id: 'o."requestId"' },
 };
 
 export function outboxDto(m: OutboxRow) {
@@ -52,7 +52,7 @@ function visibleOutbox(ctx: OpContext) {
   const p = me(ctx);
   if (p.isTenantOwner || p.isTenantAdmin) return qb;
   const runs = visibleRequests(ctx).select('r.id');
-  return qb.andWhere(`o.requestId IN (${runs.getQuery()})`).setParameters(runs.getParameters());
+  return qb.andWhere(`o."requestId" IN (${runs.getQuery()})`).setParameters(runs.getParameters());
 }
 
 export const listOutbox = (ctx: OpContext, list: ListQuery) =>
