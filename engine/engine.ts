@@ -45,6 +45,7 @@ import {
 } from './features/backups/backup-archive.js';
 import { MailOutbox, type OutboxOptions } from './features/mail/outbox.js';
 import { RequestLog, requestLogPath } from './features/requests/request-output.js';
+import { linkPeers, type PeerLink } from './peers.js';
 
 /** What the host gives the engine: paths, clock, logger, secret protection, notifications. */
 export interface EngineOptions {
@@ -103,8 +104,11 @@ export interface Engine {
   readonly firstStart: { created: boolean; ownerId: string };
   /** Settles when the first-start demo content (app data, project, report) is in place. */
   readonly demoReady: Promise<void>;
-  /** Subscribes to every engine event (progress, reloads), for the host itself; answers the unsubscribe function. */
-  on(listener: (event: EngineEvent) => void): () => void;
+  /**
+   * Subscribes to every engine event (progress, reloads), for the host itself; answers the
+   * unsubscribe function. An event of another server sharing the database names that server (`from`).
+   */
+  on(listener: (event: EngineEvent, from?: string) => void): () => void;
   /**
    * Subscribes a caller to the events about what they may see (what their lists would show): the
    * credential is asked for at each event, so a sign-out or a lost right stops the flow at once.
@@ -174,10 +178,20 @@ async function startEngine(options: EngineOptions): Promise<Engine> {
   if (!options.database) await chmod(join(options.dataDir, DB_FILE), 0o600);
   await removeUnfinishedImports(db, (options.now ?? (() => new Date()))());
   const log = options.logger ?? silentLogger;
-  const listeners = new Set<(event: EngineEvent) => void>();
+  const listeners = new Set<(event: EngineEvent, from?: string) => void>();
+  // Set once the runner exists: the other servers' messages wait for nothing before then.
+  let peers: PeerLink | null = null;
+  const deliver = (event: EngineEvent, from?: string) => {
+    for (const l of listeners) l(event, from);
+  };
   const emit = (event: EngineEvent) => {
     options.notify?.(event);
-    for (const l of listeners) l(event);
+    deliver(event);
+    peers?.announce(event);
+  };
+  const on = (listener: (event: EngineEvent, from?: string) => void) => {
+    listeners.add(listener);
+    return () => listeners.delete(listener);
   };
   const analytics = openEmbeddedAnalytics(join(options.dataDir, 'apps'), options.importLimits);
   analytics.onReload((appId) => {
@@ -212,6 +226,7 @@ async function startEngine(options: EngineOptions): Promise<Engine> {
     outbox: null as unknown as EngineServices['outbox'],
     directorySyncs: null as unknown as EngineServices['directorySyncs'],
     address: { http: null },
+    peers: null,
     installation: {
       schemaVersion: MIGRATIONS.length,
       release: options.release ?? null,
@@ -220,6 +235,10 @@ async function startEngine(options: EngineOptions): Promise<Engine> {
   };
   const node = { owner: options.nodeId ?? 'local', leaseMs: options.leaseMs ?? DEFAULT_LEASE_MS, timers: true };
   const runner = new RequestRunner(services, { ...node, concurrency: options.concurrentRequests });
+  if (options.database) {
+    peers = await linkPeers(db, node, { deliver, on, stopHere: (id) => runner.stopHere(id) }, log);
+    services.peers = peers;
+  }
   const directorySyncs = new DirectorySyncs(services, node);
   const scheduler = new Scheduler(services, () => runner.wake(), {
     timers: options.schedulerTimers,
@@ -267,10 +286,7 @@ async function startEngine(options: EngineOptions): Promise<Engine> {
     services,
     firstStart,
     demoReady: demoReady.then(() => undefined),
-    on(listener) {
-      listeners.add(listener);
-      return () => listeners.delete(listener);
-    },
+    on,
     watch(credential, listener) {
       // Checked one after another, so the subscriber sees events in the order they happened.
       let chain = Promise.resolve();
@@ -336,6 +352,7 @@ async function startEngine(options: EngineOptions): Promise<Engine> {
       await queues.drain();
       await services.renders.close();
       await analytics.close();
+      await peers?.close();
       await db.destroy();
     },
   };

@@ -74,6 +74,13 @@ export interface EngineServices {
   installation: { schemaVersion: number; release: string | null; secretKey(): Promise<Buffer | null> };
   /** Where people reach this installation (set when the HTTP server listens): links in mail point here. */
   address: { http: string | null };
+  /** The other servers sharing this one's PostgreSQL database; null on SQLite. */
+  peers: Peers | null;
+}
+
+export interface Peers {
+  /** Asks the server running a request to stop it; settles once it has stopped (true) or it was not running. */
+  stopElsewhere(requestId: string): Promise<boolean>;
 }
 
 export interface RequestControl {

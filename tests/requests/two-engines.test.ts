@@ -190,8 +190,9 @@ describe('two engines on one data folder', () => {
       ['a', a],
       ['b', b],
     ] as const)
-      s.engine.on((e) => {
-        if (e.type === 'request.changed' && e.payload.status === 'running')
+      s.engine.on((e, from) => {
+        // Its own runs only (on PostgreSQL it also hears the other engine's).
+        if (!from && e.type === 'request.changed' && e.payload.status === 'running')
           startedBy.set(e.payload.id, (startedBy.get(e.payload.id) ?? new Set()).add(name));
       });
     // The fire time passes for both: both schedulers fire at once, twice over.
@@ -239,8 +240,8 @@ describe('two engines on one data folder', () => {
     const idle = servers[0];
     const queuer = await open('queuer', { concurrentRequests: 0 });
     const seen = new Set<string>();
-    idle.engine.on((e) => {
-      if (e.type === 'request.changed' && e.payload.status === 'running') seen.add(e.payload.id);
+    idle.engine.on((e, from) => {
+      if (!from && e.type === 'request.changed' && e.payload.status === 'running') seen.add(e.payload.id);
     });
     const queued = await queuer.ok('POST', `/api/v2/requests/${letterTask}/run`);
     const repo = idle.engine.services.db.getRepository(Request);

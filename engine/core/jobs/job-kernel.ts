@@ -72,7 +72,12 @@ export class JobKernel<Row extends ClaimColumns> {
       // Work another engine on the same data queued wakes no one here: look every few seconds.
       poll: true,
     });
-    this.heartbeat = new Periodic(o.leaseMs / 3, () => this.renew(), failed('leases could not be renewed'), o.timers);
+    this.heartbeat = new Periodic(
+      o.leaseMs / 3,
+      () => this.renewLeases(),
+      failed('leases could not be renewed'),
+      o.timers,
+    );
     this.sweep = new Periodic(
       o.leaseMs / 2,
       () => this.recover(false),
@@ -125,7 +130,8 @@ export class JobKernel<Row extends ClaimColumns> {
     return lapsed.length;
   }
 
-  private async renew() {
+  /** Renews the leases of what this node holds (its heartbeat does this every third of a lease). */
+  async renewLeases(): Promise<void> {
     await this.store.heartbeat(this.heldRows().map((r) => r.id));
   }
 

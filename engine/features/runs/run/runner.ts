@@ -261,7 +261,13 @@ export class RequestRunner implements JobWorker<RequestRow> {
       if (row) this.changed(row);
       return true;
     }
-    return false;
+    // Running on another server sharing the database: that server is asked.
+    return this.services.peers ? this.services.peers.stopElsewhere(id) : false;
+  }
+
+  /** Stops a run this server holds (asked by another server); false when it holds none by that id. */
+  stopHere(id: string): Promise<boolean> {
+    return this.kernel.abort(id);
   }
 
   async stopTasks(taskIds: string[]): Promise<number> {

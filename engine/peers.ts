@@ -1,0 +1,77 @@
+import type { DataSource } from 'typeorm';
+import { openSharedChannel, type SharedChannel } from './core/shared-events.js';
+import type { EngineEvent, Logger, Peers } from './ops/context.js';
+import { Request } from './features/requests/requests.entity.js';
+
+/**
+ * The other servers on one PostgreSQL database, as this one sees them: their events reach this
+ * server's event streams (a screen follows a run wherever it runs), and a run another server holds
+ * is stopped by asking it, through LISTEN/NOTIFY (`core/shared-events.ts`).
+ */
+export interface PeerLink extends Peers {
+  /** Tells the others of an event here. */
+  announce(event: EngineEvent): void;
+  close(): Promise<void>;
+}
+
+export async function linkPeers(
+  db: DataSource,
+  node: { owner: string; leaseMs: number },
+  here: {
+    /** Delivers another server's event to this one's listeners. */
+    deliver(event: EngineEvent, from: string): void;
+    /** Subscribes to this server's events (its own and the others'). */
+    on(listener: (event: EngineEvent) => void): () => void;
+    /** Stops a run this server holds; false when it holds none by that id. */
+    stopHere(requestId: string): Promise<boolean>;
+  },
+  log: Logger,
+): Promise<PeerLink> {
+  const problem = (e: Error) => log.warn('The link to the other servers had a problem', { error: e.message });
+  const channel: SharedChannel = await openSharedChannel(
+    db,
+    node.owner,
+    (m, from) => {
+      if (m.kind === 'event') here.deliver(m.event, from);
+      else void here.stopHere(m.requestId).catch(problem);
+    },
+    problem,
+  );
+  const statusOf = async (id: string) => (await db.getRepository(Request).findOneBy({ id }))?.status;
+  return {
+    announce(event) {
+      channel.publish({ kind: 'event', event }).catch(problem);
+    },
+    stopElsewhere(requestId) {
+      return new Promise<boolean>((resolve) => {
+        let settled = false;
+        const done = (stopped: boolean) => {
+          if (settled) return;
+          settled = true;
+          off();
+          clearTimeout(timer);
+          resolve(stopped);
+        };
+        // The holder's own event says when it has stopped; its lease bounds the wait if it is gone.
+        const off = here.on((e) => {
+          if (e.type === 'request.changed' && e.payload.id === requestId && e.payload.status !== 'running') done(true);
+        });
+        const timer = setTimeout(
+          () =>
+            void statusOf(requestId).then(
+              (s) => done(s !== 'running'),
+              () => done(false),
+            ),
+          node.leaseMs,
+        );
+        void statusOf(requestId)
+          .then(async (status) => {
+            if (status !== 'running') return done(false);
+            await channel.publish({ kind: 'stop', requestId });
+          })
+          .catch(() => done(false));
+      });
+    },
+    close: () => channel.close(),
+  };
+}

@@ -1,0 +1,53 @@
+// A whole server (engine and HTTP) in a process of its own, one of several sharing a PostgreSQL
+// database and a files folder (tests/scale): killed with SIGKILL as a crash would, and driven by
+// the test on stdin, one command a line, answered on stdout as `<id> <answer>`:
+//   clock <ms>  its clock runs that far ahead of real time (the engine's injected clock)
+//   tick        the scheduler looks for due slots now (its own timers are off)
+//   renew       the runner and the outbox renew the leases of what they hold
+//   recover     the runner and the outbox take over work whose lease lapsed
+//   owner       an API key of the tenant owner
+//   started     how many runs this server started itself
+import { createInterface } from 'node:readline';
+import { createEngine } from '../../engine/engine.js';
+import { startHttpServer } from '../../engine/http/server.js';
+
+const env = process.env;
+const key = Buffer.from(env.BROADSHEET_TEST_KEY ?? '', 'hex');
+let offset = 0;
+const engine = await createEngine({
+  dataDir: env.BROADSHEET_TEST_DATA ?? '',
+  database: env.BROADSHEET_TEST_DATABASE,
+  nodeId: env.BROADSHEET_TEST_NODE,
+  secretKeys: { load: async () => key, save: async () => {} },
+  demo: false,
+  now: () => new Date(Date.now() + offset),
+  schedulerTimers: false,
+  leaseMs: Number(env.BROADSHEET_TEST_LEASE_MS ?? 600_000),
+  mail: { baseDelayMs: 20, maxDelayMs: 200 },
+});
+const http = await startHttpServer(engine, { port: 0 });
+const started = new Set<string>();
+engine.on((e, from) => {
+  if (!from && e.type === 'request.changed' && e.payload.status === 'running') started.add(e.payload.id);
+});
+process.stdout.write(`LISTENING ${http.url}\n`);
+
+const commands: Record<string, (arg: string) => Promise<string | number>> = {
+  clock: async (ms) => ((offset = Number(ms)), 'ok'),
+  tick: async () => (await engine.scheduler.tick(), 'ok'),
+  renew: async () => {
+    await engine.runner.kernel.renewLeases();
+    await engine.outbox.kernel.renewLeases();
+    return 'ok';
+  },
+  recover: async () => (await engine.runner.kernel.recover(false)) + (await engine.outbox.kernel.recover(false)),
+  owner: () => engine.issueOwnerKey(),
+  started: async () => started.size,
+};
+createInterface({ input: process.stdin }).on('line', (line) => {
+  const [id, name, arg = ''] = line.split(' ');
+  void commands[name](arg).then(
+    (answer) => process.stdout.write(`${id} ${answer}\n`),
+    (e: Error) => process.stdout.write(`${id} ERROR ${e.message.replace(/\s+/g, ' ')}\n`),
+  );
+});
