@@ -235,10 +235,6 @@ async function startEngine(options: EngineOptions): Promise<Engine> {
   };
   const node = { owner: options.nodeId ?? 'local', leaseMs: options.leaseMs ?? DEFAULT_LEASE_MS, timers: true };
   const runner = new RequestRunner(services, { ...node, concurrency: options.concurrentRequests });
-  if (options.database) {
-    peers = await linkPeers(db, node, { deliver, on, stopHere: (id) => runner.stopHere(id) }, log);
-    services.peers = peers;
-  }
   const directorySyncs = new DirectorySyncs(services, node);
   const scheduler = new Scheduler(services, () => runner.wake(), {
     timers: options.schedulerTimers,
@@ -254,6 +250,22 @@ async function startEngine(options: EngineOptions): Promise<Engine> {
     options.mail,
     node,
   );
+  if (options.database) {
+    const kernels = { requests: runner.kernel, mail: outbox.kernel, syncs: directorySyncs.kernel };
+    peers = await linkPeers(
+      db,
+      node,
+      {
+        deliver,
+        on,
+        stopHere: (id) => runner.stopHere(id),
+        wakeHere: (queue) => void kernels[queue].wake(),
+        signIns: services.signInThrottle,
+      },
+      log,
+    );
+    services.peers = peers;
+  }
   services.requests = runner;
   services.scheduler = scheduler;
   services.outbox = outbox;

@@ -1,7 +1,8 @@
 import type { DataSource } from 'typeorm';
 import { openSharedChannel, type SharedChannel } from './core/shared-events.js';
-import type { EngineEvent, Logger, Peers } from './ops/context.js';
+import type { EngineEvent, Logger, Peers, SharedQueue } from './ops/context.js';
 import { Request } from './features/requests/requests.entity.js';
+import type { SignInGuard } from './core/throttle.js';
 
 /**
  * The other servers on one PostgreSQL database, as this one sees them: their events reach this
@@ -24,6 +25,10 @@ export async function linkPeers(
     on(listener: (event: EngineEvent) => void): () => void;
     /** Stops a run this server holds; false when it holds none by that id. */
     stopHere(requestId: string): Promise<boolean>;
+    /** Looks at a queue now (another server queued work in it). */
+    wakeHere(queue: SharedQueue): void;
+    /** Sign-in failures and successes: heard from the others, told to them. */
+    signIns: SignInGuard;
   },
   log: Logger,
 ): Promise<PeerLink> {
@@ -33,14 +38,21 @@ export async function linkPeers(
     node.owner,
     (m, from) => {
       if (m.kind === 'event') here.deliver(m.event, from);
+      else if (m.kind === 'wake') here.wakeHere(m.queue as SharedQueue);
+      else if (m.kind === 'signIn') here.signIns.heard(m.outcome, m.account, m.address);
       else void here.stopHere(m.requestId).catch(problem);
     },
     problem,
   );
+  here.signIns.tell = (outcome, account, address) =>
+    void channel.publish({ kind: 'signIn', outcome, account, address }).catch(problem);
   const statusOf = async (id: string) => (await db.getRepository(Request).findOneBy({ id }))?.status;
   return {
     announce(event) {
       channel.publish({ kind: 'event', event }).catch(problem);
+    },
+    nudge(queue) {
+      channel.publish({ kind: 'wake', queue }).catch(problem);
     },
     stopElsewhere(requestId) {
       return new Promise<boolean>((resolve) => {

@@ -1,9 +1,14 @@
 import type { DataSource } from 'typeorm';
 import type { PoolClient } from 'pg';
 import type { EngineEvent } from './events.js';
+import type { SignInOutcome } from './throttle.js';
 
 /** What one server tells the others sharing its database: an event for their streams, or a stop. */
-export type SharedMessage = { kind: 'event'; event: EngineEvent } | { kind: 'stop'; requestId: string };
+export type SharedMessage =
+  | { kind: 'event'; event: EngineEvent }
+  | { kind: 'stop'; requestId: string }
+  | { kind: 'wake'; queue: string }
+  | { kind: 'signIn'; outcome: SignInOutcome; account: string; address: string };
 
 export interface SharedChannel {
   /** Tells every other server (not this one). */

@@ -95,13 +95,34 @@ export class SignInGuard {
     );
   }
 
+  /**
+   * Told of each failure and success here: servers sharing a database pass them to each other
+   * (`heard`), so guesses spread over N servers are counted as one server would count them.
+   */
+  tell?: (outcome: SignInOutcome, account: string, address: string) => void;
+
   fail(account: string, address: string): void {
-    this.accountAtAddress.fail(SignInGuard.pair(account, address));
-    this.address.fail(address);
-    this.account.fail(account);
+    this.record('fail', account, address);
+    this.tell?.('fail', account, address);
   }
 
   succeed(account: string, address: string): void {
+    this.record('succeed', account, address);
+    this.tell?.('succeed', account, address);
+  }
+
+  /** A failure or success another server saw. */
+  heard(outcome: SignInOutcome, account: string, address: string): void {
+    this.record(outcome, account, address);
+  }
+
+  private record(outcome: SignInOutcome, account: string, address: string): void {
+    if (outcome === 'fail') {
+      this.accountAtAddress.fail(SignInGuard.pair(account, address));
+      this.address.fail(address);
+      this.account.fail(account);
+      return;
+    }
     const key = SignInGuard.pair(account, address);
     this.accountAtAddress.succeed(key);
     this.known.delete(key);
@@ -109,6 +130,8 @@ export class SignInGuard {
     if (this.known.size > 10_000) this.known.delete(this.known.keys().next().value!);
   }
 }
+
+export type SignInOutcome = 'fail' | 'succeed';
 
 /** How long a successful sign-in keeps an address known to its account. */
 const KNOWN_ADDRESS_MS = 30 * 86_400_000;

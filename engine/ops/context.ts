@@ -81,7 +81,11 @@ export interface EngineServices {
 export interface Peers {
   /** Asks the server running a request to stop it; settles once it has stopped (true) or it was not running. */
   stopElsewhere(requestId: string): Promise<boolean>;
+  /** Tells the others that work was queued here, so an idle one takes it now rather than at its next look. */
+  nudge(queue: SharedQueue): void;
 }
+
+export type SharedQueue = 'requests' | 'mail' | 'syncs';
 
 export interface RequestControl {
   wake(): void;

@@ -148,6 +148,36 @@ describe('three servers on one PostgreSQL database', () => {
     expect(steps).toBeGreaterThan(0);
   });
 
+  it('counts wrong passwords tried on all three servers as one server would', async () => {
+    await api.ok('POST', '/api/v1/users', {
+      firstName: 'Guessed',
+      lastName: 'At',
+      email: 'guessed@example.com',
+      password: 'the-right-password-1',
+      isActive: true,
+      organizations: [{ id: orgId }],
+    });
+    const login = (server: ServerProcess, password: string) =>
+      fetch(`${server.url}/api/app/auth/login`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ email: 'guessed@example.com', password }),
+      });
+    // Five free tries from one address, spread over the three servers.
+    const codes: number[] = [];
+    for (let i = 0; i < 5; i++) codes.push((await login(servers[i % 3], `wrong-${i}`)).status);
+    expect(codes).toEqual([401, 401, 401, 401, 401]);
+    // The third server failed one of them itself; it holds the account back as the others tell it.
+    await until(
+      async () => Number(await servers[2].command('waits', 'guessed@example.com')),
+      (ms) => ms > 0,
+      30_000,
+    );
+    const sixth = await login(servers[2], 'the-right-password-1');
+    expect(sixth.status).toBe(429);
+    expect(Number(sixth.headers.get('retry-after'))).toBeGreaterThan(0);
+  });
+
   it('fires 200 schedules over 6 slots exactly once each, and runs every run once, on all three', async () => {
     const t0 = Math.ceil((Date.now() + HOUR) / HOUR) * HOUR;
     const triggers: string[] = [];

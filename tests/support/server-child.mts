@@ -7,6 +7,7 @@
 //   recover     the runner and the outbox take over work whose lease lapsed
 //   owner       an API key of the tenant owner
 //   started     how many runs this server started itself
+//   waits <a>   milliseconds this server makes account <a> wait before its next sign-in from loopback
 import { createInterface } from 'node:readline';
 import { createEngine } from '../../engine/engine.js';
 import { startHttpServer } from '../../engine/http/server.js';
@@ -43,6 +44,10 @@ const commands: Record<string, (arg: string) => Promise<string | number>> = {
   recover: async () => (await engine.runner.kernel.recover(false)) + (await engine.outbox.kernel.recover(false)),
   owner: () => engine.issueOwnerKey(),
   started: async () => started.size,
+  waits: async (account) =>
+    Math.max(
+      ...['127.0.0.1', '::1', '::ffff:127.0.0.1'].map((at) => engine.services.signInThrottle.retryAfter(account, at)),
+    ),
 };
 createInterface({ input: process.stdin }).on('line', (line) => {
   const [id, name, arg = ''] = line.split(' ');

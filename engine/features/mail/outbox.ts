@@ -109,6 +109,7 @@ export class MailOutbox implements JobWorker<OutboxRow> {
 
   wake(): void {
     void this.kernel.wake();
+    this.services.peers?.nudge('mail');
   }
 
   waiting(row: OutboxRow): OutboxStatus {

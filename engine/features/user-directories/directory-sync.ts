@@ -30,7 +30,7 @@ const CHUNK = 200;
 /** A log keeps the first lines about single people: a thousand "skipped" lines help nobody. */
 const DETAIL_LINES = 200;
 
-type SyncServices = Pick<EngineServices, 'db' | 'write' | 'now' | 'secrets' | 'log' | 'outbox' | 'address'>;
+type SyncServices = Pick<EngineServices, 'db' | 'write' | 'now' | 'secrets' | 'log' | 'outbox' | 'address' | 'peers'>;
 
 interface Counts {
   created: number;
@@ -84,6 +84,7 @@ export class DirectorySyncs implements JobWorker<DirectorySyncRow> {
 
   wake(): void {
     void this.kernel.wake();
+    this.s.peers?.nudge('syncs');
   }
 
   waiting(): DirectorySyncRow['status'] {

@@ -59,6 +59,7 @@ export class RequestRunner implements JobWorker<RequestRow> {
   /** Looks for queued work (after a request is queued, and whenever one finishes). */
   wake(): void {
     void this.kernel.wake();
+    this.services.peers?.nudge('requests');
   }
 
   isRunning(id: string): boolean {
