@@ -29,7 +29,7 @@ import { OPERATIONS } from './catalogue.js';
 import { ensureFirstStart, issueOwnerKey } from './features/setup/first-start.js';
 import type { AnyOp } from './ops/op.js';
 import { openEmbeddedAnalytics, type ImportLimits } from './analytics/embedded-analytics.js';
-import { RenderPool } from './render/render-pool.js';
+import { RenderPool, type Renderer } from './render/render-pool.js';
 import { seedDemoContent } from './features/setup/demo-content.js';
 import { removeUnfinishedImports } from './features/projects/projects.rules.js';
 import { RequestRunner } from './features/runs/run/runner.js';
@@ -85,6 +85,8 @@ export interface EngineOptions {
    * folder's SQLite file (issue 26). The data folder still holds files, logs and analytics apps.
    */
   database?: string;
+  /** What makes report files (default: render threads, one per core); the scaling bench puts a stand-in here. */
+  renders?: Renderer;
 }
 
 const DEFAULT_LEASE_MS = 60_000;
@@ -219,7 +221,7 @@ async function startEngine(options: EngineOptions): Promise<Engine> {
     callableOperations: (p) => [...catalogue.values()].filter((op) => permits(p, op.permission)).map((op) => op.id),
     analytics,
     embedded: analytics,
-    renders: new RenderPool(),
+    renders: options.renders ?? new RenderPool(),
     // Set just below: the runner and the scheduler are built from these services.
     requests: null as unknown as EngineServices['requests'],
     scheduler: { wake() {} },

@@ -87,6 +87,7 @@ await Promise.all([
     external: ['electron'],
   }),
   build({ ...allExternal, entryPoints: ['tests/bench/bench.ts'], outfile: 'dist/bench/bench.cjs' }),
+  build({ ...allExternal, entryPoints: ['tests/bench/scale-node.ts'], outfile: 'dist/bench/scale-node.cjs' }),
 ]);
 
 // The server's bundle in ASCII alone, so its start reads it as one-byte text without decoding UTF-8

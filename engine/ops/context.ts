@@ -6,7 +6,7 @@ import type { Logger } from '../core/logger.js';
 import type { EngineEvent } from '../core/events.js';
 import type { SignInGuard } from '../core/throttle.js';
 import type { AnalyticsPort, EmbeddedAnalyticsAdmin } from '../analytics/port.js';
-import type { RenderPool } from '../render/render-pool.js';
+import type { Renderer } from '../render/render-pool.js';
 import type { OutboxRow } from '../features/mail/mail.entity.js';
 import type { DirectorySyncRow } from '../features/user-directories/directory-syncs.entity.js';
 import type { OutboxStatus } from '../core/enumerations.js';
@@ -54,7 +54,7 @@ export interface EngineServices {
   /** The ids of the catalogue's operations a principal may call (what screens offer is asked by id). */
   callableOperations: (principal: Principal) => string[];
   /** Worker threads that render report files. */
-  renders: RenderPool;
+  renders: Renderer;
   /** The request runner: queued requests start when woken; stop aborts one at its next safe point. */
   requests: RequestControl;
   /** The scheduler: woken when a schedule changes so the change takes effect at once. */

@@ -3,8 +3,16 @@ import { findBundledWorker } from '../core/bundled-worker.js';
 import type { Piscina } from 'piscina';
 import type { RenderTask, TemplateRenderTask } from './render-worker.js';
 
+/** What makes report files: the pool of render threads, or another renderer put in its place. */
+export interface Renderer {
+  readonly threads: number;
+  render(task: RenderTask): Promise<Buffer>;
+  fillTemplate(task: TemplateRenderTask): Promise<Buffer>;
+  close(): Promise<void>;
+}
+
 /** A pool of worker threads, one per core, that renders files from resolved reports. */
-export class RenderPool {
+export class RenderPool implements Renderer {
   private pool: Promise<Piscina> | null = null;
 
   constructor(readonly threads = Math.max(1, availableParallelism())) {}

@@ -1,5 +1,5 @@
 // `npm run bench`: figures, not assertions, each against its floor measured in the same run.
-// `npm run bench -- installation` (start and list pages), `-- import`, `-- tasks` or `-- templates` runs one part alone.
+// `npm run bench -- installation` (start and list pages), `-- import`, `-- tasks`, `-- templates` or `-- scale` runs one part alone.
 import { spawnSync } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -17,6 +17,7 @@ import { mailBench } from './mail-bench.js';
 import { membersBench } from './members-bench.js';
 import { backupBench } from './backup-bench.js';
 import { templateBench } from './template-bench.js';
+import { scaleBench } from './scale-bench.js';
 
 const ROOT = join(__dirname, '..', '..');
 
@@ -50,6 +51,10 @@ async function main() {
     console.table(await taskBench());
     return;
   }
+  if (process.argv[2] === 'scale') {
+    console.table(await scaleBench());
+    return;
+  }
   if (process.argv[2] === 'templates') {
     console.table(await templateBench(500));
     return;
@@ -79,6 +84,10 @@ async function main() {
   console.table(await backupBench());
   console.log('\nMail through the persisted outbox to a loopback SMTP server, one PDF attached each:');
   console.table(await mailBench(1000));
+  console.log(
+    '\nServers on one PostgreSQL database: 120 single-file runs whose render waits 200 ms (bound by I/O), against N times one server:',
+  );
+  console.table(await scaleBench());
   const importRows = Number(process.env.BENCH_IMPORT_ROWS ?? 2_000_000);
   if (importRows > 0) {
     console.log(

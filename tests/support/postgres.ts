@@ -8,6 +8,10 @@ import { join } from 'node:path';
 
 export const PG_USER = 'broadsheet';
 
+/** The URL of a database of a test cluster, reached on its socket. */
+export const postgresUrl = (socketDir: string, database: string) =>
+  `postgresql://${PG_USER}@localhost/${database}?host=${encodeURIComponent(socketDir)}`;
+
 /** The newest PostgreSQL Debian installed (its programs are not on a user's PATH). */
 function pgBin(name: string): string {
   const root = '/usr/lib/postgresql';

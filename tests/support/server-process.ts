@@ -18,19 +18,23 @@ export async function startServerProcess(o: {
   database: string;
   nodeId: string;
   key: Buffer;
+  /** What node runs (default: the test server child under tsx) and the settings it reads. */
+  program?: { args: string[]; env: Record<string, string> };
 }): Promise<ServerProcess> {
   // tsx keeps a cache in the temporary folder: the child's goes in the data folder, removed with it.
   const childTmp = join(o.dataDir, 'tmp', o.nodeId);
   mkdirSync(childTmp, { recursive: true });
-  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'tests/support/server-child.mts'], {
+  const program = o.program ?? {
+    args: ['--import', 'tsx', 'tests/support/server-child.mts'],
     env: {
-      ...process.env,
-      TMPDIR: childTmp,
       BROADSHEET_TEST_DATA: o.dataDir,
       BROADSHEET_TEST_DATABASE: o.database,
       BROADSHEET_TEST_NODE: o.nodeId,
       BROADSHEET_TEST_KEY: o.key.toString('hex'),
     },
+  };
+  const child: ChildProcess = spawn(process.execPath, program.args, {
+    env: { ...process.env, TMPDIR: childTmp, ...program.env },
     stdio: ['pipe', 'pipe', 'inherit'],
   });
   const exited = new Promise((r) => child.once('exit', r));

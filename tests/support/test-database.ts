@@ -4,7 +4,7 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { inject } from 'vitest';
-import { PG_USER } from './postgres.js';
+import { PG_USER, postgresUrl } from './postgres.js';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -26,10 +26,6 @@ export const postgresSocket = (): string => {
     return ''; // outside a vitest worker (a child process): SQLite
   }
 };
-
-/** The URL of a database made for one engine, on the given cluster's socket. */
-export const postgresUrl = (socketDir: string, database: string) =>
-  `postgresql://${PG_USER}@localhost/${database}?host=${encodeURIComponent(socketDir)}`;
 
 async function onCluster<T>(socketDir: string, work: (client: pg.Client) => Promise<T>): Promise<T> {
   const client = new pg.Client({ host: socketDir, user: PG_USER, database: 'broadsheet' });
