@@ -147,6 +147,16 @@ describe('three servers on one PostgreSQL database', () => {
     expect(steps).toBeGreaterThan(0);
   });
 
+  it('refuses a data-folder backup, naming what backs a shared database up', async () => {
+    const res = await fetch(`${servers[1].url}/api/app/backups`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${await servers[1].command('owner')}`, 'content-type': 'application/json' },
+      body: JSON.stringify({}),
+    });
+    expect(res.status).toBe(409);
+    expect(((await res.json()) as { error: string }).error).toContain('pg_dump');
+  });
+
   it('counts wrong passwords tried on all three servers as one server would', async () => {
     await api.ok('POST', '/api/v1/users', {
       firstName: 'Guessed',

@@ -10,6 +10,7 @@ import { Setting } from '../settings/settings.entity.js';
 import { WEEKDAYS } from '../../core/enumerations.js';
 import { dayNumber } from '../tasks/fire-times.js';
 import { BACKUP_EXTENSION, BackupProblem, stageRestore, writeBackup, type BackupManifest } from './backup-archive.js';
+import { onPostgres } from '../../core/sql.js';
 
 // Backups on demand and on a schedule with retention, and restores checked before anything is
 // replaced. A tenant administrator's business: a backup holds everyone's data.
@@ -97,7 +98,19 @@ export function nextBackupAfter(settings: BackupSettings, from: Date): Date | nu
   return nextFireTimes(spec, from, 1)[0] ?? null;
 }
 
+/**
+ * A backup is the data folder with its SQLite database; servers sharing PostgreSQL keep their data
+ * in the database, which its own tools back up whole and consistently (docs/SERVERS.md).
+ */
+function refuseOnSharedDatabase(s: Pick<EngineServices, 'db'>) {
+  if (onPostgres(s.db))
+    throw conflict(
+      'Backups here copy a SQLite data folder; this server keeps its data in PostgreSQL: back the database up with pg_dump and copy the shared folder',
+    );
+}
+
 export async function configureBackups(ctx: OpContext, f: z.output<typeof BackupSettingsInput>) {
+  refuseOnSharedDatabase(ctx);
   if (f.folder) await checkFolder(ctx, f.folder, 'body.folder');
   if (f.frequency !== 'Off' && !f.folder) throw fieldError('body.folder', 'must be set for backups on a schedule');
   const current = await backupSettings(ctx);
@@ -155,6 +168,7 @@ export async function createBackup(
   f: { file?: string | null; includeSecretKey?: boolean },
   field = 'body.file',
 ) {
+  refuseOnSharedDatabase(s);
   const settings = await backupSettings(s);
   const now = s.now();
   let file: string;
@@ -231,6 +245,7 @@ export async function applyRetention(folder: string, keep: number): Promise<numb
 
 /** Checks a backup whole and stages it: the next start puts it in place, keeping what it replaces until then. */
 export async function restoreBackup(ctx: OpContext, f: z.output<typeof RestoreInput>) {
+  refuseOnSharedDatabase(ctx);
   const info = await stat(f.file).catch(() => null);
   if (!info?.isFile()) throw fieldError('body.file', 'must be an existing backup file');
   if (running) throw conflict('A backup is being written; restore when it has finished');
