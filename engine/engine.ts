@@ -195,7 +195,7 @@ async function startEngine(options: EngineOptions): Promise<Engine> {
     listeners.add(listener);
     return () => listeners.delete(listener);
   };
-  const analytics = openEmbeddedAnalytics(join(options.dataDir, 'apps'), options.importLimits);
+  const analytics = openEmbeddedAnalytics(join(options.dataDir, 'apps'), options.importLimits, !!options.database);
   analytics.onReload((appId) => {
     emit({ type: 'analytics.reloaded', payload: { appId } });
     void scheduler

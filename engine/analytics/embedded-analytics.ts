@@ -18,9 +18,15 @@ export interface ImportLimits {
 export function openEmbeddedAnalytics(
   appsDir: string,
   limits: ImportLimits = {},
+  /** Servers sharing the folder: imports publish versions, metadata is read at each use. */
+  shared = false,
 ): AnalyticsPort & EmbeddedAnalyticsAdmin {
-  return new EmbeddedProvider(appsDir, {
-    budget: { ...DEFAULT_IMPORT_BUDGET, ...limits.budget },
-    memoryMb: limits.memoryMb ?? DEFAULT_IMPORT_MEMORY_MB,
-  });
+  return new EmbeddedProvider(
+    appsDir,
+    {
+      budget: { ...DEFAULT_IMPORT_BUDGET, ...limits.budget },
+      memoryMb: limits.memoryMb ?? DEFAULT_IMPORT_MEMORY_MB,
+    },
+    shared,
+  );
 }

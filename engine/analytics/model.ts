@@ -59,6 +59,11 @@ export interface AppMeta {
   rowCount: number;
   reloadedAt: string | null;
   source: string | null;
+  /**
+   * The app's data file when apps are published as versions (servers sharing the folder): each
+   * import writes a new file and names it here; absent, the one file `data.db`.
+   */
+  dataFile?: string;
 }
 
 export interface ChartData {

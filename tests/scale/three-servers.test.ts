@@ -147,6 +147,29 @@ describe('three servers on one PostgreSQL database', () => {
     expect(steps).toBeGreaterThan(0);
   });
 
+  it('publishes an import on one server as a new version the others read at once, keeping one version before it', async () => {
+    const rowsOf = async (server: ServerProcess) =>
+      (await ownerApi(server.url, await server.command('owner')).ok('GET', `/api/app/analytics/${appRowId}`)).rowCount;
+    // Every server has the app open before the import.
+    expect(await Promise.all(servers.map(rowsOf))).toEqual([FILES, FILES, FILES]);
+    const customers = Array.from({ length: FILES + 1 }, (_, i) => `Customer ${String(i).padStart(3, '0')},${i + 1}`);
+    await api.ok('POST', `/api/app/analytics/${appRowId}/import`, {
+      fileName: 'more.csv',
+      content: `Customer,Sales\n${customers.join('\n')}\n`,
+    });
+    expect(await Promise.all(servers.map(rowsOf))).toEqual([FILES + 1, FILES + 1, FILES + 1]);
+    // Back to the 600 the runs below make letters for, from another server.
+    await ownerApi(servers[2].url, await servers[2].command('owner')).ok(
+      'POST',
+      `/api/app/analytics/${appRowId}/import`,
+      { fileName: 'customers.csv', content: `Customer,Sales\n${customers.slice(0, FILES).join('\n')}\n` },
+    );
+    expect(await Promise.all(servers.map(rowsOf))).toEqual([FILES, FILES, FILES]);
+    const versions = readdirSync(join(files, 'apps', 'three-servers')).filter((f) => /^data.*\.db$/.test(f));
+    expect(versions).toHaveLength(2);
+    expect(versions.every((f) => /^data-[a-z0-9]+-[0-9a-f]{8}\.db$/.test(f))).toBe(true);
+  });
+
   it('refuses a data-folder backup, naming what backs a shared database up', async () => {
     const res = await fetch(`${servers[1].url}/api/app/backups`, {
       method: 'POST',

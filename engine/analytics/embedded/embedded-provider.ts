@@ -41,6 +41,8 @@ export class EmbeddedProvider implements AnalyticsPort, EmbeddedAnalyticsAdmin {
   /** Each open data file's indexes, read once: a file imported before covering indexes has plain ones. */
   private readonly coverage = new Map<string, Promise<IndexCoverage>>();
   private readonly metas = new Map<string, AppMeta>();
+  /** The data file each open handle reads (versions: another server may have published a newer one). */
+  private readonly openFile = new Map<string, string>();
   private readonly reloadListeners: ((appId: string) => void)[] = [];
 
   constructor(
@@ -49,6 +51,12 @@ export class EmbeddedProvider implements AnalyticsPort, EmbeddedAnalyticsAdmin {
       budget: DEFAULT_IMPORT_BUDGET,
       memoryMb: DEFAULT_IMPORT_MEMORY_MB,
     },
+    /**
+     * Servers sharing the folder: an import publishes a new data file (a version) instead of
+     * replacing the one others may be reading, and the metadata is read from its file at each use
+     * (another server may have changed it) rather than remembered.
+     */
+    private readonly shared = false,
   ) {}
 
   onReload(listener: (appId: string) => void) {
@@ -100,6 +108,7 @@ export class EmbeddedProvider implements AnalyticsPort, EmbeddedAnalyticsAdmin {
   async deleteApp(appId: string) {
     const db = this.open.get(appId);
     this.open.delete(appId);
+    this.openFile.delete(appId);
     this.coverage.delete(appId);
     this.metas.delete(appId);
     if (db) await (await db).close();
@@ -107,7 +116,7 @@ export class EmbeddedProvider implements AnalyticsPort, EmbeddedAnalyticsAdmin {
   }
 
   async meta(appId: string): Promise<AppMeta> {
-    const cached = this.metas.get(appId);
+    const cached = this.shared ? undefined : this.metas.get(appId);
     if (cached) return cached;
     let text: string;
     try {
@@ -136,6 +145,7 @@ export class EmbeddedProvider implements AnalyticsPort, EmbeddedAnalyticsAdmin {
   }
 
   private db(appId: string): Promise<SqliteFile> {
+    if (this.shared) return this.currentVersion(appId);
     let db = this.open.get(appId);
     if (!db) {
       db = SqliteFile.open(join(this.dir(appId), 'data.db'));
@@ -144,9 +154,23 @@ export class EmbeddedProvider implements AnalyticsPort, EmbeddedAnalyticsAdmin {
     return db;
   }
 
+  /** The data file the app's metadata names now: the one open if it is that one, else opened (the old one closed). */
+  private async currentVersion(appId: string): Promise<SqliteFile> {
+    const file = (await this.meta(appId)).dataFile ?? 'data.db';
+    const held = this.open.get(appId);
+    if (held && this.openFile.get(appId) === file) return held;
+    const opened = SqliteFile.open(join(this.dir(appId), file));
+    this.open.set(appId, opened);
+    this.openFile.set(appId, file);
+    this.coverage.delete(appId);
+    if (held) void held.then((old) => old.close()).catch(() => undefined);
+    return opened;
+  }
+
   async close() {
     for (const db of this.open.values()) await (await db).close().catch(() => undefined);
     this.open.clear();
+    this.openFile.clear();
   }
 
   /**
@@ -179,6 +203,7 @@ export class EmbeddedProvider implements AnalyticsPort, EmbeddedAnalyticsAdmin {
     progress?: (p: ImportProgress) => void,
   ) {
     const meta = await this.meta(appId);
+    if (this.shared) return this.importVersion(appId, meta, format, source, sourceName, progress);
     const target = join(this.dir(appId), 'data.next.db');
     try {
       const outcome = await runImportInWorker(
@@ -196,6 +221,53 @@ export class EmbeddedProvider implements AnalyticsPort, EmbeddedAnalyticsAdmin {
       return await this.reloaded(appId, fields, outcome.rowCount, sourceName, progress);
     } finally {
       await rm(target, { force: true });
+    }
+  }
+
+  /**
+   * An import as a new version (servers sharing the folder): the data goes to a file of its own,
+   * named in the metadata once complete, so no server ever reads a half-written file or has one
+   * replaced under it. The version before stays for readers still on it; older ones go.
+   */
+  private async importVersion(
+    appId: string,
+    meta: AppMeta,
+    format: ImportFormat,
+    source: string,
+    sourceName: string,
+    progress?: (p: ImportProgress) => void,
+  ) {
+    const name = `data-${Date.now().toString(36)}-${randomUUID().slice(0, 8)}.db`;
+    const target = join(this.dir(appId), name);
+    let published = false;
+    try {
+      const outcome = await runImportInWorker(
+        { source, format, target, budget: this.importLimits.budget },
+        this.importLimits.memoryMb,
+        (p) => progress?.({ appId, ...p }),
+      );
+      const fields: FieldMeta[] = outcome.headers.map((header, i) => ({
+        id: meta.fields.find((f) => f.name.toLowerCase() === header.toLowerCase())?.id ?? randomUUID(),
+        name: header,
+        type: outcome.types[i],
+        distinctCount: outcome.distinctCounts[i],
+      }));
+      const previous = meta.dataFile ?? 'data.db';
+      const next = await this.reloaded(appId, fields, outcome.rowCount, sourceName, progress, name);
+      published = true;
+      await this.removeVersionsBefore(appId, [name, previous]);
+      return next;
+    } finally {
+      if (!published) await rm(target, { force: true });
+    }
+  }
+
+  /** Removes the app's data versions other than those kept (and the single file of before versions). */
+  private async removeVersionsBefore(appId: string, keep: (string | undefined)[]) {
+    const dir = this.dir(appId);
+    for (const f of await readdir(dir)) {
+      const version = /^(data(?:-[a-z0-9-]+)?\.db)(-wal|-shm)?$/.exec(f)?.[1];
+      if (version && !keep.includes(version)) await rm(join(dir, f), { force: true });
     }
   }
 
@@ -220,12 +292,14 @@ export class EmbeddedProvider implements AnalyticsPort, EmbeddedAnalyticsAdmin {
     rowCount: number,
     sourceName: string,
     progress?: (p: ImportProgress) => void,
+    dataFile?: string,
   ) {
     const next = await this.updateMeta(appId, (m) => {
       m.fields = fields;
       m.rowCount = rowCount;
       m.reloadedAt = new Date().toISOString();
       m.source = sourceName;
+      if (dataFile) m.dataFile = dataFile;
     });
     progress?.({ appId, percent: 100, rows: rowCount });
     for (const l of this.reloadListeners) l(appId);
