@@ -20,6 +20,7 @@ import { startSmtp, type TestSmtp } from '../support/smtp.js';
 import { until } from '../support/until.js';
 import { outboxIdle } from '../support/outbox.js';
 import { sql } from '../../engine/core/sql.js';
+import { UserDirectory } from '../../engine/features/user-directories/user-directories.entity.js';
 
 const PEOPLE: Person[] = Array.from({ length: 1000 }, (_, i) => {
   const n = String(i + 1).padStart(4, '0');
@@ -256,10 +257,9 @@ describe(
       expect(new Date(status.nextSync).getUTCMinutes()).toBe(15);
       expect(new Date(status.nextSync).getTime()).toBeGreaterThan(Date.now());
       // The machine slept through two slots: the latest runs once, as a scheduled sync (a catch-up).
-      await sql(db(), 'UPDATE user_directories SET "nextFireTime" = ? WHERE id = ?', [
-        new Date(Date.now() - 2 * 3600_000).toISOString(),
-        directoryId,
-      ]);
+      await db()
+        .getRepository(UserDirectory)
+        .update(directoryId, { nextFireTime: new Date(Date.now() - 2 * 3600_000) });
       await s.engine.scheduler.tick();
       await s.engine.scheduler.tick();
       expect(await count()).toBe(before + 1);

@@ -8,6 +8,7 @@ import { startSmtp, type TestSmtp } from '../support/smtp.js';
 import { covers } from '../support/covers.js';
 import { until } from '../support/until.js';
 import { sql } from '../../engine/core/sql.js';
+import { Invitation } from '../../engine/features/users/invitations.entity.js';
 
 let s: TestServer;
 let smtp: TestSmtp;
@@ -123,7 +124,11 @@ describe(
       expect(fields(again)).toEqual(['body.token']);
       expect((await login('ivy@example.com', 'taken-over-1')).status).toBe(401);
       // An expired link.
-      await sql(s.engine.services.db, 'UPDATE invitations SET "expiresAt" = ?', [new Date('2000-01-01T00:00:00Z')]);
+      await s.engine.services.db
+        .createQueryBuilder()
+        .update(Invitation)
+        .set({ expiresAt: new Date('2000-01-01T00:00:00Z') })
+        .execute();
       const late = await s.call('POST', '/api/app/invitations/accept', {
         token: null,
         body: { token: tokenFor('igor@example.com'), password: 'igor-password-1' },

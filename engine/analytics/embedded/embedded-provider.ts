@@ -36,6 +36,13 @@ export function expressionFailure(e: unknown, field: string): never {
  * file (one table, a column per field) and its metadata (fields, variables, charts, bookmarks,
  * sheets) in meta.json. Expressions compile to bound SQL; selections become bound WHERE clauses.
  */
+/** Metadata without the name of its data file (kept only while versions are in use). */
+function outward(meta: AppMeta): AppMeta {
+  if (meta.dataFile === undefined) return meta;
+  const { dataFile: _file, ...rest } = meta;
+  return rest;
+}
+
 export class EmbeddedProvider implements AnalyticsPort, EmbeddedAnalyticsAdmin {
   private readonly open = new Map<string, Promise<SqliteFile>>();
   /** Each open data file's indexes, read once: a file imported before covering indexes has plain ones. */
@@ -115,7 +122,12 @@ export class EmbeddedProvider implements AnalyticsPort, EmbeddedAnalyticsAdmin {
     await rm(this.dir(appId), { recursive: true, force: true });
   }
 
+  /** The app's metadata as callers see it: which file holds the data is the provider's own business. */
   async meta(appId: string): Promise<AppMeta> {
+    return outward(await this.storedMeta(appId));
+  }
+
+  private async storedMeta(appId: string): Promise<AppMeta> {
     const cached = this.shared ? undefined : this.metas.get(appId);
     if (cached) return cached;
     let text: string;
@@ -130,7 +142,7 @@ export class EmbeddedProvider implements AnalyticsPort, EmbeddedAnalyticsAdmin {
   }
 
   /** Writes the metadata atomically: a crash leaves the old file or the new one, never half. */
-  async saveMeta(meta: AppMeta) {
+  private async saveMeta(meta: AppMeta) {
     const file = join(this.dir(meta.appId), 'meta.json');
     await writeFile(file + '.tmp', JSON.stringify(meta, null, 1));
     await rename(file + '.tmp', file);
@@ -138,10 +150,10 @@ export class EmbeddedProvider implements AnalyticsPort, EmbeddedAnalyticsAdmin {
   }
 
   async updateMeta(appId: string, change: (m: AppMeta) => void): Promise<AppMeta> {
-    const meta = structuredClone(await this.meta(appId));
+    const meta = structuredClone(await this.storedMeta(appId));
     change(meta);
     await this.saveMeta(meta);
-    return meta;
+    return outward(meta);
   }
 
   private db(appId: string): Promise<SqliteFile> {
@@ -156,7 +168,7 @@ export class EmbeddedProvider implements AnalyticsPort, EmbeddedAnalyticsAdmin {
 
   /** The data file the app's metadata names now: the one open if it is that one, else opened (the old one closed). */
   private async currentVersion(appId: string): Promise<SqliteFile> {
-    const file = (await this.meta(appId)).dataFile ?? 'data.db';
+    const file = (await this.storedMeta(appId)).dataFile ?? 'data.db';
     const held = this.open.get(appId);
     if (held && this.openFile.get(appId) === file) return held;
     const opened = SqliteFile.open(join(this.dir(appId), file));
@@ -202,7 +214,7 @@ export class EmbeddedProvider implements AnalyticsPort, EmbeddedAnalyticsAdmin {
     sourceName: string,
     progress?: (p: ImportProgress) => void,
   ) {
-    const meta = await this.meta(appId);
+    const meta = await this.storedMeta(appId);
     if (this.shared) return this.importVersion(appId, meta, format, source, sourceName, progress);
     const target = join(this.dir(appId), 'data.next.db');
     try {

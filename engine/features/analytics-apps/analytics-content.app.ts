@@ -184,11 +184,7 @@ export const analyticsContentApp = [
     permission: 'viewProject',
     input: { params: appParam },
     result: AnalyticsGetResult,
-    handler: async (ctx, { params }) => {
-      // Which file holds the data is the engine's own business.
-      const { dataFile: _file, ...meta } = await ctx.analytics.meta(await providerAppId(ctx, params.id));
-      return meta;
-    },
+    handler: async (ctx, { params }) => ctx.analytics.meta(await providerAppId(ctx, params.id)),
   }),
   defineOp({
     id: 'app.analytics.import',

@@ -131,32 +131,38 @@ export class Scheduler {
     return earliest;
   }
 
+  /**
+   * Fires a source's due rows. The due rows are read under the write lock, in the same turn as the
+   * runs they make are written: schedulers of several servers on one database take turns, and the
+   * second finds the slot fired (its next time moved) instead of making a run the unique
+   * (trigger, slot) key would then have to refuse.
+   */
   private async fireDue<T extends Scheduled>(source: ScheduleSource<T>) {
     const { db, now } = this.services;
-    const at = now();
-    const rows = await db.getRepository(source.entity).find({
-      where: { ...source.active, nextFireTime: LessThanOrEqual(at) } as FindOptionsWhere<T>,
-      order: { nextFireTime: 'ASC' } as never,
-    });
-    if (!rows.length) return;
-    const due: (DueRow<T> & { next: Date | null })[] = [];
-    for (const row of rows) {
-      let slot: DueRow<T>['slot'] = null;
-      try {
-        const spec = source.spec(row);
-        slot = spec ? dueSlot(spec, row.lastScheduledFor, row.nextFireTime ?? at, at) : null;
-      } catch {
-        slot = null;
-      }
-      due.push({
-        row,
-        slot,
-        next: this.nextAfter(source, row, slot && slot.scheduledFor > at ? slot.scheduledFor : at),
+    const queued = await this.services.write(async () => {
+      const at = now();
+      const rows = await db.getRepository(source.entity).find({
+        where: { ...source.active, nextFireTime: LessThanOrEqual(at) } as FindOptionsWhere<T>,
+        order: { nextFireTime: 'ASC' } as never,
       });
-    }
-    const plan = await source.plan(due, at);
-    await this.services.write(() =>
-      db.transaction(async (m) => {
+      if (!rows.length) return false;
+      const due: (DueRow<T> & { next: Date | null })[] = [];
+      for (const row of rows) {
+        let slot: DueRow<T>['slot'] = null;
+        try {
+          const spec = source.spec(row);
+          slot = spec ? dueSlot(spec, row.lastScheduledFor, row.nextFireTime ?? at, at) : null;
+        } catch {
+          slot = null;
+        }
+        due.push({
+          row,
+          slot,
+          next: this.nextAfter(source, row, slot && slot.scheduledFor > at ? slot.scheduledFor : at),
+        });
+      }
+      const plan = await source.plan(due, at);
+      await db.transaction(async (m) => {
         // Work first (the transaction's first statement takes the write lock: no stale read to upgrade).
         for (const w of plan.work)
           await m.createQueryBuilder().insert().into(w.entity).values(w.values).orIgnore().execute();
@@ -166,9 +172,10 @@ export class Scheduler {
             lastScheduledFor: d.slot?.scheduledFor ?? d.row.lastScheduledFor,
             nextFireTime: d.next,
           } as never);
-      }),
-    );
-    if (plan.work.length) source.queued();
+      });
+      return plan.work.length > 0;
+    });
+    if (queued) source.queued();
   }
 
   /** An analytics app was reloaded: the tasks listening to it run (within their start and end dates). */
