@@ -10,6 +10,9 @@ import {
 import type { ClaimColumns, ClaimStore, RowPatch } from './claims.js';
 import { JobKernel, type JobWorker } from './job-kernel.js';
 
+/** Whether the table lives in PostgreSQL (servers sharing it) rather than a data folder's SQLite. */
+const onPostgres = (db: DataSource) => db.options.type === 'postgres';
+
 /** The statuses of a claimable table: those waiting to be claimed, and the one while held. */
 export interface ClaimStatuses {
   waiting: readonly string[];
@@ -17,9 +20,11 @@ export interface ClaimStatuses {
 }
 
 /**
- * Claims in SQLite. A claim is one guarded UPDATE (status still waiting), so two engines on one
- * data folder (WAL) never take the same row: SQLite runs one writer at a time and the guard sees the
- * other's claim. The rows taken are then read back by owner and lease, which this claim alone set.
+ * Claims on a table's rows. A claim is one guarded UPDATE (status still waiting), so two engines
+ * never take the same row: on SQLite one writer runs at a time and the guard sees the other's claim;
+ * on PostgreSQL the rows are locked `FOR UPDATE SKIP LOCKED`, so a server passes over what another
+ * is claiming instead of waiting for it. The rows taken are then read back by owner and lease,
+ * which this claim alone set.
  */
 export class SqliteClaimStore<Row extends ClaimColumns> implements ClaimStore<Row> {
   constructor(
@@ -51,17 +56,28 @@ export class SqliteClaimStore<Row extends ClaimColumns> implements ClaimStore<Ro
   async claim(ids: string[], patch: RowPatch<Row>): Promise<Row[]> {
     if (!ids.length) return [];
     const leaseUntil = this.lease();
+    const set = this.set({
+      ...patch,
+      status: this.statuses.active,
+      claimedBy: this.owner,
+      leaseUntil,
+      attempts: () => '"attempts" + 1',
+    });
+    const waiting = [...this.statuses.waiting];
     const taken = await this.write(() =>
-      this.repo().update(
-        this.where({ id: In(ids), status: In([...this.statuses.waiting]) }),
-        this.set({
-          ...patch,
-          status: this.statuses.active,
-          claimedBy: this.owner,
-          leaseUntil,
-          attempts: () => '"attempts" + 1',
-        }),
-      ),
+      onPostgres(this.db)
+        ? // Servers sharing PostgreSQL: rows another server is claiming this instant are passed over,
+          // not waited for (that server takes them; this one looks again for others).
+          this.repo()
+            .createQueryBuilder()
+            .update()
+            .set(set)
+            .where(
+              `id IN (SELECT x.id FROM "${this.entity.options.tableName}" x WHERE x.id IN (:...ids) AND x.status IN (:...waiting) FOR UPDATE SKIP LOCKED)`,
+              { ids, waiting },
+            )
+            .execute()
+        : this.repo().update(this.where({ id: In(ids), status: In(waiting) }), set),
     );
     if (!taken.affected) return [];
     return this.repo().find({
@@ -154,8 +170,13 @@ export interface NodeLease {
   timers: boolean;
 }
 
-/** A job kernel over one SQLite table: the claim store and the kernel, made together for a worker. */
-export function sqliteJobKernel<Row extends ClaimColumns>(
+/**
+ * A job kernel over one table: the claim store and the kernel, made together for a worker. On
+ * SQLite the store's writes take the engine's write queue (one writer); on PostgreSQL each is one
+ * guarded statement that needs no lock beyond the rows it touches, so claims by many servers do
+ * not wait on the store's write lock.
+ */
+export function claimingJobKernel<Row extends ClaimColumns>(
   s: {
     db: DataSource;
     write: <T>(fn: () => Promise<T>) => Promise<T>;
@@ -166,7 +187,8 @@ export function sqliteJobKernel<Row extends ClaimColumns>(
   worker: JobWorker<Row>,
   o: NodeLease & { name: string; concurrency: number; batch?: number },
 ): JobKernel<Row> {
-  const store = new SqliteClaimStore<Row>(s.db, s.write, table.entity, table.statuses, o.owner, o.leaseMs, s.now);
+  const write = onPostgres(s.db) ? <T>(fn: () => Promise<T>) => fn() : s.write;
+  const store = new SqliteClaimStore<Row>(s.db, write, table.entity, table.statuses, o.owner, o.leaseMs, s.now);
   return new JobKernel(store, worker, {
     name: o.name,
     concurrency: o.concurrency,

@@ -1,6 +1,6 @@
 import { In, type EntityManager } from 'typeorm';
 import type { JobKernel, JobWorker } from '../../core/jobs/job-kernel.js';
-import { sqliteJobKernel, type NodeLease } from '../../core/jobs/sqlite-claims.js';
+import { claimingJobKernel, type NodeLease } from '../../core/jobs/sqlite-claims.js';
 import { UNCLAIMED, type RowPatch } from '../../core/jobs/claims.js';
 import type { EngineServices } from '../../ops/context.js';
 import { newBase } from '../../core/entity-base.js';
@@ -70,7 +70,7 @@ export class DirectorySyncs implements JobWorker<DirectorySyncRow> {
     private readonly s: SyncServices,
     node: NodeLease,
   ) {
-    this.kernel = sqliteJobKernel(
+    this.kernel = claimingJobKernel(
       s,
       { entity: DirectorySync, statuses: { waiting: ['queued'], active: 'running' } },
       this,
