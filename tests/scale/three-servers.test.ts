@@ -210,6 +210,31 @@ describe('three servers on one PostgreSQL database', () => {
     expect(Number(sixth.headers.get('retry-after'))).toBeGreaterThan(0);
   });
 
+  it('links the servers again when the database drops their listening connections', async () => {
+    const listening = async () =>
+      (
+        await rows<{ n: number }>(
+          "SELECT COUNT(*)::int AS n FROM pg_stat_activity WHERE query = 'LISTEN broadsheet' AND state = 'idle'",
+        )
+      )[0].n;
+    expect(await listening()).toBe(servers.length);
+    await rows("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE query = 'LISTEN broadsheet'");
+    await until(listening, (n) => n === servers.length, 60_000);
+    // What one server sees travels to the others again: a wrong password on the first holds the account on the second.
+    const wrong = () =>
+      fetch(`${servers[0].url}/api/app/auth/login`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ email: 'relinked@example.com', password: 'wrong' }),
+      });
+    for (let i = 0; i < 5; i++) expect((await wrong()).status).toBe(401);
+    await until(
+      async () => Number(await servers[1].command('waits', 'relinked@example.com')),
+      (ms) => ms > 0,
+      30_000,
+    );
+  });
+
   it('fires 200 schedules over 6 slots exactly once each, and runs every run once, on all three', async () => {
     const t0 = Math.ceil((Date.now() + HOUR) / HOUR) * HOUR;
     const triggers: string[] = [];
