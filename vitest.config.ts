@@ -4,7 +4,8 @@ import { defineConfig } from 'vitest/config';
  * The suites that run a second time on PostgreSQL (issue 26), each server on a database of its own
  * in one cluster the project starts: conformance (every operation's answers), distribution (runs,
  * mail, folders, FTP/SFTP, hub, two engines sharing work, a crash mid-send) and the store's
- * users and schedules. Three servers as processes of their own are tests/scale (a cluster of their own). BROADSHEET_PG_TESTS=a,b (globs) runs others there while looking into one.
+ * users and schedules. Three servers as processes of their own are tests/scale (a cluster of
+ * their own). BROADSHEET_PG_TESTS=a,b (globs) runs others there while looking into one.
  */
 const ON_POSTGRES = process.env.BROADSHEET_PG_TESTS?.split(',').filter(Boolean) ?? [
   'tests/http/conformance.test.ts',

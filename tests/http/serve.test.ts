@@ -4,8 +4,8 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { chmod, mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { SERVE, serveRefused as refused } from '../support/serve-cli.js';
 
-const SERVE = join(__dirname, '..', '..', 'dist', 'engine', 'serve.cjs');
 let child: ChildProcess | null = null;
 const folders: string[] = [];
 afterAll(async () => {
@@ -20,17 +20,6 @@ async function stop() {
     child.kill('SIGTERM');
     await exited;
   }
-}
-
-/** `serve` run to its end (it refuses to start): its exit code and what it printed. */
-function refused(args: string[]): Promise<{ code: number | null; output: string }> {
-  return new Promise((resolve) => {
-    const c = spawn(process.execPath, [SERVE, '--port', '0', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
-    let output = '';
-    c.stdout!.on('data', (b: Buffer) => (output += b.toString()));
-    c.stderr!.on('data', (b: Buffer) => (output += b.toString()));
-    c.on('exit', (code) => resolve({ code, output }));
-  });
 }
 
 /** Starts a server, ending the one started before (a test that leaves one running would leak it past the run). */

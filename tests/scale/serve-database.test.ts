@@ -8,8 +8,8 @@ import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PG_USER, startPostgres, type TestPostgres } from '../support/postgres.js';
+import { SERVE, serveRefused as refused } from '../support/serve-cli.js';
 
-const SERVE = join(__dirname, '..', '..', 'dist', 'engine', 'serve.cjs');
 let cluster: TestPostgres;
 let files: string;
 let url: string;
@@ -47,17 +47,6 @@ function serve(args: string[]): Promise<{ address: string; output: string }> {
     c.stdout!.on('data', onData);
     c.stderr!.on('data', onData);
     c.on('exit', (code) => reject(new Error(`serve exited with ${code}:\n${output}`)));
-  });
-}
-
-/** `serve` refusing to start: its exit code and what it said. */
-function refused(args: string[]): Promise<{ code: number | null; output: string }> {
-  return new Promise((resolve) => {
-    const c = spawn(process.execPath, [SERVE, '--port', '0', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
-    let output = '';
-    c.stdout!.on('data', (b: Buffer) => (output += b.toString()));
-    c.stderr!.on('data', (b: Buffer) => (output += b.toString()));
-    c.on('exit', (code) => resolve({ code, output }));
   });
 }
 
