@@ -3,8 +3,8 @@ import { defineConfig } from 'vitest/config';
 /**
  * The suites that run a second time on PostgreSQL (issue 26), each server on a database of its own
  * in one cluster the project starts: conformance (every operation's answers), distribution (runs,
- * mail, folders, FTP/SFTP, hub, two engines sharing work, a crash mid-send) and the store's
- * users and schedules. Three servers as processes of their own are tests/scale (a cluster of
+ * mail, folders, FTP/SFTP, hub, two engines sharing work, crashes mid-run and mid-send) and the
+ * store's users, members, tasks and schedules. Three servers as processes of their own are tests/scale (a cluster of
  * their own). BROADSHEET_PG_TESTS=a,b (globs) runs others there while looking into one.
  */
 const ON_POSTGRES = process.env.BROADSHEET_PG_TESTS?.split(',').filter(Boolean) ?? [
@@ -12,9 +12,10 @@ const ON_POSTGRES = process.env.BROADSHEET_PG_TESTS?.split(',').filter(Boolean) 
   'tests/mail/*.test.ts',
   'tests/storage/*.test.ts',
   'tests/hub/*.test.ts',
-  'tests/requests/task-run.test.ts',
-  'tests/requests/two-engines.test.ts',
-  'tests/users/user-lifecycle.test.ts',
+  'tests/requests/*.test.ts',
+  'tests/members/*.test.ts',
+  'tests/users/*.test.ts',
+  'tests/tasks/*.test.ts',
   'tests/scheduler/scheduler-clock.test.ts',
 ];
 
