@@ -171,7 +171,7 @@ export class EmbeddedProvider implements AnalyticsPort, EmbeddedAnalyticsAdmin {
     const file = (await this.storedMeta(appId)).dataFile ?? 'data.db';
     const held = this.open.get(appId);
     if (held && this.openFile.get(appId) === file) return held;
-    const opened = SqliteFile.open(join(this.dir(appId), file));
+    const opened = SqliteFile.open(join(this.dir(appId), file), { shared: true });
     this.open.set(appId, opened);
     this.openFile.set(appId, file);
     this.coverage.delete(appId);

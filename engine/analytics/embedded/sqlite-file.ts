@@ -15,7 +15,7 @@ export class SqliteFile {
    * it is swapped in), written without a journal and synced once at the end; its statements run
    * strictly in the order they are issued, so an import can queue a batch and read the next.
    */
-  static open(path: string, options: { building?: boolean } = {}): Promise<SqliteFile> {
+  static open(path: string, options: { building?: boolean; shared?: boolean } = {}): Promise<SqliteFile> {
     return new Promise((resolve, reject) => {
       const db = new sqlite3.Database(path, (err) => (err ? reject(err) : resolve(new SqliteFile(db))));
     }).then(async (f) => {
@@ -27,7 +27,11 @@ export class SqliteFile {
       await file.exec(
         options.building
           ? 'PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF; PRAGMA temp_store = FILE;'
-          : 'PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA busy_timeout = 5000;',
+          : options.shared
+            ? // A folder shared by servers on several machines: WAL needs all its readers on one host
+              // (shared memory), a rollback journal needs only the file system's locks.
+              'PRAGMA journal_mode = DELETE; PRAGMA busy_timeout = 5000;'
+            : 'PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA busy_timeout = 5000;',
       );
       return file;
     });
