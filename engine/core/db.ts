@@ -1,5 +1,6 @@
 import { DataSource, MigrationExecutor, type DataSourceOptions, type EntitySchema } from 'typeorm';
 import { entitiesFor } from './dialect.js';
+import { onPostgres } from './sql.js';
 import { join } from 'node:path';
 import sqlite3 from 'sqlite3';
 import { isEmptyDatabase, type SchemaSnapshot } from './schema-snapshot.js';
@@ -93,14 +94,12 @@ async function execScript(ds: DataSource, script: string): Promise<void> {
 export function localWrites(ds: DataSource): number {
   // PostgreSQL has no such count (other nodes write to it all the time): NaN equals nothing, so
   // nothing read there is taken as still current.
-  return isSqlite(ds) ? connectionOf(ds).writes : NaN;
+  return onPostgres(ds) ? NaN : connectionOf(ds).writes;
 }
 
 export function dataVersion(ds: DataSource): Promise<number> {
-  return isSqlite(ds) ? connectionOf(ds).dataVersion() : Promise.resolve(NaN);
+  return onPostgres(ds) ? Promise.resolve(NaN) : connectionOf(ds).dataVersion();
 }
-
-export const isSqlite = (ds: DataSource) => ds.options.type === 'sqlite';
 
 export async function openDatabase(
   dataDir: string,

@@ -3,6 +3,7 @@ import { badInput, type FieldError } from './errors.js';
 import { Page } from './envelope.js';
 import { isGuid } from './validation.js';
 import { withinOrganizations, type BoundedCaller } from './organization-boundary.js';
+import { onPostgres } from './sql.js';
 
 /** A condition a filter adds: SQL with named bound parameters. Never user text in the SQL. */
 export interface SqlCondition {
@@ -190,7 +191,7 @@ function sortAndPage<T extends ObjectLiteral>(
   const dir = q.sortDirection === 'desc' ? 'DESC' : 'ASC';
   const by = q.sortBy ? spec.sort[q.sortBy] : undefined;
   // Empty values sort as the smallest, as SQLite sorts them (PostgreSQL would take them as the largest).
-  const nulls = qb.connection.options.type === 'postgres' ? (dir === 'ASC' ? 'NULLS FIRST' : 'NULLS LAST') : undefined;
+  const nulls = onPostgres(qb.connection) ? (dir === 'ASC' ? 'NULLS FIRST' : 'NULLS LAST') : undefined;
   if (by) qb.orderBy(typeof by === 'function' ? by(qb.connection) : by, dir, nulls);
   qb.addOrderBy(tieBreak, dir);
   if (!q.getAll) qb.offset((q.page - 1) * q.pageSize).limit(q.pageSize);

@@ -12,6 +12,7 @@ import { performance } from 'node:perf_hooks';
 import pg from 'pg';
 import { postgresUrl, startPostgres } from '../support/postgres.js';
 import { ownerApi, startServerProcess, type ServerProcess } from '../support/server-process.js';
+import { until } from '../support/until.js';
 
 const RUNS = 120;
 const WAIT_MS = 200;
@@ -88,16 +89,18 @@ async function round(n: number, socketDir: string, admin: pg.Client): Promise<Ro
       });
       tasks.push(task.id);
     }
-    const finished = async (ids: string[]) => {
-      for (;;) {
-        const { rows } = await db.query(
-          "SELECT COUNT(*)::int AS n FROM requests WHERE id = ANY($1) AND status NOT IN ('queued', 'running')",
-          [ids],
-        );
-        if (rows[0].n === ids.length) return;
-        await new Promise((r) => setTimeout(r, 20));
-      }
-    };
+    const finished = (ids: string[]) =>
+      until(
+        async () =>
+          (
+            await db.query(
+              "SELECT COUNT(*)::int AS n FROM requests WHERE id = ANY($1) AND status NOT IN ('queued', 'running')",
+              [ids],
+            )
+          ).rows[0].n as number,
+        (n) => n === ids.length,
+        600_000,
+      );
     const queue = (ids: string[]) =>
       Promise.all(ids.map(async (t) => (await api.ok('POST', `/api/v2/requests/${t}/run`)).id as string));
     // Warm: every server has run something (modules loaded, statements planned) before the clock starts.

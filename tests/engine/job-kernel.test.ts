@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DataSource, EntitySchema, In } from 'typeorm';
 import { claimColumns, type ClaimColumns } from '../../engine/core/jobs/claims.js';
-import { SqliteClaimStore } from '../../engine/core/jobs/sqlite-claims.js';
+import { TableClaimStore } from '../../engine/core/jobs/table-claims.js';
 import { retryDelay } from '../../engine/core/jobs/backoff.js';
 import { WriteQueues } from '../../engine/core/write-queue.js';
 
@@ -25,13 +25,13 @@ const filesWith = (pattern: string) =>
 
 describe('one kernel', () => {
   it('has one claim store, one pump, one backoff, and the queues as its workers', () => {
-    expect(filesWith('implements ClaimStore')).toEqual(['core/jobs/sqlite-claims.ts']);
+    expect(filesWith('implements ClaimStore')).toEqual(['core/jobs/table-claims.ts']);
     // Attempts are counted where a claim is taken, nowhere else.
-    expect(filesWith('"attempts" \\+ 1')).toEqual(['core/jobs/sqlite-claims.ts']);
+    expect(filesWith('"attempts" \\+ 1')).toEqual(['core/jobs/table-claims.ts']);
     // Owner and lease are set by the store alone (entities spread its columns and index them; the migration adds them).
     expect(filesWith('leaseUntil').filter((f) => !f.startsWith('migrations/') && !f.endsWith('.entity.ts'))).toEqual([
       'core/jobs/claims.ts',
-      'core/jobs/sqlite-claims.ts',
+      'core/jobs/table-claims.ts',
     ]);
     expect(filesWith('\\* 2 \\*\\*')).toEqual(['core/jobs/backoff.ts']);
     expect(filesWith('^export class Pump')).toEqual(['core/jobs/pump.ts']);
@@ -77,7 +77,7 @@ describe('claims between two connections to one file', () => {
   let now = new Date('2026-06-01T10:00:00Z');
   const store = (db: DataSource, owner: string) => {
     const queues = new WriteQueues();
-    return new SqliteClaimStore<JobRow>(
+    return new TableClaimStore<JobRow>(
       db,
       (fn) => queues.run('main', fn),
       Job,

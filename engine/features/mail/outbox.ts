@@ -4,7 +4,7 @@ import type { Transporter } from 'nodemailer';
 import type { EngineServices } from '../../ops/context.js';
 import { OUTBOX_WAITING } from '../../core/enumerations.js';
 import type { JobKernel, JobWorker } from '../../core/jobs/job-kernel.js';
-import { claimingJobKernel, type NodeLease } from '../../core/jobs/sqlite-claims.js';
+import { claimingJobKernel, type NodeLease } from '../../core/jobs/table-claims.js';
 import type { RowPatch } from '../../core/jobs/claims.js';
 import { retryDelay } from '../../core/jobs/backoff.js';
 import { MailServer, Outbox, type MailServerRow, type OutboxRow, type OutboxStatus } from './mail.entity.js';

@@ -1,6 +1,6 @@
 import { In, type EntityManager } from 'typeorm';
 import type { JobKernel, JobWorker } from '../../core/jobs/job-kernel.js';
-import { claimingJobKernel, type NodeLease } from '../../core/jobs/sqlite-claims.js';
+import { claimingJobKernel, type NodeLease } from '../../core/jobs/table-claims.js';
 import { UNCLAIMED, type RowPatch } from '../../core/jobs/claims.js';
 import type { EngineServices } from '../../ops/context.js';
 import { newBase } from '../../core/entity-base.js';

@@ -2,7 +2,7 @@ import { In } from 'typeorm';
 import { LIVE } from '../../../core/enumerations.js';
 import type { EngineServices, OpContext } from '../../../ops/context.js';
 import type { JobKernel, JobWorker } from '../../../core/jobs/job-kernel.js';
-import { claimingJobKernel, type NodeLease } from '../../../core/jobs/sqlite-claims.js';
+import { claimingJobKernel, type NodeLease } from '../../../core/jobs/table-claims.js';
 import { isEngineError } from '../../../core/errors.js';
 import { Request, type RequestFile, type RequestRow, type RequestStatus } from '../../requests/requests.entity.js';
 import { executeRequest, fileKeeper } from './execute-request.js';

@@ -26,7 +26,7 @@ export interface ClaimStatuses {
  * is claiming instead of waiting for it. The rows taken are then read back by owner and lease,
  * which this claim alone set.
  */
-export class SqliteClaimStore<Row extends ClaimColumns> implements ClaimStore<Row> {
+export class TableClaimStore<Row extends ClaimColumns> implements ClaimStore<Row> {
   constructor(
     private readonly db: DataSource,
     private readonly write: <T>(fn: () => Promise<T>) => Promise<T>,
@@ -188,7 +188,7 @@ export function claimingJobKernel<Row extends ClaimColumns>(
   o: NodeLease & { name: string; concurrency: number; batch?: number },
 ): JobKernel<Row> {
   const write = onPostgres(s.db) ? <T>(fn: () => Promise<T>) => fn() : s.write;
-  const store = new SqliteClaimStore<Row>(s.db, write, table.entity, table.statuses, o.owner, o.leaseMs, s.now);
+  const store = new TableClaimStore<Row>(s.db, write, table.entity, table.statuses, o.owner, o.leaseMs, s.now);
   return new JobKernel(store, worker, {
     name: o.name,
     concurrency: o.concurrency,
