@@ -32,6 +32,7 @@ import { openEmbeddedAnalytics, type ImportLimits } from './analytics/embedded-a
 import { RenderPool, type Renderer } from './render/render-pool.js';
 import { seedDemoContent } from './features/setup/demo-content.js';
 import { removeUnfinishedImports } from './features/projects/projects.rules.js';
+import { openBossHandoff } from './core/jobs/boss-handoff.js';
 import { RequestRunner } from './features/runs/run/runner.js';
 import { Scheduler } from './features/runs/schedule/scheduler.js';
 import { directorySchedules } from './features/runs/schedule/directory-schedules.js';
@@ -90,6 +91,8 @@ export interface EngineOptions {
 }
 
 const DEFAULT_LEASE_MS = 60_000;
+/** pg-boss's queue of requests, when servers share PostgreSQL. */
+const REQUEST_QUEUE = 'broadsheet-requests';
 
 /** An envelope plus the status a transport reports it with; a file answer also carries the file. */
 export interface InvokeResult {
@@ -236,7 +239,18 @@ async function startEngine(options: EngineOptions): Promise<Engine> {
     },
   };
   const node = { owner: options.nodeId ?? 'local', leaseMs: options.leaseMs ?? DEFAULT_LEASE_MS, timers: true };
-  const runner = new RequestRunner(services, { ...node, concurrency: options.concurrentRequests });
+  // Servers sharing PostgreSQL hand queued requests out through pg-boss (loaded only then).
+  // Under the write lock: pg-boss makes its queue with a statement servers starting together deadlock on.
+  const handoff = options.database
+    ? await services.write(() =>
+        openBossHandoff(options.database!, {
+          queue: REQUEST_QUEUE,
+          supervise: true,
+          log: (message, e) => log.error(message, { error: e.message }),
+        }),
+      )
+    : undefined;
+  const runner = new RequestRunner(services, { ...node, concurrency: options.concurrentRequests, handoff });
   const directorySyncs = new DirectorySyncs(services, node);
   const scheduler = new Scheduler(services, () => runner.wake(), {
     timers: options.schedulerTimers,
@@ -360,6 +374,7 @@ async function startEngine(options: EngineOptions): Promise<Engine> {
       await scheduler.stop();
       backups.stop();
       await runner.close();
+      await handoff?.close();
       await directorySyncs.close();
       await outbox.close();
       await demoReady;

@@ -1,4 +1,4 @@
-import type { DataSource } from 'typeorm';
+import type { DataSource, EntityManager } from 'typeorm';
 import type { SecretBox } from '../core/secrets.js';
 import type { PermissionFlags } from '../core/permissions.js';
 import type { UserRow } from '../features/users/users.entity.js';
@@ -11,6 +11,7 @@ import type { OutboxRow } from '../features/mail/mail.entity.js';
 import type { DirectorySyncRow } from '../features/user-directories/directory-syncs.entity.js';
 import type { OutboxStatus } from '../core/enumerations.js';
 import type { MemberDeclaration } from '../features/members/members.entity.js';
+import type { RequestRow } from '../features/requests/requests.entity.js';
 
 export type { Logger };
 
@@ -89,6 +90,8 @@ export type SharedQueue = 'requests' | 'mail' | 'syncs';
 
 export interface RequestControl {
   wake(): void;
+  /** Requests just written as queued, inside the transaction that wrote them (servers sharing a queue send their jobs). */
+  queued(m: EntityManager, rows: Pick<RequestRow, 'id' | 'priority'>[]): Promise<void>;
   /** Stops a queued or running request; false when it had already finished. */
   stop(id: string): Promise<boolean>;
   /** Stops every queued and running request of the tasks (before they go, or by hand); answers how many. */

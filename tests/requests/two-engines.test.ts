@@ -255,4 +255,52 @@ describe('two engines on one data folder', () => {
     expect(done.status).toBe('completed');
     expect(seen.has(queued.id)).toBe(true);
   }, 180_000);
+  it("runs a Serial schedule's runs of one task one after another, though both engines take work", async () => {
+    // The two that run work (the queuer opened after them runs none).
+    const a = servers[0] ?? (await open('survivor'));
+    const b = servers[1] ?? (await open('second'));
+    const customer = (await a.engine.services.analytics.meta('two-engines')).fields.find((x) => x.name === 'Customer')!;
+    const page = await a.ok('POST', '/api/v2/reports', { name: 'Page', projectID: projectId, type: 'Html' });
+    await a.ok('PUT', `/api/v2/reports/${page.id}`, {
+      name: 'Page',
+      isIteration: true,
+      iterationFields: [{ fieldID: customer.id, order: 0 }],
+    });
+    const task = (await a.ok('POST', '/api/v2/tasks', { name: 'Pages', projectID: projectId })).id;
+    await a.ok('PUT', `/api/v2/tasks/${task}/reports`, {
+      reportID: page.id,
+      format: 'Html',
+      emailEmbedment: false,
+      emailAttachment: false,
+    });
+    const fireAt = new Date(Math.ceil((Date.now() + offset + 3_600_000) / 60_000) * 60_000);
+    const triggers: string[] = [];
+    // Three Serial schedules of one task firing at once: three runs queued together.
+    for (const name of ['First', 'Second', 'Third'])
+      triggers.push(
+        (
+          await a.ok('POST', `/api/v1/tasks/${task}/triggers/schedules`, {
+            name,
+            frequency: 'Once',
+            execution: 'Serial',
+            startDate: fireAt.toISOString(),
+            timeZone: 'UTC',
+          })
+        ).id,
+      );
+    offset = fireAt.getTime() - Date.now() + 30_000;
+    await Promise.all([a.engine.scheduler.tick(), b.engine.scheduler.tick()]);
+    a.engine.runner.wake();
+    b.engine.runner.wake();
+    const repo = a.engine.services.db.getRepository(Request);
+    const runs = await until(
+      () => repo.find({ where: { triggerId: In(triggers) }, order: { startedDate: 'ASC' } }),
+      (rows) => rows.length === 3 && rows.every((r) => r.status === 'completed'),
+      180_000,
+    );
+    // Each started once the one before had ended (both engines read the same clock).
+    for (let i = 1; i < runs.length; i++)
+      expect(runs[i].startedDate!.getTime()).toBeGreaterThanOrEqual(runs[i - 1].endedDate!.getTime());
+    expect(runs.every((r) => r.files.length === CUSTOMERS)).toBe(true);
+  }, 240_000);
 });

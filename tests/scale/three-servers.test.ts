@@ -114,21 +114,21 @@ async function htmlTask(name: string) {
 }
 
 /** A task making one letter per customer (600 files) in the given format. */
-async function letterTask(format: 'Html' | 'Pdf') {
+async function letterTask(format: 'Html' | 'Pdf', name = `Letters ${format}`) {
   const field = (await api.ok('GET', `/api/app/analytics/${appRowId}`)).fields.find(
     (f: { name: string }) => f.name === 'Customer',
   );
   const letter = await api.ok('POST', '/api/v2/reports', {
-    name: `Letter ${format}`,
+    name,
     projectID: projectId,
     type: format === 'Pdf' ? 'Word' : 'Html',
   });
   await api.ok('PUT', `/api/v2/reports/${letter.id}`, {
-    name: `Letter ${format}`,
+    name,
     isIteration: true,
     iterationFields: [{ fieldID: field.id, order: 0 }],
   });
-  const task = await api.ok('POST', '/api/v2/tasks', { name: `Letters ${format}`, projectID: projectId });
+  const task = await api.ok('POST', '/api/v2/tasks', { name, projectID: projectId });
   await api.ok('PUT', `/api/v2/tasks/${task.id}/reports`, {
     reportID: letter.id,
     format,
@@ -277,6 +277,13 @@ describe('three servers on one PostgreSQL database', () => {
     );
     expect(done.filter((r) => r.status !== 'completed')).toEqual([]);
     expect(done.every((r) => r.attempts === 1)).toBe(true);
+    // Every run went through pg-boss: one job each, by the run's id, all done; none left waiting.
+    const jobs = await rows<{ state: string; n: number }>(
+      `SELECT j.state, COUNT(*)::int AS n FROM pgboss.job j JOIN requests r ON r.id = j.id::text
+       WHERE j.name = 'broadsheet-requests' AND r."triggerId" = ANY($1) GROUP BY j.state`,
+      [triggers],
+    );
+    expect(jobs).toEqual([{ state: 'completed', n: SCHEDULES * SLOTS }]);
     const started = await Promise.all(live().map(async (s) => Number(await s.command('started'))));
     expect(started.reduce((a, b) => a + b, 0)).toBe(SCHEDULES * SLOTS);
     expect(started.every((n) => n > 0)).toBe(true);
@@ -433,5 +440,45 @@ describe('three servers on one PostgreSQL database', () => {
     const made = readdirSync(join(files, 'files', 'requests', run.id));
     expect(made.filter((n) => n.endsWith('.html'))).toHaveLength(FILES);
     expect(made.filter((n) => n.endsWith('.part'))).toEqual([]);
+  }, 900_000);
+
+  // After the kill above (its 600 HTML letters run first, on a cold renderer): two servers left.
+  it("runs a Serial schedule's runs of one task one after another, though every server takes jobs", async () => {
+    const task = await letterTask('Html', 'Serial letters');
+    const at = Math.ceil((Date.now() + offset + HOUR) / HOUR) * HOUR;
+    const triggers: string[] = [];
+    // Three Serial schedules of one task due in the same minute: three runs queued at once.
+    for (const name of ['First', 'Second', 'Third'])
+      triggers.push(
+        (
+          await api.ok('POST', `/api/v1/tasks/${task}/triggers/schedules`, {
+            name,
+            frequency: 'Hourly',
+            execution: 'Serial',
+            everyHours: 1,
+            fromHour: 0,
+            fromMinut: 0,
+            toHour: 23,
+            toMinut: 59,
+            startDate: new Date(at).toISOString(),
+            timeZone: 'UTC',
+          })
+        ).id,
+      );
+    await setClocks(at + 30_000 - Date.now());
+    await Promise.all(live().map((s) => s.command('tick')));
+    const runs = await until(
+      () =>
+        rows<{ status: string; startedDate: Date; endedDate: Date }>(
+          'SELECT status, "startedDate", "endedDate" FROM requests WHERE "triggerId" = ANY($1) ORDER BY "startedDate"',
+          [triggers],
+        ),
+      (r) => r.length === 3 && r.every((x) => !['queued', 'running'].includes(x.status)),
+      600_000,
+    );
+    expect(runs.map((r) => r.status)).toEqual(['completed', 'completed', 'completed']);
+    // Each started once the one before had ended (all servers' clocks are the same here).
+    for (let i = 1; i < runs.length; i++)
+      expect(runs[i].startedDate.getTime()).toBeGreaterThanOrEqual(runs[i - 1].endedDate.getTime());
   }, 900_000);
 });

@@ -37,8 +37,12 @@ export interface ClaimStore<Row extends ClaimColumns> {
   heartbeat(ids: string[]): Promise<void>;
   /** Records a held row's progress or outcome; false when this owner no longer holds it. */
   settle(id: string, patch: RowPatch<Row>, m?: EntityManager): Promise<boolean>;
-  /** Gives held rows back as they were before the claim (work never started). */
-  release(rows: Row[], waiting: (row: Row) => string): Promise<void>;
+  /** Gives held rows back as they were before the claim (work never started); `then` runs in the same transaction. */
+  release(
+    rows: Row[],
+    waiting: (row: Row) => string,
+    then?: (rows: Row[], m: EntityManager) => Promise<void>,
+  ): Promise<void>;
   /** Active rows whose lease has lapsed, and (`own`) those this owner held before it restarted. */
   expired(own: boolean): Promise<Row[]>;
   /**

@@ -1,3 +1,4 @@
+import type { EntityManager } from 'typeorm';
 import { Periodic } from './periodic.js';
 import type { ClaimColumns, ClaimStore, RowPatch } from './claims.js';
 import { Pump } from './pump.js';
@@ -8,6 +9,10 @@ export interface JobWorker<Row extends ClaimColumns> {
   ready(limit: number, held: ReadonlySet<string>): Promise<Row[]>;
   /** What a claim sets besides status, owner, lease and attempt (a start time). */
   claimed?(now: Date): RowPatch<Row>;
+  /** After a claim: which of the rows offered by `ready` this node took (the others went elsewhere or changed). */
+  tried?(offered: Row[], claimed: Row[]): Promise<void>;
+  /** Rows a closing node gives back, in the transaction that puts them back to waiting. */
+  givenBack?(rows: Row[], m: EntityManager): Promise<void>;
   /** Prepares a claimed batch at once (one look-up for all of it). */
   prepare?(rows: Row[]): Promise<void>;
   /** Does one job and settles its row through the kernel's store; the signal asks it to stop. */
@@ -147,6 +152,7 @@ export class JobKernel<Row extends ClaimColumns> {
         ready.map((r) => r.id),
         this.worker.claimed?.(this.o.now()) ?? {},
       );
+      await this.worker.tried?.(ready, claimed);
       if (!claimed.length) continue; // another node took them: look again
       const order = new Map(ready.map((r, i) => [r.id, i]));
       claimed.sort((a, b) => order.get(a.id)! - order.get(b.id)!);
@@ -182,7 +188,11 @@ export class JobKernel<Row extends ClaimColumns> {
     const all = [...this.running.values()];
     if (abort) for (const h of all) h.controller.abort();
     const untried = this.buffer.splice(0);
-    await this.store.release(untried, (r) => this.worker.waiting(r));
+    await this.store.release(
+      untried,
+      (r) => this.worker.waiting(r),
+      this.worker.givenBack && ((rows, m) => this.worker.givenBack!(rows, m)),
+    );
     await Promise.all(all.map((h) => h.done));
   }
 }

@@ -17,6 +17,12 @@ const onPostgres = (db: DataSource) => db.options.type === 'postgres';
 export interface ClaimStatuses {
   waiting: readonly string[];
   active: string;
+  /**
+   * Rows that run one at a time per value of a column (a Serial schedule's runs of one task): such
+   * a row is claimed only while no row with its value is active, checked in the claim itself so
+   * servers claiming at once cannot both start one. `when` is the SQL condition marking them.
+   */
+  oneAtATime?: { column: string; when: string };
 }
 
 /**
@@ -64,20 +70,49 @@ export class TableClaimStore<Row extends ClaimColumns> implements ClaimStore<Row
       attempts: () => '"attempts" + 1',
     });
     const waiting = [...this.statuses.waiting];
-    const taken = await this.write(() =>
+    const table = `"${this.entity.options.tableName}"`;
+    const one = this.statuses.oneAtATime;
+    // A row that runs one at a time is claimed only while none with its value is active.
+    const alone = one
+      ? `NOT (${one.when} AND EXISTS (SELECT 1 FROM ${table} o WHERE o."${one.column}" = ${table}."${one.column}" AND o.status = :active))`
+      : 'TRUE';
+    const update = (m: EntityManager) =>
       onPostgres(this.db)
         ? // Servers sharing PostgreSQL: rows another server is claiming this instant are passed over,
           // not waited for (that server takes them; this one looks again for others).
-          this.repo()
+          this.repo(m)
             .createQueryBuilder()
             .update()
             .set(set)
             .where(
-              `id IN (SELECT x.id FROM "${this.entity.options.tableName}" x WHERE x.id IN (:...ids) AND x.status IN (:...waiting) FOR UPDATE SKIP LOCKED)`,
-              { ids, waiting },
+              `id IN (SELECT x.id FROM ${table} x WHERE x.id IN (:...ids) AND x.status IN (:...waiting) FOR UPDATE SKIP LOCKED) AND ${alone}`,
+              { ids, waiting, active: this.statuses.active },
             )
             .execute()
-        : this.repo().update(this.where({ id: In(ids), status: In(waiting) }), set),
+        : this.repo(m)
+            .createQueryBuilder()
+            .update()
+            .set(set)
+            .where(`id IN (:...ids) AND status IN (:...waiting) AND ${alone}`, {
+              ids,
+              waiting,
+              active: this.statuses.active,
+            })
+            .execute();
+    const taken = await this.write(() =>
+      one && onPostgres(this.db)
+        ? this.db.transaction(async (m) => {
+            // Each statement sees what was committed before it began: claims of one value's rows
+            // queue on a lock of that value, so the second sees the first's row active.
+            const values: { v: string }[] = await m.query(
+              `SELECT DISTINCT "${one.column}" AS v FROM ${table} WHERE id = ANY($1) AND ${one.when} AND "${one.column}" IS NOT NULL`,
+              [ids],
+            );
+            for (const v of values.map((r) => r.v).sort())
+              await m.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [`${table}:${v}`]);
+            return update(m);
+          })
+        : update(this.db.manager),
     );
     if (!taken.affected) return [];
     return this.repo().find({
@@ -110,19 +145,26 @@ export class TableClaimStore<Row extends ClaimColumns> implements ClaimStore<Row
     return (res.affected ?? 0) > 0;
   }
 
-  async release(rows: Row[], waiting: (row: Row) => string): Promise<void> {
+  async release(
+    rows: Row[],
+    waiting: (row: Row) => string,
+    then?: (rows: Row[], m: EntityManager) => Promise<void>,
+  ): Promise<void> {
     if (!rows.length) return;
-    await this.write(async () => {
-      for (const status of new Set(rows.map(waiting)))
-        await this.repo().update(
-          this.where({
-            id: In(rows.filter((r) => waiting(r) === status).map((r) => r.id)),
-            status: this.statuses.active,
-            claimedBy: this.owner,
-          }),
-          this.set({ status, claimedBy: null, leaseUntil: null, attempts: () => '"attempts" - 1' }),
-        );
-    });
+    await this.write(() =>
+      this.db.transaction(async (m) => {
+        for (const status of new Set(rows.map(waiting)))
+          await this.repo(m).update(
+            this.where({
+              id: In(rows.filter((r) => waiting(r) === status).map((r) => r.id)),
+              status: this.statuses.active,
+              claimedBy: this.owner,
+            }),
+            this.set({ status, claimedBy: null, leaseUntil: null, attempts: () => '"attempts" - 1' }),
+          );
+        await then?.(rows, m);
+      }),
+    );
   }
 
   async expired(own: boolean): Promise<Row[]> {

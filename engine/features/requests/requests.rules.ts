@@ -271,7 +271,12 @@ export async function getRequest(ctx: OpContext, id: string) {
 }
 
 async function queue(ctx: OpContext, row: RequestRow) {
-  await ctx.write(() => ctx.db.getRepository(Request).insert(row));
+  await ctx.write(() =>
+    ctx.db.transaction(async (m) => {
+      await m.getRepository(Request).insert(row);
+      await ctx.requests.queued(m, [row]);
+    }),
+  );
   ctx.emit({
     type: 'request.changed',
     payload: { id: row.id, kind: row.kind, taskId: row.taskId, status: row.status, progressDone: 0, progressTotal: 0 },

@@ -1,8 +1,9 @@
-import { In } from 'typeorm';
+import { In, type EntityManager } from 'typeorm';
 import { LIVE } from '../../../core/enumerations.js';
 import type { EngineServices, OpContext } from '../../../ops/context.js';
 import type { JobKernel, JobWorker } from '../../../core/jobs/job-kernel.js';
 import { claimingJobKernel, type NodeLease } from '../../../core/jobs/table-claims.js';
+import type { Handoff } from '../../../core/jobs/handoff.js';
 import { isEngineError } from '../../../core/errors.js';
 import { Request, type RequestFile, type RequestRow, type RequestStatus } from '../../requests/requests.entity.js';
 import { executeRequest, fileKeeper } from './execute-request.js';
@@ -16,10 +17,20 @@ const DEFAULT_CONCURRENCY = 2;
 const PROGRESS_EVERY_MS = 250;
 /** A run cut off by a crash or a dead node runs once more; a second cut-off fails it (the run may be the cause). */
 const RUN_ATTEMPTS = 2;
+/** Queued requests looked at in one look for free slots. */
+const LOOK_AHEAD = 100;
 
 export interface RunnerOptions extends NodeLease {
   concurrency?: number;
+  /** Servers sharing PostgreSQL: queued requests are handed out through pg-boss. */
+  handoff?: Handoff;
 }
+
+/** Best first: higher priority, then older. */
+const byPriorityThenAge = (a: RequestRow, b: RequestRow) =>
+  b.priority - a.priority || a.createdDate.getTime() - b.createdDate.getTime();
+
+const asJob = (r: Pick<RequestRow, 'id' | 'priority'>) => ({ id: r.id, priority: r.priority });
 
 /**
  * Runs queued requests on the job kernel: by priority (higher first), then age; a trigger's
@@ -30,14 +41,24 @@ export interface RunnerOptions extends NodeLease {
 export class RequestRunner implements JobWorker<RequestRow> {
   readonly kernel: JobKernel<RequestRow>;
   private closing = false;
+  private readonly handoff: Handoff | null;
 
   constructor(
     private readonly services: EngineServices,
     o: RunnerOptions,
   ) {
+    this.handoff = o.handoff ?? null;
     this.kernel = claimingJobKernel(
       services,
-      { entity: Request, statuses: { waiting: ['queued'], active: 'running' } },
+      {
+        entity: Request,
+        statuses: {
+          waiting: ['queued'],
+          active: 'running',
+          // A Serial schedule's run waits while another run of its task runs, on any server.
+          oneAtATime: { column: 'taskId', when: `"execution" = 'Serial'` },
+        },
+      },
       this,
       {
         ...o,
@@ -52,8 +73,20 @@ export class RequestRunner implements JobWorker<RequestRow> {
   }
 
   /** At start: runs a crash cut off are recovered, then the queue resumes. */
-  start(): Promise<number> {
+  async start(): Promise<number> {
+    if (this.handoff) {
+      // Requests queued before the servers shared a queue (or by an older release) get their jobs.
+      const queued = await this.services.db
+        .getRepository(Request)
+        .find({ select: { id: true, priority: true }, where: { status: 'queued' } });
+      await this.services.db.transaction((m) => this.handoff!.ensure(m, queued.map(asJob)));
+    }
     return this.kernel.start();
+  }
+
+  /** Requests just written as queued, in the transaction that wrote them: their jobs go with them. */
+  async queued(m: EntityManager, rows: Pick<RequestRow, 'id' | 'priority'>[]): Promise<void> {
+    await this.handoff?.send(m, rows.map(asJob));
   }
 
   /** Looks for queued work (after a request is queued, and whenever one finishes). */
@@ -76,35 +109,96 @@ export class RequestRunner implements JobWorker<RequestRow> {
 
   /** Queued requests in order, leaving out Serial ones whose task is running (here or on another engine). */
   async ready(limit: number, held: ReadonlySet<string>): Promise<RequestRow[]> {
-    const repo = this.services.db.getRepository(Request);
-    const queued = await repo.find({
+    if (this.handoff) return this.handedOut(limit, held);
+    const queued = await this.services.db.getRepository(Request).find({
       where: { status: 'queued' },
       order: { priority: 'DESC', createdDate: 'ASC' },
-      take: 100,
+      take: LOOK_AHEAD,
     });
-    if (!queued.length) return [];
-    const serialTasks = [...new Set(queued.filter((r) => r.execution === 'Serial' && r.taskId).map((r) => r.taskId!))];
-    const busy = new Set(
-      serialTasks.length
-        ? (
-            await repo.find({
-              select: { taskId: true },
-              where: { status: 'running', taskId: In(serialTasks) },
-            })
-          ).map((r) => r.taskId)
-        : [],
-    );
+    return (await this.choose(queued, limit, held, new Set())).chosen;
+  }
+
+  /** Of queued rows in order: up to `limit` that may start now; Serial ones whose task runs wait. */
+  private async choose(queued: RequestRow[], limit: number, held: ReadonlySet<string>, busy: Set<string | null>) {
+    const serialTasks = [
+      ...new Set(
+        queued.filter((r) => r.execution === 'Serial' && r.taskId && !busy.has(r.taskId)).map((r) => r.taskId!),
+      ),
+    ];
+    if (serialTasks.length)
+      for (const r of await this.services.db.getRepository(Request).find({
+        select: { taskId: true },
+        where: { status: 'running', taskId: In(serialTasks) },
+      }))
+        busy.add(r.taskId);
     const chosen: RequestRow[] = [];
+    const waiting: RequestRow[] = [];
     for (const r of queued) {
-      if (chosen.length >= limit) break;
-      if (held.has(r.id)) continue;
+      if (chosen.length >= limit || held.has(r.id)) {
+        waiting.push(r);
+        continue;
+      }
       if (r.execution === 'Serial' && r.taskId) {
-        if (busy.has(r.taskId)) continue;
+        if (busy.has(r.taskId)) {
+          waiting.push(r);
+          continue;
+        }
         busy.add(r.taskId);
       }
       chosen.push(r);
     }
+    return { chosen, waiting };
+  }
+
+  /**
+   * Servers sharing PostgreSQL: the jobs pg-boss hands this server, each to one server. A job whose
+   * request no longer waits (stopped, or run after a duplicate delivery) is done; a Serial one whose
+   * task is running goes back to the queue (behind what is there) for a later look.
+   */
+  private async handedOut(limit: number, held: ReadonlySet<string>): Promise<RequestRow[]> {
+    const handoff = this.handoff!;
+    const repo = this.services.db.getRepository(Request);
+    const chosen: RequestRow[] = [];
+    const waiting: RequestRow[] = [];
+    const busy = new Set<string | null>();
+    let looked = 0;
+    while (chosen.length < limit && looked < LOOK_AHEAD) {
+      const ids = await handoff.take(limit - chosen.length);
+      if (!ids.length) break;
+      looked += ids.length;
+      const rows = (await repo.findBy({ id: In(ids), status: 'queued' })).sort(byPriorityThenAge);
+      const found = new Set(rows.map((r) => r.id));
+      await handoff.done(ids.filter((id) => !found.has(id)));
+      const next = await this.choose(rows, limit - chosen.length, held, busy);
+      chosen.push(...next.chosen);
+      waiting.push(...next.waiting);
+    }
+    if (waiting.length) await this.handBack(waiting);
     return chosen;
+  }
+
+  /** Jobs taken but not run here go back to the queue, for this server or another. */
+  private handBack(rows: RequestRow[]): Promise<void> {
+    return this.services.db.transaction((m) => this.handoff!.send(m, rows.map(asJob)));
+  }
+
+  /** After a claim: the jobs of requests claimed here are done; those another took or stopped are too. */
+  async tried(offered: RequestRow[], claimed: RequestRow[]): Promise<void> {
+    if (!this.handoff) return;
+    const taken = new Set(claimed.map((r) => r.id));
+    const missed = offered.filter((r) => !taken.has(r.id));
+    // One still queued was passed over while locked (a stop being written): it goes back.
+    const still = missed.length
+      ? await this.services.db.getRepository(Request).findBy({ id: In(missed.map((r) => r.id)), status: 'queued' })
+      : [];
+    const back = new Set(still.map((r) => r.id));
+    await this.handoff.done(offered.filter((r) => !back.has(r.id)).map((r) => r.id));
+    if (still.length) await this.handBack(still);
+  }
+
+  /** Claimed requests a closing server did not start are queued again: their jobs go back too. */
+  async givenBack(rows: RequestRow[], m: EntityManager): Promise<void> {
+    await this.handoff?.send(m, rows.map(asJob));
   }
 
   /** A run whose engine stopped: its partial files go; it runs again, or fails once cut off twice. */
@@ -138,7 +232,12 @@ export class RequestRunner implements JobWorker<RequestRow> {
         again ? `started again (attempt ${row.attempts + 1} of ${RUN_ATTEMPTS})` : 'marked failed'
       }${removed ? `, ${removed} file${removed === 1 ? '' : 's'} removed` : ''}`,
     );
-    await this.kernel.store.settle(row.id, patch);
+    // Queued again with its job (servers sharing a queue) in one transaction.
+    await this.services.write(() =>
+      this.services.db.transaction(async (m) => {
+        if ((await this.kernel.store.settle(row.id, patch, m)) && again) await this.queued(m, [row]);
+      }),
+    );
     this.changed({ ...row, ...patch });
   }
 

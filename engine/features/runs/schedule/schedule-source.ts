@@ -1,4 +1,4 @@
-import type { EntitySchema, FindOptionsWhere } from 'typeorm';
+import type { EntityManager, EntitySchema, FindOptionsWhere } from 'typeorm';
 import type { ScheduleSpec, DueSlot } from '../../tasks/fire-times.js';
 
 /** A row the scheduler keeps: its stored next fire time and the latest slot it handled. */
@@ -18,6 +18,8 @@ export interface DueRow<T extends Scheduled> {
 export interface FirePlan<T extends Scheduled> {
   work: { entity: EntitySchema<any>; values: object }[];
   changes: Map<string, Partial<T>>;
+  /** Runs in the transaction that wrote the work (servers sharing a queue send its jobs there). */
+  written?(m: EntityManager): Promise<void>;
 }
 
 /**

@@ -166,6 +166,7 @@ export class Scheduler {
         // Work first (the transaction's first statement takes the write lock: no stale read to upgrade).
         for (const w of plan.work)
           await m.createQueryBuilder().insert().into(w.entity).values(w.values).orIgnore().execute();
+        await plan.written?.(m);
         for (const d of due)
           await m.getRepository(source.entity).update(d.row.id, {
             ...plan.changes.get(d.row.id),
@@ -194,11 +195,14 @@ export class Scheduler {
       return task ? [scheduledRequest(task, e, at, false, at)] : [];
     });
     if (!rows.length) return 0;
-    await this.services.write(async () => {
-      await db.getRepository(Request).insert(rows);
-      for (const e of events)
-        await db.getRepository(TaskTrigger).update(e.id, { lastFireTime: at, lastScheduledFor: at });
-    });
+    await this.services.write(() =>
+      db.transaction(async (m) => {
+        await m.getRepository(Request).insert(rows);
+        await this.services.requests.queued(m, rows);
+        for (const e of events)
+          await m.getRepository(TaskTrigger).update(e.id, { lastFireTime: at, lastScheduledFor: at });
+      }),
+    );
     this.queued();
     return rows.length;
   }
@@ -228,7 +232,16 @@ function taskSchedules(services: EngineServices, queued: () => void): ScheduleSo
         work.push({ entity: Request, values: scheduledRequest(task, row, slot.scheduledFor, slot.catchUp, at) });
         changes.set(row.id, { lastFireTime: at });
       }
-      return { work, changes };
+      // A slot another server fired already inserts nothing; its job finds no request and is done.
+      return {
+        work,
+        changes,
+        written: (m) =>
+          services.requests.queued(
+            m,
+            work.map((w) => w.values),
+          ),
+      };
     },
     queued,
   };
