@@ -1,7 +1,8 @@
 // `serve --database`, as an operator starts it (docs/SERVERS.md): the built server, two processes at
 // once on one PostgreSQL database (Debian's, started here) and one shared folder — one by flags, one
 // by a settings file. One owner key and one secrets key are written between them, the key works on
-// both, the database's password is never printed, and settings that cannot work are refused by name.
+// both, a run asked of one goes through pg-boss and runs once, the database's password is never
+// printed, and settings that cannot work are refused by name.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -9,6 +10,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PG_USER, startPostgres, type TestPostgres } from '../support/postgres.js';
 import { SERVE, serveRefused as refused } from '../support/serve-cli.js';
+import { until } from '../support/until.js';
+import { ROOT_FOLDER } from '../support/samples.js';
+import pg from 'pg';
 
 let cluster: TestPostgres;
 let files: string;
@@ -83,6 +87,65 @@ describe('serve --database', () => {
       await fetch(`${second.address}/api/v1/groups?get_all=true`, { headers: { authorization: `Bearer ${ownerKey}` } })
     ).json()) as any;
     expect(listed.data.map((g: { name: string }) => g.name)).toContain('Made on the first');
+
+    // A run asked of the second is handed out through pg-boss, as its job, and runs once.
+    const call = async (address: string, method: string, path: string, body?: unknown) => {
+      const res = await fetch(`${address}${path}`, {
+        method,
+        headers: { authorization: `Bearer ${ownerKey}`, 'content-type': 'application/json' },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+      expect(res.status).toBe(200);
+      return ((await res.json()) as any).data;
+    };
+    const app = await call(first.address, 'POST', '/api/v1/analytics-apps', {
+      appId: 'built',
+      name: 'Built',
+      folderId: ROOT_FOLDER,
+      folderPath: '/',
+      allowAnalyticsSenseApp: false,
+      allowMashup: false,
+      defaultOpen: 'Main',
+    });
+    await call(first.address, 'POST', `/api/app/analytics/${app.id}/import`, {
+      fileName: 'sales.csv',
+      content: 'Region,Sales\nNorth,1\nSouth,2\n',
+    });
+    const project = await call(first.address, 'POST', '/api/app/projects', { name: 'Built' });
+    await call(first.address, 'POST', '/api/app/connections', {
+      projectId: project.id,
+      name: 'Data',
+      analyticsAppId: app.id,
+    });
+    const report = await call(first.address, 'POST', '/api/v2/reports', {
+      name: 'Note',
+      projectID: project.id,
+      type: 'Html',
+    });
+    const task = await call(first.address, 'POST', '/api/v2/tasks', { name: 'Note', projectID: project.id });
+    await call(first.address, 'PUT', `/api/v2/tasks/${task.id}/reports`, {
+      reportID: report.id,
+      format: 'Html',
+      emailEmbedment: false,
+      emailAttachment: false,
+    });
+    const run = await call(second.address, 'POST', `/api/v2/requests/${task.id}/run`);
+    const db = new pg.Client({ host: cluster.socketDir, user: PG_USER, database: cluster.database });
+    await db.connect();
+    try {
+      const [done] = await until(
+        async () => (await db.query('SELECT status, attempts, message FROM requests WHERE id = $1', [run.id])).rows,
+        ([r]) => !!r && !['queued', 'running'].includes(r.status),
+        60_000,
+      );
+      expect(done).toEqual({ status: 'completed', attempts: 1, message: null });
+      const jobs = await db.query("SELECT state FROM pgboss.job WHERE name = 'broadsheet-requests' AND id = $1", [
+        run.id,
+      ]);
+      expect(jobs.rows).toEqual([{ state: 'completed' }]);
+    } finally {
+      await db.end();
+    }
   }, 120_000);
 
   it('refuses settings that cannot work, naming them', async () => {
