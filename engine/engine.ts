@@ -33,6 +33,7 @@ import { RenderPool, type Renderer } from './render/render-pool.js';
 import { seedDemoContent } from './features/setup/demo-content.js';
 import { removeUnfinishedImports } from './features/projects/projects.rules.js';
 import { openBossHandoff } from './core/jobs/boss-handoff.js';
+import { folderFileStore } from './core/file-store.js';
 import { RequestRunner } from './features/runs/run/runner.js';
 import { Scheduler } from './features/runs/schedule/scheduler.js';
 import { directorySchedules } from './features/runs/schedule/directory-schedules.js';
@@ -218,6 +219,7 @@ async function startEngine(options: EngineOptions): Promise<Engine> {
     log,
     emit,
     dataDir: options.dataDir,
+    files: folderFileStore(join(options.dataDir, 'files')),
     uploadsDir,
     signInThrottle: new SignInGuard(ms),
     write: (fn) => queues.run(MAIN_STORE, fn),

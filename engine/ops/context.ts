@@ -1,5 +1,6 @@
 import type { DataSource, EntityManager } from 'typeorm';
 import type { SecretBox } from '../core/secrets.js';
+import type { FileStore } from '../core/file-store.js';
 import type { PermissionFlags } from '../core/permissions.js';
 import type { UserRow } from '../features/users/users.entity.js';
 import type { Logger } from '../core/logger.js';
@@ -41,6 +42,8 @@ export interface EngineServices {
   now: () => Date;
   log: Logger;
   emit: (event: EngineEvent) => void;
+  /** Where runs' files and the hub's published files live (the data folder's `files/`, or a shared folder). */
+  files: FileStore;
   dataDir: string;
   /** Where this engine's uploads wait while their operation runs (its own when servers share the folder). */
   uploadsDir: string;

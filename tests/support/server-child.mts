@@ -8,13 +8,16 @@
 //   owner       an API key of the tenant owner
 //   started     how many runs this server started itself
 //   waits <a>   milliseconds this server makes account <a> wait before its next sign-in from loopback
+//   pace <ms>   each file it renders waits that long first (a slow renderer: a kill lands mid-run)
 import { createInterface } from 'node:readline';
 import { createEngine } from '../../engine/engine.js';
 import { startHttpServer } from '../../engine/http/server.js';
+import { consoleLogger } from '../../engine/core/console-logger.js';
 
 const env = process.env;
 const key = Buffer.from(env.BROADSHEET_TEST_KEY ?? '', 'hex');
 let offset = 0;
+let paceMs = 0;
 const engine = await createEngine({
   dataDir: env.BROADSHEET_TEST_DATA ?? '',
   database: env.BROADSHEET_TEST_DATABASE,
@@ -25,7 +28,16 @@ const engine = await createEngine({
   schedulerTimers: false,
   leaseMs: Number(env.BROADSHEET_TEST_LEASE_MS ?? 600_000),
   mail: { baseDelayMs: 20, maxDelayMs: 200 },
+  // BROADSHEET_TEST_LOG=1 shows what the server logs while a test is looked into.
+  logger: env.BROADSHEET_TEST_LOG ? consoleLogger : undefined,
 });
+// The engine's own render pool, each file held back `paceMs` first when the test asks (`pace`).
+const pool = engine.services.renders;
+const render = pool.render.bind(pool);
+pool.render = async (task) => {
+  if (paceMs) await new Promise((r) => setTimeout(r, paceMs));
+  return render(task);
+};
 const http = await startHttpServer(engine, { port: 0 });
 const started = new Set<string>();
 engine.on((e, from) => {
@@ -44,6 +56,7 @@ const commands: Record<string, (arg: string) => Promise<string | number>> = {
   recover: async () => (await engine.runner.kernel.recover(false)) + (await engine.outbox.kernel.recover(false)),
   owner: () => engine.issueOwnerKey(),
   started: async () => started.size,
+  pace: async (ms) => ((paceMs = Number(ms)), 'ok'),
   waits: async (account) =>
     Math.max(
       ...['127.0.0.1', '::1', '::ffff:127.0.0.1'].map((at) => engine.services.signInThrottle.retryAfter(account, at)),

@@ -129,6 +129,20 @@ describe(
       expect(await sync()).toMatchObject({ status: 'completed', created: 0, updated: 0, deactivated: 0, groups: 20 });
     });
 
+    it('synchronizes once when asked twice at once: the second is told one is under way', async () => {
+      const count = async () =>
+        Number(
+          (await sql(db(), 'SELECT COUNT(*) AS n FROM directory_syncs WHERE "directoryId" = ?', [directoryId]))[0].n,
+        );
+      const before = await count();
+      const path = `/api/app/user-directories/${directoryId}/sync`;
+      const answers = await Promise.all([s.call('POST', path), s.call('POST', path)]);
+      expect(answers.map((a) => a.status).sort()).toEqual([200, 409]);
+      const refused = answers.find((a) => a.status === 409)!;
+      expect(refused.body.error).toContain('"Corporate LDAP" is being synchronized now');
+      expect((await count()) - before).toBe(1);
+    });
+
     it('deactivates a person removed, updates a changed e-mail and follows group membership', async () => {
       await ldap.admin(async (c) => {
         await c.del(personDn('person0002'));
@@ -215,6 +229,7 @@ describe(
       expect(status.syncs.map((r: { status: string }) => r.status)).toEqual([
         'failed',
         'failed',
+        'completed',
         'completed',
         'completed',
         'completed',

@@ -51,6 +51,6 @@ export interface ClaimStore<Row extends ClaimColumns> {
    * or puts it back lets it go.
    */
   takeOver(row: Row, patch: RowPatch<Row>): Promise<boolean>;
-  /** Inserts a row already claimed by this owner (work asked for here and done at once). */
-  insertClaimed(row: Omit<Row, 'claimedBy' | 'leaseUntil' | 'attempts'>): Promise<Row>;
+  /** Inserts a row already claimed by this owner (work asked for here and done at once); null when refused. */
+  insertClaimed(row: Omit<Row, 'claimedBy' | 'leaseUntil' | 'attempts'>): Promise<Row | null>;
 }

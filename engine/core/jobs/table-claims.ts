@@ -18,9 +18,11 @@ export interface ClaimStatuses {
   waiting: readonly string[];
   active: string;
   /**
-   * Rows that run one at a time per value of a column (a Serial schedule's runs of one task): such
-   * a row is claimed only while no row with its value is active, checked in the claim itself so
-   * servers claiming at once cannot both start one. `when` is the SQL condition marking them.
+   * Rows that run one at a time per value of a column (a Serial schedule's runs of one task, a
+   * directory's syncs): such a row is claimed only while no row with its value is active, checked
+   * in the claim itself so servers claiming at once cannot both start one; `when` is the SQL
+   * condition marking them. A row inserted already claimed is refused while one of its value waits
+   * or runs.
    */
   oneAtATime?: { column: string; when: string };
 }
@@ -198,10 +200,27 @@ export class TableClaimStore<Row extends ClaimColumns> implements ClaimStore<Row
     return (res.affected ?? 0) > 0;
   }
 
-  async insertClaimed(row: Omit<Row, 'claimedBy' | 'leaseUntil' | 'attempts'>): Promise<Row> {
+  async insertClaimed(row: Omit<Row, 'claimedBy' | 'leaseUntil' | 'attempts'>): Promise<Row | null> {
     const full = { ...row, status: this.statuses.active, claimedBy: this.owner, leaseUntil: this.lease(), attempts: 1 };
-    await this.write(() => this.repo().insert(full as never));
-    return full as unknown as Row;
+    const one = this.statuses.oneAtATime;
+    if (!one) {
+      await this.write(() => this.repo().insert(full as never));
+      return full as unknown as Row;
+    }
+    const value = (row as Record<string, unknown>)[one.column];
+    return this.write(() =>
+      this.db.transaction(async (m) => {
+        // The same lock as a claim of this value's rows takes: the look and the insert are one step.
+        if (onPostgres(this.db))
+          await m.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [
+            `"${this.entity.options.tableName}":${String(value)}`,
+          ]);
+        const statuses = [...this.statuses.waiting, this.statuses.active];
+        if (await this.repo(m).existsBy(this.where({ [one.column]: value, status: In(statuses) }))) return null;
+        await this.repo(m).insert(full as never);
+        return full as unknown as Row;
+      }),
+    );
   }
 }
 

@@ -198,7 +198,7 @@ export async function deleteFiles(ctx: OpContext, ids: string[]) {
   for (const id of unique) await visibleFileOr404(ctx, id);
   // Occurrences, stars, events and dedicated links go with the file (ON DELETE CASCADE).
   if (unique.length) await ctx.db.getRepository(HubFile).delete(unique);
-  for (const id of unique) await removeHubFileDir(ctx.dataDir, id);
+  for (const id of unique) await removeHubFileDir(ctx.files, id);
   return { deleted: unique.length };
 }
 
@@ -233,7 +233,7 @@ export async function downloadFile(ctx: OpContext, id: string, iterationSet: boo
       ? await ctx.db.getRepository(HubOccurrence).findOneBy({ id: file.latestOccurrenceId })
       : null);
   if (!o) throw notFound(`File ${id}`);
-  const data = await readOccurrence(ctx.dataDir, file.id, o.id, o.extension).catch(() => {
+  const data = await readOccurrence(ctx.files, file.id, o.id, o.extension).catch(() => {
     throw notFound(`The bytes of file ${file.name}`);
   });
   await viewed(ctx, [file.id]);
@@ -254,7 +254,7 @@ async function downloadIterationSet(ctx: OpContext, id: string): Promise<FileRes
   const data = await zipFiles(
     latest
       .sort((a, b) => a.name.localeCompare(b.name))
-      .map((o) => ({ name: o.name, read: () => readOccurrence(ctx.dataDir, o.fileId, o.id, o.extension) })),
+      .map((o) => ({ name: o.name, read: () => readOccurrence(ctx.files, o.fileId, o.id, o.extension) })),
   );
   await viewed(
     ctx,

@@ -1,70 +1,38 @@
-import { appendFile, mkdir, open, readdir, readFile, rename, rm, stat } from 'node:fs/promises';
+import { appendFile, mkdir, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { safeFileName } from '../../core/file-result.js';
 import { zipFiles } from '../../core/zip.js';
+import type { FileStore } from '../../core/file-store.js';
 import type { GeneratedFile } from '../reports/generate.js';
 
 /** A file a run keeps: a generated one, or one the run makes of them (a zip). */
 export type KeptFile = Pick<GeneratedFile, 'name' | 'data' | 'iteration' | 'variables'> & { format: string };
 
-// Where a request keeps what it makes: its files under `files/requests/<id>/`, its log at
-// `logs/requests/<id>.log`. Ids are UUIDs checked by the operations, so paths stay in their roots.
+// Where a request keeps what it makes: its files under the file store's `requests/<id>/`, its log
+// at `logs/requests/<id>.log` in the data folder. Ids are UUIDs checked by the operations, names are
+// made safe when kept (`uniqueName`), and the store refuses any key that would leave its root.
 
-export const requestDir = (dataDir: string, id: string) => join(dataDir, 'files', 'requests', id);
 export const requestLogPath = (dataDir: string, id: string) => join(dataDir, 'logs', 'requests', `${id}.log`);
-const PART = '.part';
+const requestFiles = (id: string) => `requests/${id}`;
+/** A request's file in the file store. */
+export const requestFileKey = (id: string, name: string) => `${requestFiles(id)}/${name}`;
 
-/**
- * Writes one file of a request: to a `.part` name first, then renamed, so a file with its final
- * name is always whole (a crash or a stop leaves only `.part` files, which are removed).
- */
-export async function writeRequestFile(dataDir: string, id: string, name: string, data: Buffer): Promise<void> {
-  const dir = requestDir(dataDir, id);
-  await mkdir(dir, { recursive: true, mode: 0o700 });
-  const final = join(dir, name);
-  const part = final + PART;
-  const handle = await open(part, 'w', 0o600);
-  try {
-    await handle.writeFile(data);
-  } finally {
-    await handle.close();
-  }
-  await rename(part, final);
+/** Writes one file of a request whole (a crash or a stop leaves only unfinished ones, which are removed). */
+export function writeRequestFile(files: FileStore, id: string, name: string, data: Buffer): Promise<void> {
+  return files.write(requestFileKey(id, name), data);
 }
 
-export async function readRequestFile(dataDir: string, id: string, name: string): Promise<Buffer> {
-  return readFile(join(requestDir(dataDir, id), safeFileName(name)));
+export function readRequestFile(files: FileStore, id: string, name: string): Promise<Buffer> {
+  return files.read(requestFileKey(id, name));
 }
 
 /** Removes a request's files; answers how many there were. */
-export async function removeRequestFiles(dataDir: string, id: string): Promise<number> {
-  const names = await readdir(requestDir(dataDir, id)).catch(emptyIfMissing);
-  await rm(requestDir(dataDir, id), { recursive: true, force: true });
-  return names.length;
+export function removeRequestFiles(files: FileStore, id: string): Promise<number> {
+  return files.removeAll(requestFiles(id));
 }
 
-/** A folder not made yet holds nothing; any other failure to read it is a fault to report. */
-function emptyIfMissing(e: NodeJS.ErrnoException): string[] {
-  if (e.code === 'ENOENT') return [];
-  throw e;
-}
-
-/** Removes what a crash left half-written (`.part` files); whole files stay. */
-export async function removePartialFiles(dataDir: string, id: string): Promise<number> {
-  const dir = requestDir(dataDir, id);
-  const names = await readdir(dir).catch(emptyIfMissing);
-  const parts = names.filter((n) => n.endsWith(PART));
-  await Promise.all(parts.map((n) => rm(join(dir, n), { force: true })));
-  return parts.length;
-}
-
-/** Bytes a request's folder holds (tests and the monitoring screen). */
-export async function requestFilesSize(dataDir: string, id: string): Promise<number> {
-  const dir = requestDir(dataDir, id);
-  const names = await readdir(dir).catch(emptyIfMissing);
-  let total = 0;
-  for (const n of names) total += (await stat(join(dir, n))).size;
-  return total;
+/** Removes what a crash left half-written; whole files stay. */
+export function removePartialFiles(files: FileStore, id: string): Promise<number> {
+  return files.removeUnfinished(requestFiles(id));
 }
 
 /**
@@ -111,6 +79,6 @@ export async function removeRequestLog(dataDir: string, id: string): Promise<voi
 }
 
 /** Some of a request's files, read back one at a time into a zip. */
-export function zipRequestFiles(dataDir: string, id: string, files: { name: string }[]): Promise<Buffer> {
-  return zipFiles(files.map((f) => ({ name: f.name, read: () => readRequestFile(dataDir, id, f.name) })));
+export function zipRequestFiles(store: FileStore, id: string, files: { name: string }[]): Promise<Buffer> {
+  return zipFiles(files.map((f) => ({ name: f.name, read: () => readRequestFile(store, id, f.name) })));
 }

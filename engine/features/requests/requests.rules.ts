@@ -431,7 +431,7 @@ export async function stopById(ctx: OpContext, id: string) {
 export async function deleteRequest(ctx: OpContext, id: string) {
   const r = await reachableRequest(ctx, id);
   if (!FINISHED.includes(r.status)) await ctx.requests.stop(r.id);
-  await removeRequestFiles(ctx.dataDir, r.id);
+  await removeRequestFiles(ctx.files, r.id);
   await removeRequestLog(ctx.dataDir, r.id);
   await ctx.write(() => ctx.db.getRepository(Request).delete({ id: r.id }));
   return { deleted: 1 };
@@ -479,13 +479,13 @@ export async function requestResult(ctx: OpContext, id: string, version?: string
     return new FileResult(
       f.name,
       type?.mime ?? (f.name.endsWith('.zip') ? 'application/zip' : 'application/octet-stream'),
-      await readRequestFile(ctx.dataDir, r.id, f.name),
+      await readRequestFile(ctx.files, r.id, f.name),
     );
   }
   return new FileResult(
     `${safeFileName(r.title)}.zip`,
     'application/zip',
-    await zipRequestFiles(ctx.dataDir, r.id, files),
+    await zipRequestFiles(ctx.files, r.id, files),
   );
 }
 

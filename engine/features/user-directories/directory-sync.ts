@@ -72,7 +72,11 @@ export class DirectorySyncs implements JobWorker<DirectorySyncRow> {
   ) {
     this.kernel = claimingJobKernel(
       s,
-      { entity: DirectorySync, statuses: { waiting: ['queued'], active: 'running' } },
+      {
+        entity: DirectorySync,
+        // One directory syncs one at a time, whichever server takes or asks for its syncs.
+        statuses: { waiting: ['queued'], active: 'running', oneAtATime: { column: 'directoryId', when: 'TRUE' } },
+      },
       this,
       { ...node, name: 'Directory syncs', concurrency: 1 },
     );
@@ -141,8 +145,9 @@ export class DirectorySyncs implements JobWorker<DirectorySyncRow> {
    * null when one of it is queued or running already.
    */
   async syncNow(directoryId: string): Promise<DirectorySyncRow | null> {
-    if (await this.isSyncing(directoryId)) return null;
+    // Refused in the insert itself when one is queued or running: two asked at once make one.
     const row = await this.kernel.store.insertClaimed(newSync(directoryId, 'manual', null, this.s.now()));
+    if (!row) return null;
     await this.kernel.adopt(row);
     return this.s.db.getRepository(DirectorySync).findOneByOrFail({ id: row.id });
   }

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { extname, join } from 'node:path';
+import { extname } from 'node:path';
 import { In } from 'typeorm';
 import type { OpContext } from '../../../ops/context.js';
 import { insertRows } from '../../../core/insert-rows.js';
@@ -10,7 +10,7 @@ import { User } from '../../users/users.entity.js';
 import type { TaskReportRow, TaskRow } from '../../tasks/tasks.entity.js';
 import type { ReportRow } from '../../reports/reports.entity.js';
 import type { RequestFile } from '../../requests/requests.entity.js';
-import { requestDir } from '../../requests/request-output.js';
+import { requestFileKey } from '../../requests/request-output.js';
 import {
   HUB_ROOT_FOLDER_ID,
   HubFileUser,
@@ -19,7 +19,7 @@ import {
   type HubFileRow,
   type HubOccurrenceRow,
 } from '../../hub/hub.entity.js';
-import { occurrencePath, placeOccurrence, removeOccurrence } from '../../hub/hub-storage.js';
+import { placeOccurrence, removeOccurrence } from '../../hub/hub-storage.js';
 import type { Deliver } from './delivery.js';
 import { insertionOrder, marks, sql } from '../../../core/sql.js';
 
@@ -109,10 +109,7 @@ export async function publishToHub(
   }
   // The files first, several at a time (each link waits on the disk), then the rows that name them.
   await eachAtOnce(occurrences, FILES_AT_ONCE, (o) =>
-    placeOccurrence(
-      join(requestDir(ctx.dataDir, requestId), o.name),
-      occurrencePath(ctx.dataDir, o.fileId, o.id, o.extension),
-    ),
+    placeOccurrence(ctx.files, requestFileKey(requestId, o.name), o.fileId, o.id, o.extension),
   );
   const authorized = await authorizedUsers(ctx, [...new Set([...wanted.values()].flat())]);
   const pruned: Pick<HubOccurrenceRow, 'id' | 'fileId' | 'extension'>[] = [];
@@ -159,7 +156,7 @@ export async function publishToHub(
     }),
   );
   // The rows went first: a crash here leaves only unreferenced bytes, never a row without its file.
-  await eachAtOnce(pruned, FILES_AT_ONCE, (x) => removeOccurrence(ctx.dataDir, x.fileId, x.id, x.extension));
+  await eachAtOnce(pruned, FILES_AT_ONCE, (x) => removeOccurrence(ctx.files, x.fileId, x.id, x.extension));
   const unmatched = [...new Set([...wanted.values()].flat())].filter((n) => !authorized.has(n));
   if (unmatched.length)
     log(

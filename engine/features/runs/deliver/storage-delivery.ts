@@ -7,7 +7,7 @@ import type { TaskReportRow } from '../../tasks/tasks.entity.js';
 import { StorageService } from '../../storage/storage.entity.js';
 import { confinedRelative, folderUnder } from '../../storage/storage-paths.js';
 import { ftpClient, sftpClient } from '../../storage/storage.rules.js';
-import { requestDir } from '../../requests/request-output.js';
+import { requestFileKey } from '../../requests/request-output.js';
 import type { Deliver } from './delivery.js';
 
 /** A file of a run, on disk under the data folder. */
@@ -116,11 +116,13 @@ export const toFolders: Deliver = async (d) => {
   return deliverToStorage(
     d.ctx,
     d.from.taskReport,
-    files.map((f) => ({
-      name: f.name,
-      localPath: join(requestDir(d.ctx.dataDir, d.requestId), f.name),
-      variables: f.variables,
-    })),
+    await Promise.all(
+      files.map(async (f) => ({
+        name: f.name,
+        localPath: await d.ctx.files.localPath(requestFileKey(d.requestId, f.name)),
+        variables: f.variables,
+      })),
+    ),
     d.log,
   );
 };

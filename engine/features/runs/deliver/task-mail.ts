@@ -110,7 +110,7 @@ function mailContent(
       const attach: RequestFile[] = [];
       for (const f of group) {
         if (o.emailEmbedment && f.format === 'Html')
-          inline.push(inlineHtml((await readRequestFile(ctx.dataDir, requestId, f.name)).toString('utf8')));
+          inline.push(inlineHtml((await readRequestFile(ctx.files, requestId, f.name)).toString('utf8')));
         else if (o.emailEmbedment && f.format === 'Png') {
           const cid = `${randomUUID()}@broadsheet`;
           attachments.push({ fileName: f.name, path: path(f), cid });
@@ -145,7 +145,7 @@ async function zipForMail(
     {
       name: `${reportName}.zip`,
       format: 'Zip',
-      data: await zipRequestFiles(ctx.dataDir, requestId, files),
+      data: await zipRequestFiles(ctx.files, requestId, files),
       iteration: [],
     },
     taskReportId,

@@ -59,11 +59,11 @@ export interface RunOutcome {
 const problem = (e: unknown) => (isEngineError(e) || e instanceof Error ? e.message : String(e));
 
 /** Keeps files under unique names in the request's folder, as they come. */
-export function fileKeeper(ctx: Pick<OpContext, 'dataDir'>, requestId: string, record: (f: RequestFile) => void) {
+export function fileKeeper(ctx: Pick<OpContext, 'files'>, requestId: string, record: (f: RequestFile) => void) {
   const used = new Set<string>();
   return async (file: KeptFile, taskReportId: string | null): Promise<RequestFile> => {
     const name = uniqueName(used, file.name);
-    await writeRequestFile(ctx.dataDir, requestId, name, file.data);
+    await writeRequestFile(ctx.files, requestId, name, file.data);
     const kept: RequestFile = {
       name,
       size: file.data.length,
@@ -280,7 +280,7 @@ async function zipTogether(
     {
       name: `${report.name}.zip`,
       format: 'Zip',
-      data: await zipRequestFiles(ctx.dataDir, control.requestId, kept),
+      data: await zipRequestFiles(ctx.files, control.requestId, kept),
       iteration: [],
     },
     tr.id,

@@ -225,7 +225,8 @@ export class RequestRunner implements JobWorker<RequestRow> {
     // Held while its files are cleaned up, so no engine starts it again before that.
     if (!(await this.kernel.store.takeOver(row, {}))) return;
     // A run that starts again makes every file anew; a failed one keeps what it had finished.
-    const removed = again ? await removeRequestFiles(dataDir, row.id) : await removePartialFiles(dataDir, row.id);
+    const { files } = this.services;
+    const removed = again ? await removeRequestFiles(files, row.id) : await removePartialFiles(files, row.id);
     const who = own ? 'the app stopped' : `the engine running it (${row.claimedBy ?? 'unknown'}) stopped answering`;
     await log.line(
       `Interrupted: ${who} while this request was running (crash or power loss); ${
@@ -290,7 +291,7 @@ export class RequestRunner implements JobWorker<RequestRow> {
         status = 'aborted';
         message = this.closing ? 'Stopped because the app closed' : 'Stopped';
         // Nothing of a stopped run is kept: a part of a run is not what anyone asked for.
-        await removeRequestFiles(dataDir, row.id);
+        await removeRequestFiles(this.services.files, row.id);
         files.length = 0;
       } else {
         status = 'failed';
