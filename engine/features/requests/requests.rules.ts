@@ -170,7 +170,7 @@ async function withProjectNames(ctx: OpContext, page: Page<RequestRow>) {
   const requestIds = page.items.map((r) => r.id);
   // Asked together: each is a trip to the database's thread, and queued at once they overlap.
   const [projects, { counts: mail, problems }] = await Promise.all([
-    ids.length ? ctx.db.getRepository(Project).findBy({ id: In(ids) }) : [],
+    ids.length ? ctx.db.getRepository(Project).find({ select: { id: true, name: true }, where: { id: In(ids) } }) : [],
     runMail(ctx, requestIds),
   ]);
   return new Page(
