@@ -249,7 +249,7 @@ export class EmbeddedProvider implements AnalyticsPort, EmbeddedAnalyticsAdmin {
     sourceName: string,
     progress?: (p: ImportProgress) => void,
   ) {
-    const name = `data-${Date.now().toString(36)}-${randomUUID().slice(0, 8)}.db`;
+    const name = versionName();
     const target = join(this.dir(appId), name);
     let published = false;
     try {
@@ -320,7 +320,8 @@ export class EmbeddedProvider implements AnalyticsPort, EmbeddedAnalyticsAdmin {
 
   /**
    * Replaces the app's data in one transaction (readers see the old rows until it commits), keeps
-   * field ids by name so charts and filters survive a reload, then announces the reload.
+   * field ids by name so charts and filters survive a reload, then announces the reload. Servers
+   * sharing the folder get the rows as a new version, as an import does.
    */
   async load(
     appId: string,
@@ -329,7 +330,57 @@ export class EmbeddedProvider implements AnalyticsPort, EmbeddedAnalyticsAdmin {
     progress?: (p: ImportProgress) => void,
   ): Promise<AppMeta> {
     const meta = await this.meta(appId);
-    const db = await this.db(appId);
+    if (this.shared) return this.loadVersion(appId, meta, table, sourceName, progress);
+    const counts = await this.writeTable(await this.db(appId), appId, table, progress);
+    this.coverage.delete(appId);
+    return this.reloaded(appId, loadedFields(meta, table, counts), table.rows.length, sourceName, progress);
+  }
+
+  /** Rows loaded as a new version (servers sharing the folder): written whole, then named in the metadata. */
+  private async loadVersion(
+    appId: string,
+    meta: AppMeta,
+    table: TableData,
+    sourceName: string,
+    progress?: (p: ImportProgress) => void,
+  ) {
+    const name = versionName();
+    const target = join(this.dir(appId), name);
+    let published = false;
+    try {
+      const file = await SqliteFile.open(target, { shared: true });
+      let counts: Record<string, number> | undefined;
+      try {
+        counts = await this.writeTable(file, appId, table, progress);
+      } finally {
+        await file.close();
+      }
+      // What readers may still be on: the version the stored metadata names now.
+      const previous = (await this.storedMeta(appId)).dataFile ?? 'data.db';
+      this.coverage.delete(appId);
+      const next = await this.reloaded(
+        appId,
+        loadedFields(meta, table, counts),
+        table.rows.length,
+        sourceName,
+        progress,
+        name,
+      );
+      published = true;
+      await this.removeVersionsBefore(appId, [name, previous]);
+      return next;
+    } finally {
+      if (!published) await rm(target, { force: true });
+    }
+  }
+
+  /** Writes the rows as the app's one table with its indexes, in one transaction; answers distinct counts. */
+  private async writeTable(
+    db: SqliteFile,
+    appId: string,
+    table: TableData,
+    progress?: (p: ImportProgress) => void,
+  ): Promise<Record<string, number> | undefined> {
     const cols = table.headers.map((_, i) => `c${i}`);
     const sqlType = (t: FieldType) => (t === 'integer' ? 'INTEGER' : t === 'decimal' ? 'REAL' : 'TEXT');
     await db.exec('BEGIN IMMEDIATE');
@@ -346,14 +397,7 @@ export class EmbeddedProvider implements AnalyticsPort, EmbeddedAnalyticsAdmin {
         `SELECT ${cols.map((c) => `COUNT(DISTINCT ${c}) AS ${c}`).join(', ')} FROM data`,
       );
       await db.exec('COMMIT');
-      this.coverage.delete(appId);
-      const fields: FieldMeta[] = table.headers.map((name, i) => ({
-        id: meta.fields.find((f) => f.name.toLowerCase() === name.toLowerCase())?.id ?? randomUUID(),
-        name,
-        type: table.types[i],
-        distinctCount: Number(counts[0]?.[cols[i]] ?? 0),
-      }));
-      return await this.reloaded(appId, fields, table.rows.length, sourceName, progress);
+      return counts[0];
     } catch (e) {
       await db.exec('ROLLBACK').catch(() => undefined);
       throw e;
@@ -538,4 +582,17 @@ export class EmbeddedProvider implements AnalyticsPort, EmbeddedAnalyticsAdmin {
     );
     return rows.map((r) => idx.map((i) => String(r[`c${i}`] ?? '')));
   }
+}
+
+/** A new data version's file name: unique, and sorting by when it was made. */
+const versionName = () => `data-${Date.now().toString(36)}-${randomUUID().slice(0, 8)}.db`;
+
+/** The fields of loaded rows, keeping the ids of fields known by name (charts and filters survive). */
+function loadedFields(meta: AppMeta, table: TableData, counts: Record<string, number> | undefined): FieldMeta[] {
+  return table.headers.map((name, i) => ({
+    id: meta.fields.find((f) => f.name.toLowerCase() === name.toLowerCase())?.id ?? randomUUID(),
+    name,
+    type: table.types[i],
+    distinctCount: Number(counts?.[`c${i}`] ?? 0),
+  }));
 }
