@@ -4,7 +4,7 @@ import { defineConfig } from 'vitest/config';
  * The suites that run a second time on PostgreSQL (issue 26), each server on a database of its own
  * in one cluster the project starts: conformance (every operation's answers), distribution (runs,
  * mail, folders, FTP/SFTP, hub, two engines sharing work, crashes mid-run and mid-send) and the
- * store's users, members, tasks and schedules. Three servers as processes of their own are tests/scale (a cluster of
+ * store's users, members, tasks, schedules and sign-in throttling. Three servers as processes of their own are tests/scale (a cluster of
  * their own). BROADSHEET_PG_TESTS=a,b (globs) runs others there while looking into one.
  */
 const ON_POSTGRES = process.env.BROADSHEET_PG_TESTS?.split(',').filter(Boolean) ?? [
@@ -17,6 +17,7 @@ const ON_POSTGRES = process.env.BROADSHEET_PG_TESTS?.split(',').filter(Boolean) 
   'tests/users/*.test.ts',
   'tests/tasks/*.test.ts',
   'tests/scheduler/scheduler-clock.test.ts',
+  'tests/security/throttling.test.ts',
 ];
 
 export default defineConfig({

@@ -34,6 +34,7 @@ import { seedDemoContent } from './features/setup/demo-content.js';
 import { removeUnfinishedImports } from './features/projects/projects.rules.js';
 import { openBossHandoff } from './core/jobs/boss-handoff.js';
 import { folderFileStore } from './core/file-store.js';
+import { replaySignIns } from './features/auth/sign-in-record.js';
 import { RequestRunner } from './features/runs/run/runner.js';
 import { Scheduler } from './features/runs/schedule/scheduler.js';
 import { directorySchedules } from './features/runs/schedule/directory-schedules.js';
@@ -295,6 +296,8 @@ async function startEngine(options: EngineOptions): Promise<Engine> {
     log.error('Operation failed', { op: id, error: e instanceof Error ? e.message : String(e) });
     return { status: 500, envelope: failure('Internal error; the log has the details') };
   };
+  // Sign-ins counted before this start (a restart, or other servers' guesses) still count.
+  await replaySignIns(services);
   // Under the write lock: servers starting together on one database make one owner between them.
   const firstStart = await services.write(() => ensureFirstStart(services, options.ownerEmail));
   // Work a crash or a dead engine cut off is recovered first; then the queues and the schedules go on.

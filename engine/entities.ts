@@ -5,6 +5,7 @@ import { Group } from './features/groups/groups.entity.js';
 import { Role } from './features/roles/roles.entity.js';
 import { ApiKey } from './features/api-keys/api-keys.entity.js';
 import { Session } from './features/auth/sessions.entity.js';
+import { SignInOutcome } from './features/auth/sign-in-outcomes.entity.js';
 import {
   IdentityProvider,
   OrganizationIdentityProvider,
@@ -49,6 +50,7 @@ export const ENTITIES = [
   Role,
   ApiKey,
   Session,
+  SignInOutcome,
   IdentityProvider,
   OrganizationIdentityProvider,
   Resource,

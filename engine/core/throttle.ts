@@ -28,9 +28,10 @@ export class Throttle {
     return Math.max(0, s.last + delay - this.now());
   }
 
-  fail(key: string): void {
+  /** A failure now, or (`at`) one recorded earlier and heard again (a restart replaying the database). */
+  fail(key: string, at = this.now()): void {
     const s = this.current(key) ?? { count: 0, last: 0 };
-    this.state.set(key, { count: s.count + 1, last: this.now() });
+    this.state.set(key, { count: s.count + 1, last: Math.max(s.last, at) });
     if (this.state.size > 10_000) this.prune();
   }
 
@@ -111,22 +112,22 @@ export class SignInGuard {
     this.tell?.('succeed', account, address);
   }
 
-  /** A failure or success another server saw. */
-  heard(outcome: SignInOutcome, account: string, address: string): void {
-    this.record(outcome, account, address);
+  /** A failure or success another server saw, or (`at`) one read back from the database at start. */
+  heard(outcome: SignInOutcome, account: string, address: string, at?: number): void {
+    this.record(outcome, account, address, at);
   }
 
-  private record(outcome: SignInOutcome, account: string, address: string): void {
+  private record(outcome: SignInOutcome, account: string, address: string, at = this.now()): void {
     if (outcome === 'fail') {
-      this.accountAtAddress.fail(SignInGuard.pair(account, address));
-      this.address.fail(address);
-      this.account.fail(account);
+      this.accountAtAddress.fail(SignInGuard.pair(account, address), at);
+      this.address.fail(address, at);
+      this.account.fail(account, at);
       return;
     }
     const key = SignInGuard.pair(account, address);
     this.accountAtAddress.succeed(key);
     this.known.delete(key);
-    this.known.set(key, this.now());
+    this.known.set(key, at);
     if (this.known.size > 10_000) this.known.delete(this.known.keys().next().value!);
   }
 }
@@ -134,6 +135,6 @@ export class SignInGuard {
 export type SignInOutcome = 'fail' | 'succeed';
 
 /** How long a successful sign-in keeps an address known to its account. */
-const KNOWN_ADDRESS_MS = 30 * 86_400_000;
+export const KNOWN_ADDRESS_MS = 30 * 86_400_000;
 /** Bad bearer tokens from one address (a valid credential is never refused because of them). */
 export const TOKEN_RULE: ThrottleRule = { free: 30, baseMs: 500, maxMs: 30_000, forgetMs: 5 * 60_000 };

@@ -17,6 +17,7 @@ import { DirectorySchedulesAsked1765152000000 } from './1765152000000-directory-
 import { ReportTemplates1765238400000 } from './1765238400000-report-templates.js';
 import { JobLeases1765324800000 } from './1765324800000-job-leases.js';
 import { ListOrderIndexes1765411200000 } from './1765411200000-list-order-indexes.js';
+import { SignInOutcomes1765497600000 } from './1765497600000-sign-in-outcomes.js';
 
 /** Migrations in the order they run; append, never reorder or edit a released one. */
 export const MIGRATIONS = [
@@ -39,4 +40,5 @@ export const MIGRATIONS = [
   ReportTemplates1765238400000,
   JobLeases1765324800000,
   ListOrderIndexes1765411200000,
+  SignInOutcomes1765497600000,
 ];

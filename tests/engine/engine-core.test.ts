@@ -52,6 +52,7 @@ describe(covers('first start and the database', 'v1.trustedOrigins.create'), () 
       'ReportTemplates1765238400000',
       'JobLeases1765324800000',
       'ListOrderIndexes1765411200000',
+      'SignInOutcomes1765497600000',
     ]);
     await first.close();
     const second = await createEngine({ dataDir, secretKeys: keys });

@@ -2,7 +2,7 @@
 // per address with growing delays announced in Retry-After; a valid credential is never refused
 // because others failed. The clock is the engine's, moved by the test.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { defaults, startTestServer, type TestServer } from '../support/test-server.js';
+import { defaults, memoryKeyStore, startTestServer, type TestServer } from '../support/test-server.js';
 import { covers } from '../support/covers.js';
 
 let s: TestServer;
@@ -121,6 +121,50 @@ describe(covers('the rightful user is never locked out by others', 'app.auth.log
     expect(await loginFrom('203.0.113.200', 'frank@example.com', 'frank-password-1')).toBe(429);
     // …but Frank at home is not.
     expect(await loginFrom('192.0.2.20', 'frank@example.com', 'frank-password-1')).toBe(200);
+  });
+});
+
+describe(covers('throttling kept in the database', 'app.auth.login'), () => {
+  it('still slows guesses made before a restart, and still lets the owner in from where they sign in', async () => {
+    let at = Date.parse('2026-03-09T09:00:00Z');
+    const keys = memoryKeyStore();
+    const first = await startTestServer({ now: () => new Date(at), keepDataDir: true, secretKeys: keys });
+    const { orgId } = await defaults(first);
+    await first.ok('POST', '/api/v1/users', {
+      firstName: 'Grace',
+      lastName: 'Restart',
+      email: 'grace@example.com',
+      password: 'grace-password-1',
+      isActive: true,
+      organizations: [{ id: orgId }],
+    });
+    const from = (server: TestServer, client: string, password: string) =>
+      server.engine
+        .invoke('app.auth.login', { body: { email: 'grace@example.com', password } }, { transport: 'http', client })
+        .then((r) => r.status);
+    expect(await from(first, '192.0.2.30', 'grace-password-1')).toBe(200);
+    const guesses: number[] = [];
+    for (let i = 0; i < 6; i++) guesses.push(await from(first, '198.51.100.30', `guess-${i}`));
+    expect(guesses).toEqual([401, 401, 401, 401, 401, 429]);
+    await first.stop();
+
+    // The engine starts again on the same data (or another server on the same database starts).
+    const second = await startTestServer({ dataDir: first.dataDir, now: () => new Date(at), secretKeys: keys });
+    try {
+      const held = await second.engine.invoke(
+        'app.auth.login',
+        { body: { email: 'grace@example.com', password: 'guess-6' } },
+        { transport: 'http', client: '198.51.100.30' },
+      );
+      expect(held.status).toBe(429);
+      expect(held.retryAfter).toBeGreaterThan(0);
+      // Grace at her desk is known there from before the restart: not held by the guesser's count.
+      expect(await from(second, '192.0.2.30', 'grace-password-1')).toBe(200);
+      at += 61_000;
+      expect(await from(second, '198.51.100.30', 'grace-password-1')).toBe(200);
+    } finally {
+      await second.stop();
+    }
   });
 });
 

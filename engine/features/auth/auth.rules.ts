@@ -1,3 +1,4 @@
+import { keepSignIn } from './sign-in-record.js';
 import type { OpContext } from '../../ops/context.js';
 import { me } from '../../ops/context.js';
 import { fieldError, retryAfterSeconds, tooMany, unauthorized } from '../../core/errors.js';
@@ -51,9 +52,11 @@ export async function signIn(ctx: OpContext, email: string, password: string) {
     : await verifyPassword(password, user?.passwordHash ?? DUMMY_HASH);
   if (!user || !ok || !user.isActive || !(user.passwordHash || byDirectory)) {
     guard.fail(accountKey, ctx.client);
+    await keepSignIn(ctx, 'fail', accountKey, ctx.client);
     throw unauthorized('E-mail or password is incorrect, or the account is inactive');
   }
   guard.succeed(accountKey, ctx.client);
+  await keepSignIn(ctx, 'succeed', accountKey, ctx.client);
   return { ...(await startSession(ctx, user.id)), user: await userDto(ctx, user) };
 }
 

@@ -14,5 +14,24 @@ export class PostgresInitial1765411200000 implements MigrationInterface {
   }
 }
 
+/**
+ * SignInOutcomes1765497600000's twin, for databases whose first step came before it (a database
+ * made since has the table from its first step already).
+ */
+export class PostgresSignInOutcomes1765497600000 implements MigrationInterface {
+  name = 'PostgresSignInOutcomes1765497600000';
+
+  async up(q: QueryRunner): Promise<void> {
+    await q.query(
+      'CREATE TABLE IF NOT EXISTS "sign_in_outcomes" ("id" character varying(36) NOT NULL, "account" character varying(320) NOT NULL, "address" character varying(64) NOT NULL, "outcome" character varying(8) NOT NULL, "at" TIMESTAMP WITH TIME ZONE NOT NULL, CONSTRAINT "PK_sign_in_outcomes" PRIMARY KEY ("id"))',
+    );
+    await q.query('CREATE INDEX IF NOT EXISTS "IDX_sign_in_outcomes_at" ON "sign_in_outcomes" ("at")');
+  }
+
+  async down(q: QueryRunner): Promise<void> {
+    await q.query('DROP TABLE IF EXISTS "sign_in_outcomes"');
+  }
+}
+
 /** PostgreSQL's migrations in the order they run; each later one is the twin of a SQLite migration. */
-export const POSTGRES_MIGRATIONS = [PostgresInitial1765411200000];
+export const POSTGRES_MIGRATIONS = [PostgresInitial1765411200000, PostgresSignInOutcomes1765497600000];
