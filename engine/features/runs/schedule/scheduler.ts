@@ -1,17 +1,19 @@
-import { In, IsNull, LessThanOrEqual, Not, type FindOptionsWhere } from 'typeorm';
+import { In, IsNull, LessThanOrEqual, Not, type EntityManager, type FindOptionsWhere } from 'typeorm';
 import type { EngineServices } from '../../../ops/context.js';
 import { newBase, sqliteText } from '../../../core/entity-base.js';
 import { Pump } from '../../../core/jobs/pump.js';
 import { Task, TaskTrigger, type TaskRow, type TaskTriggerRow } from '../../tasks/tasks.entity.js';
 import { dueSlot, nextFireTimes } from '../../tasks/fire-times.js';
 import { Request, type RequestRow } from '../../requests/requests.entity.js';
-import type { DueRow, Scheduled, ScheduleSource } from './schedule-source.js';
+import type { DueRow, FirePlan, Scheduled, ScheduleSource } from './schedule-source.js';
 import { UNCLAIMED } from '../../../core/jobs/claims.js';
 import { scheduleOf } from '../../tasks/task-triggers.rules.js';
-import { asTimestamp, sql } from '../../../core/sql.js';
+import { asTimestamp, onPostgres, sql } from '../../../core/sql.js';
 
 /** How often the wall clock is checked even when nothing is due (a laptop waking from sleep). */
 const CHECK_EVERY_MS = 5_000;
+/** Due rows one server fires in one transaction (servers sharing PostgreSQL share a busy minute's). */
+const FIRE_BATCH = 500;
 
 type AnySource = ScheduleSource<any>;
 
@@ -132,12 +134,13 @@ export class Scheduler {
   }
 
   /**
-   * Fires a source's due rows. The due rows are read under the write lock, in the same turn as the
-   * runs they make are written: schedulers of several servers on one database take turns, and the
-   * second finds the slot fired (its next time moved) instead of making a run the unique
+   * Fires a source's due rows. On SQLite the due rows are read under the write lock, in the same
+   * turn as the runs they make are written: schedulers of several engines on one file take turns,
+   * and the second finds the slot fired (its next time moved) instead of making a run the unique
    * (trigger, slot) key would then have to refuse.
    */
   private async fireDue<T extends Scheduled>(source: ScheduleSource<T>) {
+    if (onPostgres(this.services.db)) return this.fireDueSkippingLocked(source);
     const { db, now } = this.services;
     const queued = await this.services.write(async () => {
       const at = now();
@@ -146,37 +149,80 @@ export class Scheduler {
         order: { nextFireTime: 'ASC' } as never,
       });
       if (!rows.length) return false;
-      const due: (DueRow<T> & { next: Date | null })[] = [];
-      for (const row of rows) {
-        let slot: DueRow<T>['slot'] = null;
-        try {
-          const spec = source.spec(row);
-          slot = spec ? dueSlot(spec, row.lastScheduledFor, row.nextFireTime ?? at, at) : null;
-        } catch {
-          slot = null;
-        }
-        due.push({
-          row,
-          slot,
-          next: this.nextAfter(source, row, slot && slot.scheduledFor > at ? slot.scheduledFor : at),
-        });
-      }
-      const plan = await source.plan(due, at);
-      await db.transaction(async (m) => {
-        // Work first (the transaction's first statement takes the write lock: no stale read to upgrade).
-        for (const w of plan.work)
-          await m.createQueryBuilder().insert().into(w.entity).values(w.values).orIgnore().execute();
-        await plan.written?.(m);
-        for (const d of due)
-          await m.getRepository(source.entity).update(d.row.id, {
-            ...plan.changes.get(d.row.id),
-            lastScheduledFor: d.slot?.scheduledFor ?? d.row.lastScheduledFor,
-            nextFireTime: d.next,
-          } as never);
-      });
-      return plan.work.length > 0;
+      const fired = await this.plan(source, rows, at);
+      // Work first (the transaction's first statement takes the write lock: no stale read to upgrade).
+      return db.transaction((m) => this.write(m, source, fired));
     });
     if (queued) source.queued();
+  }
+
+  /**
+   * Servers sharing PostgreSQL: each takes due rows a batch at a time, locked `FOR UPDATE SKIP
+   * LOCKED` in the transaction that writes their runs and moves them on. A row another server is
+   * firing is passed over, never fired twice (once that server commits, its next time has moved),
+   * and firing takes no store-wide lock, so a morning's thousands of schedules hold up no one's
+   * writes and are shared between the servers.
+   */
+  private async fireDueSkippingLocked<T extends Scheduled>(source: ScheduleSource<T>) {
+    const { db, now } = this.services;
+    let queued = false;
+    for (let full = true; full; ) {
+      const at = now();
+      const taken = await db.transaction(async (m) => {
+        const rows = await m
+          .getRepository(source.entity)
+          .createQueryBuilder('s')
+          .where(source.active as Record<string, unknown>)
+          .andWhere('s."nextFireTime" <= :at', { at })
+          .orderBy('s."nextFireTime"', 'ASC')
+          .limit(FIRE_BATCH)
+          .setLock('pessimistic_write')
+          .setOnLocked('skip_locked')
+          .getMany();
+        if (rows.length && (await this.write(m, source, await this.plan(source, rows, at)))) queued = true;
+        return rows.length;
+      });
+      full = taken === FIRE_BATCH;
+    }
+    if (queued) source.queued();
+  }
+
+  /** Each due row's slot and next fire time, and what firing them writes (read outside the write). */
+  private async plan<T extends Scheduled>(source: ScheduleSource<T>, rows: T[], at: Date) {
+    const due: (DueRow<T> & { next: Date | null })[] = [];
+    for (const row of rows) {
+      let slot: DueRow<T>['slot'] = null;
+      try {
+        const spec = source.spec(row);
+        slot = spec ? dueSlot(spec, row.lastScheduledFor, row.nextFireTime ?? at, at) : null;
+      } catch {
+        slot = null;
+      }
+      due.push({
+        row,
+        slot,
+        next: this.nextAfter(source, row, slot && slot.scheduledFor > at ? slot.scheduledFor : at),
+      });
+    }
+    return { due, plan: await source.plan(due, at) };
+  }
+
+  /** Writes the work of due rows and moves each on to its next fire time; answers whether any work was made. */
+  private async write<T extends Scheduled>(
+    m: EntityManager,
+    source: ScheduleSource<T>,
+    { due, plan }: { due: (DueRow<T> & { next: Date | null })[]; plan: FirePlan<T> },
+  ) {
+    for (const w of plan.work)
+      await m.createQueryBuilder().insert().into(w.entity).values(w.values).orIgnore().execute();
+    await plan.written?.(m);
+    for (const d of due)
+      await m.getRepository(source.entity).update(d.row.id, {
+        ...plan.changes.get(d.row.id),
+        lastScheduledFor: d.slot?.scheduledFor ?? d.row.lastScheduledFor,
+        nextFireTime: d.next,
+      } as never);
+    return plan.work.length > 0;
   }
 
   /** An analytics app was reloaded: the tasks listening to it run (within their start and end dates). */
