@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import sqlite3 from 'sqlite3';
 import type { TestServer } from './test-server.js';
@@ -9,7 +10,10 @@ import type { TestServer } from './test-server.js';
 export async function demoSalesByRegion(s: TestServer): Promise<Map<string, number>> {
   const meta = await s.engine.services.analytics.meta('sales-demo');
   const col = (name: string) => `c${meta.fields.findIndex((f) => f.name === name)}`;
-  const db = new sqlite3.Database(join(s.dataDir, 'apps', 'sales-demo', 'data.db'), sqlite3.OPEN_READONLY);
+  // The data file the app's metadata names (servers sharing a folder keep versions: data-<stamp>.db).
+  const dir = join(s.dataDir, 'apps', 'sales-demo');
+  const file = (JSON.parse(readFileSync(join(dir, 'meta.json'), 'utf8')) as { dataFile?: string }).dataFile;
+  const db = new sqlite3.Database(join(dir, file ?? 'data.db'), sqlite3.OPEN_READONLY);
   const rows = await new Promise<{ r: string; total: number }[]>((res, rej) =>
     db.all(`SELECT ${col('Region')} AS r, SUM(${col('Sales')}) AS total FROM data GROUP BY r`, (e, x) =>
       e ? rej(e) : res(x as never),
