@@ -236,12 +236,8 @@ export class EmbeddedProvider implements AnalyticsPort, EmbeddedAnalyticsAdmin {
     }
   }
 
-  /**
-   * An import as a new version (servers sharing the folder): the data goes to a file of its own,
-   * named in the metadata once complete, so no server ever reads a half-written file or has one
-   * replaced under it. The version before stays for readers still on it; older ones go.
-   */
-  private async importVersion(
+  /** An import as a new version (servers sharing the folder): see `publishVersion`. */
+  private importVersion(
     appId: string,
     meta: AppMeta,
     format: ImportFormat,
@@ -249,10 +245,7 @@ export class EmbeddedProvider implements AnalyticsPort, EmbeddedAnalyticsAdmin {
     sourceName: string,
     progress?: (p: ImportProgress) => void,
   ) {
-    const name = versionName();
-    const target = join(this.dir(appId), name);
-    let published = false;
-    try {
+    return this.publishVersion(appId, sourceName, progress, async (target) => {
       const outcome = await runImportInWorker(
         { source, format, target, budget: this.importLimits.budget },
         this.importLimits.memoryMb,
@@ -264,8 +257,31 @@ export class EmbeddedProvider implements AnalyticsPort, EmbeddedAnalyticsAdmin {
         type: outcome.types[i],
         distinctCount: outcome.distinctCounts[i],
       }));
-      const previous = meta.dataFile ?? 'data.db';
-      const next = await this.reloaded(appId, fields, outcome.rowCount, sourceName, progress, name);
+      return { fields, rowCount: outcome.rowCount };
+    });
+  }
+
+  /**
+   * New data as a new version (servers sharing the folder): written to a file of its own by `write`,
+   * named in the metadata once complete, so no server ever reads a half-written file or has one
+   * replaced under it. The version before stays for readers still on it; older ones go. A version
+   * that fails before it is named is removed.
+   */
+  private async publishVersion(
+    appId: string,
+    sourceName: string,
+    progress: ((p: ImportProgress) => void) | undefined,
+    write: (target: string) => Promise<{ fields: FieldMeta[]; rowCount: number }>,
+  ) {
+    const name = versionName();
+    const target = join(this.dir(appId), name);
+    let published = false;
+    try {
+      const { fields, rowCount } = await write(target);
+      // What readers may still be on: the version the stored metadata names now.
+      const previous = (await this.storedMeta(appId)).dataFile ?? 'data.db';
+      this.coverage.delete(appId);
+      const next = await this.reloaded(appId, fields, rowCount, sourceName, progress, name);
       published = true;
       await this.removeVersionsBefore(appId, [name, previous]);
       return next;
@@ -336,42 +352,23 @@ export class EmbeddedProvider implements AnalyticsPort, EmbeddedAnalyticsAdmin {
     return this.reloaded(appId, loadedFields(meta, table, counts), table.rows.length, sourceName, progress);
   }
 
-  /** Rows loaded as a new version (servers sharing the folder): written whole, then named in the metadata. */
-  private async loadVersion(
+  /** Rows loaded as a new version (servers sharing the folder): see `publishVersion`. */
+  private loadVersion(
     appId: string,
     meta: AppMeta,
     table: TableData,
     sourceName: string,
     progress?: (p: ImportProgress) => void,
   ) {
-    const name = versionName();
-    const target = join(this.dir(appId), name);
-    let published = false;
-    try {
+    return this.publishVersion(appId, sourceName, progress, async (target) => {
       const file = await SqliteFile.open(target, { shared: true });
-      let counts: Record<string, number> | undefined;
       try {
-        counts = await this.writeTable(file, appId, table, progress);
+        const counts = await this.writeTable(file, appId, table, progress);
+        return { fields: loadedFields(meta, table, counts), rowCount: table.rows.length };
       } finally {
         await file.close();
       }
-      // What readers may still be on: the version the stored metadata names now.
-      const previous = (await this.storedMeta(appId)).dataFile ?? 'data.db';
-      this.coverage.delete(appId);
-      const next = await this.reloaded(
-        appId,
-        loadedFields(meta, table, counts),
-        table.rows.length,
-        sourceName,
-        progress,
-        name,
-      );
-      published = true;
-      await this.removeVersionsBefore(appId, [name, previous]);
-      return next;
-    } finally {
-      if (!published) await rm(target, { force: true });
-    }
+    });
   }
 
   /** Writes the rows as the app's one table with its indexes, in one transaction; answers distinct counts. */
