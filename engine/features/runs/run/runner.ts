@@ -179,7 +179,7 @@ export class RequestRunner implements JobWorker<RequestRow> {
 
   /** Jobs taken but not run here go back to the queue, for this server or another. */
   private handBack(rows: RequestRow[]): Promise<void> {
-    return this.services.db.transaction((m) => this.handoff!.send(m, rows.map(asJob)));
+    return this.services.db.transaction((m) => this.queued(m, rows));
   }
 
   /** After a claim: the jobs of requests claimed here are done; those another took or stopped are too. */
@@ -197,8 +197,8 @@ export class RequestRunner implements JobWorker<RequestRow> {
   }
 
   /** Claimed requests a closing server did not start are queued again: their jobs go back too. */
-  async givenBack(rows: RequestRow[], m: EntityManager): Promise<void> {
-    await this.handoff?.send(m, rows.map(asJob));
+  givenBack(rows: RequestRow[], m: EntityManager): Promise<void> {
+    return this.queued(m, rows);
   }
 
   /** A run whose engine stopped: its partial files go; it runs again, or fails once cut off twice. */
