@@ -28,6 +28,40 @@ class CountingDatabase extends sqlite3.Database {
   writes = 0;
   /** Prepared once: asked at every signed-in call, a prepared statement is half the trips of a new one. */
   private dataVersionStatement: sqlite3.Statement | null = null;
+  /** SELECTs kept prepared by their text (`allKept`), the least recently used first. */
+  private readonly kept = new Map<string, sqlite3.Statement>();
+
+  /**
+   * A SELECT through a statement prepared once and kept: one trip to the database's thread where a
+   * new statement takes three (prepare, step, finalize). For the reads people wait on (list pages,
+   * their counts and related rows), whose text repeats with other values bound. At most
+   * `KEPT_STATEMENTS` are kept; the least recently used is finalized once its queued runs are done.
+   */
+  allKept(sql: string, params: unknown[]): Promise<Record<string, unknown>[]> {
+    let statement = this.kept.get(sql);
+    if (statement) this.kept.delete(sql);
+    else {
+      // A statement that fails to prepare reports it to each run's callback; this keeps it off 'error'.
+      statement = this.prepare(sql, () => undefined);
+      while (this.kept.size >= KEPT_STATEMENTS) {
+        const [oldest, old] = this.kept.entries().next().value!;
+        this.kept.delete(oldest);
+        old.finalize();
+      }
+    }
+    this.kept.set(sql, statement);
+    return new Promise((resolve, reject) =>
+      statement.all(params, (err: Error | null, rows: Record<string, unknown>[]) => {
+        if (!err) return resolve(rows);
+        // Not kept after a failure: the next run prepares it anew (or fails the same way, clearly).
+        if (this.kept.get(sql) === statement) {
+          this.kept.delete(sql);
+          statement.finalize();
+        }
+        reject(err);
+      }),
+    );
+  }
 
   dataVersion(): Promise<number> {
     this.dataVersionStatement ??= this.prepare('PRAGMA data_version');
@@ -39,11 +73,24 @@ class CountingDatabase extends sqlite3.Database {
   }
 
   override close(callback?: (err: Error | null) => void): void {
-    const statement = this.dataVersionStatement;
+    // SQLite refuses to close while a statement is still prepared.
+    const statements = [...this.kept.values(), ...(this.dataVersionStatement ? [this.dataVersionStatement] : [])];
+    this.kept.clear();
     this.dataVersionStatement = null;
-    if (statement) statement.finalize(() => super.close(callback));
-    else super.close(callback);
+    Promise.all(statements.map((st) => new Promise<void>((done) => st.finalize(() => done())))).then(
+      () => super.close(callback),
+      () => super.close(callback),
+    );
   }
+}
+/** Enough for every list's page, count and related-row statements, with their page sizes. */
+const KEPT_STATEMENTS = 200;
+
+/** A SELECT with `?` placeholders through a kept prepared statement on SQLite (`allKept`); null elsewhere. */
+export function keptStatementsOf(ds: DataSource): CountingDatabase | null {
+  if (onPostgres(ds)) return null;
+  const connection = connectionOf(ds) as CountingDatabase | undefined;
+  return connection instanceof CountingDatabase ? connection : null;
 }
 type Method = (this: CountingDatabase, sql: string, ...args: unknown[]) => unknown;
 const counted = (method: 'run' | 'all' | 'exec'): Method => {

@@ -1,3 +1,4 @@
+import type { IncomingHttpHeaders } from 'node:http';
 import { pipeline, type Readable } from 'node:stream';
 import { byteCap } from '../core/byte-cap.js';
 import { errorCodes } from 'fastify';
@@ -8,8 +9,13 @@ import { errorCodes } from 'fastify';
  * For a route that serves many operations, each with a limit of its own (the route's own
  * `bodyLimit` is the largest of them).
  */
-export function cappedBody(payload: Readable, limit: number, declaredLength: string | undefined): Readable {
+export function cappedBody(payload: Readable, limit: number, headers: IncomingHttpHeaders): Readable {
+  const declaredLength = headers['content-length'];
   if (Number(declaredLength) > limit) throw new errorCodes.FST_ERR_CTP_BODY_TOO_LARGE();
+  // A request that declares no body (most GETs) has none to count: Node's parser reads no body
+  // without a length or chunked encoding, so there is nothing to pipe through the cap.
+  if (declaredLength === undefined && headers['transfer-encoding'] === undefined) return payload;
+  if (declaredLength === '0') return payload;
   // A refused body stops the upload; a client that goes away ends the body with its error.
   return pipeline(
     payload,

@@ -109,16 +109,25 @@ export async function startHttpServer(given: Engine | StartingEngine, options: H
   let port = options.port ?? 0;
 
   // Host allow-list against DNS rebinding: only loopback names (and those the user allowed) may address us.
+  // Made once for the port the server listens on (known only once it listens), not at every request.
+  let allowed: { port: number; hosts: Set<string> } | undefined;
+  const allowedHosts = () =>
+    allowed?.port === port
+      ? allowed.hosts
+      : (allowed = {
+          port,
+          hosts: new Set([
+            `127.0.0.1:${port}`,
+            `localhost:${port}`,
+            `[::1]:${port}`,
+            ...(options.allowedHosts ?? []).map((h) => (h.includes(':') ? h : `${h}:${port}`)),
+          ]),
+        }).hosts;
   app.addHook('onRequest', async (req, reply) => {
-    for (const [k, v] of Object.entries(SECURITY_HEADERS)) reply.header(k, v);
-    const allowed = new Set([
-      `127.0.0.1:${port}`,
-      `localhost:${port}`,
-      `[::1]:${port}`,
-      ...(options.allowedHosts ?? []).map((h) => (h.includes(':') ? h : `${h}:${port}`)),
-    ]);
+    reply.headers(SECURITY_HEADERS);
     const hostHeader = (req.headers.host ?? '').toLowerCase();
-    if (!allowed.has(hostHeader)) return send(reply, 403, failure(`Host "${hostHeader.slice(0, 100)}" is not allowed`));
+    if (!allowedHosts().has(hostHeader))
+      return send(reply, 403, failure(`Host "${hostHeader.slice(0, 100)}" is not allowed`));
     if (req.url.startsWith('/api/')) {
       const q = req.query as Record<string, unknown>;
       const k = CREDENTIAL_QUERY_KEYS.find((key) => key in q);
@@ -225,8 +234,7 @@ export async function startHttpServer(given: Engine | StartingEngine, options: H
       restMatches.set(req, found);
       return credentialFirst(found.op)(req, reply);
     },
-    preParsing: async (req, _reply, payload) =>
-      cappedBody(payload, bodyLimitOf(restOp(req)), req.headers['content-length']),
+    preParsing: async (req, _reply, payload) => cappedBody(payload, bodyLimitOf(restOp(req)), req.headers),
     handler: (req, reply) =>
       call(restOp(req), req, reply, { params: restMatches.get(req)!.params, query: req.query, body: req.body }),
   } as RouteOptions);
@@ -247,7 +255,7 @@ export async function startHttpServer(given: Engine | StartingEngine, options: H
         return credentialFirst(op)(req, reply);
       },
       preParsing: async (req, _reply, payload) =>
-        cappedBody(payload, bodyLimitOf(invoked(req)!) + WRAPPER_ALLOWANCE, req.headers['content-length']),
+        cappedBody(payload, bodyLimitOf(invoked(req)!) + WRAPPER_ALLOWANCE, req.headers),
     },
     async (req, reply) => {
       const op = invoked(req)!;

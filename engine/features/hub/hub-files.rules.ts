@@ -1,3 +1,5 @@
+import { keptRead } from '../../core/kept-reads.js';
+import { marks } from '../../core/sql.js';
 import { randomUUID } from 'node:crypto';
 import { In } from 'typeorm';
 import type { OpContext } from '../../ops/context.js';
@@ -81,7 +83,7 @@ const occurrenceDto = (o: HubOccurrenceRow, folder = '') => ({
 });
 
 /** Set A 2.5, with the folder and iteration values the hub screen shows. */
-function fileDto(f: HubFileRow, star: { starredDate: Date } | undefined, folders: Map<string, string>) {
+function fileDto(f: HubFileRow, star: { starredDate: Date | string } | undefined, folders: Map<string, string>) {
   const location = folders.get(f.hubFolderId) ?? '/';
   return {
     id: f.id,
@@ -123,8 +125,16 @@ async function filePage(ctx: OpContext, qb: ReturnType<typeof visibleFiles>, spe
   const folderIds = [...new Set(rows.map((r) => r.hubFolderId))];
   const [stars, folderRows] = ids.length
     ? await Promise.all([
-        ctx.db.getRepository(HubFavorite).findBy({ userId: user, fileId: In(ids) }),
-        ctx.db.getRepository(HubFolder).find({ select: { id: true, location: true }, where: { id: In(folderIds) } }),
+        keptRead<{ fileId: string; starredDate: Date | string }>(
+          ctx.db,
+          `SELECT "fileId", "starredDate" FROM hub_favorites WHERE "userId" = ? AND "fileId" IN (${marks(ids)})`,
+          [user, ...ids],
+        ),
+        keptRead<{ id: string; location: string }>(
+          ctx.db,
+          `SELECT id, location FROM hub_folders WHERE id IN (${marks(folderIds)})`,
+          folderIds,
+        ),
       ])
     : [[], []];
   const folders = new Map(folderRows.map((x) => [x.id, x.location]));

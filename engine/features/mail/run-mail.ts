@@ -1,7 +1,8 @@
 import type { OpContext } from '../../ops/context.js';
 import { OUTBOX_WAITING, type OutboxStatus } from '../../core/enumerations.js';
 import { explainMailError } from './mail-replies.js';
-import { marks, sql } from '../../core/sql.js';
+import { marks } from '../../core/sql.js';
+import { keptRead } from '../../core/kept-reads.js';
 
 // What a run's mail came to, for the runs list: counts by state and the worst problem in words.
 // Apart from the outbox's own rules so that the runs list can read it without a cycle.
@@ -29,7 +30,7 @@ export async function runMail(ctx: Pick<OpContext, 'db'>, requestIds: string[]):
   const counts = new Map<string, Record<string, number>>();
   const problems = new Map<string, string>();
   if (!requestIds.length) return { counts, problems };
-  const groups = await sql<MailGroup>(
+  const groups = await keptRead<MailGroup>(
     ctx.db,
     `SELECT "requestId", status, attempts > 0 AS retried, COUNT(*) AS n, MIN("lastError") AS "lastError" FROM outbox
      WHERE "requestId" IN (${marks(requestIds)}) GROUP BY "requestId", status, attempts > 0`,

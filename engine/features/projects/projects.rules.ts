@@ -4,7 +4,7 @@ import { me } from '../../ops/context.js';
 import { iso, newBase } from '../../core/entity-base.js';
 import { badInput, notFound } from '../../core/errors.js';
 import { findOr404 } from '../../core/rows.js';
-import { pageOf, type ListQuery, type ListSpec } from '../../core/list-query.js';
+import { andHidden, pageOf, type ListQuery, type ListSpec } from '../../core/list-query.js';
 import { Organization } from '../organizations/organizations.entity.js';
 import { Project, type ProjectRow } from './projects.entity.js';
 import {
@@ -61,7 +61,7 @@ export function visibleProjects<T extends ObjectLiteral>(
   // (an uncorrelated EXISTS), it spares each row its probe, and a page deep in a list walks its
   // index without fetching the rows it skips (a count or a page of 10,000 runs in half the time).
   const hidden = `SELECT vp.id FROM projects vp WHERE NOT (${limits})`;
-  return qb.andWhere(`(NOT EXISTS (${hidden}) OR ${column} NOT IN (${hidden}))`, params);
+  return andHidden(qb, { condition: `(NOT EXISTS (${hidden}) OR ${column} NOT IN (${hidden}))`, hidden }, params);
 }
 
 /** A project the caller's roles and organizations reach, or 404 (a project outside them is not confirmed to exist). */

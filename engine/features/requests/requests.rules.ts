@@ -32,7 +32,8 @@ import {
 } from './request-output.js';
 import { UNCLAIMED } from '../../core/jobs/claims.js';
 import { memberVisibleRuns } from '../members/member-access.js';
-import { joinedText } from '../../core/sql.js';
+import { joinedText, marks } from '../../core/sql.js';
+import { keptRead } from '../../core/kept-reads.js';
 
 // Requests: queuing them (a task now, an on-demand report), their statuses, stop, delete, and what
 // they made (files, log). The runner does the work; these rules only touch rows and files.
@@ -170,7 +171,9 @@ async function withProjectNames(ctx: OpContext, page: Page<RequestRow>) {
   const requestIds = page.items.map((r) => r.id);
   // Asked together: each is a trip to the database's thread, and queued at once they overlap.
   const [projects, { counts: mail, problems }] = await Promise.all([
-    ids.length ? ctx.db.getRepository(Project).find({ select: { id: true, name: true }, where: { id: In(ids) } }) : [],
+    ids.length
+      ? keptRead<{ id: string; name: string }>(ctx.db, `SELECT id, name FROM projects WHERE id IN (${marks(ids)})`, ids)
+      : [],
     runMail(ctx, requestIds),
   ]);
   return new Page(

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { keptRead } from '../../core/kept-reads.js';
 import { me, type OpContext } from '../../ops/context.js';
 import { iso, newBase } from '../../core/entity-base.js';
 import { conflict, fieldError } from '../../core/errors.js';
@@ -17,7 +18,7 @@ import { User, UserGroup, UserOrganization, UserRole, type UserKind, type UserRo
 import { runList, ListQuery } from '../../core/list-query.js';
 import { Page } from '../../core/envelope.js';
 import { withinOrganizations } from '../../core/organization-boundary.js';
-import { marks, sql } from '../../core/sql.js';
+import { marks } from '../../core/sql.js';
 
 export const HUB_USERS_ROLE = 'Hub users';
 export const ADMINISTRATOR_ROLE = 'Administrator';
@@ -54,7 +55,7 @@ export async function userDtos(ctx: OpContext, users: UserRow[]) {
   const link = (kind: Link['kind'], table: string, target: string, nameExpr: string) =>
     `SELECT '${kind}' AS kind, l."userId", t.id, ${nameExpr} AS name FROM ${table} l JOIN ${target} t ON t.id = l."targetId" WHERE l."userId" IN (${marks(ids)})`;
   const links = ids.length
-    ? await sql<Link>(
+    ? await keptRead<Link>(
         ctx.db,
         `${link('role', 'user_roles', 'roles', 't.name')}
          UNION ALL ${link('organization', 'user_organizations', 'organizations', 't."displayName"')}
