@@ -29,7 +29,7 @@ class CountingDatabase extends sqlite3.Database {
   /** Prepared once: asked at every signed-in call, a prepared statement is half the trips of a new one. */
   private dataVersionStatement: sqlite3.Statement | null = null;
   /** SELECTs kept prepared by their text (`allKept`), the least recently used first. */
-  private readonly kept = new Map<string, sqlite3.Statement>();
+  private readonly kept = new Map<string, KeptStatement>();
 
   /**
    * A SELECT through a statement prepared once and kept: one trip to the database's thread where a
@@ -37,30 +37,39 @@ class CountingDatabase extends sqlite3.Database {
    * their counts and related rows), whose text repeats with other values bound. At most
    * `KEPT_STATEMENTS` are kept; the least recently used is finalized once its queued runs are done.
    */
-  allKept(sql: string, params: unknown[]): Promise<Record<string, unknown>[]> {
-    let statement = this.kept.get(sql);
-    if (statement) this.kept.delete(sql);
+  async allKept(sql: string, params: unknown[]): Promise<Record<string, unknown>[]> {
+    let kept = this.kept.get(sql);
+    if (kept) this.kept.delete(sql);
     else {
-      // A statement that fails to prepare reports it to each run's callback; this keeps it off 'error'.
-      statement = this.prepare(sql, () => undefined);
+      let statement!: sqlite3.Statement;
+      // A statement SQLite cannot prepare never answers a run: its runs wait until it is prepared.
+      const prepared = new Promise<void>((resolve, reject) => {
+        statement = this.prepare(sql, (err: Error | null) => (err ? reject(err) : resolve()));
+      });
+      kept = { statement, prepared };
       while (this.kept.size >= KEPT_STATEMENTS) {
         const [oldest, old] = this.kept.entries().next().value!;
         this.kept.delete(oldest);
-        old.finalize();
+        old.statement.finalize();
       }
     }
-    this.kept.set(sql, statement);
-    return new Promise((resolve, reject) =>
-      statement.all(params, (err: Error | null, rows: Record<string, unknown>[]) => {
-        if (!err) return resolve(rows);
-        // Not kept after a failure: the next run prepares it anew (or fails the same way, clearly).
-        if (this.kept.get(sql) === statement) {
-          this.kept.delete(sql);
-          statement.finalize();
-        }
-        reject(err);
-      }),
-    );
+    this.kept.set(sql, kept);
+    const { statement, prepared } = kept;
+    try {
+      await prepared;
+      return await new Promise((resolve, reject) =>
+        statement.all(params, (err: Error | null, rows: Record<string, unknown>[]) =>
+          err ? reject(err) : resolve(rows),
+        ),
+      );
+    } catch (e) {
+      // Not kept after a failure: the next run prepares it anew (or fails the same way, clearly).
+      if (this.kept.get(sql) === kept) {
+        this.kept.delete(sql);
+        statement.finalize();
+      }
+      throw e;
+    }
   }
 
   dataVersion(): Promise<number> {
@@ -74,7 +83,10 @@ class CountingDatabase extends sqlite3.Database {
 
   override close(callback?: (err: Error | null) => void): void {
     // SQLite refuses to close while a statement is still prepared.
-    const statements = [...this.kept.values(), ...(this.dataVersionStatement ? [this.dataVersionStatement] : [])];
+    const statements = [
+      ...[...this.kept.values()].map((k) => k.statement),
+      ...(this.dataVersionStatement ? [this.dataVersionStatement] : []),
+    ];
     this.kept.clear();
     this.dataVersionStatement = null;
     Promise.all(statements.map((st) => new Promise<void>((done) => st.finalize(() => done())))).then(
@@ -82,6 +94,11 @@ class CountingDatabase extends sqlite3.Database {
       () => super.close(callback),
     );
   }
+}
+/** A kept statement, and its preparation (which may fail). */
+interface KeptStatement {
+  statement: sqlite3.Statement;
+  prepared: Promise<void>;
 }
 /** Enough for every list's page, count and related-row statements, with their page sizes. */
 const KEPT_STATEMENTS = 200;
