@@ -283,8 +283,7 @@ export async function runList<T extends ObjectLiteral>(
   tieBreak: string,
 ): Promise<{ rows: T[]; total: number; page: number; pageSize: number }> {
   applyListFilters(qb, spec, q);
-  const read = (await keptPage(qb, spec, q, tieBreak)) ?? (await typeormPage(qb, spec, q, tieBreak));
-  const { rows, total: n } = read;
+  const { rows, total: n } = (await keptPage(qb, spec, q, tieBreak)) ?? (await typeormPage(qb, spec, q, tieBreak));
   return q.getAll ? { rows, total: n, page: 1, pageSize: n } : { rows, total: n, page: q.page, pageSize: q.pageSize };
 }
 
