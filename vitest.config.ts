@@ -17,6 +17,7 @@ const ON_POSTGRES = process.env.BROADSHEET_PG_TESTS?.split(',').filter(Boolean) 
   'tests/users/*.test.ts',
   'tests/tasks/*.test.ts',
   'tests/scheduler/scheduler-clock.test.ts',
+  'tests/scheduler/scheduler-reload.test.ts',
   'tests/security/throttling.test.ts',
 ];
 

@@ -34,9 +34,14 @@ export function hydrator(ds: DataSource, metadata: EntityMetadata, alias: string
   return hydrate;
 }
 
+/** A selection of the entity itself (`s`) or of one of its own columns (`s.name`). */
+const ownColumn = (metadata: EntityMetadata, alias: string, selection: string) =>
+  selection === alias ||
+  (selection.startsWith(`${alias}.`) && !!metadata.findColumnWithPropertyPath(selection.slice(alias.length + 1)));
+
 /**
  * The entity a query builder reads when `getMany` on its raw rows needs nothing but `hydrator`:
- * its own entity alone, no joins, relation ids or counts, embedded columns, lazy relations or load
+ * its own entity alone (whole or some of its columns), no joins, relation ids or counts, embedded columns, lazy relations or load
  * listeners; null when TypeORM must make the entities itself.
  */
 export function plainEntityOf<T extends ObjectLiteral>(qb: SelectQueryBuilder<T>): EntityMetadata | null {
@@ -47,8 +52,8 @@ export function plainEntityOf<T extends ObjectLiteral>(qb: SelectQueryBuilder<T>
     !map.joinAttributes.length &&
     !map.relationIdAttributes.length &&
     !map.relationCountAttributes.length &&
-    map.selects.length === 1 &&
-    map.selects[0].selection === map.mainAlias.name &&
+    map.selects.length > 0 &&
+    map.selects.every((s) => !s.aliasName && ownColumn(metadata, map.mainAlias!.name, s.selection)) &&
     !metadata.embeddeds.length &&
     !metadata.lazyRelations.length &&
     !metadata.afterLoadListeners.length &&

@@ -1,4 +1,5 @@
-import type { DataSource, EntityManager } from 'typeorm';
+import type { DataSource, EntityManager, ObjectLiteral, QueryRunner, SelectQueryBuilder } from 'typeorm';
+import { hydrator, plainEntityOf } from './entity-rows.js';
 import { keptStatementsOf } from './db.js';
 import { sql } from './sql.js';
 
@@ -16,3 +17,20 @@ export function keptRead<T = Record<string, unknown>>(
   const kept = 'driver' in r ? keptStatementsOf(r) : null;
   return kept ? (kept.allKept(text, params) as Promise<T[]>) : sql<T>(r, text, params);
 }
+
+/**
+ * The entities a query builder reads: on SQLite, when it selects one entity and joins nothing,
+ * through a kept statement and the compiled hydrator (a fifth of TypeORM's time for 10,000
+ * schedules); otherwise as `getMany` reads them.
+ */
+export async function keptEntities<T extends ObjectLiteral>(qb: SelectQueryBuilder<T>): Promise<T[]> {
+  const kept = runnerOf(qb) ? null : keptStatementsOf(qb.connection);
+  const metadata = kept ? plainEntityOf(qb) : null;
+  if (!kept || !metadata) return qb.getMany();
+  const [text, params] = qb.getQueryAndParameters();
+  const hydrate = hydrator(qb.connection, metadata, qb.expressionMap.mainAlias!.name);
+  return (await kept.allKept(text, params)).map(hydrate) as T[];
+}
+
+/** The runner a query builder was made with (a transaction's), if any: TypeORM keeps it protected. */
+export const runnerOf = (qb: object) => (qb as unknown as { queryRunner?: QueryRunner }).queryRunner;

@@ -1,4 +1,4 @@
-import type { DataSource, EntitySchema, SelectQueryBuilder, ObjectLiteral, QueryRunner } from 'typeorm';
+import type { DataSource, EntitySchema, SelectQueryBuilder, ObjectLiteral } from 'typeorm';
 import { badInput, type FieldError } from './errors.js';
 import { Page } from './envelope.js';
 import { isGuid } from './validation.js';
@@ -6,6 +6,7 @@ import { withinOrganizations, type BoundedCaller } from './organization-boundary
 import { onPostgres } from './sql.js';
 import { keptStatementsOf } from './db.js';
 import { hydrator, plainEntityOf } from './entity-rows.js';
+import { runnerOf } from './kept-reads.js';
 
 /** A condition a filter adds: SQL with named bound parameters. Never user text in the SQL. */
 export interface SqlCondition {
@@ -192,9 +193,6 @@ function sortOnly<T extends ObjectLiteral>(qb: SelectQueryBuilder<T>, spec: List
   if (by) qb.orderBy(typeof by === 'function' ? by(qb.connection) : by, dir, nulls);
   qb.addOrderBy(tieBreak, dir);
 }
-
-/** The runner a query builder was made with (a transaction's), if any: TypeORM keeps it protected. */
-const runnerOf = (qb: object) => (qb as unknown as { queryRunner?: QueryRunner }).queryRunner;
 
 /** The sort, then the page. */
 function sortAndPage<T extends ObjectLiteral>(

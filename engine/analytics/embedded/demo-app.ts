@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { AnalyticsPort, EmbeddedAnalyticsAdmin, TableData } from '../port.js';
 import type { AppMeta } from '../model.js';
+import { nextTurn } from '../../core/next-turn.js';
 
 export const DEMO_APP_ID = 'sales-demo';
 export const DEMO_APP_NAME = 'Sales demo';
@@ -170,7 +171,6 @@ const SUFFIX = [
 
 /** Rows made between two turns of the event loop: a few milliseconds each. */
 const ROWS_PER_TURN = 5_000;
-const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 /**
  * About 110,000 order lines over 2023–2025: region, country, customer, salesperson, product,

@@ -16,6 +16,7 @@ export function directorySchedules(queued: () => void): ScheduleSource<UserDirec
     name: 'Directory syncs',
     entity: UserDirectory,
     active: { isActive: true, synchronization: Not('Manual') },
+    timing: ['synchronization', 'frequency', 'frequencyTime', 'timeZone', 'lastStartedSync', 'createdDate'],
     spec: syncSchedule,
     since: (d) => d.lastStartedSync ?? d.createdDate,
     async plan(due, at) {

@@ -33,6 +33,11 @@ export interface ScheduleSource<T extends Scheduled> {
   entity: EntitySchema<T>;
   /** The rows that are schedules now. */
   active: FindOptionsWhere<T>;
+  /**
+   * The columns `spec` and `since` read: a reload reads these alone (with the id and fire times),
+   * as most of a reload's time besides croner was making whole rows.
+   */
+  timing: readonly (keyof T & string)[];
   spec(row: T): ScheduleSpec | null;
   /** Where a row's first fire time is counted from when it has none (default: now). */
   since?(row: T): Date | null;

@@ -9,11 +9,17 @@ import type { DueRow, FirePlan, Scheduled, ScheduleSource } from './schedule-sou
 import { UNCLAIMED } from '../../../core/jobs/claims.js';
 import { scheduleOf } from '../../tasks/task-triggers.rules.js';
 import { asTimestamp, onPostgres, sql } from '../../../core/sql.js';
+import { keptEntities } from '../../../core/kept-reads.js';
+import { nextTurn } from '../../../core/next-turn.js';
 
 /** How often the wall clock is checked even when nothing is due (a laptop waking from sleep). */
 const CHECK_EVERY_MS = 5_000;
 /** Due rows one server fires in one transaction (servers sharing PostgreSQL share a busy minute's). */
 const FIRE_BATCH = 500;
+/** Schedules a reload reads, computes and writes at a time. */
+const RELOAD_PAGE = 500;
+/** Schedules computed between two turns of the event loop: about 5 ms of croner's work. */
+const ROWS_PER_TURN = 100;
 
 type AnySource = ScheduleSource<any>;
 
@@ -63,38 +69,81 @@ export class Scheduler {
     return n;
   }
 
+  /**
+   * A source's rows a page at a time, in id order, pipelined: the next page is read and the last
+   * page's changes written on the database's thread while this thread computes (croner's work is
+   * most of a reload, so the reads and writes cost next to nothing beside it). Each page's changes
+   * are one statement: a next fire time is a plan recomputed from its row, not a fact to keep
+   * with others, so a reload cut short leaves every row either moved or as it was.
+   */
   private async reloadSource<T extends Scheduled>(source: ScheduleSource<T>, missingOnly: boolean) {
-    const { db, now } = this.services;
-    const rows = await db
+    let total = 0;
+    let page = this.reloadPage(source, missingOnly, null);
+    let writing: Promise<unknown> = Promise.resolve();
+    try {
+      for (;;) {
+        const rows = await page;
+        total += rows.length;
+        const more = rows.length === RELOAD_PAGE;
+        if (more) page = this.reloadPage(source, missingOnly, rows.at(-1)!.id);
+        const changes = await this.recomputed(source, rows);
+        await writing;
+        writing = changes.length ? this.writeNextTimes(source, changes) : Promise.resolve();
+        if (!more) break;
+      }
+      await writing;
+    } catch (e) {
+      // Nothing left in flight, and no failure of it unseen: the first failure is the answer.
+      await Promise.allSettled([page, writing]);
+      throw e;
+    }
+    return total;
+  }
+
+  /** A page of a source's active rows (without a next fire time, with `missingOnly`) after an id. */
+  private reloadPage<T extends Scheduled>(source: ScheduleSource<T>, missingOnly: boolean, after: string | null) {
+    const qb = this.services.db
       .getRepository(source.entity)
-      .findBy({ ...source.active, ...(missingOnly ? { nextFireTime: IsNull() } : {}) } as FindOptionsWhere<T>);
+      .createQueryBuilder('s')
+      .select(['id', 'nextFireTime', 'lastScheduledFor', ...source.timing].map((c) => `s.${c}`))
+      .where(source.active as Record<string, unknown>);
+    if (missingOnly) qb.andWhere('s.nextFireTime IS NULL');
+    if (after !== null) qb.andWhere('s.id > :after', { after });
+    return keptEntities(qb.orderBy('s.id', 'ASC').limit(RELOAD_PAGE));
+  }
+
+  /**
+   * The rows whose next fire time moves, and where to. The event loop turns every few
+   * milliseconds: callers are answered during a reload, and the page read and write just asked
+   * for reach the database's thread (their way through TypeORM is a chain of promises).
+   */
+  private async recomputed<T extends Scheduled>(source: ScheduleSource<T>, rows: T[]) {
     const changes: { id: string; next: Date | null }[] = [];
-    for (const t of rows) {
+    const now = this.services.now();
+    for (const [i, t] of rows.entries()) {
+      if (i % ROWS_PER_TURN === 0) await nextTurn();
       // A slot not yet run stays pending (it may be a catch-up); otherwise the next one after now.
       const from =
         t.nextFireTime && (!t.lastScheduledFor || t.nextFireTime > t.lastScheduledFor)
           ? new Date(t.nextFireTime.getTime() - 1)
-          : (t.lastScheduledFor ?? source.since?.(t) ?? now());
+          : (t.lastScheduledFor ?? source.since?.(t) ?? now);
       const next = this.nextAfter(source, t, from);
       if ((next?.getTime() ?? null) !== (t.nextFireTime?.getTime() ?? null)) changes.push({ id: t.id, next });
     }
-    if (changes.length) {
-      const table = source.entity.options.tableName!;
-      // A thousand rows a statement: one update a row was most of a reload of 10,000 schedules.
-      await this.services.write(() =>
-        db.transaction(async (m) => {
-          for (let i = 0; i < changes.length; i += 1000) {
-            const chunk = changes.slice(i, i + 1000);
-            await sql(
-              m,
-              `UPDATE "${table}" SET "nextFireTime" = ${asTimestamp(m, 'v.column2')} FROM (VALUES ${chunk.map(() => '(?, ?)').join(', ')}) AS v WHERE "${table}"."id" = v.column1`,
-              chunk.flatMap((c) => [c.id, c.next && sqliteText(c.next)]),
-            );
-          }
-        }),
-      );
-    }
-    return rows.length;
+    return changes;
+  }
+
+  /** New next fire times, in one statement (one update a row was most of a reload of 10,000). */
+  private writeNextTimes<T extends Scheduled>(source: ScheduleSource<T>, changes: { id: string; next: Date | null }[]) {
+    const { db } = this.services;
+    const table = source.entity.options.tableName!;
+    return this.services.write(() =>
+      sql(
+        db,
+        `UPDATE "${table}" SET "nextFireTime" = ${asTimestamp(db, 'v.column2')} FROM (VALUES ${changes.map(() => '(?, ?)').join(', ')}) AS v WHERE "${table}"."id" = v.column1`,
+        changes.flatMap((c) => [c.id, c.next && sqliteText(c.next)]),
+      ),
+    );
   }
 
   /** The first fire time after `from`, or null (no rule, or one that cannot be read: an unknown zone). */
@@ -265,6 +314,7 @@ function taskSchedules(services: EngineServices, queued: () => void): ScheduleSo
     name: 'Task schedules',
     entity: TaskTrigger,
     active: { kind: 'Schedule', isActive: true },
+    timing: ['schedule', 'timeZone', 'startDate', 'endDate'],
     spec: scheduleOf,
     async plan(due, at) {
       const ids = [...new Set(due.map((d) => d.row.taskId))];
