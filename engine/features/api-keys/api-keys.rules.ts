@@ -10,6 +10,7 @@ import { Organization } from '../organizations/organizations.entity.js';
 import { API_KEY_PREFIX } from '../auth/principal.js';
 import { ApiKey, type ApiKeyRow } from './api-keys.entity.js';
 import { pageOf, ListQuery } from '../../core/list-query.js';
+import { lazySchema } from '../../core/lazy-schema.js';
 
 export const LIST_API_KEYS: ListSpec = {
   sort: {
@@ -36,20 +37,22 @@ function sqliteNow(): string {
 
 /** The key's secret never leaves the create response; the list shows its first characters only. */
 /** An API key as answered: never its secret, only its first characters (`key` comes once, at creation). */
-export const ApiKeyResult = z.object({
-  id: z.guid(),
-  name: z.string(),
-  description: z.string().nullable(),
-  expiryDate: z.iso.datetime().nullable(),
-  expired: z.boolean(),
-  keyPrefix: z.string(),
-  userId: z.guid().nullable(),
-  organizationId: z.guid().nullable(),
-  lastUsedDate: z.iso.datetime().nullable(),
-  createdDate: z.iso.datetime().nullable(),
-  modifiedDate: z.iso.datetime().nullable(),
-});
-export const NewApiKeyResult = ApiKeyResult.extend({ key: z.string() });
+export const ApiKeyResult = lazySchema(() =>
+  z.object({
+    id: z.guid(),
+    name: z.string(),
+    description: z.string().nullable(),
+    expiryDate: z.iso.datetime().nullable(),
+    expired: z.boolean(),
+    keyPrefix: z.string(),
+    userId: z.guid().nullable(),
+    organizationId: z.guid().nullable(),
+    lastUsedDate: z.iso.datetime().nullable(),
+    createdDate: z.iso.datetime().nullable(),
+    modifiedDate: z.iso.datetime().nullable(),
+  }),
+);
+export const NewApiKeyResult = lazySchema(() => ApiKeyResult.extend({ key: z.string() }));
 
 export function apiKeyDto(k: ApiKeyRow, now: Date): z.output<typeof ApiKeyResult> {
   return {

@@ -12,6 +12,7 @@ import { rawPageOf, ListQuery } from '../../core/list-query.js';
 import { withinOrganizations } from '../../core/organization-boundary.js';
 import { refuseGroupJoinBeyondOwn } from '../users/privilege.rules.js';
 import { marks, sql } from '../../core/sql.js';
+import { lazySchema } from '../../core/lazy-schema.js';
 
 export const ALL_USERS_GROUP = 'All users';
 
@@ -45,18 +46,20 @@ export function groupsQuery(ctx: OpContext) {
 }
 
 /** A group as answered (set A 2.4, with its organization's name and its member count). */
-export const GroupResult = z.object({
-  id: z.guid(),
-  name: z.string(),
-  description: z.string().nullable(),
-  organizationId: z.guid().nullable(),
-  organizationName: z.string().nullable(),
-  isActive: z.boolean(),
-  type: z.string(),
-  users: z.number().int().min(0),
-  createdDate: z.iso.datetime().nullable(),
-  modifiedDate: z.iso.datetime().nullable(),
-});
+export const GroupResult = lazySchema(() =>
+  z.object({
+    id: z.guid(),
+    name: z.string(),
+    description: z.string().nullable(),
+    organizationId: z.guid().nullable(),
+    organizationName: z.string().nullable(),
+    isActive: z.boolean(),
+    type: z.string(),
+    users: z.number().int().min(0),
+    createdDate: z.iso.datetime().nullable(),
+    modifiedDate: z.iso.datetime().nullable(),
+  }),
+);
 
 export async function groupDtos(ctx: OpContext, rows: GroupRow[]): Promise<z.output<typeof GroupResult>[]> {
   const ids = rows.map((g) => g.id);

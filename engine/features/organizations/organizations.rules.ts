@@ -8,6 +8,7 @@ import { rawPageOf, pageOf, ListQuery, ListSpec } from '../../core/list-query.js
 import { Resource } from '../resources/resources.entity.js';
 import { resourceDto } from '../resources/resources.rules.js';
 import { sql } from '../../core/sql.js';
+import { lazySchema } from '../../core/lazy-schema.js';
 
 export const SORT_ORGANIZATIONS = {
   Name: 'LOWER(o.name)',
@@ -16,19 +17,21 @@ export const SORT_ORGANIZATIONS = {
 };
 
 /** An organization as answered (set A 2.6). */
-export const OrganizationResult = z.object({
-  id: z.guid(),
-  name: z.string().nullable(),
-  displayName: z.string(),
-  description: z.string().nullable(),
-  themeId: z.string(),
-  allowNtlm: z.boolean(),
-  allowJwt: z.boolean(),
-  serviceAuth: z.boolean(),
-  identityProviderId: z.guid().nullable(),
-  createdDate: z.iso.datetime().nullable(),
-  modifiedDate: z.iso.datetime().nullable(),
-});
+export const OrganizationResult = lazySchema(() =>
+  z.object({
+    id: z.guid(),
+    name: z.string().nullable(),
+    displayName: z.string(),
+    description: z.string().nullable(),
+    themeId: z.string(),
+    allowNtlm: z.boolean(),
+    allowJwt: z.boolean(),
+    serviceAuth: z.boolean(),
+    identityProviderId: z.guid().nullable(),
+    createdDate: z.iso.datetime().nullable(),
+    modifiedDate: z.iso.datetime().nullable(),
+  }),
+);
 
 export function organizationDto(o: OrganizationRow): z.output<typeof OrganizationResult> {
   return {

@@ -1,18 +1,21 @@
 import { z } from 'zod';
+import { lazySchema } from '../../core/lazy-schema.js';
 
 // What this feature's operations answer in `data` (for a list: one item); see `result` on defineOp.
 
-export const ProjectResult = z.object({
-  id: z.string(),
-  name: z.string(),
-  description: z.string().nullable(),
-  organizationId: z.string(),
-  isActive: z.boolean(),
-  permissionsMode: z.boolean(),
-  createdBy: z.string().nullable(),
-  modifiedBy: z.string().nullable(),
-  createdDate: z.string().nullable(),
-  modifiedDate: z.string().nullable(),
-});
+export const ProjectResult = lazySchema(() =>
+  z.object({
+    id: z.string(),
+    name: z.string(),
+    description: z.string().nullable(),
+    organizationId: z.string(),
+    isActive: z.boolean(),
+    permissionsMode: z.boolean(),
+    createdBy: z.string().nullable(),
+    modifiedBy: z.string().nullable(),
+    createdDate: z.string().nullable(),
+    modifiedDate: z.string().nullable(),
+  }),
+);
 
-export const ProjectsDeleteResult = z.object({ deleted: z.number(), deleteFiles: z.boolean() });
+export const ProjectsDeleteResult = lazySchema(() => z.object({ deleted: z.number(), deleteFiles: z.boolean() }));

@@ -16,6 +16,7 @@ import { connectionOfProject, firstConnectionOf } from '../connections/connectio
 import { Report, type IterationField, type ReportRow, type ReportType } from './reports.entity.js';
 import { ReportTemplate, templateRowFor } from './report-template.entity.js';
 import { pageOf, ListQuery } from '../../core/list-query.js';
+import { lazySchema } from '../../core/lazy-schema.js';
 
 export const reportType = () =>
   z
@@ -49,30 +50,32 @@ export const LIST_REPORTS: ListSpec = {
 };
 
 /** A report as answered: the reference's fields, its output formats and, for a template report, its file's name. */
-export const ReportResult = z.object({
-  id: z.guid(),
-  projectId: z.guid(),
-  connectionId: z.guid().nullable(),
-  name: z.string(),
-  description: z.string().nullable(),
-  type: z.enum(REPORT_TYPES as [ReportType, ...ReportType[]]),
-  outputFormats: z.array(z.string()),
-  templateFile: z.string().nullable(),
-  isIteration: z.boolean(),
-  iterationFields: z.array(z.object({ fieldID: z.string(), order: z.number().int() })),
-  dynamicNameSeparator: z.string().nullable(),
-  dynamicNames: z.array(
-    z.object({
-      itemType: z.string(),
-      value: z.string(),
-      order: z.number().int(),
-      variableAnalyticsAppID: z.string().nullable(),
-    }),
-  ),
-  filterIds: z.array(z.guid()),
-  createdDate: z.iso.datetime().nullable(),
-  modifiedDate: z.iso.datetime().nullable(),
-});
+export const ReportResult = lazySchema(() =>
+  z.object({
+    id: z.guid(),
+    projectId: z.guid(),
+    connectionId: z.guid().nullable(),
+    name: z.string(),
+    description: z.string().nullable(),
+    type: z.enum(REPORT_TYPES as [ReportType, ...ReportType[]]),
+    outputFormats: z.array(z.string()),
+    templateFile: z.string().nullable(),
+    isIteration: z.boolean(),
+    iterationFields: z.array(z.object({ fieldID: z.string(), order: z.number().int() })),
+    dynamicNameSeparator: z.string().nullable(),
+    dynamicNames: z.array(
+      z.object({
+        itemType: z.string(),
+        value: z.string(),
+        order: z.number().int(),
+        variableAnalyticsAppID: z.string().nullable(),
+      }),
+    ),
+    filterIds: z.array(z.guid()),
+    createdDate: z.iso.datetime().nullable(),
+    modifiedDate: z.iso.datetime().nullable(),
+  }),
+);
 
 export function reportDto(r: ReportRow): z.output<typeof ReportResult> {
   return {

@@ -7,6 +7,7 @@ import { noPermissions, ROLE_PERMISSIONS, type PermissionFlags, type RolePermiss
 import type { OpContext } from '../../ops/context.js';
 import { Role, type RoleRow } from './roles.entity.js';
 import { refuseChangingStrongerRole, refuseGrantBeyondOwn } from '../users/privilege.rules.js';
+import { lazySchema } from '../../core/lazy-schema.js';
 
 // Set A 2.13: every permission is a boolean; one left out is false.
 export const PermissionSetV1 = z.object(
@@ -32,27 +33,29 @@ export const LIST_ROLES: ListSpec = {
 };
 
 /** Every permission flag of a role, each named. */
-const PermissionFlagsResult = z.object(
-  Object.fromEntries(ROLE_PERMISSIONS.map((p) => [p, z.boolean()])) as Record<RolePermission, z.ZodBoolean>,
+const PermissionFlagsResult = lazySchema(() =>
+  z.object(Object.fromEntries(ROLE_PERMISSIONS.map((p) => [p, z.boolean()])) as Record<RolePermission, z.ZodBoolean>),
 );
 
 /** A role as answered (set A 2.8): its permission set with every flag named. */
-export const RoleResult = z.object({
-  id: z.guid(),
-  name: z.string(),
-  description: z.string().nullable(),
-  allProjects: z.boolean(),
-  projects: z.array(z.object({ id: z.guid(), name: z.string().nullable() })),
-  permissions: PermissionFlagsResult.extend({
+export const RoleResult = lazySchema(() =>
+  z.object({
     id: z.guid(),
+    name: z.string(),
+    description: z.string().nullable(),
+    allProjects: z.boolean(),
+    projects: z.array(z.object({ id: z.guid(), name: z.string().nullable() })),
+    permissions: PermissionFlagsResult.extend({
+      id: z.guid(),
+      createdDate: z.iso.datetime().nullable(),
+      modifiedDate: z.iso.datetime().nullable(),
+    }),
+    isActive: z.boolean(),
+    type: z.string(),
     createdDate: z.iso.datetime().nullable(),
     modifiedDate: z.iso.datetime().nullable(),
   }),
-  isActive: z.boolean(),
-  type: z.string(),
-  createdDate: z.iso.datetime().nullable(),
-  modifiedDate: z.iso.datetime().nullable(),
-});
+);
 
 export function roleDto(r: RoleRow) {
   return {

@@ -1,5 +1,6 @@
 import { z } from 'zod';
+import { lazySchema } from '../../core/lazy-schema.js';
 
 // What this feature's operations answer in `data` (for a list: one item); see `result` on defineOp.
 
-export const SettingsResult = z.object({ jwtAuth: z.boolean(), ntlmAuth: z.boolean() });
+export const SettingsResult = lazySchema(() => z.object({ jwtAuth: z.boolean(), ntlmAuth: z.boolean() }));

@@ -1,26 +1,29 @@
 import { z } from 'zod';
+import { lazySchema } from '../../core/lazy-schema.js';
 
 // What this feature's operations answer in `data` (for a list: one item); see `result` on defineOp.
 
-export const StorageServiceResult = z.object({
-  password: z.null(),
-  sftpPort: z.number().nullable(),
-  hasPassword: z.boolean(),
-  hasPrivateKey: z.boolean(),
-  ftpTestDirectoryPath: z.string().nullable(),
-  createdDate: z.string().nullable(),
-  modifiedDate: z.string().nullable(),
-  name: z.string(),
-  description: z.string().nullable(),
-  type: z.enum(['Folder', 'FTP', 'FTPS', 'SFTP']),
-  host: z.string().nullable(),
-  port: z.number().nullable(),
-  username: z.string().nullable(),
-  hostKey: z.string().nullable(),
-  passiveMode: z.boolean(),
-  rootPath: z.string().nullable(),
-  isDefault: z.boolean(),
-  id: z.string(),
-});
+export const StorageServiceResult = lazySchema(() =>
+  z.object({
+    password: z.null(),
+    sftpPort: z.number().nullable(),
+    hasPassword: z.boolean(),
+    hasPrivateKey: z.boolean(),
+    ftpTestDirectoryPath: z.string().nullable(),
+    createdDate: z.string().nullable(),
+    modifiedDate: z.string().nullable(),
+    name: z.string(),
+    description: z.string().nullable(),
+    type: z.enum(['Folder', 'FTP', 'FTPS', 'SFTP']),
+    host: z.string().nullable(),
+    port: z.number().nullable(),
+    username: z.string().nullable(),
+    hostKey: z.string().nullable(),
+    passiveMode: z.boolean(),
+    rootPath: z.string().nullable(),
+    isDefault: z.boolean(),
+    id: z.string(),
+  }),
+);
 
-export const StorageServicesTestResult = z.object({ ok: z.boolean(), message: z.string() });
+export const StorageServicesTestResult = lazySchema(() => z.object({ ok: z.boolean(), message: z.string() }));
