@@ -1,5 +1,7 @@
 // Result schemas are built on first read (start-up does not build them), and a lazy schema is the
 // schema itself to every caller: parsing, extending, nesting, JSON Schema and instanceof.
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { lazySchema } from '../../engine/core/lazy-schema.js';
@@ -72,5 +74,19 @@ describe('a lazy schema', () => {
     });
     const { roles: _, ...withoutRoles } = user;
     expect(UserResult.safeParse(withoutRoles).success).toBe(false);
+  });
+
+  it('stands for every schema the results files declare, so none is built as the server starts', () => {
+    const features = join(__dirname, '..', '..', 'engine', 'features');
+    const files = readdirSync(features, { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.results.ts'));
+    expect(files.length).toBeGreaterThan(20);
+    const eager = files.flatMap((f) =>
+      [
+        ...readFileSync(join(features, f), 'utf8').matchAll(
+          /^(?:export )?const (\w+)\s*(?::[^=]+)?=(?!\s*lazySchema\()/gm,
+        ),
+      ].map((m) => `${f}: ${m[1]}`),
+    );
+    expect(eager).toEqual([]);
   });
 });
