@@ -41,8 +41,9 @@ const ownColumn = (metadata: EntityMetadata, alias: string, selection: string) =
 
 /**
  * The entity a query builder reads when `getMany` on its raw rows needs nothing but `hydrator`:
- * its own entity alone (whole or some of its columns), no joins, relation ids or counts, embedded columns, lazy relations or load
- * listeners; null when TypeORM must make the entities itself.
+ * its own entity alone (whole, or some of its columns), no joins, relation ids or counts,
+ * embedded columns, lazy relations or load listeners; null when TypeORM must make the entities
+ * itself.
  */
 export function plainEntityOf<T extends ObjectLiteral>(qb: SelectQueryBuilder<T>): EntityMetadata | null {
   const map = qb.expressionMap;
