@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DataSource } from 'typeorm';
 import { startTestServer, type TestServer } from '../support/test-server.js';
 import { keptStatementsOf } from '../../engine/core/db.js';
+import { keptEntities } from '../../engine/core/kept-reads.js';
 import { hydrator, plainEntityOf } from '../../engine/core/entity-rows.js';
 import { Request } from '../../engine/features/requests/requests.entity.js';
 import { User } from '../../engine/features/users/users.entity.js';
@@ -109,6 +110,25 @@ describe('entities made from kept rows', () => {
     }
     const run = (await db.getRepository(Request).createQueryBuilder('r').getMany())[0];
     expect(run.createdDate).toBeInstanceOf(Date);
+  });
+
+  it('are the partial entities TypeORM makes when some columns are selected, through keptEntities', async () => {
+    const qb = () =>
+      db
+        .getRepository(Request)
+        .createQueryBuilder('r')
+        .select(['r.id', 'r.createdDate', 'r.config', 'r.catchUp', 'r.startedDate'])
+        .where('r.status = :status', { status: 'completed' })
+        .orderBy('r.id')
+        .limit(7);
+    expect(plainEntityOf(qb())).not.toBeNull();
+    const ours = await keptEntities(qb());
+    expect(ours).toHaveLength(7);
+    expect(ours).toEqual(await qb().getMany());
+    expect(Object.keys(ours[0]).sort()).toEqual(['catchUp', 'config', 'createdDate', 'id', 'startedDate']);
+    expect(ours[0].config).toMatchObject({ format: 'Pdf' });
+    // A computed selection (named by an alias) is not a column: TypeORM makes those entities.
+    expect(plainEntityOf(qb().addSelect('upper(r.title)', 'shout'))).toBeNull();
   });
 
   it('are left to TypeORM when the query joins', () => {
