@@ -19,17 +19,25 @@ export function keptRead<T = Record<string, unknown>>(
 }
 
 /**
- * The entities a query builder reads: on SQLite, when it selects one entity and joins nothing,
- * through a kept statement and the compiled hydrator (a fifth of TypeORM's time for 10,000
- * schedules); otherwise as `getMany` reads them.
+ * How a query builder's entities can be read through a kept statement: on SQLite, outside a
+ * transaction, when it selects one entity (whole, or some of its columns) and joins nothing. The
+ * statements and the compiled hydrator for its alias; null when TypeORM must read them.
  */
-export async function keptEntities<T extends ObjectLiteral>(qb: SelectQueryBuilder<T>): Promise<T[]> {
+export function keptWayOf<T extends ObjectLiteral>(qb: SelectQueryBuilder<T>) {
   const kept = runnerOf(qb) ? null : keptStatementsOf(qb.connection);
   const metadata = kept ? plainEntityOf(qb) : null;
-  if (!kept || !metadata) return qb.getMany();
-  const [text, params] = qb.getQueryAndParameters();
-  const hydrate = hydrator(qb.connection, metadata, qb.expressionMap.mainAlias!.name);
-  return (await kept.allKept(text, params)).map(hydrate) as T[];
+  if (!kept || !metadata) return null;
+  return { kept, hydrate: hydrator(qb.connection, metadata, qb.expressionMap.mainAlias!.name) };
+}
+
+/**
+ * The entities a query builder reads: through a kept statement and the compiled hydrator where
+ * `keptWayOf` allows (a fifth of TypeORM's time for 10,000 schedules); otherwise as `getMany`.
+ */
+export async function keptEntities<T extends ObjectLiteral>(qb: SelectQueryBuilder<T>): Promise<T[]> {
+  const way = keptWayOf(qb);
+  if (!way) return qb.getMany();
+  return (await way.kept.allKept(...qb.getQueryAndParameters())).map(way.hydrate) as T[];
 }
 
 /** The runner a query builder was made with (a transaction's), if any: TypeORM keeps it protected. */

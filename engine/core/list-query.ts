@@ -4,9 +4,7 @@ import { Page } from './envelope.js';
 import { isGuid } from './validation.js';
 import { withinOrganizations, type BoundedCaller } from './organization-boundary.js';
 import { onPostgres } from './sql.js';
-import { keptStatementsOf } from './db.js';
-import { hydrator, plainEntityOf } from './entity-rows.js';
-import { runnerOf } from './kept-reads.js';
+import { keptWayOf, runnerOf } from './kept-reads.js';
 
 /** A condition a filter adds: SQL with named bound parameters. Never user text in the SQL. */
 export interface SqlCondition {
@@ -256,10 +254,10 @@ async function keptPage<T extends ObjectLiteral>(
   q: ListQuery,
   tieBreak: string,
 ): Promise<{ rows: T[]; total: number } | null> {
-  const kept = runnerOf(qb) ? null : keptStatementsOf(qb.connection);
-  const metadata = kept ? plainEntityOf(qb) : null;
+  const way = keptWayOf(qb);
   const map = qb.expressionMap;
-  if (!kept || !metadata || map.limit !== undefined || map.offset !== undefined || map.take || map.skip) return null;
+  if (!way || map.limit !== undefined || map.offset !== undefined || map.take || map.skip) return null;
+  const { kept, hydrate } = way;
   const [countText, countParams] = countStatement(qb);
   sortOnly(qb, spec, q, tieBreak);
   const [pageText, pageParams] = qb.getQueryAndParameters();
@@ -269,7 +267,6 @@ async function keptPage<T extends ObjectLiteral>(
       : kept.allKept(`${pageText} LIMIT ? OFFSET ?`, [...pageParams, q.pageSize, (q.page - 1) * q.pageSize]),
     kept.allKept(countText, countParams),
   ]);
-  const hydrate = hydrator(qb.connection, metadata, map.mainAlias!.name);
   return { rows: raw.map(hydrate) as T[], total: Number(counted[0]?.n ?? 0) };
 }
 
