@@ -14,8 +14,11 @@ export function failuresCleared() {
 }
 
 // Success fades on its own and clears the failures before it (the fix worked); a failure stays until read, closed or outdated.
+// The same success said again replaces the one still showing: saving twice is one "Saved", not a stack over the form.
 export function toastSucceeded(text: string) {
   failuresCleared();
+  for (const t of toastQueue.visibleToasts)
+    if (t.content.tone === 'success' && t.content.text === text) toastQueue.close(t.key);
   return toastQueue.add({ tone: 'success', text }, { timeout: 5000 });
 }
 export const toastFailed = (text: string) => toastQueue.add({ tone: 'failure', text });
