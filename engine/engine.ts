@@ -6,7 +6,7 @@ import { ENTITIES } from './entities.js';
 import { SCHEMA_SNAPSHOT } from './migrations/schema-snapshot.generated.js';
 import { MIGRATIONS } from './migrations/index.js';
 import { POSTGRES_MIGRATIONS } from './migrations/postgres/index.js';
-import { SecretBox, type SecretKeyStore } from './core/secrets.js';
+import type { SecretKeyStore } from './core/secrets.js';
 import { uploadsDirOf } from './ops/receive-upload.js';
 import {
   Dispatcher,
@@ -23,7 +23,13 @@ import { rememberedCredential, resolveCredential } from './features/auth/princip
 import type { EngineEvent, EngineServices, Logger, OpContext } from './ops/context.js';
 import { EVENT_STREAM_OPERATION, mayReceive } from './features/events/event-visibility.js';
 import { failure, success, type Envelope } from './core/envelope.js';
-import { isEngineError, retryAfterSeconds, type EngineError } from './core/errors.js';
+import {
+  databaseUnavailable,
+  isDatabaseUnavailable,
+  isEngineError,
+  retryAfterSeconds,
+  type EngineError,
+} from './core/errors.js';
 import { FileResult } from './core/file-result.js';
 import { OPERATIONS } from './catalogue.js';
 import { ensureFirstStart, issueOwnerKey } from './features/setup/first-start.js';
@@ -35,7 +41,8 @@ import { removeUnfinishedImports } from './features/projects/projects.rules.js';
 import { openBossHandoff } from './core/jobs/boss-handoff.js';
 import { folderFileStore } from './core/file-store.js';
 import { replaySignIns } from './features/auth/sign-in-record.js';
-import { RequestRunner } from './features/runs/run/runner.js';
+import { openSecrets } from './features/settings/secrets-key-check.js';
+import { RequestRunner, type StorageRetry } from './features/runs/run/runner.js';
 import { Scheduler } from './features/runs/schedule/scheduler.js';
 import { directorySchedules } from './features/runs/schedule/directory-schedules.js';
 import { DirectorySyncs } from './features/user-directories/directory-sync.js';
@@ -90,6 +97,23 @@ export interface EngineOptions {
   database?: string;
   /** What makes report files (default: render threads, one per core); the scaling bench puts a stand-in here. */
   renders?: Renderer;
+  /**
+   * A secrets key that does not open the database's stored secrets: refused at start (default), or,
+   * on the desktop (a data folder restored without its key), started with those secrets listed in
+   * `secretsToReenter`.
+   */
+  secretKeyMismatch?: 'refuse' | 'start-anyway';
+  /** How a run whose files folder failed (EACCES, ENOSPC, EIO) waits and starts again (tests shorten it). */
+  storageRetry?: StorageRetry;
+}
+
+/** How an engine stops (`close`). */
+export interface CloseOptions {
+  /**
+   * Runs under way get this long to finish; those still going are then handed back to the queue,
+   * their attempt not counted, to run again at the next start or on another server (default 0).
+   */
+  graceMs?: number;
 }
 
 const DEFAULT_LEASE_MS = 60_000;
@@ -135,7 +159,9 @@ export interface Engine {
   /** Scheduled backups; tests with an injected clock call `backups.tick()`. */
   readonly backups: BackupSchedule;
   readonly outbox: MailOutbox;
-  close(): Promise<void>;
+  /** Stored secrets the secrets key could not open (a data folder restored without its key): to enter again. */
+  readonly secretsToReenter: string[];
+  close(o?: CloseOptions): Promise<void>;
 }
 
 export const silentLogger: Logger = { info() {}, warn() {}, error() {} };
@@ -211,11 +237,20 @@ async function startEngine(options: EngineOptions): Promise<Engine> {
   });
   const queues = new WriteQueues(options.database ? advisoryStoreLock(db) : undefined);
   const catalogue = buildCatalogue(OPERATIONS);
+  // Before anything is sealed: the key must be the one the database's secrets were sealed with.
+  const opened = await openSecrets(db, options.secretKeys, {
+    now: (options.now ?? (() => new Date()))(),
+    startAnyway: options.secretKeyMismatch === 'start-anyway',
+  });
+  if (opened.toReenter.length)
+    log.warn('Stored passwords sealed with another secrets key must be entered again', {
+      secrets: opened.toReenter.join('; '),
+    });
   const clock = options.now ?? (() => new Date());
   const ms = () => clock().getTime();
   const services: EngineServices = {
     db,
-    secrets: await SecretBox.open(options.secretKeys),
+    secrets: opened.box,
     now: clock,
     log,
     emit,
@@ -253,7 +288,12 @@ async function startEngine(options: EngineOptions): Promise<Engine> {
         }),
       )
     : undefined;
-  const runner = new RequestRunner(services, { ...node, concurrency: options.concurrentRequests, handoff });
+  const runner = new RequestRunner(services, {
+    ...node,
+    concurrency: options.concurrentRequests,
+    handoff,
+    storageRetry: options.storageRetry,
+  });
   const directorySyncs = new DirectorySyncs(services, node);
   const scheduler = new Scheduler(services, () => runner.wake(), {
     timers: options.schedulerTimers,
@@ -292,6 +332,11 @@ async function startEngine(options: EngineOptions): Promise<Engine> {
   const dispatcher = new Dispatcher(services, catalogue, queues, resolveCredential, rememberedCredential);
   const answerFailure = (id: string, e: unknown): InvokeResult => {
     if (isEngineError(e)) return refusal(e);
+    // The database restarting or out of reach: the caller may try again, told when (503, Retry-After).
+    if (isDatabaseUnavailable(e)) {
+      log.warn('The database could not be reached', { op: id, error: e instanceof Error ? e.message : String(e) });
+      return refusal(databaseUnavailable(e));
+    }
     // Unexpected faults are logged with the operation id only: inputs may carry secrets.
     log.error('Operation failed', { op: id, error: e instanceof Error ? e.message : String(e) });
     return { status: 500, envelope: failure('Internal error; the log has the details') };
@@ -370,15 +415,16 @@ async function startEngine(options: EngineOptions): Promise<Engine> {
       }
     },
     issueOwnerKey: () => issueOwnerKey(services, firstStart.ownerId),
+    secretsToReenter: opened.toReenter,
     runner,
     scheduler,
     outbox,
     directorySyncs,
     backups,
-    async close() {
+    async close(o: CloseOptions = {}) {
       await scheduler.stop();
       backups.stop();
-      await runner.close();
+      await runner.close(o.graceMs ?? 0);
       await handoff?.close();
       await directorySyncs.close();
       await outbox.close();
@@ -394,6 +440,6 @@ async function startEngine(options: EngineOptions): Promise<Engine> {
 
 function refusal(e: EngineError): InvokeResult {
   const result: InvokeResult = { status: e.status, envelope: failure(e.message, e.details) };
-  if (e.status === 429 && e.retryAfterMs > 0) result.retryAfter = retryAfterSeconds(e.retryAfterMs);
+  if ((e.status === 429 || e.status === 503) && e.retryAfterMs > 0) result.retryAfter = retryAfterSeconds(e.retryAfterMs);
   return result;
 }

@@ -8,6 +8,9 @@ import { consoleLogger } from './core/console-logger.js';
 import { fileKeyStore } from './secret-key-file.js';
 import { serveSettings } from './serve-settings.js';
 
+/** How long a clean stop (SIGTERM, Ctrl+C) lets runs under way finish before handing them back. */
+const STOP_GRACE_MS = 10_000;
+
 /** A database URL as it may be printed: without its password. */
 const redactedUrl = (url: string) => url.replace(/\/\/([^:@/]+):[^@/]*@/, '//$1:***@');
 
@@ -48,14 +51,27 @@ async function main() {
     await chmod(ownerKeyFile, 0o600);
     console.log(`Owner API key written to ${ownerKeyFile} (readable by you only). It is shown nowhere else.`);
   }
+  let stopping = false;
   const stop = async () => {
+    // A second signal while stopping changes nothing: runs are being handed back.
+    if (stopping) return;
+    stopping = true;
+    const running = engine.runner.runningCount();
+    if (running)
+      console.log(
+        `Stopping: ${running} run${running === 1 ? '' : 's'} under way get ${STOP_GRACE_MS / 1000} s to finish; the rest go back to the queue and run again at the next start (or on another server)`,
+      );
     await server.close();
-    await engine.close();
+    await engine.close({ graceMs: STOP_GRACE_MS });
     process.exit(0);
   };
+  // A fault no code awaited (a write to a database that went away) is logged; the server stays up.
+  process.on('unhandledRejection', (e) =>
+    consoleLogger.error('A background task failed', { error: e instanceof Error ? e.message : String(e) }),
+  );
   // Listening for the stop before saying it serves: whoever acts on that line can stop it cleanly.
-  process.on('SIGINT', stop);
-  process.on('SIGTERM', stop);
+  process.on('SIGINT', () => void stop());
+  process.on('SIGTERM', () => void stop());
   const where = settings.database
     ? `database ${redactedUrl(settings.database)}, files in ${dataDir}, node ${settings.nodeId}`
     : `data in ${dataDir}`;

@@ -28,7 +28,8 @@ export interface DesktopOptions {
 export interface Desktop {
   engine: Engine;
   window(): Electron.BrowserWindow | null;
-  quit(): Promise<void>;
+  /** Quits, asking first while runs are going; answers whether it quit. */
+  quit(): Promise<boolean>;
 }
 
 /**
@@ -52,6 +53,8 @@ export async function startDesktop(electron: ElectronModule, options: DesktopOpt
   const starting = createEngine({
     dataDir,
     secretKeys: safeStorageKeyStore(safeStorage, dataDir),
+    // A data folder restored without its key still opens: the passwords it cannot read are listed.
+    secretKeyMismatch: 'start-anyway',
     logger: log,
   });
   starting.catch(() => undefined); // Awaited below; until then a failed start must not go unhandled.
@@ -116,12 +119,39 @@ export async function startDesktop(electron: ElectronModule, options: DesktopOpt
   };
 
   let quitting = false;
-  const quit = async () => {
+  /**
+   * Quit asks first while runs are going: they stop and go back to the queue (their attempt not
+   * counted, nothing of them mailed), and start again from the beginning at the next start. Answers
+   * whether the app quit.
+   */
+  const quit = async (): Promise<boolean> => {
+    if (quitting) return true;
+    const engine = await starting;
+    const running = engine.runner.runningCount();
+    if (running) {
+      const runs = running === 1 ? 'A run is' : `${running} runs are`;
+      const { response } = await electron.dialog.showMessageBox({
+        type: 'question',
+        title: 'Quit while reports are being made?',
+        message: `${runs} going. If you quit now, ${running === 1 ? 'it stops' : 'they stop'} and start${running === 1 ? 's' : ''} again from the beginning the next time Broadsheet starts; nothing of ${running === 1 ? 'it' : 'them'} is sent before then, and nothing twice.`,
+        buttons: ['Keep running', 'Quit and run later'],
+        defaultId: 0,
+        cancelId: 0,
+      });
+      if (response !== 1) return false;
+    }
     quitting = true;
     templates.close();
-    await (await starting).close();
+    await engine.close();
     app.quit();
+    return true;
   };
+  // Quitting by the system's own ways (the app menu, Cmd+Q, logging out) takes the same path.
+  app.on('before-quit', (event: Electron.Event) => {
+    if (quitting) return;
+    event.preventDefault();
+    void quit();
+  });
   const tray = new Tray(nativeImage.createEmpty());
   tray.setToolTip('Broadsheet — the scheduler keeps running');
   tray.setContextMenu(
@@ -144,6 +174,14 @@ export async function startDesktop(electron: ElectronModule, options: DesktopOpt
   openWindow();
   const engine = await starting;
   await warnIfSecretsUnprotected(electron, dataDir, log);
+  if (engine.secretsToReenter.length)
+    void electron.dialog
+      .showMessageBox({
+        type: 'warning',
+        title: 'Some stored passwords must be entered again',
+        message: `This data folder's stored passwords were sealed with a key this computer does not have (a data folder restored or copied without its key). Enter these again: ${engine.secretsToReenter.join('; ')}.`,
+      })
+      .catch(() => undefined);
   return { engine, window: () => win, quit };
 }
 

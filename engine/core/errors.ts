@@ -61,3 +61,63 @@ export function nullIfRefused(e: unknown): null {
   if (e instanceof EngineError && e.status < 500) return null;
   throw e;
 }
+
+/** The wait a caller is told (Retry-After) while the database cannot be reached. */
+export const DATABASE_RETRY_AFTER_MS = 5_000;
+
+/** A driver error's code, wherever TypeORM or pg put it. */
+function codeOf(e: unknown): string {
+  const x = e as { code?: unknown; errno?: unknown; driverError?: { code?: unknown } } | null;
+  const code = x?.driverError?.code ?? x?.code;
+  return typeof code === 'string' ? code : '';
+}
+
+/** Connection failures (errno) and PostgreSQL's classes 08 (connection) and 57P (shut down, starting up). */
+const DATABASE_DOWN_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'ENOTFOUND', 'EHOSTUNREACH']);
+/** SQLite's answers that pass once another writer, the disk or the file comes back. */
+const SQLITE_TRANSIENT = new Set(['SQLITE_BUSY', 'SQLITE_LOCKED', 'SQLITE_FULL', 'SQLITE_IOERR', 'SQLITE_CANTOPEN']);
+/** pg's words for a connection that went away under a query (no code on these). */
+const DOWN_MESSAGES = [
+  'Connection terminated',
+  'connection error and is not queryable',
+  'Client was closed and is not queryable',
+  'terminating connection',
+  'the database system is shutting down',
+  'the database system is starting up',
+  'timeout exceeded when trying to connect',
+];
+
+/**
+ * A failure of the database's reachability rather than of the call: PostgreSQL restarting or
+ * unreachable, SQLite busy, its disk full or failing. The call may succeed later, so it is answered
+ * 503 with Retry-After, and background work waits and tries again instead of failing for good.
+ */
+export function isDatabaseUnavailable(e: unknown): boolean {
+  if (isEngineError(e)) return false;
+  const code = codeOf(e);
+  if (DATABASE_DOWN_CODES.has(code) || code.startsWith('08') || code.startsWith('57P')) return true;
+  if ([...SQLITE_TRANSIENT].some((c) => code === c || (e as Error)?.message?.startsWith(`${c}:`))) return true;
+  const message = e instanceof Error ? e.message : '';
+  return DOWN_MESSAGES.some((m) => message.includes(m));
+}
+
+/** What a caller is told while the database cannot be reached, in words (a full disk said as such). */
+export function databaseUnavailable(e: unknown): EngineError {
+  const full = codeOf(e) === 'SQLITE_FULL' || (e as Error)?.message?.startsWith('SQLITE_FULL');
+  return new EngineError(
+    503,
+    full
+      ? 'The disk holding the database is full: nothing was written. Free some space, then try again'
+      : 'The database cannot be reached just now: nothing was written. Try again in a few seconds',
+    null,
+    DATABASE_RETRY_AFTER_MS,
+  );
+}
+
+/** Failures of the disk under the files folder that pass (a share remounted, space freed, rights restored). */
+const STORAGE_TRANSIENT = new Set(['EACCES', 'EPERM', 'EROFS', 'ENOSPC', 'EDQUOT', 'EIO', 'ESTALE', 'EBUSY', 'EAGAIN']);
+
+/** A file operation that failed because of the storage under the engine, not the run's content. */
+export function isStorageTransient(e: unknown): boolean {
+  return !isEngineError(e) && STORAGE_TRANSIENT.has(codeOf(e));
+}

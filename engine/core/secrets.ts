@@ -1,16 +1,41 @@
-import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createHmac, randomBytes } from 'node:crypto';
 
 /** Where the host keeps the secrets key: safeStorage on the desktop, a 0600 file under `serve`. */
 export interface SecretKeyStore {
   load(): Promise<Buffer | null>;
   save(key: Buffer): Promise<void>;
+  /** Where the key is kept, in words for a message (`the key file /srv/secret.key`). */
+  readonly where?: string;
 }
 
-const PREFIX = 'enc:v1:';
+/** What every sealed value starts with (the key check finds them by it). */
+export const SEALED_PREFIX = 'enc:v1:';
+const PREFIX = SEALED_PREFIX;
 
 /** AES-256-GCM for stored secrets (SMTP, FTP, identity-provider, directory passwords and client secrets). */
 export class SecretBox {
   private constructor(private readonly key: Buffer) {}
+
+  /** A box on a key already loaded (the key check decides whether it is the database's). */
+  static of(key: Buffer): SecretBox {
+    if (key.length !== 32) throw new Error('The secrets key must be 32 bytes');
+    return new SecretBox(key);
+  }
+
+  /** A short name of the key that tells keys apart and reveals nothing of it (named in messages). */
+  keyId(): string {
+    return createHmac('sha256', this.key).update('broadsheet secrets key id').digest('hex').slice(0, 12);
+  }
+
+  /** Whether a sealed value opens with this key. */
+  opens(sealed: string): boolean {
+    try {
+      this.open(sealed);
+      return true;
+    } catch {
+      return false;
+    }
+  }
 
   static async open(store: SecretKeyStore): Promise<SecretBox> {
     let key = await store.load();

@@ -9,6 +9,7 @@ import { bodyLimitOf, type Authenticated } from '../ops/dispatch.js';
 import type { AnyOp } from '../ops/op.js';
 import { SESSION_HEADER, type SessionChange, type WireFile } from '../wire.js';
 import { failure } from '../core/envelope.js';
+import { databaseUnavailable, isDatabaseUnavailable, retryAfterSeconds } from '../core/errors.js';
 import { DEFAULT_BODY_LIMIT } from '../core/limits.js';
 import { contentDisposition } from '../core/file-result.js';
 import { openApiDocument } from './openapi.js';
@@ -172,6 +173,11 @@ export async function startHttpServer(given: Engine | StartingEngine, options: H
           [{ field: 'body', message: 'is not valid JSON' }],
         ),
       );
+    if (isDatabaseUnavailable(err)) {
+      const e = databaseUnavailable(err);
+      reply.header('retry-after', String(retryAfterSeconds(e.retryAfterMs)));
+      return send(reply, 503, failure(e.message));
+    }
     engine.services.log.error('HTTP failure', { error: err.message });
     return send(reply, 500, failure('Internal error; the log has the details'));
   });

@@ -66,6 +66,8 @@ export interface EngineServices {
   /** The persisted outbox: messages are written before they are sent. */
   outbox: {
     enqueue(rows: OutboxRow[]): Promise<void>;
+    /** Rows a caller wrote in its own transaction, now committed: screens hear, the outbox looks. */
+    queued(rows: OutboxRow[]): void;
     wake(): void;
     changed(m: Pick<OutboxRow, 'id' | 'requestId'>, status: OutboxStatus): void;
   };

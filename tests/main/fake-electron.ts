@@ -95,10 +95,12 @@ export function createFakeElectron(
       getSelectedStorageBackend: () => opts.storageBackend ?? 'gnome_libsecret',
     },
     dialog: {
-      shown: [] as { type: string; title: string; message: string }[],
-      async showMessageBox(o: { type: string; title: string; message: string }) {
+      shown: [] as { type: string; title: string; message: string; buttons?: string[] }[],
+      /** The buttons the user will press, in turn (their indices); the first button when none is left. */
+      answers: [] as number[],
+      async showMessageBox(o: { type: string; title: string; message: string; buttons?: string[] }) {
         electron.dialog.shown.push(o);
-        return { response: 0 };
+        return { response: electron.dialog.answers.shift() ?? 0 };
       },
       showErrorBox() {},
     },

@@ -37,11 +37,16 @@ export interface ClaimStore<Row extends ClaimColumns> {
   heartbeat(ids: string[]): Promise<void>;
   /** Records a held row's progress or outcome; false when this owner no longer holds it. */
   settle(id: string, patch: RowPatch<Row>, m?: EntityManager): Promise<boolean>;
-  /** Gives held rows back as they were before the claim (work never started); `then` runs in the same transaction. */
+  /**
+   * Gives held rows back as they were before the claim, the attempt not counted (work never started,
+   * or handed back by a server stopping cleanly, `patch` undoing its progress); `then` runs in the
+   * same transaction.
+   */
   release(
     rows: Row[],
     waiting: (row: Row) => string,
     then?: (rows: Row[], m: EntityManager) => Promise<void>,
+    patch?: RowPatch<Row>,
   ): Promise<void>;
   /** Active rows whose lease has lapsed, and (`own`) those this owner held before it restarted. */
   expired(own: boolean): Promise<Row[]>;

@@ -177,17 +177,26 @@ export class JobKernel<Row extends ClaimColumns> {
   }
 
   /**
-   * Stops: no new work; running jobs are asked to stop (`abort`) or finish; rows claimed but not
-   * started go back as they were.
+   * Stops: no new work; running jobs are asked to stop (`abort`, after `graceMs` in which those close
+   * to done may finish) or finish; rows claimed but not started go back as they were.
    */
-  async close(abort: boolean): Promise<void> {
+  async close(abort: boolean, graceMs = 0): Promise<void> {
     this.closed = true;
-    this.heartbeat.stop();
     this.sweep.stop();
     await this.pump.close();
     const all = [...this.running.values()];
-    if (abort) for (const h of all) h.controller.abort();
     const untried = this.buffer.splice(0);
+    if (abort && graceMs > 0 && all.length) {
+      let timer: NodeJS.Timeout | undefined;
+      await Promise.race([
+        Promise.all(all.map((h) => h.done)),
+        new Promise((r) => (timer = setTimeout(r, graceMs))),
+      ]);
+      clearTimeout(timer);
+    }
+    // Held until here: a job finishing in its grace still holds its claim while it settles.
+    this.heartbeat.stop();
+    if (abort) for (const h of all) h.controller.abort();
     await this.store.release(
       untried,
       (r) => this.worker.waiting(r),

@@ -151,6 +151,7 @@ export class TableClaimStore<Row extends ClaimColumns> implements ClaimStore<Row
     rows: Row[],
     waiting: (row: Row) => string,
     then?: (rows: Row[], m: EntityManager) => Promise<void>,
+    patch: RowPatch<Row> = {},
   ): Promise<void> {
     if (!rows.length) return;
     await this.write(() =>
@@ -162,7 +163,7 @@ export class TableClaimStore<Row extends ClaimColumns> implements ClaimStore<Row
               status: this.statuses.active,
               claimedBy: this.owner,
             }),
-            this.set({ status, claimedBy: null, leaseUntil: null, attempts: () => '"attempts" - 1' }),
+            this.set({ ...patch, status, claimedBy: null, leaseUntil: null, attempts: () => '"attempts" - 1' }),
           );
         await then?.(rows, m);
       }),

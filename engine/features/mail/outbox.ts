@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { LessThanOrEqual } from 'typeorm';
+import { LessThanOrEqual, type EntityManager } from 'typeorm';
 import type { Transporter } from 'nodemailer';
 import type { EngineServices } from '../../ops/context.js';
 import { OUTBOX_WAITING } from '../../core/enumerations.js';
@@ -44,6 +44,11 @@ export function isTransient(e: { responseCode?: number; code?: string }): boolea
  * whose holder stopped (a crash, a dead engine) was cut off with its outcome unknown: it is marked
  * uncertain and sent again with the same Message-ID. Nothing else is ever sent twice.
  */
+/** Writes mail rows in a caller's transaction, 200 to a statement. */
+export async function insertMail(m: EntityManager, rows: OutboxRow[]): Promise<void> {
+  for (let i = 0; i < rows.length; i += 200) await m.getRepository(Outbox).insert(rows.slice(i, i + 200));
+}
+
 export class MailOutbox implements JobWorker<OutboxRow> {
   private readonly transports = new Map<string, { key: string; transport: Transporter }>();
   /** The servers of the latest batch: looked up once per batch (an edited server applies to the next), not per message. */
@@ -93,11 +98,13 @@ export class MailOutbox implements JobWorker<OutboxRow> {
   /** Writes messages to the outbox (durably, before any is sent), then starts sending. */
   async enqueue(rows: OutboxRow[]): Promise<void> {
     if (!rows.length) return;
-    await this.services.write(() =>
-      this.services.db.transaction(async (m) => {
-        for (let i = 0; i < rows.length; i += 200) await m.getRepository(Outbox).insert(rows.slice(i, i + 200));
-      }),
-    );
+    await this.services.write(() => this.services.db.transaction((m) => insertMail(m, rows)));
+    this.queued(rows);
+  }
+
+  /** After rows written in a caller's transaction (a run's outcome) have committed: screens hear, the kernel looks. */
+  queued(rows: OutboxRow[]): void {
+    if (!rows.length) return;
     for (const row of rows) this.changed(row, row.status);
     this.wake();
   }

@@ -3,6 +3,7 @@ import type { ReportRow } from '../../reports/reports.entity.js';
 import type { RequestFile } from '../../requests/requests.entity.js';
 import type { KeptFile } from '../../requests/request-output.js';
 import type { TaskReportRow, TaskRow } from '../../tasks/tasks.entity.js';
+import type { OutboxRow } from '../../mail/mail.entity.js';
 
 /**
  * What every delivery of a run is handed: the task, the files to deliver, and where to tell what
@@ -24,6 +25,12 @@ export interface Delivery {
   log: (line: string) => void;
   /** Keeps a further file with the run's (a zip made for the mail). */
   keep: (file: KeptFile, taskReportId: string | null) => Promise<RequestFile>;
+  /**
+   * Hands the run's mail to the runner, which writes it to the outbox in the transaction that
+   * records the run's outcome: an attempt that lost its claim (a paused server, a crash before the
+   * outcome) has queued nothing, so a second attempt never doubles a recipient's mail.
+   */
+  post: (rows: OutboxRow[]) => void;
 }
 
 /** One way of delivering: answers what went wrong, in words (nothing when everything arrived). */

@@ -208,7 +208,7 @@ async function filler(
 }
 
 /**
- * Writes a task run's mail to the outbox: to the task's recipients one mail to all or one each,
+ * Makes a task run's mail and hands it to `post` (the runner writes it with the run's outcome): to the task's recipients one mail to all or one each,
  * with the files of the task reports that attach or embed theirs; and to the addresses a recipients
  * variable names, one mail each with only their files. Answers a warning to put on the run, or null.
  */
@@ -219,6 +219,7 @@ export async function queueTaskMail(
   files: RequestFile[],
   log: (line: string) => void,
   keep: KeepFile,
+  post: (rows: OutboxRow[]) => void,
   untracked: MailOptions | null = null,
 ): Promise<string | null> {
   const email = task.email;
@@ -314,7 +315,7 @@ export async function queueTaskMail(
     log(
       `${dynamic.size} mail${dynamic.size === 1 ? '' : 's'} queued for the addresses the recipients variable named, each with its own files`,
     );
-  await ctx.outbox.enqueue(rows);
+  post(rows);
   return null;
 }
 
@@ -327,6 +328,7 @@ export const byMail: Deliver = async (d) => {
     d.files,
     d.log,
     d.keep,
+    d.post,
     d.inline ? { emailAttachment: false, emailEmbedment: true, zipEmailFiles: false } : null,
   );
   return warning ? [warning] : [];

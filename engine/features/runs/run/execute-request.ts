@@ -1,6 +1,6 @@
 import { In } from 'typeorm';
 import type { OpContext } from '../../../ops/context.js';
-import { isEngineError } from '../../../core/errors.js';
+import { isEngineError, isStorageTransient } from '../../../core/errors.js';
 import { parseFormat, type OutputFormat } from '../../../render/formats.js';
 import { Report, type ReportRow } from '../../reports/reports.entity.js';
 import { generateFiles } from '../../reports/generate.js';
@@ -16,6 +16,7 @@ import { toFolders } from '../deliver/storage-delivery.js';
 import type { Deliver, Delivery } from '../deliver/delivery.js';
 import { chartFile, subscribedChart } from '../deliver/subscription-chart.js';
 import type { SubscribedChart } from '../../subscriptions/subscriptions.entity.js';
+import type { OutboxRow } from '../../mail/mail.entity.js';
 
 /** Where a task report's files go as soon as they are made; mail carries the run's files at its end. */
 const REPORT_DELIVERIES: Deliver[] = [toFolders, toHub];
@@ -33,6 +34,7 @@ async function deliverRun(ctx: OpContext, task: TaskRow, control: RunControl, in
     inline,
     log: control.log,
     keep: control.keep,
+    post: control.post,
   };
   return byMail(d);
 }
@@ -47,6 +49,8 @@ export interface RunControl {
   files: () => RequestFile[];
   /** Writes one file and records it on the request. */
   keep: (file: KeptFile, taskReportId: string | null) => Promise<RequestFile>;
+  /** The run's mail, written to the outbox with the run's outcome (see `Delivery.post`). */
+  post: (rows: OutboxRow[]) => void;
 }
 
 export type { KeptFile } from '../../requests/request-output.js';
@@ -146,7 +150,8 @@ async function runTask(ctx: OpContext, row: RequestRow, control: RunControl): Pr
       });
       if (outcome) warnings.push(outcome);
     } catch (e) {
-      if (control.signal.aborted) throw e;
+      // A stop, or the storage under the files folder failing (the runner waits and starts again), ends the run.
+      if (control.signal.aborted || isStorageTransient(e)) throw e;
       control.log(`Report “${r.name}” failed: ${problem(e)}`);
       failures.push(`“${r.name}”: ${problem(e)}`);
     }
@@ -245,6 +250,7 @@ async function runTaskReport(
     zip,
     log: control.log,
     keep: control.keep,
+    post: control.post,
   };
   const problems: string[] = [];
   for (const deliver of REPORT_DELIVERIES) problems.push(...(await deliver(delivery)));

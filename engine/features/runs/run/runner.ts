@@ -4,12 +4,15 @@ import type { EngineServices, OpContext } from '../../../ops/context.js';
 import type { JobKernel, JobWorker } from '../../../core/jobs/job-kernel.js';
 import { claimingJobKernel, type NodeLease } from '../../../core/jobs/table-claims.js';
 import type { Handoff } from '../../../core/jobs/handoff.js';
-import { isEngineError } from '../../../core/errors.js';
+import { isEngineError, isStorageTransient } from '../../../core/errors.js';
+import { retryDelay, type Backoff } from '../../../core/jobs/backoff.js';
+import { abortableDelay, whileDatabaseAway } from '../../../core/jobs/database-retry.js';
 import { Request, type RequestFile, type RequestRow, type RequestStatus } from '../../requests/requests.entity.js';
 import { executeRequest, fileKeeper } from './execute-request.js';
 import { RequestLog, removePartialFiles, removeRequestFiles, requestLogPath } from '../../requests/request-output.js';
 import { runNotificationMail } from '../deliver/notifications.js';
-import { Outbox } from '../../mail/mail.entity.js';
+import type { OutboxRow } from '../../mail/mail.entity.js';
+import { insertMail } from '../../mail/outbox.js';
 
 /** How many requests run at once; each keeps the render pool busy with its own files in flight. */
 const DEFAULT_CONCURRENCY = 2;
@@ -20,8 +23,17 @@ const RUN_ATTEMPTS = 2;
 /** Queued requests looked at in one look for free slots. */
 const LOOK_AHEAD = 100;
 
+/** How a run whose files folder failed (EACCES, ENOSPC, EIO…) waits and starts again before it fails. */
+export interface StorageRetry extends Backoff {
+  tries: number;
+}
+const STORAGE_RETRY: StorageRetry = { tries: 3, baseMs: 5_000, maxMs: 60_000 };
+/** How long a stopping server tries to hand a run back while the database is away (then the lease brings it back). */
+const HAND_BACK_WAIT_MS = 5_000;
+
 export interface RunnerOptions extends NodeLease {
   concurrency?: number;
+  storageRetry?: StorageRetry;
   /** Servers sharing PostgreSQL: queued requests are handed out through pg-boss. */
   handoff?: Handoff;
 }
@@ -42,12 +54,16 @@ export class RequestRunner implements JobWorker<RequestRow> {
   readonly kernel: JobKernel<RequestRow>;
   private closing = false;
   private readonly handoff: Handoff | null;
+  private readonly leaseMs: number;
+  private readonly storageRetry: StorageRetry;
 
   constructor(
     private readonly services: EngineServices,
     o: RunnerOptions,
   ) {
     this.handoff = o.handoff ?? null;
+    this.leaseMs = o.leaseMs;
+    this.storageRetry = o.storageRetry ?? STORAGE_RETRY;
     this.kernel = claimingJobKernel(
       services,
       {
@@ -252,12 +268,15 @@ export class RequestRunner implements JobWorker<RequestRow> {
     const { dataDir, db, now } = this.services;
     const log = new RequestLog(requestLogPath(dataDir, row.id), now, this.logFailure(row.id));
     const files: RequestFile[] = [];
+    // The run's mail: written with its outcome, never before (see `Delivery.post`).
+    const mail: OutboxRow[] = [];
     let progress = { done: 0, total: 0 };
     let lastWrite = 0;
-    const saveProgress = async (force = false) => {
+    let progressUnsaved = false;
+    const saveProgress = async () => {
       // Elapsed time between writes, not a time of day: the monotonic clock, which a test's fixed clock does not stop.
       const t = performance.now();
-      if (!force && t - lastWrite < PROGRESS_EVERY_MS) return;
+      if (t - lastWrite < PROGRESS_EVERY_MS) return;
       lastWrite = t;
       this.changed({ ...row, status: 'running', progressDone: progress.done, progressTotal: progress.total });
       await this.kernel.store.settle(row.id, {
@@ -267,6 +286,19 @@ export class RequestRunner implements JobWorker<RequestRow> {
         modifiedDate: now(),
       });
     };
+    // Progress is worth a write, not a failed run: a database away for a moment is said once and the run goes on.
+    const saveProgressQuietly = () =>
+      saveProgress().then(
+        () => void (progressUnsaved = false),
+        (e: unknown) => {
+          if (progressUnsaved) return;
+          progressUnsaved = true;
+          this.services.log.warn('A run’s progress could not be saved; the run goes on', {
+            request: row.id,
+            error: (e as Error).message,
+          });
+        },
+      );
     this.changed(row);
     await log.line(
       `Started (${row.kind}${row.scheduledFor ? `, scheduled for ${row.scheduledFor.toISOString()}` : ''})`,
@@ -274,22 +306,17 @@ export class RequestRunner implements JobWorker<RequestRow> {
     let status: RequestStatus;
     let message: string | null;
     try {
-      const outcome = await executeRequest(this.ctx, row, {
-        signal,
-        requestId: row.id,
-        files: () => files,
-        log: (line) => void log.line(line),
-        progress: (done, total) => {
-          progress = { done, total };
-          void saveProgress();
-        },
-        keep: fileKeeper(this.services, row.id, (f) => files.push(f)),
-      });
-      ({ status, message } = outcome);
+      ({ status, message } = await this.execute(row, signal, log, files, mail, (done, total) => {
+        progress = { done, total };
+        void saveProgressQuietly();
+      }));
     } catch (e) {
+      // A server stopping cleanly hands its runs back: another (or this one, started again) runs them.
+      if (signal.aborted && this.closing) return this.handBackAtStop(row, log);
+      mail.length = 0;
       if (signal.aborted) {
         status = 'aborted';
-        message = this.closing ? 'Stopped because the app closed' : 'Stopped';
+        message = 'Stopped';
         // Nothing of a stopped run is kept: a part of a run is not what anyone asked for.
         await removeRequestFiles(this.services.files, row.id);
         files.length = 0;
@@ -323,23 +350,112 @@ export class RequestRunner implements JobWorker<RequestRow> {
             });
             return null;
           });
-    if (notice) await log.line(`Notification of the outcome (${status}) queued`);
+    if (notice) {
+      mail.push(notice);
+      await log.line(`Notification of the outcome (${status}) queued`);
+    }
     // Only while this engine still holds the run: one whose lease lapsed was taken over elsewhere.
-    const settled = await this.services.write(() =>
-      db.transaction(async (m) => {
-        if (!(await this.kernel.store.settle(row.id, final, m))) return false;
-        if (notice) await m.getRepository(Outbox).insert(notice);
-        return true;
-      }),
+    // A database away for a moment is waited for (up to a lease: after that another server may take
+    // the run over); the guard makes a commit whose answer was lost harmless to try again.
+    const settled = await whileDatabaseAway(
+      () =>
+        this.services.write(() =>
+          db.transaction(async (m) => {
+            if (!(await this.kernel.store.settle(row.id, final, m))) return false;
+            await insertMail(m, mail);
+            return true;
+          }),
+        ),
+      {
+        giveUpAfterMs: this.leaseMs,
+        waiting: (e, tries) =>
+          tries === 1 &&
+          this.services.log.warn('The database cannot be reached: the run’s outcome waits for it', {
+            request: row.id,
+            error: e.message,
+          }),
+      },
     );
     if (!settled) {
+      await log.line('This attempt lost its claim (another server took the run over): its outcome and mail were dropped');
       this.services.log.warn('A run ended after another engine took it over; its outcome is left to that run', {
         request: row.id,
       });
       return;
     }
-    if (notice) this.services.outbox.wake();
+    this.services.outbox.queued(mail);
     this.changed({ ...row, ...final });
+  }
+
+  /**
+   * Makes the run's files and mail. A failure of the storage under the files folder (a share
+   * remounted read-only, a full or failing disk) passes: the run starts again after a wait, a few
+   * times, its log saying why, before it fails.
+   */
+  private async execute(
+    row: RequestRow,
+    signal: AbortSignal,
+    log: RequestLog,
+    files: RequestFile[],
+    mail: OutboxRow[],
+    progress: (done: number, total: number) => void,
+  ) {
+    const retry = this.storageRetry;
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await executeRequest(this.ctx, row, {
+          signal,
+          requestId: row.id,
+          files: () => files,
+          log: (line) => void log.line(line),
+          progress,
+          keep: fileKeeper(this.services, row.id, (f) => files.push(f)),
+          post: (rows) => mail.push(...rows),
+        });
+      } catch (e) {
+        if (signal.aborted || !isStorageTransient(e) || attempt > retry.tries) throw e;
+        const wait = retryDelay(attempt, retry);
+        const code = (e as NodeJS.ErrnoException).code;
+        await log.line(
+          `The files folder failed (${code}: ${(e as Error).message}); starting again in ${Math.ceil(wait / 1000)} s (retry ${attempt} of ${retry.tries})`,
+        );
+        this.services.log.warn('A run could not write its files; it starts again after a wait', {
+          request: row.id,
+          error: (e as Error).message,
+        });
+        await removeRequestFiles(this.services.files, row.id).catch(() => 0);
+        files.length = 0;
+        mail.length = 0;
+        progress(0, 0);
+        await abortableDelay(wait, signal);
+      }
+    }
+  }
+
+  /**
+   * A run this server was asked to stop by its own clean stop (SIGTERM, the desktop's Quit): it goes
+   * back to the queue as if never started (its attempt not counted, its files removed), with its job
+   * on a shared queue, and its log says why. Nothing of it was delivered by mail (mail is written
+   * with an outcome only).
+   */
+  private async handBackAtStop(row: RequestRow, log: RequestLog): Promise<void> {
+    const removed = await removeRequestFiles(this.services.files, row.id).catch(() => 0);
+    await log.line(
+      `Handed back: the server (${this.kernel.store.owner}) stopped cleanly while this request was running; it starts again from the beginning when a server runs it (this attempt not counted)${removed ? `, ${removed} file${removed === 1 ? '' : 's'} removed` : ''}`,
+    );
+    const reset = {
+      message: null,
+      files: [],
+      progressDone: 0,
+      progressTotal: 0,
+      startedDate: null,
+      modifiedDate: this.services.now(),
+    };
+    await whileDatabaseAway(
+      () => this.kernel.store.release([row], () => 'queued', (rows, m) => this.queued(m, rows), reset),
+      { giveUpAfterMs: HAND_BACK_WAIT_MS },
+    );
+    this.changed({ ...row, ...reset, status: 'queued' });
   }
 
   /**
@@ -392,9 +508,17 @@ export class RequestRunner implements JobWorker<RequestRow> {
     });
   }
 
-  /** Waits for running requests to stop (they end `aborted`, saying the app closed). */
-  async close(): Promise<void> {
+  /**
+   * Stops taking work; runs still going after `graceMs` are handed back to the queue (see
+   * `handBackAtStop`), to run again at the next start or on another server.
+   */
+  async close(graceMs = 0): Promise<void> {
     this.closing = true;
-    await this.kernel.close(true);
+    await this.kernel.close(true, graceMs);
+  }
+
+  /** How many runs this server is running now (the desktop's Quit asks before handing them back). */
+  runningCount(): number {
+    return this.kernel.heldRows().length;
   }
 }
