@@ -241,6 +241,9 @@ async function startEngine(options: EngineOptions): Promise<Engine> {
   const opened = await openSecrets(db, options.secretKeys, {
     now: (options.now ?? (() => new Date()))(),
     startAnyway: options.secretKeyMismatch === 'start-anyway',
+  }).catch(async (e: unknown) => {
+    await db.destroy();
+    throw e;
   });
   if (opened.toReenter.length)
     log.warn('Stored passwords sealed with another secrets key must be entered again', {

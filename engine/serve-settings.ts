@@ -16,6 +16,8 @@ export interface ServeSettings {
   database?: string;
   /** This server's name among those sharing the database: its claims on work carry it. */
   nodeId?: string;
+  /** How long a clean stop (SIGTERM, Ctrl+C) lets runs under way finish before handing them back. */
+  stopGraceMs: number;
 }
 
 const OPTIONS = {
@@ -28,6 +30,7 @@ const OPTIONS = {
   'secret-key-file': { type: 'string' },
   database: { type: 'string' },
   'node-id': { type: 'string' },
+  'stop-grace-seconds': { type: 'string' },
   settings: { type: 'string' },
 } as const;
 
@@ -75,9 +78,13 @@ export function serveSettings(args: string[], env: NodeJS.ProcessEnv): ServeSett
   const hosts = values['allowed-host'] ?? file['allowed-host'];
   if (hosts !== undefined && !(Array.isArray(hosts) && hosts.every((h) => typeof h === 'string')))
     throw new SettingError('--allowed-host must be a list of host names');
+  const grace = Number(text('stop-grace-seconds', '10'));
+  if (!Number.isFinite(grace) || grace < 0 || grace > 3600)
+    throw new SettingError(`--stop-grace-seconds must be 0..3600, got ${text('stop-grace-seconds')}`);
   return {
     dataDir,
     port,
+    stopGraceMs: Math.round(grace * 1000),
     host: text('host', '127.0.0.1')!,
     ownerEmail: text('owner-email', 'owner@localhost')!,
     allowedHosts: hosts as string[] | undefined,

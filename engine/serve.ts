@@ -8,9 +8,6 @@ import { consoleLogger } from './core/console-logger.js';
 import { fileKeyStore } from './secret-key-file.js';
 import { serveSettings } from './serve-settings.js';
 
-/** How long a clean stop (SIGTERM, Ctrl+C) lets runs under way finish before handing them back. */
-const STOP_GRACE_MS = 10_000;
-
 /** A database URL as it may be printed: without its password. */
 const redactedUrl = (url: string) => url.replace(/\/\/([^:@/]+):[^@/]*@/, '//$1:***@');
 
@@ -59,10 +56,10 @@ async function main() {
     const running = engine.runner.runningCount();
     if (running)
       console.log(
-        `Stopping: ${running} run${running === 1 ? '' : 's'} under way get ${STOP_GRACE_MS / 1000} s to finish; the rest go back to the queue and run again at the next start (or on another server)`,
+        `Stopping: ${running} run${running === 1 ? '' : 's'} under way get ${settings.stopGraceMs / 1000} s to finish; the rest go back to the queue and run again at the next start (or on another server)`,
       );
     await server.close();
-    await engine.close({ graceMs: STOP_GRACE_MS });
+    await engine.close({ graceMs: settings.stopGraceMs });
     process.exit(0);
   };
   // A fault no code awaited (a write to a database that went away) is logged; the server stays up.

@@ -25,6 +25,10 @@ export interface TestPostgres {
   socketDir: string;
   database: string;
   user: string;
+  /** Stops the server as `pg_ctl stop -m fast` does (clients cut off), keeping its data. */
+  stop(): Promise<void>;
+  /** Starts it again on the same data; settles once it accepts connections. */
+  start(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -57,46 +61,59 @@ export async function startPostgres(database = 'broadsheet'): Promise<TestPostgr
     { encoding: 'utf8' },
   );
   if (init.status !== 0) throw new Error(`initdb failed: ${init.stderr || init.stdout}`);
-  const server: ChildProcess = spawn(
-    ...owned(pgBin('postgres'), [
-      '-D',
-      data,
-      '-k',
-      dir,
-      '-c',
-      'listen_addresses=',
-      '-c',
-      'fsync=off',
-      '-c',
-      'synchronous_commit=off',
-    ]),
-    { stdio: ['ignore', 'ignore', 'pipe'] },
-  );
-  let log = '';
-  await new Promise<void>((resolve, reject) => {
-    server.stderr!.on('data', (b: Buffer) => {
-      log += b.toString();
-      if (log.includes('database system is ready to accept connections')) resolve();
-      // BROADSHEET_TEST_LOG=1 shows the server's log: a failed statement is printed whole there.
-      if (process.env.BROADSHEET_TEST_LOG) process.stderr.write(b);
+  // The server process: started here, and again after a test stops it (a restart for an update).
+  const launch = async (): Promise<ChildProcess> => {
+    const server: ChildProcess = spawn(
+      ...owned(pgBin('postgres'), [
+        '-D',
+        data,
+        '-k',
+        dir,
+        '-c',
+        'listen_addresses=',
+        '-c',
+        'fsync=off',
+        '-c',
+        'synchronous_commit=off',
+      ]),
+      { stdio: ['ignore', 'ignore', 'pipe'] },
+    );
+    let log = '';
+    await new Promise<void>((resolve, reject) => {
+      server.stderr!.on('data', (b: Buffer) => {
+        log += b.toString();
+        if (log.includes('database system is ready to accept connections')) resolve();
+        // BROADSHEET_TEST_LOG=1 shows the server's log: a failed statement is printed whole there.
+        if (process.env.BROADSHEET_TEST_LOG) process.stderr.write(b);
+      });
+      server.once('exit', (code) => reject(new Error(`postgres exited with ${code}: ${log}`)));
     });
-    server.once('exit', (code) => reject(new Error(`postgres exited with ${code}: ${log}`)));
-  });
+    return server;
+  };
+  let server = await launch();
+  /** Fast shutdown (connections ended, nothing kept), sent to the server itself: runuser, when it
+   * stands between, does not pass a signal on. Its first line of postmaster.pid is its pid. */
+  const shutDown = async () => {
+    if (server.exitCode !== null || server.signalCode !== null) return;
+    const exited = new Promise((r) => server.once('exit', r));
+    const pid = Number(readFileSync(join(data, 'postmaster.pid'), 'utf8').split('\n')[0]);
+    process.kill(pid, 'SIGINT');
+    await exited;
+  };
   const created = spawnSync(...owned(pgBin('createdb'), ['-h', dir, '-U', PG_USER, database]), { encoding: 'utf8' });
   if (created.status !== 0) throw new Error(`createdb failed: ${created.stderr}`);
   return {
     socketDir: dir,
     database,
     user: PG_USER,
+    async stop() {
+      await shutDown();
+    },
+    async start() {
+      server = await launch();
+    },
     async close() {
-      if (server.exitCode === null) {
-        const exited = new Promise((r) => server.once('exit', r));
-        // Fast shutdown (connections ended, nothing kept), sent to the server itself: runuser, when
-        // it stands between, does not pass a signal on. Its first line of postmaster.pid is its pid.
-        const pid = Number(readFileSync(join(data, 'postmaster.pid'), 'utf8').split('\n')[0]);
-        process.kill(pid, 'SIGINT');
-        await exited;
-      }
+      await shutDown();
       rmSync(dir, { recursive: true, force: true });
     },
   };

@@ -9,15 +9,25 @@
 //   started     how many runs this server started itself
 //   waits <a>   milliseconds this server makes account <a> wait before its next sign-in from loopback
 //   pace <ms>   each file it renders waits that long first (a slow renderer: a kill lands mid-run)
+//   logged <t>  how many warnings and errors the server logged whose message contains <t>
 import { createInterface } from 'node:readline';
 import { createEngine } from '../../engine/engine.js';
 import { startHttpServer } from '../../engine/http/server.js';
 import { consoleLogger } from '../../engine/core/console-logger.js';
+import type { Logger } from '../../engine/ops/context.js';
 
 const env = process.env;
 const key = Buffer.from(env.BROADSHEET_TEST_KEY ?? '', 'hex');
 let offset = 0;
 let paceMs = 0;
+// What the server said went wrong, counted for `logged` (and shown with BROADSHEET_TEST_LOG=1).
+const said: string[] = [];
+const shown = env.BROADSHEET_TEST_LOG ? consoleLogger : null;
+const logger: Logger = {
+  info: (m, f) => shown?.info(m, f),
+  warn: (m, f) => (said.push(m), shown?.warn(m, f)),
+  error: (m, f) => (said.push(m), shown?.error(m, f)),
+};
 const engine = await createEngine({
   dataDir: env.BROADSHEET_TEST_DATA ?? '',
   database: env.BROADSHEET_TEST_DATABASE,
@@ -28,8 +38,7 @@ const engine = await createEngine({
   schedulerTimers: false,
   leaseMs: Number(env.BROADSHEET_TEST_LEASE_MS ?? 600_000),
   mail: { baseDelayMs: 20, maxDelayMs: 200 },
-  // BROADSHEET_TEST_LOG=1 shows what the server logs while a test is looked into.
-  logger: env.BROADSHEET_TEST_LOG ? consoleLogger : undefined,
+  logger,
 });
 // The engine's own render pool, each file held back `paceMs` first when the test asks (`pace`).
 const pool = engine.services.renders;
@@ -57,13 +66,15 @@ const commands: Record<string, (arg: string) => Promise<string | number>> = {
   owner: () => engine.issueOwnerKey(),
   started: async () => started.size,
   pace: async (ms) => ((paceMs = Number(ms)), 'ok'),
+  logged: async (text) => said.filter((m) => m.includes(text)).length,
   waits: async (account) =>
     Math.max(
       ...['127.0.0.1', '::1', '::ffff:127.0.0.1'].map((at) => engine.services.signInThrottle.retryAfter(account, at)),
     ),
 };
 createInterface({ input: process.stdin }).on('line', (line) => {
-  const [id, name, arg = ''] = line.split(' ');
+  const [id, name, ...rest] = line.split(' ');
+  const arg = rest.join(' ');
   void commands[name](arg).then(
     (answer) => process.stdout.write(`${id} ${answer}\n`),
     (e: Error) => process.stdout.write(`${id} ERROR ${e.message.replace(/\s+/g, ' ')}\n`),

@@ -11,6 +11,11 @@ export interface ServerProcess {
   kill(): Promise<void>;
   /** Ends it as an operator would (SIGTERM), if it still runs. */
   stop(): Promise<void>;
+  /** Pauses it whole (SIGSTOP), as a virtual machine paused is, and lets it go on (SIGCONT). */
+  pause(): void;
+  resume(): void;
+  /** Whether the process still runs (it has not exited). */
+  alive(): boolean;
 }
 
 export async function startServerProcess(o: {
@@ -76,6 +81,13 @@ export async function startServerProcess(o: {
       child.kill('SIGKILL');
       await exited;
     },
+    pause() {
+      child.kill('SIGSTOP');
+    },
+    resume() {
+      child.kill('SIGCONT');
+    },
+    alive: () => child.exitCode === null && child.signalCode === null,
     async stop() {
       if (child.exitCode !== null || child.signalCode !== null) return;
       child.kill('SIGTERM');

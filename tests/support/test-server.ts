@@ -78,6 +78,9 @@ export async function startTestServer(
     leaseMs?: number;
     /** A database to use (another engine's, for engines sharing one); by default the suite's own. */
     database?: TestDatabase;
+    storageRetry?: EngineOptions['storageRetry'];
+    /** Hears what the engine logs (by default nothing, or the console with BROADSHEET_TEST_LOG=1). */
+    logger?: EngineOptions['logger'];
   } = {},
 ): Promise<TestServer> {
   const dataDir = opts.dataDir ?? (await mkdtemp(join(tmpdir(), 'broadsheet-test-')));
@@ -87,7 +90,7 @@ export async function startTestServer(
     dataDir,
     database: database?.url,
     // BROADSHEET_TEST_LOG=1 shows what the engine logs (an internal error's cause) while a test is looked into.
-    logger: process.env.BROADSHEET_TEST_LOG ? consoleLogger : undefined,
+    logger: opts.logger ?? (process.env.BROADSHEET_TEST_LOG ? consoleLogger : undefined),
     secretKeys: opts.secretKeys ?? memoryKeyStore(),
     now: opts.now,
     demo: opts.demo ?? false,
@@ -97,6 +100,7 @@ export async function startTestServer(
     mail: opts.mail,
     nodeId: opts.nodeId,
     leaseMs: opts.leaseMs,
+    storageRetry: opts.storageRetry,
   });
   await engine.demoReady;
   const ownerKey = await engine.issueOwnerKey();

@@ -4,7 +4,7 @@ import type { EngineServices, OpContext } from '../../../ops/context.js';
 import type { JobKernel, JobWorker } from '../../../core/jobs/job-kernel.js';
 import { claimingJobKernel, type NodeLease } from '../../../core/jobs/table-claims.js';
 import type { Handoff } from '../../../core/jobs/handoff.js';
-import { isEngineError, isStorageTransient } from '../../../core/errors.js';
+import { isDatabaseUnavailable, isEngineError, isStorageTransient } from '../../../core/errors.js';
 import { retryDelay, type Backoff } from '../../../core/jobs/backoff.js';
 import { abortableDelay, whileDatabaseAway } from '../../../core/jobs/database-retry.js';
 import { Request, type RequestFile, type RequestRow, type RequestStatus } from '../../requests/requests.entity.js';
@@ -28,6 +28,8 @@ export interface StorageRetry extends Backoff {
   tries: number;
 }
 const STORAGE_RETRY: StorageRetry = { tries: 3, baseMs: 5_000, maxMs: 60_000 };
+/** How a run whose database went away looks again (it starts again once the database answers). */
+const DATABASE_WAIT: Backoff = { baseMs: 500, maxMs: 5_000 };
 /** How long a stopping server tries to hand a run back while the database is away (then the lease brings it back). */
 const HAND_BACK_WAIT_MS = 5_000;
 
@@ -370,7 +372,7 @@ export class RequestRunner implements JobWorker<RequestRow> {
         giveUpAfterMs: this.leaseMs,
         waiting: (e, tries) =>
           tries === 1 &&
-          this.services.log.warn('The database cannot be reached: the run’s outcome waits for it', {
+          this.services.log.warn('The database cannot be reached: a run’s outcome waits for it', {
             request: row.id,
             error: e.message,
           }),
@@ -388,9 +390,11 @@ export class RequestRunner implements JobWorker<RequestRow> {
   }
 
   /**
-   * Makes the run's files and mail. A failure of the storage under the files folder (a share
-   * remounted read-only, a full or failing disk) passes: the run starts again after a wait, a few
-   * times, its log saying why, before it fails.
+   * Makes the run's files and mail. What passes is waited out and the run starts again from the
+   * beginning, its log saying why: the storage under the files folder failing (a share remounted
+   * read-only, a full or failing disk; a few times, then the run fails), or the database out of reach
+   * (PostgreSQL restarting: until it answers, for up to a lease, after which another server may take
+   * the run over).
    */
   private async execute(
     row: RequestRow,
@@ -401,7 +405,10 @@ export class RequestRunner implements JobWorker<RequestRow> {
     progress: (done: number, total: number) => void,
   ) {
     const retry = this.storageRetry;
-    for (let attempt = 1; ; attempt++) {
+    let storageTries = 0;
+    let databaseTries = 0;
+    const databaseSince = performance.now();
+    for (;;) {
       try {
         return await executeRequest(this.ctx, row, {
           signal,
@@ -413,16 +420,28 @@ export class RequestRunner implements JobWorker<RequestRow> {
           post: (rows) => mail.push(...rows),
         });
       } catch (e) {
-        if (signal.aborted || !isStorageTransient(e) || attempt > retry.tries) throw e;
-        const wait = retryDelay(attempt, retry);
-        const code = (e as NodeJS.ErrnoException).code;
-        await log.line(
-          `The files folder failed (${code}: ${(e as Error).message}); starting again in ${Math.ceil(wait / 1000)} s (retry ${attempt} of ${retry.tries})`,
-        );
-        this.services.log.warn('A run could not write its files; it starts again after a wait', {
-          request: row.id,
-          error: (e as Error).message,
-        });
+        if (signal.aborted) throw e;
+        const problem = `${(e as NodeJS.ErrnoException).code ?? 'error'}: ${(e as Error).message}`;
+        let wait: number;
+        if (isStorageTransient(e) && storageTries < retry.tries) {
+          wait = retryDelay(++storageTries, retry);
+          await log.line(
+            `The files folder failed (${problem}); starting again in ${Math.ceil(wait / 1000)} s (retry ${storageTries} of ${retry.tries})`,
+          );
+          this.services.log.warn('A run could not write its files; it starts again after a wait', {
+            request: row.id,
+            error: (e as Error).message,
+          });
+        } else if (isDatabaseUnavailable(e) && performance.now() - databaseSince < this.leaseMs) {
+          wait = retryDelay(++databaseTries, DATABASE_WAIT);
+          if (databaseTries === 1) {
+            await log.line(`The database could not be reached (${problem}); the run starts again once it answers`);
+            this.services.log.warn('The database cannot be reached: a run starts again once it answers', {
+              request: row.id,
+              error: (e as Error).message,
+            });
+          }
+        } else throw e;
         await removeRequestFiles(this.services.files, row.id).catch(() => 0);
         files.length = 0;
         mail.length = 0;
