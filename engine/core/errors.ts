@@ -95,6 +95,9 @@ const DOWN_MESSAGES = [
 export function isDatabaseUnavailable(e: unknown): boolean {
   if (isEngineError(e)) return false;
   const code = codeOf(e);
+  // Any failure to connect (a Unix socket gone while PostgreSQL restarts answers ENOENT).
+  const syscall = (e as { syscall?: unknown; driverError?: { syscall?: unknown } } | null)?.driverError?.syscall;
+  if ((e as { syscall?: unknown } | null)?.syscall === 'connect' || syscall === 'connect') return true;
   if (DATABASE_DOWN_CODES.has(code) || code.startsWith('08') || code.startsWith('57P')) return true;
   if ([...SQLITE_TRANSIENT].some((c) => code === c || (e as Error)?.message?.startsWith(`${c}:`))) return true;
   const message = e instanceof Error ? e.message : '';

@@ -25,6 +25,8 @@ export async function startServerProcess(o: {
   key: Buffer;
   /** What node runs (default: the test server child under tsx) and the settings it reads. */
   program?: { args: string[]; env: Record<string, string> };
+  /** More settings for the test server child (BROADSHEET_TEST_LEASE_MS…). */
+  env?: Record<string, string>;
 }): Promise<ServerProcess> {
   // tsx keeps a cache in the temporary folder: the child's goes in the data folder, removed with it.
   const childTmp = join(o.dataDir, 'tmp', o.nodeId);
@@ -36,6 +38,7 @@ export async function startServerProcess(o: {
       BROADSHEET_TEST_DATABASE: o.database,
       BROADSHEET_TEST_NODE: o.nodeId,
       BROADSHEET_TEST_KEY: o.key.toString('hex'),
+      ...o.env,
     },
   };
   const child: ChildProcess = spawn(process.execPath, program.args, {

@@ -125,7 +125,7 @@ describe('a clean stop in the middle of a run (serve on SQLite)', () => {
     const run = await api.ok('POST', `/api/v2/requests/${task.id}/run`);
     const mid = await until(
       () => api.ok('GET', `/api/v1/ondemand/requests/${run.id}`),
-      (r) => r.status !== 'running' || r.progress.done >= 5,
+      (r) => FINISHED.includes(r.status) || (r.status === 'running' && r.progress.done >= 5),
       300_000,
     );
     expect(mid.status).toBe('running');
