@@ -28,11 +28,18 @@ export class FakeWebContents extends EventEmitter {
 }
 
 export function createFakeElectron(
-  opts: { lock?: boolean; encryption?: boolean; packaged?: boolean; storageBackend?: string } = {},
+  opts: {
+    lock?: boolean;
+    encryption?: boolean;
+    packaged?: boolean;
+    storageBackend?: string;
+    /** Another start of the app on the same data (the caller removes it). */
+    userData?: string;
+  } = {},
 ) {
   const handlers = new Map<string, Handler>();
   const windows: FakeBrowserWindow[] = [];
-  const userData = mkdtempSync(join(tmpdir(), 'bs-electron-'));
+  const userData = opts.userData ?? mkdtempSync(join(tmpdir(), 'bs-electron-'));
   const app = Object.assign(new EventEmitter(), {
     quitCalled: 0,
     isPackaged: opts.packaged ?? false,
@@ -155,7 +162,9 @@ export function createFakeElectron(
   };
 
   /** Removes the user-data folder (after the engine on it has closed). */
-  const cleanup = () => rmSync(userData, { recursive: true, force: true });
+  const cleanup = () => {
+    if (!opts.userData) rmSync(userData, { recursive: true, force: true });
+  };
 
   return {
     electron,
