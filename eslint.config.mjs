@@ -136,5 +136,8 @@ export default tseslint.config(
     },
   },
   // Config files of tools that require a default export.
-  { files: ['**/vite.config.ts', 'vitest.config.ts', 'eslint.config.mjs'], rules: { 'no-restricted-exports': 'off' } },
+  {
+    files: ['**/vite.config.ts', 'vitest.config.ts', 'eslint.config.mjs', 'eslint.promises.config.mjs'],
+    rules: { 'no-restricted-exports': 'off' },
+  },
 );

@@ -308,7 +308,9 @@ async function startEngine(options: EngineOptions): Promise<Engine> {
   const outbox = new MailOutbox(
     services,
     (requestId, line) =>
-      void new RequestLog(requestLogPath(options.dataDir, requestId), clock, logLineFailed(requestId)).line(line),
+      new RequestLog(requestLogPath(options.dataDir, requestId), clock, logLineFailed(requestId))
+        .line(line)
+        .catch(logLineFailed(requestId)),
     options.mail,
     node,
   );
@@ -321,7 +323,7 @@ async function startEngine(options: EngineOptions): Promise<Engine> {
         deliver,
         on,
         stopHere: (id) => runner.stopHere(id),
-        wakeHere: (queue) => void kernels[queue].wake(),
+        wakeHere: (queue) => kernels[queue].nudge(),
         signIns: services.signInThrottle,
       },
       log,
@@ -443,6 +445,7 @@ async function startEngine(options: EngineOptions): Promise<Engine> {
 
 function refusal(e: EngineError): InvokeResult {
   const result: InvokeResult = { status: e.status, envelope: failure(e.message, e.details) };
-  if ((e.status === 429 || e.status === 503) && e.retryAfterMs > 0) result.retryAfter = retryAfterSeconds(e.retryAfterMs);
+  if ((e.status === 429 || e.status === 503) && e.retryAfterMs > 0)
+    result.retryAfter = retryAfterSeconds(e.retryAfterMs);
   return result;
 }

@@ -67,8 +67,13 @@ async function main() {
     consoleLogger.error('A background task failed', { error: e instanceof Error ? e.message : String(e) }),
   );
   // Listening for the stop before saying it serves: whoever acts on that line can stop it cleanly.
-  process.on('SIGINT', () => void stop());
-  process.on('SIGTERM', () => void stop());
+  const stopOrSay = () =>
+    stop().catch((e: unknown) => {
+      console.error(`The stop did not finish cleanly: ${e instanceof Error ? e.message : String(e)}`);
+      process.exit(1);
+    });
+  process.on('SIGINT', stopOrSay);
+  process.on('SIGTERM', stopOrSay);
   const where = settings.database
     ? `database ${redactedUrl(settings.database)}, files in ${dataDir}, node ${settings.nodeId}`
     : `data in ${dataDir}`;

@@ -17,15 +17,12 @@ export class WriteQueues {
     const across = this.across;
     const write = across ? () => across(store, fn) : fn;
     const run = tail.then(write, write);
-    const settled = run.then(
-      () => undefined,
-      () => undefined,
-    );
-    this.tails.set(store, settled);
     // Forget an idle store's tail so the map does not grow with every app ever written.
-    void settled.then(() => {
+    const forget = () => {
       if (this.tails.get(store) === settled) this.tails.delete(store);
-    });
+    };
+    const settled: Promise<void> = run.then(forget, forget);
+    this.tails.set(store, settled);
     return run;
   }
 

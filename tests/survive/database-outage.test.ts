@@ -35,7 +35,7 @@ let api: ReturnType<typeof ownerApi>;
 let ownerKey: string;
 let projectId: string;
 let letterReportId: string;
-let readers: string[] = [];
+const readers: string[] = [];
 let offset = 0;
 
 /** One query on a connection of its own: the test's reads survive the database going away. */
@@ -88,7 +88,11 @@ const everyReaderOnce = () => readers.map((_, i) => `reader${i}@example.com`).so
 
 /** Waits until the run has ended and its mail has left the outbox. */
 async function settled(runId: string) {
-  const done = await until(() => request(runId), (r) => FINISHED.includes(r.status), 600_000);
+  const done = await until(
+    () => request(runId),
+    (r) => FINISHED.includes(r.status),
+    600_000,
+  );
   await until(
     () => rows<{ status: string }>('SELECT status FROM outbox WHERE "requestId" = $1', [runId]),
     (r) => r.length > 0 && r.every((m) => m.status === 'sent'),
@@ -104,7 +108,13 @@ beforeAll(async () => {
   database = postgresUrl(cluster.socketDir, cluster.database);
   servers = await Promise.all(
     ['one', 'two'].map((nodeId) =>
-      startServerProcess({ dataDir: files, database, nodeId, key, env: { BROADSHEET_TEST_LEASE_MS: String(LEASE_MS) } }),
+      startServerProcess({
+        dataDir: files,
+        database,
+        nodeId,
+        key,
+        env: { BROADSHEET_TEST_LEASE_MS: String(LEASE_MS) },
+      }),
     ),
   );
   ownerKey = await servers[0].command('owner');
@@ -131,8 +141,7 @@ beforeAll(async () => {
   const field = (await api.ok('GET', `/api/app/analytics/${app.id}`)).fields.find(
     (f: { name: string }) => f.name === 'Customer',
   );
-  letterReportId = (await api.ok('POST', '/api/v2/reports', { name: 'Letter', projectID: projectId, type: 'Html' }))
-    .id;
+  letterReportId = (await api.ok('POST', '/api/v2/reports', { name: 'Letter', projectID: projectId, type: 'Html' })).id;
   await api.ok('PUT', `/api/v2/reports/${letterReportId}`, {
     name: 'Letter',
     isIteration: true,
@@ -184,7 +193,9 @@ describe('servers sharing PostgreSQL through ordinary events', () => {
         demo: false,
         secretKeys: { load: async () => randomBytes(32), save: async () => {} },
       }),
-    ).rejects.toThrow(/does not open this database's stored passwords, sealed with key [0-9a-f]{12}.*--secret-key-file/);
+    ).rejects.toThrow(
+      /does not open this database's stored passwords, sealed with key [0-9a-f]{12}.*--secret-key-file/,
+    );
     // No key file given, none where it looks: it says so, and makes none there.
     const elsewhere = mkdtempSync(join(tmpdir(), 'bs-outage-key-'));
     try {
@@ -227,7 +238,11 @@ describe('servers sharing PostgreSQL through ordinary events', () => {
     const subject = 'After the outage';
     const task = await mailedLetters(subject);
     const run = await api.ok('POST', `/api/v2/requests/${task}/run`);
-    const mid = await until(() => request(run.id), (r) => FINISHED.includes(r.status) || (r.status === 'running' && r.progressDone >= 3), 300_000);
+    const mid = await until(
+      () => request(run.id),
+      (r) => FINISHED.includes(r.status) || (r.status === 'running' && r.progressDone >= 3),
+      300_000,
+    );
     expect(mid.status).toBe('running');
     const down = Date.now();
     await cluster.stop();
@@ -268,7 +283,11 @@ describe('servers sharing PostgreSQL through ordinary events', () => {
     const subject = 'After the pause';
     const task = await mailedLetters(subject);
     const run = await api.ok('POST', `/api/v2/requests/${task}/run`);
-    const mid = await until(() => request(run.id), (r) => FINISHED.includes(r.status) || (r.status === 'running' && r.progressDone >= 3), 300_000);
+    const mid = await until(
+      () => request(run.id),
+      (r) => FINISHED.includes(r.status) || (r.status === 'running' && r.progressDone >= 3),
+      300_000,
+    );
     expect(mid.status).toBe('running');
     const paused = servers.find((s) => s.nodeId === mid.claimedBy)!;
     const other = servers.find((s) => s !== paused)!;

@@ -96,13 +96,18 @@ export class JobKernel<Row extends ClaimColumns> {
     const n = await this.recover(true);
     this.heartbeat.start();
     this.sweep.start();
-    void this.wake();
+    this.nudge();
     return n;
   }
 
   /** Looks for ready work; settles when the look (and what it started) has been set going. */
   wake(): Promise<void> {
     return this.pump.wake();
+  }
+
+  /** Looks for ready work without waiting for the look. */
+  nudge(): void {
+    this.pump.nudge();
   }
 
   isHeld(id: string): boolean {
@@ -124,14 +129,14 @@ export class JobKernel<Row extends ClaimColumns> {
 
   /** Runs a row this node inserted already claimed (work asked for here, answered when done). */
   adopt(row: Row): Promise<void> {
-    return this.launch(row);
+    return this.launch(row).done;
   }
 
   /** Takes over rows whose holder stopped renewing; answers how many. */
   async recover(own: boolean): Promise<number> {
     const lapsed = (await this.store.expired(own)).filter((r) => !this.isHeld(r.id));
     for (const row of lapsed) await this.worker.recover(row, own || row.claimedBy === this.store.owner);
-    if (lapsed.length) void this.wake();
+    if (lapsed.length) this.nudge();
     return lapsed.length;
   }
 
@@ -142,7 +147,7 @@ export class JobKernel<Row extends ClaimColumns> {
 
   private async cycle(): Promise<Date | null> {
     while (!this.closed) {
-      while (this.buffer.length && this.running.size < this.o.concurrency) void this.launch(this.buffer.shift()!);
+      while (this.buffer.length && this.running.size < this.o.concurrency) this.launch(this.buffer.shift()!);
       const free = this.o.concurrency - this.running.size;
       if (free <= 0 || this.buffer.length) return null; // a finishing job wakes the kernel
       const held = new Set(this.heldRows().map((r) => r.id));
@@ -162,7 +167,8 @@ export class JobKernel<Row extends ClaimColumns> {
     return null;
   }
 
-  private launch(row: Row): Promise<void> {
+  /** Starts a job; its `done` never fails (a fault outside the job's own handling is logged). */
+  private launch(row: Row): Held<Row> {
     const controller = new AbortController();
     const held: Held<Row> = { row, controller, done: Promise.resolve() };
     this.running.set(row.id, held);
@@ -171,9 +177,9 @@ export class JobKernel<Row extends ClaimColumns> {
       .catch((e: unknown) => this.o.log(`${this.o.name}: a job failed outside its own handling`, e as Error))
       .finally(() => {
         this.running.delete(row.id);
-        void this.wake();
+        this.nudge();
       });
-    return held.done;
+    return held;
   }
 
   /**
@@ -188,10 +194,7 @@ export class JobKernel<Row extends ClaimColumns> {
     const untried = this.buffer.splice(0);
     if (abort && graceMs > 0 && all.length) {
       let timer: NodeJS.Timeout | undefined;
-      await Promise.race([
-        Promise.all(all.map((h) => h.done)),
-        new Promise((r) => (timer = setTimeout(r, graceMs))),
-      ]);
+      await Promise.race([Promise.all(all.map((h) => h.done)), new Promise((r) => (timer = setTimeout(r, graceMs)))]);
       clearTimeout(timer);
     }
     // Held until here: a job finishing in its grace still holds its claim while it settles.

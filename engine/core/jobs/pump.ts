@@ -53,8 +53,13 @@ export class Pump {
   private arm(next: Date | null) {
     if (this.closed || !this.o.timers || (!next && !this.o.poll)) return;
     const wait = next ? Math.max(0, next.getTime() - this.o.now().getTime()) : this.o.maxWaitMs;
-    this.timer = setTimeout(() => void this.wake(), Math.min(wait, this.o.maxWaitMs));
+    this.timer = setTimeout(() => this.nudge(), Math.min(wait, this.o.maxWaitMs));
     this.timer.unref?.();
+  }
+
+  /** Wakes it without waiting for the cycle (whose own failures it reports). */
+  nudge(): void {
+    this.wake().catch((e: unknown) => this.o.failed(e as Error));
   }
 
   /** Wakes again after a close (a scheduler stopped and started again). */

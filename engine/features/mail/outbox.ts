@@ -115,7 +115,7 @@ export class MailOutbox implements JobWorker<OutboxRow> {
   }
 
   wake(): void {
-    void this.kernel.wake();
+    this.kernel.nudge();
     this.services.peers?.nudge('mail');
   }
 

@@ -87,7 +87,7 @@ export class DirectorySyncs implements JobWorker<DirectorySyncRow> {
   }
 
   wake(): void {
-    void this.kernel.wake();
+    this.kernel.nudge();
     this.s.peers?.nudge('syncs');
   }
 

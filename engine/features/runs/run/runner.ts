@@ -6,7 +6,7 @@ import { claimingJobKernel, type NodeLease } from '../../../core/jobs/table-clai
 import type { Handoff } from '../../../core/jobs/handoff.js';
 import { isDatabaseUnavailable, isEngineError, isStorageTransient } from '../../../core/errors.js';
 import { retryDelay, type Backoff } from '../../../core/jobs/backoff.js';
-import { abortableDelay, whileDatabaseAway } from '../../../core/jobs/database-retry.js';
+import { abortableDelay, whileDatabaseAway } from '../../../core/database-retry.js';
 import { Request, type RequestFile, type RequestRow, type RequestStatus } from '../../requests/requests.entity.js';
 import { executeRequest, fileKeeper } from './execute-request.js';
 import { RequestLog, removePartialFiles, removeRequestFiles, requestLogPath } from '../../requests/request-output.js';
@@ -109,7 +109,7 @@ export class RequestRunner implements JobWorker<RequestRow> {
 
   /** Looks for queued work (after a request is queued, and whenever one finishes). */
   wake(): void {
-    void this.kernel.wake();
+    this.kernel.nudge();
     this.services.peers?.nudge('requests');
   }
 
@@ -289,7 +289,7 @@ export class RequestRunner implements JobWorker<RequestRow> {
       });
     };
     // Progress is worth a write, not a failed run: a database away for a moment is said once and the run goes on.
-    const saveProgressQuietly = () =>
+    const saveProgressQuietly = (): void => {
       saveProgress().then(
         () => void (progressUnsaved = false),
         (e: unknown) => {
@@ -301,6 +301,7 @@ export class RequestRunner implements JobWorker<RequestRow> {
           });
         },
       );
+    };
     this.changed(row);
     await log.line(
       `Started (${row.kind}${row.scheduledFor ? `, scheduled for ${row.scheduledFor.toISOString()}` : ''})`,
@@ -310,7 +311,7 @@ export class RequestRunner implements JobWorker<RequestRow> {
     try {
       ({ status, message } = await this.execute(row, signal, log, files, mail, (done, total) => {
         progress = { done, total };
-        void saveProgressQuietly();
+        saveProgressQuietly();
       }));
     } catch (e) {
       // A server stopping cleanly hands its runs back: another (or this one, started again) runs them.
@@ -379,7 +380,9 @@ export class RequestRunner implements JobWorker<RequestRow> {
       },
     );
     if (!settled) {
-      await log.line('This attempt lost its claim (another server took the run over): its outcome and mail were dropped');
+      await log.line(
+        'This attempt lost its claim (another server took the run over): its outcome and mail were dropped',
+      );
       this.services.log.warn('A run ended after another engine took it over; its outcome is left to that run', {
         request: row.id,
       });
@@ -414,7 +417,7 @@ export class RequestRunner implements JobWorker<RequestRow> {
           signal,
           requestId: row.id,
           files: () => files,
-          log: (line) => void log.line(line),
+          log: (line) => log.line(line).catch(this.logFailure(row.id)),
           progress,
           keep: fileKeeper(this.services, row.id, (f) => files.push(f)),
           post: (rows) => mail.push(...rows),
@@ -471,7 +474,13 @@ export class RequestRunner implements JobWorker<RequestRow> {
       modifiedDate: this.services.now(),
     };
     await whileDatabaseAway(
-      () => this.kernel.store.release([row], () => 'queued', (rows, m) => this.queued(m, rows), reset),
+      () =>
+        this.kernel.store.release(
+          [row],
+          () => 'queued',
+          (rows, m) => this.queued(m, rows),
+          reset,
+        ),
       { giveUpAfterMs: HAND_BACK_WAIT_MS },
     );
     this.changed({ ...row, ...reset, status: 'queued' });

@@ -158,7 +158,7 @@ export class Scheduler {
 
   /** A schedule was saved, enabled or removed: sleep until the new earliest time. */
   wake(): void {
-    if (this.started) void this.pump.wake();
+    if (this.started) this.pump.nudge();
   }
 
   /** Fires what is due now and sets the timer for the next; settles when that is written. */

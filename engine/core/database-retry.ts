@@ -1,5 +1,5 @@
-import { isDatabaseUnavailable } from '../errors.js';
-import { retryDelay, type Backoff } from './backoff.js';
+import { isDatabaseUnavailable } from './errors.js';
+import { retryDelay, type Backoff } from './jobs/backoff.js';
 
 /** How a write that must land (a run's outcome) waits for a database that went away. */
 const WAITING: Backoff = { baseMs: 250, maxMs: 5_000 };
