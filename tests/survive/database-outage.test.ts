@@ -55,14 +55,15 @@ const request = (id: string) =>
     [id],
   ).then((r) => r[0]);
 
-/** A task mailing every reader once (one mail each) when its letters (one per customer) are made. */
-async function mailedLetters(subject: string) {
+/** A task mailing every reader once (one mail each) when its letters (one per customer) are made; published to the hub when asked. */
+async function mailedLetters(subject: string, o: { hub?: boolean } = {}) {
   const task = await api.ok('POST', '/api/v2/tasks', { name: subject, projectID: projectId });
-  await api.ok('PUT', `/api/v2/tasks/${task.id}/reports`, {
-    reportID: letterReportId,
+  await api.ok('POST', `/api/v1/tasks/${task.id}/reports`, {
+    reportId: letterReportId,
     format: 'Html',
     emailEmbedment: false,
     emailAttachment: false,
+    publishToServiceHub: !!o.hub,
   });
   await api.ok(
     'PUT',
@@ -281,7 +282,7 @@ describe('servers sharing PostgreSQL through ordinary events', () => {
   it('delivers nothing from a server paused past its lease: the server that took the run over mails each reader once', async () => {
     await Promise.all(servers.map((s) => s.command('pace', 100)));
     const subject = 'After the pause';
-    const task = await mailedLetters(subject);
+    const task = await mailedLetters(subject, { hub: true });
     const run = await api.ok('POST', `/api/v2/requests/${task}/run`);
     const mid = await until(
       () => request(run.id),
@@ -324,5 +325,17 @@ describe('servers sharing PostgreSQL through ordinary events', () => {
     expect(delivered(subject)).toEqual(everyReaderOnce());
     const [{ n }] = await rows<{ n: string }>('SELECT COUNT(*) AS n FROM outbox WHERE "requestId" = $1', [run.id]);
     expect(Number(n)).toBe(readers.length);
+    // The hub shows the run's letters once: the paused attempt published nothing when it resumed.
+    const [{ occurrences }] = await rows<{ occurrences: string }>(
+      'SELECT COUNT(*) AS occurrences FROM hub_file_occurrences WHERE "requestId" = $1',
+      [run.id],
+    );
+    expect(Number(occurrences)).toBe(LETTERS);
+    const [{ added }] = await rows<{ added: string }>(
+      `SELECT COUNT(*) AS added FROM hub_file_events e JOIN hub_files f ON f.id = e."fileId"
+       WHERE f."taskId" = $1 AND e.type = 'added'`,
+      [task],
+    );
+    expect(Number(added)).toBe(LETTERS);
   }, 900_000);
 });

@@ -132,6 +132,18 @@ export class TableClaimStore<Row extends ClaimColumns> implements ClaimStore<Row
     );
   }
 
+  async holds(id: string, m: EntityManager): Promise<boolean> {
+    const q = this.repo(m)
+      .createQueryBuilder('r')
+      .select('r.id')
+      .where('r.id = :id AND r.status = :active AND r."claimedBy" = :owner', {
+        id,
+        active: this.statuses.active,
+        owner: this.owner,
+      });
+    return !!(await (onPostgres(this.db) ? q.setLock('pessimistic_write') : q).getRawOne());
+  }
+
   async settle(id: string, patch: RowPatch<Row>, m?: EntityManager): Promise<boolean> {
     const change = () =>
       this.repo(m).update(

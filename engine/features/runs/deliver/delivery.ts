@@ -4,6 +4,18 @@ import type { RequestFile } from '../../requests/requests.entity.js';
 import type { KeptFile } from '../../requests/request-output.js';
 import type { TaskReportRow, TaskRow } from '../../tasks/tasks.entity.js';
 import type { OutboxRow } from '../../mail/mail.entity.js';
+import type { EntityManager } from 'typeorm';
+
+/**
+ * This attempt at a run no longer holds it: its server was paused or cut off past its lease and
+ * another server took the run over. It delivers nothing more; that server's attempt delivers.
+ */
+export class SupersededAttempt extends Error {
+  constructor() {
+    super('Another server took this run over: this attempt delivers nothing');
+    this.name = 'SupersededAttempt';
+  }
+}
 
 /**
  * What every delivery of a run is handed: the task, the files to deliver, and where to tell what
@@ -31,6 +43,12 @@ export interface Delivery {
    * outcome) has queued nothing, so a second attempt never doubles a recipient's mail.
    */
   post: (rows: OutboxRow[]) => void;
+  /**
+   * Throws `SupersededAttempt` when this attempt no longer holds its run; asked before files leave
+   * (folders, FTP) and inside the transaction that publishes to the hub, which then commits only
+   * while the run is held.
+   */
+  stillHeld: (m?: EntityManager) => Promise<void>;
 }
 
 /** One way of delivering: answers what went wrong, in words (nothing when everything arrived). */

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { extname } from 'node:path';
-import { In } from 'typeorm';
+import { In, type EntityManager } from 'typeorm';
 import type { OpContext } from '../../../ops/context.js';
 import { insertRows } from '../../../core/insert-rows.js';
 import { eachAtOnce } from '../../../core/at-once.js';
@@ -41,6 +41,8 @@ export async function publishToHub(
   requestId: string,
   files: RequestFile[],
   log: (line: string) => void,
+  /** Inside the publishing transaction: throws when this attempt no longer holds its run. */
+  stillHeld: (m: EntityManager) => Promise<void> = async () => undefined,
 ): Promise<number> {
   if (!files.length) return 0;
   const o = tr.options;
@@ -115,6 +117,19 @@ export async function publishToHub(
   const pruned: Pick<HubOccurrenceRow, 'id' | 'fileId' | 'extension'>[] = [];
   await ctx.write(() =>
     ctx.db.transaction(async (m) => {
+      await stillHeld(m);
+      // An earlier attempt at this run (cut off, then started again) published these files once
+      // already: this attempt's occurrences replace its, never add to them.
+      const earlier = await sql<Pick<HubOccurrenceRow, 'id' | 'fileId' | 'extension'>>(
+        m,
+        `SELECT id, "fileId", extension FROM hub_file_occurrences WHERE "requestId" = ? AND "fileId" IN (SELECT id FROM hub_files WHERE "taskReportId" = ?)`,
+        [requestId, tr.id],
+      );
+      for (let i = 0; i < earlier.length; i += 500) {
+        const ids = earlier.slice(i, i + 500).map((x) => x.id);
+        await sql(m, `DELETE FROM hub_file_occurrences WHERE id IN (${marks(ids)})`, ids);
+      }
+      pruned.push(...earlier);
       // A task report pointed at another report since: its files follow (no row changes otherwise).
       await sql(
         m,
@@ -238,6 +253,6 @@ export const toHub: Deliver = async (d) => {
     d.log(`Test mode: “${d.from.report.name}” not published to the hub`);
     return [];
   }
-  await publishToHub(d.ctx, d.task, d.from.taskReport, d.from.report, d.requestId, d.files, d.log);
+  await publishToHub(d.ctx, d.task, d.from.taskReport, d.from.report, d.requestId, d.files, d.log, d.stillHeld);
   return [];
 };

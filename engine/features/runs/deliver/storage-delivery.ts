@@ -112,6 +112,8 @@ export async function deliverToStorage(
 /** Folders and FTP as a delivery: the zip alone when the task report asks for one, else every file. */
 export const toFolders: Deliver = async (d) => {
   if (!d.from) return [];
+  // Files that leave for another machine cannot be taken back: only an attempt still holding its run sends them.
+  await d.stillHeld();
   const files = d.zip ? [d.zip] : d.files;
   return deliverToStorage(
     d.ctx,

@@ -1,6 +1,6 @@
 import { In } from 'typeorm';
 import type { OpContext } from '../../../ops/context.js';
-import { isEngineError, isStorageTransient } from '../../../core/errors.js';
+import { isDatabaseUnavailable, isEngineError, isStorageTransient } from '../../../core/errors.js';
 import { parseFormat, type OutputFormat } from '../../../render/formats.js';
 import { Report, type ReportRow } from '../../reports/reports.entity.js';
 import { generateFiles } from '../../reports/generate.js';
@@ -13,7 +13,7 @@ import type { RequestFile, RequestRow, RequestStatus } from '../../requests/requ
 import { writeRequestFile, zipRequestFiles, type KeptFile } from '../../requests/request-output.js';
 import { uniqueName } from '../../../core/file-result.js';
 import { toFolders } from '../deliver/storage-delivery.js';
-import type { Deliver, Delivery } from '../deliver/delivery.js';
+import { SupersededAttempt, type Deliver, type Delivery } from '../deliver/delivery.js';
 import { chartFile, subscribedChart } from '../deliver/subscription-chart.js';
 import type { SubscribedChart } from '../../subscriptions/subscriptions.entity.js';
 import type { OutboxRow } from '../../mail/mail.entity.js';
@@ -35,6 +35,7 @@ async function deliverRun(ctx: OpContext, task: TaskRow, control: RunControl, in
     log: control.log,
     keep: control.keep,
     post: control.post,
+    stillHeld: control.stillHeld,
   };
   return byMail(d);
 }
@@ -51,6 +52,8 @@ export interface RunControl {
   keep: (file: KeptFile, taskReportId: string | null) => Promise<RequestFile>;
   /** The run's mail, written to the outbox with the run's outcome (see `Delivery.post`). */
   post: (rows: OutboxRow[]) => void;
+  /** Throws `SupersededAttempt` once another server has taken the run over (see `Delivery.stillHeld`). */
+  stillHeld: Delivery['stillHeld'];
 }
 
 export type { KeptFile } from '../../requests/request-output.js';
@@ -150,8 +153,9 @@ async function runTask(ctx: OpContext, row: RequestRow, control: RunControl): Pr
       });
       if (outcome) warnings.push(outcome);
     } catch (e) {
-      // A stop, or the storage under the files folder failing (the runner waits and starts again), ends the run.
-      if (control.signal.aborted || isStorageTransient(e)) throw e;
+      // A stop, a superseded attempt, or the storage or database failing for a while (the runner waits and starts again) ends the run.
+      if (control.signal.aborted || isStorageTransient(e) || isDatabaseUnavailable(e) || e instanceof SupersededAttempt)
+        throw e;
       control.log(`Report “${r.name}” failed: ${problem(e)}`);
       failures.push(`“${r.name}”: ${problem(e)}`);
     }
@@ -251,6 +255,7 @@ async function runTaskReport(
     log: control.log,
     keep: control.keep,
     post: control.post,
+    stillHeld: control.stillHeld,
   };
   const problems: string[] = [];
   for (const deliver of REPORT_DELIVERIES) problems.push(...(await deliver(delivery)));

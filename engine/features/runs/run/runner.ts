@@ -13,6 +13,7 @@ import { RequestLog, removePartialFiles, removeRequestFiles, requestLogPath } fr
 import { runNotificationMail } from '../deliver/notifications.js';
 import type { OutboxRow } from '../../mail/mail.entity.js';
 import { insertMail } from '../../mail/outbox.js';
+import { SupersededAttempt } from '../deliver/delivery.js';
 
 /** How many requests run at once; each keeps the render pool busy with its own files in flight. */
 const DEFAULT_CONCURRENCY = 2;
@@ -316,6 +317,7 @@ export class RequestRunner implements JobWorker<RequestRow> {
     } catch (e) {
       // A server stopping cleanly hands its runs back: another (or this one, started again) runs them.
       if (signal.aborted && this.closing) return this.handBackAtStop(row, log);
+      if (e instanceof SupersededAttempt) return this.superseded(row, log);
       mail.length = 0;
       if (signal.aborted) {
         status = 'aborted';
@@ -379,15 +381,7 @@ export class RequestRunner implements JobWorker<RequestRow> {
           }),
       },
     );
-    if (!settled) {
-      await log.line(
-        'This attempt lost its claim (another server took the run over): its outcome and mail were dropped',
-      );
-      this.services.log.warn('A run ended after another engine took it over; its outcome is left to that run', {
-        request: row.id,
-      });
-      return;
-    }
+    if (!settled) return this.superseded(row, log);
     this.services.outbox.queued(mail);
     this.changed({ ...row, ...final });
   }
@@ -421,6 +415,13 @@ export class RequestRunner implements JobWorker<RequestRow> {
           progress,
           keep: fileKeeper(this.services, row.id, (f) => files.push(f)),
           post: (rows) => mail.push(...rows),
+          stillHeld: async (m) => {
+            const store = this.kernel.store;
+            const held = m
+              ? await store.holds(row.id, m)
+              : await this.services.db.transaction((t) => store.holds(row.id, t));
+            if (!held) throw new SupersededAttempt();
+          },
         });
       } catch (e) {
         if (signal.aborted) throw e;
@@ -452,6 +453,16 @@ export class RequestRunner implements JobWorker<RequestRow> {
         await abortableDelay(wait, signal);
       }
     }
+  }
+
+  /** This attempt lost its claim (a pause or a cut-off past its lease): it leaves the run to the server that took it over. */
+  private async superseded(row: RequestRow, log: RequestLog): Promise<void> {
+    await log.line(
+      `This attempt (on ${this.kernel.store.owner}) lost its claim: another server took the run over; nothing more of this attempt is delivered`,
+    );
+    this.services.log.warn('A run ended after another engine took it over; its outcome is left to that run', {
+      request: row.id,
+    });
   }
 
   /**
