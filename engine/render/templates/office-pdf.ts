@@ -81,7 +81,12 @@ export async function officeConvert(
           '--norestore',
           '--nolockcheck',
           '--nodefault',
+          // Everything LibreOffice writes stays in this conversion's own folder: its profile, and its
+          // cache of shared extensions, which by default lives under the system's spool folder and,
+          // once a conversion run as root has made it root-only, makes every conversion by a service
+          // user abort (DeploymentException, signal 6).
           `-env:UserInstallation=${pathToFileURL(join(dir, 'profile')).href}`,
+          `-env:UNO_SHARED_PACKAGES_CACHE=${pathToFileURL(join(dir, 'shared-packages')).href}`,
           '--convert-to',
           to === 'pdf'
             ? pdfFilter(extension, protection)
@@ -90,7 +95,7 @@ export async function officeConvert(
           dir,
           input,
         ],
-        { timeout: 180_000, windowsHide: true, env: { ...process.env, HOME: dir } },
+        { timeout: 180_000, windowsHide: true, env: { ...process.env, HOME: dir, TMPDIR: dir } },
         (error, _stdout, stderr) =>
           error
             ? reject(
