@@ -176,7 +176,11 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
   const restore = await applyPendingRestore(options.dataDir);
   if (restore.secretKey) await options.secretKeys.save(restore.secretKey);
   try {
-    const engine = await startEngine(options);
+    // A backup restored without its key (asked for: "passwords are entered again") brings secrets
+    // this key cannot open: the engine starts and lists them rather than refusing its own restore.
+    const engine = await startEngine(
+      restore.applied && !restore.secretKey ? { ...options, secretKeyMismatch: 'start-anyway' } : options,
+    );
     await confirmRestore(options.dataDir);
     return engine;
   } catch (e) {

@@ -108,10 +108,9 @@ export async function openSecrets(
         `Start this server with --secret-key-file naming the key file the other servers use (or the one this data folder was made with); nothing was changed.`,
     );
   const unopened = (await storedSecrets(db)).filter((s) => !box.opens(s.sealed));
-  // Once every secret is entered again under this key, it becomes the database's key.
-  if (!unopened.length) {
-    await db.getRepository(Setting).delete({ key: KEY_CHECK });
-    await recordCheck(db, box, o.now);
-  }
+  // This key is the database's from now on (what it seals from here opens at the next start, on the
+  // desktop and under `serve` alike); the secrets it cannot open are said once, now, to be entered again.
+  await db.getRepository(Setting).delete({ key: KEY_CHECK });
+  await recordCheck(db, box, o.now);
   return { box, toReenter: unopened.map((s) => s.what) };
 }
