@@ -36,11 +36,11 @@ export interface ClaimStore<Row extends ClaimColumns> {
   /** Renews the lease of rows this owner holds. */
   heartbeat(ids: string[]): Promise<void>;
   /**
-   * Whether this owner still holds the row, asked inside a caller's transaction before it makes the
-   * work's result visible (a hub publication): on PostgreSQL the row stays locked until that
+   * Whether this owner still holds the row. Asked inside a caller's transaction (`m`) before it makes
+   * the work's result visible (a hub publication), on PostgreSQL the row stays locked until that
    * transaction ends, so no takeover slips in between the answer and the commit.
    */
-  holds(id: string, m: EntityManager): Promise<boolean>;
+  holds(id: string, m?: EntityManager): Promise<boolean>;
   /** Records a held row's progress or outcome; false when this owner no longer holds it. */
   settle(id: string, patch: RowPatch<Row>, m?: EntityManager): Promise<boolean>;
   /**

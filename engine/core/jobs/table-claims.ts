@@ -132,7 +132,7 @@ export class TableClaimStore<Row extends ClaimColumns> implements ClaimStore<Row
     );
   }
 
-  async holds(id: string, m: EntityManager): Promise<boolean> {
+  async holds(id: string, m?: EntityManager): Promise<boolean> {
     const q = this.repo(m)
       .createQueryBuilder('r')
       .select('r.id')
@@ -141,7 +141,7 @@ export class TableClaimStore<Row extends ClaimColumns> implements ClaimStore<Row
         active: this.statuses.active,
         owner: this.owner,
       });
-    return !!(await (onPostgres(this.db) ? q.setLock('pessimistic_write') : q).getRawOne());
+    return !!(await (m && onPostgres(this.db) ? q.setLock('pessimistic_write') : q).getRawOne());
   }
 
   async settle(id: string, patch: RowPatch<Row>, m?: EntityManager): Promise<boolean> {

@@ -111,7 +111,7 @@ export async function deliverToStorage(
 
 /** Folders and FTP as a delivery: the zip alone when the task report asks for one, else every file. */
 export const toFolders: Deliver = async (d) => {
-  if (!d.from) return [];
+  if (!d.from || !d.from.taskReport.options.storageServices.length) return [];
   // Files that leave for another machine cannot be taken back: only an attempt still holding its run sends them.
   await d.stillHeld();
   const files = d.zip ? [d.zip] : d.files;

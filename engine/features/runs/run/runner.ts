@@ -6,7 +6,7 @@ import { claimingJobKernel, type NodeLease } from '../../../core/jobs/table-clai
 import type { Handoff } from '../../../core/jobs/handoff.js';
 import { isDatabaseUnavailable, isEngineError, isStorageTransient } from '../../../core/errors.js';
 import { retryDelay, type Backoff } from '../../../core/jobs/backoff.js';
-import { abortableDelay, whileDatabaseAway } from '../../../core/database-retry.js';
+import { abortableDelay, retryWhile } from '../../../core/jobs/retry-while.js';
 import { Request, type RequestFile, type RequestRow, type RequestStatus } from '../../requests/requests.entity.js';
 import { executeRequest, fileKeeper } from './execute-request.js';
 import { RequestLog, removePartialFiles, removeRequestFiles, requestLogPath } from '../../requests/request-output.js';
@@ -362,7 +362,7 @@ export class RequestRunner implements JobWorker<RequestRow> {
     // Only while this engine still holds the run: one whose lease lapsed was taken over elsewhere.
     // A database away for a moment is waited for (up to a lease: after that another server may take
     // the run over); the guard makes a commit whose answer was lost harmless to try again.
-    const settled = await whileDatabaseAway(
+    const settled = await retryWhile(
       () =>
         this.services.write(() =>
           db.transaction(async (m) => {
@@ -372,6 +372,7 @@ export class RequestRunner implements JobWorker<RequestRow> {
           }),
         ),
       {
+        passing: isDatabaseUnavailable,
         giveUpAfterMs: this.leaseMs,
         waiting: (e, tries) =>
           tries === 1 &&
@@ -416,11 +417,7 @@ export class RequestRunner implements JobWorker<RequestRow> {
           keep: fileKeeper(this.services, row.id, (f) => files.push(f)),
           post: (rows) => mail.push(...rows),
           stillHeld: async (m) => {
-            const store = this.kernel.store;
-            const held = m
-              ? await store.holds(row.id, m)
-              : await this.services.db.transaction((t) => store.holds(row.id, t));
-            if (!held) throw new SupersededAttempt();
+            if (!(await this.kernel.store.holds(row.id, m))) throw new SupersededAttempt();
           },
         });
       } catch (e) {
@@ -484,7 +481,7 @@ export class RequestRunner implements JobWorker<RequestRow> {
       startedDate: null,
       modifiedDate: this.services.now(),
     };
-    await whileDatabaseAway(
+    await retryWhile(
       () =>
         this.kernel.store.release(
           [row],
@@ -492,7 +489,7 @@ export class RequestRunner implements JobWorker<RequestRow> {
           (rows, m) => this.queued(m, rows),
           reset,
         ),
-      { giveUpAfterMs: HAND_BACK_WAIT_MS },
+      { passing: isDatabaseUnavailable, giveUpAfterMs: HAND_BACK_WAIT_MS },
     );
     this.changed({ ...row, ...reset, status: 'queued' });
   }
