@@ -12,10 +12,9 @@ import { startHttpServer, type HttpServer } from '../../engine/http/server.js';
 import { createFakeElectron } from './fake-electron.js';
 import { ownerApi } from '../support/server-process.js';
 import { until } from '../support/until.js';
-import { ROOT_FOLDER } from '../support/samples.js';
+import { finishedOnceAfterHandBack, ftpDrop, letterTask, lettersProject, midRun } from '../support/letters.js';
 
 const LETTERS = 200;
-const FINISHED = ['completed', 'warning', 'failed', 'aborted'];
 const userData = mkdtempSync(join(tmpdir(), 'bs-desktop-quit-'));
 let desktop: Desktop | null = null;
 let http: HttpServer | null = null;
@@ -37,42 +36,12 @@ async function startApp() {
 describe('quitting the desktop app while a run is going', () => {
   it('asks; Keep running keeps it; Quit hands it back; the next start runs it once', async () => {
     let { fake, api } = await startApp();
-    const app = await api.ok('POST', '/api/v1/analytics-apps', {
-      appId: 'quit',
-      name: 'Quit',
-      folderId: ROOT_FOLDER,
-      folderPath: '/',
-      allowAnalyticsSenseApp: false,
-      allowMashup: false,
-      defaultOpen: 'Main',
-    });
-    const customers = Array.from({ length: LETTERS }, (_, i) => `Customer ${String(i).padStart(3, '0')},${i + 1}`);
-    await api.ok('POST', `/api/app/analytics/${app.id}/import`, {
-      fileName: 'customers.csv',
-      content: `Customer,Sales\n${customers.join('\n')}\n`,
-    });
-    const projectId = (await api.ok('POST', '/api/app/projects', { name: 'Quit' })).id;
-    await api.ok('POST', '/api/app/connections', { projectId, name: 'Data', analyticsAppId: app.id });
-    const field = (await api.ok('GET', `/api/app/analytics/${app.id}`)).fields.find(
-      (f: { name: string }) => f.name === 'Customer',
-    );
-    const letter = await api.ok('POST', '/api/v2/reports', { name: 'Letter', projectID: projectId, type: 'Word' });
-    await api.ok('PUT', `/api/v2/reports/${letter.id}`, {
-      name: 'Letter',
-      isIteration: true,
-      iterationFields: [{ fieldID: field.id, order: 0 }],
-    });
-    const task = await api.ok('POST', '/api/v2/tasks', { name: 'Letters', projectID: projectId });
-    await api.ok('PUT', `/api/v2/tasks/${task.id}/reports`, {
-      reportID: letter.id,
-      format: 'Pdf',
-      emailEmbedment: false,
-      emailAttachment: false,
-    });
+    const { projectId, reportId } = await lettersProject(api, { appId: 'quit', customers: LETTERS, type: 'Word' });
+    const task = { id: await letterTask(api, projectId, reportId, 'Pdf') };
     const run = await api.ok('POST', `/api/v2/requests/${task.id}/run`);
     const mid = await until(
       () => api.ok('GET', `/api/v1/ondemand/requests/${run.id}`),
-      (r) => FINISHED.includes(r.status) || (r.status === 'running' && r.progress.done >= 3),
+      midRun(3, (r) => r.progress.done),
       300_000,
     );
     expect(mid.status).toBe('running');
@@ -98,16 +67,7 @@ describe('quitting the desktop app while a run is going', () => {
 
     // The next start finishes it, once.
     ({ fake, api } = await startApp());
-    const done = await until(
-      () => api.ok('GET', `/api/v1/ondemand/requests/${run.id}`),
-      (r) => FINISHED.includes(r.status),
-      600_000,
-    );
-    expect(done.status).toBe('completed');
-    expect(done.files).toHaveLength(LETTERS);
-    const log = readFileSync(logFile, 'utf8');
-    expect(log.match(/Started \(/g)).toHaveLength(2);
-    expect(log).not.toMatch(/Interrupted|Ended aborted/);
+    await finishedOnceAfterHandBack(api, run.id, logFile, LETTERS);
     // No run going: Quit does not ask.
     const shown = fake.electron.dialog.shown.length;
     await http!.close();
@@ -121,15 +81,7 @@ describe('quitting the desktop app while a run is going', () => {
 describe('a data folder started without its secrets key', () => {
   it('starts, and says which stored passwords to enter again', async () => {
     const { api } = await startApp();
-    await api.ok('POST', '/api/v1/storage-services', {
-      name: 'Drop',
-      type: 'FTP',
-      host: 'ftp.example.com',
-      port: 21,
-      username: 'robot',
-      password: 'ftp-secret',
-      ftpTestDirectoryPath: '/out',
-    });
+    await api.ok('POST', '/api/v1/storage-services', ftpDrop('ftp-secret'));
     await http!.close();
     http = null;
     expect(await desktop!.quit()).toBe(true);

@@ -11,13 +11,20 @@ import { SERVE } from '../support/serve-cli.js';
 import { ownerApi } from '../support/server-process.js';
 import { addLoopbackMailServer, startSmtp, type TestSmtp } from '../support/smtp.js';
 import { until } from '../support/until.js';
-import { ROOT_FOLDER, fixtures } from '../support/samples.js';
+import { fixtures } from '../support/samples.js';
+import {
+  finishedOnceAfterHandBack,
+  letterTask,
+  lettersProject,
+  mailEachOf,
+  midRun,
+  readers,
+} from '../support/letters.js';
 import { startTestServer, type TestServer } from '../support/test-server.js';
 import { waitForRequest } from '../support/requests.js';
 import { silentLogger } from '../../engine/engine.js';
 
 const LETTERS = 300;
-const FINISHED = ['completed', 'warning', 'failed', 'aborted'];
 
 /** `npm run serve` on a data folder, as an operator starts it; stopped with SIGTERM as systemd does. */
 async function serve(dataDir: string) {
@@ -64,68 +71,19 @@ describe('a clean stop in the middle of a run (serve on SQLite)', () => {
     let server = await serve(dataDir);
     const key = readFileSync(join(dataDir, 'owner-api-key'), 'utf8').trim();
     let api = ownerApi(server.url, key);
-    const app = await api.ok('POST', '/api/v1/analytics-apps', {
+    const { projectId, reportId } = await lettersProject(api, {
       appId: 'clean-stop',
-      name: 'Clean stop',
-      folderId: ROOT_FOLDER,
-      folderPath: '/',
-      allowAnalyticsSenseApp: false,
-      allowMashup: false,
-      defaultOpen: 'Main',
+      customers: LETTERS,
+      type: 'Word',
     });
-    const customers = Array.from({ length: LETTERS }, (_, i) => `Customer ${String(i).padStart(3, '0')},${i + 1}`);
-    await api.ok('POST', `/api/app/analytics/${app.id}/import`, {
-      fileName: 'customers.csv',
-      content: `Customer,Sales\n${customers.join('\n')}\n`,
-    });
-    const projectId = (await api.ok('POST', '/api/app/projects', { name: 'Letters' })).id;
-    await api.ok('POST', '/api/app/connections', { projectId, name: 'Data', analyticsAppId: app.id });
-    const field = (await api.ok('GET', `/api/app/analytics/${app.id}`)).fields.find(
-      (f: { name: string }) => f.name === 'Customer',
-    );
-    const letter = await api.ok('POST', '/api/v2/reports', { name: 'Letter', projectID: projectId, type: 'Word' });
-    await api.ok('PUT', `/api/v2/reports/${letter.id}`, {
-      name: 'Letter',
-      isIteration: true,
-      iterationFields: [{ fieldID: field.id, order: 0 }],
-    });
-    const task = await api.ok('POST', '/api/v2/tasks', { name: 'Letters', projectID: projectId });
-    await api.ok('PUT', `/api/v2/tasks/${task.id}/reports`, {
-      reportID: letter.id,
-      format: 'Pdf',
-      emailEmbedment: false,
-      emailAttachment: false,
-    });
+    const task = { id: await letterTask(api, projectId, reportId, 'Pdf') };
     await addLoopbackMailServer(api, smtp);
     const orgs = await api.ok('GET', '/api/v1/organizations', undefined, { get_all: 'true' });
-    const readers: string[] = [];
-    for (const n of [1, 2])
-      readers.push(
-        (
-          await api.ok('POST', '/api/v1/users', {
-            firstName: 'Reader',
-            lastName: `${n}`,
-            email: `reader${n}@example.com`,
-            isActive: true,
-            organizations: [{ id: orgs[0].id }],
-          })
-        ).id,
-      );
-    await api.ok(
-      'PUT',
-      `/api/v2/tasks/${task.id}/recipients`,
-      readers.map((id) => ({ id, type: 'user' })),
-    );
-    await api.ok('PUT', `/api/v2/tasks/${task.id}/email`, {
-      from: 'reports@example.com',
-      subject: 'Letters are out',
-      isActive: true,
-      oneToAll: false,
-    });
+    await mailEachOf(api, task.id, await readers(api, orgs[0].id, 2), 'Letters are out');
     const run = await api.ok('POST', `/api/v2/requests/${task.id}/run`);
     const mid = await until(
       () => api.ok('GET', `/api/v1/ondemand/requests/${run.id}`),
-      (r) => FINISHED.includes(r.status) || (r.status === 'running' && r.progress.done >= 5),
+      midRun(5, (r) => r.progress.done),
       300_000,
     );
     expect(mid.status).toBe('running');
@@ -136,21 +94,12 @@ describe('a clean stop in the middle of a run (serve on SQLite)', () => {
 
     server = await serve(dataDir);
     api = ownerApi(server.url, key);
-    const done = await until(
-      () => api.ok('GET', `/api/v1/ondemand/requests/${run.id}`),
-      (r) => FINISHED.includes(r.status),
-      600_000,
-    );
-    expect(done.status).toBe('completed');
-    expect(done.files).toHaveLength(LETTERS);
-    const log = readFileSync(logFile, 'utf8');
-    expect(log.match(/Started \(/g)).toHaveLength(2);
-    expect(log).not.toMatch(/Interrupted|Ended aborted/);
+    await finishedOnceAfterHandBack(api, run.id, logFile, LETTERS);
     const mails = await until(
       () => smtp.received.filter((m) => m.parsed.subject === 'Letters are out'),
       (m) => m.length >= 2,
     );
-    expect(mails.flatMap((m) => m.envelopeTo).sort()).toEqual(['reader1@example.com', 'reader2@example.com']);
+    expect(mails.flatMap((m) => m.envelopeTo).sort()).toEqual(['reader0@example.com', 'reader1@example.com']);
     expect(await server.terminate()).toBe(0);
     // Nothing arrived after the restart's own mail: once each, not again.
     expect(smtp.received.filter((m) => m.parsed.subject === 'Letters are out')).toHaveLength(2);

@@ -14,7 +14,7 @@ import { postgresUrl, startPostgres, type TestPostgres } from '../support/postgr
 import { ownerApi, startServerProcess, type ServerProcess } from '../support/server-process.js';
 import { addLoopbackMailServer, startSmtp, type TestSmtp } from '../support/smtp.js';
 import { until } from '../support/until.js';
-import { ROOT_FOLDER } from '../support/samples.js';
+import { FINISHED, ftpDrop, lettersProject, mailEachOf, midRun, readers } from '../support/letters.js';
 import { createEngine } from '../../engine/engine.js';
 import { fileKeyStore } from '../../engine/secret-key-file.js';
 import { SecretBox } from '../../engine/core/secrets.js';
@@ -23,7 +23,6 @@ const LETTERS = 40;
 const LEASE_MS = 600_000;
 /** How long the database stays away in the outage test (a minor update's restart). */
 const OUTAGE_MS = 10_000;
-const FINISHED = ['completed', 'warning', 'failed', 'aborted'];
 
 let cluster: TestPostgres;
 let smtp: TestSmtp;
@@ -35,7 +34,7 @@ let api: ReturnType<typeof ownerApi>;
 let ownerKey: string;
 let projectId: string;
 let letterReportId: string;
-const readers: string[] = [];
+const people: string[] = [];
 let offset = 0;
 
 /** One query on a connection of its own: the test's reads survive the database going away. */
@@ -65,17 +64,7 @@ async function mailedLetters(subject: string, o: { hub?: boolean } = {}) {
     emailAttachment: false,
     publishToServiceHub: !!o.hub,
   });
-  await api.ok(
-    'PUT',
-    `/api/v2/tasks/${task.id}/recipients`,
-    readers.map((id) => ({ id, type: 'user' })),
-  );
-  await api.ok('PUT', `/api/v2/tasks/${task.id}/email`, {
-    from: 'reports@example.com',
-    subject,
-    isActive: true,
-    oneToAll: false,
-  });
+  await mailEachOf(api, task.id, people, subject);
   return task.id as string;
 }
 
@@ -85,7 +74,18 @@ const delivered = (subject: string) =>
     .filter((m) => m.parsed.subject === subject)
     .flatMap((m) => m.envelopeTo)
     .sort();
-const everyReaderOnce = () => readers.map((_, i) => `reader${i}@example.com`).sort();
+const everyReaderOnce = () => people.map((_, i) => `reader${i}@example.com`).sort();
+
+/** Each reader received the run's mail once, and the outbox holds one message each, no more. */
+async function expectEachReaderMailedOnce(subject: string, runId: string) {
+  await until(
+    () => delivered(subject),
+    (d) => d.length >= people.length,
+  );
+  expect(delivered(subject)).toEqual(everyReaderOnce());
+  const [{ n }] = await rows<{ n: string }>('SELECT COUNT(*) AS n FROM outbox WHERE "requestId" = $1', [runId]);
+  expect(Number(n)).toBe(people.length);
+}
 
 /** Waits until the run has ended and its mail has left the outbox. */
 async function settled(runId: string) {
@@ -123,44 +123,13 @@ beforeAll(async () => {
   const orgId = (await api.ok('GET', '/api/v1/organizations', undefined, { get_all: 'true' })).find(
     (o: any) => o.displayName === 'Default',
   ).id;
-  const app = await api.ok('POST', '/api/v1/analytics-apps', {
+  ({ projectId, reportId: letterReportId } = await lettersProject(api, {
     appId: 'outage',
-    name: 'Outage',
-    folderId: ROOT_FOLDER,
-    folderPath: '/',
-    allowAnalyticsSenseApp: false,
-    allowMashup: false,
-    defaultOpen: 'Main',
-  });
-  const customers = Array.from({ length: LETTERS }, (_, i) => `Customer ${String(i).padStart(3, '0')},${i + 1}`);
-  await api.ok('POST', `/api/app/analytics/${app.id}/import`, {
-    fileName: 'customers.csv',
-    content: `Customer,Sales\n${customers.join('\n')}\n`,
-  });
-  projectId = (await api.ok('POST', '/api/app/projects', { name: 'Outage' })).id;
-  await api.ok('POST', '/api/app/connections', { projectId, name: 'Data', analyticsAppId: app.id });
-  const field = (await api.ok('GET', `/api/app/analytics/${app.id}`)).fields.find(
-    (f: { name: string }) => f.name === 'Customer',
-  );
-  letterReportId = (await api.ok('POST', '/api/v2/reports', { name: 'Letter', projectID: projectId, type: 'Html' })).id;
-  await api.ok('PUT', `/api/v2/reports/${letterReportId}`, {
-    name: 'Letter',
-    isIteration: true,
-    iterationFields: [{ fieldID: field.id, order: 0 }],
-  });
+    customers: LETTERS,
+    type: 'Html',
+  }));
   await addLoopbackMailServer(api, smtp);
-  for (let i = 0; i < 3; i++)
-    readers.push(
-      (
-        await api.ok('POST', '/api/v1/users', {
-          firstName: 'Reader',
-          lastName: `${i}`,
-          email: `reader${i}@example.com`,
-          isActive: true,
-          organizations: [{ id: orgId }],
-        })
-      ).id,
-    );
+  people.push(...(await readers(api, orgId, 3)));
 }, 240_000);
 
 afterAll(async () => {
@@ -175,15 +144,7 @@ afterAll(async () => {
 
 describe('servers sharing PostgreSQL through ordinary events', () => {
   it('refuses to start a server whose secrets key is not the database’s, changing nothing; the others’ secrets still open', async () => {
-    const storage = await api.ok('POST', '/api/v1/storage-services', {
-      name: 'Drop',
-      type: 'FTP',
-      host: 'ftp.example.com',
-      port: 21,
-      username: 'robot',
-      password: 'ftp-secret',
-      ftpTestDirectoryPath: '/out',
-    });
+    const storage = await api.ok('POST', '/api/v1/storage-services', ftpDrop('ftp-secret'));
     const before = await rows('SELECT key, value FROM settings ORDER BY key');
     // Another key given by mistake.
     await expect(
@@ -219,15 +180,7 @@ describe('servers sharing PostgreSQL through ordinary events', () => {
     ]);
     expect(SecretBox.of(key).open(stored.password)).toBe('ftp-secret');
     // The servers that hold the right key go on: one saves a secret, the other's key opens it.
-    await api.ok('PUT', `/api/v2/storage-services/${storage.id}`, {
-      name: 'Drop',
-      type: 'FTP',
-      host: 'ftp.example.com',
-      port: 21,
-      username: 'robot',
-      password: 'ftp-secret-2',
-      ftpTestDirectoryPath: '/out',
-    });
+    await api.ok('PUT', `/api/v2/storage-services/${storage.id}`, ftpDrop('ftp-secret-2'));
     const [again] = await rows<{ password: string }>('SELECT password FROM storage_services WHERE id = $1', [
       storage.id,
     ]);
@@ -239,11 +192,7 @@ describe('servers sharing PostgreSQL through ordinary events', () => {
     const subject = 'After the outage';
     const task = await mailedLetters(subject);
     const run = await api.ok('POST', `/api/v2/requests/${task}/run`);
-    const mid = await until(
-      () => request(run.id),
-      (r) => FINISHED.includes(r.status) || (r.status === 'running' && r.progressDone >= 3),
-      300_000,
-    );
+    const mid = await until(() => request(run.id), midRun(3), 300_000);
     expect(mid.status).toBe('running');
     const down = Date.now();
     await cluster.stop();
@@ -270,13 +219,7 @@ describe('servers sharing PostgreSQL through ordinary events', () => {
     const done = await settled(run.id);
     expect(done.status).toBe('completed');
     expect(servers.every((s) => s.alive())).toBe(true);
-    await until(
-      () => delivered(subject),
-      (d) => d.length >= readers.length,
-    );
-    expect(delivered(subject)).toEqual(everyReaderOnce());
-    const [{ n }] = await rows<{ n: string }>('SELECT COUNT(*) AS n FROM outbox WHERE "requestId" = $1', [run.id]);
-    expect(Number(n)).toBe(readers.length);
+    await expectEachReaderMailedOnce(subject, run.id);
   }, 900_000);
 
   it('delivers nothing from a server paused past its lease: the server that took the run over mails each reader once', async () => {
@@ -284,11 +227,7 @@ describe('servers sharing PostgreSQL through ordinary events', () => {
     const subject = 'After the pause';
     const task = await mailedLetters(subject, { hub: true });
     const run = await api.ok('POST', `/api/v2/requests/${task}/run`);
-    const mid = await until(
-      () => request(run.id),
-      (r) => FINISHED.includes(r.status) || (r.status === 'running' && r.progressDone >= 3),
-      300_000,
-    );
+    const mid = await until(() => request(run.id), midRun(3), 300_000);
     expect(mid.status).toBe('running');
     const paused = servers.find((s) => s.nodeId === mid.claimedBy)!;
     const other = servers.find((s) => s !== paused)!;
@@ -318,13 +257,7 @@ describe('servers sharing PostgreSQL through ordinary events', () => {
       (r) => r.every((m) => m.status === 'sent'),
     );
     expect((await request(run.id)).status).toBe('completed');
-    await until(
-      () => delivered(subject),
-      (d) => d.length >= readers.length,
-    );
-    expect(delivered(subject)).toEqual(everyReaderOnce());
-    const [{ n }] = await rows<{ n: string }>('SELECT COUNT(*) AS n FROM outbox WHERE "requestId" = $1', [run.id]);
-    expect(Number(n)).toBe(readers.length);
+    await expectEachReaderMailedOnce(subject, run.id);
     // The hub shows the run's letters once: the paused attempt published nothing when it resumed.
     const [{ occurrences }] = await rows<{ occurrences: string }>(
       'SELECT COUNT(*) AS occurrences FROM hub_file_occurrences WHERE "requestId" = $1',
