@@ -32,7 +32,18 @@ export async function linkPeers(
   },
   log: Logger,
 ): Promise<PeerLink> {
-  const problem = (e: Error) => log.warn('The link to the other servers had a problem', { error: e.message });
+  // Said once while the link is down (an outage would otherwise fill the log with each event's failure).
+  let down = false;
+  const problem = (e: Error) => {
+    if (down) return;
+    down = true;
+    log.warn('The link to the other servers had a problem; it reconnects by itself', { error: e.message });
+  };
+  const back = () => {
+    if (!down) return;
+    down = false;
+    log.info('The link to the other servers is back', {});
+  };
   const channel: SharedChannel = await openSharedChannel(
     db,
     node.owner,
@@ -40,19 +51,20 @@ export async function linkPeers(
       if (m.kind === 'event') here.deliver(m.event, from);
       else if (m.kind === 'wake') here.wakeHere(m.queue as SharedQueue);
       else if (m.kind === 'signIn') here.signIns.heard(m.outcome, m.account, m.address);
-      else void here.stopHere(m.requestId).catch(problem);
+      else here.stopHere(m.requestId).catch(problem);
     },
     problem,
+    back,
   );
   here.signIns.tell = (outcome, account, address) =>
-    void channel.publish({ kind: 'signIn', outcome, account, address }).catch(problem);
+    void channel.publish({ kind: 'signIn', outcome, account, address }).then(back, problem);
   const statusOf = async (id: string) => (await db.getRepository(Request).findOneBy({ id }))?.status;
   return {
     announce(event) {
-      channel.publish({ kind: 'event', event }).catch(problem);
+      channel.publish({ kind: 'event', event }).then(back, problem);
     },
     nudge(queue) {
-      channel.publish({ kind: 'wake', queue }).catch(problem);
+      channel.publish({ kind: 'wake', queue }).then(back, problem);
     },
     stopElsewhere(requestId) {
       return new Promise<boolean>((resolve) => {

@@ -2,6 +2,7 @@ import type { DataSource } from 'typeorm';
 import type { PoolClient } from 'pg';
 import type { EngineEvent } from './events.js';
 import type { SignInOutcome } from './throttle.js';
+import { retryDelay, type Backoff } from './jobs/backoff.js';
 
 /** What one server tells the others sharing its database: an event for their streams, or a stop. */
 export type SharedMessage =
@@ -19,7 +20,8 @@ export interface SharedChannel {
 const CHANNEL = 'broadsheet';
 /** PostgreSQL refuses a notification payload of 8,000 bytes or more. */
 const PAYLOAD_MAX = 7_900;
-const RETRY_MS = 1_000;
+/** Reconnecting waits 1 s, doubling to 30 s while the database stays away (a restart, an outage). */
+const RECONNECT: Backoff = { baseMs: 1_000, maxMs: 30_000 };
 
 /**
  * PostgreSQL's LISTEN/NOTIFY between the servers of one database: each listens on a connection of
@@ -32,11 +34,17 @@ export async function openSharedChannel(
   nodeId: string,
   receive: (message: SharedMessage, from: string) => void,
   onProblem: (error: Error) => void,
+  onBack: () => void = () => undefined,
 ): Promise<SharedChannel> {
   const pool = (ds.driver as unknown as { master: { connect(): Promise<PoolClient> } }).master;
   let client: PoolClient | null = null;
   let closed = false;
   let retry: NodeJS.Timeout | undefined;
+  // Failed tries since the link was last up: the first is reported, the others only wait longer.
+  let failures = 0;
+  const again = () => {
+    if (!closed) retry = setTimeout(reconnect, retryDelay(failures, RECONNECT));
+  };
 
   const listen = async () => {
     const c = await pool.connect();
@@ -53,16 +61,23 @@ export async function openSharedChannel(
       onProblem(e);
       c.release(e);
       if (client === c) client = null;
-      if (!closed) retry = setTimeout(reconnect, RETRY_MS);
+      failures = 1;
+      again();
     });
     await c.query(`LISTEN ${CHANNEL}`);
     client = c;
   };
   const reconnect = () => {
-    listen().catch((e: Error) => {
-      onProblem(e);
-      if (!closed) retry = setTimeout(reconnect, RETRY_MS);
-    });
+    listen().then(
+      () => {
+        failures = 0;
+        onBack();
+      },
+      (e: Error) => {
+        if (failures++ === 0) onProblem(e);
+        again();
+      },
+    );
   };
   await listen();
 

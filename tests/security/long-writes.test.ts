@@ -141,14 +141,16 @@ describe('an import cut short by a crash', () => {
   it('leaves no half project: the next start removes it', async () => {
     const dataDir = await mkdtemp(join(tmpdir(), 'bs-crash-import-'));
     try {
-      const first = await createEngine({ dataDir, secretKeys: memoryKeyStore(), demo: false });
+      // The same key at both starts, as the same machine has (another key is refused: issue 40).
+      const secretKeys = memoryKeyStore();
+      const first = await createEngine({ dataDir, secretKeys, demo: false });
       const [org] = await first.services.db.query("SELECT id FROM organizations WHERE name = 'Default'");
       await first.services.db.query(
         "INSERT INTO projects (id, createdDate, modifiedDate, name, organizationId, isActive, permissionsMode, importing) VALUES ('0d6c3f1e-1111-4222-8333-944455556666', datetime('now'), datetime('now'), 'Half imported', ?, 1, 0, 1)",
         [org.id],
       );
       await first.close();
-      const second = await createEngine({ dataDir, secretKeys: memoryKeyStore(), demo: false });
+      const second = await createEngine({ dataDir, secretKeys, demo: false });
       expect(await second.services.db.query("SELECT id FROM projects WHERE name = 'Half imported'")).toEqual([]);
       await second.close();
     } finally {
