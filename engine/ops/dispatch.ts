@@ -2,6 +2,7 @@ import { rm } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
 import { FileResult } from '../core/file-result.js';
 import type { z } from 'zod';
+import { mayChangeTenantWide, tenantWideRefusal } from './tenant-wide.js';
 import { badInput, forbidden, notFound, retryAfterSeconds, tooMany, unauthorized } from '../core/errors.js';
 import type { AnyOp } from './op.js';
 import { receiveUpload, type UploadedFile } from './receive-upload.js';
@@ -267,6 +268,8 @@ export class Dispatcher {
           : `Missing permission: ${op.permission}`,
       );
     }
+    if (op.tenantWide && !(await mayChangeTenantWide(this.services.db, principal)))
+      throw forbidden(tenantWideRefusal(op.tenantWide));
     return { principal, unchanged };
   }
 

@@ -48,6 +48,12 @@ export interface OpDefinition<
   summary: string;
   http: HttpSpec;
   permission: Requirement;
+  /**
+   * The operation changes an object every organization shares (a mail server, sign-in settings, an
+   * identity provider, a user directory), named here for the refusal: besides its permission, only a
+   * tenant administrator, or someone whose organizations are all there are, may call it.
+   */
+  tenantWide?: string;
   input: OpInputSchemas<P, Q, B>;
   /** A POST that only reads (complex inputs such as selections): not serialized with writes, not audited. */
   readOnly?: boolean;
@@ -98,6 +104,7 @@ export function defineOp<
   summary: string;
   http: HttpSpec;
   permission: Requirement;
+  tenantWide?: string;
   input?: OpInputSchemas<P, Q, B>;
   readOnly?: boolean;
   writes?: WritePlan;

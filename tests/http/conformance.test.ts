@@ -4,18 +4,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { startTestServer, signedInUserWith, type TestServer } from '../support/test-server.js';
-import { fixtures, SAMPLES, issue3Samples, type Fixtures, type Sample } from '../support/samples.js';
-import { taskSamples } from '../support/task-samples.js';
-import {
-  conditionSamples,
-  hubSamples,
-  mailServerSamples,
-  requestSamples,
-  storageSamples,
-  subscriptionSamples,
-  memberSamples,
-  userLifecycleSamples,
-} from '../support/distribution-samples.js';
+import { fixtures, type Fixtures, type Sample } from '../support/samples.js';
+import { allSamples, pathOf } from '../support/all-samples.js';
 import { OPERATIONS } from '../../engine/catalogue.js';
 import type { AnyOp } from '../../engine/ops/op.js';
 import { TEXT_OPERATORS } from '../../engine/core/list-query.js';
@@ -37,19 +27,7 @@ type JsonSchema = {
 let s: TestServer;
 let f: Fixtures;
 /** Issue 2's administration operations and issue 3's interface operations, each with a valid call. */
-const ALL_SAMPLES: Record<string, (f: Fixtures) => Promise<Sample>> = {
-  ...SAMPLES,
-  ...issue3Samples(() => s),
-  ...taskSamples(() => s),
-  ...conditionSamples(() => s),
-  ...requestSamples(() => s),
-  ...mailServerSamples(() => s),
-  ...storageSamples(() => s),
-  ...hubSamples(() => s),
-  ...subscriptionSamples(() => s),
-  ...memberSamples(() => s),
-  ...userLifecycleSamples(() => s),
-};
+const ALL_SAMPLES = allSamples(() => s);
 let limitedToken: string;
 /** The served document's success schema of each operation that declares what `data` holds, compiled with ajv (JSON Schema 2020-12). */
 const declared = new Map<string, ValidateFunction>();
@@ -89,10 +67,6 @@ afterAll(async () => {
   );
   await s.stop();
 });
-
-function pathOf(op: AnyOp, params: Record<string, string> = {}) {
-  return op.http.path.replace(/\{(\w+)\}/g, (_, k: string) => encodeURIComponent(params[k] ?? ''));
-}
 
 async function run(op: AnyOp, sample: Sample, token?: string | null) {
   return s.call(op.http.method, pathOf(op, sample.params), { body: sample.body, query: sample.query, token });

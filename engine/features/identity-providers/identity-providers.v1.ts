@@ -39,6 +39,7 @@ export const identityProvidersV1 = [
     summary: 'Delete identity providers',
     http: { method: 'DELETE', path: '/api/v1/identity-providers' },
     permission: 'editSettings',
+    tenantWide: 'An identity provider',
     input: { body: v.uuidList() },
     result: DeletedResult,
     handler: async (ctx, { body }) => {
@@ -62,6 +63,7 @@ export const identityProvidersV1 = [
     summary: 'Add identity provider',
     http: { method: 'POST', path: '/api/v1/identity-providers' },
     permission: 'editSettings',
+    tenantWide: 'An identity provider',
     input: { body: IdentityProviderV1 },
     result: IdentityProviderResult,
     handler: (ctx, { body }) => saveIdentityProvider(ctx, null, body),
@@ -71,6 +73,7 @@ export const identityProvidersV1 = [
     summary: 'Update identity provider',
     http: { method: 'PUT', path: '/api/v1/identity-providers/{id}' },
     permission: 'editSettings',
+    tenantWide: 'An identity provider',
     input: { params: idParam, body: IdentityProviderV1 },
     result: IdentityProviderResult,
     handler: (ctx, { params, body }) => saveIdentityProvider(ctx, params.id, body),

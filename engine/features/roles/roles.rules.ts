@@ -4,7 +4,10 @@ import type { ListSpec } from '../../core/list-query.js';
 import { findOr404 } from '../../core/rows.js';
 import { iso, newBase } from '../../core/entity-base.js';
 import { noPermissions, ROLE_PERMISSIONS, type PermissionFlags, type RolePermission } from '../../core/permissions.js';
-import type { OpContext } from '../../ops/context.js';
+import { mayChangeTenantWide, tenantWideRefusal } from '../../ops/tenant-wide.js';
+import { EngineError } from '../../core/errors.js';
+import { UserRole } from '../users/users.entity.js';
+import { me, type OpContext } from '../../ops/context.js';
 import { Role, type RoleRow } from './roles.entity.js';
 import { refuseChangingStrongerRole, refuseGrantBeyondOwn } from '../users/privilege.rules.js';
 import { lazySchema } from '../../core/lazy-schema.js';
@@ -78,13 +81,47 @@ export function roleDto(r: RoleRow) {
   };
 }
 
+/**
+ * Roles are the tenant's, not an organization's: a change to one reaches everyone holding it. So a
+ * role held by people outside the caller's organizations (or a built-in one, which anyone may hold)
+ * is changed only by a tenant administrator, or by someone whose organizations are all there are.
+ */
+async function refuseRoleHeldElsewhere(ctx: OpContext, role: RoleRow): Promise<void> {
+  const p = me(ctx);
+  if (await mayChangeTenantWide(ctx.db, p)) return;
+  const mine = p.organizationIds ?? [];
+  const outside =
+    role.type !== 'custom'
+      ? 1
+      : await ctx.db
+          .getRepository(UserRole)
+          .createQueryBuilder('ur')
+          .where('ur."targetId" = :role', { role: role.id })
+          .andWhere(
+            `EXISTS (SELECT 1 FROM user_organizations uo WHERE uo."userId" = ur."userId"${mine.length ? ' AND uo."targetId" NOT IN (:...mine)' : ''})`,
+            { mine },
+          )
+          .getCount();
+  if (outside)
+    throw new EngineError(
+      403,
+      role.type !== 'custom'
+        ? tenantWideRefusal(`The built-in role “${role.name}”`)
+        : `The role “${role.name}” is held by people of other organizations: only a tenant administrator may change it`,
+      [{ field: 'params.id', message: 'is held outside your organizations' }],
+    );
+}
+
 export async function saveRole(ctx: OpContext, id: string | null, f: z.output<typeof RoleV1>) {
   const now = ctx.now();
   const current = id ? await findOr404(ctx, Role, id, 'Role') : null;
   const permissions = Object.fromEntries(
     ROLE_PERMISSIONS.map((p) => [p, f.permissions[p] === true]),
   ) as PermissionFlags;
-  if (current) refuseChangingStrongerRole(ctx, current);
+  if (current) {
+    refuseChangingStrongerRole(ctx, current);
+    await refuseRoleHeldElsewhere(ctx, current);
+  }
   refuseGrantBeyondOwn(ctx, {
     permissions,
     allProjects: f.allProjects ?? false,

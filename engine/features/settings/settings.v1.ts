@@ -13,6 +13,7 @@ export const settingsV1 = [
     summary: 'Update authentication methods',
     http: { method: 'PUT', path: '/api/v1/settings/authentication-methods' },
     permission: 'editSettings',
+    tenantWide: 'The sign-in settings',
     input: { body: AuthenticationMethods },
     result: SettingsResult,
     handler: (ctx, { body }) =>

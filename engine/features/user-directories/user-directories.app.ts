@@ -67,6 +67,7 @@ export const userDirectoriesApp = [
     http: { method: 'POST', path: '/api/app/user-directories/{id}/sync' },
     // The directory is read before anything is written; the sync queues its own writes.
     permission: 'editUserDirectory',
+    tenantWide: 'A user directory',
     writes: 'chunked',
     input: { params: idParam },
     result: UserDirectoriesSyncResult,
