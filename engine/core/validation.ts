@@ -1,4 +1,13 @@
 import { z } from 'zod';
+import addressparser from 'nodemailer/lib/addressparser/index.js';
+
+/** Whether a From header's text names exactly one mailbox (no list, no group) with a valid address. */
+function isOneMailbox(text: string): boolean {
+  const parsed = addressparser(text);
+  if (parsed.length !== 1) return false;
+  const [one] = parsed;
+  return !('group' in one && one.group) && 'address' in one && EMAIL_PATTERN.test(one.address);
+}
 
 const GUID = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/;
 export const isGuid = (s: string) => GUID.test(s);
@@ -97,6 +106,21 @@ const fields = {
       .string()
       .max(max, tooLong(max))
       .refine(oneLine, { message: 'must be on one line (no line breaks)' })
+      .nullable()
+      .optional(),
+  /**
+   * One sender for a From header: `reports@example.com` or `"Reports" <reports@example.com>`. A list
+   * (`"x" <a@b.c>, evil@example.com`) or a group would put other senders in the mail's name.
+   */
+  mailbox: (max: number = 320) =>
+    v.header(max).refine(isOneMailbox, { message: 'must be one sender: an address, or a name and <address>' }),
+  nmailbox: (max: number = 320) =>
+    z
+      .string()
+      .max(max, tooLong(max))
+      .refine((s) => s.trim() === '' || (oneLine(s) && isOneMailbox(s)), {
+        message: 'must be one sender: an address, or a name and <address>',
+      })
       .nullable()
       .optional(),
   /** string non-empty, an http or https web address. */

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { spawn } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import { existsSync, readdirSync } from 'node:fs';
-import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import sqlite3 from 'sqlite3';
@@ -210,6 +210,24 @@ describe(
       });
       expect(inside.status).toBe(400);
       expect(inside.body.errorDetails?.[0]).toMatchObject({ field: 'body.folder' });
+      // A link into the data folder is the data folder; the root of the file system is no backup folder.
+      const link = join(backups, 'looks-outside');
+      await symlink(join(s.dataDir, 'files'), link);
+      for (const folder of [link, '/']) {
+        const refused = await s.call('PUT', '/api/app/backups/settings', {
+          body: { folder, frequency: 'Daily', atHour: 2, keep: 7, includeSecretKey: false },
+        });
+        expect(refused.status, folder).toBe(400);
+        expect(refused.body.errorDetails?.[0].field).toBe('body.folder');
+      }
+      await rm(link);
+      // A name given without the extension still never replaces an existing backup.
+      await writeFile(join(backups, 'x.bsbackup'), 'an earlier backup');
+      const over = await s.call('POST', '/api/app/backups', { body: { file: join(backups, 'x') } });
+      expect(over.status).toBe(400);
+      expect(over.body.error).toMatch(/exists already/);
+      expect(await readFile(join(backups, 'x.bsbackup'), 'utf8')).toBe('an earlier backup');
+      await rm(join(backups, 'x.bsbackup'));
       const relative = await s.call('POST', '/api/app/backups', { body: { file: 'backups/mine.bsbackup' } });
       expect(relative.body.errorDetails?.[0].field).toBe('body.file');
       const scheduleWithout = await s.call('PUT', '/api/app/backups/settings', {

@@ -86,6 +86,31 @@ describe(covers('mail servers', 'v1.mailServers.create', 'v1.mailServers.update'
     ]);
     expect((await s.ok('GET', '/api/v1/mail-servers')).length).toBe(before);
   });
+
+  it("refuses a task's From naming more than one sender, on both interfaces, and keeps the one before", async () => {
+    const task = await s.ok('POST', '/api/v2/tasks', { name: 'One sender', projectID: projectId });
+    await s.ok('PUT', `/api/v2/tasks/${task.id}/email`, {
+      from: '"Reports" <reports@example.com>',
+      subject: 'Units',
+      isActive: true,
+    });
+    for (const from of ['"x" <a@b.example>, evil@example.com', 'team: a@b.example, c@d.example;', 'not an address']) {
+      const b = await s.call('PUT', `/api/v2/tasks/${task.id}/email`, {
+        body: { from, subject: 'Units', isActive: true },
+      });
+      expect(b.status, from).toBe(400);
+      expect(b.body.errorDetails).toEqual([
+        { field: 'body.from', message: 'must be one sender: an address, or a name and <address>' },
+      ]);
+      const a = await s.call('PUT', `/api/v1/tasks/${task.id}/email`, {
+        body: { taskId: task.id, from, subject: 'Units', message: '', isActive: true },
+      });
+      expect(a.status, from).toBe(400);
+      expect(a.body.errorDetails?.[0].field).toBe('body.from');
+    }
+    const [row] = await s.engine.services.db.query('SELECT email FROM tasks WHERE id = ?', [task.id]);
+    expect(JSON.parse(row.email).from).toBe('"Reports" <reports@example.com>');
+  });
 });
 
 describe(covers('task e-mail', 'v2.tasks.updateEmail', 'v2.requests.run'), () => {

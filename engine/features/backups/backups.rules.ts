@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
-import { readdir, rm, stat } from 'node:fs/promises';
-import { isAbsolute, join, relative, resolve } from 'node:path';
+import { readdir, realpath, rm, stat } from 'node:fs/promises';
+import { isAbsolute, join, parse, relative, resolve } from 'node:path';
 import { z } from 'zod';
 import { machineTimeZone, nextFireTimes, type ScheduleSpec } from '../tasks/fire-times.js';
 import type { EngineServices, OpContext } from '../../ops/context.js';
@@ -77,7 +77,11 @@ async function saveSettings(s: Pick<EngineServices, 'db' | 'now' | 'write'>, val
 async function checkFolder(s: Pick<EngineServices, 'dataDir'>, folder: string, field: string) {
   const info = await stat(folder).catch(() => null);
   if (!info?.isDirectory()) throw fieldError(field, 'must be an existing folder');
-  const inside = relative(resolve(s.dataDir), resolve(folder));
+  // Where the folder really is: a link into the data folder is the data folder.
+  const real = await realpath(folder);
+  if (real === parse(real).root)
+    throw fieldError(field, 'must not be the root of the file system: choose a folder kept for backups');
+  const inside = relative(await realpath(s.dataDir), real);
   if (inside === '' || (!inside.startsWith('..') && !isAbsolute(inside)))
     throw fieldError(field, "must be outside Broadsheet's data folder: a backup kept beside its data is lost with it");
 }
@@ -174,8 +178,9 @@ export async function createBackup(
   let file: string;
   if (f.file) {
     await checkFolder(s, resolve(f.file, '..'), field);
-    if (existsSync(f.file)) throw fieldError(field, 'names a file that exists already: choose a new name');
+    // The name as it will be written (the extension added): an existing backup is never replaced.
     file = f.file.endsWith(BACKUP_EXTENSION) ? f.file : f.file + BACKUP_EXTENSION;
+    if (existsSync(file)) throw fieldError(field, 'names a file that exists already: choose a new name');
   } else {
     if (!settings.folder) throw fieldError(field, 'must be given when no backup folder is set');
     await checkFolder(s, settings.folder, 'folder');

@@ -158,7 +158,7 @@ export const RecipientsB = z
 
 export const EmailA = z.object({
   taskId: v.uuid(),
-  from: v.nheader(320),
+  from: v.nmailbox(320),
   bcBcc: v.obool(),
   bc: v.nheader(4000),
   bcc: v.nheader(4000),
@@ -171,7 +171,7 @@ export const EmailA = z.object({
   sendWithoutFiles: v.obool(),
 });
 export const EmailB = z.object({
-  from: v.header(320),
+  from: v.mailbox(320),
   ccBcc: v.obool(),
   cc: v.nheader(4000),
   bcc: v.nheader(4000),
