@@ -46,6 +46,12 @@ describe(
         emails: ['ivy@example.com', 'IGOR@example.com'],
         organizations: [{ organizationID: orgId, roleName: 'Hub users' }],
       };
+      // The caller's rights come first: one who may create users but not assign roles is refused for
+      // that, mail server or not (before, the missing server answered first and hid the refusal).
+      const creator = await signedInUserWith(s, { viewUser: true, createUser: true }, 'inviter');
+      const refused = await s.call('POST', '/api/v2/users/invite', { body, token: creator.token });
+      expect(refused.status).toBe(403);
+      expect(refused.body.error).toMatch(/Only a tenant administrator may assign roles/);
       // Without a mail server nothing is created: an invitation that cannot travel is no invitation.
       const early = await s.call('POST', '/api/v2/users/invite', { body });
       expect(early.status).toBe(409);

@@ -264,8 +264,6 @@ const sha256 = (s: string) => createHash('sha256').update(s).digest('hex');
  * once and expires in seven days. Addresses already in use are left out and named in the answer.
  */
 export async function inviteUsers(ctx: OpContext, f: z.output<typeof InviteB>) {
-  const server = await defaultMailServer(ctx);
-  if (!server) throw conflict('Set up a mail server before inviting people: invitations travel by mail');
   const admin = !!f.tenantAdminRole?.trim();
   if (admin && !isTenantAdministrator(me(ctx)))
     throw new EngineError(403, 'Only a tenant administrator invites tenant administrators', [
@@ -282,6 +280,16 @@ export async function inviteUsers(ctx: OpContext, f: z.output<typeof InviteB>) {
       roleIds.push(role.id);
     }
   }
+  // The caller's rights over what the invitation gives are weighed first: a refusal is never hidden
+  // behind a missing mail server.
+  await refuseUserChangeBeyondRights(ctx, null, [], {
+    roleIds: roleIds.length ? roleIds : null,
+    isActive: true,
+    organizationIds: orgs.map((o) => o.organizationID),
+    currentOrganizationIds: [],
+  });
+  const server = await defaultMailServer(ctx);
+  if (!server) throw conflict('Set up a mail server before inviting people: invitations travel by mail');
   const emails = [...new Set(f.emails)];
   const taken = new Set((await ctx.db.getRepository(User).findBy({ email: In(emails) })).map((u) => u.email));
   const invited: { email: string; userId: string }[] = [];
