@@ -151,7 +151,11 @@ describe(
         JSON.stringify({ ...manifest, schemaVersion: MIGRATIONS.length + 1 }),
       );
       const newer = join(backups, 'newer.bsbackup');
-      await tar.create({ gzip: true, file: newer, cwd: unpacked }, readdirSync(unpacked));
+      // The manifest first, as Broadsheet writes it (the restore reads it before any other entry).
+      await tar.create({ gzip: true, file: newer, cwd: unpacked }, [
+        'manifest.json',
+        ...readdirSync(unpacked).filter((n) => n !== 'manifest.json'),
+      ]);
       const refused = await s.call('POST', '/api/app/backups/restore', { body: { file: newer } });
       expect(refused.status).toBe(400);
       expect(refused.body.error).toContain(`schema version ${MIGRATIONS.length + 1}`);

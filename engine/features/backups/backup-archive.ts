@@ -1,5 +1,5 @@
 import { createHash, randomUUID } from 'node:crypto';
-import { createReadStream, existsSync } from 'node:fs';
+import { createReadStream, createWriteStream, existsSync, mkdirSync, statfsSync } from 'node:fs';
 import { copyFile, link, mkdir, open, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { basename, dirname, join, relative, sep } from 'node:path';
 import sqlite3 from 'sqlite3';
@@ -188,6 +188,174 @@ const RESTORE_STAGING = 'restore-staging';
 const RESTORE_PENDING = 'restore-pending.json';
 const RESTORE_APPLIED = 'restore-applied.json';
 
+/** The most a manifest may take: it names files, it holds none. */
+const MANIFEST_MAX = 16 * 1024 * 1024;
+const SHA256 = /^[0-9a-f]{64}$/;
+
+/** A manifest's fields checked one by one: what a crafted one lacks is said, never a 500. */
+function checkedManifest(text: string, knownSchema: number): BackupManifest {
+  let m: Partial<BackupManifest> | null;
+  try {
+    m = JSON.parse(text) as Partial<BackupManifest> | null;
+  } catch (e) {
+    throw new BackupProblem(`This file is not a Broadsheet backup: its manifest is not JSON (${(e as Error).message})`);
+  }
+  if (!m || typeof m !== 'object' || m.format !== BACKUP_FORMAT)
+    throw new BackupProblem('This file is not a Broadsheet backup (it has no Broadsheet manifest)');
+  if (typeof m.schemaVersion !== 'number' || !Number.isInteger(m.schemaVersion))
+    throw new BackupProblem('The backup is damaged: its manifest has no schema version');
+  if (m.schemaVersion > knownSchema)
+    throw new BackupProblem(
+      `This backup was made by a newer release (schema version ${m.schemaVersion}); this release knows schema version ${knownSchema} at most`,
+    );
+  if (!m.files || typeof m.files !== 'object' || Array.isArray(m.files))
+    throw new BackupProblem('The backup is damaged: its manifest lists no files');
+  for (const [name, f] of Object.entries(m.files)) {
+    const parts = name.split('/');
+    if (!name || name.startsWith('/') || parts.some((x) => !x || x === '.' || x === '..' || x.includes('\\')))
+      throw new BackupProblem(
+        `The backup is damaged: its manifest names ${JSON.stringify(name)}, which is no file of a backup`,
+      );
+    if (!f || typeof f !== 'object' || !Number.isSafeInteger(f.size) || f.size < 0 || !SHA256.test(String(f.sha256)))
+      throw new BackupProblem(`The backup is damaged: its manifest gives ${name} no size or checksum`);
+  }
+  // What a backup always holds: the database (an archive without it would empty the data folder).
+  if (!m.files[DB_FILE])
+    throw new BackupProblem(`The backup holds no database (${DB_FILE}): restoring it would leave the data without one`);
+  if (typeof m.createdAt !== 'string') throw new BackupProblem('The backup is damaged: its manifest has no date');
+  return { counts: {}, includesSecretKey: false, release: null, ...m } as BackupManifest;
+}
+
+/**
+ * Unpacks a backup into `staging` while checking it, so a crafted archive is refused as soon as it
+ * shows itself and never fills the disk: the manifest comes first and must be whole; it must fit the
+ * free space; then each entry must be a plain file or folder the manifest names, of the size it
+ * declares (known from its header, before a byte of it is written), written once, and its SHA-256
+ * must match. Links, devices, unnamed or oversized entries stop the unpacking at once. Answers the
+ * manifest; the folder then holds exactly the files it names.
+ */
+async function unpackChecked(file: string, staging: string, dataDir: string, knownSchema: number) {
+  const { Parser } = await import('tar');
+  const source = createReadStream(file);
+  const parser = new Parser({ strict: true });
+  return new Promise<BackupManifest>((resolve, reject) => {
+    let manifest: BackupManifest | null = null;
+    let manifestText: Promise<void> | null = null;
+    let failed = false;
+    const written: Promise<void>[] = [];
+    const seen = new Set<string>();
+    const fail = (e: unknown) => {
+      if (failed) return;
+      failed = true;
+      // Stopped at once: the file is no longer read; the decompressor is shut (tar's abort) once the
+      // call that found the fault has returned (shutting it from inside its own callback breaks zlib).
+      source.unpipe(parser);
+      source.pause();
+      setImmediate(() => {
+        source.destroy();
+        parser.abort(e instanceof Error ? e : new Error(String(e)));
+      });
+      reject(
+        e instanceof BackupProblem
+          ? e
+          : new BackupProblem(`This file is not a Broadsheet backup, or it is damaged: ${(e as Error).message}`),
+      );
+    };
+    parser.on('entry', (entry: import('tar').ReadEntry) => {
+      if (failed) return entry.resume();
+      try {
+        const name = entry.path.replace(/^\.\//, '').replace(/\/$/, '');
+        if (entry.type === 'Directory') return entry.resume();
+        if (entry.type !== 'File' && entry.type !== 'OldFile' && entry.type !== 'ContiguousFile')
+          throw new BackupProblem(
+            `The backup holds a ${entry.type} (${name}): a backup holds only files and folders, so it was not made by Broadsheet`,
+          );
+        if (!manifest) {
+          if (name !== 'manifest.json' || manifestText)
+            throw new BackupProblem('This file is not a Broadsheet backup: it does not begin with its manifest');
+          if ((entry.size ?? 0) > MANIFEST_MAX)
+            throw new BackupProblem('The backup is damaged: its manifest is too large');
+          const chunks: Buffer[] = [];
+          entry.on('data', (c: Buffer) => chunks.push(c));
+          manifestText = new Promise<void>((done) =>
+            entry.on('end', () => {
+              try {
+                manifest = checkedManifest(Buffer.concat(chunks).toString('utf8'), knownSchema);
+                const declared = Object.values(manifest.files).reduce((n, f) => n + f.size, 0);
+                const free = statfsSync(dataDir);
+                if (declared > Number(free.bavail) * Number(free.bsize))
+                  throw new BackupProblem(
+                    `The backup needs ${declared} bytes to be checked, more than the data folder's disk has free`,
+                  );
+              } catch (e) {
+                fail(e);
+              }
+              done();
+            }),
+          );
+          return;
+        }
+        const expected = manifest.files[name];
+        if (!expected || name === 'manifest.json')
+          throw new BackupProblem(
+            `The backup holds files its manifest does not name (${name}): it was changed after it was made`,
+          );
+        if (seen.has(name)) throw new BackupProblem(`The backup holds ${name} twice: it was changed after it was made`);
+        if (entry.size !== expected.size)
+          throw new BackupProblem(
+            `The backup is damaged: ${name} is ${entry.size} bytes where its manifest says ${expected.size}`,
+          );
+        seen.add(name);
+        const target = join(staging, ...name.split('/'));
+        mkdirSync(dirname(target), { recursive: true, mode: 0o700 });
+        const out = createWriteStream(target, { flags: 'wx', mode: 0o600 });
+        const hash = createHash('sha256');
+        written.push(
+          new Promise<void>((done, failWrite) => {
+            out.on('error', failWrite);
+            out.on('finish', () =>
+              hash.digest('hex') === expected.sha256
+                ? done()
+                : failWrite(
+                    new BackupProblem(`The backup is damaged: ${name} differs from what was backed up (its checksum)`),
+                  ),
+            );
+          }),
+        );
+        // One reader of the entry (a second listener would miss what the first was handed), the disk's pace kept.
+        entry.on('data', (c: Buffer) => {
+          hash.update(c);
+          if (!out.write(c)) {
+            entry.pause();
+            out.once('drain', () => entry.resume());
+          }
+        });
+        entry.on('end', () => out.end());
+      } catch (e) {
+        entry.resume();
+        fail(e);
+      }
+    });
+    parser.on('error', fail);
+    parser.on('warn', (_code: string, message: string | Error) => fail(new Error(String(message))));
+    source.on('error', fail);
+    parser.on('end', () => {
+      void Promise.all([manifestText, ...written]).then(() => {
+        if (failed) return;
+        if (!manifest)
+          return fail(new BackupProblem('This file is not a Broadsheet backup (it has no Broadsheet manifest)'));
+        const missing = Object.keys(manifest.files).find((n) => !seen.has(n));
+        if (missing)
+          return fail(
+            new BackupProblem(`The backup is damaged: ${missing} is missing or differs from what was backed up`),
+          );
+        resolve(manifest);
+      }, fail);
+    });
+    source.pipe(parser);
+  });
+}
+
 /**
  * Unpacks a backup into the data folder's restore staging and checks it whole before anything is
  * replaced: the manifest's format and schema version, every file's size and SHA-256 (and nothing
@@ -205,48 +373,11 @@ export async function stageRestore(
   await rm(join(dataDir, RESTORE_PENDING), { force: true });
   await mkdir(staging, { mode: 0o700 });
   try {
-    const tar = await import('tar');
-    // Only plain files and folders, never outside the staging folder (tar refuses `..` and absolute paths).
-    await tar
-      .extract({
-        file,
-        cwd: staging,
-        strict: true,
-        preservePaths: false,
-        filter: (_p, entry) => ('type' in entry ? entry.type === 'File' || entry.type === 'Directory' : true),
-      })
-      .catch((e: Error) => {
-        throw new BackupProblem(`This file is not a Broadsheet backup, or it is damaged: ${e.message}`);
-      });
-    const manifest = JSON.parse(
-      await readFile(join(staging, 'manifest.json'), 'utf8').catch(() => '{}'),
-    ) as BackupManifest;
-    if (manifest.format !== BACKUP_FORMAT)
-      throw new BackupProblem('This file is not a Broadsheet backup (it has no Broadsheet manifest)');
-    if (manifest.schemaVersion > knownSchema) {
-      throw new BackupProblem(
-        `This backup was made by a newer release (schema version ${manifest.schemaVersion}); this release knows schema version ${knownSchema} at most`,
-      );
-    }
-    const found = new Set<string>();
-    for await (const path of walk(staging)) found.add(relative(staging, path).split(sep).join('/'));
-    found.delete('manifest.json');
-    for (const [name, expected] of Object.entries(manifest.files)) {
-      const path = join(staging, ...name.split('/'));
-      if (
-        !found.delete(name) ||
-        (await stat(path)).size !== expected.size ||
-        (await sha256(path)) !== expected.sha256
-      ) {
-        throw new BackupProblem(`The backup is damaged: ${name} is missing or differs from what was backed up`);
-      }
-    }
-    if (found.size)
-      throw new BackupProblem(
-        `The backup holds files its manifest does not name (${[...found][0]}): it was changed after it was made`,
-      );
+    const manifest = await unpackChecked(file, staging, dataDir, knownSchema);
     for (const name of Object.keys(manifest.files).filter((n) => n.endsWith('.db'))) {
-      const verdict = await integrityOf(join(staging, ...name.split('/')));
+      const verdict = await integrityOf(join(staging, ...name.split('/'))).catch(
+        (e: Error) => `it is not a SQLite database (${e.message})`,
+      );
       if (verdict !== 'ok') throw new BackupProblem(`The backup's ${name} fails SQLite's integrity check: ${verdict}`);
     }
     if (!restoreSecretKey) await rm(join(staging, KEY_FILE), { force: true });
