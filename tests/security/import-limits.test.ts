@@ -60,6 +60,14 @@ describe(covers('import budgets', 'app.analytics.get', 'app.analytics.evaluate')
     expect(r.status).toBe(400);
     expect(r.body.error).toMatch(/more than 2,500 cells/);
   });
+
+  it('refuses a file of 10,000 columns, naming the count and the limit (before, SQLite answered a 500)', async () => {
+    const app = await newApp('budget-columns');
+    const r = await importFile(app, 'very-wide.csv', csv(1, 10_000));
+    expect(r.status).toBe(400);
+    expect(r.body.error).toMatch(/has 10,000 columns; one import may hold 1,000 at most/);
+    expect(r.body.errorDetails![0].field).toBe('body.content');
+  });
 });
 
 describe(covers('import memory', 'app.setup.status', 'app.analytics.get'), () => {

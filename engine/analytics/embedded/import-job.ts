@@ -40,6 +40,9 @@ const stageValue = (v: RawValue) => (v instanceof Date ? v.toISOString() : typeo
  * go through `convert`, a few thousand at a time. A JavaScript copy of every row measured about
  * twice the rest of a 2,000,000-row import.
  */
+/** The widest file an import takes (SQLite's own limit is 2,000 columns a table; indexes and the copy need room). */
+export const MAX_COLUMNS = 1_000;
+
 async function copyCsvInSql(db: SqliteFile, cols: string[], types: FieldType[]) {
   const typed = cols.map((c, i) =>
     types[i] === 'integer'
@@ -84,6 +87,12 @@ export async function runImportJob(job: ImportJob, progress: (p: JobProgress) =>
     await db.exec('BEGIN');
     try {
       for await (const batch of readRows(job.format, job.source, (h) => {
+        // SQLite holds 2,000 columns a table at most: a wider file is refused by name before any row is read.
+        if (h.length > MAX_COLUMNS)
+          throw importFailure(
+            'File',
+            `has ${h.length.toLocaleString('en')} columns; one import may hold ${MAX_COLUMNS.toLocaleString('en')} at most`,
+          );
         headers = h;
         headers.forEach(() => guesses.push(new TypeGuess()));
       })) {
