@@ -1,6 +1,7 @@
 // Templates are hostile input and designers make mistakes: every tag is checked against the app
 // with where it is, before anything is saved; macros, links, OLE objects, entities, bombs and
 // scripts are refused with a message; uploads version the file; downloads give it back as it was.
+import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { deflateRawSync } from 'node:zlib';
 import { startTestServer, type TestServer } from '../support/test-server.js';
@@ -148,6 +149,33 @@ describe(covers('hostile templates', 'app.reports.createFromTemplate'), () => {
     for (let i = 0; i < 2001; i++) zip.file(`word/extra/part${i}.xml`, '<x/>');
     await refused('Many.docx', await zip.generateAsync({ type: 'nodebuffer' }), /has \d+ parts; at most 2000/);
     expect(deflateRawSync(Buffer.alloc(1024)).length).toBeLessThan(64);
+  });
+
+  it('refuses a part cut in half or of binary garbage, naming the part (before, a 500)', async () => {
+    const cut = await withPart(await wordTemplate(), 'word/document.xml', (x) => x.slice(0, Math.floor(x.length / 2)));
+    await refused('Cut.docx', cut, /word\/document\.xml/);
+    const garbage = await withPart(await wordTemplate(), 'word/document.xml', Buffer.from(randomBytes(4096)));
+    await refused('Garbage.docx', garbage, /word\/document\.xml/);
+  });
+
+  it('refuses fields and markup that load from elsewhere: INCLUDEPICTURE, a DOCTYPE with entities, a UNC path', async () => {
+    const field = await withPart(await wordTemplate(), 'word/document.xml', (x) =>
+      x.replace(
+        '</w:body>',
+        '<w:p><w:r><w:fldChar w:fldCharType="begin"/></w:r><w:r><w:instrText xml:space="preserve"> INCLUDEPICTURE "http://tracker.example/p.png" \\d </w:instrText></w:r><w:r><w:fldChar w:fldCharType="end"/></w:r></w:p></w:body>',
+      ),
+    );
+    await refused('Field.docx', field, /INCLUDEPICTURE/);
+    const doctype = await create(
+      'Doctype',
+      'Doctype.html',
+      Buffer.from('<!DOCTYPE html [<!ENTITY x SYSTEM "file:///etc/passwd">]>\n<html><body><p>&x;</p></body></html>'),
+    );
+    expect(doctype.status).toBe(400);
+    expect(JSON.stringify(doctype.body.errorDetails)).toMatch(/entit/i);
+    const unc = await create('Unc', 'Unc.html', htmlTemplate('\n<img src="\\\\host\\share\\x.png">'));
+    expect(unc.status).toBe(400);
+    expect(JSON.stringify(unc.body.errorDetails)).toMatch(/loads from elsewhere/);
   });
 
   it('refuses HTML that could run or load from elsewhere, each at its line', async () => {

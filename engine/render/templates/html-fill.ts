@@ -43,6 +43,9 @@ const URL_ATTRIBUTES = new Set([
 export function htmlHazards(source: string): { where: string; message: string }[] {
   const found: { where: string; message: string }[] = [];
   const lineAt = (index: number) => source.slice(0, index).split('\n').length;
+  // A DOCTYPE with an internal subset declares entities (which may read files): none is taken.
+  for (const m of source.matchAll(/<!DOCTYPE[^>[]*\[|<!ENTITY/gi))
+    found.push({ where: `line ${lineAt(m.index)}`, message: 'a DOCTYPE declaring entities is not allowed' });
   const parser: Parser = new Parser(
     {
       onopentag(name, attributes) {
@@ -60,7 +63,7 @@ export function htmlHazards(source: string): { where: string; message: string }[
           if (
             attr.toLowerCase() !== 'href' &&
             URL_ATTRIBUTES.has(attr.toLowerCase()) &&
-            /^\s*(https?:|\/\/|file:|ftp:)/i.test(value)
+            /^\s*(https?:|\/\/|\\\\|file:|ftp:|smb:)/i.test(value)
           )
             found.push({
               where,

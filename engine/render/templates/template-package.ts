@@ -143,6 +143,13 @@ function refuseHostileParts(parts: Map<string, Buffer>) {
     if (!/\.(xml|rels|vml)$/.test(lower)) continue;
     const text = data.toString('utf8');
     if (/<!DOCTYPE|<!ENTITY/i.test(text)) found.add(`an XML declaration of entities (in ${path})`);
+    // Word fields that fetch or run something when the document is opened or updated.
+    const instructions = [
+      ...[...text.matchAll(/<w:instrText\b[^>]*>([^<]*)<\/w:instrText>/g)].map((m) => m[1]),
+      ...[...text.matchAll(/\bw:instr="([^"]*)"/g)].map((m) => m[1]),
+    ].join('');
+    const field = /\b(INCLUDEPICTURE|INCLUDETEXT|LINK|DDEAUTO|DDE|IMPORT)\b/.exec(instructions)?.[1];
+    if (field) found.add(`a ${field} field, which loads from elsewhere (in ${path})`);
     if (lower === '[content_types].xml' && MACRO_TYPES.test(text)) found.add('macros (a macro-enabled content type)');
     if (lower.endsWith('.rels')) {
       for (const m of text.matchAll(/<Relationship\b[^>]*>/g)) {

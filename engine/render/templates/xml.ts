@@ -1,17 +1,36 @@
 import { DOMParser, XMLSerializer, type Document, type Element, type Node } from '@xmldom/xmldom';
+import { badInput } from '../../core/errors.js';
 
 // Small DOM helpers over xmldom for the Office parts: elements found by local name, so a part
 // written with prefixes (x:c) reads the same as one without (c).
 
 export type { Document, Element, Node };
 
+/** A part that is not well-formed XML (cut short, garbage): the file's fault, said with the part's name. */
+const unreadable = (where: string, why: string) => {
+  const message = `The part ${where} is not readable XML (${why.split('\n')[0].slice(0, 160)}): the file is damaged; save it again from its application`;
+  return badInput(message, [{ field: 'templateFile', message }]);
+};
+
 export function parseXml(text: string, where: string): Document {
   if (/<!DOCTYPE|<!ENTITY/i.test(text)) throw new Error(`${where} declares entities`);
-  return new DOMParser({
-    onError: (level, msg) => {
-      if (level === 'fatalError') throw new Error(`${where}: ${msg}`);
-    },
-  }).parseFromString(text, 'text/xml');
+  // Binary bytes are no XML text: xmldom would read them as a document of odd text.
+  if (/[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFD]/.test(text)) throw unreadable(where, 'it holds binary bytes');
+  let fatal: string | null = null;
+  let doc: Document;
+  try {
+    doc = new DOMParser({
+      onError: (level, msg) => {
+        if (level === 'fatalError' || level === 'error') fatal ??= String(msg);
+      },
+    }).parseFromString(text, 'text/xml');
+  } catch (e) {
+    // xmldom throws what it cannot read past (no root element, a document cut short).
+    throw unreadable(where, (e as Error).message);
+  }
+  if (fatal) throw unreadable(where, fatal);
+  if (!doc.documentElement) throw unreadable(where, 'it has no root element');
+  return doc;
 }
 
 export const serializeXml = (doc: Document | Node) => new XMLSerializer().serializeToString(doc as Node);
