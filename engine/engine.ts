@@ -151,7 +151,8 @@ export interface Engine {
    * before it reads a body): the principal to pass on as `options.principal`, or the answer.
    */
   authenticate(id: string, options: CallOptions): Promise<Authenticated | { refused: InvokeResult }>;
-  issueOwnerKey(): Promise<string>;
+  /** An API key of the tenant owner's; `firstStart`: the one-time key `serve` writes for the first-run form. */
+  issueOwnerKey(o?: { firstStart?: boolean }): Promise<string>;
   readonly runner: RequestRunner;
   readonly scheduler: Scheduler;
   /** User directories' synchronizations (queued by the scheduler, or asked for). */
@@ -423,7 +424,7 @@ async function startEngine(options: EngineOptions): Promise<Engine> {
         return { refused: answerFailure(id, e) };
       }
     },
-    issueOwnerKey: () => issueOwnerKey(services, firstStart.ownerId),
+    issueOwnerKey: (o) => issueOwnerKey(services, firstStart.ownerId, o),
     secretsToReenter: opened.toReenter,
     runner,
     scheduler,

@@ -44,7 +44,7 @@ async function main() {
   const engine = await started;
   if (engine.firstStart.created) {
     const ownerKeyFile = join(dataDir, 'owner-api-key');
-    await writeFile(ownerKeyFile, (await engine.issueOwnerKey()) + '\n', { mode: 0o600 });
+    await writeFile(ownerKeyFile, (await engine.issueOwnerKey({ firstStart: true })) + '\n', { mode: 0o600 });
     await chmod(ownerKeyFile, 0o600);
     console.log(`Owner API key written to ${ownerKeyFile} (readable by you only). It is shown nowhere else.`);
   }

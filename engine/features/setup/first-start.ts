@@ -93,15 +93,23 @@ export async function ensureFirstStart(s: EngineServices, ownerEmail = DEFAULT_O
 }
 
 /** A one-time API key for the owner (headless first start); only the hash is stored. */
-export async function issueOwnerKey(s: EngineServices, ownerId: string, days = 365): Promise<string> {
+/** The name of the key `serve` writes to owner-api-key at first start: the first-run form revokes it once used. */
+export const FIRST_START_KEY_NAME = 'Owner key (first start)';
+
+export async function issueOwnerKey(
+  s: EngineServices,
+  ownerId: string,
+  o: { firstStart?: boolean } = {},
+  days = 365,
+): Promise<string> {
   const key = newToken(API_KEY_PREFIX);
   const now = s.now();
   await s.db.getRepository(ApiKey).insert({
     ...newBase(now),
     userId: ownerId,
     organizationId: null,
-    name: 'Owner key (first start)',
-    description: 'Written to owner-api-key at first start',
+    name: o.firstStart ? FIRST_START_KEY_NAME : 'Owner key',
+    description: o.firstStart ? 'Written to owner-api-key at first start' : "An API key of the tenant owner's",
     expiryDate: new Date(now.getTime() + days * 86400_000),
     keyHash: tokenHash(key),
     keyPrefix: key.slice(0, 10),

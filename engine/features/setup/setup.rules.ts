@@ -4,6 +4,8 @@ import { hashPassword, passwordProblem } from '../../core/passwords.js';
 import { User } from '../users/users.entity.js';
 import { readSetting, writeSetting } from '../settings/settings.rules.js';
 import { startSession } from '../auth/auth.rules.js';
+import { ApiKey } from '../api-keys/api-keys.entity.js';
+import { FIRST_START_KEY_NAME } from './first-start.js';
 
 /** First run: the owner's name, e-mail and password, once; then the owner is signed in. */
 export async function completeSetup(
@@ -30,5 +32,9 @@ export async function completeSetup(
     modifiedDate: ctx.now(),
   });
   await writeSetting(ctx, 'setupComplete', true);
+  // The first-start key was for this form alone: once used, it opens nothing more (the owner signs in
+  // with their password, and makes API keys of their own where they need them).
+  if (ctx.principal?.via === 'apiKey')
+    await ctx.db.getRepository(ApiKey).delete({ id: ctx.principal.credentialId, name: FIRST_START_KEY_NAME });
   return startSession(ctx, owner.id);
 }
