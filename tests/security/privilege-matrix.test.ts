@@ -312,3 +312,24 @@ describe(
     });
   },
 );
+
+describe(covers('a role over some projects makes none it could not reach', 'app.projects.create'), () => {
+  it('refuses a project to a role limited to one project, and lets a role over all projects make it', async () => {
+    const mine = (await s.ok('POST', '/api/app/projects', { name: `Mine ${randomBytes(3).toString('hex')}` })).id;
+    const scoped = await signedInUserWith(s, { viewProject: true, updateProject: true }, 'one-project');
+    await s.engine.services.db.query(`UPDATE roles SET allProjects = 0, projects = ? WHERE id = ?`, [
+      JSON.stringify([{ id: mine, name: 'Mine' }]),
+      scoped.roleId,
+    ]);
+    const count = async () => Number((await s.engine.services.db.query('SELECT COUNT(*) AS n FROM projects'))[0].n);
+    const before = await count();
+    const refused = await s.call('POST', '/api/app/projects', { token: scoped.token, body: { name: 'Out of reach' } });
+    expect(refused.status).toBe(403);
+    expect(refused.body.error).toMatch(/reach only some projects/);
+    expect(await count()).toBe(before);
+    const wide = await signedInUserWith(s, { viewProject: true, updateProject: true }, 'all-projects');
+    const made = await s.call('POST', '/api/app/projects', { token: wide.token, body: { name: 'Within reach' } });
+    expect(made.status, JSON.stringify(made.body)).toBe(200);
+    expect((await s.call('GET', `/api/app/projects/${made.body.data.id}`, { token: wide.token })).status).toBe(200);
+  });
+});

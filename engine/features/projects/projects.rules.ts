@@ -2,7 +2,7 @@ import type { EntityManager, EntitySchema, SelectQueryBuilder, ObjectLiteral } f
 import type { OpContext } from '../../ops/context.js';
 import { me } from '../../ops/context.js';
 import { iso, newBase } from '../../core/entity-base.js';
-import { badInput, notFound } from '../../core/errors.js';
+import { badInput, EngineError, notFound } from '../../core/errors.js';
 import { findOr404 } from '../../core/rows.js';
 import { andHidden, pageOf, type ListQuery, type ListSpec } from '../../core/list-query.js';
 import { Organization } from '../organizations/organizations.entity.js';
@@ -132,6 +132,13 @@ export async function createProject(
   f: { name: string; description?: string | null; organizationId: string; importing?: boolean },
   manager: EntityManager = ctx.db.manager,
 ) {
+  // A role over some projects only would make a project it cannot then open, edit or remove.
+  if (ctx.principal && !ctx.principal.allProjects)
+    throw new EngineError(
+      403,
+      'Your roles reach only some projects: a project you made would be out of your reach. A role over all projects creates projects',
+      [{ field: 'body.name', message: 'needs a role over all projects' }],
+    );
   const row: ProjectRow = {
     ...newBase(ctx.now()),
     name: f.name,
