@@ -1,6 +1,7 @@
 // Findings 5–7 of the second probe: what a list refuses to show, the event stream and the outbox
 // do not show either, and a refusal stays the refusal it is (403/404), never another answer.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { EngineEvent, EngineEvents, EngineEventType } from '../../engine/core/events.js';
 import { signedInUserWith, type TestServer } from '../support/test-server.js';
 import type { Fixtures } from '../support/samples.js';
 import type { TestSmtp } from '../support/smtp.js';
@@ -131,7 +132,8 @@ describe(covers('the event stream shows what the lists show', 'v2.requests.run',
     // Each stream is judged in order: once the marker arrives, every earlier event was weighed for it.
     const reloaded = (e: { type: string; payload: Record<string, unknown> }) =>
       e.type === 'analytics.reloaded' && e.payload.appId === marker.appId;
-    for (const stream of Object.values(streams))
+    // The hub user holds no viewProject: the marker (an app's reload) is not theirs to hear either.
+    for (const stream of [streams.owner, streams.watcher])
       await until(
         () => stream.events,
         (x) => x.some(reloaded),
@@ -144,7 +146,67 @@ describe(covers('the event stream shows what the lists show', 'v2.requests.run',
     expect(runEvents('watcher')).toContain('completed');
     expect(runEvents('hub')).toEqual([]);
     expect(streams.hub.events.filter((e) => e.type === 'request.changed')).toEqual([]);
+    expect(streams.hub.events.filter((e) => e.type.startsWith('analytics.'))).toEqual([]);
     for (const stream of Object.values(streams)) await stream.close();
+  });
+
+  it('walks every event type: each reaches exactly the callers whose list would show its object', async () => {
+    const { requestId } = await mailingRun();
+    const app = await sharedApp();
+    const [mail] = await s.engine.services.db.query('SELECT id FROM outbox WHERE requestId = ? LIMIT 1', [requestId]);
+    // One sample of every event type: a new type without one fails the type check here.
+    const samples: { [K in EngineEventType]: EngineEvents[K] } = {
+      'analytics.import.progress': { appId: app.id, percent: 50, rows: 10 },
+      'analytics.reloaded': { appId: app.appId },
+      'report.progress': { reportId, done: 1, total: 2 },
+      'request.changed': {
+        id: requestId,
+        kind: 'OnDemandTask',
+        taskId: null,
+        status: 'completed',
+        progressDone: 1,
+        progressTotal: 1,
+      },
+      'mail.changed': { id: mail.id, requestId, status: 'sent' },
+      'template.synced': { reportId, ok: true, message: 'Saved', problems: [] },
+    };
+    const events = Object.entries(samples).map(([type, payload]) => ({ type, payload }) as EngineEvent);
+    const principals = {
+      viewTaskOnly: (await signedInUserWith(s, { viewTask: true }, 'task-viewer')).token,
+      appsOnly: (await signedInUserWith(s, { viewProject: true }, 'app-viewer')).token,
+      history: (await signedInUserWith(s, { viewProject: true, viewTaskStatus: true }, 'history')).token,
+      owner: s.ownerKey,
+    };
+    /** The event types a caller hears of the samples; the owner's barrier after them says all were weighed. */
+    const heard = (token: string) =>
+      new Promise<string[]>((resolve) => {
+        const got: string[] = [];
+        let weighed = 0;
+        // Weighed in order: the samples as the caller, then one more as the owner (which always passes).
+        const stop = s.engine.watch(
+          () => ({ token: ++weighed > events.length ? s.ownerKey : token, transport: 'http', client: 'walk' }),
+          (e) => {
+            if (e.type === 'report.progress' && e.payload.total === -1) {
+              stop();
+              return resolve(got);
+            }
+            got.push(e.type);
+          },
+        );
+        for (const e of events) s.engine.services.emit(e);
+        s.engine.services.emit({ type: 'report.progress', payload: { reportId, done: 0, total: -1 } });
+      });
+    const all = Object.keys(samples).sort();
+    expect((await heard(principals.viewTaskOnly)).sort()).toEqual([]);
+    expect((await heard(principals.appsOnly)).sort()).toEqual([
+      'analytics.import.progress',
+      'analytics.reloaded',
+      'report.progress',
+      'request.changed',
+      'template.synced',
+    ]);
+    expect((await heard(principals.history)).sort()).toEqual(all);
+    expect((await heard(principals.owner)).sort()).toEqual(all);
   });
 
   it("a user of another organization hears nothing of this one's runs", async () => {

@@ -43,10 +43,11 @@ export async function mayReceive(ctx: OpContext, event: EngineEvent): Promise<bo
     case 'report.progress':
     case 'template.synced':
       return may('viewProject') && found(reachableReport(ctx, event.payload.reportId));
-    // An import's progress names the app's record; a reload names the app's data (its appId).
+    // As the apps' list shows them (viewProject, within the caller's organizations): an import's
+    // progress names the app's record; a reload names the app's data (its appId).
     case 'analytics.import.progress':
-      return appVisible(ctx, 'a.id = :app', event.payload.appId);
+      return may('viewProject') && appVisible(ctx, 'a.id = :app', event.payload.appId);
     case 'analytics.reloaded':
-      return appVisible(ctx, 'a."appId" = :app', event.payload.appId);
+      return may('viewProject') && appVisible(ctx, 'a."appId" = :app', event.payload.appId);
   }
 }
