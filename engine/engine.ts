@@ -103,6 +103,8 @@ export interface EngineOptions {
    * `secretsToReenter`.
    */
   secretKeyMismatch?: 'refuse' | 'start-anyway';
+  /** How long a backup may go without progress before it is stopped as stuck (default 60 s; tests shorten it). */
+  backupStallMs?: number;
   /** How a run whose files folder failed (EACCES, ENOSPC, EIO) waits and starts again (tests shorten it). */
   storageRetry?: StorageRetry;
 }
@@ -282,6 +284,7 @@ async function startEngine(options: EngineOptions): Promise<Engine> {
       schemaVersion: MIGRATIONS.length,
       release: options.release ?? null,
       secretKey: () => options.secretKeys.load(),
+      backupStallMs: options.backupStallMs,
     },
   };
   const node = { owner: options.nodeId ?? 'local', leaseMs: options.leaseMs ?? DEFAULT_LEASE_MS, timers: true };

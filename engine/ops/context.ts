@@ -77,7 +77,13 @@ export interface EngineServices {
     isSyncing(directoryId: string): Promise<boolean>;
   };
   /** What a backup records of this installation, and the secrets key when a backup is to include it. */
-  installation: { schemaVersion: number; release: string | null; secretKey(): Promise<Buffer | null> };
+  installation: {
+    schemaVersion: number;
+    release: string | null;
+    secretKey(): Promise<Buffer | null>;
+    /** How long a backup may go without progress before it is stopped as stuck (tests shorten it). */
+    backupStallMs?: number;
+  };
   /** Where people reach this installation (set when the HTTP server listens): links in mail point here. */
   address: { http: string | null };
   /** The other servers sharing this one's PostgreSQL database; null on SQLite. */

@@ -101,6 +101,8 @@ describe(
       const staged = await s.call('POST', '/api/app/backups/restore', { body: { file } });
       expect(staged.status, JSON.stringify(staged.body)).toBe(200);
       expect(staged.body.data.restartRequired).toBe(true);
+      // A page loaded again still says a restore waits for the restart.
+      expect((await s.ok('GET', '/api/app/backups')).restoreStaged).toMatchObject({ from: file });
       // Nothing replaced yet: the running data is what it was.
       expect(Number((await s.engine.services.db.query('SELECT COUNT(*) AS n FROM groups'))[0].n)).toBe(groupsAfter);
       await s.stop();
@@ -241,6 +243,27 @@ describe(
     });
   },
 );
+
+describe(covers('a backup that stops making progress', 'app.backups.create', 'app.backups.overview'), () => {
+  it('fails with its reason and releases its lock; nothing half-written is left', async () => {
+    // Every step is "too slow" at a stall limit of a millisecond: the watch stops the backup at once.
+    const s = await startTestServer({ backupStallMs: 1 });
+    try {
+      const backups = await tempFolder('stalled');
+      for (let i = 0; i < 2; i++) {
+        const res = await s.call('POST', '/api/app/backups', { body: { file: join(backups, `stuck-${i}.bsbackup`) } });
+        expect(res.status).toBe(409);
+        // The second is not told "a backup is being written already": the first let go of its lock.
+        expect(res.body.error).toMatch(/made no progress for \d+ s while [a-z ]+, so it was stopped/);
+      }
+      expect(readdirSync(backups)).toEqual([]);
+      expect((await s.ok('GET', '/api/app/backups')).running).toBe(false);
+      expect(readdirSync(s.dataDir).filter((n) => n.startsWith('backup-staging-'))).toEqual([]);
+    } finally {
+      await s.stop();
+    }
+  });
+});
 
 describe(covers('scheduled backups with retention, on the engine clock', 'app.backups.configure'), () => {
   it('takes one backup a day at the hour set and keeps the newest ones', async () => {

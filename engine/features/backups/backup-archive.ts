@@ -2,6 +2,8 @@ import { createHash, randomUUID } from 'node:crypto';
 import { createReadStream, createWriteStream, existsSync, mkdirSync, statfsSync } from 'node:fs';
 import { copyFile, link, mkdir, open, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { basename, dirname, join, relative, sep } from 'node:path';
+import { Transform } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import sqlite3 from 'sqlite3';
 
 // tar is loaded when a backup is made or restored, not at start (as every library behind one feature).
@@ -113,6 +115,45 @@ export interface WriteBackupOptions {
   /** The secrets key, when the user asked for it to be in the backup. */
   secretKey: Buffer | null;
   now: Date;
+  /** How long the backup may go without progress before it is stopped as stuck (default 60 s). */
+  stallMs?: number;
+}
+
+/** The most a backup may go without a step forward: a file placed, hashed or packed, bytes written. */
+const STALL_MS = 60_000;
+
+/**
+ * Watches a long job for progress: each step calls `step(what)`; when none comes for `stallMs`, the
+ * signal aborts with a reason naming the last step, so the job stops (and its lock is released)
+ * instead of hanging for good. Real time: a stall is the machine's, not the engine clock's.
+ */
+function stallWatch(stallMs: number) {
+  const controller = new AbortController();
+  let last = performance.now();
+  let doing = 'starting';
+  const stall = () =>
+    controller.abort(
+      new Error(`it made no progress for ${Math.round(stallMs / 1000)} s while ${doing}, so it was stopped`),
+    );
+  const timer = setInterval(
+    () => {
+      if (performance.now() - last >= stallMs) stall();
+    },
+    Math.max(50, Math.min(5_000, stallMs / 4)),
+  );
+  timer.unref();
+  return {
+    signal: controller.signal,
+    step(what?: string) {
+      const now = performance.now();
+      // A step that comes back later than the limit was as stuck as one the timer catches.
+      if (now - last >= stallMs && !controller.signal.aborted) stall();
+      last = now;
+      if (what) doing = what;
+      controller.signal.throwIfAborted();
+    },
+    stop: () => clearInterval(timer),
+  };
 }
 
 /** Writes a backup; answers its manifest and size. */
@@ -120,10 +161,20 @@ export async function writeBackup(o: WriteBackupOptions): Promise<{ manifest: Ba
   // Staging lives in the data folder, so request and hub files are hard links, not copies.
   const staging = join(o.dataDir, `backup-staging-${randomUUID()}`);
   const partial = `${o.file}.partial`;
+  const watch = stallWatch(o.stallMs ?? STALL_MS);
   await mkdir(staging, { mode: 0o700 });
-  try {
+  // A step stuck for good (a file that never finishes reading) still ends the backup: the watch's
+  // abort answers for it, and the lock is released; the stuck step never puts a file in place.
+  const stopped = new Promise<never>((_, reject) =>
+    watch.signal.addEventListener('abort', () => reject(watch.signal.reason as Error), { once: true }),
+  );
+  stopped.catch(() => undefined);
+  const work = async () => {
+    watch.step('copying the database');
     await snapshot(join(o.dataDir, DB_FILE), join(staging, DB_FILE));
+    watch.step('copying the analytics apps');
     for await (const path of walk(join(o.dataDir, 'apps'))) {
+      watch.step();
       const rel = relative(o.dataDir, path);
       // An app's data file is copied as a snapshot; an import's half-built next file is left out.
       if (path.endsWith('.db-wal') || path.endsWith('.db-shm') || basename(path).startsWith('data.next')) continue;
@@ -132,19 +183,25 @@ export async function writeBackup(o: WriteBackupOptions): Promise<{ manifest: Ba
         await snapshot(path, join(staging, rel));
       } else await place(path, join(staging, rel));
     }
+    watch.step('linking the generated and published files');
     for await (const path of walk(join(o.dataDir, 'files'))) {
+      watch.step();
       if (path.endsWith('.part')) continue;
       await place(path, join(staging, relative(o.dataDir, path)));
     }
     // Run logs grow while they are open: copied as they are now (a link would keep growing after its checksum).
+    watch.step('copying the run logs');
     for await (const path of walk(join(o.dataDir, 'logs'))) {
+      watch.step();
       const target = join(staging, relative(o.dataDir, path));
       await mkdir(dirname(target), { recursive: true, mode: 0o700 });
       await copyFile(path, target);
     }
     if (o.secretKey) await writeFile(join(staging, KEY_FILE), o.secretKey.toString('base64'), { mode: 0o600 });
     const files: BackupManifest['files'] = {};
+    watch.step('checksumming the files');
     for await (const path of walk(staging)) {
+      watch.step();
       files[relative(staging, path).split(sep).join('/')] = {
         size: (await stat(path)).size,
         sha256: await sha256(path),
@@ -171,11 +228,29 @@ export async function writeBackup(o: WriteBackupOptions): Promise<{ manifest: Ba
     await writeFile(join(staging, 'manifest.json'), JSON.stringify(manifest, null, 1), { mode: 0o600 });
     const entries = ['manifest.json', ...Object.keys(files)];
     const tar = await import('tar');
-    await tar.create({ gzip: true, file: partial, cwd: staging, portable: true, mode: 0o600 }, entries);
+    watch.step('packing the archive');
+    // Streamed through a meter: every chunk written is progress; a pack that stops is stopped.
+    await pipeline(
+      tar.create({ gzip: true, cwd: staging, portable: true }, entries) as unknown as NodeJS.ReadableStream,
+      new Transform({
+        transform(chunk: Buffer, _enc, done) {
+          watch.step();
+          done(null, chunk);
+        },
+      }),
+      createWriteStream(partial, { mode: 0o600 }),
+      { signal: watch.signal },
+    );
     await syncFile(partial);
+    // A backup stopped as stuck never lands, even if its last step comes back later.
+    watch.step('putting the backup in place');
     await rename(partial, o.file);
     return { manifest, size: (await stat(o.file)).size };
+  };
+  try {
+    return await Promise.race([work(), stopped]);
   } finally {
+    watch.stop();
     await rm(staging, { recursive: true, force: true });
     await rm(partial, { force: true });
   }
@@ -185,7 +260,9 @@ export async function writeBackup(o: WriteBackupOptions): Promise<{ manifest: Ba
 export class BackupProblem extends Error {}
 
 const RESTORE_STAGING = 'restore-staging';
-const RESTORE_PENDING = 'restore-pending.json';
+/** A restore checked and waiting for the next start (its file in the data folder). */
+export const RESTORE_PENDING_FILE = 'restore-pending.json';
+const RESTORE_PENDING = RESTORE_PENDING_FILE;
 const RESTORE_APPLIED = 'restore-applied.json';
 
 /** The most a manifest may take: it names files, it holds none. */

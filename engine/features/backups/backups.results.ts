@@ -9,6 +9,7 @@ export const BackupResult = lazySchema(() =>
     nextBackupAt: z.string().nullable(),
     backups: z.array(z.object({ name: z.string(), file: z.string(), size: z.number(), modifiedDate: z.string() })),
     running: z.boolean(),
+    restoreStaged: z.object({ from: z.string(), stagedAt: z.string() }).nullable(),
     folder: z.string().nullable(),
     frequency: z.enum(['Daily', 'Weekly', 'Off']),
     atHour: z.number(),

@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { readdir, realpath, rm, stat } from 'node:fs/promises';
+import { readdir, readFile, realpath, rm, stat } from 'node:fs/promises';
 import { isAbsolute, join, parse, relative, resolve } from 'node:path';
 import { z } from 'zod';
 import { machineTimeZone, nextFireTimes, type ScheduleSpec } from '../tasks/fire-times.js';
@@ -9,7 +9,14 @@ import { v } from '../../core/validation.js';
 import { Setting } from '../settings/settings.entity.js';
 import { WEEKDAYS } from '../../core/enumerations.js';
 import { dayNumber } from '../tasks/fire-times.js';
-import { BACKUP_EXTENSION, BackupProblem, stageRestore, writeBackup, type BackupManifest } from './backup-archive.js';
+import {
+  BACKUP_EXTENSION,
+  BackupProblem,
+  RESTORE_PENDING_FILE,
+  stageRestore,
+  writeBackup,
+  type BackupManifest,
+} from './backup-archive.js';
 import { onPostgres } from '../../core/sql.js';
 
 // Backups on demand and on a schedule with retention, and restores checked before anything is
@@ -136,7 +143,7 @@ const stamp = (d: Date) =>
     .replace(/^(\d{4})(\d{2})(\d{2})T(\d{6}).*$/, '$1-$2-$3-$4');
 
 /** The backups in the configured folder, newest first, and what the schedule will do. */
-export async function backupOverview(ctx: Pick<EngineServices, 'db' | 'now'>) {
+export async function backupOverview(ctx: Pick<EngineServices, 'db' | 'now' | 'dataDir'>) {
   const settings = await backupSettings(ctx);
   const backups: { name: string; file: string; size: number; modifiedDate: string }[] = [];
   if (settings.folder && existsSync(settings.folder)) {
@@ -156,7 +163,16 @@ export async function backupOverview(ctx: Pick<EngineServices, 'db' | 'now'>) {
     settings,
     new Date(settings.lastBackupAt ?? settings.scheduledFrom ?? ctx.now().toISOString()),
   );
-  return { ...settings, nextBackupAt: next?.toISOString() ?? null, backups, running };
+  // A restore checked and waiting for the next start: said after a reload of the page too.
+  const staged = await readFile(join(ctx.dataDir, RESTORE_PENDING_FILE), 'utf8').then(
+    (t) => JSON.parse(t) as { from?: unknown; stagedAt?: unknown },
+    () => null,
+  );
+  const restoreStaged =
+    staged && typeof staged.from === 'string' && typeof staged.stagedAt === 'string'
+      ? { from: staged.from, stagedAt: staged.stagedAt }
+      : null;
+  return { ...settings, nextBackupAt: next?.toISOString() ?? null, backups, running, restoreStaged };
 }
 
 export interface BackupHost extends Pick<EngineServices, 'db' | 'now' | 'write' | 'dataDir' | 'log'> {
@@ -201,6 +217,7 @@ export async function createBackup(
       release: s.installation.release,
       secretKey,
       now,
+      stallMs: s.installation.backupStallMs,
     });
     await saveSettings(s, {
       ...(await backupSettings(s)),

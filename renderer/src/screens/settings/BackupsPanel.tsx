@@ -53,6 +53,13 @@ export function BackupsPanel() {
     if (a.ok) setOverview(a.data);
   }, []);
   useEffect(() => void load(), [load]);
+  // A backup under way (started here, by the schedule, or before a reload) is followed until it ends.
+  const runningNow = !!overview?.running;
+  useEffect(() => {
+    if (!runningNow) return;
+    const t = setTimeout(() => void load(), 2_000);
+    return () => clearTimeout(t);
+  }, [runningNow, overview, load]);
   if (!overview)
     return (
       <div className="panel">
@@ -79,6 +86,19 @@ export function BackupsPanel() {
       {restored && (
         <p className="notice" role="status">
           {restored}
+        </p>
+      )}
+      {!restored && overview.restoreStaged && (
+        <p className="notice" role="status">
+          A restore of {overview.restoreStaged.from.split(/[\\/]/).pop()} is checked and ready (since{' '}
+          {when(overview.restoreStaged.stagedAt)}). Restart Broadsheet to finish it: the current data is kept aside
+          until the restored data has started.
+        </p>
+      )}
+      {overview.running && !busy && (
+        <p className="notice" role="status">
+          A backup is being written now. This page shows when it has finished; a backup that stops making progress stops
+          by itself and says why.
         </p>
       )}
       <p className="status-line">
