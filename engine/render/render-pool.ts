@@ -1,14 +1,24 @@
 import { availableParallelism } from 'node:os';
 import { findBundledWorker } from '../core/bundled-worker.js';
 import type { Piscina } from 'piscina';
-import type { RenderTask, TemplateRenderTask } from './render-worker.js';
+import type { RenderTask, ScanAnswer, TemplateRenderTask } from './render-worker.js';
+import type { ScannedTemplate } from './templates/template-check.js';
+import { EngineError } from '../core/errors.js';
 
 /** What makes report files: the pool of render threads, or another renderer put in its place. */
 export interface Renderer {
   readonly threads: number;
   render(task: RenderTask): Promise<Buffer>;
   fillTemplate(task: TemplateRenderTask): Promise<Buffer>;
+  /** Reads a template's tags and hazards (in a render thread: a large file takes seconds). */
+  scanTemplate(bytes: Buffer, fileName: string): Promise<ScannedTemplate>;
   close(): Promise<void>;
+}
+
+/** A scan's answer from a thread, as the caller would have had it in-process. */
+export function scanned(answer: ScanAnswer): ScannedTemplate {
+  if (answer.ok) return answer.scanned;
+  throw new EngineError(answer.status, answer.message, answer.details);
 }
 
 /** A pool of worker threads, one per core, that renders files from resolved reports. */
@@ -40,6 +50,10 @@ export class RenderPool implements Renderer {
   async fillTemplate(task: TemplateRenderTask): Promise<Buffer> {
     const bytes = (await (await this.piscina).run(task, { name: 'fillTemplate' })) as Uint8Array;
     return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  }
+
+  async scanTemplate(bytes: Buffer, fileName: string): Promise<ScannedTemplate> {
+    return scanned((await (await this.piscina).run({ bytes, fileName }, { name: 'scan' })) as ScanAnswer);
   }
 
   async close() {

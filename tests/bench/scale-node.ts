@@ -2,6 +2,7 @@
 // PostgreSQL database, with a stand-in renderer that waits 200 ms a file — a render bound by I/O,
 // as a rendering service elsewhere would be — so what is measured is how work spreads over servers,
 // not how two cores share CPU. Answers on stdin: `owner` (an owner API key), `cpu` (its CPU ms).
+import { scanTemplate } from '../../engine/render/templates/template-check.js';
 import { createInterface } from 'node:readline';
 import { setTimeout as delay } from 'node:timers/promises';
 import { createEngine } from '../../engine/engine.js';
@@ -16,6 +17,7 @@ const standIn: Renderer = {
     await delay(WAIT_MS);
     return Buffer.from(`<html><body><h1>${task.report.title}</h1></body></html>`);
   },
+  scanTemplate: (bytes, fileName) => scanTemplate(bytes, fileName),
   async fillTemplate() {
     await delay(WAIT_MS);
     return Buffer.from('template');

@@ -151,6 +151,52 @@ describe(covers('hostile templates', 'app.reports.createFromTemplate'), () => {
     expect(deflateRawSync(Buffer.alloc(1024)).length).toBeLessThan(64);
   });
 
+  it('checks a 100,000-tag template in a render thread: other calls are answered meanwhile; refused by its count', async () => {
+    // Each paragraph with words of its own, as a real document has (a file of one line repeated packs like a zip bomb).
+    const words = randomBytes(100_000 * 6).toString('base64');
+    const many = Array.from(
+      { length: 100_000 },
+      (_, i) => `<w:p><w:r><w:t>${words.slice(i * 8, i * 8 + 8)} {{vTotalSales}}</w:t></w:r></w:p>`,
+    ).join('');
+    const big = await withPart(await wordTemplate(), 'word/document.xml', (x) =>
+      x.replace('<w:sectPr', `${many}<w:sectPr`),
+    );
+    // The engine runs in this very thread: each turn of its event loop during the check is counted,
+    // and a call is made and answered while the check is still going.
+    let turns = 0;
+    let checking = true;
+    // The longest stretch the loop did not turn, against the whole check: parsed in this thread, one
+    // synchronous parse is most of the check; in a render thread, no stretch is more than a sliver.
+    let longest = 0;
+    const started = performance.now();
+    const spin = (async () => {
+      let last = performance.now();
+      while (checking) {
+        turns++;
+        await new Promise((r) => setImmediate(r));
+        const now = performance.now();
+        longest = Math.max(longest, now - last);
+        last = now;
+      }
+    })();
+    const check = create('Huge', 'Huge.docx', big).finally(() => (checking = false));
+    let answeredMeanwhile = 0;
+    while (checking) {
+      const me = await s.call('GET', '/api/app/auth/me');
+      if (checking && me.status === 200) answeredMeanwhile++;
+    }
+    const res = await check;
+    await spin;
+    expect(res.status).toBe(400);
+    expect(res.body.error).toMatch(/has 100,0\d\d tags; at most 20,000 are taken/);
+    const whole = performance.now() - started;
+    expect(answeredMeanwhile).toBeGreaterThan(0);
+    expect(turns).toBeGreaterThan(answeredMeanwhile);
+    expect(longest, `the loop stood still ${Math.round(longest)} ms of ${Math.round(whole)} ms`).toBeLessThan(
+      whole / 4,
+    );
+  });
+
   it('refuses a part cut in half or of binary garbage, naming the part (before, a 500)', async () => {
     const cut = await withPart(await wordTemplate(), 'word/document.xml', (x) => x.slice(0, Math.floor(x.length / 2)));
     await refused('Cut.docx', cut, /word\/document\.xml/);

@@ -10,7 +10,7 @@ import { Connection } from '../connections/connections.entity.js';
 import { Filter, FilterValue } from '../filters/filters.entity.js';
 import { Report } from '../reports/reports.entity.js';
 import { ReportTemplate, templateRowFor, type ReportTemplateRow } from '../reports/report-template.entity.js';
-import { scanTemplate, TYPE_OF_FORMAT } from '../../render/templates/template-check.js';
+import { TYPE_OF_FORMAT } from '../../render/templates/template-check.js';
 import { safeFileName } from '../../core/file-result.js';
 import { createProject } from './projects.rules.js';
 import { Project, type ProjectRow } from './projects.entity.js';
@@ -151,12 +151,12 @@ function templateOfRow(templates: ReportTemplateRow[], reportId: string) {
 }
 
 /** Each report's template from a project file, checked as an upload is (format, limits, hazards, tag syntax). */
-async function importedTemplates(file: ProjectFileData) {
+async function importedTemplates(ctx: Pick<OpContext, 'renders'>, file: ProjectFileData) {
   return Promise.all(
     file.reports.map(async (r, i) => {
       if (!r.template) return null;
       const bytes = Buffer.from(r.template.content, 'base64');
-      const scan = await scanTemplate(bytes, r.template.fileName).catch((e: Error) => {
+      const scan = await ctx.renders.scanTemplate(bytes, r.template.fileName).catch((e: Error) => {
         throw badInput(`The template of report "${r.name}" is refused: ${e.message}`, [
           { field: `body.reports.${i}.template`, message: e.message },
         ]);
@@ -224,7 +224,7 @@ export async function importProject(ctx: OpContext, file: ProjectFileData, organ
       f.values.map((v) => ({ ...newBase(ctx.now()), filterId: filterIds.get(f.ref)!, ...v })),
     );
     // Templates are hostile input however they arrive: the same checks as an upload, before any write.
-    const templates = await importedTemplates(file);
+    const templates = await importedTemplates(ctx, file);
     const reports = file.reports.map((r, i) => ({
       ...newBase(ctx.now()),
       projectId: project.id,

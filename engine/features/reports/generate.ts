@@ -7,7 +7,7 @@ import type { AppMeta, Selections } from '../../analytics/model.js';
 import type { ReportDocument } from '../../render/document.js';
 import { FILE_TYPES, formatsOf, type OutputFormat, type ProtectionOptions } from '../../render/formats.js';
 import { resolveTemplateData } from '../../render/templates/resolve-template.js';
-import { scanTemplate, templateProblemsError } from '../../render/templates/template-check.js';
+import { templateProblemsError } from '../../render/templates/template-check.js';
 import { templateOf } from './report-templates.rules.js';
 import { resolveReport } from '../../render/resolve.js';
 import { resolveFilters } from '../filters/filters.rules.js';
@@ -271,7 +271,7 @@ async function templateFiller(
     throw badInput(`The template file of "${report.name}" is missing: upload it again`, [
       { field: 'templateFile', message: 'is missing' },
     ]);
-  const scan = await scanTemplate(template.data, template.fileName);
+  const scan = await ctx.renders.scanTemplate(template.data, template.fileName);
   if (scan.problems.length) throw templateProblemsError(scan.problems);
   const bytes = new Uint8Array(template.data);
   const settings = report.document.settings;

@@ -4,7 +4,6 @@ import { badInput } from '../../core/errors.js';
 import { FileResult, safeFileName } from '../../core/file-result.js';
 import {
   checkAgainstApp,
-  scanTemplate,
   templateProblemsError,
   TYPE_OF_FORMAT,
   type ScannedTemplate,
@@ -57,7 +56,7 @@ export async function checkTemplateFile(
 ) {
   const bytes = uploadBytes(upload);
   if (!bytes.length) throw badInput('The template file is empty', [{ field: 'body.content', message: 'is empty' }]);
-  const scan = await scanTemplate(bytes, upload.fileName);
+  const scan = await ctx.renders.scanTemplate(bytes, upload.fileName);
   const type = TYPE_OF_FORMAT[scan.format];
   if (type !== report.type)
     throw badInput(

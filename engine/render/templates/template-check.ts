@@ -3,7 +3,13 @@ import type { AnalyticsPort } from '../../analytics/port.js';
 import type { AppMeta } from '../../analytics/model.js';
 import { tagText, type TemplateTag } from './tags.js';
 import { tagTree, type TagOccurrence, type TagTree, type TemplateProblem } from './template-data.js';
-import { openOfficePackage, templateFormatOf, type OfficePackage, type TemplateFormat } from './template-package.js';
+import {
+  openOfficePackage,
+  TEMPLATE_LIMITS,
+  templateFormatOf,
+  type OfficePackage,
+  type TemplateFormat,
+} from './template-package.js';
 import { templateChart, templateField } from './resolve-template.js';
 
 /** The report type each template format makes. */
@@ -83,6 +89,14 @@ export async function scanTemplate(
       tags = workbookTags(readWorkbook(pkg)).map((t) => ({ ...t, inRow: true, picture: false }));
     }
   }
+  // Each tag is weighed against the app and filled per value: a bound keeps a crafted file from
+  // holding a thread (and its memory) for minutes.
+  if (tags.length > TEMPLATE_LIMITS.tags)
+    throw new EngineError(
+      400,
+      `The template has ${tags.length.toLocaleString('en')} tags; at most ${TEMPLATE_LIMITS.tags.toLocaleString('en')} are taken`,
+      [{ field: 'templateFile', message: `has more than ${TEMPLATE_LIMITS.tags.toLocaleString('en')} tags` }],
+    );
   for (const t of tags) {
     if (!t.tag) {
       problems.push(

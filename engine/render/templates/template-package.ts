@@ -12,6 +12,8 @@ export const TEMPLATE_LIMITS = {
   fileBytes: 25 * 1024 * 1024,
   /** Parts in one Office file. */
   entries: 2000,
+  /** Tags in one template (a report's data fills each; a file with more is refused by its count). */
+  tags: 20_000,
   /** One part, unpacked. */
   entryBytes: 40 * 1024 * 1024,
   /** All parts, unpacked. */
