@@ -1,5 +1,5 @@
 // `npm run bench`: figures, not assertions, each against its floor measured in the same run.
-// `npm run bench -- installation` (start and list pages), `-- import`, `-- tasks`, `-- templates` or `-- scale` runs one part alone.
+// `npm run bench -- installation` (start and list pages), `-- import`, `-- tasks`, `-- templates`, `-- template-check` or `-- scale` runs one part alone.
 import { spawnSync } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -18,6 +18,7 @@ import { membersBench } from './members-bench.js';
 import { backupBench } from './backup-bench.js';
 import { templateBench } from './template-bench.js';
 import { scaleBench } from './scale-bench.js';
+import { templateCheckBench } from './template-check-bench.js';
 
 const ROOT = join(__dirname, '..', '..');
 
@@ -59,6 +60,10 @@ async function main() {
     console.table(await templateBench(500));
     return;
   }
+  if (process.argv[2] === 'template-check') {
+    console.table(await templateCheckBench());
+    return;
+  }
   console.log('Broadsheet bench (Node %s, %s)', process.version, process.arch);
   // The build is brought up to date first, so the runs time a start, not a build.
   spawnSync('node', ['scripts/build.mjs', '--if-stale'], { cwd: ROOT, stdio: 'inherit' });
@@ -72,6 +77,10 @@ async function main() {
     '\nTemplate reports: an Excel and a Word template filled for 500 customers of the demo app, against the same fill on as many pool threads with the data in hand:',
   );
   console.table(await templateBench(500));
+  console.log(
+    '\nOther calls while a 100,000-tag Word template is checked (in a render thread), against the same calls idle, same run:',
+  );
+  console.table(await templateCheckBench());
   console.log('\nThe distribution loop: task runs, stop, on-demand latency, schedules loaded, fire drift:');
   console.table(await taskBench());
   console.log(

@@ -1,0 +1,124 @@
+// Other calls while a large template is checked (issue 41, finding 5): the latency of a signed-in
+// call (`GET /api/app/auth/me`) on an idle server, and on the same server while a 100,000-tag Word
+// template is checked again and again through the API, in the same run. The check is read in a
+// render thread; before, it parsed on the main thread and a call waited seconds. Each check's answer
+// is read back (refused by its tag count, as it should be).
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { performance } from 'node:perf_hooks';
+import { createEngine, silentLogger } from '../../engine/engine.js';
+import { startHttpServer } from '../../engine/http/server.js';
+import { wordTemplate, withPart } from '../support/office-templates.js';
+
+const CALLS = 300;
+const percentile = (xs: number[], p: number) =>
+  [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * p))];
+
+export async function templateCheckBench() {
+  const dataDir = await mkdtemp(join(tmpdir(), 'bs-bench-template-check-'));
+  let key: Buffer | null = null;
+  const engine = await createEngine({
+    dataDir,
+    demo: false,
+    logger: silentLogger,
+    secretKeys: { load: async () => key, save: async (k) => void (key = k) },
+  });
+  const http = await startHttpServer(engine, { port: 0 });
+  const token = await engine.issueOwnerKey();
+  const call = async (method: string, path: string, body?: unknown) => {
+    const res = await fetch(http.url + path, {
+      method,
+      headers: { authorization: `Bearer ${token}`, ...(body ? { 'content-type': 'application/json' } : {}) },
+      body: body ? JSON.stringify(body) : undefined,
+    });
+    return { status: res.status, body: (await res.json()) as { data: any; error: string | null } };
+  };
+  try {
+    const app = (
+      await call('POST', '/api/v1/analytics-apps', {
+        appId: 'bench-check',
+        name: 'Bench check',
+        folderId: '00000000-0000-0000-0000-000000000000',
+        folderPath: '/',
+        allowAnalyticsSenseApp: false,
+        allowMashup: false,
+        defaultOpen: 'Main',
+      })
+    ).body.data;
+    await call('POST', `/api/app/analytics/${app.id}/import`, { fileName: 'a.csv', content: 'Region,Sales\nEMEA,1\n' });
+    const projectId = (await call('POST', '/api/app/projects', { name: 'Bench' })).body.data.id;
+    const connectionId = (
+      await call('POST', '/api/app/connections', { projectId, name: 'Data', analyticsAppId: app.id })
+    ).body.data.id;
+    const words = randomBytes(100_000 * 6).toString('base64');
+    const many = Array.from(
+      { length: 100_000 },
+      (_, i) => `<w:p><w:r><w:t>${words.slice(i * 8, i * 8 + 8)} {{vTotalSales}}</w:t></w:r></w:p>`,
+    ).join('');
+    const big = await withPart(await wordTemplate(), 'word/document.xml', (x) =>
+      x.replace('<w:sectPr', `${many}<w:sectPr`),
+    );
+    const check = () =>
+      call('POST', '/api/app/reports/from-template', {
+        name: 'Huge',
+        projectId,
+        connectionId,
+        fileName: 'Huge.docx',
+        content: big.toString('base64'),
+      });
+    const timed = async () => {
+      const t = performance.now();
+      const r = await call('GET', '/api/app/auth/me');
+      if (r.status !== 200) throw new Error(`auth/me answered ${r.status}`);
+      return performance.now() - t;
+    };
+    // Warmed: the routes, the credential memory and a render thread.
+    for (let i = 0; i < 50; i++) await timed();
+    const first = await check();
+    const idle: number[] = [];
+    for (let i = 0; i < CALLS; i++) idle.push(await timed());
+    const busy: number[] = [];
+    const answers: { status: number; error: string | null }[] = [];
+    let checks = 0;
+    while (busy.length < CALLS) {
+      let done = false;
+      const running = check().then((r) => {
+        done = true;
+        checks++;
+        answers.push({ status: r.status, error: r.body.error });
+      });
+      while (!done && busy.length < CALLS) busy.push(await timed());
+      await running;
+    }
+    const sampleOk = [{ status: first.status, error: first.body.error }, ...answers].every(
+      (a) => a.status === 400 && /at most 20,000 are taken/.test(String(a.error)),
+    );
+    return [
+      {
+        calls: 'idle',
+        n: idle.length,
+        p50Ms: +percentile(idle, 0.5).toFixed(2),
+        p99Ms: +percentile(idle, 0.99).toFixed(2),
+      },
+      {
+        calls: `during ${checks} checks of a 100,000-tag template`,
+        n: busy.length,
+        p50Ms: +percentile(busy, 0.5).toFixed(2),
+        p99Ms: +percentile(busy, 0.99).toFixed(2),
+      },
+      {
+        calls: 'p99 during / p99 idle (aim ≤ 2)',
+        n: 0,
+        p50Ms: +(percentile(busy, 0.5) / percentile(idle, 0.5)).toFixed(2),
+        p99Ms: +(percentile(busy, 0.99) / percentile(idle, 0.99)).toFixed(2),
+        sampleReadBack: sampleOk ? 'every check refused by its tag count' : 'UNEXPECTED ANSWER',
+      },
+    ];
+  } finally {
+    await http.close();
+    await engine.close();
+    await rm(dataDir, { recursive: true, force: true });
+  }
+}
