@@ -1,6 +1,7 @@
 // Mail through a real SMTP server on loopback: a mail server set up and tested, a task run mailing
 // its recipients (users, group members; the inactive left out, said in the log) with its files
 // attached byte for byte, transient refusals retried until delivered, header injection refused.
+import { Task } from '../../engine/features/tasks/tasks.entity.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -108,8 +109,8 @@ describe(covers('mail servers', 'v1.mailServers.create', 'v1.mailServers.update'
       expect(a.status, from).toBe(400);
       expect(a.body.errorDetails?.[0].field).toBe('body.from');
     }
-    const [row] = await s.engine.services.db.query('SELECT email FROM tasks WHERE id = ?', [task.id]);
-    expect(JSON.parse(row.email).from).toBe('"Reports" <reports@example.com>');
+    const row = await s.engine.services.db.getRepository(Task).findOneByOrFail({ id: task.id });
+    expect(row.email?.from).toBe('"Reports" <reports@example.com>');
   });
 });
 

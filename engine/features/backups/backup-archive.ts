@@ -4,6 +4,7 @@ import { copyFile, link, mkdir, open, readdir, readFile, rename, rm, stat, write
 import { basename, dirname, join, relative, sep } from 'node:path';
 import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
+import { stallWatch } from '../../core/jobs/stall-watch.js';
 import sqlite3 from 'sqlite3';
 
 // tar is loaded when a backup is made or restored, not at start (as every library behind one feature).
@@ -121,40 +122,6 @@ export interface WriteBackupOptions {
 
 /** The most a backup may go without a step forward: a file placed, hashed or packed, bytes written. */
 const STALL_MS = 60_000;
-
-/**
- * Watches a long job for progress: each step calls `step(what)`; when none comes for `stallMs`, the
- * signal aborts with a reason naming the last step, so the job stops (and its lock is released)
- * instead of hanging for good. Real time: a stall is the machine's, not the engine clock's.
- */
-function stallWatch(stallMs: number) {
-  const controller = new AbortController();
-  let last = performance.now();
-  let doing = 'starting';
-  const stall = () =>
-    controller.abort(
-      new Error(`it made no progress for ${Math.round(stallMs / 1000)} s while ${doing}, so it was stopped`),
-    );
-  const timer = setInterval(
-    () => {
-      if (performance.now() - last >= stallMs) stall();
-    },
-    Math.max(50, Math.min(5_000, stallMs / 4)),
-  );
-  timer.unref();
-  return {
-    signal: controller.signal,
-    step(what?: string) {
-      const now = performance.now();
-      // A step that comes back later than the limit was as stuck as one the timer catches.
-      if (now - last >= stallMs && !controller.signal.aborted) stall();
-      last = now;
-      if (what) doing = what;
-      controller.signal.throwIfAborted();
-    },
-    stop: () => clearInterval(timer),
-  };
-}
 
 /** Writes a backup; answers its manifest and size. */
 export async function writeBackup(o: WriteBackupOptions): Promise<{ manifest: BackupManifest; size: number }> {
