@@ -6,11 +6,10 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { randomBytes } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import { createEngine, silentLogger } from '../../engine/engine.js';
 import { startHttpServer } from '../../engine/http/server.js';
-import { wordTemplate, withPart } from '../support/office-templates.js';
+import { manyTagsWordTemplate } from '../support/office-templates.js';
 
 const CALLS = 300;
 const percentile = (xs: number[], p: number) =>
@@ -52,14 +51,7 @@ export async function templateCheckBench() {
     const connectionId = (
       await call('POST', '/api/app/connections', { projectId, name: 'Data', analyticsAppId: app.id })
     ).body.data.id;
-    const words = randomBytes(100_000 * 6).toString('base64');
-    const many = Array.from(
-      { length: 100_000 },
-      (_, i) => `<w:p><w:r><w:t>${words.slice(i * 8, i * 8 + 8)} {{vTotalSales}}</w:t></w:r></w:p>`,
-    ).join('');
-    const big = await withPart(await wordTemplate(), 'word/document.xml', (x) =>
-      x.replace('<w:sectPr', `${many}<w:sectPr`),
-    );
+    const big = await manyTagsWordTemplate(100_000);
     const check = () =>
       call('POST', '/api/app/reports/from-template', {
         name: 'Huge',

@@ -181,3 +181,17 @@ export async function partsOf(file: Buffer): Promise<Map<string, Buffer>> {
     if (!zip.files[name].dir) out.set(name, await zip.file(name)!.async('nodebuffer'));
   return out;
 }
+
+/**
+ * A Word template of `n` paragraphs each holding a tag, every one with words of its own (a file of one
+ * line repeated packs like a zip bomb and is refused as one): a large file to check.
+ */
+export async function manyTagsWordTemplate(n: number): Promise<Buffer> {
+  const { randomBytes } = await import('node:crypto');
+  const words = randomBytes(n * 6).toString('base64');
+  const many = Array.from(
+    { length: n },
+    (_, i) => `<w:p><w:r><w:t>${words.slice(i * 8, i * 8 + 8)} {{vTotalSales}}</w:t></w:r></w:p>`,
+  ).join('');
+  return withPart(await wordTemplate(), 'word/document.xml', (x) => x.replace('<w:sectPr', `${many}<w:sectPr`));
+}

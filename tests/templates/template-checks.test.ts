@@ -12,6 +12,7 @@ import {
   htmlTemplate,
   powerPointTemplate,
   withPart,
+  manyTagsWordTemplate,
   wordTemplate,
 } from '../support/office-templates.js';
 import { fillHtml } from '../../engine/render/templates/html-fill.js';
@@ -152,15 +153,7 @@ describe(covers('hostile templates', 'app.reports.createFromTemplate'), () => {
   });
 
   it('checks a 100,000-tag template in a render thread: other calls are answered meanwhile; refused by its count', async () => {
-    // Each paragraph with words of its own, as a real document has (a file of one line repeated packs like a zip bomb).
-    const words = randomBytes(100_000 * 6).toString('base64');
-    const many = Array.from(
-      { length: 100_000 },
-      (_, i) => `<w:p><w:r><w:t>${words.slice(i * 8, i * 8 + 8)} {{vTotalSales}}</w:t></w:r></w:p>`,
-    ).join('');
-    const big = await withPart(await wordTemplate(), 'word/document.xml', (x) =>
-      x.replace('<w:sectPr', `${many}<w:sectPr`),
-    );
+    const big = await manyTagsWordTemplate(100_000);
     // The engine runs in this very thread: each turn of its event loop during the check is counted,
     // and a call is made and answered while the check is still going.
     let turns = 0;
