@@ -4,7 +4,7 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { chmodSync, chownSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 
 export const PG_USER = 'broadsheet';
 
@@ -42,7 +42,8 @@ export async function startPostgres(database = 'broadsheet'): Promise<TestPostgr
   const data = join(dir, 'data');
   if (asRoot) {
     // The test run's own temporary folder is root's alone: the server's user must pass through it.
-    chmodSync(tmpdir(), 0o711);
+    // (npm test's own scratch folder only: a shared /tmp is passable already and is left as it is.)
+    if (basename(tmpdir()).startsWith('broadsheet-tests-')) chmodSync(tmpdir(), 0o711);
     const { uid, gid } = userIds('postgres');
     chownSync(dir, uid, gid);
   }
