@@ -5,9 +5,9 @@
 // secrets key is in a backup only when asked. Real files, real processes, the engine's own clock.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { spawn } from 'node:child_process';
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { existsSync, readdirSync } from 'node:fs';
-import { mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
+import { appendFile, mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import sqlite3 from 'sqlite3';
@@ -17,6 +17,8 @@ import { fixtures, type Fixtures } from '../support/samples.js';
 import { covers } from '../support/covers.js';
 import { stageRestore } from '../../engine/features/backups/backup-archive.js';
 import { MIGRATIONS } from '../../engine/migrations/index.js';
+import { folderFileStore } from '../../engine/core/file-store.js';
+import { occurrenceKey, placeOccurrence } from '../../engine/features/hub/hub-storage.js';
 
 const folders: string[] = [];
 afterAll(async () => {
@@ -129,6 +131,49 @@ describe(
       expect((await s.ok('GET', '/api/app/backups')).backups.map((b: { name: string }) => b.name)).toEqual([
         'during-work.bsbackup',
       ]);
+    }, 180_000);
+
+    it('a backup of reports published to the hub, taken while run logs are written, ends and restores them', async () => {
+      // Issue 41, finding 8's cause: a hub file is a hard link of its run's report, and node-tar parked
+      // such files and then waited for good, or packed the second name as a link the restore refused.
+      const backups = await tempFolder('backups');
+      const store = folderFileStore(join(s.dataDir, 'files'));
+      const reports: Record<string, Buffer> = {};
+      for (let i = 0; i < 12; i++) {
+        const report = `requests/${randomUUID()}/report-${i}.pdf`;
+        reports[report] = randomBytes(40_000 + i);
+        await store.write(report, reports[report]);
+        const [fileId, occurrenceId] = [randomUUID(), randomUUID()];
+        await placeOccurrence(store, report, fileId, occurrenceId, 'pdf');
+        reports[occurrenceKey(fileId, occurrenceId, 'pdf')] = reports[report];
+      }
+      const logs = join(s.dataDir, 'logs', 'requests');
+      await mkdir(logs, { recursive: true });
+      const writing = Array.from({ length: 8 }, () => join(logs, `${randomUUID()}.log`));
+      let growing = true;
+      const appends = (async () => {
+        for (let n = 0; growing; n++) {
+          await Promise.all(writing.map((log) => appendFile(log, `line ${n} of a run still going\n`)));
+          await new Promise((r) => setImmediate(r));
+        }
+      })();
+      const file = join(backups, 'published.bsbackup');
+      const backup = await s.call('POST', '/api/app/backups', { body: { file } });
+      growing = false;
+      await appends;
+      expect(backup.status, JSON.stringify(backup.body)).toBe(200);
+      // Every entry is a plain file: the hub's names are not links the restore would refuse.
+      const types = new Set<string>();
+      await tar.t({ file, onReadEntry: (e) => types.add(e.type) });
+      expect([...types]).toEqual(['File']);
+      const staged = await s.call('POST', '/api/app/backups/restore', { body: { file } });
+      expect(staged.status, JSON.stringify(staged.body)).toBe(200);
+      await s.stop();
+      // Gone from the running data; back from the backup.
+      await rm(join(s.dataDir, 'files', 'hub'), { recursive: true, force: true });
+      s = await startTestServer({ dataDir: s.dataDir, secretKeys: keys, keepDataDir: true });
+      for (const [key, bytes] of Object.entries(reports))
+        expect((await readFile(join(s.dataDir, 'files', key))).equals(bytes), key).toBe(true);
     }, 180_000);
 
     it('refuses a damaged backup, or one of a newer release, naming the file and replacing nothing', async () => {

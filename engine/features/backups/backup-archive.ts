@@ -2,9 +2,8 @@ import { createHash, randomUUID } from 'node:crypto';
 import { createReadStream, createWriteStream, existsSync, mkdirSync, statfsSync } from 'node:fs';
 import { copyFile, link, mkdir, open, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { basename, dirname, join, relative, sep } from 'node:path';
-import { Transform } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
 import { stallWatch } from '../../core/jobs/stall-watch.js';
+import { packFiles } from './backup-pack.js';
 import sqlite3 from 'sqlite3';
 
 // tar is loaded when a backup is made or restored, not at start (as every library behind one feature).
@@ -193,21 +192,19 @@ export async function writeBackup(o: WriteBackupOptions): Promise<{ manifest: Ba
       files,
     };
     await writeFile(join(staging, 'manifest.json'), JSON.stringify(manifest, null, 1), { mode: 0o600 });
-    const entries = ['manifest.json', ...Object.keys(files)];
-    const tar = await import('tar');
     watch.step('packing the archive');
-    // Streamed through a meter: every chunk written is progress; a pack that stops is stopped.
-    await pipeline(
-      tar.create({ gzip: true, cwd: staging, portable: true }, entries) as unknown as NodeJS.ReadableStream,
-      new Transform({
-        transform(chunk: Buffer, _enc, done) {
-          watch.step();
-          done(null, chunk);
-        },
-      }),
-      createWriteStream(partial, { mode: 0o600 }),
-      { signal: watch.signal },
-    );
+    // Every chunk written is progress; a pack that stops is stopped.
+    await packFiles({
+      root: staging,
+      files: [
+        { name: 'manifest.json', size: (await stat(join(staging, 'manifest.json'))).size },
+        ...Object.entries(files).map(([name, f]) => ({ name, size: f.size })),
+      ],
+      to: partial,
+      mtime: o.now,
+      signal: watch.signal,
+      onProgress: () => watch.step(),
+    });
     await syncFile(partial);
     // A backup stopped as stuck never lands, even if its last step comes back later.
     watch.step('putting the backup in place');
@@ -354,18 +351,19 @@ async function unpackChecked(file: string, staging: string, dataDir: string, kno
         mkdirSync(dirname(target), { recursive: true, mode: 0o700 });
         const out = createWriteStream(target, { flags: 'wx', mode: 0o600 });
         const hash = createHash('sha256');
-        written.push(
-          new Promise<void>((done, failWrite) => {
-            out.on('error', failWrite);
-            out.on('finish', () =>
-              hash.digest('hex') === expected.sha256
-                ? done()
-                : failWrite(
-                    new BackupProblem(`The backup is damaged: ${name} differs from what was backed up (its checksum)`),
-                  ),
-            );
-          }),
-        );
+        const whole = new Promise<void>((done, failWrite) => {
+          out.on('error', failWrite);
+          out.on('finish', () =>
+            hash.digest('hex') === expected.sha256
+              ? done()
+              : failWrite(
+                  new BackupProblem(`The backup is damaged: ${name} differs from what was backed up (its checksum)`),
+                ),
+          );
+        });
+        // A file that differs stops the unpacking at once (and is not left unheard if the archive then fails).
+        whole.catch(fail);
+        written.push(whole);
         // One reader of the entry (a second listener would miss what the first was handed), the disk's pace kept.
         entry.on('data', (c: Buffer) => {
           hash.update(c);
