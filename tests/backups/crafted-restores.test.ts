@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import * as tar from 'tar';
 import { startTestServer, type TestServer } from '../support/test-server.js';
 import { covers } from '../support/covers.js';
+import { fixtures } from '../support/samples.js';
 import { MIGRATIONS } from '../../engine/migrations/index.js';
 
 let s: TestServer;
@@ -54,6 +55,7 @@ async function folderWith(name: string, m: unknown, extra: (dir: string) => Prom
 beforeAll(async () => {
   s = await startTestServer();
   work = await mkdtemp(join(tmpdir(), 'bs-crafted-'));
+  await (await fixtures(s)).make.app();
   await s.ok('POST', '/api/app/backups', { file: join(work, 'real.bsbackup') });
   parts = join(work, 'parts');
   await mkdir(parts);
@@ -104,6 +106,19 @@ describe(covers('crafted backups are refused, nothing replaced', 'app.backups.re
     await rm(join(dir, 'broadsheet.db'));
     const entries = ['manifest.json', ...readdirSync(dir).filter((f) => f !== 'manifest.json')];
     await refused(await archive('no-db', dir, entries), /broadsheet\.db is missing/, totalOf(manifest));
+  });
+
+  it('the database without the apps it names (a manifest made to match)', async () => {
+    // The server's app is in the database; its files are left out of the archive and the manifest.
+    const demo = Object.keys(manifest.files).find((n) => n.startsWith('apps/') && n.endsWith('/meta.json'))!;
+    expect(demo).toBeDefined();
+    const files = Object.fromEntries(Object.entries(manifest.files).filter(([n]) => !n.startsWith('apps/')));
+    const dir = await folderWith('no-apps', { ...manifest, files });
+    await refused(
+      await archive('no-apps', dir, ['manifest.json', ...Object.keys(files)]),
+      new RegExp(`names the app ${demo.split('/')[1]}, whose data it does not hold`),
+      totalOf({ ...manifest, files }),
+    );
   });
 
   it('a file of another size than its manifest says', async () => {

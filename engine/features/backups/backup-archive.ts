@@ -76,6 +76,15 @@ export async function integrityOf(file: string): Promise<string> {
   }
 }
 
+/**
+ * The embedded apps a backup's database names whose files the backup lacks (every such app keeps
+ * `apps/<appId>/meta.json` from its creation on): restored, they would answer "not found".
+ */
+async function appsMissing(db: sqlite3.Database, files: BackupManifest['files']): Promise<string[]> {
+  const apps = await all<{ appId: string }>(db, `SELECT "appId" FROM analytics_apps WHERE provider = 'embedded'`);
+  return apps.map((a) => a.appId).filter((appId) => !files[`apps/${appId}/meta.json`]);
+}
+
 async function sha256(file: string): Promise<string> {
   const hash = createHash('sha256');
   for await (const chunk of createReadStream(file)) hash.update(chunk as Buffer);
@@ -178,6 +187,9 @@ export async function writeBackup(o: WriteBackupOptions): Promise<{ manifest: Ba
     try {
       for (const table of COUNTED)
         counts[table] = Number((await all<{ n: number }>(db, `SELECT COUNT(*) AS n FROM "${table}"`))[0].n);
+      // An app removed between the database's snapshot and the walk of apps/: this backup could not be restored.
+      const missing = await appsMissing(db, files);
+      if (missing.length) throw new Error(`the app ${missing[0]} was removed while it was taken; take it again`);
     } finally {
       await closeDb(db);
     }
@@ -422,6 +434,12 @@ export async function stageRestore(
       );
       if (verdict !== 'ok') throw new BackupProblem(`The backup's ${name} fails SQLite's integrity check: ${verdict}`);
     }
+    const db = await sqlite(join(staging, DB_FILE), sqlite3.OPEN_READONLY);
+    const missing = await appsMissing(db, manifest.files).finally(() => closeDb(db));
+    if (missing.length)
+      throw new BackupProblem(
+        `The backup is incomplete: its database names ${missing.length === 1 ? 'the app' : `${missing.length} apps, such as`} ${missing[0]}, whose data it does not hold`,
+      );
     if (!restoreSecretKey) await rm(join(staging, KEY_FILE), { force: true });
     // A state with no files or apps replaces one with them: the folders are there to take their place.
     for (const sub of ['files', 'apps', 'logs']) await mkdir(join(staging, sub), { recursive: true, mode: 0o700 });
