@@ -60,6 +60,10 @@ async function main() {
     console.table(await templateBench(500));
     return;
   }
+  if (process.argv[2] === 'backup') {
+    console.table(await backupBench());
+    return;
+  }
   if (process.argv[2] === 'template-check') {
     console.table(await templateCheckBench());
     return;
