@@ -1,6 +1,7 @@
 import { apiKeysV1 } from './features/api-keys/api-keys.v1.js';
 import { apiKeysV2 } from './features/api-keys/api-keys.v2.js';
 import { authApp } from './features/auth/auth.app.js';
+import { ssoApp } from './features/sso/sso.app.js';
 import { groupsV1 } from './features/groups/groups.v1.js';
 import { groupsV2 } from './features/groups/groups.v2.js';
 import { identityProvidersV1 } from './features/identity-providers/identity-providers.v1.js';
@@ -52,6 +53,7 @@ import type { WireFile } from './wire.js';
 /** Every operation, registered in one place; routes, OpenAPI, IPC and the renderer's client derive from it. */
 export const OPERATIONS = [
   ...authApp,
+  ...ssoApp,
   ...setupApp,
   ...apiKeysV1,
   ...apiKeysV2,

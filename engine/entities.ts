@@ -6,6 +6,7 @@ import { Role } from './features/roles/roles.entity.js';
 import { ApiKey } from './features/api-keys/api-keys.entity.js';
 import { Session } from './features/auth/sessions.entity.js';
 import { SignInOutcome } from './features/auth/sign-in-outcomes.entity.js';
+import { SsoTicket } from './features/sso/sso-tickets.entity.js';
 import {
   IdentityProvider,
   OrganizationIdentityProvider,
@@ -51,6 +52,7 @@ export const ENTITIES = [
   ApiKey,
   Session,
   SignInOutcome,
+  SsoTicket,
   IdentityProvider,
   OrganizationIdentityProvider,
   Resource,

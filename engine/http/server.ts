@@ -17,6 +17,7 @@ import { cappedBody } from './capped-body.js';
 import { RestRoutes, type RestMatch } from './rest-routes.js';
 import { SECURITY_HEADERS } from './security-headers.js';
 import { TrustedOrigin } from '../features/trusted-origins/trusted-origins.entity.js';
+import { registerSsoRoutes } from './sso-routes.js';
 
 export interface HttpOptions {
   host?: string;
@@ -319,6 +320,8 @@ export async function startHttpServer(given: Engine | StartingEngine, options: H
       clearInterval(ping);
     });
   });
+
+  registerSsoRoutes(app, () => engine.services);
 
   // Written when first asked for: building it walks every operation's schema, a tenth of a start.
   let doc: ReturnType<typeof openApiDocument> | undefined;

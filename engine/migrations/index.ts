@@ -18,6 +18,7 @@ import { ReportTemplates1765238400000 } from './1765238400000-report-templates.j
 import { JobLeases1765324800000 } from './1765324800000-job-leases.js';
 import { ListOrderIndexes1765411200000 } from './1765411200000-list-order-indexes.js';
 import { SignInOutcomes1765497600000 } from './1765497600000-sign-in-outcomes.js';
+import { SsoTickets1765584000000 } from './1765584000000-sso-tickets.js';
 
 /** Migrations in the order they run; append, never reorder or edit a released one. */
 export const MIGRATIONS = [
@@ -41,4 +42,5 @@ export const MIGRATIONS = [
   JobLeases1765324800000,
   ListOrderIndexes1765411200000,
   SignInOutcomes1765497600000,
+  SsoTickets1765584000000,
 ];

@@ -33,5 +33,25 @@ export class PostgresSignInOutcomes1765497600000 implements MigrationInterface {
   }
 }
 
+/** SsoTickets1765584000000's twin, for databases whose first step came before it. */
+export class PostgresSsoTickets1765584000000 implements MigrationInterface {
+  name = 'PostgresSsoTickets1765584000000';
+
+  async up(q: QueryRunner): Promise<void> {
+    await q.query(
+      'CREATE TABLE IF NOT EXISTS "sso_tickets" ("keyHash" character varying(64) NOT NULL, "kind" character varying(16) NOT NULL, "data" text NOT NULL, "expiresAt" TIMESTAMP WITH TIME ZONE NOT NULL, CONSTRAINT "PK_sso_tickets" PRIMARY KEY ("keyHash"))',
+    );
+    await q.query('CREATE INDEX IF NOT EXISTS "IDX_sso_tickets_expires" ON "sso_tickets" ("expiresAt")');
+  }
+
+  async down(q: QueryRunner): Promise<void> {
+    await q.query('DROP TABLE IF EXISTS "sso_tickets"');
+  }
+}
+
 /** PostgreSQL's migrations in the order they run; each later one is the twin of a SQLite migration. */
-export const POSTGRES_MIGRATIONS = [PostgresInitial1765411200000, PostgresSignInOutcomes1765497600000];
+export const POSTGRES_MIGRATIONS = [
+  PostgresInitial1765411200000,
+  PostgresSignInOutcomes1765497600000,
+  PostgresSsoTickets1765584000000,
+];

@@ -1,8 +1,8 @@
 // Written by `npm run schema:postgres`: never edit by hand. What SQLite has after its first
-// 20 migrations, built at once on PostgreSQL (the migrations import nothing else of the engine).
+// 21 migrations, built at once on PostgreSQL (the migrations import nothing else of the engine).
 
 export const POSTGRES_INITIAL = {
-  sqliteMigrations: 20,
+  sqliteMigrations: 21,
   statements: [
     'CREATE TABLE "organizations" ("id" character varying(36) NOT NULL, "createdDate" TIMESTAMP WITH TIME ZONE NOT NULL, "modifiedDate" TIMESTAMP WITH TIME ZONE NOT NULL, "name" text, "displayName" text NOT NULL, "description" text, "themeId" character varying(36) NOT NULL, "allowNtlm" boolean NOT NULL DEFAULT false, "allowJwt" boolean NOT NULL DEFAULT false, "serviceAuth" boolean NOT NULL DEFAULT true, "identityProviderId" character varying(36), CONSTRAINT "PK_6b031fcd0863e3f6b44230163f9" PRIMARY KEY ("id"))',
     'CREATE TABLE "users" ("id" character varying(36) NOT NULL, "createdDate" TIMESTAMP WITH TIME ZONE NOT NULL, "modifiedDate" TIMESTAMP WITH TIME ZONE NOT NULL, "kind" character varying(16) NOT NULL DEFAULT \'user\', "firstName" text NOT NULL, "lastName" text NOT NULL, "email" text, "passwordHash" text, "domainAccount" text, "isActive" boolean NOT NULL DEFAULT true, "sendNotification" boolean NOT NULL DEFAULT false, "isoLanguage" text, "isTenantOwner" boolean NOT NULL DEFAULT false, "isTenantAdmin" boolean NOT NULL DEFAULT false, "createdBy" character varying(36), "modifiedBy" character varying(36), "directoryId" character varying(36), "directoryKey" text, CONSTRAINT "PK_a3ffb1c0c8416b9fc6f907b7433" PRIMARY KEY ("id"))',
@@ -23,6 +23,8 @@ export const POSTGRES_INITIAL = {
     'CREATE UNIQUE INDEX "IDX_sessions_hash" ON "sessions" ("tokenHash") ',
     'CREATE TABLE "sign_in_outcomes" ("id" character varying(36) NOT NULL, "account" character varying(320) NOT NULL, "address" character varying(64) NOT NULL, "outcome" character varying(8) NOT NULL, "at" TIMESTAMP WITH TIME ZONE NOT NULL, CONSTRAINT "PK_ba3583dacadadb103104ee3eba3" PRIMARY KEY ("id"))',
     'CREATE INDEX "IDX_sign_in_outcomes_at" ON "sign_in_outcomes" ("at") ',
+    'CREATE TABLE "sso_tickets" ("keyHash" character varying(64) NOT NULL, "kind" character varying(16) NOT NULL, "data" text NOT NULL, "expiresAt" TIMESTAMP WITH TIME ZONE NOT NULL, CONSTRAINT "PK_5eb0cb9fedce5d14dd0ee54c5aa" PRIMARY KEY ("keyHash"))',
+    'CREATE INDEX "IDX_sso_tickets_expires" ON "sso_tickets" ("expiresAt") ',
     'CREATE TABLE "identity_providers" ("id" character varying(36) NOT NULL, "createdDate" TIMESTAMP WITH TIME ZONE NOT NULL, "modifiedDate" TIMESTAMP WITH TIME ZONE NOT NULL, "name" text NOT NULL, "description" text, "type" text NOT NULL, "isActive" boolean NOT NULL DEFAULT true, "signAuthnRequest" boolean NOT NULL DEFAULT false, "entityID" text, "singleSignOnUrl" text, "certificatePublicKey" text, "singleLogoutUrl" text, "certificateFile" text, "buttonLabel" text, "clientID" text, "clientSecret" text, "authorizationEndpoint" text, "accessTokenEndpoint" text, "userinfoEndpoint" text, "logoutEndpoint" text, "postLogoutRedirectUrl" text, CONSTRAINT "PK_3ac9e77e3690c03f7f25579c8e0" PRIMARY KEY ("id"))',
     'CREATE TABLE "organization_identity_providers" ("organizationId" character varying(36) NOT NULL, "identityProviderId" character varying(36) NOT NULL, CONSTRAINT "PK_a70952d51eebe48b197c689bc88" PRIMARY KEY ("organizationId", "identityProviderId"))',
     'CREATE TABLE "resources" ("id" character varying(36) NOT NULL, "createdDate" TIMESTAMP WITH TIME ZONE NOT NULL, "modifiedDate" TIMESTAMP WITH TIME ZONE NOT NULL, "name" text NOT NULL, "description" text, "type" text NOT NULL, "organizationId" character varying(36) NOT NULL, "url" text NOT NULL, "createdBy" character varying(36), CONSTRAINT "PK_632484ab9dff41bba94f9b7c85e" PRIMARY KEY ("id"))',

@@ -1,14 +1,59 @@
-import { invoke } from '../../bridge';
+import { useEffect, useState } from 'react';
+import type { ResultOf } from '../../../../engine/catalogue';
+import { invoke, isDesktop } from '../../bridge';
 import { Form, submitOutcome } from '../../components/Form';
-import { useSession } from '../../stores/session/session.store';
+import { ssoProblem, useSession } from '../../stores/session/session.store';
+
+type Choices = ResultOf<'app.auth.providers'>;
+
+/** What a company sign-in's refusal means, in words (the page never shows what a provider sent). */
+const PROBLEMS: Record<string, string> = {
+  nobody:
+    'Your company account is not a Broadsheet user here, or that user is inactive. Ask an administrator to add you.',
+  disabled: 'That sign-in is turned off. Sign in another way, or ask an administrator.',
+  state: 'That sign-in took too long or was already used. Try again.',
+  expired: 'That sign-in link was already used or has expired. Try again.',
+  throttled: 'Too many failed sign-ins from here. Wait a minute, then try again.',
+  setup: 'That sign-in is not set up completely. An administrator can see why in the log.',
+};
+const problemText = (reason: string) =>
+  PROBLEMS[reason] ?? 'Your company sign-in did not let you in. Try again; an administrator can see why in the log.';
+
+/** The address that sends the browser to a provider, coming back to the screen the person was on. */
+const startUrl = (id: string) => `api/app/sso/${encodeURIComponent(id)}/start?returnTo=${encodeURIComponent('#/')}`;
 
 export function SignInScreen() {
   const signedIn = useSession((s) => s.signedIn);
+  const [choices, setChoices] = useState<Choices | null>(null);
+  const [problem] = useState(ssoProblem);
+  useEffect(() => {
+    void invoke('app.auth.providers').then((a) => {
+      if (!a.ok) return;
+      setChoices(a.data);
+      // One provider, no passwords: straight there (unless it just refused, or this is the desktop).
+      if (a.data.goStraightTo && !problem && !isDesktop()) location.assign(startUrl(a.data.goStraightTo));
+    });
+  }, [problem]);
+  const providers = choices?.providers ?? [];
   return (
     <main className="centered">
       <div className="card">
         <h1 className="brand">Broadsheet</h1>
         <p className="sub">Sign in to design and distribute reports.</p>
+        {problem && (
+          <p role="alert" className="error-banner">
+            {problemText(problem)}
+          </p>
+        )}
+        {providers.length > 0 && !isDesktop() && (
+          <nav aria-label="Company sign-in" className="sso-buttons">
+            {providers.map((p) => (
+              <a key={p.id} className="sso-button" href={startUrl(p.id)}>
+                {p.label}
+              </a>
+            ))}
+          </nav>
+        )}
         <Form
           fields={[
             { name: 'email', label: 'E-mail', kind: 'email', required: true },

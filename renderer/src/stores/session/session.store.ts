@@ -17,6 +17,13 @@ export const useSession = create<SessionState>((set) => ({
   status: 'starting',
   me: null,
   async appStarted() {
+    // Back from the company's sign-in: the one-time code in the address becomes this page's session.
+    const code = ssoFinishCode();
+    if (code) {
+      const done = await invoke('app.auth.ssoFinish', { body: { code } });
+      history.replaceState(null, '', done.ok ? `${location.pathname}${done.data.returnTo}` : '#/sign-in/problem/expired');
+      if (done.ok) return set({ status: 'signedIn', me: (await invoke('app.auth.me')).data ?? null });
+    }
     const setup = await invoke('app.setup.status');
     // Served, a page without a session token has no one to ask about (and a 401 to log for nothing).
     const me = isDesktop() || httpSession.get() ? await invoke('app.auth.me') : null;
@@ -33,6 +40,12 @@ export const useSession = create<SessionState>((set) => ({
     set({ status: 'signedOut', me: null });
   },
 }));
+
+/** The one-time code of a company sign-in's return (#/sign-in/finish/<code>), or null. */
+export const ssoFinishCode = () => /^#\/sign-in\/finish\/([A-Za-z0-9_-]+)$/.exec(location.hash)?.[1] ?? null;
+
+/** Why a company sign-in did not let someone in (#/sign-in/problem/<reason>), or null. */
+export const ssoProblem = () => /^#\/sign-in\/problem\/([a-z]+)$/.exec(location.hash)?.[1] ?? null;
 
 /** Whether the signed-in user may call an operation: screens offer an action by its operation's id. */
 export const selectMayCall = (op: OpId) => (s: Pick<SessionState, 'me'>) => !!s.me && s.me.operations.includes(op);

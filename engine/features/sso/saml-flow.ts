@@ -1,0 +1,116 @@
+import type { CacheProvider, SAML } from '@node-saml/node-saml';
+import type { EngineServices } from '../../ops/context.js';
+import type { IdentityProviderRow } from '../identity-providers/identity-providers.entity.js';
+import { issueTicket, peekTicket, takeTicket } from './sso-tickets.js';
+import { safeReturnTo, SsoRefusal, type Identity } from './sso-identity.js';
+
+// SAML 2.0 with @node-saml/node-saml: SP-initiated login over the redirect binding, the answer taken
+// at the ACS over POST; the IdP's signature (on the response or the assertion) checked with the
+// provider's certificate, the audience (this provider's SP entity id), the recipient, the time
+// window with a minute's skew, and `InResponseTo` matched to a request this installation sent: the
+// request's id is a one-time ticket in the database, so a replayed answer finds it gone.
+
+type Services = Pick<EngineServices, 'db' | 'now'>;
+
+/** The minute of clock difference allowed between this server and the IdP. */
+const SKEW_MS = 60_000;
+
+/** Request ids as one-time tickets: any server of the installation can take the answer. */
+function ticketCache(s: Services): CacheProvider {
+  return {
+    saveAsync: async (key, value) => {
+      await issueTicket(s, 'saml', value, key);
+      return { value, createdAt: s.now().getTime() };
+    },
+    getAsync: (key) => peekTicket<string>(s, 'saml', key),
+    removeAsync: async (key) => (key ? takeTicket<string>(s, 'saml', key) : null),
+  };
+}
+
+/** The IdP's certificate: the PEM or bare base64 of `certificatePublicKey`, or `certificateFile`'s text. */
+function idpCertOf(p: IdentityProviderRow): string {
+  const text = (p.certificatePublicKey || p.certificateFile || '').trim();
+  if (!text) throw new SsoRefusal('setup', `${p.name} has no certificate to check its signature with`);
+  return text;
+}
+
+async function samlFor(s: Services, p: IdentityProviderRow, base: string): Promise<SAML> {
+  const { SAML, ValidateInResponseTo } = await import('@node-saml/node-saml');
+  if (!p.singleSignOnUrl) throw new SsoRefusal('setup', `${p.name} has no single sign-on URL`);
+  return new SAML({
+    entryPoint: p.singleSignOnUrl,
+    issuer: `${base}/metadata`,
+    audience: `${base}/metadata`,
+    callbackUrl: `${base}/acs`,
+    idpCert: idpCertOf(p),
+    ...(p.entityID && { idpIssuer: p.entityID }),
+    wantAssertionsSigned: false,
+    wantAuthnResponseSigned: false,
+    acceptedClockSkewMs: SKEW_MS,
+    validateInResponseTo: ValidateInResponseTo.always,
+    requestIdExpirationPeriodMs: 10 * 60_000,
+    cacheProvider: ticketCache(s),
+    identifierFormat: 'urn:oasis:names:tc:SAML:1.1:nameid-format:emailAddress',
+    signatureAlgorithm: 'sha256',
+    ...(p.singleLogoutUrl && { logoutUrl: p.singleLogoutUrl }),
+  });
+}
+
+/** The IdP's sign-in address with this installation's request (the redirect binding). */
+export async function samlStart(s: Services, p: IdentityProviderRow, base: string, returnTo: string) {
+  if (p.signAuthnRequest)
+    throw new SsoRefusal('setup', `${p.name} asks for signed requests, which this release does not sign yet`);
+  return (await samlFor(s, p, base)).getAuthorizeUrlAsync(safeReturnTo(returnTo), undefined, {});
+}
+
+const EMAIL_ATTRIBUTES = [
+  'email',
+  'mail',
+  'emailAddress',
+  'http://schemas.xmlsoap.org/ws/2005/05/identity/claims/emailaddress',
+  'urn:oid:0.9.2342.19200300.100.1.3',
+];
+
+/** The IdP's answer at the ACS: checked whole, then who signed in and where they were going. */
+export async function samlAcs(
+  s: Services,
+  p: IdentityProviderRow,
+  base: string,
+  body: Record<string, string>,
+): Promise<Identity & { returnTo: string }> {
+  if (typeof body.SAMLResponse !== 'string' || !body.SAMLResponse)
+    throw new SsoRefusal('assertion', 'the post holds no SAMLResponse');
+  const saml = await samlFor(s, p, base);
+  let profile;
+  try {
+    ({ profile } = await saml.validatePostResponseAsync({ SAMLResponse: body.SAMLResponse }));
+  } catch (e) {
+    throw new SsoRefusal('assertion', `${p.name}'s answer did not hold`, String((e as Error).message).slice(0, 300));
+  }
+  if (!profile) throw new SsoRefusal('assertion', `${p.name}'s answer named nobody`);
+  const attributes = profile as unknown as Record<string, unknown>;
+  const fromAttributes = EMAIL_ATTRIBUTES.map((a) => attributes[a]).find((v) => typeof v === 'string') as
+    | string
+    | undefined;
+  const nameId = typeof profile.nameID === 'string' && profile.nameID.includes('@') ? profile.nameID : null;
+  return {
+    email: fromAttributes ?? nameId,
+    subject: profile.nameID ?? null,
+    returnTo: safeReturnTo(body.RelayState),
+  };
+}
+
+/** The service provider's metadata: entity id, ACS URL and name id format, for the IdP's administrator. */
+export async function samlMetadata(s: Services, p: IdentityProviderRow, base: string): Promise<string> {
+  const { SAML, ValidateInResponseTo } = await import('@node-saml/node-saml');
+  // The IdP's own fields need not be filled in yet: an administrator copies this first.
+  const saml = new SAML({
+    issuer: `${base}/metadata`,
+    callbackUrl: `${base}/acs`,
+    idpCert: p.certificatePublicKey || p.certificateFile || 'none',
+    identifierFormat: 'urn:oasis:names:tc:SAML:1.1:nameid-format:emailAddress',
+    validateInResponseTo: ValidateInResponseTo.always,
+    cacheProvider: ticketCache(s),
+  });
+  return saml.generateServiceProviderMetadata(null, null);
+}

@@ -1,0 +1,49 @@
+import type { EngineServices } from '../../ops/context.js';
+import { issueTicket } from './sso-tickets.js';
+import { userFor } from './sso-providers.js';
+
+/** Who a provider says signed in: an e-mail, a Windows account, the provider's own subject. */
+export interface Identity {
+  email?: string | null;
+  account?: string | null;
+  subject?: string | null;
+}
+
+/**
+ * Why a company sign-in did not let someone in. `reason` is a fixed word the page turns into a
+ * sentence (nothing the provider sent is echoed to the browser); `detail` goes to the log only,
+ * never with a token.
+ */
+export class SsoRefusal extends Error {
+  constructor(
+    readonly reason: 'setup' | 'state' | 'provider' | 'token' | 'userinfo' | 'assertion' | 'nobody' | 'disabled',
+    message: string,
+    readonly detail: string | null = null,
+  ) {
+    super(message);
+  }
+}
+
+/** The hand-off of a signed-in browser to the page: who, and where they were going. */
+export interface Handoff {
+  userId: string;
+  providerId: string;
+  returnTo: string;
+}
+
+/** Where a person may be sent back to: a screen of this app (`#/…`), never another site. */
+export function safeReturnTo(value: unknown): string {
+  return typeof value === 'string' && value.length <= 300 && /^#\/[A-Za-z0-9/_\-.~%?=&]*$/.test(value) ? value : '#/';
+}
+
+/** The identity matched to a user of an organization with this provider: a hand-off key, or a refusal. */
+export async function handOff(
+  s: Pick<EngineServices, 'db' | 'now'>,
+  providerId: string,
+  identity: Identity,
+  returnTo: string,
+): Promise<string> {
+  const user = await userFor(s, providerId, identity);
+  if (!user) throw new SsoRefusal('nobody', 'the identity matches no active user of an organization with this provider');
+  return issueTicket(s, 'handoff', { userId: user.id, providerId, returnTo: safeReturnTo(returnTo) } satisfies Handoff);
+}

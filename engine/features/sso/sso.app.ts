@@ -1,0 +1,55 @@
+import { z } from 'zod';
+import { defineOp } from '../../ops/op.js';
+import { lazySchema } from '../../core/lazy-schema.js';
+import { unauthorized } from '../../core/errors.js';
+import { UserResult } from '../common.results.js';
+import { userDto } from '../users/users.rules.js';
+import { User } from '../users/users.entity.js';
+import { startSession } from '../auth/auth.rules.js';
+import { signInChoices } from './sso-providers.js';
+import { takeTicket } from './sso-tickets.js';
+import type { Handoff } from './sso-identity.js';
+
+const SignInChoices = lazySchema(() =>
+  z.object({
+    providers: z.array(
+      z.object({ id: z.string(), label: z.string(), kind: z.enum(['oidc', 'saml', 'jwt']), passwordsOff: z.boolean() }),
+    ),
+    /** The one provider the page goes straight to: exactly one applies and no organization takes passwords. */
+    goStraightTo: z.string().nullable(),
+  }),
+);
+
+const Finished = lazySchema(() =>
+  z.object({ user: UserResult, token: z.string(), expiresAt: z.string(), returnTo: z.string() }),
+);
+
+export const ssoApp = [
+  defineOp({
+    id: 'app.auth.providers',
+    summary: "The company sign-in buttons of the sign-in page: each active provider an organization uses",
+    http: { method: 'GET', path: '/api/app/auth/providers' },
+    permission: 'public',
+    result: SignInChoices,
+    handler: async (ctx) => {
+      const providers = await signInChoices(ctx);
+      const straight = providers.length === 1 && providers[0].passwordsOff ? providers[0].id : null;
+      return { providers, goStraightTo: straight };
+    },
+  }),
+  defineOp({
+    id: 'app.auth.ssoFinish',
+    summary: 'Finish a company sign-in: the one-time code the provider\'s return brought becomes a session',
+    http: { method: 'POST', path: '/api/app/auth/sso/finish' },
+    permission: 'public',
+    session: 'start',
+    input: { body: z.object({ code: z.string().min(1, 'must not be empty').max(200) }) },
+    result: Finished,
+    handler: async (ctx, { body }) => {
+      const handoff = await takeTicket<Handoff>(ctx, 'handoff', body.code);
+      const user = handoff && (await ctx.db.getRepository(User).findOneBy({ id: handoff.userId, isActive: true }));
+      if (!handoff || !user) throw unauthorized('This sign-in link was already used or has expired; sign in again');
+      return { ...(await startSession(ctx, user.id)), user: await userDto(ctx, user), returnTo: handoff.returnTo };
+    },
+  }),
+] as const;

@@ -1,0 +1,111 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { EngineServices } from '../ops/context.js';
+import { retryAfterSeconds } from '../core/errors.js';
+import { activeProvider, kindOf } from '../features/sso/sso-providers.js';
+import { handOff, safeReturnTo, SsoRefusal } from '../features/sso/sso-identity.js';
+import { oidcCallback, oidcStart } from '../features/sso/oidc-flow.js';
+import { samlAcs, samlMetadata, samlStart } from '../features/sso/saml-flow.js';
+
+// The company sign-in's browser routes. They are pages a browser is sent to (redirects, an XML
+// document, a form the provider posts), not calls that answer the JSON envelope, so they are routes
+// of their own rather than operations; what they start ends in an operation (`app.auth.ssoFinish`),
+// which makes the session the page then holds.
+
+type Params = { id: string };
+
+/** This server's own address as the browser reached it (the Host header was checked against the allow-list). */
+const origin = (req: FastifyRequest) => `${req.protocol}://${req.headers.host}`;
+const base = (req: FastifyRequest, id: string) => `${origin(req)}/api/app/sso/${encodeURIComponent(id)}`;
+
+/** The page's own address with a fragment: the browser never leaves this server for a place a request named. */
+const toPage = (reply: FastifyReply, req: FastifyRequest, fragment: string) =>
+  reply.code(302).header('cache-control', 'no-store').header('location', `${origin(req)}/${fragment}`).send();
+
+export function registerSsoRoutes(app: FastifyInstance, services: () => EngineServices) {
+  const guardKey = (id: string) => `sso:${id}`;
+
+  /** A refusal: logged with its reason (never a token), counted by the throttle, told to the page by a fixed word. */
+  const refused = (req: FastifyRequest, reply: FastifyReply, id: string, e: unknown) => {
+    const s = services();
+    if (!(e instanceof SsoRefusal)) {
+      s.log.error('Company sign-in failed', { provider: id, error: (e as Error).message });
+      return toPage(reply, req, '#/sign-in/problem/provider');
+    }
+    s.signInThrottle.fail(guardKey(id), req.ip);
+    s.log.warn('Company sign-in refused', { provider: id, reason: e.reason, message: e.message, detail: e.detail });
+    return toPage(reply, req, `#/sign-in/problem/${e.reason}`);
+  };
+
+  const provider = async (id: string) => {
+    const p = await activeProvider(services(), id);
+    if (!p) throw new SsoRefusal('disabled', 'the provider is unknown, inactive or used by no organization');
+    return p;
+  };
+
+  /** Sends the browser to the provider. `returnTo` is a screen of this app to land on afterwards. */
+  app.get<{ Params: Params; Querystring: { returnTo?: string } }>('/api/app/sso/:id/start', async (req, reply) => {
+    const { id } = req.params;
+    const s = services();
+    const wait = s.signInThrottle.retryAfter(guardKey(id), req.ip);
+    if (wait > 0) return toPage(reply.header('retry-after', String(retryAfterSeconds(wait))), req, '#/sign-in/problem/throttled');
+    try {
+      const p = await provider(id);
+      const returnTo = safeReturnTo(req.query.returnTo);
+      const to =
+        kindOf(p) === 'saml'
+          ? await samlStart(s, p, base(req, id), returnTo)
+          : await oidcStart(s, p, `${base(req, id)}/callback`, returnTo);
+      return reply.code(302).header('cache-control', 'no-store').header('location', to).send();
+    } catch (e) {
+      return refused(req, reply, id, e);
+    }
+  });
+
+  /** The OpenID redirect URI. */
+  app.get<{ Params: Params }>('/api/app/sso/:id/callback', async (req, reply) => {
+    const { id } = req.params;
+    const s = services();
+    try {
+      const p = await provider(id);
+      const identity = await oidcCallback(s, p, new URL(req.url, origin(req)));
+      const code = await handOff(s, p.id, identity, identity.returnTo);
+      s.signInThrottle.succeed(guardKey(id), req.ip);
+      return toPage(reply, req, `#/sign-in/finish/${code}`);
+    } catch (e) {
+      return refused(req, reply, id, e);
+    }
+  });
+
+  // The SAML assertion consumer service: the provider's form post (application/x-www-form-urlencoded).
+  void app.register(async (scope) => {
+    scope.addContentTypeParser(
+      'application/x-www-form-urlencoded',
+      { parseAs: 'string', bodyLimit: 512 * 1024 },
+      (_req, body, done) => done(null, Object.fromEntries(new URLSearchParams(String(body)))),
+    );
+    scope.post<{ Params: Params; Body: Record<string, string> }>('/api/app/sso/:id/acs', async (req, reply) => {
+      const { id } = req.params;
+      const s = services();
+      try {
+        const p = await provider(id);
+        const identity = await samlAcs(s, p, base(req, id), req.body ?? {});
+        const code = await handOff(s, p.id, identity, identity.returnTo);
+        s.signInThrottle.succeed(guardKey(id), req.ip);
+        return toPage(reply, req, `#/sign-in/finish/${code}`);
+      } catch (e) {
+        return refused(req, reply, id, e);
+      }
+    });
+  });
+
+  /** The service provider's metadata, for the identity provider's administrator. */
+  app.get<{ Params: Params }>('/api/app/sso/:id/metadata', async (req, reply) => {
+    const p = await activeProvider(services(), req.params.id);
+    if (!p || kindOf(p) !== 'saml') return reply.code(404).send({ isSuccess: false, error: 'No SAML provider here' });
+    return reply
+      .code(200)
+      .header('content-type', 'application/samlmetadata+xml; charset=utf-8')
+      .header('cache-control', 'no-store')
+      .send(await samlMetadata(services(), p, base(req, p.id)));
+  });
+}
