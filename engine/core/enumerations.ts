@@ -5,7 +5,7 @@ export const USER_DIRECTORY_TYPES = ['LDAP', 'ActiveDirectory', 'AzureAD'] as co
 export const SYNCHRONIZATION_MODES = ['Manual', 'Hourly', 'Daily', 'Weekly', 'Monthly'] as const;
 /** Set A's identity providers (SAML-style) and set B's (OAuth-style). */
 export const SAML_PROVIDER_TYPES = ['SAML', 'JWT'] as const;
-export const OAUTH_PROVIDER_TYPES = ['OAuth', 'OpenID Connect'] as const;
+export const OAUTH_PROVIDER_TYPES = ['OAuth', 'OpenID Connect', 'OIDC'] as const;
 export const RESOURCE_TYPES = ['link', 'doc', 'video', 'image'] as const;
 export const REPORT_TYPES = ['Word', 'Excel', 'PowerPoint', 'Html'] as const;
 export const CHART_KINDS = ['bar', 'line', 'pie', 'combo', 'table'] as const;

@@ -21,6 +21,8 @@ const IdentityProviderV1 = z.object({
   singleLogoutUrl: v.nurl(),
   certificateFile: v.nstr(TEXT_MAX.long),
   buttonLabel: v.nstr(),
+  /** Off: nobody signs in through it (its record stays). */
+  isActive: v.obool(),
 });
 
 export const identityProvidersV1 = [

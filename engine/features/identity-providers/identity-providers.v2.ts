@@ -15,6 +15,13 @@ const common = {
   userinfoEndpoint: v.url(),
   logoutEndpoint: v.nurl(),
   postLogoutRedirectUrl: v.nurl(),
+  /**
+   * Beyond set B: the OpenID issuer (https://login.example.com/realm). With it the ID token is
+   * verified against the issuer's published keys; without it, who signed in comes from userinfo.
+   */
+  issuer: v.nurl(),
+  /** Off: nobody signs in through it (its record stays). */
+  isActive: v.obool(),
 };
 const CreateV2 = z.object({ ...common, type: v.oneOf(OAUTH_PROVIDER_TYPES), clientSecret: v.text() });
 // On update the secret may be omitted or null: the stored one is kept.
@@ -29,7 +36,7 @@ export const identityProvidersV2 = [
     tenantWide: 'An identity provider',
     input: { body: CreateV2 },
     result: IdentityProviderResult,
-    handler: (ctx, { body }) => saveIdentityProvider(ctx, null, body),
+    handler: (ctx, { body: { issuer, ...body } }) => saveIdentityProvider(ctx, null, { ...body, entityID: issuer }),
   }),
   defineOp({
     id: 'v2.identityProviders.update',
@@ -39,6 +46,7 @@ export const identityProvidersV2 = [
     tenantWide: 'An identity provider',
     input: { params: idParam, body: UpdateV2 },
     result: IdentityProviderResult,
-    handler: (ctx, { params, body }) => saveIdentityProvider(ctx, params.id, body),
+    handler: (ctx, { params, body: { issuer, ...body } }) =>
+      saveIdentityProvider(ctx, params.id, { ...body, entityID: issuer }),
   }),
 ] as const;

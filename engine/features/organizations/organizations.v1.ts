@@ -107,7 +107,8 @@ export const organizationsV1 = [
       setOrganizationAuthentication(ctx, params.id, {
         allowNtlm: body.allowNtlm,
         allowJwt: body.allowJwt,
-        identityProviderIds: body.identityProviders?.map((p) => p.id),
+        // A provider linked but not active for the organization is one its people do not sign in with.
+        identityProviderIds: body.identityProviders?.filter((p) => p.isAactive !== false).map((p) => p.id),
       }),
   }),
   defineOp({

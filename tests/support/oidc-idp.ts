@@ -1,0 +1,69 @@
+// A real OpenID Connect provider on loopback for the company sign-in tests: panva's oidc-provider
+// (the certified implementation), with its development login page, which takes any login as the
+// account's e-mail. The client is registered once Broadsheet's redirect URI is known.
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+export interface OidcIdp {
+  issuer: string;
+  clientId: string;
+  clientSecret: string;
+  /** Registers the client with these redirect URIs (the provider is made then). */
+  register(redirectUris: string[]): Promise<void>;
+  /** What oidc-provider logged as server errors (a test fails on one). */
+  errors: string[];
+  close(): Promise<void>;
+}
+
+export async function startOidcIdp(): Promise<OidcIdp> {
+  let handler: ((req: IncomingMessage, res: ServerResponse) => void) | null = null;
+  const server: Server = createServer((req, res) => {
+    if (handler) return handler(req, res);
+    res.statusCode = 503;
+    res.end('not ready');
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const issuer = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const clientId = 'broadsheet-test';
+  const clientSecret = 'a-client-secret-of-the-test-provider';
+  const errors: string[] = [];
+  const make = async (redirectUris: string[]) => {
+    const { default: Provider } = await import('oidc-provider');
+    const provider = new Provider(issuer, {
+      clients: [
+        {
+          client_id: clientId,
+          client_secret: clientSecret,
+          redirect_uris: redirectUris,
+          grant_types: ['authorization_code'],
+          response_types: ['code'],
+          token_endpoint_auth_method: 'client_secret_basic',
+        },
+      ],
+      claims: { openid: ['sub'], email: ['email', 'email_verified'], profile: ['name'] },
+      findAccount: (_ctx, id) => ({
+        accountId: id,
+        claims: () => ({ sub: id, email: id, email_verified: true, name: id }),
+      }),
+      pkce: { required: () => true },
+      cookies: { keys: ['test-cookie-key-one'] },
+      features: { devInteractions: { enabled: true } },
+    });
+    provider.on('server_error', (_ctx: unknown, e: Error) => errors.push(e.message));
+    handler = provider.callback();
+  };
+  // Discovery answers from the start; the client's redirect URI is known once Broadsheet has the provider.
+  await make(['http://127.0.0.1/not-yet-registered']);
+  return {
+    issuer,
+    clientId,
+    clientSecret,
+    errors,
+    register: make,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
