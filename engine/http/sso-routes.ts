@@ -19,7 +19,11 @@ const base = (req: FastifyRequest, id: string) => `${origin(req)}/api/app/sso/${
 
 /** The page's own address with a fragment: the browser never leaves this server for a place a request named. */
 const toPage = (reply: FastifyReply, req: FastifyRequest, fragment: string) =>
-  reply.code(302).header('cache-control', 'no-store').header('location', `${origin(req)}/${fragment}`).send();
+  reply
+    .code(302)
+    .header('cache-control', 'no-store')
+    .header('location', `${origin(req)}/${fragment}`)
+    .send();
 
 export function registerSsoRoutes(app: FastifyInstance, services: () => EngineServices) {
   const guardKey = (id: string) => `sso:${id}`;
@@ -47,7 +51,8 @@ export function registerSsoRoutes(app: FastifyInstance, services: () => EngineSe
     const { id } = req.params;
     const s = services();
     const wait = s.signInThrottle.retryAfter(guardKey(id), req.ip);
-    if (wait > 0) return toPage(reply.header('retry-after', String(retryAfterSeconds(wait))), req, '#/sign-in/problem/throttled');
+    if (wait > 0)
+      return toPage(reply.header('retry-after', String(retryAfterSeconds(wait))), req, '#/sign-in/problem/throttled');
     try {
       const p = await provider(id);
       const returnTo = safeReturnTo(req.query.returnTo);

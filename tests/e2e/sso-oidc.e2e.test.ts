@@ -83,7 +83,11 @@ beforeEach(async () => {
 });
 afterEach(() => {
   // The provider's development login page asks for a web font it cannot reach here: its page, not ours.
-  e.consoleErrors.splice(0, e.consoleErrors.length, ...e.consoleErrors.filter((m) => !m.includes('fonts.googleapis.com')));
+  e.consoleErrors.splice(
+    0,
+    e.consoleErrors.length,
+    ...e.consoleErrors.filter((m) => !m.includes('fonts.googleapis.com')),
+  );
   noConsoleErrorsSince(e);
 });
 afterAll(async () => {
@@ -119,21 +123,27 @@ describe(covers('company sign-in with OpenID Connect', 'app.auth.providers', 'ap
     await page().goto(`${e.s.url}/`);
     await page().getByRole('link', { name: 'Sign in with Acme ID' }).click();
     await atProvider('mallory@acme.example');
-    await problem().getByText(/not a Broadsheet user here/).waitFor();
+    await problem()
+      .getByText(/not a Broadsheet user here/)
+      .waitFor();
     expect((await e.s.ok('GET', '/api/v1/users', undefined, { get_all: true })).length).toBe(users);
     expect(logged.some((l) => l.msg === 'Company sign-in refused' && l.fields?.reason === 'nobody')).toBe(true);
   });
 
-  it('a user of another organization never enters through this one\'s provider', async () => {
+  it("a user of another organization never enters through this one's provider", async () => {
     await page().goto(`${e.s.url}/`);
     await page().getByRole('link', { name: 'Sign in with Acme ID' }).click();
     await atProvider('bob@other.example');
-    await problem().getByText(/not a Broadsheet user here/).waitFor();
+    await problem()
+      .getByText(/not a Broadsheet user here/)
+      .waitFor();
     expect(await page().evaluate(() => sessionStorage.getItem('broadsheet.session'))).toBeNull();
   });
 
   it('a returnTo to another host lands on this server', async () => {
-    await page().goto(`${e.s.url}/api/app/sso/${providerId}/start?returnTo=${encodeURIComponent('https://evil.example/x')}`);
+    await page().goto(
+      `${e.s.url}/api/app/sso/${providerId}/start?returnTo=${encodeURIComponent('https://evil.example/x')}`,
+    );
     await atProvider('alice@acme.example');
     await page().getByRole('navigation', { name: 'Main' }).waitFor();
     expect(new URL(page().url()).origin).toBe(e.s.url);
@@ -181,7 +191,9 @@ describe(covers('company sign-in with OpenID Connect', 'app.auth.providers', 'ap
     expect((await e.s.ok('GET', '/api/app/auth/providers')).providers).toEqual([]);
     await page().goto(`${e.s.url}/#/sign-in/problem/disabled`);
     await page().reload();
-    await problem().getByText(/That sign-in is turned off/).waitFor();
+    await problem()
+      .getByText(/That sign-in is turned off/)
+      .waitFor();
     expect(await page().getByRole('link', { name: 'Sign in with Acme ID' }).count()).toBe(0);
   });
 });

@@ -53,6 +53,7 @@ describe(covers('first start and the database', 'v1.trustedOrigins.create'), () 
       'JobLeases1765324800000',
       'ListOrderIndexes1765411200000',
       'SignInOutcomes1765497600000',
+      'SsoTickets1765584000000',
     ]);
     await first.close();
     const second = await createEngine({ dataDir, secretKeys: keys });

@@ -67,9 +67,8 @@ export async function packFiles(o: PackOptions): Promise<void> {
 
 function packOne(pack: tarStream.Pack, o: PackOptions, file: PackedFile): Promise<void> {
   return new Promise((resolve, reject) => {
-    const sink = pack.entry(
-      { name: file.name, size: file.size, mode: 0o600, mtime: o.mtime, type: 'file' },
-      (e) => (e ? reject(sizeProblem(file, e)) : resolve()),
+    const sink = pack.entry({ name: file.name, size: file.size, mode: 0o600, mtime: o.mtime, type: 'file' }, (e) =>
+      e ? reject(sizeProblem(file, e)) : resolve(),
     );
     if (!sink) return reject(new Error('the archive was closed while it was being written'));
     if (file.size === 0) return void sink.end();

@@ -27,7 +27,10 @@ const SCOPES_WITHOUT = 'email profile';
 /** Configurations by provider, as long as the provider's record is unchanged (discovery is a fetch). */
 const configurations = new Map<string, { modified: number; config: Promise<Oidc.Configuration> }>();
 
-async function configurationOf(s: Pick<EngineServices, 'secrets'>, p: IdentityProviderRow): Promise<Oidc.Configuration> {
+async function configurationOf(
+  s: Pick<EngineServices, 'secrets'>,
+  p: IdentityProviderRow,
+): Promise<Oidc.Configuration> {
   const known = configurations.get(p.id);
   if (known && known.modified === p.modifiedDate.getTime()) return known.config;
   const config = buildConfiguration(s, p);
@@ -85,7 +88,12 @@ export async function oidcStart(
   const verifier = client.randomPKCECodeVerifier();
   const nonce = client.randomNonce();
   const state = client.randomState();
-  await issueTicket(s, 'oidc', { providerId: p.id, verifier, nonce, returnTo, redirectUri } satisfies OidcTicket, state);
+  await issueTicket(
+    s,
+    'oidc',
+    { providerId: p.id, verifier, nonce, returnTo, redirectUri } satisfies OidcTicket,
+    state,
+  );
   return client
     .buildAuthorizationUrl(config, {
       redirect_uri: redirectUri,
@@ -114,7 +122,11 @@ export async function oidcCallback(
     throw new SsoRefusal('state', 'the sign-in was not started here, was already used, or took too long');
   const error = callbackUrl.searchParams.get('error');
   if (error)
-    throw new SsoRefusal('provider', `${p.name} answered "${error}"`, callbackUrl.searchParams.get('error_description'));
+    throw new SsoRefusal(
+      'provider',
+      `${p.name} answered "${error}"`,
+      callbackUrl.searchParams.get('error_description'),
+    );
   const config = await configurationOf(s, p);
   // The URL the provider sent the browser to, as the redirect URI registered there.
   const current = new URL(ticket.redirectUri);
@@ -137,12 +149,16 @@ export async function oidcCallback(
     } catch (e) {
       throw new SsoRefusal('userinfo', `${p.name}'s user information could not be read`, reasonOf(e));
     }
-  const email = str(info.email) ?? str(claims?.email) ?? str(info.preferred_username) ?? str(claims?.preferred_username);
+  const email =
+    str(info.email) ?? str(claims?.email) ?? str(info.preferred_username) ?? str(claims?.preferred_username);
   return { email, subject: str(claims?.sub) ?? str(info.sub), returnTo: ticket.returnTo };
 }
 
 /** Where the browser goes to end the provider's session too, when the provider has a logout endpoint. */
-export async function oidcLogoutUrl(s: Pick<EngineServices, 'secrets'>, p: IdentityProviderRow): Promise<string | null> {
+export async function oidcLogoutUrl(
+  s: Pick<EngineServices, 'secrets'>,
+  p: IdentityProviderRow,
+): Promise<string | null> {
   const client = await import('openid-client');
   const config = await configurationOf(s, p).catch(() => null);
   if (!config?.serverMetadata().end_session_endpoint) return null;

@@ -44,6 +44,7 @@ export async function handOff(
   returnTo: string,
 ): Promise<string> {
   const user = await userFor(s, providerId, identity);
-  if (!user) throw new SsoRefusal('nobody', 'the identity matches no active user of an organization with this provider');
+  if (!user)
+    throw new SsoRefusal('nobody', 'the identity matches no active user of an organization with this provider');
   return issueTicket(s, 'handoff', { userId: user.id, providerId, returnTo: safeReturnTo(returnTo) } satisfies Handoff);
 }

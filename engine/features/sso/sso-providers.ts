@@ -56,7 +56,12 @@ export async function signInChoices(s: Services) {
       .where('o.id IN (:...orgs)', { orgs })
       .andWhere('o."serviceAuth" = :on', { on: true })
       .getCount();
-    choices.push({ id: p.id, label: p.buttonLabel || `Sign in with ${p.name}`, kind, passwordsOff: withPasswords === 0 });
+    choices.push({
+      id: p.id,
+      label: p.buttonLabel || `Sign in with ${p.name}`,
+      kind,
+      passwordsOff: withPasswords === 0,
+    });
   }
   return choices.sort((a, b) => a.label.localeCompare(b.label));
 }

@@ -27,7 +27,7 @@ const Finished = lazySchema(() =>
 export const ssoApp = [
   defineOp({
     id: 'app.auth.providers',
-    summary: "The company sign-in buttons of the sign-in page: each active provider an organization uses",
+    summary: 'The company sign-in buttons of the sign-in page: each active provider an organization uses',
     http: { method: 'GET', path: '/api/app/auth/providers' },
     permission: 'public',
     result: SignInChoices,
@@ -39,7 +39,7 @@ export const ssoApp = [
   }),
   defineOp({
     id: 'app.auth.ssoFinish',
-    summary: 'Finish a company sign-in: the one-time code the provider\'s return brought becomes a session',
+    summary: "Finish a company sign-in: the one-time code the provider's return brought becomes a session",
     http: { method: 'POST', path: '/api/app/auth/sso/finish' },
     permission: 'public',
     session: 'start',

@@ -21,7 +21,11 @@ export const useSession = create<SessionState>((set) => ({
     const code = ssoFinishCode();
     if (code) {
       const done = await invoke('app.auth.ssoFinish', { body: { code } });
-      history.replaceState(null, '', done.ok ? `${location.pathname}${done.data.returnTo}` : '#/sign-in/problem/expired');
+      history.replaceState(
+        null,
+        '',
+        done.ok ? `${location.pathname}${done.data.returnTo}` : '#/sign-in/problem/expired',
+      );
       if (done.ok) return set({ status: 'signedIn', me: (await invoke('app.auth.me')).data ?? null });
     }
     const setup = await invoke('app.setup.status');
