@@ -21,7 +21,7 @@ export type Transport = 'http' | 'ipc' | 'internal';
 /** Who is calling: resolved from a session token or an API key before any handler runs. */
 export interface Principal {
   user: UserRow;
-  via: 'session' | 'apiKey';
+  via: 'session' | 'apiKey' | 'jwt';
   credentialId: string;
   isTenantOwner: boolean;
   isTenantAdmin: boolean;

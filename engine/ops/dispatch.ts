@@ -16,6 +16,9 @@ import { DEFAULT_BODY_LIMIT } from '../core/limits.js';
 import { MAIN_STORE, type WriteQueues } from '../core/write-queue.js';
 import { Throttle, TOKEN_RULE } from '../core/throttle.js';
 
+/** The longest credential read: session tokens and keys are short; a signed JWT (RSA 4096, claims) is not. */
+const CREDENTIAL_MAX = 8192;
+
 export interface RawInput {
   params?: unknown;
   query?: unknown;
@@ -237,14 +240,14 @@ export class Dispatcher {
     const token = options.token?.trim();
     let principal: Principal | null = null;
     let unchanged: Promise<boolean> | undefined;
-    if (token && token.length <= 512 && !options.fresh) {
+    if (token && token.length <= CREDENTIAL_MAX && !options.fresh) {
       const known = this.rememberedCredential(this.services, token);
       // Only a reader starts before the confirmation; any other call waits for it here.
       if (known && onlyReads(op)) ({ principal, unchanged } = known);
       else if (known && (await known.unchanged)) principal = known.principal;
     }
     if (token && !principal) {
-      principal = token.length <= 512 ? await this.resolveCredential(this.services, token) : null;
+      principal = token.length <= CREDENTIAL_MAX ? await this.resolveCredential(this.services, token) : null;
       if (!principal) {
         const wait = this.badTokens.retryAfter(client);
         if (wait > 0)

@@ -11,7 +11,7 @@ export const AuthLogoutResult = lazySchema(() => z.object({ loggedOut: z.boolean
 export const AuthMeResult = lazySchema(() =>
   z.object({
     user: UserResult,
-    via: z.enum(['session', 'apiKey']),
+    via: z.enum(['session', 'apiKey', 'jwt']),
     isTenantOwner: z.boolean(),
     isTenantAdmin: z.boolean(),
     allProjects: z.boolean(),

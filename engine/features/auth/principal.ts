@@ -7,6 +7,7 @@ import { User, UserOrganization, UserRole, type UserRow } from '../users/users.e
 import { Role } from '../roles/roles.entity.js';
 import { ApiKey } from '../api-keys/api-keys.entity.js';
 import { Session } from './sessions.entity.js';
+import { looksLikeJwt, userOfJwt } from '../sso/jwt-bearer.js';
 
 export const SESSION_PREFIX = 'bss_';
 export const API_KEY_PREFIX = 'bsk_';
@@ -93,6 +94,10 @@ async function readCredential(s: EngineServices, token: string, hash: string, no
     const principal = await principalFor(s, found.user, 'apiKey', found.credentialId);
     // A key acts for its owner only while the owner may still use API keys.
     return principal.permissions.useApiKeys ? { principal, expires: found.expires } : null;
+  }
+  if (looksLikeJwt(token)) {
+    const found = await userOfJwt(s, token);
+    return found && { principal: await principalFor(s, found.user, 'jwt', found.providerId), expires: found.expires };
   }
   return null;
 }

@@ -9,6 +9,9 @@ import { startSession } from '../auth/auth.rules.js';
 import { signInChoices } from './sso-providers.js';
 import { takeTicket } from './sso-tickets.js';
 import type { Handoff } from './sso-identity.js';
+import { userOfJwt } from './jwt-bearer.js';
+import { AuthResult } from '../auth/auth.results.js';
+import { retryAfterSeconds, tooMany } from '../../core/errors.js';
 
 const SignInChoices = lazySchema(() =>
   z.object({
@@ -50,6 +53,26 @@ export const ssoApp = [
       const user = handoff && (await ctx.db.getRepository(User).findOneBy({ id: handoff.userId, isActive: true }));
       if (!handoff || !user) throw unauthorized('This sign-in link was already used or has expired; sign in again');
       return { ...(await startSession(ctx, user.id)), user: await userDto(ctx, user), returnTo: handoff.returnTo };
+    },
+  }),
+  defineOp({
+    id: 'app.auth.jwtSession',
+    summary: 'Turn a JWT of a JWT provider into a session, for a page that embeds Broadsheet',
+    http: { method: 'POST', path: '/api/app/auth/jwt' },
+    permission: 'public',
+    session: 'start',
+    input: { body: z.object({ token: z.string().min(1, 'must not be empty').max(8192) }) },
+    result: AuthResult,
+    handler: async (ctx, { body }) => {
+      const guard = ctx.signInThrottle;
+      const wait = guard.retryAfter('jwt', ctx.client);
+      if (wait > 0) throw tooMany(`Too many refused tokens; try again in ${retryAfterSeconds(wait)} s`, wait);
+      const found = await userOfJwt(ctx, body.token);
+      if (!found) {
+        guard.fail('jwt', ctx.client);
+        throw unauthorized('The token is not valid here: its signature, issuer, expiry or user did not hold');
+      }
+      return { ...(await startSession(ctx, found.user.id)), user: await userDto(ctx, found.user) };
     },
   }),
 ] as const;
