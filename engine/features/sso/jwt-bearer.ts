@@ -81,7 +81,8 @@ export async function userOfJwt(s: Services, token: string): Promise<JwtHolder |
     const email = typeof payload.email === 'string' ? payload.email.trim().toLowerCase() : '';
     if (!email) return refuse('no email claim', { provider: p.id });
     const user = await jwtUser(s, p.id, email);
-    if (!user) return refuse('no active user of an organization that allows JWT with this provider', { provider: p.id });
+    if (!user)
+      return refuse('no active user of an organization that allows JWT with this provider', { provider: p.id });
     return { user, providerId: p.id, expires: new Date(Number(payload.exp) * 1000) };
   }
   return refuse(lastReason);

@@ -85,7 +85,8 @@ export async function samlAcs(
   try {
     ({ profile } = await saml.validatePostResponseAsync({ SAMLResponse: body.SAMLResponse }));
   } catch (e) {
-    throw new SsoRefusal('assertion', `${p.name}'s answer did not hold`, String((e as Error).message).slice(0, 300));
+    const message = String((e as Error).message).slice(0, 300);
+    throw new SsoRefusal('assertion', `${p.name}'s answer did not hold`, `${whyRefused(message)}: ${message}`);
   }
   if (!profile) throw new SsoRefusal('assertion', `${p.name}'s answer named nobody`);
   const attributes = profile as unknown as Record<string, unknown>;
@@ -98,6 +99,16 @@ export async function samlAcs(
     subject: profile.nameID ?? null,
     returnTo: safeReturnTo(body.RelayState),
   };
+}
+
+/** node-saml's refusal in one word for the log: what an administrator looks at first. */
+function whyRefused(message: string): string {
+  if (/InResponseTo/i.test(message)) return 'replayed or unknown request';
+  if (/signature/i.test(message)) return 'signature';
+  if (/audience/i.test(message)) return 'audience';
+  if (/NotOnOrAfter|NotBefore|expired|subject confirmation/i.test(message)) return 'expiry';
+  if (/recipient|destination/i.test(message)) return 'recipient';
+  return 'assertion';
 }
 
 /** The service provider's metadata: entity id, ACS URL and name id format, for the IdP's administrator. */
