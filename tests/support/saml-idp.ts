@@ -42,7 +42,6 @@ export async function startSamlIdp(): Promise<SamlIdp> {
   let sp: ReturnType<typeof samlify.ServiceProvider> | null = null;
   let bend: AnswerBend | null = null;
   const requests = new Map<string, { id: string; relayState: string }>();
-  let idp: ReturnType<typeof samlify.IdentityProvider>;
 
   const server: Server = createServer((req, res) => {
     void (async () => {
@@ -131,7 +130,7 @@ export async function startSamlIdp(): Promise<SamlIdp> {
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  idp = samlify.IdentityProvider({
+  const idp = samlify.IdentityProvider({
     entityID: `${base}/metadata`,
     privateKey: cert.key,
     signingCert: cert.cert,
