@@ -1,7 +1,8 @@
 import { keepSignIn } from './sign-in-record.js';
 import type { OpContext } from '../../ops/context.js';
 import { me } from '../../ops/context.js';
-import { fieldError, retryAfterSeconds, tooMany, unauthorized } from '../../core/errors.js';
+import { fieldError, forbidden, retryAfterSeconds, tooMany, unauthorized } from '../../core/errors.js';
+import { passwordsOffFor } from '../sso/sso-providers.js';
 import { newBase } from '../../core/entity-base.js';
 import { hashPassword, newToken, passwordProblem, tokenHash, verifyPassword } from '../../core/passwords.js';
 import { User } from '../users/users.entity.js';
@@ -55,6 +56,12 @@ export async function signIn(ctx: OpContext, email: string, password: string) {
     await keepSignIn(ctx, 'fail', accountKey, ctx.client);
     throw unauthorized('E-mail or password is incorrect, or the account is inactive');
   }
+  // Asked only once the password held, so it tells nothing about an account to someone guessing.
+  // The tenant owner keeps a way in whatever the organizations say (the break-glass rule, README).
+  if (!user.isTenantOwner && (await passwordsOffFor(ctx, user.id)))
+    throw forbidden(
+      'Your organization signs in with its company account, not a password: use its button on the sign-in page',
+    );
   guard.succeed(accountKey, ctx.client);
   await keepSignIn(ctx, 'succeed', accountKey, ctx.client);
   return { ...(await startSession(ctx, user.id)), user: await userDto(ctx, user) };

@@ -30,8 +30,11 @@ export function SignInScreen() {
     void invoke('app.auth.providers').then((a) => {
       if (!a.ok) return;
       setChoices(a.data);
-      // One provider, no passwords: straight there (unless it just refused, or this is the desktop).
-      if (a.data.goStraightTo && !problem && !isDesktop()) location.assign(startUrl(a.data.goStraightTo));
+      // One provider, no passwords: straight there (unless it just refused, this is the desktop, or
+      // the tenant owner opened #/sign-in/password to use the break-glass password).
+      const passwordAsked = location.hash === '#/sign-in/password';
+      if (a.data.goStraightTo && !problem && !passwordAsked && !isDesktop())
+        location.assign(startUrl(a.data.goStraightTo));
     });
   }, [problem]);
   const providers = choices?.providers ?? [];
