@@ -102,6 +102,9 @@ export async function setOrganizationAuthentication(ctx: OpContext, id: string, 
   if (f.allowJwt !== undefined) row.allowJwt = f.allowJwt;
   if (f.serviceAuth !== undefined) row.serviceAuth = f.serviceAuth;
   if (f.identityProviderId !== undefined) row.identityProviderId = f.identityProviderId;
+  // Set A's list is the whole truth when given: set B's one provider goes when the list leaves it out.
+  if (f.identityProviderIds && row.identityProviderId && !f.identityProviderIds.includes(row.identityProviderId))
+    row.identityProviderId = null;
   row.modifiedDate = ctx.now();
   await ctx.db.transaction(async (m) => {
     await m.getRepository(Organization).save(row);

@@ -11,6 +11,10 @@ import { takeTicket } from './sso-tickets.js';
 import type { Handoff } from './sso-identity.js';
 import { userOfJwt } from './jwt-bearer.js';
 import { AuthResult } from '../auth/auth.results.js';
+import { checkProvider } from './provider-check.js';
+import { idParam } from '../../core/validation.js';
+import { findOr404 } from '../../core/rows.js';
+import { IdentityProvider } from '../identity-providers/identity-providers.entity.js';
 import { retryAfterSeconds, tooMany } from '../../core/errors.js';
 
 const SignInChoices = lazySchema(() =>
@@ -20,6 +24,13 @@ const SignInChoices = lazySchema(() =>
     ),
     /** The one provider the page goes straight to: exactly one applies and no organization takes passwords. */
     goStraightTo: z.string().nullable(),
+  }),
+);
+
+const ProviderChecks = lazySchema(() =>
+  z.object({
+    ok: z.boolean(),
+    checks: z.array(z.object({ what: z.string(), ok: z.boolean(), message: z.string() })),
   }),
 );
 
@@ -73,6 +84,18 @@ export const ssoApp = [
         throw unauthorized('The token is not valid here: its signature, issuer, expiry or user did not hold');
       }
       return { ...(await startSession(ctx, found.user.id)), user: await userDto(ctx, found.user) };
+    },
+  }),
+  defineOp({
+    id: 'app.identityProviders.check',
+    summary: 'Check an identity provider: its certificate, addresses and discovery document, said in words',
+    http: { method: 'POST', path: '/api/app/identity-providers/{id}/check' },
+    permission: 'viewSettings',
+    input: { params: idParam },
+    result: ProviderChecks,
+    handler: async (ctx, { params }) => {
+      const checks = await checkProvider(ctx, await findOr404(ctx, IdentityProvider, params.id, 'Identity provider'));
+      return { ok: checks.every((c) => c.ok), checks };
     },
   }),
 ] as const;

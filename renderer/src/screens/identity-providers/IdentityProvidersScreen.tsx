@@ -3,6 +3,7 @@ import { SAML_PROVIDER_TYPES } from '../../../../engine/wire';
 import { choice, flag, orNull, text, type FormValues } from '../../components/options';
 import { ResourceScreen } from '../../components/ResourceScreen';
 import { crudConfig } from '../../components/crud-config';
+import { ProviderAddresses } from './ProviderAddresses';
 
 const TEXT = [
   'description',
@@ -23,11 +24,13 @@ const fields: FieldDef[] = [
   { name: 'certificatePublicKey', label: 'Certificate public key', kind: 'textarea' },
   { name: 'buttonLabel', label: 'Sign-in button label', kind: 'text' },
   { name: 'signAuthnRequest', label: 'Sign authentication requests', kind: 'checkbox' },
+  { name: 'isActive', label: 'Active (people sign in through it)', kind: 'checkbox' },
 ];
 const body = (v: FormValues) => ({
   name: text(v.name),
   type: choice(SAML_PROVIDER_TYPES)(v.type),
   signAuthnRequest: flag(v.signAuthnRequest),
+  isActive: flag(v.isActive),
   ...(Object.fromEntries(TEXT.map((k) => [k, orNull(v[k])])) as Record<(typeof TEXT)[number], string | null>),
 });
 
@@ -46,8 +49,9 @@ const config = crudConfig({
     { key: 'description', label: 'Description', sort: 'Description' },
   ],
   fields,
-  initial: { type: 'SAML' },
+  initial: { type: 'SAML', isActive: true },
   body,
+  detail: (row) => <ProviderAddresses key={row.id} provider={row} />,
 });
 
 export function IdentityProvidersScreen() {

@@ -17,10 +17,12 @@ export function OrganizationAuthentication({
   org: Pick<RowOf<'v1.organizations.list'>, 'id' | 'displayName' | 'allowNtlm' | 'allowJwt'>;
 }) {
   const [providers, setProviders] = useState<string[] | null>(null);
+  const [passwords, setPasswords] = useState(true);
   useEffect(() => {
-    void invoke('app.organizations.getAuthentication', { params: { id: org.id } }).then((a) =>
-      setProviders(a.ok ? a.data.identityProviders.map((p) => p.id) : []),
-    );
+    void invoke('app.organizations.getAuthentication', { params: { id: org.id } }).then((a) => {
+      setProviders(a.ok ? a.data.identityProviders.map((p) => p.id) : []);
+      if (a.ok) setPasswords(a.data.serviceAuth);
+    });
   }, [org.id]);
   if (!providers) return null;
   return (
@@ -31,8 +33,19 @@ export function OrganizationAuthentication({
           { name: 'allowNtlm', label: 'Allow Windows (NTLM) sign-in', kind: 'checkbox' },
           { name: 'allowJwt', label: 'Allow JWT sign-in', kind: 'checkbox' },
           { name: 'identityProviders', label: 'Identity providers', kind: 'multi', options: providerOptions },
+          {
+            name: 'serviceAuth',
+            label: 'Allow password sign-in',
+            kind: 'checkbox',
+            hint: 'Off: its people sign in only through its identity providers (the tenant owner keeps a password)',
+          },
         ]}
-        initial={{ allowNtlm: org.allowNtlm, allowJwt: org.allowJwt, identityProviders: providers }}
+        initial={{
+          allowNtlm: org.allowNtlm,
+          allowJwt: org.allowJwt,
+          identityProviders: providers,
+          serviceAuth: passwords,
+        }}
         submitLabel="Save sign-in settings"
         onSubmit={async (v) => {
           const a = await invoke('v1.organizations.updateAuthentication', {
@@ -43,8 +56,14 @@ export function OrganizationAuthentication({
               identityProviders: idList(v.identityProviders),
             },
           });
-          if (a.ok) toastOutcome(a, `Sign-in settings of ${org.displayName} saved.`);
-          return submitOutcome(a);
+          if (!a.ok) return submitOutcome(a);
+          // Password sign-in is set B's switch; its other field (one provider) is left as the list above set it.
+          const b = await invoke('v2.organizations.updateAuthentication', {
+            params: { id: org.id },
+            body: { qalyptusAuth: flag(v.serviceAuth) },
+          });
+          if (b.ok) toastOutcome(b, `Sign-in settings of ${org.displayName} saved.`);
+          return submitOutcome(b);
         }}
       />
     </div>
