@@ -8,7 +8,16 @@ import { covers } from '../support/covers.js';
 import { DEFAULT_THEME } from '../support/test-server.js';
 import { startSamlIdp, type SamlIdp } from '../support/saml-idp.js';
 import { testCertificate } from '../support/test-certificate.js';
-import { noConsoleErrorsSince, openApp, signOut, type E2E } from './harness.js';
+import {
+  accessibilityProblems,
+  nav,
+  noConsoleErrorsSince,
+  openApp,
+  shot,
+  signIn,
+  signOut,
+  type E2E,
+} from './harness.js';
 
 let e: E2E;
 let idp: SamlIdp;
@@ -110,4 +119,18 @@ describe(covers('company sign-in with SAML 2.0', 'app.auth.providers', 'app.auth
       expect(String(refusals[0].detail)).toMatch(reason);
       expect(JSON.stringify(refusals)).not.toContain(idp.lastResponse!.SAMLResponse.slice(0, 40));
     });
+
+  it('shows the administrator the addresses to give the IdP, and checks the provider in words', async () => {
+    await signIn(e, OWNER);
+    await nav(page(), 'Identity providers').click();
+    await page().getByRole('button', { name: 'Acme', exact: true }).click();
+    const panel = page().getByRole('region', { name: 'Addresses of Acme' });
+    await panel.getByText(`${e.s.url}/api/app/sso/${providerId}/acs`).waitFor();
+    await panel.getByRole('button', { name: 'Check the provider' }).click();
+    await panel.getByText(/Certificate:.*CN=test-saml-idp/).waitFor();
+    await panel.getByText(/Single sign-on URL:.*answers/).waitFor();
+    expect(await accessibilityProblems(page())).toEqual([]);
+    await shot(page(), 'sso-provider-addresses');
+    await signOut(e);
+  });
 });

@@ -46,6 +46,8 @@ export async function startSamlIdp(): Promise<SamlIdp> {
   const server: Server = createServer((req, res) => {
     void (async () => {
       const url = new URL(req.url ?? '/', 'http://idp');
+      if (req.method === 'GET' && url.pathname === '/sso' && !url.searchParams.has('SAMLRequest'))
+        return res.writeHead(400).end('no SAMLRequest');
       if (req.method === 'GET' && url.pathname === '/sso' && sp) {
         const parsed = await idp.parseLoginRequest(sp, 'redirect', {
           query: Object.fromEntries(url.searchParams),
