@@ -43,7 +43,11 @@ const OTHER_DRIVERS = [
   '@capacitor-community/sqlite',
   'expo-sqlite',
 ];
-const external = [...Object.keys(pkg.dependencies).filter((name) => !STARTUP.has(name)), ...OTHER_DRIVERS];
+const external = [
+  ...Object.keys(pkg.dependencies).filter((name) => !STARTUP.has(name)),
+  ...Object.keys(pkg.optionalDependencies ?? {}),
+  ...OTHER_DRIVERS,
+];
 
 const common = {
   bundle: true,

@@ -2,7 +2,8 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { EngineServices } from '../ops/context.js';
 import { retryAfterSeconds } from '../core/errors.js';
 import { activeProvider, kindOf } from '../features/sso/sso-providers.js';
-import { handOff, safeReturnTo, SsoRefusal } from '../features/sso/sso-identity.js';
+import { handOff, handOffUser, safeReturnTo, SsoRefusal } from '../features/sso/sso-identity.js';
+import { negotiateStep, windowsSignInOffered, windowsUser } from '../features/sso/windows-sign-in.js';
 import { oidcCallback, oidcStart } from '../features/sso/oidc-flow.js';
 import { samlAcs, samlMetadata, samlStart } from '../features/sso/saml-flow.js';
 
@@ -45,6 +46,49 @@ export function registerSsoRoutes(app: FastifyInstance, services: () => EngineSe
     if (!p) throw new SsoRefusal('disabled', 'the provider is unknown, inactive or used by no organization');
     return p;
   };
+
+  /**
+   * Windows sign-in (HTTP Negotiate): without a ticket, the 401 that asks the browser for one (a
+   * browser that has none shows its body, which leads back to the sign-in page); with one, the
+   * person it names lands signed in, and the server's own token goes back (mutual authentication).
+   */
+  app.get<{ Querystring: { returnTo?: string } }>('/api/app/sso/windows/start', async (req, reply) => {
+    const s = services();
+    const wait = s.signInThrottle.retryAfter(guardKey('windows'), req.ip);
+    if (wait > 0) return toPage(reply, req, '#/sign-in/problem/throttled');
+    try {
+      if (!(await windowsSignInOffered(s)))
+        throw new SsoRefusal('disabled', 'Windows sign-in is off for the system or for every organization');
+      const offered = /^Negotiate\s+(\S+)$/i.exec(req.headers.authorization ?? '')?.[1];
+      if (!offered)
+        return reply
+          .code(401)
+          .header('www-authenticate', 'Negotiate')
+          .header('cache-control', 'no-store')
+          .header('content-type', 'text/html; charset=utf-8')
+          .send(
+            '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Windows sign-in</title></head><body>' +
+              '<p>This browser did not sign in with Windows (it has no Kerberos ticket for this server, or is not set up to use one).</p>' +
+              `<p><a href="${origin(req)}/#/sign-in/problem/windows">Back to the sign-in page</a></p></body></html>`,
+          );
+      const host = String(req.headers.host ?? '')
+        .replace(/:\d+$/, '')
+        .replace(/^\[|\]$/g, '');
+      const step = await negotiateStep(host, offered);
+      const user = await windowsUser(s, step.principal);
+      if (!user)
+        throw new SsoRefusal(
+          'nobody',
+          `${step.principal} is no active user of an organization that allows Windows sign-in`,
+        );
+      const code = await handOffUser(s, user.id, 'windows', safeReturnTo(req.query.returnTo));
+      s.signInThrottle.succeed(guardKey('windows'), req.ip);
+      if (step.response) reply.header('www-authenticate', `Negotiate ${step.response}`);
+      return toPage(reply, req, `#/sign-in/finish/${code}`);
+    } catch (e) {
+      return refused(req, reply, 'windows', e);
+    }
+  });
 
   /** Sends the browser to the provider. `returnTo` is a screen of this app to land on afterwards. */
   app.get<{ Params: Params; Querystring: { returnTo?: string } }>('/api/app/sso/:id/start', async (req, reply) => {

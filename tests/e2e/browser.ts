@@ -9,7 +9,8 @@ export const RENDERER_DIR = join(__dirname, '..', '..', 'dist', 'renderer');
  * Debian's Chromium, headless, with the flags this closed network needs (no background connections).
  * Playwright gives each launch a fresh, empty profile of its own.
  */
-export async function launchChromium(): Promise<Browser> {
+/** Starts Chromium; `extra` adds flags and environment (Windows sign-in: its Kerberos setup). */
+export async function launchChromium(extra: { args?: string[]; env?: Record<string, string> } = {}): Promise<Browser> {
   mkdirSync(ARTIFACTS, { recursive: true });
   const executablePath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
   if (!existsSync(executablePath))
@@ -25,6 +26,8 @@ export async function launchChromium(): Promise<Browser> {
       '--disable-background-networking',
       '--disable-component-update',
       '--disable-sync',
+      ...(extra.args ?? []),
     ],
+    ...(extra.env && { env: { ...process.env, ...extra.env } as Record<string, string> }),
   });
 }

@@ -30,10 +30,14 @@ export interface E2E {
 }
 
 /** Starts a server (set up for `owner` unless null), a browser and a page watched for console errors. */
-export async function openApp(owner: Person | null, viewport = WIDE, opts: { demo?: boolean } = {}): Promise<E2E> {
+export async function openApp(
+  owner: Person | null,
+  viewport = WIDE,
+  opts: { demo?: boolean; browser?: Parameters<typeof launchChromium>[0] } = {},
+): Promise<E2E> {
   const s = await startTestServer({ rendererDir: RENDERER_DIR, demo: opts.demo });
   if (owner) await s.ok('POST', '/api/app/setup', owner);
-  const browser = await launchChromium();
+  const browser = await launchChromium(opts.browser);
   const context = await browser.newContext({ viewport, acceptDownloads: true, timezoneId: 'UTC', locale: 'en-US' });
   const page = await context.newPage();
   const consoleErrors: string[] = [];

@@ -16,7 +16,16 @@ export interface Identity {
  */
 export class SsoRefusal extends Error {
   constructor(
-    readonly reason: 'setup' | 'state' | 'provider' | 'token' | 'userinfo' | 'assertion' | 'nobody' | 'disabled',
+    readonly reason:
+      | 'setup'
+      | 'state'
+      | 'provider'
+      | 'token'
+      | 'userinfo'
+      | 'assertion'
+      | 'nobody'
+      | 'disabled'
+      | 'windows',
     message: string,
     readonly detail: string | null = null,
   ) {
@@ -46,5 +55,10 @@ export async function handOff(
   const user = await userFor(s, providerId, identity);
   if (!user)
     throw new SsoRefusal('nobody', 'the identity matches no active user of an organization with this provider');
-  return issueTicket(s, 'handoff', { userId: user.id, providerId, returnTo: safeReturnTo(returnTo) } satisfies Handoff);
+  return handOffUser(s, user.id, providerId, returnTo);
+}
+
+/** A hand-off of a user already found (Windows sign-in finds them by account, not by provider). */
+export function handOffUser(s: Pick<EngineServices, 'db' | 'now'>, userId: string, via: string, returnTo: string) {
+  return issueTicket(s, 'handoff', { userId, providerId: via, returnTo: safeReturnTo(returnTo) } satisfies Handoff);
 }

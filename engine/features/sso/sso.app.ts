@@ -12,6 +12,7 @@ import type { Handoff } from './sso-identity.js';
 import { userOfJwt } from './jwt-bearer.js';
 import { AuthResult } from '../auth/auth.results.js';
 import { checkProvider } from './provider-check.js';
+import { windowsSignInOffered } from './windows-sign-in.js';
 import { idParam } from '../../core/validation.js';
 import { findOr404 } from '../../core/rows.js';
 import { IdentityProvider } from '../identity-providers/identity-providers.entity.js';
@@ -20,7 +21,12 @@ import { retryAfterSeconds, tooMany } from '../../core/errors.js';
 const SignInChoices = lazySchema(() =>
   z.object({
     providers: z.array(
-      z.object({ id: z.string(), label: z.string(), kind: z.enum(['oidc', 'saml', 'jwt']), passwordsOff: z.boolean() }),
+      z.object({
+        id: z.string(),
+        label: z.string(),
+        kind: z.enum(['oidc', 'saml', 'jwt', 'windows']),
+        passwordsOff: z.boolean(),
+      }),
     ),
     /** The one provider the page goes straight to: exactly one applies and no organization takes passwords. */
     goStraightTo: z.string().nullable(),
@@ -46,7 +52,14 @@ export const ssoApp = [
     permission: 'public',
     result: SignInChoices,
     handler: async (ctx) => {
-      const providers = await signInChoices(ctx);
+      const providers: {
+        id: string;
+        label: string;
+        kind: 'oidc' | 'saml' | 'jwt' | 'windows';
+        passwordsOff: boolean;
+      }[] = await signInChoices(ctx);
+      if (await windowsSignInOffered(ctx))
+        providers.push({ id: 'windows', label: 'Sign in with Windows', kind: 'windows', passwordsOff: false });
       const straight = providers.length === 1 && providers[0].passwordsOff ? providers[0].id : null;
       return { providers, goStraightTo: straight };
     },
