@@ -28,7 +28,10 @@ export async function windowsSignInOffered(s: Pick<EngineServices, 'db'>): Promi
 /** One Negotiate step: the browser's token in, the principal out (Kerberos finishes in one step). */
 export async function negotiateStep(host: string, token: string): Promise<WindowsStep> {
   if (token.startsWith('TlRMTVNT'))
-    throw new SsoRefusal('windows', 'the browser offered NTLM, which Broadsheet does not speak: it needs a Kerberos ticket');
+    throw new SsoRefusal(
+      'windows',
+      'the browser offered NTLM, which Broadsheet does not speak: it needs a Kerberos ticket',
+    );
   let kerberos;
   try {
     kerberos = (await import('kerberos')).default;

@@ -65,7 +65,10 @@ export function ProviderAddresses({ provider }: { provider: Provider }) {
         <ul className="checks" aria-label="Check results">
           {checks.checks.map((c) => (
             <li key={c.what} className={c.ok ? 'ok' : 'problem'}>
-              <strong>{c.ok ? '✓' : '✗'} {c.what}:</strong> {c.message}
+              <strong>
+                {c.ok ? '✓' : '✗'} {c.what}:
+              </strong>{' '}
+              {c.message}
             </li>
           ))}
         </ul>
