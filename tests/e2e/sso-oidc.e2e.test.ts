@@ -7,7 +7,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { covers } from '../support/covers.js';
 import { DEFAULT_THEME } from '../support/test-server.js';
 import { startOidcIdp, type OidcIdp } from '../support/oidc-idp.js';
-import { accessibilityProblems, noConsoleErrorsSince, openApp, shot, signOut, type E2E } from './harness.js';
+import { accessibilityProblems, noConsoleErrorsSince, openApp, shot, type E2E } from './harness.js';
 
 let e: E2E;
 let idp: OidcIdp;
@@ -32,6 +32,13 @@ async function atProvider(login: string) {
 }
 
 const problem = () => page().getByRole('alert');
+
+/** Signs out of Broadsheet and, on the provider's logout page, of the provider; lands on the sign-in page. */
+async function signOutThere() {
+  await page().getByRole('button', { name: 'Sign out' }).click();
+  await page().getByRole('button', { name: 'Yes, sign me out' }).click();
+  await page().getByRole('button', { name: 'Sign in' }).waitFor();
+}
 
 beforeAll(async () => {
   idp = await startOidcIdp();
@@ -59,9 +66,10 @@ beforeAll(async () => {
       accessTokenEndpoint: discovery.token_endpoint,
       userinfoEndpoint: discovery.userinfo_endpoint,
       logoutEndpoint: discovery.end_session_endpoint,
+      postLogoutRedirectUrl: `${e.s.url}/`,
     })
   ).id;
-  await idp.register([`${e.s.url}/api/app/sso/${providerId}/callback`]);
+  await idp.register([`${e.s.url}/api/app/sso/${providerId}/callback`], [`${e.s.url}/`]);
   await e.s.ok('PUT', `/api/v2/organizations/${acme}/authentication`, {
     qalyptusAuth: true,
     identityProvider: providerId,
@@ -115,7 +123,12 @@ describe(covers('company sign-in with OpenID Connect', 'app.auth.providers', 'ap
     expect(idp.errors).toEqual([]);
     // Nothing logged carries a token or a code.
     expect(JSON.stringify(logged)).not.toMatch(/bss_|eyJ[A-Za-z0-9_-]{10,}\./);
-    await signOut(e);
+    // Signing out ends the provider's session too: its logout page, then back to the sign-in page.
+    await page().getByRole('button', { name: 'Sign out' }).click();
+    await page().getByRole('button', { name: 'Yes, sign me out' }).click();
+    await page().getByRole('link', { name: 'Sign in with Acme ID' }).waitFor();
+    expect(new URL(page().url()).origin).toBe(e.s.url);
+    expect(await e.s.call('GET', '/api/app/auth/me', { token })).toMatchObject({ status: 401 });
   });
 
   it('an identity nobody has here sees a page saying so, and nobody is created', async () => {
@@ -147,7 +160,7 @@ describe(covers('company sign-in with OpenID Connect', 'app.auth.providers', 'ap
     await atProvider('alice@acme.example');
     await page().getByRole('navigation', { name: 'Main' }).waitFor();
     expect(new URL(page().url()).origin).toBe(e.s.url);
-    await signOut(e);
+    await signOutThere();
   });
 
   it('a forged state, a replayed answer and a used hand-off are refused', async () => {
@@ -174,7 +187,7 @@ describe(covers('company sign-in with OpenID Connect', 'app.auth.providers', 'ap
     expect(replay.headers.get('location')).toBe(`${e.s.url}/#/sign-in/problem/state`);
     const finish = await e.s.call('POST', '/api/app/auth/sso/finish', { body: { code: 'not-a-code' }, token: null });
     expect(finish.status).toBe(401);
-    await signOut(e);
+    await signOutThere();
   });
 
   it('a disabled provider signs nobody in, and its button goes', async () => {

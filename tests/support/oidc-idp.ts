@@ -8,8 +8,8 @@ export interface OidcIdp {
   issuer: string;
   clientId: string;
   clientSecret: string;
-  /** Registers the client with these redirect URIs (the provider is made then). */
-  register(redirectUris: string[]): Promise<void>;
+  /** Registers the client with these redirect URIs, and where it may send people after signing out. */
+  register(redirectUris: string[], postLogoutRedirectUris?: string[]): Promise<void>;
   /** What oidc-provider logged as server errors (a test fails on one). */
   errors: string[];
   close(): Promise<void>;
@@ -27,7 +27,7 @@ export async function startOidcIdp(): Promise<OidcIdp> {
   const clientId = 'broadsheet-test';
   const clientSecret = 'a-client-secret-of-the-test-provider';
   const errors: string[] = [];
-  const make = async (redirectUris: string[]) => {
+  const make = async (redirectUris: string[], postLogoutRedirectUris: string[] = []) => {
     const { default: Provider } = await import('oidc-provider');
     const provider = new Provider(issuer, {
       clients: [
@@ -35,6 +35,7 @@ export async function startOidcIdp(): Promise<OidcIdp> {
           client_id: clientId,
           client_secret: clientSecret,
           redirect_uris: redirectUris,
+          post_logout_redirect_uris: postLogoutRedirectUris,
           grant_types: ['authorization_code'],
           response_types: ['code'],
           token_endpoint_auth_method: 'client_secret_basic',

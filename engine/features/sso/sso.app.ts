@@ -1,12 +1,12 @@
 import { z } from 'zod';
 import { defineOp } from '../../ops/op.js';
 import { lazySchema } from '../../core/lazy-schema.js';
-import { unauthorized } from '../../core/errors.js';
 import { UserResult } from '../common.results.js';
 import { userDto } from '../users/users.rules.js';
 import { User } from '../users/users.entity.js';
 import { startSession } from '../auth/auth.rules.js';
-import { signInChoices } from './sso-providers.js';
+import { activeProvider, kindOf, signInChoices } from './sso-providers.js';
+import { oidcLogoutUrl } from './oidc-flow.js';
 import { takeTicket } from './sso-tickets.js';
 import type { Handoff } from './sso-identity.js';
 import { userOfJwt } from './jwt-bearer.js';
@@ -16,7 +16,7 @@ import { windowsSignInOffered } from './windows-sign-in.js';
 import { idParam } from '../../core/validation.js';
 import { findOr404 } from '../../core/rows.js';
 import { IdentityProvider } from '../identity-providers/identity-providers.entity.js';
-import { retryAfterSeconds, tooMany } from '../../core/errors.js';
+import { retryAfterSeconds, tooMany, unauthorized } from '../../core/errors.js';
 
 const SignInChoices = lazySchema(() =>
   z.object({
@@ -41,7 +41,14 @@ const ProviderChecks = lazySchema(() =>
 );
 
 const Finished = lazySchema(() =>
-  z.object({ user: UserResult, token: z.string(), expiresAt: z.string(), returnTo: z.string() }),
+  z.object({
+    user: UserResult,
+    token: z.string(),
+    expiresAt: z.string(),
+    returnTo: z.string(),
+    /** Where the browser goes after signing out here, to end the provider's session too (OpenID). */
+    signOutUrl: z.string().nullable(),
+  }),
 );
 
 export const ssoApp = [
@@ -76,7 +83,14 @@ export const ssoApp = [
       const handoff = await takeTicket<Handoff>(ctx, 'handoff', body.code);
       const user = handoff && (await ctx.db.getRepository(User).findOneBy({ id: handoff.userId, isActive: true }));
       if (!handoff || !user) throw unauthorized('This sign-in link was already used or has expired; sign in again');
-      return { ...(await startSession(ctx, user.id)), user: await userDto(ctx, user), returnTo: handoff.returnTo };
+      const provider = await activeProvider(ctx, handoff.providerId);
+      const signOutUrl = provider && kindOf(provider) === 'oidc' ? await oidcLogoutUrl(ctx, provider) : null;
+      return {
+        ...(await startSession(ctx, user.id)),
+        user: await userDto(ctx, user),
+        returnTo: handoff.returnTo,
+        signOutUrl,
+      };
     },
   }),
   defineOp({
