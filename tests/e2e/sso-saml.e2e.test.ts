@@ -134,3 +134,50 @@ describe(covers('company sign-in with SAML 2.0', 'app.auth.providers', 'app.auth
     await signOut(e);
   });
 });
+
+describe(covers('SAML with signed requests and encrypted assertions', 'app.auth.ssoFinish'), () => {
+  let strict: SamlIdp;
+  beforeAll(async () => {
+    // An IdP that refuses unsigned requests and encrypts what it sends (what NPrinting cannot take).
+    strict = await startSamlIdp({ encryptAssertions: true, wantSignedRequests: true });
+    const id = (
+      await e.s.ok('POST', '/api/v1/identity-providers', {
+        name: 'Contoso',
+        type: 'SAML',
+        entityID: strict.entityId,
+        singleSignOnUrl: strict.ssoUrl,
+        certificatePublicKey: strict.cert.cert,
+        signAuthnRequest: true,
+      })
+    ).id;
+    const orgs = await e.s.ok('GET', '/api/v1/organizations', undefined, { get_all: true });
+    const acme = orgs.find((o: { displayName: string }) => o.displayName === 'Acme').id;
+    await e.s.ok('PUT', `/api/v1/organizations/${acme}/authentication`, {
+      identityProviders: [
+        { id: providerId, isAactive: true },
+        { id, isAactive: true },
+      ],
+    });
+    const xml = await (await fetch(`${e.s.url}/api/app/sso/${id}/metadata`)).text();
+    // Both certificates are published: one to check signed requests, one to encrypt to.
+    expect(xml).toContain('use="signing"');
+    expect(xml).toContain('use="encryption"');
+    expect(xml).toContain('AuthnRequestsSigned="true"');
+    await strict.trust(xml);
+  });
+  afterAll(async () => {
+    await strict?.close();
+  });
+
+  it('signs its request, opens the encrypted assertion, and lands the person signed in', async () => {
+    await page().goto(`${e.s.url}/`);
+    await page().getByRole('link', { name: 'Sign in with Contoso' }).click();
+    await page().getByLabel('E-mail').fill('ada@acme.example');
+    await page().getByRole('button', { name: 'Sign in at the IdP' }).click();
+    await page().getByRole('button', { name: 'Continue' }).click();
+    await page().getByRole('button', { name: 'Ada Acme' }).waitFor();
+    expect(Buffer.from(strict.lastResponse!.SAMLResponse, 'base64').toString()).toContain('EncryptedAssertion');
+    await signOut(e);
+  });
+});
+

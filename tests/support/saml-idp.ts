@@ -34,7 +34,14 @@ const escape = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)}
 const page = (body: string) =>
   `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Test IdP</title></head><body>${body}</body></html>`;
 
-export async function startSamlIdp(): Promise<SamlIdp> {
+export interface SamlIdpOptions {
+  /** Encrypts the assertions it sends (to the SP's encryption certificate in its metadata). */
+  encryptAssertions?: boolean;
+  /** Refuses requests not signed with the SP's signing certificate in its metadata. */
+  wantSignedRequests?: boolean;
+}
+
+export async function startSamlIdp(options: SamlIdpOptions = {}): Promise<SamlIdp> {
   const samlify = await import('samlify');
   // The tests do not check the XML against the schema (samlify asks for a validator to be chosen).
   samlify.setSchemaValidator({ validate: () => Promise.resolve('skipped') });
@@ -49,9 +56,15 @@ export async function startSamlIdp(): Promise<SamlIdp> {
       if (req.method === 'GET' && url.pathname === '/sso' && !url.searchParams.has('SAMLRequest'))
         return res.writeHead(400).end('no SAMLRequest');
       if (req.method === 'GET' && url.pathname === '/sso' && sp) {
+        // The signed part of a redirect-binding request: the query as sent, without its Signature.
+        const raw = (req.url ?? '').split('?')[1] ?? '';
+        const octetString = raw
+          .split('&')
+          .filter((part) => !part.startsWith('Signature='))
+          .join('&');
         const parsed = await idp.parseLoginRequest(sp, 'redirect', {
           query: Object.fromEntries(url.searchParams),
-          octetString: '',
+          octetString,
         } as never);
         const handle = randomUUID();
         requests.set(handle, {
@@ -138,6 +151,8 @@ export async function startSamlIdp(): Promise<SamlIdp> {
     signingCert: cert.cert,
     nameIDFormat: ['urn:oasis:names:tc:SAML:1.1:nameid-format:emailAddress'],
     singleSignOnService: [{ Binding: samlify.Constants.namespace.binding.redirect, Location: `${base}/sso` }],
+    isAssertionEncrypted: !!options.encryptAssertions,
+    wantAuthnRequestsSigned: !!options.wantSignedRequests,
   });
   const handle: SamlIdp = {
     url: base,

@@ -8,6 +8,8 @@ export const SETTING_DEFAULTS = {
   setupComplete: false,
   /** Let the HTTP server listen beyond loopback (the user turns it on). */
   lanAccess: false,
+  /** The SAML service provider's key (sealed) and certificate, made on first need (sso/sp-keys.ts). */
+  samlServiceProvider: null as null | { key: string; cert: string },
 };
 export type SettingKey = keyof typeof SETTING_DEFAULTS;
 

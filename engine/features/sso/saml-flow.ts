@@ -3,6 +3,7 @@ import type { EngineServices } from '../../ops/context.js';
 import type { IdentityProviderRow } from '../identity-providers/identity-providers.entity.js';
 import { issueTicket, peekTicket, takeTicket } from './sso-tickets.js';
 import { safeReturnTo, SsoRefusal, type Identity } from './sso-identity.js';
+import { serviceProviderKeys } from './sp-keys.js';
 
 // SAML 2.0 with @node-saml/node-saml: SP-initiated login over the redirect binding, the answer taken
 // at the ACS over POST; the IdP's signature (on the response or the assertion) checked with the
@@ -10,7 +11,7 @@ import { safeReturnTo, SsoRefusal, type Identity } from './sso-identity.js';
 // window with a minute's skew, and `InResponseTo` matched to a request this installation sent: the
 // request's id is a one-time ticket in the database, so a replayed answer finds it gone.
 
-type Services = Pick<EngineServices, 'db' | 'now'>;
+type Services = EngineServices;
 
 /** The minute of clock difference allowed between this server and the IdP. */
 const SKEW_MS = 60_000;
@@ -37,7 +38,11 @@ function idpCertOf(p: IdentityProviderRow): string {
 async function samlFor(s: Services, p: IdentityProviderRow, base: string): Promise<SAML> {
   const { SAML, ValidateInResponseTo } = await import('@node-saml/node-saml');
   if (!p.singleSignOnUrl) throw new SsoRefusal('setup', `${p.name} has no single sign-on URL`);
+  const sp = await serviceProviderKeys(s);
   return new SAML({
+    // Requests signed when the provider asks for it; encrypted assertions always opened.
+    ...(p.signAuthnRequest && { privateKey: sp.key }),
+    decryptionPvk: sp.key,
     entryPoint: p.singleSignOnUrl,
     issuer: `${base}/metadata`,
     audience: `${base}/metadata`,
@@ -58,8 +63,6 @@ async function samlFor(s: Services, p: IdentityProviderRow, base: string): Promi
 
 /** The IdP's sign-in address with this installation's request (the redirect binding). */
 export async function samlStart(s: Services, p: IdentityProviderRow, base: string, returnTo: string) {
-  if (p.signAuthnRequest)
-    throw new SsoRefusal('setup', `${p.name} asks for signed requests, which this release does not sign yet`);
   return (await samlFor(s, p, base)).getAuthorizeUrlAsync(safeReturnTo(returnTo), undefined, {});
 }
 
@@ -114,8 +117,11 @@ function whyRefused(message: string): string {
 /** The service provider's metadata: entity id, ACS URL and name id format, for the IdP's administrator. */
 export async function samlMetadata(s: Services, p: IdentityProviderRow, base: string): Promise<string> {
   const { SAML, ValidateInResponseTo } = await import('@node-saml/node-saml');
+  const sp = await serviceProviderKeys(s);
   // The IdP's own fields need not be filled in yet: an administrator copies this first.
   const saml = new SAML({
+    ...(p.signAuthnRequest && { privateKey: sp.key }),
+    decryptionPvk: sp.key,
     issuer: `${base}/metadata`,
     callbackUrl: `${base}/acs`,
     idpCert: p.certificatePublicKey || p.certificateFile || 'none',
@@ -123,5 +129,6 @@ export async function samlMetadata(s: Services, p: IdentityProviderRow, base: st
     validateInResponseTo: ValidateInResponseTo.always,
     cacheProvider: ticketCache(s),
   });
-  return saml.generateServiceProviderMetadata(null, null);
+  // The certificate to encrypt assertions with, and to check signed requests with when they are signed.
+  return saml.generateServiceProviderMetadata(sp.cert, p.signAuthnRequest ? sp.cert : null);
 }
