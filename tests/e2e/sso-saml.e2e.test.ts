@@ -180,4 +180,3 @@ describe(covers('SAML with signed requests and encrypted assertions', 'app.auth.
     await signOut(e);
   });
 });
-

@@ -19,12 +19,19 @@ const YEARS = 10;
 async function generate(now: Date): Promise<ServiceProviderKeys> {
   const x509 = await import('@peculiar/x509');
   x509.cryptoProvider.set(webcrypto as unknown as Crypto);
-  const algorithm = { name: 'RSASSA-PKCS1-v1_5', hash: 'SHA-256', publicExponent: new Uint8Array([1, 0, 1]), modulusLength: 2048 };
+  const algorithm = {
+    name: 'RSASSA-PKCS1-v1_5',
+    hash: 'SHA-256',
+    publicExponent: new Uint8Array([1, 0, 1]),
+    modulusLength: 2048,
+  };
   const keys = await webcrypto.subtle.generateKey(algorithm, true, ['sign', 'verify']);
   const notAfter = new Date(now);
   notAfter.setFullYear(notAfter.getFullYear() + YEARS);
   const cert = await x509.X509CertificateGenerator.createSelfSigned({
-    serialNumber: Buffer.from(webcrypto.getRandomValues(new Uint8Array(16))).toString('hex').replace(/^[89a-f]/, '1'),
+    serialNumber: Buffer.from(webcrypto.getRandomValues(new Uint8Array(16)))
+      .toString('hex')
+      .replace(/^[89a-f]/, '1'),
     name: 'CN=Broadsheet SAML service provider',
     notBefore: now,
     notAfter,
