@@ -11,6 +11,8 @@ export const INVOKE_CHANNEL = 'engine:invoke';
 export const EVENT_CHANNEL = 'engine:event';
 /** Desktop only: open a template report's file in the user's own Office application (renderer → main). */
 export const OPEN_TEMPLATE_CHANNEL = 'desktop:open-template';
+/** The desktop's company sign-in: the system browser and a loopback redirect (main/company-sign-in.ts). */
+export const SIGN_IN_WITH_CHANNEL = 'desktop:sign-in-with';
 
 /** The HTTP header by which the renderer's door says an operation started or ended a session. */
 export const SESSION_HEADER = 'x-broadsheet-session';
@@ -37,6 +39,8 @@ export interface DesktopApi {
   on<K extends EngineEventType>(type: K, callback: (payload: EngineEvents[K]) => void): () => void;
   /** Opens a template report's file in its Office application; each save there uploads a new version ('template.synced'). */
   openTemplate(reportId: string): Promise<WireAnswer>;
+  /** Signs in through an OpenID provider in the system browser; the session stays in the main process. */
+  signInWith(providerId: string): Promise<WireAnswer>;
 }
 
 // The interface's enumerations, for the renderer's selects (the engine's schemas use the same lists).

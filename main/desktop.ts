@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { createEngine, type Engine } from '../engine/engine.js';
 import { EVENT_CHANNEL, registerEngineIpc } from './ipc.js';
+import { registerCompanySignIn } from './company-sign-in.js';
 import { registerTemplateEditing } from './template-editing.js';
 import { isTrustedSenderUrl } from './trusted-sender.js';
 import { lockDown, secureWebPreferences } from './window.js';
@@ -67,6 +68,7 @@ export async function startDesktop(electron: ElectronModule, options: DesktopOpt
     return !!frame && frame === event.sender.mainFrame && isAppUrl(frame.url);
   };
   const ipc = registerEngineIpc(ipcMain, starting, isTrusted);
+  registerCompanySignIn({ ipcMain, shell, engine: starting, isTrusted, keep: ipc.keep });
   const templates = registerTemplateEditing({
     ipcMain,
     shell,

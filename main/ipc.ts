@@ -60,5 +60,7 @@ export function registerEngineIpc(
     hasSession: (webContentsId: number) => sessions.has(webContentsId),
     /** The session a window holds now (events reach a window as its signed-in user may see them). */
     sessionOf: (webContentsId: number) => sessions.get(webContentsId) ?? null,
+    /** Keeps a session started outside this handler (the desktop's company sign-in). */
+    keep: (webContentsId: number, token: string) => void sessions.set(webContentsId, token),
   };
 }

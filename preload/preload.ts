@@ -3,6 +3,7 @@ import {
   EVENT_CHANNEL,
   INVOKE_CHANNEL,
   OPEN_TEMPLATE_CHANNEL,
+  SIGN_IN_WITH_CHANNEL,
   type DesktopApi,
   type EngineEvent,
 } from '../engine/wire.js';
@@ -19,5 +20,6 @@ const api: DesktopApi = {
     return () => ipcRenderer.removeListener(EVENT_CHANNEL, listener);
   },
   openTemplate: (reportId) => ipcRenderer.invoke(OPEN_TEMPLATE_CHANNEL, reportId),
+  signInWith: (providerId) => ipcRenderer.invoke(SIGN_IN_WITH_CHANNEL, providerId),
 };
 contextBridge.exposeInMainWorld('broadsheet', api);

@@ -131,6 +131,13 @@ export function createFakeElectron(
         electron.shell.opened.push(path);
         return electron.shell.openPathAnswer;
       },
+      /** Addresses given to the system browser; a test may act as that browser. */
+      external: [] as string[],
+      onOpenExternal: null as ((url: string) => void) | null,
+      async openExternal(url: string) {
+        electron.shell.external.push(url);
+        electron.shell.onOpenExternal?.(url);
+      },
     },
     session: {
       defaultSession: {
@@ -161,6 +168,13 @@ export function createFakeElectron(
     ) as Promise<{ status: number; envelope: any }>;
   };
 
+  /** Asks main to sign in through a company provider, as the page's desktop button does. */
+  const signInWith = (win: FakeBrowserWindow, providerId: unknown) =>
+    handlers.get('desktop:sign-in-with')!(
+      { sender: win.webContents, senderFrame: win.webContents.mainFrame },
+      providerId,
+    ) as Promise<{ status: number; envelope: any }>;
+
   /** Removes the user-data folder (after the engine on it has closed). */
   const cleanup = () => {
     if (!opts.userData) rmSync(userData, { recursive: true, force: true });
@@ -176,6 +190,7 @@ export function createFakeElectron(
     responseHeaderHooks,
     invoke,
     openTemplate,
+    signInWith,
     cleanup,
     permission: () => permissionHandler,
     permissionCheck: () => permissionCheck,

@@ -9,7 +9,11 @@ export interface OidcIdp {
   clientId: string;
   clientSecret: string;
   /** Registers the client with these redirect URIs, and where it may send people after signing out. */
-  register(redirectUris: string[], postLogoutRedirectUris?: string[]): Promise<void>;
+  register(
+    redirectUris: string[],
+    postLogoutRedirectUris?: string[],
+    applicationType?: 'web' | 'native',
+  ): Promise<void>;
   /** What oidc-provider logged as server errors (a test fails on one). */
   errors: string[];
   close(): Promise<void>;
@@ -27,13 +31,19 @@ export async function startOidcIdp(): Promise<OidcIdp> {
   const clientId = 'broadsheet-test';
   const clientSecret = 'a-client-secret-of-the-test-provider';
   const errors: string[] = [];
-  const make = async (redirectUris: string[], postLogoutRedirectUris: string[] = []) => {
+  const make = async (
+    redirectUris: string[],
+    postLogoutRedirectUris: string[] = [],
+    applicationType: 'web' | 'native' = 'web',
+  ) => {
     const { default: Provider } = await import('oidc-provider');
     const provider = new Provider(issuer, {
       clients: [
         {
           client_id: clientId,
           client_secret: clientSecret,
+          // A native client (the desktop) may come back to any port of a loopback address (RFC 8252 7.3).
+          application_type: applicationType,
           redirect_uris: redirectUris,
           post_logout_redirect_uris: postLogoutRedirectUris,
           grant_types: ['authorization_code'],

@@ -5,18 +5,18 @@ import { UserResult } from '../common.results.js';
 import { userDto } from '../users/users.rules.js';
 import { User } from '../users/users.entity.js';
 import { startSession } from '../auth/auth.rules.js';
-import { activeProvider, kindOf, signInChoices } from './sso-providers.js';
-import { oidcLogoutUrl } from './oidc-flow.js';
+import { activeProvider, kindOf, signInChoices, userFor } from './sso-providers.js';
+import { oidcCallback, oidcLogoutUrl, oidcStart } from './oidc-flow.js';
 import { takeTicket } from './sso-tickets.js';
-import type { Handoff } from './sso-identity.js';
+import { SsoRefusal, type Handoff } from './sso-identity.js';
 import { userOfJwt } from './jwt-bearer.js';
 import { AuthResult } from '../auth/auth.results.js';
 import { checkProvider } from './provider-check.js';
 import { windowsSignInOffered } from './windows-sign-in.js';
-import { idParam } from '../../core/validation.js';
+import { idParam, v } from '../../core/validation.js';
 import { findOr404 } from '../../core/rows.js';
 import { IdentityProvider } from '../identity-providers/identity-providers.entity.js';
-import { retryAfterSeconds, tooMany, unauthorized } from '../../core/errors.js';
+import { fieldError, retryAfterSeconds, tooMany, unauthorized } from '../../core/errors.js';
 
 const SignInChoices = lazySchema(() =>
   z.object({
@@ -39,6 +39,17 @@ const ProviderChecks = lazySchema(() =>
     checks: z.array(z.object({ what: z.string(), ok: z.boolean(), message: z.string() })),
   }),
 );
+
+/** RFC 8252: the redirect goes to a loopback IP literal of the desktop's own, on a port the system gave. */
+const LOOPBACK_CALLBACK = /^http:\/\/127\.0\.0\.1:\d{1,5}\/callback(\?.*)?$/;
+const DesktopStart = z.object({
+  providerId: v.uuid(),
+  redirectUri: z.string().max(100).regex(LOOPBACK_CALLBACK, 'must be http://127.0.0.1:<port>/callback'),
+});
+const DesktopFinish = z.object({
+  providerId: v.uuid(),
+  callbackUrl: z.string().max(4096).regex(LOOPBACK_CALLBACK, 'must be the loopback callback the browser reached'),
+});
 
 const Finished = lazySchema(() =>
   z.object({
@@ -123,6 +134,53 @@ export const ssoApp = [
     handler: async (ctx, { params }) => {
       const checks = await checkProvider(ctx, await findOr404(ctx, IdentityProvider, params.id, 'Identity provider'));
       return { ok: checks.every((c) => c.ok), checks };
+    },
+  }),
+  defineOp({
+    id: 'app.auth.ssoDesktopStart',
+    summary: "The desktop's company sign-in, first half: the provider's address for the system browser",
+    http: { method: 'POST', path: '/api/app/auth/sso/desktop/start' },
+    permission: 'public',
+    input: { body: DesktopStart },
+    result: lazySchema(() => z.object({ url: z.string() })),
+    handler: async (ctx, { body }) => {
+      const p = await activeProvider(ctx, body.providerId);
+      if (!p || kindOf(p) !== 'oidc')
+        throw fieldError('body.providerId', 'is no active OpenID provider (SAML signs in from the served page)');
+      return { url: await oidcStart(ctx, p, body.redirectUri, '#/') };
+    },
+  }),
+  defineOp({
+    id: 'app.auth.ssoDesktopFinish',
+    summary:
+      "The desktop's company sign-in, second half: the provider's answer at the loopback address becomes a session",
+    http: { method: 'POST', path: '/api/app/auth/sso/desktop/finish' },
+    permission: 'public',
+    session: 'start',
+    input: { body: DesktopFinish },
+    result: AuthResult,
+    handler: async (ctx, { body }) => {
+      const p = await activeProvider(ctx, body.providerId);
+      if (!p || kindOf(p) !== 'oidc') throw fieldError('body.providerId', 'is no active OpenID provider');
+      const guard = ctx.signInThrottle;
+      try {
+        const identity = await oidcCallback(ctx, p, new URL(body.callbackUrl));
+        const user = await userFor(ctx, p.id, identity);
+        if (!user)
+          throw new SsoRefusal('nobody', 'the identity matches no active user of an organization with this provider');
+        guard.succeed(`sso:${p.id}`, ctx.client);
+        return { ...(await startSession(ctx, user.id)), user: await userDto(ctx, user) };
+      } catch (e) {
+        if (!(e instanceof SsoRefusal)) throw e;
+        guard.fail(`sso:${p.id}`, ctx.client);
+        ctx.log.warn('Company sign-in refused', {
+          provider: p.id,
+          reason: e.reason,
+          message: e.message,
+          detail: e.detail,
+        });
+        throw unauthorized(`${p.name} did not sign you in: ${e.message}`);
+      }
     },
   }),
 ] as const;

@@ -59,6 +59,9 @@ export function SignInScreen() {
             ))}
           </nav>
         )}
+        {isDesktop() && providers.some((p) => p.kind === 'oidc') && (
+          <DesktopCompanySignIn providers={providers.filter((p) => p.kind === 'oidc')} signedIn={signedIn} />
+        )}
         <Form
           fields={[
             { name: 'email', label: 'E-mail', kind: 'email', required: true },
@@ -77,5 +80,48 @@ export function SignInScreen() {
         />
       </div>
     </main>
+  );
+}
+
+/**
+ * The desktop signs in through the system browser (RFC 8252), never a web view of its own: the
+ * button waits while the person signs in there, then the window is signed in.
+ */
+function DesktopCompanySignIn({
+  providers,
+  signedIn,
+}: {
+  providers: Choices['providers'];
+  signedIn: () => Promise<void>;
+}) {
+  const [waiting, setWaiting] = useState<string | null>(null);
+  const [problemText, setProblemText] = useState<string | null>(null);
+  return (
+    <nav aria-label="Company sign-in" className="sso-buttons">
+      {problemText && (
+        <p role="alert" className="error-banner">
+          {problemText}
+        </p>
+      )}
+      {providers.map((p) => (
+        <button
+          key={p.id}
+          type="button"
+          className="sso-button"
+          disabled={waiting !== null}
+          onClick={() => {
+            setWaiting(p.id);
+            setProblemText(null);
+            void window.broadsheet!.signInWith(p.id).then(async (a) => {
+              setWaiting(null);
+              if (a.status === 200) return signedIn();
+              setProblemText(String((a.envelope as { error?: string }).error ?? 'The sign-in did not finish'));
+            });
+          }}
+        >
+          {waiting === p.id ? 'Finish signing in in your browser…' : p.label}
+        </button>
+      ))}
+    </nav>
   );
 }
