@@ -6,7 +6,7 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { covers } from '../support/covers.js';
 import { DEFAULT_THEME } from '../support/test-server.js';
-import { startOidcIdp, type OidcIdp } from '../support/oidc-idp.js';
+import { oidcProviderBody, startOidcIdp, type OidcIdp } from '../support/oidc-idp.js';
 import { accessibilityProblems, noConsoleErrorsSince, openApp, shot, type E2E } from './harness.js';
 
 let e: E2E;
@@ -54,20 +54,12 @@ beforeAll(async () => {
   }
   acme = (await e.s.ok('POST', '/api/v1/organizations', { displayName: 'Acme', themeId: DEFAULT_THEME })).id;
   const other = (await e.s.ok('POST', '/api/v1/organizations', { displayName: 'Other', themeId: DEFAULT_THEME })).id;
-  const discovery = await (await fetch(`${idp.issuer}/.well-known/openid-configuration`)).json();
   providerId = (
-    await e.s.ok('POST', '/api/v2/identity-providers', {
-      name: 'Acme ID',
-      type: 'OpenID Connect',
-      clientID: idp.clientId,
-      clientSecret: idp.clientSecret,
-      issuer: idp.issuer,
-      authorizationEndpoint: discovery.authorization_endpoint,
-      accessTokenEndpoint: discovery.token_endpoint,
-      userinfoEndpoint: discovery.userinfo_endpoint,
-      logoutEndpoint: discovery.end_session_endpoint,
-      postLogoutRedirectUrl: `${e.s.url}/`,
-    })
+    await e.s.ok(
+      'POST',
+      '/api/v2/identity-providers',
+      await oidcProviderBody(idp, { postLogoutRedirectUrl: `${e.s.url}/` }),
+    )
   ).id;
   await idp.register([`${e.s.url}/api/app/sso/${providerId}/callback`], [`${e.s.url}/`]);
   await e.s.ok('PUT', `/api/v2/organizations/${acme}/authentication`, {

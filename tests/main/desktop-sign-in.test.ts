@@ -8,7 +8,7 @@ import { startDesktop, type Desktop } from '../../main/desktop.js';
 import { createFakeElectron } from './fake-electron.js';
 import { covers } from '../support/covers.js';
 import { DEFAULT_THEME } from '../support/test-server.js';
-import { startOidcIdp, type OidcIdp } from '../support/oidc-idp.js';
+import { oidcProviderBody, startOidcIdp, type OidcIdp } from '../support/oidc-idp.js';
 import { launchChromium } from '../e2e/browser.js';
 
 let desktop: Desktop;
@@ -41,21 +41,7 @@ beforeAll(async () => {
   };
   await ok('app.auth.login', { body: { email: 'dee@example.com', password: 'dee-password-1' } });
   const acme = (await ok('v1.organizations.create', { body: { displayName: 'Acme', themeId: DEFAULT_THEME } })).id;
-  const discovery = await (await fetch(`${idp.issuer}/.well-known/openid-configuration`)).json();
-  providerId = (
-    await ok('v2.identityProviders.create', {
-      body: {
-        name: 'Acme ID',
-        type: 'OIDC',
-        clientID: idp.clientId,
-        clientSecret: idp.clientSecret,
-        issuer: idp.issuer,
-        authorizationEndpoint: discovery.authorization_endpoint,
-        accessTokenEndpoint: discovery.token_endpoint,
-        userinfoEndpoint: discovery.userinfo_endpoint,
-      },
-    })
-  ).id;
+  providerId = (await ok('v2.identityProviders.create', { body: await oidcProviderBody(idp) })).id;
   await ok('v2.organizations.updateAuthentication', {
     params: { id: acme },
     body: { qalyptusAuth: true, identityProvider: providerId },

@@ -78,3 +78,20 @@ export async function startOidcIdp(): Promise<OidcIdp> {
       }),
   };
 }
+
+/** The body of set B's create call for this provider, its endpoints read from its discovery document. */
+export async function oidcProviderBody(idp: OidcIdp, extra: Record<string, unknown> = {}) {
+  const discovery = await (await fetch(`${idp.issuer}/.well-known/openid-configuration`)).json();
+  return {
+    name: 'Acme ID',
+    type: 'OpenID Connect',
+    clientID: idp.clientId,
+    clientSecret: idp.clientSecret,
+    issuer: idp.issuer,
+    authorizationEndpoint: discovery.authorization_endpoint,
+    accessTokenEndpoint: discovery.token_endpoint,
+    userinfoEndpoint: discovery.userinfo_endpoint,
+    logoutEndpoint: discovery.end_session_endpoint,
+    ...extra,
+  };
+}

@@ -40,6 +40,14 @@ const ProviderChecks = lazySchema(() =>
   }),
 );
 
+/** The desktop signs in with OpenID providers only (SAML's ACS is a fixed address: the served page). */
+async function activeOidcProvider(ctx: Parameters<typeof activeProvider>[0], id: string) {
+  const p = await activeProvider(ctx, id);
+  if (!p || kindOf(p) !== 'oidc')
+    throw fieldError('body.providerId', 'is no active OpenID provider (SAML signs in from the served page)');
+  return p;
+}
+
 /** RFC 8252: the redirect goes to a loopback IP literal of the desktop's own, on a port the system gave. */
 const LOOPBACK_CALLBACK = /^http:\/\/127\.0\.0\.1:\d{1,5}\/callback(\?.*)?$/;
 const DesktopStart = z.object({
@@ -144,9 +152,7 @@ export const ssoApp = [
     input: { body: DesktopStart },
     result: lazySchema(() => z.object({ url: z.string() })),
     handler: async (ctx, { body }) => {
-      const p = await activeProvider(ctx, body.providerId);
-      if (!p || kindOf(p) !== 'oidc')
-        throw fieldError('body.providerId', 'is no active OpenID provider (SAML signs in from the served page)');
+      const p = await activeOidcProvider(ctx, body.providerId);
       return { url: await oidcStart(ctx, p, body.redirectUri, '#/') };
     },
   }),
@@ -160,8 +166,7 @@ export const ssoApp = [
     input: { body: DesktopFinish },
     result: AuthResult,
     handler: async (ctx, { body }) => {
-      const p = await activeProvider(ctx, body.providerId);
-      if (!p || kindOf(p) !== 'oidc') throw fieldError('body.providerId', 'is no active OpenID provider');
+      const p = await activeOidcProvider(ctx, body.providerId);
       const guard = ctx.signInThrottle;
       try {
         const identity = await oidcCallback(ctx, p, new URL(body.callbackUrl));
