@@ -7,7 +7,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { covers } from '../support/covers.js';
 import { DEFAULT_THEME } from '../support/test-server.js';
 import { oidcProviderBody, startOidcIdp, type OidcIdp } from '../support/oidc-idp.js';
-import { accessibilityProblems, noConsoleErrorsSince, openApp, shot, type E2E } from './harness.js';
+import { accessibilityProblems, dialog, nav, noConsoleErrorsSince, openApp, shot, type E2E } from './harness.js';
 
 let e: E2E;
 let idp: OidcIdp;
@@ -200,5 +200,32 @@ describe(covers('company sign-in with OpenID Connect', 'app.auth.providers', 'ap
       .getByText(/That sign-in is turned off/)
       .waitFor();
     expect(await page().getByRole('link', { name: 'Sign in with Acme ID' }).count()).toBe(0);
+  });
+
+  it('an administrator edits the OpenID provider on its screen, with its own fields, keeping its secret', async () => {
+    await page().goto(`${e.s.url}/`);
+    await page().getByLabel('E-mail').fill(OWNER.email);
+    await page().getByLabel('Password').fill(OWNER.password);
+    await page().getByRole('button', { name: 'Sign in' }).click();
+    await nav(page(), 'Identity providers').click();
+    const row = page().getByRole('row', { name: /Acme ID/ });
+    await row.getByRole('button', { name: 'Edit' }).click();
+    const form = dialog(page());
+    expect(await form.getByLabel('Client ID').inputValue()).toBe(idp.clientId);
+    expect(await form.getByLabel('Issuer').inputValue()).toBe(idp.issuer);
+    await form.getByLabel('Description').fill('The company directory');
+    await form.getByRole('button', { name: 'Save' }).click();
+    await form.waitFor({ state: 'detached' });
+    const saved = (await e.s.ok('GET', '/api/v1/identity-providers', undefined, { get_all: true })).find(
+      (p: { id: string }) => p.id === providerId,
+    );
+    expect(saved).toMatchObject({
+      description: 'The company directory',
+      hasClientSecret: true,
+      type: 'OpenID Connect',
+    });
+    // The screen offers both shapes of provider.
+    await page().getByRole('button', { name: 'New OpenID provider' }).waitFor();
+    await page().getByRole('button', { name: 'New SAML or JWT provider' }).waitFor();
   });
 });

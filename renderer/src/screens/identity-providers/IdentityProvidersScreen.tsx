@@ -1,11 +1,19 @@
 import type { FieldDef } from '../../components/Form';
-import { SAML_PROVIDER_TYPES } from '../../../../engine/wire';
+import type { RowOf } from '../../../../engine/catalogue';
+import { OAUTH_PROVIDER_TYPES, SAML_PROVIDER_TYPES } from '../../../../engine/wire';
+import { invoke } from '../../bridge';
 import { choice, flag, orNull, text, type FormValues } from '../../components/options';
-import { ResourceScreen } from '../../components/ResourceScreen';
-import { crudConfig } from '../../components/crud-config';
+import { ResourceScreen, type ResourceConfig } from '../../components/ResourceScreen';
+import { createWith } from '../../components/crud-config';
 import { ProviderAddresses } from './ProviderAddresses';
 
-const TEXT = [
+// Two shapes of provider on one screen: set A's SAML and JWT providers, set B's OpenID Connect /
+// OAuth ones. Each is created and edited through its own set's operation, chosen by the row's type.
+
+type Row = RowOf<'v1.identityProviders.list'>;
+const isOpenId = (row: Pick<Row, 'type'>) => (OAUTH_PROVIDER_TYPES as readonly string[]).includes(row.type);
+
+const SAML_TEXT = [
   'description',
   'entityID',
   'singleSignOnUrl',
@@ -14,7 +22,7 @@ const TEXT = [
   'certificateFile',
   'buttonLabel',
 ] as const;
-const fields: FieldDef[] = [
+const samlFields: FieldDef[] = [
   { name: 'name', label: 'Name', kind: 'text', required: true },
   { name: 'type', label: 'Type', kind: 'select', required: true, choices: SAML_PROVIDER_TYPES },
   { name: 'description', label: 'Description', kind: 'textarea' },
@@ -26,33 +34,91 @@ const fields: FieldDef[] = [
   { name: 'signAuthnRequest', label: 'Sign authentication requests', kind: 'checkbox' },
   { name: 'isActive', label: 'Active (people sign in through it)', kind: 'checkbox' },
 ];
-const body = (v: FormValues) => ({
+const samlBody = (v: FormValues) => ({
   name: text(v.name),
   type: choice(SAML_PROVIDER_TYPES)(v.type),
   signAuthnRequest: flag(v.signAuthnRequest),
   isActive: flag(v.isActive),
-  ...(Object.fromEntries(TEXT.map((k) => [k, orNull(v[k])])) as Record<(typeof TEXT)[number], string | null>),
+  ...(Object.fromEntries(SAML_TEXT.map((k) => [k, orNull(v[k])])) as Record<(typeof SAML_TEXT)[number], string | null>),
 });
 
-const config = crudConfig({
+const openIdFields = (secretRequired: boolean): FieldDef[] => [
+  { name: 'name', label: 'Name', kind: 'text', required: true },
+  { name: 'description', label: 'Description', kind: 'textarea' },
+  {
+    name: 'issuer',
+    label: 'Issuer',
+    kind: 'url',
+    hint: 'https://login.example.com/… (ID tokens are checked against its keys)',
+  },
+  { name: 'clientID', label: 'Client ID', kind: 'text', required: true },
+  {
+    name: 'clientSecret',
+    label: 'Client secret',
+    kind: 'password',
+    required: secretRequired,
+    hint: secretRequired ? undefined : 'Leave empty to keep the stored secret',
+  },
+  { name: 'authorizationEndpoint', label: 'Authorization endpoint', kind: 'url', required: true },
+  { name: 'accessTokenEndpoint', label: 'Token endpoint', kind: 'url', required: true },
+  { name: 'userinfoEndpoint', label: 'Userinfo endpoint', kind: 'url', required: true },
+  { name: 'logoutEndpoint', label: 'Logout endpoint', kind: 'url' },
+  { name: 'postLogoutRedirectUrl', label: 'After signing out, back to', kind: 'url' },
+  { name: 'isActive', label: 'Active (people sign in through it)', kind: 'checkbox' },
+];
+const openIdBody = (v: FormValues) => ({
+  name: text(v.name),
+  description: orNull(v.description),
+  issuer: orNull(v.issuer),
+  clientID: text(v.clientID),
+  authorizationEndpoint: text(v.authorizationEndpoint),
+  accessTokenEndpoint: text(v.accessTokenEndpoint),
+  userinfoEndpoint: text(v.userinfoEndpoint),
+  logoutEndpoint: orNull(v.logoutEndpoint),
+  postLogoutRedirectUrl: orNull(v.postLogoutRedirectUrl),
+  isActive: flag(v.isActive),
+});
+
+const config: ResourceConfig<'v1.identityProviders.list'> = {
   title: 'Identity providers',
   noun: 'identity provider',
-  ops: {
-    list: 'v1.identityProviders.list',
-    create: 'v1.identityProviders.create',
-    update: 'v1.identityProviders.update',
-    remove: 'v1.identityProviders.delete',
-  },
+  listOp: 'v1.identityProviders.list',
+  filterParam: 'name',
+  filterLabel: 'name',
   columns: [
     { key: 'name', label: 'Name', sort: 'Name' },
     { key: 'type', label: 'Type', sort: 'Type' },
     { key: 'description', label: 'Description', sort: 'Description' },
   ],
-  fields,
-  initial: { type: 'SAML', isActive: true },
-  body,
+  creates: [
+    createWith('v1.identityProviders.create', {
+      noun: 'SAML or JWT provider',
+      fields: samlFields,
+      initial: { type: 'SAML', isActive: true },
+      toBody: samlBody,
+    }),
+    createWith('v2.identityProviders.create', {
+      noun: 'OpenID provider',
+      fields: openIdFields(true),
+      initial: { isActive: true },
+      toBody: (v) => ({ ...openIdBody(v), type: 'OpenID Connect' as const, clientSecret: text(v.clientSecret) }),
+    }),
+  ],
+  update: {
+    op: (row) => (isOpenId(row) ? 'v2.identityProviders.update' : 'v1.identityProviders.update'),
+    fields: (row) => (isOpenId(row) ? openIdFields(false) : samlFields),
+    toForm: (row) => ({ ...row, issuer: row.entityID, clientSecret: '' }),
+    submit: (v, row) =>
+      isOpenId(row)
+        ? invoke('v2.identityProviders.update', {
+            params: { id: row.id },
+            body: { ...openIdBody(v), clientSecret: orNull(v.clientSecret) },
+          })
+        : invoke('v1.identityProviders.update', { params: { id: row.id }, body: samlBody(v) }),
+  },
+  remove: { op: 'v1.identityProviders.delete' },
   detail: (row) => <ProviderAddresses key={row.id} provider={row} />,
-});
+};
 
 export function IdentityProvidersScreen() {
   return <ResourceScreen config={config} />;
