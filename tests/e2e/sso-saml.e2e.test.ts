@@ -79,61 +79,64 @@ afterAll(async () => {
   await idp?.close();
 });
 
-describe(covers('company sign-in with SAML 2.0', 'app.auth.providers', 'app.auth.ssoFinish'), () => {
-  it('a person clicks the button, signs in at the IdP and lands signed in', async () => {
-    await signInAtIdp('ada@acme.example');
-    await page().getByRole('button', { name: 'Ada Acme' }).waitFor();
-    expect(await session()).toMatch(/^bss_/);
-    await signOut(e);
-  });
-
-  it('refuses a replayed response: its request was answered already', async () => {
-    await signInAtIdp('ada@acme.example');
-    await page().getByRole('button', { name: 'Ada Acme' }).waitFor();
-    await signOut(e);
-    const replay = await fetch(idp.lastResponse!.acs, {
-      method: 'POST',
-      redirect: 'manual',
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({ SAMLResponse: idp.lastResponse!.SAMLResponse, RelayState: '#/' }),
-    });
-    expect(replay.headers.get('location')).toBe(`${e.s.url}/#/sign-in/problem/assertion`);
-    expect(String(refusals[0]?.detail)).toMatch(/^replayed or unknown request: .*InResponseTo/);
-  });
-
-  const refusedCases: [string, () => void, RegExp][] = [
-    ['signed with another key', () => idp.bendNext({ key: testCertificate('forger').key }), /^signature: /],
-    ['for another audience', () => idp.bendNext({ audience: 'https://someone-else.example/sp' }), /^audience: /],
-    ['expired', () => idp.bendNext({ validForMinutes: -10 }), /^expiry: /],
-  ];
-  for (const [what, bend, reason] of refusedCases)
-    it(`refuses a response ${what}, naming why in the log`, async () => {
-      bend();
+describe(
+  covers('company sign-in with SAML 2.0', 'app.auth.providers', 'app.auth.ssoFinish', 'app.identityProviders.check'),
+  () => {
+    it('a person clicks the button, signs in at the IdP and lands signed in', async () => {
       await signInAtIdp('ada@acme.example');
-      await page()
-        .getByRole('alert')
-        .getByText(/did not let you in/)
-        .waitFor();
-      expect(await session()).toBeNull();
-      expect(refusals).toHaveLength(1);
-      expect(String(refusals[0].detail)).toMatch(reason);
-      expect(JSON.stringify(refusals)).not.toContain(idp.lastResponse!.SAMLResponse.slice(0, 40));
+      await page().getByRole('button', { name: 'Ada Acme' }).waitFor();
+      expect(await session()).toMatch(/^bss_/);
+      await signOut(e);
     });
 
-  it('shows the administrator the addresses to give the IdP, and checks the provider in words', async () => {
-    await signIn(e, OWNER);
-    await nav(page(), 'Identity providers').click();
-    await page().getByRole('button', { name: 'Acme', exact: true }).click();
-    const panel = page().getByRole('region', { name: 'Addresses of Acme' });
-    await panel.getByText(`${e.s.url}/api/app/sso/${providerId}/acs`).waitFor();
-    await panel.getByRole('button', { name: 'Check the provider' }).click();
-    await panel.getByText(/Certificate:.*CN=test-saml-idp/).waitFor();
-    await panel.getByText(/Single sign-on URL:.*answers/).waitFor();
-    expect(await accessibilityProblems(page())).toEqual([]);
-    await shot(page(), 'sso-provider-addresses');
-    await signOut(e);
-  });
-});
+    it('refuses a replayed response: its request was answered already', async () => {
+      await signInAtIdp('ada@acme.example');
+      await page().getByRole('button', { name: 'Ada Acme' }).waitFor();
+      await signOut(e);
+      const replay = await fetch(idp.lastResponse!.acs, {
+        method: 'POST',
+        redirect: 'manual',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({ SAMLResponse: idp.lastResponse!.SAMLResponse, RelayState: '#/' }),
+      });
+      expect(replay.headers.get('location')).toBe(`${e.s.url}/#/sign-in/problem/assertion`);
+      expect(String(refusals[0]?.detail)).toMatch(/^replayed or unknown request: .*InResponseTo/);
+    });
+
+    const refusedCases: [string, () => void, RegExp][] = [
+      ['signed with another key', () => idp.bendNext({ key: testCertificate('forger').key }), /^signature: /],
+      ['for another audience', () => idp.bendNext({ audience: 'https://someone-else.example/sp' }), /^audience: /],
+      ['expired', () => idp.bendNext({ validForMinutes: -10 }), /^expiry: /],
+    ];
+    for (const [what, bend, reason] of refusedCases)
+      it(`refuses a response ${what}, naming why in the log`, async () => {
+        bend();
+        await signInAtIdp('ada@acme.example');
+        await page()
+          .getByRole('alert')
+          .getByText(/did not let you in/)
+          .waitFor();
+        expect(await session()).toBeNull();
+        expect(refusals).toHaveLength(1);
+        expect(String(refusals[0].detail)).toMatch(reason);
+        expect(JSON.stringify(refusals)).not.toContain(idp.lastResponse!.SAMLResponse.slice(0, 40));
+      });
+
+    it('shows the administrator the addresses to give the IdP, and checks the provider in words', async () => {
+      await signIn(e, OWNER);
+      await nav(page(), 'Identity providers').click();
+      await page().getByRole('button', { name: 'Acme', exact: true }).click();
+      const panel = page().getByRole('region', { name: 'Addresses of Acme' });
+      await panel.getByText(`${e.s.url}/api/app/sso/${providerId}/acs`).waitFor();
+      await panel.getByRole('button', { name: 'Check the provider' }).click();
+      await panel.getByText(/Certificate:.*CN=test-saml-idp/).waitFor();
+      await panel.getByText(/Single sign-on URL:.*answers/).waitFor();
+      expect(await accessibilityProblems(page())).toEqual([]);
+      await shot(page(), 'sso-provider-addresses');
+      await signOut(e);
+    });
+  },
+);
 
 describe(covers('SAML with signed requests and encrypted assertions', 'app.auth.ssoFinish'), () => {
   let strict: SamlIdp;
