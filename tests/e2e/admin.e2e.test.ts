@@ -252,7 +252,7 @@ describe(
       await page().keyboard.press('Escape');
       await dialog(page()).waitFor({ state: 'detached' });
       await nav(page(), 'Identity providers').click();
-      await page().getByRole('button', { name: 'New identity provider' }).click();
+      await page().getByRole('button', { name: 'New SAML or JWT provider' }).click();
       await expect
         .poll(() => dialog(page()).getByRole('combobox', { name: /^Type/ }).locator('option').allTextContents())
         .toEqual(expect.arrayContaining(['SAML', 'JWT']));

@@ -36,6 +36,8 @@ beforeAll(async () => {
   // The server's side: its realm and its key (the service HTTP/localhost).
   process.env.KRB5_CONFIG = kdc.env.KRB5_CONFIG;
   process.env.KRB5_KTNAME = kdc.keytab;
+  // The acceptor's replay cache goes with the realm's folder, not the machine's temporary one.
+  process.env.KRB5RCACHEDIR = kdc.dir;
   const cache = kdc.kinit('alice', 'alice-password-1');
   e = await openApp(OWNER, undefined, {
     browser: {
@@ -65,6 +67,7 @@ afterAll(async () => {
   await kdc?.close();
   delete process.env.KRB5_CONFIG;
   delete process.env.KRB5_KTNAME;
+  delete process.env.KRB5RCACHEDIR;
 });
 
 describe(covers('Windows sign-in with Kerberos', 'app.auth.providers', 'app.auth.ssoFinish'), () => {

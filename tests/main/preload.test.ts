@@ -14,10 +14,10 @@ vi.mock('electron', () => ({
 }));
 
 describe(covers('preload', 'v1.groups.list'), () => {
-  it('exposes only window.broadsheet.invoke, .on and .openTemplate', async () => {
+  it('exposes only window.broadsheet.invoke, .on, .openTemplate and .signInWith', async () => {
     await import('../../preload/preload.js');
     expect(Object.keys(exposed)).toEqual(['broadsheet']);
-    expect(Object.keys(exposed.broadsheet).sort()).toEqual(['invoke', 'on', 'openTemplate']);
+    expect(Object.keys(exposed.broadsheet).sort()).toEqual(['invoke', 'on', 'openTemplate', 'signInWith']);
     await exposed.broadsheet.invoke('v1.groups.list', { query: {} });
     expect(invoked).toEqual([['engine:invoke', 'v1.groups.list', { query: {} }]]);
     const got: unknown[] = [];
@@ -29,5 +29,7 @@ describe(covers('preload', 'v1.groups.list'), () => {
     expect(listeners).toHaveLength(0);
     await exposed.broadsheet.openTemplate('9b2f0c1e-0000-4000-8000-000000000001');
     expect(invoked.at(-1)).toEqual(['desktop:open-template', '9b2f0c1e-0000-4000-8000-000000000001']);
+    await exposed.broadsheet.signInWith('9b2f0c1e-0000-4000-8000-000000000002');
+    expect(invoked.at(-1)).toEqual(['desktop:sign-in-with', '9b2f0c1e-0000-4000-8000-000000000002']);
   });
 });

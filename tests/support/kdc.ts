@@ -13,6 +13,8 @@ export interface Kdc {
   keytab: string;
   /** What a Kerberos program needs in its environment: the realm's krb5.conf. */
   env: { KRB5_CONFIG: string };
+  /** The realm's folder (removed at close): a server's replay cache goes here (KRB5RCACHEDIR). */
+  dir: string;
   /** Adds a person with a password. */
   addPerson(name: string, password: string): void;
   /** Takes the person's ticket into a credentials cache of their own; answers its KRB5CCNAME. */
@@ -96,6 +98,7 @@ export async function startKdc(realm = 'BROADSHEET.TEST'): Promise<Kdc> {
   return {
     realm,
     keytab,
+    dir,
     env: { KRB5_CONFIG: krb5Conf },
     addPerson: (name, password) => admin(`addprinc -pw ${password} ${name}`),
     kinit(name, password) {
