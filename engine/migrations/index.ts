@@ -19,6 +19,7 @@ import { JobLeases1765324800000 } from './1765324800000-job-leases.js';
 import { ListOrderIndexes1765411200000 } from './1765411200000-list-order-indexes.js';
 import { SignInOutcomes1765497600000 } from './1765497600000-sign-in-outcomes.js';
 import { SsoTickets1765584000000 } from './1765584000000-sso-tickets.js';
+import { ProviderProvisioning1765670400000 } from './1765670400000-provider-provisioning.js';
 
 /** Migrations in the order they run; append, never reorder or edit a released one. */
 export const MIGRATIONS = [
@@ -43,4 +44,5 @@ export const MIGRATIONS = [
   ListOrderIndexes1765411200000,
   SignInOutcomes1765497600000,
   SsoTickets1765584000000,
+  ProviderProvisioning1765670400000,
 ];

@@ -145,6 +145,28 @@ describe(covers('company sign-in with OpenID Connect', 'app.auth.providers', 'ap
     expect(await page().evaluate(() => sessionStorage.getItem('broadsheet.session'))).toBeNull();
   });
 
+  it('with provisioning on, a person nobody has becomes a Hub user of the organization and lands signed in', async () => {
+    const { type: _type, clientSecret: _secret, ...body } = await oidcProviderBody(idp, { provision: true });
+    await e.s.ok('PUT', `/api/v2/identity-providers/${providerId}`, body);
+    await page().goto(`${e.s.url}/`);
+    await page().getByRole('link', { name: 'Sign in with Acme ID' }).click();
+    await atProvider('newcomer@acme.example');
+    await page().getByRole('navigation', { name: 'Main' }).waitFor();
+    const made = (await e.s.ok('GET', '/api/v1/users', undefined, { get_all: true })).find(
+      (u: { email: string }) => u.email === 'newcomer@acme.example',
+    );
+    expect(made.organizations.map((o: { id: string }) => o.id)).toEqual([acme]);
+    expect(made.roles.map((r: { name: string }) => r.name)).toEqual(['Hub users']);
+    // An address another organization's user holds is never taken over.
+    await signOutThere();
+    await page().getByRole('link', { name: 'Sign in with Acme ID' }).click();
+    await atProvider('bob@other.example');
+    await problem()
+      .getByText(/not a Broadsheet user here/)
+      .waitFor();
+    await e.s.ok('PUT', `/api/v2/identity-providers/${providerId}`, { ...body, provision: false });
+  });
+
   it('a returnTo to another host lands on this server', async () => {
     await page().goto(
       `${e.s.url}/api/app/sso/${providerId}/start?returnTo=${encodeURIComponent('https://evil.example/x')}`,

@@ -54,6 +54,7 @@ describe(covers('first start and the database', 'v1.trustedOrigins.create'), () 
       'ListOrderIndexes1765411200000',
       'SignInOutcomes1765497600000',
       'SsoTickets1765584000000',
+      'ProviderProvisioning1765670400000',
     ]);
     await first.close();
     const second = await createEngine({ dataDir, secretKeys: keys });

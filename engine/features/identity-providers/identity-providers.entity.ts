@@ -8,6 +8,8 @@ export interface IdentityProviderRow extends BaseRow {
   type: string;
   isActive: boolean;
   signAuthnRequest: boolean;
+  /** Creates a person on their first sign-in (as a Hub user of the provider's organization). */
+  provision: boolean;
   entityID: string | null;
   singleSignOnUrl: string | null;
   certificatePublicKey: string | null;
@@ -34,6 +36,7 @@ export const IdentityProvider = new EntitySchema<IdentityProviderRow>({
     type: text(false),
     isActive: flag(true),
     signAuthnRequest: flag(),
+    provision: flag(),
     entityID: text(),
     singleSignOnUrl: text(),
     certificatePublicKey: text(),

@@ -11,6 +11,7 @@ export const IdentityProviderResult = lazySchema(() =>
     type: z.string(),
     isActive: z.boolean(),
     signAuthnRequest: z.boolean(),
+    provision: z.boolean(),
     entityID: z.string().nullable(),
     singleSignOnUrl: z.string().nullable(),
     certificatePublicKey: z.string().nullable(),

@@ -23,6 +23,8 @@ const IdentityProviderV1 = z.object({
   buttonLabel: v.nstr(),
   /** Off: nobody signs in through it (its record stays). */
   isActive: v.obool(),
+  /** On: a person the provider vouches for and nobody here has becomes a Hub user of its organization. */
+  provision: v.obool(),
 });
 
 export const identityProvidersV1 = [

@@ -22,6 +22,8 @@ const common = {
   issuer: v.nurl(),
   /** Off: nobody signs in through it (its record stays). */
   isActive: v.obool(),
+  /** On: a person the provider vouches for and nobody here has becomes a Hub user of its organization. */
+  provision: v.obool(),
 };
 const CreateV2 = z.object({ ...common, type: v.oneOf(OAUTH_PROVIDER_TYPES), clientSecret: v.text() });
 // On update the secret may be omitted or null: the stored one is kept.

@@ -151,7 +151,13 @@ export async function oidcCallback(
     }
   const email =
     str(info.email) ?? str(claims?.email) ?? str(info.preferred_username) ?? str(claims?.preferred_username);
-  return { email, subject: str(claims?.sub) ?? str(info.sub), returnTo: ticket.returnTo };
+  return {
+    email,
+    givenName: str(info.given_name) ?? str(claims?.given_name),
+    familyName: str(info.family_name) ?? str(claims?.family_name),
+    subject: str(claims?.sub) ?? str(info.sub),
+    returnTo: ticket.returnTo,
+  };
 }
 
 /** Where the browser goes to end the provider's session too, when the provider has a logout endpoint. */

@@ -97,8 +97,16 @@ export async function samlAcs(
     | string
     | undefined;
   const nameId = typeof profile.nameID === 'string' && profile.nameID.includes('@') ? profile.nameID : null;
+  const first = ['givenName', 'firstName', 'http://schemas.xmlsoap.org/ws/2005/05/identity/claims/givenname']
+    .map((a) => attributes[a])
+    .find((v) => typeof v === 'string') as string | undefined;
+  const last = ['sn', 'surname', 'lastName', 'http://schemas.xmlsoap.org/ws/2005/05/identity/claims/surname']
+    .map((a) => attributes[a])
+    .find((v) => typeof v === 'string') as string | undefined;
   return {
     email: fromAttributes ?? nameId,
+    givenName: first ?? null,
+    familyName: last ?? null,
     subject: profile.nameID ?? null,
     returnTo: safeReturnTo(body.RelayState),
   };

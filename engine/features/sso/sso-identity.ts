@@ -1,10 +1,15 @@
 import type { EngineServices } from '../../ops/context.js';
 import { issueTicket } from './sso-tickets.js';
 import { userFor } from './sso-providers.js';
+import { provisionUser } from './provisioning.js';
+import { IdentityProvider } from '../identity-providers/identity-providers.entity.js';
 
 /** Who a provider says signed in: an e-mail, a Windows account, the provider's own subject. */
 export interface Identity {
   email?: string | null;
+  /** Names the provider gives, for a person it creates (provisioning). */
+  givenName?: string | null;
+  familyName?: string | null;
   account?: string | null;
   subject?: string | null;
 }
@@ -47,7 +52,7 @@ export function safeReturnTo(value: unknown): string {
 
 /** The identity matched to a user of an organization with this provider: a hand-off key, or a refusal. */
 export async function handOff(
-  s: Pick<EngineServices, 'db' | 'now'>,
+  s: Pick<EngineServices, 'db' | 'now' | 'log'>,
   providerId: string,
   identity: Identity,
   returnTo: string,

@@ -7,6 +7,7 @@ import { User } from '../users/users.entity.js';
 import { startSession } from '../auth/auth.rules.js';
 import { activeProvider, kindOf, signInChoices, userFor } from './sso-providers.js';
 import { oidcCallback, oidcLogoutUrl, oidcStart } from './oidc-flow.js';
+import { provisionUser } from './provisioning.js';
 import { takeTicket } from './sso-tickets.js';
 import { SsoRefusal, type Handoff } from './sso-identity.js';
 import { userOfJwt } from './jwt-bearer.js';
@@ -170,7 +171,7 @@ export const ssoApp = [
       const guard = ctx.signInThrottle;
       try {
         const identity = await oidcCallback(ctx, p, new URL(body.callbackUrl));
-        const user = await userFor(ctx, p.id, identity);
+        const user = (await userFor(ctx, p.id, identity)) ?? (await provisionUser(ctx, p, identity));
         if (!user)
           throw new SsoRefusal('nobody', 'the identity matches no active user of an organization with this provider');
         guard.succeed(`sso:${p.id}`, ctx.client);

@@ -49,9 +49,25 @@ export class PostgresSsoTickets1765584000000 implements MigrationInterface {
   }
 }
 
+/** ProviderProvisioning1765670400000's twin, for databases whose first step came before it. */
+export class PostgresProviderProvisioning1765670400000 implements MigrationInterface {
+  name = 'PostgresProviderProvisioning1765670400000';
+
+  async up(q: QueryRunner): Promise<void> {
+    await q.query(
+      'ALTER TABLE "identity_providers" ADD COLUMN IF NOT EXISTS "provision" boolean NOT NULL DEFAULT false',
+    );
+  }
+
+  async down(q: QueryRunner): Promise<void> {
+    await q.query('ALTER TABLE "identity_providers" DROP COLUMN IF EXISTS "provision"');
+  }
+}
+
 /** PostgreSQL's migrations in the order they run; each later one is the twin of a SQLite migration. */
 export const POSTGRES_MIGRATIONS = [
   PostgresInitial1765411200000,
   PostgresSignInOutcomes1765497600000,
   PostgresSsoTickets1765584000000,
+  PostgresProviderProvisioning1765670400000,
 ];

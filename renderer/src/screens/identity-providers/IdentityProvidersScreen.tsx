@@ -33,12 +33,19 @@ const samlFields: FieldDef[] = [
   { name: 'buttonLabel', label: 'Sign-in button label', kind: 'text' },
   { name: 'signAuthnRequest', label: 'Sign authentication requests', kind: 'checkbox' },
   { name: 'isActive', label: 'Active (people sign in through it)', kind: 'checkbox' },
+  {
+    name: 'provision',
+    label: 'Create people on their first sign-in',
+    kind: 'checkbox',
+    hint: 'They join the organization that uses this provider as Hub users, in All users',
+  },
 ];
 const samlBody = (v: FormValues) => ({
   name: text(v.name),
   type: choice(SAML_PROVIDER_TYPES)(v.type),
   signAuthnRequest: flag(v.signAuthnRequest),
   isActive: flag(v.isActive),
+  provision: flag(v.provision),
   ...(Object.fromEntries(SAML_TEXT.map((k) => [k, orNull(v[k])])) as Record<(typeof SAML_TEXT)[number], string | null>),
 });
 
@@ -65,6 +72,12 @@ const openIdFields = (secretRequired: boolean): FieldDef[] => [
   { name: 'logoutEndpoint', label: 'Logout endpoint', kind: 'url' },
   { name: 'postLogoutRedirectUrl', label: 'After signing out, back to', kind: 'url' },
   { name: 'isActive', label: 'Active (people sign in through it)', kind: 'checkbox' },
+  {
+    name: 'provision',
+    label: 'Create people on their first sign-in',
+    kind: 'checkbox',
+    hint: 'They join the organization that uses this provider as Hub users, in All users',
+  },
 ];
 const openIdBody = (v: FormValues) => ({
   name: text(v.name),
@@ -77,6 +90,7 @@ const openIdBody = (v: FormValues) => ({
   logoutEndpoint: orNull(v.logoutEndpoint),
   postLogoutRedirectUrl: orNull(v.postLogoutRedirectUrl),
   isActive: flag(v.isActive),
+  provision: flag(v.provision),
 });
 
 const config: ResourceConfig<'v1.identityProviders.list'> = {
