@@ -57,7 +57,10 @@ export async function handOff(
   identity: Identity,
   returnTo: string,
 ): Promise<string> {
-  const user = await userFor(s, providerId, identity);
+  // Nobody here with that identity: the provider may make them (provisioning, off by default).
+  const provider = await s.db.getRepository(IdentityProvider).findOneBy({ id: providerId });
+  const user =
+    (await userFor(s, providerId, identity)) ?? (provider ? await provisionUser(s, provider, identity) : null);
   if (!user)
     throw new SsoRefusal('nobody', 'the identity matches no active user of an organization with this provider');
   return handOffUser(s, user.id, providerId, returnTo);
