@@ -6,7 +6,7 @@ import { Role } from '../roles/roles.entity.js';
 import { HUB_USERS_ROLE } from '../users/users.rules.js';
 import { allUsersGroupId } from '../groups/groups.rules.js';
 import { organizationsOf } from './sso-providers.js';
-import type { Identity } from './sso-identity.js';
+import type { Identity } from './identity.js';
 
 // Provisioning on first sign-in, where the provider is set to provision (off by default): a person
 // the provider vouches for, whom nobody here has, becomes a user of the provider's organization

@@ -2,17 +2,10 @@ import type { EngineServices } from '../../ops/context.js';
 import { issueTicket } from './sso-tickets.js';
 import { userFor } from './sso-providers.js';
 import { provisionUser } from './provisioning.js';
-import { IdentityProvider } from '../identity-providers/identity-providers.entity.js';
+import type { Identity } from './identity.js';
 
-/** Who a provider says signed in: an e-mail, a Windows account, the provider's own subject. */
-export interface Identity {
-  email?: string | null;
-  /** Names the provider gives, for a person it creates (provisioning). */
-  givenName?: string | null;
-  familyName?: string | null;
-  account?: string | null;
-  subject?: string | null;
-}
+export type { Identity } from './identity.js';
+import { IdentityProvider } from '../identity-providers/identity-providers.entity.js';
 
 /**
  * Why a company sign-in did not let someone in. `reason` is a fixed word the page turns into a
