@@ -22,6 +22,18 @@ const SAML_TEXT = [
   'certificateFile',
   'buttonLabel',
 ] as const;
+/** Both shapes: whether people sign in through it, and whether it creates the ones nobody has. */
+const whoSignsIn: FieldDef[] = [
+  { name: 'isActive', label: 'Active (people sign in through it)', kind: 'checkbox' },
+  {
+    name: 'provision',
+    label: 'Create people on their first sign-in',
+    kind: 'checkbox',
+    hint: 'They join the organization that uses this provider as Hub users, in All users',
+  },
+];
+const whoSignsInBody = (v: FormValues) => ({ isActive: flag(v.isActive), provision: flag(v.provision) });
+
 const samlFields: FieldDef[] = [
   { name: 'name', label: 'Name', kind: 'text', required: true },
   { name: 'type', label: 'Type', kind: 'select', required: true, choices: SAML_PROVIDER_TYPES },
@@ -32,20 +44,13 @@ const samlFields: FieldDef[] = [
   { name: 'certificatePublicKey', label: 'Certificate public key', kind: 'textarea' },
   { name: 'buttonLabel', label: 'Sign-in button label', kind: 'text' },
   { name: 'signAuthnRequest', label: 'Sign authentication requests', kind: 'checkbox' },
-  { name: 'isActive', label: 'Active (people sign in through it)', kind: 'checkbox' },
-  {
-    name: 'provision',
-    label: 'Create people on their first sign-in',
-    kind: 'checkbox',
-    hint: 'They join the organization that uses this provider as Hub users, in All users',
-  },
+  ...whoSignsIn,
 ];
 const samlBody = (v: FormValues) => ({
   name: text(v.name),
   type: choice(SAML_PROVIDER_TYPES)(v.type),
   signAuthnRequest: flag(v.signAuthnRequest),
-  isActive: flag(v.isActive),
-  provision: flag(v.provision),
+  ...whoSignsInBody(v),
   ...(Object.fromEntries(SAML_TEXT.map((k) => [k, orNull(v[k])])) as Record<(typeof SAML_TEXT)[number], string | null>),
 });
 
@@ -71,13 +76,7 @@ const openIdFields = (secretRequired: boolean): FieldDef[] => [
   { name: 'userinfoEndpoint', label: 'Userinfo endpoint', kind: 'url', required: true },
   { name: 'logoutEndpoint', label: 'Logout endpoint', kind: 'url' },
   { name: 'postLogoutRedirectUrl', label: 'After signing out, back to', kind: 'url' },
-  { name: 'isActive', label: 'Active (people sign in through it)', kind: 'checkbox' },
-  {
-    name: 'provision',
-    label: 'Create people on their first sign-in',
-    kind: 'checkbox',
-    hint: 'They join the organization that uses this provider as Hub users, in All users',
-  },
+  ...whoSignsIn,
 ];
 const openIdBody = (v: FormValues) => ({
   name: text(v.name),
@@ -89,8 +88,7 @@ const openIdBody = (v: FormValues) => ({
   userinfoEndpoint: text(v.userinfoEndpoint),
   logoutEndpoint: orNull(v.logoutEndpoint),
   postLogoutRedirectUrl: orNull(v.postLogoutRedirectUrl),
-  isActive: flag(v.isActive),
-  provision: flag(v.provision),
+  ...whoSignsInBody(v),
 });
 
 const config: ResourceConfig<'v1.identityProviders.list'> = {
