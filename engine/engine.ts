@@ -16,7 +16,7 @@ import {
   type CallOptions,
   type RawInput,
 } from './ops/dispatch.js';
-import { WriteQueues, MAIN_STORE } from './core/write-queue.js';
+import { WriteQueues, MAIN_STORE, transactionsTakeTurns } from './core/write-queue.js';
 import { advisoryStoreLock } from './core/store-lock.js';
 import { SignInGuard } from './core/throttle.js';
 import { rememberedCredential, resolveCredential } from './features/auth/principal.js';
@@ -243,6 +243,7 @@ async function startEngine(options: EngineOptions): Promise<Engine> {
       );
   });
   const queues = new WriteQueues(options.database ? advisoryStoreLock(db) : undefined);
+  if (!options.database) transactionsTakeTurns(db, queues);
   const catalogue = buildCatalogue(OPERATIONS);
   // Before anything is sealed: the key must be the one the database's secrets were sealed with.
   const opened = await openSecrets(db, options.secretKeys, {
