@@ -5,7 +5,8 @@ import { activeProvider, kindOf } from '../features/sso/sso-providers.js';
 import { handOff, handOffUser, safeReturnTo, SsoRefusal } from '../features/sso/sso-identity.js';
 import { negotiateStep, windowsSignInOffered, windowsUser } from '../features/sso/windows-sign-in.js';
 import { oidcCallback, oidcStart } from '../features/sso/oidc-flow.js';
-import { samlAcs, samlMetadata, samlStart } from '../features/sso/saml-flow.js';
+import { samlAcs, samlLogoutMessage, samlMetadata, samlStart } from '../features/sso/saml-flow.js';
+import { endProviderSessions } from '../features/sso/sso-sign-out.js';
 
 // The company sign-in's browser routes. They are pages a browser is sent to (redirects, an XML
 // document, a form the provider posts), not calls that answer the JSON envelope, so they are routes
@@ -46,6 +47,49 @@ export function registerSsoRoutes(app: FastifyInstance, services: () => EngineSe
     if (!p) throw new SsoRefusal('disabled', 'the provider is unknown, inactive or used by no organization');
     return p;
   };
+
+  /**
+   * SAML single logout: the IdP's logout request (another application signed the person out) ends
+   * the sessions it names and is answered, signed; the IdP's answer to this installation's own
+   * request lands the browser on the sign-in page. `rawQuery` is the redirect binding's query as
+   * sent (its signature covers it); null for the POST binding.
+   */
+  const singleLogout = async (
+    req: FastifyRequest,
+    reply: FastifyReply,
+    id: string,
+    form: Record<string, string>,
+    rawQuery: string | null,
+  ) => {
+    const s = services();
+    try {
+      const p = await provider(id);
+      if (kindOf(p) !== 'saml') throw new SsoRefusal('disabled', 'the provider is no SAML provider');
+      const message = await samlLogoutMessage(s, p, base(req, id), form, rawQuery);
+      if (message.kind === 'response') return toPage(reply, req, '#/sign-in');
+      const ended = await endProviderSessions(s, p.id, message.subject, message.sessionIndex);
+      s.log.info('Signed out by the identity provider', { provider: p.id, sessions: ended });
+      return reply
+        .code(302)
+        .header('cache-control', 'no-store')
+        .header('location', await message.answer(true))
+        .send();
+    } catch (e) {
+      // The person is signed out here already (a sign-out started here ended the session first).
+      if (!(e instanceof SsoRefusal)) return refused(req, reply, id, e);
+      s.log.warn('A logout message was refused', {
+        provider: id,
+        reason: e.reason,
+        message: e.message,
+        detail: e.detail,
+      });
+      return toPage(reply, req, '#/sign-in/problem/signout');
+    }
+  };
+
+  app.get<{ Params: Params; Querystring: Record<string, string> }>('/api/app/sso/:id/slo', (req, reply) =>
+    singleLogout(req, reply, req.params.id, req.query ?? {}, req.url.split('?')[1] ?? ''),
+  );
 
   /**
    * Windows sign-in (HTTP Negotiate): without a ticket, the 401 that asks the browser for one (a
@@ -145,6 +189,9 @@ export function registerSsoRoutes(app: FastifyInstance, services: () => EngineSe
         return refused(req, reply, id, e);
       }
     });
+    scope.post<{ Params: Params; Body: Record<string, string> }>('/api/app/sso/:id/slo', (req, reply) =>
+      singleLogout(req, reply, req.params.id, req.body ?? {}, null),
+    );
   });
 
   /** The service provider's metadata, for the identity provider's administrator. */

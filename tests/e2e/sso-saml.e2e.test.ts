@@ -183,3 +183,114 @@ describe(covers('SAML with signed requests and encrypted assertions', 'app.auth.
     await signOut(e);
   });
 });
+
+describe(covers('SAML single logout', 'app.auth.signOut'), () => {
+  let slo: SamlIdp;
+  let betaProvider = '';
+  const BO = 'bo@beta.example';
+  /** The session token a call with the browser's session answers with: 200 while it lives, 401 once ended. */
+  const meWith = async (token: string | null) =>
+    (await fetch(`${e.s.url}/api/app/auth/me`, { headers: { authorization: `Bearer ${token}` } })).status;
+  /** Bo signed in at Beta's IdP in the browser: the session token the page holds. */
+  async function boSignedIn(): Promise<string> {
+    await page().goto(`${e.s.url}/`);
+    await page().getByRole('link', { name: 'Beta SSO' }).click();
+    await page().getByLabel('E-mail').fill(BO);
+    await page().getByRole('button', { name: 'Sign in at the IdP' }).click();
+    await page().getByRole('button', { name: 'Continue' }).click();
+    await page().getByRole('button', { name: 'Bo Beta' }).waitFor();
+    const token = await session();
+    expect(token).toMatch(/^bss_/);
+    return token!;
+  }
+  /** Posts a logout message to Broadsheet's single logout address as a browser would; the redirect it answers. */
+  const post = async (action: string, form: Record<string, string>) =>
+    (
+      await fetch(action, {
+        method: 'POST',
+        redirect: 'manual',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams(form),
+      })
+    ).headers.get('location') ?? '';
+
+  beforeAll(async () => {
+    slo = await startSamlIdp();
+    const beta = (await e.s.ok('POST', '/api/v1/organizations', { displayName: 'Beta', themeId: DEFAULT_THEME })).id;
+    betaProvider = (
+      await e.s.ok('POST', '/api/v1/identity-providers', {
+        name: 'Beta',
+        type: 'SAML',
+        entityID: slo.entityId,
+        singleSignOnUrl: slo.ssoUrl,
+        singleLogoutUrl: slo.sloUrl,
+        certificatePublicKey: slo.cert.cert,
+        buttonLabel: 'Beta SSO',
+      })
+    ).id;
+    await e.s.ok('PUT', `/api/v1/organizations/${beta}/authentication`, {
+      identityProviders: [{ id: betaProvider, isAactive: true }],
+    });
+    const xml = await (await fetch(`${e.s.url}/api/app/sso/${betaProvider}/metadata`)).text();
+    // The logout address is published, with the certificate its signed logout requests are checked with.
+    expect(xml).toContain(`Location="${e.s.url}/api/app/sso/${betaProvider}/slo"`);
+    expect(xml).toContain('use="signing"');
+    await slo.trust(xml);
+    await e.s.ok('POST', '/api/v1/users', {
+      firstName: 'Bo',
+      lastName: 'Beta',
+      email: BO,
+      isActive: true,
+      organizations: [{ id: beta }],
+    });
+  });
+  afterAll(async () => {
+    await slo?.close();
+  });
+
+  it('signing out here signs the person out at the IdP too, with a signed request naming their sign-in', async () => {
+    const token = await boSignedIn();
+    await page().getByRole('button', { name: 'Sign out' }).click();
+    // At the IdP: it checked the request's signature and whom it names, and answers back.
+    await page().getByRole('heading', { name: 'Signed out at the test IdP' }).waitFor();
+    expect(slo.logoutsAsked).toEqual([{ nameID: BO, sessionIndex: slo.sessionIndexOf.get(BO) }]);
+    expect(await meWith(token)).toBe(401);
+    await page().getByRole('button', { name: 'Back to the application' }).click();
+    await page().getByRole('button', { name: 'Sign in' }).waitFor();
+    expect(await session()).toBeNull();
+  });
+
+  it("ends the person's session when the IdP asks, answers it signed, and leaves everyone else signed in", async () => {
+    const token = await boSignedIn();
+    const owner = (await e.s.ok('POST', '/api/app/auth/login', { email: OWNER.email, password: OWNER.password })).token;
+    const { id, action, form } = await slo.logoutRequest(BO);
+    const answer = await post(action, form);
+    expect(answer.startsWith(`${slo.sloUrl}?SAMLResponse=`)).toBe(true);
+    expect(new URL(answer).searchParams.get('Signature')).toBeTruthy();
+    expect(await meWith(token)).toBe(401);
+    expect(await meWith(owner)).toBe(200);
+    // The IdP takes the answer: signed by the key Broadsheet's metadata names, a success.
+    expect((await fetch(answer)).status).toBe(200);
+    expect(slo.logoutAnswers.at(-1)).toEqual({ ok: true, inResponseTo: id });
+    await page().reload();
+    await page().getByRole('button', { name: 'Sign in' }).waitFor();
+  });
+
+  it('refuses a logout request signed with another key, or not signed at all: nobody is signed out', async () => {
+    const token = await boSignedIn();
+    const forged = await slo.logoutRequest(BO, { key: testCertificate('forger').key });
+    const problem = `${e.s.url}/#/sign-in/problem/signout`;
+    expect(await post(forged.action, forged.form)).toBe(problem);
+    // The redirect binding without a Signature: node-saml alone would take it.
+    const xml = Buffer.from(forged.form.SAMLRequest, 'base64')
+      .toString()
+      .replace(/<ds:Signature[\s\S]*<\/ds:Signature>/, '');
+    const { deflateRawSync } = await import('node:zlib');
+    const unsigned = `${forged.action}?SAMLRequest=${encodeURIComponent(deflateRawSync(xml).toString('base64'))}`;
+    expect((await fetch(unsigned, { redirect: 'manual' })).headers.get('location')).toBe(problem);
+    expect(await meWith(token)).toBe(200);
+    await page().getByRole('button', { name: 'Sign out' }).click();
+    await page().getByRole('button', { name: 'Back to the application' }).click();
+    await page().getByRole('button', { name: 'Sign in' }).waitFor();
+  });
+});

@@ -16,10 +16,33 @@ export interface AnswerBend {
   validForMinutes?: number;
 }
 
+/** A logout the IdP was asked for by the service provider (its signed LogoutRequest, checked). */
+export interface LogoutAsked {
+  nameID: string;
+  sessionIndex: string | null;
+}
+
 export interface SamlIdp {
   url: string;
   entityId: string;
   ssoUrl: string;
+  /** Its single logout address (the redirect binding). */
+  sloUrl: string;
+  /** The SessionIndex of each person's last sign-in here. */
+  sessionIndexOf: Map<string, string>;
+  /** Logouts the service provider asked for, checked (signature, issuer). */
+  logoutsAsked: LogoutAsked[];
+  /** The service provider's answers to this IdP's own logout requests, checked; `ok` is its status. */
+  logoutAnswers: { ok: boolean; inResponseTo: string | null }[];
+  /**
+   * This IdP signing `email` out (another application's sign-out): the signed LogoutRequest, as the
+   * form the browser would post to the service provider's single logout address. `key` signs
+   * instead of the IdP's own key (a forger).
+   */
+  logoutRequest(
+    email: string,
+    o?: { key?: string },
+  ): Promise<{ id: string; action: string; form: Record<string, string> }>;
   cert: TestCertificate;
   /** Makes the IdP know the service provider from its metadata (Broadsheet's /metadata). */
   trust(spMetadata: string): Promise<void>;
@@ -53,19 +76,54 @@ export async function startSamlIdp(options: SamlIdpOptions = {}): Promise<SamlId
   const server: Server = createServer((req, res) => {
     void (async () => {
       const url = new URL(req.url ?? '/', 'http://idp');
+      // The signed part of a redirect-binding message: the query as sent, without its Signature.
+      const redirectMessage = () => ({
+        query: Object.fromEntries(url.searchParams),
+        octetString: ((req.url ?? '').split('?')[1] ?? '')
+          .split('&')
+          .filter((part) => !part.startsWith('Signature='))
+          .join('&'),
+      });
+      if (req.method === 'GET' && url.pathname === '/slo' && sp && url.searchParams.has('SAMLRequest')) {
+        const parsed = await idp.parseLogoutRequest(sp, 'redirect', redirectMessage() as never);
+        handle.logoutsAsked.push({
+          nameID: String(parsed.extract.nameID),
+          sessionIndex: parsed.extract.sessionIndex ? String(parsed.extract.sessionIndex) : null,
+        });
+        const answer = idp.createLogoutResponse(
+          sp,
+          parsed as never,
+          'post',
+          url.searchParams.get('RelayState') ?? '',
+        ) as {
+          context: string;
+          entityEndpoint: string;
+          relayState: string;
+        };
+        res.setHeader('content-type', 'text/html');
+        return res.end(
+          page(
+            `<h1>Signed out at the test IdP</h1><form method="post" action="${escape(answer.entityEndpoint)}">` +
+              `<input type="hidden" name="SAMLResponse" value="${escape(answer.context)}">` +
+              `<input type="hidden" name="RelayState" value="${escape(answer.relayState)}"><button type="submit">Back to the application</button></form>`,
+          ),
+        );
+      }
+      if (req.method === 'GET' && url.pathname === '/slo' && sp && url.searchParams.has('SAMLResponse')) {
+        // samlify checks the signature, the issuer and that the status is a success (else it throws).
+        const parsed = await idp.parseLogoutResponse(sp, 'redirect', redirectMessage() as never).catch(() => null);
+        handle.logoutAnswers.push({
+          ok: !!parsed,
+          inResponseTo: parsed?.extract.response?.inResponseTo ? String(parsed.extract.response.inResponseTo) : null,
+        });
+        if (!parsed) return res.writeHead(400).end('logout response refused');
+        res.setHeader('content-type', 'text/html');
+        return res.end(page('<h1>Signed out everywhere</h1>'));
+      }
       if (req.method === 'GET' && url.pathname === '/sso' && !url.searchParams.has('SAMLRequest'))
         return res.writeHead(400).end('no SAMLRequest');
       if (req.method === 'GET' && url.pathname === '/sso' && sp) {
-        // The signed part of a redirect-binding request: the query as sent, without its Signature.
-        const raw = (req.url ?? '').split('?')[1] ?? '';
-        const octetString = raw
-          .split('&')
-          .filter((part) => !part.startsWith('Signature='))
-          .join('&');
-        const parsed = await idp.parseLoginRequest(sp, 'redirect', {
-          query: Object.fromEntries(url.searchParams),
-          octetString,
-        } as never);
+        const parsed = await idp.parseLoginRequest(sp, 'redirect', redirectMessage() as never);
         const handle = randomUUID();
         requests.set(handle, {
           id: String(parsed.extract.request?.id),
@@ -97,6 +155,11 @@ export async function startSamlIdp(options: SamlIdpOptions = {}): Promise<SamlId
             })
           : idp;
         const now = new Date();
+        const sessionIndex = `_session-${randomUUID()}`;
+        handle.sessionIndexOf.set(email, sessionIndex);
+        const authnStatement =
+          `<saml:AuthnStatement AuthnInstant="${now.toISOString()}" SessionIndex="${sessionIndex}">` +
+          '<saml:AuthnContext><saml:AuthnContextClassRef>urn:oasis:names:tc:SAML:2.0:ac:classes:PasswordProtectedTransport</saml:AuthnContextClassRef></saml:AuthnContext></saml:AuthnStatement>';
         const until = new Date(now.getTime() + (once.validForMinutes ?? 5) * 60_000);
         const notBefore =
           once.validForMinutes !== undefined && once.validForMinutes < 0 ? new Date(until.getTime() - 5 * 60_000) : now;
@@ -108,7 +171,8 @@ export async function startSamlIdp(options: SamlIdpOptions = {}): Promise<SamlId
           { email },
           (template: string) => ({
             id: `_${randomUUID()}`,
-            context: samlify.SamlLib.replaceTagsByValue(template, {
+            // The statement naming the sign-in's session, as XML (the values replaced are escaped).
+            context: samlify.SamlLib.replaceTagsByValue(template.replace('{AuthnStatement}', authnStatement), {
               ID: `_${randomUUID()}`,
               AssertionID: `_${randomUUID()}`,
               Destination: acs,
@@ -151,6 +215,10 @@ export async function startSamlIdp(options: SamlIdpOptions = {}): Promise<SamlId
     signingCert: cert.cert,
     nameIDFormat: ['urn:oasis:names:tc:SAML:1.1:nameid-format:emailAddress'],
     singleSignOnService: [{ Binding: samlify.Constants.namespace.binding.redirect, Location: `${base}/sso` }],
+    singleLogoutService: [{ Binding: samlify.Constants.namespace.binding.redirect, Location: `${base}/slo` }],
+    // The service provider's logout messages are checked: signed by the key its metadata names.
+    wantLogoutRequestSigned: true,
+    wantLogoutResponseSigned: true,
     isAssertionEncrypted: !!options.encryptAssertions,
     wantAuthnRequestsSigned: !!options.wantSignedRequests,
   });
@@ -158,9 +226,35 @@ export async function startSamlIdp(options: SamlIdpOptions = {}): Promise<SamlId
     url: base,
     entityId: `${base}/metadata`,
     ssoUrl: `${base}/sso`,
+    sloUrl: `${base}/slo`,
+    sessionIndexOf: new Map(),
+    logoutsAsked: [],
+    logoutAnswers: [],
+    async logoutRequest(email, o = {}) {
+      if (!sp) throw new Error('the IdP does not know the service provider yet');
+      const signer = o.key
+        ? samlify.IdentityProvider({
+            entityID: idp.entityMeta.getEntityID(),
+            privateKey: o.key,
+            signingCert: cert.cert,
+            singleSignOnService: [{ Binding: samlify.Constants.namespace.binding.redirect, Location: `${base}/sso` }],
+          })
+        : idp;
+      const made = signer.createLogoutRequest(sp, 'post', {
+        logoutNameID: email,
+        sessionIndex: handle.sessionIndexOf.get(email),
+      }) as { id: string; context: string; entityEndpoint: string };
+      return { id: made.id, action: made.entityEndpoint, form: { SAMLRequest: made.context, RelayState: '' } };
+    },
     cert,
     async trust(spMetadata) {
-      sp = samlify.ServiceProvider({ metadata: spMetadata, wantMessageSigned: true });
+      // Its logout messages to the service provider are signed (the SP wants them so).
+      sp = samlify.ServiceProvider({
+        metadata: spMetadata,
+        wantMessageSigned: true,
+        wantLogoutRequestSigned: true,
+        wantLogoutResponseSigned: true,
+      });
     },
     bendNext(b) {
       bend = b;

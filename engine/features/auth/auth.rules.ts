@@ -14,11 +14,27 @@ import { SESSION_PREFIX } from './principal.js';
 /** Sessions last a working day; log-out, a password change or deactivation end them sooner. */
 export const SESSION_HOURS = 12;
 
-export async function startSession(ctx: OpContext, userId: string) {
+/** The company sign-in a session came from: what signing out of both, or the provider's own logout, needs. */
+export interface ProviderLink {
+  providerId: string;
+  subject: string | null;
+  /** Kept as the provider's flow needs it (SAML: NameID format, SessionIndex, this server's address). */
+  session: Record<string, unknown> | null;
+}
+
+export async function startSession(ctx: OpContext, userId: string, link?: ProviderLink | null) {
   const token = newToken(SESSION_PREFIX);
   const now = ctx.now();
   const expiresAt = new Date(now.getTime() + SESSION_HOURS * 3600_000);
-  await ctx.db.getRepository(Session).insert({ ...newBase(now), userId, tokenHash: tokenHash(token), expiresAt });
+  await ctx.db.getRepository(Session).insert({
+    ...newBase(now),
+    userId,
+    tokenHash: tokenHash(token),
+    expiresAt,
+    providerId: link?.providerId ?? null,
+    providerSubject: link?.subject ?? null,
+    providerSession: link?.session ? JSON.stringify(link.session) : null,
+  });
   return { token, expiresAt: expiresAt.toISOString() };
 }
 

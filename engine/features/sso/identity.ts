@@ -6,4 +6,6 @@ export interface Identity {
   familyName?: string | null;
   account?: string | null;
   subject?: string | null;
+  /** What ending the provider's session takes later (SAML: NameID format, SessionIndex, this server's address). */
+  providerSession?: Record<string, unknown> | null;
 }

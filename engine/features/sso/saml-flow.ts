@@ -35,13 +35,18 @@ function idpCertOf(p: IdentityProviderRow): string {
   return text;
 }
 
-async function samlFor(s: Services, p: IdentityProviderRow, base: string): Promise<SAML> {
+/**
+ * The SAML service provider of one identity provider at `base` (its address under this server).
+ * Sign-in requests are signed when the provider asks for it; logout messages always are (`signAll`):
+ * a logout request naming a person must be this installation's, and IdPs refuse unsigned ones.
+ */
+async function samlFor(s: Services, p: IdentityProviderRow, base: string, signAll = false): Promise<SAML> {
   const { SAML, ValidateInResponseTo } = await import('@node-saml/node-saml');
   if (!p.singleSignOnUrl) throw new SsoRefusal('setup', `${p.name} has no single sign-on URL`);
   const sp = await serviceProviderKeys(s);
   return new SAML({
-    // Requests signed when the provider asks for it; encrypted assertions always opened.
-    ...(p.signAuthnRequest && { privateKey: sp.key }),
+    // Encrypted assertions always opened.
+    ...((signAll || p.signAuthnRequest) && { privateKey: sp.key }),
     decryptionPvk: sp.key,
     entryPoint: p.singleSignOnUrl,
     issuer: `${base}/metadata`,
@@ -57,7 +62,7 @@ async function samlFor(s: Services, p: IdentityProviderRow, base: string): Promi
     cacheProvider: ticketCache(s),
     identifierFormat: 'urn:oasis:names:tc:SAML:1.1:nameid-format:emailAddress',
     signatureAlgorithm: 'sha256',
-    ...(p.singleLogoutUrl && { logoutUrl: p.singleLogoutUrl }),
+    ...(p.singleLogoutUrl && { logoutUrl: p.singleLogoutUrl, logoutCallbackUrl: `${base}/slo` }),
   });
 }
 
@@ -108,6 +113,14 @@ export async function samlAcs(
     givenName: first ?? null,
     familyName: last ?? null,
     subject: profile.nameID ?? null,
+    // What a logout request for this sign-in names: the NameID as the IdP gave it, and its session.
+    providerSession: {
+      base,
+      nameIDFormat: profile.nameIDFormat ?? null,
+      nameQualifier: profile.nameQualifier ?? null,
+      spNameQualifier: profile.spNameQualifier ?? null,
+      sessionIndex: profile.sessionIndex ?? null,
+    },
     returnTo: safeReturnTo(body.RelayState),
   };
 }
@@ -127,16 +140,100 @@ export async function samlMetadata(s: Services, p: IdentityProviderRow, base: st
   const { SAML, ValidateInResponseTo } = await import('@node-saml/node-saml');
   const sp = await serviceProviderKeys(s);
   // The IdP's own fields need not be filled in yet: an administrator copies this first.
+  const signs = p.signAuthnRequest || !!p.singleLogoutUrl;
   const saml = new SAML({
-    ...(p.signAuthnRequest && { privateKey: sp.key }),
+    ...(signs && { privateKey: sp.key }),
     decryptionPvk: sp.key,
     issuer: `${base}/metadata`,
     callbackUrl: `${base}/acs`,
+    ...(p.singleLogoutUrl && { logoutCallbackUrl: `${base}/slo` }),
     idpCert: p.certificatePublicKey || p.certificateFile || 'none',
     identifierFormat: 'urn:oasis:names:tc:SAML:1.1:nameid-format:emailAddress',
     validateInResponseTo: ValidateInResponseTo.always,
     cacheProvider: ticketCache(s),
   });
   // The certificate to encrypt assertions with, and to check signed requests with when they are signed.
-  return saml.generateServiceProviderMetadata(sp.cert, p.signAuthnRequest ? sp.cert : null);
+  return saml.generateServiceProviderMetadata(sp.cert, signs ? sp.cert : null);
+}
+
+/** What a session made by a SAML sign-in keeps for its logout (see `samlAcs`). */
+interface SamlSession {
+  base: string;
+  nameIDFormat: string | null;
+  nameQualifier: string | null;
+  spNameQualifier: string | null;
+  sessionIndex: string | null;
+}
+
+/**
+ * Single logout started here: the IdP's logout address with this installation's signed
+ * LogoutRequest for the person and session the sign-in named (the redirect binding). The request's
+ * id is a one-time ticket, as a sign-in request's is. Null when the provider has no logout address.
+ */
+export async function samlLogoutUrl(
+  s: Services,
+  p: IdentityProviderRow,
+  subject: string,
+  session: SamlSession,
+): Promise<string | null> {
+  if (!p.singleLogoutUrl) return null;
+  const saml = await samlFor(s, p, session.base, true);
+  const profile = {
+    issuer: p.entityID ?? '',
+    nameID: subject,
+    nameIDFormat: session.nameIDFormat ?? 'urn:oasis:names:tc:SAML:1.1:nameid-format:emailAddress',
+    ...(session.nameQualifier && { nameQualifier: session.nameQualifier }),
+    ...(session.spNameQualifier && { spNameQualifier: session.spNameQualifier }),
+    ...(session.sessionIndex && { sessionIndex: session.sessionIndex }),
+  };
+  return saml.getLogoutUrlAsync(profile, '#/sign-in', {});
+}
+
+/** A logout message the IdP sent to this server's single logout address, checked. */
+export type SamlLogoutMessage =
+  /** The IdP ends a person's sessions (IdP-initiated, or another application's sign-out). */
+  | { kind: 'request'; subject: string; sessionIndex: string | null; answer: (ended: boolean) => Promise<string> }
+  /** The IdP's answer to this installation's own logout request. */
+  | { kind: 'response' };
+
+/**
+ * The IdP's logout message at `/slo`, over the redirect binding (GET, `rawQuery` is the query as
+ * sent, which the signature covers) or the POST binding (`form`). A request must be signed by the
+ * IdP: node-saml lets an unsigned redirect request through, and anyone could then sign anyone out.
+ */
+export async function samlLogoutMessage(
+  s: Services,
+  p: IdentityProviderRow,
+  base: string,
+  form: Record<string, string>,
+  rawQuery: string | null,
+): Promise<SamlLogoutMessage> {
+  const saml = await samlFor(s, p, base, true);
+  const isRequest = typeof form.SAMLRequest === 'string' && !!form.SAMLRequest;
+  if (!isRequest && !(typeof form.SAMLResponse === 'string' && form.SAMLResponse))
+    throw new SsoRefusal('assertion', 'the logout message holds neither SAMLRequest nor SAMLResponse');
+  if (rawQuery !== null && !form.Signature)
+    throw new SsoRefusal('assertion', `${p.name}'s logout message is not signed`);
+  let checked;
+  try {
+    checked =
+      rawQuery !== null
+        ? await saml.validateRedirectAsync(form, rawQuery)
+        : isRequest
+          ? await saml.validatePostRequestAsync(form)
+          : await saml.validatePostResponseAsync(form);
+  } catch (e) {
+    const message = String((e as Error).message).slice(0, 300);
+    throw new SsoRefusal('assertion', `${p.name}'s logout message did not hold`, `${whyRefused(message)}: ${message}`);
+  }
+  if (!isRequest) return { kind: 'response' };
+  const profile = checked.profile;
+  if (!profile?.nameID) throw new SsoRefusal('assertion', `${p.name}'s logout request names nobody`);
+  return {
+    kind: 'request',
+    subject: profile.nameID,
+    sessionIndex: typeof profile.sessionIndex === 'string' ? profile.sessionIndex : null,
+    // The answer goes back to the IdP's logout address, signed, over the redirect binding.
+    answer: (ended) => saml.getLogoutResponseUrlAsync(profile, form.RelayState ?? '', {}, ended),
+  };
 }

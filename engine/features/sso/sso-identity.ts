@@ -23,7 +23,8 @@ export class SsoRefusal extends Error {
       | 'assertion'
       | 'nobody'
       | 'disabled'
-      | 'windows',
+      | 'windows'
+      | 'signout',
     message: string,
     readonly detail: string | null = null,
   ) {
@@ -36,6 +37,9 @@ export interface Handoff {
   userId: string;
   providerId: string;
   returnTo: string;
+  /** Whom the provider signed in and what ending its session takes: kept with the session. */
+  subject?: string | null;
+  providerSession?: Record<string, unknown> | null;
 }
 
 /** Where a person may be sent back to: a screen of this app (`#/…`), never another site. */
@@ -56,10 +60,24 @@ export async function handOff(
     (await userFor(s, providerId, identity)) ?? (provider ? await provisionUser(s, provider, identity) : null);
   if (!user)
     throw new SsoRefusal('nobody', 'the identity matches no active user of an organization with this provider');
-  return handOffUser(s, user.id, providerId, returnTo);
+  return handOffUser(s, user.id, providerId, returnTo, {
+    subject: identity.subject ?? null,
+    providerSession: identity.providerSession ?? null,
+  });
 }
 
 /** A hand-off of a user already found (Windows sign-in finds them by account, not by provider). */
-export function handOffUser(s: Pick<EngineServices, 'db' | 'now'>, userId: string, via: string, returnTo: string) {
-  return issueTicket(s, 'handoff', { userId, providerId: via, returnTo: safeReturnTo(returnTo) } satisfies Handoff);
+export function handOffUser(
+  s: Pick<EngineServices, 'db' | 'now'>,
+  userId: string,
+  via: string,
+  returnTo: string,
+  link: Pick<Handoff, 'subject' | 'providerSession'> = {},
+) {
+  return issueTicket(s, 'handoff', {
+    userId,
+    providerId: via,
+    returnTo: safeReturnTo(returnTo),
+    ...link,
+  } satisfies Handoff);
 }

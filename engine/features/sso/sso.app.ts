@@ -4,7 +4,10 @@ import { lazySchema } from '../../core/lazy-schema.js';
 import { UserResult } from '../common.results.js';
 import { userDto } from '../users/users.rules.js';
 import { User } from '../users/users.entity.js';
-import { startSession } from '../auth/auth.rules.js';
+import { endSession, startSession } from '../auth/auth.rules.js';
+import { Session } from '../auth/sessions.entity.js';
+import { me } from '../../ops/context.js';
+import { providerSignOutUrl } from './sso-sign-out.js';
 import { activeProvider, kindOf, signInChoices, userFor } from './sso-providers.js';
 import { oidcCallback, oidcLogoutUrl, oidcStart } from './oidc-flow.js';
 import { provisionUser } from './provisioning.js';
@@ -105,12 +108,36 @@ export const ssoApp = [
       if (!handoff || !user) throw unauthorized('This sign-in link was already used or has expired; sign in again');
       const provider = await activeProvider(ctx, handoff.providerId);
       const signOutUrl = provider && kindOf(provider) === 'oidc' ? await oidcLogoutUrl(ctx, provider) : null;
+      // The session remembers its provider and whom it signed in: signing out ends both (see app.auth.signOut).
+      const link = provider
+        ? { providerId: provider.id, subject: handoff.subject ?? null, session: handoff.providerSession ?? null }
+        : null;
       return {
-        ...(await startSession(ctx, user.id)),
+        ...(await startSession(ctx, user.id, link)),
         user: await userDto(ctx, user),
         returnTo: handoff.returnTo,
         signOutUrl,
       };
+    },
+  }),
+  defineOp({
+    id: 'app.auth.signOut',
+    summary: "Sign out: end this session, and answer where the browser goes to end the company sign-in's session too",
+    http: { method: 'POST', path: '/api/app/auth/sign-out' },
+    permission: 'authenticated',
+    session: 'end',
+    result: lazySchema(() =>
+      z.object({
+        loggedOut: z.boolean(),
+        /** The provider's logout address (OpenID end-session, or SAML single logout with a signed request); null when none. */
+        signOutUrl: z.string().nullable(),
+      }),
+    ),
+    handler: async (ctx) => {
+      const p = me(ctx);
+      const row = p.via === 'session' ? await ctx.db.getRepository(Session).findOneBy({ id: p.credentialId }) : null;
+      const signOutUrl = row ? await providerSignOutUrl(ctx, row) : null;
+      return { ...(await endSession(ctx)), signOutUrl };
     },
   }),
   defineOp({

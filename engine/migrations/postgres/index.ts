@@ -64,10 +64,29 @@ export class PostgresProviderProvisioning1765670400000 implements MigrationInter
   }
 }
 
+/** SessionSignOut1765756800000's twin, for databases whose first step came before it. */
+export class PostgresSessionSignOut1765756800000 implements MigrationInterface {
+  name = 'PostgresSessionSignOut1765756800000';
+
+  async up(q: QueryRunner): Promise<void> {
+    await q.query('ALTER TABLE "sessions" ADD COLUMN IF NOT EXISTS "providerId" character varying(36)');
+    await q.query('ALTER TABLE "sessions" ADD COLUMN IF NOT EXISTS "providerSubject" text');
+    await q.query('ALTER TABLE "sessions" ADD COLUMN IF NOT EXISTS "providerSession" text');
+    await q.query('CREATE INDEX IF NOT EXISTS "IDX_sessions_provider" ON "sessions" ("providerId", "providerSubject")');
+  }
+
+  async down(q: QueryRunner): Promise<void> {
+    await q.query('DROP INDEX IF EXISTS "IDX_sessions_provider"');
+    for (const c of ['providerSession', 'providerSubject', 'providerId'])
+      await q.query(`ALTER TABLE "sessions" DROP COLUMN IF EXISTS "${c}"`);
+  }
+}
+
 /** PostgreSQL's migrations in the order they run; each later one is the twin of a SQLite migration. */
 export const POSTGRES_MIGRATIONS = [
   PostgresInitial1765411200000,
   PostgresSignInOutcomes1765497600000,
   PostgresSsoTickets1765584000000,
   PostgresProviderProvisioning1765670400000,
+  PostgresSessionSignOut1765756800000,
 ];

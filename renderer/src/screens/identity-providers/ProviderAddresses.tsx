@@ -27,6 +27,7 @@ export function ProviderAddresses({ provider }: { provider: Provider }) {
       ? [
           ['Service provider entity ID', `${base}/metadata`],
           ['Assertion consumer service (ACS, HTTP-POST)', `${base}/acs`],
+          ['Single logout service (HTTP-POST and HTTP-Redirect)', `${base}/slo`],
           ['Metadata to import at the identity provider', `${base}/metadata`],
         ]
       : kind === 'oidc'

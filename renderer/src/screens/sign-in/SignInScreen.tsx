@@ -15,6 +15,8 @@ const PROBLEMS: Record<string, string> = {
   expired: 'That sign-in link was already used or has expired. Try again.',
   throttled: 'Too many failed sign-ins from here. Wait a minute, then try again.',
   setup: 'That sign-in is not set up completely. An administrator can see why in the log.',
+  signout:
+    'You are signed out of Broadsheet. Your company sign-in could not confirm it signed you out there too: close the browser to be sure.',
   windows:
     'Windows sign-in did not work from this browser: it needs a Kerberos ticket for this server (a domain-joined computer, and the browser allowed to use it).',
 };

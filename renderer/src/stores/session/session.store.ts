@@ -4,8 +4,6 @@ import type { OpId, ResultOf } from '../../../../engine/catalogue';
 
 type Me = ResultOf<'app.auth.me'>;
 
-/** The provider's sign-out address of a company sign-in, kept for this tab's sign-out. */
-const SIGN_OUT_KEY = 'broadsheet.signOutUrl';
 export type SessionStatus = 'starting' | 'setup' | 'signedOut' | 'signedIn';
 
 interface SessionState {
@@ -29,11 +27,7 @@ export const useSession = create<SessionState>((set) => ({
         '',
         done.ok ? `${location.pathname}${done.data.returnTo}` : '#/sign-in/problem/expired',
       );
-      if (done.ok) {
-        // Signing out here ends the provider's session too, where it has a logout endpoint.
-        if (done.data.signOutUrl) sessionStorage.setItem(SIGN_OUT_KEY, done.data.signOutUrl);
-        return set({ status: 'signedIn', me: (await invoke('app.auth.me')).data ?? null });
-      }
+      if (done.ok) return set({ status: 'signedIn', me: (await invoke('app.auth.me')).data ?? null });
     }
     const setup = await invoke('app.setup.status');
     // Served, a page without a session token has no one to ask about (and a 401 to log for nothing).
@@ -46,11 +40,11 @@ export const useSession = create<SessionState>((set) => ({
     set(me.ok ? { status: 'signedIn', me: me.data } : { status: 'signedOut', me: null });
   },
   async signOutRequested() {
-    await invoke('app.auth.logout');
+    // A company sign-in's session ends at its provider too: the browser goes there (served only:
+    // the desktop signed in through the system browser, whose session is the person's own).
+    const done = await invoke('app.auth.signOut');
     httpSession.set(null);
-    const providerSignOut = sessionStorage.getItem(SIGN_OUT_KEY);
-    sessionStorage.removeItem(SIGN_OUT_KEY);
-    if (providerSignOut && !isDesktop()) return location.assign(providerSignOut);
+    if (done.ok && done.data.signOutUrl && !isDesktop()) return location.assign(done.data.signOutUrl);
     set({ status: 'signedOut', me: null });
   },
 }));
