@@ -195,3 +195,118 @@ export async function manyTagsWordTemplate(n: number): Promise<Buffer> {
   ).join('');
   return withPart(await wordTemplate(), 'word/document.xml', (x) => x.replace('<w:sectPr', `${many}<w:sectPr`));
 }
+
+const MAIN_NS = 'http://schemas.openxmlformats.org/spreadsheetml/2006/main';
+const REL_NS = 'http://schemas.openxmlformats.org/officeDocument/2006/relationships';
+const REL = (type: string) => `http://schemas.openxmlformats.org/officeDocument/2006/relationships/${type}`;
+const addRels = (old: string | undefined, rels: string) =>
+  (
+    old ??
+    '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"></Relationships>'
+  ).replace('</Relationships>', `${rels}</Relationships>`);
+
+/**
+ * A budget workbook as Excel 2010 and later write one: a "Data" sheet whose row 2 repeats per
+ * customer ({{column:Top:…}}), a total below it with a data bar (an x14 extension conditional
+ * format) and a list validation from the "Lists" sheet (an x14 validation, its formula in xm:f), a
+ * validation over the data rows, and a "Pivot" sheet whose pivot table sums the data rows (its
+ * cache holding the template's one row as records).
+ */
+export async function budgetWorkbookTemplate(): Promise<Buffer> {
+  const book = new ExcelJS.Workbook();
+  const data = book.addWorksheet('Data');
+  data.getCell('A1').value = 'Customer';
+  data.getCell('B1').value = 'Sales';
+  data.getCell('A2').value = '{{column:Top:Region}}';
+  data.getCell('B2').value = '{{column:Top:Sales}}';
+  data.getCell('A3').value = 'Total';
+  data.getCell('B3').value = { formula: 'SUM(B2:B2)' };
+  data.getCell('C3').value = 'High';
+  const lists = book.addWorksheet('Lists');
+  ['High', 'Medium', 'Low'].forEach((v, i) => (lists.getCell(i + 1, 1).value = v));
+  book.addWorksheet('Pivot').getCell('A1').value = 'Sales by customer';
+  const zip = await JSZip.loadAsync(await book.xlsx.writeBuffer());
+  const x14 = 'http://schemas.microsoft.com/office/spreadsheetml/2009/9/main';
+  const xm = 'http://schemas.microsoft.com/office/excel/2006/main';
+  const ext =
+    `<extLst><ext uri="{78C0D931-6437-407d-A8EE-F0AAD7539E65}" xmlns:x14="${x14}"><x14:conditionalFormattings>` +
+    `<x14:conditionalFormatting xmlns:xm="${xm}"><x14:cfRule type="dataBar" id="{00000000-0000-4000-8000-000000000001}">` +
+    '<x14:dataBar minLength="0" maxLength="100"><x14:cfvo type="autoMin"/><x14:cfvo type="autoMax"/></x14:dataBar></x14:cfRule>' +
+    '<xm:sqref>B3</xm:sqref></x14:conditionalFormatting></x14:conditionalFormattings></ext>' +
+    `<ext uri="{CCE6A557-97BC-4b89-ADB6-D9C93CAAB3DF}" xmlns:x14="${x14}"><x14:dataValidations count="1" xmlns:xm="${xm}">` +
+    '<x14:dataValidation type="list" allowBlank="1" showInputMessage="1" showErrorMessage="1"><x14:formula1><xm:f>Lists!$A$1:$A$3</xm:f></x14:formula1>' +
+    '<xm:sqref>C3</xm:sqref></x14:dataValidation></x14:dataValidations></ext></extLst>';
+  const validation =
+    '<dataValidations count="1"><dataValidation type="list" allowBlank="1" sqref="D3"><formula1>$A$2:$A$2</formula1></dataValidation></dataValidations>';
+  const sheet1 = await zip.file('xl/worksheets/sheet1.xml')!.async('string');
+  zip.file(
+    'xl/worksheets/sheet1.xml',
+    sheet1
+      // A validation sits after the sheet's data (and merges, if any) and before page margins.
+      .replace(/<pageMargins/, `${validation}<pageMargins`)
+      .replace('</worksheet>', `${ext}</worksheet>`),
+  );
+  zip.file(
+    'xl/pivotCache/pivotCacheDefinition1.xml',
+    `<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n<pivotCacheDefinition xmlns="${MAIN_NS}" xmlns:r="${REL_NS}" r:id="rId1" refreshedBy="Designer" refreshedDate="45992.5" createdVersion="6" refreshedVersion="6" minRefreshableVersion="3" recordCount="1">` +
+      '<cacheSource type="worksheet"><worksheetSource ref="A1:B2" sheet="Data"/></cacheSource><cacheFields count="2">' +
+      '<cacheField name="Customer" numFmtId="0"><sharedItems count="1"><s v="{{column:Top:Region}}"/></sharedItems></cacheField>' +
+      '<cacheField name="Sales" numFmtId="0"><sharedItems count="1"><s v="{{column:Top:Sales}}"/></sharedItems></cacheField></cacheFields></pivotCacheDefinition>',
+  );
+  zip.file(
+    'xl/pivotCache/pivotCacheRecords1.xml',
+    `<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n<pivotCacheRecords xmlns="${MAIN_NS}" count="1"><r><x v="0"/><x v="0"/></r></pivotCacheRecords>`,
+  );
+  zip.file(
+    'xl/pivotCache/_rels/pivotCacheDefinition1.xml.rels',
+    addRels(undefined, `<Relationship Id="rId1" Type="${REL('pivotCacheRecords')}" Target="pivotCacheRecords1.xml"/>`),
+  );
+  zip.file(
+    'xl/pivotTables/pivotTable1.xml',
+    `<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n<pivotTableDefinition xmlns="${MAIN_NS}" name="SalesPivot" cacheId="7" dataCaption="Values" updatedVersion="6" minRefreshableVersion="3" createdVersion="6" outline="1" outlineData="1">` +
+      '<location ref="A3:B5" firstHeaderRow="1" firstDataRow="1" firstDataCol="1"/><pivotFields count="2">' +
+      '<pivotField axis="axisRow" showAll="0"><items count="2"><item x="0"/><item t="default"/></items></pivotField><pivotField dataField="1" showAll="0"/></pivotFields>' +
+      '<rowFields count="1"><field x="0"/></rowFields><rowItems count="2"><i><x/></i><i t="grand"><x/></i></rowItems><colItems count="1"><i/></colItems>' +
+      '<dataFields count="1"><dataField name="Sum of Sales" fld="1" baseField="0" baseItem="0"/></dataFields></pivotTableDefinition>',
+  );
+  zip.file(
+    'xl/pivotTables/_rels/pivotTable1.xml.rels',
+    addRels(
+      undefined,
+      `<Relationship Id="rId1" Type="${REL('pivotCacheDefinition')}" Target="../pivotCache/pivotCacheDefinition1.xml"/>`,
+    ),
+  );
+  const pivotSheetRels = 'xl/worksheets/_rels/sheet3.xml.rels';
+  zip.file(
+    pivotSheetRels,
+    addRels(
+      await zip.file(pivotSheetRels)?.async('string'),
+      `<Relationship Id="rIdPivot" Type="${REL('pivotTable')}" Target="../pivotTables/pivotTable1.xml"/>`,
+    ),
+  );
+  const wbRels = 'xl/_rels/workbook.xml.rels';
+  zip.file(
+    wbRels,
+    addRels(
+      await zip.file(wbRels)!.async('string'),
+      `<Relationship Id="rIdCache" Type="${REL('pivotCacheDefinition')}" Target="pivotCache/pivotCacheDefinition1.xml"/>`,
+    ),
+  );
+  const workbook = await zip.file('xl/workbook.xml')!.async('string');
+  zip.file(
+    'xl/workbook.xml',
+    workbook.replace(/(<calcPr[^>]*\/>)/, '$1<pivotCaches><pivotCache cacheId="7" r:id="rIdCache"/></pivotCaches>'),
+  );
+  const types = await zip.file('[Content_Types].xml')!.async('string');
+  const ct = 'application/vnd.openxmlformats-officedocument.spreadsheetml';
+  zip.file(
+    '[Content_Types].xml',
+    types.replace(
+      '</Types>',
+      `<Override PartName="/xl/pivotCache/pivotCacheDefinition1.xml" ContentType="${ct}.pivotCacheDefinition+xml"/>` +
+        `<Override PartName="/xl/pivotCache/pivotCacheRecords1.xml" ContentType="${ct}.pivotCacheRecords+xml"/>` +
+        `<Override PartName="/xl/pivotTables/pivotTable1.xml" ContentType="${ct}.pivotTable+xml"/></Types>`,
+    ),
+  );
+  return zip.generateAsync({ type: 'nodebuffer', compression: 'DEFLATE' });
+}

@@ -8,6 +8,7 @@ import { columnLetters, columnNumber, moveFormula, parseCellRef, unquoteSheet, t
 import { readSheet, readWorkbook, type SheetModel, type TemplateCell } from './xlsx-workbook.js';
 import {
   descendants,
+  descendantsNS,
   kid,
   kids,
   removeAll,
@@ -25,6 +26,11 @@ import {
 // formulas on open (their old cached results are dropped).
 
 type Values = Map<string, Cell>;
+
+/** Excel 2010's spreadsheet extensions, and the namespace of their ranges and formulas (xm:sqref, xm:f). */
+const X14 = 'http://schemas.microsoft.com/office/spreadsheetml/2009/9/main';
+const XM = 'http://schemas.microsoft.com/office/excel/2006/main';
+const RELS_NS = 'http://schemas.openxmlformats.org/officeDocument/2006/relationships';
 
 /** The value a cell's single tag stands for in an output row, or the text with every tag filled. */
 function cellContent(cell: TemplateCell, row: OutputRow, root: TemplateScope): { value: Cell } | null {
@@ -168,6 +174,15 @@ function fillSheetRows(sheet: SheetModel, ctx: FillContext) {
 }
 
 /** A range of a sheet moved as a range: a single cell becomes every row its template row became. */
+/** A space-separated list of ranges of one sheet (`sqref`), each moved. */
+function moveSqrefOf(ctx: FillContext, sheet: string, sqref: string): string {
+  return sqref
+    .split(/\s+/)
+    .filter(Boolean)
+    .map((r) => moveRange(ctx, sheet, r))
+    .join(' ');
+}
+
 function moveRange(ctx: FillContext, sheet: string, range: string): string {
   const [a, b] = range.split(':');
   return moveFormula(`${a}:${b ?? a}`, moveContext(ctx, sheet)).replace(/^(\$?[A-Z]+\$?\d+):\1$/, '$1');
@@ -203,30 +218,26 @@ function moveSheetStructures(sheet: SheetModel, ctx: FillContext) {
     }
     mergeCells.setAttribute('count', String(kids(mergeCells, 'mergeCell').length));
   }
-  for (const el of [
+  // The 2006 elements hold ranges in `sqref` attributes and formulas in their own children; the Excel
+  // 2010 extensions of the same names (x14:conditionalFormatting, x14:dataValidation) hold them in
+  // xm:sqref and xm:f elements instead, moved below: told apart by namespace, not by local name.
+  const base = (els: Element[]) => els.filter((el) => el.namespaceURI !== X14);
+  for (const el of base([
     ...descendants(doc, 'conditionalFormatting'),
     ...descendants(doc, 'dataValidation'),
     ...descendants(doc, 'protectedRange'),
-  ]) {
+  ])) {
     const sqref = el.getAttribute('sqref');
-    if (sqref)
-      el.setAttribute(
-        'sqref',
-        sqref
-          .split(/\s+/)
-          .filter(Boolean)
-          .map((r) => moveRange(ctx, sheet.name, r))
-          .join(' '),
-      );
+    if (sqref) el.setAttribute('sqref', moveSqrefOf(ctx, sheet.name, sqref));
   }
   for (const f of [
-    ...descendants(doc, 'cfRule').flatMap((r) => kids(r, 'formula')),
-    ...descendants(doc, 'dataValidation').flatMap((d) => [...kids(d, 'formula1'), ...kids(d, 'formula2')]),
-  ]) {
-    const text = textOf(f);
-    while (f.firstChild) f.removeChild(f.firstChild);
-    f.appendChild(doc.createTextNode(moveFormula(text, moveContext(ctx, sheet.name))));
-  }
+    ...base(descendants(doc, 'cfRule')).flatMap((r) => kids(r, 'formula')),
+    ...base(descendants(doc, 'dataValidation')).flatMap((d) => [...kids(d, 'formula1'), ...kids(d, 'formula2')]),
+  ])
+    setText(f, moveFormula(textOf(f), moveContext(ctx, sheet.name)));
+  // Excel 2010 extensions (data bars, icon sets, list validations, sparklines): every xm:sqref and xm:f.
+  for (const el of descendantsNS(doc, XM, 'sqref')) setText(el, moveSqrefOf(ctx, sheet.name, textOf(el)));
+  for (const el of descendantsNS(doc, XM, 'f')) setText(el, moveFormula(textOf(el), moveContext(ctx, sheet.name)));
   for (const el of [...descendants(doc, 'hyperlink'), ...descendants(doc, 'autoFilter')]) {
     const ref = el.getAttribute('ref');
     if (ref) el.setAttribute('ref', moveRange(ctx, sheet.name, ref));
@@ -323,6 +334,46 @@ function moveSheetParts(pkg: OfficePackage, sheet: SheetModel, ctx: FillContext,
   }
 }
 
+/**
+ * Pivot tables over rows that expanded: each cache's worksheet source follows the rows (a table or
+ * a named source follows by itself), its records (the old rows' values) are dropped, and the cache
+ * refreshes on open, so Excel and LibreOffice show every row; a pivot's own place moves with its sheet.
+ */
+function movePivots(
+  pkg: OfficePackage,
+  book: ReturnType<typeof readWorkbook>,
+  ctx: FillContext,
+  out: Map<string, Buffer | string>,
+) {
+  for (const sheet of book.sheets)
+    for (const rel of relsOfType(pkg, sheet.path, 'pivotTable')) {
+      const doc = partXml(pkg, rel.path);
+      const location = doc && descendants(doc, 'location')[0];
+      const ref = location?.getAttribute('ref');
+      if (!doc || !location || !ref) continue;
+      location.setAttribute('ref', moveRange(ctx, sheet.name, ref));
+      out.set(rel.path, serializeXml(doc));
+    }
+  for (const rel of relsOfType(pkg, book.workbookPath, 'pivotCacheDefinition')) {
+    const doc = partXml(pkg, rel.path);
+    if (!doc) continue;
+    const root = doc.documentElement!;
+    for (const source of descendants(doc, 'worksheetSource')) {
+      const ref = source.getAttribute('ref');
+      const sheet = source.getAttribute('sheet');
+      if (ref && sheet && ctx.layouts.has(sheet)) source.setAttribute('ref', moveRange(ctx, sheet, ref));
+    }
+    root.setAttribute('refreshOnLoad', '1');
+    for (const records of relsOfType(pkg, rel.path, 'pivotCacheRecords')) {
+      dropPart(out, rel.path, records);
+      root.removeAttributeNS(RELS_NS, 'id');
+      root.removeAttribute('recordCount');
+      root.setAttribute('saveData', '0');
+    }
+    out.set(rel.path, serializeXml(doc));
+  }
+}
+
 function setText(el: Element, text: string) {
   while (el.firstChild) el.removeChild(el.firstChild);
   el.appendChild(el.ownerDocument!.createTextNode(text));
@@ -352,15 +403,19 @@ function fixWorkbook(
   }
   calcPr.setAttribute('fullCalcOnLoad', '1');
   out.set(book.workbookPath, serializeXml(wb));
-  for (const rel of relsOfType(pkg, book.workbookPath, 'calcChain')) {
-    out.delete(rel.path);
-    const relsPath = relsPathOf(book.workbookPath);
-    out.set(relsPath, String(out.get(relsPath)).replace(new RegExp(`<Relationship\\b[^>]*Id="${rel.id}"[^>]*/>`), ''));
-    out.set(
-      '[Content_Types].xml',
-      String(out.get('[Content_Types].xml')).replace(/<Override\b[^>]*calcChain[^>]*\/>/, ''),
-    );
-  }
+  for (const rel of relsOfType(pkg, book.workbookPath, 'calcChain')) dropPart(out, book.workbookPath, rel);
+}
+
+/** Removes a part from the output package: the part, its owner's relationship to it, its content type. */
+function dropPart(out: Map<string, Buffer | string>, owner: string, rel: { id: string; path: string }) {
+  out.delete(rel.path);
+  const relsPath = relsPathOf(owner);
+  out.set(relsPath, String(out.get(relsPath)).replace(new RegExp(`<Relationship\\b[^>]*Id="${rel.id}"[^>]*/>`), ''));
+  const partName = `/${rel.path}`.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  out.set(
+    '[Content_Types].xml',
+    String(out.get('[Content_Types].xml')).replace(new RegExp(`<Override\\b[^>]*PartName="${partName}"[^>]*/>`), ''),
+  );
 }
 
 /** A sheet name Excel takes: no []:*?/\, at most 31 characters, unique in the workbook (compared without case). */
@@ -490,6 +545,7 @@ export async function fillXlsx(pkg: OfficePackage, data: TemplateData): Promise<
     out.set(sheet.path, serializeXml(sheet.doc));
   }
   for (const sheet of book.sheets) moveSheetParts(pkg, sheet, ctx, out);
+  movePivots(pkg, book, ctx, out);
   blankTagStrings(pkg, book, out);
   fixWorkbook(pkg, book, ctx, out);
   return packOffice(out);

@@ -49,6 +49,11 @@ export function descendants(el: Element | Document, localName: string): Element[
   return Array.from(el.getElementsByTagNameNS('*', localName) as unknown as ArrayLike<Element>);
 }
 
+/** Every descendant element of one namespace with this local name (an extension's own elements). */
+export function descendantsNS(el: Element | Document, namespace: string, localName: string): Element[] {
+  return Array.from(el.getElementsByTagNameNS(namespace, localName) as unknown as ArrayLike<Element>);
+}
+
 /** The text of an element and its descendants. */
 export const textOf = (el: Node | null | undefined): string => (el ? (el.textContent ?? '') : '');
 

@@ -1,0 +1,89 @@
+// Excel templates as Excel 2010 and later write them, filled with rows that expand: the parts that
+// refer to cells follow the one placement of the rows, told apart by namespace (an x14 extension's
+// xm:sqref and xm:f as much as the 2006 attributes), and a pivot table over the expanded rows shows
+// every row (its cache's source follows, its stale records go, it refreshes on open).
+import { describe, expect, it } from 'vitest';
+import { DOMParser, type Document, type Element } from '@xmldom/xmldom';
+import { covers } from '../support/covers.js';
+import { budgetWorkbookTemplate, partsOf } from '../support/office-templates.js';
+import { openOfficePackage } from '../../engine/render/templates/template-package.js';
+import { fillXlsx } from '../../engine/render/templates/xlsx-fill.js';
+import { emptyScope, type TemplateData } from '../../engine/render/templates/template-data.js';
+import { officeConvert } from '../../engine/render/templates/office-pdf.js';
+import { pdfPages } from '../support/read-back.js';
+
+const S = 'http://schemas.openxmlformats.org/spreadsheetml/2006/main';
+const X14 = 'http://schemas.microsoft.com/office/spreadsheetml/2009/9/main';
+const XM = 'http://schemas.microsoft.com/office/excel/2006/main';
+const R = 'http://schemas.openxmlformats.org/officeDocument/2006/relationships';
+const CUSTOMERS = 50;
+
+const xml = (b: Buffer | undefined): Document => new DOMParser().parseFromString(String(b), 'text/xml');
+const byNs = (d: Document | Element, ns: string, name: string) =>
+  Array.from(d.getElementsByTagNameNS(ns, name) as unknown as ArrayLike<Element>);
+
+function customers(): TemplateData {
+  const root = emptyScope();
+  const rows = Array.from({ length: CUSTOMERS }, (_, i) => [`Customer ${i + 1}`, (i + 1) * 10]);
+  root.tables['c:top'] = {
+    columns: [
+      { label: 'Region', numeric: false },
+      { label: 'Sales', numeric: true },
+    ],
+    rows,
+    display: rows.map((r) => r.map(String)),
+  };
+  return { title: 'Budget', decimalSeparator: '.', groupSeparator: ',', root };
+}
+
+describe(covers('templates: Excel 2010 extensions and pivot tables follow the rows', 'v2.reports.generate'), () => {
+  const filled = async () =>
+    partsOf(await fillXlsx(await openOfficePackage(await budgetWorkbookTemplate(), 'xlsx'), customers()));
+  // Template row 2 became rows 2…51; the total (row 3) is row 52.
+  const total = 2 + CUSTOMERS;
+
+  it("moves an x14 data bar's and list validation's xm:sqref with their row, keeping the validation's xm:f whole", async () => {
+    const sheet = xml((await filled()).get('xl/worksheets/sheet1.xml'));
+    const bar = byNs(sheet, X14, 'conditionalFormatting')[0];
+    expect(byNs(bar, XM, 'sqref').map((e) => e.textContent)).toEqual([`B${total}`]);
+    const list = byNs(sheet, X14, 'dataValidation')[0];
+    const formula = byNs(list, X14, 'formula1')[0];
+    // Still an xm:f element inside x14:formula1 (schema-valid), naming the list sheet's cells.
+    expect(byNs(formula, XM, 'f').map((e) => e.textContent)).toEqual(['Lists!$A$1:$A$3']);
+    expect(byNs(list, XM, 'sqref').map((e) => e.textContent)).toEqual([`C${total}`]);
+    // The 2006 validation beside them: its place and its formula over the data rows both follow.
+    const plain = byNs(sheet, S, 'dataValidation')[0];
+    expect(plain.getAttribute('sqref')).toBe(`D${total}`);
+    expect(byNs(plain, S, 'formula1')[0].textContent).toBe(`$A$2:$A$${total - 1}`);
+    const sum = byNs(sheet, S, 'c').find((c) => c.getAttribute('r') === `B${total}`)!;
+    expect(byNs(sum, S, 'f')[0].textContent).toBe(`SUM(B2:B${total - 1})`);
+  });
+
+  it("points a pivot table's cache at every row, drops its stale records and refreshes it on open", async () => {
+    const parts = await filled();
+    const cache = xml(parts.get('xl/pivotCache/pivotCacheDefinition1.xml'));
+    const root = cache.documentElement!;
+    expect(byNs(cache, S, 'worksheetSource')[0].getAttribute('ref')).toBe(`A1:B${total - 1}`);
+    expect(root.getAttribute('refreshOnLoad')).toBe('1');
+    expect(root.getAttribute('saveData')).toBe('0');
+    expect(root.hasAttributeNS(R, 'id')).toBe(false);
+    // The three-row template's records are gone, with every reference to them.
+    expect(parts.has('xl/pivotCache/pivotCacheRecords1.xml')).toBe(false);
+    expect(String(parts.get('xl/pivotCache/_rels/pivotCacheDefinition1.xml.rels'))).not.toContain('pivotCacheRecords');
+    expect(String(parts.get('[Content_Types].xml'))).not.toContain('pivotCacheRecords1.xml');
+    // The pivot itself is on a sheet that did not grow: it stays where it was.
+    const pivot = xml(parts.get('xl/pivotTables/pivotTable1.xml'));
+    expect(byNs(pivot, S, 'location')[0].getAttribute('ref')).toBe('A3:B5');
+  });
+
+  it('opens in LibreOffice with the pivot over all customers and the totals recalculated', async () => {
+    const out = await fillXlsx(await openOfficePackage(await budgetWorkbookTemplate(), 'xlsx'), customers());
+    const text = pdfPages(await officeConvert(out, 'xlsx', 'pdf')).join('\n');
+    const [data, pivot] = text.split('Sum of Sales');
+    const grand = (CUSTOMERS * (CUSTOMERS + 1) * 10) / 2;
+    expect(data).toMatch(new RegExp(`Total\\s+${grand}\\b`));
+    // The pivot, refreshed from the cache's source: a row per customer and the grand total of all.
+    expect(pivot.match(/^Customer\b.*\d+\s*$/gm)).toHaveLength(CUSTOMERS);
+    expect(pivot).toMatch(new RegExp(`Total.*\\s${grand}\\b`));
+  }, 60_000);
+});
