@@ -1,17 +1,30 @@
 // The fillers on their own, with data in hand: the cases the demo-app tests do not reach.
 import { describe, expect, it } from 'vitest';
-import { Document, Packer, Paragraph, Table, TableCell, TableRow } from 'docx';
+import {
+  Document,
+  EndnoteReferenceRun,
+  FootnoteReferenceRun,
+  Packer,
+  Paragraph,
+  Table,
+  TableCell,
+  TableRow,
+  TextRun,
+} from 'docx';
 import PptxGenJS from 'pptxgenjs';
 import { covers } from '../support/covers.js';
 import { ooxmlText } from '../support/read-back.js';
 import { openOfficePackage } from '../../engine/render/templates/template-package.js';
 import { fillDocx } from '../../engine/render/templates/docx-fill.js';
+import { scanTemplate } from '../../engine/render/templates/template-check.js';
+import { partsOf, withPart } from '../support/office-templates.js';
 import { fillPptx } from '../../engine/render/templates/pptx-fill.js';
 import { emptyScope, type TemplateData } from '../../engine/render/templates/template-data.js';
 
 function data(): TemplateData {
   const root = emptyScope();
   root.fields['f:region'] = ['North', 'South', 'West'].map((v) => ({ raw: v, text: v }));
+  root.scalars['v:vorders'] = { raw: 1234, text: '1,234' };
   root.tables['c:top'] = {
     columns: [
       { label: 'Region', numeric: false },
@@ -30,6 +43,55 @@ function data(): TemplateData {
 }
 
 describe(covers('template fillers', 'v2.reports.generate'), () => {
+  it('fills tags in footnotes and endnotes, a tag split over runs included, keeping each run its format', async () => {
+    const doc = new Document({
+      footnotes: { 1: { children: [new Paragraph('Orders counted: {{vOrders}} in {{field:Region}}')] } },
+      sections: [
+        {
+          children: [
+            new Paragraph({
+              children: [
+                new TextRun('Body'),
+                new FootnoteReferenceRun(1),
+                new EndnoteReferenceRun({ children: [new Paragraph('Source: {{vOrders}} orders')] }),
+              ],
+            }),
+          ],
+        },
+      ],
+    });
+    // The endnote's tag split over two runs, the second bold, as Word saves a tag typed in two goes.
+    const template = await withPart(await Packer.toBuffer(doc), 'word/endnotes.xml', (xml) =>
+      xml.replace(
+        /<w:r>(<w:rPr>(?:(?!<\/w:rPr>).)*<\/w:rPr>)?<w:t xml:space="preserve">Source: \{\{vOrders\}\} orders<\/w:t><\/w:r>/,
+        '<w:r><w:t xml:space="preserve">Source: {{vOr</w:t></w:r><w:r><w:rPr><w:b/></w:rPr><w:t xml:space="preserve">ders}} orders</w:t></w:r>',
+      ),
+    );
+    expect(await ooxmlText(template, /^word\/endnotes\.xml$/)).toContain('{{vOr');
+    const out = await fillDocx(await openOfficePackage(template, 'docx'), data());
+    expect(await ooxmlText(out, /^word\/footnotes\.xml$/)).toContain('Orders counted: 1,234 in North, South, West');
+    const endnotes = await ooxmlText(out, /^word\/endnotes\.xml$/);
+    expect(endnotes).toContain('Source: 1,234 orders');
+    expect(endnotes).not.toContain('{{');
+    // The value stands in the run where the tag began; the bold run keeps the rest of its text.
+    const xml = (await partsOf(out)).get('word/endnotes.xml')!.toString();
+    expect(xml).toMatch(
+      /<w:t xml:space="preserve">Source: 1,234<\/w:t><\/w:r><w:r><w:rPr><w:b\/><\/w:rPr><w:t xml:space="preserve"> orders<\/w:t>/,
+    );
+  });
+
+  it('refuses a level or a table in a footnote at upload, naming the place', async () => {
+    const doc = new Document({
+      footnotes: { 1: { children: [new Paragraph('{{#level:Region}}x{{/level:Region}}')] } },
+      sections: [{ children: [new Paragraph({ children: [new TextRun('Body'), new FootnoteReferenceRun(1)] })] }],
+    });
+    const scanned = await scanTemplate(await Packer.toBuffer(doc), 'letter.docx');
+    expect(scanned.problems.map((p) => [p.where, p.message])).toContainEqual([
+      'footnotes, paragraph 3',
+      expect.stringMatching(/only variables, expressions and fields are filled there/),
+    ]);
+  });
+
   it('repeats a Word table row per value of the field it names, keeping the other cells', async () => {
     const cell = (t: string) => new TableCell({ children: [new Paragraph(t)] });
     const doc = new Document({

@@ -20,6 +20,7 @@ import {
 } from './template-data.js';
 import { packOffice, type OfficePackage } from './template-package.js';
 import { relationshipsOf } from './office-parts.js';
+import { fillParagraph } from './paragraph-fill.js';
 import { descendants, escapeXml, parseXml, serializeXml, textOf, xmlSafe, type Document, type Element } from './xml.js';
 
 // Word templates through easy-template-x, which evaluates nothing from the template: its tags are
@@ -33,13 +34,23 @@ const ROW_LOOP = { rows: 'rows:', values: 'values:' } as const;
 const OPTIONS_START = '\u27e6';
 const OPTIONS_END = '\u27e7';
 
-/** The parts of a Word file that hold text with tags: the body, headers, footers, notes. */
-export function docxTextParts(pkg: OfficePackage): string[] {
+/**
+ * Parts that take values only: notes, comments and SmartArt text (its data and the drawing Word
+ * shows from). easy-template-x fills the body, headers and footers; these are filled here, in place.
+ */
+const VALUE_ONLY_PARTS = /\/(footnotes|endnotes|comments|diagramData|diagramDrawing)$/;
+
+/** The parts of a Word file that hold text with tags: the body, headers, footers, notes, comments, SmartArt. */
+export function docxTextParts(pkg: OfficePackage): { path: string; valuesOnly: boolean }[] {
   const main = relationshipsOf(pkg, '').find((r) => r.type.endsWith('/officeDocument'))?.path ?? 'word/document.xml';
   const related = relationshipsOf(pkg, main)
-    .filter((r) => !r.external && /\/(header|footer|footnotes|endnotes)$/.test(r.type))
-    .map((r) => r.path);
-  return [main, ...related].filter((p) => pkg.parts.has(p));
+    .filter((r) => !r.external && (/\/(header|footer)$/.test(r.type) || VALUE_ONLY_PARTS.test(r.type)))
+    .map((r) => ({ path: r.path, valuesOnly: VALUE_ONLY_PARTS.test(r.type) }));
+  // A part related twice (a header of two sections) is read once.
+  const seen = new Set<string>();
+  return [{ path: main, valuesOnly: false }, ...related].filter(
+    (p) => pkg.parts.has(p.path) && !seen.has(p.path) && !!seen.add(p.path),
+  );
 }
 
 const ancestor = (el: Element, localName: string): Element | null => {
@@ -49,9 +60,9 @@ const ancestor = (el: Element, localName: string): Element | null => {
 };
 
 /** The tags of a Word file in reading order, each at its paragraph ("document, paragraph 3, in a table row"). */
-export function docxTags(pkg: OfficePackage): (TagOccurrence & { inRow: boolean })[] {
-  const out: (TagOccurrence & { inRow: boolean })[] = [];
-  for (const part of docxTextParts(pkg)) {
+export function docxTags(pkg: OfficePackage): (TagOccurrence & { inRow: boolean; valuesOnly: boolean })[] {
+  const out: (TagOccurrence & { inRow: boolean; valuesOnly: boolean })[] = [];
+  for (const { path: part, valuesOnly } of docxTextParts(pkg)) {
     const doc = parseXml(pkg.parts.get(part)!.toString('utf8'), part);
     const name = part.replace(/^word\//, '').replace(/\.xml$/, '');
     descendants(doc, 'p').forEach((p, i) => {
@@ -65,6 +76,7 @@ export function docxTags(pkg: OfficePackage): (TagOccurrence & { inRow: boolean 
           raw: t.raw,
           where: `${name}, paragraph ${i + 1}${inRow ? ' (in a table row)' : ''}`,
           inRow,
+          valuesOnly,
         });
     });
   }
@@ -199,8 +211,13 @@ function contentOf(tag: TemplateTag, frames: Frame[], row: Frame['row'], charts:
 /** Fills an opened Word template with resolved data. */
 export async function fillDocx(pkg: OfficePackage, data: TemplateData): Promise<Buffer> {
   const parts = new Map<string, Buffer | string>(pkg.parts);
-  for (const part of docxTextParts(pkg)) {
+  for (const { path: part, valuesOnly } of docxTextParts(pkg)) {
     const doc = parseXml(pkg.parts.get(part)!.toString('utf8'), part);
+    if (valuesOnly) {
+      const filled = descendants(doc, 'p').filter((p) => fillParagraph(p, (tag) => tagValueText(tag, [data.root])));
+      if (filled.length) parts.set(part, serializeXml(doc));
+      continue;
+    }
     prepareRows(doc);
     parts.set(part, serializeXml(doc));
   }

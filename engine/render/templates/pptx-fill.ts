@@ -5,6 +5,7 @@ import { svgToPng } from '../chart-png.js';
 import { own, tagKey, tagsIn, type TemplateTag } from './tags.js';
 import { tagValueText, type TagOccurrence, type TemplateData, type TemplateScope } from './template-data.js';
 import type { OfficePackage } from './template-package.js';
+import { fillParagraph } from './paragraph-fill.js';
 import { relationshipsOf, relsPathOf, resolveTarget } from './office-parts.js';
 import { descendants, kids, parseXml, serializeXml, sibling, textOf, xmlSafe, type Element } from './xml.js';
 
@@ -73,25 +74,6 @@ export function pptxTags(pkg: OfficePackage): SlideTag[] {
     }
   });
   return out;
-}
-
-/** Fills a paragraph's tags into its first run's text (keeping that run's format), emptying the rest. */
-function fillParagraph(p: Element, fill: (tag: TemplateTag | null) => string) {
-  const texts = descendants(p, 't');
-  const text = texts.map((t) => textOf(t)).join('');
-  const found = tagsIn(text);
-  if (!found.length) return;
-  let out = '';
-  let last = 0;
-  for (const f of found) {
-    out += text.slice(last, f.start) + fill(f.tag);
-    last = f.end;
-  }
-  out += text.slice(last);
-  texts.forEach((t, i) => {
-    while (t.firstChild) t.removeChild(t.firstChild);
-    if (i === 0) t.appendChild(t.ownerDocument!.createTextNode(xmlSafe(out)));
-  });
 }
 
 /** An empty cell's paragraph has no run: one is added (before the paragraph's end properties) for the value. */

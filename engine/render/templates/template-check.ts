@@ -21,6 +21,8 @@ interface PlacedTag extends TagOccurrence {
   inRow: boolean;
   /** Where pictures can go here: Word text, a PowerPoint picture's alt text, HTML. */
   picture: boolean;
+  /** A place that takes values only (Word's notes, comments, SmartArt): no rows, levels, tables or pictures. */
+  valuesOnly?: boolean;
 }
 
 export interface ScannedTemplate {
@@ -79,7 +81,8 @@ export async function scanTemplate(
     tags = htmlTags(source).map((t) => ({ ...t, picture: true }));
   } else {
     pkg = await openOfficePackage(bytes, format);
-    if (format === 'docx') tags = (await import('./docx-fill.js')).docxTags(pkg).map((t) => ({ ...t, picture: true }));
+    if (format === 'docx')
+      tags = (await import('./docx-fill.js')).docxTags(pkg).map((t) => ({ ...t, picture: !t.valuesOnly }));
     else if (format === 'pptx')
       tags = (await import('./pptx-fill.js'))
         .pptxTags(pkg)
@@ -126,6 +129,8 @@ export async function scanTemplate(
 }
 
 function placementProblem(tag: TemplateTag, t: PlacedTag, format: TemplateFormat): string | null {
+  if (t.valuesOnly && !['variable', 'expression', 'field'].includes(tag.kind))
+    return 'is not taken in footnotes, endnotes, comments or SmartArt: only variables, expressions and fields are filled there';
   switch (tag.kind) {
     case 'column':
       return t.inRow ? null : 'belongs in a table row (the row repeats per data row)';

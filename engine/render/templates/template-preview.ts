@@ -42,7 +42,7 @@ function imagesIn(el: Element, pics: Map<string, string>): string {
 }
 
 function docxPreview(pkg: OfficePackage): string {
-  const main = docxTextParts(pkg)[0];
+  const main = docxTextParts(pkg)[0].path;
   const doc = parseXml(pkg.parts.get(main)!.toString('utf8'), main);
   const pics = pictures(pkg, main);
   const body = descendants(doc, 'body')[0];
