@@ -197,6 +197,21 @@ describe(covers('hostile templates', 'app.reports.createFromTemplate'), () => {
     await refused('Garbage.docx', garbage, /word\/document\.xml/);
   });
 
+  it('refuses a damaged part no tag is in (a chart cut short, a slide with an attribute twice), naming its line', async () => {
+    const chart = await withPart(await excelTemplate(), 'xl/charts/chart1.xml', (x) =>
+      x.slice(0, Math.floor(x.length / 2)),
+    );
+    await refused('Chart.xlsx', chart, /xl\/charts\/chart1\.xml is not readable XML, line \d+, column \d+/);
+    const slide = await withPart(await powerPointTemplate(), 'ppt/slides/slide1.xml', (x) =>
+      x.replace('<p:cNvPr ', '<p:cNvPr id="99" '),
+    );
+    await refused(
+      'Twice.pptx',
+      slide,
+      /ppt\/slides\/slide1\.xml is not readable XML, line \d+, column \d+ \(Attribute id redefined\)/,
+    );
+  });
+
   it('refuses fields and markup that load from elsewhere: INCLUDEPICTURE, a DOCTYPE with entities, a UNC path', async () => {
     const field = await withPart(await wordTemplate(), 'word/document.xml', (x) =>
       x.replace(

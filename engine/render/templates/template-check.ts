@@ -1,3 +1,4 @@
+import { parseXml } from './xml.js';
 import { EngineError } from '../../core/errors.js';
 import type { AnalyticsPort } from '../../analytics/port.js';
 import type { AppMeta } from '../../analytics/model.js';
@@ -81,6 +82,9 @@ export async function scanTemplate(
     tags = htmlTags(source).map((t) => ({ ...t, picture: true }));
   } else {
     pkg = await openOfficePackage(bytes, format);
+    // Every XML part is read once here, the ones no tag is in too (a chart, a drawing, a pivot): a
+    // damaged part is a 400 naming it and its line at upload, not a failure at the first run.
+    for (const [path, data] of pkg.parts) if (/\.(xml|rels)$/i.test(path)) parseXml(data.toString('utf8'), path);
     if (format === 'docx')
       tags = (await import('./docx-fill.js')).docxTags(pkg).map((t) => ({ ...t, picture: !t.valuesOnly }));
     else if (format === 'pptx')

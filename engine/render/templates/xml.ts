@@ -6,9 +6,17 @@ import { badInput } from '../../core/errors.js';
 
 export type { Document, Element, Node };
 
-/** A part that is not well-formed XML (cut short, garbage): the file's fault, said with the part's name. */
-const unreadable = (where: string, why: string) => {
-  const message = `The part ${where} is not readable XML (${why.split('\n')[0].slice(0, 160)}): the file is damaged; save it again from its application`;
+/** Where a parser stopped: xmldom's locator, 1-based. */
+interface At {
+  lineNumber?: number;
+  columnNumber?: number;
+}
+const place = (at: At | null | undefined) =>
+  at?.lineNumber ? `, line ${at.lineNumber}${at.columnNumber ? `, column ${at.columnNumber}` : ''}` : '';
+
+/** A part that is not well-formed XML (cut short, garbage): the file's fault, said with the part's name and line. */
+const unreadable = (where: string, why: string, at?: At | null) => {
+  const message = `The part ${where} is not readable XML${place(at)} (${why.split('\n')[0].slice(0, 160)}): the file is damaged; save it again from its application`;
   return badInput(message, [{ field: 'templateFile', message }]);
 };
 
@@ -16,19 +24,21 @@ export function parseXml(text: string, where: string): Document {
   if (/<!DOCTYPE|<!ENTITY/i.test(text)) throw new Error(`${where} declares entities`);
   // Binary bytes are no XML text: xmldom would read them as a document of odd text.
   if (/[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFD]/.test(text)) throw unreadable(where, 'it holds binary bytes');
-  let fatal: string | null = null;
+  // Set by the parser's callback: a holder, so the type checker does not take it for always null.
+  const first: { fatal: { why: string; at: At | null } | null } = { fatal: null };
   let doc: Document;
   try {
     doc = new DOMParser({
-      onError: (level, msg) => {
-        if (level === 'fatalError' || level === 'error') fatal ??= String(msg);
+      onError: (level, msg, context?: { locator?: At }) => {
+        const at = context?.locator ? { ...context.locator } : null;
+        if (level === 'fatalError' || level === 'error') first.fatal ??= { why: String(msg), at };
       },
     }).parseFromString(text, 'text/xml');
   } catch (e) {
     // xmldom throws what it cannot read past (no root element, a document cut short).
-    throw unreadable(where, (e as Error).message);
+    throw unreadable(where, (e as Error).message, first.fatal?.at ?? (e as { locator?: At }).locator);
   }
-  if (fatal) throw unreadable(where, fatal);
+  if (first.fatal) throw unreadable(where, first.fatal.why, first.fatal.at);
   if (!doc.documentElement) throw unreadable(where, 'it has no root element');
   return doc;
 }
