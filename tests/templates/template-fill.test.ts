@@ -92,6 +92,51 @@ describe(covers('template fillers', 'v2.reports.generate'), () => {
     ]);
   });
 
+  it('repeats a row and a level that sit inside content controls (before, a 500 at generation)', async () => {
+    const cell = (t: string) => new TableCell({ children: [new Paragraph(t)] });
+    const doc = new Document({
+      sections: [
+        {
+          children: [
+            new Paragraph('{{#level:Region}}'),
+            new Paragraph('Region {{field:Region}}'),
+            new Paragraph('{{/level:Region}}'),
+            new Table({
+              rows: [
+                new TableRow({ children: [cell('Region'), cell('Note')] }),
+                new TableRow({ children: [cell('{{field:Region}}'), cell('fixed')] }),
+              ],
+            }),
+          ],
+        },
+      ],
+    });
+    const sdt = (inner: string, tag: string) =>
+      `<w:sdt><w:sdtPr><w:alias w:val="${tag}"/><w:tag w:val="${tag}"/></w:sdtPr><w:sdtContent>${inner}</w:sdtContent></w:sdt>`;
+    // As Word saves them: a repeating-section control around the row, a rich-text control around the level's paragraphs.
+    const template = await withPart(await Packer.toBuffer(doc), 'word/document.xml', (xml) => {
+      const rows = [...xml.matchAll(/<w:tr>(?:(?!<\/w:tr>).)*<\/w:tr>/g)].map((m) => m[0]);
+      const paragraphs = [...xml.matchAll(/<w:p>(?:(?!<\/w:p>).)*<\/w:p>/g)].map((m) => m[0]).slice(0, 3);
+      return xml.replace(rows[1], sdt(rows[1], 'row')).replace(paragraphs.join(''), sdt(paragraphs.join(''), 'level'));
+    });
+    expect(
+      (await partsOf(template))
+        .get('word/document.xml')!
+        .toString()
+        .match(/<w:sdt>/g),
+    ).toHaveLength(2);
+    const d = data();
+    d.root.levels['f:region'] = ['North', 'South', 'West'].map((value) => ({
+      value,
+      scope: { ...emptyScope(), fields: { 'f:region': [{ raw: value, text: value }] } },
+    }));
+    const out = await fillDocx(await openOfficePackage(template, 'docx'), d);
+    const text = (await ooxmlText(out, /^word\/document\.xml$/)).replace(/\s+/g, ' ').trim();
+    expect(text).toBe(
+      'Region North Region South Region West Region Note North fixed South fixed West fixed'.replace(/\s+/g, ' '),
+    );
+  });
+
   it('repeats a Word table row per value of the field it names, keeping the other cells', async () => {
     const cell = (t: string) => new TableCell({ children: [new Paragraph(t)] });
     const doc = new Document({

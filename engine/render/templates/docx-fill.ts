@@ -121,6 +121,22 @@ function prepareRows(doc: Document) {
   }
 }
 
+/**
+ * A loop cannot repeat inside a content control (easy-template-x refuses: the control would hold
+ * every copy). A control around a repeating row or a level is unwrapped: its content stays in its
+ * place and repeats; the control itself is not kept in the output.
+ */
+function unwrapControlsAroundLoops(doc: Document) {
+  for (const sdt of descendants(doc, 'sdt')) {
+    const content = descendants(sdt, 'sdtContent')[0];
+    if (!content || !/\{\{\s*[#/]/.test(textOf(content))) continue;
+    const parent = sdt.parentNode;
+    if (!parent) continue;
+    while (content.firstChild) parent.insertBefore(content.firstChild, sdt);
+    parent.removeChild(sdt);
+  }
+}
+
 function wordTable(table: TableValue): string {
   const border =
     '<w:top w:val="single" w:sz="4" w:color="BFC7D1"/><w:left w:val="single" w:sz="4" w:color="BFC7D1"/><w:bottom w:val="single" w:sz="4" w:color="BFC7D1"/><w:right w:val="single" w:sz="4" w:color="BFC7D1"/><w:insideH w:val="single" w:sz="4" w:color="BFC7D1"/><w:insideV w:val="single" w:sz="4" w:color="BFC7D1"/>';
@@ -219,6 +235,7 @@ export async function fillDocx(pkg: OfficePackage, data: TemplateData): Promise<
       continue;
     }
     prepareRows(doc);
+    unwrapControlsAroundLoops(doc);
     parts.set(part, serializeXml(doc));
   }
   const prepared = await packOffice(parts);
