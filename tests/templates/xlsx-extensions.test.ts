@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { DOMParser, type Document, type Element } from '@xmldom/xmldom';
 import { covers } from '../support/covers.js';
-import { budgetWorkbookTemplate, partsOf } from '../support/office-templates.js';
+import { budgetWorkbookTemplate, excelTemplate, partsOf, withPart } from '../support/office-templates.js';
 import { openOfficePackage } from '../../engine/render/templates/template-package.js';
 import { fillXlsx } from '../../engine/render/templates/xlsx-fill.js';
 import { emptyScope, type TemplateData } from '../../engine/render/templates/template-data.js';
@@ -85,5 +85,88 @@ describe(covers('templates: Excel 2010 extensions and pivot tables follow the ro
     // The pivot, refreshed from the cache's source: a row per customer and the grand total of all.
     expect(pivot.match(/^Customer\b.*\d+\s*$/gm)).toHaveLength(CUSTOMERS);
     expect(pivot).toMatch(new RegExp(`Total.*\\s${grand}\\b`));
+  }, 60_000);
+
+  it('repeats a sheet holding a chart and a table: each copy has its own, reading its own sheet', async () => {
+    // The review sheet (a chart over its region rows, a categories table) repeated per region.
+    const template = await withPart(await excelTemplate(), 'xl/sharedStrings.xml', (x) =>
+      x.replace('End of regions', '{{sheet:Region}}'),
+    );
+    const table = (label: string, rows: [string, number][]) => ({
+      columns: [
+        { label, numeric: false },
+        { label: 'Sales', numeric: true },
+      ],
+      rows,
+      display: rows.map((r) => r.map(String)),
+    });
+    const d = customers();
+    d.root.levels['f:region'] = (
+      [
+        ['North', 2],
+        ['South', 3],
+      ] as const
+    ).map(([value, n]) => {
+      const scope = emptyScope();
+      scope.scalars['v:vtotalsales'] = { raw: 100 * n, text: String(100 * n) };
+      scope.tables['c:sales by region'] = table(
+        'Region',
+        Array.from({ length: n }, (_, i) => [`${value} ${i + 1}`, 10 * (i + 1)] as [string, number]),
+      );
+      scope.tables['c:sales by category'] = table('Category', [
+        ['Bikes', 1],
+        ['Parts', 2],
+      ]);
+      return { value, scope };
+    });
+    const out = await fillXlsx(await openOfficePackage(template, 'xlsx'), d);
+    const parts = await partsOf(out);
+    const workbook = xml(parts.get('xl/workbook.xml'));
+    expect(byNs(workbook, S, 'sheet').map((e) => e.getAttribute('name'))).toEqual(['North', 'South']);
+    const relsOf = (part: string) => {
+      const at = part.lastIndexOf('/');
+      const rels = xml(parts.get(`${part.slice(0, at)}/_rels/${part.slice(at + 1)}.rels`));
+      return byNs(rels, 'http://schemas.openxmlformats.org/package/2006/relationships', 'Relationship').map((r) => ({
+        type: r.getAttribute('Type')!.split('/').pop()!,
+        path: new URL(r.getAttribute('Target')!, `file:///${part}`).pathname.slice(1),
+      }));
+    };
+    const sheetPath = (name: string) => {
+      const id = byNs(workbook, S, 'sheet')
+        .find((e) => e.getAttribute('name') === name)!
+        .getAttributeNS(R, 'id');
+      const rel = byNs(
+        xml(parts.get('xl/_rels/workbook.xml.rels')),
+        'http://schemas.openxmlformats.org/package/2006/relationships',
+        'Relationship',
+      ).find((r) => r.getAttribute('Id') === id)!;
+      return new URL(rel.getAttribute('Target')!, 'file:///xl/').pathname.slice(1);
+    };
+    const seen = { drawings: new Set<string>(), charts: new Set<string>(), tables: new Set<string>() };
+    const tableNames = new Set<string>();
+    for (const [region, n] of [
+      ['North', 2],
+      ['South', 3],
+    ] as const) {
+      const sheet = sheetPath(region);
+      const drawing = relsOf(sheet).find((r) => r.type === 'drawing')!.path;
+      const chart = relsOf(drawing).find((r) => r.type === 'chart')!.path;
+      const tablePath = relsOf(sheet).find((r) => r.type === 'table')!.path;
+      seen.drawings.add(drawing);
+      seen.charts.add(chart);
+      seen.tables.add(tablePath);
+      // The copy's chart reads its own sheet's region rows (5 … 4 + n).
+      const refs = byNs(xml(parts.get(chart)), 'http://schemas.openxmlformats.org/drawingml/2006/chart', 'f').map(
+        (f) => f.textContent,
+      );
+      expect(refs).toEqual([`'${region}'!$A$5:$A$${4 + n}`, `'${region}'!$B$5:$B$${4 + n}`]);
+      const t = xml(parts.get(tablePath)).documentElement!;
+      tableNames.add(`${t.getAttribute('id')}:${t.getAttribute('name')}`);
+      expect(String(parts.get('[Content_Types].xml'))).toContain(`PartName="/${chart}"`);
+    }
+    expect([seen.drawings.size, seen.charts.size, seen.tables.size, tableNames.size]).toEqual([2, 2, 2, 2]);
+    // LibreOffice opens it whole: both sheets' regions are in the PDF.
+    const text = pdfPages(await officeConvert(out, 'xlsx', 'pdf')).join('\n');
+    for (const region of ['North 2', 'South 3']) expect(text).toContain(region);
   }, 60_000);
 });

@@ -6,6 +6,8 @@ import { relsOfType, relsPathOf, partXml } from './office-parts.js';
 import { layoutSheet, placementWithin, type OutputRow, type SheetLayout } from './xlsx-layout.js';
 import { columnLetters, columnNumber, moveFormula, parseCellRef, unquoteSheet, type MoveContext } from './xlsx-refs.js';
 import { readSheet, readWorkbook, type SheetModel, type TemplateCell } from './xlsx-workbook.js';
+import { addOverride, ownSheetParts } from './xlsx-sheet-copy.js';
+import { badInput } from '../../core/errors.js';
 import {
   descendants,
   descendantsNS,
@@ -448,7 +450,6 @@ function repeatSheets(
   const wb = book.workbook;
   const relsPath = relsPathOf(book.workbookPath);
   const rels = partXml(pkg, relsPath)!;
-  const types = partXml(pkg, '[Content_Types].xml')!;
   let copies = 0;
   const numbers = [...pkg.parts.keys()].map((p) => Number(/worksheets\/sheet(\d+)\.xml$/.exec(p)?.[1] ?? 0));
   const ids = descendants(wb, 'sheet').map((e) => Number(e.getAttribute('sheetId') ?? 0));
@@ -459,17 +460,23 @@ function repeatSheets(
       result.push({ sheet, scope: data.root });
       continue;
     }
-    if (relsOfType(pkg, sheet.path, 'drawing').length || relsOfType(pkg, sheet.path, 'table').length)
-      throw new Error(
-        `The sheet "${sheet.name}" repeats per value and holds charts or tables, which cannot be copied yet: move them to another sheet`,
+    if (relsOfType(pkg, sheet.path, 'pivotTable').length)
+      throw badInput(
+        `The sheet "${sheet.name}" repeats per value and holds a pivot table, which cannot be repeated: move the pivot table to another sheet`,
+        [{ field: 'templateFile', message: `the sheet "${sheet.name}" repeats and holds a pivot table` }],
       );
     const entry = descendants(wb, 'sheet').find((e) => e.getAttribute('name') === sheet.name)!;
+    const template = sheet.name;
     let lastEntry = entry;
+    let first: Parameters<typeof ownSheetParts>[2] | null = null;
     values.forEach((value, i) => {
       const name = sheetName(value.value, used);
+      // Its drawings, charts, tables and comments: the template's for the first, copies for the others.
+      const instance = { from: template, to: name, suffix: String(i + 1) };
       if (i === 0) {
         entry.setAttribute('name', name);
         sheet.name = name;
+        first = instance;
         result.push({ sheet, scope: value.scope });
         return;
       }
@@ -481,6 +488,7 @@ function repeatSheets(
       out.set(path, pkg.parts.get(sheet.path)!);
       const ownRels = pkg.parts.get(relsPathOf(sheet.path));
       if (ownRels) out.set(relsPathOf(path), ownRels);
+      ownSheetParts(out, path, instance, true);
       const copy = readSheet(
         { ...pkg, parts: new Map(pkg.parts).set(path, pkg.parts.get(sheet.path)!) },
         name,
@@ -498,17 +506,13 @@ function repeatSheets(
       rel.setAttribute('Type', 'http://schemas.openxmlformats.org/officeDocument/2006/relationships/worksheet');
       rel.setAttribute('Target', path.replace(/^xl\//, ''));
       rels.documentElement!.appendChild(rel);
-      const override = types.createElementNS(types.documentElement!.namespaceURI, 'Override');
-      override.setAttribute('PartName', `/${path}`);
-      override.setAttribute('ContentType', 'application/vnd.openxmlformats-officedocument.spreadsheetml.worksheet+xml');
-      types.documentElement!.appendChild(override);
+      addOverride(out, path, 'application/vnd.openxmlformats-officedocument.spreadsheetml.worksheet+xml');
       result.push({ sheet: copy, scope: value.scope });
     });
+    // The first keeps the template's parts, renamed once every copy was made from them as they were.
+    if (first) ownSheetParts(out, sheet.path, first, false);
   }
-  if (copies) {
-    out.set(relsPath, serializeXml(rels));
-    out.set('[Content_Types].xml', serializeXml(types));
-  }
+  if (copies) out.set(relsPath, serializeXml(rels));
   return result;
 }
 
@@ -544,8 +548,10 @@ export async function fillXlsx(pkg: OfficePackage, data: TemplateData): Promise<
     moveSheetStructures(sheet, ctx);
     out.set(sheet.path, serializeXml(sheet.doc));
   }
-  for (const sheet of book.sheets) moveSheetParts(pkg, sheet, ctx, out);
-  movePivots(pkg, book, ctx, out);
+  // Read from what is being written: a repeated sheet's copies have parts the template has not.
+  const written: OfficePackage = { ...pkg, parts: out as Map<string, Buffer> };
+  for (const sheet of book.sheets) moveSheetParts(written, sheet, ctx, out);
+  movePivots(written, book, ctx, out);
   blankTagStrings(pkg, book, out);
   fixWorkbook(pkg, book, ctx, out);
   return packOffice(out);

@@ -54,6 +54,19 @@ function moveRow(ctx: MoveContext, sheet: string, row: number, absolute: boolean
   return end === 'first' ? placement.first(row) : placement.last(row);
 }
 
+const SHEET_PREFIX = new RegExp(`(?<![\\w.$'])${SHEET}`, 'g');
+
+/** A formula whose references to sheet `from` now name sheet `to` (a repeated sheet's copy); strings left alone. */
+export function renameSheetRefs(formula: string, from: string, to: string): string {
+  const quoted = `'${to.replace(/'/g, "''")}'!`;
+  return formula
+    .split(/("(?:[^"]|"")*")/)
+    .map((part, i) =>
+      i % 2 === 1 ? part : part.replace(SHEET_PREFIX, (prefix) => (unquoteSheet(prefix) === from ? quoted : prefix)),
+    )
+    .join('');
+}
+
 /** Moves every reference of a formula (strings in quotes left alone). */
 export function moveFormula(formula: string, ctx: MoveContext): string {
   // Split on string literals: "a""b" is one literal; references are only outside them.
