@@ -3,6 +3,7 @@
 // xm:sqref and xm:f as much as the 2006 attributes), and a pivot table over the expanded rows shows
 // every row (its cache's source follows, its stale records go, it refreshes on open).
 import { describe, expect, it } from 'vitest';
+import ExcelJS from 'exceljs';
 import { DOMParser, type Document, type Element } from '@xmldom/xmldom';
 import { covers } from '../support/covers.js';
 import { budgetWorkbookTemplate, excelTemplate, partsOf, withPart } from '../support/office-templates.js';
@@ -10,7 +11,7 @@ import { openOfficePackage } from '../../engine/render/templates/template-packag
 import { fillXlsx } from '../../engine/render/templates/xlsx-fill.js';
 import { emptyScope, type TemplateData } from '../../engine/render/templates/template-data.js';
 import { officeConvert } from '../../engine/render/templates/office-pdf.js';
-import { pdfPages } from '../support/read-back.js';
+import { pdfPages, xlsxWorkbook } from '../support/read-back.js';
 
 const S = 'http://schemas.openxmlformats.org/spreadsheetml/2006/main';
 const X14 = 'http://schemas.microsoft.com/office/spreadsheetml/2009/9/main';
@@ -168,5 +169,38 @@ describe(covers('templates: Excel 2010 extensions and pivot tables follow the ro
     // LibreOffice opens it whole: both sheets' regions are in the PDF.
     const text = pdfPages(await officeConvert(out, 'xlsx', 'pdf')).join('\n');
     for (const region of ['North 2', 'South 3']) expect(text).toContain(region);
+  }, 60_000);
+
+  it('repeats only the tagged block of a row: a side table beside it stays once, its total right', async () => {
+    const book = new ExcelJS.Workbook();
+    const sheet = book.addWorksheet('Data');
+    sheet.getCell('A2').value = '{{column:Top:Region}}';
+    sheet.getCell('B2').value = '{{column:Top:Sales}}';
+    sheet.getCell('C2').value = { formula: 'B2*2' };
+    // Column D is empty: the side table (E:G) is not part of the repeated block.
+    sheet.getCell('E2').value = 'Anton';
+    sheet.getCell('F2').value = 44;
+    sheet.getCell('G2').value = 4;
+    sheet.mergeCells('G2:H2');
+    sheet.getCell('B3').value = { formula: 'SUM(B2:B2)' };
+    sheet.getCell('F3').value = { formula: 'SUM(F2:F2)' };
+    const template = Buffer.from(await book.xlsx.writeBuffer());
+    const out = await fillXlsx(await openOfficePackage(template, 'xlsx'), customers());
+    const filled = (await xlsxWorkbook(out)).getWorksheet('Data')!;
+    const column = (c: string) =>
+      Array.from({ length: total }, (_, i) => filled.getCell(`${c}${i + 2}`).value).filter((v) => v !== null);
+    expect(column('E')).toEqual(['Anton']);
+    expect(column('F').slice(0, 1)).toEqual([44]);
+    expect(column('A')).toHaveLength(CUSTOMERS);
+    // Each customer's row has its own formula; the totals cover the rows.
+    expect((filled.getCell('C51').value as { formula: string }).formula).toBe('B51*2');
+    expect((filled.getCell(`F${total}`).value as { formula: string }).formula).toBe(`SUM(F2:F${total - 1})`);
+    // The side merge is not repeated into the customers' rows.
+    const merges = (filled.model as unknown as { merges: string[] }).merges;
+    expect(merges).toEqual(['G2:H2']);
+    // LibreOffice recalculates: the side total is the one 44, the sales total all customers'.
+    const text = pdfPages(await officeConvert(out, 'xlsx', 'pdf')).join('\n');
+    expect(text.match(/Anton/g)).toHaveLength(1);
+    expect(text).toMatch(new RegExp(`\\b${(CUSTOMERS * (CUSTOMERS + 1) * 10) / 2}\\b[\\s\\S]*\\b44\\b`));
   }, 60_000);
 });

@@ -3,7 +3,7 @@ import { own, tagKey, tagsIn, type TemplateTag } from './tags.js';
 import type { TemplateData, TemplateScope } from './template-data.js';
 import { packOffice, type OfficePackage } from './template-package.js';
 import { relsOfType, relsPathOf, partXml } from './office-parts.js';
-import { layoutSheet, placementWithin, type OutputRow, type SheetLayout } from './xlsx-layout.js';
+import { layoutSheet, placementWithin, repeatingBlock, type OutputRow, type SheetLayout } from './xlsx-layout.js';
 import { columnLetters, columnNumber, moveFormula, parseCellRef, unquoteSheet, type MoveContext } from './xlsx-refs.js';
 import { readSheet, readWorkbook, type SheetModel, type TemplateCell } from './xlsx-workbook.js';
 import { addOverride, ownSheetParts } from './xlsx-sheet-copy.js';
@@ -130,7 +130,10 @@ function fillSheetRows(sheet: SheetModel, ctx: FillContext) {
       copy: { templateRow: row.templateRow, outputRow: o },
     } as Partial<MoveContext>);
     const cells = new Map<number, Element>();
+    // Cells beside an expanding row's block (a side table) are written once, in its first copy.
+    const block = row.mode.kind === 'expand' && row.mode.k > 0 ? repeatingBlock(sheet, row.templateRow) : null;
     for (const cell of template.cells) {
+      if (block && (cell.col < block.from || cell.col > block.to)) continue;
       const tableTag = cell.text ? tagsIn(cell.text).find((t) => t.tag?.kind === 'table')?.tag : undefined;
       if (tableTag) {
         const table = own(row.scope.tables, tagKey(tableTag));
@@ -201,8 +204,14 @@ function moveSheetStructures(sheet: SheetModel, ctx: FillContext) {
       const to = parseCellRef(b ?? a);
       if (!from || !to) continue;
       if (from.row === to.row) {
+        const block = repeatingBlock(sheet, from.row);
+        const beside = !!block && (to.col < block.from || from.col > block.to);
         const outs = layout.rows.flatMap((r, i) =>
-          r.templateRow === from.row && r.mode.kind !== 'tableData' ? [i + 1] : [],
+          r.templateRow === from.row &&
+          r.mode.kind !== 'tableData' &&
+          !(beside && r.mode.kind === 'expand' && r.mode.k > 0)
+            ? [i + 1]
+            : [],
         );
         let previous = m;
         outs.forEach((o, i) => {

@@ -58,6 +58,26 @@ export function rowRole(sheet: SheetModel, r: number): RowRole {
   return { kind: 'plain' };
 }
 
+/**
+ * The columns of an expanding row that repeat: its tagged cells and the cells joined to them without
+ * a gap (a formula of the row, a note merged beside it). A cell past a column with no cell at all
+ * (a side table beside the repeated block) stays once, in the first copy.
+ */
+export function repeatingBlock(sheet: SheetModel, r: number): { from: number; to: number } | null {
+  const row = sheet.rows.get(r);
+  if (!row) return null;
+  const tagged = row.cells.filter((c) =>
+    c.text ? tagsIn(c.text).some((t) => t.tag?.kind === 'column' || t.tag?.kind === 'field') : false,
+  );
+  if (!tagged.length) return null;
+  const present = new Set(row.cells.map((c) => c.col));
+  let from = Math.min(...tagged.map((c) => c.col));
+  let to = Math.max(...tagged.map((c) => c.col));
+  while (present.has(from - 1)) from--;
+  while (present.has(to + 1)) to++;
+  return { from, to };
+}
+
 /** How many copies an expanding row makes in a scope (at least one: an empty table keeps its row). */
 function copiesOf(source: TemplateTag, scope: TemplateScope): number {
   const key = tagKey(source);
