@@ -9,6 +9,7 @@ import { demoProject, demoSalesByRegion, shown } from '../support/demo-figures.j
 import ExcelJS from 'exceljs';
 import { pdfPages, xlsxWorkbook } from '../support/read-back.js';
 import { excelTemplate, htmlTemplate, partsOf, powerPointTemplate, wordTemplate } from '../support/office-templates.js';
+import { Document, Packer, Paragraph, Table, TableCell, TableRow } from 'docx';
 
 let s: TestServer;
 let projectId: string;
@@ -216,6 +217,71 @@ describe(covers('templates: Excel stays Excel', 'app.reports.createFromTemplate'
     const text = pdfPages(res.data).join('\n');
     for (const total of regionSales.values()) expect(text).toContain(en2(total));
     expect(text).toContain(en2([...regionSales.values()].reduce((a, b) => a + b, 0)));
+  });
+});
+
+describe(covers('templates: expressions per row', 'v2.reports.generate'), () => {
+  it("computes a field row's expression for each row's value, in Word and in Excel (not the grand total on every row)", async () => {
+    const cell = (t: string) => new TableCell({ children: [new Paragraph(t)] });
+    const word = await Packer.toBuffer(
+      new Document({
+        sections: [
+          {
+            children: [
+              new Table({
+                rows: [
+                  new TableRow({ children: [cell('Region'), cell('Sales')] }),
+                  new TableRow({ children: [cell('{{field:Region}}'), cell('{{=Sum(Sales)}}')] }),
+                ],
+              }),
+              new Paragraph('All regions: {{=Sum(Sales)}}'),
+            ],
+          },
+        ],
+      }),
+    );
+    const book = new ExcelJS.Workbook();
+    const sheet = book.addWorksheet('Regions');
+    sheet.getCell('A1').value = '{{field:Region}}';
+    sheet.getCell('B1').value = '{{=Sum(Sales)}}';
+    sheet.getCell('A2').value = 'All';
+    sheet.getCell('B2').value = '{{=Sum(Sales)}}';
+    const excel = Buffer.from(await book.xlsx.writeBuffer());
+    const grand = [...regionSales.values()].reduce((a, b) => a + b, 0);
+
+    const w = await templateReport('Per row (Word)', 'PerRow.docx', word);
+    const docx = await generate(w.id, 'Docx');
+    expect(docx.status, docx.data.toString().slice(0, 300)).toBe(200);
+    const doc = xml((await partsOf(docx.data)).get('word/document.xml')!);
+    const rows = byNs(doc, W, 'tr')
+      .slice(1)
+      .map((tr) =>
+        byNs(tr as never, W, 'tc')
+          .map((tc) =>
+            byNs(tc as never, W, 't')
+              .map((t) => t.textContent)
+              .join(''),
+          )
+          .join('|'),
+      );
+    expect(rows.map((r) => r.split('|')[0]).sort()).toEqual([...regionSales.keys()].sort());
+    for (const r of rows) expect(r.split('|')[1]).toBe(shown(regionSales.get(r.split('|')[0])!));
+    expect(
+      byNs(doc, W, 't')
+        .map((t) => t.textContent)
+        .join(''),
+    ).toContain(`All regions: ${shown(grand)}`);
+
+    const x = await templateReport('Per row (Excel)', 'PerRow.xlsx', excel);
+    const xlsx = await generate(x.id, 'Xlsx');
+    expect(xlsx.status, xlsx.data.toString().slice(0, 300)).toBe(200);
+    const filled = (await xlsxWorkbook(xlsx.data)).getWorksheet('Regions')!;
+    const n = regionSales.size;
+    for (let r = 1; r <= n; r++) {
+      const region = String(filled.getCell(r, 1).value);
+      expect(filled.getCell(r, 2).value as number).toBeCloseTo(regionSales.get(region)!, 6);
+    }
+    expect(filled.getCell(n + 1, 2).value as number).toBeCloseTo(grand, 6);
   });
 });
 

@@ -65,11 +65,13 @@ export function docxTags(pkg: OfficePackage): (TagOccurrence & { inRow: boolean;
   for (const { path: part, valuesOnly } of docxTextParts(pkg)) {
     const doc = parseXml(pkg.parts.get(part)!.toString('utf8'), part);
     const name = part.replace(/^word\//, '').replace(/\.xml$/, '');
+    const rows = descendants(doc, 'tr');
     descendants(doc, 'p').forEach((p, i) => {
       const text = descendants(p, 't')
         .map((t) => textOf(t))
         .join('');
-      const inRow = !!ancestor(p, 'tr');
+      const tr = ancestor(p, 'tr');
+      const inRow = !!tr;
       for (const t of tagsIn(text))
         out.push({
           tag: t.tag,
@@ -77,6 +79,7 @@ export function docxTags(pkg: OfficePackage): (TagOccurrence & { inRow: boolean;
           where: `${name}, paragraph ${i + 1}${inRow ? ' (in a table row)' : ''}`,
           inRow,
           valuesOnly,
+          ...(tr && { rowId: `${part}#${rows.indexOf(tr)}` }),
         });
     });
   }

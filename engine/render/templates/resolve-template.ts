@@ -7,6 +7,7 @@ import { tagKey, tagText, type TemplateTag } from './tags.js';
 import {
   emptyScope,
   type ChartValue,
+  type ScalarValue,
   type TableValue,
   type TagTree,
   type TemplateData,
@@ -95,6 +96,20 @@ export async function resolveTemplateData(input: ResolveTemplateInput): Promise<
     return (await provider.iterationValues(appId, [field.name], sel)).map((combo) => combo[0]);
   };
 
+  /** The values of expressions and variables under a selection, by tag key. */
+  const scalarsOf = async (tags: TemplateTag[], sel: Selections): Promise<Record<string, ScalarValue>> => {
+    const out: Record<string, ScalarValue> = {};
+    await Promise.all(
+      tags.map(async (tag) => {
+        if (tag.kind === 'expression')
+          out[tagKey(tag)] = scalar(await provider.evaluate(appId, tag.expression, sel, variables));
+        if (tag.kind === 'variable')
+          out[tagKey(tag)] = scalar(await provider.evaluate(appId, `$(${tag.name})`, sel, variables));
+      }),
+    );
+    return out;
+  };
+
   const resolveScope = async (tree: TagTree, sel: Selections): Promise<TemplateScope> => {
     const scope = emptyScope();
     const work = tree.tags.map(async (tag) => {
@@ -146,7 +161,18 @@ export async function resolveTemplateData(input: ResolveTemplateInput): Promise<
         })),
       );
     });
-    await Promise.all([...work, ...levels]);
+    // A row repeated per value of a field: its expressions once per value, with that value selected.
+    const rows = [...(tree.rows ?? new Map<string, { field: string; tags: TemplateTag[] }>()).entries()].map(
+      async ([key, row]) => {
+        const field = templateField(meta, row.field);
+        if (!field) return;
+        const values = await fieldValues(row.field, { kind: 'field', field: row.field }, sel);
+        (scope.rowScalars ??= {})[key] = await Promise.all(
+          values.map((value) => scalarsOf(row.tags, { ...sel, [field.name]: [value] })),
+        );
+      },
+    );
+    await Promise.all([...work, ...levels, ...rows]);
     return scope;
   };
 

@@ -28,6 +28,11 @@ export interface TemplateScope {
   charts: Record<string, ChartValue>;
   /** The values of each level's field, each with the scope of its content. */
   levels: Record<string, { value: string; scope: TemplateScope }[]>;
+  /**
+   * Expressions and variables of a row repeated per value of a field, computed with that value
+   * selected: by the field's tag key, one map (by tag key) per value, in the order of `fields`.
+   */
+  rowScalars?: Record<string, Record<string, ScalarValue>[]>;
 }
 
 export interface TemplateData {
@@ -43,14 +48,18 @@ export const emptyScope = (): TemplateScope => ({ scalars: {}, fields: {}, table
 export interface TagTree {
   tags: TemplateTag[];
   levels: Map<string, { field: string; tree: TagTree }>;
+  /** The expressions and variables in rows repeated per value of a field, by the field's tag key. */
+  rows?: Map<string, { field: string; tags: TemplateTag[] }>;
 }
-const emptyTree = (): TagTree => ({ tags: [], levels: new Map() });
+const emptyTree = (): TagTree => ({ tags: [], levels: new Map(), rows: new Map() });
 
 /** A tag found in a template and where: "word/document.xml, paragraph 4", "Sheet1!B4", "slide 2". */
 export interface TagOccurrence {
   tag: TemplateTag | null;
   raw: string;
   where: string;
+  /** The repeating row it sits in (a table row, a sheet row), when the format says. */
+  rowId?: string;
 }
 
 export interface TemplateProblem {
@@ -68,6 +77,12 @@ export function tagTree(occurrences: TagOccurrence[]): { tree: TagTree; problems
   const root = emptyTree();
   const stack: { field: string; tree: TagTree; where: string; raw: string }[] = [];
   const current = () => stack.at(-1)?.tree ?? root;
+  // Rows repeated per value of a field: their expressions are computed once per value.
+  const rowField = new Map<string, TemplateTag & { kind: 'field' }>();
+  for (const o of occurrences)
+    if (o.rowId && o.tag?.kind === 'field' && !rowField.has(o.rowId))
+      rowField.set(o.rowId, o.tag as TemplateTag & { kind: 'field' });
+  const columnRows = new Set(occurrences.flatMap((o) => (o.rowId && o.tag?.kind === 'column' ? [o.rowId] : [])));
   for (const o of occurrences) {
     const tag = o.tag;
     if (!tag) continue;
@@ -91,6 +106,15 @@ export function tagTree(occurrences: TagOccurrence[]): { tree: TagTree; problems
       // A sheet's or slide's tag is its level (the scanner wraps the sheet or slide in one).
       const tree = current();
       if (!tree.tags.some((t) => tagText(t) === tagText(tag))) tree.tags.push(tag);
+      // A row repeated over a chart's rows takes its columns; one over a field's values, its expressions too.
+      const field = o.rowId && !columnRows.has(o.rowId) ? rowField.get(o.rowId) : undefined;
+      if (field && (tag.kind === 'expression' || tag.kind === 'variable')) {
+        const rows = (tree.rows ??= new Map<string, { field: string; tags: TemplateTag[] }>());
+        const key = tagKey(field);
+        const row = rows.get(key) ?? { field: field.field, tags: [] };
+        rows.set(key, row);
+        if (!row.tags.some((t) => tagText(t) === tagText(tag))) row.tags.push(tag);
+      }
     }
   }
   for (const open of stack)
@@ -121,6 +145,13 @@ export function inScopes<T>(
   return undefined;
 }
 
+/** An expression's value in a row repeated per field value: computed with that value selected. */
+export function rowScalar(scopes: TemplateScope[], key: string, row?: RepeatedRow): ScalarValue | undefined {
+  if (!row) return undefined;
+  const perValue = inScopes(scopes, (s) => s.rowScalars ?? {}, row.key)?.[row.k];
+  return perValue && Object.hasOwn(perValue, key) ? perValue[key] : undefined;
+}
+
 /**
  * The text a value tag stands for (variables, expressions, a field's values, a column's cell in a
  * repeated row); '' for tags that are not text (tables, pictures, levels) and for unknown ones.
@@ -131,7 +162,7 @@ export function tagValueText(tag: TemplateTag | null, scopes: TemplateScope[], r
   switch (tag.kind) {
     case 'variable':
     case 'expression':
-      return inScopes(scopes, (s) => s.scalars, key)?.text ?? '';
+      return (rowScalar(scopes, key, row) ?? inScopes(scopes, (s) => s.scalars, key))?.text ?? '';
     case 'field': {
       const values = inScopes(scopes, (s) => s.fields, key) ?? [];
       return row?.key === key ? (values[row.k]?.text ?? '') : values.map((v) => v.text).join(', ');

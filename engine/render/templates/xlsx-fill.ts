@@ -45,8 +45,12 @@ function cellContent(cell: TemplateCell, row: OutputRow, root: TemplateScope): {
     const key = tagKey(tag);
     switch (tag.kind) {
       case 'variable':
-      case 'expression':
-        return own(scope.scalars, key) ?? own(root.scalars, key) ?? none;
+      case 'expression': {
+        // In a row repeated per value of a field, computed with that row's value selected.
+        const perRow =
+          row.mode.kind === 'expand' ? own(scope.rowScalars ?? {}, row.mode.source)?.[row.mode.k] : undefined;
+        return (perRow && own(perRow, key)) ?? own(scope.scalars, key) ?? own(root.scalars, key) ?? none;
+      }
       case 'field': {
         const values = own(scope.fields, key) ?? [];
         if (row.mode.kind === 'expand') return values[row.mode.k] ?? none;

@@ -16,8 +16,8 @@ export interface LevelInstance {
 
 export type RowMode =
   | { kind: 'plain' }
-  /** An expanding row's k-th copy: data row k of a chart's table, or value k of a field. */
-  | { kind: 'expand'; k: number; count: number }
+  /** An expanding row's k-th copy: data row k of a chart's table, or value k of a field (`source`: its tag key). */
+  | { kind: 'expand'; k: number; count: number; source: string }
   /** A table tag's header row (with the row's other cells) and its data rows. */
   | { kind: 'tableHeader' }
   | { kind: 'tableData'; k: number };
@@ -125,7 +125,8 @@ export function layoutSheet(sheet: SheetModel, root: TemplateScope): SheetLayout
         r = end;
       } else if (role.kind === 'expand') {
         const count = copiesOf(role.source, scope);
-        for (let k = 0; k < count; k++) emit(r, scope, { kind: 'expand', k, count }, chain);
+        const source = tagKey(role.source);
+        for (let k = 0; k < count; k++) emit(r, scope, { kind: 'expand', k, count, source }, chain);
       } else if (role.kind === 'table') {
         emit(r, scope, { kind: 'tableHeader' }, chain);
         const n = own(scope.tables, tagKey(role.source))?.rows.length ?? 0;

@@ -130,6 +130,7 @@ export function workbookTags(book: WorkbookModel): (TagOccurrence & { sheet: str
               tag: t.tag,
               raw: t.raw,
               where: `${sheet.name}!${columnLetters(c.col)}${r}`,
+              rowId: `${sheet.name}!${r}`,
               sheet: sheet.name,
               row: r,
               col: c.col,
