@@ -1,5 +1,5 @@
 // `npm run bench`: figures, not assertions, each against its floor measured in the same run.
-// `npm run bench -- installation` (start and list pages), `-- import`, `-- tasks`, `-- templates`, `-- template-check` or `-- scale` runs one part alone.
+// `npm run bench -- installation` (start and list pages), `-- import`, `-- tasks`, `-- templates`, `-- template-peers`, `-- template-check` or `-- scale` runs one part alone.
 import { spawnSync } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -17,6 +17,7 @@ import { mailBench } from './mail-bench.js';
 import { membersBench } from './members-bench.js';
 import { backupBench } from './backup-bench.js';
 import { templateBench } from './template-bench.js';
+import { templatePeersBench } from './template-peers-bench.js';
 import { scaleBench } from './scale-bench.js';
 import { templateCheckBench } from './template-check-bench.js';
 
@@ -60,6 +61,10 @@ async function main() {
     console.table(await templateBench(500));
     return;
   }
+  if (process.argv[2] === 'template-peers') {
+    console.table(await templatePeersBench());
+    return;
+  }
   if (process.argv[2] === 'backup') {
     console.table(await backupBench());
     return;
@@ -81,6 +86,8 @@ async function main() {
     '\nTemplate reports: an Excel and a Word template filled for 500 customers of the demo app, against the same fill on as many pool threads with the data in hand:',
   );
   console.table(await templateBench(500));
+  console.log('\nWord and Excel fills against the peers, the same 500-row table, one thread each, warmed:');
+  console.table(await templatePeersBench());
   console.log(
     '\nOther calls while a 100,000-tag Word template is checked (in a render thread), against the same calls idle, same run:',
   );

@@ -9,6 +9,7 @@ import { readSheet, readWorkbook, type SheetModel, type TemplateCell } from './x
 import { addOverride, ownSheetParts } from './xlsx-sheet-copy.js';
 import { badInput } from '../../core/errors.js';
 import {
+  copyElement,
   descendants,
   descendantsNS,
   kid,
@@ -35,8 +36,16 @@ const XM = 'http://schemas.microsoft.com/office/excel/2006/main';
 const RELS_NS = 'http://schemas.openxmlformats.org/officeDocument/2006/relationships';
 
 /** The value a cell's single tag stands for in an output row, or the text with every tag filled. */
+/** A template cell's tags, read once: a row repeated 500 times reads them 500 times otherwise. */
+const cellTags = new WeakMap<TemplateCell, ReturnType<typeof tagsIn>>();
+function tagsOfCell(cell: TemplateCell): ReturnType<typeof tagsIn> {
+  let found = cellTags.get(cell);
+  if (!found) cellTags.set(cell, (found = cell.text ? tagsIn(cell.text) : []));
+  return found;
+}
+
 function cellContent(cell: TemplateCell, row: OutputRow, root: TemplateScope): { value: Cell } | null {
-  const found = tagsIn(cell.text ?? '');
+  const found = tagsOfCell(cell);
   if (!found.length) return null;
   const scope = row.scope;
   const none = { raw: null, text: '' };
@@ -121,11 +130,16 @@ function fillSheetRows(sheet: SheetModel, ctx: FillContext) {
   ctx.values.set(sheet.name, values);
   const doc = sheet.doc;
   for (const el of kids(sheet.sheetData, 'row')) sheet.sheetData.removeChild(el);
+  const blocks = new Map<number, ReturnType<typeof repeatingBlock>>();
+  const blockOf = (r: number) => {
+    if (!blocks.has(r)) blocks.set(r, repeatingBlock(sheet, r));
+    return blocks.get(r)!;
+  };
   layout.rows.forEach((row, i) => {
     const o = i + 1;
     const template = sheet.rows.get(row.templateRow);
     if (!template) return;
-    const rowEl = template.el.cloneNode(false) as Element;
+    const rowEl = copyElement(template.el, false);
     rowEl.setAttribute('r', String(o));
     rowEl.removeAttribute('spans');
     const local = placementWithin(row.chain, layout.placement, layout.rows.length);
@@ -135,25 +149,25 @@ function fillSheetRows(sheet: SheetModel, ctx: FillContext) {
     } as Partial<MoveContext>);
     const cells = new Map<number, Element>();
     // Cells beside an expanding row's block (a side table) are written once, in its first copy.
-    const block = row.mode.kind === 'expand' && row.mode.k > 0 ? repeatingBlock(sheet, row.templateRow) : null;
+    const block = row.mode.kind === 'expand' && row.mode.k > 0 ? blockOf(row.templateRow) : null;
     for (const cell of template.cells) {
       if (block && (cell.col < block.from || cell.col > block.to)) continue;
-      const tableTag = cell.text ? tagsIn(cell.text).find((t) => t.tag?.kind === 'table')?.tag : undefined;
+      const tableTag = tagsOfCell(cell).find((t) => t.tag?.kind === 'table')?.tag;
       if (tableTag) {
         const table = own(row.scope.tables, tagKey(tableTag));
         const line: Cell[] =
           row.mode.kind === 'tableData' ? (table?.rows[row.mode.k] ?? []) : (table?.columns.map((c) => c.label) ?? []);
         line.forEach((v, j) => {
-          const c = cell.el.cloneNode(false) as Element;
+          const c = copyElement(cell.el, false);
           writeValue(c, v);
           cells.set(cell.col + j, c);
         });
-        if (!line.length) cells.set(cell.col, cell.el.cloneNode(false) as Element);
+        if (!line.length) cells.set(cell.col, copyElement(cell.el, false));
         continue;
       }
       if (row.mode.kind === 'tableData') continue;
       if (cells.has(cell.col)) continue;
-      const c = cell.el.cloneNode(true) as Element;
+      const c = copyElement(cell.el, true);
       const content = cellContent(cell, row, ctx.data.root);
       if (content) writeValue(c, content.value);
       else if (cell.formula !== null) {

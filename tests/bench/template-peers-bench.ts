@@ -1,0 +1,152 @@
+// Broadsheet's Word and Excel fills against the peers doing the same work on the same template and
+// data: a 500-row table (name, number) in one file. docxtemplater 3 fills the Word file, xlsx-template
+// 1 the workbook; each is warmed, then timed on this one thread, as ours is (the fill alone, with the
+// data in hand). carbone is left out: its licence is its own (Carbone Community License) and does
+// not plainly allow publishing a comparison. Every output is read back: 500 rows, first and last right.
+import { performance } from 'node:perf_hooks';
+import { Document, Packer, Paragraph, Table, TableCell, TableRow } from 'docx';
+import ExcelJS from 'exceljs';
+import JSZip from 'jszip';
+import { openOfficePackage } from '../../engine/render/templates/template-package.js';
+import { fillDocx } from '../../engine/render/templates/docx-fill.js';
+import { fillXlsx } from '../../engine/render/templates/xlsx-fill.js';
+import { emptyScope, type TemplateData } from '../../engine/render/templates/template-data.js';
+
+const ROWS = 500;
+const RUNS = 15;
+const rows = Array.from({ length: ROWS }, (_, i) => ({
+  name: `Customer ${String(i + 1).padStart(3, '0')}`,
+  sales: (i + 1) * 7.25,
+}));
+
+const cell = (text: string) => new TableCell({ children: [new Paragraph(text)] });
+const wordWith = (first: string, second: string) =>
+  Packer.toBuffer(
+    new Document({
+      sections: [
+        {
+          children: [
+            new Table({
+              rows: [
+                new TableRow({ children: [cell('Customer'), cell('Sales')] }),
+                new TableRow({ children: [cell(first), cell(second)] }),
+              ],
+            }),
+          ],
+        },
+      ],
+    }),
+  );
+async function excelWith(first: string, second: string): Promise<Buffer> {
+  const book = new ExcelJS.Workbook();
+  const sheet = book.addWorksheet('Sales');
+  sheet.getCell('A1').value = 'Customer';
+  sheet.getCell('B1').value = 'Sales';
+  sheet.getCell('A2').value = first;
+  sheet.getCell('B2').value = second;
+  return Buffer.from(await book.xlsx.writeBuffer());
+}
+
+function ourData(): TemplateData {
+  const root = emptyScope();
+  root.tables['c:top'] = {
+    columns: [
+      { label: 'Customer', numeric: false },
+      { label: 'Sales', numeric: true },
+    ],
+    rows: rows.map((r) => [r.name, r.sales]),
+    display: rows.map((r) => [r.name, r.sales.toFixed(2)]),
+  };
+  return { title: 'Peers', decimalSeparator: '.', groupSeparator: ',', root };
+}
+
+/** Median ms of `RUNS` runs after `RUNS` warm-up runs. */
+async function timed(fill: () => Promise<Buffer>): Promise<{ ms: number; out: Buffer }> {
+  let out = await fill();
+  for (let i = 0; i < RUNS; i++) out = await fill();
+  const times: number[] = [];
+  for (let i = 0; i < RUNS; i++) {
+    const t0 = performance.now();
+    out = await fill();
+    times.push(performance.now() - t0);
+  }
+  return { ms: times.sort((a, b) => a - b)[Math.floor(times.length / 2)], out };
+}
+
+/** The Word output's table rows (after the header) as "name|value". */
+async function wordRows(out: Buffer): Promise<string[]> {
+  const xml = await (await JSZip.loadAsync(out)).file('word/document.xml')!.async('string');
+  return [...xml.matchAll(/<w:tr\b[\s\S]*?<\/w:tr>/g)]
+    .slice(1)
+    .map((tr) =>
+      [...tr[0].matchAll(/<w:tc\b[\s\S]*?<\/w:tc>/g)]
+        .map((tc) => [...tc[0].matchAll(/<w:t\b[^>]*>([^<]*)<\/w:t>/g)].map((m) => m[1]).join(''))
+        .join('|'),
+    );
+}
+
+async function excelRows(out: Buffer): Promise<string[]> {
+  const book = new ExcelJS.Workbook();
+  await book.xlsx.load(out as unknown as ArrayBuffer);
+  const sheet = book.getWorksheet('Sales')!;
+  const lines: string[] = [];
+  for (let r = 2; r <= ROWS + 1; r++) lines.push(`${sheet.getCell(r, 1).value}|${Number(sheet.getCell(r, 2).value)}`);
+  return lines;
+}
+
+/** Reads an output back: every row, the first and last as the data says. */
+function check(lines: string[], value: (r: (typeof rows)[number]) => string): string {
+  if (lines.length !== ROWS) throw new Error(`expected ${ROWS} rows, got ${lines.length}`);
+  for (const i of [0, ROWS - 1]) {
+    const want = `${rows[i].name}|${value(rows[i])}`;
+    if (lines[i] !== want) throw new Error(`row ${i + 1}: "${lines[i]}", expected "${want}"`);
+  }
+  return `${ROWS} rows read back`;
+}
+
+export async function templatePeersBench() {
+  const results: Record<string, unknown>[] = [];
+  const data = ourData();
+
+  // Word: the same two-column table, the row repeated per data row.
+  const ourWord = await wordWith('{{column:Top:Customer}}', '{{column:Top:Sales}}');
+  const oursW = await timed(async () => fillDocx(await openOfficePackage(ourWord, 'docx'), data));
+  const { default: Docxtemplater } = await import('docxtemplater');
+  const { default: PizZip } = await import('pizzip');
+  const peerWord = await wordWith('{#rows}{name}', '{sales}{/rows}');
+  const peerW = await timed(async () => {
+    const doc = new Docxtemplater(new PizZip(peerWord), { paragraphLoop: true, linebreaks: true });
+    doc.render({ rows: rows.map((r) => ({ name: r.name, sales: r.sales.toFixed(2) })) });
+    return doc.getZip().generate({ type: 'nodebuffer', compression: 'DEFLATE' }) as Buffer;
+  });
+  const oursWChecked = check(await wordRows(oursW.out), (r) => r.sales.toFixed(2));
+  check(await wordRows(peerW.out), (r) => r.sales.toFixed(2));
+  results.push({
+    fill: `Word, ${ROWS}-row table`,
+    'Broadsheet ms/file': oursW.ms.toFixed(1),
+    'docxtemplater 3 ms/file': peerW.ms.toFixed(1),
+    'ratio to fastest peer': (oursW.ms / peerW.ms).toFixed(2),
+    checked: oursWChecked,
+  });
+
+  // Excel: the same two columns, the row repeated per data row, numbers as numbers.
+  const ourExcel = await excelWith('{{column:Top:Customer}}', '{{column:Top:Sales}}');
+  const oursX = await timed(async () => fillXlsx(await openOfficePackage(ourExcel, 'xlsx'), data));
+  const { default: XlsxTemplate } = await import('xlsx-template');
+  const peerExcel = await excelWith('${table:rows.name}', '${table:rows.sales}');
+  const peerX = await timed(async () => {
+    const t = new XlsxTemplate(peerExcel);
+    t.substitute(1, { rows });
+    return t.generate({ type: 'nodebuffer' }) as unknown as Buffer;
+  });
+  const oursXChecked = check(await excelRows(oursX.out), (r) => String(r.sales));
+  check(await excelRows(peerX.out), (r) => String(r.sales));
+  results.push({
+    fill: `Excel, ${ROWS}-row table`,
+    'Broadsheet ms/file': oursX.ms.toFixed(1),
+    'xlsx-template 1 ms/file': peerX.ms.toFixed(1),
+    'ratio to fastest peer': (oursX.ms / peerX.ms).toFixed(2),
+    checked: oursXChecked,
+  });
+  return results;
+}
