@@ -7,11 +7,12 @@ import {
   type TemplateData as EtxData,
 } from 'easy-template-x';
 import { chartSvg, CHART_HEIGHT, CHART_WIDTH } from '../chart-svg.js';
-import { svgToPng } from '../chart-png.js';
+import { svgToPng, svgToPngAsync } from '../chart-png.js';
 import { own, parseTag, tagKey, tagsIn, type TemplateTag } from './tags.js';
 import {
   inScopes,
   tagValueText,
+  type ChartValue,
   type TableValue,
   type TagOccurrence,
   type RepeatedRow,
@@ -211,8 +212,8 @@ function contentOf(tag: TemplateTag, frames: Frame[], row: Frame['row'], charts:
   if (tag.kind === 'image') {
     const chart = inScopes(scopes, (s) => s.charts, tagKey(tag));
     if (!chart) return '';
-    // The same chart in several places is drawn once.
-    const drawn = JSON.stringify(chart);
+    // Drawn before the fill (see `drawCharts`); one the walk did not find is drawn here.
+    const drawn = chartId(chart);
     const png = charts.get(drawn) ?? svgToPng(chartSvg(chart), CHART_WIDTH * 2);
     charts.set(drawn, png);
     return {
@@ -225,6 +226,27 @@ function contentOf(tag: TemplateTag, frames: Frame[], row: Frame['row'], charts:
     };
   }
   return tagValueText(tag, scopes, row);
+}
+
+/** The same chart drawn once: its picture by its data. */
+const chartId = (chart: ChartValue) => JSON.stringify(chart);
+
+/** Draws every chart of the scopes that an image tag of the file shows, on the thread pool. */
+async function drawCharts(data: TemplateData, shown: Set<string>): Promise<Map<string, Buffer>> {
+  const wanted = new Map<string, ChartValue>();
+  const walk = (scope: TemplateScope) => {
+    for (const key of shown) {
+      const chart = own(scope.charts, key);
+      if (chart) wanted.set(chartId(chart), chart);
+    }
+    for (const instances of Object.values(scope.levels)) for (const i of instances) walk(i.scope);
+  };
+  walk(data.root);
+  const drawn = new Map<string, Buffer>();
+  await Promise.all(
+    [...wanted].map(async ([id, chart]) => drawn.set(id, await svgToPngAsync(chartSvg(chart), CHART_WIDTH * 2))),
+  );
+  return drawn;
 }
 
 /** Fills an opened Word template with resolved data. */
@@ -242,6 +264,12 @@ export async function fillDocx(pkg: OfficePackage, data: TemplateData): Promise<
     parts.set(part, serializeXml(doc));
   }
   const prepared = await packOffice(parts);
+  // Every chart picture the file shows, drawn before the fill and side by side (a 200-page letter
+  // book has 200): the fill then takes them from the cache it draws into.
+  const charts = await drawCharts(
+    data,
+    new Set(docxTags(pkg).flatMap((t) => (t.tag?.kind === 'image' ? [tagKey(t.tag)] : []))),
+  );
   const handler = new TemplateHandler({
     delimiters: {
       tagStart: '{{',
@@ -251,7 +279,7 @@ export async function fillDocx(pkg: OfficePackage, data: TemplateData): Promise<
       tagOptionsStart: OPTIONS_START,
       tagOptionsEnd: OPTIONS_END,
     },
-    scopeDataResolver: resolver(data, new Map()),
+    scopeDataResolver: resolver(data, charts),
     maxXmlDepth: 64,
   });
   return handler.process(prepared, {});
