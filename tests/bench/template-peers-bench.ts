@@ -161,6 +161,26 @@ export async function wordLevelsBench() {
   };
 }
 
+/** One fill against its peer: both outputs read back, the times and their ratio. */
+async function compared(
+  fill: string,
+  peer: string,
+  ours: { ms: number; out: Buffer },
+  theirs: { ms: number; out: Buffer },
+  readRows: (out: Buffer) => Promise<string[]>,
+  value: (r: (typeof rows)[number]) => string,
+) {
+  const checked = check(await readRows(ours.out), value);
+  check(await readRows(theirs.out), value);
+  return {
+    fill,
+    'Broadsheet ms/file': ours.ms.toFixed(1),
+    [`${peer} ms/file`]: theirs.ms.toFixed(1),
+    'ratio to fastest peer': (ours.ms / theirs.ms).toFixed(2),
+    checked,
+  };
+}
+
 export async function templatePeersBench() {
   const results: Record<string, unknown>[] = [];
   const data = ourData();
@@ -176,15 +196,9 @@ export async function templatePeersBench() {
     doc.render({ rows: rows.map((r) => ({ name: r.name, sales: r.sales.toFixed(2) })) });
     return doc.getZip().generate({ type: 'nodebuffer', compression: 'DEFLATE' }) as Buffer;
   });
-  const oursWChecked = check(await wordRows(oursW.out), (r) => r.sales.toFixed(2));
-  check(await wordRows(peerW.out), (r) => r.sales.toFixed(2));
-  results.push({
-    fill: `Word, ${ROWS}-row table`,
-    'Broadsheet ms/file': oursW.ms.toFixed(1),
-    'docxtemplater 3 ms/file': peerW.ms.toFixed(1),
-    'ratio to fastest peer': (oursW.ms / peerW.ms).toFixed(2),
-    checked: oursWChecked,
-  });
+  results.push(
+    await compared(`Word, ${ROWS}-row table`, 'docxtemplater 3', oursW, peerW, wordRows, (r) => r.sales.toFixed(2)),
+  );
 
   // Excel: the same two columns, the row repeated per data row, numbers as numbers.
   const ourExcel = await excelWith('{{column:Top:Customer}}', '{{column:Top:Sales}}');
@@ -196,15 +210,9 @@ export async function templatePeersBench() {
     t.substitute(1, { rows });
     return t.generate({ type: 'nodebuffer' }) as unknown as Buffer;
   });
-  const oursXChecked = check(await excelRows(oursX.out), (r) => String(r.sales));
-  check(await excelRows(peerX.out), (r) => String(r.sales));
-  results.push({
-    fill: `Excel, ${ROWS}-row table`,
-    'Broadsheet ms/file': oursX.ms.toFixed(1),
-    'xlsx-template 1 ms/file': peerX.ms.toFixed(1),
-    'ratio to fastest peer': (oursX.ms / peerX.ms).toFixed(2),
-    checked: oursXChecked,
-  });
+  results.push(
+    await compared(`Excel, ${ROWS}-row table`, 'xlsx-template 1', oursX, peerX, excelRows, (r) => String(r.sales)),
+  );
   results.push(await wordLevelsBench());
   return results;
 }

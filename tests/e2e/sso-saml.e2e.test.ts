@@ -36,6 +36,25 @@ async function signInAtIdp(email: string) {
 }
 const session = () => page().evaluate(() => sessionStorage.getItem('broadsheet.session'));
 
+/** A SAML provider "<name> SSO" for an IdP, the one an organization signs in with: its id. */
+async function samlProviderOf(orgId: string, name: string, at: SamlIdp, extra: Record<string, unknown> = {}) {
+  const id = (
+    await e.s.ok('POST', '/api/v1/identity-providers', {
+      name,
+      type: 'SAML',
+      entityID: at.entityId,
+      singleSignOnUrl: at.ssoUrl,
+      certificatePublicKey: at.cert.cert,
+      buttonLabel: `${name} SSO`,
+      ...extra,
+    })
+  ).id as string;
+  await e.s.ok('PUT', `/api/v1/organizations/${orgId}/authentication`, {
+    identityProviders: [{ id, isAactive: true }],
+  });
+  return id;
+}
+
 beforeAll(async () => {
   idp = await startSamlIdp();
   e = await openApp(OWNER);
@@ -46,19 +65,7 @@ beforeAll(async () => {
     warn(msg, fields);
   };
   const acme = (await e.s.ok('POST', '/api/v1/organizations', { displayName: 'Acme', themeId: DEFAULT_THEME })).id;
-  providerId = (
-    await e.s.ok('POST', '/api/v1/identity-providers', {
-      name: 'Acme',
-      type: 'SAML',
-      entityID: idp.entityId,
-      singleSignOnUrl: idp.ssoUrl,
-      certificatePublicKey: idp.cert.cert,
-      buttonLabel: 'Acme SSO',
-    })
-  ).id;
-  await e.s.ok('PUT', `/api/v1/organizations/${acme}/authentication`, {
-    identityProviders: [{ id: providerId, isAactive: true }],
-  });
+  providerId = await samlProviderOf(acme, 'Acme', idp);
   const metadata = await fetch(`${e.s.url}/api/app/sso/${providerId}/metadata`);
   expect(metadata.headers.get('content-type')).toContain('xml');
   const xml = await metadata.text();
@@ -217,20 +224,7 @@ describe(covers('SAML single logout', 'app.auth.signOut'), () => {
   beforeAll(async () => {
     slo = await startSamlIdp();
     const beta = (await e.s.ok('POST', '/api/v1/organizations', { displayName: 'Beta', themeId: DEFAULT_THEME })).id;
-    betaProvider = (
-      await e.s.ok('POST', '/api/v1/identity-providers', {
-        name: 'Beta',
-        type: 'SAML',
-        entityID: slo.entityId,
-        singleSignOnUrl: slo.ssoUrl,
-        singleLogoutUrl: slo.sloUrl,
-        certificatePublicKey: slo.cert.cert,
-        buttonLabel: 'Beta SSO',
-      })
-    ).id;
-    await e.s.ok('PUT', `/api/v1/organizations/${beta}/authentication`, {
-      identityProviders: [{ id: betaProvider, isAactive: true }],
-    });
+    betaProvider = await samlProviderOf(beta, 'Beta', slo, { singleLogoutUrl: slo.sloUrl });
     const xml = await (await fetch(`${e.s.url}/api/app/sso/${betaProvider}/metadata`)).text();
     // The logout address is published, with the certificate its signed logout requests are checked with.
     expect(xml).toContain(`Location="${e.s.url}/api/app/sso/${betaProvider}/slo"`);

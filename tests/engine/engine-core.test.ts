@@ -55,6 +55,7 @@ describe(covers('first start and the database', 'v1.trustedOrigins.create'), () 
       'SignInOutcomes1765497600000',
       'SsoTickets1765584000000',
       'ProviderProvisioning1765670400000',
+      'SessionSignOut1765756800000',
     ]);
     await first.close();
     const second = await createEngine({ dataDir, secretKeys: keys });

@@ -146,14 +146,7 @@ export async function startSamlIdp(options: SamlIdpOptions = {}): Promise<SamlId
         if (!request) return res.writeHead(400).end('unknown request');
         const once = bend ?? {};
         bend = null;
-        const signer = once.key
-          ? samlify.IdentityProvider({
-              entityID: idp.entityMeta.getEntityID(),
-              privateKey: once.key,
-              signingCert: cert.cert,
-              singleSignOnService: [{ Binding: samlify.Constants.namespace.binding.redirect, Location: `${base}/sso` }],
-            })
-          : idp;
+        const signer = signerWith(once.key);
         const now = new Date();
         const sessionIndex = `_session-${randomUUID()}`;
         handle.sessionIndexOf.set(email, sessionIndex);
@@ -222,6 +215,16 @@ export async function startSamlIdp(options: SamlIdpOptions = {}): Promise<SamlId
     isAssertionEncrypted: !!options.encryptAssertions,
     wantAuthnRequestsSigned: !!options.wantSignedRequests,
   });
+  /** The IdP itself, or one that signs with another key (a forger): its entity id and certificate the same. */
+  const signerWith = (key?: string) =>
+    key
+      ? samlify.IdentityProvider({
+          entityID: idp.entityMeta.getEntityID(),
+          privateKey: key,
+          signingCert: cert.cert,
+          singleSignOnService: [{ Binding: samlify.Constants.namespace.binding.redirect, Location: `${base}/sso` }],
+        })
+      : idp;
   const handle: SamlIdp = {
     url: base,
     entityId: `${base}/metadata`,
@@ -232,14 +235,7 @@ export async function startSamlIdp(options: SamlIdpOptions = {}): Promise<SamlId
     logoutAnswers: [],
     async logoutRequest(email, o = {}) {
       if (!sp) throw new Error('the IdP does not know the service provider yet');
-      const signer = o.key
-        ? samlify.IdentityProvider({
-            entityID: idp.entityMeta.getEntityID(),
-            privateKey: o.key,
-            signingCert: cert.cert,
-            singleSignOnService: [{ Binding: samlify.Constants.namespace.binding.redirect, Location: `${base}/sso` }],
-          })
-        : idp;
+      const signer = signerWith(o.key);
       const made = signer.createLogoutRequest(sp, 'post', {
         logoutNameID: email,
         sessionIndex: handle.sessionIndexOf.get(email),

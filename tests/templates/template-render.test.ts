@@ -7,6 +7,7 @@ import { startTestServer, type TestServer } from '../support/test-server.js';
 import { covers } from '../support/covers.js';
 import { demoProject, demoSalesByRegion, shown } from '../support/demo-figures.js';
 import ExcelJS from 'exceljs';
+import PptxGenJS from 'pptxgenjs';
 import { pdfPages, xlsxWorkbook } from '../support/read-back.js';
 import { excelTemplate, htmlTemplate, partsOf, powerPointTemplate, wordTemplate } from '../support/office-templates.js';
 import { Document, Packer, Paragraph, Table, TableCell, TableRow } from 'docx';
@@ -25,6 +26,18 @@ const A = 'http://schemas.openxmlformats.org/drawingml/2006/main';
 const xml = (b: Buffer) => new DOMParser().parseFromString(b.toString('utf8'), 'text/xml');
 const byNs = (doc: ReturnType<typeof xml>, ns: string, name: string) =>
   Array.from(doc.getElementsByTagNameNS(ns, name) as unknown as ArrayLike<Element>);
+
+/** Word table rows as "cell|cell" text. */
+const rowTexts = (rows: Element[]) =>
+  rows.map((tr) =>
+    byNs(tr as never, W, 'tc')
+      .map((tc) =>
+        byNs(tc as never, W, 't')
+          .map((t) => t.textContent)
+          .join(''),
+      )
+      .join('|'),
+  );
 
 beforeAll(async () => {
   s = await startTestServer({ demo: true });
@@ -79,15 +92,7 @@ describe(covers('templates: Word', 'app.reports.createFromTemplate', 'v2.reports
   it('repeats the tagged table row per data row (header + one per region) and drops the helper row', async () => {
     const doc = xml((await partsOf(docx)).get('word/document.xml')!);
     const first = byNs(doc, W, 'tbl')[0];
-    const rows = byNs(first as never, W, 'tr').map((tr) =>
-      byNs(tr as never, W, 'tc')
-        .map((tc) =>
-          byNs(tc as never, W, 't')
-            .map((t) => t.textContent)
-            .join(''),
-        )
-        .join('|'),
-    );
+    const rows = rowTexts(byNs(first as never, W, 'tr'));
     expect(rows.length).toBe(1 + regionSales.size);
     expect(rows[0]).toBe('Region|Sales');
     expect(
@@ -96,7 +101,11 @@ describe(covers('templates: Word', 'app.reports.createFromTemplate', 'v2.reports
         .map((r) => r.split('|')[0])
         .sort(),
     ).toEqual([...regionSales.keys()].sort());
-    for (const row of rows.slice(1)) expect(row.split('|')[1]).toBe(shown(regionSales.get(row.split('|')[0])!));
+    // One number of decimals for the whole column: two as soon as one total has a fraction.
+    const places = [...regionSales.values()].some((v) => !Number.isInteger(v)) ? 2 : 0;
+    const inColumn = (v: number) =>
+      v.toLocaleString('en-US', { minimumFractionDigits: places, maximumFractionDigits: places });
+    for (const row of rows.slice(1)) expect(row.split('|')[1]).toBe(inColumn(regionSales.get(row.split('|')[0])!));
     expect(rows.join('\n')).not.toContain('remove me');
   });
 
@@ -221,7 +230,7 @@ describe(covers('templates: Excel stays Excel', 'app.reports.createFromTemplate'
 });
 
 describe(covers('templates: expressions per row', 'v2.reports.generate'), () => {
-  it("computes a field row's expression for each row's value, in Word and in Excel (not the grand total on every row)", async () => {
+  it("computes a field row's expression for each row's value, in Word, Excel, HTML and PowerPoint (not the grand total on every row)", async () => {
     const cell = (t: string) => new TableCell({ children: [new Paragraph(t)] });
     const word = await Packer.toBuffer(
       new Document({
@@ -253,17 +262,7 @@ describe(covers('templates: expressions per row', 'v2.reports.generate'), () => 
     const docx = await generate(w.id, 'Docx');
     expect(docx.status, docx.data.toString().slice(0, 300)).toBe(200);
     const doc = xml((await partsOf(docx.data)).get('word/document.xml')!);
-    const rows = byNs(doc, W, 'tr')
-      .slice(1)
-      .map((tr) =>
-        byNs(tr as never, W, 'tc')
-          .map((tc) =>
-            byNs(tc as never, W, 't')
-              .map((t) => t.textContent)
-              .join(''),
-          )
-          .join('|'),
-      );
+    const rows = rowTexts(byNs(doc, W, 'tr').slice(1));
     expect(rows.map((r) => r.split('|')[0]).sort()).toEqual([...regionSales.keys()].sort());
     for (const r of rows) expect(r.split('|')[1]).toBe(shown(regionSales.get(r.split('|')[0])!));
     expect(
@@ -282,6 +281,70 @@ describe(covers('templates: expressions per row', 'v2.reports.generate'), () => 
       expect(filled.getCell(r, 2).value as number).toBeCloseTo(regionSales.get(region)!, 6);
     }
     expect(filled.getCell(n + 1, 2).value as number).toBeCloseTo(grand, 6);
+
+    // HTML and PowerPoint rows too.
+    const html = await templateReport(
+      'Per row (HTML)',
+      'PerRow.html',
+      Buffer.from(
+        '<html><body><table><tr><td>{{field:Region}}</td><td>{{=Sum(Sales)}}</td></tr></table></body></html>',
+      ),
+    );
+    const page = (await generate(html.id, 'Html')).data.toString('utf8');
+    for (const [region, total] of regionSales)
+      expect(page).toMatch(new RegExp(`<td>${escapeRe(region)}</td><td>${escapeRe(shown(total))}</td>`));
+    const deck = new PptxGenJS();
+    deck.addSlide().addTable([[{ text: '{{field:Region}}' }, { text: '{{=Sum(Sales)}}' }]], { x: 1, y: 1, w: 6 });
+    const pptx = await templateReport(
+      'Per row (PowerPoint)',
+      'PerRow.pptx',
+      Buffer.from((await deck.write({ outputType: 'nodebuffer' })) as ArrayBuffer),
+    );
+    const slides = await generate(pptx.id, 'Pptx');
+    expect(slides.status, slides.data.toString().slice(0, 300)).toBe(200);
+    const slideParts = [...(await partsOf(slides.data)).entries()].filter(([n]) =>
+      /^ppt\/slides\/slide\d+\.xml$/.test(n),
+    );
+    expect(slideParts).toHaveLength(1);
+    const slide = xml(slideParts[0][1]);
+    const cells = byNs(slide, A, 'tr').map((tr) =>
+      byNs(tr as never, A, 'tc')
+        .map((tc) =>
+          byNs(tc as never, A, 't')
+            .map((t) => t.textContent)
+            .join(''),
+        )
+        .join('|'),
+    );
+    expect(cells.sort()).toEqual([...regionSales].map(([r, t]) => `${r}|${shown(t)}`).sort());
+  });
+});
+
+describe(covers('templates: the palette', 'app.reports.templateItems'), () => {
+  it("offers only the tags the report's kind of file takes", async () => {
+    const offered = async (name: string) => {
+      const [r] = await s.ok('GET', '/api/v1/reports', undefined, { 'name[equals]': name });
+      const { nodes } = await s.ok('GET', `/api/v1/reports/${r.id}/template-items`);
+      const types = new Set<string>();
+      const walk = (items: { type: string; objects?: unknown[] }[]) =>
+        items.forEach((i) => (types.add(i.type), walk((i.objects ?? []) as never)));
+      for (const n of nodes) walk(n.objects);
+      return types;
+    };
+    const word = await offered('Per row (Word)');
+    expect([word.has('Level'), word.has('Image'), word.has('SheetPerValue'), word.has('SlidePerValue')]).toEqual([
+      true,
+      true,
+      false,
+      false,
+    ]);
+    const excel = await offered('Per row (Excel)');
+    expect([excel.has('Level'), excel.has('Image'), excel.has('SheetPerValue'), excel.has('SlidePerValue')]).toEqual([
+      true,
+      true,
+      true,
+      false,
+    ]);
   });
 });
 

@@ -203,4 +203,50 @@ describe(covers('templates: Excel 2010 extensions and pivot tables follow the ro
     expect(text.match(/Anton/g)).toHaveLength(1);
     expect(text).toMatch(new RegExp(`\\b${(CUSTOMERS * (CUSTOMERS + 1) * 10) / 2}\\b[\\s\\S]*\\b44\\b`));
   }, 60_000);
+
+  it("places an {{image:…}} cell's chart as a picture anchored where the cell went", async () => {
+    const book = new ExcelJS.Workbook();
+    const sheet = book.addWorksheet('Data');
+    sheet.getCell('A2').value = '{{column:Top:Region}}';
+    sheet.getCell('B2').value = '{{column:Top:Sales}}';
+    sheet.getCell('A4').value = '{{image:Top}}';
+    const d = customers();
+    d.root.charts['c:top'] = {
+      type: 'chart',
+      title: 'Top customers',
+      chartType: 'bar',
+      categories: ['Customer 1', 'Customer 2'],
+      series: [{ name: 'Sales', values: [10, 20] }],
+    };
+    const out = await fillXlsx(await openOfficePackage(Buffer.from(await book.xlsx.writeBuffer()), 'xlsx'), d);
+    const parts = await partsOf(out);
+    const sheetXml = xml(parts.get('xl/worksheets/sheet1.xml'));
+    const drawingId = byNs(sheetXml, S, 'drawing')[0].getAttributeNS(R, 'id');
+    const rels = String(parts.get('xl/worksheets/_rels/sheet1.xml.rels'));
+    const target = new RegExp(`Id="${drawingId}"[^>]*Target="([^"]+)"`).exec(rels)?.[1] ?? '';
+    const drawingPath = new URL(target, 'file:///xl/worksheets/').pathname.slice(1);
+    const drawing = xml(parts.get(drawingPath));
+    const D = 'http://schemas.openxmlformats.org/drawingml/2006/spreadsheetDrawing';
+    // Template row 4 is output row 4 + 49: the picture's anchor counts rows from 0.
+    const from = byNs(drawing, D, 'from')[0];
+    expect([byNs(from, D, 'row')[0].textContent, byNs(from, D, 'col')[0].textContent]).toEqual([
+      String(4 + CUSTOMERS - 1 - 1),
+      '0',
+    ]);
+    expect(byNs(drawing, D, 'cNvPr')[0].getAttribute('descr')).toBe('Top customers');
+    const embed = byNs(drawing, 'http://schemas.openxmlformats.org/drawingml/2006/main', 'blip')[0].getAttributeNS(
+      R,
+      'embed',
+    );
+    const drawingRels = String(parts.get(drawingPath.replace(/([^/]+)$/, '_rels/$1.rels')));
+    const media = new RegExp(`Id="${embed}"[^>]*Target="([^"]+)"`).exec(drawingRels)?.[1] ?? '';
+    const png = parts.get(new URL(media, `file:///${drawingPath}`).pathname.slice(1))!;
+    expect(png.subarray(1, 4).toString()).toBe('PNG');
+    expect(String(parts.get('[Content_Types].xml'))).toMatch(/Extension="png"/);
+    // The cell itself holds no tag; LibreOffice opens the file whole.
+    expect(String(parts.get('xl/sharedStrings.xml') ?? '')).not.toContain('{{image');
+    const text = pdfPages(await officeConvert(out, 'xlsx', 'pdf')).join('\n');
+    // The last customer's row (the narrow column cuts its name in the PDF; its sales are 500).
+    expect(text).toMatch(/Customer\s+500\b/);
+  }, 60_000);
 });

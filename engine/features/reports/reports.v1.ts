@@ -26,7 +26,15 @@ const chartRef = (c: { id: string; name: string }) => (c.name.includes(':') || c
  * under its sheet with its columns, whose own tags repeat a row.
  */
 async function templateItems(ctx: OpContext, id: string) {
-  const { meta } = await reportApp(ctx, await reachableReport(ctx, id));
+  const report = await reachableReport(ctx, id);
+  const { meta } = await reportApp(ctx, report);
+  // Only what the report's kind of file takes: sheets repeat in Excel, slides in PowerPoint; slides
+  // take no levels.
+  const takes = {
+    sheet: report.type === 'Excel',
+    slide: report.type === 'PowerPoint',
+    level: report.type !== 'PowerPoint',
+  };
   const chartItem = (c: AppMeta['charts'][number]) => {
     const columns = [...c.dimensions, ...c.measures.map((m) => m.label)].map((name, i) => ({
       id: `${c.id}:${i}`,
@@ -51,9 +59,15 @@ async function templateItems(ctx: OpContext, id: string) {
         'field',
         meta.fields.map((f) =>
           item(f.id, `{{field:${f.name}}}`, f.name, 'Field', [
-            item(`${f.id}:level`, `{{#level:${f.name}}}…{{/level:${f.name}}}`, `Level per ${f.name}`, 'Level'),
-            item(`${f.id}:sheet`, `{{sheet:${f.name}}}`, `Sheet per ${f.name}`, 'SheetPerValue'),
-            item(`${f.id}:slide`, `{{slide:${f.name}}}`, `Slide per ${f.name}`, 'SlidePerValue'),
+            ...(takes.level
+              ? [item(`${f.id}:level`, `{{#level:${f.name}}}…{{/level:${f.name}}}`, `Level per ${f.name}`, 'Level')]
+              : []),
+            ...(takes.sheet
+              ? [item(`${f.id}:sheet`, `{{sheet:${f.name}}}`, `Sheet per ${f.name}`, 'SheetPerValue')]
+              : []),
+            ...(takes.slide
+              ? [item(`${f.id}:slide`, `{{slide:${f.name}}}`, `Slide per ${f.name}`, 'SlidePerValue')]
+              : []),
           ]),
         ),
       ),

@@ -91,12 +91,16 @@ export function htmlHazards(source: string): { where: string; message: string }[
 /** The tags of an HTML template in order, each at its line, and whether it lies in a table row. */
 export function htmlTags(source: string): (TagOccurrence & { inRow: boolean })[] {
   const rows = rowRanges(source);
-  return tagsIn(source).map((t) => ({
-    tag: t.tag,
-    raw: t.raw,
-    where: `line ${source.slice(0, t.start).split('\n').length}`,
-    inRow: rows.some((r) => t.start > r.start && t.end < r.end),
-  }));
+  return tagsIn(source).map((t) => {
+    const row = rows.findIndex((r) => t.start > r.start && t.end < r.end);
+    return {
+      tag: t.tag,
+      raw: t.raw,
+      where: `line ${source.slice(0, t.start).split('\n').length}`,
+      inRow: row >= 0,
+      ...(row >= 0 && { rowId: `row ${row}` }),
+    };
+  });
 }
 
 /** Where each table row is (rows do not nest in templates worth the name). */

@@ -31,10 +31,11 @@ const shapeName = (el: Element) => {
       return descendants(p, 'cNvPr')[0]?.getAttribute('name') ?? '';
   return '';
 };
-const inTableRow = (el: Element) => {
+/** The table row an element is in, if any. */
+const tableRowOf = (el: Element): Element | null => {
   for (let p = el.parentNode as Element | null; p && p.nodeType === 1; p = p.parentNode as Element | null)
-    if (p.localName === 'tr') return true;
-  return false;
+    if (p.localName === 'tr') return p;
+  return null;
 };
 
 export interface SlideTag extends TagOccurrence {
@@ -49,14 +50,24 @@ export function pptxTags(pkg: OfficePackage): SlideTag[] {
   const out: SlideTag[] = [];
   slidePaths(pkg).forEach((path, i) => {
     const doc = parseXml(pkg.parts.get(path)!.toString('utf8'), path);
+    const rows = descendants(doc, 'tr');
     for (const p of descendants(doc, 'p').filter((x) => x.namespaceURI?.includes('drawingml'))) {
       const text = descendants(p, 't')
         .map((t) => textOf(t))
         .join('');
       const shape = shapeName(p);
-      const place = inTableRow(p) ? 'row' : 'text';
+      const tr = tableRowOf(p);
+      const place = tr ? 'row' : 'text';
       for (const t of tagsIn(text))
-        out.push({ tag: t.tag, raw: t.raw, where: `slide ${i + 1}, shape "${shape}"`, slide: i + 1, place, shape });
+        out.push({
+          tag: t.tag,
+          raw: t.raw,
+          where: `slide ${i + 1}, shape "${shape}"`,
+          slide: i + 1,
+          place,
+          shape,
+          ...(tr && { rowId: `${path}#${rows.indexOf(tr)}` }),
+        });
     }
     for (const pic of descendants(doc, 'pic')) {
       const props = descendants(pic, 'cNvPr')[0];

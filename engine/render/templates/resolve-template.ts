@@ -69,8 +69,14 @@ export async function resolveTemplateData(input: ResolveTemplateInput): Promise<
         ...data.measures.map((label) => ({ label, numeric: true })),
       ],
       rows: data.rows,
-      display: data.rows.map((r) => r.map((v) => formatCell(v, dec, grp))),
+      display: [],
     };
+    // One number of decimals a column: 2 when any of its numbers has a fraction, else none (not
+    // "173,935,716" above "167,529,651.50").
+    const places = table.columns.map((_, j) =>
+      data.rows.some((r) => typeof r[j] === 'number' && !Number.isInteger(r[j])) ? 2 : 0,
+    );
+    table.display = data.rows.map((r) => r.map((v, j) => formatCell(v, dec, grp, { decimals: places[j] })));
     const kind = ['bar', 'line', 'pie', 'combo'].includes(chart.type) ? (chart.type as ChartValue['chartType']) : 'bar';
     const drawn: ChartValue = {
       type: 'chart',

@@ -2,7 +2,7 @@ import { parseXml } from './xml.js';
 import { EngineError } from '../../core/errors.js';
 import type { AnalyticsPort } from '../../analytics/port.js';
 import type { AppMeta } from '../../analytics/model.js';
-import { tagText, type TemplateTag } from './tags.js';
+import { tagKey, tagText, type TemplateTag } from './tags.js';
 import { tagTree, type TagOccurrence, type TagTree, type TemplateProblem } from './template-data.js';
 import {
   openOfficePackage,
@@ -149,8 +149,6 @@ function placementProblem(tag: TemplateTag, t: PlacedTag, format: TemplateFormat
         ? null
         : 'repeats a slide, and only a PowerPoint template has slides (use {{#level:…}} here)';
     case 'image':
-      if (format === 'xlsx')
-        return 'is not taken in an Excel template: use a native Excel chart over the cells instead';
       if (format === 'pptx' && !t.picture)
         return 'goes in the alt text of a picture on the slide (the picture is replaced by the chart, at its size)';
       return null;
@@ -180,7 +178,35 @@ export function checkAgainstApp(
     const bad = appProblem(tag, provider, meta, variables);
     if (bad) out.push(problem(t, bad));
   }
-  return out;
+  return inReadingOrder(scan, out);
+}
+
+/**
+ * Problems in the order a designer reads the file, each said once: a level's close is not faulted
+ * again for the field its open named, nor for a missing open when that open was no tag at all.
+ */
+function inReadingOrder(scan: ScannedTemplate, problems: TemplateProblem[]): TemplateProblem[] {
+  const index = new Map<string, number>();
+  scan.tags.forEach((t, i) => {
+    const key = `${t.where}|${t.raw}`;
+    if (!index.has(key)) index.set(key, i);
+  });
+  const tagAt = (p: TemplateProblem) => scan.tags[index.get(`${p.where}|${p.tag}`) ?? -1]?.tag ?? null;
+  const sorted = problems
+    .map((p, i) => ({ p, i, at: index.get(`${p.where}|${p.tag}`) ?? Number.MAX_SAFE_INTEGER }))
+    .sort((a, b) => a.at - b.at || a.i - b.i)
+    .map((x) => x.p);
+  const unknownFields = new Set<string>();
+  let openNotRead = false;
+  return sorted.filter((p) => {
+    const tag = tagAt(p);
+    if (!tag && /^\{\{\s*#/.test(p.tag)) openNotRead = true;
+    if (tag?.kind === 'levelOpen' && p.message.startsWith('names no field')) unknownFields.add(tagKey(tag));
+    if (tag?.kind === 'levelClose' && p.message.startsWith('names no field') && unknownFields.has(tagKey(tag)))
+      return false;
+    if (p.message === 'closes a level that was not opened' && openNotRead) return false;
+    return true;
+  });
 }
 
 function appProblem(

@@ -7,6 +7,7 @@ import { layoutSheet, placementWithin, repeatingBlock, type OutputRow, type Shee
 import { columnLetters, columnNumber, moveFormula, parseCellRef, unquoteSheet, type MoveContext } from './xlsx-refs.js';
 import { readSheet, readWorkbook, type SheetModel, type TemplateCell } from './xlsx-workbook.js';
 import { addOverride, ownSheetParts } from './xlsx-sheet-copy.js';
+import { drawPictures, placePictures, type CellPicture } from './xlsx-pictures.js';
 import { badInput } from '../../core/errors.js';
 import {
   copyElement,
@@ -42,6 +43,14 @@ function tagsOfCell(cell: TemplateCell): ReturnType<typeof tagsIn> {
   let found = cellTags.get(cell);
   if (!found) cellTags.set(cell, (found = cell.text ? tagsIn(cell.text) : []));
   return found;
+}
+
+/** The image tag a cell is made of, alone: the cell becomes a picture of the chart. */
+function pictureTag(cell: TemplateCell): TemplateTag | undefined {
+  const found = tagsOfCell(cell);
+  return found.length === 1 && found[0].tag?.kind === 'image' && found[0].raw === (cell.text ?? '').trim()
+    ? found[0].tag
+    : undefined;
 }
 
 function cellContent(cell: TemplateCell, row: OutputRow, root: TemplateScope): { value: Cell } | null {
@@ -114,6 +123,8 @@ interface FillContext {
   data: TemplateData;
   values: Map<string, Values>;
   sharedStrings: string[];
+  /** Charts to place as pictures, by sheet: where their {{image:…}} cells went. */
+  pictures: Map<string, CellPicture[]>;
 }
 
 const placementOf = (ctx: FillContext) => (sheet: string) => ctx.layouts.get(sheet)?.placement ?? null;
@@ -167,6 +178,17 @@ function fillSheetRows(sheet: SheetModel, ctx: FillContext) {
       }
       if (row.mode.kind === 'tableData') continue;
       if (cells.has(cell.col)) continue;
+      const image = pictureTag(cell);
+      if (image) {
+        // The cell stays, empty; the chart is placed over it once the sheet's rows are final.
+        const chart = own(row.scope.charts, tagKey(image)) ?? own(ctx.data.root.charts, tagKey(image));
+        if (chart)
+          ctx.pictures.set(sheet.name, [...(ctx.pictures.get(sheet.name) ?? []), { row: o, col: cell.col, chart }]);
+        const c = copyElement(cell.el, false);
+        c.removeAttribute('t');
+        cells.set(cell.col, c);
+        continue;
+      }
       const c = copyElement(cell.el, true);
       const content = cellContent(cell, row, ctx.data.root);
       if (content) writeValue(c, content.value);
@@ -564,7 +586,13 @@ function blankTagStrings(pkg: OfficePackage, book: ReturnType<typeof readWorkboo
 /** Fills an opened Excel template with resolved data. */
 export async function fillXlsx(pkg: OfficePackage, data: TemplateData): Promise<Buffer> {
   const book = readWorkbook(pkg);
-  const ctx: FillContext = { layouts: new Map(), data, values: new Map(), sharedStrings: book.sharedStrings };
+  const ctx: FillContext = {
+    layouts: new Map(),
+    data,
+    values: new Map(),
+    sharedStrings: book.sharedStrings,
+    pictures: new Map(),
+  };
   const out = new Map<string, Buffer | string>(pkg.parts);
   const sheets = repeatSheets(pkg, book, data, out);
   book.sheets = sheets.map((s) => s.sheet);
@@ -579,6 +607,14 @@ export async function fillXlsx(pkg: OfficePackage, data: TemplateData): Promise<
   const written: OfficePackage = { ...pkg, parts: out as Map<string, Buffer> };
   for (const sheet of book.sheets) moveSheetParts(written, sheet, ctx, out);
   movePivots(written, book, ctx, out);
+  // Charts as pictures where their cells went, drawn side by side on the thread pool.
+  const drawn = drawPictures([...ctx.pictures.values()].flat());
+  for (const sheet of book.sheets) {
+    const pictures = ctx.pictures.get(sheet.name) ?? [];
+    if (!pictures.length) continue;
+    await placePictures(out, sheet.path, sheet.doc, pictures, drawn);
+    out.set(sheet.path, serializeXml(sheet.doc));
+  }
   blankTagStrings(pkg, book, out);
   fixWorkbook(pkg, book, ctx, out);
   return packOffice(out);
