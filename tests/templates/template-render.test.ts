@@ -27,12 +27,12 @@ const xml = (b: Buffer) => new DOMParser().parseFromString(b.toString('utf8'), '
 const byNs = (doc: ReturnType<typeof xml>, ns: string, name: string) =>
   Array.from(doc.getElementsByTagNameNS(ns, name) as unknown as ArrayLike<Element>);
 
-/** Word table rows as "cell|cell" text. */
-const rowTexts = (rows: Element[]) =>
+/** Table rows (Word's, or DrawingML's with `ns` = A) as "cell|cell" text. */
+const rowTexts = (rows: Element[], ns = W) =>
   rows.map((tr) =>
-    byNs(tr as never, W, 'tc')
+    byNs(tr as never, ns, 'tc')
       .map((tc) =>
-        byNs(tc as never, W, 't')
+        byNs(tc as never, ns, 't')
           .map((t) => t.textContent)
           .join(''),
       )
@@ -307,15 +307,7 @@ describe(covers('templates: expressions per row', 'v2.reports.generate'), () => 
     );
     expect(slideParts).toHaveLength(1);
     const slide = xml(slideParts[0][1]);
-    const cells = byNs(slide, A, 'tr').map((tr) =>
-      byNs(tr as never, A, 'tc')
-        .map((tc) =>
-          byNs(tc as never, A, 't')
-            .map((t) => t.textContent)
-            .join(''),
-        )
-        .join('|'),
-    );
+    const cells = rowTexts(byNs(slide, A, 'tr'), A);
     expect(cells.sort()).toEqual([...regionSales].map(([r, t]) => `${r}|${shown(t)}`).sort());
   });
 });
