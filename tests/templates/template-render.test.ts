@@ -312,6 +312,48 @@ describe(covers('templates: expressions per row', 'v2.reports.generate'), () => 
   });
 });
 
+describe(covers('templates: native PowerPoint charts', 'v2.reports.generate'), () => {
+  it("feeds a native chart whose alt text names an app chart with that chart's data, workbook and cache", async () => {
+    const deck = new PptxGenJS();
+    deck.addSlide().addChart(deck.ChartType.bar, [{ name: 'Old', labels: ['x', 'y'], values: [1, 2] }], {
+      x: 1,
+      y: 1,
+      w: 6,
+      h: 4,
+      altText: '{{image:Sales by region}}',
+    });
+    const r = await templateReport(
+      'Native chart',
+      'Native.pptx',
+      Buffer.from((await deck.write({ outputType: 'nodebuffer' })) as ArrayBuffer),
+    );
+    const res = await generate(r.id, 'Pptx');
+    expect(res.status, res.data.toString().slice(0, 300)).toBe(200);
+    const parts = await partsOf(res.data);
+    // The one chart left, the one the slide names.
+    const charts = [...parts.keys()].filter((n) => /^ppt\/charts\/chart\d+\.xml$/.test(n));
+    expect(charts).toHaveLength(1);
+    const chartPath = charts[0];
+    const chart = xml(parts.get(chartPath)!);
+    const categories = byNs(byNs(chart, C, 'cat')[0] as never, C, 'v').map((v) => v.textContent);
+    const values = byNs(byNs(chart, C, 'val')[0] as never, C, 'v').map((v) => Number(v.textContent));
+    expect([...categories].sort()).toEqual([...regionSales.keys()].sort());
+    categories.forEach((region, i) => expect(values[i]).toBeCloseTo(regionSales.get(region!)!, 2));
+    expect(
+      byNs(chart, C, 'f')
+        .map((f) => f.textContent)
+        .join(' '),
+    ).not.toContain('Old');
+    // The embedded workbook PowerPoint edits the data in holds the same figures.
+    const rels = String(parts.get(chartPath.replace(/([^/]+)$/, '_rels/$1.rels')));
+    const embedded = /Target="\.\.\/embeddings\/([^"]+)"/.exec(rels)![1];
+    const book = (await xlsxWorkbook(parts.get(`ppt/embeddings/${embedded}`)!)).worksheets[0];
+    const cells: string[] = [];
+    book.eachRow((row) => cells.push(String(row.getCell(1).value)));
+    for (const region of regionSales.keys()) expect(cells).toContain(region);
+  });
+});
+
 describe(covers('templates: the palette', 'app.reports.templateItems'), () => {
   it("offers only the tags the report's kind of file takes", async () => {
     const offered = async (name: string) => {

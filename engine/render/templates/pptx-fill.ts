@@ -3,7 +3,14 @@ import JSZip from 'jszip';
 import { chartSvg, CHART_WIDTH } from '../chart-svg.js';
 import { svgToPng } from '../chart-png.js';
 import { own, tagKey, tagsIn, type TemplateTag } from './tags.js';
-import { tagValueText, type TagOccurrence, type TemplateData, type TemplateScope } from './template-data.js';
+import {
+  inScopes,
+  tagValueText,
+  type ChartValue,
+  type TagOccurrence,
+  type TemplateData,
+  type TemplateScope,
+} from './template-data.js';
 import type { OfficePackage } from './template-package.js';
 import { fillParagraph } from './paragraph-fill.js';
 import { relationshipsOf, relsPathOf, resolveTarget } from './office-parts.js';
@@ -38,10 +45,13 @@ const tableRowOf = (el: Element): Element | null => {
   return null;
 };
 
+const CHART_NS = 'http://schemas.openxmlformats.org/drawingml/2006/chart';
+
 export interface SlideTag extends TagOccurrence {
   slide: number;
   /** Where the tag is: running text, a table row, or a picture's alt text. */
-  place: 'text' | 'row' | 'picture';
+  /** Text in a shape, a table row, a picture's alt text, or a native chart's alt text (fed with the app's data). */
+  place: 'text' | 'row' | 'picture' | 'chart';
   shape: string;
 }
 
@@ -67,6 +77,21 @@ export function pptxTags(pkg: OfficePackage): SlideTag[] {
           place,
           shape,
           ...(tr && { rowId: `${path}#${rows.indexOf(tr)}` }),
+        });
+    }
+    // A native chart whose alt text names an app chart: the chart takes that chart's data.
+    for (const frame of descendants(doc, 'graphicFrame')) {
+      if (!descendants(frame, 'chart').some((c) => c.namespaceURI === CHART_NS)) continue;
+      const props = descendants(frame, 'cNvPr')[0];
+      const shape = props?.getAttribute('name') ?? '';
+      for (const t of tagsIn(props?.getAttribute('descr') ?? ''))
+        out.push({
+          tag: t.tag,
+          raw: t.raw,
+          where: `slide ${i + 1}, chart "${shape}" (alt text)`,
+          slide: i + 1,
+          place: 'chart',
+          shape,
         });
     }
     for (const pic of descendants(doc, 'pic')) {
@@ -173,10 +198,14 @@ async function keepReachableParts(zip: JSZip) {
     const rels = await relsOf(part);
     if (!rels) continue;
     let changed = false;
+    // A native chart fed with data is a new chart part; the copy it replaced is no longer named by the slide.
+    const text = part ? ((await zip.file(part)?.async('string')) ?? '') : '';
     for (const rel of descendants(rels.doc, 'Relationship')) {
       if (rel.getAttribute('TargetMode') === 'External') continue;
       const target = resolveTarget(part, decodeURIComponent(rel.getAttribute('Target') ?? ''));
-      if (!has(target)) {
+      const unnamedChart =
+        (rel.getAttribute('Type') ?? '').endsWith('/chart') && !text.includes(`"${rel.getAttribute('Id')}"`);
+      if (!has(target) || unnamedChart) {
         rel.parentNode!.removeChild(rel);
         changed = true;
       } else if (!reached.has(target)) {
@@ -202,6 +231,14 @@ async function keepReachableParts(zip: JSZip) {
 }
 
 /** Fills an opened PowerPoint template with resolved data. */
+/** An app chart's data as pptx-automizer writes it into a native chart: a category per label. */
+function chartData(chart: ChartValue) {
+  return {
+    series: chart.series.map((s) => ({ label: s.name })),
+    categories: chart.categories.map((label, i) => ({ label, values: chart.series.map((s) => s.values[i] ?? 0) })),
+  };
+}
+
 export async function fillPptx(pkg: OfficePackage, bytes: Buffer, data: TemplateData): Promise<Buffer> {
   const slides = slidePaths(pkg);
   const tags = pptxTags(pkg);
@@ -221,7 +258,8 @@ export async function fillPptx(pkg: OfficePackage, bytes: Buffer, data: Template
       ? (own(data.root.levels, tagKey(slideTag)) ?? []).map((l) => [data.root, l.scope])
       : [[data.root]];
     const pictures = tags.filter((t) => t.slide === n && t.place === 'picture' && t.tag?.kind === 'image');
-    return { n, scopes, pictures };
+    const charts = tags.filter((t) => t.slide === n && t.place === 'chart' && t.tag?.kind === 'image');
+    return { n, scopes, pictures, charts };
   });
   for (const plan of plans)
     plan.scopes.forEach((scopes, copy) => {
@@ -256,6 +294,11 @@ export async function fillPptx(pkg: OfficePackage, bytes: Buffer, data: Template
         });
         for (const pic of pictures)
           if (pic.media) slide.modifyElement(pic.shape, [modify.setRelationTarget(pic.media) as never]);
+        // Native charts take the app chart's data: categories, series, the embedded workbook, the cache.
+        for (const c of plan.charts) {
+          const chart = inScopes(scopes, (sc) => sc.charts, tagKey(c.tag!));
+          if (chart) slide.modifyElement(c.shape, [modify.setChartData(chartData(chart)) as never]);
+        }
       });
     }
   const zip = await pres.getJSZip();

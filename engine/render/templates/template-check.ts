@@ -90,7 +90,7 @@ export async function scanTemplate(
     else if (format === 'pptx')
       tags = (await import('./pptx-fill.js'))
         .pptxTags(pkg)
-        .map((t) => ({ ...t, inRow: t.place === 'row', picture: t.place === 'picture' }));
+        .map((t) => ({ ...t, inRow: t.place === 'row', picture: t.place === 'picture' || t.place === 'chart' }));
     else {
       const { readWorkbook, workbookTags } = await import('./xlsx-workbook.js');
       tags = workbookTags(readWorkbook(pkg)).map((t) => ({ ...t, inRow: true, picture: false }));
@@ -150,7 +150,7 @@ function placementProblem(tag: TemplateTag, t: PlacedTag, format: TemplateFormat
         : 'repeats a slide, and only a PowerPoint template has slides (use {{#level:…}} here)';
     case 'image':
       if (format === 'pptx' && !t.picture)
-        return 'goes in the alt text of a picture on the slide (the picture is replaced by the chart, at its size)';
+        return 'goes in the alt text of a picture or a native chart on the slide (the picture is replaced by the chart at its size; the native chart takes its data)';
       return null;
     case 'levelOpen':
     case 'levelClose':
