@@ -45,6 +45,11 @@ export async function startServerProcess(o: {
     env: { ...process.env, TMPDIR: childTmp, ...program.env },
     stdio: ['pipe', 'pipe', 'inherit'],
   });
+  // A command to a server the test killed finds its pipe closed: that command fails, not the run.
+  child.stdin!.on('error', (e: Error) => {
+    for (const answer of waiting.values()) answer(`ERROR ${e.message}`);
+    waiting.clear();
+  });
   const exited = new Promise((r) => child.once('exit', r));
   const waiting = new Map<string, (answer: string) => void>();
   let out = '';
