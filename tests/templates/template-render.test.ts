@@ -55,6 +55,9 @@ async function templateReport(name: string, fileName: string, bytes: Buffer) {
     content: bytes.toString('base64'),
   });
 }
+/** A report from a PowerPoint deck built in the test. */
+const deckReport = async (name: string, fileName: string, deck: PptxGenJS) =>
+  templateReport(name, fileName, Buffer.from((await deck.write({ outputType: 'nodebuffer' })) as ArrayBuffer));
 const generate = (id: string, outputFormat: string) =>
   s.file('POST', `/api/v2/reports/${id}/generate`, { query: { outputFormat }, body: {} });
 
@@ -295,11 +298,7 @@ describe(covers('templates: expressions per row', 'v2.reports.generate'), () => 
       expect(page).toMatch(new RegExp(`<td>${escapeRe(region)}</td><td>${escapeRe(shown(total))}</td>`));
     const deck = new PptxGenJS();
     deck.addSlide().addTable([[{ text: '{{field:Region}}' }, { text: '{{=Sum(Sales)}}' }]], { x: 1, y: 1, w: 6 });
-    const pptx = await templateReport(
-      'Per row (PowerPoint)',
-      'PerRow.pptx',
-      Buffer.from((await deck.write({ outputType: 'nodebuffer' })) as ArrayBuffer),
-    );
+    const pptx = await deckReport('Per row (PowerPoint)', 'PerRow.pptx', deck);
     const slides = await generate(pptx.id, 'Pptx');
     expect(slides.status, slides.data.toString().slice(0, 300)).toBe(200);
     const slideParts = [...(await partsOf(slides.data)).entries()].filter(([n]) =>
@@ -322,11 +321,7 @@ describe(covers('templates: native PowerPoint charts', 'v2.reports.generate'), (
       h: 4,
       altText: '{{image:Sales by region}}',
     });
-    const r = await templateReport(
-      'Native chart',
-      'Native.pptx',
-      Buffer.from((await deck.write({ outputType: 'nodebuffer' })) as ArrayBuffer),
-    );
+    const r = await deckReport('Native chart', 'Native.pptx', deck);
     const res = await generate(r.id, 'Pptx');
     expect(res.status, res.data.toString().slice(0, 300)).toBe(200);
     const parts = await partsOf(res.data);
