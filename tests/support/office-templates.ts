@@ -310,3 +310,69 @@ export async function budgetWorkbookTemplate(): Promise<Buffer> {
   );
   return zip.generateAsync({ type: 'nodebuffer', compression: 'DEFLATE' });
 }
+
+/**
+ * A Word template holding a native chart (as Insert › Chart makes one: the chart part, its colours
+ * and style, and the workbook Word edits the data in), its alt text `altText`, between paragraphs.
+ * The chart's parts are the ones PowerPoint's writer (pptxgenjs) makes: Word's chart part is the same
+ * DrawingML chart. `before` and `after` are paragraphs of text around it.
+ */
+export async function wordWithNativeChart(altText: string, before: string[] = [], after: string[] = []) {
+  const deck = new PptxGenJS();
+  deck.addSlide().addChart(deck.ChartType.bar, [{ name: 'Old', labels: ['x', 'y'], values: [1, 2] }], {
+    x: 1,
+    y: 1,
+    w: 6,
+    h: 4,
+  });
+  const slides = await JSZip.loadAsync((await deck.write({ outputType: 'nodebuffer' })) as Buffer);
+  const chartName = Object.keys(slides.files).find((n) => /^ppt\/charts\/chart\d+\.xml$/.test(n))!;
+  const chartRels = chartName.replace(/([^/]+)$/, '_rels/$1.rels');
+  const relsText = await slides.file(chartRels)!.async('string');
+  const embedded = /Target="\.\.\/embeddings\/([^"]+)"/.exec(relsText)![1];
+  const word = await Packer.toBuffer(
+    new Document({
+      sections: [{ children: [...before, '@@CHART@@', ...after].map((t) => new Paragraph(t)) }],
+    }),
+  );
+  const zip = await JSZip.loadAsync(word);
+  zip.file('word/charts/chart1.xml', await slides.file(chartName)!.async('nodebuffer'));
+  zip.file(
+    'word/charts/_rels/chart1.xml.rels',
+    relsText.replace(/Target="[^"]*\.\.\/embeddings\/[^"]+"/, 'Target="../embeddings/Microsoft_Excel_Worksheet.xlsx"'),
+  );
+  zip.file(
+    'word/embeddings/Microsoft_Excel_Worksheet.xlsx',
+    await slides.file(`ppt/embeddings/${embedded}`)!.async('nodebuffer'),
+  );
+  for (const m of relsText.matchAll(/Target="([^"]+)"/g)) {
+    if (m[1].includes('embeddings')) continue;
+    const from = `ppt/charts/${m[1]}`;
+    if (slides.file(from)) zip.file(`word/charts/${m[1]}`, await slides.file(from)!.async('nodebuffer'));
+  }
+  const docRels = 'word/_rels/document.xml.rels';
+  zip.file(
+    docRels,
+    addRels(
+      await zip.file(docRels)!.async('string'),
+      `<Relationship Id="rIdChart1" Type="${REL('chart')}" Target="charts/chart1.xml"/>`,
+    ),
+  );
+  const types = await zip.file('[Content_Types].xml')!.async('string');
+  zip.file(
+    '[Content_Types].xml',
+    types.replace(
+      '</Types>',
+      `${types.includes('Extension="xlsx"') ? '' : '<Default Extension="xlsx" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"/>'}<Override PartName="/word/charts/chart1.xml" ContentType="application/vnd.openxmlformats-officedocument.drawingml.chart+xml"/></Types>`,
+    ),
+  );
+  const drawing =
+    `<w:r><w:drawing><wp:inline distT="0" distB="0" distL="0" distR="0"><wp:extent cx="5486400" cy="3200400"/>` +
+    `<wp:effectExtent l="0" t="0" r="0" b="0"/><wp:docPr id="1" name="Chart 1" descr="${altText}"/><wp:cNvGraphicFramePr/>` +
+    `<a:graphic xmlns:a="http://schemas.openxmlformats.org/drawingml/2006/main"><a:graphicData uri="http://schemas.openxmlformats.org/drawingml/2006/chart">` +
+    `<c:chart xmlns:c="http://schemas.openxmlformats.org/drawingml/2006/chart" xmlns:r="${REL_NS}" r:id="rIdChart1"/>` +
+    `</a:graphicData></a:graphic></wp:inline></w:drawing></w:r>`;
+  const body = await zip.file('word/document.xml')!.async('string');
+  zip.file('word/document.xml', body.replace(/<w:r>(?:(?!<w:r>).)*?@@CHART@@.*?<\/w:r>/, drawing));
+  return zip.generateAsync({ type: 'nodebuffer', compression: 'DEFLATE' });
+}

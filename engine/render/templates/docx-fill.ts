@@ -22,6 +22,7 @@ import {
 import { packOffice, type OfficePackage } from './template-package.js';
 import { relationshipsOf } from './office-parts.js';
 import { fillParagraph } from './paragraph-fill.js';
+import { chartAltTags, CHART_SLOT_TAG, takeChartSlots, WordCharts, type ChartSlot } from './docx-charts.js';
 import { descendants, escapeXml, parseXml, serializeXml, textOf, xmlSafe, type Document, type Element } from './xml.js';
 
 // Word templates through easy-template-x, which evaluates nothing from the template: its tags are
@@ -60,9 +61,12 @@ const ancestor = (el: Element, localName: string): Element | null => {
   return null;
 };
 
+/** A tag of a Word file: in a table row, in a part that takes values only, in a native chart's alt text. */
+type WordTag = TagOccurrence & { inRow: boolean; valuesOnly: boolean; nativeChart?: true };
+
 /** The tags of a Word file in reading order, each at its paragraph ("document, paragraph 3, in a table row"). */
-export function docxTags(pkg: OfficePackage): (TagOccurrence & { inRow: boolean; valuesOnly: boolean })[] {
-  const out: (TagOccurrence & { inRow: boolean; valuesOnly: boolean })[] = [];
+export function docxTags(pkg: OfficePackage): WordTag[] {
+  const out: WordTag[] = [];
   for (const { path: part, valuesOnly } of docxTextParts(pkg)) {
     const doc = parseXml(pkg.parts.get(part)!.toString('utf8'), part);
     const name = part.replace(/^word\//, '').replace(/\.xml$/, '');
@@ -81,6 +85,16 @@ export function docxTags(pkg: OfficePackage): (TagOccurrence & { inRow: boolean;
           inRow,
           valuesOnly,
           ...(tr && { rowId: `${part}#${rows.indexOf(tr)}` }),
+        });
+      // A native chart whose alt text names an app chart takes its data (see docx-charts).
+      for (const t of chartAltTags(p))
+        out.push({
+          tag: t.tag,
+          raw: t.raw,
+          where: `${name}, paragraph ${i + 1}, chart "${t.chart}" (alt text)`,
+          inRow,
+          valuesOnly,
+          nativeChart: true,
         });
     });
   }
@@ -160,7 +174,7 @@ interface Frame {
 }
 
 /** Our resolver for easy-template-x: walks the loops of the path, then looks the tag up, innermost scope first. */
-function resolver(data: TemplateData, charts: Map<string, Buffer>) {
+function resolver(data: TemplateData, charts: Map<string, Buffer>, wordCharts: WordCharts) {
   return (args: ScopeDataArgs): TemplateContent | EtxData[] => {
     const frames: Frame[] = [{ scope: data.root }];
     const path = args.path;
@@ -196,6 +210,15 @@ function resolver(data: TemplateData, charts: Map<string, Buffer>) {
       const tag = parseTag(`#${name}`);
       return tag?.kind === 'levelOpen' ? items(own(scope.levels, tagKey(tag))?.length ?? 0) : [];
     }
+    if (name.startsWith(CHART_SLOT_TAG))
+      return {
+        _type: 'rawXml',
+        xml: wordCharts.place(
+          name,
+          frames.map((f) => f.scope),
+        ),
+        replaceParagraph: false,
+      };
     const tag = parseTag(name);
     if (!tag) return '';
     const row = [...frames].reverse().find((f) => f.row)?.row;
@@ -252,6 +275,7 @@ async function drawCharts(data: TemplateData, shown: Set<string>): Promise<Map<s
 /** Fills an opened Word template with resolved data. */
 export async function fillDocx(pkg: OfficePackage, data: TemplateData): Promise<Buffer> {
   const parts = new Map<string, Buffer | string>(pkg.parts);
+  const slots: ChartSlot[] = [];
   for (const { path: part, valuesOnly } of docxTextParts(pkg)) {
     const doc = parseXml(pkg.parts.get(part)!.toString('utf8'), part);
     if (valuesOnly) {
@@ -261,6 +285,7 @@ export async function fillDocx(pkg: OfficePackage, data: TemplateData): Promise<
     }
     prepareRows(doc);
     unwrapControlsAroundLoops(doc);
+    takeChartSlots(doc, part, pkg, slots);
     parts.set(part, serializeXml(doc));
   }
   const prepared = await packOffice(parts);
@@ -268,8 +293,9 @@ export async function fillDocx(pkg: OfficePackage, data: TemplateData): Promise<
   // book has 200): the fill then takes them from the cache it draws into.
   const charts = await drawCharts(
     data,
-    new Set(docxTags(pkg).flatMap((t) => (t.tag?.kind === 'image' ? [tagKey(t.tag)] : []))),
+    new Set(docxTags(pkg).flatMap((t) => (t.tag?.kind === 'image' && !t.nativeChart ? [tagKey(t.tag)] : []))),
   );
+  const wordCharts = new WordCharts(slots);
   const handler = new TemplateHandler({
     delimiters: {
       tagStart: '{{',
@@ -279,8 +305,8 @@ export async function fillDocx(pkg: OfficePackage, data: TemplateData): Promise<
       tagOptionsStart: OPTIONS_START,
       tagOptionsEnd: OPTIONS_END,
     },
-    scopeDataResolver: resolver(data, charts),
+    scopeDataResolver: resolver(data, charts, wordCharts),
     maxXmlDepth: 64,
   });
-  return handler.process(prepared, {});
+  return wordCharts.write(await handler.process(prepared, {}), pkg);
 }

@@ -13,7 +13,9 @@ import {
 } from './template-data.js';
 import type { OfficePackage } from './template-package.js';
 import { fillParagraph } from './paragraph-fill.js';
-import { relationshipsOf, relsPathOf, resolveTarget } from './office-parts.js';
+import { relationshipsOf } from './office-parts.js';
+import { keepReachableParts } from './office-reach.js';
+import { CHART_NS, chartData } from './native-charts.js';
 import { descendants, kids, parseXml, serializeXml, sibling, textOf, xmlSafe, type Element } from './xml.js';
 
 // PowerPoint templates through pptx-automizer: each slide of the template is added once, or once
@@ -44,8 +46,6 @@ const tableRowOf = (el: Element): Element | null => {
     if (p.localName === 'tr') return p;
   return null;
 };
-
-const CHART_NS = 'http://schemas.openxmlformats.org/drawingml/2006/chart';
 
 export interface SlideTag extends TagOccurrence {
   slide: number;
@@ -180,65 +180,7 @@ function fillTables(doc: ReturnType<typeof parseXml>, scopes: TemplateScope[]) {
   }
 }
 
-/**
- * Keeps only what the presentation reaches: parts no relationship leads to from the package root
- * go (the template's own slides, their notes), and relationships to parts that are gone are dropped
- * (the library's cleanup removed a picture the copies still pointed to).
- */
-async function keepReachableParts(zip: JSZip) {
-  const has = (path: string) => !!zip.file(path);
-  const relsOf = async (part: string) => {
-    const file = zip.file(relsPathOf(part));
-    return file ? { path: relsPathOf(part), doc: parseXml(await file.async('string'), relsPathOf(part)) } : null;
-  };
-  const reached = new Set<string>();
-  const queue = [''];
-  while (queue.length) {
-    const part = queue.pop()!;
-    const rels = await relsOf(part);
-    if (!rels) continue;
-    let changed = false;
-    // A native chart fed with data is a new chart part; the copy it replaced is no longer named by the slide.
-    const text = part ? ((await zip.file(part)?.async('string')) ?? '') : '';
-    for (const rel of descendants(rels.doc, 'Relationship')) {
-      if (rel.getAttribute('TargetMode') === 'External') continue;
-      const target = resolveTarget(part, decodeURIComponent(rel.getAttribute('Target') ?? ''));
-      const unnamedChart =
-        (rel.getAttribute('Type') ?? '').endsWith('/chart') && !text.includes(`"${rel.getAttribute('Id')}"`);
-      if (!has(target) || unnamedChart) {
-        rel.parentNode!.removeChild(rel);
-        changed = true;
-      } else if (!reached.has(target)) {
-        reached.add(target);
-        queue.push(target);
-      }
-    }
-    if (changed) zip.file(rels.path, serializeXml(rels.doc));
-  }
-  const kept = (path: string) =>
-    path === '[Content_Types].xml' ||
-    reached.has(path) ||
-    (path.endsWith('.rels') && (path === '_rels/.rels' || reached.has(path.replace(/_rels\/([^/]+)\.rels$/, '$1'))));
-  const removed = Object.keys(zip.files).filter((p) => !zip.files[p].dir && !kept(p));
-  for (const p of removed) zip.remove(p);
-  const types = zip.file('[Content_Types].xml');
-  if (types && removed.length) {
-    const doc = parseXml(await types.async('string'), '[Content_Types].xml');
-    for (const o of descendants(doc, 'Override'))
-      if (removed.includes((o.getAttribute('PartName') ?? '').replace(/^\//, ''))) o.parentNode!.removeChild(o);
-    zip.file('[Content_Types].xml', serializeXml(doc));
-  }
-}
-
 /** Fills an opened PowerPoint template with resolved data. */
-/** An app chart's data as pptx-automizer writes it into a native chart: a category per label. */
-function chartData(chart: ChartValue) {
-  return {
-    series: chart.series.map((s) => ({ label: s.name })),
-    categories: chart.categories.map((label, i) => ({ label, values: chart.series.map((s) => s.values[i] ?? 0) })),
-  };
-}
-
 export async function fillPptx(pkg: OfficePackage, bytes: Buffer, data: TemplateData): Promise<Buffer> {
   const slides = slidePaths(pkg);
   const tags = pptxTags(pkg);
