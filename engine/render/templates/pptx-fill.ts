@@ -1,12 +1,10 @@
 import Automizer, { modify } from 'pptx-automizer';
-import JSZip from 'jszip';
 import { chartSvg, CHART_WIDTH } from '../chart-svg.js';
 import { svgToPng } from '../chart-png.js';
 import { own, tagKey, tagsIn, type TemplateTag } from './tags.js';
 import {
   inScopes,
   tagValueText,
-  type ChartValue,
   type TagOccurrence,
   type TemplateData,
   type TemplateScope,
@@ -16,7 +14,7 @@ import { fillParagraph } from './paragraph-fill.js';
 import { relationshipsOf } from './office-parts.js';
 import { keepReachableParts } from './office-reach.js';
 import { CHART_NS, chartData } from './native-charts.js';
-import { descendants, kids, parseXml, serializeXml, sibling, textOf, xmlSafe, type Element } from './xml.js';
+import { descendants, kids, parseXml, sibling, textOf, xmlSafe, type Element } from './xml.js';
 
 // PowerPoint templates through pptx-automizer: each slide of the template is added once, or once
 // per value of the field its {{slide:F}} names (with that value selected); text tags are filled in
