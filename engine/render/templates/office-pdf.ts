@@ -55,13 +55,13 @@ function pdfFilter(extension: string, protection?: ProtectionOptions): string {
 }
 
 /**
- * Converts an Office or HTML file to PDF (or a workbook's first sheet to CSV); refuses with what to
- * install when LibreOffice is absent.
+ * Converts an Office or HTML file to PDF (or a workbook's first sheet to CSV, or a workbook to itself
+ * with every formula computed, for the preview); refuses with what to install when LibreOffice is absent.
  */
 export async function officeConvert(
   bytes: Buffer,
   extension: 'docx' | 'xlsx' | 'pptx' | 'html',
-  to: 'pdf' | 'csv',
+  to: 'pdf' | 'csv' | 'xlsx',
   protection?: ProtectionOptions,
 ): Promise<Buffer> {
   const soffice = findSoffice();
@@ -90,9 +90,11 @@ export async function officeConvert(
           '--convert-to',
           to === 'pdf'
             ? pdfFilter(extension, protection)
-            : 'csv:Text - txt - csv (StarCalc):44,34,76,1,,0,false,true,false,false',
+            : to === 'xlsx'
+              ? 'xlsx:Calc MS Excel 2007 XML'
+              : 'csv:Text - txt - csv (StarCalc):44,34,76,1,,0,false,true,false,false',
           '--outdir',
-          dir,
+          join(dir, 'out'),
           input,
         ],
         { timeout: 180_000, windowsHide: true, env: { ...process.env, HOME: dir, TMPDIR: dir } },
@@ -108,7 +110,7 @@ export async function officeConvert(
             : resolve(),
       );
     });
-    const out = join(dir, `report.${to}`);
+    const out = join(dir, 'out', `report.${to}`);
     if (!existsSync(out)) throw new Error(`LibreOffice made no ${to.toUpperCase()} from the filled template`);
     return await readFile(out);
   } finally {

@@ -1,4 +1,6 @@
 import ExcelJS from 'exceljs';
+import { format as formatNumber } from 'numfmt';
+import { findSoffice, officeConvert } from './office-pdf.js';
 import { docxTextParts } from './docx-fill.js';
 import { relationshipsOf } from './office-parts.js';
 import { slidePaths } from './pptx-fill.js';
@@ -7,7 +9,8 @@ import { descendants, kids, parseXml, textOf, type Element } from './xml.js';
 import { REPORT_STYLE, REPORT_STYLE_HASH } from '../report-style.js';
 
 // A look at a filled template in the designer, without Office: the text, tables and pictures of a
-// Word file in order, each sheet's cells of a workbook, each slide's text and pictures. The file
+// Word file in order, each sheet's cells of a workbook as Excel shows them (formulas computed by
+// LibreOffice where it is installed, values in their number formats), each slide's text and pictures. The file
 // itself is one click away (download); this is for checking the data went where it should.
 
 const esc = (s: string) => s.replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c]!);
@@ -69,34 +72,69 @@ function docxPreview(pkg: OfficePackage): string {
   return out.join('');
 }
 
-async function xlsxPreview(bytes: Buffer): Promise<string> {
+/**
+ * A cell as Excel shows it: a formula's result (when the workbook was computed), numbers and dates in
+ * the cell's own number format (numfmt reads Excel's format codes).
+ */
+function cellText(cell: ExcelJS.Cell, computed: boolean): { text: string; numeric: boolean } {
+  let v: unknown = cell.value;
+  if (v === null || v === undefined) return { text: '', numeric: false };
+  if (cell.type === ExcelJS.ValueType.Formula) {
+    const result = cell.result as unknown;
+    if (!computed || result === undefined || result === null) return { text: `=${cell.formula}`, numeric: false };
+    v = result;
+  }
+  if (typeof v === 'object' && v !== null && !(v instanceof Date)) {
+    if ('error' in v) return { text: String((v as { error: string }).error), numeric: false };
+    if ('richText' in v)
+      return { text: (v as { richText: { text: string }[] }).richText.map((t) => t.text).join(''), numeric: false };
+    return { text: String((v as { text?: string }).text ?? ''), numeric: false };
+  }
+  if (typeof v === 'number' || v instanceof Date) {
+    const pattern = cell.numFmt || 'General';
+    // A date cell comes as a Date at UTC midnight: formatted as the serial date it was in the file.
+    return { text: formatNumber(pattern, v, { throws: false, ignoreTimezone: true }), numeric: typeof v === 'number' };
+  }
+  return { text: String(v), numeric: false };
+}
+
+/** The workbook with every formula computed by LibreOffice, or as it was (and why) when that cannot be. */
+async function computedWorkbook(filled: Buffer): Promise<{ bytes: Buffer; note: string }> {
+  if (!findSoffice())
+    return {
+      bytes: filled,
+      note: 'Formulas are shown as written: the preview computes them with LibreOffice, which is not installed on this machine.',
+    };
+  try {
+    return { bytes: await officeConvert(filled, 'xlsx', 'xlsx'), note: '' };
+  } catch {
+    return {
+      bytes: filled,
+      note: 'Formulas are shown as written: LibreOffice could not compute them for the preview.',
+    };
+  }
+}
+
+async function xlsxPreview(filled: Buffer): Promise<string> {
+  const { bytes, note } = await computedWorkbook(filled);
   const book = new ExcelJS.Workbook();
   await book.xlsx.load(bytes as unknown as ArrayBuffer);
-  return book.worksheets
+  const sheets = book.worksheets
     .map((sheet) => {
       const rows: string[] = [];
       const width = Math.min(sheet.columnCount, 30);
       sheet.eachRow({ includeEmpty: true }, (row, r) => {
         if (r > 300) return;
         const cells = Array.from({ length: width }, (_, i) => {
-          const v = row.getCell(i + 1).value;
-          const text =
-            v === null || v === undefined
-              ? ''
-              : typeof v === 'object'
-                ? 'formula' in v
-                  ? `=${(v as { formula: string }).formula}`
-                  : 'richText' in v
-                    ? (v as { richText: { text: string }[] }).richText.map((t) => t.text).join('')
-                    : String((v as { text?: string }).text ?? '')
-                : String(v);
-          return `<td${typeof v === 'number' ? ' class="n"' : ''}>${esc(text)}</td>`;
+          const { text, numeric } = cellText(row.getCell(i + 1), !note);
+          return `<td${numeric ? ' class="n"' : ''}>${esc(text)}</td>`;
         });
         rows.push(`<tr>${cells.join('')}</tr>`);
       });
       return `<h2>${esc(sheet.name)}</h2><table>${rows.join('')}</table>`;
     })
     .join('');
+  return `${note ? `<p>${esc(note)}</p>` : ''}${sheets}`;
 }
 
 function pptxPreview(pkg: OfficePackage): string {
