@@ -23,7 +23,7 @@ import { packOffice, type OfficePackage } from './template-package.js';
 import { relationshipsOf } from './office-parts.js';
 import { fillParagraph } from './paragraph-fill.js';
 import { chartAltTags, CHART_SLOT_TAG, takeChartSlots, WordCharts, type ChartSlot } from './docx-charts.js';
-import { descendants, escapeXml, parseXml, serializeXml, textOf, xmlSafe, type Document, type Element } from './xml.js';
+import { ancestorNamed, descendants, escapeXml, parseXml, serializeXml, textOf, xmlSafe, type Document, type Element } from './xml.js';
 
 // Word templates through easy-template-x, which evaluates nothing from the template: its tags are
 // looked up by our own resolver (own properties of our data, never a path into objects). Before it
@@ -55,12 +55,6 @@ export function docxTextParts(pkg: OfficePackage): { path: string; valuesOnly: b
   );
 }
 
-const ancestor = (el: Element, localName: string): Element | null => {
-  for (let p = el.parentNode as Element | null; p && p.nodeType === 1; p = p.parentNode as Element | null)
-    if (p.localName === localName) return p;
-  return null;
-};
-
 /** A tag of a Word file: in a table row, in a part that takes values only, in a native chart's alt text. */
 type WordTag = TagOccurrence & { inRow: boolean; valuesOnly: boolean; nativeChart?: true };
 
@@ -75,7 +69,7 @@ export function docxTags(pkg: OfficePackage): WordTag[] {
       const text = descendants(p, 't')
         .map((t) => textOf(t))
         .join('');
-      const tr = ancestor(p, 'tr');
+      const tr = ancestorNamed(p, 'tr');
       const inRow = !!tr;
       for (const t of tagsIn(text))
         out.push({

@@ -1,20 +1,15 @@
 import Automizer, { modify } from 'pptx-automizer';
 import { chartSvg, CHART_WIDTH } from '../chart-svg.js';
 import { svgToPng } from '../chart-png.js';
-import { own, tagKey, tagsIn, type TemplateTag } from './tags.js';
-import {
-  inScopes,
-  tagValueText,
-  type TagOccurrence,
-  type TemplateData,
-  type TemplateScope,
-} from './template-data.js';
+import { own, tagKey, tagsIn } from './tags.js';
+import { inScopes, tagValueText, type TagOccurrence, type TemplateData, type TemplateScope } from './template-data.js';
 import type { OfficePackage } from './template-package.js';
 import { fillParagraph } from './paragraph-fill.js';
 import { relationshipsOf } from './office-parts.js';
 import { keepReachableParts } from './office-reach.js';
+import { growingRows, rowSource, slideHeight, slidePages } from './pptx-table-pages.js';
 import { CHART_NS, chartData } from './native-charts.js';
-import { descendants, kids, parseXml, sibling, textOf, xmlSafe, type Element } from './xml.js';
+import { ancestorNamed, descendants, kids, parseXml, sibling, textOf, xmlSafe, type Document, type Element } from './xml.js';
 
 // PowerPoint templates through pptx-automizer: each slide of the template is added once, or once
 // per value of the field its {{slide:F}} names (with that value selected); text tags are filled in
@@ -38,12 +33,6 @@ const shapeName = (el: Element) => {
       return descendants(p, 'cNvPr')[0]?.getAttribute('name') ?? '';
   return '';
 };
-/** The table row an element is in, if any. */
-const tableRowOf = (el: Element): Element | null => {
-  for (let p = el.parentNode as Element | null; p && p.nodeType === 1; p = p.parentNode as Element | null)
-    if (p.localName === 'tr') return p;
-  return null;
-};
 
 export interface SlideTag extends TagOccurrence {
   slide: number;
@@ -64,7 +53,7 @@ export function pptxTags(pkg: OfficePackage): SlideTag[] {
         .map((t) => textOf(t))
         .join('');
       const shape = shapeName(p);
-      const tr = tableRowOf(p);
+      const tr = ancestorNamed(p, 'tr');
       const place = tr ? 'row' : 'text';
       for (const t of tagsIn(text))
         out.push({
@@ -120,28 +109,22 @@ function newRun(p: Element | undefined): Element | undefined {
   return text;
 }
 
-/** Table rows: {{deleterow}} rows go, rows with column or field tags repeat per data row or value, a {{table:…}} row becomes header and data rows. */
-function fillTables(doc: ReturnType<typeof parseXml>, scopes: TemplateScope[]) {
-  for (const tr of descendants(doc, 'tr')) {
-    const tags = tagsIn(
-      descendants(tr, 't')
-        .map((t) => textOf(t))
-        .join(''),
-    )
-      .map((t) => t.tag)
-      .filter((t): t is TemplateTag => !!t);
+/**
+ * Table rows: {{deleterow}} rows go, rows with column or field tags repeat per data row or value, a
+ * {{table:…}} row becomes header and data rows. A table that runs past the slide shows page `page`
+ * of its lines (see pptx-table-pages); the header of a {{table:…}} row is on every page.
+ */
+function fillTables(doc: Document, scopes: TemplateScope[], page: number, height: number) {
+  const growing = growingRows(doc, scopes, height);
+  descendants(doc, 'tr').forEach((tr, i) => {
+    const source = rowSource(tr, scopes);
+    if (!source) return;
     const parent = tr.parentNode!;
-    if (tags.some((t) => t.kind === 'deleterow')) {
-      parent.removeChild(tr);
-      continue;
-    }
-    const table = tags.find((t) => t.kind === 'table');
-    if (table) {
-      const value = scopes
-        .map((s) => own(s.tables, tagKey(table)))
-        .filter(Boolean)
-        .at(-1);
-      const lines = value ? [value.columns.map((c) => c.label), ...value.display] : [];
+    const window = growing.get(i);
+    const shown = (k: number) => !window || (k >= page * window.perSlide && k < (page + 1) * window.perSlide);
+    if (source.kind === 'table') {
+      const value = source.value;
+      const lines = value ? [value.columns.map((c) => c.label), ...value.display.filter((_, k) => shown(k))] : [];
       for (const line of lines) {
         const copy = tr.cloneNode(true) as Element;
         kids(copy, 'tc').forEach((tc, j) => {
@@ -151,34 +134,19 @@ function fillTables(doc: ReturnType<typeof parseXml>, scopes: TemplateScope[]) {
         });
         parent.insertBefore(copy, tr);
       }
-      parent.removeChild(tr);
-      continue;
-    }
-    const source = tags.find((t) => t.kind === 'column') ?? tags.find((t) => t.kind === 'field');
-    if (!source) continue;
-    const key = tagKey(source);
-    const count = Math.max(
-      1,
-      source.kind === 'column'
-        ? (scopes
-            .map((s) => own(s.tables, key))
-            .filter(Boolean)
-            .at(-1)?.rows.length ?? 0)
-        : (scopes
-            .map((s) => own(s.fields, key))
-            .filter(Boolean)
-            .at(-1)?.length ?? 0),
-    );
-    for (let k = 0; k < count; k++) {
-      const copy = tr.cloneNode(true) as Element;
-      for (const p of descendants(copy, 'p')) fillParagraph(p, (tag) => tagValueText(tag, scopes, { key, k }));
-      parent.insertBefore(copy, tr);
+    } else if (source.kind === 'repeat') {
+      for (let k = 0; k < source.count; k++) {
+        if (!shown(k)) continue;
+        const copy = tr.cloneNode(true) as Element;
+        for (const p of descendants(copy, 'p'))
+          fillParagraph(p, (tag) => tagValueText(tag, scopes, { key: source.key, k }));
+        parent.insertBefore(copy, tr);
+      }
     }
     parent.removeChild(tr);
-  }
+  });
 }
 
-/** Fills an opened PowerPoint template with resolved data. */
 export async function fillPptx(pkg: OfficePackage, bytes: Buffer, data: TemplateData): Promise<Buffer> {
   const slides = slidePaths(pkg);
   const tags = pptxTags(pkg);
@@ -191,15 +159,19 @@ export async function fillPptx(pkg: OfficePackage, bytes: Buffer, data: Template
   });
   const pres = automizer.loadRoot(bytes).load(bytes, 'template');
   const media: { name: string; png: Buffer }[] = [];
-  const plans = slides.map((_path, i) => {
+  const height = slideHeight(pkg);
+  const plans = slides.map((path, i) => {
     const n = i + 1;
+    const template = parseXml(pkg.parts.get(path)!.toString('utf8'), path);
     const slideTag = tags.find((t) => t.slide === n && t.tag?.kind === 'slide')?.tag;
     const scopes: TemplateScope[][] = slideTag
       ? (own(data.root.levels, tagKey(slideTag)) ?? []).map((l) => [data.root, l.scope])
       : [[data.root]];
     const pictures = tags.filter((t) => t.slide === n && t.place === 'picture' && t.tag?.kind === 'image');
     const charts = tags.filter((t) => t.slide === n && t.place === 'chart' && t.tag?.kind === 'image');
-    return { n, scopes, pictures, charts };
+    // A copy of the slide for each page of its longest table.
+    const pages = scopes.map((sc) => slidePages(template, sc, height));
+    return { n, scopes, pages, pictures, charts };
   });
   for (const plan of plans)
     plan.scopes.forEach((scopes, copy) => {
@@ -223,24 +195,25 @@ export async function fillPptx(pkg: OfficePackage, bytes: Buffer, data: Template
     );
   let next = 0;
   for (const plan of plans)
-    for (const scopes of plan.scopes) {
+    plan.scopes.forEach((scopes, copy) => {
       const pictures = plan.pictures.map((pic) => ({ shape: pic.shape, media: media[next++]?.name }));
-      pres.addSlide('template', plan.n, (slide) => {
-        slide.modify((doc) => {
-          fillTables(doc as never, scopes);
-          for (const p of descendants(doc as never, 'p')) fillParagraph(p, (tag) => tagValueText(tag, scopes));
-          for (const props of descendants(doc as never, 'cNvPr'))
-            if (tagsIn(props.getAttribute('descr') ?? '').length) props.setAttribute('descr', '');
+      for (let page = 0; page < plan.pages[copy]; page++)
+        pres.addSlide('template', plan.n, (slide) => {
+          slide.modify((doc) => {
+            fillTables(doc as never, scopes, page, height);
+            for (const p of descendants(doc as never, 'p')) fillParagraph(p, (tag) => tagValueText(tag, scopes));
+            for (const props of descendants(doc as never, 'cNvPr'))
+              if (tagsIn(props.getAttribute('descr') ?? '').length) props.setAttribute('descr', '');
+          });
+          for (const pic of pictures)
+            if (pic.media) slide.modifyElement(pic.shape, [modify.setRelationTarget(pic.media) as never]);
+          // Native charts take the app chart's data: categories, series, the embedded workbook, the cache.
+          for (const c of plan.charts) {
+            const chart = inScopes(scopes, (sc) => sc.charts, tagKey(c.tag!));
+            if (chart) slide.modifyElement(c.shape, [modify.setChartData(chartData(chart)) as never]);
+          }
         });
-        for (const pic of pictures)
-          if (pic.media) slide.modifyElement(pic.shape, [modify.setRelationTarget(pic.media) as never]);
-        // Native charts take the app chart's data: categories, series, the embedded workbook, the cache.
-        for (const c of plan.charts) {
-          const chart = inScopes(scopes, (sc) => sc.charts, tagKey(c.tag!));
-          if (chart) slide.modifyElement(c.shape, [modify.setChartData(chartData(chart)) as never]);
-        }
-      });
-    }
+    });
   const zip = await pres.getJSZip();
   await keepReachableParts(zip);
   return zip.generateAsync({ type: 'nodebuffer', compression: 'DEFLATE' });

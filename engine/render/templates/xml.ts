@@ -103,5 +103,12 @@ export function removeAll(nodes: Node[]) {
 export const escapeXml = (s: string) =>
   s.replace(/[<>&"']/g, (c) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', '"': '&quot;', "'": '&apos;' })[c]!);
 
+/** The nearest enclosing element of a local name, or null. */
+export function ancestorNamed(el: Element, localName: string): Element | null {
+  for (let p = el.parentNode as Element | null; p && p.nodeType === 1; p = p.parentNode as Element | null)
+    if (p.localName === localName) return p;
+  return null;
+}
+
 /** Removes characters XML 1.0 cannot hold (values from data may carry them). */
 export const xmlSafe = (s: string) => s.replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]/g, '');
