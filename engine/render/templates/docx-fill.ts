@@ -8,7 +8,7 @@ import {
 } from 'easy-template-x';
 import { chartSvg, CHART_HEIGHT, CHART_WIDTH } from '../chart-svg.js';
 import { svgToPng, svgToPngAsync } from '../chart-png.js';
-import { own, parseTag, tagKey, tagsIn, type TemplateTag } from './tags.js';
+import { own, parseTag as parseTemplateTag, tagKey, tagsIn, type TemplateTag } from './tags.js';
 import {
   inScopes,
   tagValueText,
@@ -169,6 +169,13 @@ interface Frame {
 
 /** Our resolver for easy-template-x: walks the loops of the path, then looks the tag up, innermost scope first. */
 function resolver(data: TemplateData, charts: Map<string, Buffer>, wordCharts: WordCharts) {
+  // easy-template-x asks for every tag once per repetition (a 500-row table: a thousand asks).
+  const parsed = new Map<string, TemplateTag | null>();
+  const parseTag = (body: string) => {
+    let tag = parsed.get(body);
+    if (tag === undefined) parsed.set(body, (tag = parseTemplateTag(body)));
+    return tag;
+  };
   return (args: ScopeDataArgs): TemplateContent | EtxData[] => {
     const frames: Frame[] = [{ scope: data.root }];
     const path = args.path;
@@ -282,7 +289,8 @@ export async function fillDocx(pkg: OfficePackage, data: TemplateData): Promise<
     takeChartSlots(doc, part, pkg, slots);
     parts.set(part, serializeXml(doc));
   }
-  const prepared = await packOffice(parts);
+  // Handed straight to easy-template-x, which unpacks it again: stored, not compressed twice.
+  const prepared = await packOffice(parts, 'STORE');
   // Every chart picture the file shows, drawn before the fill and side by side (a 200-page letter
   // book has 200): the fill then takes them from the cache it draws into.
   const charts = await drawCharts(

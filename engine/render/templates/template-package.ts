@@ -170,12 +170,15 @@ function refuseHostileParts(parts: Map<string, Buffer>) {
 }
 
 /** Packs parts back into an Office file; [Content_Types].xml first, as readers expect. */
-export async function packOffice(parts: Map<string, Buffer | string>): Promise<Buffer> {
+export async function packOffice(
+  parts: Map<string, Buffer | string>,
+  compression: 'DEFLATE' | 'STORE' = 'DEFLATE',
+): Promise<Buffer> {
   const { default: JSZip } = await import('jszip');
   const zip = new JSZip();
   const ordered = [...parts.keys()].sort((a, b) =>
     a === '[Content_Types].xml' ? -1 : b === '[Content_Types].xml' ? 1 : 0,
   );
   for (const path of ordered) zip.file(path, parts.get(path)!);
-  return zip.generateAsync({ type: 'nodebuffer', compression: 'DEFLATE', compressionOptions: { level: 6 } });
+  return zip.generateAsync({ type: 'nodebuffer', compression, compressionOptions: { level: 6 } });
 }
