@@ -259,6 +259,9 @@ async function startEngine(options: EngineOptions): Promise<Engine> {
     });
   const clock = options.now ?? (() => new Date());
   const ms = () => clock().getTime();
+  const memberOperations = [...catalogue.values()].flatMap((op) =>
+    op.member ? [{ id: op.id, method: op.http.method, member: op.member }] : [],
+  );
   const services: EngineServices = {
     db,
     secrets: opened.box,
@@ -271,6 +274,7 @@ async function startEngine(options: EngineOptions): Promise<Engine> {
     signInThrottle: new SignInGuard(ms),
     write: (fn) => queues.run(MAIN_STORE, fn),
     callableOperations: (p) => [...catalogue.values()].filter((op) => permits(p, op.permission)).map((op) => op.id),
+    memberOperations: () => memberOperations,
     analytics,
     embedded: analytics,
     renders: options.renders ?? new RenderPool(),

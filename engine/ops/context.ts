@@ -36,6 +36,13 @@ export interface Principal {
 /** Pushed to the host (IPC event stream, logs); progress of long work travels this way. */
 export type { EngineEvent };
 
+/** An operation as access answers see it: its id, its method, and what it does to each kind of object. */
+export interface MemberOperation {
+  id: string;
+  method: string;
+  member: MemberDeclaration;
+}
+
 export interface EngineServices {
   db: DataSource;
   secrets: SecretBox;
@@ -57,6 +64,8 @@ export interface EngineServices {
   embedded: EmbeddedAnalyticsAdmin;
   /** The ids of the catalogue's operations a principal may call (what screens offer is asked by id). */
   callableOperations: (principal: Principal) => string[];
+  /** The catalogue's operations that declare what they do to member-bounded objects (what screens ask about). */
+  memberOperations: () => readonly MemberOperation[];
   /** Worker threads that render report files. */
   renders: Renderer;
   /** The request runner: queued requests start when woken; stop aborts one at its next safe point. */

@@ -15,6 +15,7 @@ import { guardInput } from '../core/input-guard.js';
 import { DEFAULT_BODY_LIMIT } from '../core/limits.js';
 import { MAIN_STORE, type WriteQueues } from '../core/write-queue.js';
 import { Throttle, TOKEN_RULE } from '../core/throttle.js';
+import { roleRefusal } from '../access/in-words.js';
 
 /** The longest credential read: session tokens and keys are short; a signed JWT (RSA 4096, claims) is not. */
 const CREDENTIAL_MAX = 8192;
@@ -266,9 +267,7 @@ export class Dispatcher {
       // Refused by a remembered principal: said only once the file is confirmed as it was.
       if (unchanged && !(await unchanged)) return this.authenticate(op, { ...options, fresh: true });
       throw forbidden(
-        op.permission === 'tenantAdmin'
-          ? 'Only a tenant administrator may do this'
-          : `Missing permission: ${op.permission}`,
+        op.permission === 'tenantAdmin' ? 'Only a tenant administrator may do this' : roleRefusal(op.permission),
       );
     }
     if (op.tenantWide && !(await mayChangeTenantWide(this.services.db, principal)))

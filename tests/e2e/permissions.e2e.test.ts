@@ -147,10 +147,23 @@ describe(
       await signOut(e);
       await signIn(e, DORA);
       await nav(page(), 'Projects').click();
+      const answered = page().waitForResponse((r) => r.url().endsWith('/api/app/invoke/app.projects.access'));
       await page().getByRole('link', { name: 'Sales reporting (demo)' }).click();
       await page().getByRole('heading', { name: 'Sales reporting (demo)', level: 1 }).waitFor();
       for (const name of others) await page().getByRole('link', { name, exact: true }).waitFor();
       expect(await page().getByRole('link', { name: hidden, exact: true }).count()).toBe(0);
+      // A viewer is offered nothing the server would refuse: what she may do is asked of the engine
+      // (app.projects.access), and no rename, delete or permissions show on the reports she sees, no
+      // creating a report or a filter, no switch of the project's mode. (The project's permissions
+      // stay: a member may share what she holds, and only that.)
+      expect((await (await answered).json()).data.project).not.toContain('v2.reports.create');
+      await page().getByText('Members only', { exact: true }).waitFor();
+      for (const name of others)
+        for (const label of [`Rename ${name}`, `Delete ${name}`, `Permissions of ${name}`])
+          expect(await page().getByRole('button', { name: label, exact: true }).count(), label).toBe(0);
+      for (const label of ['Create report', 'Create filter'])
+        expect(await page().getByRole('button', { name: label, exact: true }).count(), label).toBe(0);
+      expect(await page().getByLabel('Members only (permissions mode)').count()).toBe(0);
       await shot(page(), 'report-permissions-member-view');
     });
   },

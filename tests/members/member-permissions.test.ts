@@ -353,3 +353,65 @@ describe(
     });
   },
 );
+
+describe(covers('what the caller may do, for the screens', 'app.projects.access'), () => {
+  it('answers per object the operations the checks allow, agreeing with the calls, refusals in words', async () => {
+    const { PERMISSION_FLAGS } = await import('../../engine/features/members/members.entity.js');
+    FLAGS = [...PERMISSION_FLAGS];
+    await s.ok('PUT', `/api/v2/projects/${projectId}/permissions-mode`, undefined, { value: 'true' });
+    const viewer = await signedInUserWith(s, ROLE, 'access-viewer');
+    const editor = await signedInUserWith(s, ROLE, 'access-editor');
+    const report = await make('report');
+    const hidden = await make('report');
+    await s.ok('PUT', `/api/v2/projects/${projectId}/permissions`, {
+      members: [
+        { id: viewer.userId, type: 'user' },
+        { id: editor.userId, type: 'user' },
+      ],
+      permissions: set(['viewProject']),
+    });
+    for (const [user, flags] of [
+      [viewer, ['viewReport']],
+      [editor, ['viewReport', 'editReport']],
+    ] as const)
+      await s.ok('PUT', `/api/v2/reports/${report}/permissions`, {
+        members: [{ id: user.userId, type: 'User' }],
+        permissions: set([...flags]),
+      });
+    const access = async (token: string) => {
+      const res = await s.call('GET', `/api/app/projects/${projectId}/access`, { token });
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+      return res.body.data as { project: string[]; reports: Record<string, string[]> };
+    };
+    const seen = await access(viewer.token);
+    const edits = await access(editor.token);
+    const owner = await access(s.ownerKey);
+    // Only what they may see is answered for; the owner may do everything to both.
+    expect(Object.keys(seen.reports)).toEqual([report]);
+    expect(Object.keys(owner.reports)).toEqual(expect.arrayContaining([report, hidden]));
+    for (const id of ['app.reports.get', 'app.reports.preview']) expect(seen.reports[report]).toContain(id);
+    for (const id of ['v2.reports.update', 'app.reports.delete', 'v2.reports.setPermissions'])
+      expect(seen.reports[report]).not.toContain(id);
+    expect(edits.reports[report]).toContain('v2.reports.update');
+    expect(edits.reports[report]).not.toContain('app.reports.delete');
+    expect(owner.reports[report]).toEqual(expect.arrayContaining(['v2.reports.update', 'app.reports.delete']));
+    // Creating in the project needs the project's create flag, which neither holds.
+    expect(seen.project).not.toContain('v2.reports.create');
+    expect(owner.project).toContain('v2.reports.create');
+    // The answer agrees with the calls: refused for the viewer (in words), done for the editor.
+    const rename = (token: string) =>
+      s.call('PUT', `/api/v2/reports/${report}`, { token, body: { name: uniq('Renamed'), isIteration: false } });
+    const refused = await rename(viewer.token);
+    expect(refused.status).toBe(403);
+    expect(refused.body.error).toBe('Your member permissions do not let you change this report');
+    expect((await rename(editor.token)).status).toBe(200);
+    const noRole = await signedInUserWith(s, { viewProject: true }, 'access-no-role');
+    const roleRefused = await s.call('POST', '/api/v2/tasks', {
+      token: noRole.token,
+      body: { name: uniq('Task'), projectID: projectId },
+    });
+    expect(roleRefused.status).toBe(403);
+    expect(roleRefused.body.error).toBe('Your roles do not let you create tasks');
+    await s.ok('PUT', `/api/v2/projects/${projectId}/permissions-mode`, undefined, { value: 'false' });
+  });
+});

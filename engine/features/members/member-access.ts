@@ -11,6 +11,7 @@ import {
   type PermissionFlag,
 } from './members.entity.js';
 import { jsonFlag } from '../../core/sql.js';
+import { memberRefusal } from '../../access/in-words.js';
 
 export type { MemberAction };
 export type ContentKind = Exclude<MemberObjectKind, 'project'>;
@@ -108,7 +109,7 @@ export async function checkMemberAccess(
   if (!(await holds(ctx, kind, row.id, row.projectId, view))) throw notFound(`${what} ${row.id}`);
   const needed = flagFor(kind, action);
   if (needed !== view && !(await holds(ctx, kind, row.id, row.projectId, needed)))
-    throw forbidden(`Your member permissions on this ${KIND_NAME[kind].toLowerCase()} do not include ${needed}`);
+    throw forbidden(memberRefusal(needed, 'this'));
 }
 
 /** What only a project's creator or a tenant administrator does to a project in permissions mode. */
@@ -140,7 +141,7 @@ export async function checkProjectAccess(
     if (kind === 'project' || act !== 'create') continue;
     const flag = `create${KIND_NAME[kind]}` as PermissionFlag;
     if (!(await holds(ctx, 'project', project.id, project.id, flag)))
-      throw forbidden(`Your member permissions on this project do not include ${flag}`);
+      throw forbidden(memberRefusal(flag, 'in this project'));
   }
 }
 

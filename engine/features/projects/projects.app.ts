@@ -5,7 +5,8 @@ import { FileResult, safeFileName } from '../../core/file-result.js';
 import { IMPORT_BODY_LIMIT } from '../../core/limits.js';
 import { createProject, projectDto, reachableProject, targetOrganization } from './projects.rules.js';
 import { exportProject, importProject, ProjectFile } from './project-file.js';
-import { ProjectResult } from './projects.results.js';
+import { ProjectAccessResult, ProjectResult } from './projects.results.js';
+import { projectAccess } from './project-access.js';
 
 const CreateApp = z.object({ name: v.text(), description: v.nstr(), organizationId: v.nuuid() });
 const ImportApp = z.object({ file: ProjectFile, organizationId: v.nuuid() });
@@ -33,6 +34,17 @@ export const projectsApp = [
     input: { params: idParam },
     result: ProjectResult,
     handler: async (ctx, { params }) => projectDto(await reachableProject(ctx, params.id)),
+  }),
+  defineOp({
+    id: 'app.projects.access',
+    summary:
+      'What the caller may do in a project: the operations they may call on it and on each of its reports, filters, conditions and tasks (the checks that enforce them, asked without acting)',
+    http: { method: 'GET', path: '/api/app/projects/{id}/access' },
+    permission: 'viewProject',
+    member: { project: 'view' },
+    input: { params: idParam },
+    result: ProjectAccessResult,
+    handler: (ctx, { params }) => projectAccess(ctx, params.id),
   }),
   defineOp({
     id: 'app.projects.export',

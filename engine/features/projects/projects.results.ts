@@ -19,3 +19,9 @@ export const ProjectResult = lazySchema(() =>
 );
 
 export const ProjectsDeleteResult = lazySchema(() => z.object({ deleted: z.number(), deleteFiles: z.boolean() }));
+
+/** Operation ids the caller may call, on the project and on each of its objects by id. */
+export const ProjectAccessResult = lazySchema(() => {
+  const byId = z.record(z.string(), z.array(z.string()));
+  return z.object({ project: z.array(z.string()), reports: byId, filters: byId, conditions: byId, tasks: byId });
+});

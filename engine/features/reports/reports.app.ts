@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { checkMemberAccess } from '../members/member-access.js';
 import { defineOp } from '../../ops/op.js';
 import { idParam, v } from '../../core/validation.js';
 import { ReportDocumentSchema } from '../../render/document.js';
@@ -21,6 +22,9 @@ const SaveDocument = z.object({
   dynamicNameSeparator: z.string().max(10).nullable().optional(),
   dynamicNames: DynamicNamesInput.optional(),
 });
+/** What a preview of a draft carries beyond the saved report. */
+const DRAFT_FIELDS = ['document', 'connectionId', 'filterIds', 'isIteration', 'iterationFields'] as const;
+
 const Preview = z.object({
   document: ReportDocumentSchema.optional(),
   selections: SelectionsInput,
@@ -76,12 +80,21 @@ export const reportsApp = [
     summary: 'Preview a report (the saved document, or one being edited) as self-contained HTML',
     http: { method: 'POST', path: '/api/app/reports/{id}/preview' },
     permission: 'viewProject',
-    member: { report: 'run' },
+    // Whoever may see a report sees its preview; previewing a draft of it is editing it.
+    member: { report: 'view' },
     readOnly: true,
     input: { params: idParam, body: Preview },
     result: ReportsPreviewResult,
     handler: async (ctx, { params, body }) => {
-      const r = await withDraftSettings(ctx, await reachableReport(ctx, params.id), body);
+      const saved = await reachableReport(ctx, params.id);
+      if (DRAFT_FIELDS.some((f) => body[f] !== undefined))
+        await checkMemberAccess(
+          { ...ctx, operation: { ...ctx.operation!, member: { report: 'edit' } } },
+          'report',
+          saved,
+          'Report',
+        );
+      const r = await withDraftSettings(ctx, saved, body);
       // A preview is one file, as the output looks: an iterating report shows one value's file
       // (the first, or the one picked) and says which values there are to pick from.
       let iterationValues: string[][] = [];

@@ -23,7 +23,17 @@ import { packOffice, type OfficePackage } from './template-package.js';
 import { relationshipsOf } from './office-parts.js';
 import { fillParagraph } from './paragraph-fill.js';
 import { chartAltTags, CHART_SLOT_TAG, takeChartSlots, WordCharts, type ChartSlot } from './docx-charts.js';
-import { ancestorNamed, descendants, escapeXml, parseXml, serializeXml, textOf, xmlSafe, type Document, type Element } from './xml.js';
+import {
+  ancestorNamed,
+  descendants,
+  escapeXml,
+  parseXml,
+  serializeXml,
+  textOf,
+  xmlSafe,
+  type Document,
+  type Element,
+} from './xml.js';
 
 // Word templates through easy-template-x, which evaluates nothing from the template: its tags are
 // looked up by our own resolver (own properties of our data, never a path into objects). Before it

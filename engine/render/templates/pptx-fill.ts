@@ -9,7 +9,17 @@ import { relationshipsOf } from './office-parts.js';
 import { keepReachableParts } from './office-reach.js';
 import { growingRows, rowSource, slideHeight, slidePages } from './pptx-table-pages.js';
 import { CHART_NS, chartData } from './native-charts.js';
-import { ancestorNamed, descendants, kids, parseXml, sibling, textOf, xmlSafe, type Document, type Element } from './xml.js';
+import {
+  ancestorNamed,
+  descendants,
+  kids,
+  parseXml,
+  sibling,
+  textOf,
+  xmlSafe,
+  type Document,
+  type Element,
+} from './xml.js';
 
 // PowerPoint templates through pptx-automizer: each slide of the template is added once, or once
 // per value of the field its {{slide:F}} names (with that value selected); text tags are filled in

@@ -12,6 +12,7 @@ import { ReportDesigner } from '../designer/ReportDesigner';
 import { NewTemplateReport } from './NewTemplateReport';
 import { FilterEditor } from '../filters/FilterEditor';
 import { PermissionsDialog, type PermissionKind } from '../../components/PermissionsDialog';
+import { useProjectAccess } from '../../hooks/useProjectAccess';
 
 type ReportRow = RowOf<'v1.reports.listOwn'>;
 
@@ -38,6 +39,8 @@ export function ProjectWorkspace({
   const [error, setError] = useState<string | null>(null);
   const [renaming, setRenaming] = useState<ReportRow | null>(null);
   const [guarding, setGuarding] = useState<{ kind: PermissionKind; id: string; name: string } | null>(null);
+  // Asked again with every reload of the lists (a new report brings its own answer).
+  const may = useProjectAccess(projectId, reports);
   const load = useCallback(async () => {
     const p = await invoke('app.projects.get', { params: { id: projectId } });
     if (!p.ok) return setError(p.error);
@@ -134,13 +137,23 @@ export function ProjectWorkspace({
           <h1>{project.name}</h1>
         </div>
         <div className="head-actions">
-          <label className="mode-switch">
-            <input type="checkbox" checked={project.permissionsMode} onChange={(e) => void setMode(e.target.checked)} />
-            Members only (permissions mode)
-          </label>
-          <button type="button" onClick={() => setGuarding({ kind: 'project', id: projectId, name: project.name })}>
-            Project permissions
-          </button>
+          {may('project', null, 'v2.projects.updatePermissionsMode') ? (
+            <label className="mode-switch">
+              <input
+                type="checkbox"
+                checked={project.permissionsMode}
+                onChange={(e) => void setMode(e.target.checked)}
+              />
+              Members only (permissions mode)
+            </label>
+          ) : (
+            project.permissionsMode && <span className="badge">Members only</span>
+          )}
+          {may('project', null, 'v2.projects.setPermissions') && (
+            <button type="button" onClick={() => setGuarding({ kind: 'project', id: projectId, name: project.name })}>
+              Project permissions
+            </button>
+          )}
         </div>
       </header>
       <div className="columns">
@@ -158,56 +171,66 @@ export function ProjectWorkspace({
                 ) : null}
                 {r.isIteration ? <span className="badge">iterates</span> : null}
                 <span className="card-actions">
-                  <button
-                    type="button"
-                    className="small"
-                    onClick={() => setRenaming(r)}
-                    aria-label={`Rename ${r.name}`}
-                  >
-                    Rename
-                  </button>
-                  <button
-                    type="button"
-                    className="small"
-                    onClick={() => setGuarding({ kind: 'report', id: r.id, name: r.name })}
-                    aria-label={`Permissions of ${r.name}`}
-                  >
-                    Permissions
-                  </button>
-                  <button
-                    type="button"
-                    className="small danger"
-                    onClick={() => void removeReport(r)}
-                    aria-label={`Delete ${r.name}`}
-                  >
-                    Delete
-                  </button>
+                  {may('report', r.id, 'v2.reports.update') && (
+                    <button
+                      type="button"
+                      className="small"
+                      onClick={() => setRenaming(r)}
+                      aria-label={`Rename ${r.name}`}
+                    >
+                      Rename
+                    </button>
+                  )}
+                  {may('report', r.id, 'v2.reports.setPermissions') && (
+                    <button
+                      type="button"
+                      className="small"
+                      onClick={() => setGuarding({ kind: 'report', id: r.id, name: r.name })}
+                      aria-label={`Permissions of ${r.name}`}
+                    >
+                      Permissions
+                    </button>
+                  )}
+                  {may('report', r.id, 'app.reports.delete') && (
+                    <button
+                      type="button"
+                      className="small danger"
+                      onClick={() => void removeReport(r)}
+                      aria-label={`Delete ${r.name}`}
+                    >
+                      Delete
+                    </button>
+                  )}
                 </span>
               </li>
             ))}
             {!reports.length && <li className="empty">No reports yet.</li>}
           </ul>
-          <Form
-            fields={[
-              { name: 'name', label: 'New report name', kind: 'text', required: true },
-              { name: 'type', label: 'Type', kind: 'select', required: true, choices: REPORT_TYPES },
-            ]}
-            initial={{ type: 'Word' }}
-            submitLabel="Create report"
-            clearOnSuccess
-            onSubmit={async (v) => {
-              const a = await invoke('v2.reports.create', {
-                body: { name: text(v.name), projectID: projectId, type: text(v.type) },
-              });
-              if (!a.ok) return submitOutcome(a);
-              void screenChosen('projects', projectId, 'reports', a.data.id);
-              return null;
-            }}
-          />
-          <NewTemplateReport
-            projectId={projectId}
-            onCreated={(id) => void screenChosen('projects', projectId, 'reports', id)}
-          />
+          {may('project', null, 'v2.reports.create') && (
+            <Form
+              fields={[
+                { name: 'name', label: 'New report name', kind: 'text', required: true },
+                { name: 'type', label: 'Type', kind: 'select', required: true, choices: REPORT_TYPES },
+              ]}
+              initial={{ type: 'Word' }}
+              submitLabel="Create report"
+              clearOnSuccess
+              onSubmit={async (v) => {
+                const a = await invoke('v2.reports.create', {
+                  body: { name: text(v.name), projectID: projectId, type: text(v.type) },
+                });
+                if (!a.ok) return submitOutcome(a);
+                void screenChosen('projects', projectId, 'reports', a.data.id);
+                return null;
+              }}
+            />
+          )}
+          {may('project', null, 'app.reports.createFromTemplate') && (
+            <NewTemplateReport
+              projectId={projectId}
+              onCreated={(id) => void screenChosen('projects', projectId, 'reports', id)}
+            />
+          )}
         </div>
         <div className="panel">
           <h2>Connections</h2>
@@ -215,37 +238,41 @@ export function ProjectWorkspace({
             {connections.map((c) => (
               <li key={c.id}>
                 {c.name} <span className="badge">{c.appName}</span>
-                <button
-                  type="button"
-                  className="danger small"
-                  aria-label={`Remove connection ${c.name}`}
-                  onClick={() => void removeConnection(c)}
-                >
-                  Remove
-                </button>
+                {may('project', null, 'app.connections.delete') && (
+                  <button
+                    type="button"
+                    className="danger small"
+                    aria-label={`Remove connection ${c.name}`}
+                    onClick={() => void removeConnection(c)}
+                  >
+                    Remove
+                  </button>
+                )}
               </li>
             ))}
             {!connections.length && (
               <li className="empty">Connect the project to an analytics app to build reports.</li>
             )}
           </ul>
-          <Form
-            fields={[
-              { name: 'name', label: 'Connection name', kind: 'text', required: true },
-              { name: 'analyticsAppId', label: 'Analytics app', kind: 'select', required: true, options: appOptions },
-            ]}
-            initial={{}}
-            submitLabel="Add connection"
-            clearOnSuccess
-            onSubmit={async (v) => {
-              const a = await invoke('app.connections.create', {
-                body: { projectId, name: text(v.name), analyticsAppId: text(v.analyticsAppId) },
-              });
-              if (!a.ok) return submitOutcome(a);
-              void load();
-              return null;
-            }}
-          />
+          {may('project', null, 'app.connections.create') && (
+            <Form
+              fields={[
+                { name: 'name', label: 'Connection name', kind: 'text', required: true },
+                { name: 'analyticsAppId', label: 'Analytics app', kind: 'select', required: true, options: appOptions },
+              ]}
+              initial={{}}
+              submitLabel="Add connection"
+              clearOnSuccess
+              onSubmit={async (v) => {
+                const a = await invoke('app.connections.create', {
+                  body: { projectId, name: text(v.name), analyticsAppId: text(v.analyticsAppId) },
+                });
+                if (!a.ok) return submitOutcome(a);
+                void load();
+                return null;
+              }}
+            />
+          )}
           <h2 className="spaced">Filters</h2>
           <ul className="cards">
             {filters.map((f) => (
@@ -255,38 +282,44 @@ export function ProjectWorkspace({
                   {f.values.length} step{f.values.length === 1 ? '' : 's'}
                 </span>
                 <span className="card-actions">
-                  <button
-                    type="button"
-                    className="small"
-                    onClick={() => setGuarding({ kind: 'filter', id: f.id, name: f.name })}
-                    aria-label={`Permissions of filter ${f.name}`}
-                  >
-                    Permissions
-                  </button>
-                  <button
-                    type="button"
-                    className="small danger"
-                    onClick={() => void removeFilter(f)}
-                    aria-label={`Delete filter ${f.name}`}
-                  >
-                    Delete
-                  </button>
+                  {may('filter', f.id, 'v2.filters.setPermissions') && (
+                    <button
+                      type="button"
+                      className="small"
+                      onClick={() => setGuarding({ kind: 'filter', id: f.id, name: f.name })}
+                      aria-label={`Permissions of filter ${f.name}`}
+                    >
+                      Permissions
+                    </button>
+                  )}
+                  {may('filter', f.id, 'app.filters.delete') && (
+                    <button
+                      type="button"
+                      className="small danger"
+                      onClick={() => void removeFilter(f)}
+                      aria-label={`Delete filter ${f.name}`}
+                    >
+                      Delete
+                    </button>
+                  )}
                 </span>
               </li>
             ))}
           </ul>
-          <Form
-            fields={[{ name: 'name', label: 'New filter name', kind: 'text', required: true }]}
-            initial={{}}
-            submitLabel="Create filter"
-            clearOnSuccess
-            onSubmit={async (v) => {
-              const a = await invoke('v2.filters.create', { body: { name: text(v.name), projectID: projectId } });
-              if (!a.ok) return submitOutcome(a);
-              void screenChosen('projects', projectId, 'filters', a.data.id);
-              return null;
-            }}
-          />
+          {may('project', null, 'v2.filters.create') && (
+            <Form
+              fields={[{ name: 'name', label: 'New filter name', kind: 'text', required: true }]}
+              initial={{}}
+              submitLabel="Create filter"
+              clearOnSuccess
+              onSubmit={async (v) => {
+                const a = await invoke('v2.filters.create', { body: { name: text(v.name), projectID: projectId } });
+                if (!a.ok) return submitOutcome(a);
+                void screenChosen('projects', projectId, 'filters', a.data.id);
+                return null;
+              }}
+            />
+          )}
         </div>
       </div>
       {guarding && <PermissionsDialog {...guarding} onClose={() => setGuarding(null)} />}
