@@ -175,6 +175,12 @@ describe(
       await dialog(page()).getByRole('textbox', { name: 'First name' }).fill('Nadia');
       await dialog(page()).getByRole('textbox', { name: 'Last name' }).fill('Novak');
       await dialog(page()).getByRole('textbox', { name: 'E-mail' }).fill('nadia@example.com');
+      // A new person has no current password to keep: the hint says what an empty one means here.
+      const hint = await dialog(page())
+        .locator('.field', { has: page().getByLabel('Password') })
+        .textContent();
+      expect(hint).not.toContain('keep the current one');
+      expect(hint).toContain('signs in another way');
       const create = dialog(page()).getByRole('button', { name: 'Create' });
       const box = await create.boundingBox();
       expect(box!.y + box!.height).toBeLessThanOrEqual(NARROW.height);

@@ -178,6 +178,16 @@ describe(
       await page().keyboard.press('Enter');
       await dialogReady(page());
       await page().keyboard.type('Regional sales');
+      // The formats offered are the chosen report's own, as the engine lists them: none it would refuse.
+      const [regional] = await e.s.ok('GET', '/api/v1/reports', undefined, { 'name[equals]': 'Regional sales review' });
+      await expect
+        .poll(() => dialog(page()).getByLabel('Format').locator('option').allTextContents())
+        .toEqual(expect.arrayContaining(regional.outputFormats));
+      expect(
+        (await dialog(page()).getByLabel('Format').locator('option').allTextContents()).filter(
+          (o) => o && !o.startsWith('Choose'),
+        ),
+      ).toEqual(regional.outputFormats);
       await tabTo(page(), 'Format');
       await page().keyboard.type('Pdf');
       await tabTo(page(), 'Add report');

@@ -2,7 +2,7 @@ import { useEffect, useState } from 'react';
 import { FieldError as AriaFieldError, Input, Label, Text, TextArea, TextField } from 'react-aria-components';
 import type { FieldDef, Option } from './field-def';
 
-const asOptions = (choices: FieldDef['choices']): Option[] =>
+export const asOptions = (choices: FieldDef['choices']): Option[] =>
   (choices ?? []).map((c) => (typeof c === 'string' ? { id: c, name: c } : c));
 
 /** A field's choices: known in advance, or read once from the engine. */

@@ -1,7 +1,7 @@
 import { useEffect, useId, useRef, useState, type FormEvent, type ReactNode } from 'react';
 import type { FieldError } from '../bridge';
 import { placeErrors } from './field-errors';
-import { FieldControl, useFieldOptions } from './FieldControl';
+import { asOptions, FieldControl, useFieldOptions } from './FieldControl';
 import type { FieldDef, FormValues } from './field-def';
 
 export type { FieldDef, FormValues, Option } from './field-def';
@@ -70,7 +70,17 @@ export function Form({ fields, initial, submitLabel, onSubmit, onCancel, childre
     );
   };
 
-  const set = (name: string, value: unknown) => setValues((v) => ({ ...v, [name]: value }));
+  const set = (name: string, value: unknown) =>
+    setValues((v) => {
+      const next = { ...v, [name]: value };
+      // A choice that follows another field moves to the first one offered when its value no longer is.
+      for (const f of fields) {
+        const offered = f.choicesWhen?.(next);
+        if (offered?.length && !asOptions(offered).some((o) => o.id === next[f.name]))
+          next[f.name] = asOptions(offered)[0].id;
+      }
+      return next;
+    });
   return (
     <form ref={formRef} className="form" onSubmit={submit} noValidate>
       {summary.length > 0 && (
@@ -96,7 +106,7 @@ export function Form({ fields, initial, submitLabel, onSubmit, onCancel, childre
             value={values[f.name]}
             onChange={(x) => set(f.name, x)}
             error={errors[f.name]}
-            choices={choices[f.name]}
+            choices={f.choicesWhen?.(values) ? asOptions(f.choicesWhen(values)!) : choices[f.name]}
           />
         ))}
       {children}

@@ -73,7 +73,7 @@ const NAME: Record<Exclude<PermissionKind, 'project'>, string> = {
 function flagsOf(kind: PermissionKind): Flag[] {
   if (kind !== 'project') return PERMISSION_FLAGS.filter((f) => f.endsWith(NAME[kind]));
   return PERMISSION_FLAGS.filter(
-    (f) => f === 'viewProject' || /^(view|create|edit|run|delete)(Report|Task|Filter|Condition)$/.test(f),
+    (f) => f === 'viewProject' || /^(view|create|edit|run|subscribe|delete)(Report|Task|Filter|Condition)$/.test(f),
   );
 }
 /** "setPermissionsReport" → "Set permissions", "viewProject" → "View project". */
@@ -88,12 +88,18 @@ function label(flag: Flag, kind: PermissionKind) {
 }
 const emptySet = (): Set => Object.fromEntries(PERMISSION_FLAGS.map((f) => [f, false])) as Set;
 
-/** Three usual sets of a kind's flags, by what a member does with the object: looks, works on it, or runs it all. */
+/**
+ * Three usual sets of a kind's flags, by what a member does with the object: looks (and subscribes
+ * to what is published), works on it, or runs it all.
+ */
 const PRESETS = {
-  Viewer: (f: Flag) => f.startsWith('view'),
-  Editor: (f: Flag) => /^(view|create|edit|run)/.test(f),
+  Viewer: (f: Flag) => f.startsWith('view') || f === 'subscribeReport',
+  Editor: (f: Flag) => /^(view|create|edit|run|subscribe)/.test(f),
   Manager: () => true,
 } as const;
+/** What each preset means, said before one is picked. */
+const PRESET_HELP =
+  'Viewer: sees it and subscribes to its published files. Editor: also creates, edits and runs. Manager: everything, deleting and sharing included.';
 type Preset = keyof typeof PRESETS;
 const presetSet = (kind: PermissionKind, preset: Preset): Partial<Set> =>
   Object.fromEntries(flagsOf(kind).map((f) => [f, PRESETS[preset](f)]));
@@ -155,8 +161,10 @@ export function PermissionsDialog({
     const c = candidates.find((x) => x.id === chosen);
     if (!c) return;
     const a = await api.add(id, [{ id: c.id, type: c.type }], { ...emptySet(), ...presetSet(kind, preset) });
-    toastOutcome(a, `${c.name} is now a ${preset.toLowerCase()} of “${name}”.`);
+    toastOutcome(a, `${c.name} is now ${preset === 'Editor' ? 'an' : 'a'} ${preset.toLowerCase()} of “${name}”.`);
     setChosen('');
+    // The Add button turns off once nobody is chosen: focus goes back to the choice, not to the page.
+    document.getElementById('add-member-who')?.focus();
     if (a.ok) setMembers(a.data);
   };
   const toggle = async (m: Member, flag: Flag) => {
@@ -268,7 +276,12 @@ export function PermissionsDialog({
         </div>
         <div className="field">
           <label htmlFor="add-member-as">As</label>
-          <select id="add-member-as" value={preset} onChange={(e) => setPreset(e.target.value as Preset)}>
+          <select
+            id="add-member-as"
+            value={preset}
+            aria-describedby="add-member-presets"
+            onChange={(e) => setPreset(e.target.value as Preset)}
+          >
             {(Object.keys(PRESETS) as Preset[]).map((p) => (
               <option key={p} value={p}>
                 {p}
@@ -279,6 +292,9 @@ export function PermissionsDialog({
         <button type="submit" disabled={!chosen}>
           Add
         </button>
+        <p className="hint" id="add-member-presets">
+          {PRESET_HELP}
+        </p>
       </form>
     </Dialog>
   );

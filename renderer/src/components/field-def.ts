@@ -15,6 +15,8 @@ export interface FieldDef {
   options?: () => Promise<Option[]>;
   /** Choices known in advance: the values of an enumeration of the interface. */
   choices?: readonly string[] | readonly Option[];
+  /** Choices that follow other fields (a report's formats): the value moves to the first when it is no longer offered. */
+  choicesWhen?: (values: FormValues) => readonly string[] | readonly Option[] | null;
   /** Shown only when the form's values call for it (an FTP host only for FTP): hidden fields keep their values. */
   shownWhen?: (values: FormValues) => boolean;
 }

@@ -17,7 +17,15 @@ function reportFields(c: TaskChoices, item: ReportItem | null): FieldDef[] {
       required: true,
       choices: c.reports.map((r) => ({ id: r.id, name: `${r.name} (${r.formats.join(', ')})` })),
     },
-    { name: 'format', label: 'Format', kind: 'select', required: true, choices: OUTPUT_FORMATS },
+    {
+      name: 'format',
+      label: 'Format',
+      kind: 'select',
+      required: true,
+      choices: OUTPUT_FORMATS,
+      // Only the formats the chosen report makes (a Word template makes Docx and Pdf, not Xlsx).
+      choicesWhen: (v) => c.reports.find((r) => r.id === v.reportID)?.formats ?? null,
+    },
     { name: 'filters', label: "Filters (after the report's own)", kind: 'multi', choices: c.filters },
     { name: 'conditions', label: 'Conditions (all must hold)', kind: 'multi', choices: c.conditions },
     { name: 'eachIteration', label: 'Check the conditions for each iteration value', kind: 'checkbox' },

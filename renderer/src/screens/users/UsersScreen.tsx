@@ -24,7 +24,8 @@ import { offerDeletion, TransferDialog } from './TransferDialog';
 type Person = RowOf<'v1.users.list'>;
 const names = (list: { name: string }[]) => list.map((x) => x.name).join(', ');
 
-const personFields: FieldDef[] = [
+/** A person's fields; the password's hint says what an empty one does, which differs between a new person and one edited. */
+const personFieldsWhen = (editing: boolean): FieldDef[] => [
   { name: 'firstName', label: 'First name', kind: 'text', required: true },
   { name: 'lastName', label: 'Last name', kind: 'text', required: true },
   { name: 'email', label: 'E-mail', kind: 'email' },
@@ -32,14 +33,16 @@ const personFields: FieldDef[] = [
     name: 'password',
     label: 'Password',
     kind: 'password',
-    hint: 'At least 8 characters; leave empty to keep the current one',
+    hint: editing
+      ? 'At least 8 characters; leave empty to keep the current one'
+      : 'At least 8 characters; leave empty for someone who signs in another way (an invitation, the company sign-in)',
   },
   { name: 'isActive', label: 'Active', kind: 'checkbox' },
   { name: 'organizations', label: 'Organizations', kind: 'multi', required: true, options: organizationOptions },
   { name: 'groups', label: 'Groups', kind: 'multi', options: groupOptions },
 ];
-const userFields: FieldDef[] = [
-  ...personFields,
+const userFieldsWhen = (editing: boolean): FieldDef[] => [
+  ...personFieldsWhen(editing),
   { name: 'roles', label: 'Roles', kind: 'multi', options: roleOptions },
 ];
 
@@ -108,13 +111,13 @@ export function UsersScreen() {
     creates: [
       createWith('v1.users.create', {
         noun: 'user',
-        fields: userFields,
+        fields: userFieldsWhen(false),
         initial: { isActive: true, organizations: [], groups: [], roles: [] },
         toBody: userBody,
       }),
       createWith('v1.recipients.create', {
         noun: 'recipient',
-        fields: personFields,
+        fields: personFieldsWhen(false),
         initial: { isActive: true, organizations: [], groups: [] },
         toBody: personBody,
       }),
@@ -122,7 +125,7 @@ export function UsersScreen() {
     // Users and recipients are edited by their own operations.
     update: {
       op: (r) => (r.type === 'recipient' ? 'v1.recipients.update' : 'v1.users.update'),
-      fields: (r) => (r.type === 'recipient' ? personFields : userFields),
+      fields: (r) => (r.type === 'recipient' ? personFieldsWhen(true) : userFieldsWhen(true)),
       toForm: (r) => ({
         ...r,
         password: '',
