@@ -10,7 +10,6 @@ const VERBS: Record<string, string> = {
   subscribe: 'subscribe to',
   setPermissions: 'set the permissions of',
   import: 'import',
-  viewStatus: 'see the status of',
 };
 
 const NOUNS: Record<string, string> = {
@@ -29,11 +28,17 @@ const NOUNS: Record<string, string> = {
   PublishedReport: 'published reports',
 };
 
+/** Flags whose words are not a verb and a noun. */
+const WHOLE: Record<string, string> = {
+  enterprise: 'use the enterprise features',
+  viewTaskStatus: 'see the status of tasks',
+};
+
 /** A flag's words: `updateProject` → "change projects", `setPermissionsReport` → "set the permissions of reports". */
 export function flagInWords(flag: string): string {
-  const m = /^(setPermissions|viewTaskStatus|[a-z]+)([A-Z]\w*)?$/.exec(flag);
+  if (WHOLE[flag]) return WHOLE[flag];
+  const m = /^(setPermissions|[a-z]+)([A-Z]\w*)?$/.exec(flag);
   if (!m) return flag;
-  if (m[1] === 'viewTaskStatus') return 'see the status of tasks';
   const noun = m[2] ? (NOUNS[m[2]] ?? m[2].replace(/([a-z])([A-Z])/g, '$1 $2').toLowerCase()) : '';
   return `${VERBS[m[1]] ?? m[1]} ${noun}`.trim();
 }
