@@ -204,6 +204,12 @@ const addRels = (old: string | undefined, rels: string) =>
     old ??
     '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"></Relationships>'
   ).replace('</Relationships>', `${rels}</Relationships>`);
+/** Adds one relationship to a relationships part of a package (made when it is not there yet). */
+const addRelTo = async (zip: JSZip, path: string, id: string, type: string, target: string) =>
+  zip.file(
+    path,
+    addRels(await zip.file(path)?.async('string'), `<Relationship Id="${id}" Type="${REL(type)}" Target="${target}"/>`),
+  );
 
 /**
  * A budget workbook as Excel 2010 and later write one: a "Data" sheet whose row 2 repeats per
@@ -276,21 +282,19 @@ export async function budgetWorkbookTemplate(): Promise<Buffer> {
       `<Relationship Id="rId1" Type="${REL('pivotCacheDefinition')}" Target="../pivotCache/pivotCacheDefinition1.xml"/>`,
     ),
   );
-  const pivotSheetRels = 'xl/worksheets/_rels/sheet3.xml.rels';
-  zip.file(
-    pivotSheetRels,
-    addRels(
-      await zip.file(pivotSheetRels)?.async('string'),
-      `<Relationship Id="rIdPivot" Type="${REL('pivotTable')}" Target="../pivotTables/pivotTable1.xml"/>`,
-    ),
+  await addRelTo(
+    zip,
+    'xl/worksheets/_rels/sheet3.xml.rels',
+    'rIdPivot',
+    'pivotTable',
+    '../pivotTables/pivotTable1.xml',
   );
-  const wbRels = 'xl/_rels/workbook.xml.rels';
-  zip.file(
-    wbRels,
-    addRels(
-      await zip.file(wbRels)!.async('string'),
-      `<Relationship Id="rIdCache" Type="${REL('pivotCacheDefinition')}" Target="pivotCache/pivotCacheDefinition1.xml"/>`,
-    ),
+  await addRelTo(
+    zip,
+    'xl/_rels/workbook.xml.rels',
+    'rIdCache',
+    'pivotCacheDefinition',
+    'pivotCache/pivotCacheDefinition1.xml',
   );
   const workbook = await zip.file('xl/workbook.xml')!.async('string');
   zip.file(
@@ -311,6 +315,19 @@ export async function budgetWorkbookTemplate(): Promise<Buffer> {
   return zip.generateAsync({ type: 'nodebuffer', compression: 'DEFLATE' });
 }
 
+/** A one-slide deck holding a native bar chart of the figures "Old" (x 1, y 2), with its alt text when given. */
+export function deckWithNativeChart(altText?: string): PptxGenJS {
+  const deck = new PptxGenJS();
+  deck.addSlide().addChart(deck.ChartType.bar, [{ name: 'Old', labels: ['x', 'y'], values: [1, 2] }], {
+    x: 1,
+    y: 1,
+    w: 6,
+    h: 4,
+    ...(altText && { altText }),
+  });
+  return deck;
+}
+
 /**
  * A Word template holding a native chart (as Insert › Chart makes one: the chart part, its colours
  * and style, and the workbook Word edits the data in), its alt text `altText`, between paragraphs.
@@ -318,13 +335,7 @@ export async function budgetWorkbookTemplate(): Promise<Buffer> {
  * DrawingML chart. `before` and `after` are paragraphs of text around it.
  */
 export async function wordWithNativeChart(altText: string, before: string[] = [], after: string[] = []) {
-  const deck = new PptxGenJS();
-  deck.addSlide().addChart(deck.ChartType.bar, [{ name: 'Old', labels: ['x', 'y'], values: [1, 2] }], {
-    x: 1,
-    y: 1,
-    w: 6,
-    h: 4,
-  });
+  const deck = deckWithNativeChart();
   const slides = await JSZip.loadAsync((await deck.write({ outputType: 'nodebuffer' })) as Buffer);
   const chartName = Object.keys(slides.files).find((n) => /^ppt\/charts\/chart\d+\.xml$/.test(n))!;
   const chartRels = chartName.replace(/([^/]+)$/, '_rels/$1.rels');
@@ -350,14 +361,7 @@ export async function wordWithNativeChart(altText: string, before: string[] = []
     const from = `ppt/charts/${m[1]}`;
     if (slides.file(from)) zip.file(`word/charts/${m[1]}`, await slides.file(from)!.async('nodebuffer'));
   }
-  const docRels = 'word/_rels/document.xml.rels';
-  zip.file(
-    docRels,
-    addRels(
-      await zip.file(docRels)!.async('string'),
-      `<Relationship Id="rIdChart1" Type="${REL('chart')}" Target="charts/chart1.xml"/>`,
-    ),
-  );
+  await addRelTo(zip, 'word/_rels/document.xml.rels', 'rIdChart1', 'chart', 'charts/chart1.xml');
   const types = await zip.file('[Content_Types].xml')!.async('string');
   zip.file(
     '[Content_Types].xml',

@@ -9,7 +9,14 @@ import { demoProject, demoSalesByRegion, shown } from '../support/demo-figures.j
 import ExcelJS from 'exceljs';
 import PptxGenJS from 'pptxgenjs';
 import { pdfPages, xlsxWorkbook } from '../support/read-back.js';
-import { excelTemplate, htmlTemplate, partsOf, powerPointTemplate, wordTemplate } from '../support/office-templates.js';
+import {
+  deckWithNativeChart,
+  excelTemplate,
+  htmlTemplate,
+  partsOf,
+  powerPointTemplate,
+  wordTemplate,
+} from '../support/office-templates.js';
 import { Document, Packer, Paragraph, Table, TableCell, TableRow } from 'docx';
 
 let s: TestServer;
@@ -313,15 +320,7 @@ describe(covers('templates: expressions per row', 'v2.reports.generate'), () => 
 
 describe(covers('templates: native PowerPoint charts', 'v2.reports.generate'), () => {
   it("feeds a native chart whose alt text names an app chart with that chart's data, workbook and cache", async () => {
-    const deck = new PptxGenJS();
-    deck.addSlide().addChart(deck.ChartType.bar, [{ name: 'Old', labels: ['x', 'y'], values: [1, 2] }], {
-      x: 1,
-      y: 1,
-      w: 6,
-      h: 4,
-      altText: '{{image:Sales by region}}',
-    });
-    const r = await deckReport('Native chart', 'Native.pptx', deck);
+    const r = await deckReport('Native chart', 'Native.pptx', deckWithNativeChart('{{image:Sales by region}}'));
     const res = await generate(r.id, 'Pptx');
     expect(res.status, res.data.toString().slice(0, 300)).toBe(200);
     const parts = await partsOf(res.data);

@@ -21,6 +21,30 @@ const appOptions = async () => {
   return a.ok ? a.data.map((x) => ({ id: x.id, name: x.name })) : [];
 };
 
+/** An object's Permissions and Delete buttons, each only where the caller may use it. */
+function ShareAndDelete(p: {
+  label: string;
+  share: boolean;
+  remove: boolean;
+  onShare: () => void;
+  onRemove: () => void;
+}) {
+  return (
+    <>
+      {p.share && (
+        <button type="button" className="small" onClick={p.onShare} aria-label={`Permissions of ${p.label}`}>
+          Permissions
+        </button>
+      )}
+      {p.remove && (
+        <button type="button" className="small danger" onClick={p.onRemove} aria-label={`Delete ${p.label}`}>
+          Delete
+        </button>
+      )}
+    </>
+  );
+}
+
 /** One project: its reports, its connections to analytics apps, and its filters. */
 export function ProjectWorkspace({
   projectId,
@@ -181,26 +205,13 @@ export function ProjectWorkspace({
                       Rename
                     </button>
                   )}
-                  {may('report', r.id, 'v2.reports.setPermissions') && (
-                    <button
-                      type="button"
-                      className="small"
-                      onClick={() => setGuarding({ kind: 'report', id: r.id, name: r.name })}
-                      aria-label={`Permissions of ${r.name}`}
-                    >
-                      Permissions
-                    </button>
-                  )}
-                  {may('report', r.id, 'app.reports.delete') && (
-                    <button
-                      type="button"
-                      className="small danger"
-                      onClick={() => void removeReport(r)}
-                      aria-label={`Delete ${r.name}`}
-                    >
-                      Delete
-                    </button>
-                  )}
+                  <ShareAndDelete
+                    label={r.name}
+                    share={may('report', r.id, 'v2.reports.setPermissions')}
+                    remove={may('report', r.id, 'app.reports.delete')}
+                    onShare={() => setGuarding({ kind: 'report', id: r.id, name: r.name })}
+                    onRemove={() => void removeReport(r)}
+                  />
                 </span>
               </li>
             ))}
@@ -282,26 +293,13 @@ export function ProjectWorkspace({
                   {f.values.length} step{f.values.length === 1 ? '' : 's'}
                 </span>
                 <span className="card-actions">
-                  {may('filter', f.id, 'v2.filters.setPermissions') && (
-                    <button
-                      type="button"
-                      className="small"
-                      onClick={() => setGuarding({ kind: 'filter', id: f.id, name: f.name })}
-                      aria-label={`Permissions of filter ${f.name}`}
-                    >
-                      Permissions
-                    </button>
-                  )}
-                  {may('filter', f.id, 'app.filters.delete') && (
-                    <button
-                      type="button"
-                      className="small danger"
-                      onClick={() => void removeFilter(f)}
-                      aria-label={`Delete filter ${f.name}`}
-                    >
-                      Delete
-                    </button>
-                  )}
+                  <ShareAndDelete
+                    label={`filter ${f.name}`}
+                    share={may('filter', f.id, 'v2.filters.setPermissions')}
+                    remove={may('filter', f.id, 'app.filters.delete')}
+                    onShare={() => setGuarding({ kind: 'filter', id: f.id, name: f.name })}
+                    onRemove={() => void removeFilter(f)}
+                  />
                 </span>
               </li>
             ))}
