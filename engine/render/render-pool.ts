@@ -25,20 +25,31 @@ export function scanned(answer: ScanAnswer): ScannedTemplate {
 export class RenderPool implements Renderer {
   private pool: Promise<Piscina> | null = null;
 
-  constructor(readonly threads = Math.max(1, availableParallelism())) {}
+  constructor(
+    readonly threads = Math.max(1, availableParallelism()),
+    /** The threads' script (tests name another). */
+    private readonly filename?: string,
+  ) {}
 
   /** The threads start with the first file to render; piscina itself loads then, not at every start. */
   private get piscina(): Promise<Piscina> {
-    this.pool ??= import('piscina').then(
-      ({ Piscina }) =>
-        new Piscina({
-          filename: findBundledWorker('render-worker.cjs'),
-          minThreads: 1,
-          maxThreads: this.threads,
-          idleTimeout: 60_000,
-        }),
-    );
-    return this.pool;
+    const made = (this.pool ??= import('piscina').then(({ Piscina }) => {
+      const pool = new Piscina({
+        filename: this.filename ?? findBundledWorker('render-worker.cjs'),
+        minThreads: 1,
+        maxThreads: this.threads,
+        idleTimeout: 60_000,
+      });
+      // A thread that cannot load (a module missing from an installation) fails the call that
+      // started it; piscina then starts another and queues the next calls behind it for good. The
+      // pool is let go instead: calls queued behind it are refused, and the next call tries afresh.
+      pool.on('error', () => {
+        if (this.pool === made) this.pool = null;
+        void pool.destroy().catch(() => {});
+      });
+      return pool;
+    }));
+    return made;
   }
 
   async render(task: RenderTask): Promise<Buffer> {
