@@ -24,13 +24,15 @@ const DORA = { firstName: 'Dora', lastName: 'Designer', email: 'dora@example.com
 const page = () => e.page;
 let reportNames: string[] = [];
 let doraId = '';
+let taskId = '';
 
 beforeAll(async () => {
   e = await openApp(OWNER, { width: 1440, height: 900 }, { demo: true });
   const { orgId } = await defaults(e.s);
   const role = await e.s.ok('POST', '/api/v1/roles', {
     name: 'Designers',
-    permissions: { viewProject: true, updateProject: true },
+    // Her role would let her change and run tasks: her member permissions (a viewer's) are what say no.
+    permissions: { viewProject: true, updateProject: true, viewTask: true, editTask: true, runTask: true },
     isActive: true,
     allProjects: true,
   });
@@ -49,6 +51,7 @@ beforeAll(async () => {
     type: 'Html',
     connectionID: demo.connectionId,
   });
+  taskId = (await e.s.ok('POST', '/api/v2/tasks', { name: 'Weekly pack', projectID: demo.projectId })).id;
   reportNames = (await e.s.ok('GET', '/api/v1/reports', undefined, { get_all: true })).map(
     (r: { name: string }) => r.name,
   );
@@ -164,6 +167,14 @@ describe(
       for (const label of ['Create report', 'Create filter'])
         expect(await page().getByRole('button', { name: label, exact: true }).count(), label).toBe(0);
       expect(await page().getByLabel('Members only (permissions mode)').count()).toBe(0);
+      // A task she may view opens; Save is off and says why; Run now and Permissions are not offered.
+      await page().goto(`${e.s.url}/#/tasks/${taskId}`);
+      await page().getByRole('heading', { name: 'Weekly pack', level: 1 }).waitFor();
+      await page().getByText('Save is off: you may view this task, not change it.').waitFor();
+      expect(await page().getByRole('button', { name: 'Save', exact: true }).isDisabled()).toBe(true);
+      for (const label of ['Run now', 'Permissions'])
+        expect(await page().getByRole('button', { name: label, exact: true }).count(), label).toBe(0);
+      await shot(page(), 'task-view-only');
       await shot(page(), 'report-permissions-member-view');
     });
   },

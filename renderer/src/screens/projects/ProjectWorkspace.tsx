@@ -24,8 +24,8 @@ const appOptions = async () => {
 /** An object's Permissions and Delete buttons, each only where the caller may use it. */
 function ShareAndDelete(p: {
   label: string;
-  share: boolean;
-  remove: boolean;
+  share: boolean | null;
+  remove: boolean | null;
   onShare: () => void;
   onRemove: () => void;
 }) {

@@ -2,6 +2,7 @@ import { useCallback, useEffect, useState } from 'react';
 import { invoke } from '../../bridge';
 import { DraftFields } from '../../components/DraftFields';
 import { PermissionsDialog } from '../../components/PermissionsDialog';
+import { useProjectAccess } from '../../hooks/useProjectAccess';
 import { useUndoKeys } from '../../hooks/useUndoKeys';
 import { useUnsavedGuard } from '../../hooks/useUnsavedGuard';
 import { selectDirty } from '../../stores/drafts/create-draft-store';
@@ -36,6 +37,10 @@ export function TaskDesigner({ taskId }: { taskId: string }) {
   const canRedo = useTaskDraft((s) => s.future.length > 0);
   const { draftLoaded, draftEdited, draftRebased, undoRequested, redoRequested } = useTaskDraft.getState();
   useUndoKeys(useTaskDraft);
+  // What this person may do to the task, as the engine's checks answer it.
+  const may = useProjectAccess(state?.task.projectId ?? null, state);
+  // Until the answer comes, Save behaves as before; once it says no, Save is off and says why.
+  const mayEdit = may('task', taskId, 'v1.tasks.update') !== false;
   useUnsavedGuard(dirty, state ? `“${state.task.name}”` : 'this task');
 
   useEffect(() => {
@@ -102,6 +107,11 @@ export function TaskDesigner({ taskId }: { taskId: string }) {
             {s.testMode ? ' · Test mode: mail goes only to the test recipients' : ''}
             {dirty && <span className="badge unsaved"> Unsaved changes</span>}
           </p>
+          {!mayEdit && (
+            <p className="hint" id="task-view-only">
+              Save is off: you may view this task, not change it.
+            </p>
+          )}
         </div>
         <div className="head-actions">
           <button type="button" onClick={undoRequested} disabled={!canUndo} aria-keyshortcuts="Control+Z">
@@ -112,18 +122,23 @@ export function TaskDesigner({ taskId }: { taskId: string }) {
           </button>
           <button
             type="button"
-            className={dirty ? 'primary' : ''}
+            className={dirty && mayEdit ? 'primary' : ''}
             onClick={() => void save()}
-            disabled={!dirty || saving}
+            disabled={!dirty || saving || !mayEdit}
+            aria-describedby={mayEdit ? undefined : 'task-view-only'}
           >
             {saving ? 'Saving…' : 'Save'}
           </button>
-          <button type="button" onClick={() => setGuarding(true)}>
-            Permissions
-          </button>
-          <button type="button" className={dirty ? '' : 'primary'} onClick={() => void runNow()}>
-            Run now
-          </button>
+          {may('task', taskId, 'v2.tasks.setPermissions') && (
+            <button type="button" onClick={() => setGuarding(true)}>
+              Permissions
+            </button>
+          )}
+          {may('task', taskId, 'v2.requests.run') && (
+            <button type="button" className={dirty ? '' : 'primary'} onClick={() => void runNow()}>
+              Run now
+            </button>
+          )}
         </div>
       </header>
       {problemList.length > 0 && (
