@@ -7,7 +7,7 @@ import type { OfficePackage } from './template-package.js';
 import { fillParagraph } from './paragraph-fill.js';
 import { relationshipsOf } from './office-parts.js';
 import { keepReachableParts } from './office-reach.js';
-import { growingRows, rowSource, slideHeight, slidePages } from './pptx-table-pages.js';
+import { slideHeight, slidePages, slideRows } from './pptx-table-pages.js';
 import { CHART_NS, chartData } from './native-charts.js';
 import {
   ancestorNamed,
@@ -125,9 +125,9 @@ function newRun(p: Element | undefined): Element | undefined {
  * of its lines (see pptx-table-pages); the header of a {{table:…}} row is on every page.
  */
 function fillTables(doc: Document, scopes: TemplateScope[], page: number, height: number) {
-  const growing = growingRows(doc, scopes, height);
-  descendants(doc, 'tr').forEach((tr, i) => {
-    const source = rowSource(tr, scopes);
+  const { rows, sources, growing } = slideRows(doc, scopes, height);
+  rows.forEach((tr, i) => {
+    const source = sources[i];
     if (!source) return;
     const parent = tr.parentNode!;
     const window = growing.get(i);

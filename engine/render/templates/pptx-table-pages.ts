@@ -22,7 +22,7 @@ export type RowSource =
   | null;
 
 /** The tags of a table row, and what it becomes in these scopes. */
-export function rowSource(tr: Element, scopes: TemplateScope[]): RowSource {
+function rowSource(tr: Element, scopes: TemplateScope[]): RowSource {
   const tags = tagsIn(
     descendants(tr, 't')
       .map((t) => textOf(t))
@@ -57,18 +57,20 @@ export function slideHeight(pkg: OfficePackage): number {
 
 const rowHeight = (tr: Element) => Number(tr.getAttribute('h')) || 0;
 
-/**
- * For each table row of a slide that grows (by its place among the slide's rows): how many data
- * lines it has and how many fit on one slide below what else its table holds.
- */
-export function growingRows(
-  doc: Document,
-  scopes: TemplateScope[],
-  height: number,
-): Map<number, { lines: number; perSlide: number }> {
-  const out = new Map<number, { lines: number; perSlide: number }>();
+/** A slide's table rows, what each becomes, and for those that grow how many lines fit on a slide. */
+export interface SlideRows {
+  rows: Element[];
+  sources: RowSource[];
+  /** By a row's place among `rows`: its data lines, and how many fit on one slide below what else its table holds. */
+  growing: Map<number, { lines: number; perSlide: number }>;
+}
+
+/** Reads a slide's table rows once: what each becomes in these scopes, and how the growing ones page. */
+export function slideRows(doc: Document, scopes: TemplateScope[], height: number): SlideRows {
+  const growing = new Map<number, { lines: number; perSlide: number }>();
   const rows = descendants(doc, 'tr');
   const sources = rows.map((tr) => rowSource(tr, scopes));
+  const sourceOf = new Map(rows.map((tr, i) => [tr, sources[i]]));
   rows.forEach((tr, i) => {
     const source = sources[i];
     if (source?.kind !== 'table' && source?.kind !== 'repeat') return;
@@ -78,7 +80,7 @@ export function growingRows(
     // The rows that stay as they are (a header, a total) take their own height on every slide.
     const fixed = tbl
       ? descendants(tbl, 'tr').reduce((sum, other) => {
-          const s = sources[rows.indexOf(other)];
+          const s = sourceOf.get(other);
           return s ? sum + (s.kind === 'table' && other === tr ? rowHeight(other) : 0) : sum + rowHeight(other);
         }, 0)
       : 0;
@@ -86,15 +88,15 @@ export function growingRows(
     const room = height * (1 - BOTTOM_MARGIN) - top - fixed;
     const perSlide = each > 0 ? Math.max(1, Math.floor(room / each)) : Number.MAX_SAFE_INTEGER;
     const lines = source.kind === 'repeat' ? source.count : (source.value?.display.length ?? 0);
-    out.set(i, { lines, perSlide });
+    growing.set(i, { lines, perSlide });
   });
-  return out;
+  return { rows, sources, growing };
 }
 
 /** How many copies of a slide its growing tables need. */
 export function slidePages(doc: Document, scopes: TemplateScope[], height: number): number {
   let pages = 1;
-  for (const { lines, perSlide } of growingRows(doc, scopes, height).values())
+  for (const { lines, perSlide } of slideRows(doc, scopes, height).growing.values())
     pages = Math.max(pages, Math.ceil(lines / perSlide));
   return pages;
 }
