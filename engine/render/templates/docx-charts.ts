@@ -1,7 +1,7 @@
 import { posix } from 'node:path';
 import JSZip from 'jszip';
 import { tagKey, tagsIn, type TemplateTag } from './tags.js';
-import { inScopes, type ChartValue, type TemplateScope } from './template-data.js';
+import { chartId, inScopes, type ChartValue, type TemplateScope } from './template-data.js';
 import type { OfficePackage } from './template-package.js';
 import { relationshipsOf, relsPathOf } from './office-parts.js';
 import { keepReachableParts } from './office-reach.js';
@@ -96,7 +96,7 @@ export class WordCharts {
     let rId = slot.relId;
     if (chart) {
       // The same chart with the same data in the same place shares one part.
-      const key = `${slot.chartPath}|${JSON.stringify(chart)}`;
+      const key = `${slot.chartPath}|${chartId(chart)}`;
       let placed = this.placed.get(key);
       if (!placed) {
         const n = this.placed.size + 1;

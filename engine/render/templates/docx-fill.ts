@@ -10,6 +10,7 @@ import { chartSvg, CHART_HEIGHT, CHART_WIDTH } from '../chart-svg.js';
 import { svgToPng, svgToPngAsync } from '../chart-png.js';
 import { own, parseTag as parseTemplateTag, tagKey, tagsIn, type TemplateTag } from './tags.js';
 import {
+  chartId,
   inScopes,
   tagValueText,
   type ChartValue,
@@ -261,9 +262,6 @@ function contentOf(tag: TemplateTag, frames: Frame[], row: Frame['row'], charts:
   }
   return tagValueText(tag, scopes, row);
 }
-
-/** The same chart drawn once: its picture by its data. */
-const chartId = (chart: ChartValue) => JSON.stringify(chart);
 
 /** Draws every chart of the scopes that an image tag of the file shows, on the thread pool. */
 async function drawCharts(data: TemplateData, shown: Set<string>): Promise<Map<string, Buffer>> {

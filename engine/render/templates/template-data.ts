@@ -17,6 +17,9 @@ export interface TableValue {
 }
 export type ChartValue = Extract<ResolvedBlock, { type: 'chart' }>;
 
+/** The same chart with the same data: drawn once as a picture, written once as a native chart part. */
+export const chartId = (chart: ChartValue) => JSON.stringify(chart);
+
 /** The data of one scope: the whole file, or one value of a level (with that value selected). */
 export interface TemplateScope {
   /** Variables and expressions, by tag key. */
