@@ -48,9 +48,10 @@ export default tseslint.config(
       ],
     },
   },
-  // The engine's layers, lowest first: core (the ground floor) ← analytics ← render ← ops (the
-  // operation machinery, which may also read the features' entities) ← features ← http and the
-  // composition root (engine.ts, catalogue.ts, entities.ts). Each layer imports only from below.
+  // The engine's layers, lowest first: core (the ground floor) ← analytics ← render ← model (the
+  // entities) ← access and ops (who may do what, and the operation machinery: the dispatcher asks
+  // access, access reads the operation's context) ← features ← http and the composition root
+  // (engine.ts, catalogue.ts, entities.ts). Each layer imports only from below.
   engineLayer(['engine/**/*.ts'], [EMBEDDED]),
   engineLayer(
     ['engine/core/**/*.ts', 'engine/migrations/**/*.ts'],
@@ -76,13 +77,22 @@ export default tseslint.config(
     ],
   ),
   engineLayer(
-    ['engine/ops/**/*.ts'],
+    ['engine/model/**/*.ts'],
     [
       EMBEDDED,
-      { group: COMPOSITION, message: 'engine/ops sits below the features and the composition root' },
       {
-        regex: '/features/(?!.*\\.entity\\.js$)',
-        message: 'engine/ops sits below the features: it may read their entities, nothing else of them',
+        group: [...ABOVE_RENDER, '**/access/**'],
+        message: 'engine/model sits on core, analytics and render: no access, ops, features, http or composition root',
+      },
+    ],
+  ),
+  engineLayer(
+    ['engine/ops/**/*.ts', 'engine/access/**/*.ts'],
+    [
+      EMBEDDED,
+      {
+        group: [...COMPOSITION, '**/features/**'],
+        message: 'engine/ops and engine/access sit below the features: they read the model, never a feature',
       },
     ],
   ),

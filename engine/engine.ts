@@ -19,7 +19,7 @@ import {
 import { WriteQueues, MAIN_STORE, transactionsTakeTurns } from './core/write-queue.js';
 import { advisoryStoreLock } from './core/store-lock.js';
 import { SignInGuard } from './core/throttle.js';
-import { rememberedCredential, resolveCredential } from './features/auth/principal.js';
+import { rememberedCredential, resolveCredential } from './features/credentials/credentials.js';
 import type { EngineEvent, EngineServices, Logger, OpContext } from './ops/context.js';
 import { EVENT_STREAM_OPERATION, mayReceive } from './features/events/event-visibility.js';
 import { failure, success, type Envelope } from './core/envelope.js';

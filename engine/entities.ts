@@ -1,31 +1,28 @@
 import { AuditEntry } from './core/audit.entity.js';
-import { Organization } from './features/organizations/organizations.entity.js';
-import { User, UserGroup, UserOrganization, UserRole } from './features/users/users.entity.js';
-import { Group } from './features/groups/groups.entity.js';
-import { Role } from './features/roles/roles.entity.js';
-import { ApiKey } from './features/api-keys/api-keys.entity.js';
-import { Session } from './features/auth/sessions.entity.js';
-import { SignInOutcome } from './features/auth/sign-in-outcomes.entity.js';
-import { SsoTicket } from './features/sso/sso-tickets.entity.js';
-import {
-  IdentityProvider,
-  OrganizationIdentityProvider,
-} from './features/identity-providers/identity-providers.entity.js';
-import { Resource } from './features/resources/resources.entity.js';
-import { Setting } from './features/settings/settings.entity.js';
-import { TrustedOrigin } from './features/trusted-origins/trusted-origins.entity.js';
-import { UserDirectory } from './features/user-directories/user-directories.entity.js';
-import { AnalyticsApp, OrganizationAnalyticsApp } from './features/analytics-apps/analytics-apps.entity.js';
-import { Project } from './features/projects/projects.entity.js';
-import { Connection } from './features/connections/connections.entity.js';
-import { Filter, FilterValue } from './features/filters/filters.entity.js';
-import { Report } from './features/reports/reports.entity.js';
-import { ReportTemplate } from './features/reports/report-template.entity.js';
-import { Task, TaskRecipient, TaskReport, TaskTrigger } from './features/tasks/tasks.entity.js';
-import { Condition, ConditionRule } from './features/conditions/conditions.entity.js';
-import { Request } from './features/requests/requests.entity.js';
-import { MailServer, Outbox } from './features/mail/mail.entity.js';
-import { StorageService } from './features/storage/storage.entity.js';
+import { Organization } from './model/organizations.entity.js';
+import { User, UserGroup, UserOrganization, UserRole } from './model/users.entity.js';
+import { Group } from './model/groups.entity.js';
+import { Role } from './model/roles.entity.js';
+import { ApiKey } from './model/api-keys.entity.js';
+import { Session } from './model/sessions.entity.js';
+import { SignInOutcome } from './model/sign-in-outcomes.entity.js';
+import { SsoTicket } from './model/sso-tickets.entity.js';
+import { IdentityProvider, OrganizationIdentityProvider } from './model/identity-providers.entity.js';
+import { Resource } from './model/resources.entity.js';
+import { Setting } from './model/settings.entity.js';
+import { TrustedOrigin } from './model/trusted-origins.entity.js';
+import { UserDirectory } from './model/user-directories.entity.js';
+import { AnalyticsApp, OrganizationAnalyticsApp } from './model/analytics-apps.entity.js';
+import { Project } from './model/projects.entity.js';
+import { Connection } from './model/connections.entity.js';
+import { Filter, FilterValue } from './model/filters.entity.js';
+import { Report } from './model/reports.entity.js';
+import { ReportTemplate } from './model/report-template.entity.js';
+import { Task, TaskRecipient, TaskReport, TaskTrigger } from './model/tasks.entity.js';
+import { Condition, ConditionRule } from './model/conditions.entity.js';
+import { Request } from './model/requests.entity.js';
+import { MailServer, Outbox } from './model/mail.entity.js';
+import { StorageService } from './model/storage.entity.js';
 import {
   HubConfiguration,
   HubEvent,
@@ -34,11 +31,11 @@ import {
   HubFileUser,
   HubFolder,
   HubOccurrence,
-} from './features/hub/hub.entity.js';
-import { Subscription } from './features/subscriptions/subscriptions.entity.js';
-import { MemberPermission } from './features/members/members.entity.js';
-import { Invitation } from './features/users/invitations.entity.js';
-import { DirectorySync } from './features/user-directories/directory-syncs.entity.js';
+} from './model/hub.entity.js';
+import { Subscription } from './model/subscriptions.entity.js';
+import { MemberPermission } from './model/members.entity.js';
+import { Invitation } from './model/invitations.entity.js';
+import { DirectorySync } from './model/directory-syncs.entity.js';
 
 /** Every entity the data source knows, in one list. */
 export const ENTITIES = [

@@ -1,7 +1,7 @@
 import type { DataSource } from 'typeorm';
 import { openSharedChannel, type SharedChannel } from './core/shared-events.js';
 import type { EngineEvent, Logger, Peers, SharedQueue } from './ops/context.js';
-import { Request } from './features/requests/requests.entity.js';
+import { Request } from './model/requests.entity.js';
 import type { SignInGuard } from './core/throttle.js';
 
 /**

@@ -16,7 +16,7 @@ import { openApiDocument } from './openapi.js';
 import { cappedBody } from './capped-body.js';
 import { RestRoutes, type RestMatch } from './rest-routes.js';
 import { SECURITY_HEADERS } from './security-headers.js';
-import { TrustedOrigin } from '../features/trusted-origins/trusted-origins.entity.js';
+import { TrustedOrigin } from '../model/trusted-origins.entity.js';
 import { registerSsoRoutes } from './sso-routes.js';
 
 export interface HttpOptions {

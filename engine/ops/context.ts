@@ -2,17 +2,17 @@ import type { DataSource, EntityManager } from 'typeorm';
 import type { SecretBox } from '../core/secrets.js';
 import type { FileStore } from '../core/file-store.js';
 import type { PermissionFlags } from '../core/permissions.js';
-import type { UserRow } from '../features/users/users.entity.js';
+import type { UserRow } from '../model/users.entity.js';
 import type { Logger } from '../core/logger.js';
 import type { EngineEvent } from '../core/events.js';
 import type { SignInGuard } from '../core/throttle.js';
 import type { AnalyticsPort, EmbeddedAnalyticsAdmin } from '../analytics/port.js';
 import type { Renderer } from '../render/render-pool.js';
-import type { OutboxRow } from '../features/mail/mail.entity.js';
-import type { DirectorySyncRow } from '../features/user-directories/directory-syncs.entity.js';
+import type { OutboxRow } from '../model/mail.entity.js';
+import type { DirectorySyncRow } from '../model/directory-syncs.entity.js';
 import type { OutboxStatus } from '../core/enumerations.js';
-import type { MemberDeclaration } from '../features/members/members.entity.js';
-import type { RequestRow } from '../features/requests/requests.entity.js';
+import type { MemberDeclaration } from '../model/members.entity.js';
+import type { RequestRow } from '../model/requests.entity.js';
 
 export type { Logger };
 

@@ -3,7 +3,7 @@ import type { Requirement } from '../core/permissions.js';
 import type { ListSpec, ListQuery } from '../core/list-query.js';
 import type { OpContext } from './context.js';
 import type { UploadedFile } from './receive-upload.js';
-import type { MemberDeclaration } from '../features/members/members.entity.js';
+import type { MemberDeclaration } from '../model/members.entity.js';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
 

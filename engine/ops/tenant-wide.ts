@@ -1,5 +1,5 @@
 import type { DataSource } from 'typeorm';
-import { Organization } from '../features/organizations/organizations.entity.js';
+import { Organization } from '../model/organizations.entity.js';
 import type { Principal } from './context.js';
 
 /**

@@ -12,7 +12,7 @@ import { simpleParser } from 'mailparser';
 import nodemailer from 'nodemailer';
 import { createEngine } from '../../engine/engine.js';
 import { newBase } from '../../engine/core/entity-base.js';
-import { MailServer, Outbox, type OutboxRow } from '../../engine/features/mail/mail.entity.js';
+import { MailServer, Outbox, type OutboxRow } from '../../engine/model/mail.entity.js';
 
 const f1 = (x: number) => x.toFixed(1);
 

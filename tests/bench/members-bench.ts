@@ -10,13 +10,13 @@ import { performance } from 'node:perf_hooks';
 import { createEngine } from '../../engine/engine.js';
 import { startHttpServer } from '../../engine/http/server.js';
 import { newBase } from '../../engine/core/entity-base.js';
-import { Report, type ReportRow } from '../../engine/features/reports/reports.entity.js';
+import { Report, type ReportRow } from '../../engine/model/reports.entity.js';
 import {
   MemberPermission,
   PERMISSION_FLAGS,
   type MemberPermissionRow,
   type PermissionSet,
-} from '../../engine/features/members/members.entity.js';
+} from '../../engine/model/members.entity.js';
 
 const pct = (xs: number[], p: number) =>
   [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))];

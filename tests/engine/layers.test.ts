@@ -3,6 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { ESLint } from 'eslint';
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 
 const root = join(__dirname, '..', '..');
 const eslint = new ESLint({ cwd: root });
@@ -25,7 +27,7 @@ describe('layers', () => {
   it('keeps each engine layer to the layers below it', async () => {
     const imp = (spec: string) => `import { x } from '${spec}';\nexport const y = x;\n`;
     // core is the ground floor.
-    expect(await lint('engine/core/x.ts', imp('../features/users/users.entity.js'))).toEqual([
+    expect(await lint('engine/core/x.ts', imp('../model/users.entity.js'))).toEqual([
       expect.stringMatching(/ground floor/),
     ]);
     expect(await lint('engine/core/x.ts', imp('../ops/context.js'))).toEqual([expect.stringMatching(/ground floor/)]);
@@ -39,11 +41,20 @@ describe('layers', () => {
       expect.stringMatching(/render sits on core and analytics/),
     ]);
     expect(await lint('engine/render/x.ts', imp('../analytics/model.js'))).toEqual([]);
-    // ops reads the features' entities and nothing else of them.
-    expect(await lint('engine/ops/x.ts', imp('../features/users/users.rules.js'))).toEqual([
-      expect.stringMatching(/may read their entities/),
+    // The model (the entities) sits on render; ops and access read the model and never a feature.
+    expect(await lint('engine/model/x.ts', imp('../ops/context.js'))).toEqual([expect.stringMatching(/model sits/)]);
+    expect(await lint('engine/model/x.ts', imp('../access/member-access.js'))).toEqual([
+      expect.stringMatching(/model sits/),
     ]);
-    expect(await lint('engine/ops/x.ts', imp('../features/users/users.entity.js'))).toEqual([]);
+    expect(await lint('engine/model/x.ts', imp('../render/formats.js'))).toEqual([]);
+    expect(await lint('engine/ops/x.ts', imp('../features/users/users.rules.js'))).toEqual([
+      expect.stringMatching(/never a feature/),
+    ]);
+    expect(await lint('engine/access/x.ts', imp('../features/reports/reports.rules.js'))).toEqual([
+      expect.stringMatching(/never a feature/),
+    ]);
+    expect(await lint('engine/ops/x.ts', imp('../model/users.entity.js'))).toEqual([]);
+    expect(await lint('engine/access/x.ts', imp('../ops/context.js'))).toEqual([]);
     // features never reach the composition root or the transport.
     expect(await lint('engine/features/users/x.ts', imp('../../catalogue.js'))).toEqual([
       expect.stringMatching(/composed by the root/),
@@ -104,7 +115,32 @@ describe('layers', () => {
       encoding: 'utf8',
     });
     expect(run.stdout).toContain('Import cycles between files: 0');
+    expect(run.stdout).toContain('Feature folders in a cycle: 0 of');
     expect(run.status).toBe(0);
+  });
+
+  it('fails when two feature folders import each other, so the untied knot cannot grow back', () => {
+    const tree = mkdtempSync(join(tmpdir(), 'bs-cycles-'));
+    try {
+      for (const [from, to] of [
+        ['alpha', 'beta'],
+        ['beta', 'alpha'],
+      ]) {
+        mkdirSync(join(tree, 'engine', 'features', from), { recursive: true });
+        writeFileSync(
+          join(tree, 'engine', 'features', from, `${from}.ts`),
+          `import { x } from '../${to}/${to}.js';\nexport const y = x;\n`,
+        );
+      }
+      const run = spawnSync(process.execPath, [join(root, 'scripts', 'import-cycles.mjs')], {
+        cwd: tree,
+        encoding: 'utf8',
+      });
+      expect(run.stdout).toContain('Feature folders in a cycle: 2 of 2');
+      expect(run.status).toBe(1);
+    } finally {
+      rmSync(tree, { recursive: true, force: true });
+    }
   });
 
   it('keeps every file formatted by Prettier (120 columns), as `npm run format` writes it', () => {

@@ -8,7 +8,7 @@ import { startEngineProcess } from '../support/engine-process.js';
 import { startTestServer, type TestServer } from '../support/test-server.js';
 import { fixtures } from '../support/samples.js';
 import { startSmtp, type TestSmtp, addLoopbackMailServer } from '../support/smtp.js';
-import { Outbox } from '../../engine/features/mail/mail.entity.js';
+import { Outbox } from '../../engine/model/mail.entity.js';
 
 const key = randomBytes(32);
 const keys = { load: async () => key, save: async () => {} };

@@ -1,7 +1,7 @@
 // Mail through a real SMTP server on loopback: a mail server set up and tested, a task run mailing
 // its recipients (users, group members; the inactive left out, said in the log) with its files
 // attached byte for byte, transient refusals retried until delivered, header injection refused.
-import { Task } from '../../engine/features/tasks/tasks.entity.js';
+import { Task } from '../../engine/model/tasks.entity.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -11,7 +11,7 @@ import { closedPort, type TestSmtp } from '../support/smtp.js';
 import { waitForRequest } from '../support/requests.js';
 import { covers } from '../support/covers.js';
 import { until } from '../support/until.js';
-import { Outbox } from '../../engine/features/mail/mail.entity.js';
+import { Outbox } from '../../engine/model/mail.entity.js';
 import { outboxIdle, startMailing } from '../support/outbox.js';
 
 let s: TestServer;

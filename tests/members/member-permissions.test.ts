@@ -158,7 +158,7 @@ describe(
   ),
   () => {
     it('lets a user holding one flag do exactly that, 403 for the rest, and 404 with nothing', async () => {
-      const { PERMISSION_FLAGS } = await import('../../engine/features/members/members.entity.js');
+      const { PERMISSION_FLAGS } = await import('../../engine/model/members.entity.js');
       FLAGS = [...PERMISSION_FLAGS];
       const nobody = await signedInUserWith(s, ROLE, 'nobody');
       await s.ok('PUT', `/api/v2/projects/${projectId}/permissions-mode`, undefined, { value: 'true' });
@@ -356,7 +356,7 @@ describe(
 
 describe(covers('what the caller may do, for the screens', 'app.projects.access'), () => {
   it('answers per object the operations the checks allow, agreeing with the calls, refusals in words', async () => {
-    const { PERMISSION_FLAGS } = await import('../../engine/features/members/members.entity.js');
+    const { PERMISSION_FLAGS } = await import('../../engine/model/members.entity.js');
     FLAGS = [...PERMISSION_FLAGS];
     await s.ok('PUT', `/api/v2/projects/${projectId}/permissions-mode`, undefined, { value: 'true' });
     const viewer = await signedInUserWith(s, ROLE, 'access-viewer');

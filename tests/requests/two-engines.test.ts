@@ -15,8 +15,8 @@ import { startSmtp, type TestSmtp, addLoopbackMailServer } from '../support/smtp
 import { until } from '../support/until.js';
 import { defaults } from '../support/test-server.js';
 import { ROOT_FOLDER } from '../support/samples.js';
-import { Request } from '../../engine/features/requests/requests.entity.js';
-import { Outbox } from '../../engine/features/mail/mail.entity.js';
+import { Request } from '../../engine/model/requests.entity.js';
+import { Outbox } from '../../engine/model/mail.entity.js';
 
 const key = randomBytes(32);
 const keys = { load: async () => key, save: async () => {} };

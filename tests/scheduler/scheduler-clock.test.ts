@@ -5,8 +5,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../support/test-server.js';
 import { fixtures } from '../support/samples.js';
 import { covers } from '../support/covers.js';
-import { TaskTrigger } from '../../engine/features/tasks/tasks.entity.js';
-import { Request } from '../../engine/features/requests/requests.entity.js';
+import { TaskTrigger } from '../../engine/model/tasks.entity.js';
+import { Request } from '../../engine/model/requests.entity.js';
 
 let s: TestServer;
 let clock = new Date('2026-01-01T00:00:00Z');

@@ -308,7 +308,7 @@ describe(covers('a refusal stays the refusal it is', 'v1.onDemand.generate'), ()
     ).id;
     await s.ok('PUT', `/api/v2/projects/${guarded}/permissions-mode`, undefined, { value: 'true' });
     const flags = Object.fromEntries(
-      (await import('../../engine/features/members/members.entity.js')).PERMISSION_FLAGS.map((x) => [
+      (await import('../../engine/model/members.entity.js')).PERMISSION_FLAGS.map((x) => [
         x,
         x === 'viewProject' || x === 'viewReport',
       ]),

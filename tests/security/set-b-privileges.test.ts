@@ -6,7 +6,7 @@ import { randomBytes } from 'node:crypto';
 import { defaults, signedInUserWith, startTestServer, type TestServer } from '../support/test-server.js';
 import { covers } from '../support/covers.js';
 import { OPERATIONS } from '../../engine/catalogue.js';
-import { PERMISSION_FLAGS } from '../../engine/features/members/members.entity.js';
+import { PERMISSION_FLAGS } from '../../engine/model/members.entity.js';
 
 let s: TestServer;
 let d: Awaited<ReturnType<typeof defaults>>;

@@ -9,9 +9,9 @@ import { startTestServer, type TestServer } from '../support/test-server.js';
 import { keptStatementsOf } from '../../engine/core/db.js';
 import { keptEntities } from '../../engine/core/kept-reads.js';
 import { hydrator, plainEntityOf } from '../../engine/core/entity-rows.js';
-import { Request } from '../../engine/features/requests/requests.entity.js';
-import { User } from '../../engine/features/users/users.entity.js';
-import { Task } from '../../engine/features/tasks/tasks.entity.js';
+import { Request } from '../../engine/model/requests.entity.js';
+import { User } from '../../engine/model/users.entity.js';
+import { Task } from '../../engine/model/tasks.entity.js';
 
 let s: TestServer;
 let db: DataSource;

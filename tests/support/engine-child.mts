@@ -2,7 +2,7 @@
 // picks up the queue as the app does on start. It says "STARTED" once open, and "RUNNING <id>" once
 // a request is well under way (BROADSHEET_TEST_PROGRESS files made).
 import { createEngine } from '../../engine/engine.js';
-import { Request } from '../../engine/features/requests/requests.entity.js';
+import { Request } from '../../engine/model/requests.entity.js';
 
 const key = Buffer.from(process.env.BROADSHEET_TEST_KEY ?? '', 'hex');
 const engine = await createEngine({

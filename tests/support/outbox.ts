@@ -1,5 +1,5 @@
 import { In } from 'typeorm';
-import { Outbox } from '../../engine/features/mail/mail.entity.js';
+import { Outbox } from '../../engine/model/mail.entity.js';
 import { startTestServer, type TestServer } from './test-server.js';
 import { fixtures, type Fixtures } from './samples.js';
 import { startSmtp, type TestSmtp } from './smtp.js';

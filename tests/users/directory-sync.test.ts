@@ -20,7 +20,7 @@ import { startSmtp, type TestSmtp } from '../support/smtp.js';
 import { until } from '../support/until.js';
 import { outboxIdle } from '../support/outbox.js';
 import { sql } from '../../engine/core/sql.js';
-import { UserDirectory } from '../../engine/features/user-directories/user-directories.entity.js';
+import { UserDirectory } from '../../engine/model/user-directories.entity.js';
 
 const PEOPLE: Person[] = Array.from({ length: 1000 }, (_, i) => {
   const n = String(i + 1).padStart(4, '0');

@@ -8,7 +8,7 @@ import { startSmtp, type TestSmtp } from '../support/smtp.js';
 import { covers } from '../support/covers.js';
 import { until } from '../support/until.js';
 import { sql } from '../../engine/core/sql.js';
-import { Invitation } from '../../engine/features/users/invitations.entity.js';
+import { Invitation } from '../../engine/model/invitations.entity.js';
 
 let s: TestServer;
 let smtp: TestSmtp;
@@ -200,7 +200,7 @@ describe(
         { id: leaving.userId, type: 'user', sendEmail: true, seeInHub: true },
       ]);
       const flags = Object.fromEntries(
-        (await import('../../engine/features/members/members.entity.js')).PERMISSION_FLAGS.map((f) => [
+        (await import('../../engine/model/members.entity.js')).PERMISSION_FLAGS.map((f) => [
           f,
           f === 'viewReport',
         ]),

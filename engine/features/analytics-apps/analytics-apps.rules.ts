@@ -5,8 +5,8 @@ import { iso, newBase } from '../../core/entity-base.js';
 import { conflict, notFound } from '../../core/errors.js';
 import { findOr404, requireAll } from '../../core/rows.js';
 import { TEXT_MAX, v } from '../../core/validation.js';
-import { Organization } from '../organizations/organizations.entity.js';
-import { AnalyticsApp, OrganizationAnalyticsApp, type AnalyticsAppRow } from './analytics-apps.entity.js';
+import { Organization } from '../../model/organizations.entity.js';
+import { AnalyticsApp, OrganizationAnalyticsApp, type AnalyticsAppRow } from '../../model/analytics-apps.entity.js';
 import { pageOf, type ListQuery, type ListSpec } from '../../core/list-query.js';
 import { withinOrganizations } from '../../core/organization-boundary.js';
 

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { defineOp } from '../../ops/op.js';
 import { idParam, v } from '../../core/validation.js';
 import { type ListSpec, pageOfEntity } from '../../core/list-query.js';
-import { AnalyticsApp } from './analytics-apps.entity.js';
+import { AnalyticsApp } from '../../model/analytics-apps.entity.js';
 import {
   AnalyticsAppV1,
   analyticsAppDto,

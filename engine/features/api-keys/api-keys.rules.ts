@@ -6,9 +6,9 @@ import { fieldError, forbidden, notFound } from '../../core/errors.js';
 import { findOr404, requireAll } from '../../core/rows.js';
 import type { ListSpec } from '../../core/list-query.js';
 import { newToken, tokenHash } from '../../core/passwords.js';
-import { Organization } from '../organizations/organizations.entity.js';
-import { API_KEY_PREFIX } from '../auth/principal.js';
-import { ApiKey, type ApiKeyRow } from './api-keys.entity.js';
+import { Organization } from '../../model/organizations.entity.js';
+import { API_KEY_PREFIX } from '../auth/credential-prefixes.js';
+import { ApiKey, type ApiKeyRow } from '../../model/api-keys.entity.js';
 import { pageOf, ListQuery } from '../../core/list-query.js';
 import { lazySchema } from '../../core/lazy-schema.js';
 

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { defineOp } from '../../ops/op.js';
 import { idParam, v } from '../../core/validation.js';
 import { type ListSpec, pageOfEntity } from '../../core/list-query.js';
-import { ApiKey } from './api-keys.entity.js';
+import { ApiKey } from '../../model/api-keys.entity.js';
 import {
   apiKeyDto,
   ApiKeyResult,

@@ -2,14 +2,14 @@ import { keepSignIn } from './sign-in-record.js';
 import type { OpContext } from '../../ops/context.js';
 import { me } from '../../ops/context.js';
 import { fieldError, forbidden, retryAfterSeconds, tooMany, unauthorized } from '../../core/errors.js';
-import { passwordsOffFor } from '../sso/sso-providers.js';
+import { passwordsOffFor } from './passwords-off.js';
 import { newBase } from '../../core/entity-base.js';
 import { hashPassword, newToken, passwordProblem, tokenHash, verifyPassword } from '../../core/passwords.js';
-import { User } from '../users/users.entity.js';
+import { User } from '../../model/users.entity.js';
 import { userDto } from '../users/users.rules.js';
-import { Session } from './sessions.entity.js';
+import { Session } from '../../model/sessions.entity.js';
 import { directoryPasswordHolds } from '../user-directories/directory-sign-in.js';
-import { SESSION_PREFIX } from './principal.js';
+import { SESSION_PREFIX } from './credential-prefixes.js';
 
 /** Sessions last a working day; log-out, a password change or deactivation end them sooner. */
 export const SESSION_HOURS = 12;

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { LessThan, MoreThan } from 'typeorm';
 import { ACCOUNT_RULE, KNOWN_ADDRESS_MS, type SignInOutcome as Outcome } from '../../core/throttle.js';
 import type { EngineServices } from '../../ops/context.js';
-import { SignInOutcome } from './sign-in-outcomes.entity.js';
+import { SignInOutcome } from '../../model/sign-in-outcomes.entity.js';
 
 // The sign-in throttle counts in memory (it answers before the password is even checked) and keeps
 // what it counts in the database: an engine restarted, or a server started beside others, reads it

@@ -6,7 +6,7 @@ import { machineTimeZone, nextFireTimes, type ScheduleSpec } from '../tasks/fire
 import type { EngineServices, OpContext } from '../../ops/context.js';
 import { conflict, EngineError, fieldError } from '../../core/errors.js';
 import { v } from '../../core/validation.js';
-import { Setting } from '../settings/settings.entity.js';
+import { Setting } from '../../model/settings.entity.js';
 import { WEEKDAYS } from '../../core/enumerations.js';
 import { dayNumber } from '../tasks/fire-times.js';
 import {

@@ -1,7 +1,7 @@
 import { In } from 'typeorm';
 import type { OpContext } from '../../ops/context.js';
 import type { AppMeta, Selections } from '../../analytics/model.js';
-import { Connection } from '../connections/connections.entity.js';
+import { Connection } from '../../model/connections.entity.js';
 import { providerAppId } from '../analytics-apps/analytics-apps.rules.js';
 import {
   Condition,
@@ -9,7 +9,7 @@ import {
   type ComparisonOperator,
   type ConditionRow,
   type RuleValue,
-} from './conditions.entity.js';
+} from '../../model/conditions.entity.js';
 
 /** What one comparison found: the value read, and whether the comparison held. */
 export interface ValueOutcome {

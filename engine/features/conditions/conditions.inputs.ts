@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { v } from '../../core/validation.js';
-import { COMPARISON_OPERATORS, RULE_VALUE_TYPES } from './conditions.entity.js';
+import { COMPARISON_OPERATORS, RULE_VALUE_TYPES } from '../../model/conditions.entity.js';
 
 // The bodies of both sets for conditions and rules (set A 2.2/2.3, set B 2.4), mapped onto one model.
 

@@ -1,4 +1,4 @@
-import { memberVisible } from '../members/member-access.js';
+import { memberVisible } from '../../access/member-access.js';
 import { In } from 'typeorm';
 import type { OpContext } from '../../ops/context.js';
 import { iso, newBase } from '../../core/entity-base.js';
@@ -6,18 +6,19 @@ import { badInput, conflict, foundOrFieldError, notFound, type FieldError } from
 import type { ListQuery, ListSpec } from '../../core/list-query.js';
 import { pageOf } from '../../core/list-query.js';
 import type { AppMeta } from '../../analytics/model.js';
-import { Connection, type ConnectionRow } from '../connections/connections.entity.js';
+import { Connection, type ConnectionRow } from '../../model/connections.entity.js';
 import { connectionOfProject } from '../connections/connections.rules.js';
 import { providerAppId } from '../analytics-apps/analytics-apps.rules.js';
-import { duplicateTarget, reachableInProject, reachableProject, visibleProjects } from '../projects/projects.rules.js';
-import { Task, TaskReport } from '../tasks/tasks.entity.js';
+import { duplicateTarget } from '../projects/projects.rules.js';
+import { reachableInProject, reachableProject, visibleProjects } from '../../access/project-reach.js';
+import { Task, TaskReport } from '../../model/tasks.entity.js';
 import {
   Condition,
   ConditionRule,
   type ConditionRow,
   type ConditionRuleRow,
   type RuleValue,
-} from './conditions.entity.js';
+} from '../../model/conditions.entity.js';
 import type { RuleValueInput } from './conditions.inputs.js';
 
 export const LIST_CONDITIONS: ListSpec = {

@@ -2,11 +2,11 @@ import type { OpContext } from '../../ops/context.js';
 import { iso, newBase } from '../../core/entity-base.js';
 import { badInput, notFound } from '../../core/errors.js';
 import { findOr404 } from '../../core/rows.js';
-import { AnalyticsApp } from '../analytics-apps/analytics-apps.entity.js';
-import { reachableProject, visibleProjects } from '../projects/projects.rules.js';
-import { Connection, type ConnectionRow } from './connections.entity.js';
-import { Report } from '../reports/reports.entity.js';
-import { refuseWhileReportsUse } from '../reports/reports-in-use.js';
+import { AnalyticsApp } from '../../model/analytics-apps.entity.js';
+import { reachableProject, visibleProjects } from '../../access/project-reach.js';
+import { Connection, type ConnectionRow } from '../../model/connections.entity.js';
+import { Report } from '../../model/reports.entity.js';
+import { refuseWhileReportsUse } from '../../core/refuse-while-used.js';
 
 export async function connectionDtos(ctx: OpContext, rows: ConnectionRow[]) {
   const apps = await ctx.db.getRepository(AnalyticsApp).find();

@@ -1,7 +1,7 @@
 import type { OpContext } from '../../ops/context.js';
 import type { EngineEvent } from '../../core/events.js';
 import { withinOrganizations } from '../../core/organization-boundary.js';
-import { AnalyticsApp } from '../analytics-apps/analytics-apps.entity.js';
+import { AnalyticsApp } from '../../model/analytics-apps.entity.js';
 import { reachableRequest } from '../requests/requests.rules.js';
 import { reachableReport } from '../reports/reports.rules.js';
 

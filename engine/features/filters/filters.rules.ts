@@ -3,13 +3,20 @@ import type { OpContext } from '../../ops/context.js';
 import { iso, newBase } from '../../core/entity-base.js';
 import { badInput, notFound } from '../../core/errors.js';
 import type { AppMeta, Selections } from '../../analytics/model.js';
-import { AnalyticsApp } from '../analytics-apps/analytics-apps.entity.js';
-import { Connection } from '../connections/connections.entity.js';
-import { duplicateTarget, reachableInProject, reachableProject, visibleProjects } from '../projects/projects.rules.js';
-import { memberVisible } from '../members/member-access.js';
-import { Report } from '../reports/reports.entity.js';
-import { refuseWhileReportsUse } from '../reports/reports-in-use.js';
-import { Filter, FilterValue, type FilterRow, type FilterValueKind, type FilterValueRow } from './filters.entity.js';
+import { AnalyticsApp } from '../../model/analytics-apps.entity.js';
+import { Connection } from '../../model/connections.entity.js';
+import { duplicateTarget } from '../projects/projects.rules.js';
+import { reachableInProject, reachableProject, visibleProjects } from '../../access/project-reach.js';
+import { memberVisible } from '../../access/member-access.js';
+import { Report } from '../../model/reports.entity.js';
+import { refuseWhileReportsUse } from '../../core/refuse-while-used.js';
+import {
+  Filter,
+  FilterValue,
+  type FilterRow,
+  type FilterValueKind,
+  type FilterValueRow,
+} from '../../model/filters.entity.js';
 
 /** The apps a project reads through its connections, with their metadata. */
 export async function projectApps(ctx: OpContext, projectId: string): Promise<AppMeta[]> {

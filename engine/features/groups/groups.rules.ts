@@ -5,12 +5,12 @@ import { iso, newBase } from '../../core/entity-base.js';
 import { conflict } from '../../core/errors.js';
 import { countWhere, findOr404, refuseTakenName, refuseIfReferenced, requireAll } from '../../core/rows.js';
 import type { ListSpec } from '../../core/list-query.js';
-import { Organization } from '../organizations/organizations.entity.js';
-import { User, UserGroup } from '../users/users.entity.js';
-import { Group, type GroupRow } from './groups.entity.js';
+import { Organization } from '../../model/organizations.entity.js';
+import { User, UserGroup } from '../../model/users.entity.js';
+import { Group, type GroupRow } from '../../model/groups.entity.js';
 import { rawPageOf, ListQuery } from '../../core/list-query.js';
 import { withinOrganizations } from '../../core/organization-boundary.js';
-import { refuseGroupJoinBeyondOwn } from '../users/privilege.rules.js';
+import { refuseGroupJoinBeyondOwn } from '../../access/privilege.js';
 import { marks, sql } from '../../core/sql.js';
 import { lazySchema } from '../../core/lazy-schema.js';
 

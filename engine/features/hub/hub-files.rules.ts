@@ -18,7 +18,7 @@ import {
   HubOccurrence,
   type HubFileRow,
   type HubOccurrenceRow,
-} from './hub.entity.js';
+} from '../../model/hub.entity.js';
 import { readOccurrence, removeHubFileDir } from './hub-storage.js';
 import { zipFiles } from '../../core/zip.js';
 import { visibleFileOr404, visibleFiles } from './hub-visibility.js';

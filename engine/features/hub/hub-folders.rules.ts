@@ -14,7 +14,7 @@ import {
   HubFile,
   HubFolder,
   type HubFolderRow,
-} from './hub.entity.js';
+} from '../../model/hub.entity.js';
 
 /** Set A 2.7. `parentUrl` and `location` are required by the interface, and recomputed from the parent so they never disagree with it. */
 export const HubFolderInput = z.object({

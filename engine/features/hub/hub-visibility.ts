@@ -3,7 +3,7 @@ import type { OpContext } from '../../ops/context.js';
 import { me } from '../../ops/context.js';
 import { notFound } from '../../core/errors.js';
 import { withinOrganizations } from '../../core/organization-boundary.js';
-import { HubFile, type HubFileRow } from './hub.entity.js';
+import { HubFile, type HubFileRow } from '../../model/hub.entity.js';
 
 /**
  * Who sees a published file, as SQL over `f` (a hub file) for the user `:hubUser`: a recipient of its

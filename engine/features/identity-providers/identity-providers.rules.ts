@@ -2,7 +2,7 @@ import type { OpContext } from '../../ops/context.js';
 import { iso, newBase } from '../../core/entity-base.js';
 import { findOr404 } from '../../core/rows.js';
 import type { ListSpec } from '../../core/list-query.js';
-import { IdentityProvider, type IdentityProviderRow } from './identity-providers.entity.js';
+import { IdentityProvider, type IdentityProviderRow } from '../../model/identity-providers.entity.js';
 
 export const LIST_IDENTITY_PROVIDERS: ListSpec = {
   sort: { Name: 'LOWER(p.name)', Description: 'LOWER(p.description)', Type: 'LOWER(p.type)' },

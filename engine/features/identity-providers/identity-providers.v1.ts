@@ -4,7 +4,7 @@ import { idParam, TEXT_MAX, v } from '../../core/validation.js';
 import { pageOfEntity } from '../../core/list-query.js';
 import { countWhere, deleteByIds, refuseIfReferenced, requireAll } from '../../core/rows.js';
 import { SAML_PROVIDER_TYPES } from '../../core/enumerations.js';
-import { IdentityProvider } from './identity-providers.entity.js';
+import { IdentityProvider } from '../../model/identity-providers.entity.js';
 import { identityProviderDto, LIST_IDENTITY_PROVIDERS, saveIdentityProvider } from './identity-providers.rules.js';
 import { IdentityProviderResult } from './identity-providers.results.js';
 import { DeletedResult } from '../common.results.js';

@@ -5,7 +5,7 @@ import { iso, newBase } from '../../core/entity-base.js';
 import { badInput } from '../../core/errors.js';
 import { findOr404 } from '../../core/rows.js';
 import { email, nemail, v } from '../../core/validation.js';
-import { MailServer, type MailServerRow } from './mail.entity.js';
+import { MailServer, type MailServerRow } from '../../model/mail.entity.js';
 import { createTransport } from './outbox.js';
 
 /** Set A 2.15. */

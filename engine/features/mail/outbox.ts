@@ -7,7 +7,7 @@ import type { JobKernel, JobWorker } from '../../core/jobs/job-kernel.js';
 import { claimingJobKernel, type NodeLease } from '../../core/jobs/table-claims.js';
 import type { RowPatch } from '../../core/jobs/claims.js';
 import { retryDelay } from '../../core/jobs/backoff.js';
-import { MailServer, Outbox, type MailServerRow, type OutboxRow, type OutboxStatus } from './mail.entity.js';
+import { MailServer, Outbox, type MailServerRow, type OutboxRow, type OutboxStatus } from '../../model/mail.entity.js';
 
 export interface OutboxOptions {
   /** First retry delay; each next one doubles, up to `maxDelayMs`. */

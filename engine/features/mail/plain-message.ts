@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { newBase } from '../../core/entity-base.js';
-import type { MailServerRow, OutboxAttachment, OutboxRow } from './mail.entity.js';
+import type { MailServerRow, OutboxAttachment, OutboxRow } from '../../model/mail.entity.js';
 import { UNCLAIMED } from '../../core/jobs/claims.js';
 
 /** What a message says: plain text of the product's own (a notification, an invitation), or a task's with its files. */

@@ -4,10 +4,10 @@ import type { OpContext } from '../../ops/context.js';
 import { iso, newBase } from '../../core/entity-base.js';
 import { badInput, EngineError, notFound, type FieldError } from '../../core/errors.js';
 import { v } from '../../core/validation.js';
-import { User } from '../users/users.entity.js';
-import { Group } from '../groups/groups.entity.js';
-import { Project } from '../projects/projects.entity.js';
-import { reachableProject } from '../projects/projects.rules.js';
+import { User } from '../../model/users.entity.js';
+import { Group } from '../../model/groups.entity.js';
+import { Project } from '../../model/projects.entity.js';
+import { reachableProject } from '../../access/project-reach.js';
 import { reachableReport } from '../reports/reports.rules.js';
 import { reachableFilter } from '../filters/filters.rules.js';
 import { reachableCondition } from '../conditions/conditions.rules.js';
@@ -19,8 +19,8 @@ import {
   type MemberPermissionRow,
   type PermissionFlag,
   type PermissionSet,
-} from './members.entity.js';
-import { heldFlags } from './member-access.js';
+} from '../../model/members.entity.js';
+import { heldFlags } from '../../access/member-access.js';
 
 // Set B member permissions: a permission set per user or group on a project or on one report,
 // filter, condition or task. Reaching the object (and, in permissions mode, holding its

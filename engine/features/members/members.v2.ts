@@ -1,7 +1,7 @@
 import { defineOp } from '../../ops/op.js';
 import type { RolePermission } from '../../core/permissions.js';
 import { idParam, uuidParams, v } from '../../core/validation.js';
-import type { MemberObjectKind } from './members.entity.js';
+import type { MemberObjectKind } from '../../model/members.entity.js';
 import {
   deleteMemberPermissions,
   getMemberPermission,

@@ -1,7 +1,7 @@
 import { defineOp } from '../../ops/op.js';
 import { idParam } from '../../core/validation.js';
 import { findOr404 } from '../../core/rows.js';
-import { Organization } from './organizations.entity.js';
+import { Organization } from '../../model/organizations.entity.js';
 import { organizationAuthenticationDto } from './organizations.rules.js';
 import { OrganizationsUpdateAuthenticationResult } from './organizations.results.js';
 

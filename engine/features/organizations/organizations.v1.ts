@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { defineOp } from '../../ops/op.js';
 import { idParam, v } from '../../core/validation.js';
 import { type ListSpec, pageOfEntity } from '../../core/list-query.js';
-import { Organization } from './organizations.entity.js';
+import { Organization } from '../../model/organizations.entity.js';
 import { listOrganizationMembers, listOrganizationResources } from './organizations.rules.js';
 import {
   createOrganization,

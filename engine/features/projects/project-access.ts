@@ -1,13 +1,13 @@
 import type { EntitySchema } from 'typeorm';
 import { EngineError } from '../../core/errors.js';
 import type { MemberOperation, OpContext } from '../../ops/context.js';
-import { checkMemberAccess, checkProjectAccess, memberVisible, type ContentKind } from '../members/member-access.js';
-import type { MemberObjectKind } from '../members/members.entity.js';
-import { Report } from '../reports/reports.entity.js';
-import { Filter } from '../filters/filters.entity.js';
-import { Condition } from '../conditions/conditions.entity.js';
-import { Task } from '../tasks/tasks.entity.js';
-import { reachableProject } from './projects.rules.js';
+import { checkMemberAccess, checkProjectAccess, memberVisible, type ContentKind } from '../../access/member-access.js';
+import type { MemberObjectKind } from '../../model/members.entity.js';
+import { Report } from '../../model/reports.entity.js';
+import { Filter } from '../../model/filters.entity.js';
+import { Condition } from '../../model/conditions.entity.js';
+import { Task } from '../../model/tasks.entity.js';
+import { reachableProject } from '../../access/project-reach.js';
 
 // What the caller may do in a project, for the screens: the operations they may call on the project
 // and on each of its reports, filters, conditions and tasks. Not a second copy of the rules: each

@@ -5,16 +5,16 @@ import type { OpContext } from '../../ops/context.js';
 import { newBase } from '../../core/entity-base.js';
 import { badInput } from '../../core/errors.js';
 import { ReportDocumentSchema } from '../../render/document.js';
-import { AnalyticsApp } from '../analytics-apps/analytics-apps.entity.js';
-import { Connection } from '../connections/connections.entity.js';
-import { Filter, FilterValue } from '../filters/filters.entity.js';
-import { Report } from '../reports/reports.entity.js';
-import { ReportTemplate, templateRowFor, type ReportTemplateRow } from '../reports/report-template.entity.js';
+import { AnalyticsApp } from '../../model/analytics-apps.entity.js';
+import { Connection } from '../../model/connections.entity.js';
+import { Filter, FilterValue } from '../../model/filters.entity.js';
+import { Report } from '../../model/reports.entity.js';
+import { ReportTemplate, templateRowFor, type ReportTemplateRow } from '../../model/report-template.entity.js';
 import { TYPE_OF_FORMAT } from '../../render/templates/template-check.js';
 import { safeFileName } from '../../core/file-result.js';
 import { createProject } from './projects.rules.js';
-import { Project, type ProjectRow } from './projects.entity.js';
-import { memberVisible } from '../members/member-access.js';
+import { Project, type ProjectRow } from '../../model/projects.entity.js';
+import { memberVisible } from '../../access/member-access.js';
 
 export const PROJECT_FILE_FORMAT = 'broadsheet-project';
 

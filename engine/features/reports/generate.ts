@@ -11,7 +11,7 @@ import { templateProblemsError } from '../../render/templates/template-check.js'
 import { templateOf } from './report-templates.rules.js';
 import { resolveReport } from '../../render/resolve.js';
 import { resolveFilters } from '../filters/filters.rules.js';
-import type { ReportRow } from './reports.entity.js';
+import type { ReportRow } from '../../model/reports.entity.js';
 import { iterationFieldNames, reportApp } from './reports.rules.js';
 
 export interface GenerateRequest {

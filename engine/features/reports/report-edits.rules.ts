@@ -6,10 +6,10 @@ import { newBase } from '../../core/entity-base.js';
 import type { ReportDocument } from '../../render/document.js';
 import { validateDocument } from '../../render/validate-document.js';
 import { connectionOfProject, sameAppConnectionIn } from '../connections/connections.rules.js';
-import { Filter } from '../filters/filters.entity.js';
+import { Filter } from '../../model/filters.entity.js';
 import { duplicateTarget } from '../projects/projects.rules.js';
-import { Report, type DynamicName, type IterationField, type ReportRow } from './reports.entity.js';
-import { ReportTemplate, templateRowFor } from './report-template.entity.js';
+import { Report, type DynamicName, type IterationField, type ReportRow } from '../../model/reports.entity.js';
+import { ReportTemplate, templateRowFor } from '../../model/report-template.entity.js';
 import { templateOf } from './report-templates.rules.js';
 import { iterationFieldNames, reachableReport, reportApp, reportDto } from './reports.rules.js';
 

@@ -18,9 +18,9 @@ import {
   type TemplateUpload,
 } from './report-templates.rules.js';
 import { createReport, reportApp, reportDto, reportType } from './reports.rules.js';
-import type { ReportType } from './reports.entity.js';
+import type { ReportType } from '../../model/reports.entity.js';
 import { connectionOfProject, firstConnectionOf } from '../connections/connections.rules.js';
-import { reachableProject } from '../projects/projects.rules.js';
+import { reachableProject } from '../../access/project-reach.js';
 import {
   ReportsCheckTemplateResult,
   ReportsCreateFromTemplateResult,

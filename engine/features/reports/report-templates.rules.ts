@@ -10,8 +10,8 @@ import {
 } from '../../render/templates/template-check.js';
 import { tagText } from '../../render/templates/tags.js';
 import { resolveFilters } from '../filters/filters.rules.js';
-import { Report, type ReportRow, type ReportType } from './reports.entity.js';
-import { ReportTemplate, templateRowFor, type ReportTemplateRow } from './report-template.entity.js';
+import { Report, type ReportRow, type ReportType } from '../../model/reports.entity.js';
+import { ReportTemplate, templateRowFor, type ReportTemplateRow } from '../../model/report-template.entity.js';
 import { reachableReport, reportApp, reportDto } from './reports.rules.js';
 
 /** The MIME type of each template format, for downloads and the desktop's "open in Office". */

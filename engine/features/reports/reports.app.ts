@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { checkMemberAccess } from '../members/member-access.js';
+import { checkMemberAccess } from '../../access/member-access.js';
 import { defineOp } from '../../ops/op.js';
 import { idParam, v } from '../../core/validation.js';
 import { ReportDocumentSchema } from '../../render/document.js';

@@ -1,4 +1,4 @@
-import { memberVisible } from '../members/member-access.js';
+import { memberVisible } from '../../access/member-access.js';
 import { z } from 'zod';
 import type { OpContext } from '../../ops/context.js';
 import { me } from '../../ops/context.js';
@@ -9,12 +9,12 @@ import { v } from '../../core/validation.js';
 import { formatsOf, REPORT_TYPES } from '../../render/formats.js';
 import { EMPTY_DOCUMENT, type ReportDocument } from '../../render/document.js';
 import type { AppMeta } from '../../analytics/model.js';
-import { Connection } from '../connections/connections.entity.js';
+import { Connection } from '../../model/connections.entity.js';
 import { providerAppId } from '../analytics-apps/analytics-apps.rules.js';
-import { reachableInProject, reachableProject, visibleProjects } from '../projects/projects.rules.js';
+import { reachableInProject, reachableProject, visibleProjects } from '../../access/project-reach.js';
 import { connectionOfProject, firstConnectionOf } from '../connections/connections.rules.js';
-import { Report, type IterationField, type ReportRow, type ReportType } from './reports.entity.js';
-import { ReportTemplate, templateRowFor } from './report-template.entity.js';
+import { Report, type IterationField, type ReportRow, type ReportType } from '../../model/reports.entity.js';
+import { ReportTemplate, templateRowFor } from '../../model/report-template.entity.js';
 import { pageOf, ListQuery } from '../../core/list-query.js';
 import { lazySchema } from '../../core/lazy-schema.js';
 

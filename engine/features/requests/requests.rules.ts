@@ -8,18 +8,18 @@ import type { ListQuery, ListSpec } from '../../core/list-query.js';
 import { pageOf } from '../../core/list-query.js';
 import { FILE_TYPES, formatsOf, parseFormat } from '../../render/formats.js';
 import type { Selections } from '../../analytics/model.js';
-import { Project } from '../projects/projects.entity.js';
-import { visibleProjects } from '../projects/projects.rules.js';
-import { Report } from '../reports/reports.entity.js';
+import { Project } from '../../model/projects.entity.js';
+import { visibleProjects } from '../../access/project-reach.js';
+import { Report } from '../../model/reports.entity.js';
 import { reachableReport } from '../reports/reports.rules.js';
 import { checkFormat } from '../reports/generate.js';
-import { Connection } from '../connections/connections.entity.js';
+import { Connection } from '../../model/connections.entity.js';
 import { providerAppId } from '../analytics-apps/analytics-apps.rules.js';
-import { Task, TaskReport, TaskTrigger } from '../tasks/tasks.entity.js';
+import { Task, TaskReport, TaskTrigger } from '../../model/tasks.entity.js';
 import { reachableTask, visibleTasks } from '../tasks/tasks.rules.js';
 import { scheduleOf } from '../tasks/task-triggers.rules.js';
 import { describeSchedule } from '../tasks/fire-times.js';
-import { FINISHED, Request, type RequestRow } from './requests.entity.js';
+import { FINISHED, Request, type RequestRow } from '../../model/requests.entity.js';
 import { LIVE } from '../../core/enumerations.js';
 import { sqlList } from '../../core/rows.js';
 import { runMail } from '../mail/run-mail.js';
@@ -31,7 +31,7 @@ import {
   zipRequestFiles,
 } from './request-output.js';
 import { UNCLAIMED } from '../../core/jobs/claims.js';
-import { memberVisibleRuns } from '../members/member-access.js';
+import { memberVisibleRuns } from '../../access/member-access.js';
 import { joinedText, marks } from '../../core/sql.js';
 import { keptRead } from '../../core/kept-reads.js';
 

@@ -5,8 +5,8 @@ import { findOr404 } from '../../core/rows.js';
 import type { ListSpec } from '../../core/list-query.js';
 import { v } from '../../core/validation.js';
 import { RESOURCE_TYPES } from '../../core/enumerations.js';
-import { Organization } from '../organizations/organizations.entity.js';
-import { Resource, type ResourceRow } from './resources.entity.js';
+import { Organization } from '../../model/organizations.entity.js';
+import { Resource, type ResourceRow } from '../../model/resources.entity.js';
 import { pageOf, ListQuery } from '../../core/list-query.js';
 import { me } from '../../ops/context.js';
 

@@ -4,7 +4,7 @@ import { idParam, isGuid, v } from '../../core/validation.js';
 import { pageOfEntity } from '../../core/list-query.js';
 import { deleteByIds } from '../../core/rows.js';
 import { fieldError } from '../../core/errors.js';
-import { Resource } from './resources.entity.js';
+import { Resource } from '../../model/resources.entity.js';
 import { LIST_RESOURCES, ResourceV1, resourceDto, saveResource, listOwnResources } from './resources.rules.js';
 import { DeletedResult, ResourceResult } from '../common.results.js';
 

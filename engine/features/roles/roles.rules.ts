@@ -6,10 +6,10 @@ import { iso, newBase } from '../../core/entity-base.js';
 import { noPermissions, ROLE_PERMISSIONS, type PermissionFlags, type RolePermission } from '../../core/permissions.js';
 import { mayChangeTenantWide, tenantWideRefusal } from '../../ops/tenant-wide.js';
 import { EngineError } from '../../core/errors.js';
-import { UserRole } from '../users/users.entity.js';
+import { UserRole } from '../../model/users.entity.js';
 import { me, type OpContext } from '../../ops/context.js';
-import { Role, type RoleRow } from './roles.entity.js';
-import { refuseChangingStrongerRole, refuseGrantBeyondOwn } from '../users/privilege.rules.js';
+import { Role, type RoleRow } from '../../model/roles.entity.js';
+import { refuseChangingStrongerRole, refuseGrantBeyondOwn } from '../../access/privilege.js';
 import { lazySchema } from '../../core/lazy-schema.js';
 
 // Set A 2.13: every permission is a boolean; one left out is false.

@@ -1,7 +1,7 @@
 import { defineOp } from '../../ops/op.js';
 import { idParam } from '../../core/validation.js';
 import { pageOfEntity } from '../../core/list-query.js';
-import { Role } from './roles.entity.js';
+import { Role } from '../../model/roles.entity.js';
 import { LIST_ROLES, roleDto, RoleResult, RoleV1, saveRole } from './roles.rules.js';
 import { NamedResult } from '../common.results.js';
 

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { DataSource } from 'typeorm';
 import { SEALED_PREFIX, SecretBox, type SecretKeyStore } from '../../core/secrets.js';
 import { sql } from '../../core/sql.js';
-import { Setting } from './settings.entity.js';
+import { Setting } from '../../model/settings.entity.js';
 
 /** The settings row naming the key the database's secrets are sealed with. */
 const KEY_CHECK = 'secretsKeyCheck';

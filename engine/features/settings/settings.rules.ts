@@ -1,5 +1,5 @@
 import type { EngineServices } from '../../ops/context.js';
-import { Setting } from './settings.entity.js';
+import { Setting } from '../../model/settings.entity.js';
 
 /** Known settings with their defaults. */
 export const SETTING_DEFAULTS = {

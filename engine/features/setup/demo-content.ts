@@ -2,13 +2,13 @@ import type { EngineServices } from '../../ops/context.js';
 import { newBase } from '../../core/entity-base.js';
 import { DEMO_APP_ID, DEMO_APP_NAME, ensureDemoApp } from '../../analytics/embedded-analytics.js';
 import type { ReportDocument } from '../../render/document.js';
-import { AnalyticsApp, OrganizationAnalyticsApp } from '../analytics-apps/analytics-apps.entity.js';
+import { AnalyticsApp, OrganizationAnalyticsApp } from '../../model/analytics-apps.entity.js';
 import { ROOT_FOLDER_ID } from '../analytics-apps/analytics-apps.rules.js';
-import { Organization } from '../organizations/organizations.entity.js';
-import { Project } from '../projects/projects.entity.js';
-import { Connection } from '../connections/connections.entity.js';
-import { Report } from '../reports/reports.entity.js';
-import { ReportTemplate, templateRowFor } from '../reports/report-template.entity.js';
+import { Organization } from '../../model/organizations.entity.js';
+import { Project } from '../../model/projects.entity.js';
+import { Connection } from '../../model/connections.entity.js';
+import { Report } from '../../model/reports.entity.js';
+import { ReportTemplate, templateRowFor } from '../../model/report-template.entity.js';
 
 /**
  * First start: the "Sales demo" app with its data, registered and linked to the Default

@@ -1,10 +1,10 @@
 import type { OpContext } from '../../ops/context.js';
 import { conflict, fieldError, forbidden } from '../../core/errors.js';
 import { hashPassword, passwordProblem } from '../../core/passwords.js';
-import { User } from '../users/users.entity.js';
+import { User } from '../../model/users.entity.js';
 import { readSetting, writeSetting } from '../settings/settings.rules.js';
 import { startSession } from '../auth/auth.rules.js';
-import { ApiKey } from '../api-keys/api-keys.entity.js';
+import { ApiKey } from '../../model/api-keys.entity.js';
 import { FIRST_START_KEY_NAME } from './first-start.js';
 
 /** First run: the owner's name, e-mail and password, once; then the owner is signed in. */

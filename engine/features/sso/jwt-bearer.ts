@@ -1,8 +1,8 @@
 import type { EngineServices } from '../../ops/context.js';
 import { sql } from '../../core/sql.js';
 import { readSetting } from '../settings/settings.rules.js';
-import { IdentityProvider, type IdentityProviderRow } from '../identity-providers/identity-providers.entity.js';
-import { User, type UserRow } from '../users/users.entity.js';
+import { IdentityProvider, type IdentityProviderRow } from '../../model/identity-providers.entity.js';
+import { User, type UserRow } from '../../model/users.entity.js';
 import { kindOf } from './sso-providers.js';
 
 // Sign-in with a JWT (API and embedded use): `Authorization: Bearer <JWT>` signed with the key of a

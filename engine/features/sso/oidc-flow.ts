@@ -1,6 +1,6 @@
 import type * as Oidc from 'openid-client';
 import type { EngineServices } from '../../ops/context.js';
-import type { IdentityProviderRow } from '../identity-providers/identity-providers.entity.js';
+import type { IdentityProviderRow } from '../../model/identity-providers.entity.js';
 import { issueTicket, takeTicket } from './sso-tickets.js';
 import { SsoRefusal, type Identity } from './sso-identity.js';
 

@@ -1,6 +1,6 @@
 import { X509Certificate } from 'node:crypto';
 import type { EngineServices } from '../../ops/context.js';
-import type { IdentityProviderRow } from '../identity-providers/identity-providers.entity.js';
+import type { IdentityProviderRow } from '../../model/identity-providers.entity.js';
 import { readSetting } from '../settings/settings.rules.js';
 import { kindOf, organizationsOf } from './sso-providers.js';
 

@@ -1,8 +1,8 @@
 import type { EngineServices } from '../../ops/context.js';
 import { newBase } from '../../core/entity-base.js';
-import type { IdentityProviderRow } from '../identity-providers/identity-providers.entity.js';
-import { User, UserGroup, UserOrganization, UserRole, type UserRow } from '../users/users.entity.js';
-import { Role } from '../roles/roles.entity.js';
+import type { IdentityProviderRow } from '../../model/identity-providers.entity.js';
+import { User, UserGroup, UserOrganization, UserRole, type UserRow } from '../../model/users.entity.js';
+import { Role } from '../../model/roles.entity.js';
 import { HUB_USERS_ROLE } from '../users/users.rules.js';
 import { allUsersGroupId } from '../groups/groups.rules.js';
 import { organizationsOf } from './sso-providers.js';

@@ -5,7 +5,7 @@ import { provisionUser } from './provisioning.js';
 import type { Identity } from './identity.js';
 
 export type { Identity } from './identity.js';
-import { IdentityProvider } from '../identity-providers/identity-providers.entity.js';
+import { IdentityProvider } from '../../model/identity-providers.entity.js';
 
 /**
  * Why a company sign-in did not let someone in. `reason` is a fixed word the page turns into a

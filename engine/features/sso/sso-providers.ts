@@ -1,8 +1,8 @@
 import type { EngineServices } from '../../ops/context.js';
 import { sql } from '../../core/sql.js';
-import { IdentityProvider, type IdentityProviderRow } from '../identity-providers/identity-providers.entity.js';
-import { Organization } from '../organizations/organizations.entity.js';
-import { User, type UserRow } from '../users/users.entity.js';
+import { IdentityProvider, type IdentityProviderRow } from '../../model/identity-providers.entity.js';
+import { Organization } from '../../model/organizations.entity.js';
+import { User, type UserRow } from '../../model/users.entity.js';
 
 /** What a provider's `type` says it speaks; the interface sets spell the same kind several ways. */
 export type ProviderKind = 'oidc' | 'saml' | 'jwt';
@@ -91,15 +91,4 @@ export async function userFor(
   else if (account) q.andWhere('LOWER(u."domainAccount") = :account', { account });
   else return null;
   return q.getOne();
-}
-
-/** Whether password sign-in is off for this user: every organization they belong to turned it off. */
-export async function passwordsOffFor(s: Services, userId: string): Promise<boolean> {
-  const rows = await sql<{ on: number | boolean }>(
-    s.db,
-    `SELECT o."serviceAuth" AS "on" FROM organizations o
-     JOIN user_organizations uo ON uo."targetId" = o.id AND uo."userId" = ?`,
-    [userId],
-  );
-  return rows.length > 0 && rows.every((r) => !r.on);
 }

@@ -1,5 +1,5 @@
 import type { EngineServices } from '../../ops/context.js';
-import { Session, type SessionRow } from '../auth/sessions.entity.js';
+import { Session, type SessionRow } from '../../model/sessions.entity.js';
 import { activeProvider, kindOf } from './sso-providers.js';
 import { oidcLogoutUrl } from './oidc-flow.js';
 import { samlLogoutUrl } from './saml-flow.js';

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { LessThan } from 'typeorm';
 import { tokenHash } from '../../core/passwords.js';
 import type { EngineServices } from '../../ops/context.js';
-import { SsoTicket } from './sso-tickets.entity.js';
+import { SsoTicket } from '../../model/sso-tickets.entity.js';
 
 export type TicketKind = 'oidc' | 'saml' | 'handoff';
 

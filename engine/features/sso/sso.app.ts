@@ -3,9 +3,9 @@ import { defineOp } from '../../ops/op.js';
 import { lazySchema } from '../../core/lazy-schema.js';
 import { UserResult } from '../common.results.js';
 import { userDto } from '../users/users.rules.js';
-import { User } from '../users/users.entity.js';
+import { User } from '../../model/users.entity.js';
 import { endSession, startSession } from '../auth/auth.rules.js';
-import { Session } from '../auth/sessions.entity.js';
+import { Session } from '../../model/sessions.entity.js';
 import { me } from '../../ops/context.js';
 import { providerSignOutUrl } from './sso-sign-out.js';
 import { activeProvider, kindOf, signInChoices, userFor } from './sso-providers.js';
@@ -19,7 +19,7 @@ import { checkProvider } from './provider-check.js';
 import { windowsSignInOffered } from './windows-sign-in.js';
 import { idParam, v } from '../../core/validation.js';
 import { findOr404 } from '../../core/rows.js';
-import { IdentityProvider } from '../identity-providers/identity-providers.entity.js';
+import { IdentityProvider } from '../../model/identity-providers.entity.js';
 import { fieldError, retryAfterSeconds, tooMany, unauthorized } from '../../core/errors.js';
 
 const SignInChoices = lazySchema(() =>

@@ -1,7 +1,7 @@
 import type { EngineServices } from '../../ops/context.js';
 import { sql } from '../../core/sql.js';
 import { readSetting } from '../settings/settings.rules.js';
-import { User, type UserRow } from '../users/users.entity.js';
+import { User, type UserRow } from '../../model/users.entity.js';
 import { SsoRefusal } from './sso-identity.js';
 
 // Windows sign-in: HTTP Negotiate with Kerberos (SPNEGO), through the `kerberos` addon and the

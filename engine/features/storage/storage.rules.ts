@@ -12,7 +12,7 @@ import { findOr404, requireAll } from '../../core/rows.js';
 import type { ListQuery, ListSpec } from '../../core/list-query.js';
 import { pageOf } from '../../core/list-query.js';
 import { v } from '../../core/validation.js';
-import { StorageService, STORAGE_TYPES, type StorageServiceRow } from './storage.entity.js';
+import { StorageService, STORAGE_TYPES, type StorageServiceRow } from '../../model/storage.entity.js';
 import { confinedRelative } from './storage-paths.js';
 
 export const LIST_STORAGE: ListSpec = {

@@ -1,6 +1,6 @@
 import type { AppMeta } from '../../analytics/model.js';
 import type { FieldError } from '../../core/errors.js';
-import type { KeptFilter } from './subscriptions.entity.js';
+import type { KeptFilter } from '../../model/subscriptions.entity.js';
 
 type Selection = { fieldName: string; selectedValues: string[] };
 

@@ -6,9 +6,9 @@ import { badInput, notFound, nullIfNotFound, nullIfRefused, type FieldError } fr
 import { EMAIL_PATTERN, listEntries } from '../../core/validation.js';
 import { pageOf, type ListQuery, type ListSpec } from '../../core/list-query.js';
 import { Page } from '../../core/envelope.js';
-import { Report, type ReportRow } from '../reports/reports.entity.js';
+import { Report, type ReportRow } from '../../model/reports.entity.js';
 import { reachableReport, reportApp } from '../reports/reports.rules.js';
-import { User } from '../users/users.entity.js';
+import { User } from '../../model/users.entity.js';
 import { visibleFiles } from '../hub/hub-visibility.js';
 import {
   Task,
@@ -18,7 +18,7 @@ import {
   type TaskReportRow,
   type TaskRow,
   type TaskTriggerRow,
-} from '../tasks/tasks.entity.js';
+} from '../../model/tasks.entity.js';
 import { DEFAULT_TASK_REPORT_OPTIONS, offeredFormat } from '../tasks/task-reports.rules.js';
 import { removeOwnedTasks, writeOwnedTask } from '../tasks/owned-tasks.js';
 import { externalEventTrigger, scheduleTrigger, triggerDto } from '../tasks/task-triggers.rules.js';
@@ -27,7 +27,7 @@ import {
   type SubscribedChart,
   type SubscribedReport,
   type SubscriptionRow,
-} from './subscriptions.entity.js';
+} from '../../model/subscriptions.entity.js';
 import type { SubscriptionInput } from './subscriptions.inputs.js';
 import { selectionsOf } from './subscription-selections.js';
 import { filterDto, resolveFilter } from './subscription-filter.js';

@@ -9,7 +9,7 @@ import {
   type TaskReportRow,
   type TaskRow,
   type TaskTriggerRow,
-} from './tasks.entity.js';
+} from '../../model/tasks.entity.js';
 
 // A task another area keeps as its own (a subscription's hidden task): that area says what the task
 // is; the tasks area alone writes its rows.

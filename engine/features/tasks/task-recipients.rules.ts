@@ -4,9 +4,9 @@ import { iso, newBase } from '../../core/entity-base.js';
 import { badInput } from '../../core/errors.js';
 import type { ListQuery, ListSpec } from '../../core/list-query.js';
 import { rawPageOf } from '../../core/list-query.js';
-import { Group } from '../groups/groups.entity.js';
-import { User } from '../users/users.entity.js';
-import { TaskRecipient, type TaskRecipientType } from './tasks.entity.js';
+import { Group } from '../../model/groups.entity.js';
+import { User } from '../../model/users.entity.js';
+import { TaskRecipient, type TaskRecipientType } from '../../model/tasks.entity.js';
 import { reachableTask } from './tasks.rules.js';
 
 // A recipient row joined with its user's or group's name and address, so lists filter and sort on them.

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { HubFolder } from '../hub/hub.entity.js';
+import { HubFolder } from '../../model/hub.entity.js';
 import { In } from 'typeorm';
 import type { OpContext } from '../../ops/context.js';
 import { iso, newBase } from '../../core/entity-base.js';
@@ -7,12 +7,12 @@ import { badInput, conflict, foundOrFieldError, notFound } from '../../core/erro
 import type { ListQuery, ListSpec } from '../../core/list-query.js';
 import { pageOf } from '../../core/list-query.js';
 import { formatsOf, type OutputFormat } from '../../render/formats.js';
-import { Filter } from '../filters/filters.entity.js';
-import { Condition } from '../conditions/conditions.entity.js';
-import { StorageService } from '../storage/storage.entity.js';
+import { Filter } from '../../model/filters.entity.js';
+import { Condition } from '../../model/conditions.entity.js';
+import { StorageService } from '../../model/storage.entity.js';
 import { confinedRelative } from '../storage/storage-paths.js';
-import { Report, type ReportRow } from '../reports/reports.entity.js';
-import { TaskReport, type TaskReportOptions, type TaskReportRow, type TaskRow } from './tasks.entity.js';
+import { Report, type ReportRow } from '../../model/reports.entity.js';
+import { TaskReport, type TaskReportOptions, type TaskReportRow, type TaskRow } from '../../model/tasks.entity.js';
 import { reachableTask, reportOfTask } from './tasks.rules.js';
 
 export const LIST_TASK_REPORTS: ListSpec = {

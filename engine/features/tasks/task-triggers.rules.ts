@@ -5,7 +5,7 @@ import { badInput, notFound } from '../../core/errors.js';
 import type { ListQuery, ListSpec } from '../../core/list-query.js';
 import { pageOf } from '../../core/list-query.js';
 import { describeSchedule, nextFireTimes, parseWeeklyDays, type Frequency, type ScheduleSpec } from './fire-times.js';
-import { TaskTrigger, type StoredSchedule, type TaskTriggerRow, type TriggerKind } from './tasks.entity.js';
+import { TaskTrigger, type StoredSchedule, type TaskTriggerRow, type TriggerKind } from '../../model/tasks.entity.js';
 import { reachableTask } from './tasks.rules.js';
 import type { ScheduleInput } from './tasks.inputs.js';
 

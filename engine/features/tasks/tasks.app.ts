@@ -2,6 +2,9 @@ import { defineOp } from '../../ops/op.js';
 import { v } from '../../core/validation.js';
 import { DeletedResult } from '../common.results.js';
 import { deleteTasks } from './tasks.rules.js';
+import { idParam } from '../../core/validation.js';
+import { TaskResult } from './tasks.results.js';
+import { saveWholeTask, TaskSaveInput } from './task-save.js';
 
 // Operations on tasks the interface does not name and a product needs.
 export const tasksApp = [
@@ -15,5 +18,16 @@ export const tasksApp = [
     input: { body: v.uuidList() },
     result: DeletedResult,
     handler: (ctx, { body }) => deleteTasks(ctx, body),
+  }),
+  defineOp({
+    id: 'app.tasks.save',
+    summary:
+      'Save a whole task (settings, e-mail, reports, recipients, schedules and events) in one transaction: all or nothing',
+    http: { method: 'PUT', path: '/api/app/tasks/{id}' },
+    permission: 'editTask',
+    member: { task: 'edit' },
+    input: { params: idParam, body: TaskSaveInput },
+    result: TaskResult,
+    handler: (ctx, { params, body }) => saveWholeTask(ctx, params.id, body),
   }),
 ] as const;

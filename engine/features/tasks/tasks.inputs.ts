@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { v } from '../../core/validation.js';
+import type { TaskEmail } from '../../model/tasks.entity.js';
 import { FREQUENCIES, checkTimeZone, parseWeeklyDays } from './fire-times.js';
 
 // The request bodies of both interface sets for tasks. Set A and set B name some fields differently
@@ -182,6 +183,21 @@ export const EmailB = z.object({
   isActive: v.bool(),
   oneToAll: v.obool(),
   sendWithoutFiles: v.obool(),
+});
+
+/** A task's e-mail as set B sends it, in the task's stored shape. */
+export const emailOfB = (body: z.output<typeof EmailB>): TaskEmail => ({
+  from: body.from,
+  ccBcc: body.ccBcc ?? false,
+  cc: body.cc ?? null,
+  bcc: body.bcc ?? null,
+  ccAnalyticsVariableId: body.ccAnalyticsVariable ?? null,
+  bccAnalyticsVariableId: body.bccAnalyticsVariable ?? null,
+  subject: body.subject,
+  message: body.message ?? null,
+  isActive: body.isActive,
+  oneToAll: body.oneToAll ?? false,
+  sendWithoutFiles: body.sendWithoutFiles ?? false,
 });
 
 const secret = () => z.string().max(256).nullable().optional();

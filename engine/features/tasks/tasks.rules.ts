@@ -1,13 +1,20 @@
-import { memberVisible } from '../members/member-access.js';
+import { memberVisible } from '../../access/member-access.js';
 import type { OpContext } from '../../ops/context.js';
 import { me } from '../../ops/context.js';
 import { iso, newBase } from '../../core/entity-base.js';
 import { badInput, foundOrFieldError, notFound } from '../../core/errors.js';
 import type { ListQuery, ListSpec } from '../../core/list-query.js';
 import { pageOf } from '../../core/list-query.js';
-import { Report } from '../reports/reports.entity.js';
-import { reachableInProject, reachableProject, visibleProjects } from '../projects/projects.rules.js';
-import { Task, TaskRecipient, TaskReport, TaskTrigger, type TaskEmail, type TaskRow } from './tasks.entity.js';
+import { Report } from '../../model/reports.entity.js';
+import { reachableInProject, reachableProject, visibleProjects } from '../../access/project-reach.js';
+import {
+  Task,
+  TaskRecipient,
+  TaskReport,
+  TaskTrigger,
+  type TaskEmail,
+  type TaskRow,
+} from '../../model/tasks.entity.js';
 import type { TaskSettings } from './tasks.inputs.js';
 
 export const LIST_TASKS: ListSpec = {

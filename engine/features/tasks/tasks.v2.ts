@@ -7,6 +7,7 @@ import { deleteTaskRecipients, replaceTaskRecipients } from './task-recipients.r
 import { deleteTrigger, deleteTriggers, getTrigger, saveExternalEvent, saveSchedule } from './task-triggers.rules.js';
 import {
   EmailB,
+  emailOfB,
   ExternalEventB,
   RecipientsB,
   ScheduleB,
@@ -54,19 +55,11 @@ export const tasksV2 = [
     input: { params: idParam, body: EmailB },
     result: TaskEmailBResult,
     handler: async (ctx, { params, body }) => {
-      const { ccAnalyticsVariableId, bccAnalyticsVariableId, ...rest } = await updateTaskEmail(ctx, params.id, {
-        from: body.from,
-        ccBcc: body.ccBcc ?? false,
-        cc: body.cc ?? null,
-        bcc: body.bcc ?? null,
-        ccAnalyticsVariableId: body.ccAnalyticsVariable ?? null,
-        bccAnalyticsVariableId: body.bccAnalyticsVariable ?? null,
-        subject: body.subject,
-        message: body.message ?? null,
-        isActive: body.isActive,
-        oneToAll: body.oneToAll ?? false,
-        sendWithoutFiles: body.sendWithoutFiles ?? false,
-      });
+      const { ccAnalyticsVariableId, bccAnalyticsVariableId, ...rest } = await updateTaskEmail(
+        ctx,
+        params.id,
+        emailOfB(body),
+      );
       return { ...rest, ccAnalyticsVariable: ccAnalyticsVariableId, bccAnalyticsVariable: bccAnalyticsVariableId };
     },
   }),

@@ -4,7 +4,7 @@ import { type ListSpec } from '../../core/list-query.js';
 import { findOr404 } from '../../core/rows.js';
 import { iso, newBase } from '../../core/entity-base.js';
 import type { OpContext } from '../../ops/context.js';
-import { TrustedOrigin, type TrustedOriginRow } from './trusted-origins.entity.js';
+import { TrustedOrigin, type TrustedOriginRow } from '../../model/trusted-origins.entity.js';
 
 /** An origin is scheme://host[:port]; anything else (paths, wildcards, script URLs) is refused. */
 export function normalizeOrigin(address: string): string | null {

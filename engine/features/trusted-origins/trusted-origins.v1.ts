@@ -2,7 +2,7 @@ import { defineOp } from '../../ops/op.js';
 import { idParam, v } from '../../core/validation.js';
 import { pageOfEntity } from '../../core/list-query.js';
 import { deleteByIds } from '../../core/rows.js';
-import { TrustedOrigin } from './trusted-origins.entity.js';
+import { TrustedOrigin } from '../../model/trusted-origins.entity.js';
 import { trustedOriginDto, LIST_TRUSTED_ORIGINS, saveTrustedOrigin, TrustedOriginV1 } from './trusted-origins.rules.js';
 import { TrustedOriginResult } from './trusted-origins.results.js';
 import { DeletedResult } from '../common.results.js';

@@ -1,5 +1,5 @@
 import type { Client, Entry } from 'ldapts' with { 'resolution-mode': 'import' };
-import type { UserDirectoryRow } from './user-directories.entity.js';
+import type { UserDirectoryRow } from '../../model/user-directories.entity.js';
 
 // Reading a user directory: the people and groups it holds, in one shape whatever the server. LDAP
 // and Active Directory (over LDAP) are read here with ldapts; Azure AD would be another reader of

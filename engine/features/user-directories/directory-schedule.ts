@@ -1,5 +1,5 @@
 import { machineTimeZone, nextFireTimes, parseWeeklyDays, type ScheduleSpec } from '../tasks/fire-times.js';
-import type { UserDirectoryRow } from './user-directories.entity.js';
+import type { UserDirectoryRow } from '../../model/user-directories.entity.js';
 
 // When directories synchronize on their own: hourly at the minute of `frequencyTime`, daily at its
 // time, weekly on the weekday `frequency` names, monthly on the day of the month it names; in the

@@ -1,7 +1,7 @@
 import type { OpContext } from '../../ops/context.js';
 import { EngineError } from '../../core/errors.js';
-import type { UserRow } from '../users/users.entity.js';
-import { UserDirectory } from './user-directories.entity.js';
+import type { UserRow } from '../../model/users.entity.js';
+import { UserDirectory } from '../../model/user-directories.entity.js';
 import { DirectoryProblem, directorySettings, verifyDirectoryPassword } from './directory-reader.js';
 
 // People synchronized from a directory sign in with their directory password: the directory is

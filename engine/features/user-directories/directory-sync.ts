@@ -4,14 +4,14 @@ import { claimingJobKernel, type NodeLease } from '../../core/jobs/table-claims.
 import { UNCLAIMED, type RowPatch } from '../../core/jobs/claims.js';
 import type { EngineServices } from '../../ops/context.js';
 import { newBase } from '../../core/entity-base.js';
-import { Group, type GroupRow } from '../groups/groups.entity.js';
-import { User, UserGroup, UserOrganization, UserRole, type UserRow } from '../users/users.entity.js';
-import { Session } from '../auth/sessions.entity.js';
-import { Outbox, type OutboxRow } from '../mail/mail.entity.js';
+import { Group, type GroupRow } from '../../model/groups.entity.js';
+import { User, UserGroup, UserOrganization, UserRole, type UserRow } from '../../model/users.entity.js';
+import { Session } from '../../model/sessions.entity.js';
+import { Outbox, type OutboxRow } from '../../model/mail.entity.js';
 import { defaultMailServer } from '../mail/mail-servers.rules.js';
 import { plainMessage } from '../mail/plain-message.js';
-import { UserDirectory, type UserDirectoryRow } from './user-directories.entity.js';
-import { DirectorySync, type DirectorySyncRow } from './directory-syncs.entity.js';
+import { UserDirectory, type UserDirectoryRow } from '../../model/user-directories.entity.js';
+import { DirectorySync, type DirectorySyncRow } from '../../model/directory-syncs.entity.js';
 import {
   DirectoryProblem,
   directorySettings,

@@ -4,8 +4,8 @@ import { conflict } from '../../core/errors.js';
 import { iso } from '../../core/entity-base.js';
 import { findOr404 } from '../../core/rows.js';
 import type { OpContext } from '../../ops/context.js';
-import { UserDirectory } from './user-directories.entity.js';
-import { DirectorySync, type DirectorySyncRow } from './directory-syncs.entity.js';
+import { UserDirectory } from '../../model/user-directories.entity.js';
+import { DirectorySync, type DirectorySyncRow } from '../../model/directory-syncs.entity.js';
 import { nextSyncAfter } from './directory-schedule.js';
 import { UserDirectoriesSyncResult, UserDirectoriesSyncsResult } from './user-directories.results.js';
 

@@ -6,10 +6,10 @@ import { fieldError } from '../../core/errors.js';
 import { findOr404 } from '../../core/rows.js';
 import { iso, newBase } from '../../core/entity-base.js';
 import type { OpContext } from '../../ops/context.js';
-import { Organization } from '../organizations/organizations.entity.js';
-import { Role } from '../roles/roles.entity.js';
+import { Organization } from '../../model/organizations.entity.js';
+import { Role } from '../../model/roles.entity.js';
 import { nextSyncAfter } from './directory-schedule.js';
-import { UserDirectory, type UserDirectoryRow } from './user-directories.entity.js';
+import { UserDirectory, type UserDirectoryRow } from '../../model/user-directories.entity.js';
 
 // Set A 2.23
 export const UserDirectoryV1 = z.object({

@@ -2,7 +2,7 @@ import { defineOp } from '../../ops/op.js';
 import { idParam, v } from '../../core/validation.js';
 import { pageOfEntity } from '../../core/list-query.js';
 import { deleteByIds } from '../../core/rows.js';
-import { UserDirectory } from './user-directories.entity.js';
+import { UserDirectory } from '../../model/user-directories.entity.js';
 import {
   userDirectoryDto,
   LIST_USER_DIRECTORIES,

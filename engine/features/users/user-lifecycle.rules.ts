@@ -7,11 +7,11 @@ import { badInput, conflict, EngineError, fieldError } from '../../core/errors.j
 import { EMAIL_PATTERN, v } from '../../core/validation.js';
 import { findOr404 } from '../../core/rows.js';
 import { hashPassword, passwordProblem } from '../../core/passwords.js';
-import { Organization } from '../organizations/organizations.entity.js';
-import { Role } from '../roles/roles.entity.js';
-import { MemberPermission } from '../members/members.entity.js';
+import { Organization } from '../../model/organizations.entity.js';
+import { Role } from '../../model/roles.entity.js';
+import { MemberPermission } from '../../model/members.entity.js';
 import { defaultMailServer } from '../mail/mail-servers.rules.js';
-import { Outbox, type OutboxRow } from '../mail/mail.entity.js';
+import { Outbox, type OutboxRow } from '../../model/mail.entity.js';
 import { plainMessage } from '../mail/plain-message.js';
 import {
   isTenantAdministrator,
@@ -20,12 +20,12 @@ import {
   refuseGroupJoinBeyondOwn,
   refuseOrganizationsBeyondOwn,
   refuseUserChangeBeyondRights,
-} from './privilege.rules.js';
-import { principalFor } from '../auth/principal.js';
+} from '../../access/privilege.js';
+import { principalFor } from '../../access/principal.js';
 import { outsideOrganizations } from '../../core/organization-boundary.js';
-import { User, UserGroup, UserOrganization, UserRole, type UserRow } from './users.entity.js';
-import { Session } from '../auth/sessions.entity.js';
-import { Invitation } from './invitations.entity.js';
+import { User, UserGroup, UserOrganization, UserRole, type UserRow } from '../../model/users.entity.js';
+import { Session } from '../../model/sessions.entity.js';
+import { Invitation } from '../../model/invitations.entity.js';
 import { linkedIds, saveUser, userDto, type UserFields } from './users.rules.js';
 import { sql } from '../../core/sql.js';
 

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { defineOp } from '../../ops/op.js';
 import { idParam, v } from '../../core/validation.js';
 import { findOr404 } from '../../core/rows.js';
-import { User } from './users.entity.js';
+import { User } from '../../model/users.entity.js';
 import { HUB_USERS_ROLE, idNames, LIST_USERS, nemail, roleIdByName, saveUser, listUsers } from './users.rules.js';
 import { UserResult } from '../common.results.js';
 

@@ -1,9 +1,9 @@
 import type { OpContext } from '../../../ops/context.js';
-import type { ReportRow } from '../../reports/reports.entity.js';
-import type { RequestFile } from '../../requests/requests.entity.js';
+import type { ReportRow } from '../../../model/reports.entity.js';
+import type { RequestFile } from '../../../model/requests.entity.js';
 import type { KeptFile } from '../../requests/request-output.js';
-import type { TaskReportRow, TaskRow } from '../../tasks/tasks.entity.js';
-import type { OutboxRow } from '../../mail/mail.entity.js';
+import type { TaskReportRow, TaskRow } from '../../../model/tasks.entity.js';
+import type { OutboxRow } from '../../../model/mail.entity.js';
 import type { EntityManager } from 'typeorm';
 
 /**

@@ -1,9 +1,9 @@
 import { In } from 'typeorm';
 import type { OpContext } from '../../../ops/context.js';
-import { User, UserGroup, type UserRow } from '../../users/users.entity.js';
-import { Group } from '../../groups/groups.entity.js';
-import { Report } from '../../reports/reports.entity.js';
-import { TaskRecipient, TaskReport } from '../../tasks/tasks.entity.js';
+import { User, UserGroup, type UserRow } from '../../../model/users.entity.js';
+import { Group } from '../../../model/groups.entity.js';
+import { Report } from '../../../model/reports.entity.js';
+import { TaskRecipient, TaskReport } from '../../../model/tasks.entity.js';
 import { reachableTask } from '../../tasks/tasks.rules.js';
 import { defaultMailServer } from '../../mail/mail-servers.rules.js';
 import { taskAudience } from './task-mail.js';

@@ -6,10 +6,10 @@ import { insertRows } from '../../../core/insert-rows.js';
 import { eachAtOnce } from '../../../core/at-once.js';
 import { listEntries } from '../../../core/validation.js';
 import { FILE_TYPES, parseFormat } from '../../../render/formats.js';
-import { User } from '../../users/users.entity.js';
-import type { TaskReportRow, TaskRow } from '../../tasks/tasks.entity.js';
-import type { ReportRow } from '../../reports/reports.entity.js';
-import type { RequestFile } from '../../requests/requests.entity.js';
+import { User } from '../../../model/users.entity.js';
+import type { TaskReportRow, TaskRow } from '../../../model/tasks.entity.js';
+import type { ReportRow } from '../../../model/reports.entity.js';
+import type { RequestFile } from '../../../model/requests.entity.js';
 import { requestFileKey } from '../../requests/request-output.js';
 import {
   HUB_ROOT_FOLDER_ID,
@@ -18,7 +18,7 @@ import {
   type HubFileKind,
   type HubFileRow,
   type HubOccurrenceRow,
-} from '../../hub/hub.entity.js';
+} from '../../../model/hub.entity.js';
 import { placeOccurrence, removeOccurrence } from '../../hub/hub-storage.js';
 import type { Deliver } from './delivery.js';
 import { insertionOrder, marks, sql } from '../../../core/sql.js';

@@ -1,10 +1,10 @@
 import type { OpContext } from '../../../ops/context.js';
 import { EMAIL_PATTERN, listEntries } from '../../../core/validation.js';
-import { Task } from '../../tasks/tasks.entity.js';
-import type { RequestRow } from '../../requests/requests.entity.js';
+import { Task } from '../../../model/tasks.entity.js';
+import type { RequestRow } from '../../../model/requests.entity.js';
 import { defaultMailServer } from '../../mail/mail-servers.rules.js';
 import { plainMessage } from '../../mail/plain-message.js';
-import type { OutboxRow } from '../../mail/mail.entity.js';
+import type { OutboxRow } from '../../../model/mail.entity.js';
 
 const list = (text: string | null) => listEntries(text).filter((a) => EMAIL_PATTERN.test(a));
 

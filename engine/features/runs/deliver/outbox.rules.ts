@@ -4,7 +4,7 @@ import { iso } from '../../../core/entity-base.js';
 import { conflict, notFound } from '../../../core/errors.js';
 import type { ListQuery, ListSpec } from '../../../core/list-query.js';
 import { pageOf } from '../../../core/list-query.js';
-import { Outbox, type OutboxRow } from '../../mail/mail.entity.js';
+import { Outbox, type OutboxRow } from '../../../model/mail.entity.js';
 import { explainMailError } from '../../mail/mail-replies.js';
 
 export const LIST_OUTBOX: ListSpec = {

@@ -2,7 +2,7 @@ import type { OpContext } from '../../../ops/context.js';
 import { resolveReport } from '../../../render/resolve.js';
 import { safeFileName } from '../../../core/file-result.js';
 import type { KeptFile } from '../../requests/request-output.js';
-import { Subscription, type SubscribedChart } from '../../subscriptions/subscriptions.entity.js';
+import { Subscription, type SubscribedChart } from '../../../model/subscriptions.entity.js';
 import { selectionsOf } from '../../subscriptions/subscription-selections.js';
 import { resolveFilters } from '../../filters/filters.rules.js';
 import { narrowed } from '../../reports/generate.js';

@@ -3,19 +3,19 @@ import { randomUUID } from 'node:crypto';
 import { In } from 'typeorm';
 import type { OpContext } from '../../../ops/context.js';
 import { EMAIL_PATTERN, listEntries } from '../../../core/validation.js';
-import { User, UserGroup, type UserRow } from '../../users/users.entity.js';
+import { User, UserGroup, type UserRow } from '../../../model/users.entity.js';
 import {
   TaskRecipient,
   TaskReport,
   type TaskReportOptions,
   type TaskReportRow,
   type TaskRow,
-} from '../../tasks/tasks.entity.js';
-import type { RequestFile } from '../../requests/requests.entity.js';
+} from '../../../model/tasks.entity.js';
+import type { RequestFile } from '../../../model/requests.entity.js';
 import { defaultMailServer } from '../../mail/mail-servers.rules.js';
 import { plainMessage } from '../../mail/plain-message.js';
-import type { OutboxAttachment, OutboxRow } from '../../mail/mail.entity.js';
-import { Report } from '../../reports/reports.entity.js';
+import type { OutboxAttachment, OutboxRow } from '../../../model/mail.entity.js';
+import { Report } from '../../../model/reports.entity.js';
 import { reportApp } from '../../reports/reports.rules.js';
 import { readRequestFile, zipRequestFiles } from '../../requests/request-output.js';
 import type { Deliver } from './delivery.js';

@@ -2,21 +2,21 @@ import { In } from 'typeorm';
 import type { OpContext } from '../../../ops/context.js';
 import { isDatabaseUnavailable, isEngineError, isStorageTransient } from '../../../core/errors.js';
 import { parseFormat, type OutputFormat } from '../../../render/formats.js';
-import { Report, type ReportRow } from '../../reports/reports.entity.js';
+import { Report, type ReportRow } from '../../../model/reports.entity.js';
 import { generateFiles } from '../../reports/generate.js';
-import { Task, TaskReport, type TaskReportRow, type TaskRow } from '../../tasks/tasks.entity.js';
+import { Task, TaskReport, type TaskReportRow, type TaskRow } from '../../../model/tasks.entity.js';
 import { toHub } from '../deliver/hub-publish.js';
 import { describeOutcome, evaluateConditions } from '../../conditions/condition-evaluation.js';
 import { byMail } from '../deliver/task-mail.js';
 import type { Selections } from '../../../analytics/model.js';
-import type { RequestFile, RequestRow, RequestStatus } from '../../requests/requests.entity.js';
+import type { RequestFile, RequestRow, RequestStatus } from '../../../model/requests.entity.js';
 import { writeRequestFile, zipRequestFiles, type KeptFile } from '../../requests/request-output.js';
 import { uniqueName } from '../../../core/file-result.js';
 import { toFolders } from '../deliver/storage-delivery.js';
 import { SupersededAttempt, type Deliver, type Delivery } from '../deliver/delivery.js';
 import { chartFile, subscribedChart } from '../deliver/subscription-chart.js';
-import type { SubscribedChart } from '../../subscriptions/subscriptions.entity.js';
-import type { OutboxRow } from '../../mail/mail.entity.js';
+import type { SubscribedChart } from '../../../model/subscriptions.entity.js';
+import type { OutboxRow } from '../../../model/mail.entity.js';
 
 /** Where a task report's files go as soon as they are made; mail carries the run's files at its end. */
 const REPORT_DELIVERIES: Deliver[] = [toFolders, toHub];

@@ -7,11 +7,11 @@ import type { Handoff } from '../../../core/jobs/handoff.js';
 import { isDatabaseUnavailable, isEngineError, isStorageTransient } from '../../../core/errors.js';
 import { retryDelay, type Backoff } from '../../../core/jobs/backoff.js';
 import { abortableDelay, retryWhile } from '../../../core/jobs/retry-while.js';
-import { Request, type RequestFile, type RequestRow, type RequestStatus } from '../../requests/requests.entity.js';
+import { Request, type RequestFile, type RequestRow, type RequestStatus } from '../../../model/requests.entity.js';
 import { executeRequest, fileKeeper } from './execute-request.js';
 import { RequestLog, removePartialFiles, removeRequestFiles, requestLogPath } from '../../requests/request-output.js';
 import { runNotificationMail } from '../deliver/notifications.js';
-import type { OutboxRow } from '../../mail/mail.entity.js';
+import type { OutboxRow } from '../../../model/mail.entity.js';
 import { insertMail } from '../../mail/outbox.js';
 import { SupersededAttempt } from '../deliver/delivery.js';
 

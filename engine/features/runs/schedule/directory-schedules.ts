@@ -1,6 +1,6 @@
 import { Not } from 'typeorm';
-import { UserDirectory, type UserDirectoryRow } from '../../user-directories/user-directories.entity.js';
-import { DirectorySync } from '../../user-directories/directory-syncs.entity.js';
+import { UserDirectory, type UserDirectoryRow } from '../../../model/user-directories.entity.js';
+import { DirectorySync } from '../../../model/directory-syncs.entity.js';
 import { newSync } from '../../user-directories/directory-sync.js';
 import { syncSchedule } from '../../user-directories/directory-schedule.js';
 import type { ScheduleSource } from './schedule-source.js';

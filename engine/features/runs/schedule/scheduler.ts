@@ -2,9 +2,9 @@ import { In, IsNull, LessThanOrEqual, Not, type EntityManager, type FindOptionsW
 import type { EngineServices } from '../../../ops/context.js';
 import { newBase, sqliteText } from '../../../core/entity-base.js';
 import { Pump } from '../../../core/jobs/pump.js';
-import { Task, TaskTrigger, type TaskRow, type TaskTriggerRow } from '../../tasks/tasks.entity.js';
+import { Task, TaskTrigger, type TaskRow, type TaskTriggerRow } from '../../../model/tasks.entity.js';
 import { dueSlot, nextFireTimes } from '../../tasks/fire-times.js';
-import { Request, type RequestRow } from '../../requests/requests.entity.js';
+import { Request, type RequestRow } from '../../../model/requests.entity.js';
 import type { DueRow, FirePlan, Scheduled, ScheduleSource } from './schedule-source.js';
 import { UNCLAIMED } from '../../../core/jobs/claims.js';
 import { scheduleOf } from '../../tasks/task-triggers.rules.js';

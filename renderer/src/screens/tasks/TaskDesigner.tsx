@@ -10,7 +10,7 @@ import { askConfirm } from '../../stores/feedback/confirm.store';
 import { toastOutcome, toastSucceeded } from '../../stores/feedback/toasts';
 import { useNav } from '../../stores/nav/nav.store';
 import { useTaskDraft } from '../../stores/tasks/task-draft.store';
-import { rebaseTaskDraft, saveTaskDraft, type SaveProblems } from './save-task-draft';
+import { saveTaskDraft, type SaveProblems } from './save-task-draft';
 import { loadTaskState, type TaskState } from './task-draft';
 import { taskSettingsFields } from './task-settings';
 import { TaskDryRunPanel } from './TaskDryRunPanel';
@@ -56,19 +56,21 @@ export function TaskDesigner({ taskId }: { taskId: string }) {
     const d = useTaskDraft.getState().draft;
     if (!d || !state) return false;
     setSaving(true);
-    const outcome = await saveTaskDraft(taskId, state.draft, d);
-    const stored = await loadTaskState(taskId);
+    const refused = await saveTaskDraft(taskId, d);
+    const failed = Object.keys(refused).length > 0;
+    // Refused: nothing was written, so the draft stays as edited, the parts at fault marked.
+    const stored = failed ? null : await loadTaskState(taskId);
     setSaving(false);
     if (typeof stored === 'string') {
       setProblems({ task: stored });
       return false;
     }
+    setProblems(refused);
+    if (!stored) return false;
     setState(stored);
-    draftRebased(stored.draft, rebaseTaskDraft(stored, state.draft, d, outcome));
-    setProblems(outcome.problems);
-    const failed = Object.keys(outcome.problems).length;
-    if (!failed) toastSucceeded('Saved the task.');
-    return failed === 0;
+    draftRebased(stored.draft, stored.draft);
+    toastSucceeded('Saved the task.');
+    return true;
   }, [taskId, state, draftRebased]);
 
   if (error)

@@ -1,11 +1,10 @@
 import { invoke, type Answer } from '../../bridge';
 import { plainMessage } from '../../components/field-errors';
-import { isNewKey, reportLabel, type ReportItem, type TaskDraft, type TaskState, type TriggerItem } from './task-draft';
+import { isNewKey, type ReportItem, type TaskDraft, type TriggerItem } from './task-draft';
 
 /** What Save could not write, by the draft part it belongs to ("settings", "email", "recipients" or an item's key). */
 export type SaveProblems = Record<string, string>;
 
-const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
 const problemOf = (a: Answer<unknown>) =>
   [
     a.error ?? 'It could not be saved',
@@ -63,120 +62,37 @@ const eventBody = (t: TriggerItem) => ({
   endDate: t.endDate,
 });
 
-function saveTrigger(taskId: string, t: TriggerItem): Promise<Answer<{ id: string }>> {
-  const fresh = isNewKey(t.key);
-  if (t.type === 'Schedule') {
-    return fresh
-      ? invoke('v1.taskSchedules.create', { params: { taskId }, body: scheduleBody(t) })
-      : invoke('v1.taskSchedules.update', { params: { taskId, taskScheduleId: t.key }, body: scheduleBody(t) });
-  }
-  return fresh
-    ? invoke('v1.taskExternalEvents.create', { params: { taskId }, body: eventBody(t) })
-    : invoke('v1.taskExternalEvents.update', { params: { taskId, externalEventId: t.key }, body: eventBody(t) });
+const withId = (key: string) => (isNewKey(key) ? {} : { id: key });
+
+/** The task as the draft holds it, in the shape `app.tasks.save` takes: the whole of it. */
+const wholeTask = (d: TaskDraft) => ({
+  settings: d.settings,
+  email: { ...d.email, ccBcc: !!(d.email.cc || d.email.bcc) },
+  reports: d.reports.map((r) => ({ ...withId(r.key), ...reportBody(r) })),
+  recipients: d.recipients.map((r) => ({ id: r.key, type: r.type, sendEmail: r.sendEmail, seeInHub: r.seeInHub })),
+  schedules: d.triggers.filter((t) => t.type === 'Schedule').map((t) => ({ ...withId(t.key), ...scheduleBody(t) })),
+  events: d.triggers.filter((t) => t.type !== 'Schedule').map((t) => ({ ...withId(t.key), ...eventBody(t) })),
+});
+
+/** The draft part a refused field belongs to: "settings", "email", "recipients" or an item's key. */
+function partOf(d: TaskDraft, field: string): string {
+  const [, part, index] = field.split('.');
+  const item = (list: { key: string }[]) => list[Number(index)]?.key ?? part;
+  if (part === 'reports') return item(d.reports);
+  if (part === 'schedules') return item(d.triggers.filter((t) => t.type === 'Schedule'));
+  if (part === 'events') return item(d.triggers.filter((t) => t.type !== 'Schedule'));
+  return part ?? 'task';
 }
 
 /**
- * Writes what changed between the baseline and the draft, part by part: settings, e-mail, removals
- * first (so an entry removed and added again is not a duplicate), then each changed item. A part the
- * engine refuses is named in the answer and stays in the draft; the rest is written.
- * Answers the problems and, for new items that were written, their new ids.
+ * Writes the whole draft in one call: the engine stores all of it or, when a part is refused,
+ * nothing, and names the part. Answers the problems by draft part (none when it was stored).
  */
-export async function saveTaskDraft(
-  taskId: string,
-  base: TaskDraft,
-  d: TaskDraft,
-): Promise<{ problems: SaveProblems; ids: Record<string, string> }> {
+export async function saveTaskDraft(taskId: string, d: TaskDraft): Promise<SaveProblems> {
+  const a = await invoke('app.tasks.save', { params: { id: taskId }, body: wholeTask(d) });
+  if (a.ok) return {};
   const problems: SaveProblems = {};
-  const ids: Record<string, string> = {};
-  const check = (part: string, a: Answer<unknown>) => {
-    if (!a.ok) problems[part] = problemOf(a);
-    return a.ok;
-  };
-  if (!same(base.settings, d.settings))
-    check('settings', await invoke('v1.tasks.update', { params: { id: taskId }, body: d.settings }));
-  if (!same(base.email, d.email)) {
-    const e = d.email;
-    check(
-      'email',
-      await invoke('v2.tasks.updateEmail', { params: { id: taskId }, body: { ...e, ccBcc: !!(e.cc || e.bcc) } }),
-    );
-  }
-
-  const gone = <T extends { key: string }>(list: T[], now: T[]) =>
-    list.filter((x) => !now.some((y) => y.key === x.key)).map((x) => x.key);
-  const goneReports = gone(base.reports, d.reports);
-  if (goneReports.length)
-    check('reports', await invoke('v2.tasks.deleteReports', { params: { id: taskId }, body: goneReports }));
-  const goneTriggers = gone(base.triggers, d.triggers);
-  if (goneTriggers.length)
-    check('triggers', await invoke('v2.tasks.deleteTriggers', { params: { id: taskId }, body: goneTriggers }));
-  const goneRecipients = gone(base.recipients, d.recipients);
-  if (goneRecipients.length)
-    check('recipients', await invoke('v2.tasks.deleteRecipients', { params: { id: taskId }, body: goneRecipients }));
-
-  for (const r of d.reports) {
-    const before = base.reports.find((x) => x.key === r.key);
-    if (before && same(before, r)) continue;
-    const a = await invoke('v2.tasks.upsertReport', {
-      params: { id: taskId },
-      query: isNewKey(r.key) ? {} : { taskReportID: r.key },
-      body: reportBody(r),
-    });
-    if (check(r.key, a) && a.ok) ids[r.key] = a.data.id;
-    else problems[r.key] = `${reportLabel(r)}: ${problems[r.key]}`;
-  }
-  const changedRecipients = d.recipients.filter(
-    (r) =>
-      !same(
-        base.recipients.find((x) => x.key === r.key),
-        r,
-      ),
-  );
-  if (changedRecipients.length) {
-    check(
-      'recipients',
-      await invoke('v1.taskRecipients.add', {
-        params: { taskId },
-        body: changedRecipients.map((r) => ({ id: r.key, type: r.type, sendEmail: r.sendEmail, seeInHub: r.seeInHub })),
-      }),
-    );
-  }
-  for (const t of d.triggers) {
-    const before = base.triggers.find((x) => x.key === t.key);
-    if (before && same(before, t)) continue;
-    const a = await saveTrigger(taskId, t);
-    if (check(t.key, a) && a.ok) ids[t.key] = a.data.id;
-    else problems[t.key] = `“${t.name}”: ${problems[t.key]}`;
-  }
-  return { problems, ids };
-}
-
-/**
- * The draft after a Save: what was written is taken as stored (new items with their ids), what was
- * refused is kept as edited, and what someone else added meanwhile joins the lists.
- */
-export function rebaseTaskDraft(
-  stored: TaskState,
-  base: TaskDraft,
-  d: TaskDraft,
-  outcome: { problems: SaveProblems; ids: Record<string, string> },
-): TaskDraft {
-  const s = stored.draft;
-  const merge = <T extends { key: string }>(now: T[], was: T[], server: T[]) => {
-    const kept = now.flatMap((x) => {
-      if (outcome.problems[x.key]) return [x];
-      const id = outcome.ids[x.key] ?? x.key;
-      const found = server.find((y) => y.key === id);
-      return found ? [found] : [];
-    });
-    const others = server.filter((y) => !kept.some((k) => k.key === y.key) && !was.some((w) => w.key === y.key));
-    return [...kept, ...others];
-  };
-  return {
-    settings: outcome.problems.settings ? d.settings : s.settings,
-    email: outcome.problems.email ? d.email : s.email,
-    reports: merge(d.reports, base.reports, s.reports),
-    recipients: outcome.problems.recipients ? d.recipients : s.recipients,
-    triggers: merge(d.triggers, base.triggers, s.triggers),
-  };
+  const parts = a.errorDetails.length ? a.errorDetails.map((e) => partOf(d, e.field)) : ['task'];
+  for (const part of parts) problems[part] = problemOf(a);
+  return problems;
 }

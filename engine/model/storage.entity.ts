@@ -1,0 +1,49 @@
+import { EntitySchema } from 'typeorm';
+import { baseColumns, flag, int, text, type BaseRow } from '../core/entity-base.js';
+import { STORAGE_TYPES } from '../core/enumerations.js';
+
+export { STORAGE_TYPES };
+export type StorageType = (typeof STORAGE_TYPES)[number];
+
+/**
+ * Where task reports put their files besides mail and the hub: a folder on this machine or the
+ * network (under its root, never outside), or an FTP/FTPS or SFTP server (under its base directory).
+ */
+export interface StorageServiceRow extends BaseRow {
+  name: string;
+  description: string | null;
+  type: StorageType;
+  host: string | null;
+  port: number | null;
+  username: string | null;
+  /** Sealed with the installation's key; never answered. */
+  password: string | null;
+  /** SFTP: a private key (OpenSSH or PEM) to sign in with, sealed like the password. */
+  privateKey: string | null;
+  /** SFTP: the server's host key (SHA-256), pinned on first use; a different key is refused. */
+  hostKey: string | null;
+  passiveMode: boolean;
+  /** Folder: the root every delivery stays under. FTP: the base directory (set B `ftpTestDirectoryPath`). */
+  rootPath: string | null;
+  isDefault: boolean;
+}
+
+export const StorageService = new EntitySchema<StorageServiceRow>({
+  name: 'StorageService',
+  tableName: 'storage_services',
+  columns: {
+    ...baseColumns,
+    name: text(false),
+    description: text(),
+    type: { type: 'varchar', length: 10 },
+    host: text(),
+    port: int(),
+    username: text(),
+    password: text(),
+    privateKey: text(),
+    hostKey: text(),
+    passiveMode: flag(true),
+    rootPath: text(),
+    isDefault: flag(),
+  },
+});
