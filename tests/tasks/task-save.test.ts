@@ -1,0 +1,170 @@
+// The task page's Save is one command (issue 45): the whole task is written in one transaction, or,
+// when one part is refused, nothing is, and the answer names the part at fault.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { signedInUserWith, startTestServer, type TestServer } from '../support/test-server.js';
+import { fixtures, type Fixtures } from '../support/samples.js';
+import { covers } from '../support/covers.js';
+import { scheduleBody } from '../support/task-samples.js';
+
+let s: TestServer;
+let f: Fixtures;
+let projectId: string;
+let wordReport: string;
+let otherReport: string;
+const inDays = (d: number) => new Date(Date.now() + d * 86400_000).toISOString();
+
+beforeAll(async () => {
+  s = await startTestServer();
+  f = await fixtures(s);
+  projectId = (await f.make.connected()).projectId;
+  wordReport = (await s.ok('POST', '/api/v2/reports', { name: 'Monthly pack', projectID: projectId, type: 'Word' })).id;
+  otherReport = (await s.ok('POST', '/api/v2/reports', { name: 'Regional', projectID: projectId, type: 'Word' })).id;
+});
+afterAll(() => s.stop());
+
+const settings = (name: string) => ({ name, description: 'Monthly', isActive: true, sendNotifications: false });
+const email = (subject: string) => ({ from: 'reports@example.com', subject, message: 'Attached.', isActive: true });
+const reportPart = (reportID: string, format: string) => ({
+  reportID,
+  format,
+  emailEmbedment: false,
+  emailAttachment: true,
+});
+
+/** The task as the page reads it back: settings, e-mail, reports, recipients and triggers. */
+async function readBack(taskId: string) {
+  const task = await s.ok('GET', `/api/v1/tasks/${taskId}`);
+  const reports = await s.ok('GET', `/api/v1/tasks/${taskId}/reports`);
+  const recipients = await s.ok('GET', `/api/v1/tasks/${taskId}/recipients`);
+  const triggers = await s.ok('GET', `/api/v1/tasks/${taskId}/triggers`);
+  return {
+    name: task.name,
+    subject: task.email?.subject ?? null,
+    reports: reports.map((r: { id: string; reportName: string; format: string }) => `${r.reportName} as ${r.format}`),
+    reportIds: reports.map((r: { id: string }) => r.id),
+    recipients: recipients.map((r: { id: string; type: string }) => `${r.type} ${r.id}`).sort(),
+    triggers: triggers.map((t: { id: string; name: string; type: string }) => `${t.type} ${t.name}`).sort(),
+    triggerIds: triggers.map((t: { id: string; name: string }) => [t.name, t.id]),
+  };
+}
+
+describe(covers('a whole task saved as one', 'app.tasks.save'), () => {
+  let taskId: string;
+  let userId: string;
+  let groupId: string;
+
+  beforeAll(async () => {
+    taskId = (await s.ok('POST', '/api/v1/tasks', { name: 'Regional pack', projectId })).id;
+    userId = await f.make.user();
+    groupId = await f.make.group();
+    const first = await s.call('PUT', `/api/app/tasks/${taskId}`, {
+      body: {
+        settings: settings('Regional pack'),
+        email: email('Your pack'),
+        reports: [reportPart(wordReport, 'Pdf')],
+        recipients: [{ id: userId, type: 'user', sendEmail: true, seeInHub: false }],
+        schedules: [{ ...scheduleBody(), name: 'Mornings' }],
+        events: [],
+      },
+    });
+    expect(first.status, JSON.stringify(first.body)).toBe(200);
+  });
+
+  it('writes every part, and a second save changes, adds and removes in one go', async () => {
+    const before = await readBack(taskId);
+    expect(before).toMatchObject({
+      name: 'Regional pack',
+      subject: 'Your pack',
+      reports: ['Monthly pack as Pdf'],
+      recipients: [`user ${userId}`],
+      triggers: ['Schedule Mornings'],
+    });
+    const [[, scheduleId]] = before.triggerIds;
+    const saved = await s.ok('PUT', `/api/app/tasks/${taskId}`, {
+      settings: settings('Regional pack, weekly'),
+      email: email('Your weekly pack'),
+      reports: [{ id: before.reportIds[0], ...reportPart(wordReport, 'Docx') }, reportPart(otherReport, 'Pdf')],
+      recipients: [{ id: groupId, type: 'group', sendEmail: true, seeInHub: true }],
+      schedules: [{ id: scheduleId, ...scheduleBody(), name: 'Early mornings', atHour: 6 }],
+      events: [{ name: 'After reload', appId: 'sales-demo', startDate: inDays(-1), endDate: inDays(30) }],
+    });
+    expect(saved).toMatchObject({ id: taskId, name: 'Regional pack, weekly' });
+    const after = await readBack(taskId);
+    expect(after).toMatchObject({
+      name: 'Regional pack, weekly',
+      subject: 'Your weekly pack',
+      reports: ['Monthly pack as Docx', 'Regional as Pdf'],
+      recipients: [`group ${groupId}`],
+      triggers: ['ExternalEvent After reload', 'Schedule Early mornings'],
+    });
+    // The schedule was changed, not replaced: it keeps its id.
+    expect(after.triggerIds).toContainEqual(['Early mornings', scheduleId]);
+  });
+
+  it('writes nothing when one part is refused (an unknown recipient), and names that part', async () => {
+    const before = await readBack(taskId);
+    const unknown = '00000000-0000-4000-8000-000000000123';
+    const r = await s.call('PUT', `/api/app/tasks/${taskId}`, {
+      body: {
+        settings: settings('Renamed by a save that fails'),
+        email: email('Changed subject'),
+        reports: [reportPart(otherReport, 'Docx')],
+        recipients: [
+          { id: groupId, type: 'group', sendEmail: true, seeInHub: true },
+          { id: unknown, type: 'user', sendEmail: true, seeInHub: false },
+        ],
+        schedules: [],
+        events: [],
+      },
+    });
+    expect(r.status).toBe(400);
+    expect(r.body.error).toMatch(/^Recipients: No user has the id/);
+    expect(r.body.errorDetails).toContainEqual({ field: 'body.recipients.1.id', message: 'must be an existing user' });
+    // Settings, e-mail, the removed reports and triggers were asked before the recipients: none of it stuck.
+    expect(await readBack(taskId)).toEqual(before);
+  });
+
+  it('writes nothing when a report asks for a format it cannot make, naming that report', async () => {
+    const before = await readBack(taskId);
+    const r = await s.call('PUT', `/api/app/tasks/${taskId}`, {
+      body: {
+        settings: settings('Renamed again'),
+        reports: [reportPart(wordReport, 'Docx'), reportPart(otherReport, 'Xlsx')],
+        recipients: [],
+        schedules: [],
+        events: [],
+      },
+    });
+    expect(r.status).toBe(400);
+    expect(r.body.error).toMatch(/^Report 2: /);
+    expect(r.body.errorDetails?.every((d) => d.field.startsWith('body.reports.1'))).toBe(true);
+    expect(await readBack(taskId)).toEqual(before);
+  });
+
+  it('checks each part before writing: a bad schedule is named by its place, nothing written', async () => {
+    const before = await readBack(taskId);
+    const r = await s.call('PUT', `/api/app/tasks/${taskId}`, {
+      body: {
+        settings: settings('Renamed once more'),
+        reports: [],
+        recipients: [],
+        schedules: [{ ...scheduleBody(), atHour: 31 }],
+        events: [],
+      },
+    });
+    expect(r.status).toBe(400);
+    expect(r.body.errorDetails?.map((d) => d.field)).toContain('body.schedules.0.atHour');
+    expect(await readBack(taskId)).toEqual(before);
+  });
+
+  it('is refused to someone who may only view tasks, and nothing changes', async () => {
+    const before = await readBack(taskId);
+    const viewer = await signedInUserWith(s, { viewTask: true, viewReport: true }, 'task-viewer');
+    const r = await s.call('PUT', `/api/app/tasks/${taskId}`, {
+      token: viewer.token,
+      body: { settings: settings('Not theirs'), reports: [], recipients: [], schedules: [], events: [] },
+    });
+    expect(r.status).toBe(403);
+    expect(await readBack(taskId)).toEqual(before);
+  });
+});
