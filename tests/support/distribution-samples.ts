@@ -389,8 +389,7 @@ export function subscriptionSamples(server: () => TestServer): Record<string, (f
 export function memberSamples(server: () => TestServer): Record<string, (f: Fixtures) => Promise<Sample>> {
   const ok = (method: string, path: string, body?: unknown) => server().ok(method, path, body);
   let flags: Promise<string[]> | null = null;
-  const all = () =>
-    (flags ??= import('../../engine/model/members.entity.js').then((m) => [...m.PERMISSION_FLAGS]));
+  const all = () => (flags ??= import('../../engine/model/members.entity.js').then((m) => [...m.PERMISSION_FLAGS]));
   const set = async (on: string[] = []) => Object.fromEntries((await all()).map((k) => [k, on.includes(k)]));
   const owner = () => server().engine.firstStart.ownerId;
   const objects = {

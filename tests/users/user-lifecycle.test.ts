@@ -200,10 +200,7 @@ describe(
         { id: leaving.userId, type: 'user', sendEmail: true, seeInHub: true },
       ]);
       const flags = Object.fromEntries(
-        (await import('../../engine/model/members.entity.js')).PERMISSION_FLAGS.map((f) => [
-          f,
-          f === 'viewReport',
-        ]),
+        (await import('../../engine/model/members.entity.js')).PERMISSION_FLAGS.map((f) => [f, f === 'viewReport']),
       );
       await s.ok('PUT', `/api/v2/reports/${report.id}/permissions`, {
         members: [{ id: leaving.userId, type: 'user' }],
