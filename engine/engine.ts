@@ -20,7 +20,8 @@ import { WriteQueues, MAIN_STORE, transactionsTakeTurns } from './core/write-que
 import { advisoryStoreLock } from './core/store-lock.js';
 import { SignInGuard } from './core/throttle.js';
 import { rememberedCredential, resolveCredential } from './features/credentials/credentials.js';
-import type { EngineEvent, EngineServices, Logger, OpContext } from './ops/context.js';
+import type { BaseServices, EngineEvent, EngineServices, Logger, OpContext } from './ops/context.js';
+import { workContext } from './ops/context.js';
 import { EVENT_STREAM_OPERATION, mayReceive } from './features/events/event-visibility.js';
 import { failure, success, type Envelope } from './core/envelope.js';
 import {
@@ -218,38 +219,41 @@ async function startEngine(options: EngineOptions): Promise<Engine> {
   if (!options.database) await chmod(join(options.dataDir, DB_FILE), 0o600);
   await removeUnfinishedImports(db, (options.now ?? (() => new Date()))());
   const log = options.logger ?? silentLogger;
+  const clock = options.now ?? (() => new Date());
+  const ms = () => clock().getTime();
   const listeners = new Set<(event: EngineEvent, from?: string) => void>();
-  // Set once the runner exists: the other servers' messages wait for nothing before then.
-  let peers: PeerLink | null = null;
   const deliver = (event: EngineEvent, from?: string) => {
     for (const l of listeners) l(event, from);
-  };
-  const emit = (event: EngineEvent) => {
-    options.notify?.(event);
-    deliver(event);
-    peers?.announce(event);
   };
   const on = (listener: (event: EngineEvent, from?: string) => void) => {
     listeners.add(listener);
     return () => listeners.delete(listener);
   };
+  const signInThrottle = new SignInGuard(ms);
+  const node = { owner: options.nodeId ?? 'local', leaseMs: options.leaseMs ?? DEFAULT_LEASE_MS, timers: true };
+  // Servers sharing PostgreSQL hear each other's events, wakes and stops; what this one does when
+  // asked is served once its workers exist (below).
+  const peers: PeerLink | null = options.database
+    ? await linkPeers(db, node, { deliver, on, signIns: signInThrottle }, log).catch(async (e: unknown) => {
+        await db.destroy();
+        throw e;
+      })
+    : null;
+  const emit = (event: EngineEvent) => {
+    options.notify?.(event);
+    deliver(event);
+    peers?.announce(event);
+  };
   const analytics = openEmbeddedAnalytics(join(options.dataDir, 'apps'), options.importLimits, !!options.database);
-  analytics.onReload((appId) => {
-    emit({ type: 'analytics.reloaded', payload: { appId } });
-    void scheduler
-      .onReload(appId)
-      .catch((e: unknown) =>
-        log.error('Tasks listening to a reload could not be queued', { error: (e as Error).message }),
-      );
-  });
   const queues = new WriteQueues(options.database ? advisoryStoreLock(db) : undefined);
   if (!options.database) transactionsTakeTurns(db, queues);
   const catalogue = buildCatalogue(OPERATIONS);
   // Before anything is sealed: the key must be the one the database's secrets were sealed with.
   const opened = await openSecrets(db, options.secretKeys, {
-    now: (options.now ?? (() => new Date()))(),
+    now: clock(),
     startAnyway: options.secretKeyMismatch === 'start-anyway',
   }).catch(async (e: unknown) => {
+    await peers?.close();
     await db.destroy();
     throw e;
   });
@@ -257,12 +261,10 @@ async function startEngine(options: EngineOptions): Promise<Engine> {
     log.warn('Stored passwords sealed with another secrets key must be entered again', {
       secrets: opened.toReenter.join('; '),
     });
-  const clock = options.now ?? (() => new Date());
-  const ms = () => clock().getTime();
   const memberOperations = [...catalogue.values()].flatMap((op) =>
     op.member ? [{ id: op.id, method: op.http.method, member: op.member }] : [],
   );
-  const services: EngineServices = {
+  const base: BaseServices = {
     db,
     secrets: opened.box,
     now: clock,
@@ -271,20 +273,14 @@ async function startEngine(options: EngineOptions): Promise<Engine> {
     dataDir: options.dataDir,
     files: folderFileStore(join(options.dataDir, 'files')),
     uploadsDir,
-    signInThrottle: new SignInGuard(ms),
+    signInThrottle,
     write: (fn) => queues.run(MAIN_STORE, fn),
     callableOperations: (p) => [...catalogue.values()].filter((op) => permits(p, op.permission)).map((op) => op.id),
     memberOperations: () => memberOperations,
     analytics,
     embedded: analytics,
     renders: options.renders ?? new RenderPool(),
-    // Set just below: the runner and the scheduler are built from these services.
-    requests: null as unknown as EngineServices['requests'],
-    scheduler: { wake() {} },
-    outbox: null as unknown as EngineServices['outbox'],
-    directorySyncs: null as unknown as EngineServices['directorySyncs'],
     address: { http: null },
-    peers: null,
     installation: {
       schemaVersion: MIGRATIONS.length,
       release: options.release ?? null,
@@ -292,11 +288,10 @@ async function startEngine(options: EngineOptions): Promise<Engine> {
       backupStallMs: options.backupStallMs,
     },
   };
-  const node = { owner: options.nodeId ?? 'local', leaseMs: options.leaseMs ?? DEFAULT_LEASE_MS, timers: true };
   // Servers sharing PostgreSQL hand queued requests out through pg-boss (loaded only then).
   // Under the write lock: pg-boss makes its queue with a statement servers starting together deadlock on.
   const handoff = options.database
-    ? await services.write(() =>
+    ? await base.write(() =>
         openBossHandoff(options.database!, {
           queue: REQUEST_QUEUE,
           supervise: true,
@@ -304,22 +299,11 @@ async function startEngine(options: EngineOptions): Promise<Engine> {
         }),
       )
     : undefined;
-  const runner = new RequestRunner(services, {
-    ...node,
-    concurrency: options.concurrentRequests,
-    handoff,
-    storageRetry: options.storageRetry,
-  });
-  const directorySyncs = new DirectorySyncs(services, node);
-  const scheduler = new Scheduler(services, () => runner.wake(), {
-    timers: options.schedulerTimers,
-    sources: [directorySchedules(() => directorySyncs.wake())],
-  });
-  const backups = new BackupSchedule(services, { timers: options.schedulerTimers });
+  // The workers, each built from the base and the doors it needs, in the order they need them.
   const logLineFailed = (requestId: string) => (e: Error) =>
     log.error('A request log line could not be written', { requestId, error: e.message });
   const outbox = new MailOutbox(
-    services,
+    { ...base, peers },
     (requestId, line) =>
       new RequestLog(requestLogPath(options.dataDir, requestId), clock, logLineFailed(requestId))
         .line(line)
@@ -327,26 +311,28 @@ async function startEngine(options: EngineOptions): Promise<Engine> {
     options.mail,
     node,
   );
-  if (options.database) {
-    const kernels = { requests: runner.kernel, mail: outbox.kernel, syncs: directorySyncs.kernel };
-    peers = await linkPeers(
-      db,
-      node,
-      {
-        deliver,
-        on,
-        stopHere: (id) => runner.stopHere(id),
-        wakeHere: (queue) => kernels[queue].nudge(),
-        signIns: services.signInThrottle,
-      },
-      log,
-    );
-    services.peers = peers;
-  }
-  services.requests = runner;
-  services.scheduler = scheduler;
-  services.outbox = outbox;
-  services.directorySyncs = directorySyncs;
+  const runner = new RequestRunner(
+    { ...base, outbox, peers },
+    { ...node, concurrency: options.concurrentRequests, handoff, storageRetry: options.storageRetry },
+  );
+  const directorySyncs = new DirectorySyncs({ ...base, outbox, peers }, node);
+  const scheduler = new Scheduler({ ...base, requests: runner }, () => runner.wake(), {
+    timers: options.schedulerTimers,
+    sources: [directorySchedules(() => directorySyncs.wake())],
+  });
+  // The engine as operations see it: whole from here on.
+  const services: EngineServices = { ...base, requests: runner, scheduler, outbox, directorySyncs, peers };
+  const backups = new BackupSchedule(services, { timers: options.schedulerTimers });
+  const kernels = { requests: runner.kernel, mail: outbox.kernel, syncs: directorySyncs.kernel };
+  peers?.serve({ stopHere: (id) => runner.stopHere(id), wakeHere: (queue) => kernels[queue].nudge() });
+  analytics.onReload((appId) => {
+    emit({ type: 'analytics.reloaded', payload: { appId } });
+    void scheduler
+      .onReload(appId)
+      .catch((e: unknown) =>
+        log.error('Tasks listening to a reload could not be queued', { error: (e as Error).message }),
+      );
+  });
   const dispatcher = new Dispatcher(services, catalogue, queues, resolveCredential, rememberedCredential);
   const answerFailure = (id: string, e: unknown): InvokeResult => {
     if (isEngineError(e)) return refusal(e);
@@ -364,7 +350,7 @@ async function startEngine(options: EngineOptions): Promise<Engine> {
   // Under the write lock: servers starting together on one database make one owner between them.
   const firstStart = await services.write(() => ensureFirstStart(services, options.ownerEmail));
   // Work a crash or a dead engine cut off is recovered first; then the queues and the schedules go on.
-  await runner.start();
+  await runner.start(workContext(services, 'runner'));
   await outbox.start();
   await directorySyncs.start();
   await scheduler.start();

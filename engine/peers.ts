@@ -12,7 +12,20 @@ import type { SignInGuard } from './core/throttle.js';
 export interface PeerLink extends Peers {
   /** Tells the others of an event here. */
   announce(event: EngineEvent): void;
+  /**
+   * What this server does when the others ask: stop a run it holds, look at a queue now. Given once
+   * the workers exist; until then a stop finds no run here and a wake is not needed (each queue
+   * looks at its work when it starts).
+   */
+  serve(workers: ServedHere): void;
   close(): Promise<void>;
+}
+
+export interface ServedHere {
+  /** Stops a run this server holds; false when it holds none by that id. */
+  stopHere(requestId: string): Promise<boolean>;
+  /** Looks at a queue now (another server queued work in it). */
+  wakeHere(queue: SharedQueue): void;
 }
 
 export async function linkPeers(
@@ -23,10 +36,6 @@ export async function linkPeers(
     deliver(event: EngineEvent, from: string): void;
     /** Subscribes to this server's events (its own and the others'). */
     on(listener: (event: EngineEvent) => void): () => void;
-    /** Stops a run this server holds; false when it holds none by that id. */
-    stopHere(requestId: string): Promise<boolean>;
-    /** Looks at a queue now (another server queued work in it). */
-    wakeHere(queue: SharedQueue): void;
     /** Sign-in failures and successes: heard from the others, told to them. */
     signIns: SignInGuard;
   },
@@ -44,14 +53,15 @@ export async function linkPeers(
     down = false;
     log.info('The link to the other servers is back', {});
   };
+  let served: ServedHere | null = null;
   const channel: SharedChannel = await openSharedChannel(
     db,
     node.owner,
     (m, from) => {
       if (m.kind === 'event') here.deliver(m.event, from);
-      else if (m.kind === 'wake') here.wakeHere(m.queue as SharedQueue);
+      else if (m.kind === 'wake') served?.wakeHere(m.queue as SharedQueue);
       else if (m.kind === 'signIn') here.signIns.heard(m.outcome, m.account, m.address);
-      else here.stopHere(m.requestId).catch(problem);
+      else served?.stopHere(m.requestId).catch(problem);
     },
     problem,
     back,
@@ -60,6 +70,9 @@ export async function linkPeers(
     void channel.publish({ kind: 'signIn', outcome, account, address }).then(back, problem);
   const statusOf = async (id: string) => (await db.getRepository(Request).findOneBy({ id }))?.status;
   return {
+    serve(workers) {
+      served = workers;
+    },
     announce(event) {
       channel.publish({ kind: 'event', event }).then(back, problem);
     },

@@ -43,7 +43,11 @@ export interface MemberOperation {
   member: MemberDeclaration;
 }
 
-export interface EngineServices {
+/**
+ * What every part of the engine is given at construction: the database, the clock, secrets, files,
+ * the analytics and render ports. Complete from the start; nothing in it is filled in later.
+ */
+export interface BaseServices {
   db: DataSource;
   secrets: SecretBox;
   now: () => Date;
@@ -68,23 +72,6 @@ export interface EngineServices {
   memberOperations: () => readonly MemberOperation[];
   /** Worker threads that render report files. */
   renders: Renderer;
-  /** The request runner: queued requests start when woken; stop aborts one at its next safe point. */
-  requests: RequestControl;
-  /** The scheduler: woken when a schedule changes so the change takes effect at once. */
-  scheduler: { wake(): void };
-  /** The persisted outbox: messages are written before they are sent. */
-  outbox: {
-    enqueue(rows: OutboxRow[]): Promise<void>;
-    /** Rows a caller wrote in its own transaction, now committed: screens hear, the outbox looks. */
-    queued(rows: OutboxRow[]): void;
-    wake(): void;
-    changed(m: Pick<OutboxRow, 'id' | 'requestId'>, status: OutboxStatus): void;
-  };
-  /** Directory synchronizations: one asked for now, and whether one is under way. */
-  directorySyncs: {
-    syncNow(directoryId: string): Promise<DirectorySyncRow | null>;
-    isSyncing(directoryId: string): Promise<boolean>;
-  };
   /** What a backup records of this installation, and the secrets key when a backup is to include it. */
   installation: {
     schemaVersion: number;
@@ -95,8 +82,36 @@ export interface EngineServices {
   };
   /** Where people reach this installation (set when the HTTP server listens): links in mail point here. */
   address: { http: string | null };
+}
+
+/**
+ * The base services and the doors to the engine's background work, as operations see them. The
+ * composition root builds it whole once the workers exist (each worker is given the base and the
+ * doors it needs, in order), so no member is ever a placeholder.
+ */
+export interface EngineServices extends BaseServices {
+  /** The request runner: queued requests start when woken; stop aborts one at its next safe point. */
+  requests: RequestControl;
+  /** The scheduler: woken when a schedule changes so the change takes effect at once. */
+  scheduler: { wake(): void };
+  /** The persisted outbox: messages are written before they are sent. */
+  outbox: OutboxDoor;
+  /** Directory synchronizations: one asked for now, and whether one is under way. */
+  directorySyncs: {
+    syncNow(directoryId: string): Promise<DirectorySyncRow | null>;
+    isSyncing(directoryId: string): Promise<boolean>;
+  };
   /** The other servers sharing this one's PostgreSQL database; null on SQLite. */
   peers: Peers | null;
+}
+
+/** The outbox as the rest of the engine uses it. */
+export interface OutboxDoor {
+  enqueue(rows: OutboxRow[]): Promise<void>;
+  /** Rows a caller wrote in its own transaction, now committed: screens hear, the outbox looks. */
+  queued(rows: OutboxRow[]): void;
+  wake(): void;
+  changed(m: Pick<OutboxRow, 'id' | 'requestId'>, status: OutboxStatus): void;
 }
 
 export interface Peers {
@@ -133,3 +148,14 @@ export function me(ctx: OpContext): Principal {
   if (!ctx.principal) throw new Error('operation ran without a principal');
   return ctx.principal;
 }
+
+/**
+ * The context background work runs rules in: no caller (the engine itself passes every check),
+ * named by the worker, so the log and the audit say who did it.
+ */
+export const workContext = (services: EngineServices, worker: string): OpContext => ({
+  ...services,
+  principal: null,
+  transport: 'internal',
+  client: worker,
+});

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { ESLint } from 'eslint';
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 
 const root = join(__dirname, '..', '..');
@@ -117,6 +117,12 @@ describe('layers', () => {
     expect(run.stdout).toContain('Import cycles between files: 0');
     expect(run.stdout).toContain('Feature folders in a cycle: 0 of');
     expect(run.status).toBe(0);
+  });
+
+  it('builds the engine whole in its composition root: no member is a placeholder filled in later', () => {
+    const root_ = readFileSync(join(root, 'engine', 'engine.ts'), 'utf8');
+    expect(root_).not.toMatch(/null as unknown as|as unknown as EngineServices/);
+    expect(root_).not.toMatch(/services\.\w+ = /);
   });
 
   it('fails when two feature folders import each other, so the untied knot cannot grow back', () => {

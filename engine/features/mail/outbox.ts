@@ -1,7 +1,10 @@
 import { join } from 'node:path';
 import { LessThanOrEqual, type EntityManager } from 'typeorm';
 import type { Transporter } from 'nodemailer';
-import type { EngineServices } from '../../ops/context.js';
+import type { BaseServices, EngineServices } from '../../ops/context.js';
+
+/** What the outbox is built from: the base, and the other servers to nudge when mail is queued. */
+type OutboxServices = BaseServices & Pick<EngineServices, 'peers'>;
 import { OUTBOX_WAITING } from '../../core/enumerations.js';
 import type { JobKernel, JobWorker } from '../../core/jobs/job-kernel.js';
 import { claimingJobKernel, type NodeLease } from '../../core/jobs/table-claims.js';
@@ -57,7 +60,7 @@ export class MailOutbox implements JobWorker<OutboxRow> {
   readonly kernel: JobKernel<OutboxRow>;
 
   constructor(
-    private readonly services: EngineServices,
+    private readonly services: OutboxServices,
     private readonly log: (requestId: string, line: string) => void,
     options: OutboxOptions = {},
     node: NodeLease,

@@ -1,6 +1,9 @@
 import { In, type EntityManager } from 'typeorm';
 import { LIVE } from '../../../core/enumerations.js';
-import type { EngineServices, OpContext } from '../../../ops/context.js';
+import type { BaseServices, EngineServices, OpContext } from '../../../ops/context.js';
+
+/** What the runner is built from: the base, the outbox its runs' mail goes to, and the other servers. */
+type RunnerServices = BaseServices & Pick<EngineServices, 'outbox' | 'peers'>;
 import type { JobKernel, JobWorker } from '../../../core/jobs/job-kernel.js';
 import { claimingJobKernel, type NodeLease } from '../../../core/jobs/table-claims.js';
 import type { Handoff } from '../../../core/jobs/handoff.js';
@@ -61,7 +64,7 @@ export class RequestRunner implements JobWorker<RequestRow> {
   private readonly storageRetry: StorageRetry;
 
   constructor(
-    private readonly services: EngineServices,
+    private readonly services: RunnerServices,
     o: RunnerOptions,
   ) {
     this.handoff = o.handoff ?? null;
@@ -87,12 +90,20 @@ export class RequestRunner implements JobWorker<RequestRow> {
     );
   }
 
+  /** The context runs execute in: the whole engine's, as background work (given at start). */
+  private work: OpContext | null = null;
+
   private get ctx(): OpContext {
-    return { ...this.services, principal: null, transport: 'internal', client: 'runner' };
+    if (!this.work) throw new Error('The runner ran a request before it was started');
+    return this.work;
   }
 
-  /** At start: runs a crash cut off are recovered, then the queue resumes. */
-  async start(): Promise<number> {
+  /**
+   * At start: runs a crash cut off are recovered, then the queue resumes. `work` is the context runs
+   * execute in, which the composition root builds once every door of the engine exists.
+   */
+  async start(work: OpContext): Promise<number> {
+    this.work = work;
     if (this.handoff) {
       // Requests queued before the servers shared a queue (or by an older release) get their jobs.
       const queued = await this.services.db

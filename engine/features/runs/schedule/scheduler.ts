@@ -1,5 +1,8 @@
 import { In, IsNull, LessThanOrEqual, Not, type EntityManager, type FindOptionsWhere } from 'typeorm';
-import type { EngineServices } from '../../../ops/context.js';
+import type { BaseServices, EngineServices } from '../../../ops/context.js';
+
+/** What the scheduler is built from: the base, and the runner it queues fired work for. */
+type SchedulerServices = BaseServices & Pick<EngineServices, 'requests'>;
 import { newBase, sqliteText } from '../../../core/entity-base.js';
 import { Pump } from '../../../core/jobs/pump.js';
 import { Task, TaskTrigger, type TaskRow, type TaskTriggerRow } from '../../../model/tasks.entity.js';
@@ -36,7 +39,7 @@ export class Scheduler {
   private started = false;
 
   constructor(
-    private readonly services: EngineServices,
+    private readonly services: SchedulerServices,
     private readonly queued: () => void,
     options: { timers?: boolean; sources?: AnySource[] } = {},
   ) {
@@ -309,7 +312,7 @@ export class Scheduler {
 }
 
 /** Task triggers of kind Schedule: a due slot of an active task queues its scheduled request. */
-function taskSchedules(services: EngineServices, queued: () => void): ScheduleSource<TaskTriggerRow> {
+function taskSchedules(services: SchedulerServices, queued: () => void): ScheduleSource<TaskTriggerRow> {
   return {
     name: 'Task schedules',
     entity: TaskTrigger,
