@@ -33,6 +33,7 @@ import { requestsOps } from './features/requests/requests.ops.js';
 import { tasksApp } from './features/tasks/tasks.app.js';
 import { mailServersV1 } from './features/mail/mail-servers.v1.js';
 import { runsApp } from './features/runs/runs.app.js';
+import { outboxApp } from './features/mail/outbox.app.js';
 import { storageOps } from './features/storage/storage.ops.js';
 import { membersV2 } from './features/members/members.v2.js';
 import { userLifecycleV2 } from './features/users/user-lifecycle.v2.js';
@@ -93,6 +94,7 @@ export const OPERATIONS = [
   ...tasksApp,
   ...mailServersV1,
   ...runsApp,
+  ...outboxApp,
   ...storageOps,
   ...hubOps,
   ...subscriptionsV1,

@@ -8,7 +8,8 @@ import { notFound } from '../core/errors.js';
 import { andHidden } from '../core/list-query.js';
 import { organizationScope } from '../core/organization-boundary.js';
 import { Project, type ProjectRow } from '../model/projects.entity.js';
-import { checkMemberAccess, checkProjectAccess, type ContentKind } from './member-access.js';
+import { Request } from '../model/requests.entity.js';
+import { checkMemberAccess, checkProjectAccess, memberVisibleRuns, type ContentKind } from './member-access.js';
 
 /**
  * Limits a query to the projects the caller's roles reach (all, or the roles' projects), in their
@@ -80,3 +81,11 @@ export async function reachableInProject<T extends { id: string; projectId: stri
   await checkMemberAccess(ctx, what.toLowerCase() as ContentKind, row, what);
   return row;
 }
+
+/** Runs the caller may see: of projects their roles reach, and of tasks and reports their member permissions show. */
+export const visibleRequests = (ctx: OpContext) =>
+  memberVisibleRuns(
+    ctx,
+    visibleProjects(ctx, ctx.db.getRepository(Request).createQueryBuilder('r'), 'r."projectId"'),
+    'r',
+  );

@@ -1,8 +1,7 @@
 import type { EntitySchema } from 'typeorm';
-import { EngineError } from '../../core/errors.js';
-import type { MemberOperation, OpContext } from '../../ops/context.js';
-import { checkMemberAccess, checkProjectAccess, memberVisible, type ContentKind } from '../../access/member-access.js';
-import type { MemberObjectKind } from '../../model/members.entity.js';
+import type { OpContext } from '../../ops/context.js';
+import { memberVisible, type ContentKind } from '../../access/member-access.js';
+import { allowedOn } from '../../access/can.js';
 import { Report } from '../../model/reports.entity.js';
 import { Filter } from '../../model/filters.entity.js';
 import { Condition } from '../../model/conditions.entity.js';
@@ -16,41 +15,6 @@ import { reachableProject } from '../../access/project-reach.js';
 // the server refuses.
 
 type Row = { id: string; projectId: string };
-
-/** The operations declared on `kind` that the caller may call on one object. */
-async function allowedOn(
-  ctx: OpContext,
-  kind: MemberObjectKind,
-  object: Row & { permissionsMode?: boolean; createdBy?: string | null },
-  ops: readonly MemberOperation[],
-  callable: Set<string>,
-): Promise<string[]> {
-  const answers = new Map<string, boolean>();
-  const out: string[] = [];
-  for (const op of ops) {
-    // Creating content is asked of its project.
-    const declared = op.member[kind] || (kind === 'project' && Object.values(op.member).includes('create'));
-    if (!declared || !callable.has(op.id)) continue;
-    // Checks depend on the action (and, on a project, on what the operation creates in it).
-    const key = kind === 'project' ? JSON.stringify(op.member) : op.member[kind]!;
-    let allowed = answers.get(key);
-    if (allowed === undefined) {
-      const asked: OpContext = { ...ctx, operation: { id: op.id, method: op.method, member: op.member } };
-      try {
-        if (kind === 'project')
-          await checkProjectAccess(asked, object as Row & { permissionsMode: boolean; createdBy: string | null });
-        else await checkMemberAccess(asked, kind as ContentKind, object, kind);
-        allowed = true;
-      } catch (e) {
-        if (!(e instanceof EngineError) || (e.status !== 403 && e.status !== 404)) throw e;
-        allowed = false;
-      }
-      answers.set(key, allowed);
-    }
-    if (allowed) out.push(op.id);
-  }
-  return out;
-}
 
 const CONTENT: [ContentKind, EntitySchema<Row>][] = [
   ['report', Report as unknown as EntitySchema<Row>],

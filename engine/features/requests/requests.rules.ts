@@ -9,7 +9,7 @@ import { pageOf } from '../../core/list-query.js';
 import { FILE_TYPES, formatsOf, parseFormat } from '../../render/formats.js';
 import type { Selections } from '../../analytics/model.js';
 import { Project } from '../../model/projects.entity.js';
-import { visibleProjects } from '../../access/project-reach.js';
+import { visibleRequests } from '../../access/project-reach.js';
 import { Report } from '../../model/reports.entity.js';
 import { reachableReport } from '../reports/reports.rules.js';
 import { checkFormat } from '../reports/generate.js';
@@ -31,7 +31,6 @@ import {
   zipRequestFiles,
 } from './request-output.js';
 import { UNCLAIMED } from '../../core/jobs/claims.js';
-import { memberVisibleRuns } from '../../access/member-access.js';
 import { joinedText, marks } from '../../core/sql.js';
 import { keptRead } from '../../core/kept-reads.js';
 
@@ -187,14 +186,6 @@ async function withProjectNames(ctx: OpContext, page: Page<RequestRow>) {
     page.totalItems,
   );
 }
-
-/** Runs the caller may see: of projects their roles reach, and of tasks and reports their member permissions show. */
-export const visibleRequests = (ctx: OpContext) =>
-  memberVisibleRuns(
-    ctx,
-    visibleProjects(ctx, ctx.db.getRepository(Request).createQueryBuilder('r'), 'r."projectId"'),
-    'r',
-  );
 
 export async function listRequests(ctx: OpContext, list: ListQuery, onDemandOnly = false) {
   const qb = visibleRequests(ctx);

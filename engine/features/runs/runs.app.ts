@@ -1,10 +1,9 @@
 import { defineOp } from '../../ops/op.js';
 import { idParam } from '../../core/validation.js';
 import { dryRun } from './deliver/dry-run.js';
-import { cancelMessage, LIST_OUTBOX, listOutbox, retryMessage } from './deliver/outbox.rules.js';
-import { OutboxResult, TasksDryRunResult } from '../mail/mail.results.js';
+import { TasksDryRunResult } from '../mail/mail.results.js';
 
-// The distribution's own operations: the dry run a designer checks before a first send, and the outbox of runs.
+// The distribution's own operation: the dry run a designer checks before a first send.
 export const runsApp = [
   defineOp({
     id: 'app.tasks.dryRun',
@@ -15,37 +14,5 @@ export const runsApp = [
     input: { params: idParam },
     result: TasksDryRunResult,
     handler: (ctx, { params }) => dryRun(ctx, params.id),
-  }),
-  defineOp({
-    id: 'app.outbox.list',
-    summary: 'Messages of the outbox, newest first: queued, sent, failed',
-    http: { method: 'GET', path: '/api/v1/outbox' },
-    permission: 'viewTaskStatus',
-    member: { task: 'view', report: 'view' },
-    list: LIST_OUTBOX,
-    result: OutboxResult,
-    handler: (ctx, { list }) => listOutbox(ctx, list),
-  }),
-  defineOp({
-    id: 'app.outbox.cancel',
-    summary: 'Cancel a message waiting to be sent (or to be retried)',
-    http: { method: 'POST', path: '/api/v1/outbox/{id}/cancel' },
-    permission: 'runTask',
-    member: { task: 'run', report: 'run' },
-    writes: 'chunked',
-    input: { params: idParam },
-    result: OutboxResult,
-    handler: (ctx, { params }) => cancelMessage(ctx, params.id),
-  }),
-  defineOp({
-    id: 'app.outbox.retry',
-    summary: 'Send a failed or cancelled message again',
-    http: { method: 'POST', path: '/api/v1/outbox/{id}/retry' },
-    permission: 'runTask',
-    member: { task: 'run', report: 'run' },
-    writes: 'chunked',
-    input: { params: idParam },
-    result: OutboxResult,
-    handler: (ctx, { params }) => retryMessage(ctx, params.id),
   }),
 ] as const;

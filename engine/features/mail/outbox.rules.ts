@@ -1,11 +1,11 @@
-import { me, type OpContext } from '../../../ops/context.js';
-import { visibleRequests } from '../../requests/requests.rules.js';
-import { iso } from '../../../core/entity-base.js';
-import { conflict, notFound } from '../../../core/errors.js';
-import type { ListQuery, ListSpec } from '../../../core/list-query.js';
-import { pageOf } from '../../../core/list-query.js';
-import { Outbox, type OutboxRow } from '../../../model/mail.entity.js';
-import { explainMailError } from '../../mail/mail-replies.js';
+import { me, type OpContext } from '../../ops/context.js';
+import { visibleRequests } from '../../access/project-reach.js';
+import { iso } from '../../core/entity-base.js';
+import { conflict, notFound } from '../../core/errors.js';
+import type { ListQuery, ListSpec } from '../../core/list-query.js';
+import { pageOf } from '../../core/list-query.js';
+import { Outbox, type OutboxRow } from '../../model/mail.entity.js';
+import { explainMailError } from './mail-replies.js';
 
 export const LIST_OUTBOX: ListSpec = {
   sort: {
