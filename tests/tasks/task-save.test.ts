@@ -168,3 +168,90 @@ describe(covers('a whole task saved as one', 'app.tasks.save'), () => {
     expect(await readBack(taskId)).toEqual(before);
   });
 });
+
+describe(covers('a whole condition saved as one', 'app.conditions.save'), () => {
+  let conditionId: string;
+  let connectionId: string;
+  let variable: string;
+  const value = (operator: string, comparisonValue: string) => [
+    { type: 'Variable', variable, operator, comparisonValue, order: 0 },
+  ];
+  /** The condition as its editor reads it back: name, and each rule as "name: operator value". */
+  const readCondition = async () => {
+    const c = await s.ok('GET', `/api/v1/conditions/${conditionId}`);
+    return {
+      name: c.name,
+      description: c.description,
+      rules: c.rules
+        .map(
+          (r: { name: string; conditionRuleValues: { operator: string; comparisonValue: string }[] }) =>
+            `${r.name}: ${r.conditionRuleValues.map((x) => `${x.operator} ${x.comparisonValue}`).join(', ')}`,
+        )
+        .sort(),
+      ruleIds: c.rules.map((r: { id: string; name: string }) => [r.name, r.id]),
+    };
+  };
+
+  beforeAll(async () => {
+    const place = await f.make.connected();
+    connectionId = place.connectionId;
+    variable = `vUnits${Math.random().toString(36).slice(2, 7)}`;
+    await s.ok('POST', `/api/app/analytics/${place.appId}/variables`, { name: variable, definition: 'Sum(Units)' });
+    conditionId = (
+      await s.ok('POST', '/api/v1/conditions', { projectId: place.projectId, name: 'Big month', isActive: true })
+    ).id;
+    await s.ok('PUT', `/api/app/conditions/${conditionId}`, {
+      name: 'Big month',
+      description: null,
+      rules: [
+        { name: 'Units', connectionId, conditionRuleValues: value('>', '10') },
+        { name: 'Few units', connectionId, conditionRuleValues: value('<', '1000000') },
+      ],
+    });
+  });
+
+  it('writes the condition and exactly the rules listed: one changed, one removed, one added', async () => {
+    const before = await readCondition();
+    expect(before.rules).toEqual(['Few units: < 1000000', 'Units: > 10']);
+    const unitsId = before.ruleIds.find(([n]: string[]) => n === 'Units')[1];
+    const saved = await s.ok('PUT', `/api/app/conditions/${conditionId}`, {
+      name: 'Big month, EMEA',
+      description: 'Sent only when units pass 20',
+      rules: [
+        { id: unitsId, name: 'Units', connectionId, conditionRuleValues: value('>', '20') },
+        { name: 'Any units', connectionId, conditionRuleValues: value('>=', '1') },
+      ],
+    });
+    expect(saved.name).toBe('Big month, EMEA');
+    const after = await readCondition();
+    expect(after).toMatchObject({
+      name: 'Big month, EMEA',
+      description: 'Sent only when units pass 20',
+      rules: ['Any units: >= 1', 'Units: > 20'],
+    });
+    expect(after.ruleIds).toContainEqual(['Units', unitsId]);
+  });
+
+  it('writes nothing when one rule names a variable the app does not have, and names that rule', async () => {
+    const before = await readCondition();
+    const r = await s.call('PUT', `/api/app/conditions/${conditionId}`, {
+      body: {
+        name: 'Renamed by a save that fails',
+        description: null,
+        rules: [
+          { name: 'Fine', connectionId, conditionRuleValues: value('>', '5') },
+          {
+            name: 'Broken',
+            connectionId,
+            conditionRuleValues: [
+              { type: 'Variable', variable: 'vNoSuch', operator: '>', comparisonValue: '1', order: 0 },
+            ],
+          },
+        ],
+      },
+    });
+    expect(r.status).toBe(400);
+    expect(r.body.errorDetails?.map((d) => d.field).some((x) => x.startsWith('body.rules.1.'))).toBe(true);
+    expect(await readCondition()).toEqual(before);
+  });
+});

@@ -358,11 +358,16 @@ async function prepareRule(
 }
 
 /** Set A's batch: every rule checked first, then all saved in one transaction (nothing half-done). */
-export async function batchUpsertRules(ctx: OpContext, conditionId: string, inputs: RuleInput[]) {
+export async function batchUpsertRules(
+  ctx: OpContext,
+  conditionId: string,
+  inputs: RuleInput[],
+  listField = 'body.items',
+) {
   const condition = await reachableCondition(ctx, conditionId);
   const rows: ConditionRuleRow[] = [];
   for (const [i, input] of inputs.entries())
-    rows.push(await prepareRule(ctx, condition, input, `body.items.${i}.conditionRuleValues`));
+    rows.push(await prepareRule(ctx, condition, input, `${listField}.${i}.conditionRuleValues`));
   await ctx.db.transaction(async (m) => {
     for (const r of rows) await m.getRepository(ConditionRule).save(r);
   });

@@ -10,6 +10,7 @@ import {
   upsertRule,
 } from './conditions.rules.js';
 import { evaluateCondition } from './condition-evaluation.js';
+import { ConditionSaveInput, saveWholeCondition } from './condition-save.js';
 import {
   ConditionBResult,
   ConditionRuleBResult,
@@ -104,6 +105,16 @@ export const conditionsV2 = [
     input: { params: idParam },
     result: ConditionWithRulesResult,
     handler: async (ctx, { params }) => conditionWithRules(ctx, await reachableCondition(ctx, params.id)),
+  }),
+  defineOp({
+    id: 'app.conditions.save',
+    summary: 'Save a whole condition (name, description, active, and every rule) in one transaction: all or nothing',
+    http: { method: 'PUT', path: '/api/app/conditions/{id}' },
+    permission: 'editCondition',
+    member: { condition: 'edit' },
+    input: { params: idParam, body: ConditionSaveInput },
+    result: ConditionWithRulesResult,
+    handler: (ctx, { params, body }) => saveWholeCondition(ctx, params.id, body),
   }),
   defineOp({
     id: 'app.conditions.test',
