@@ -1,5 +1,6 @@
 import type { DataSource, EntityManager } from 'typeorm';
 import type { OpContext } from './context.js';
+import { EngineError } from '../core/errors.js';
 
 /**
  * The database as seen from inside one transaction: every repository, query builder and query runs
@@ -33,4 +34,25 @@ function databaseWithin(db: DataSource, m: EntityManager): DataSource {
  */
 export function inOneTransaction<T>(ctx: OpContext, fn: (tx: OpContext) => Promise<T>): Promise<T> {
   return ctx.db.transaction((m) => fn({ ...ctx, db: databaseWithin(ctx.db, m) }));
+}
+
+/**
+ * Runs one part of a whole-aggregate command; a refusal is answered as the part's, its message led
+ * by the part's label and its fields under the part's path ("body.recipients.0.id"), so the screen
+ * shows it beside what is at fault.
+ */
+export async function asPart<T>(label: string, path: string, fn: () => Promise<T>, within = 'body'): Promise<T> {
+  try {
+    return await fn();
+  } catch (e) {
+    if (!(e instanceof EngineError)) throw e;
+    // `within` is where the part's own fields sit in what it was given ("body", or "body.members.0").
+    const at = (field: string) => (field.startsWith(within) ? `body.${path}${field.slice(within.length)}` : field);
+    const details = (e.details ?? []).map((d) => ({ ...d, field: at(d.field) }));
+    throw new EngineError(
+      e.status,
+      `${label}: ${e.message}`,
+      details.length ? details : [{ field: `body.${path}`, message: e.message }],
+    );
+  }
 }

@@ -415,3 +415,87 @@ describe(covers('what the caller may do, for the screens', 'app.projects.access'
     await s.ok('PUT', `/api/v2/projects/${projectId}/permissions-mode`, undefined, { value: 'false' });
   });
 });
+
+describe(covers('the members of an object saved as one', 'app.reports.savePermissions'), () => {
+  const members = async (report: string) =>
+    (
+      (await s.ok('GET', `/api/app/reports/${report}/permissions`)) as {
+        memberId: string;
+        permissions: Record<string, boolean>;
+      }[]
+    )
+      .map(
+        (m) =>
+          `${m.memberId}: ${Object.keys(m.permissions)
+            .filter((f) => m.permissions[f])
+            .sort()
+            .join(' ')}`,
+      )
+      .sort();
+
+  it('writes exactly the members listed with their sets; a refused member writes nothing, named by place', async () => {
+    const { PERMISSION_FLAGS } = await import('../../engine/model/members.entity.js');
+    FLAGS = [...PERMISSION_FLAGS];
+    const viewer = await signedInUserWith(s, ROLE, 'save-viewer');
+    const editor = await signedInUserWith(s, ROLE, 'save-editor');
+    const report = await make('report');
+    await s.ok('PUT', `/api/app/reports/${report}/permissions`, {
+      members: [
+        { id: viewer.userId, type: 'user', permissions: set(['viewReport']) },
+        { id: editor.userId, type: 'user', permissions: set(['viewReport', 'editReport']) },
+      ],
+    });
+    expect(await members(report)).toEqual(
+      [`${viewer.userId}: viewReport`, `${editor.userId}: editReport viewReport`].sort(),
+    );
+    // The viewer left out goes; the editor's set is replaced.
+    await s.ok('PUT', `/api/app/reports/${report}/permissions`, {
+      members: [{ id: editor.userId, type: 'user', permissions: set(['viewReport', 'runReport']) }],
+    });
+    expect(await members(report)).toEqual([`${editor.userId}: runReport viewReport`]);
+
+    const before = await members(report);
+    const unknown = await s.call('PUT', `/api/app/reports/${report}/permissions`, {
+      body: {
+        members: [
+          { id: viewer.userId, type: 'user', permissions: set(['viewReport']) },
+          { id: '00000000-0000-4000-8000-000000000321', type: 'group', permissions: set(['viewReport']) },
+        ],
+      },
+    });
+    expect(unknown.status).toBe(400);
+    expect(unknown.body.errorDetails?.map((d) => d.field)).toContain('body.members.1.id');
+    expect(await members(report)).toEqual(before);
+  });
+
+  it('refuses a member granting what they do not hold, and writes nothing', async () => {
+    await s.ok('PUT', `/api/v2/projects/${projectId}/permissions-mode`, undefined, { value: 'true' });
+    try {
+      const keeper = await signedInUserWith(s, { ...ROLE, viewReport: true, editReport: true }, 'save-keeper');
+      const other = await signedInUserWith(s, ROLE, 'save-other');
+      const report = await make('report');
+      await s.ok('PUT', `/api/v2/projects/${projectId}/permissions`, {
+        members: [{ id: keeper.userId, type: 'user' }],
+        permissions: set(['viewProject']),
+      });
+      await s.ok('PUT', `/api/v2/reports/${report}/permissions`, {
+        members: [{ id: keeper.userId, type: 'user' }],
+        permissions: set(['viewReport', 'setPermissionsReport']),
+      });
+      const before = await members(report);
+      const r = await s.call('PUT', `/api/app/reports/${report}/permissions`, {
+        token: keeper.token,
+        body: {
+          members: [
+            { id: keeper.userId, type: 'user', permissions: set(['viewReport', 'setPermissionsReport']) },
+            { id: other.userId, type: 'user', permissions: set(['viewReport', 'deleteReport']) },
+          ],
+        },
+      });
+      expect(r.status, JSON.stringify(r.body)).toBe(403);
+      expect(await members(report)).toEqual(before);
+    } finally {
+      await s.ok('PUT', `/api/v2/projects/${projectId}/permissions-mode`, undefined, { value: 'false' });
+    }
+  });
+});

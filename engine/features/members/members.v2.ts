@@ -15,6 +15,7 @@ import {
 } from './members.rules.js';
 import { MemberPermissionResult, MemberPermissionsResult, PermissionsModeResult } from './members.results.js';
 import { DeletedResult } from '../common.results.js';
+import { PermissionsSaveInput, saveAllPermissions } from './permissions-save.js';
 
 // Set B member permissions, the same four operations for each kind of object, under the object's
 // own path (`/api/v2/reports/{id}/permissions`…). Changing them needs the role permission that
@@ -62,6 +63,16 @@ function memberOps<const S extends string, const A extends string>(
       input: { params: idParam, body: v.uuidList() },
       result: DeletedResult,
       handler: (ctx, { params, body }) => deleteMemberPermissions(ctx, kind, params.id, body),
+    }),
+    defineOp({
+      id: `${app}.savePermissions` as `${A}.savePermissions`,
+      summary: `Save all the members of a ${kind} and what each may do, in one transaction: all or nothing`,
+      http: { method: 'PUT', path: `${path.replace('/api/v2/', '/api/app/')}/{id}/permissions` },
+      permission: edit,
+      member: { [kind]: 'setPermissions' },
+      input: { params: idParam, body: PermissionsSaveInput },
+      result: MemberPermissionsResult,
+      handler: (ctx, { params, body }) => saveAllPermissions(ctx, kind, params.id, body),
     }),
     defineOp({
       id: `${app}.listPermissions` as `${A}.listPermissions`,

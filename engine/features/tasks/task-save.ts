@@ -3,8 +3,7 @@
 // so a failure half-way can no longer leave half a task.
 import { z } from 'zod';
 import type { OpContext } from '../../ops/context.js';
-import { inOneTransaction } from '../../ops/one-transaction.js';
-import { EngineError } from '../../core/errors.js';
+import { asPart as part, inOneTransaction } from '../../ops/one-transaction.js';
 import { v } from '../../core/validation.js';
 import { TaskRecipient, TaskReport, TaskTrigger } from '../../model/tasks.entity.js';
 import { EmailB, emailOfB, ExternalEventA, RecipientA, ScheduleA, TaskReportB, TaskUpdateA } from './tasks.inputs.js';
@@ -26,24 +25,6 @@ export const TaskSaveInput = z.object({
   events: z.array(ExternalEventA.safeExtend(stored)).max(1_000),
 });
 export type TaskSave = z.output<typeof TaskSaveInput>;
-
-/**
- * Runs one part of the save; a refusal is answered as the part's, its fields under the part's path
- * ("body.recipients.0.id"), so the page shows it beside what is at fault.
- */
-async function part<T>(label: string, path: string, fn: () => Promise<T>): Promise<T> {
-  try {
-    return await fn();
-  } catch (e) {
-    if (!(e instanceof EngineError)) throw e;
-    const details = (e.details ?? []).map((d) => ({ ...d, field: d.field.replace(/^body\b/, `body.${path}`) }));
-    throw new EngineError(
-      e.status,
-      `${label}: ${e.message}`,
-      details.length ? details : [{ field: `body.${path}`, message: e.message }],
-    );
-  }
-}
 
 const gone = (ids: string[], kept: (string | undefined)[]) => ids.filter((id) => !kept.includes(id));
 
