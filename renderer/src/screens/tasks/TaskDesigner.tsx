@@ -56,7 +56,7 @@ export function TaskDesigner({ taskId }: { taskId: string }) {
     const d = useTaskDraft.getState().draft;
     if (!d || !state) return false;
     setSaving(true);
-    const refused = await saveTaskDraft(taskId, d);
+    const refused = await saveTaskDraft(taskId, state.draft, d);
     const failed = Object.keys(refused).length > 0;
     // Refused: nothing was written, so the draft stays as edited, the parts at fault marked.
     const stored = failed ? null : await loadTaskState(taskId);

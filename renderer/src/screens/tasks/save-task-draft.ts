@@ -64,10 +64,16 @@ const eventBody = (t: TriggerItem) => ({
 
 const withId = (key: string) => (isNewKey(key) ? {} : { id: key });
 
-/** The task as the draft holds it, in the shape `app.tasks.save` takes: the whole of it. */
-const wholeTask = (d: TaskDraft) => ({
+/**
+ * The task as the draft holds it, in the shape `app.tasks.save` takes: the whole of it. The e-mail
+ * goes only once someone changed it: a task never given one keeps none (its sender may not be
+ * known yet, before a mail server is set up).
+ */
+const wholeTask = (base: TaskDraft, d: TaskDraft) => ({
   settings: d.settings,
-  email: { ...d.email, ccBcc: !!(d.email.cc || d.email.bcc) },
+  ...(JSON.stringify(base.email) === JSON.stringify(d.email)
+    ? {}
+    : { email: { ...d.email, ccBcc: !!(d.email.cc || d.email.bcc) } }),
   reports: d.reports.map((r) => ({ ...withId(r.key), ...reportBody(r) })),
   recipients: d.recipients.map((r) => ({ id: r.key, type: r.type, sendEmail: r.sendEmail, seeInHub: r.seeInHub })),
   schedules: d.triggers.filter((t) => t.type === 'Schedule').map((t) => ({ ...withId(t.key), ...scheduleBody(t) })),
@@ -88,8 +94,8 @@ function partOf(d: TaskDraft, field: string): string {
  * Writes the whole draft in one call: the engine stores all of it or, when a part is refused,
  * nothing, and names the part. Answers the problems by draft part (none when it was stored).
  */
-export async function saveTaskDraft(taskId: string, d: TaskDraft): Promise<SaveProblems> {
-  const a = await invoke('app.tasks.save', { params: { id: taskId }, body: wholeTask(d) });
+export async function saveTaskDraft(taskId: string, base: TaskDraft, d: TaskDraft): Promise<SaveProblems> {
+  const a = await invoke('app.tasks.save', { params: { id: taskId }, body: wholeTask(base, d) });
   if (a.ok) return {};
   const problems: SaveProblems = {};
   const parts = a.errorDetails.length ? a.errorDetails.map((e) => partOf(d, e.field)) : ['task'];
