@@ -469,6 +469,7 @@ describe(covers('the members of an object saved as one', 'app.reports.savePermis
   });
 
   it('refuses a member granting what they do not hold, and writes nothing', async () => {
+    FLAGS = [...(await import('../../engine/model/members.entity.js')).PERMISSION_FLAGS];
     await s.ok('PUT', `/api/v2/projects/${projectId}/permissions-mode`, undefined, { value: 'true' });
     try {
       const keeper = await signedInUserWith(s, { ...ROLE, viewReport: true, editReport: true }, 'save-keeper');
@@ -499,3 +500,33 @@ describe(covers('the members of an object saved as one', 'app.reports.savePermis
     }
   });
 });
+
+describe(
+  covers('connections are the project’s own setting', 'app.connections.create', 'app.connections.delete'),
+  () => {
+    it('in permissions mode a member who may view the project cannot add or remove its connections; the owner can', async () => {
+      FLAGS = [...(await import('../../engine/model/members.entity.js')).PERMISSION_FLAGS];
+      await s.ok('PUT', `/api/v2/projects/${projectId}/permissions-mode`, undefined, { value: 'true' });
+      try {
+        const member = await signedInUserWith(s, ROLE, 'conn-member');
+        await s.ok('PUT', `/api/v2/projects/${projectId}/permissions`, {
+          members: [{ id: member.userId, type: 'user' }],
+          permissions: set(['viewProject', 'createReport']),
+        });
+        const [app] = await s.ok('GET', '/api/v1/analytics-apps', undefined, { get_all: true });
+        const body = { projectId, name: uniq('Second connection'), analyticsAppId: app.id };
+        const before = (await s.ok('GET', '/api/v1/connections', undefined, { projectId })).length;
+        const refused = await s.call('POST', '/api/app/connections', { token: member.token, body });
+        expect(refused.status).toBe(403);
+        expect((await s.ok('GET', '/api/v1/connections', undefined, { projectId })).length).toBe(before);
+        const made = await s.ok('POST', '/api/app/connections', body);
+        const removal = await s.call('DELETE', `/api/app/connections/${made.id}`, { token: member.token });
+        expect(removal.status).toBe(403);
+        await s.ok('DELETE', `/api/app/connections/${made.id}`);
+        expect((await s.ok('GET', '/api/v1/connections', undefined, { projectId })).length).toBe(before);
+      } finally {
+        await s.ok('PUT', `/api/v2/projects/${projectId}/permissions-mode`, undefined, { value: 'false' });
+      }
+    });
+  },
+);

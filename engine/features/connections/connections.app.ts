@@ -8,6 +8,8 @@ import { DeletedResult } from '../common.results.js';
 const ConnectionInput = z.object({ projectId: v.uuid(), name: v.text(), analyticsAppId: v.uuid() });
 const ListQuery = z.object({ projectId: v.uuid().optional() });
 
+// Which apps a project's reports read is the project's own setting: changing it is editing the
+// project (in permissions mode, its creator's or a tenant administrator's), not viewing it.
 export const connectionsApp = [
   defineOp({
     id: 'app.connections.list',
@@ -24,7 +26,7 @@ export const connectionsApp = [
     summary: 'Connect a project to an analytics app',
     http: { method: 'POST', path: '/api/app/connections' },
     permission: 'updateProject',
-    member: { project: 'view' },
+    member: { project: 'edit' },
     input: { body: ConnectionInput },
     result: ConnectionResult,
     handler: (ctx, { body }) => createConnection(ctx, body),
@@ -34,7 +36,7 @@ export const connectionsApp = [
     summary: 'Rename a connection or point it at another app',
     http: { method: 'PUT', path: '/api/app/connections/{id}' },
     permission: 'updateProject',
-    member: { project: 'view' },
+    member: { project: 'edit' },
     input: { params: idParam, body: ConnectionInput.omit({ projectId: true }) },
     result: ConnectionResult,
     handler: (ctx, { params, body }) => updateConnection(ctx, params.id, body),
@@ -44,7 +46,7 @@ export const connectionsApp = [
     summary: 'Delete a connection no report uses',
     http: { method: 'DELETE', path: '/api/app/connections/{id}' },
     permission: 'updateProject',
-    member: { project: 'view' },
+    member: { project: 'edit' },
     input: { params: idParam },
     result: DeletedResult,
     handler: (ctx, { params }) => deleteConnection(ctx, params.id),
