@@ -175,6 +175,11 @@ describe(
       expect(await page().getByRole('button', { name: 'Save', exact: true }).isDisabled()).toBe(true);
       for (const label of ['Run now', 'Permissions'])
         expect(await page().getByRole('button', { name: label, exact: true }).count(), label).toBe(0);
+      // Nothing in the task is offered to change: every field and Add button is off, and says why.
+      const task = page().locator('fieldset.columns');
+      expect(await task.locator('input, select, textarea, button').count()).toBeGreaterThan(5);
+      expect(await task.locator(':is(input, select, textarea, button):enabled').count()).toBe(0);
+      expect(await task.getAttribute('aria-describedby')).toBe('task-view-only');
       await shot(page(), 'task-view-only');
     });
   },

@@ -40,7 +40,7 @@ export function TaskDesigner({ taskId }: { taskId: string }) {
   // What this person may do to the task, as the engine's checks answer it.
   const may = useProjectAccess(state?.task.projectId ?? null, state);
   // Until the answer comes, Save behaves as before; once it says no, Save is off and says why.
-  const mayEdit = may('task', taskId, 'v1.tasks.update') !== false;
+  const mayEdit = may('task', taskId, 'app.tasks.save') !== false;
   useUnsavedGuard(dirty, state ? `“${state.task.name}”` : 'this task');
 
   useEffect(() => {
@@ -145,7 +145,7 @@ export function TaskDesigner({ taskId }: { taskId: string }) {
       </header>
       {problemList.length > 0 && (
         <div className="error-banner" role="alert">
-          Not everything was saved; what is listed stays in your draft:
+          Nothing was saved: put right what is listed and save again. Your changes stay in the draft.
           <ul>
             {problemList.map((p) => (
               <li key={p}>{p}</li>
@@ -153,7 +153,9 @@ export function TaskDesigner({ taskId }: { taskId: string }) {
           </ul>
         </div>
       )}
-      <div className="columns">
+      {/* What a viewer may not change is shown, not offered: a disabled fieldset turns off every field and button in it. */}
+      <fieldset className="columns plain" disabled={!mayEdit} aria-describedby={mayEdit ? undefined : 'task-view-only'}>
+        <legend className="sr-only">The task</legend>
         <TaskReportsSection
           projectId={state.task.projectId}
           items={draft.reports}
@@ -179,7 +181,7 @@ export function TaskDesigner({ taskId }: { taskId: string }) {
             onChange={(change, key) => draftEdited({ settings: { ...s, ...change } }, key)}
           />
         </div>
-      </div>
+      </fieldset>
       <TaskDryRunPanel taskId={taskId} dirty={dirty} />
       {guarding && (
         <PermissionsDialog kind="task" id={taskId} name={state.task.name} onClose={() => setGuarding(false)} />
