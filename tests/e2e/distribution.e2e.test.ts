@@ -71,6 +71,8 @@ describe(
       await recipients.getByRole('button', { name: 'Add recipients' }).click();
       await expect.poll(() => recipients.locator('.cards li').first().textContent()).toContain('Olga Owner');
       expect(await recipients.locator('.cards li').first().locator('.badge').first().textContent()).toBe('user');
+      // The picker now says she is already a recipient, so nobody adds her twice.
+      await recipients.getByRole('checkbox', { name: 'Olga Owner <olga@example.com> (already a recipient)' }).waitFor();
 
       const when = panel('When it runs');
       await when.getByRole('button', { name: 'Add schedule' }).click();

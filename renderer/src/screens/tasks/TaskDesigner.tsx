@@ -162,7 +162,11 @@ export function TaskDesigner({ taskId }: { taskId: string }) {
           problems={problems}
           edited={(reports) => draftEdited({ reports })}
         />
-        <TaskRecipientsSection items={draft.recipients} edited={(recipients) => draftEdited({ recipients })} />
+        <TaskRecipientsSection
+          items={draft.recipients}
+          readOnly={!mayEdit}
+          edited={(recipients) => draftEdited({ recipients })}
+        />
         <TaskTriggersSection
           items={draft.triggers}
           stored={state.triggers}

@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useMemo, useState } from 'react';
 import { invoke } from '../../bridge';
 import { Dialog } from '../../components/Dialog';
 import { Form } from '../../components/Form';
@@ -25,11 +25,15 @@ const labelOf = (r: RecipientItem) => `${r.name}${r.email && r.email !== r.name 
 export function TaskRecipientsSection({
   items,
   edited,
+  readOnly = false,
 }: {
   items: RecipientItem[];
   edited: (items: RecipientItem[]) => void;
+  /** Shown to someone who may not change the task: the list alone, no picker to fill (nor ask for). */
+  readOnly?: boolean;
 }) {
   const [editing, setEditing] = useState<RecipientItem | null>(null);
+  const fields = useMemo(() => recipientFields(items), [items]);
   const [note, setNote] = useState<string | null>(null);
   return (
     <div className="panel">
@@ -60,59 +64,65 @@ export function TaskRecipientsSection({
             </span>
           </li>
         ))}
-        {items.length === 0 && <li className="empty">Nobody yet: add users or groups below.</li>}
+        {items.length === 0 && (
+          <li className="empty">{readOnly ? 'Nobody yet.' : 'Nobody yet: add users or groups below.'}</li>
+        )}
       </ul>
       {note && (
         <p className="hint" role="status">
           {note}
         </p>
       )}
-      <Form
-        fields={RECIPIENT_FIELDS}
-        initial={{ sendEmail: true, seeInHub: true }}
-        submitLabel="Add recipients"
-        clearOnSuccess
-        onSubmit={async (v) => {
-          const [users, groups] = await Promise.all([userChoices(), groupOptions()]);
-          const chosen: RecipientItem[] = [
-            ...ids(v.users)
-              .map((id) => users.find((u) => u.id === id))
-              .filter((u) => !!u)
-              .map((u) => ({
-                key: u.id,
-                type: 'user' as const,
-                name: u.fullName,
-                email: u.email,
-                userKind: u.kind === 'recipient' ? ('recipient' as const) : ('user' as const),
-                sendEmail: flag(v.sendEmail),
-                seeInHub: flag(v.seeInHub),
-              })),
-            ...ids(v.groups)
-              .map((id) => groups.find((g) => g.id === id))
-              .filter((g) => !!g)
-              .map((g) => ({
-                key: g.id,
-                type: 'group' as const,
-                name: g.name,
-                email: null,
-                userKind: null,
-                sendEmail: flag(v.sendEmail),
-                seeInHub: flag(v.seeInHub),
-              })),
-          ];
-          if (!chosen.length) return { error: 'Choose at least one user or group', errorDetails: [] };
-          // Someone already receiving the files is not added twice: said, and the others are added.
-          const already = chosen.filter((c) => items.some((x) => x.key === c.key));
-          const fresh = chosen.filter((c) => !items.some((x) => x.key === c.key));
-          if (!fresh.length)
-            return { error: `Already recipients: ${already.map((a) => a.name).join(', ')}`, errorDetails: [] };
-          edited([...items, ...fresh]);
-          setNote(
-            already.length ? `Already recipients, left as they were: ${already.map((a) => a.name).join(', ')}.` : null,
-          );
-          return null;
-        }}
-      />
+      {!readOnly && (
+        <Form
+          fields={fields}
+          initial={{ sendEmail: true, seeInHub: true }}
+          submitLabel="Add recipients"
+          clearOnSuccess
+          onSubmit={async (v) => {
+            const [users, groups] = await Promise.all([userChoices(), groupOptions()]);
+            const chosen: RecipientItem[] = [
+              ...ids(v.users)
+                .map((id) => users.find((u) => u.id === id))
+                .filter((u) => !!u)
+                .map((u) => ({
+                  key: u.id,
+                  type: 'user' as const,
+                  name: u.fullName,
+                  email: u.email,
+                  userKind: u.kind === 'recipient' ? ('recipient' as const) : ('user' as const),
+                  sendEmail: flag(v.sendEmail),
+                  seeInHub: flag(v.seeInHub),
+                })),
+              ...ids(v.groups)
+                .map((id) => groups.find((g) => g.id === id))
+                .filter((g) => !!g)
+                .map((g) => ({
+                  key: g.id,
+                  type: 'group' as const,
+                  name: g.name,
+                  email: null,
+                  userKind: null,
+                  sendEmail: flag(v.sendEmail),
+                  seeInHub: flag(v.seeInHub),
+                })),
+            ];
+            if (!chosen.length) return { error: 'Choose at least one user or group', errorDetails: [] };
+            // Someone already receiving the files is not added twice: said, and the others are added.
+            const already = chosen.filter((c) => items.some((x) => x.key === c.key));
+            const fresh = chosen.filter((c) => !items.some((x) => x.key === c.key));
+            if (!fresh.length)
+              return { error: `Already recipients: ${already.map((a) => a.name).join(', ')}`, errorDetails: [] };
+            edited([...items, ...fresh]);
+            setNote(
+              already.length
+                ? `Already recipients, left as they were: ${already.map((a) => a.name).join(', ')}.`
+                : null,
+            );
+            return null;
+          }}
+        />
+      )}
       {editing && (
         <Dialog title={`Edit recipient ${editing.name}`} onClose={() => setEditing(null)}>
           <Form
@@ -136,9 +146,20 @@ export function TaskRecipientsSection({
   );
 }
 
-const RECIPIENT_FIELDS = [
-  { name: 'users', label: 'Users and recipients', kind: 'multi' as const, options: userChoices },
-  { name: 'groups', label: 'Groups', kind: 'multi' as const, options: groupOptions },
+/** A choice already among the task's recipients says so in the picker, so nobody adds them twice. */
+const marked =
+  (items: RecipientItem[]) =>
+  <T extends { id: string; name: string }>(choices: T[]) =>
+    choices.map((c) => (items.some((x) => x.key === c.id) ? { ...c, name: `${c.name} (already a recipient)` } : c));
+
+const recipientFields = (items: RecipientItem[]) => [
+  {
+    name: 'users',
+    label: 'Users and recipients',
+    kind: 'multi' as const,
+    options: async () => marked(items)(await userChoices()),
+  },
+  { name: 'groups', label: 'Groups', kind: 'multi' as const, options: async () => marked(items)(await groupOptions()) },
   { name: 'sendEmail', label: 'By e-mail', kind: 'checkbox' as const },
   { name: 'seeInHub', label: 'In the hub', kind: 'checkbox' as const },
 ];
