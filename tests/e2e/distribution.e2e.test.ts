@@ -79,7 +79,7 @@ describe(
       await dialog(page()).getByLabel('Frequency').selectOption('Weekly');
       await dialog(page()).getByRole('textbox', { name: 'Name', exact: true }).fill('Monday mornings');
       await dialog(page()).getByRole('checkbox', { name: 'Monday' }).check();
-      await dialog(page()).getByRole('textbox', { name: 'Time zone' }).fill('Europe/Paris');
+      await dialog(page()).getByRole('combobox', { name: 'Time zone' }).fill('Europe/Paris');
       await dialog(page()).getByRole('button', { name: 'Add schedule' }).click();
       await saveTask(page());
       const card = when.locator('.cards li').first();

@@ -212,6 +212,10 @@ describe(
       await expect
         .poll(() => panel('When it runs').locator('.cards li strong').first().textContent())
         .toBe('Monday, early');
+      // Changed and not saved: the engine already says what it will do.
+      await expect
+        .poll(() => panel('When it runs').locator('.cards li').first().textContent())
+        .toContain('Every Monday at 07:00 (Europe/Paris) (not saved yet).');
 
       await tabTo(page(), 'Remove “Regional sales review” as Pdf');
       await page().keyboard.press('Enter');

@@ -255,3 +255,26 @@ describe(covers('a whole condition saved as one', 'app.conditions.save'), () => 
     expect(await readCondition()).toEqual(before);
   });
 });
+
+describe(covers('a schedule read before it is saved', 'app.taskSchedules.preview'), () => {
+  it('answers the sentence and next runs the saved schedule would have, and names a bad field', async () => {
+    const body = {
+      name: 'Mondays',
+      frequency: 'Weekly',
+      weeklyDays: 'Monday',
+      atHour: 7,
+      atMinut: 0,
+      timeZone: 'Europe/Paris',
+      startDate: inDays(-1),
+      endDate: inDays(400),
+    };
+    const preview = await s.ok('POST', '/api/app/schedules/preview', body);
+    const taskId = (await s.ok('POST', '/api/v1/tasks', { name: 'Preview check', projectId })).id;
+    const saved = await s.ok('POST', `/api/v1/tasks/${taskId}/triggers/schedules`, body);
+    expect(preview).toEqual({ summary: 'Every Monday at 07:00 (Europe/Paris)', nextRuns: saved.nextRuns });
+    expect(preview.nextRuns).toHaveLength(5);
+    const bad = await s.call('POST', '/api/app/schedules/preview', { body: { ...body, timeZone: 'Mars/Olympus' } });
+    expect(bad.status).toBe(400);
+    expect(bad.body.errorDetails?.map((d) => d.field)).toContain('body.timeZone');
+  });
+});

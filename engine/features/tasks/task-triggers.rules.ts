@@ -231,6 +231,22 @@ export function externalEventTrigger(
 }
 
 /** Adds (no id) or changes an external event. */
+/**
+ * What a schedule being edited will do, before it is saved: its sentence and next five runs, read
+ * by the same rules that will fire it.
+ */
+export async function previewSchedule(now: Date, f: ScheduleInput & { isActive?: boolean }) {
+  const row = scheduleTrigger(now, 'preview', null, f);
+  // A row made from a valid schedule always has its spec; the check keeps the types honest.
+  const spec = scheduleOf(row);
+  if (!spec)
+    throw badInput('The schedule needs a start date and a time zone', [{ field: 'body', message: 'is incomplete' }]);
+  return {
+    summary: describeSchedule(spec),
+    nextRuns: row.isActive ? nextFireTimes(spec, now, 5).map((d) => d.toISOString()) : [],
+  };
+}
+
 export async function saveExternalEvent(ctx: OpContext, taskId: string, id: string | null, f: ExternalEventInput) {
   const task = await reachableTask(ctx, taskId);
   const current = id ? await triggerOf(ctx, taskId, id, 'ExternalEvent') : null;

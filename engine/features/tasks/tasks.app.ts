@@ -5,6 +5,9 @@ import { deleteTasks } from './tasks.rules.js';
 import { idParam } from '../../core/validation.js';
 import { TaskResult } from './tasks.results.js';
 import { saveWholeTask, TaskSaveInput } from './task-save.js';
+import { previewSchedule } from './task-triggers.rules.js';
+import { ScheduleA } from './tasks.inputs.js';
+import { SchedulePreviewResult } from './tasks.results.js';
 
 // Operations on tasks the interface does not name and a product needs.
 export const tasksApp = [
@@ -29,5 +32,15 @@ export const tasksApp = [
     input: { params: idParam, body: TaskSaveInput },
     result: TaskResult,
     handler: (ctx, { params, body }) => saveWholeTask(ctx, params.id, body),
+  }),
+  defineOp({
+    id: 'app.taskSchedules.preview',
+    summary: "A schedule's sentence and next five runs, before it is saved",
+    http: { method: 'POST', path: '/api/app/schedules/preview' },
+    permission: 'viewTask',
+    readOnly: true,
+    input: { body: ScheduleA },
+    result: SchedulePreviewResult,
+    handler: (ctx, { body }) => previewSchedule(ctx.now(), body),
   }),
 ] as const;

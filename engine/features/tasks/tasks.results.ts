@@ -210,3 +210,5 @@ export const TaskReportBResult = lazySchema(() =>
     }),
   }),
 );
+
+export const SchedulePreviewResult = lazySchema(() => z.object({ summary: z.string(), nextRuns: z.array(z.string()) }));

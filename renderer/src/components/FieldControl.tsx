@@ -65,7 +65,15 @@ export function FieldControl({ def: f, id, value: v, onChange, error: err, choic
           <Input
             inputMode={f.kind === 'number' ? 'numeric' : undefined}
             autoComplete={f.kind === 'password' ? 'new-password' : 'off'}
+            list={f.suggestions ? `${id}-suggestions` : undefined}
           />
+        )}
+        {f.suggestions && (
+          <datalist id={`${id}-suggestions`}>
+            {f.suggestions.map((x) => (
+              <option key={x} value={x} />
+            ))}
+          </datalist>
         )}
         {f.hint && !err && (
           <Text slot="description" className="hint">

@@ -17,6 +17,8 @@ export interface FieldDef {
   choices?: readonly string[] | readonly Option[];
   /** Choices that follow other fields (a report's formats): the value moves to the first when it is no longer offered. */
   choicesWhen?: (values: FormValues) => readonly string[] | readonly Option[] | null;
+  /** Values a text field offers as it is typed in (time zones): any other value may still be typed. */
+  suggestions?: readonly string[];
   /** Shown only when the form's values call for it (an FTP host only for FTP): hidden fields keep their values. */
   shownWhen?: (values: FormValues) => boolean;
 }

@@ -1,4 +1,4 @@
-import { useMemo, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import { SCHEDULE_FREQUENCIES, WEEKDAYS } from '../../../../engine/wire';
 import { invoke } from '../../bridge';
 import type { RowOf } from '../../../../engine/catalogue';
@@ -6,7 +6,7 @@ import { Dialog } from '../../components/Dialog';
 import { Form, type FieldDef, type Option, type SubmitOutcome } from '../../components/Form';
 import { flag, ids, instant, num, orNull, text, type FormValues } from '../../components/options';
 import { alsoHere, hereZone, inZone, isTimeZone, localInput } from '../../components/times';
-import type { SaveProblems } from './save-task-draft';
+import { scheduleBody, type SaveProblems } from './save-task-draft';
 import { newKey, triggerItemOf, type TriggerItem } from './task-draft';
 
 type StoredTrigger = RowOf<'v1.taskTriggers.list'>;
@@ -53,6 +53,7 @@ const PERIOD: FieldDef[] = [
   },
   { name: 'isActive', label: 'Active', kind: 'checkbox' },
 ];
+const TIME_ZONES: readonly string[] = Intl.supportedValuesOf('timeZone');
 const scheduleFields = (f: Frequency): FieldDef[] => [
   { name: 'name', label: 'Name', kind: 'text', required: true },
   ...FIELDS_BY_FREQUENCY[f],
@@ -61,7 +62,9 @@ const scheduleFields = (f: Frequency): FieldDef[] => [
     label: 'Time zone',
     kind: 'text',
     required: true,
-    hint: 'An IANA zone, such as Europe/Paris; hours above are in it',
+    // Every zone this browser knows, offered as it is typed ("par" finds Europe/Paris); yours to start with.
+    suggestions: TIME_ZONES,
+    hint: `Type to search, such as Europe/Paris; hours above are in it (yours is ${hereZone})`,
   },
   ...PERIOD,
 ];
@@ -161,7 +164,33 @@ function triggerOf(
   };
 }
 
-function NextRuns({ stored }: { stored: StoredTrigger }) {
+/**
+ * A schedule changed in the draft, as it will run once saved: the engine reads it with the rules
+ * that will fire it (asked again when it changes), so the sentence shows before Save.
+ */
+function SchedulePreview({ item }: { item: TriggerItem }) {
+  const [preview, setPreview] = useState<{ summary: string; nextRuns: string[] } | string | null>(null);
+  const body = JSON.stringify(scheduleBody(item));
+  useEffect(() => {
+    let current = true;
+    void invoke('app.taskSchedules.preview', { body: JSON.parse(body) }).then((a) => {
+      if (current) setPreview(a.ok ? a.data : (a.error ?? 'It could not be read'));
+    });
+    return () => {
+      current = false;
+    };
+  }, [body]);
+  if (preview === null) return <span>Reading the schedule…</span>;
+  if (typeof preview === 'string') return <span>Not saved yet: {preview}</span>;
+  return (
+    <>
+      <span>{preview.summary} (not saved yet).</span>
+      {preview.nextRuns.length > 0 && <NextRuns stored={{ timeZone: item.timeZone, nextRuns: preview.nextRuns }} />}
+    </>
+  );
+}
+
+function NextRuns({ stored }: { stored: Pick<StoredTrigger, 'timeZone' | 'nextRuns'> }) {
   const zone = stored.timeZone ?? hereZone;
   return (
     <details>
@@ -245,9 +274,13 @@ export function TaskTriggersSection({
                 </button>
               </span>
               <div className="hint">
-                {saved && unchanged
-                  ? `${saved.summary ?? `When the app ${saved.appId} reloads`}.`
-                  : 'Changed: its sentence and next runs show after Save.'}
+                {saved && unchanged ? (
+                  `${saved.summary ?? `When the app ${saved.appId} reloads`}.`
+                ) : t.type === 'Schedule' ? (
+                  <SchedulePreview item={t} />
+                ) : (
+                  `When the app ${t.appId ?? ''} reloads (not saved yet).`
+                )}
                 {` From ${inZone(t.startDate)}${t.endDate ? ` until ${inZone(t.endDate)}` : ', no end date'}.`}
               </div>
               {saved && unchanged && saved.nextRuns.length > 0 && <NextRuns stored={saved} />}

@@ -39,7 +39,7 @@ const reportBody = (r: ReportItem) => ({
 });
 
 // A schedule's body is the draft's trigger less what only a reload event has (the item's fields are the schedule's names).
-const scheduleBody = ({
+export const scheduleBody = ({
   key: _key,
   type: _type,
   appId: _appId,
