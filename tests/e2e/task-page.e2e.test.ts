@@ -156,6 +156,17 @@ describe(
       expect(JSON.parse(email).subject).toBe('This week in sales');
     });
 
+    it('saves and leaves in one answer when leaving with unsaved changes', async () => {
+      await page().goto(`${e.s.url}/#/tasks/${taskId}`);
+      const description = panel('Settings').getByRole('textbox', { name: 'Description' });
+      await description.fill('Saved on the way out');
+      await unsaved().waitFor();
+      await nav(page(), 'Conditions').click();
+      await alertDialog(page()).getByRole('button', { name: 'Save and leave' }).click();
+      await page().getByRole('heading', { name: 'Conditions', level: 1 }).waitFor();
+      expect((await e.s.ok('GET', `/api/v1/tasks/${taskId}`)).description).toBe('Saved on the way out');
+    });
+
     it('edits a report and a schedule in place by keyboard alone, refuses the same report twice, and undoes a removal', async () => {
       await page().goto(`${e.s.url}/#/tasks/${taskId}`);
       await page().getByRole('heading', { name: 'Weekly review', level: 1 }).waitFor();

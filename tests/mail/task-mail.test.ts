@@ -114,7 +114,7 @@ describe(covers('mail servers', 'v1.mailServers.create', 'v1.mailServers.update'
   });
 });
 
-describe(covers('task e-mail', 'v2.tasks.updateEmail', 'v2.requests.run'), () => {
+describe(covers('task e-mail', 'v2.tasks.updateEmail', 'v2.requests.run', 'app.outbox.sendNow'), () => {
   it('mails each recipient once, group members included and the inactive left out, with the file attached byte for byte', async () => {
     const ann = await user('Ann', 'ann@example.com');
     const bob = await user('Bob', 'bob@example.com');
@@ -392,6 +392,48 @@ describe(covers('task e-mail', 'v2.tasks.updateEmail', 'v2.requests.run'), () =>
     off();
     // Queued, failed, cancelled, queued again, sent: each change was told.
     expect(seen).toEqual(['queued', 'failed', 'cancelled', 'queued', 'sent']);
+  });
+
+  it('sends a message waiting an hour for its next try when asked, counting the tries so far', async () => {
+    const vera = await user('Vera', 'vera@example.com');
+    const task = await s.ok('POST', '/api/v2/tasks', { name: 'Waiting pack', projectID: projectId });
+    await s.ok('PUT', `/api/v2/tasks/${task.id}/reports`, {
+      reportID: reportId,
+      format: 'Html',
+      emailEmbedment: false,
+      emailAttachment: true,
+    });
+    await s.ok('PUT', `/api/v2/tasks/${task.id}/recipients`, [{ id: vera, type: 'user' }]);
+    await s.ok('PUT', `/api/v2/tasks/${task.id}/email`, {
+      from: 'reports@example.com',
+      subject: 'Waiting pack',
+      isActive: true,
+    });
+    smtp.refuseNext(1000);
+    const done = await waitForRequest(s, (await s.ok('POST', `/api/v2/requests/${task.id}/run`)).id);
+    const outbox = s.engine.services.db.getRepository(Outbox);
+    const [row] = await until(
+      () => outbox.findBy({ requestId: done.id }),
+      (r) => r.length === 1 && r[0].attempts >= 1,
+    );
+    // The next try is put an hour away while it waits (not while one is under way), then the server is fixed.
+    const inAnHour = new Date(Date.now() + 3_600_000);
+    await until(
+      async () => (await outbox.update({ id: row.id, status: 'queued' }, { nextAttemptAt: inAnHour })).affected,
+      (affected) => affected === 1,
+    );
+    smtp.refuseNext(0);
+    const tries = (await outbox.findOneByOrFail({ id: row.id })).attempts;
+    const asked = await s.ok('POST', `/api/v1/outbox/${row.id}/send-now`);
+    expect(asked.status).toBe('queued');
+    const sent = await until(
+      () => outbox.findOneByOrFail({ id: row.id }),
+      (m) => m.status === 'sent',
+    );
+    expect(sent.attempts).toBe(tries + 1);
+    expect(smtp.received.filter((m) => m.parsed.subject === 'Waiting pack')).toHaveLength(1);
+    // Sent is sent: there is nothing to send now any more.
+    expect((await s.call('POST', `/api/v1/outbox/${row.id}/send-now`)).status).toBe(409);
   });
 
   it("notifies the task's notification recipients of the outcomes it asks for, and of no other", async () => {

@@ -231,6 +231,7 @@ describe(
     'app.outbox.list',
     'app.outbox.retry',
     'app.outbox.cancel',
+    'app.outbox.sendNow',
     'v2.users.invite',
   ),
   () => {
@@ -262,12 +263,16 @@ describe(
         404,
       );
       expect((await s.call('POST', `/api/v1/outbox/${runMail.id}/cancel`, { token: away.token })).status).toBe(404);
+      expect((await s.call('POST', `/api/v1/outbox/${runMail.id}/send-now`, { token: away.token })).status).toBe(404);
       expect((await s.call('POST', `/api/v1/outbox/${invitation.id}/cancel`, { token: colleague.token })).status).toBe(
         404,
       );
       // Without runTask, seeing the mail is not acting on it.
       const watcher = await signedInUserWith(s, { viewTaskStatus: true }, 'watcher');
       expect((await s.call('POST', `/api/v1/outbox/${runMail.id}/cancel`, { token: watcher.token })).status).toBe(403);
+      expect((await s.call('POST', `/api/v1/outbox/${runMail.id}/send-now`, { token: watcher.token })).status).toBe(
+        403,
+      );
     });
   },
 );

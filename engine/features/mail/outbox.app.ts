@@ -1,6 +1,6 @@
 import { defineOp } from '../../ops/op.js';
 import { idParam } from '../../core/validation.js';
-import { cancelMessage, LIST_OUTBOX, listOutbox, retryMessage } from './outbox.rules.js';
+import { cancelMessage, LIST_OUTBOX, listOutbox, retryMessage, sendMessageNow } from './outbox.rules.js';
 import { OutboxResult } from './mail.results.js';
 
 // The outbox of runs: what was queued to be sent, sent, or failed, and a person's hand on it.
@@ -36,5 +36,16 @@ export const outboxApp = [
     input: { params: idParam },
     result: OutboxResult,
     handler: (ctx, { params }) => retryMessage(ctx, params.id),
+  }),
+  defineOp({
+    id: 'app.outbox.sendNow',
+    summary: 'Try a message waiting for its next attempt now',
+    http: { method: 'POST', path: '/api/v1/outbox/{id}/send-now' },
+    permission: 'runTask',
+    member: { task: 'run', report: 'run' },
+    writes: 'chunked',
+    input: { params: idParam },
+    result: OutboxResult,
+    handler: (ctx, { params }) => sendMessageNow(ctx, params.id),
   }),
 ] as const;

@@ -95,3 +95,20 @@ export async function cancelMessage(ctx: OpContext, id: string) {
   ctx.outbox.changed(m, 'cancelled');
   return outboxDto({ ...m, status: 'cancelled' });
 }
+
+/**
+ * A message waiting for its next try is tried now instead of at its set time (a person fixed the
+ * server, or will not wait); its attempts so far still count.
+ */
+export async function sendMessageNow(ctx: OpContext, id: string) {
+  const m = await visibleMessage(ctx, id);
+  if (m.status !== 'queued')
+    throw conflict(`Only a message waiting to be sent can be sent now; this one is ${m.status}`);
+  const now = ctx.now();
+  const res = await ctx.write(() =>
+    ctx.db.getRepository(Outbox).update({ id, status: 'queued' }, { nextAttemptAt: now, modifiedDate: now }),
+  );
+  if (!res.affected) throw conflict('The message is being sent right now');
+  ctx.outbox.wake();
+  return outboxDto({ ...m, nextAttemptAt: now });
+}

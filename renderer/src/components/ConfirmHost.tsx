@@ -7,6 +7,7 @@ export function ConfirmHost() {
   const asking = useConfirm((s) => s.asking);
   const confirmAnswered = useConfirm((s) => s.confirmAnswered);
   const [typed, setTyped] = useState('');
+  const [busy, setBusy] = useState(false);
   if (!asking) return null;
   const answer = (yes: boolean) => {
     setTyped('');
@@ -41,7 +42,26 @@ export function ConfirmHost() {
           <button type="button" onClick={() => answer(false)} autoFocus={asking.typeToConfirm === undefined}>
             {asking.cancelLabel ?? 'Cancel'}
           </button>
-          <button type="submit" className="primary danger-fill" disabled={blocked}>
+          {asking.alternative && (
+            <button
+              type="button"
+              className="primary"
+              disabled={busy}
+              onClick={async () => {
+                setBusy(true);
+                const done = await asking.alternative!.run().catch(() => false);
+                setBusy(false);
+                answer(done);
+              }}
+            >
+              {asking.alternative.label}
+            </button>
+          )}
+          <button
+            type="submit"
+            className={asking.alternative ? 'danger' : 'primary danger-fill'}
+            disabled={blocked || busy}
+          >
             {asking.confirmLabel}
           </button>
         </div>

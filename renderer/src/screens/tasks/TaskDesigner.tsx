@@ -41,7 +41,6 @@ export function TaskDesigner({ taskId }: { taskId: string }) {
   const may = useProjectAccess(state?.task.projectId ?? null, state);
   // Until the answer comes, Save behaves as before; once it says no, Save is off and says why.
   const mayEdit = may('task', taskId, 'app.tasks.save') !== false;
-  useUnsavedGuard(dirty, state ? `“${state.task.name}”` : 'this task');
 
   useEffect(() => {
     void loadTaskState(taskId).then((s) => {
@@ -72,6 +71,7 @@ export function TaskDesigner({ taskId }: { taskId: string }) {
     toastSucceeded('Saved the task.');
     return true;
   }, [taskId, state, draftRebased]);
+  useUnsavedGuard(dirty, state ? `“${state.task.name}”` : 'this task', mayEdit ? save : undefined);
 
   if (error)
     return (

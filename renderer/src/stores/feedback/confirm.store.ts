@@ -9,6 +9,11 @@ export interface ConfirmRequest {
   cancelLabel?: string;
   /** Asks the person to type this (a project's name) before the action can go ahead. */
   typeToConfirm?: string;
+  /**
+   * A third answer that does something first ("Save and leave"): the question is answered yes
+   * when it succeeds, no when it does not (what failed is shown where it happened).
+   */
+  alternative?: { label: string; run: () => Promise<boolean> };
 }
 
 interface ConfirmState {

@@ -12,6 +12,7 @@ export function OutboxPanel({ outbox, refreshAll }: { outbox: ListStore<'app.out
       title: 'Cancel mail?',
       message: `“${m.subject}” to ${m.to.join(', ')} will not be sent. You can send it again later with Retry.`,
       confirmLabel: 'Cancel mail',
+      cancelLabel: 'Keep it',
     });
     if (!yes) return;
     toastOutcome(await invoke('app.outbox.cancel', { params: { id: m.id } }), `“${m.subject}” will not be sent.`);
