@@ -49,6 +49,7 @@ describe(
     'backup and restore while the product works',
     'app.backups.create',
     'app.backups.restore',
+    'app.backups.cancelRestore',
     'app.backups.overview',
   ),
   () => {
@@ -105,6 +106,13 @@ describe(
       expect(staged.body.data.restartRequired).toBe(true);
       // A page loaded again still says a restore waits for the restart.
       expect((await s.ok('GET', '/api/app/backups')).restoreStaged).toMatchObject({ from: file });
+      // Called off, the next start keeps today's data: nothing waits, nothing staged is left.
+      expect(await s.ok('DELETE', '/api/app/backups/restore')).toEqual({ cancelled: true });
+      expect((await s.ok('GET', '/api/app/backups')).restoreStaged).toBeNull();
+      expect(existsSync(join(s.dataDir, 'restore-staging'))).toBe(false);
+      expect((await s.call('DELETE', '/api/app/backups/restore')).status).toBe(409);
+      // Staged again, for the restart below.
+      await s.ok('POST', '/api/app/backups/restore', { file });
       // Nothing replaced yet: the running data is what it was.
       expect(Number((await s.engine.services.db.query('SELECT COUNT(*) AS n FROM groups'))[0].n)).toBe(groupsAfter);
       await s.stop();
@@ -251,6 +259,7 @@ describe(
         ],
         ['POST', '/api/app/backups', { file: join(backups, 'mine.bsbackup') }],
         ['POST', '/api/app/backups/restore', { file: join(backups, 'mine.bsbackup') }],
+        ['DELETE', '/api/app/backups/restore', undefined],
       ] as const) {
         expect((await s.call(method, path, { token: designer.token, body })).status, `${method} ${path}`).toBe(403);
         expect((await s.call(method, path, { token: null, body })).status, `${method} ${path}`).toBe(401);

@@ -74,6 +74,17 @@ describe(
         .waitFor();
       await alertDialog(page()).getByRole('button', { name: 'Check and restore' }).click();
       await panel.getByRole('status').filter({ hasText: 'Restart Broadsheet to finish' }).waitFor();
+      // A page loaded again still says so, and the restore can be called off there.
+      await page().reload();
+      const again = page()
+        .locator('.panel')
+        .filter({ has: page().getByRole('heading', { name: 'Backups' }) });
+      await again.getByText(`A restore of ${name} is checked and ready`, { exact: false }).waitFor();
+      await again.getByRole('button', { name: 'Call off the restore' }).click();
+      await alertDialog(page()).getByRole('button', { name: 'Call off the restore' }).click();
+      await toast(page(), 'success', 'The restore is called off: the current data stays.').waitFor();
+      await expect.poll(() => again.getByRole('button', { name: 'Call off the restore' }).count()).toBe(0);
+      expect((await e.s.ok('GET', '/api/app/backups')).restoreStaged).toBeNull();
     });
   },
 );

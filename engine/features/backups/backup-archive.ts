@@ -459,6 +459,19 @@ export async function stageRestore(
   }
 }
 
+/**
+ * Calls off a restore checked and waiting for the next start: the marker first (so a start from
+ * here on keeps the current data whatever happens next), then the staged copy. Answers whether
+ * there was one.
+ */
+export async function cancelStagedRestore(dataDir: string): Promise<boolean> {
+  const marker = join(dataDir, RESTORE_PENDING);
+  const was = existsSync(marker);
+  await rm(marker, { force: true });
+  await rm(join(dataDir, RESTORE_STAGING), { recursive: true, force: true });
+  return was;
+}
+
 /** What the data folder holds of its own state, moved aside as a whole by a restore (the journal first: it goes with the database). */
 const STATE = [`${DB_FILE}-wal`, `${DB_FILE}-shm`, DB_FILE, 'files', 'apps', 'logs'];
 

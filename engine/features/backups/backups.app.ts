@@ -6,9 +6,15 @@ import {
   createBackup,
   CreateBackupInput,
   restoreBackup,
+  cancelRestore,
   RestoreInput,
 } from './backups.rules.js';
-import { BackupResult, BackupsCreateResult, BackupsRestoreResult } from './backups.results.js';
+import {
+  BackupResult,
+  BackupsCancelRestoreResult,
+  BackupsCreateResult,
+  BackupsRestoreResult,
+} from './backups.results.js';
 
 // Backups and restores: tenant administrators only (a backup holds every organization's data and,
 // when asked, the key that opens the stored passwords).
@@ -51,5 +57,14 @@ export const backupsApp = [
     input: { body: RestoreInput },
     result: BackupsRestoreResult,
     handler: (ctx, { body }) => restoreBackup(ctx, body),
+  }),
+  defineOp({
+    id: 'app.backups.cancelRestore',
+    summary: 'Call off the restore waiting for the next start: the current data stays',
+    http: { method: 'DELETE', path: '/api/app/backups/restore' },
+    permission: 'tenantAdmin',
+    writes: 'chunked',
+    result: BackupsCancelRestoreResult,
+    handler: (ctx) => cancelRestore(ctx),
   }),
 ] as const;

@@ -52,3 +52,5 @@ export const BackupsRestoreResult = lazySchema(() =>
     message: z.string(),
   }),
 );
+
+export const BackupsCancelRestoreResult = lazySchema(() => z.object({ cancelled: z.boolean() }));

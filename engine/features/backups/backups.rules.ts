@@ -13,6 +13,7 @@ import {
   BACKUP_EXTENSION,
   BackupProblem,
   RESTORE_PENDING_FILE,
+  cancelStagedRestore,
   stageRestore,
   writeBackup,
   type BackupManifest,
@@ -266,6 +267,13 @@ export async function applyRetention(folder: string, keep: number): Promise<numb
 }
 
 /** Checks a backup whole and stages it: the next start puts it in place, keeping what it replaces until then. */
+/** The restore waiting for the next start is called off: the next start keeps today's data. */
+export async function cancelRestore(ctx: OpContext) {
+  refuseOnSharedDatabase(ctx);
+  if (!(await cancelStagedRestore(ctx.dataDir))) throw conflict('No restore is waiting for the next start');
+  return { cancelled: true };
+}
+
 export async function restoreBackup(ctx: OpContext, f: z.output<typeof RestoreInput>) {
   refuseOnSharedDatabase(ctx);
   const info = await stat(f.file).catch(() => null);

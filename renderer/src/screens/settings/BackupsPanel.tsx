@@ -6,7 +6,7 @@ import type { ResultOf } from '../../../../engine/catalogue';
 import { Form, submitOutcome, type FieldDef, type FormValues } from '../../components/Form';
 import { choice, flag, num, orNull, text } from '../../components/options';
 import { askConfirm } from '../../stores/feedback/confirm.store';
-import { toastSucceeded } from '../../stores/feedback/toasts';
+import { toastOutcome, toastSucceeded } from '../../stores/feedback/toasts';
 
 type Overview = ResultOf<'app.backups.overview'>;
 const FREQUENCIES = ['Off', 'Daily', 'Weekly'] as const;
@@ -77,7 +77,21 @@ export function BackupsPanel() {
     if (!yes) return null;
     const a = await invoke('app.backups.restore', { body: { file, restoreSecretKey: withKey } });
     if (a.ok) setRestored(a.data.message);
+    if (a.ok) void load();
     return submitOutcome(a);
+  };
+
+  const cancelRestore = async () => {
+    const yes = await askConfirm({
+      title: 'Call off the restore?',
+      message: 'The next start keeps the data you have now; the checked backup is set aside (the file itself stays).',
+      confirmLabel: 'Call off the restore',
+      cancelLabel: 'Keep the restore',
+    });
+    if (!yes) return;
+    if (toastOutcome(await invoke('app.backups.cancelRestore'), 'The restore is called off: the current data stays.'))
+      setRestored(null);
+    void load();
   };
 
   return (
@@ -88,12 +102,19 @@ export function BackupsPanel() {
           {restored}
         </p>
       )}
-      {!restored && overview.restoreStaged && (
-        <p className="notice" role="status">
-          A restore of {overview.restoreStaged.from.split(/[\\/]/).pop()} is checked and ready (since{' '}
-          {when(overview.restoreStaged.stagedAt)}). Restart Broadsheet to finish it: the current data is kept aside
-          until the restored data has started.
-        </p>
+      {overview.restoreStaged && (
+        <div className="notice" role="status">
+          {!restored && (
+            <p>
+              A restore of {overview.restoreStaged.from.split(/[\\/]/).pop()} is checked and ready (since{' '}
+              {when(overview.restoreStaged.stagedAt)}). Restart Broadsheet to finish it: the current data is kept aside
+              until the restored data has started.
+            </p>
+          )}
+          <button type="button" className="small" onClick={() => void cancelRestore()}>
+            Call off the restore
+          </button>
+        </div>
       )}
       {overview.running && !busy && (
         <p className="notice" role="status">
