@@ -40,6 +40,27 @@ export function Form({ fields, initial, submitLabel, onSubmit, onCancel, childre
   // Several forms can share a page (the project workspace): ids must not collide.
   const formId = useId();
 
+  // A required choice with one option only (the one organization) starts chosen: nothing to decide.
+  useEffect(() => {
+    const only = fields.filter(
+      (f) =>
+        f.required &&
+        (f.kind === 'multi' || f.kind === 'select') &&
+        choices[f.name]?.length === 1 &&
+        (values[f.name] === undefined ||
+          values[f.name] === null ||
+          values[f.name] === '' ||
+          (Array.isArray(values[f.name]) && !(values[f.name] as unknown[]).length)),
+    );
+    if (!only.length) return;
+    setValues((v) => ({
+      ...v,
+      ...Object.fromEntries(
+        only.map((f) => [f.name, f.kind === 'multi' ? [choices[f.name][0].id] : choices[f.name][0].id]),
+      ),
+    }));
+  }, [fields, choices, values]);
+
   // After a refused submit, the first field in error (or the summary) takes the focus.
   useEffect(() => {
     if (!Object.keys(errors).length && !summary.length) return;
