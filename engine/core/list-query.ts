@@ -5,6 +5,7 @@ import { isGuid } from './validation.js';
 import { withinOrganizations, type BoundedCaller } from './organization-boundary.js';
 import { onPostgres } from './sql.js';
 import { keptWayOf, runnerOf } from './kept-reads.js';
+import { sqliteText } from './entity-base.js';
 
 /** A condition a filter adds: SQL with named bound parameters. Never user text in the SQL. */
 export interface SqlCondition {
@@ -349,4 +350,19 @@ export async function rawPageOf<R, D>(
   const [rows, count] = await Promise.all([qb.getRawMany<R>(), countQb.getRawOne<{ n: number }>()]);
   const total = Number(count?.n ?? 0);
   return q.getAll ? new Page(rows.map(toDto), 1, total, total) : new Page(rows.map(toDto), q.page, q.pageSize, total);
+}
+
+/**
+ * A filter on a date column by an instant (`created_from` / `created_to`), compared as the database
+ * stores dates; a value that is no date is refused naming the parameter.
+ */
+export function dateBound(column: string, op: '>=' | '<', name: string): CustomFilter<string> {
+  return (value: string, param: string) => {
+    const at = Date.parse(value);
+    if (Number.isNaN(at))
+      throw badInput(`${name} must be a date or date-time`, [
+        { field: `query.${name}`, message: 'must be an ISO 8601 date or date-time' },
+      ]);
+    return { sql: `${column} ${op} :${param}`, params: { [param]: sqliteText(new Date(at)) } };
+  };
 }

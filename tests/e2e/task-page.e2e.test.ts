@@ -295,12 +295,14 @@ describe(
       await bar.getByLabel('Status').selectOption(status);
       await bar.getByLabel('Task').selectOption({ label: 'Weekly review' });
       await expect.poll(() => runs.locator('tbody tr').first().textContent()).toContain('Weekly review');
+      // The outbox follows the filter: the task's mail.
+      const outbox = panel('Outbox');
+      await expect.poll(() => outbox.locator('tbody tr').first().textContent()).toContain('This week in sales');
       const tomorrow = new Date(Date.now() + 86400_000).toISOString().slice(0, 10);
       await bar.getByLabel('From').fill(tomorrow);
       await expect.poll(() => runs.locator('tbody tr').first().textContent()).toContain('Nothing matches');
-      await expect
-        .poll(() => panel('Runs over time').textContent())
-        .toContain('Runs appear here once they have finished');
+      await expect.poll(() => panel('Runs over time').textContent()).toContain('No finished run matches the filter.');
+      await expect.poll(() => outbox.locator('tbody tr').first().textContent()).toContain('Nothing matches');
       await bar.getByRole('button', { name: 'Clear' }).click();
       await expect.poll(() => runs.locator('tbody tr').first().textContent()).toContain('Weekly review');
       const plot = panel('Runs over time');

@@ -432,6 +432,12 @@ describe(covers('task e-mail', 'v2.tasks.updateEmail', 'v2.requests.run', 'app.o
     );
     expect(sent.attempts).toBe(tries + 1);
     expect(smtp.received.filter((m) => m.parsed.subject === 'Waiting pack')).toHaveLength(1);
+    // The outbox narrows to one task's mail, and to a period, as the monitoring screen's filter asks.
+    const ofTask = await s.ok('GET', '/api/v1/outbox', undefined, { task_id: task.id, get_all: true });
+    expect(ofTask.map((m: { id: string }) => m.id)).toEqual([row.id]);
+    const later = new Date(Date.now() + 86_400_000).toISOString();
+    expect(await s.ok('GET', '/api/v1/outbox', undefined, { task_id: task.id, created_from: later })).toEqual([]);
+    expect((await s.call('GET', '/api/v1/outbox', { query: { created_from: 'soon' } })).status).toBe(400);
     // Sent is sent: there is nothing to send now any more.
     expect((await s.call('POST', `/api/v1/outbox/${row.id}/send-now`)).status).toBe(409);
   });

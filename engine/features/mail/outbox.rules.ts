@@ -3,7 +3,7 @@ import { visibleRequests } from '../../access/project-reach.js';
 import { iso } from '../../core/entity-base.js';
 import { conflict, notFound } from '../../core/errors.js';
 import type { ListQuery, ListSpec } from '../../core/list-query.js';
-import { pageOf } from '../../core/list-query.js';
+import { dateBound, pageOf } from '../../core/list-query.js';
 import { Outbox, type OutboxRow } from '../../model/mail.entity.js';
 import { explainMailError } from './mail-replies.js';
 
@@ -17,8 +17,16 @@ export const LIST_OUTBOX: ListSpec = {
   },
   defaultSort: { by: 'createdDate', direction: 'desc' },
   text: { subject: 'o.subject' },
-  exact: { status: 'o.status' },
-  uuid: { request_id: 'o."requestId"' },
+  // The monitoring screen's run filter narrows the outbox too: a task's mail, and mail of a period.
+  exact: {
+    status: 'o.status',
+    created_from: dateBound('o."createdDate"', '>=', 'created_from'),
+    created_to: dateBound('o."createdDate"', '<', 'created_to'),
+  },
+  uuid: {
+    request_id: 'o."requestId"',
+    task_id: '(SELECT rq."taskId" FROM requests rq WHERE rq.id = o."requestId")',
+  },
 };
 
 export function outboxDto(m: OutboxRow) {

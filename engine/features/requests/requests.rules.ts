@@ -1,11 +1,11 @@
 import { In, type DataSource } from 'typeorm';
 import type { OpContext } from '../../ops/context.js';
-import { iso, newBase, sqliteText } from '../../core/entity-base.js';
+import { iso, newBase } from '../../core/entity-base.js';
 import { badInput, conflict, EngineError, isEngineError, notFound } from '../../core/errors.js';
 import { Page } from '../../core/envelope.js';
 import { FileResult, safeFileName } from '../../core/file-result.js';
 import type { ListQuery, ListSpec } from '../../core/list-query.js';
-import { pageOf } from '../../core/list-query.js';
+import { dateBound, pageOf } from '../../core/list-query.js';
 import { FILE_TYPES, formatsOf, parseFormat } from '../../render/formats.js';
 import type { Selections } from '../../analytics/model.js';
 import { Project } from '../../model/projects.entity.js';
@@ -88,18 +88,6 @@ export const LIST_ON_DEMAND_STATUSES: ListSpec = {
   exact: { status: 'r.status' },
 };
 
-/** A filter on when a request was queued: an instant, compared as the database stores dates. */
-function createdBound(op: '>=' | '<', name: string) {
-  return (value: string, param: string) => {
-    const at = Date.parse(value);
-    if (Number.isNaN(at))
-      throw badInput(`${name} must be a date or date-time`, [
-        { field: `query.${name}`, message: 'must be an ISO 8601 date or date-time' },
-      ]);
-    return { sql: `r."createdDate" ${op} :${param}`, params: { [param]: sqliteText(new Date(at)) } };
-  };
-}
-
 /** Every request (the monitoring screen's history of a task, or of everything). */
 export const LIST_REQUESTS: ListSpec = {
   sort: REQUEST_SORTS,
@@ -110,8 +98,8 @@ export const LIST_REQUESTS: ListSpec = {
   exact: {
     status: 'r.status',
     kind: 'r.kind',
-    created_from: createdBound('>=', 'created_from'),
-    created_to: createdBound('<', 'created_to'),
+    created_from: dateBound('r."createdDate"', '>=', 'created_from'),
+    created_to: dateBound('r."createdDate"', '<', 'created_to'),
   },
 };
 

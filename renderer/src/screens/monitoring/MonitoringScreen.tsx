@@ -20,7 +20,15 @@ export function MonitoringScreen() {
     () => createListStore('app.requests.list', 'title', undefined, () => runQuery(filterRef.current)),
     [],
   );
-  const outbox = useMemo(() => createListStore('app.outbox.list', 'subject'), []);
+  // The outbox follows the runs' filter: a task's mail, of a period (a mail's status is not a run's).
+  const outbox = useMemo(
+    () =>
+      createListStore('app.outbox.list', 'subject', undefined, () => {
+        const { status: _runStatus, ...mailOf } = runQuery(filterRef.current);
+        return mailOf;
+      }),
+    [],
+  );
   const [recent, setRecent] = useState<Run[]>([]);
   const [log, setLog] = useState<{ run: Run; text: string } | null>(null);
   const loadRecent = useCallback(async () => {
@@ -71,16 +79,17 @@ export function MonitoringScreen() {
           filterRef.current = f;
           setFilter(f);
           void runs.getState().pageChosen(1);
+          void outbox.getState().pageChosen(1);
           void loadRecent();
         }}
       />
       <div className="panel">
         <h2>Runs over time</h2>
-        <RunsPlot runs={recent} />
+        <RunsPlot runs={recent} narrowed={Object.values(filter).some(Boolean)} />
       </div>
       <ScheduledTasksPanel tasks={tasks} />
       <RunsPanel runs={runs} narrowed={Object.values(filter).some(Boolean)} refreshAll={refreshAll} logShown={setLog} />
-      <OutboxPanel outbox={outbox} refreshAll={refreshAll} />
+      <OutboxPanel outbox={outbox} refreshAll={refreshAll} narrowed={Object.values(filter).some(Boolean)} />
       {log && <RunLogDialog shown={log} close={() => setLog(null)} />}
     </section>
   );

@@ -23,10 +23,15 @@ const seconds = (ms: number) => (ms < 10_000 ? `${(ms / 1000).toFixed(1)} s` : `
  * ended; a run whose mail or delivery failed is ringed in red. A slow day, a run that made nothing
  * or a string of failures shows at a glance, where a table would need reading.
  */
-export function RunsPlot({ runs }: { runs: Run[] }) {
+export function RunsPlot({ runs, narrowed = false }: { runs: Run[]; narrowed?: boolean }) {
   const [measure, setMeasure] = useState<Measure>('duration');
   const done = useMemo(() => runs.filter((r) => r.durationMs !== null && r.executionStart), [runs]);
-  if (!done.length) return <p className="empty">Runs appear here once they have finished.</p>;
+  if (!done.length)
+    return (
+      <p className="empty">
+        {narrowed ? 'No finished run matches the filter.' : 'Runs appear here once they have finished.'}
+      </p>
+    );
   const value = (r: Run) => (measure === 'duration' ? r.durationMs! : r.files.length);
   const label = (v: number) => (measure === 'duration' ? seconds(v) : `${v} file${v === 1 ? '' : 's'}`);
   const times = done.map((r) => Date.parse(r.executionStart!));

@@ -6,7 +6,16 @@ import { toastOutcome } from '../../../stores/feedback/toasts';
 import { when, type Message } from './types';
 
 /** The mail of runs: queued, sent, failed with the server's reply in words; retry, cancel. */
-export function OutboxPanel({ outbox, refreshAll }: { outbox: ListStore<'app.outbox.list'>; refreshAll: () => void }) {
+export function OutboxPanel({
+  outbox,
+  refreshAll,
+  narrowed,
+}: {
+  outbox: ListStore<'app.outbox.list'>;
+  refreshAll: () => void;
+  /** The runs' filter narrows the outbox too: said, as on the runs. */
+  narrowed: boolean;
+}) {
   const cancel = async (m: Message) => {
     const yes = await askConfirm({
       title: 'Cancel mail?',
@@ -23,6 +32,7 @@ export function OutboxPanel({ outbox, refreshAll }: { outbox: ListStore<'app.out
       <h2>Outbox</h2>
       <DataTable
         store={outbox}
+        narrowed={narrowed}
         filterLabel="subject"
         columns={[
           { key: 'subject', label: 'Subject', sort: 'subject' },
