@@ -141,7 +141,9 @@ describe(
       const rule = dialog(page());
       await rule.getByRole('textbox', { name: 'Rule name' }).fill('Any sales');
       await rule.getByLabel('Read from').selectOption({ index: 1 });
-      await rule.getByRole('textbox', { name: 'Variable (for a variable rule)' }).fill('vTotalSales');
+      // The app's variables are offered to pick from; a chart's fields show only for a chart rule.
+      await rule.getByLabel('Variable', { exact: true }).selectOption('vTotalSales');
+      expect(await rule.getByLabel('Chart', { exact: true }).count()).toBe(0);
       await rule.getByLabel('Operator').selectOption('>');
       await rule.getByRole('textbox', { name: 'Value to compare with' }).fill('1000');
       await rule.getByRole('button', { name: 'Add rule' }).click();

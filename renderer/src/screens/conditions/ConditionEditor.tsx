@@ -2,7 +2,7 @@ import { useCallback, useEffect, useMemo, useState } from 'react';
 import { invoke } from '../../bridge';
 import type { ResultOf } from '../../../../engine/catalogue';
 import { Dialog } from '../../components/Dialog';
-import { Form, submitOutcome, type FieldDef, type Option } from '../../components/Form';
+import { Form, submitOutcome, type FieldDef, type FormValues, type Option } from '../../components/Form';
 import { flag, text } from '../../components/options';
 import { askConfirm } from '../../stores/feedback/confirm.store';
 import { toastOutcome, toastSucceeded } from '../../stores/feedback/toasts';
@@ -32,6 +32,37 @@ const OPERATORS = ['=', '<>', '>', '>=', '<', '<='] as const;
 const shown = (v: string | number | null) =>
   typeof v === 'number' ? v.toLocaleString(undefined, { maximumFractionDigits: 4 }) : (v ?? 'no value');
 
+/** The variables and charts of each app the project connects to, by connection: what a rule may compare. */
+function useAppItems(projectId: string | undefined) {
+  const [items, setItems] = useState<Record<string, { label: string; variables: string[]; charts: string[] }>>({});
+  useEffect(() => {
+    if (!projectId) return;
+    let current = true;
+    void (async () => {
+      const a = await invoke('app.connections.list', { query: { projectId } });
+      if (!a.ok) return;
+      const entries = await Promise.all(
+        a.data.map(async (x) => {
+          const app = await invoke('app.analytics.get', { params: { id: x.analyticsAppId } });
+          return [
+            x.id,
+            {
+              label: `${x.name} (${x.appName ?? 'app'})`,
+              variables: app.ok ? app.data.variables.map((v) => v.name) : [],
+              charts: app.ok ? app.data.charts.map((ch) => ch.name) : [],
+            },
+          ] as const;
+        }),
+      );
+      if (current) setItems(Object.fromEntries(entries));
+    })();
+    return () => {
+      current = false;
+    };
+  }, [projectId]);
+  return items;
+}
+
 /** A condition's rules (each a comparison on an app), added, edited and removed in a dialog, and tested now on live data. */
 export function ConditionEditor({ conditionId }: { conditionId: string }) {
   const [c, setC] = useState<Condition | null>(null);
@@ -45,22 +76,40 @@ export function ConditionEditor({ conditionId }: { conditionId: string }) {
   }, [conditionId]);
   useEffect(() => void load(), [load]);
   const projectId = c?.projectId;
+  const appItems = useAppItems(projectId);
   const ruleFields = useMemo((): FieldDef[] => {
-    const connections = async (): Promise<Option[]> => {
-      const a = await invoke('app.connections.list', { query: { projectId: projectId ?? '' } });
-      return a.ok ? a.data.map((x) => ({ id: x.id, name: `${x.name} (${x.appName ?? 'app'})` })) : [];
-    };
+    const connections = async (): Promise<Option[]> =>
+      Object.entries(appItems).map(([id, x]) => ({ id, name: x.label }));
+    const isVariable = (v: FormValues) => v.type !== 'Chart';
     return [
       { name: 'name', label: 'Rule name', kind: 'text', required: true },
       { name: 'connectionId', label: 'Read from', kind: 'select', required: true, options: connections },
       { name: 'type', label: 'Compare', kind: 'select', required: true, choices: ['Variable', 'Chart'] },
-      { name: 'variable', label: 'Variable (for a variable rule)', kind: 'text', hint: 'Such as vTotalSales' },
-      { name: 'operator', label: 'Operator', kind: 'select', choices: OPERATORS },
-      { name: 'comparisonValue', label: 'Value to compare with', kind: 'text' },
-      { name: 'chart', label: 'Chart (for a chart rule)', kind: 'text', hint: "The chart's name" },
-      { name: 'chartHasValue', label: 'The chart must have data (unticked: must have none)', kind: 'checkbox' },
+      // The app's own variables and charts, of the connection chosen: picked, not typed.
+      {
+        name: 'variable',
+        label: 'Variable',
+        kind: 'select',
+        choicesWhen: (v) => appItems[String(v.connectionId ?? '')]?.variables ?? [],
+        shownWhen: isVariable,
+      },
+      { name: 'operator', label: 'Operator', kind: 'select', choices: OPERATORS, shownWhen: isVariable },
+      { name: 'comparisonValue', label: 'Value to compare with', kind: 'text', shownWhen: isVariable },
+      {
+        name: 'chart',
+        label: 'Chart',
+        kind: 'select',
+        choicesWhen: (v) => appItems[String(v.connectionId ?? '')]?.charts ?? [],
+        shownWhen: (v) => !isVariable(v),
+      },
+      {
+        name: 'chartHasValue',
+        label: 'The chart must have data (unticked: must have none)',
+        kind: 'checkbox',
+        shownWhen: (v) => !isVariable(v),
+      },
     ];
-  }, [projectId]);
+  }, [appItems]);
   if (!c) return <p className="empty">Loading…</p>;
 
   const test = async () => {
