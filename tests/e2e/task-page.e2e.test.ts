@@ -279,6 +279,18 @@ describe(
       await shot(page(), 'condition-rule-keyboard');
     });
 
+    it('skips the menu with the first Tab: the next stop is on the screen', async () => {
+      await page().goto(`${e.s.url}/#/conditions`);
+      await page().reload();
+      await page().getByRole('heading', { name: 'Conditions', level: 1 }).waitFor();
+      await page().keyboard.press('Tab');
+      expect(await focusedName(page())).toBe('Skip to the screen');
+      await page().keyboard.press('Enter');
+      await page().keyboard.press('Tab');
+      expect(await page().evaluate(() => !!document.activeElement?.closest('main'))).toBe(true);
+      expect(page().url()).toContain('#/conditions');
+    });
+
     it('narrows the runs by status, task and date, and plots them by duration or files', async () => {
       await nav(page(), 'Monitoring').click();
       const runs = panel('Runs');

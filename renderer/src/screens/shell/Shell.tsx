@@ -108,6 +108,12 @@ const SCREENS: ScreenDef[] = [
 ];
 
 /** The fixed frame: the menu grouped by area on the left, the current screen scrolling on the right. */
+/** Moves the keyboard to the screen without touching the address (the app's places live in the hash). */
+function skipToContent(e: { preventDefault(): void }) {
+  e.preventDefault();
+  document.getElementById('content')?.focus();
+}
+
 export function Shell() {
   const screen = useNav((s) => s.screen);
   const screenChosen = useNav((s) => s.screenChosen);
@@ -119,6 +125,10 @@ export function Shell() {
   const onProfile = screen === 'profile';
   return (
     <div className="shell">
+      {/* The first Tab stop: past the menu to the screen, for the keyboard. */}
+      <a className="skip-link" href="#content" onClick={skipToContent}>
+        Skip to the screen
+      </a>
       <nav className="sidebar" aria-label="Main">
         <div className="brand">Broadsheet</div>
         <div className="nav-areas">
@@ -161,7 +171,7 @@ export function Shell() {
           </button>
         </div>
       </nav>
-      <main className="content" id="content">
+      <main className="content" id="content" tabIndex={-1}>
         {onProfile ? (
           <ProfileScreen />
         ) : current ? (
