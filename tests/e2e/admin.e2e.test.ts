@@ -168,6 +168,24 @@ describe(
       await failure.getByRole('button', { name: 'Dismiss' }).click();
     });
 
+    it('asks a user directory only what its kind needs: a server for LDAP, an app registration for Azure AD', async () => {
+      await nav(page(), 'User directories').click();
+      await page().getByRole('button', { name: 'New user directory' }).click();
+      const d = dialog(page());
+      await d.getByLabel('Type').selectOption('LDAP');
+      await d.getByRole('textbox', { name: 'Host' }).waitFor();
+      expect(await d.getByLabel('Azure tenant id').count()).toBe(0);
+      await d.getByLabel('Type').selectOption('AzureAD');
+      await d.getByLabel('Azure tenant id').waitFor();
+      expect(await d.getByRole('textbox', { name: 'Host' }).count()).toBe(0);
+      // The schedule's fields only when it synchronizes on one.
+      await d.getByLabel('Synchronization').selectOption('Manual');
+      expect(await d.getByRole('combobox', { name: 'Time zone' }).count()).toBe(0);
+      await d.getByLabel('Synchronization').selectOption('Daily');
+      await d.getByRole('combobox', { name: 'Time zone' }).waitFor();
+      await d.getByRole('button', { name: 'Cancel' }).click();
+    });
+
     it("starts a new user in the one organization there is, and keeps a long form's buttons in view at 1024 × 700", async () => {
       await page().setViewportSize(NARROW);
       await nav(page(), 'Users').click();

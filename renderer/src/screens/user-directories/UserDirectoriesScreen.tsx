@@ -27,6 +27,11 @@ const TEXT = [
   'frequencyTime',
   'timeZone',
 ] as const;
+// One dialog, the fields of the kind chosen: a server and an account for LDAP and Active Directory,
+// an app registration for Azure AD; the schedule's fields only when it synchronizes on one.
+const azure = (v: FormValues) => v.type === 'AzureAD';
+const server = (v: FormValues) => !azure(v);
+const scheduled = (v: FormValues) => !!v.synchronization && v.synchronization !== 'Manual';
 const fields: FieldDef[] = [
   { name: 'name', label: 'Name', kind: 'text', required: true },
   {
@@ -47,44 +52,75 @@ const fields: FieldDef[] = [
     label: 'At',
     kind: 'text',
     hint: 'Time of day as HH:mm (the minute, for hourly); 02:00 when empty',
+    shownWhen: scheduled,
   },
   {
     name: 'frequency',
     label: 'On',
     kind: 'text',
     hint: 'Weekly: a weekday (Monday when empty); monthly: a day from 1 to 28',
+    shownWhen: scheduled,
   },
-  { name: 'timeZone', label: 'Time zone', kind: 'text', hint: "Such as Europe/Paris; this computer's when empty" },
-  { name: 'hostName', label: 'Host', kind: 'text', hint: 'The directory server, such as ldap.example.com' },
-  { name: 'port', label: 'Port', kind: 'number' },
+  {
+    name: 'timeZone',
+    label: 'Time zone',
+    kind: 'text',
+    hint: "Type to search, such as Europe/Paris; this computer's when empty",
+    suggestions: Intl.supportedValuesOf('timeZone'),
+    shownWhen: scheduled,
+  },
+  {
+    name: 'hostName',
+    label: 'Host',
+    kind: 'text',
+    hint: 'The directory server, such as ldap.example.com',
+    shownWhen: server,
+  },
+  { name: 'port', label: 'Port', kind: 'number', shownWhen: server },
   {
     name: 'userDirectoryName',
     label: 'Base DN',
     kind: 'text',
     hint: 'Where people and groups are searched, such as dc=example,dc=com; the server’s own when empty',
+    shownWhen: server,
   },
   {
     name: 'userName',
     label: 'User name',
     kind: 'text',
     hint: 'The DN (LDAP) or account (Active Directory) that reads the directory',
+    shownWhen: server,
   },
-  { name: 'password', label: 'Password', kind: 'password', hint: 'Leave empty to keep the stored one' },
-  { name: 'azureTenantId', label: 'Azure tenant id', kind: 'text' },
-  { name: 'azureClientId', label: 'Azure client id', kind: 'text' },
+  {
+    name: 'password',
+    label: 'Password',
+    kind: 'password',
+    hint: 'Leave empty to keep the stored one',
+    shownWhen: server,
+  },
+  { name: 'azureTenantId', label: 'Azure tenant id', kind: 'text', shownWhen: azure },
+  { name: 'azureClientId', label: 'Azure client id', kind: 'text', shownWhen: azure },
   {
     name: 'azureClientSecret',
     label: 'Azure client secret',
     kind: 'password',
     hint: 'Leave empty to keep the stored one',
+    shownWhen: azure,
   },
   {
     name: 'filter',
     label: 'Filter',
     kind: 'text',
     hint: 'Which people to synchronize, as an LDAP filter; every person when empty',
+    shownWhen: server,
   },
-  { name: 'prefix', label: 'Domain prefix', kind: 'text', hint: 'Put before account names, such as CORP' },
+  {
+    name: 'prefix',
+    label: 'Domain prefix',
+    kind: 'text',
+    hint: 'Put before account names, such as CORP',
+    shownWhen: server,
+  },
   { name: 'defaultUserRole', label: 'Default role', kind: 'select', options: roleOptions },
   {
     name: 'sendNotification',
