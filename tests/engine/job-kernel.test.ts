@@ -40,7 +40,7 @@ describe('one kernel', () => {
     // server waiting at most a lease for its answer.
     expect(filesWith('setTimeout\\(|setInterval\\(').filter((f) => !f.startsWith('core/jobs/'))).toEqual([
       'core/shared-events.ts',
-      'http/server.ts',
+      'http/plugins/event-stream.ts',
       'peers.ts',
     ]);
     expect(filesWith('implements JobWorker')).toEqual([

@@ -256,7 +256,7 @@ describe(covers('a whole condition saved as one', 'app.conditions.save'), () => 
   });
 });
 
-describe(covers('a schedule read before it is saved', 'app.taskSchedules.preview'), () => {
+describe(covers('a schedule read before it is saved', 'app.schedules.preview'), () => {
   it('answers the sentence and next runs the saved schedule would have, and names a bad field', async () => {
     const body = {
       name: 'Mondays',

@@ -34,7 +34,7 @@ export const tasksApp = [
     handler: (ctx, { params, body }) => saveWholeTask(ctx, params.id, body),
   }),
   defineOp({
-    id: 'app.taskSchedules.preview',
+    id: 'app.schedules.preview',
     summary: "A schedule's sentence and next five runs, before it is saved",
     http: { method: 'POST', path: '/api/app/schedules/preview' },
     permission: 'viewTask',

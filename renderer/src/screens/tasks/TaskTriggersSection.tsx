@@ -173,7 +173,7 @@ function SchedulePreview({ item }: { item: TriggerItem }) {
   const body = JSON.stringify(scheduleBody(item));
   useEffect(() => {
     let current = true;
-    void invoke('app.taskSchedules.preview', { body: JSON.parse(body) }).then((a) => {
+    void invoke('app.schedules.preview', { body: JSON.parse(body) }).then((a) => {
       if (current) setPreview(a.ok ? a.data : (a.error ?? 'It could not be read'));
     });
     return () => {
