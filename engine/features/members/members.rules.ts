@@ -58,7 +58,7 @@ export const PermissionsModeQuery = z.object({
 });
 
 /** The object a member permission is set on, reached as the caller may (404 otherwise): its id and project. */
-async function objectOf(
+export async function objectOf(
   ctx: OpContext,
   kind: MemberObjectKind,
   id: string,

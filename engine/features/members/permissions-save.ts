@@ -3,7 +3,13 @@ import type { OpContext } from '../../ops/context.js';
 import { asPart, inOneTransaction } from '../../ops/one-transaction.js';
 import { v } from '../../core/validation.js';
 import { MemberPermission, type MemberObjectKind } from '../../model/members.entity.js';
-import { deleteMemberPermissions, listMemberPermissions, PermissionSetInput, setPermissions } from './members.rules.js';
+import {
+  deleteMemberPermissions,
+  listMemberPermissions,
+  objectOf,
+  PermissionSetInput,
+  setPermissions,
+} from './members.rules.js';
 
 // An object's members as the permissions dialog holds them, saved as one: who is a member and what
 // each may do, in one transaction. A member not listed loses their set; a refusal (a member who does
@@ -22,9 +28,9 @@ export async function saveAllPermissions(
   body: z.output<typeof PermissionsSaveInput>,
 ) {
   await inOneTransaction(ctx, async (tx) => {
-    // Reached (and viewable) first: an object outside the caller's reach is not confirmed to exist.
-    await listMemberPermissions(tx, kind, id);
-    const stored = await tx.db.getRepository(MemberPermission).findBy({ objectId: id });
+    // Reached first: an object outside the caller's reach is not confirmed to exist.
+    const object = await objectOf(tx, kind, id);
+    const stored = await tx.db.getRepository(MemberPermission).findBy({ objectId: object.id });
     const gone = stored.filter((r) => !body.members.some((m) => m.id === r.memberId)).map((r) => r.id);
     if (gone.length) await asPart('Members removed', 'members', () => deleteMemberPermissions(tx, kind, id, gone));
     for (const [i, m] of body.members.entries())

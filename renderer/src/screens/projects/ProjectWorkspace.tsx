@@ -1,10 +1,10 @@
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { useNav } from '../../stores/nav/nav.store';
 import { ReportDesigner } from '../designer/ReportDesigner';
 import { FilterEditor } from '../filters/FilterEditor';
 import { PermissionsDialog, type PermissionKind } from '../../components/PermissionsDialog';
 import { useProjectAccess } from '../../hooks/useProjectAccess';
-import { useLoadOn, useProjectWorkspace, type ReportRow } from './workspace/use-project-workspace';
+import { useProjectWorkspace, type ReportRow } from './workspace/use-project-workspace';
 import { ReportsPanel } from './workspace/ReportsPanel';
 import { ConnectionsPanel } from './workspace/ConnectionsPanel';
 import { FiltersPanel } from './workspace/FiltersPanel';
@@ -28,7 +28,7 @@ export function ProjectWorkspace({
   // Asked again with every reload of the lists (a new report brings its own answer).
   const may = useProjectAccess(projectId, reports);
   // Coming back from a report or a filter shows what changed there.
-  useLoadOn(load, reportId, filterId);
+  useEffect(() => void load(), [load, reportId, filterId]);
 
   if (error)
     return (

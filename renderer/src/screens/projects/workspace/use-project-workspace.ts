@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useState } from 'react';
+import { useCallback, useState } from 'react';
 import { invoke } from '../../../bridge';
 import type { ResultOf, RowOf } from '../../../../../engine/catalogue';
 
@@ -25,10 +25,4 @@ export function useProjectWorkspace(projectId: string) {
     setFilters(f.ok ? f.data : []);
   }, [projectId]);
   return { project, reports, connections, filters, error, load };
-}
-
-/** Reads the project when it opens, and again when `changedBy` changes (coming back from a report or a filter). */
-export function useLoadOn(load: () => Promise<unknown>, ...changedBy: unknown[]) {
-  // eslint-disable-next-line react-hooks/exhaustive-deps
-  useEffect(() => void load(), [load, ...changedBy]);
 }
