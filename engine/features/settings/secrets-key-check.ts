@@ -85,9 +85,11 @@ export async function openSecrets(
   o: { now: Date; startAnyway: boolean },
 ): Promise<OpenedSecrets> {
   const where = store.where ?? 'the secrets key';
-  let key = await store.load();
+  // The database first, the key file second: a server starting beside this one saves its key
+  // before it records the check, so a check read here means its key file was already there.
   let check = await readCheck(db);
   const sample = check ? [] : await storedSecrets(db, 1);
+  let key = await store.load();
   if (!key) {
     if ((check || sample.length) && !o.startAnyway)
       throw new Error(
