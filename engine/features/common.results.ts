@@ -18,6 +18,7 @@ export const UserResult = lazySchema(() =>
     isActive: z.boolean(),
     sendNotification: z.boolean(),
     isoLanguage: z.string().nullable(),
+    timeZone: z.string().nullable(),
     isTenantOwner: z.boolean(),
     isTenantAdmin: z.boolean(),
     hasPassword: z.boolean(),

@@ -21,6 +21,7 @@ import { SignInOutcomes1765497600000 } from './1765497600000-sign-in-outcomes.js
 import { SsoTickets1765584000000 } from './1765584000000-sso-tickets.js';
 import { ProviderProvisioning1765670400000 } from './1765670400000-provider-provisioning.js';
 import { SessionSignOut1765756800000 } from './1765756800000-session-sign-out.js';
+import { UserTimeZone1765843200000 } from './1765843200000-user-time-zone.js';
 
 /** Migrations in the order they run; append, never reorder or edit a released one. */
 export const MIGRATIONS = [
@@ -47,4 +48,5 @@ export const MIGRATIONS = [
   SsoTickets1765584000000,
   ProviderProvisioning1765670400000,
   SessionSignOut1765756800000,
+  UserTimeZone1765843200000,
 ];

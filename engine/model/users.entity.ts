@@ -17,6 +17,8 @@ export interface UserRow extends BaseRow {
   isActive: boolean;
   sendNotification: boolean;
   isoLanguage: string | null;
+  /** The person's own time zone (IANA); null: the zone of the screen they use. */
+  timeZone?: string | null;
   isTenantOwner: boolean;
   isTenantAdmin: boolean;
   createdBy: string | null;
@@ -37,6 +39,7 @@ export const User = new EntitySchema<UserRow>({
     isActive: flag(true),
     sendNotification: flag(),
     isoLanguage: text(),
+    timeZone: text(),
     isTenantOwner: flag(),
     isTenantAdmin: flag(),
     createdBy: ref(),

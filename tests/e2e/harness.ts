@@ -78,7 +78,7 @@ export async function signOut(e: Pick<E2E, 'page'>) {
 }
 
 export const nav = (page: Page, name: string) =>
-  page.getByRole('navigation', { name: 'Main' }).getByRole('button', { name, exact: true });
+  page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name, exact: true });
 export const dialog = (page: Page) => page.getByRole('dialog');
 /** Waits for a dialog to open with the keyboard's focus inside it, as a person sees it ready to type into. */
 export async function dialogReady(page: Page): Promise<void> {

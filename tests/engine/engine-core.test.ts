@@ -56,6 +56,7 @@ describe(covers('first start and the database', 'v1.trustedOrigins.create'), () 
       'SsoTickets1765584000000',
       'ProviderProvisioning1765670400000',
       'SessionSignOut1765756800000',
+      'UserTimeZone1765843200000',
     ]);
     await first.close();
     const second = await createEngine({ dataDir, secretKeys: keys });

@@ -2,11 +2,23 @@ import { z } from 'zod';
 import { defineOp } from '../../ops/op.js';
 import { changeOwnPassword, endSession, signIn, whoAmI } from './auth.rules.js';
 import { AuthLogoutResult, AuthMeResult, AuthResult } from './auth.results.js';
-import { SessionTokenResult } from '../common.results.js';
+import { SessionTokenResult, UserResult } from '../common.results.js';
+import { updateOwnProfile } from './own-profile.js';
 
 const Login = z.object({
   email: z.string().trim().min(1, 'must not be empty').max(254),
   password: z.string().min(1, 'must not be empty').max(256),
+});
+const Profile = z.object({
+  firstName: z.string().trim().min(1, 'must not be empty').max(100),
+  lastName: z.string().trim().min(1, 'must not be empty').max(100),
+  email: z.string().trim().email('is not an e-mail address').max(254),
+  isoLanguage: z
+    .string()
+    .regex(/^[a-z]{2}(-[A-Z]{2})?$/, 'is not a language code such as en or fr-CA')
+    .nullable(),
+  timeZone: z.string().trim().min(1, 'must not be empty').max(64).nullable(),
+  currentPassword: z.string().max(256).optional(),
 });
 const ChangePassword = z.object({
   currentPassword: z.string().min(1, 'must not be empty').max(256),
@@ -50,5 +62,14 @@ export const authApp = [
     input: { body: ChangePassword },
     result: SessionTokenResult,
     handler: (ctx, { body }) => changeOwnPassword(ctx, body.currentPassword, body.newPassword),
+  }),
+  defineOp({
+    id: 'app.auth.updateProfile',
+    summary: "Change one's own name, e-mail (with the current password), language and time zone",
+    http: { method: 'PUT', path: '/api/app/auth/profile' },
+    permission: 'authenticated',
+    input: { body: Profile },
+    result: UserResult,
+    handler: (ctx, { body }) => updateOwnProfile(ctx, body),
   }),
 ] as const;

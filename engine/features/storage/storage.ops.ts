@@ -43,7 +43,7 @@ export const storageOps = [
   }),
   defineOp({
     id: 'app.storageServices.create',
-    summary: 'Add a storage service (a folder, FTP or FTPS)',
+    summary: 'Add a storage service (a folder, FTP, FTPS, SFTP or WebDAV)',
     http: { method: 'POST', path: '/api/v1/storage-services' },
     permission: 'editSettings',
     input: { body: StorageInput },

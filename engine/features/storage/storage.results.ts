@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { lazySchema } from '../../core/lazy-schema.js';
+import { STORAGE_TYPES } from '../../core/enumerations.js';
 
 // What this feature's operations answer in `data` (for a list: one item); see `result` on defineOp.
 
@@ -14,7 +15,7 @@ export const StorageServiceResult = lazySchema(() =>
     modifiedDate: z.string().nullable(),
     name: z.string(),
     description: z.string().nullable(),
-    type: z.enum(['Folder', 'FTP', 'FTPS', 'SFTP']),
+    type: z.enum(STORAGE_TYPES),
     host: z.string().nullable(),
     port: z.number().nullable(),
     username: z.string().nullable(),

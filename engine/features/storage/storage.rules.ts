@@ -1,7 +1,8 @@
 import { constants } from 'node:fs';
-import { createHash } from 'node:crypto';
-import { access, stat } from 'node:fs/promises';
-import { isAbsolute } from 'node:path';
+import { createHash, randomUUID } from 'node:crypto';
+import { access, rm, stat, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { isAbsolute, join } from 'node:path';
 import { z } from 'zod';
 import type { Client } from 'basic-ftp';
 import type SftpClient from 'ssh2-sftp-client';
@@ -14,6 +15,7 @@ import { pageOf } from '../../core/list-query.js';
 import { v } from '../../core/validation.js';
 import { StorageService, STORAGE_TYPES, type StorageServiceRow } from '../../model/storage.entity.js';
 import { confinedRelative } from './storage-paths.js';
+import { webdavClient, webdavProblem } from './webdav.js';
 
 export const LIST_STORAGE: ListSpec = {
   sort: { Name: 'LOWER(x.name)', Description: 'LOWER(x.description)', Type: 'x.type', IsDefault: 'x."isDefault"' },
@@ -78,6 +80,17 @@ export async function saveStorage(ctx: OpContext, id: string | null, f: StorageI
       ))
     )
       errors.push({ field: 'body.rootPath', message: 'does not exist or is not a folder on this computer' });
+  } else if (f.type === 'WebDAV') {
+    rootPath = f.ftpTestDirectoryPath?.trim() || '/';
+    const url = webdavUrl(f.host);
+    if (!f.host?.trim()) errors.push({ field: 'body.host', message: "is required for WebDAV: the server's address" });
+    else if (!url)
+      errors.push({
+        field: 'body.host',
+        message: 'must be the WebDAV address, such as https://cloud.example.com/remote.php/dav/files/reports',
+      });
+    if (confinedRelative(rootPath) === null)
+      errors.push({ field: 'body.ftpTestDirectoryPath', message: 'must not contain ".."' });
   } else {
     rootPath = f.ftpTestDirectoryPath?.trim() || '/';
     if (f.type === 'SFTP' && !rootPath.startsWith('/'))
@@ -97,8 +110,13 @@ export async function saveStorage(ctx: OpContext, id: string | null, f: StorageI
     name: f.name,
     description: f.description ?? null,
     type: f.type,
-    host: f.type === 'Folder' ? null : (f.host?.trim() ?? null),
-    port: f.type === 'Folder' ? null : f.type === 'SFTP' ? (f.sftpPort ?? f.port ?? 22) : (f.port ?? 21),
+    host: f.type === 'Folder' ? null : f.type === 'WebDAV' ? webdavUrl(f.host) : (f.host?.trim() ?? null),
+    port:
+      f.type === 'Folder' || f.type === 'WebDAV'
+        ? null
+        : f.type === 'SFTP'
+          ? (f.sftpPort ?? f.port ?? 22)
+          : (f.port ?? 21),
     username: f.username ?? null,
     password: ctx.secrets.sealOrKeep(f.password, current?.password ?? null),
     privateKey: ctx.secrets.sealOrKeep(f.privateKey, current?.privateKey ?? null),
@@ -123,6 +141,18 @@ export async function deleteStorage(ctx: OpContext, ids: string[]) {
   await requireAll(ctx, StorageService, ids, 'Storage service');
   if (ids.length) await ctx.db.getRepository(StorageService).delete([...new Set(ids)]);
   return { deleted: new Set(ids).size };
+}
+
+/** A WebDAV address as it is kept (http or https, no credentials in it), or null when it is not one. */
+function webdavUrl(host: string | null | undefined): string | null {
+  try {
+    const u = new URL(host?.trim() ?? '');
+    if ((u.protocol !== 'http:' && u.protocol !== 'https:') || u.username || u.password || u.search || u.hash)
+      return null;
+    return u.href;
+  } catch {
+    return null;
+  }
 }
 
 /** An FTP client signed in to the service, in its base directory. */
@@ -203,6 +233,7 @@ export async function testStorage(ctx: OpContext, id: string) {
     });
     return { ok: true, message: `The folder ${root} is there and can be written to` };
   }
+  if (x.type === 'WebDAV') return testWebdav(ctx, x);
   if (x.type === 'SFTP') {
     let sftp: SftpClient | null = null;
     try {
@@ -228,5 +259,25 @@ export async function testStorage(ctx: OpContext, id: string) {
     ]);
   } finally {
     client?.close();
+  }
+}
+
+/** WebDAV's test writes a small file in the base folder and removes it: signing in alone proves no right to write. */
+async function testWebdav(ctx: OpContext, x: StorageServiceRow) {
+  const probe = `.broadsheet-test-${randomUUID()}.txt`;
+  const local = join(tmpdir(), probe);
+  await writeFile(local, 'Broadsheet checks it may write here; this file is removed at once.\n');
+  try {
+    const dav = await webdavClient(ctx, x, { attempts: 1 });
+    await dav.put(local, probe);
+    await dav.remove(probe);
+    return { ok: true, message: `Wrote and removed a test file in ${dav.base} at ${x.host}` };
+  } catch (e) {
+    const msg = webdavProblem(e);
+    throw badInput(`${x.host} could not be used: ${msg}`, [
+      { field: /user name|password|401/.test(msg) ? 'username' : 'host', message: msg },
+    ]);
+  } finally {
+    await rm(local, { force: true });
   }
 }

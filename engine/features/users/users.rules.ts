@@ -78,6 +78,7 @@ export async function userDtos(ctx: OpContext, users: UserRow[]) {
     isActive: u.isActive,
     sendNotification: u.sendNotification,
     isoLanguage: u.isoLanguage,
+    timeZone: u.timeZone ?? null,
     isTenantOwner: u.isTenantOwner,
     isTenantAdmin: u.isTenantAdmin,
     hasPassword: u.passwordHash !== null,

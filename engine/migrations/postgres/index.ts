@@ -82,6 +82,19 @@ export class PostgresSessionSignOut1765756800000 implements MigrationInterface {
   }
 }
 
+/** UserTimeZone1765843200000's twin, for databases whose first step came before it. */
+export class PostgresUserTimeZone1765843200000 implements MigrationInterface {
+  name = 'PostgresUserTimeZone1765843200000';
+
+  async up(q: QueryRunner): Promise<void> {
+    await q.query('ALTER TABLE "users" ADD COLUMN IF NOT EXISTS "timeZone" text');
+  }
+
+  async down(q: QueryRunner): Promise<void> {
+    await q.query('ALTER TABLE "users" DROP COLUMN IF EXISTS "timeZone"');
+  }
+}
+
 /** PostgreSQL's migrations in the order they run; each later one is the twin of a SQLite migration. */
 export const POSTGRES_MIGRATIONS = [
   PostgresInitial1765411200000,
@@ -89,4 +102,5 @@ export const POSTGRES_MIGRATIONS = [
   PostgresSsoTickets1765584000000,
   PostgresProviderProvisioning1765670400000,
   PostgresSessionSignOut1765756800000,
+  PostgresUserTimeZone1765843200000,
 ];

@@ -1,11 +1,11 @@
 // Written by `npm run schema:postgres`: never edit by hand. What SQLite has after its first
-// 23 migrations, built at once on PostgreSQL (the migrations import nothing else of the engine).
+// 24 migrations, built at once on PostgreSQL (the migrations import nothing else of the engine).
 
 export const POSTGRES_INITIAL = {
-  sqliteMigrations: 23,
+  sqliteMigrations: 24,
   statements: [
     'CREATE TABLE "organizations" ("id" character varying(36) NOT NULL, "createdDate" TIMESTAMP WITH TIME ZONE NOT NULL, "modifiedDate" TIMESTAMP WITH TIME ZONE NOT NULL, "name" text, "displayName" text NOT NULL, "description" text, "themeId" character varying(36) NOT NULL, "allowNtlm" boolean NOT NULL DEFAULT false, "allowJwt" boolean NOT NULL DEFAULT false, "serviceAuth" boolean NOT NULL DEFAULT true, "identityProviderId" character varying(36), CONSTRAINT "PK_6b031fcd0863e3f6b44230163f9" PRIMARY KEY ("id"))',
-    'CREATE TABLE "users" ("id" character varying(36) NOT NULL, "createdDate" TIMESTAMP WITH TIME ZONE NOT NULL, "modifiedDate" TIMESTAMP WITH TIME ZONE NOT NULL, "kind" character varying(16) NOT NULL DEFAULT \'user\', "firstName" text NOT NULL, "lastName" text NOT NULL, "email" text, "passwordHash" text, "domainAccount" text, "isActive" boolean NOT NULL DEFAULT true, "sendNotification" boolean NOT NULL DEFAULT false, "isoLanguage" text, "isTenantOwner" boolean NOT NULL DEFAULT false, "isTenantAdmin" boolean NOT NULL DEFAULT false, "createdBy" character varying(36), "modifiedBy" character varying(36), "directoryId" character varying(36), "directoryKey" text, CONSTRAINT "PK_a3ffb1c0c8416b9fc6f907b7433" PRIMARY KEY ("id"))',
+    'CREATE TABLE "users" ("id" character varying(36) NOT NULL, "createdDate" TIMESTAMP WITH TIME ZONE NOT NULL, "modifiedDate" TIMESTAMP WITH TIME ZONE NOT NULL, "kind" character varying(16) NOT NULL DEFAULT \'user\', "firstName" text NOT NULL, "lastName" text NOT NULL, "email" text, "passwordHash" text, "domainAccount" text, "isActive" boolean NOT NULL DEFAULT true, "sendNotification" boolean NOT NULL DEFAULT false, "isoLanguage" text, "timeZone" text, "isTenantOwner" boolean NOT NULL DEFAULT false, "isTenantAdmin" boolean NOT NULL DEFAULT false, "createdBy" character varying(36), "modifiedBy" character varying(36), "directoryId" character varying(36), "directoryKey" text, CONSTRAINT "PK_a3ffb1c0c8416b9fc6f907b7433" PRIMARY KEY ("id"))',
     'CREATE UNIQUE INDEX "IDX_users_email" ON "users" ("email") ',
     'CREATE UNIQUE INDEX "IDX_users_directory" ON "users" ("directoryId", "directoryKey") ',
     'CREATE TABLE "user_organizations" ("userId" character varying(36) NOT NULL, "targetId" character varying(36) NOT NULL, CONSTRAINT "PK_d43cda8a90190115d384a5508e5" PRIMARY KEY ("userId", "targetId"))',

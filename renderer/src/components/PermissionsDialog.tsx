@@ -1,4 +1,5 @@
 import { useCallback, useEffect, useState } from 'react';
+import { mayCall } from '../stores/session/session.store';
 import { invoke, type Answer } from '../bridge';
 import type { ResultOf } from '../../../engine/catalogue';
 import { PERMISSION_FLAGS } from '../../../engine/wire';
@@ -140,19 +141,20 @@ export function PermissionsDialog({
   useEffect(() => {
     void load();
     void (async () => {
+      // Members are picked among the users and groups one's roles show; nothing asked that they refuse.
       const [u, g] = await Promise.all([
-        invoke('v1.users.list', { query: { get_all: true } }),
-        invoke('v1.groups.list', { query: { get_all: true } }),
+        mayCall('v1.users.list') ? invoke('v1.users.list', { query: { get_all: true } }) : null,
+        mayCall('v1.groups.list') ? invoke('v1.groups.list', { query: { get_all: true } }) : null,
       ]);
       setCandidates([
-        ...(u.ok
+        ...(u?.ok
           ? u.data.map((x) => ({
               id: x.id,
               type: 'user' as const,
               name: `${x.firstName} ${x.lastName}`.trim() || (x.email ?? x.id),
             }))
           : []),
-        ...(g.ok ? g.data.map((x) => ({ id: x.id, type: 'group' as const, name: `Group: ${x.name}` })) : []),
+        ...(g?.ok ? g.data.map((x) => ({ id: x.id, type: 'group' as const, name: `Group: ${x.name}` })) : []),
       ]);
     })();
   }, [load]);
@@ -188,6 +190,7 @@ export function PermissionsDialog({
     void load();
   };
 
+  const mayPick = mayCall('v1.users.list') || mayCall('v1.groups.list');
   const free = candidates.filter((c) => !members.some((m) => m.memberId === c.id));
   return (
     <Dialog title={`Permissions of “${name}”`} onClose={onClose}>
@@ -256,7 +259,14 @@ export function PermissionsDialog({
           No members yet. In a project in permissions mode, only administrators reach “{name}” until members are added.
         </p>
       )}
+      {!mayPick && (
+        <p className="hint">
+          Your roles do not let you see users or groups: you can change what the members above may do, and an
+          administrator can add others.
+        </p>
+      )}
       <form
+        hidden={!mayPick}
         className="add-member"
         onSubmit={(e) => {
           e.preventDefault();

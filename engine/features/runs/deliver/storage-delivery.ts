@@ -7,6 +7,7 @@ import type { TaskReportRow } from '../../../model/tasks.entity.js';
 import { StorageService } from '../../../model/storage.entity.js';
 import { confinedRelative, folderUnder } from '../../storage/storage-paths.js';
 import { ftpClient, sftpClient } from '../../storage/storage.rules.js';
+import { webdavClient, webdavProblem } from '../../storage/webdav.js';
 import { requestFileKey } from '../../requests/request-output.js';
 import type { Deliver } from './delivery.js';
 
@@ -72,6 +73,13 @@ export async function deliverToStorage(
           await mkdir(dir, { recursive: true });
           for (const f of group) await copyFile(f.localPath, join(dir, safeFileName(f.name)));
         }
+      } else if (x.type === 'WebDAV') {
+        const dav = await webdavClient(ctx, x, { log });
+        for (const [sub, group] of groups) {
+          const dir = posix.join(rel, sub);
+          await dav.ensureFolder(dir);
+          for (const f of group) await dav.put(f.localPath, posix.join(dir, safeFileName(f.name)));
+        }
       } else if (x.type === 'SFTP') {
         const sftp = await sftpClient(ctx, x);
         try {
@@ -101,7 +109,8 @@ export async function deliverToStorage(
         `${files.length} file${files.length === 1 ? '' : 's'} put in “${x.name}”${rel ? ` under ${rel}` : ''}${variable ? ` in ${groups.size} folder${groups.size === 1 ? '' : 's'} named by ${variable}` : ''}`,
       );
     } catch (err) {
-      const msg = (err as Error).message.replace(/[\r\n]+/g, ' ').slice(0, 300);
+      const msg =
+        x.type === 'WebDAV' ? webdavProblem(err) : (err as Error).message.replace(/[\r\n]+/g, ' ').slice(0, 300);
       log(`Files not put in “${x.name}”: ${msg}`);
       problems.push(`“${x.name}”: ${msg}`);
     }

@@ -1,4 +1,5 @@
 import { useCallback, useEffect, useState } from 'react';
+import { useProjectAccess } from '../../hooks/useProjectAccess';
 import { downloadFile, invoke } from '../../bridge';
 import type { ResultOf } from '../../../../engine/catalogue';
 import { selectDirty, useDraft, type Draft } from '../../stores/designer/draft.store';
@@ -33,6 +34,7 @@ const NO_ERRORS: BlockErrors = { byBlock: {}, other: [] };
  */
 export function ReportDesigner({
   reportId,
+  projectId,
   connections,
   filters,
   onBack,
@@ -56,6 +58,10 @@ export function ReportDesigner({
   const { draftLoaded, draftSaved, undoRequested, redoRequested } = useDraft.getState();
   useUndoKeys(useDraft);
   useUnsavedGuard(dirty, report ? `“${report.name}”` : 'this report');
+  // What this person may do to the report, as the engine's checks answer it; until it answers, as before.
+  const may = useProjectAccess(projectId, report?.modifiedDate);
+  const mayEdit = may('report', reportId, 'app.reports.saveDocument') !== false;
+  const mayGenerate = may('report', reportId, 'v2.reports.generate') !== false;
 
   useEffect(() => {
     void (async () => {
@@ -154,42 +160,60 @@ export function ReportDesigner({
           <h1>
             {report.name} <span className="badge">{report.type}</span>
           </h1>
+          {!mayEdit && (
+            <p className="hint" id="report-view-only">
+              You may view this report and its preview, not change it{mayGenerate ? '' : ' or make its files'}.
+            </p>
+          )}
         </div>
         <div className="head-actions">
-          <button
-            type="button"
-            onClick={undoRequested}
-            disabled={!canUndo}
-            aria-keyshortcuts="Control+Z"
-            title="Undo (Ctrl+Z)"
-          >
-            Undo
-          </button>
-          <button
-            type="button"
-            onClick={redoRequested}
-            disabled={!canRedo}
-            aria-keyshortcuts="Control+Shift+Z"
-            title="Redo (Ctrl+Shift+Z)"
-          >
-            Redo
-          </button>
-          <button type="button" className="primary" onClick={() => void save()} disabled={!dirty || working !== null}>
-            {dirty ? 'Save' : 'Saved'}
-          </button>
-          <label htmlFor="out-format" className="sr-only">
-            Output format
-          </label>
-          <select id="out-format" value={format} onChange={(e) => setFormat(e.target.value)}>
-            {formats.map((f) => (
-              <option key={f} value={f}>
-                {f}
-              </option>
-            ))}
-          </select>
-          <button type="button" onClick={() => void generate()} disabled={working !== null}>
-            Generate and download
-          </button>
+          {mayEdit && (
+            <>
+              <button
+                type="button"
+                onClick={undoRequested}
+                disabled={!canUndo}
+                aria-keyshortcuts="Control+Z"
+                title="Undo (Ctrl+Z)"
+              >
+                Undo
+              </button>
+              <button
+                type="button"
+                onClick={redoRequested}
+                disabled={!canRedo}
+                aria-keyshortcuts="Control+Shift+Z"
+                title="Redo (Ctrl+Shift+Z)"
+              >
+                Redo
+              </button>
+              <button
+                type="button"
+                className="primary"
+                onClick={() => void save()}
+                disabled={!dirty || working !== null}
+              >
+                {dirty ? 'Save' : 'Saved'}
+              </button>
+            </>
+          )}
+          {mayGenerate && (
+            <>
+              <label htmlFor="out-format" className="sr-only">
+                Output format
+              </label>
+              <select id="out-format" value={format} onChange={(e) => setFormat(e.target.value)}>
+                {formats.map((f) => (
+                  <option key={f} value={f}>
+                    {f}
+                  </option>
+                ))}
+              </select>
+              <button type="button" onClick={() => void generate()} disabled={working !== null}>
+                Generate and download
+              </button>
+            </>
+          )}
         </div>
       </header>
       {working && (
@@ -207,14 +231,20 @@ export function ReportDesigner({
         </div>
       )}
       <div className="designer-grid">
-        <div className="blocks">
+        {/* Shown, not offered, to someone who may only view: every field and button of the draft is off. */}
+        <fieldset
+          className="blocks plain"
+          disabled={!mayEdit}
+          aria-describedby={mayEdit ? undefined : 'report-view-only'}
+        >
+          <legend className="sr-only">The report's data and content</legend>
           <DesignerDataPanel draft={draft} app={app} connections={connections} filters={filters} />
           {report.templateFile ? (
             <TemplatePanel report={report} onUploaded={uploaded} />
           ) : (
             <BlockList blocks={draft.blocks} app={app} errors={errors.byBlock} />
           )}
-        </div>
+        </fieldset>
         <PreviewPane reportId={reportId} draft={draft} refreshKey={report.template?.version} />
       </div>
     </section>

@@ -1,11 +1,14 @@
 import { invoke } from '../../bridge';
 import { Form, submitOutcome } from '../../components/Form';
 import { toastSucceeded } from '../../stores/feedback/toasts';
-import { useSession } from '../../stores/session/session.store';
+import { selectMayCall, useSession } from '../../stores/session/session.store';
+import { MySubscriptions } from '../hub/MySubscriptions';
+import { ProfileDetails } from './ProfileDetails';
 
-/** One's own account, open to everyone signed in (a hub reader too): who one is, and one's password. */
+/** One's own account, open to everyone signed in (a hub reader too): who one is, one's password and subscriptions. */
 export function ProfileScreen() {
   const me = useSession((s) => s.me);
+  const mayListSubscriptions = useSession(selectMayCall('v1.subscriptions.listOwn'));
   return (
     <section className="screen">
       <header className="screen-head">
@@ -17,6 +20,10 @@ export function ProfileScreen() {
           </p>
         </div>
       </header>
+      <div className="panel">
+        <h2>Your details</h2>
+        <ProfileDetails />
+      </div>
       <div className="panel">
         <h2>Your password</h2>
         {me?.user.directoryId ? (
@@ -48,6 +55,12 @@ export function ProfileScreen() {
           />
         )}
       </div>
+      {mayListSubscriptions && (
+        <div className="panel">
+          <h2>Your subscriptions</h2>
+          <MySubscriptions />
+        </div>
+      )}
     </section>
   );
 }

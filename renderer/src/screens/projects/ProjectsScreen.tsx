@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { mayCall } from '../../stores/session/session.store';
 import { downloadFile, invoke } from '../../bridge';
 import { readFile } from '../../components/file-input';
 import { orNull, text } from '../../components/options';
@@ -77,37 +78,41 @@ export function ProjectsScreen() {
         >
           Export
         </button>
-        <button
-          type="button"
-          className="danger"
-          onClick={async () => {
-            const yes = await askConfirm({
-              title: 'Delete project?',
-              message: `“${row.name}” will be deleted with all its reports, filters and connections. This cannot be undone.`,
-              confirmLabel: 'Delete project',
-              typeToConfirm: row.name,
-            });
-            if (!yes) return;
-            const a = await invoke('v1.projects.delete', { body: [{ id: row.id, name: row.name }] });
-            toastOutcome(a, `Deleted project “${row.name}”.`);
-            reload();
-          }}
-        >
-          Delete
-        </button>
+        {mayCall('v1.projects.delete') && (
+          <button
+            type="button"
+            className="danger"
+            onClick={async () => {
+              const yes = await askConfirm({
+                title: 'Delete project?',
+                message: `“${row.name}” will be deleted with all its reports, filters and connections. This cannot be undone.`,
+                confirmLabel: 'Delete project',
+                typeToConfirm: row.name,
+              });
+              if (!yes) return;
+              const a = await invoke('v1.projects.delete', { body: [{ id: row.id, name: row.name }] });
+              toastOutcome(a, `Deleted project “${row.name}”.`);
+              reload();
+            }}
+          >
+            Delete
+          </button>
+        )}
       </>
     ),
   };
   return (
     <>
       <ResourceScreen key={version} config={config} />
-      <div className="panel">
-        <h2>Import a project</h2>
-        <label className="file-pick">
-          Project file (.broadsheet.json)
-          <input type="file" accept=".json,application/json" onChange={(e) => void importFile(e.target.files?.[0])} />
-        </label>
-      </div>
+      {mayCall('app.projects.import') && (
+        <div className="panel">
+          <h2>Import a project</h2>
+          <label className="file-pick">
+            Project file (.broadsheet.json)
+            <input type="file" accept=".json,application/json" onChange={(e) => void importFile(e.target.files?.[0])} />
+          </label>
+        </div>
+      )}
     </>
   );
 }

@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import { useNav, type ScreenId } from '../../stores/nav/nav.store';
+import { hashOf, useNav, type ScreenId } from '../../stores/nav/nav.store';
 import { selectMayCall, useSession } from '../../stores/session/session.store';
 import type { OpId } from '../../../../engine/catalogue';
 import { UsersScreen } from '../users/UsersScreen';
@@ -141,14 +141,15 @@ export function Shell() {
                 <ul>
                   {entries.map((s) => (
                     <li key={s.id}>
-                      <button
-                        type="button"
+                      {/* A link, not a button: each screen has its address (open it in a new tab); the
+                          hash listener asks the unsaved-work guard before it is taken. */}
+                      <a
+                        href={hashOf(s.id, [])}
                         className={s.id === current?.id && !onProfile ? 'active' : ''}
                         aria-current={s.id === current?.id && !onProfile ? 'page' : undefined}
-                        onClick={() => screenChosen(s.id)}
                       >
                         {s.label}
-                      </button>
+                      </a>
                     </li>
                   ))}
                 </ul>

@@ -8,7 +8,9 @@ import { STORAGE_TYPES } from '../../../../engine/wire';
 
 // Each type asks only what it needs: a folder its root, a server its address and sign-in.
 const isFolder = (v: FormValues) => v.type === 'Folder';
-const isServer = (v: FormValues) => v.type === 'FTP' || v.type === 'SFTP';
+const isServer = (v: FormValues) => v.type === 'FTP' || v.type === 'FTPS' || v.type === 'SFTP';
+const isWebDav = (v: FormValues) => v.type === 'WebDAV';
+const signsIn = (v: FormValues) => isServer(v) || isWebDav(v);
 const fields: FieldDef[] = [
   { name: 'name', label: 'Name', kind: 'text', required: true },
   { name: 'type', label: 'Type', kind: 'select', required: true, choices: STORAGE_TYPES },
@@ -21,14 +23,22 @@ const fields: FieldDef[] = [
     shownWhen: isFolder,
   },
   { name: 'host', label: 'Host', kind: 'text', required: true, shownWhen: isServer },
+  {
+    name: 'davUrl',
+    label: 'WebDAV address',
+    kind: 'url',
+    required: true,
+    hint: 'Such as https://cloud.example.com/remote.php/dav/files/reports (Nextcloud) or your NAS’s WebDAV address',
+    shownWhen: isWebDav,
+  },
   { name: 'port', label: 'Port (FTP 21, SFTP 22)', kind: 'number', shownWhen: isServer },
-  { name: 'username', label: 'User name', kind: 'text', shownWhen: isServer },
+  { name: 'username', label: 'User name', kind: 'text', shownWhen: signsIn },
   {
     name: 'password',
     label: 'Password',
     kind: 'password',
-    hint: 'Stored encrypted; leave blank to keep the one saved',
-    shownWhen: isServer,
+    hint: 'Stored encrypted; leave blank to keep the one saved (for Nextcloud, an app password)',
+    shownWhen: signsIn,
   },
   {
     name: 'privateKey',
@@ -41,8 +51,8 @@ const fields: FieldDef[] = [
     name: 'ftpTestDirectoryPath',
     label: 'Base directory',
     kind: 'text',
-    hint: 'Deliveries stay under it; for SFTP an absolute path on the server',
-    shownWhen: isServer,
+    hint: 'Deliveries stay under it; for SFTP an absolute path on the server; for WebDAV a folder under the address',
+    shownWhen: signsIn,
   },
   { name: 'passiveMode', label: 'Passive mode', kind: 'checkbox', shownWhen: (v) => v.type === 'FTP' },
   {
@@ -59,7 +69,7 @@ const body = (v: FormValues) => ({
   name: text(v.name),
   type: choice(STORAGE_TYPES)(v.type),
   rootPath: orNull(v.rootPath),
-  host: orNull(v.host),
+  host: v.type === 'WebDAV' ? orNull(v.davUrl) : orNull(v.host),
   port: num(v.port),
   username: orNull(v.username),
   password: orNull(v.password),
@@ -88,7 +98,11 @@ const config = {
         key: 'rootPath',
         label: 'Where',
         render: (r) =>
-          r.type === 'Folder' ? (r.rootPath ?? '') : `${r.host ?? ''}:${r.port ?? 21}${r.rootPath ?? '/'}`,
+          r.type === 'Folder'
+            ? (r.rootPath ?? '')
+            : r.type === 'WebDAV'
+              ? `${r.host ?? ''} ${r.rootPath ?? '/'}`
+              : `${r.host ?? ''}:${r.port ?? 21}${r.rootPath ?? '/'}`,
       },
       {
         key: 'hostKey',
@@ -99,7 +113,13 @@ const config = {
     ],
     fields,
     initial: { type: 'Folder', passiveMode: true },
-    toForm: (r) => ({ ...r, password: '', privateKey: '', clearHostKey: false }),
+    toForm: (r) => ({
+      ...r,
+      davUrl: r.type === 'WebDAV' ? r.host : '',
+      password: '',
+      privateKey: '',
+      clearHostKey: false,
+    }),
     body,
   }),
   rowActions: (r: { id: string; name: string }) => (
@@ -115,7 +135,7 @@ const config = {
   ),
 };
 
-/** Folders and FTP servers task reports deliver to, each with a connection test. */
+/** Folders, FTP/SFTP and WebDAV servers task reports deliver to, each with a connection test. */
 export function StorageServicesScreen() {
   return <ResourceScreen config={config} />;
 }

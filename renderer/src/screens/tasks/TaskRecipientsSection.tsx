@@ -4,6 +4,7 @@ import { Dialog } from '../../components/Dialog';
 import { Form } from '../../components/Form';
 import { flag, groupOptions, ids } from '../../components/options';
 import type { RecipientItem } from './task-draft';
+import { mayCall } from '../../stores/session/session.store';
 
 async function userChoices() {
   const a = await invoke('v1.users.list', { query: { get_all: true } });
@@ -73,14 +74,23 @@ export function TaskRecipientsSection({
           {note}
         </p>
       )}
-      {!readOnly && (
+      {!readOnly && !pickable().users && !pickable().groups && (
+        <p className="hint">
+          Your roles do not let you see users or groups, so you cannot add recipients here; an administrator can give
+          you a role that views them.
+        </p>
+      )}
+      {!readOnly && (pickable().users || pickable().groups) && (
         <Form
           fields={fields}
           initial={{ sendEmail: true, seeInHub: true }}
           submitLabel="Add recipients"
           clearOnSuccess
           onSubmit={async (v) => {
-            const [users, groups] = await Promise.all([userChoices(), groupOptions()]);
+            const [users, groups] = await Promise.all([
+              pickable().users ? userChoices() : [],
+              pickable().groups ? groupOptions() : [],
+            ]);
             const chosen: RecipientItem[] = [
               ...ids(v.users)
                 .map((id) => users.find((u) => u.id === id))
@@ -152,14 +162,30 @@ const marked =
   <T extends { id: string; name: string }>(choices: T[]) =>
     choices.map((c) => (items.some((x) => x.key === c.id) ? { ...c, name: `${c.name} (already a recipient)` } : c));
 
+/** Who may be picked: users and groups as far as one's roles show them (nobody is asked for a list refused). */
+const pickable = () => ({ users: mayCall('v1.users.list'), groups: mayCall('v1.groups.list') });
+
 const recipientFields = (items: RecipientItem[]) => [
-  {
-    name: 'users',
-    label: 'Users and recipients',
-    kind: 'multi' as const,
-    options: async () => marked(items)(await userChoices()),
-  },
-  { name: 'groups', label: 'Groups', kind: 'multi' as const, options: async () => marked(items)(await groupOptions()) },
+  ...(pickable().users
+    ? [
+        {
+          name: 'users',
+          label: 'Users and recipients',
+          kind: 'multi' as const,
+          options: async () => marked(items)(await userChoices()),
+        },
+      ]
+    : []),
+  ...(pickable().groups
+    ? [
+        {
+          name: 'groups',
+          label: 'Groups',
+          kind: 'multi' as const,
+          options: async () => marked(items)(await groupOptions()),
+        },
+      ]
+    : []),
   { name: 'sendEmail', label: 'By e-mail', kind: 'checkbox' as const },
   { name: 'seeInHub', label: 'In the hub', kind: 'checkbox' as const },
 ];

@@ -8,6 +8,7 @@ import { flag, ids, instant, num, orNull, text, type FormValues } from '../../co
 import { alsoHere, hereZone, inZone, isTimeZone, localInput } from '../../components/times';
 import { scheduleBody, type SaveProblems } from './save-task-draft';
 import { newKey, triggerItemOf, type TriggerItem } from './task-draft';
+import { useSession } from '../../stores/session/session.store';
 
 type StoredTrigger = RowOf<'v1.taskTriggers.list'>;
 const FREQUENCIES = SCHEDULE_FREQUENCIES;
@@ -89,7 +90,7 @@ const formOf = (t: TriggerItem | null): FormValues => {
       toHour: 18,
       day: 1,
       month: 1,
-      timeZone: hereZone,
+      timeZone: useSession.getState().me?.user.timeZone ?? hereZone,
       startDate: localInput(now),
       endDate: '',
       isActive: true,

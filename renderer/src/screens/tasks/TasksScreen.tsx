@@ -6,6 +6,7 @@ import { createWith, updateWith } from '../../components/crud-config';
 import { useNav } from '../../stores/nav/nav.store';
 import { toastOutcome } from '../../stores/feedback/toasts';
 import { TaskDesigner } from './TaskDesigner';
+import { mayCall } from '../../stores/session/session.store';
 
 const config: ResourceConfig<'v1.tasks.list'> = {
   title: 'Tasks',
@@ -49,19 +50,21 @@ const config: ResourceConfig<'v1.tasks.list'> = {
     consequence: () =>
       'Its reports, recipients and schedules go with it; its past runs stay in the monitoring history.',
   },
-  rowActions: (r) => (
-    <button
-      type="button"
-      onClick={async () =>
-        toastOutcome(
-          await invoke('v2.requests.run', { params: { id: r.id } }),
-          `Started “${r.name}”; follow it under Monitoring.`,
-        )
-      }
-    >
-      Run now
-    </button>
-  ),
+  // Running is a role of its own: a task one may only look at is not offered to run.
+  rowActions: (r) =>
+    mayCall('v2.requests.run') && (
+      <button
+        type="button"
+        onClick={async () =>
+          toastOutcome(
+            await invoke('v2.requests.run', { params: { id: r.id } }),
+            `Started “${r.name}”; follow it under Monitoring.`,
+          )
+        }
+      >
+        Run now
+      </button>
+    ),
 };
 
 /** Tasks: the list, or one task's designer (#/tasks/<id>). */

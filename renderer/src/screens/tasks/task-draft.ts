@@ -1,4 +1,5 @@
 import { invoke } from '../../bridge';
+import { mayCall } from '../../stores/session/session.store';
 import type { ResultOf, RowOf } from '../../../../engine/catalogue';
 import type {
   EmailDraft,
@@ -139,11 +140,12 @@ export async function loadTaskState(taskId: string): Promise<TaskState | string>
     invoke('v1.taskReports.list', { params: { taskId }, query: { get_all: true } }),
     invoke('v1.taskRecipients.list', { params: { taskId }, query: { get_all: true, sort_by: 'CreatedDate' } }),
     invoke('v1.taskTriggers.list', { params: { taskId }, query: { get_all: true, sort_by: 'CreatedDate' } }),
-    invoke('app.mailServers.list', {}),
+    // Only to fill the sender of a new task's mail: not asked of someone whose roles do not show settings.
+    mayCall('app.mailServers.list') ? invoke('app.mailServers.list', {}) : null,
   ]);
   if (!task.ok) return task.error ?? 'The task could not be opened.';
   for (const a of [reports, recipients, triggers]) if (!a.ok) return a.error ?? 'The task could not be read.';
-  const sender = (servers.ok ? servers.data[0]?.fromAddress : null) ?? '';
+  const sender = (servers?.ok ? servers.data[0]?.fromAddress : null) ?? '';
   return {
     task: task.data,
     draft: {

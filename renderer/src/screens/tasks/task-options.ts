@@ -1,4 +1,5 @@
 import { useEffect, useState } from 'react';
+import { mayCall } from '../../stores/session/session.store';
 import { invoke } from '../../bridge';
 
 export interface Choice {
@@ -42,7 +43,10 @@ export function useTaskChoices(projectId: string): TaskChoices | null {
         })),
         rows(invoke('app.filters.list', { query: { projectId } }), (f: Choice) => ({ id: f.id, name: f.name })),
         rows(
-          invoke('v1.storageServices.list', { query: { get_all: true } }),
+          // Storage services are settings: someone whose roles do not show them sees the task's by name only.
+          mayCall('v1.storageServices.list')
+            ? invoke('v1.storageServices.list', { query: { get_all: true } })
+            : Promise.resolve({ ok: true as const, data: [] }),
           (x: { id: string; name: string; type: string }) => ({ id: x.id, name: `${x.name} (${x.type})` }),
         ),
         rows(

@@ -30,7 +30,7 @@ const parse = (): Place => {
   const [screen, ...path] = location.hash.replace(/^#\/?/, '').split('/').filter(Boolean).map(decodeURIComponent);
   return { screen: (screen as ScreenId) || 'projects', path };
 };
-const hashOf = (screen: ScreenId, path: string[]) => `#/${[screen, ...path].map(encodeURIComponent).join('/')}`;
+export const hashOf = (screen: ScreenId, path: string[]) => `#/${[screen, ...path].map(encodeURIComponent).join('/')}`;
 
 /** Asked before leaving the current place (unsaved work); answers whether to go. */
 type LeaveGuard = () => Promise<boolean>;

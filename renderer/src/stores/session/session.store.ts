@@ -12,6 +12,8 @@ interface SessionState {
   appStarted(): Promise<void>;
   signedIn(): Promise<void>;
   signOutRequested(): Promise<void>;
+  /** One's own details were saved: the name in the menu and the zone new schedules start in follow. */
+  profileChanged(user: Me['user']): void;
 }
 
 export const useSession = create<SessionState>((set) => ({
@@ -39,6 +41,9 @@ export const useSession = create<SessionState>((set) => ({
     const me = await invoke('app.auth.me');
     set(me.ok ? { status: 'signedIn', me: me.data } : { status: 'signedOut', me: null });
   },
+  profileChanged(user) {
+    set((s) => (s.me ? { me: { ...s.me, user } } : {}));
+  },
   async signOutRequested() {
     // A company sign-in's session ends at its provider too: the browser goes there (served only:
     // the desktop signed in through the system browser, whose session is the person's own).
@@ -57,3 +62,6 @@ export const ssoProblem = () => /^#\/sign-in\/problem\/([a-z]+)$/.exec(location.
 
 /** Whether the signed-in user may call an operation: screens offer an action by its operation's id. */
 export const selectMayCall = (op: OpId) => (s: Pick<SessionState, 'me'>) => !!s.me && s.me.operations.includes(op);
+
+/** The same, asked outside a component (a loader choosing what to read): no call made that roles refuse. */
+export const mayCall = (op: OpId) => selectMayCall(op)(useSession.getState());

@@ -4,6 +4,7 @@ import type { ListStore } from '../../../stores/lists/list-store';
 import { askConfirm } from '../../../stores/feedback/confirm.store';
 import { toastFailed, toastOutcome } from '../../../stores/feedback/toasts';
 import { Status } from './RunStatus';
+import { mayCall } from '../../../stores/session/session.store';
 import { LIVE, when, type Run } from './types';
 
 /** Every run the caller may see: who started it, how it went, its mail; stop, log, download, delete. */
@@ -87,7 +88,7 @@ export function RunsPanel(props: {
         ]}
         actions={(r) => (
           <>
-            {LIVE.includes(r.status) && (
+            {LIVE.includes(r.status) && mayCall('v2.requests.stop') && (
               <button type="button" onClick={() => void stop(r)}>
                 Stop
               </button>
@@ -100,9 +101,11 @@ export function RunsPanel(props: {
                 Download
               </button>
             )}
-            <button type="button" className="danger" onClick={() => void remove(r)}>
-              Delete
-            </button>
+            {mayCall('v2.requests.delete') && (
+              <button type="button" className="danger" onClick={() => void remove(r)}>
+                Delete
+              </button>
+            )}
           </>
         )}
       />
