@@ -150,7 +150,21 @@ describe(
       await expect.poll(() => editor.locator('.cards li').first().textContent()).toContain('vTotalSales > 1000');
       await editor.getByRole('button', { name: 'Test now' }).click();
       await expect.poll(() => editor.getByRole('status').textContent()).toContain('The condition holds now');
-      expect(await editor.locator('.verdict').textContent()).toMatch(/→ [\d,.]+ \(holds\)/);
+      const whole = (await editor.locator('.verdict').textContent()) ?? '';
+      expect(whole).toMatch(/→ [\d,.]+ \(holds\)/);
+      // Tested for one value, as a task iterating over regions would: the rule reads that region's figure.
+      const testFor = editor.getByRole('group', { name: 'Test for one value' });
+      await testFor.getByLabel('Test for').selectOption('Region');
+      await expect.poll(() => testFor.getByLabel('Value').locator('option').count()).toBeGreaterThan(2);
+      const region = (await testFor.getByLabel('Value').locator('option').nth(1).textContent())!;
+      await testFor.getByLabel('Value').selectOption(region);
+      await editor.getByRole('button', { name: 'Test now' }).click();
+      await expect
+        .poll(() => editor.getByRole('status').textContent())
+        .toContain(`For Region = ${region}, the condition`);
+      const one = (await editor.locator('.verdict').textContent()) ?? '';
+      expect(one).toMatch(/→ [\d,.]+ \((holds|fails)\)/);
+      expect(one).not.toBe(whole);
       await shot(page(), 'condition-test-now', true);
     });
 

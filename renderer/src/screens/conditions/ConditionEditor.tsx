@@ -1,4 +1,5 @@
 import { useCallback, useEffect, useMemo, useState } from 'react';
+import { TestForValue, type TestValue } from './TestForValue';
 import { invoke } from '../../bridge';
 import type { ResultOf } from '../../../../engine/catalogue';
 import { Dialog } from '../../components/Dialog';
@@ -9,7 +10,7 @@ import { toastOutcome, toastSucceeded } from '../../stores/feedback/toasts';
 import { PermissionsDialog } from '../../components/PermissionsDialog';
 
 type Condition = ResultOf<'app.conditions.get'>;
-type Outcome = ResultOf<'app.conditions.test'>;
+type Outcome = ResultOf<'app.conditions.test'> & { testedFor?: TestValue | null };
 type Rule = Condition['rules'][number];
 
 /** A rule as the form shows it: its one value (a variable compared, or a chart with or without data). */
@@ -34,7 +35,9 @@ const shown = (v: string | number | null) =>
 
 /** The variables and charts of each app the project connects to, by connection: what a rule may compare. */
 function useAppItems(projectId: string | undefined) {
-  const [items, setItems] = useState<Record<string, { label: string; variables: string[]; charts: string[] }>>({});
+  const [items, setItems] = useState<
+    Record<string, { label: string; appId: string; variables: string[]; charts: string[]; fields: string[] }>
+  >({});
   useEffect(() => {
     if (!projectId) return;
     let current = true;
@@ -48,6 +51,8 @@ function useAppItems(projectId: string | undefined) {
             x.id,
             {
               label: `${x.name} (${x.appName ?? 'app'})`,
+              appId: x.analyticsAppId,
+              fields: app.ok ? app.data.fields.map((f) => f.name) : [],
               variables: app.ok ? app.data.variables.map((v) => v.name) : [],
               charts: app.ok ? app.data.charts.map((ch) => ch.name) : [],
             },
@@ -68,6 +73,7 @@ export function ConditionEditor({ conditionId }: { conditionId: string }) {
   const [c, setC] = useState<Condition | null>(null);
   const [outcome, setOutcome] = useState<Outcome | null>(null);
   const [testing, setTesting] = useState(false);
+  const [testFor, setTestFor] = useState<TestValue | null>(null);
   const [guarding, setGuarding] = useState(false);
   const [open, setOpen] = useState<{ rule: Rule | null } | null>(null);
   const load = useCallback(async () => {
@@ -114,9 +120,12 @@ export function ConditionEditor({ conditionId }: { conditionId: string }) {
 
   const test = async () => {
     setTesting(true);
-    const a = await invoke('app.conditions.test', { params: { id: c.id }, body: {} });
+    const a = await invoke('app.conditions.test', {
+      params: { id: c.id },
+      body: testFor ? { selections: { [testFor.field]: [testFor.value] } } : {},
+    });
     setTesting(false);
-    if (a.ok) setOutcome(a.data);
+    if (a.ok) setOutcome({ ...a.data, testedFor: testFor });
     else toastOutcome(a, '');
   };
   const removeRule = async (rule: Condition['rules'][number]) => {
@@ -133,6 +142,8 @@ export function ConditionEditor({ conditionId }: { conditionId: string }) {
     setOutcome(null);
     void load();
   };
+  // The value is picked among the first rule's app's fields (a task iterates over one app's field).
+  const testedApp = c.rules[0] ? appItems[c.rules[0].connectionId] : undefined;
   const verdict = (id: string) => outcome?.rules.find((r) => r.id === id);
   return (
     <div className="panel">
@@ -147,12 +158,22 @@ export function ConditionEditor({ conditionId }: { conditionId: string }) {
           </button>
         </span>
       </div>
+      <TestForValue
+        appId={testedApp?.appId ?? null}
+        fields={testedApp?.fields ?? []}
+        value={testFor}
+        changed={(v) => {
+          setTestFor(v);
+          setOutcome(null);
+        }}
+      />
       {guarding && <PermissionsDialog kind="condition" id={c.id} name={c.name} onClose={() => setGuarding(false)} />}
       {outcome && (
         <p className={outcome.holds ? 'notice' : 'error-banner'} role="status">
+          {outcome.testedFor ? `For ${outcome.testedFor.field} = ${outcome.testedFor.value}, t` : 'T'}
           {outcome.holds
-            ? 'The condition holds now: its reports would run.'
-            : 'The condition fails now: its reports would be left out.'}
+            ? 'he condition holds now: its reports would run.'
+            : 'he condition fails now: its reports would be left out.'}
         </p>
       )}
       <ul className="cards">

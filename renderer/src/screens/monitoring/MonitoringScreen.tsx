@@ -2,7 +2,8 @@ import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { invoke, onEngineEvent } from '../../bridge';
 import { createListStore } from '../../stores/lists/list-store';
 import { RunsPlot } from './RunsPlot';
-import { NO_FILTER, RunFilters, runQuery, type RunFilter } from './RunFilters';
+import { filterFromAddress, filterInAddress, RunFilters, runQuery, type RunFilter } from './RunFilters';
+import { hashOf, useNav } from '../../stores/nav/nav.store';
 import { ScheduledTasksPanel } from './parts/ScheduledTasksPanel';
 import { RunsPanel } from './parts/RunsPanel';
 import { OutboxPanel } from './parts/OutboxPanel';
@@ -13,7 +14,8 @@ import type { Run } from './parts/types';
 export function MonitoringScreen() {
   const tasks = useMemo(() => createListStore('v1.requests.listScheduledStatuses', 'name'), []);
   // The runs' filter is read at each refresh (a ref: the store outlives renders).
-  const [filter, setFilter] = useState<RunFilter>(NO_FILTER);
+  // Kept in the address, so a reload, Back or a shared link shows the same runs.
+  const [filter, setFilter] = useState<RunFilter>(() => filterFromAddress(useNav.getState().path[0]));
   const filterRef = useRef(filter);
   filterRef.current = filter;
   const runs = useMemo(
@@ -78,6 +80,10 @@ export function MonitoringScreen() {
         changed={(f) => {
           filterRef.current = f;
           setFilter(f);
+          const kept = filterInAddress(f);
+          // Replaced, not pushed: Back leaves Monitoring rather than stepping through each filter.
+          history.replaceState(null, '', hashOf('monitoring', kept ? [kept] : []));
+          useNav.setState({ path: kept ? [kept] : [] });
           void runs.getState().pageChosen(1);
           void outbox.getState().pageChosen(1);
           void loadRecent();

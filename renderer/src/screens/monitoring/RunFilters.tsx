@@ -11,6 +11,27 @@ export interface RunFilter {
 }
 export const NO_FILTER: RunFilter = { status: '', taskId: '', from: '', to: '' };
 
+const KEYS: (keyof RunFilter)[] = ['status', 'taskId', 'from', 'to'];
+
+/** The filter as the address keeps it (#/monitoring/status=failed&taskId=…): a link or a reload shows the same runs. */
+export function filterInAddress(f: RunFilter): string {
+  const q = new URLSearchParams();
+  for (const k of KEYS) if (f[k]) q.set(k, f[k]);
+  return q.toString();
+}
+
+/** The filter an address names; anything else in it is ignored. */
+export function filterFromAddress(segment: string | undefined): RunFilter {
+  const q = new URLSearchParams(segment ?? '');
+  const date = (d: string | null) => (d && /^\d{4}-\d{2}-\d{2}$/.test(d) ? d : '');
+  return {
+    status: q.get('status') ?? '',
+    taskId: q.get('taskId') ?? '',
+    from: date(q.get('from')),
+    to: date(q.get('to')),
+  };
+}
+
 /** The filter as the runs list takes it: the period's ends as instants, the last day included whole. */
 export function runQuery(f: RunFilter): Record<string, string> {
   const day = (d: string, plus = 0) => {
