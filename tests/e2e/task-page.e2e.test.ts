@@ -316,7 +316,9 @@ describe(
       await expect.poll(() => panel('Runs over time').textContent()).toContain('No finished run matches the filter.');
       await expect.poll(() => outbox.locator('tbody tr').first().textContent()).toContain('Nothing matches');
       // The filter is kept in the address: a reload shows the same narrowed runs.
-      expect(decodeURIComponent(page().url())).toContain(`#/monitoring/status=${status}&taskId=${taskId}&from=${tomorrow}`);
+      expect(decodeURIComponent(page().url())).toContain(
+        `#/monitoring/status=${status}&taskId=${taskId}&from=${tomorrow}`,
+      );
       await page().reload();
       await expect.poll(() => bar.getByLabel('From').inputValue()).toBe(tomorrow);
       expect(await bar.getByLabel('Task').inputValue()).toBe(taskId);
