@@ -215,9 +215,15 @@ describe(covers('task e-mail', 'v2.tasks.updateEmail', 'v2.requests.run', 'app.o
       isActive: true,
     };
     expect((await s.ok('PUT', `/api/v2/tasks/${task.id}/email`, email)).sendWithoutFiles).toBe(false);
-    expect((await s.ok('GET', `/api/v1/tasks/${task.id}/dry-run`)).warnings).toContain(
+    const dry = await s.ok('GET', `/api/v1/tasks/${task.id}/dry-run`);
+    // How the task works is information; that its condition fails on today's data is the warning.
+    expect(dry.information).toContain(
       "When conditions hold back every file, no mail is sent (the task's e-mail sends only with files).",
     );
+    expect(dry.files[0].conditionsNow).toBe('fail');
+    expect(dry.warnings).toEqual([
+      `“${dry.files[0].report}” would be left out now: its conditions fail on today's data.`,
+    ]);
 
     const quiet = await waitForRequest(s, (await s.ok('POST', `/api/v2/requests/${task.id}/run`)).id);
     expect(quiet.files).toEqual([]);
@@ -273,7 +279,7 @@ describe(covers('task e-mail', 'v2.tasks.updateEmail', 'v2.requests.run', 'app.o
     const before = smtp.received.length;
     const dry = await s.ok('GET', `/api/v1/tasks/${task.id}/dry-run`);
     expect(dry.files).toEqual([
-      { report: 'Units', format: 'Html', attached: true, perIterationValue: false, conditions: 0 },
+      { report: 'Units', format: 'Html', attached: true, perIterationValue: false, conditions: 0, conditionsNow: null },
     ]);
     const byName = Object.fromEntries(dry.recipients.map((r: { name: string }) => [r.name, r]));
     expect(byName['Dee Reader']).toMatchObject({

@@ -47,9 +47,14 @@ export const TasksDryRunResult = lazySchema(() =>
         attached: z.boolean(),
         perIterationValue: z.boolean(),
         conditions: z.number(),
+        /** What its conditions answer now: `hold`, `fail` (it would be left out), or `perValue` (asked of each iteration value by the run). */
+        conditionsNow: z.enum(['hold', 'fail', 'perValue']).nullable(),
       }),
     ),
+    /** What would go wrong or reach nobody. */
     warnings: z.array(z.string()),
+    /** How the task works, said so it is not a surprise: not something wrong. */
+    information: z.array(z.string()),
     recipients: z.array(
       z.object({
         name: z.string(),

@@ -3,7 +3,8 @@ import type { OpContext } from '../../../ops/context.js';
 import { User, UserGroup, type UserRow } from '../../../model/users.entity.js';
 import { Group } from '../../../model/groups.entity.js';
 import { Report } from '../../../model/reports.entity.js';
-import { TaskRecipient, TaskReport } from '../../../model/tasks.entity.js';
+import { TaskRecipient, TaskReport, type TaskReportRow } from '../../../model/tasks.entity.js';
+import { evaluateConditions } from '../../conditions/condition-evaluation.js';
 import { reachableTask } from '../../tasks/tasks.rules.js';
 import { defaultMailServer } from '../../mail/mail-servers.rules.js';
 import { taskAudience } from './task-mail.js';
@@ -35,28 +36,32 @@ export async function dryRun(ctx: OpContext, taskId: string) {
   const reports = taskReports.length
     ? await ctx.db.getRepository(Report).findBy({ id: In(taskReports.map((t) => t.reportId)) })
     : [];
-  const files = taskReports.map((tr) => {
-    const r = reports.find((x) => x.id === tr.reportId);
-    return {
-      report: r?.name ?? 'a deleted report',
-      format: tr.format,
-      attached: tr.options.emailAttachment || tr.options.emailEmbedment,
-      perIterationValue: !!r?.isIteration,
-      conditions: tr.options.conditionIds.length,
-    };
-  });
+  const files = await Promise.all(
+    taskReports.map(async (tr) => {
+      const r = reports.find((x) => x.id === tr.reportId);
+      return {
+        report: r?.name ?? 'a deleted report',
+        format: tr.format,
+        attached: tr.options.emailAttachment || tr.options.emailEmbedment,
+        perIterationValue: !!r?.isIteration,
+        conditions: tr.options.conditionIds.length,
+        conditionsNow: await conditionsNow(ctx, tr, !!r?.isIteration),
+      };
+    }),
+  );
   const mailOn = !!task.email?.isActive;
   const server = await defaultMailServer(ctx);
   const warnings: string[] = [];
+  const information: string[] = [];
   if (!taskReports.length) warnings.push('The task has no reports: a run makes nothing.');
   for (const tr of taskReports) {
     const name = reports.find((x) => x.id === tr.reportId)?.name ?? 'a deleted report';
     if (tr.options.recipientsVariable)
-      warnings.push(
+      information.push(
         `“${name}” also mails each address its variable ${tr.options.recipientsVariable} names for an iteration value, with only that value's file: known when the run reads the data.`,
       );
     if (tr.options.publishToServiceHub && tr.options.hubAuthorizedUserVariable)
-      warnings.push(
+      information.push(
         `“${name}” is published to the hub for the users its variable ${tr.options.hubAuthorizedUserVariable} names, each seeing only their own files.`,
       );
   }
@@ -67,7 +72,12 @@ export async function dryRun(ctx: OpContext, taskId: string) {
       (tr) => tr.options.conditionIds.length && (tr.options.emailAttachment || tr.options.emailEmbedment),
     )
   )
-    warnings.push("When conditions hold back every file, no mail is sent (the task's e-mail sends only with files).");
+    information.push(
+      "When conditions hold back every file, no mail is sent (the task's e-mail sends only with files).",
+    );
+  for (const f of files)
+    if (f.conditionsNow === 'fail')
+      warnings.push(`“${f.report}” would be left out now: its conditions fail on today's data.`);
   if (!mailOn) warnings.push('E-mail is off for this task: nobody is mailed.');
   else if (!server) warnings.push('No mail server is set up: nobody can be mailed.');
   const audience = await taskAudience(ctx, task);
@@ -78,7 +88,11 @@ export async function dryRun(ctx: OpContext, taskId: string) {
       taskName: task.name,
       testMode: true,
       files,
-      warnings: [...warnings, 'Test mode: only the test recipients are mailed, and nobody sees the files in the hub.'],
+      warnings,
+      information: [
+        ...information,
+        'Test mode: only the test recipients are mailed, and nobody sees the files in the hub.',
+      ],
       recipients: [
         ...audience.to.map(
           (a): DryRunRecipient => ({
@@ -146,5 +160,21 @@ export async function dryRun(ctx: OpContext, taskId: string) {
       };
     })
     .sort((a, b) => a.name.localeCompare(b.name));
-  return { taskId: task.id, taskName: task.name, testMode: false, files, warnings, recipients };
+  return { taskId: task.id, taskName: task.name, testMode: false, files, warnings, information, recipients };
+}
+
+/**
+ * What a task report's conditions answer on the data as it is now, as the run would ask them (the
+ * task report's own selections): asked once, or left to the run when they are asked per iteration
+ * value (the condition's page tests one value).
+ */
+async function conditionsNow(
+  ctx: OpContext,
+  tr: TaskReportRow,
+  iterates: boolean,
+): Promise<'hold' | 'fail' | 'perValue' | null> {
+  if (!tr.options.conditionIds.length) return null;
+  if (tr.options.evaluateConditionForEachIteration && iterates) return 'perValue';
+  const outcomes = await evaluateConditions(ctx, tr.options.conditionIds, tr.options.selections ?? {});
+  return outcomes.every((o) => o.holds) ? 'hold' : 'fail';
 }

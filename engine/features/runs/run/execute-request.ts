@@ -106,8 +106,9 @@ async function runOnDemandReport(ctx: OpContext, row: RequestRow, control: RunCo
 /**
  * A task: each of its reports in turn, with the task report's filters after the report's own, its
  * conditions (once, or per iteration value when asked), its format and passwords. A condition that
- * fails leaves that report out and ends the run `warning`, with each rule's value in the log; a
- * report that cannot be made is logged and the others still run (the run ends `failed`).
+ * fails leaves that report out, as designed: the run still ends `completed`, saying what was left
+ * out and each rule's value in the log (a warning is kept for what went wrong, so that people heed
+ * it). A report that cannot be made is logged and the others still run (the run ends `failed`).
  */
 async function runTask(ctx: OpContext, row: RequestRow, control: RunControl): Promise<RunOutcome> {
   const task = row.taskId ? await ctx.db.getRepository(Task).findOneBy({ id: row.taskId }) : null;
@@ -127,6 +128,7 @@ async function runTask(ctx: OpContext, row: RequestRow, control: RunControl): Pr
     `Task “${task.name}”: ${taskReports.length} report${taskReports.length === 1 ? '' : 's'}${row.catchUp ? ' (a catch-up of a missed run)' : ''}`,
   );
   const warnings: string[] = [];
+  const notes: string[] = [];
   const failures: string[] = [];
   // Progress over all of the task's reports: each counts its own files once it knows them.
   const totals = new Map<string, { done: number; total: number }>();
@@ -151,7 +153,8 @@ async function runTask(ctx: OpContext, row: RequestRow, control: RunControl): Pr
         totals.set(tr.id, { done, total });
         report();
       });
-      if (outcome) warnings.push(outcome);
+      if (outcome?.warning) warnings.push(outcome.warning);
+      if (outcome?.note) notes.push(outcome.note);
     } catch (e) {
       // A stop, a superseded attempt, or the storage or database failing for a while (the runner waits and starts again) ends the run.
       if (control.signal.aborted || isStorageTransient(e) || isDatabaseUnavailable(e) || e instanceof SupersededAttempt)
@@ -164,8 +167,8 @@ async function runTask(ctx: OpContext, row: RequestRow, control: RunControl): Pr
   // The files are whole on disk: the mail that carries them goes to the outbox (sent from there).
   control.signal.throwIfAborted();
   warnings.push(...(await deliverRun(ctx, task, control)));
-  if (warnings.length) return { status: 'warning', message: warnings.join('; ') };
-  return { status: 'completed', message: null };
+  if (warnings.length) return { status: 'warning', message: [...warnings, ...notes].join('; ') };
+  return { status: 'completed', message: notes.length ? notes.join('; ') : null };
 }
 
 /** A subscribed chart: drawn, kept, and mailed inline to the subscriber through the outbox. */
@@ -189,7 +192,10 @@ async function runChart(
   return warnings.length ? { status: 'warning', message: warnings.join('; ') } : { status: 'completed', message: null };
 }
 
-/** One task report; answers a warning when its conditions left it (or some of its iteration values) out. */
+/**
+ * One task report: a warning when it was not delivered everywhere; a note (not a warning) when its
+ * conditions left it, or some of its iteration values, out as they were written to.
+ */
 async function runTaskReport(
   ctx: OpContext,
   task: TaskRow,
@@ -197,7 +203,7 @@ async function runTaskReport(
   report: ReportRow,
   control: RunControl,
   progress: (done: number, total: number) => void,
-): Promise<string | null> {
+): Promise<{ warning?: string; note?: string } | null> {
   const format = parseFormat(tr.format) as OutputFormat;
   const o = tr.options;
   let heldBack = 0;
@@ -259,10 +265,12 @@ async function runTaskReport(
   };
   const problems: string[] = [];
   for (const deliver of REPORT_DELIVERIES) problems.push(...(await deliver(delivery)));
-  if (problems.length) return `“${report.name}” not delivered everywhere: ${problems.join('; ')}`;
-  if (leftOut) return `“${report.name}” left out by its conditions`;
+  if (problems.length) return { warning: `“${report.name}” not delivered everywhere: ${problems.join('; ')}` };
+  if (leftOut) return { note: `“${report.name}” left out by its conditions` };
   if (heldBack)
-    return `“${report.name}”: ${heldBack} iteration value${heldBack === 1 ? '' : 's'} left out by its conditions`;
+    return {
+      note: `“${report.name}”: ${heldBack} iteration value${heldBack === 1 ? '' : 's'} left out by its conditions`,
+    };
   return null;
 }
 

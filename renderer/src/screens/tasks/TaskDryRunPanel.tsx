@@ -5,6 +5,13 @@ import { toastFailed } from '../../stores/feedback/toasts';
 
 type DryRun = ResultOf<'app.tasks.dryRun'>;
 
+/** What a report's conditions answer on today's data, in the sentence of what each gets. */
+const CONDITIONS_NOW = {
+  hold: 'they hold now',
+  fail: 'they fail now: it would be left out',
+  perValue: 'asked of each iteration value when the task runs; test one value on the condition’s page',
+} as const;
+
 /** "Who gets what?": the saved task's recipients as a run would reach them, before anything is sent. */
 export function TaskDryRunPanel({ taskId, dirty }: { taskId: string; dirty: boolean }) {
   const [dry, setDry] = useState<DryRun | null>(null);
@@ -41,13 +48,19 @@ export function TaskDryRunPanel({ taskId, dirty }: { taskId: string; dirty: bool
               {w}
             </p>
           ))}
+          {/* How the task works, not a fault: said plainly, not in red. */}
+          {dry.information.map((w) => (
+            <p key={w} className="notice" role="note">
+              {w}
+            </p>
+          ))}
           <p className="status-line">
             Each gets:{' '}
             {dry.files.length
               ? dry.files
                   .map(
                     (f) =>
-                      `${f.report} as ${f.format}${f.perIterationValue ? ' (one file per iteration value)' : ''}${f.conditions ? ' if its conditions hold' : ''}`,
+                      `${f.report} as ${f.format}${f.perIterationValue ? ' (one file per iteration value)' : ''}${f.conditions ? ` if its conditions hold (${CONDITIONS_NOW[f.conditionsNow ?? 'perValue']})` : ''}`,
                   )
                   .join('; ')
               : 'nothing (no reports)'}

@@ -61,7 +61,20 @@ export function RunsPanel(props: {
                   ? 'by hand'
                   : 'on demand',
           },
-          { key: 'status', label: 'Status', sort: 'status', render: (r) => <Status run={r} /> },
+          {
+            key: 'status',
+            label: 'Status',
+            sort: 'status',
+            // What the run says beside its status: a warning's reason, or what conditions left out as designed.
+            render: (r) => (
+              <>
+                <Status run={r} />
+                {r.message && !LIVE.includes(r.status) && (
+                  <div className={r.status === 'completed' ? 'run-note' : 'delivery-problem'}>{r.message}</div>
+                )}
+              </>
+            ),
+          },
           { key: 'createdDate', label: 'Queued', sort: 'createddate', render: (r) => when(r.createdDate) },
           {
             key: 'durationMs',
