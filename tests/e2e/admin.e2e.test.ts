@@ -131,6 +131,8 @@ describe(
       await page()
         .getByRole('row', { name: /Regional managers/ })
         .waitFor();
+      // The new group opens at once where its members are added.
+      await page().getByRole('region', { name: 'Regional managers' }).getByLabel('Add user').waitFor();
       // A second group of the same name (in other letters' case) is refused on its name.
       await page().getByRole('button', { name: 'New group' }).click();
       await dialog(page()).getByRole('textbox', { name: 'Name', exact: true }).fill('regional MANAGERS');
@@ -310,7 +312,17 @@ describe(
       const box = page().getByLabel('Hub users: View group');
       await box.waitFor();
       expect(await box.isChecked()).toBe(false);
+      const granted = () =>
+        page()
+          .getByRole('row', { name: /^Hub users/ })
+          .first()
+          .locator('td')
+          .nth(3)
+          .textContent();
+      const before = Number(await granted());
       await box.check();
+      // The list above counts it at once, without a reload.
+      await expect.poll(async () => Number(await granted())).toBe(before + 1);
       await expect
         .poll(
           async () =>

@@ -158,6 +158,8 @@ export function ResourceScreen<L extends ListOpId>({ config }: { config: Resourc
               const answer = creating ? await creating.submit(values) : await update!.submit(values, row!);
               if (!answer.ok) return { error: answer.error, errorDetails: answer.errorDetails };
               creating?.created?.(answer.data);
+              // What has a detail (a group's members) opens it at once: the next step is there.
+              if (creating && !creating.created && config.detail) setSelected(answer.data as RowOf<L>);
               setEditing(null);
               toastSucceeded(creating ? `Created ${creating.noun}.` : 'Saved.');
               reload();

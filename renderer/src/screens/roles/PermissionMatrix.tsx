@@ -19,7 +19,7 @@ const label = (p: string) =>
     .replace(/ (\w)/g, (_, c: string) => ' ' + c.toLowerCase());
 
 /** Roles across, permissions down: a tick grants, a click saves that one role. */
-export function PermissionMatrix({ version }: { version: number }) {
+export function PermissionMatrix({ version, changed }: { version: number; changed: () => void }) {
   const [roles, setRoles] = useState<Role[]>([]);
   const canEdit = useSession(selectMayCall('v1.roles.update'));
   const load = useCallback(async () => {
@@ -46,6 +46,7 @@ export function PermissionMatrix({ version }: { version: number }) {
       },
     });
     if (!a.ok) toastFailed(`${role.name} was not changed: ${a.error ?? 'refused'}`);
+    else changed();
     await load();
   };
 

@@ -17,6 +17,8 @@ const META = new Set(['id', 'createdDate', 'modifiedDate']);
 export function RolesScreen() {
   const [version, setVersion] = useState(0);
   const bump = () => setVersion((v) => v + 1);
+  // A tick in the matrix changes the count in the list above: the list is read again.
+  const [listVersion, setListVersion] = useState(0);
   const config: ResourceConfig<'v1.roles.list'> = {
     title: 'Roles',
     noun: 'role',
@@ -63,8 +65,8 @@ export function RolesScreen() {
   };
   return (
     <>
-      <ResourceScreen config={config} />
-      <PermissionMatrix version={version} />
+      <ResourceScreen key={listVersion} config={config} />
+      <PermissionMatrix version={version} changed={() => setListVersion((v) => v + 1)} />
     </>
   );
 }
