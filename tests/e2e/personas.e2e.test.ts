@@ -56,7 +56,7 @@ const PRESET: Record<Exclude<Persona, 'hub user'>, (flag: string) => boolean> = 
 /** Operations that change something each persona is there to do: each must have gone through. */
 const EXPECTED_WRITES: Record<Persona, string[]> = {
   viewer: ['v1.subscriptions.create'],
-  'hub user': ['v1.subscriptions.create'],
+  'hub user': ['v1.subscriptions.create', 'app.auth.updateProfile'],
   editor: ['v2.reports.create', 'v2.filters.create', 'v2.requests.run'],
   manager: ['v2.reports.create', 'app.reports.delete', 'v2.projects.setPermissions'],
 };
@@ -135,7 +135,9 @@ async function placesOf(page: Page): Promise<{ name: string; hash: string }[]> {
   const task = menu.some((m) => m.hash === '#/tasks') ? [{ name: 'Task', hash: `#/tasks/${taskId}` }] : [];
   // The list of projects last: a manager may delete the project itself.
   const lists = menu.filter((m) => m.hash !== '#/projects');
-  return [...task, ...deep, ...lists, ...menu.filter((m) => m.hash === '#/projects')];
+  // One's own account is everyone's: reached from one's name, outside the menu.
+  const profile = { name: 'Your account', hash: '#/profile' };
+  return [profile, ...task, ...deep, ...lists, ...menu.filter((m) => m.hash === '#/projects')];
 }
 
 describe('as each persona, every enabled control is one the server allows', () => {
