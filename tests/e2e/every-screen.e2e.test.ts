@@ -3,6 +3,7 @@
 // 1024 × 700): a screenshot of each under tests/artifacts/screens, an axe-core check that finds no
 // serious or critical problem, nothing cut off sideways, and no console error.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { ROOT_FOLDER } from '../support/samples.js';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { ARTIFACTS } from './browser.js';
@@ -101,16 +102,13 @@ beforeAll(async () => {
     values: [{ type: 'Variable', variable: 'vTotalSales', operator: '>', comparisonValue: '0' }],
   });
   taskId = (await e.s.ok('POST', '/api/v2/tasks', { name: 'Regional pack', projectID: projectId })).id;
-  const hubRoot = (await e.s.ok('GET', '/api/v1/hub/folders', undefined, { get_all: true })).find(
-    (f: { isRoot: boolean }) => f.isRoot,
-  ).id;
   await e.s.ok('PUT', `/api/v2/tasks/${taskId}/reports`, {
     reportID: reportId,
     format: 'Html',
     emailEmbedment: false,
     emailAttachment: true,
     conditions: [{ id: condition }],
-    hub: { folderID: hubRoot, hubMaxFileOccurrences: 5 },
+    hub: { folderID: ROOT_FOLDER, hubMaxFileOccurrences: 5 },
   });
   await e.s.ok('POST', `/api/v1/tasks/${taskId}/triggers/schedules`, {
     name: 'Monday mornings',

@@ -7,6 +7,7 @@
 // writes each persona is there to make are among those that went through. A screenshot of each
 // screen per persona is saved under tests/artifacts/personas.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ROOT_FOLDER } from '../support/samples.js';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
@@ -72,15 +73,12 @@ beforeAll(async () => {
   reportId = reports.find((r: { name: string }) => r.name === 'Regional sales review').id;
   filterId = (await e.s.ok('POST', '/api/v2/filters', { name: 'West only', projectID: projectId })).id;
   taskId = (await e.s.ok('POST', '/api/v2/tasks', { name: 'Regional pack', projectID: projectId })).id;
-  const hubRoot = (await e.s.ok('GET', '/api/v1/hub/folders', undefined, { get_all: true })).find(
-    (f: { isRoot: boolean }) => f.isRoot,
-  ).id;
   await e.s.ok('PUT', `/api/v2/tasks/${taskId}/reports`, {
     reportID: reportId,
     format: 'Html',
     emailEmbedment: false,
     emailAttachment: true,
-    hub: { folderID: hubRoot, hubMaxFileOccurrences: 5 },
+    hub: { folderID: ROOT_FOLDER, hubMaxFileOccurrences: 5 },
   });
   // One published file for the hub's people to preview and subscribe to.
   const run = await e.s.ok('POST', `/api/v2/requests/${taskId}/run`);
