@@ -138,8 +138,11 @@ async function answerDialog(page: Page): Promise<void> {
   await open.evaluate(fillRequired);
   const submit = open.locator('button[type=submit]:enabled:visible');
   if (await submit.count()) return submit.last().click({ timeout: 2000 });
-  // A question: its answer that acts is the last button that does not keep things as they are.
-  const answers = open.locator('button:enabled:visible').filter({ hasNotText: /^(Cancel|Keep it|Close|Stay|No)$/ });
+  // A question: its answer that acts is the last of its answers that does not keep things as they
+  // are. Buttons inside a dialog's table (a member's Remove) are the dialog's own controls, not its answer.
+  const answers = open
+    .locator('.form-actions button:enabled:visible')
+    .filter({ hasNotText: /^(Cancel|Keep it|Close|Stay|No)$/ });
   if (await answers.count()) await answers.last().click({ timeout: 2000 });
 }
 

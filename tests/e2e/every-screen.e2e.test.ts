@@ -3,7 +3,7 @@
 // 1024 × 700): a screenshot of each under tests/artifacts/screens, an axe-core check that finds no
 // serious or critical problem, nothing cut off sideways, and no console error.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { ROOT_FOLDER } from '../support/samples.js';
+import { hubRootId } from '../support/hub-root.js';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { ARTIFACTS } from './browser.js';
@@ -108,7 +108,7 @@ beforeAll(async () => {
     emailEmbedment: false,
     emailAttachment: true,
     conditions: [{ id: condition }],
-    hub: { folderID: ROOT_FOLDER, hubMaxFileOccurrences: 5 },
+    hub: { folderID: await hubRootId(e.s), hubMaxFileOccurrences: 5 },
   });
   await e.s.ok('POST', `/api/v1/tasks/${taskId}/triggers/schedules`, {
     name: 'Monday mornings',

@@ -7,7 +7,7 @@
 // writes each persona is there to make are among those that went through. A screenshot of each
 // screen per persona is saved under tests/artifacts/personas.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ROOT_FOLDER } from '../support/samples.js';
+import { hubRootId } from '../support/hub-root.js';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
@@ -78,7 +78,7 @@ beforeAll(async () => {
     format: 'Html',
     emailEmbedment: false,
     emailAttachment: true,
-    hub: { folderID: ROOT_FOLDER, hubMaxFileOccurrences: 5 },
+    hub: { folderID: await hubRootId(e.s), hubMaxFileOccurrences: 5 },
   });
   // One published file for the hub's people to preview and subscribe to.
   const run = await e.s.ok('POST', `/api/v2/requests/${taskId}/run`);

@@ -61,6 +61,7 @@ describe('a lazy schema', () => {
       isActive: true,
       sendNotification: false,
       isoLanguage: null,
+      timeZone: null,
       isTenantOwner: false,
       isTenantAdmin: false,
       hasPassword: false,

@@ -15,6 +15,7 @@ const Profile = z.object({
   email: z.string().trim().email('is not an e-mail address').max(254),
   isoLanguage: z
     .string()
+    .max(5)
     .regex(/^[a-z]{2}(-[A-Z]{2})?$/, 'is not a language code such as en or fr-CA')
     .nullable(),
   timeZone: z.string().trim().min(1, 'must not be empty').max(64).nullable(),

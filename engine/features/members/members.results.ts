@@ -11,6 +11,10 @@ export const MemberPermissionResult = lazySchema(() =>
     memberId: z.string(),
     memberType: z.enum(['user', 'group']),
     memberName: z.string().nullable(),
+    /** Listing only: whether the caller may change or remove this set (it holds no flag beyond theirs). */
+    mayChange: z.boolean().optional(),
+    /** Listing only: the flags the caller holds here, the only ones they may give. */
+    grantable: z.array(z.string()).optional(),
     permissions: z.object({
       viewProject: z.boolean(),
       viewTask: z.boolean(),

@@ -141,7 +141,15 @@ export async function listMemberPermissions(ctx: OpContext, kind: MemberObjectKi
   const rows = await ctx.db
     .getRepository(MemberPermission)
     .find({ where: { objectId: object.id }, order: { createdDate: 'ASC' } });
-  return dtos(ctx, rows);
+  // What the caller may do with each set, by the rule the changes meet (refuseGrantBeyondHeld): the
+  // dialog offers a change only where it would be taken.
+  const held = await heldFlags(ctx, kind, object.id, object.projectId);
+  const grantable = PERMISSION_FLAGS.filter((f) => held.has(f));
+  return (await dtos(ctx, rows)).map((d) => ({
+    ...d,
+    mayChange: PERMISSION_FLAGS.every((f) => d.permissions[f] !== true || held.has(f)),
+    grantable,
+  }));
 }
 
 /** Gives each member the permission set (replacing what they had on the object); answers the object's list. */

@@ -102,6 +102,11 @@ const PRESETS = {
 const PRESET_HELP =
   'Viewer: sees it and subscribes to its published files. Editor: also creates, edits and runs. Manager: everything, deleting and sharing included.';
 type Preset = keyof typeof PRESETS;
+/** The presets offered, with the one a member already has (shown even where one may not give it). */
+const withCurrent = (offered: Preset[], current: Preset | null) =>
+  current && !offered.includes(current) ? [...offered, current] : offered;
+/** Why a member's column is off: the server refuses changing a set beyond one's own. */
+const BEYOND_YOURS = 'Holds permissions you do not: only someone who holds them may change or remove this set';
 const presetSet = (kind: PermissionKind, preset: Preset): Partial<Set> =>
   Object.fromEntries(flagsOf(kind).map((f) => [f, PRESETS[preset](f)]));
 /** The preset a member's flags are, or null when they are a set of their own. */
@@ -190,6 +195,11 @@ export function PermissionsDialog({
     void load();
   };
 
+  // The presets one may give: those whose flags one holds here (known once the list has answered).
+  const grantable = members[0]?.grantable;
+  const offered = (Object.keys(PRESETS) as Preset[]).filter(
+    (p) => !grantable || flagsOf(kind).every((f) => !PRESETS[p](f) || grantable.includes(f)),
+  );
   const mayPick = mayCall('v1.users.list') || mayCall('v1.groups.list');
   const free = candidates.filter((c) => !members.some((m) => m.memberId === c.id));
   return (
@@ -204,14 +214,16 @@ export function PermissionsDialog({
                   <th key={m.id} scope="col">
                     {m.memberName ?? m.memberId}
                     <span className="muted"> {m.memberType}</span>
-                    <button
-                      type="button"
-                      className="icon danger"
-                      aria-label={`Remove ${m.memberName ?? 'member'}`}
-                      onClick={() => void remove(m)}
-                    >
-                      ×
-                    </button>
+                    {m.mayChange !== false && (
+                      <button
+                        type="button"
+                        className="icon danger"
+                        aria-label={`Remove ${m.memberName ?? 'member'}`}
+                        onClick={() => void remove(m)}
+                      >
+                        ×
+                      </button>
+                    )}
                   </th>
                 ))}
               </tr>
@@ -223,11 +235,13 @@ export function PermissionsDialog({
                   <td key={m.id}>
                     <select
                       value={presetOf(kind, m) ?? ''}
+                      disabled={m.mayChange === false}
+                      title={m.mayChange === false ? BEYOND_YOURS : undefined}
                       aria-label={`Preset for ${m.memberName ?? 'member'}`}
                       onChange={(e) => e.target.value && void applyPreset(m, e.target.value as Preset)}
                     >
                       {!presetOf(kind, m) && <option value="">Custom</option>}
-                      {(Object.keys(PRESETS) as Preset[]).map((p) => (
+                      {withCurrent(offered, presetOf(kind, m)).map((p) => (
                         <option key={p} value={p}>
                           {p}
                         </option>
@@ -244,6 +258,11 @@ export function PermissionsDialog({
                       <input
                         type="checkbox"
                         checked={!!m.permissions[f]}
+                        // Only a set that is one's to change, and only a flag one holds to give (taking one away is fine).
+                        disabled={
+                          m.mayChange === false || (!m.permissions[f] && !!m.grantable && !m.grantable.includes(f))
+                        }
+                        title={m.mayChange === false ? BEYOND_YOURS : undefined}
                         onChange={() => void toggle(m, f)}
                         aria-label={`${label(f, kind)} for ${m.memberName ?? 'member'}`}
                       />
@@ -292,7 +311,7 @@ export function PermissionsDialog({
             aria-describedby="add-member-presets"
             onChange={(e) => setPreset(e.target.value as Preset)}
           >
-            {(Object.keys(PRESETS) as Preset[]).map((p) => (
+            {offered.map((p) => (
               <option key={p} value={p}>
                 {p}
               </option>

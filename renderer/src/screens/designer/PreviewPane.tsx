@@ -14,7 +14,18 @@ const key = (v: string[]) => v.join(' · ');
  * the first, or the one picked from a searchable list of every value. A template report's preview is
  * its filled file, made again when a new version of the file arrives (`refreshKey`).
  */
-export function PreviewPane({ reportId, draft, refreshKey }: { reportId: string; draft: Draft; refreshKey?: unknown }) {
+export function PreviewPane({
+  reportId,
+  draft,
+  refreshKey,
+  asSaved = false,
+}: {
+  reportId: string;
+  draft: Draft;
+  refreshKey?: unknown;
+  /** The saved report, not the draft: for someone not known to be allowed to change it (previewing a draft is editing). */
+  asSaved?: boolean;
+}) {
   const [html, setHtml] = useState('');
   const [error, setError] = useState<string | null>(null);
   const [values, setValues] = useState<string[][]>([]);
@@ -34,7 +45,7 @@ export function PreviewPane({ reportId, draft, refreshKey }: { reportId: string;
       setBusy(true);
       const a = await invoke('app.reports.preview', {
         params: { id: reportId },
-        body: { ...draftRequest(draft), ...(picked ? { iterationValue: picked } : {}) },
+        body: { ...(asSaved ? {} : draftRequest(draft)), ...(picked ? { iterationValue: picked } : {}) },
       });
       if (!current) return;
       setBusy(false);
@@ -48,7 +59,7 @@ export function PreviewPane({ reportId, draft, refreshKey }: { reportId: string;
       current = false;
       clearTimeout(timer.current);
     };
-  }, [reportId, draft, picked, refreshKey]);
+  }, [reportId, draft, picked, refreshKey, asSaved]);
 
   const matching = useMemo(() => {
     const q = search.trim().toLowerCase();

@@ -245,7 +245,12 @@ export function ReportDesigner({
             <BlockList blocks={draft.blocks} app={app} errors={errors.byBlock} />
           )}
         </fieldset>
-        <PreviewPane reportId={reportId} draft={draft} refreshKey={report.template?.version} />
+        <PreviewPane
+          reportId={reportId}
+          draft={draft}
+          refreshKey={report.template?.version}
+          asSaved={may('report', reportId, 'app.reports.saveDocument') !== true}
+        />
       </div>
     </section>
   );
