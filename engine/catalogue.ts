@@ -35,6 +35,7 @@ import { mailServersV1 } from './features/mail/mail-servers.v1.js';
 import { runsApp } from './features/runs/runs.app.js';
 import { outboxApp } from './features/mail/outbox.app.js';
 import { storageOps } from './features/storage/storage.ops.js';
+import { cloudOps } from './features/storage/cloud/cloud.ops.js';
 import { membersV2 } from './features/members/members.v2.js';
 import { userLifecycleV2 } from './features/users/user-lifecycle.v2.js';
 import { subscriptionsV1 } from './features/subscriptions/subscriptions.v1.js';
@@ -96,6 +97,7 @@ export const OPERATIONS = [
   ...runsApp,
   ...outboxApp,
   ...storageOps,
+  ...cloudOps,
   ...hubOps,
   ...subscriptionsV1,
   ...membersV2,

@@ -1,4 +1,5 @@
 import { chmod, mkdir, rm } from 'node:fs/promises';
+import { CLOUD_ENDPOINTS, type CloudEndpoints } from './core/cloud-endpoints.js';
 import { join } from 'node:path';
 import type { DataSource } from 'typeorm';
 import { DB_FILE, openDatabase, openPostgres } from './core/db.js';
@@ -108,6 +109,8 @@ export interface EngineOptions {
   backupStallMs?: number;
   /** How a run whose files folder failed (EACCES, ENOSPC, EIO) waits and starts again (tests shorten it). */
   storageRetry?: StorageRetry;
+  /** The cloud drives' API hosts: tests point them at fakes on loopback. */
+  cloudEndpoints?: Partial<CloudEndpoints>;
 }
 
 /** How an engine stops (`close`). */
@@ -281,6 +284,7 @@ async function startEngine(options: EngineOptions): Promise<Engine> {
     embedded: analytics,
     renders: options.renders ?? new RenderPool(),
     address: { http: null },
+    cloud: { ...CLOUD_ENDPOINTS, ...options.cloudEndpoints },
     installation: {
       schemaVersion: MIGRATIONS.length,
       release: options.release ?? null,

@@ -11,7 +11,7 @@ export const REPORT_TYPES = ['Word', 'Excel', 'PowerPoint', 'Html'] as const;
 export const CHART_KINDS = ['bar', 'line', 'pie', 'combo', 'table'] as const;
 
 /** Where task reports deliver files besides mail and the hub. */
-export const STORAGE_TYPES = ['Folder', 'FTP', 'FTPS', 'SFTP', 'WebDAV'] as const;
+export const STORAGE_TYPES = ['Folder', 'FTP', 'FTPS', 'SFTP', 'WebDAV', 'OneDrive', 'SharePoint'] as const;
 
 /** Set B 2.1, every flag of the permission set. */
 export const PERMISSION_FLAGS = [

@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import type { Engine } from '../engine.js';
 import { DEFAULT_BODY_LIMIT } from '../core/limits.js';
 import { registerSsoRoutes } from './sso-routes.js';
+import { registerCloudRoutes } from './cloud-routes.js';
 import { credentialFirst } from './credential-first.js';
 import { guards } from './plugins/guards.js';
 import { trustedOrigins } from './plugins/trusted-origins.js';
@@ -69,6 +70,7 @@ export async function startHttpServer(given: Engine | StartingEngine, options: H
   await app.register(invokeDoor, { engine, catalogue, credentials });
   await app.register(eventStream, { engine });
   registerSsoRoutes(app, () => engine().services);
+  registerCloudRoutes(app, () => engine().services);
   await app.register(documents, { catalogue, version: options.version, rendererDir: options.rendererDir });
 
   if ('started' in given) engineNow = await given.started;

@@ -22,6 +22,7 @@ import { SsoTickets1765584000000 } from './1765584000000-sso-tickets.js';
 import { ProviderProvisioning1765670400000 } from './1765670400000-provider-provisioning.js';
 import { SessionSignOut1765756800000 } from './1765756800000-session-sign-out.js';
 import { UserTimeZone1765843200000 } from './1765843200000-user-time-zone.js';
+import { CloudStorage1765929600000 } from './1765929600000-cloud-storage.js';
 
 /** Migrations in the order they run; append, never reorder or edit a released one. */
 export const MIGRATIONS = [
@@ -49,4 +50,5 @@ export const MIGRATIONS = [
   ProviderProvisioning1765670400000,
   SessionSignOut1765756800000,
   UserTimeZone1765843200000,
+  CloudStorage1765929600000,
 ];

@@ -26,6 +26,14 @@ export interface StorageServiceRow extends BaseRow {
   /** Folder: the root every delivery stays under. FTP: the base directory (set B `ftpTestDirectoryPath`). */
   rootPath: string | null;
   isDefault: boolean;
+  /** A cloud drive: the account connected, as the provider names it (shown, not a secret). */
+  account?: string | null;
+  /** A cloud drive: its OAuth tokens (refresh and access, with the access token's expiry), sealed. */
+  oauth?: string | null;
+  /** SharePoint: the site's address (https://contoso.sharepoint.com/sites/Finance). */
+  siteUrl?: string | null;
+  /** SharePoint: the document library files go to (the site's default one when empty). */
+  library?: string | null;
 }
 
 export const StorageService = new EntitySchema<StorageServiceRow>({
@@ -45,5 +53,9 @@ export const StorageService = new EntitySchema<StorageServiceRow>({
     passiveMode: flag(true),
     rootPath: text(),
     isDefault: flag(),
+    account: text(),
+    oauth: text(),
+    siteUrl: text(),
+    library: text(),
   },
 });

@@ -1,4 +1,5 @@
 import type { DataSource, EntityManager } from 'typeorm';
+import type { CloudEndpoints } from '../core/cloud-endpoints.js';
 import type { SecretBox } from '../core/secrets.js';
 import type { FileStore } from '../core/file-store.js';
 import type { PermissionFlags } from '../core/permissions.js';
@@ -82,6 +83,8 @@ export interface BaseServices {
   };
   /** Where people reach this installation (set when the HTTP server listens): links in mail point here. */
   address: { http: string | null };
+  /** The cloud drives' API hosts (tests point them at fakes on loopback). */
+  cloud: CloudEndpoints;
 }
 
 /**

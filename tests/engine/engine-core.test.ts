@@ -57,6 +57,7 @@ describe(covers('first start and the database', 'v1.trustedOrigins.create'), () 
       'ProviderProvisioning1765670400000',
       'SessionSignOut1765756800000',
       'UserTimeZone1765843200000',
+      'CloudStorage1765929600000',
     ]);
     await first.close();
     const second = await createEngine({ dataDir, secretKeys: keys });

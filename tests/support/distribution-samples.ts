@@ -274,6 +274,15 @@ export function storageSamples(server: () => TestServer): Record<string, (f: Fix
     'v1.storageServices.delete': async () => ({ body: [await make()] }),
     'v2.storageServices.update': async () => ({ params: { id: await make() }, body: { ...body(), password: null } }),
     'v2.storageServices.delete': async () => ({ body: [await make()] }),
+    'app.settings.setCloudApps': async () => ({
+      body: {
+        microsoft: {
+          clientId: '2f1d7c8e-5a43-4c3e-9d0a-8b7e6f5a4c3b',
+          tenant: 'contoso.onmicrosoft.com',
+          clientSecret: 's',
+        },
+      },
+    }),
   };
 }
 

@@ -79,6 +79,7 @@ export async function startTestServer(
     /** A database to use (another engine's, for engines sharing one); by default the suite's own. */
     database?: TestDatabase;
     storageRetry?: EngineOptions['storageRetry'];
+    cloudEndpoints?: EngineOptions['cloudEndpoints'];
     backupStallMs?: number;
     /** Hears what the engine logs (by default nothing, or the console with BROADSHEET_TEST_LOG=1). */
     logger?: EngineOptions['logger'];
@@ -102,6 +103,7 @@ export async function startTestServer(
     nodeId: opts.nodeId,
     leaseMs: opts.leaseMs,
     storageRetry: opts.storageRetry,
+    cloudEndpoints: opts.cloudEndpoints,
     backupStallMs: opts.backupStallMs,
   });
   await engine.demoReady;

@@ -7,7 +7,7 @@ import { conflict, fieldError } from '../../core/errors.js';
 import { verifyPassword } from '../../core/passwords.js';
 import { User } from '../../model/users.entity.js';
 import { userDto } from '../users/users.rules.js';
-import { checkTimeZone } from '../tasks/fire-times.js';
+import { checkTimeZone } from '../../core/time-zone.js';
 
 export interface ProfileChange {
   firstName: string;

@@ -10,6 +10,8 @@ export const SETTING_DEFAULTS = {
   lanAccess: false,
   /** The SAML service provider's key (sealed) and certificate, made on first need (sso/sp-keys.ts). */
   samlServiceProvider: null as null | { key: string; cert: string },
+  /** The app registered at Microsoft for OneDrive and SharePoint storage: its secret sealed. */
+  microsoftApp: null as null | { clientId: string; tenant: string; clientSecret: string | null },
 };
 export type SettingKey = keyof typeof SETTING_DEFAULTS;
 

@@ -1,7 +1,7 @@
 import type * as Oidc from 'openid-client';
 import type { EngineServices } from '../../ops/context.js';
 import type { IdentityProviderRow } from '../../model/identity-providers.entity.js';
-import { issueTicket, takeTicket } from './sso-tickets.js';
+import { issueTicket, takeTicket } from '../tickets/one-time-tickets.js';
 import { SsoRefusal, type Identity } from './sso-identity.js';
 
 // OpenID Connect / OAuth 2.0 with openid-client (the relying party; no token handled by hand): the

@@ -1,7 +1,7 @@
 import type { CacheProvider, SAML } from '@node-saml/node-saml';
 import type { EngineServices } from '../../ops/context.js';
 import type { IdentityProviderRow } from '../../model/identity-providers.entity.js';
-import { issueTicket, peekTicket, takeTicket } from './sso-tickets.js';
+import { issueTicket, peekTicket, takeTicket } from '../tickets/one-time-tickets.js';
 import { safeReturnTo, SsoRefusal, type Identity } from './sso-identity.js';
 import { serviceProviderKeys } from './sp-keys.js';
 

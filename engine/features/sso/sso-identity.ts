@@ -1,5 +1,5 @@
 import type { EngineServices } from '../../ops/context.js';
-import { issueTicket } from './sso-tickets.js';
+import { issueTicket } from '../tickets/one-time-tickets.js';
 import { userFor } from './sso-providers.js';
 import { provisionUser } from './provisioning.js';
 import type { Identity } from './identity.js';

@@ -11,7 +11,7 @@ import { providerSignOutUrl } from './sso-sign-out.js';
 import { activeProvider, kindOf, signInChoices, userFor } from './sso-providers.js';
 import { oidcCallback, oidcLogoutUrl, oidcStart } from './oidc-flow.js';
 import { provisionUser } from './provisioning.js';
-import { takeTicket } from './sso-tickets.js';
+import { takeTicket } from '../tickets/one-time-tickets.js';
 import { SsoRefusal, type Handoff } from './sso-identity.js';
 import { userOfJwt } from './jwt-bearer.js';
 import { AuthResult } from '../auth/auth.results.js';

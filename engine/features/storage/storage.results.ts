@@ -23,6 +23,11 @@ export const StorageServiceResult = lazySchema(() =>
     passiveMode: z.boolean(),
     rootPath: z.string().nullable(),
     isDefault: z.boolean(),
+    /** A cloud drive: the account connected (null until one is), and whether its tokens are held. */
+    account: z.string().nullable(),
+    connected: z.boolean(),
+    siteUrl: z.string().nullable(),
+    library: z.string().nullable(),
     id: z.string(),
   }),
 );

@@ -13,9 +13,10 @@ import { findOr404, requireAll } from '../../core/rows.js';
 import type { ListQuery, ListSpec } from '../../core/list-query.js';
 import { pageOf } from '../../core/list-query.js';
 import { v } from '../../core/validation.js';
-import { StorageService, STORAGE_TYPES, type StorageServiceRow } from '../../model/storage.entity.js';
+import { StorageService, STORAGE_TYPES, type StorageServiceRow, type StorageType } from '../../model/storage.entity.js';
 import { confinedRelative } from './storage-paths.js';
 import { webdavClient, webdavProblem } from './webdav.js';
+import { graphDrive } from './cloud/microsoft.js';
 
 export const LIST_STORAGE: ListSpec = {
   sort: { Name: 'LOWER(x.name)', Description: 'LOWER(x.description)', Type: 'x.type', IsDefault: 'x."isDefault"' },
@@ -40,11 +41,14 @@ export const StorageInput = z.object({
   privateKey: z.string().max(20_000).nullable().optional(),
   /** SFTP: forget the pinned host key (the server was reinstalled); the next connection pins the new one. */
   clearHostKey: v.obool(),
+  /** SharePoint: the site's address, and the document library (the site's default one when empty). */
+  siteUrl: v.nstr(1000),
+  library: v.nstr(300),
 });
 export type StorageInput = z.output<typeof StorageInput>;
 
 export function storageDto(x: StorageServiceRow) {
-  const { password, privateKey, ...rest } = x;
+  const { password, privateKey, oauth, ...rest } = x;
   // Set B names `password` (never answered) and `sftpPort`.
   return {
     ...rest,
@@ -53,6 +57,10 @@ export function storageDto(x: StorageServiceRow) {
     hasPrivateKey: privateKey !== null,
     ftpTestDirectoryPath: x.type === 'Folder' ? null : x.rootPath,
     sftpPort: x.type === 'SFTP' ? x.port : null,
+    account: x.account ?? null,
+    connected: !!oauth,
+    siteUrl: x.siteUrl ?? null,
+    library: x.library ?? null,
     createdDate: iso(x.createdDate),
     modifiedDate: iso(x.modifiedDate),
   };
@@ -80,6 +88,15 @@ export async function saveStorage(ctx: OpContext, id: string | null, f: StorageI
       ))
     )
       errors.push({ field: 'body.rootPath', message: 'does not exist or is not a folder on this computer' });
+  } else if (isCloud(f.type)) {
+    rootPath = f.ftpTestDirectoryPath?.trim() || '/';
+    if (confinedRelative(rootPath) === null)
+      errors.push({ field: 'body.ftpTestDirectoryPath', message: 'must not contain ".."' });
+    if (f.type === 'SharePoint' && !sharePointSite(f.siteUrl))
+      errors.push({
+        field: 'body.siteUrl',
+        message: 'must be the SharePoint site’s address, such as https://contoso.sharepoint.com/sites/Finance',
+      });
   } else if (f.type === 'WebDAV') {
     rootPath = f.ftpTestDirectoryPath?.trim() || '/';
     const url = webdavUrl(f.host);
@@ -110,9 +127,14 @@ export async function saveStorage(ctx: OpContext, id: string | null, f: StorageI
     name: f.name,
     description: f.description ?? null,
     type: f.type,
-    host: f.type === 'Folder' ? null : f.type === 'WebDAV' ? webdavUrl(f.host) : (f.host?.trim() ?? null),
+    host:
+      f.type === 'Folder' || isCloud(f.type)
+        ? null
+        : f.type === 'WebDAV'
+          ? webdavUrl(f.host)
+          : (f.host?.trim() ?? null),
     port:
-      f.type === 'Folder' || f.type === 'WebDAV'
+      f.type === 'Folder' || f.type === 'WebDAV' || isCloud(f.type)
         ? null
         : f.type === 'SFTP'
           ? (f.sftpPort ?? f.port ?? 22)
@@ -132,6 +154,8 @@ export async function saveStorage(ctx: OpContext, id: string | null, f: StorageI
       current.port === (f.type === 'SFTP' ? (f.sftpPort ?? f.port ?? 22) : (f.port ?? 21))
         ? current.hostKey
         : null,
+    // The account stays connected while the service stays on the same drive.
+    ...cloudConnection(current, f),
   };
   await ctx.db.getRepository(StorageService).save(row);
   return storageDto(row);
@@ -141,6 +165,37 @@ export async function deleteStorage(ctx: OpContext, ids: string[]) {
   await requireAll(ctx, StorageService, ids, 'Storage service');
   if (ids.length) await ctx.db.getRepository(StorageService).delete([...new Set(ids)]);
   return { deleted: new Set(ids).size };
+}
+
+const CLOUD: readonly StorageType[] = ['OneDrive', 'SharePoint'];
+/** The kinds connected through an account at a provider (OAuth), not signed in with a password. */
+export const isCloud = (t: StorageType) => CLOUD.includes(t);
+
+/** A SharePoint site's address as kept (https, no query), or null. */
+function sharePointSite(url: string | null | undefined): string | null {
+  try {
+    const u = new URL(url?.trim() ?? '');
+    return u.protocol === 'https:' && !u.username && !u.search ? u.href.replace(/\/+$/, '') : null;
+  } catch {
+    return null;
+  }
+}
+
+/** What a save keeps of the connected account: all of it on the same drive, nothing on another. */
+function cloudConnection(current: StorageServiceRow | null, f: StorageInput) {
+  const siteUrl = f.type === 'SharePoint' ? sharePointSite(f.siteUrl) : null;
+  const library = f.type === 'SharePoint' ? f.library?.trim() || null : null;
+  const same =
+    !!current &&
+    current.type === f.type &&
+    (current.siteUrl ?? null) === siteUrl &&
+    (current.library ?? null) === library;
+  return {
+    siteUrl,
+    library,
+    account: same ? (current.account ?? null) : null,
+    oauth: same ? (current.oauth ?? null) : null,
+  };
 }
 
 /** A WebDAV address as it is kept (http or https, no credentials in it), or null when it is not one. */
@@ -234,6 +289,7 @@ export async function testStorage(ctx: OpContext, id: string) {
     return { ok: true, message: `The folder ${root} is there and can be written to` };
   }
   if (x.type === 'WebDAV') return testWebdav(ctx, x);
+  if (isCloud(x.type)) return testCloud(ctx, x);
   if (x.type === 'SFTP') {
     let sftp: SftpClient | null = null;
     try {
@@ -262,22 +318,65 @@ export async function testStorage(ctx: OpContext, id: string) {
   }
 }
 
-/** WebDAV's test writes a small file in the base folder and removes it: signing in alone proves no right to write. */
-async function testWebdav(ctx: OpContext, x: StorageServiceRow) {
+/** A cloud drive's test, like WebDAV's, writes a small file in the base folder and removes it. */
+async function testCloud(ctx: OpContext, x: StorageServiceRow) {
+  if (!x.oauth)
+    throw badInput(`“${x.name}” is not connected to an account yet`, [
+      { field: 'account', message: 'connect an account first' },
+    ]);
+  return probeWrite(
+    ctx,
+    async () => {
+      const drive = await graphDrive(ctx, x, { attempts: 1 });
+      return { ...drive, base: `${x.rootPath ?? '/'} (${drive.where})` };
+    },
+    (e) => {
+      const msg = (e as Error).message.replace(/[\r\n]+/g, ' ').slice(0, 300);
+      return badInput(`“${x.name}” could not be used: ${msg}`, [
+        { field: /reconnect|revoked/i.test(msg) ? 'account' : 'type', message: msg },
+      ]);
+    },
+  );
+}
+
+/** Writes a small file through `open`'s client and removes it; a failure is said by `refused`. */
+async function probeWrite(
+  ctx: OpContext,
+  open: () => Promise<{
+    put(local: string, path: string): Promise<void>;
+    remove(path: string): Promise<void>;
+    base: string;
+  }>,
+  refused: (e: unknown) => Error,
+) {
   const probe = `.broadsheet-test-${randomUUID()}.txt`;
   const local = join(tmpdir(), probe);
   await writeFile(local, 'Broadsheet checks it may write here; this file is removed at once.\n');
   try {
-    const dav = await webdavClient(ctx, x, { attempts: 1 });
-    await dav.put(local, probe);
-    await dav.remove(probe);
-    return { ok: true, message: `Wrote and removed a test file in ${dav.base} at ${x.host}` };
+    const client = await open();
+    await client.put(local, probe);
+    await client.remove(probe);
+    return { ok: true, message: `Wrote and removed a test file in ${client.base}` };
   } catch (e) {
-    const msg = webdavProblem(e);
-    throw badInput(`${x.host} could not be used: ${msg}`, [
-      { field: /user name|password|401/.test(msg) ? 'username' : 'host', message: msg },
-    ]);
+    throw refused(e);
   } finally {
     await rm(local, { force: true });
   }
+}
+
+/** WebDAV's test writes a small file in the base folder and removes it: signing in alone proves no right to write. */
+function testWebdav(ctx: OpContext, x: StorageServiceRow) {
+  return probeWrite(
+    ctx,
+    async () => {
+      const dav = await webdavClient(ctx, x, { attempts: 1 });
+      return { ...dav, put: dav.put, remove: dav.remove, base: `${dav.base} at ${x.host}` };
+    },
+    (e) => {
+      const msg = webdavProblem(e);
+      return badInput(`${x.host} could not be used: ${msg}`, [
+        { field: /user name|password|401/.test(msg) ? 'username' : 'host', message: msg },
+      ]);
+    },
+  );
 }

@@ -53,27 +53,8 @@ export function parseWeeklyDays(text: string | null | undefined): number[] {
   return [...new Set(days)].sort((a, b) => a - b);
 }
 
-/**
- * Zones the runtime has accepted. Intl takes any spelling's case, so the set is bounded: past
- * the few hundred IANA names a caller could only grow it with case variants.
- */
-const knownZones = new Set<string>();
-const KNOWN_ZONES_KEPT = 1_000;
-
-/**
- * A time zone the runtime knows, or an error naming it. Asked once per zone: making a formatter
- * cost a third of each fire time's computation.
- */
-export function checkTimeZone(timeZone: string): string {
-  if (knownZones.has(timeZone)) return timeZone;
-  try {
-    new Intl.DateTimeFormat('en', { timeZone }).format(0);
-  } catch {
-    throw new Error(`"${timeZone}" is not an IANA time zone`);
-  }
-  if (knownZones.size < KNOWN_ZONES_KEPT) knownZones.add(timeZone);
-  return timeZone;
-}
+import { checkTimeZone } from '../../core/time-zone.js';
+export { checkTimeZone };
 
 const int = (v: number | undefined, min: number, max: number, name: string, fallback?: number) => {
   const x = v ?? fallback;

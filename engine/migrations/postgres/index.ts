@@ -95,6 +95,21 @@ export class PostgresUserTimeZone1765843200000 implements MigrationInterface {
   }
 }
 
+/** CloudStorage1765929600000's twin, for databases whose first step came before it. */
+export class PostgresCloudStorage1765929600000 implements MigrationInterface {
+  name = 'PostgresCloudStorage1765929600000';
+
+  async up(q: QueryRunner): Promise<void> {
+    for (const c of ['account', 'oauth', 'siteUrl', 'library'])
+      await q.query(`ALTER TABLE "storage_services" ADD COLUMN IF NOT EXISTS "${c}" text`);
+  }
+
+  async down(q: QueryRunner): Promise<void> {
+    for (const c of ['library', 'siteUrl', 'oauth', 'account'])
+      await q.query(`ALTER TABLE "storage_services" DROP COLUMN IF EXISTS "${c}"`);
+  }
+}
+
 /** PostgreSQL's migrations in the order they run; each later one is the twin of a SQLite migration. */
 export const POSTGRES_MIGRATIONS = [
   PostgresInitial1765411200000,
@@ -103,4 +118,5 @@ export const POSTGRES_MIGRATIONS = [
   PostgresProviderProvisioning1765670400000,
   PostgresSessionSignOut1765756800000,
   PostgresUserTimeZone1765843200000,
+  PostgresCloudStorage1765929600000,
 ];

@@ -1,8 +1,8 @@
 // Written by `npm run schema:postgres`: never edit by hand. What SQLite has after its first
-// 24 migrations, built at once on PostgreSQL (the migrations import nothing else of the engine).
+// 25 migrations, built at once on PostgreSQL (the migrations import nothing else of the engine).
 
 export const POSTGRES_INITIAL = {
-  sqliteMigrations: 24,
+  sqliteMigrations: 25,
   statements: [
     'CREATE TABLE "organizations" ("id" character varying(36) NOT NULL, "createdDate" TIMESTAMP WITH TIME ZONE NOT NULL, "modifiedDate" TIMESTAMP WITH TIME ZONE NOT NULL, "name" text, "displayName" text NOT NULL, "description" text, "themeId" character varying(36) NOT NULL, "allowNtlm" boolean NOT NULL DEFAULT false, "allowJwt" boolean NOT NULL DEFAULT false, "serviceAuth" boolean NOT NULL DEFAULT true, "identityProviderId" character varying(36), CONSTRAINT "PK_6b031fcd0863e3f6b44230163f9" PRIMARY KEY ("id"))',
     'CREATE TABLE "users" ("id" character varying(36) NOT NULL, "createdDate" TIMESTAMP WITH TIME ZONE NOT NULL, "modifiedDate" TIMESTAMP WITH TIME ZONE NOT NULL, "kind" character varying(16) NOT NULL DEFAULT \'user\', "firstName" text NOT NULL, "lastName" text NOT NULL, "email" text, "passwordHash" text, "domainAccount" text, "isActive" boolean NOT NULL DEFAULT true, "sendNotification" boolean NOT NULL DEFAULT false, "isoLanguage" text, "timeZone" text, "isTenantOwner" boolean NOT NULL DEFAULT false, "isTenantAdmin" boolean NOT NULL DEFAULT false, "createdBy" character varying(36), "modifiedBy" character varying(36), "directoryId" character varying(36), "directoryKey" text, CONSTRAINT "PK_a3ffb1c0c8416b9fc6f907b7433" PRIMARY KEY ("id"))',
@@ -69,7 +69,7 @@ export const POSTGRES_INITIAL = {
     'CREATE INDEX "IDX_outbox_due" ON "outbox" ("status", "nextAttemptAt") ',
     'CREATE INDEX "IDX_outbox_request" ON "outbox" ("requestId") ',
     'CREATE INDEX "IDX_outbox_lease" ON "outbox" ("status", "leaseUntil") ',
-    'CREATE TABLE "storage_services" ("id" character varying(36) NOT NULL, "createdDate" TIMESTAMP WITH TIME ZONE NOT NULL, "modifiedDate" TIMESTAMP WITH TIME ZONE NOT NULL, "name" text NOT NULL, "description" text, "type" character varying(10) NOT NULL, "host" text, "port" integer, "username" text, "password" text, "privateKey" text, "hostKey" text, "passiveMode" boolean NOT NULL DEFAULT true, "rootPath" text, "isDefault" boolean NOT NULL DEFAULT false, CONSTRAINT "PK_6b8094873570f3c6bd330afe348" PRIMARY KEY ("id"))',
+    'CREATE TABLE "storage_services" ("id" character varying(36) NOT NULL, "createdDate" TIMESTAMP WITH TIME ZONE NOT NULL, "modifiedDate" TIMESTAMP WITH TIME ZONE NOT NULL, "name" text NOT NULL, "description" text, "type" character varying(10) NOT NULL, "host" text, "port" integer, "username" text, "password" text, "privateKey" text, "hostKey" text, "passiveMode" boolean NOT NULL DEFAULT true, "rootPath" text, "isDefault" boolean NOT NULL DEFAULT false, "account" text, "oauth" text, "siteUrl" text, "library" text, CONSTRAINT "PK_6b8094873570f3c6bd330afe348" PRIMARY KEY ("id"))',
     'CREATE TABLE "hub_configuration" ("id" character varying(36) NOT NULL, "createdDate" TIMESTAMP WITH TIME ZONE NOT NULL, "modifiedDate" TIMESTAMP WITH TIME ZONE NOT NULL, "fromEmail" text NOT NULL, "fromName" text NOT NULL, "customEmailFooter" text, "hideSubsciptionLink" boolean NOT NULL DEFAULT false, CONSTRAINT "PK_bf532c226a65cc008863c0339f3" PRIMARY KEY ("id"))',
     'CREATE TABLE "hub_folders" ("id" character varying(36) NOT NULL, "createdDate" TIMESTAMP WITH TIME ZONE NOT NULL, "modifiedDate" TIMESTAMP WITH TIME ZONE NOT NULL, "parentId" character varying(36), "name" text NOT NULL, "parentUrl" text NOT NULL, "location" text NOT NULL, CONSTRAINT "PK_bb1ef67f008fd345a84a4b2bc9e" PRIMARY KEY ("id"))',
     'CREATE UNIQUE INDEX "IDX_hub_folders_location" ON "hub_folders" ("location") ',

@@ -240,7 +240,7 @@ async function runTaskReport(
     progress,
     evaluate: [
       ...new Set(
-        [o.recipientsVariable, o.folderVariable, o.ftpVariable, o.hubAuthorizedUserVariable]
+        [o.recipientsVariable, o.folderVariable, o.ftpVariable, o.onedriveVariable, o.hubAuthorizedUserVariable]
           .map((x) => x?.trim())
           .filter((x): x is string => !!x),
       ),

@@ -4,6 +4,7 @@ import { Form, submitOutcome, type FormValues } from '../../components/Form';
 import { toastSucceeded } from '../../stores/feedback/toasts';
 import { MailServersPanel } from './MailServersPanel';
 import { BackupsPanel } from './BackupsPanel';
+import { CloudAppsPanel, mayEnterCloudApps } from './CloudAppsPanel';
 import { selectMayCall, useSession } from '../../stores/session/session.store';
 
 export function SettingsScreen() {
@@ -40,6 +41,7 @@ export function SettingsScreen() {
         )}
       </div>
       <MailServersPanel />
+      {mayEnterCloudApps() && <CloudAppsPanel />}
       {mayBackUp && <BackupsPanel />}
     </section>
   );

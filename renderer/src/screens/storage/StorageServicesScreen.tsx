@@ -3,7 +3,9 @@ import { choice, flag, num, orNull, text, type FormValues } from '../../componen
 import type { FieldDef } from '../../components/Form';
 import { ResourceScreen } from '../../components/ResourceScreen';
 import { crudConfig } from '../../components/crud-config';
-import { toastOutcome } from '../../stores/feedback/toasts';
+import { toastFailed, toastOutcome, toastSucceeded } from '../../stores/feedback/toasts';
+import { hashOf, useNav } from '../../stores/nav/nav.store';
+import { useEffect } from 'react';
 import { STORAGE_TYPES } from '../../../../engine/wire';
 
 // Each type asks only what it needs: a folder its root, a server its address and sign-in.
@@ -11,6 +13,7 @@ const isFolder = (v: FormValues) => v.type === 'Folder';
 const isServer = (v: FormValues) => v.type === 'FTP' || v.type === 'FTPS' || v.type === 'SFTP';
 const isWebDav = (v: FormValues) => v.type === 'WebDAV';
 const signsIn = (v: FormValues) => isServer(v) || isWebDav(v);
+const isCloud = (v: FormValues) => v.type === 'OneDrive' || v.type === 'SharePoint';
 const fields: FieldDef[] = [
   { name: 'name', label: 'Name', kind: 'text', required: true },
   { name: 'type', label: 'Type', kind: 'select', required: true, choices: STORAGE_TYPES },
@@ -32,6 +35,21 @@ const fields: FieldDef[] = [
     shownWhen: isWebDav,
   },
   { name: 'port', label: 'Port (FTP 21, SFTP 22)', kind: 'number', shownWhen: isServer },
+  {
+    name: 'siteUrl',
+    label: 'SharePoint site address',
+    kind: 'url',
+    required: true,
+    hint: 'Such as https://contoso.sharepoint.com/sites/Finance',
+    shownWhen: (v) => v.type === 'SharePoint',
+  },
+  {
+    name: 'library',
+    label: 'Document library',
+    kind: 'text',
+    hint: 'As the site names it, such as Monthly reports; empty for the site’s default library',
+    shownWhen: (v) => v.type === 'SharePoint',
+  },
   { name: 'username', label: 'User name', kind: 'text', shownWhen: signsIn },
   {
     name: 'password',
@@ -51,8 +69,8 @@ const fields: FieldDef[] = [
     name: 'ftpTestDirectoryPath',
     label: 'Base directory',
     kind: 'text',
-    hint: 'Deliveries stay under it; for SFTP an absolute path on the server; for WebDAV a folder under the address',
-    shownWhen: signsIn,
+    hint: 'Deliveries stay under it; for SFTP an absolute path on the server; for WebDAV and cloud drives a folder in it',
+    shownWhen: (v) => signsIn(v) || isCloud(v),
   },
   { name: 'passiveMode', label: 'Passive mode', kind: 'checkbox', shownWhen: (v) => v.type === 'FTP' },
   {
@@ -79,6 +97,8 @@ const body = (v: FormValues) => ({
   passiveMode: flag(v.passiveMode),
   clearHostKey: flag(v.clearHostKey),
   description: orNull(v.description),
+  siteUrl: v.type === 'SharePoint' ? orNull(v.siteUrl) : null,
+  library: v.type === 'SharePoint' ? orNull(v.library) : null,
 });
 
 const config = {
@@ -100,14 +120,22 @@ const config = {
         render: (r) =>
           r.type === 'Folder'
             ? (r.rootPath ?? '')
-            : r.type === 'WebDAV'
-              ? `${r.host ?? ''} ${r.rootPath ?? '/'}`
-              : `${r.host ?? ''}:${r.port ?? 21}${r.rootPath ?? '/'}`,
+            : r.type === 'OneDrive' || r.type === 'SharePoint'
+              ? `${r.siteUrl ? `${r.siteUrl} ${r.library ?? ''} ` : ''}${r.rootPath ?? '/'}`
+              : r.type === 'WebDAV'
+                ? `${r.host ?? ''} ${r.rootPath ?? '/'}`
+                : `${r.host ?? ''}:${r.port ?? 21}${r.rootPath ?? '/'}`,
       },
       {
         key: 'hostKey',
         label: 'Host key (SFTP)',
         render: (r) => r.hostKey ?? (r.type === 'SFTP' ? 'pinned on first connection' : ''),
+      },
+      {
+        key: 'account',
+        label: 'Account',
+        render: (r) =>
+          r.type === 'OneDrive' || r.type === 'SharePoint' ? (r.connected ? r.account : 'Not connected') : '',
       },
       { key: 'description', label: 'Description', sort: 'Description' },
     ],
@@ -122,20 +150,49 @@ const config = {
     }),
     body,
   }),
-  rowActions: (r: { id: string; name: string }) => (
-    <button
-      type="button"
-      onClick={async () => {
-        const a = await invoke('app.storageServices.test', { params: { id: r.id } });
-        toastOutcome(a, a.ok ? a.data.message : '');
-      }}
-    >
-      Test connection
-    </button>
+  rowActions: (r: { id: string; name: string; type: string; connected: boolean }) => (
+    <>
+      {(r.type === 'OneDrive' || r.type === 'SharePoint') && (
+        <button type="button" onClick={() => void connect(r.id)}>
+          {r.connected ? 'Reconnect' : 'Connect account'}
+        </button>
+      )}
+      <button
+        type="button"
+        onClick={async () => {
+          const a = await invoke('app.storageServices.test', { params: { id: r.id } });
+          toastOutcome(a, a.ok ? a.data.message : '');
+        }}
+      >
+        Test connection
+      </button>
+    </>
   ),
 };
 
-/** Folders, FTP/SFTP and WebDAV servers task reports deliver to, each with a connection test. */
+/** Sends the browser to the provider's sign-in page; it comes back to #/storage/connected/<id>. */
+async function connect(id: string) {
+  const a = await invoke('app.storageServices.connect', { params: { id } });
+  if (!a.ok) return toastOutcome(a, '');
+  location.assign(a.data.authorizationUrl);
+}
+
+/** What the provider's return says, once: a toast, and the address back to the list. */
+const RETURNS: Record<string, string> = {
+  declined: 'The account was not connected: the sign-in was declined or cancelled.',
+  expired: 'The sign-in took too long or was already used: connect again.',
+  provider: 'Microsoft refused the connection: check the app registration under Settings, then connect again.',
+};
+
+/** Folders, FTP/SFTP, WebDAV servers and cloud drives task reports deliver to, each with a connection test. */
 export function StorageServicesScreen() {
+  const path = useNav((s) => s.path);
+  useEffect(() => {
+    if (!path[0]) return;
+    if (path[0] === 'connected') toastSucceeded('The account is connected: test the connection to see it write.');
+    else toastFailed(RETURNS[path[1] ?? ''] ?? RETURNS.provider);
+    history.replaceState(null, '', hashOf('storage', []));
+    useNav.setState({ path: [] });
+  }, [path]);
   return <ResourceScreen config={config} />;
 }

@@ -1,13 +1,22 @@
+// One-time tickets in the database (sso_tickets): the company sign-in's OpenID and SAML requests and
+// hand-offs, and a cloud drive being connected. Their own floor, as both the sign-in and the storage
+// services take them.
 import { randomBytes } from 'node:crypto';
 import { LessThan } from 'typeorm';
 import { tokenHash } from '../../core/passwords.js';
 import type { EngineServices } from '../../ops/context.js';
 import { SsoTicket } from '../../model/sso-tickets.entity.js';
 
-export type TicketKind = 'oidc' | 'saml' | 'handoff';
+/** `cloud`: a storage service being connected to an account at a cloud drive (its PKCE verifier). */
+export type TicketKind = 'oidc' | 'saml' | 'handoff' | 'cloud';
 
 /** How long each kind lives: a person signing in at the provider, or a page taking its hand-off. */
-export const TICKET_MS: Record<TicketKind, number> = { oidc: 10 * 60_000, saml: 10 * 60_000, handoff: 60_000 };
+export const TICKET_MS: Record<TicketKind, number> = {
+  oidc: 10 * 60_000,
+  saml: 10 * 60_000,
+  handoff: 60_000,
+  cloud: 10 * 60_000,
+};
 
 type Store = Pick<EngineServices, 'db' | 'now'>;
 
