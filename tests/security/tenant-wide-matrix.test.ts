@@ -94,6 +94,7 @@ describe(covers('tenant-wide objects: organization administrators × every opera
   it('declares the tenant-wide operations in the catalogue', () => {
     expect(TENANT_WIDE.map((op) => op.id).sort()).toEqual([
       'app.mailServers.delete',
+      'app.settings.setCloudApps',
       'app.userDirectories.sync',
       'v1.identityProviders.create',
       'v1.identityProviders.delete',

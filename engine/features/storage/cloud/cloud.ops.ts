@@ -13,6 +13,7 @@ const MicrosoftApp = z.object({
   tenant: z
     .string()
     .trim()
+    .max(100)
     .regex(/^[A-Za-z0-9.-]{1,100}$/, 'is not a tenant: its id, its domain (contoso.onmicrosoft.com), or organizations'),
   /** Left out to keep the one saved; null to remove it (a public client with PKCE alone). */
   clientSecret: z.string().max(1000).nullable().optional(),
