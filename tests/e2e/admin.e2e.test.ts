@@ -185,6 +185,8 @@ describe(
       expect(await d.getByRole('combobox', { name: 'Time zone' }).count()).toBe(0);
       await d.getByLabel('Synchronization').selectOption('Daily');
       await d.getByRole('combobox', { name: 'Time zone' }).waitFor();
+      // The time of day is picked as a time, as a task's hours are, not typed as HH:mm.
+      expect(await d.getByLabel('At', { exact: true }).getAttribute('type')).toBe('time');
       await d.getByRole('button', { name: 'Cancel' }).click();
     });
 

@@ -95,9 +95,36 @@ describe(
     'app.auth.login',
     'app.userDirectories.sync',
     'app.userDirectories.syncs',
+    'app.userDirectories.test',
     'v1.userDirectories.update',
   ),
   () => {
+    it('tests the connection without synchronizing: found people, or the setting to fix named', async () => {
+      const ok = await s.ok('POST', `/api/app/user-directories/${directoryId}/test`);
+      expect(ok.message).toBe(
+        `Signed in to ldap://127.0.0.1:${ldap.port} as "${ADMIN_DN}" and found people under "${BASE_DN}" with (objectClass=inetOrgPerson)`,
+      );
+      expect(await sql(db(), 'SELECT id FROM directory_syncs WHERE "directoryId" = ?', [directoryId])).toEqual([]);
+      const wrong = (
+        await s.ok('POST', '/api/v1/user-directories', settings({ name: 'Wrong password', password: 'nope' }))
+      ).id;
+      const refused = await s.call('POST', `/api/app/user-directories/${wrong}/test`);
+      expect(refused.status).toBe(400);
+      expect(refused.body.errorDetails?.[0].field).toBe('password');
+      expect(refused.body.error).toContain('the user name or password is wrong');
+      const nobody = (
+        await s.ok(
+          'POST',
+          '/api/v1/user-directories',
+          settings({ name: 'Nobody matches', filter: '(uid=nobody-here)' }),
+        )
+      ).id;
+      const empty = await s.call('POST', `/api/app/user-directories/${nobody}/test`);
+      expect(empty.body.errorDetails?.[0].field).toBe('filter');
+      expect(empty.body.error).toContain('but nobody under');
+      await s.ok('DELETE', '/api/v1/user-directories', [wrong, nobody]);
+    });
+
     it('creates 1,000 users in the directory organization with its default role, and its 20 groups with their members', async () => {
       const run = await sync();
       expect(run).toMatchObject({

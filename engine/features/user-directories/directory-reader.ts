@@ -195,6 +195,40 @@ export async function readDirectory(s: DirectorySettings): Promise<DirectoryCont
 }
 
 /**
+ * "Test connection": signs in with the directory's own account, finds the base to search, and looks
+ * for one person with the people filter. Answers what it found in words, or a DirectoryProblem
+ * naming the setting to fix; reads no more than one entry, however large the directory.
+ */
+export async function testDirectory(s: DirectorySettings): Promise<string> {
+  const dialect = dialectOf(s);
+  const client = await boundClient(s, 10_000);
+  try {
+    const base = s.baseDn?.trim() || (await namingContext(client));
+    const filter = peopleFilter(s, dialect);
+    const found = await client
+      .search(base, { scope: 'sub', filter, attributes: ['dn'], sizeLimit: 1 })
+      .then((r) => r.searchEntries.length)
+      // A size limit reached means there are more: as good as found.
+      .catch((e: Error) => {
+        if (/size ?limit/i.test(e.name + e.message)) return 1;
+        throw new DirectoryProblem(
+          'filter',
+          `The directory could not be searched under "${base}" with ${filter}: ${e.message}`,
+        );
+      });
+    const who = s.userName ? `as "${s.userName}"` : 'anonymously';
+    if (!found)
+      throw new DirectoryProblem(
+        'filter',
+        `Signed in to ${directoryUrl(s)} ${who}, but nobody under "${base}" matches ${filter}`,
+      );
+    return `Signed in to ${directoryUrl(s)} ${who} and found people under "${base}" with ${filter}`;
+  } finally {
+    await client.unbind().catch(() => undefined);
+  }
+}
+
+/**
  * Whether `password` is the directory password of the person synchronized under `key`: found with
  * the directory's own account (by the key's attribute, within the same people filter), then bound
  * as themselves. A person no longer found, or found twice, is refused.

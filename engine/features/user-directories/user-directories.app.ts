@@ -1,13 +1,18 @@
 import { defineOp } from '../../ops/op.js';
 import { idParam } from '../../core/validation.js';
-import { conflict } from '../../core/errors.js';
+import { badInput, conflict } from '../../core/errors.js';
+import { DirectoryProblem, directorySettings, testDirectory } from './directory-reader.js';
 import { iso } from '../../core/entity-base.js';
 import { findOr404 } from '../../core/rows.js';
 import type { OpContext } from '../../ops/context.js';
 import { UserDirectory } from '../../model/user-directories.entity.js';
 import { DirectorySync, type DirectorySyncRow } from '../../model/directory-syncs.entity.js';
 import { nextSyncAfter } from './directory-schedule.js';
-import { UserDirectoriesSyncResult, UserDirectoriesSyncsResult } from './user-directories.results.js';
+import {
+  UserDirectoriesSyncResult,
+  UserDirectoriesSyncsResult,
+  UserDirectoriesTestResult,
+} from './user-directories.results.js';
 
 const RECENT_SYNCS = 20;
 
@@ -60,7 +65,28 @@ async function recentSyncs(ctx: OpContext, id: string) {
   };
 }
 
+/** Signs in to the directory and finds someone, without synchronizing: a problem names the setting to fix. */
+async function testConnection(ctx: OpContext, id: string) {
+  const dir = await findOr404(ctx, UserDirectory, id, 'User directory');
+  try {
+    return { ok: true, message: await testDirectory(directorySettings(dir, (x) => ctx.secrets.open(x))) };
+  } catch (e) {
+    if (!(e instanceof DirectoryProblem)) throw e;
+    throw badInput(e.message, [{ field: e.field, message: e.message }]);
+  }
+}
+
 export const userDirectoriesApp = [
+  defineOp({
+    id: 'app.userDirectories.test',
+    summary: 'Test a user directory: sign in with its account and find someone with its people filter',
+    http: { method: 'POST', path: '/api/app/user-directories/{id}/test' },
+    permission: 'editUserDirectory',
+    readOnly: true,
+    input: { params: idParam },
+    result: UserDirectoriesTestResult,
+    handler: (ctx, { params }) => testConnection(ctx, params.id),
+  }),
   defineOp({
     id: 'app.userDirectories.sync',
     summary: 'Synchronize a user directory now',

@@ -63,3 +63,5 @@ export const UserDirectoriesSyncsResult = lazySchema(() =>
     syncs: z.array(UserDirectoriesSyncResult),
   }),
 );
+
+export const UserDirectoriesTestResult = lazySchema(() => z.object({ ok: z.boolean(), message: z.string() }));

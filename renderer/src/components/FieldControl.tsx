@@ -133,7 +133,8 @@ export function FieldControl({ def: f, id, value: v, onChange, error: err, choic
     input = (
       <input
         id={id}
-        type="datetime-local"
+        // A time of day (HH:mm) picks like the schedules' hours; a moment picks its date too.
+        type={f.kind === 'time' ? 'time' : 'datetime-local'}
         value={String(v ?? '')}
         aria-invalid={!!err}
         aria-describedby={described}

@@ -8,7 +8,18 @@ export interface Option {
 export interface FieldDef {
   name: string;
   label: string;
-  kind: 'text' | 'email' | 'textarea' | 'password' | 'checkbox' | 'number' | 'datetime' | 'select' | 'multi' | 'url';
+  kind:
+    | 'text'
+    | 'email'
+    | 'textarea'
+    | 'password'
+    | 'checkbox'
+    | 'number'
+    | 'datetime'
+    | 'time'
+    | 'select'
+    | 'multi'
+    | 'url';
   required?: boolean;
   hint?: string;
   /** Choices read from the engine (a list operation). */

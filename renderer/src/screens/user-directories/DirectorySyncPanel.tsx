@@ -63,6 +63,18 @@ export function DirectorySyncPanel({
     changed();
   };
 
+  // Signs in and finds someone, without synchronizing: the setting to fix, named, when it cannot.
+  const testNow = async () => {
+    setBusy(true);
+    const a = await invoke('app.userDirectories.test', { params: { id: directory.id } });
+    setBusy(false);
+    if (a.ok) toastSucceeded(a.data.message);
+    else
+      toastFailed(
+        `${a.error ?? 'The directory could not be reached.'}${a.errorDetails?.[0] ? ` (check ${SETTING[a.errorDetails[0].field] ?? a.errorDetails[0].field})` : ''}`,
+      );
+  };
+
   const runs = status?.syncs ?? [];
   const open = runs.find((r) => r.id === shown) ?? runs[0] ?? null;
   return (
@@ -91,6 +103,9 @@ export function DirectorySyncPanel({
             onClick={() => void syncNow()}
           >
             {busy ? 'Synchronizing…' : 'Sync now'}
+          </button>
+          <button type="button" disabled={busy} onClick={() => void testNow()}>
+            Test connection
           </button>
           {!directory.isActive && <span className="hint">Activate the directory to synchronize it.</span>}
           {busy && <span role="status">Reading the directory, then saving its people and groups…</span>}

@@ -50,8 +50,8 @@ const fields: FieldDef[] = [
   {
     name: 'frequencyTime',
     label: 'At',
-    kind: 'text',
-    hint: 'Time of day as HH:mm (the minute, for hourly); 02:00 when empty',
+    kind: 'time',
+    hint: 'The time of day (its minute, for hourly), in the time zone below; 02:00 when empty',
     shownWhen: scheduled,
   },
   {
