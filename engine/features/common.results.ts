@@ -34,6 +34,9 @@ export const UserResult = lazySchema(() =>
 
 export const SessionTokenResult = lazySchema(() => z.object({ token: z.string(), expiresAt: z.string() }));
 
+/** "Test connection" of a storage service or a user directory: what was proven, in words. */
+export const ConnectionTestResult = lazySchema(() => z.object({ ok: z.boolean(), message: z.string() }));
+
 export const DeletedResult = lazySchema(() => z.object({ deleted: z.number() }));
 
 export const ResourceResult = lazySchema(() =>

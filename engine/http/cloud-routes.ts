@@ -1,18 +1,11 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
+import { toPage } from './to-page.js';
 import type { EngineServices } from '../ops/context.js';
 import { CALLBACK_PATH, finishMicrosoftConnect, GraphError } from '../features/storage/cloud/microsoft.js';
 
 // Where a cloud drive's sign-in page sends the browser back: a page, not a call answering the JSON
 // envelope (as the company sign-in's routes are). The one-time state decides which storage service
 // is connected; the browser then lands on the storage screen, told how it went by a fixed word.
-
-const origin = (req: FastifyRequest) => `${req.protocol}://${req.headers.host}`;
-const toPage = (reply: FastifyReply, req: FastifyRequest, fragment: string) =>
-  reply
-    .code(302)
-    .header('cache-control', 'no-store')
-    .header('location', `${origin(req)}/${fragment}`)
-    .send();
 
 export function registerCloudRoutes(app: FastifyInstance, services: () => EngineServices) {
   app.get<{ Querystring: Record<string, string | undefined> }>(CALLBACK_PATH, async (req, reply) => {

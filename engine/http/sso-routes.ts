@@ -7,6 +7,7 @@ import { negotiateStep, windowsSignInOffered, windowsUser } from '../features/ss
 import { oidcCallback, oidcStart } from '../features/sso/oidc-flow.js';
 import { samlAcs, samlLogoutMessage, samlMetadata, samlStart } from '../features/sso/saml-flow.js';
 import { endProviderSessions } from '../features/sso/sso-sign-out.js';
+import { origin, toPage } from './to-page.js';
 
 // The company sign-in's browser routes. They are pages a browser is sent to (redirects, an XML
 // document, a form the provider posts), not calls that answer the JSON envelope, so they are routes
@@ -15,17 +16,7 @@ import { endProviderSessions } from '../features/sso/sso-sign-out.js';
 
 type Params = { id: string };
 
-/** This server's own address as the browser reached it (the Host header was checked against the allow-list). */
-const origin = (req: FastifyRequest) => `${req.protocol}://${req.headers.host}`;
 const base = (req: FastifyRequest, id: string) => `${origin(req)}/api/app/sso/${encodeURIComponent(id)}`;
-
-/** The page's own address with a fragment: the browser never leaves this server for a place a request named. */
-const toPage = (reply: FastifyReply, req: FastifyRequest, fragment: string) =>
-  reply
-    .code(302)
-    .header('cache-control', 'no-store')
-    .header('location', `${origin(req)}/${fragment}`)
-    .send();
 
 export function registerSsoRoutes(app: FastifyInstance, services: () => EngineServices) {
   const guardKey = (id: string) => `sso:${id}`;

@@ -14,6 +14,7 @@ import { startTestServer, type TestServer } from '../support/test-server.js';
 import { startFakeMicrosoft, type FakeMicrosoft } from '../support/fake-microsoft.js';
 import { waitForRequest } from '../support/requests.js';
 import { demoSalesByRegion } from '../support/demo-figures.js';
+import { demoRegionalReport } from '../support/demo-region.js';
 import { covers } from '../support/covers.js';
 import { graphDrive } from '../../engine/features/storage/cloud/microsoft.js';
 import { StorageService } from '../../engine/model/storage.entity.js';
@@ -28,11 +29,7 @@ beforeAll(async () => {
   ms = await startFakeMicrosoft();
   dir = await mkdtemp(join(tmpdir(), 'bs-cloud-'));
   s = await startTestServer({ demo: true, cloudEndpoints: { microsoftLogin: ms.login, graph: ms.graph } });
-  [report] = await s.ok('GET', '/api/v1/reports', undefined, { 'name[equals]': 'Regional sales review' });
-  const appRowId = (await s.ok('GET', '/api/v1/connections', undefined, { projectId: report.projectId })).find(
-    (c: { id: string }) => c.id === report.connectionId,
-  )?.analyticsAppId;
-  await s.ok('POST', `/api/app/analytics/${appRowId}/variables`, { name: 'vRegionName', definition: 'Min(Region)' });
+  report = await demoRegionalReport(s);
 }, 60_000);
 afterAll(async () => {
   await s?.stop();

@@ -10,6 +10,7 @@ import { startTestServer, type TestServer } from '../support/test-server.js';
 import { startWebDav, type TestWebDav } from '../support/webdav.js';
 import { waitForRequest } from '../support/requests.js';
 import { demoSalesByRegion } from '../support/demo-figures.js';
+import { demoRegionalReport } from '../support/demo-region.js';
 import { closedPort } from '../support/smtp.js';
 import { covers } from '../support/covers.js';
 
@@ -30,11 +31,7 @@ const service = (over: Record<string, unknown> = {}) => ({
 beforeAll(async () => {
   dav = await startWebDav();
   s = await startTestServer({ demo: true });
-  [report] = await s.ok('GET', '/api/v1/reports', undefined, { 'name[equals]': 'Regional sales review' });
-  const appRowId = (await s.ok('GET', '/api/v1/connections', undefined, { projectId: report.projectId })).find(
-    (c: { id: string }) => c.id === report.connectionId,
-  )?.analyticsAppId;
-  await s.ok('POST', `/api/app/analytics/${appRowId}/variables`, { name: 'vRegionName', definition: 'Min(Region)' });
+  report = await demoRegionalReport(s);
 }, 60_000);
 afterAll(async () => {
   await s?.stop();

@@ -32,4 +32,4 @@ export const StorageServiceResult = lazySchema(() =>
   }),
 );
 
-export const StorageServicesTestResult = lazySchema(() => z.object({ ok: z.boolean(), message: z.string() }));
+export { ConnectionTestResult as StorageServicesTestResult } from '../common.results.js';

@@ -64,4 +64,4 @@ export const UserDirectoriesSyncsResult = lazySchema(() =>
   }),
 );
 
-export const UserDirectoriesTestResult = lazySchema(() => z.object({ ok: z.boolean(), message: z.string() }));
+export { ConnectionTestResult as UserDirectoriesTestResult } from '../common.results.js';
