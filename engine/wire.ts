@@ -13,6 +13,8 @@ export const EVENT_CHANNEL = 'engine:event';
 export const OPEN_TEMPLATE_CHANNEL = 'desktop:open-template';
 /** The desktop's company sign-in: the system browser and a loopback redirect (main/company-sign-in.ts). */
 export const SIGN_IN_WITH_CHANNEL = 'desktop:sign-in-with';
+/** The desktop connects a cloud drive the same way: the system browser and a loopback redirect (main/cloud-connect.ts). */
+export const CONNECT_DRIVE_CHANNEL = 'desktop:connect-drive';
 
 /** The HTTP header by which the renderer's door says an operation started or ended a session. */
 export const SESSION_HEADER = 'x-broadsheet-session';
@@ -41,6 +43,8 @@ export interface DesktopApi {
   openTemplate(reportId: string): Promise<WireAnswer>;
   /** Signs in through an OpenID provider in the system browser; the session stays in the main process. */
   signInWith(providerId: string): Promise<WireAnswer>;
+  /** Connects a cloud drive storage service to an account in the system browser (`{ id }` once connected). */
+  connectDrive(serviceId: string): Promise<WireAnswer>;
 }
 
 // The interface's enumerations, for the renderer's selects (the engine's schemas use the same lists).

@@ -1,43 +1,13 @@
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import type { IpcMain, IpcMainInvokeEvent, Shell } from 'electron';
 import type { Engine } from '../engine/engine.js';
 import { failure } from '../engine/core/envelope.js';
 import { SIGN_IN_WITH_CHANNEL, type WireAnswer } from '../engine/wire.js';
+import { loopbackRedirect } from './loopback-redirect.js';
 
 // The desktop's company sign-in (RFC 8252): the system browser, never an embedded web view, with a
 // redirect to a loopback address of this process's own (127.0.0.1, a port the system gave) and PKCE.
 // The engine starts and finishes the OpenID flow (`app.auth.ssoDesktopStart`/`Finish`); the session
 // stays here, keyed by the window, as every desktop session does.
-
-/** How long the person has to sign in at the provider before the loopback listener gives up. */
-const WAIT_MS = 10 * 60_000;
-
-const PAGE = (text: string) =>
-  `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Broadsheet</title></head><body style="font-family:sans-serif;margin:3em"><p>${text}</p></body></html>`;
-
-/** A loopback listener for one redirect: its URI, and the callback URL the browser brings. */
-async function loopbackRedirect(): Promise<{ uri: string; callback: Promise<URL>; close: () => void }> {
-  let answer!: (url: URL) => void;
-  let fail!: (e: Error) => void;
-  const callback = new Promise<URL>((resolve, reject) => ((answer = resolve), (fail = reject)));
-  const server: Server = createServer((req, res) => {
-    const url = new URL(req.url ?? '/', 'http://127.0.0.1');
-    if (url.pathname !== '/callback') return void res.writeHead(404).end();
-    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' });
-    res.end(PAGE('You can close this tab and go back to Broadsheet.'));
-    answer(new URL(`http://127.0.0.1:${(server.address() as AddressInfo).port}${req.url}`));
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const timer = setTimeout(() => fail(new Error('The sign-in took longer than ten minutes')), WAIT_MS);
-  timer.unref();
-  const close = () => {
-    clearTimeout(timer);
-    server.closeAllConnections();
-    server.close();
-  };
-  return { uri: `http://127.0.0.1:${(server.address() as AddressInfo).port}/callback`, callback, close };
-}
 
 export function registerCompanySignIn(deps: {
   ipcMain: Pick<IpcMain, 'handle'>;

@@ -6,12 +6,14 @@ import { pathToFileURL } from 'node:url';
 import { createEngine, type Engine } from '../engine/engine.js';
 import { EVENT_CHANNEL, registerEngineIpc } from './ipc.js';
 import { registerCompanySignIn } from './company-sign-in.js';
+import { registerCloudConnect } from './cloud-connect.js';
 import { registerTemplateEditing } from './template-editing.js';
 import { isTrustedSenderUrl } from './trusted-sender.js';
 import { lockDown, secureWebPreferences } from './window.js';
 import { safeStorageKeyStore, secretsProtection } from './secret-store.js';
 import { consoleLogger } from '../engine/core/console-logger.js';
 import type { Logger } from '../engine/ops/context.js';
+import type { CloudEndpoints } from '../engine/core/cloud-endpoints.js';
 
 type ElectronModule = Pick<
   typeof Electron,
@@ -24,6 +26,8 @@ export interface DesktopOptions {
   /** Development only: a packaged build ignores it, so nobody can swap the UI through the environment. */
   devServerUrl?: string;
   logger?: Logger;
+  /** Tests only: the cloud drives' API hosts, pointed at fakes on loopback. */
+  cloudEndpoints?: Partial<CloudEndpoints>;
 }
 
 export interface Desktop {
@@ -57,6 +61,7 @@ export async function startDesktop(electron: ElectronModule, options: DesktopOpt
     // A data folder restored without its key still opens: the passwords it cannot read are listed.
     secretKeyMismatch: 'start-anyway',
     logger: log,
+    cloudEndpoints: options.cloudEndpoints,
   });
   starting.catch(() => undefined); // Awaited below; until then a failed start must not go unhandled.
 
@@ -69,6 +74,7 @@ export async function startDesktop(electron: ElectronModule, options: DesktopOpt
   };
   const ipc = registerEngineIpc(ipcMain, starting, isTrusted);
   registerCompanySignIn({ ipcMain, shell, engine: starting, isTrusted, keep: ipc.keep });
+  registerCloudConnect({ ipcMain, shell, engine: starting, isTrusted, sessionOf: (id) => ipc.sessionOf(id) });
   const templates = registerTemplateEditing({
     ipcMain,
     shell,

@@ -4,6 +4,7 @@ import {
   INVOKE_CHANNEL,
   OPEN_TEMPLATE_CHANNEL,
   SIGN_IN_WITH_CHANNEL,
+  CONNECT_DRIVE_CHANNEL,
   type DesktopApi,
   type EngineEvent,
 } from '../engine/wire.js';
@@ -21,5 +22,6 @@ const api: DesktopApi = {
   },
   openTemplate: (reportId) => ipcRenderer.invoke(OPEN_TEMPLATE_CHANNEL, reportId),
   signInWith: (providerId) => ipcRenderer.invoke(SIGN_IN_WITH_CHANNEL, providerId),
+  connectDrive: (serviceId) => ipcRenderer.invoke(CONNECT_DRIVE_CHANNEL, serviceId),
 };
 contextBridge.exposeInMainWorld('broadsheet', api);

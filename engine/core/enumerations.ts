@@ -11,7 +11,24 @@ export const REPORT_TYPES = ['Word', 'Excel', 'PowerPoint', 'Html'] as const;
 export const CHART_KINDS = ['bar', 'line', 'pie', 'combo', 'table'] as const;
 
 /** Where task reports deliver files besides mail and the hub. */
-export const STORAGE_TYPES = ['Folder', 'FTP', 'FTPS', 'SFTP', 'WebDAV', 'OneDrive', 'SharePoint'] as const;
+export const STORAGE_TYPES = [
+  'Folder',
+  'FTP',
+  'FTPS',
+  'SFTP',
+  'WebDAV',
+  'OneDrive',
+  'SharePoint',
+  'GoogleDrive',
+  'Dropbox',
+] as const;
+/** The storage types connected through an account at a provider (OAuth), not signed in with a password. */
+export const CLOUD_STORAGE_TYPES: readonly (typeof STORAGE_TYPES)[number][] = [
+  'OneDrive',
+  'SharePoint',
+  'GoogleDrive',
+  'Dropbox',
+];
 
 /** Set B 2.1, every flag of the permission set. */
 export const PERMISSION_FLAGS = [

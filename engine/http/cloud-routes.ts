@@ -1,7 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import { toPage } from './to-page.js';
 import type { EngineServices } from '../ops/context.js';
-import { CALLBACK_PATH, finishMicrosoftConnect, GraphError } from '../features/storage/cloud/microsoft.js';
+import { CALLBACK_PATH, CloudError } from '../features/storage/cloud/cloud-account.js';
+import { finishConnect } from '../features/storage/cloud/providers.js';
 
 // Where a cloud drive's sign-in page sends the browser back: a page, not a call answering the JSON
 // envelope (as the company sign-in's routes are). The one-time state decides which storage service
@@ -20,14 +21,14 @@ export function registerCloudRoutes(app: FastifyInstance, services: () => Engine
       return toPage(reply, req, '#/storage/problem/declined');
     }
     try {
-      const id = await finishMicrosoftConnect(s, code, state);
+      const id = await finishConnect(s, code, state);
       return toPage(reply, req, `#/storage/connected/${encodeURIComponent(id)}`);
     } catch (e) {
       s.log.warn('A cloud drive connection failed', { error: (e as Error).message });
       return toPage(
         reply,
         req,
-        `#/storage/problem/${e instanceof GraphError && e.status === 400 ? 'expired' : 'provider'}`,
+        `#/storage/problem/${e instanceof CloudError && e.status === 400 ? 'expired' : 'provider'}`,
       );
     }
   });

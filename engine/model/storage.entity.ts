@@ -43,7 +43,7 @@ export const StorageService = new EntitySchema<StorageServiceRow>({
     ...baseColumns,
     name: text(false),
     description: text(),
-    type: { type: 'varchar', length: 10 },
+    type: { type: 'varchar', length: 16 },
     host: text(),
     port: int(),
     username: text(),

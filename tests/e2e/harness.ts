@@ -33,9 +33,13 @@ export interface E2E {
 export async function openApp(
   owner: Person | null,
   viewport = WIDE,
-  opts: { demo?: boolean; browser?: Parameters<typeof launchChromium>[0] } = {},
+  opts: {
+    demo?: boolean;
+    browser?: Parameters<typeof launchChromium>[0];
+    cloudEndpoints?: Parameters<typeof startTestServer>[0]['cloudEndpoints'];
+  } = {},
 ): Promise<E2E> {
-  const s = await startTestServer({ rendererDir: RENDERER_DIR, demo: opts.demo });
+  const s = await startTestServer({ rendererDir: RENDERER_DIR, demo: opts.demo, cloudEndpoints: opts.cloudEndpoints });
   if (owner) await s.ok('POST', '/api/app/setup', owner);
   const browser = await launchChromium(opts.browser);
   const context = await browser.newContext({ viewport, acceptDownloads: true, timezoneId: 'UTC', locale: 'en-US' });

@@ -7,6 +7,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { covers } from '../support/covers.js';
 import { startSmtp, type TestSmtp } from '../support/smtp.js';
+import { startFakeDropbox, type FakeDropbox } from '../support/fake-dropbox.js';
 import {
   accessibilityProblems,
   alertDialog,
@@ -24,6 +25,7 @@ import {
 
 let e: E2E;
 let smtp: TestSmtp;
+let dbx: FakeDropbox;
 let taskId = '';
 let conditionId = '';
 const OWNER = { firstName: 'Olga', lastName: 'Owner', email: 'olga@example.com', password: 'olga-password-1' };
@@ -64,7 +66,11 @@ async function tabTo(p: Page, name: string, max = 120) {
 
 beforeAll(async () => {
   smtp = await startSmtp();
-  e = await openApp(OWNER, NARROW, { demo: true });
+  dbx = await startFakeDropbox();
+  e = await openApp(OWNER, NARROW, {
+    demo: true,
+    cloudEndpoints: { dropboxWeb: dbx.base, dropboxApi: dbx.base, dropboxContent: dbx.base },
+  });
   await signIn(e, OWNER);
   const [{ id: olga }] = await e.s.engine.services.db.query("SELECT id FROM users WHERE email = 'olga@example.com'");
   await e.s.ok('POST', '/api/v1/mail-servers', {
@@ -112,6 +118,7 @@ afterEach(() => noConsoleErrorsSince(e));
 afterAll(async () => {
   await e?.close();
   await smtp?.close();
+  await dbx?.close();
 });
 
 describe(
@@ -357,6 +364,39 @@ describe(
       expect((await e.s.ok('GET', '/api/v1/storage-services')).map((x: { name: string }) => x.name)).not.toContain(
         'Nowhere',
       );
+    });
+
+    it('connects a Dropbox account from the storage screen: the app entered in Settings, the provider’s page, back connected', async () => {
+      await nav(page(), 'Settings').click();
+      const dropboxApp = page().getByRole('region', { name: 'Dropbox' });
+      await dropboxApp.getByLabel('App key').fill(dbx.clientId);
+      await dropboxApp.getByRole('button', { name: 'Save the Dropbox app' }).click();
+      await toast(page(), 'success', /The Dropbox app is saved/)
+        .first()
+        .waitFor();
+      await nav(page(), 'Storage services').click();
+      await page().getByRole('button', { name: 'New storage service' }).click();
+      const d = dialog(page());
+      await d.getByLabel('Type').selectOption('Dropbox');
+      await d.getByRole('textbox', { name: 'Name', exact: true }).fill('Team Dropbox');
+      expect(await d.getByRole('textbox', { name: 'Host' }).count()).toBe(0);
+      await d.getByRole('button', { name: 'Create' }).click();
+      const row = page().getByRole('row', { name: /Team Dropbox/ });
+      await expect.poll(() => row.textContent()).toContain('Not connected');
+      await row.getByRole('button', { name: 'Connect account' }).click();
+      // Dropbox's page (the fake consents at once) sends the browser back, connected.
+      await toast(page(), 'success', /The account is connected/)
+        .first()
+        .waitFor();
+      expect(page().url()).toMatch(/#\/storage$/);
+      await expect.poll(() => row.textContent()).toContain('dara@example.net');
+      expect(dbx.requests).toContain('GET /oauth2/authorize');
+      await row.getByRole('button', { name: 'Test connection' }).click();
+      await toast(page(), 'success', 'Wrote and removed a test file in / (Dropbox of dara@example.net)')
+        .first()
+        .waitFor();
+      expect(await row.getByRole('button', { name: 'Reconnect' }).count()).toBe(1);
+      await shot(page(), 'storage-dropbox-connected', true);
     });
 
     it('keeps the whole menu reachable at 700 px high: the sidebar scrolls to its last item', async () => {

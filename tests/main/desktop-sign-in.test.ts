@@ -2,6 +2,7 @@
 // port of its own and opens the system browser at the provider (never a web view); the person signs
 // in there (Chromium, against oidc-provider), the browser comes back to the loopback address, and
 // the window is signed in, its session kept in main. A redirect anywhere but loopback is refused.
+// Connecting a cloud drive (Dropbox, against its fake) goes the same way, as the window's user.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
 import { startDesktop, type Desktop } from '../../main/desktop.js';
@@ -10,12 +11,14 @@ import { covers } from '../support/covers.js';
 import { DEFAULT_THEME } from '../support/test-server.js';
 import { oidcProviderBody, startOidcIdp, type OidcIdp } from '../support/oidc-idp.js';
 import { launchChromium } from '../e2e/browser.js';
+import { startFakeDropbox, type FakeDropbox } from '../support/fake-dropbox.js';
 
 let desktop: Desktop;
 let fake: ReturnType<typeof createFakeElectron>;
 let idp: OidcIdp;
 let browser: Browser;
 let providerId = '';
+let dbx: FakeDropbox;
 
 const asOwner = (op: string, input: unknown) => fake.invoke(fake.windows[0], op, input);
 
@@ -24,8 +27,12 @@ beforeAll(async () => {
   // The desktop is a native client: any port of 127.0.0.1 (RFC 8252 7.3).
   await idp.register(['http://127.0.0.1/callback'], [], 'native');
   browser = await launchChromium();
+  dbx = await startFakeDropbox();
   fake = createFakeElectron();
-  desktop = (await startDesktop(fake.electron as never, { distDir: '/opt/broadsheet/dist' }))!;
+  desktop = (await startDesktop(fake.electron as never, {
+    distDir: '/opt/broadsheet/dist',
+    cloudEndpoints: { dropboxWeb: dbx.base, dropboxApi: dbx.base, dropboxContent: dbx.base },
+  }))!;
   const win = fake.windows[0];
   expect(
     (
@@ -62,6 +69,7 @@ afterAll(async () => {
   await desktop?.engine.close().catch(() => undefined);
   fake?.cleanup();
   await idp?.close();
+  await dbx?.close();
 });
 
 describe(covers("the desktop's company sign-in", 'app.auth.ssoDesktopStart', 'app.auth.ssoDesktopFinish'), () => {
@@ -102,5 +110,47 @@ describe(covers("the desktop's company sign-in", 'app.auth.ssoDesktopStart', 'ap
       providerId,
     )) as { status: number };
     expect(foreign.status).toBe(403);
+  });
+});
+
+describe(covers("the desktop's cloud drive connection", 'app.storageServices.finishConnect'), () => {
+  it('connects Dropbox in the system browser with a loopback redirect, as the signed-in owner', async () => {
+    await asOwner('app.auth.logout', {});
+    const ok = async (op: string, input: unknown) => {
+      const a = await asOwner(op, input);
+      if (a.status !== 200) throw new Error(`${op}: ${JSON.stringify(a.envelope)}`);
+      return a.envelope.data;
+    };
+    const svc = await ok('app.storageServices.create', { body: { name: 'Desk Dropbox', type: 'Dropbox' } }).catch(
+      async () => undefined,
+    );
+    // Signed out, the window may not connect anything.
+    expect(svc).toBeUndefined();
+    await ok('app.auth.login', { body: { email: 'dee@example.com', password: 'dee-password-1' } });
+    await ok('app.settings.setCloudApps', { body: { dropbox: { clientId: dbx.clientId } } });
+    const { id } = await ok('app.storageServices.create', { body: { name: 'Desk Dropbox', type: 'Dropbox' } });
+    // The system browser: the provider consents at once and sends the browser to the loopback address.
+    fake.electron.shell.onOpenExternal = (url) =>
+      void (async () => {
+        const atDropbox = await fetch(url, { redirect: 'manual' });
+        const back = await fetch(atDropbox.headers.get('location')!);
+        expect(await back.text()).toContain('You can close this tab and go back to Broadsheet.');
+      })();
+    const connected = await fake.connectDrive(fake.windows[0], id);
+    expect(connected.status, JSON.stringify(connected.envelope)).toBe(200);
+    expect(connected.envelope.data).toEqual({ id });
+    const opened = new URL(fake.electron.shell.external.at(-1)!);
+    expect(opened.origin).toBe(dbx.base);
+    expect(opened.searchParams.get('redirect_uri')).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/callback$/);
+    const listed = (await ok('v1.storageServices.list', { query: { get_all: true } })) as {
+      id: string;
+      connected: boolean;
+      account: string;
+    }[];
+    expect(listed.find((x) => x.id === id)).toMatchObject({ connected: true, account: 'dara@example.net' });
+    expect((await ok('app.storageServices.test', { params: { id } })).message).toBe(
+      'Wrote and removed a test file in / (Dropbox of dara@example.net)',
+    );
+    expect((await fake.connectDrive(fake.windows[0], 'not-an-id')).status).toBe(400);
   });
 });

@@ -175,6 +175,13 @@ export function createFakeElectron(
       providerId,
     ) as Promise<{ status: number; envelope: any }>;
 
+  /** Asks main to connect a cloud drive in the system browser, as the storage screen's button does. */
+  const connectDrive = (win: FakeBrowserWindow, serviceId: unknown) =>
+    handlers.get('desktop:connect-drive')!(
+      { sender: win.webContents, senderFrame: win.webContents.mainFrame },
+      serviceId,
+    ) as Promise<{ status: number; envelope: any }>;
+
   /** Removes the user-data folder (after the engine on it has closed). */
   const cleanup = () => {
     if (!opts.userData) rmSync(userData, { recursive: true, force: true });
@@ -191,6 +198,7 @@ export function createFakeElectron(
     invoke,
     openTemplate,
     signInWith,
+    connectDrive,
     cleanup,
     permission: () => permissionHandler,
     permissionCheck: () => permissionCheck,

@@ -16,6 +16,7 @@ import { waitForRequest } from '../support/requests.js';
 import { demoSalesByRegion } from '../support/demo-figures.js';
 import { demoRegionalReport } from '../support/demo-region.js';
 import { covers } from '../support/covers.js';
+import { connectThroughBrowser } from '../support/cloud-connect.js';
 import { graphDrive } from '../../engine/features/storage/cloud/microsoft.js';
 import { StorageService } from '../../engine/model/storage.entity.js';
 
@@ -37,15 +38,11 @@ afterAll(async () => {
   if (dir) await rm(dir, { recursive: true, force: true });
 });
 
-/** Connects a service as a person would: the sign-in page it names, followed by the browser back to Broadsheet. */
+/** Connects a service through the browser, at the tenant's sign-in page. */
 async function connect(id: string) {
-  const { authorizationUrl } = await s.ok('POST', `/api/app/storage-services/${id}/connect`);
+  const { authorizationUrl, landed } = await connectThroughBrowser(s, id);
   expect(authorizationUrl.startsWith(`${ms.login}/contoso.onmicrosoft.com/oauth2/v2.0/authorize?`)).toBe(true);
-  const atMicrosoft = await fetch(authorizationUrl, { redirect: 'manual' });
-  expect(atMicrosoft.status).toBe(302);
-  const back = await fetch(atMicrosoft.headers.get('location')!, { redirect: 'manual' });
-  expect(back.status).toBe(302);
-  return back.headers.get('location')!;
+  return landed;
 }
 
 describe(
@@ -72,6 +69,8 @@ describe(
       });
       expect(saved).toEqual({
         microsoft: { clientId: ms.clientId, tenant: 'contoso.onmicrosoft.com', hasSecret: true },
+        google: null,
+        dropbox: null,
       });
       expect(JSON.stringify(await s.ok('GET', '/api/app/settings/cloud-apps'))).not.toContain(ms.clientSecret);
     });

@@ -6,9 +6,9 @@
 // reference describes it; what it cannot take is refused as the service would. Failures are asked
 // for by the test: an expired access token, revoked refresh tokens, a 429 with Retry-After, a
 // connection dropped mid-upload.
-import { createHash, randomBytes } from 'node:crypto';
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { randomBytes } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { bodyOf, fakeServer, json, oauthFake } from './fake-oauth.js';
 
 export interface FakeMicrosoft {
   /** The identity platform's base (as `microsoftLogin`). */
@@ -34,29 +34,23 @@ export interface FakeMicrosoft {
   close(): Promise<void>;
 }
 
-const json = (res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) => {
-  res.writeHead(status, { 'content-type': 'application/json', ...headers });
-  res.end(JSON.stringify(body));
-};
 const graphError = (res: ServerResponse, status: number, code: string, message: string, headers = {}) =>
   json(res, status, { error: { code, message } }, headers);
-
-async function bodyOf(req: IncomingMessage): Promise<Buffer> {
-  const parts: Buffer[] = [];
-  for await (const c of req) parts.push(c as Buffer);
-  return Buffer.concat(parts);
-}
 
 export async function startFakeMicrosoft(): Promise<FakeMicrosoft> {
   const clientId = '2f1d7c8e-5a43-4c3e-9d0a-8b7e6f5a4c3b';
   const clientSecret = `secret-${randomBytes(8).toString('hex')}`;
-  const codes = new Map<string, { challenge: string; redirectUri: string }>();
-  const access = new Map<string, { valid: boolean }>();
-  const refresh = new Set<string>();
+  const oauth = oauthFake({
+    clientId,
+    clientSecret,
+    secretRequired: true,
+    rotates: true,
+    revokedSays: 'AADSTS700082: refresh token revoked',
+    requires: [['scope', 'offline_access']],
+  });
   const sessions = new Map<string, { key: string; size: number; received: Buffer }>();
   const files = new Map<string, Buffer>();
   const requests: string[] = [];
-  const grants: string[] = [];
   let throttle: number | null = null;
   let dropOn: number | null = null;
   let chunks = 0;
@@ -71,176 +65,107 @@ export async function startFakeMicrosoft(): Promise<FakeMicrosoft> {
     { id: 'drive-reports', name: 'Monthly reports' },
   ];
 
-  const issue = () => {
-    const a = `at-${randomBytes(12).toString('hex')}`;
-    const r = `rt-${randomBytes(12).toString('hex')}`;
-    access.set(a, { valid: true });
-    refresh.add(r);
-    return { token_type: 'Bearer', access_token: a, refresh_token: r, expires_in: 3600, scope: 'Files.ReadWrite.All' };
-  };
-
-  let base = '';
-  const server: Server = createServer((req, res) => {
-    void (async () => {
-      const url = new URL(req.url ?? '/', base);
-      const path = decodeURIComponent(url.pathname);
-      requests.push(`${req.method} ${url.pathname}`);
-      // The identity platform.
-      const idp = /^\/([^/]+)\/oauth2\/v2\.0\/(authorize|token)$/.exec(url.pathname);
-      if (idp && idp[2] === 'authorize' && req.method === 'GET') {
-        const q = url.searchParams;
-        if (q.get('client_id') !== clientId) return json(res, 400, { error: 'unauthorized_client' });
-        if (q.get('response_type') !== 'code' || q.get('code_challenge_method') !== 'S256' || !q.get('code_challenge'))
-          return json(res, 400, { error: 'invalid_request', error_description: 'PKCE with S256 is required' });
-        if (!q.get('scope')?.includes('offline_access')) return json(res, 400, { error: 'invalid_scope' });
-        // The person signs in and consents at once: back to the app with a code.
-        const code = `code-${randomBytes(8).toString('hex')}`;
-        codes.set(code, { challenge: q.get('code_challenge')!, redirectUri: q.get('redirect_uri')! });
-        const back = new URL(q.get('redirect_uri')!);
-        back.searchParams.set('code', code);
-        back.searchParams.set('state', q.get('state') ?? '');
-        res.writeHead(302, { location: back.href });
-        return res.end();
+  const server = await fakeServer(async (req: IncomingMessage, res: ServerResponse, base: string) => {
+    const url = new URL(req.url ?? '/', base);
+    const path = decodeURIComponent(url.pathname);
+    requests.push(`${req.method} ${url.pathname}`);
+    // The identity platform.
+    const idp = /^\/([^/]+)\/oauth2\/v2\.0\/(authorize|token)$/.exec(url.pathname);
+    if (idp && idp[2] === 'authorize' && req.method === 'GET') return oauth.authorize(url, res);
+    if (idp && idp[2] === 'token' && req.method === 'POST') return oauth.token(req, res);
+    // An upload session's URL: pre-authorized, no bearer token (Graph refuses one there).
+    const upload = /^\/upload\/([\w-]+)$/.exec(url.pathname);
+    if (upload) {
+      const s = sessions.get(upload[1]);
+      if (!s) return graphError(res, 404, 'itemNotFound', 'The upload session was not found');
+      const next = () => ({ nextExpectedRanges: [`${s.received.length}-${s.size - 1}`] });
+      if (req.method === 'GET') return json(res, 200, next());
+      if (req.method !== 'PUT') return graphError(res, 405, 'invalidRequest', 'PUT or GET');
+      if (req.headers.authorization) return graphError(res, 401, 'invalidRequest', 'No Authorization on an upload URL');
+      const range = /^bytes (\d+)-(\d+)\/(\d+)$/.exec(String(req.headers['content-range']));
+      const body = await bodyOf(req);
+      // A session learns the file's size from its first chunk's Content-Range, as Graph does.
+      if (range && s.size < 0) s.size = Number(range[3]);
+      if (!range || Number(range[3]) !== s.size) return graphError(res, 400, 'invalidRange', 'Content-Range');
+      const [start, end] = [Number(range[1]), Number(range[2])];
+      if (start !== s.received.length || end - start + 1 !== body.length)
+        return graphError(res, 416, 'invalidRange', `Expected ${s.received.length}-`);
+      if (end !== s.size - 1 && body.length % (320 * 1024) !== 0)
+        return graphError(res, 400, 'invalidRange', 'Chunks must be multiples of 320 KiB');
+      chunks++;
+      if (dropOn === chunks) {
+        dropOn = null;
+        // Half the chunk arrived before the line dropped: the session keeps what it got.
+        s.received = Buffer.concat([s.received, body.subarray(0, Math.floor(body.length / 2))]);
+        return req.socket.destroy();
       }
-      if (idp && idp[2] === 'token' && req.method === 'POST') {
-        if (!String(req.headers['content-type']).startsWith('application/x-www-form-urlencoded'))
-          return json(res, 400, { error: 'invalid_request' });
-        const form = new URLSearchParams((await bodyOf(req)).toString());
-        if (form.get('client_id') !== clientId || form.get('client_secret') !== clientSecret)
-          return json(res, 401, {
-            error: 'invalid_client',
-            error_description: 'AADSTS7000215: Invalid client secret.',
-          });
-        grants.push(form.get('grant_type') ?? '');
-        if (form.get('grant_type') === 'authorization_code') {
-          const c = codes.get(form.get('code') ?? '');
-          codes.delete(form.get('code') ?? '');
-          const verifier = form.get('code_verifier') ?? '';
-          if (!c || c.redirectUri !== form.get('redirect_uri'))
-            return json(res, 400, {
-              error: 'invalid_grant',
-              error_description: 'AADSTS70008: code expired or redeemed',
-            });
-          if (createHash('sha256').update(verifier).digest('base64url') !== c.challenge)
-            return json(res, 400, {
-              error: 'invalid_grant',
-              error_description: 'AADSTS501481: code_verifier mismatch',
-            });
-          return json(res, 200, issue());
-        }
-        if (form.get('grant_type') === 'refresh_token') {
-          const r = form.get('refresh_token') ?? '';
-          if (!refresh.delete(r))
-            return json(res, 400, { error: 'invalid_grant', error_description: 'AADSTS700082: refresh token revoked' });
-          return json(res, 200, issue());
-        }
-        return json(res, 400, { error: 'unsupported_grant_type' });
-      }
-      // An upload session's URL: pre-authorized, no bearer token (Graph refuses one there).
-      const upload = /^\/upload\/([\w-]+)$/.exec(url.pathname);
-      if (upload) {
-        const s = sessions.get(upload[1]);
-        if (!s) return graphError(res, 404, 'itemNotFound', 'The upload session was not found');
-        const next = () => ({ nextExpectedRanges: [`${s.received.length}-${s.size - 1}`] });
-        if (req.method === 'GET') return json(res, 200, next());
-        if (req.method !== 'PUT') return graphError(res, 405, 'invalidRequest', 'PUT or GET');
-        if (req.headers.authorization)
-          return graphError(res, 401, 'invalidRequest', 'No Authorization on an upload URL');
-        const range = /^bytes (\d+)-(\d+)\/(\d+)$/.exec(String(req.headers['content-range']));
-        const body = await bodyOf(req);
-        // A session learns the file's size from its first chunk's Content-Range, as Graph does.
-        if (range && s.size < 0) s.size = Number(range[3]);
-        if (!range || Number(range[3]) !== s.size) return graphError(res, 400, 'invalidRange', 'Content-Range');
-        const [start, end] = [Number(range[1]), Number(range[2])];
-        if (start !== s.received.length || end - start + 1 !== body.length)
-          return graphError(res, 416, 'invalidRange', `Expected ${s.received.length}-`);
-        if (end !== s.size - 1 && body.length % (320 * 1024) !== 0)
-          return graphError(res, 400, 'invalidRange', 'Chunks must be multiples of 320 KiB');
-        chunks++;
-        if (dropOn === chunks) {
-          dropOn = null;
-          // Half the chunk arrived before the line dropped: the session keeps what it got.
-          s.received = Buffer.concat([s.received, body.subarray(0, Math.floor(body.length / 2))]);
-          return req.socket.destroy();
-        }
-        s.received = Buffer.concat([s.received, body]);
-        if (s.received.length < s.size) return json(res, 202, next());
-        files.set(s.key, s.received);
-        sessions.delete(upload[1]);
-        return json(res, 201, { id: s.key, size: s.size });
-      }
-      // Graph.
-      if (!url.pathname.startsWith('/v1.0/')) return graphError(res, 404, 'notFound', 'Unknown path');
-      const token = /^Bearer (.+)$/.exec(req.headers.authorization ?? '')?.[1];
-      if (!token || !access.get(token)?.valid)
-        return graphError(res, 401, 'InvalidAuthenticationToken', 'Access token has expired or is not yet valid.');
-      if (throttle !== null) {
-        const wait = throttle;
-        throttle = null;
-        return graphError(res, 429, 'TooManyRequests', 'Please retry later', { 'retry-after': String(wait) });
-      }
-      const g = path.slice('/v1.0'.length);
-      if (g === '/me' && req.method === 'GET') return json(res, 200, ACCOUNT);
-      if (g === `/sites/${SITE.host}:${SITE.path}` && req.method === 'GET') return json(res, 200, { id: SITE.id });
-      if (g === `/sites/${SITE.id}/drives`) return json(res, 200, { value: DRIVES });
-      if (g === `/sites/${SITE.id}/drive`) return json(res, 200, DRIVES[0]);
-      const item =
-        /^(?:\/me\/drive|\/drives\/([\w-]+)|\/sites\/([^/]+)\/drive)\/root:\/(.+?):?(\/content|\/createUploadSession)?$/.exec(
-          g,
-        );
-      if (!item) return graphError(res, 404, 'itemNotFound', `No route ${g}`);
-      const driveKey = item[1] ?? (item[2] ? DRIVES[0].id : 'me');
-      if (item[1] && !DRIVES.some((d) => d.id === item[1]))
-        return graphError(res, 404, 'itemNotFound', 'No such drive');
-      const key = `${driveKey}/${item[3]}`;
-      if (item[4] === '/content' && req.method === 'PUT') {
-        const body = await bodyOf(req);
-        if (body.length > 4 * 1024 * 1024) return graphError(res, 413, 'requestTooLarge', 'Use an upload session');
-        files.set(key, body);
-        return json(res, 201, { id: key, size: body.length });
-      }
-      if (item[4] === '/createUploadSession' && req.method === 'POST') {
-        const body = JSON.parse((await bodyOf(req)).toString() || '{}') as { item?: Record<string, string> };
-        if (body.item?.['@microsoft.graph.conflictBehavior'] !== 'replace')
-          return graphError(res, 409, 'nameAlreadyExists', 'conflictBehavior');
-        const id = randomBytes(8).toString('hex');
-        sessions.set(id, { key, size: -1, received: Buffer.alloc(0) });
-        return json(res, 200, {
-          uploadUrl: `${base}/upload/${id}`,
-          expirationDateTime: new Date(Date.now() + 3600_000),
-        });
-      }
-      if (!item[4] && req.method === 'DELETE') {
-        if (!files.delete(key)) return graphError(res, 404, 'itemNotFound', 'The resource could not be found.');
-        res.writeHead(204);
-        return res.end();
-      }
-      return graphError(res, 405, 'invalidRequest', `${req.method} ${g}`);
-    })().catch((e: Error) => {
-      if (!res.headersSent) json(res, 500, { error: { code: 'generalException', message: e.message } });
-    });
+      s.received = Buffer.concat([s.received, body]);
+      if (s.received.length < s.size) return json(res, 202, next());
+      files.set(s.key, s.received);
+      sessions.delete(upload[1]);
+      return json(res, 201, { id: s.key, size: s.size });
+    }
+    // Graph.
+    if (!url.pathname.startsWith('/v1.0/')) return graphError(res, 404, 'notFound', 'Unknown path');
+    if (!oauth.bearerValid(req))
+      return graphError(res, 401, 'InvalidAuthenticationToken', 'Access token has expired or is not yet valid.');
+    if (throttle !== null) {
+      const wait = throttle;
+      throttle = null;
+      return graphError(res, 429, 'TooManyRequests', 'Please retry later', { 'retry-after': String(wait) });
+    }
+    const g = path.slice('/v1.0'.length);
+    if (g === '/me' && req.method === 'GET') return json(res, 200, ACCOUNT);
+    if (g === `/sites/${SITE.host}:${SITE.path}` && req.method === 'GET') return json(res, 200, { id: SITE.id });
+    if (g === `/sites/${SITE.id}/drives`) return json(res, 200, { value: DRIVES });
+    if (g === `/sites/${SITE.id}/drive`) return json(res, 200, DRIVES[0]);
+    const item =
+      /^(?:\/me\/drive|\/drives\/([\w-]+)|\/sites\/([^/]+)\/drive)\/root:\/(.+?):?(\/content|\/createUploadSession)?$/.exec(
+        g,
+      );
+    if (!item) return graphError(res, 404, 'itemNotFound', `No route ${g}`);
+    const driveKey = item[1] ?? (item[2] ? DRIVES[0].id : 'me');
+    if (item[1] && !DRIVES.some((d) => d.id === item[1])) return graphError(res, 404, 'itemNotFound', 'No such drive');
+    const key = `${driveKey}/${item[3]}`;
+    if (item[4] === '/content' && req.method === 'PUT') {
+      const body = await bodyOf(req);
+      if (body.length > 4 * 1024 * 1024) return graphError(res, 413, 'requestTooLarge', 'Use an upload session');
+      files.set(key, body);
+      return json(res, 201, { id: key, size: body.length });
+    }
+    if (item[4] === '/createUploadSession' && req.method === 'POST') {
+      const body = JSON.parse((await bodyOf(req)).toString() || '{}') as { item?: Record<string, string> };
+      if (body.item?.['@microsoft.graph.conflictBehavior'] !== 'replace')
+        return graphError(res, 409, 'nameAlreadyExists', 'conflictBehavior');
+      const id = randomBytes(8).toString('hex');
+      sessions.set(id, { key, size: -1, received: Buffer.alloc(0) });
+      return json(res, 200, {
+        uploadUrl: `${base}/upload/${id}`,
+        expirationDateTime: new Date(Date.now() + 3600_000),
+      });
+    }
+    if (!item[4] && req.method === 'DELETE') {
+      if (!files.delete(key)) return graphError(res, 404, 'itemNotFound', 'The resource could not be found.');
+      res.writeHead(204);
+      return res.end();
+    }
+    return graphError(res, 405, 'invalidRequest', `${req.method} ${g}`);
   });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   return {
-    login: base,
-    graph: `${base}/v1.0`,
+    login: server.base,
+    graph: `${server.base}/v1.0`,
     clientId,
     clientSecret,
     files,
     requests,
-    grants,
-    expireAccessTokens: () => access.forEach((a) => (a.valid = false)),
-    revokeRefreshTokens: () => refresh.clear(),
+    grants: oauth.grants,
+    expireAccessTokens: oauth.expireAccessTokens,
+    revokeRefreshTokens: oauth.revokeRefreshTokens,
     throttleNext: (s) => void (throttle = s),
     dropChunk: (n) => {
       chunks = 0;
       dropOn = n;
     },
-    close: () =>
-      new Promise<void>((r) => {
-        server.closeAllConnections();
-        server.close(() => r());
-      }),
+    close: server.close,
   };
 }

@@ -12,6 +12,10 @@ export const SETTING_DEFAULTS = {
   samlServiceProvider: null as null | { key: string; cert: string },
   /** The app registered at Microsoft for OneDrive and SharePoint storage: its secret sealed. */
   microsoftApp: null as null | { clientId: string; tenant: string; clientSecret: string | null },
+  /** The OAuth client registered at Google for Google Drive storage: its secret sealed. */
+  googleApp: null as null | { clientId: string; clientSecret: string | null },
+  /** The app registered at Dropbox (its app key) for Dropbox storage: its secret, if any, sealed. */
+  dropboxApp: null as null | { clientId: string; clientSecret: string | null },
 };
 export type SettingKey = keyof typeof SETTING_DEFAULTS;
 

@@ -1,3 +1,4 @@
+import { LOOPBACK_CALLBACK } from '../../core/loopback-callback.js';
 import { z } from 'zod';
 import { defineOp } from '../../ops/op.js';
 import { lazySchema } from '../../core/lazy-schema.js';
@@ -52,8 +53,6 @@ async function activeOidcProvider(ctx: Parameters<typeof activeProvider>[0], id:
   return p;
 }
 
-/** RFC 8252: the redirect goes to a loopback IP literal of the desktop's own, on a port the system gave. */
-const LOOPBACK_CALLBACK = /^http:\/\/127\.0\.0\.1:\d{1,5}\/callback(\?.*)?$/;
 const DesktopStart = z.object({
   providerId: v.uuid(),
   redirectUri: z.string().max(100).regex(LOOPBACK_CALLBACK, 'must be http://127.0.0.1:<port>/callback'),

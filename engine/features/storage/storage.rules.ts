@@ -13,10 +13,10 @@ import { findOr404, requireAll } from '../../core/rows.js';
 import type { ListQuery, ListSpec } from '../../core/list-query.js';
 import { pageOf } from '../../core/list-query.js';
 import { v } from '../../core/validation.js';
-import { StorageService, STORAGE_TYPES, type StorageServiceRow, type StorageType } from '../../model/storage.entity.js';
+import { StorageService, STORAGE_TYPES, type StorageServiceRow } from '../../model/storage.entity.js';
 import { confinedRelative } from './storage-paths.js';
 import { webdavClient, webdavProblem } from './webdav.js';
-import { graphDrive } from './cloud/microsoft.js';
+import { cloudDrive, isCloud } from './cloud/providers.js';
 
 export const LIST_STORAGE: ListSpec = {
   sort: { Name: 'LOWER(x.name)', Description: 'LOWER(x.description)', Type: 'x.type', IsDefault: 'x."isDefault"' },
@@ -166,10 +166,6 @@ export async function deleteStorage(ctx: OpContext, ids: string[]) {
   if (ids.length) await ctx.db.getRepository(StorageService).delete([...new Set(ids)]);
   return { deleted: new Set(ids).size };
 }
-
-const CLOUD: readonly StorageType[] = ['OneDrive', 'SharePoint'];
-/** The kinds connected through an account at a provider (OAuth), not signed in with a password. */
-export const isCloud = (t: StorageType) => CLOUD.includes(t);
 
 /** A SharePoint site's address as kept (https, no query), or null. */
 function sharePointSite(url: string | null | undefined): string | null {
@@ -327,7 +323,7 @@ async function testCloud(ctx: OpContext, x: StorageServiceRow) {
   return probeWrite(
     ctx,
     async () => {
-      const drive = await graphDrive(ctx, x, { attempts: 1 });
+      const drive = await cloudDrive(ctx, x, { attempts: 1 });
       return { ...drive, base: `${x.rootPath ?? '/'} (${drive.where})` };
     },
     (e) => {

@@ -110,7 +110,23 @@ export class PostgresCloudStorage1765929600000 implements MigrationInterface {
   }
 }
 
-/** PostgreSQL's migrations in the order they run; each later one is the twin of a SQLite migration. */
+/**
+ * Storage types beyond ten letters (GoogleDrive): PostgreSQL holds a varchar to its length, so the
+ * column is widened. SQLite keeps any length in a varchar, so this step has no SQLite twin.
+ */
+export class PostgresStorageTypeWidth1766016000000 implements MigrationInterface {
+  name = 'PostgresStorageTypeWidth1766016000000';
+
+  async up(q: QueryRunner): Promise<void> {
+    await q.query('ALTER TABLE "storage_services" ALTER COLUMN "type" TYPE character varying(16)');
+  }
+
+  async down(q: QueryRunner): Promise<void> {
+    await q.query('ALTER TABLE "storage_services" ALTER COLUMN "type" TYPE character varying(10)');
+  }
+}
+
+/** PostgreSQL's migrations in the order they run; each later one is the twin of a SQLite migration, or a PostgreSQL-only step. */
 export const POSTGRES_MIGRATIONS = [
   PostgresInitial1765411200000,
   PostgresSignInOutcomes1765497600000,
@@ -119,4 +135,5 @@ export const POSTGRES_MIGRATIONS = [
   PostgresSessionSignOut1765756800000,
   PostgresUserTimeZone1765843200000,
   PostgresCloudStorage1765929600000,
+  PostgresStorageTypeWidth1766016000000,
 ];

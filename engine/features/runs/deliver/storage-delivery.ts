@@ -6,8 +6,8 @@ import { safeFileName } from '../../../core/file-result.js';
 import type { TaskReportRow } from '../../../model/tasks.entity.js';
 import { StorageService } from '../../../model/storage.entity.js';
 import { confinedRelative, folderUnder } from '../../storage/storage-paths.js';
-import { ftpClient, isCloud, sftpClient } from '../../storage/storage.rules.js';
-import { graphDrive } from '../../storage/cloud/microsoft.js';
+import { ftpClient, sftpClient } from '../../storage/storage.rules.js';
+import { cloudDrive, cloudVariable, isCloud } from '../../storage/cloud/providers.js';
 import { webdavClient, webdavProblem } from '../../storage/webdav.js';
 import { requestFileKey } from '../../requests/request-output.js';
 import type { Deliver } from './delivery.js';
@@ -62,8 +62,9 @@ export async function deliverToStorage(
       problems.push(`the path "${e.path}" would leave the root of “${x.name}”`);
       continue;
     }
-    // The subfolder per iteration value: set A's variable of the kind (a folder's, FTP's, OneDrive's), else the folder's.
-    const own = x.type === 'Folder' ? null : isCloud(x.type) ? tr.options.onedriveVariable : tr.options.ftpVariable;
+    // The subfolder per iteration value: set A's variable of the kind (FTP's, OneDrive's, Dropbox's…), else the folder's.
+    const own =
+      x.type === 'Folder' ? null : isCloud(x.type) ? cloudVariable(x.type, tr.options) : tr.options.ftpVariable;
     const variable = (own || tr.options.folderVariable)?.trim() || null;
     const groups = bySubfolder(files, variable);
     try {
@@ -75,7 +76,7 @@ export async function deliverToStorage(
           for (const f of group) await copyFile(f.localPath, join(dir, safeFileName(f.name)));
         }
       } else if (isCloud(x.type)) {
-        const drive = await graphDrive(ctx, x, { log });
+        const drive = await cloudDrive(ctx, x, { log });
         for (const [sub, group] of groups)
           for (const f of group) await drive.put(f.localPath, posix.join(rel, sub, safeFileName(f.name)));
       } else if (x.type === 'WebDAV') {

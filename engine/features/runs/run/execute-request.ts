@@ -240,7 +240,15 @@ async function runTaskReport(
     progress,
     evaluate: [
       ...new Set(
-        [o.recipientsVariable, o.folderVariable, o.ftpVariable, o.onedriveVariable, o.hubAuthorizedUserVariable]
+        [
+          o.recipientsVariable,
+          o.folderVariable,
+          o.ftpVariable,
+          o.onedriveVariable,
+          o.googledriveVariable,
+          o.dropboxVariable,
+          o.hubAuthorizedUserVariable,
+        ]
           .map((x) => x?.trim())
           .filter((x): x is string => !!x),
       ),

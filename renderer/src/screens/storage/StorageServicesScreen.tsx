@@ -6,14 +6,15 @@ import { crudConfig } from '../../components/crud-config';
 import { toastFailed, toastOutcome, toastSucceeded } from '../../stores/feedback/toasts';
 import { hashOf, useNav } from '../../stores/nav/nav.store';
 import { useEffect } from 'react';
-import { STORAGE_TYPES } from '../../../../engine/wire';
+import { CLOUD_STORAGE_TYPES, STORAGE_TYPES } from '../../../../engine/wire';
 
 // Each type asks only what it needs: a folder its root, a server its address and sign-in.
 const isFolder = (v: FormValues) => v.type === 'Folder';
 const isServer = (v: FormValues) => v.type === 'FTP' || v.type === 'FTPS' || v.type === 'SFTP';
 const isWebDav = (v: FormValues) => v.type === 'WebDAV';
 const signsIn = (v: FormValues) => isServer(v) || isWebDav(v);
-const isCloud = (v: FormValues) => v.type === 'OneDrive' || v.type === 'SharePoint';
+const cloud = (type: unknown) => (CLOUD_STORAGE_TYPES as readonly unknown[]).includes(type);
+const isCloud = (v: FormValues) => cloud(v.type);
 const fields: FieldDef[] = [
   { name: 'name', label: 'Name', kind: 'text', required: true },
   { name: 'type', label: 'Type', kind: 'select', required: true, choices: STORAGE_TYPES },
@@ -120,7 +121,7 @@ const config = {
         render: (r) =>
           r.type === 'Folder'
             ? (r.rootPath ?? '')
-            : r.type === 'OneDrive' || r.type === 'SharePoint'
+            : cloud(r.type)
               ? `${r.siteUrl ? `${r.siteUrl} ${r.library ?? ''} ` : ''}${r.rootPath ?? '/'}`
               : r.type === 'WebDAV'
                 ? `${r.host ?? ''} ${r.rootPath ?? '/'}`
@@ -134,8 +135,7 @@ const config = {
       {
         key: 'account',
         label: 'Account',
-        render: (r) =>
-          r.type === 'OneDrive' || r.type === 'SharePoint' ? (r.connected ? r.account : 'Not connected') : '',
+        render: (r) => (cloud(r.type) ? (r.connected ? r.account : 'Not connected') : ''),
       },
       { key: 'description', label: 'Description', sort: 'Description' },
     ],
@@ -150,10 +150,10 @@ const config = {
     }),
     body,
   }),
-  rowActions: (r: { id: string; name: string; type: string; connected: boolean }) => (
+  rowActions: (r: { id: string; name: string; type: string; connected: boolean }, reload: () => void) => (
     <>
-      {(r.type === 'OneDrive' || r.type === 'SharePoint') && (
-        <button type="button" onClick={() => void connect(r.id)}>
+      {cloud(r.type) && (
+        <button type="button" onClick={() => void connect(r.id, reload)}>
           {r.connected ? 'Reconnect' : 'Connect account'}
         </button>
       )}
@@ -170,8 +170,17 @@ const config = {
   ),
 };
 
-/** Sends the browser to the provider's sign-in page; it comes back to #/storage/connected/<id>. */
-async function connect(id: string) {
+/**
+ * Served, the browser goes to the provider's sign-in page and comes back to #/storage/connected/<id>.
+ * On the desktop the system browser opens instead (never a web view) and main takes the answer.
+ */
+async function connect(id: string, reload: () => void) {
+  if (window.broadsheet) {
+    const d = await window.broadsheet.connectDrive(id);
+    if (d.status !== 200) return toastFailed(d.envelope.error ?? 'The account was not connected.');
+    toastSucceeded('The account is connected: test the connection to see it write.');
+    return reload();
+  }
   const a = await invoke('app.storageServices.connect', { params: { id } });
   if (!a.ok) return toastOutcome(a, '');
   location.assign(a.data.authorizationUrl);
@@ -181,7 +190,7 @@ async function connect(id: string) {
 const RETURNS: Record<string, string> = {
   declined: 'The account was not connected: the sign-in was declined or cancelled.',
   expired: 'The sign-in took too long or was already used: connect again.',
-  provider: 'Microsoft refused the connection: check the app registration under Settings, then connect again.',
+  provider: 'The provider refused the connection: check its app registration under Settings, then connect again.',
 };
 
 /** Folders, FTP/SFTP, WebDAV servers and cloud drives task reports deliver to, each with a connection test. */
