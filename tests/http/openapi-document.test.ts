@@ -95,3 +95,14 @@ describe(covers('the API document', 'app.projects.export', 'v2.requests.download
     expect(ops.get('v1.groups.create')!.op.responses[429].headers['Retry-After']).toBeDefined();
   });
 });
+
+describe(covers('storage types in the API document', 'app.storageServices.create'), () => {
+  it('names every kind of storage, cloud drives and WebDAV included, where a storage service is created', () => {
+    const { op } = operations().get('app.storageServices.create')!;
+    const body = op.requestBody.content['application/json'].schema;
+    const schema = body.$ref ? doc.components.schemas[body.$ref.split('/').pop()] : body;
+    expect(schema.properties.type.enum).toEqual(
+      expect.arrayContaining(['Folder', 'FTP', 'SFTP', 'WebDAV', 'OneDrive', 'SharePoint', 'GoogleDrive', 'Dropbox']),
+    );
+  });
+});
