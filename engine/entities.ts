@@ -23,6 +23,7 @@ import { Condition, ConditionRule } from './model/conditions.entity.js';
 import { Request } from './model/requests.entity.js';
 import { MailServer, Outbox } from './model/mail.entity.js';
 import { StorageService } from './model/storage.entity.js';
+import { AppReload, AppSource, DataConnection } from './model/data-connections.entity.js';
 import {
   HubConfiguration,
   HubEvent,
@@ -75,6 +76,9 @@ export const ENTITIES = [
   MailServer,
   Outbox,
   StorageService,
+  DataConnection,
+  AppSource,
+  AppReload,
   HubConfiguration,
   HubFolder,
   HubFile,

@@ -23,6 +23,7 @@ import { ProviderProvisioning1765670400000 } from './1765670400000-provider-prov
 import { SessionSignOut1765756800000 } from './1765756800000-session-sign-out.js';
 import { UserTimeZone1765843200000 } from './1765843200000-user-time-zone.js';
 import { CloudStorage1765929600000 } from './1765929600000-cloud-storage.js';
+import { LiveData1766102400000 } from './1766102400000-live-data.js';
 
 /** Migrations in the order they run; append, never reorder or edit a released one. */
 export const MIGRATIONS = [
@@ -51,4 +52,5 @@ export const MIGRATIONS = [
   SessionSignOut1765756800000,
   UserTimeZone1765843200000,
   CloudStorage1765929600000,
+  LiveData1766102400000,
 ];

@@ -36,7 +36,7 @@ export async function openApp(
   opts: {
     demo?: boolean;
     browser?: Parameters<typeof launchChromium>[0];
-    cloudEndpoints?: Parameters<typeof startTestServer>[0]['cloudEndpoints'];
+    cloudEndpoints?: NonNullable<Parameters<typeof startTestServer>[0]>['cloudEndpoints'];
   } = {},
 ): Promise<E2E> {
   const s = await startTestServer({ rendererDir: RENDERER_DIR, demo: opts.demo, cloudEndpoints: opts.cloudEndpoints });

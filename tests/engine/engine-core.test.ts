@@ -58,6 +58,7 @@ describe(covers('first start and the database', 'v1.trustedOrigins.create'), () 
       'SessionSignOut1765756800000',
       'UserTimeZone1765843200000',
       'CloudStorage1765929600000',
+      'LiveData1766102400000',
     ]);
     await first.close();
     const second = await createEngine({ dataDir, secretKeys: keys });

@@ -126,6 +126,42 @@ export class PostgresStorageTypeWidth1766016000000 implements MigrationInterface
   }
 }
 
+/** LiveData1766102400000's twin, for databases whose first step came before it. */
+export class PostgresLiveData1766102400000 implements MigrationInterface {
+  name = 'PostgresLiveData1766102400000';
+
+  async up(q: QueryRunner): Promise<void> {
+    const [{ existed }] = await q.query("SELECT to_regclass('data_connections') IS NOT NULL AS existed");
+    await q.query(
+      'CREATE TABLE IF NOT EXISTS "data_connections" ("id" character varying(36) NOT NULL, "createdDate" TIMESTAMP WITH TIME ZONE NOT NULL, "modifiedDate" TIMESTAMP WITH TIME ZONE NOT NULL, "name" text NOT NULL, "description" text, "kind" character varying(16) NOT NULL, "host" text, "port" integer, "database" text, "username" text, "password" text, "tls" character varying(8) NOT NULL DEFAULT \'off\', "filePath" text, CONSTRAINT "PK_6c690afa0c8425bb416561f16d5" PRIMARY KEY ("id"))',
+    );
+    await q.query(
+      'CREATE TABLE IF NOT EXISTS "app_sources" ("id" character varying(36) NOT NULL, "appId" character varying(36) NOT NULL, "name" text NOT NULL, "connectionId" character varying(36) NOT NULL, "query" text NOT NULL, "order" integer NOT NULL DEFAULT \'0\', CONSTRAINT "PK_2ddc80204b9ea65126644330017" PRIMARY KEY ("id"))',
+    );
+    await q.query('CREATE INDEX IF NOT EXISTS "IDX_app_sources_app" ON "app_sources" ("appId") ');
+    await q.query(
+      'CREATE TABLE IF NOT EXISTS "app_reloads" ("id" character varying(36) NOT NULL, "appId" character varying(36) NOT NULL, "trigger" character varying(16) NOT NULL, "status" character varying(16) NOT NULL, "startedAt" TIMESTAMP WITH TIME ZONE NOT NULL, "endedAt" TIMESTAMP WITH TIME ZONE, "rows" integer, "message" text, "startedBy" character varying(36), CONSTRAINT "PK_6108c11568824279416600e4dd9" PRIMARY KEY ("id"))',
+    );
+    await q.query('CREATE INDEX IF NOT EXISTS "IDX_app_reloads_app" ON "app_reloads" ("appId", "startedAt") ');
+    // The keys come with the tables: a database made since has both from its first step.
+    if (!existed) {
+      await q.query(
+        'ALTER TABLE "app_sources" ADD CONSTRAINT "FK_bd3c7aa34b03470c7ff5d195e98" FOREIGN KEY ("appId") REFERENCES "analytics_apps"("id") ON DELETE CASCADE ON UPDATE NO ACTION',
+      );
+      await q.query(
+        'ALTER TABLE "app_sources" ADD CONSTRAINT "FK_8dd46550eacea094a3ef5af33c5" FOREIGN KEY ("connectionId") REFERENCES "data_connections"("id") ON DELETE RESTRICT ON UPDATE NO ACTION',
+      );
+      await q.query(
+        'ALTER TABLE "app_reloads" ADD CONSTRAINT "FK_d45e76d69d6a7eb07cee5a4cce8" FOREIGN KEY ("appId") REFERENCES "analytics_apps"("id") ON DELETE CASCADE ON UPDATE NO ACTION',
+      );
+    }
+  }
+
+  async down(q: QueryRunner): Promise<void> {
+    for (const t of ['app_reloads', 'app_sources', 'data_connections']) await q.query(`DROP TABLE IF EXISTS "${t}"`);
+  }
+}
+
 /** PostgreSQL's migrations in the order they run; each later one is the twin of a SQLite migration, or a PostgreSQL-only step. */
 export const POSTGRES_MIGRATIONS = [
   PostgresInitial1765411200000,
@@ -136,4 +172,5 @@ export const POSTGRES_MIGRATIONS = [
   PostgresUserTimeZone1765843200000,
   PostgresCloudStorage1765929600000,
   PostgresStorageTypeWidth1766016000000,
+  PostgresLiveData1766102400000,
 ];

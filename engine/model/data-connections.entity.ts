@@ -1,0 +1,110 @@
+import { EntitySchema } from 'typeorm';
+import { baseColumns, int, ref, text, when, type BaseRow } from '../core/entity-base.js';
+
+export const DATA_CONNECTION_KINDS = ['PostgreSQL', 'MySQL', 'SQLite'] as const;
+export type DataConnectionKind = (typeof DATA_CONNECTION_KINDS)[number];
+export const TLS_MODES = ['off', 'require', 'verify'] as const;
+export type TlsMode = (typeof TLS_MODES)[number];
+
+/**
+ * A database analytics apps load their data from: a server (PostgreSQL, MySQL/MariaDB) by its host,
+ * port, database and user, its password sealed like other secrets; or a SQLite file on this machine.
+ */
+export interface DataConnectionRow extends BaseRow {
+  name: string;
+  description: string | null;
+  kind: DataConnectionKind;
+  /** A host name or address; a path (starting with /) is a Unix socket (MySQL) or its folder (PostgreSQL). */
+  host: string | null;
+  port: number | null;
+  database: string | null;
+  username: string | null;
+  /** Sealed with the installation's key; never answered. */
+  password: string | null;
+  /** off: plain; require: encrypted, any certificate; verify: encrypted, the certificate checked. */
+  tls: TlsMode;
+  /** SQLite: the database file, opened read-only. */
+  filePath: string | null;
+}
+
+export const DataConnection = new EntitySchema<DataConnectionRow>({
+  name: 'DataConnection',
+  tableName: 'data_connections',
+  columns: {
+    ...baseColumns,
+    name: text(false),
+    description: text(),
+    kind: { type: 'varchar', length: 16 },
+    host: text(),
+    port: int(),
+    database: text(),
+    username: text(),
+    password: text(),
+    tls: { type: 'varchar', length: 8, default: 'off' },
+    filePath: text(),
+  },
+});
+
+/** One table of an analytics app, loaded from a query on a data connection. */
+export interface AppSourceRow {
+  id: string;
+  /** The analytics app's record. */
+  appId: string;
+  name: string;
+  connectionId: string;
+  query: string;
+  order: number;
+}
+
+export const AppSource = new EntitySchema<AppSourceRow>({
+  name: 'AppSource',
+  tableName: 'app_sources',
+  columns: {
+    id: { type: 'varchar', length: 36, primary: true },
+    appId: ref(false),
+    name: text(false),
+    connectionId: ref(false),
+    query: text(false),
+    order: { type: 'integer', default: 0 },
+  },
+  foreignKeys: [
+    { target: 'AnalyticsApp', columnNames: ['appId'], referencedColumnNames: ['id'], onDelete: 'CASCADE' },
+    // A connection an app loads from is not deleted under it: the delete is refused, naming the app.
+    { target: 'DataConnection', columnNames: ['connectionId'], referencedColumnNames: ['id'], onDelete: 'RESTRICT' },
+  ],
+  indices: [{ name: 'IDX_app_sources_app', columns: ['appId'] }],
+});
+
+export const RELOAD_STATUSES = ['running', 'completed', 'failed'] as const;
+export type ReloadStatus = (typeof RELOAD_STATUSES)[number];
+
+/** One reload of an app from its sources: when, how long, how many rows, and why it failed. */
+export interface AppReloadRow {
+  id: string;
+  appId: string;
+  trigger: 'manual' | 'schedule';
+  status: ReloadStatus;
+  startedAt: Date;
+  endedAt: Date | null;
+  rows: number | null;
+  message: string | null;
+  startedBy: string | null;
+}
+
+export const AppReload = new EntitySchema<AppReloadRow>({
+  name: 'AppReload',
+  tableName: 'app_reloads',
+  columns: {
+    id: { type: 'varchar', length: 36, primary: true },
+    appId: ref(false),
+    trigger: { type: 'varchar', length: 16 },
+    status: { type: 'varchar', length: 16 },
+    startedAt: when(false),
+    endedAt: when(),
+    rows: int(),
+    message: text(),
+    startedBy: ref(),
+  },
+  foreignKeys: [{ target: 'AnalyticsApp', columnNames: ['appId'], referencedColumnNames: ['id'], onDelete: 'CASCADE' }],
+  indices: [{ name: 'IDX_app_reloads_app', columns: ['appId', 'startedAt'] }],
+});
