@@ -36,6 +36,8 @@ import { runsApp } from './features/runs/runs.app.js';
 import { outboxApp } from './features/mail/outbox.app.js';
 import { storageOps } from './features/storage/storage.ops.js';
 import { cloudOps } from './features/storage/cloud/cloud.ops.js';
+import { dataConnectionOps } from './features/data-connections/data-connections.ops.js';
+import { appDataOps } from './features/app-data/app-data.ops.js';
 import { membersV2 } from './features/members/members.v2.js';
 import { userLifecycleV2 } from './features/users/user-lifecycle.v2.js';
 import { subscriptionsV1 } from './features/subscriptions/subscriptions.v1.js';
@@ -98,6 +100,8 @@ export const OPERATIONS = [
   ...outboxApp,
   ...storageOps,
   ...cloudOps,
+  ...dataConnectionOps,
+  ...appDataOps,
   ...hubOps,
   ...subscriptionsV1,
   ...membersV2,

@@ -63,6 +63,8 @@ export interface EmbeddedAnalyticsAdmin {
   ): Promise<AppMeta>;
   /** Replaces an app's data with rows already typed (generated data, such as the demo's). */
   load(appId: string, table: TableData, sourceName: string, progress?: (p: ImportProgress) => void): Promise<AppMeta>;
+  /** What one import (or reload) may hold: a reload stops reading its source past the rows. */
+  importBudget(): { rows: number; cells: number };
   close(): Promise<void>;
 }
 

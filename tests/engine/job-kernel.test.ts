@@ -36,10 +36,11 @@ describe('one kernel', () => {
     expect(filesWith('\\* 2 \\*\\*')).toEqual(['core/jobs/backoff.ts']);
     expect(filesWith('^export class Pump')).toEqual(['core/jobs/pump.ts']);
     // Timers live in the kernel's floor; the others are network time, not schedule time: the event
-    // stream's keep-alive ping, the link between servers reconnecting, and a stop asked of another
-    // server waiting at most a lease for its answer.
+    // stream's keep-alive ping, the link between servers reconnecting, a stop asked of another
+    // server waiting at most a lease for its answer, and a SQLite source's statement timeout.
     expect(filesWith('setTimeout\\(|setInterval\\(').filter((f) => !f.startsWith('core/jobs/'))).toEqual([
       'core/shared-events.ts',
+      'features/data-connections/drivers/sqlite.ts',
       'http/plugins/event-stream.ts',
       'peers.ts',
     ]);

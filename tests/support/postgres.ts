@@ -2,7 +2,16 @@
 // Unix socket in that folder alone (no TCP port to race for), until closed. PostgreSQL refuses to
 // run as root, so as root (CI) the cluster belongs to Debian's `postgres` user.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { chmodSync, chownSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import {
+  chmodSync,
+  chownSync,
+  existsSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 
@@ -37,7 +46,11 @@ const asRoot = process.getuid?.() === 0;
 const owned = (cmd: string, args: string[]) =>
   (asRoot ? ['runuser', ['-u', 'postgres', '--', cmd, ...args]] : [cmd, args]) as [string, string[]];
 
-export async function startPostgres(database = 'broadsheet'): Promise<TestPostgres> {
+export async function startPostgres(
+  database = 'broadsheet',
+  /** Sign-ins need this password (SCRAM) instead of being trusted: for tests of a wrong password. */
+  password?: string,
+): Promise<TestPostgres> {
   const dir = mkdtempSync(join(tmpdir(), 'bs-postgres-'));
   const data = join(dir, 'data');
   if (asRoot) {
@@ -47,13 +60,18 @@ export async function startPostgres(database = 'broadsheet'): Promise<TestPostgr
     const { uid, gid } = userIds('postgres');
     chownSync(dir, uid, gid);
   }
+  const pwfile = join(dir, 'pwfile');
+  if (password) {
+    writeFileSync(pwfile, password, { mode: 0o644 });
+    if (asRoot) chownSync(pwfile, userIds('postgres').uid, userIds('postgres').gid);
+  }
   const init = spawnSync(
     ...owned(pgBin('initdb'), [
       '-D',
       data,
       '-U',
       PG_USER,
-      '--auth=trust',
+      ...(password ? ['--auth=scram-sha-256', `--pwfile=${pwfile}`] : ['--auth=trust']),
       '--no-sync',
       '-E',
       'UTF8',
@@ -101,7 +119,10 @@ export async function startPostgres(database = 'broadsheet'): Promise<TestPostgr
     process.kill(pid, 'SIGINT');
     await exited;
   };
-  const created = spawnSync(...owned(pgBin('createdb'), ['-h', dir, '-U', PG_USER, database]), { encoding: 'utf8' });
+  const created = spawnSync(...owned(pgBin('createdb'), ['-h', dir, '-U', PG_USER, database]), {
+    encoding: 'utf8',
+    env: password ? { ...process.env, PGPASSWORD: password } : process.env,
+  });
   if (created.status !== 0) throw new Error(`createdb failed: ${created.stderr}`);
   return {
     socketDir: dir,

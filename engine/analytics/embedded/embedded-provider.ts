@@ -206,6 +206,10 @@ export class EmbeddedProvider implements AnalyticsPort, EmbeddedAnalyticsAdmin {
     }
   }
 
+  importBudget() {
+    return { ...this.importLimits.budget };
+  }
+
   /** Imports a file already on disk (an upload received as it arrived); the caller keeps and removes it. */
   async importFromFile(
     appId: string,

@@ -1,0 +1,146 @@
+import { isAbsolute } from 'node:path';
+import { z } from 'zod';
+import type { OpContext } from '../../ops/context.js';
+import { badInput, conflict } from '../../core/errors.js';
+import { iso, newBase } from '../../core/entity-base.js';
+import { pageOf, type ListQuery, type ListSpec } from '../../core/list-query.js';
+import { findOr404, requireAll } from '../../core/rows.js';
+import { v } from '../../core/validation.js';
+import {
+  AppSource,
+  DATA_CONNECTION_KINDS,
+  DataConnection,
+  TLS_MODES,
+  type DataConnectionRow,
+} from '../../model/data-connections.entity.js';
+import { DRIVERS, problemOf } from './drivers/index.js';
+import type { OpenConnection } from './drivers/driver.js';
+
+export const LIST_DATA_CONNECTIONS: ListSpec = {
+  sort: { Name: 'LOWER(x.name)', Kind: 'x.kind' },
+  defaultSort: { by: 'Name', direction: 'asc' },
+  text: { name: 'x.name', description: 'x.description' },
+};
+
+export const DataConnectionInput = z.object({
+  name: v.text(),
+  description: v.nstr(),
+  kind: v.oneOf(DATA_CONNECTION_KINDS),
+  host: v.nstr(1000),
+  port: z.number().int().min(1).max(65535).nullable().optional(),
+  database: v.nstr(200),
+  username: v.nstr(200),
+  /** Left out (or empty) to keep the one saved. */
+  password: z.string().max(1000).nullable().optional(),
+  tls: v.oneOf(TLS_MODES).optional(),
+  filePath: v.nstr(1000),
+});
+export type DataConnectionInput = z.output<typeof DataConnectionInput>;
+
+export function dataConnectionDto(x: DataConnectionRow) {
+  const { password, ...rest } = x;
+  return {
+    ...rest,
+    hasPassword: password !== null,
+    createdDate: iso(x.createdDate),
+    modifiedDate: iso(x.modifiedDate),
+  };
+}
+
+export const listDataConnections = (ctx: OpContext, list: ListQuery) =>
+  pageOf(
+    ctx.db.getRepository(DataConnection).createQueryBuilder('x'),
+    LIST_DATA_CONNECTIONS,
+    list,
+    'x.id',
+    dataConnectionDto,
+  );
+
+const DEFAULT_PORTS = { PostgreSQL: 5432, MySQL: 3306, SQLite: null } as const;
+
+/** Every field a kind needs, checked at once: a server's host and database, a SQLite file's absolute path. */
+export async function saveDataConnection(ctx: OpContext, id: string | null, f: DataConnectionInput) {
+  const current = id ? await findOr404(ctx, DataConnection, id, 'Data connection') : null;
+  const errors: { field: string; message: string }[] = [];
+  if (f.kind === 'SQLite') {
+    if (!f.filePath?.trim())
+      errors.push({ field: 'body.filePath', message: 'is required for SQLite: the database file' });
+    else if (!isAbsolute(f.filePath.trim()))
+      errors.push({ field: 'body.filePath', message: 'must be an absolute path, such as /srv/data/sales.db' });
+  } else {
+    const host = f.host?.trim();
+    if (!host) errors.push({ field: 'body.host', message: `is required for ${f.kind}: the server's name or address` });
+    else if (!/^[A-Za-z0-9.-]+$|^\[[0-9a-fA-F:.]+\]$|^\/[^\0]*$/.test(host))
+      errors.push({
+        field: 'body.host',
+        message: 'must be a host name, an IP address, or a socket path starting with /',
+      });
+    if (!f.database?.trim()) errors.push({ field: 'body.database', message: 'is required: the database to read' });
+    if (!f.username?.trim()) errors.push({ field: 'body.username', message: 'is required: the user to sign in as' });
+  }
+  if (errors.length) throw badInput(`The ${f.kind} data connection is not complete`, errors);
+  const server = f.kind !== 'SQLite';
+  const row: DataConnectionRow = {
+    ...(current ?? newBase(ctx.now())),
+    name: f.name,
+    description: f.description ?? null,
+    kind: f.kind,
+    host: server ? f.host!.trim() : null,
+    port: server ? (f.port ?? DEFAULT_PORTS[f.kind]) : null,
+    database: server ? f.database!.trim() : null,
+    username: server ? f.username!.trim() : null,
+    // Another kind or host is another server: a password kept would be sent where it was not meant for.
+    password:
+      server && (!current || (current.kind === f.kind && current.host === f.host?.trim()))
+        ? ctx.secrets.sealOrKeep(f.password, current?.password ?? null)
+        : server
+          ? ctx.secrets.sealOrKeep(f.password, null)
+          : null,
+    tls: server ? (f.tls ?? current?.tls ?? 'off') : 'off',
+    filePath: server ? null : f.filePath!.trim(),
+    modifiedDate: ctx.now(),
+  };
+  await ctx.db.getRepository(DataConnection).save(row);
+  return dataConnectionDto(row);
+}
+
+/** Refused while an app loads from a connection: the apps are named. */
+export async function deleteDataConnections(ctx: OpContext, ids: string[]) {
+  await requireAll(ctx, DataConnection, ids, 'Data connection');
+  const unique = [...new Set(ids)];
+  if (!unique.length) return { deleted: 0 };
+  const used = await ctx.db
+    .getRepository(AppSource)
+    .createQueryBuilder('s')
+    .innerJoin('analytics_apps', 'a', 'a.id = s.appId')
+    .select('DISTINCT a.name', 'name')
+    .where('s.connectionId IN (:...ids)', { ids: unique })
+    .getRawMany<{ name: string }>();
+  if (used.length)
+    throw conflict(
+      `Apps load their data from this connection: ${[...new Set(used.map((u) => u.name))].join(', ')}. Change their sources first.`,
+    );
+  await ctx.db.getRepository(DataConnection).delete(unique);
+  return { deleted: unique.length };
+}
+
+/** The connection as its driver opens it. */
+export const openedConnection = (ctx: OpContext, x: DataConnectionRow): OpenConnection => ({
+  ...x,
+  password: x.password ? ctx.secrets.open(x.password) : null,
+});
+
+/** Connects and says what answered, or what failed in words with the field to fix. */
+export async function testDataConnection(ctx: OpContext, id: string) {
+  const x = await findOr404(ctx, DataConnection, id, 'Data connection');
+  try {
+    const server = await DRIVERS[x.kind].test(openedConnection(ctx, x));
+    const where =
+      x.kind === 'SQLite' ? x.filePath : `${x.database} at ${x.host}${x.host?.startsWith('/') ? '' : `:${x.port}`}`;
+    return { ok: true, message: `Connected to ${server}: ${where}` };
+  } catch (e) {
+    const p = problemOf(e);
+    ctx.log.warn('A data connection test failed', { connection: x.id, problem: p.message });
+    throw badInput(`“${x.name}” could not be used: ${p.message}`, [{ field: p.field, message: p.message }]);
+  }
+}

@@ -1,0 +1,51 @@
+import type { DataConnectionKind, TlsMode } from '../../../model/data-connections.entity.js';
+
+/** A connection as a driver opens it: the password already opened. */
+export interface OpenConnection {
+  kind: DataConnectionKind;
+  host: string | null;
+  port: number | null;
+  database: string | null;
+  username: string | null;
+  password: string | null;
+  tls: TlsMode;
+  filePath: string | null;
+}
+
+export interface QueryOptions {
+  /** The longest the source may take over the statement; the source stops it (its own timeout). */
+  timeoutMs: number;
+  /** Rows per batch handed on: memory stays bounded whatever the result's size. */
+  batch: number;
+}
+
+/** The rows of one query, streamed: the column names once, then batches of rows as arrays. */
+export interface RowStream {
+  columns: string[];
+  batches: AsyncGenerator<unknown[][]>;
+  /** Ends the query and the connection (also when the batches are not read to the end). */
+  close(): Promise<void>;
+}
+
+/**
+ * One kind of database: how to connect and say what answered, and how to stream a query's rows in a
+ * read-only transaction with a statement timeout. Failures are thrown as they come; `problemOf`
+ * turns them into words.
+ */
+export interface SourceDriver {
+  /** Connects and answers what the server says it is ("PostgreSQL 15.8"). */
+  test(c: OpenConnection): Promise<string>;
+  open(c: OpenConnection, query: string, o: QueryOptions): Promise<RowStream>;
+}
+
+/** A value as a CSV cell: dates as ISO text (a midnight date as the day), the rest as written. */
+export function cellText(v: unknown): string {
+  if (v === null || v === undefined) return '';
+  if (v instanceof Date) {
+    const iso = v.toISOString();
+    return iso.endsWith('T00:00:00.000Z') ? iso.slice(0, 10) : iso;
+  }
+  if (Buffer.isBuffer(v)) return v.toString('base64');
+  if (typeof v === 'object') return JSON.stringify(v);
+  return String(v);
+}

@@ -1,0 +1,44 @@
+import type { DataConnectionKind } from '../../../model/data-connections.entity.js';
+import type { SourceDriver } from './driver.js';
+import { mysqlDriver } from './mysql.js';
+import { postgresDriver } from './postgres.js';
+import { sqliteDriver } from './sqlite.js';
+
+export const DRIVERS: Record<DataConnectionKind, SourceDriver> = {
+  PostgreSQL: postgresDriver,
+  MySQL: mysqlDriver,
+  SQLite: sqliteDriver,
+};
+
+/** A driver's failure in words a person can act on, and the field to fix. */
+export function problemOf(e: unknown): { message: string; field: string } {
+  const err = e as { code?: string; errno?: number; message?: string };
+  const code = err.code ?? '';
+  const said = (err.message ?? String(e)).replace(/[\r\n]+/g, ' ').slice(0, 300);
+  if (
+    code === 'ECONNREFUSED' ||
+    code === 'ENOTFOUND' ||
+    code === 'EHOSTUNREACH' ||
+    (code === 'ENOENT' && !/SQLITE/.test(said))
+  )
+    return { field: 'host', message: `the host cannot be reached (${code}): check the host and port` };
+  if (code === 'ETIMEDOUT' || /timeout expired|connect ETIMEDOUT/i.test(said))
+    return { field: 'host', message: 'the host did not answer in time: check the host, port and firewall' };
+  // PostgreSQL 28P01 / 28000, MySQL 1045: the user name or password.
+  if (code === '28P01' || code === '28000' || code === 'ER_ACCESS_DENIED_ERROR')
+    return { field: 'password', message: `the server refused the user name or password (${said})` };
+  // PostgreSQL 3D000, MySQL 1049: no such database.
+  if (code === '3D000' || code === 'ER_BAD_DB_ERROR')
+    return { field: 'database', message: `the server has no such database (${said})` };
+  if (
+    code === '57014' ||
+    code === 'ER_QUERY_TIMEOUT' ||
+    code === 'ER_STATEMENT_TIMEOUT' ||
+    /SQLITE_INTERRUPT/.test(said)
+  )
+    return { field: 'query', message: 'the query ran past its time limit and was stopped' };
+  if (/SQLITE_CANTOPEN/.test(said)) return { field: 'filePath', message: 'the file cannot be opened: check the path' };
+  if (/SQLITE_NOTADB/.test(said)) return { field: 'filePath', message: 'the file is not a SQLite database' };
+  if (/self[- ]signed|certificate|SSL|TLS/i.test(said)) return { field: 'tls', message: said };
+  return { field: 'query', message: said };
+}

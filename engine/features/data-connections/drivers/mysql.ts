@@ -1,0 +1,74 @@
+// MySQL and MariaDB through mysql2, the rows streamed as they arrive (the query's stream, paused
+// while a batch is written). A read-only transaction and the server's own statement limit
+// (MariaDB's max_statement_time, MySQL's max_execution_time); dates as the text the server sends.
+import mysql from 'mysql2';
+import type { OpenConnection, RowStream, SourceDriver } from './driver.js';
+
+async function connect(c: OpenConnection) {
+  const conn = mysql.createConnection({
+    ...(c.host?.startsWith('/') ? { socketPath: c.host } : { host: c.host ?? undefined, port: c.port ?? 3306 }),
+    database: c.database ?? undefined,
+    user: c.username ?? undefined,
+    password: c.password ?? undefined,
+    ssl: c.tls === 'off' ? undefined : { rejectUnauthorized: c.tls === 'verify' },
+    connectTimeout: 15_000,
+    dateStrings: true,
+    supportBigNumbers: true,
+    bigNumberStrings: true,
+  });
+  await new Promise<void>((resolve, reject) => conn.connect((e) => (e ? reject(e) : resolve())));
+  return conn;
+}
+
+export const mysqlDriver: SourceDriver = {
+  async test(c) {
+    const conn = await connect(c);
+    try {
+      const [rows] = await conn.promise().query<mysql.RowDataPacket[]>('SELECT VERSION() AS v');
+      const v = String(rows[0].v);
+      return /mariadb/i.test(v) ? `MariaDB ${v.split('-')[0]}` : `MySQL ${v}`;
+    } finally {
+      conn.destroy();
+    }
+  },
+  async open(c, query, o): Promise<RowStream> {
+    const conn = await connect(c);
+    const close = async () => void conn.destroy();
+    try {
+      const p = conn.promise();
+      const seconds = Math.max(1, Math.ceil(o.timeoutMs / 1000));
+      // MariaDB names the limit in seconds, MySQL in milliseconds (and only for SELECT).
+      await p
+        .query(`SET SESSION max_statement_time = ${seconds}`)
+        .catch(() => p.query(`SET SESSION max_execution_time = ${o.timeoutMs}`));
+      await p.query('START TRANSACTION READ ONLY');
+      const q = conn.query({ sql: query, rowsAsArray: true });
+      const columns = new Promise<string[]>((resolve, reject) => {
+        q.once('fields', (fields: { name: string }[]) => resolve(fields.map((f) => f.name)));
+        q.once('error', reject);
+        q.once('end', () => resolve([]));
+      });
+      const stream = q.stream({ objectMode: true, highWaterMark: o.batch });
+      const names = await columns;
+      async function* batches() {
+        try {
+          let batch: unknown[][] = [];
+          for await (const row of stream) {
+            batch.push(row as unknown[]);
+            if (batch.length >= o.batch) {
+              yield batch;
+              batch = [];
+            }
+          }
+          if (batch.length) yield batch;
+        } finally {
+          await close();
+        }
+      }
+      return { columns: names, batches: batches(), close };
+    } catch (e) {
+      await close();
+      throw e;
+    }
+  },
+};

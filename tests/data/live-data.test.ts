@@ -1,0 +1,303 @@
+// Issue 47: analytics apps load themselves from the company's databases. Against Debian's
+// PostgreSQL (password sign-in) and MariaDB, each started by the test on a Unix socket, and a SQLite
+// file: data connections tested in words (wrong password, unknown database, unreachable host), a
+// reload that reads every row (aggregates equal the database's), a reload that fires the task
+// waiting for the app once, and a failing query or a wrong password that keeps the data before.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createServer } from 'node:net';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pg from 'pg';
+import sqlite3 from 'sqlite3';
+import { startTestServer, type TestServer } from '../support/test-server.js';
+import { startPostgres, type TestPostgres } from '../support/postgres.js';
+import { startMariadb, type TestMariadb } from '../support/mariadb.js';
+import { demoProject } from '../support/demo-figures.js';
+import { until } from '../support/until.js';
+import { covers } from '../support/covers.js';
+
+const PG_PASSWORD = 'pg-reader-secret';
+const ROWS = 25_000;
+const ROOT = '00000000-0000-0000-0000-000000000000';
+let s: TestServer;
+let db: TestPostgres;
+let maria: TestMariadb;
+let dir: string;
+
+beforeAll(async () => {
+  [db, maria] = await Promise.all([startPostgres('sales', PG_PASSWORD), startMariadb()]);
+  dir = await mkdtemp(join(tmpdir(), 'bs-live-'));
+  s = await startTestServer({ demo: true });
+  const client = new pg.Client({ host: db.socketDir, database: 'sales', user: db.user, password: PG_PASSWORD });
+  await client.connect();
+  await client.query(`CREATE TABLE orders AS
+    SELECT i AS id, (ARRAY['North','South','East','West'])[1 + i % 4] AS region,
+           (i % 97) * 1.25 AS amount, DATE '2026-01-01' + (i % 300) AS day
+    FROM generate_series(1, ${ROWS}) AS i`);
+  await client.end();
+  await maria.admin(`CREATE DATABASE shop;
+    CREATE TABLE shop.sales (id INT PRIMARY KEY, city VARCHAR(40), units INT, sold DATE);
+    INSERT INTO shop.sales VALUES (1,'Oslo',3,'2026-03-01'),(2,'Rome',5,'2026-03-02'),(3,'Zürich',7,'2026-03-03');
+    CREATE USER 'reader'@'localhost' IDENTIFIED BY 'maria-secret';
+    GRANT SELECT ON shop.* TO 'reader'@'localhost';`);
+}, 120_000);
+afterAll(async () => {
+  await s?.stop();
+  await Promise.all([db?.close(), maria?.close()]);
+  if (dir) await rm(dir, { recursive: true, force: true });
+});
+
+const pgConnection = (over: Record<string, unknown> = {}) => ({
+  name: 'Sales warehouse',
+  kind: 'PostgreSQL',
+  host: db.socketDir,
+  database: 'sales',
+  username: db.user,
+  password: PG_PASSWORD,
+  ...over,
+});
+
+async function newApp(name: string) {
+  return (
+    await s.ok('POST', '/api/v1/analytics-apps', {
+      appId: `live-${name.toLowerCase().replace(/\W+/g, '-')}`,
+      name,
+      folderId: ROOT,
+      folderPath: '/',
+      allowAnalyticsSenseApp: false,
+      allowMashup: false,
+      defaultOpen: 'x',
+    })
+  ).id as string;
+}
+
+const sumOf = async (appId: string, expression: string) =>
+  (await s.ok('POST', `/api/app/analytics/${appId}/evaluate`, { expression })).value;
+
+describe(
+  covers(
+    'data connections and reloads from them',
+    'app.dataConnections.create',
+    'app.dataConnections.update',
+    'app.dataConnections.list',
+    'app.dataConnections.test',
+    'app.dataConnections.delete',
+    'app.analytics.setSources',
+    'app.analytics.getSources',
+    'app.analytics.reload',
+  ),
+  () => {
+    it('tests each kind of connection, and says in words what failed, naming the field', async () => {
+      const incomplete = await s.call('POST', '/api/app/data-connections', {
+        body: { name: 'Half', kind: 'PostgreSQL' },
+      });
+      expect(incomplete.status).toBe(400);
+      expect(incomplete.body.errorDetails!.map((d: { field: string }) => d.field)).toEqual([
+        'body.host',
+        'body.database',
+        'body.username',
+      ]);
+      const good = await s.ok('POST', '/api/app/data-connections', pgConnection());
+      expect(good).toMatchObject({ kind: 'PostgreSQL', port: 5432, hasPassword: true, tls: 'off' });
+      expect(JSON.stringify(await s.ok('GET', '/api/app/data-connections'))).not.toContain(PG_PASSWORD);
+      expect((await s.ok('POST', `/api/app/data-connections/${good.id}/test`)).message).toMatch(
+        /^Connected to PostgreSQL \d+/,
+      );
+
+      const wrong = await s.ok('POST', '/api/app/data-connections', pgConnection({ name: 'Wrong', password: 'nope' }));
+      const refused = await s.call('POST', `/api/app/data-connections/${wrong.id}/test`);
+      expect(refused.status).toBe(400);
+      expect(refused.body.errorDetails![0]).toMatchObject({ field: 'password' });
+      expect(refused.body.error).toContain('refused the user name or password');
+
+      const noDb = await s.ok('POST', '/api/app/data-connections', pgConnection({ name: 'No db', database: 'nosuch' }));
+      const missing = await s.call('POST', `/api/app/data-connections/${noDb.id}/test`);
+      expect(missing.body.errorDetails![0].field).toBe('database');
+
+      // A port nobody listens on: the system gave it, then it was closed.
+      const port = await new Promise<number>((resolve) => {
+        const l = createServer().listen(0, '127.0.0.1', () => {
+          const p = (l.address() as { port: number }).port;
+          l.close(() => resolve(p));
+        });
+      });
+      const away = await s.ok(
+        'POST',
+        '/api/app/data-connections',
+        pgConnection({ name: 'Away', host: '127.0.0.1', port }),
+      );
+      const unreachable = await s.call('POST', `/api/app/data-connections/${away.id}/test`);
+      expect(unreachable.body.errorDetails![0].field).toBe('host');
+      expect(unreachable.body.error).toContain('cannot be reached');
+
+      const mdb = await s.ok('POST', '/api/app/data-connections', {
+        name: 'Shop',
+        kind: 'MySQL',
+        host: maria.socket,
+        database: 'shop',
+        username: 'reader',
+        password: 'maria-secret',
+      });
+      expect((await s.ok('POST', `/api/app/data-connections/${mdb.id}/test`)).message).toMatch(
+        /^Connected to MariaDB 10\./,
+      );
+      // The password stays when a change leaves it out.
+      await s.ok('PUT', `/api/app/data-connections/${mdb.id}`, {
+        ...mdb,
+        password: undefined,
+        description: 'Shop floor',
+      });
+      expect((await s.ok('POST', `/api/app/data-connections/${mdb.id}/test`)).ok).toBe(true);
+
+      await s.ok('DELETE', '/api/app/data-connections', [wrong.id, noDb.id, away.id]);
+    });
+
+    it('reloads an app from PostgreSQL: every row read, aggregates equal the database’s, the waiting task fired once', async () => {
+      const [conn] = (await s.ok('GET', '/api/app/data-connections', undefined, {
+        'name[equals]': 'Sales warehouse',
+      })) as {
+        id: string;
+      }[];
+      const app = await newApp('Orders');
+      const none = await s.call('POST', `/api/app/analytics/${app}/reload`);
+      expect(none.status).toBe(400);
+      expect(none.body.error).toContain('has no sources yet');
+      await s.ok('PUT', `/api/app/analytics/${app}/sources`, {
+        sources: [{ name: 'orders', connectionId: conn.id, query: 'SELECT region, amount, day FROM orders' }],
+      });
+      const { projectId } = await demoProject(s);
+      const providerId = (await s.ok('GET', '/api/v1/analytics-apps', undefined, { get_all: true })).find(
+        (a: { id: string }) => a.id === app,
+      ).appId;
+      const task = await s.ok('POST', '/api/v2/tasks', { name: 'After the orders reload', projectID: projectId });
+      await s.ok('POST', `/api/v1/tasks/${task.id}/triggers/external-events`, {
+        name: 'On reload',
+        appId: providerId,
+        startDate: new Date(Date.now() - 86400_000).toISOString(),
+        endDate: null,
+      });
+
+      const reload = await s.ok('POST', `/api/app/analytics/${app}/reload`);
+      expect(reload).toMatchObject({ status: 'completed', rows: ROWS, trigger: 'manual', message: null });
+      const meta = await s.ok('GET', `/api/app/analytics/${app}`);
+      expect(meta.fields.map((f: { name: string; type: string }) => `${f.name}:${f.type}`)).toEqual([
+        'region:text',
+        'amount:decimal',
+        'day:date',
+      ]);
+      const client = new pg.Client({ host: db.socketDir, database: 'sales', user: db.user, password: PG_PASSWORD });
+      await client.connect();
+      const { rows } = await client.query(
+        `SELECT SUM(amount)::float AS total, COUNT(DISTINCT day)::int AS days FROM orders`,
+      );
+      await client.end();
+      expect(Number(await sumOf(app, 'Sum(amount)'))).toBeCloseTo(rows[0].total, 6);
+      expect(Number(await sumOf(app, 'Count(distinct day)'))).toBe(rows[0].days);
+
+      const runs = await until(
+        () => s.ok('GET', '/api/v1/requests', undefined, { task_id: task.id }),
+        (x) => x.length > 0,
+      );
+      expect(runs).toHaveLength(1);
+      const history = await s.ok('GET', `/api/app/analytics/${app}/sources`);
+      expect(history.sources).toEqual([
+        { name: 'orders', connectionId: conn.id, query: 'SELECT region, amount, day FROM orders' },
+      ]);
+      expect(history.reloads[0]).toMatchObject({ status: 'completed', rows: ROWS });
+      // A connection an app loads from is not deleted under it.
+      const inUse = await s.call('DELETE', '/api/app/data-connections', { body: [conn.id] });
+      expect(inUse.status).toBe(409);
+      expect(inUse.body.error).toContain('Orders');
+    });
+
+    it('keeps the data before when the query fails or the password is wrong, and says why', async () => {
+      const [conn] = (await s.ok('GET', '/api/app/data-connections', undefined, {
+        'name[equals]': 'Sales warehouse',
+      })) as {
+        id: string;
+      }[];
+      const app = await newApp('Regions');
+      await s.ok('PUT', `/api/app/analytics/${app}/sources`, {
+        sources: [
+          { name: 'regions', connectionId: conn.id, query: 'SELECT region, COUNT(*) AS n FROM orders GROUP BY region' },
+        ],
+      });
+      expect((await s.ok('POST', `/api/app/analytics/${app}/reload`)).rows).toBe(4);
+      await s.ok('PUT', `/api/app/analytics/${app}/sources`, {
+        sources: [{ name: 'regions', connectionId: conn.id, query: 'SELECT region, nosuch FROM orders' }],
+      });
+      const failed = await s.ok('POST', `/api/app/analytics/${app}/reload`);
+      expect(failed.status).toBe('failed');
+      expect(failed.message).toContain('nosuch');
+      expect((await s.ok('GET', `/api/app/analytics/${app}`)).rowCount).toBe(4);
+      expect(Number(await sumOf(app, 'Sum(n)'))).toBe(ROWS);
+
+      const wrong = await s.ok(
+        'POST',
+        '/api/app/data-connections',
+        pgConnection({ name: 'Stale password', password: 'old' }),
+      );
+      await s.ok('PUT', `/api/app/analytics/${app}/sources`, {
+        sources: [{ name: 'regions', connectionId: wrong.id, query: 'SELECT region FROM orders' }],
+      });
+      const refused = await s.ok('POST', `/api/app/analytics/${app}/reload`);
+      expect(refused).toMatchObject({ status: 'failed' });
+      expect(refused.message).toContain('refused the user name or password');
+      expect((await s.ok('GET', `/api/app/analytics/${app}`)).rowCount).toBe(4);
+      const history = await s.ok('GET', `/api/app/analytics/${app}/sources`);
+      expect(history.reloads.map((r: { status: string }) => r.status)).toEqual(['failed', 'failed', 'completed']);
+    });
+
+    it('reloads from MariaDB and from a SQLite file, names beyond ASCII included, and says which fields a changed source dropped', async () => {
+      const [shop] = (await s.ok('GET', '/api/app/data-connections', undefined, { 'name[equals]': 'Shop' })) as {
+        id: string;
+      }[];
+      const app = await newApp('Shop floor');
+      await s.ok('PUT', `/api/app/analytics/${app}/sources`, {
+        sources: [{ name: 'sales', connectionId: shop.id, query: 'SELECT city, units, sold FROM sales' }],
+      });
+      expect(await s.ok('POST', `/api/app/analytics/${app}/reload`)).toMatchObject({ status: 'completed', rows: 3 });
+      expect(Number(await sumOf(app, 'Sum(units)'))).toBe(15);
+      const cities = await s.ok('POST', `/api/app/analytics/${app}/field-values`, { field: 'city' });
+      expect(cities.map((c: { value: string }) => c.value).sort()).toEqual(['Oslo', 'Rome', 'Zürich']);
+
+      const file = join(dir, 'stock.db');
+      await new Promise<void>((resolve, reject) => {
+        const lite = new sqlite3.Database(file, (e) => {
+          if (e) return reject(e);
+          lite.exec(
+            "CREATE TABLE stock (item TEXT, qty INTEGER); INSERT INTO stock VALUES ('Bolt', 40), ('Nut', 60);",
+            (e2) => lite.close(() => (e2 ? reject(e2) : resolve())),
+          );
+        });
+      });
+      const lite = await s.ok('POST', '/api/app/data-connections', {
+        name: 'Stock file',
+        kind: 'SQLite',
+        filePath: file,
+      });
+      expect((await s.ok('POST', `/api/app/data-connections/${lite.id}/test`)).message).toMatch(
+        /^Connected to SQLite 3\./,
+      );
+      await s.ok('PUT', `/api/app/analytics/${app}/sources`, {
+        sources: [{ name: 'stock', connectionId: lite.id, query: 'SELECT item AS city, qty AS units FROM stock' }],
+      });
+      const changed = await s.ok('POST', `/api/app/analytics/${app}/reload`);
+      expect(changed).toMatchObject({ status: 'completed', rows: 2 });
+      expect(changed.message).toBe(
+        'The source no longer has sold: charts, variables and reports using it need a look.',
+      );
+      expect(Number(await sumOf(app, 'Sum(units)'))).toBe(100);
+      const two = await s.call('PUT', `/api/app/analytics/${app}/sources`, {
+        body: {
+          sources: [
+            { name: 'a', connectionId: lite.id, query: 'SELECT 1' },
+            { name: 'b', connectionId: lite.id, query: 'SELECT 2' },
+          ],
+        },
+      });
+      expect(two.body.errorDetails![0].field).toBe('body.sources[1]');
+    });
+  },
+);
