@@ -105,3 +105,8 @@ export const SCHEDULE_FREQUENCIES = ['Once', 'Hourly', 'Daily', 'Weekly', 'Month
 /** The week as the screens list it (a schedule's days are stored by these names). */
 export const WEEKDAYS = ['Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday', 'Sunday'] as const;
 export type Weekday = (typeof WEEKDAYS)[number];
+
+/** The databases analytics apps load from (issue 47). */
+export const DATA_CONNECTION_KINDS = ['PostgreSQL', 'MySQL', 'SQLite'] as const;
+/** A data connection's encryption: off, required (any certificate), or verified. */
+export const TLS_MODES = ['off', 'require', 'verify'] as const;

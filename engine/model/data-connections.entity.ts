@@ -1,9 +1,10 @@
 import { EntitySchema } from 'typeorm';
 import { baseColumns, int, ref, text, when, type BaseRow } from '../core/entity-base.js';
 
-export const DATA_CONNECTION_KINDS = ['PostgreSQL', 'MySQL', 'SQLite'] as const;
+import { DATA_CONNECTION_KINDS, TLS_MODES } from '../core/enumerations.js';
+
+export { DATA_CONNECTION_KINDS, TLS_MODES };
 export type DataConnectionKind = (typeof DATA_CONNECTION_KINDS)[number];
-export const TLS_MODES = ['off', 'require', 'verify'] as const;
 export type TlsMode = (typeof TLS_MODES)[number];
 
 /**

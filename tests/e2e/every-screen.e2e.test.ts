@@ -60,6 +60,12 @@ const VISITS: Visit[] = [
   },
   { name: 'storage', hash: () => '#/storage', ready: 'Storage services', open: 'New storage service' },
   {
+    name: 'data-connections',
+    hash: () => '#/data-connections',
+    ready: 'Data connections',
+    open: 'New data connection',
+  },
+  {
     name: 'hub',
     hash: () => '#/hub',
     ready: 'Folders',

@@ -3,6 +3,7 @@ import { inZone } from '../../components/times';
 import { useAnalyticsApp } from './detail/use-analytics-app';
 import { useSelectionAnswers, type Selections } from './detail/use-selection-answers';
 import { ImportPanel } from './detail/ImportPanel';
+import { SourcesPanel } from './detail/SourcesPanel';
 import { FieldsPanel } from './detail/FieldsPanel';
 import { VariablesPanel } from './detail/VariablesPanel';
 import { ChartsPanel } from './detail/ChartsPanel';
@@ -79,6 +80,7 @@ export function AppDetail({ id }: { id: string }) {
         started={() => setError(null)}
         imported={setMeta}
       />
+      <SourcesPanel id={id} meta={meta} progress={progress} progressed={setProgress} reloaded={() => void load()} />
       {Object.keys(selections).length > 0 && (
         <div className="selections" aria-label="Current selections">
           {Object.entries(selections).map(([f, vs]) => (

@@ -18,6 +18,7 @@ import { TasksScreen } from '../tasks/TasksScreen';
 import { ConditionsScreen } from '../conditions/ConditionsScreen';
 import { MonitoringScreen } from '../monitoring/MonitoringScreen';
 import { StorageServicesScreen } from '../storage/StorageServicesScreen';
+import { DataConnectionsScreen } from '../data-connections/DataConnectionsScreen';
 import { HubScreen } from '../hub/HubScreen';
 import { ProfileScreen } from '../profile/ProfileScreen';
 
@@ -36,6 +37,13 @@ const AREAS: Area[] = ['Reports', 'Distribution', 'Hub', 'Administration'];
 const SCREENS: ScreenDef[] = [
   { id: 'projects', label: 'Projects', area: 'Reports', op: 'v1.projects.list', render: () => <ProjectsScreen /> },
   { id: 'apps', label: 'Analytics apps', area: 'Reports', op: 'v1.analyticsApps.list', render: () => <AppsScreen /> },
+  {
+    id: 'data-connections',
+    label: 'Data connections',
+    area: 'Reports',
+    op: 'app.dataConnections.list',
+    render: () => <DataConnectionsScreen />,
+  },
   { id: 'tasks', label: 'Tasks', area: 'Distribution', op: 'v1.tasks.list', render: () => <TasksScreen /> },
   {
     id: 'conditions',

@@ -3,6 +3,7 @@ import { create } from 'zustand';
 export type ScreenId =
   | 'projects'
   | 'apps'
+  | 'data-connections'
   | 'users'
   | 'groups'
   | 'roles'

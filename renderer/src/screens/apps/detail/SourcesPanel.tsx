@@ -1,0 +1,145 @@
+import { useCallback, useEffect, useState } from 'react';
+import { invoke } from '../../../bridge';
+import { Form, submitOutcome, type FormValues } from '../../../components/Form';
+import { text } from '../../../components/options';
+import { inZone } from '../../../components/times';
+import { toastFailed, toastSucceeded } from '../../../stores/feedback/toasts';
+import { selectMayCall, useSession } from '../../../stores/session/session.store';
+import type { AppMeta } from './use-analytics-app';
+
+interface Reload {
+  id: string;
+  status: 'running' | 'completed' | 'failed';
+  startedAt: string;
+  durationMs: number | null;
+  rows: number | null;
+  message: string | null;
+}
+interface Sources {
+  sources: { name: string; connectionId: string; query: string }[];
+  reloads: Reload[];
+}
+
+const seconds = (ms: number | null) => (ms === null ? '' : `${(ms / 1000).toFixed(ms < 10_000 ? 1 : 0)} s`);
+
+/**
+ * Where the app's data comes from when it is not imported by hand: a query on a data connection,
+ * Reload now (its progress on the bar the import uses), and the reloads so far with how long they
+ * took, how many rows they read, and why one failed.
+ */
+export function SourcesPanel(props: {
+  id: string;
+  meta: AppMeta;
+  progress: number | null;
+  progressed: (percent: number | null) => void;
+  reloaded: () => void;
+}) {
+  const { id, progress, progressed, reloaded } = props;
+  const [data, setData] = useState<Sources | null>(null);
+  const [busy, setBusy] = useState(false);
+  const mayChange = useSession(selectMayCall('app.analytics.setSources'));
+  const load = useCallback(async () => {
+    const a = await invoke('app.analytics.getSources', { params: { id } });
+    setData(a.ok ? (a.data as Sources) : { sources: [], reloads: [] });
+  }, [id]);
+  useEffect(() => void load(), [load]);
+  if (!data) return null;
+  const source = data.sources[0];
+  const reload = async () => {
+    setBusy(true);
+    progressed(0);
+    const a = await invoke('app.analytics.reload', { params: { id } });
+    setBusy(false);
+    if (!a.ok) {
+      progressed(null);
+      toastFailed(a.error ?? 'The reload did not start.');
+    } else if (a.data.status === 'completed') {
+      // The bar is the import's too: it goes, so it does not read as an import at 100%.
+      progressed(null);
+      toastSucceeded(`Reloaded ${a.data.rows?.toLocaleString() ?? 0} rows from ${source?.name ?? 'the source'}.`);
+      reloaded();
+    } else {
+      progressed(null);
+      toastFailed(`The reload failed; the data before it is kept. ${a.data.message ?? ''}`);
+    }
+    await load();
+  };
+  return (
+    <div className="panel">
+      <h2>Data from a database</h2>
+      <fieldset disabled={!mayChange} className="plain">
+        <Form
+          fields={[
+            { name: 'name', label: 'Source name', kind: 'text', required: true },
+            {
+              name: 'connectionId',
+              label: 'Data connection',
+              kind: 'select',
+              required: true,
+              options: async () => {
+                const a = await invoke('app.dataConnections.list', { query: { get_all: true } });
+                return a.ok ? a.data.map((c: { id: string; name: string }) => ({ id: c.id, name: c.name })) : [];
+              },
+            },
+            {
+              name: 'query',
+              label: 'Query',
+              kind: 'textarea',
+              required: true,
+              hint: 'A SELECT; its columns become the app’s fields. It runs read-only, stopped after 10 minutes.',
+            },
+          ]}
+          initial={(source ?? { name: 'data', connectionId: '', query: '' }) as FormValues}
+          submitLabel="Save the source"
+          onSubmit={async (v) => {
+            const a = await invoke('app.analytics.setSources', {
+              params: { id },
+              body: { sources: [{ name: text(v.name), connectionId: String(v.connectionId), query: text(v.query) }] },
+            });
+            if (a.ok) {
+              setData(a.data as Sources);
+              toastSucceeded('The source is saved: Reload now reads it.');
+            }
+            return submitOutcome(a);
+          }}
+        />
+      </fieldset>
+      <div className="form-actions">
+        <button type="button" disabled={!source || busy || !mayChange} onClick={() => void reload()}>
+          {busy ? 'Reloading…' : 'Reload now'}
+        </button>
+      </div>
+      {busy && progress !== null && (
+        <div className="progress" role="progressbar" aria-label="Reload progress" aria-valuenow={progress}>
+          <div style={{ width: `${progress}%` }} />
+          <span>{progress}%</span>
+        </div>
+      )}
+      {data.reloads.length > 0 && (
+        <table aria-label="Reloads">
+          <thead>
+            <tr>
+              <th>When</th>
+              <th>Took</th>
+              <th>Rows</th>
+              <th>Outcome</th>
+            </tr>
+          </thead>
+          <tbody>
+            {data.reloads.map((r) => (
+              <tr key={r.id}>
+                <td>{inZone(r.startedAt)}</td>
+                <td>{seconds(r.durationMs)}</td>
+                <td>{r.rows?.toLocaleString() ?? ''}</td>
+                <td className={r.status === 'failed' ? 'run-note failed' : undefined}>
+                  {r.status}
+                  {r.message ? `: ${r.message}` : ''}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+    </div>
+  );
+}

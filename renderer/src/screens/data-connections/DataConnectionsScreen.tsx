@@ -1,0 +1,116 @@
+import { invoke } from '../../bridge';
+import { choice, num, orNull, text, type FormValues } from '../../components/options';
+import type { FieldDef } from '../../components/Form';
+import { ResourceScreen } from '../../components/ResourceScreen';
+import { crudConfig } from '../../components/crud-config';
+import { toastOutcome } from '../../stores/feedback/toasts';
+import { DATA_CONNECTION_KINDS, TLS_MODES } from '../../../../engine/wire';
+
+// Each kind asks only what it needs: a server its address, database and sign-in; SQLite its file.
+const isServer = (v: FormValues) => v.kind !== 'SQLite';
+const fields: FieldDef[] = [
+  { name: 'name', label: 'Name', kind: 'text', required: true },
+  { name: 'kind', label: 'Kind of database', kind: 'select', required: true, choices: DATA_CONNECTION_KINDS },
+  {
+    name: 'host',
+    label: 'Host',
+    kind: 'text',
+    required: true,
+    hint: 'A name or address such as db.example.com; a path starting with / is a Unix socket',
+    shownWhen: isServer,
+  },
+  { name: 'port', label: 'Port (PostgreSQL 5432, MySQL 3306)', kind: 'number', shownWhen: isServer },
+  { name: 'database', label: 'Database name', kind: 'text', required: true, shownWhen: isServer },
+  {
+    name: 'username',
+    label: 'User name',
+    kind: 'text',
+    required: true,
+    shownWhen: isServer,
+    hint: 'A user that may only read',
+  },
+  {
+    name: 'password',
+    label: 'Password',
+    kind: 'password',
+    hint: 'Stored encrypted; leave blank to keep the one saved',
+    shownWhen: isServer,
+  },
+  {
+    name: 'tls',
+    label: 'Encryption',
+    kind: 'select',
+    choices: TLS_MODES,
+    hint: 'off; require (any certificate); verify (the certificate is checked)',
+    shownWhen: isServer,
+  },
+  {
+    name: 'filePath',
+    label: 'Database file',
+    kind: 'text',
+    required: true,
+    hint: 'An absolute path, such as /srv/data/sales.db; opened read-only',
+    shownWhen: (v) => v.kind === 'SQLite',
+  },
+  { name: 'description', label: 'Description', kind: 'textarea' },
+];
+
+const body = (v: FormValues) => ({
+  name: text(v.name),
+  kind: choice(DATA_CONNECTION_KINDS)(v.kind),
+  host: orNull(v.host),
+  port: num(v.port),
+  database: orNull(v.database),
+  username: orNull(v.username),
+  password: orNull(v.password),
+  tls: choice(TLS_MODES)(v.tls || 'off'),
+  filePath: orNull(v.filePath),
+  description: orNull(v.description),
+});
+
+const config = {
+  ...crudConfig({
+    title: 'Data connections',
+    noun: 'data connection',
+    ops: {
+      list: 'app.dataConnections.list',
+      create: 'app.dataConnections.create',
+      update: 'app.dataConnections.update',
+      remove: 'app.dataConnections.delete',
+    },
+    columns: [
+      { key: 'name', label: 'Name', sort: 'Name' },
+      { key: 'kind', label: 'Database', sort: 'Kind' },
+      {
+        key: 'host',
+        label: 'Where',
+        render: (r) =>
+          r.kind === 'SQLite'
+            ? (r.filePath ?? '')
+            : `${r.database ?? ''} at ${r.host ?? ''}${r.port ? `:${r.port}` : ''}`,
+      },
+      { key: 'username', label: 'User' },
+      { key: 'description', label: 'Description' },
+    ],
+    fields,
+    initial: { kind: 'PostgreSQL', tls: 'off' },
+    toForm: (r) => ({ ...r, password: '' }),
+    body,
+  }),
+  rowActions: (r: { id: string }) => (
+    <button
+      type="button"
+      onClick={async () => {
+        const a = await invoke('app.dataConnections.test', { params: { id: r.id } });
+        toastOutcome(a, a.ok ? a.data.message : '');
+      }}
+    >
+      Test connection
+    </button>
+  ),
+};
+
+/** The databases analytics apps load their data from, each with a connection test. */
+export function DataConnectionsScreen() {
+  return <ResourceScreen config={config} />;
+}
