@@ -1,5 +1,5 @@
 // `npm run bench`: figures, not assertions, each against its floor measured in the same run.
-// `npm run bench -- installation` (start and list pages), `-- import`, `-- tasks`, `-- templates`, `-- template-peers`, `-- template-check` or `-- scale` runs one part alone.
+// `npm run bench -- installation` (start and list pages), `-- import`, `-- tasks`, `-- templates`, `-- template-peers`, `-- template-check`, `-- scale` or `-- reload` runs one part alone.
 import { spawnSync } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -20,6 +20,7 @@ import { templateBench } from './template-bench.js';
 import { templatePeersBench } from './template-peers-bench.js';
 import { scaleBench } from './scale-bench.js';
 import { templateCheckBench } from './template-check-bench.js';
+import { reloadBench } from './reload-bench.js';
 
 const ROOT = join(__dirname, '..', '..');
 
@@ -47,6 +48,10 @@ async function installationBench() {
 async function main() {
   if (process.argv[2] === 'import') {
     await importBench(Number(process.env.BENCH_IMPORT_ROWS ?? 2_000_000));
+    return;
+  }
+  if (process.argv[2] === 'reload') {
+    console.table(await reloadBench(Number(process.env.BENCH_RELOAD_ROWS ?? 2_000_000)));
     return;
   }
   if (process.argv[2] === 'tasks') {
@@ -114,6 +119,13 @@ async function main() {
       `\nLarge import: a ${importRows.toLocaleString('en')}-row CSV uploaded as the file itself (BENCH_IMPORT_ROWS=0 skips it):`,
     );
     await importBench(importRows);
+  }
+  const reloadRows = Number(process.env.BENCH_RELOAD_ROWS ?? 2_000_000);
+  if (reloadRows > 0) {
+    console.log(
+      `\nA reload from PostgreSQL: ${reloadRows.toLocaleString('en')} rows streamed into a new version of an app, against psql \\copy plus the engine's import of that file (BENCH_RELOAD_ROWS=0 skips it):`,
+    );
+    console.table(await reloadBench(reloadRows));
   }
   const mem = process.memoryUsage();
   console.log(

@@ -37,7 +37,10 @@ export function SourcesPanel(props: {
   const { id, progress, progressed, reloaded } = props;
   const [data, setData] = useState<Sources | null>(null);
   const [busy, setBusy] = useState(false);
-  const mayChange = useSession(selectMayCall('app.analytics.setSources'));
+  // Choosing a connection lists them, which is a settings right: without it the source is shown, not edited.
+  const mayList = useSession(selectMayCall('app.dataConnections.list'));
+  const mayChange = useSession(selectMayCall('app.analytics.setSources')) && mayList;
+  const mayReload = useSession(selectMayCall('app.analytics.reload'));
   const load = useCallback(async () => {
     const a = await invoke('app.analytics.getSources', { params: { id } });
     setData(a.ok ? (a.data as Sources) : { sources: [], reloads: [] });
@@ -67,7 +70,17 @@ export function SourcesPanel(props: {
   return (
     <div className="panel">
       <h2>Data from a database</h2>
-      <fieldset disabled={!mayChange} className="plain">
+      {!mayChange && (
+        <>
+          <p className="hint">
+            {source
+              ? `Loaded from “${source.name}” by this query; someone who may see the data connections changes it.`
+              : 'No source yet: someone who may see the data connections (Settings) gives the app a query.'}
+          </p>
+          {source && <pre className="query">{source.query}</pre>}
+        </>
+      )}
+      {mayChange && (
         <Form
           fields={[
             { name: 'name', label: 'Source name', kind: 'text', required: true },
@@ -103,9 +116,9 @@ export function SourcesPanel(props: {
             return submitOutcome(a);
           }}
         />
-      </fieldset>
+      )}
       <div className="form-actions">
-        <button type="button" disabled={!source || busy || !mayChange} onClick={() => void reload()}>
+        <button type="button" disabled={!source || busy || !mayReload} onClick={() => void reload()}>
           {busy ? 'Reloading…' : 'Reload now'}
         </button>
       </div>

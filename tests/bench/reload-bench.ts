@@ -1,0 +1,128 @@
+// A reload from PostgreSQL: a 2,000,000-row query (Debian's PostgreSQL, started here on a Unix
+// socket) read by Reload now into a new version of an app's data, while the main thread's stalls are
+// sampled every 10 ms and the process's memory every 50 ms. The floor, in the same run: `psql \copy`
+// of the same query into a CSV file, plus the engine's own import of that file (one thread each, as
+// the reload: the database streams, the import's worker builds the file). Checks a sample of what
+// it loaded: the sum of a column equals the database's.
+import { spawnSync } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
+import pg from 'pg';
+import { createEngine, type Engine } from '../../engine/engine.js';
+import { startPostgres } from '../support/postgres.js';
+import { fileKeyStore } from '../../engine/secret-key-file.js';
+
+const mib = (b: number) => `${(b / 1024 / 1024).toFixed(0)} MiB`;
+const s1 = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
+const QUERY = 'SELECT order_no, day, region, product, customer, units, price FROM orders';
+
+async function call(engine: Engine, token: string, op: string, input: object) {
+  const a = await engine.invoke(op, input as never, { token, transport: 'http' });
+  if (a.status !== 200) throw new Error(`${op}: ${JSON.stringify(a.envelope)}`);
+  return a.envelope.data as Record<string, any>;
+}
+
+async function newApp(engine: Engine, token: string, appId: string) {
+  return (
+    await call(engine, token, 'v1.analyticsApps.create', {
+      body: {
+        appId,
+        name: appId,
+        folderId: '00000000-0000-0000-0000-000000000000',
+        folderPath: '/',
+        allowAnalyticsSenseApp: false,
+        allowMashup: false,
+        defaultOpen: 'x',
+      },
+    })
+  ).id as string;
+}
+
+export async function reloadBench(rows: number) {
+  const dir = await mkdtemp(join(tmpdir(), 'bs-bench-reload-'));
+  const cluster = await startPostgres('bench');
+  const engine = await createEngine({
+    dataDir: join(dir, 'data'),
+    secretKeys: fileKeyStore(join(dir, 'secret.key')),
+  });
+  try {
+    const client = new pg.Client({ host: cluster.socketDir, database: 'bench', user: cluster.user });
+    await client.connect();
+    await client.query(`CREATE TABLE orders AS SELECT
+        'ORD-' || lpad(i::text, 8, '0') AS order_no, DATE '2023-01-01' + (i % 1000) AS day,
+        'Region ' || (i % 12) AS region, 'Product ' || (i % 250) AS product, 'Customer ' || (i % 20000) AS customer,
+        i % 17 AS units, (i % 400) / 4.0 AS price
+      FROM generate_series(0, ${rows - 1}) AS i`);
+    const [{ units }] = (await client.query('SELECT SUM(units)::bigint AS units FROM orders')).rows;
+    await client.end();
+
+    const token = await engine.issueOwnerKey();
+    const conn = await call(engine, token, 'app.dataConnections.create', {
+      body: { name: 'Bench', kind: 'PostgreSQL', host: cluster.socketDir, database: 'bench', username: cluster.user },
+    });
+    const app = await newApp(engine, token, 'reload-bench');
+    await call(engine, token, 'app.analytics.setSources', {
+      params: { id: app },
+      body: { sources: [{ name: 'orders', connectionId: conn.id, query: QUERY }] },
+    });
+
+    // The floor: psql's \copy of the same query to a file, then the engine's import of that file.
+    const csv = join(dir, 'orders.csv');
+    const c0 = performance.now();
+    const copied = spawnSync(
+      'psql',
+      ['-h', cluster.socketDir, '-U', cluster.user, '-d', 'bench', '-qc', `\\copy (${QUERY}) TO '${csv}' CSV HEADER`],
+      {
+        encoding: 'utf8',
+      },
+    );
+    if (copied.status !== 0) throw new Error(`psql: ${copied.stderr}`);
+    const copyMs = performance.now() - c0;
+    const floorApp = await newApp(engine, token, 'reload-floor');
+    const providerOf = async (id: string) =>
+      (
+        (await call(engine, token, 'v1.analyticsApps.list', { query: { get_all: true } })) as unknown as {
+          id: string;
+          appId: string;
+        }[]
+      ).find((a) => a.id === id)!.appId;
+    const i0 = performance.now();
+    await engine.services.embedded.importFromFile(await providerOf(floorApp), 'csv', csv, 'orders.csv');
+    const importMs = performance.now() - i0;
+    await rm(csv, { force: true });
+
+    // The reload, its stalls and memory watched.
+    const stalls = monitorEventLoopDelay({ resolution: 10 });
+    let peak = process.memoryUsage().rss;
+    const rssBefore = peak;
+    const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 50);
+    stalls.enable();
+    const r0 = performance.now();
+    const reload = await call(engine, token, 'app.analytics.reload', { params: { id: app } });
+    const reloadMs = performance.now() - r0;
+    stalls.disable();
+    clearInterval(sampler);
+    if (reload.status !== 'completed' || reload.rows !== rows) throw new Error(`reload: ${JSON.stringify(reload)}`);
+    const loaded = await engine.services.analytics.evaluate(await providerOf(app), 'Sum(units)');
+    if (Number(loaded) !== Number(units)) throw new Error(`sum of units ${loaded}, the database has ${units}`);
+
+    const floorMs = copyMs + importMs;
+    return [
+      {
+        what: `Reload of ${rows.toLocaleString('en')} rows from PostgreSQL`,
+        time: s1(reloadMs),
+        floor: `${s1(floorMs)} (psql \\copy ${s1(copyMs)} + import ${s1(importMs)})`,
+        ratio: (reloadMs / floorMs).toFixed(2),
+        'longest stall': `${(stalls.max / 1e6).toFixed(0)} ms`,
+        'peak RSS': `${mib(peak)} (${mib(peak - rssBefore)} above the start)`,
+        'sum of units': `${loaded} = database's`,
+      },
+    ];
+  } finally {
+    await engine.close();
+    await cluster.close();
+    await rm(dir, { recursive: true, force: true });
+  }
+}
