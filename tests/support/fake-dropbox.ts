@@ -9,25 +9,17 @@
 // after a chunk arrived (the answer lost).
 import { randomBytes } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { bodyOf, fakeServer, json, oauthFake } from './fake-oauth.js';
+import { bodyOf, fakeServer, json, oauthFake, type FakeProvider } from './fake-oauth.js';
 
-export interface FakeDropbox {
+export interface FakeDropbox extends FakeProvider {
   /** The base of every Dropbox endpoint (as dropboxWeb, dropboxApi and dropboxContent). */
   base: string;
-  clientId: string;
-  clientSecret: string;
   /** Files by path as Dropbox keeps them: `/Reports/EMEA/x.pdf`. */
   files: Map<string, Buffer>;
-  /** Every request, as `METHOD path`. */
-  requests: string[];
-  grants: string[];
-  expireAccessTokens(): void;
-  revokeRefreshTokens(): void;
   /** The next API call answers 429 with this Retry-After (seconds). */
   throttleNext(seconds: number): void;
   /** The `n`th appended chunk arrives whole, but the connection drops before the answer. */
   dropChunk(n: number): void;
-  close(): Promise<void>;
 }
 
 const apiError = (res: ServerResponse, status: number, summary: string, error: unknown, headers = {}) =>

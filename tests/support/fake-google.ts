@@ -10,31 +10,23 @@
 // userRateLimitExceeded), a dropped connection mid-upload, an expired session.
 import { randomBytes } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
-import { bodyOf, fakeServer, json, oauthFake } from './fake-oauth.js';
+import { bodyOf, fakeServer, json, oauthFake, type FakeProvider } from './fake-oauth.js';
 
-export interface FakeGoogle {
+export interface FakeGoogle extends FakeProvider {
   /** The base of every Google endpoint (as googleAccounts, googleOAuth and googleApis). */
   base: string;
-  clientId: string;
-  clientSecret: string;
   /** A file's bytes by its path from My Drive (`Reports/EMEA/x.pdf`), or undefined. */
   read(path: string): Buffer | undefined;
   /** How many revisions a file has (1 when written once). */
   revisions(path: string): number;
   /** Every path of a file (not a folder). */
   paths(): string[];
-  /** Every request, as `METHOD path` (query left out). */
-  requests: string[];
-  grants: string[];
-  expireAccessTokens(): void;
-  revokeRefreshTokens(): void;
   /** The next Drive call answers 403 userRateLimitExceeded (Google's "slow down"). */
   rateLimitNext(): void;
   /** The upload drops the connection on its `n`th chunk, after taking half of it. */
   dropChunk(n: number): void;
   /** The upload session expires on its `n`th chunk (answered 404, as Drive answers an expired session). */
   expireOnChunk(n: number): void;
-  close(): Promise<void>;
 }
 
 const FOLDER = 'application/vnd.google-apps.folder';

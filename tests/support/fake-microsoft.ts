@@ -8,30 +8,19 @@
 // connection dropped mid-upload.
 import { randomBytes } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { bodyOf, fakeServer, json, oauthFake } from './fake-oauth.js';
+import { bodyOf, fakeServer, json, oauthFake, type FakeProvider } from './fake-oauth.js';
 
-export interface FakeMicrosoft {
+export interface FakeMicrosoft extends FakeProvider {
   /** The identity platform's base (as `microsoftLogin`). */
   login: string;
   /** Graph's base, with /v1.0 (as `graph`). */
   graph: string;
-  clientId: string;
-  clientSecret: string;
   /** Files by drive and path: `me/Reports/x.pdf`, `drive-reports/Pack/x.pdf`. */
   files: Map<string, Buffer>;
-  /** Every request, as `METHOD path` (query left out). */
-  requests: string[];
-  /** Every token grant made, by type. */
-  grants: string[];
-  /** Makes every access token issued so far expired (the next Graph call answers 401). */
-  expireAccessTokens(): void;
-  /** Revokes every refresh token (the next refresh answers 400 invalid_grant). */
-  revokeRefreshTokens(): void;
   /** The next Graph call answers 429 with this Retry-After (seconds). */
   throttleNext(seconds: number): void;
   /** The upload session drops the connection (no answer) on its `n`th chunk, after taking half of it. */
   dropChunk(n: number): void;
-  close(): Promise<void>;
 }
 
 const graphError = (res: ServerResponse, status: number, code: string, message: string, headers = {}) =>

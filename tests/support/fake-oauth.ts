@@ -18,6 +18,21 @@ export async function bodyOf(req: IncomingMessage): Promise<Buffer> {
   return Buffer.concat(parts);
 }
 
+/** What every provider's fake offers a test: its app registration, what it was asked, and failures to ask for. */
+export interface FakeProvider {
+  clientId: string;
+  clientSecret: string;
+  /** Every request, as `METHOD path` (query left out). */
+  requests: string[];
+  /** Every token grant made, by type. */
+  grants: string[];
+  /** Makes every access token issued so far expired (the next API call answers 401). */
+  expireAccessTokens(): void;
+  /** Revokes every refresh token (the next refresh answers 400 invalid_grant). */
+  revokeRefreshTokens(): void;
+  close(): Promise<void>;
+}
+
 export interface OAuthFakeOptions {
   clientId: string;
   clientSecret: string;

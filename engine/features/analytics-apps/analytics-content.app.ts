@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import { defineOp } from '../../ops/op.js';
+import { APP_STORE } from './app-store.js';
 import { TEXT_MAX, v } from '../../core/validation.js';
 import { badInput, conflict, notFound } from '../../core/errors.js';
 import type { OpContext } from '../../ops/context.js';
@@ -130,11 +131,6 @@ async function deleteItem(ctx: OpContext, appId: string, collection: Collection,
 }
 
 const path = (suffix = '') => `/api/app/analytics/{id}${suffix}`;
-
-/** Writes to an app (its data file and metadata) queue per app, apart from the main database's writes. */
-const APP_STORE = {
-  store: (raw: { params?: unknown }) => `analytics:${String((raw.params as { id?: unknown } | undefined)?.id ?? '')}`,
-};
 
 /** `result` is the item as stored (the input with its id), passed in so its type stays the collection's own. */
 function collectionOps<I extends z.ZodObject, R extends z.ZodObject, S extends string>(

@@ -3,13 +3,10 @@ import { defineOp } from '../../ops/op.js';
 import { v } from '../../core/validation.js';
 import { appSources, setAppSources, SourcesInput } from './app-sources.rules.js';
 import { reloadApp } from './reload.js';
+import { APP_STORE } from '../analytics-apps/app-store.js';
 
 const appParam = z.object({ id: v.uuid() });
 const path = (suffix: string) => `/api/app/analytics/{id}${suffix}`;
-/** Writes to an app's data queue per app, as imports do. */
-const APP_STORE = {
-  store: (raw: { params?: unknown }) => `analytics:${String((raw.params as { id?: unknown } | undefined)?.id ?? '')}`,
-};
 
 const ReloadResult = z.object({
   id: z.string(),

@@ -1,16 +1,10 @@
-import type { DataConnectionKind, TlsMode } from '../../../model/data-connections.entity.js';
+import type { DataConnectionRow } from '../../../model/data-connections.entity.js';
 
 /** A connection as a driver opens it: the password already opened. */
-export interface OpenConnection {
-  kind: DataConnectionKind;
-  host: string | null;
-  port: number | null;
-  database: string | null;
-  username: string | null;
-  password: string | null;
-  tls: TlsMode;
-  filePath: string | null;
-}
+export type OpenConnection = Pick<
+  DataConnectionRow,
+  'kind' | 'host' | 'port' | 'database' | 'username' | 'password' | 'tls' | 'filePath'
+>;
 
 export interface QueryOptions {
   /** The longest the source may take over the statement; the source stops it (its own timeout). */
