@@ -76,7 +76,7 @@ export const AppSource = new EntitySchema<AppSourceRow>({
   indices: [{ name: 'IDX_app_sources_app', columns: ['appId'] }],
 });
 
-export const RELOAD_STATUSES = ['running', 'completed', 'failed'] as const;
+export const RELOAD_STATUSES = ['running', 'completed', 'failed', 'cancelled'] as const;
 export type ReloadStatus = (typeof RELOAD_STATUSES)[number];
 
 /** One reload of an app from its sources: when, how long, how many rows, and why it failed. */

@@ -86,6 +86,8 @@ describe(
     'app.analytics.setSources',
     'app.analytics.getSources',
     'app.analytics.reload',
+    'app.analytics.previewSource',
+    'app.analytics.cancelReload',
   ),
   () => {
     it('tests each kind of connection, and says in words what failed, naming the field', async () => {
@@ -247,6 +249,48 @@ describe(
       expect((await s.ok('GET', `/api/app/analytics/${app}`)).rowCount).toBe(4);
       const history = await s.ok('GET', `/api/app/analytics/${app}/sources`);
       expect(history.reloads.map((r: { status: string }) => r.status)).toEqual(['failed', 'failed', 'completed']);
+    });
+
+    it('previews the first 100 rows of a query, and a reload cancelled while it reads keeps the data before', async () => {
+      const [conn] = (await s.ok('GET', '/api/app/data-connections', undefined, {
+        'name[equals]': 'Sales warehouse',
+      })) as {
+        id: string;
+      }[];
+      const app = await newApp('Slow orders');
+      const preview = await s.ok('POST', `/api/app/analytics/${app}/sources/preview`, {
+        connectionId: conn.id,
+        query: 'SELECT region, amount FROM orders ORDER BY id',
+      });
+      expect(preview.columns).toEqual(['region', 'amount']);
+      expect(preview.rows).toHaveLength(100);
+      expect(preview.rows[0]).toEqual(['South', '1.25']);
+      const bad = await s.call('POST', `/api/app/analytics/${app}/sources/preview`, {
+        body: { connectionId: conn.id, query: 'SELECT nosuch FROM orders' },
+      });
+      expect(bad.status).toBe(400);
+      expect(bad.body.errorDetails![0].field).toBe('body.query');
+
+      await s.ok('PUT', `/api/app/analytics/${app}/sources`, {
+        sources: [{ name: 'orders', connectionId: conn.id, query: 'SELECT region FROM orders' }],
+      });
+      expect((await s.ok('POST', `/api/app/analytics/${app}/reload`)).rows).toBe(ROWS);
+      // A query that waits a minute before its first row: cancelled while it reads.
+      await s.ok('PUT', `/api/app/analytics/${app}/sources`, {
+        sources: [{ name: 'orders', connectionId: conn.id, query: 'SELECT region FROM orders, pg_sleep(60)' }],
+      });
+      const reloading = s.ok('POST', `/api/app/analytics/${app}/reload`);
+      await until(
+        () => s.ok('GET', `/api/app/analytics/${app}/sources`),
+        (x) => x.reloads[0]?.status === 'running',
+      );
+      expect(await s.ok('POST', `/api/app/analytics/${app}/reload/cancel`)).toEqual({ cancelled: true });
+      expect(await reloading).toMatchObject({
+        status: 'cancelled',
+        message: 'Cancelled; the data before it was kept.',
+      });
+      expect((await s.ok('GET', `/api/app/analytics/${app}`)).rowCount).toBe(ROWS);
+      expect(await s.ok('POST', `/api/app/analytics/${app}/reload/cancel`)).toEqual({ cancelled: false });
     });
 
     it('reloads from MariaDB and from a SQLite file, names beyond ASCII included, and says which fields a changed source dropped', async () => {

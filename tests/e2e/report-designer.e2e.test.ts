@@ -352,65 +352,77 @@ describe(
   },
 );
 
-describe(covers('data from a database in Chromium', 'app.dataConnections.create', 'app.analytics.reload'), () => {
-  it('adds a SQLite data connection, tests it, gives the app a query and reloads it, with the reload in its history', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'bs-e2e-data-'));
-    try {
-      const file = join(dir, 'stock.db');
-      await new Promise<void>((resolve, reject) => {
-        const db = new sqlite3.Database(file, (e) => {
-          if (e) return reject(e);
-          db.exec(
-            "CREATE TABLE stock (Region TEXT, Units INTEGER); INSERT INTO stock VALUES ('North', 40), ('South', 2);",
-            (e2) => db.close(() => (e2 ? reject(e2) : resolve())),
-          );
+describe(
+  covers(
+    'data from a database in Chromium',
+    'app.dataConnections.create',
+    'app.analytics.reload',
+    'app.analytics.previewSource',
+  ),
+  () => {
+    it('adds a SQLite data connection, tests it, gives the app a query and reloads it, with the reload in its history', async () => {
+      const dir = mkdtempSync(join(tmpdir(), 'bs-e2e-data-'));
+      try {
+        const file = join(dir, 'stock.db');
+        await new Promise<void>((resolve, reject) => {
+          const db = new sqlite3.Database(file, (e) => {
+            if (e) return reject(e);
+            db.exec(
+              "CREATE TABLE stock (Region TEXT, Units INTEGER); INSERT INTO stock VALUES ('North', 40), ('South', 2);",
+              (e2) => db.close(() => (e2 ? reject(e2) : resolve())),
+            );
+          });
         });
-      });
-      await nav(page(), 'Data connections').click();
-      await page().getByRole('button', { name: 'New data connection' }).click();
-      const d = dialog(page());
-      await d.getByLabel('Kind of database').selectOption('SQLite');
-      expect(await d.getByRole('textbox', { name: 'Host' }).count()).toBe(0);
-      await d.getByRole('textbox', { name: 'Name', exact: true }).fill('Stock file');
-      await d.getByRole('textbox', { name: 'Database file' }).fill(file);
-      await d.getByRole('button', { name: 'Create' }).click();
-      const row = page().getByRole('row', { name: /Stock file/ });
-      await row.getByRole('button', { name: 'Test connection' }).click();
-      await toast(page(), 'success', /Connected to SQLite 3\./)
-        .first()
-        .waitFor();
-      expect(await accessibilityProblems(page())).toEqual([]);
+        await nav(page(), 'Data connections').click();
+        await page().getByRole('button', { name: 'New data connection' }).click();
+        const d = dialog(page());
+        await d.getByLabel('Kind of database').selectOption('SQLite');
+        expect(await d.getByRole('textbox', { name: 'Host' }).count()).toBe(0);
+        await d.getByRole('textbox', { name: 'Name', exact: true }).fill('Stock file');
+        await d.getByRole('textbox', { name: 'Database file' }).fill(file);
+        await d.getByRole('button', { name: 'Create' }).click();
+        const row = page().getByRole('row', { name: /Stock file/ });
+        await row.getByRole('button', { name: 'Test connection' }).click();
+        await toast(page(), 'success', /Connected to SQLite 3\./)
+          .first()
+          .waitFor();
+        expect(await accessibilityProblems(page())).toEqual([]);
 
-      await nav(page(), 'Analytics apps').click();
-      await page().getByRole('button', { name: 'New analytics app' }).click();
-      await dialog(page()).getByRole('textbox', { name: 'Name', exact: true }).fill('Stock');
-      await dialog(page()).getByRole('textbox', { name: 'App id' }).fill('stock');
-      await dialog(page()).getByRole('button', { name: 'Create' }).click();
-      await page().getByRole('heading', { name: 'Stock' }).waitFor();
-      const data = page()
-        .locator('.panel')
-        .filter({ has: page().getByRole('heading', { name: 'Data from a database' }) });
-      expect(await data.getByRole('button', { name: 'Reload now' }).isDisabled()).toBe(true);
-      await data.getByLabel('Data connection').selectOption({ label: 'Stock file' });
-      await data.getByRole('textbox', { name: 'Query' }).fill('SELECT Region, Units FROM stock');
-      await data.getByRole('button', { name: 'Save the source' }).click();
-      await toast(page(), 'success', /The source is saved/)
-        .first()
-        .waitFor();
-      await data.getByRole('button', { name: 'Reload now' }).click();
-      await toast(page(), 'success', 'Reloaded 2 rows from data.').first().waitFor();
-      await expect.poll(() => data.getByRole('table', { name: 'Reloads' }).textContent()).toMatch(/completed/);
-      await expect
-        .poll(() =>
-          page()
-            .getByText(/^2 rows/)
-            .count(),
-        )
-        .toBeGreaterThan(0);
-      expect(await accessibilityProblems(page())).toEqual([]);
-      await shot(page(), 'app-data-from-a-database', true);
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
-  });
-});
+        await nav(page(), 'Analytics apps').click();
+        await page().getByRole('button', { name: 'New analytics app' }).click();
+        await dialog(page()).getByRole('textbox', { name: 'Name', exact: true }).fill('Stock');
+        await dialog(page()).getByRole('textbox', { name: 'App id' }).fill('stock');
+        await dialog(page()).getByRole('button', { name: 'Create' }).click();
+        await page().getByRole('heading', { name: 'Stock' }).waitFor();
+        const data = page()
+          .locator('.panel')
+          .filter({ has: page().getByRole('heading', { name: 'Data from a database' }) });
+        expect(await data.getByRole('button', { name: 'Reload now' }).isDisabled()).toBe(true);
+        await data.getByLabel('Data connection').selectOption({ label: 'Stock file' });
+        await data.getByRole('textbox', { name: 'Query' }).fill('SELECT Region, Units FROM stock');
+        await data.getByRole('button', { name: 'Save the source' }).click();
+        await toast(page(), 'success', /The source is saved/)
+          .first()
+          .waitFor();
+        await data.getByRole('button', { name: 'Preview the first 100 rows' }).click();
+        await expect
+          .poll(() => data.getByRole('table', { name: 'Preview of the source' }).textContent())
+          .toMatch(/Region.*Units.*North.*40.*South.*2/);
+        await data.getByRole('button', { name: 'Reload now' }).click();
+        await toast(page(), 'success', 'Reloaded 2 rows from data.').first().waitFor();
+        await expect.poll(() => data.getByRole('table', { name: 'Reloads' }).textContent()).toMatch(/completed/);
+        await expect
+          .poll(() =>
+            page()
+              .getByText(/^2 rows/)
+              .count(),
+          )
+          .toBeGreaterThan(0);
+        expect(await accessibilityProblems(page())).toEqual([]);
+        await shot(page(), 'app-data-from-a-database', true);
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+    });
+  },
+);

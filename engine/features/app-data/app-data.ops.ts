@@ -1,8 +1,11 @@
 import { z } from 'zod';
+import { findOr404 } from '../../core/rows.js';
+import { AnalyticsApp } from '../../model/analytics-apps.entity.js';
+import { RELOAD_STATUSES } from '../../model/data-connections.entity.js';
 import { defineOp } from '../../ops/op.js';
 import { v } from '../../core/validation.js';
-import { appSources, setAppSources, SourcesInput } from './app-sources.rules.js';
-import { reloadApp } from './reload.js';
+import { appSources, PreviewInput, previewSource, setAppSources, SourcesInput } from './app-sources.rules.js';
+import { cancelReload, reloadApp } from './reload.js';
 import { APP_STORE } from '../analytics-apps/app-store.js';
 
 const appParam = z.object({ id: v.uuid() });
@@ -11,7 +14,7 @@ const path = (suffix: string) => `/api/app/analytics/{id}${suffix}`;
 const ReloadResult = z.object({
   id: z.string(),
   trigger: z.string(),
-  status: z.enum(['running', 'completed', 'failed']),
+  status: z.enum(RELOAD_STATUSES),
   startedAt: z.string(),
   endedAt: z.string().nullable(),
   durationMs: z.number().nullable(),
@@ -52,5 +55,27 @@ export const appDataOps = [
     input: { params: appParam },
     result: ReloadResult,
     handler: (ctx, { params }) => reloadApp(ctx, params.id, 'manual'),
+  }),
+  defineOp({
+    id: 'app.analytics.previewSource',
+    summary: "The first 100 rows a source's query answers on a data connection, to check it before a reload",
+    http: { method: 'POST', path: path('/sources/preview') },
+    permission: 'updateProject',
+    readOnly: true,
+    input: { params: appParam, body: PreviewInput },
+    result: z.object({ columns: z.array(z.string()), rows: z.array(z.array(z.string().nullable())) }),
+    handler: (ctx, { params, body }) => previewSource(ctx, params.id, body),
+  }),
+  defineOp({
+    id: 'app.analytics.cancelReload',
+    summary: "Stop an app's reload while it reads its source: the data before it stays",
+    http: { method: 'POST', path: path('/reload/cancel') },
+    permission: 'updateProject',
+    input: { params: appParam },
+    result: z.object({ cancelled: z.boolean() }),
+    handler: async (ctx, { params }) => {
+      await findOr404(ctx, AnalyticsApp, params.id, 'Analytics app');
+      return { cancelled: cancelReload(params.id) };
+    },
   }),
 ] as const;

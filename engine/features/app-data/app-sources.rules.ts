@@ -1,7 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import type { OpContext } from '../../ops/context.js';
-import { badInput } from '../../core/errors.js';
+import { badInput, foundOrFieldError } from '../../core/errors.js';
+import { DRIVERS, problemOf } from '../data-connections/drivers/index.js';
+import { cellText } from '../data-connections/drivers/driver.js';
+import { openedConnection } from '../data-connections/data-connections.rules.js';
 import { findOr404 } from '../../core/rows.js';
 import { v } from '../../core/validation.js';
 import { AnalyticsApp } from '../../model/analytics-apps.entity.js';
@@ -60,4 +63,45 @@ export async function setAppSources(ctx: OpContext, appRowId: string, body: z.ou
     }),
   );
   return appSources(ctx, appRowId);
+}
+
+/** How many rows a preview shows. */
+export const PREVIEW_ROWS = 100;
+/** A preview is a look, not a load: its query is stopped sooner. */
+const PREVIEW_TIMEOUT_MS = 30_000;
+
+export const PreviewInput = z.object({
+  connectionId: v.uuid(),
+  query: z.string().trim().min(1, 'is required: the SELECT to look at').max(100_000),
+});
+
+/** The first rows a source's query answers, as text, to check it before saving and reloading. */
+export async function previewSource(ctx: OpContext, appRowId: string, body: z.output<typeof PreviewInput>) {
+  await findOr404(ctx, AnalyticsApp, appRowId, 'Analytics app');
+  const connection = await foundOrFieldError(
+    findOr404(ctx, DataConnection, body.connectionId, 'Data connection'),
+    'No such data connection',
+    'body.connectionId',
+    'is no data connection',
+  );
+  let stream;
+  try {
+    stream = await DRIVERS[connection.kind].open(openedConnection(ctx, connection), body.query, {
+      timeoutMs: PREVIEW_TIMEOUT_MS,
+      batch: PREVIEW_ROWS,
+    });
+    const first = await stream.batches.next();
+    const rows = first.done ? [] : first.value.slice(0, PREVIEW_ROWS);
+    return {
+      columns: stream.columns,
+      rows: rows.map((r) => r.map((c) => (c === null || c === undefined ? null : cellText(c)))),
+    };
+  } catch (e) {
+    const p = problemOf(e);
+    throw badInput(`The query could not be run: ${p.message}`, [
+      { field: p.field === 'query' ? 'body.query' : 'body.connectionId', message: p.message },
+    ]);
+  } finally {
+    await stream?.close();
+  }
 }

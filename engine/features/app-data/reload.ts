@@ -18,8 +18,16 @@ import { rowsToCsv } from './query-to-csv.js';
 /** How long a source's query may run before its database stops it. */
 export const RELOAD_STATEMENT_TIMEOUT_MS = 10 * 60_000;
 const BATCH = 5_000;
-/** Apps being reloaded by this server: a second reload of one waits its turn (refused, said). */
-const underWay = new Set<string>();
+/** Apps being reloaded by this server, each with its stop: a second reload of one is refused, said. */
+const underWay = new Map<string, AbortController>();
+const CANCELLED = 'Cancelled; the data before it was kept.';
+
+/** Stops an app's reload while it reads its source (the import that follows is not stopped half-way). */
+export function cancelReload(appRowId: string): boolean {
+  const stop = underWay.get(appRowId);
+  stop?.abort();
+  return !!stop;
+}
 
 export const reloadDto = (r: AppReloadRow) => ({
   id: r.id,
@@ -46,7 +54,8 @@ export async function reloadApp(ctx: OpContext, appRowId: string, trigger: AppRe
       { field: 'sources', message: 'none set' },
     ]);
   if (underWay.has(app.id)) throw conflict(`A reload of “${app.name}” is under way`);
-  underWay.add(app.id);
+  const stop = new AbortController();
+  underWay.set(app.id, stop);
   const reloads = ctx.db.getRepository(AppReload);
   const record: AppReloadRow = {
     id: randomUUID(),
@@ -83,11 +92,14 @@ export async function reloadApp(ctx: OpContext, appRowId: string, trigger: AppRe
     const stream = await DRIVERS[connection.kind].open(openedConnection(ctx, connection), source.query, {
       timeoutMs: RELOAD_STATEMENT_TIMEOUT_MS,
       batch: BATCH,
+      // A cancel cuts the query and its connection: the read in flight fails, and the reload with it.
+      signal: stop.signal,
     });
     // Reading is most of a reload; the import's own progress takes the rest of the bar.
     await rowsToCsv(stream, file, ctx.embedded.importBudget().rows, (rows) =>
       progress(Math.round(50 * (1 - 1 / (1 + rows / 200_000))), rows),
     );
+    if (stop.signal.aborted) throw new Error('cancelled');
     const meta = await ctx.embedded.importFromFile(app.appId, 'csv', file, `${source.name} (${connection.name})`, (p) =>
       progress(50 + Math.round(p.percent / 2), p.rows),
     );
@@ -100,8 +112,8 @@ export async function reloadApp(ctx: OpContext, appRowId: string, trigger: AppRe
       ? `The source no longer has ${lost.join(', ')}: charts, variables and reports using ${lost.length === 1 ? 'it' : 'them'} need a look.`
       : null;
   } catch (e) {
-    record.status = 'failed';
-    record.message = reloadProblem(e);
+    record.status = stop.signal.aborted ? 'cancelled' : 'failed';
+    record.message = stop.signal.aborted ? CANCELLED : reloadProblem(e);
     ctx.log.warn('An app reload failed', { app: app.id, problem: record.message });
   } finally {
     underWay.delete(app.id);

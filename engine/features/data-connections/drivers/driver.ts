@@ -11,6 +11,8 @@ export interface QueryOptions {
   timeoutMs: number;
   /** Rows per batch handed on: memory stays bounded whatever the result's size. */
   batch: number;
+  /** Stops the query at once when aborted, while it starts as well as while its rows are read. */
+  signal?: AbortSignal;
 }
 
 /** The rows of one query, streamed: the column names once, then batches of rows as arrays. */

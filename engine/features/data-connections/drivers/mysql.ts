@@ -34,6 +34,8 @@ export const mysqlDriver: SourceDriver = {
   async open(c, query, o): Promise<RowStream> {
     const conn = await connect(c);
     const close = async () => void conn.destroy();
+    o.signal?.addEventListener('abort', () => conn.destroy());
+    if (o.signal?.aborted) conn.destroy();
     try {
       const p = conn.promise();
       const seconds = Math.max(1, Math.ceil(o.timeoutMs / 1000));

@@ -42,6 +42,13 @@ export const postgresDriver: SourceDriver = {
   },
   async open(c, query, o): Promise<RowStream> {
     const client = await connect(c, o.timeoutMs);
+    // A cut connection fails the read in flight; the client's own report of it is not a second failure.
+    client.on('error', () => undefined);
+    // Cut, not ended: ending waits for the server, which is busy with the very query being stopped.
+    const cancel = () =>
+      (client as unknown as { connection: { stream: { destroy(): void } } }).connection.stream.destroy();
+    o.signal?.addEventListener('abort', cancel);
+    if (o.signal?.aborted) cancel();
     let closed = false;
     const close = async () => {
       if (closed) return;

@@ -28,6 +28,7 @@ export const sqliteDriver: SourceDriver = {
     db.configure('busyTimeout', Math.min(o.timeoutMs, 60_000));
     // Interrupted when the statement runs past its time, as a server's own timeout would.
     const timer = setTimeout(() => db.interrupt(), o.timeoutMs);
+    o.signal?.addEventListener('abort', () => db.interrupt());
     timer.unref();
     const close = async () => {
       clearTimeout(timer);

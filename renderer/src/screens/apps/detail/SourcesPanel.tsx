@@ -9,7 +9,7 @@ import type { AppMeta } from './use-analytics-app';
 
 interface Reload {
   id: string;
-  status: 'running' | 'completed' | 'failed';
+  status: 'running' | 'completed' | 'failed' | 'cancelled';
   startedAt: string;
   durationMs: number | null;
   rows: number | null;
@@ -37,6 +37,7 @@ export function SourcesPanel(props: {
   const { id, progress, progressed, reloaded } = props;
   const [data, setData] = useState<Sources | null>(null);
   const [busy, setBusy] = useState(false);
+  const [preview, setPreview] = useState<{ columns: string[]; rows: (string | null)[][] } | null>(null);
   // Choosing a connection lists them, which is a settings right: without it the source is shown, not edited.
   const mayList = useSession(selectMayCall('app.dataConnections.list'));
   const mayChange = useSession(selectMayCall('app.analytics.setSources')) && mayList;
@@ -61,6 +62,9 @@ export function SourcesPanel(props: {
       progressed(null);
       toastSucceeded(`Reloaded ${a.data.rows?.toLocaleString() ?? 0} rows from ${source?.name ?? 'the source'}.`);
       reloaded();
+    } else if (a.data.status === 'cancelled') {
+      progressed(null);
+      toastSucceeded('The reload was cancelled; the data before it is kept.');
     } else {
       progressed(null);
       toastFailed(`The reload failed; the data before it is kept. ${a.data.message ?? ''}`);
@@ -118,10 +122,53 @@ export function SourcesPanel(props: {
         />
       )}
       <div className="form-actions">
+        {mayChange && (
+          <button
+            type="button"
+            disabled={!source}
+            onClick={async () => {
+              const a = await invoke('app.analytics.previewSource', {
+                params: { id },
+                body: { connectionId: source!.connectionId, query: source!.query },
+              });
+              if (a.ok) setPreview(a.data);
+              else toastFailed(a.error ?? 'The query could not be run.');
+            }}
+          >
+            Preview the first 100 rows
+          </button>
+        )}
+        {busy && (
+          <button type="button" onClick={() => void invoke('app.analytics.cancelReload', { params: { id } })}>
+            Cancel reload
+          </button>
+        )}
         <button type="button" disabled={!source || busy || !mayReload} onClick={() => void reload()}>
           {busy ? 'Reloading…' : 'Reload now'}
         </button>
       </div>
+      {preview && (
+        <div className="table-scroll">
+          <table aria-label="Preview of the source">
+            <thead>
+              <tr>
+                {preview.columns.map((c) => (
+                  <th key={c}>{c}</th>
+                ))}
+              </tr>
+            </thead>
+            <tbody>
+              {preview.rows.map((r, i) => (
+                <tr key={i}>
+                  {r.map((v, k) => (
+                    <td key={k}>{v ?? ''}</td>
+                  ))}
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
       {busy && progress !== null && (
         <div className="progress" role="progressbar" aria-label="Reload progress" aria-valuenow={progress}>
           <div style={{ width: `${progress}%` }} />
