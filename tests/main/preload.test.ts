@@ -14,10 +14,16 @@ vi.mock('electron', () => ({
 }));
 
 describe(covers('preload', 'v1.groups.list'), () => {
-  it('exposes only window.broadsheet.invoke, .on, .openTemplate and .signInWith', async () => {
+  it('exposes only window.broadsheet.invoke, .on, .openTemplate, .signInWith and .connectDrive', async () => {
     await import('../../preload/preload.js');
     expect(Object.keys(exposed)).toEqual(['broadsheet']);
-    expect(Object.keys(exposed.broadsheet).sort()).toEqual(['invoke', 'on', 'openTemplate', 'signInWith']);
+    expect(Object.keys(exposed.broadsheet).sort()).toEqual([
+      'connectDrive',
+      'invoke',
+      'on',
+      'openTemplate',
+      'signInWith',
+    ]);
     await exposed.broadsheet.invoke('v1.groups.list', { query: {} });
     expect(invoked).toEqual([['engine:invoke', 'v1.groups.list', { query: {} }]]);
     const got: unknown[] = [];
@@ -31,5 +37,7 @@ describe(covers('preload', 'v1.groups.list'), () => {
     expect(invoked.at(-1)).toEqual(['desktop:open-template', '9b2f0c1e-0000-4000-8000-000000000001']);
     await exposed.broadsheet.signInWith('9b2f0c1e-0000-4000-8000-000000000002');
     expect(invoked.at(-1)).toEqual(['desktop:sign-in-with', '9b2f0c1e-0000-4000-8000-000000000002']);
+    await exposed.broadsheet.connectDrive('9b2f0c1e-0000-4000-8000-000000000003');
+    expect(invoked.at(-1)).toEqual(['desktop:connect-drive', '9b2f0c1e-0000-4000-8000-000000000003']);
   });
 });
