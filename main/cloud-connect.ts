@@ -2,7 +2,7 @@ import type { IpcMain, IpcMainInvokeEvent, Shell } from 'electron';
 import type { Engine } from '../engine/engine.js';
 import { failure } from '../engine/core/envelope.js';
 import { CONNECT_DRIVE_CHANNEL, type WireAnswer } from '../engine/wire.js';
-import { loopbackRedirect } from './loopback-redirect.js';
+import { throughSystemBrowser } from './loopback-redirect.js';
 
 // The desktop connects a cloud drive as it signs in to a company (RFC 8252): the provider's sign-in
 // page in the system browser, never an embedded web view, coming back to a loopback address of
@@ -25,26 +25,15 @@ export function registerCloudConnect(deps: {
     const engine = await deps.engine;
     const owner = event.sender.id;
     const as = () => ({ token: deps.sessionOf(owner) ?? undefined, transport: 'ipc' as const, client: `ipc:${owner}` });
-    const loop = await loopbackRedirect();
-    try {
-      const started = await engine.invoke(
-        'app.storageServices.connect',
-        { params: { id: serviceId }, body: { redirectUri: loop.uri } },
-        as(),
-      );
-      if (started.status !== 200) return { status: started.status, envelope: started.envelope };
-      await deps.shell.openExternal((started.envelope.data as { authorizationUrl: string }).authorizationUrl);
-      const callbackUrl = await loop.callback;
-      const finished = await engine.invoke(
-        'app.storageServices.finishConnect',
-        { body: { callbackUrl: callbackUrl.toString() } },
-        as(),
-      );
-      return { status: finished.status, envelope: finished.envelope };
-    } catch (e) {
-      return { status: 408, envelope: failure((e as Error).message) };
-    } finally {
-      loop.close();
-    }
+    return throughSystemBrowser(
+      deps.shell,
+      (redirectUri) =>
+        engine.invoke('app.storageServices.connect', { params: { id: serviceId }, body: { redirectUri } }, as()),
+      (data) => (data as { authorizationUrl: string }).authorizationUrl,
+      async (callbackUrl) => {
+        const finished = await engine.invoke('app.storageServices.finishConnect', { body: { callbackUrl } }, as());
+        return { status: finished.status, envelope: finished.envelope };
+      },
+    );
   });
 }

@@ -2,7 +2,7 @@ import type { IpcMain, IpcMainInvokeEvent, Shell } from 'electron';
 import type { Engine } from '../engine/engine.js';
 import { failure } from '../engine/core/envelope.js';
 import { SIGN_IN_WITH_CHANNEL, type WireAnswer } from '../engine/wire.js';
-import { loopbackRedirect } from './loopback-redirect.js';
+import { throughSystemBrowser } from './loopback-redirect.js';
 
 // The desktop's company sign-in (RFC 8252): the system browser, never an embedded web view, with a
 // redirect to a loopback address of this process's own (127.0.0.1, a port the system gave) and PKCE.
@@ -22,29 +22,21 @@ export function registerCompanySignIn(deps: {
     const engine = await deps.engine;
     const owner = event.sender.id;
     const credential = { transport: 'ipc' as const, client: `ipc:${owner}` };
-    const loop = await loopbackRedirect();
-    try {
-      const started = await engine.invoke(
-        'app.auth.ssoDesktopStart',
-        { body: { providerId, redirectUri: loop.uri } },
-        credential,
-      );
-      if (started.status !== 200) return { status: started.status, envelope: started.envelope };
-      await deps.shell.openExternal((started.envelope.data as { url: string }).url);
-      const callbackUrl = await loop.callback;
-      const finished = await engine.invoke(
-        'app.auth.ssoDesktopFinish',
-        { body: { providerId, callbackUrl: callbackUrl.toString() } },
-        credential,
-      );
-      if (finished.status !== 200) return { status: finished.status, envelope: finished.envelope };
-      const { token, ...rest } = finished.envelope.data as { token: string };
-      deps.keep(owner, token);
-      return { status: 200, envelope: { ...finished.envelope, data: rest } };
-    } catch (e) {
-      return { status: 408, envelope: failure((e as Error).message) };
-    } finally {
-      loop.close();
-    }
+    return throughSystemBrowser(
+      deps.shell,
+      (redirectUri) => engine.invoke('app.auth.ssoDesktopStart', { body: { providerId, redirectUri } }, credential),
+      (data) => (data as { url: string }).url,
+      async (callbackUrl) => {
+        const finished = await engine.invoke(
+          'app.auth.ssoDesktopFinish',
+          { body: { providerId, callbackUrl } },
+          credential,
+        );
+        if (finished.status !== 200) return { status: finished.status, envelope: finished.envelope };
+        const { token, ...rest } = finished.envelope.data as { token: string };
+        deps.keep(owner, token);
+        return { status: 200, envelope: { ...finished.envelope, data: rest } };
+      },
+    );
   });
 }

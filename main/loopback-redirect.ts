@@ -1,5 +1,8 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { Shell } from 'electron';
+import { failure } from '../engine/core/envelope.js';
+import type { WireAnswer } from '../engine/wire.js';
 
 // RFC 8252's loopback redirect for the desktop's sign-ins in the system browser (company sign-in,
 // connecting a cloud drive): a listener on 127.0.0.1, on a port the system gave, for one redirect.
@@ -31,4 +34,28 @@ export async function loopbackRedirect(): Promise<{ uri: string; callback: Promi
     server.close();
   };
   return { uri: `http://127.0.0.1:${(server.address() as AddressInfo).port}/callback`, callback, close };
+}
+
+/**
+ * One round trip through the system browser: `start` is given the loopback address and answers the
+ * engine's reply, `url` reads the page to open from it, and the browser's return goes to `finish`.
+ * A refusal to start is answered as it came; a return that never comes answers 408.
+ */
+export async function throughSystemBrowser(
+  shell: Pick<Shell, 'openExternal'>,
+  start: (redirectUri: string) => Promise<WireAnswer>,
+  url: (data: unknown) => string,
+  finish: (callbackUrl: string) => Promise<WireAnswer>,
+): Promise<WireAnswer> {
+  const loop = await loopbackRedirect();
+  try {
+    const started = await start(loop.uri);
+    if (started.status !== 200) return { status: started.status, envelope: started.envelope };
+    await shell.openExternal(url(started.envelope.data));
+    return await finish((await loop.callback).toString());
+  } catch (e) {
+    return { status: 408, envelope: failure((e as Error).message) };
+  } finally {
+    loop.close();
+  }
 }

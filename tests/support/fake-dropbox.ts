@@ -9,7 +9,7 @@
 // after a chunk arrived (the answer lost).
 import { randomBytes } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { bodyOf, fakeServer, json, oauthFake, type FakeProvider } from './fake-oauth.js';
+import { bodyOf, fakeServer, json, oauthFake, providerFace, type FakeProvider } from './fake-oauth.js';
 
 export interface FakeDropbox extends FakeProvider {
   /** The base of every Dropbox endpoint (as dropboxWeb, dropboxApi and dropboxContent). */
@@ -133,19 +133,13 @@ export async function startFakeDropbox(): Promise<FakeDropbox> {
     return res.writeHead(404).end();
   });
   return {
+    ...providerFace({ clientId, clientSecret }, oauth, server, requests),
     base: server.base,
-    clientId,
-    clientSecret,
     files,
-    requests,
-    grants: oauth.grants,
-    expireAccessTokens: oauth.expireAccessTokens,
-    revokeRefreshTokens: oauth.revokeRefreshTokens,
     throttleNext: (s) => void (throttle = s),
     dropChunk: (n) => {
       chunks = 0;
       dropOn = n;
     },
-    close: server.close,
   };
 }

@@ -10,7 +10,7 @@
 // userRateLimitExceeded), a dropped connection mid-upload, an expired session.
 import { randomBytes } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
-import { bodyOf, fakeServer, json, oauthFake, type FakeProvider } from './fake-oauth.js';
+import { bodyOf, fakeServer, json, oauthFake, providerFace, type FakeProvider } from './fake-oauth.js';
 
 export interface FakeGoogle extends FakeProvider {
   /** The base of every Google endpoint (as googleAccounts, googleOAuth and googleApis). */
@@ -214,16 +214,11 @@ export async function startFakeGoogle(): Promise<FakeGoogle> {
     return driveError(res, 404, `No route ${req.method} ${url.pathname}`, 'notFound');
   });
   return {
+    ...providerFace({ clientId, clientSecret }, oauth, server, requests),
     base: server.base,
-    clientId,
-    clientSecret,
     read: (path) => at(path)?.data,
     revisions: (path) => at(path)?.revisions ?? 0,
     paths: () => [...items.values()].filter((i) => i.mimeType !== FOLDER).map(pathOf),
-    requests,
-    grants: oauth.grants,
-    expireAccessTokens: oauth.expireAccessTokens,
-    revokeRefreshTokens: oauth.revokeRefreshTokens,
     rateLimitNext: () => void (rateLimit = true),
     dropChunk: (n) => {
       chunks = 0;
@@ -233,6 +228,5 @@ export async function startFakeGoogle(): Promise<FakeGoogle> {
       chunks = 0;
       expireOn = n;
     },
-    close: server.close,
   };
 }

@@ -8,7 +8,7 @@
 // connection dropped mid-upload.
 import { randomBytes } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { bodyOf, fakeServer, json, oauthFake, type FakeProvider } from './fake-oauth.js';
+import { bodyOf, fakeServer, json, oauthFake, providerFace, type FakeProvider } from './fake-oauth.js';
 
 export interface FakeMicrosoft extends FakeProvider {
   /** The identity platform's base (as `microsoftLogin`). */
@@ -141,20 +141,14 @@ export async function startFakeMicrosoft(): Promise<FakeMicrosoft> {
     return graphError(res, 405, 'invalidRequest', `${req.method} ${g}`);
   });
   return {
+    ...providerFace({ clientId, clientSecret }, oauth, server, requests),
     login: server.base,
     graph: `${server.base}/v1.0`,
-    clientId,
-    clientSecret,
     files,
-    requests,
-    grants: oauth.grants,
-    expireAccessTokens: oauth.expireAccessTokens,
-    revokeRefreshTokens: oauth.revokeRefreshTokens,
     throttleNext: (s) => void (throttle = s),
     dropChunk: (n) => {
       chunks = 0;
       dropOn = n;
     },
-    close: server.close,
   };
 }

@@ -129,6 +129,22 @@ export function oauthFake(o: OAuthFakeOptions): OAuthFake {
   };
 }
 
+/** The face every fake shows a test, from its authorization server, its HTTP server and its request log. */
+export const providerFace = (
+  o: Pick<OAuthFakeOptions, 'clientId' | 'clientSecret'>,
+  oauth: OAuthFake,
+  server: { close(): Promise<void> },
+  requests: string[],
+): FakeProvider => ({
+  clientId: o.clientId,
+  clientSecret: o.clientSecret,
+  requests,
+  grants: oauth.grants,
+  expireAccessTokens: oauth.expireAccessTokens,
+  revokeRefreshTokens: oauth.revokeRefreshTokens,
+  close: server.close,
+});
+
 /** A fake's HTTP server on loopback: its base address, and a close that drops open connections. */
 export async function fakeServer(
   handle: (req: IncomingMessage, res: ServerResponse, base: string) => Promise<unknown>,
