@@ -48,6 +48,8 @@ import { RequestRunner, type StorageRetry } from './features/runs/run/runner.js'
 import { Scheduler } from './features/runs/schedule/scheduler.js';
 import { directorySchedules } from './features/runs/schedule/directory-schedules.js';
 import { DirectorySyncs } from './features/user-directories/directory-sync.js';
+import { AppReloads } from './features/app-data/app-reloads.js';
+import { reloadSchedules } from './features/runs/schedule/reload-schedules.js';
 import { BackupSchedule } from './features/backups/backup-schedule.js';
 import {
   applyPendingRestore,
@@ -163,6 +165,7 @@ export interface Engine {
   readonly scheduler: Scheduler;
   /** User directories' synchronizations (queued by the scheduler, or asked for). */
   readonly directorySyncs: DirectorySyncs;
+  readonly reloads: AppReloads;
   /** Scheduled backups; tests with an injected clock call `backups.tick()`. */
   readonly backups: BackupSchedule;
   readonly outbox: MailOutbox;
@@ -320,15 +323,25 @@ async function startEngine(options: EngineOptions): Promise<Engine> {
     { ...node, concurrency: options.concurrentRequests, handoff, storageRetry: options.storageRetry },
   );
   const directorySyncs = new DirectorySyncs({ ...base, outbox, peers }, node);
+  const reloads = new AppReloads({ ...base, peers }, node);
   const scheduler = new Scheduler({ ...base, requests: runner }, () => runner.wake(), {
     timers: options.schedulerTimers,
-    sources: [directorySchedules(() => directorySyncs.wake())],
+    sources: [directorySchedules(() => directorySyncs.wake()), reloadSchedules(() => reloads.wake())],
   });
   // The engine as operations see it: whole from here on.
-  const services: EngineServices = { ...base, requests: runner, scheduler, outbox, directorySyncs, peers };
+  const services: EngineServices = { ...base, requests: runner, scheduler, outbox, directorySyncs, reloads, peers };
   const backups = new BackupSchedule(services, { timers: options.schedulerTimers });
-  const kernels = { requests: runner.kernel, mail: outbox.kernel, syncs: directorySyncs.kernel };
-  peers?.serve({ stopHere: (id) => runner.stopHere(id), wakeHere: (queue) => kernels[queue].nudge() });
+  const kernels = {
+    requests: runner.kernel,
+    mail: outbox.kernel,
+    syncs: directorySyncs.kernel,
+    reloads: reloads.kernel,
+  };
+  peers?.serve({
+    stopHere: (id) => runner.stopHere(id),
+    wakeHere: (queue) => kernels[queue].nudge(),
+    cancelReloadHere: (appId) => reloads.cancelHere(appId),
+  });
   analytics.onReload((appId) => {
     emit({ type: 'analytics.reloaded', payload: { appId } });
     void scheduler
@@ -357,6 +370,7 @@ async function startEngine(options: EngineOptions): Promise<Engine> {
   await runner.start(workContext(services, 'runner'));
   await outbox.start();
   await directorySyncs.start();
+  await reloads.start(workContext(services, 'reloads'));
   await scheduler.start();
   backups.start();
   // The demo's 110,000 rows load in the background: the engine answers at once.
@@ -428,6 +442,7 @@ async function startEngine(options: EngineOptions): Promise<Engine> {
     scheduler,
     outbox,
     directorySyncs,
+    reloads,
     backups,
     async close(o: CloseOptions = {}) {
       await scheduler.stop();
@@ -435,6 +450,7 @@ async function startEngine(options: EngineOptions): Promise<Engine> {
       await runner.close(o.graceMs ?? 0);
       await handoff?.close();
       await directorySyncs.close();
+      await reloads.close();
       await outbox.close();
       await demoReady;
       await queues.drain();

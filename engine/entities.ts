@@ -23,7 +23,7 @@ import { Condition, ConditionRule } from './model/conditions.entity.js';
 import { Request } from './model/requests.entity.js';
 import { MailServer, Outbox } from './model/mail.entity.js';
 import { StorageService } from './model/storage.entity.js';
-import { AppReload, AppSource, DataConnection } from './model/data-connections.entity.js';
+import { AppReload, AppReloadSchedule, AppSource, DataConnection } from './model/data-connections.entity.js';
 import {
   HubConfiguration,
   HubEvent,
@@ -79,6 +79,7 @@ export const ENTITIES = [
   DataConnection,
   AppSource,
   AppReload,
+  AppReloadSchedule,
   HubConfiguration,
   HubFolder,
   HubFile,

@@ -26,6 +26,8 @@ export interface ServedHere {
   stopHere(requestId: string): Promise<boolean>;
   /** Looks at a queue now (another server queued work in it). */
   wakeHere(queue: SharedQueue): void;
+  /** Stops an app's reload if this server is reading it. */
+  cancelReloadHere(appId: string): void;
 }
 
 export async function linkPeers(
@@ -61,6 +63,7 @@ export async function linkPeers(
       if (m.kind === 'event') here.deliver(m.event, from);
       else if (m.kind === 'wake') served?.wakeHere(m.queue as SharedQueue);
       else if (m.kind === 'signIn') here.signIns.heard(m.outcome, m.account, m.address);
+      else if (m.kind === 'cancelReload') served?.cancelReloadHere(m.appId);
       else served?.stopHere(m.requestId).catch(problem);
     },
     problem,
@@ -78,6 +81,9 @@ export async function linkPeers(
     },
     nudge(queue) {
       channel.publish({ kind: 'wake', queue }).then(back, problem);
+    },
+    cancelReloadElsewhere(appId) {
+      channel.publish({ kind: 'cancelReload', appId }).then(back, problem);
     },
     stopElsewhere(requestId) {
       return new Promise<boolean>((resolve) => {

@@ -4,10 +4,11 @@ import type { EngineEvent } from './events.js';
 import type { SignInOutcome } from './throttle.js';
 import { retryDelay, type Backoff } from './jobs/backoff.js';
 
-/** What one server tells the others sharing its database: an event for their streams, or a stop. */
+/** What one server tells the others sharing its database: an event for their streams, or a stop (a run's, a reload's). */
 export type SharedMessage =
   | { kind: 'event'; event: EngineEvent }
   | { kind: 'stop'; requestId: string }
+  | { kind: 'cancelReload'; appId: string }
   | { kind: 'wake'; queue: string }
   | { kind: 'signIn'; outcome: SignInOutcome; account: string; address: string };
 

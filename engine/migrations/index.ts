@@ -24,6 +24,7 @@ import { SessionSignOut1765756800000 } from './1765756800000-session-sign-out.js
 import { UserTimeZone1765843200000 } from './1765843200000-user-time-zone.js';
 import { CloudStorage1765929600000 } from './1765929600000-cloud-storage.js';
 import { LiveData1766102400000 } from './1766102400000-live-data.js';
+import { ReloadQueue1766188800000 } from './1766188800000-reload-queue.js';
 
 /** Migrations in the order they run; append, never reorder or edit a released one. */
 export const MIGRATIONS = [
@@ -53,4 +54,5 @@ export const MIGRATIONS = [
   UserTimeZone1765843200000,
   CloudStorage1765929600000,
   LiveData1766102400000,
+  ReloadQueue1766188800000,
 ];

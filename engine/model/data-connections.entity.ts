@@ -1,5 +1,7 @@
 import { EntitySchema } from 'typeorm';
-import { baseColumns, int, ref, text, when, type BaseRow } from '../core/entity-base.js';
+import { baseColumns, flag, int, ref, text, when, type BaseRow } from '../core/entity-base.js';
+import { claimColumns, type ClaimColumns } from '../core/jobs/claims.js';
+import type { StoredSchedule } from './tasks.entity.js';
 
 import { DATA_CONNECTION_KINDS, TLS_MODES } from '../core/enumerations.js';
 
@@ -76,20 +78,27 @@ export const AppSource = new EntitySchema<AppSourceRow>({
   indices: [{ name: 'IDX_app_sources_app', columns: ['appId'] }],
 });
 
-export const RELOAD_STATUSES = ['running', 'completed', 'failed', 'cancelled'] as const;
+export const RELOAD_STATUSES = ['queued', 'running', 'completed', 'failed', 'cancelled'] as const;
 export type ReloadStatus = (typeof RELOAD_STATUSES)[number];
 
-/** One reload of an app from its sources: when, how long, how many rows, and why it failed. */
-export interface AppReloadRow {
+/**
+ * One reload of an app from its sources: when, how long, how many rows, and why it failed. A row of
+ * the one job kernel: queued (a schedule's slot, keyed by app and slot so it loads once however many
+ * servers fire it), claimed and run by one server, its lease renewed while it reads.
+ */
+export interface AppReloadRow extends ClaimColumns {
   id: string;
   appId: string;
   trigger: 'manual' | 'schedule';
   status: ReloadStatus;
+  /** When it was queued, then when it started. */
   startedAt: Date;
   endedAt: Date | null;
   rows: number | null;
   message: string | null;
   startedBy: string | null;
+  /** The slot a scheduled reload is for: with the app, the key that makes a slot load once. */
+  scheduledFor: Date | null;
 }
 
 export const AppReload = new EntitySchema<AppReloadRow>({
@@ -105,7 +114,50 @@ export const AppReload = new EntitySchema<AppReloadRow>({
     rows: int(),
     message: text(),
     startedBy: ref(),
+    scheduledFor: when(),
+    ...claimColumns,
+    attempts: { ...int(false), default: 0 },
   },
   foreignKeys: [{ target: 'AnalyticsApp', columnNames: ['appId'], referencedColumnNames: ['id'], onDelete: 'CASCADE' }],
-  indices: [{ name: 'IDX_app_reloads_app', columns: ['appId', 'startedAt'] }],
+  indices: [
+    { name: 'IDX_app_reloads_app', columns: ['appId', 'startedAt'] },
+    { name: 'UQ_app_reloads_slot', columns: ['appId', 'scheduledFor'], unique: true },
+    { name: 'IDX_app_reloads_lease', columns: ['status', 'leaseUntil'] },
+  ],
+});
+
+/**
+ * When an app reloads by itself: a schedule of the same forms as a task's (and the same fire-time
+ * rule, DST included), one per app. The one scheduler keeps its next fire time.
+ */
+export interface AppReloadScheduleRow extends BaseRow {
+  appId: string;
+  isActive: boolean;
+  timeZone: string;
+  schedule: StoredSchedule;
+  startDate: Date;
+  endDate: Date | null;
+  lastScheduledFor: Date | null;
+  nextFireTime: Date | null;
+}
+
+export const AppReloadSchedule = new EntitySchema<AppReloadScheduleRow>({
+  name: 'AppReloadSchedule',
+  tableName: 'app_reload_schedules',
+  columns: {
+    ...baseColumns,
+    appId: ref(false),
+    isActive: flag(true),
+    timeZone: text(false),
+    schedule: { type: 'simple-json' },
+    startDate: when(false),
+    endDate: when(),
+    lastScheduledFor: when(),
+    nextFireTime: when(),
+  },
+  foreignKeys: [{ target: 'AnalyticsApp', columnNames: ['appId'], referencedColumnNames: ['id'], onDelete: 'CASCADE' }],
+  indices: [
+    { name: 'UQ_app_reload_schedules_app', columns: ['appId'], unique: true },
+    { name: 'IDX_app_reload_schedules_next', columns: ['nextFireTime'] },
+  ],
 });

@@ -11,6 +11,7 @@ import type { AnalyticsPort, EmbeddedAnalyticsAdmin } from '../analytics/port.js
 import type { Renderer } from '../render/render-pool.js';
 import type { OutboxRow } from '../model/mail.entity.js';
 import type { DirectorySyncRow } from '../model/directory-syncs.entity.js';
+import type { AppReloadRow } from '../model/data-connections.entity.js';
 import type { OutboxStatus } from '../core/enumerations.js';
 import type { MemberDeclaration } from '../model/members.entity.js';
 import type { RequestRow } from '../model/requests.entity.js';
@@ -104,8 +105,17 @@ export interface EngineServices extends BaseServices {
     syncNow(directoryId: string): Promise<DirectorySyncRow | null>;
     isSyncing(directoryId: string): Promise<boolean>;
   };
+  /** Reloads of analytics apps from their sources: one asked for now, a stop, whether one is under way. */
+  reloads: ReloadControl;
   /** The other servers sharing this one's PostgreSQL database; null on SQLite. */
   peers: Peers | null;
+}
+
+export interface ReloadControl {
+  /** Reloads an app now and answers its record once it has ended; null when one is queued or under way. */
+  reloadNow(appId: string, startedBy: string | null): Promise<AppReloadRow | null>;
+  /** Stops an app's queued and running reloads, on whichever server; false when none was. */
+  cancel(appId: string): Promise<boolean>;
 }
 
 /** The outbox as the rest of the engine uses it. */
@@ -122,9 +132,11 @@ export interface Peers {
   stopElsewhere(requestId: string): Promise<boolean>;
   /** Tells the others that work was queued here, so an idle one takes it now rather than at its next look. */
   nudge(queue: SharedQueue): void;
+  /** Asks whichever server reads an app's reload to stop it (the reload's row says when it has). */
+  cancelReloadElsewhere(appId: string): void;
 }
 
-export type SharedQueue = 'requests' | 'mail' | 'syncs';
+export type SharedQueue = 'requests' | 'mail' | 'syncs' | 'reloads';
 
 export interface RequestControl {
   wake(): void;

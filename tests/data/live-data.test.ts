@@ -24,11 +24,13 @@ let s: TestServer;
 let db: TestPostgres;
 let maria: TestMariadb;
 let dir: string;
+/** The engine's clock: real time, until the schedule test sets it (it runs last). */
+let clock: Date | null = null;
 
 beforeAll(async () => {
   [db, maria] = await Promise.all([startPostgres('sales', PG_PASSWORD), startMariadb()]);
   dir = await mkdtemp(join(tmpdir(), 'bs-live-'));
-  s = await startTestServer({ demo: true });
+  s = await startTestServer({ demo: true, now: () => clock ?? new Date(), schedulerTimers: false });
   const client = new pg.Client({ host: db.socketDir, database: 'sales', user: db.user, password: PG_PASSWORD });
   await client.connect();
   await client.query(`CREATE TABLE orders AS
@@ -88,6 +90,7 @@ describe(
     'app.analytics.reload',
     'app.analytics.previewSource',
     'app.analytics.cancelReload',
+    'app.analytics.setReloadSchedule',
   ),
   () => {
     it('tests each kind of connection, and says in words what failed, naming the field', async () => {
@@ -342,6 +345,68 @@ describe(
         },
       });
       expect(two.body.errorDetails![0].field).toBe('body.sources[1]');
+    });
+
+    it('reloads on a schedule once per slot, DST-safe: a missed stretch loads once, a schedule turned off never', async () => {
+      const [conn] = (await s.ok('GET', '/api/app/data-connections', undefined, {
+        'name[equals]': 'Sales warehouse',
+      })) as { id: string }[];
+      const client = new pg.Client({ host: db.socketDir, database: 'sales', user: db.user, password: PG_PASSWORD });
+      await client.connect();
+      await client.query('CREATE TABLE nightly AS SELECT i AS id, i * 1.0 AS amount FROM generate_series(1, 10) AS i');
+      const app = await newApp('Nightly');
+      const sources = `/api/app/analytics/${app}/sources`;
+      await s.ok('PUT', sources, {
+        sources: [{ name: 'nightly', connectionId: conn.id, query: 'SELECT id, amount FROM nightly' }],
+      });
+      const schedulePath = `/api/app/analytics/${app}/reload-schedule`;
+      // The day before Paris moves its clocks forward: 02:30 does not exist on 28 March 2027.
+      clock = new Date('2027-03-27T12:00:00Z');
+      const forms = {
+        frequency: 'Daily',
+        atHour: 2,
+        atMinut: 30,
+        timeZone: 'Europe/Paris',
+        startDate: '2027-03-01T00:00:00Z',
+      };
+      const weekly = await s.call('PUT', schedulePath, { body: { ...forms, frequency: 'Weekly' } });
+      expect(weekly.body.errorDetails![0].field).toBe('body.weeklyDays');
+      const mars = await s.call('PUT', schedulePath, { body: { ...forms, timeZone: 'Mars/Olympus' } });
+      expect(mars.body.errorDetails![0].field).toBe('body.timeZone');
+
+      const schedule = await s.ok('PUT', schedulePath, forms);
+      expect(schedule.summary).toBe('Every day at 02:30 (Europe/Paris)');
+      // Skipped by spring-forward, the slot loads once just after the gap (03:00 CEST), then at 02:30 again.
+      expect(schedule.nextRuns.slice(0, 2)).toEqual(['2027-03-28T01:00:00.000Z', '2027-03-29T00:30:00.000Z']);
+      expect((await s.ok('GET', sources)).schedule).toMatchObject({ nextFireTime: '2027-03-28T01:00:00.000Z' });
+
+      const scheduled = async () =>
+        ((await s.ok('GET', sources)).reloads as { trigger: string; status: string }[]).filter(
+          (r) => r.trigger === 'schedule',
+        );
+      clock = new Date('2027-03-28T01:01:00Z');
+      // Two looks at once (as two servers would make): the slot is loaded once.
+      await Promise.all([s.engine.scheduler.tick(), s.engine.scheduler.tick()]);
+      const first = await until(scheduled, (r) => r[0]?.status === 'completed');
+      expect(first).toHaveLength(1);
+      expect(first[0]).toMatchObject({ scheduledFor: '2027-03-28T01:00:00.000Z', rows: 10 });
+      await s.engine.scheduler.tick();
+      expect(await scheduled()).toHaveLength(1);
+
+      // The database grows while the machine is off three days: the missed slots load once, with the new rows.
+      await client.query('INSERT INTO nightly SELECT i, i * 1.0 FROM generate_series(11, 15) AS i');
+      clock = new Date('2027-03-31T09:00:00Z');
+      await s.engine.scheduler.tick();
+      const second = await until(scheduled, (r) => r.length === 2 && r[0].status === 'completed');
+      expect(second[0]).toMatchObject({ rows: 15, scheduledFor: '2027-03-31T00:30:00.000Z' });
+      expect(Number(await sumOf(app, 'Sum(amount)'))).toBe(120);
+      await client.end();
+
+      const off = await s.ok('PUT', schedulePath, { ...forms, isActive: false });
+      expect(off).toMatchObject({ isActive: false, nextFireTime: null, nextRuns: [] });
+      clock = new Date('2027-04-02T09:00:00Z');
+      await s.engine.scheduler.tick();
+      expect(await scheduled()).toHaveLength(2);
     });
   },
 );

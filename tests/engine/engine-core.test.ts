@@ -59,6 +59,7 @@ describe(covers('first start and the database', 'v1.trustedOrigins.create'), () 
       'UserTimeZone1765843200000',
       'CloudStorage1765929600000',
       'LiveData1766102400000',
+      'ReloadQueue1766188800000',
     ]);
     await first.close();
     const second = await createEngine({ dataDir, secretKeys: keys });

@@ -45,6 +45,7 @@ describe('one kernel', () => {
       'peers.ts',
     ]);
     expect(filesWith('implements JobWorker')).toEqual([
+      'features/app-data/app-reloads.ts',
       'features/mail/outbox.ts',
       'features/runs/run/runner.ts',
       'features/user-directories/directory-sync.ts',

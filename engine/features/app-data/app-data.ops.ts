@@ -5,7 +5,8 @@ import { RELOAD_STATUSES } from '../../model/data-connections.entity.js';
 import { defineOp } from '../../ops/op.js';
 import { v } from '../../core/validation.js';
 import { appSources, PreviewInput, previewSource, setAppSources, SourcesInput } from './app-sources.rules.js';
-import { cancelReload, reloadApp } from './reload.js';
+import { reloadNow } from './reload-now.js';
+import { ReloadScheduleInput, setReloadSchedule } from './reload-schedule.rules.js';
 import { APP_STORE } from '../analytics-apps/app-store.js';
 
 const appParam = z.object({ id: v.uuid() });
@@ -20,10 +21,33 @@ const ReloadResult = z.object({
   durationMs: z.number().nullable(),
   rows: z.number().nullable(),
   message: z.string().nullable(),
+  scheduledFor: z.string().nullable(),
+});
+const nullableNumber = z.number().nullable();
+const ScheduleResult = z.object({
+  isActive: z.boolean(),
+  timeZone: z.string(),
+  frequency: z.string(),
+  day: nullableNumber,
+  month: nullableNumber,
+  atHour: nullableNumber,
+  atMinut: nullableNumber,
+  everyHours: nullableNumber,
+  fromHour: nullableNumber,
+  fromMinut: nullableNumber,
+  toHour: nullableNumber,
+  toMinut: nullableNumber,
+  weeklyDays: z.string().nullable(),
+  startDate: z.string(),
+  endDate: z.string().nullable(),
+  nextFireTime: z.string().nullable(),
+  summary: z.string().nullable(),
+  nextRuns: z.array(z.string()),
 });
 const SourcesResult = z.object({
   sources: z.array(z.object({ name: z.string(), connectionId: z.string(), query: z.string() })),
   reloads: z.array(ReloadResult),
+  schedule: ScheduleResult.nullable(),
 });
 
 export const appDataOps = [
@@ -54,7 +78,7 @@ export const appDataOps = [
     writes: APP_STORE,
     input: { params: appParam },
     result: ReloadResult,
-    handler: (ctx, { params }) => reloadApp(ctx, params.id, 'manual'),
+    handler: (ctx, { params }) => reloadNow(ctx, params.id),
   }),
   defineOp({
     id: 'app.analytics.previewSource',
@@ -68,14 +92,25 @@ export const appDataOps = [
   }),
   defineOp({
     id: 'app.analytics.cancelReload',
-    summary: "Stop an app's reload while it reads its source: the data before it stays",
+    summary:
+      "Stop an app's reload while it reads its source, on whichever server reads it, and drop its queued ones: the data before it stays",
     http: { method: 'POST', path: path('/reload/cancel') },
     permission: 'updateProject',
     input: { params: appParam },
     result: z.object({ cancelled: z.boolean() }),
     handler: async (ctx, { params }) => {
       await findOr404(ctx, AnalyticsApp, params.id, 'Analytics app');
-      return { cancelled: cancelReload(params.id) };
+      return { cancelled: await ctx.reloads.cancel(params.id) };
     },
+  }),
+  defineOp({
+    id: 'app.analytics.setReloadSchedule',
+    summary:
+      "When an app reloads by itself: the forms of a task's schedule (once, hourly, daily, weekly, monthly, yearly) in a time zone; isActive false turns it off",
+    http: { method: 'PUT', path: path('/reload-schedule') },
+    permission: 'updateProject',
+    input: { params: appParam, body: ReloadScheduleInput },
+    result: ScheduleResult,
+    handler: async (ctx, { params, body }) => (await setReloadSchedule(ctx, params.id, body))!,
   }),
 ] as const;

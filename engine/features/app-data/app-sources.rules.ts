@@ -8,8 +8,9 @@ import { openedConnection } from '../data-connections/data-connections.rules.js'
 import { findOr404 } from '../../core/rows.js';
 import { v } from '../../core/validation.js';
 import { AnalyticsApp } from '../../model/analytics-apps.entity.js';
-import { AppReload, AppSource, DataConnection } from '../../model/data-connections.entity.js';
-import { reloadDto } from './reload.js';
+import { AppSource, DataConnection } from '../../model/data-connections.entity.js';
+import { reloadDto, reloadHistory } from './reload.js';
+import { reloadScheduleDto, reloadScheduleOf } from './reload-schedule.rules.js';
 
 export const SourcesInput = z.object({
   sources: z
@@ -23,16 +24,18 @@ export const SourcesInput = z.object({
     .max(20),
 });
 
-/** What the app's Data tab shows: its sources and its last reloads, newest first. */
+/** What the app's Data tab shows: its sources, its reload schedule and its last reloads, newest first. */
 export async function appSources(ctx: OpContext, appRowId: string) {
   const app = await findOr404(ctx, AnalyticsApp, appRowId, 'Analytics app');
-  const [sources, reloads] = await Promise.all([
+  const [sources, reloads, schedule] = await Promise.all([
     ctx.db.getRepository(AppSource).find({ where: { appId: app.id }, order: { order: 'ASC' } }),
-    ctx.db.getRepository(AppReload).find({ where: { appId: app.id }, order: { startedAt: 'DESC' }, take: 50 }),
+    reloadHistory(ctx, app.id),
+    reloadScheduleOf(ctx, app.id),
   ]);
   return {
     sources: sources.map(({ name, connectionId, query }) => ({ name, connectionId, query })),
     reloads: reloads.map(reloadDto),
+    schedule: reloadScheduleDto(schedule, ctx.now()),
   };
 }
 

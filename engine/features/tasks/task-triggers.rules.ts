@@ -130,27 +130,7 @@ export function scheduleTrigger(
   f: ScheduleInput & { isActive?: boolean },
   field = 'body',
 ): TaskTriggerRow {
-  const schedule: StoredSchedule = {
-    frequency: f.frequency ?? 'Once',
-    day: f.day ?? null,
-    month: f.month ?? null,
-    atHour: f.atHour ?? null,
-    atMinut: f.atMinut ?? null,
-    everyHours: f.everyHours ?? null,
-    fromHour: f.fromHour ?? null,
-    fromMinut: f.fromMinut ?? null,
-    toHour: f.toHour ?? null,
-    toMinut: f.toMinut ?? null,
-    weeklyDays: f.weeklyDays ?? null,
-  };
-  if (schedule.frequency === 'Weekly' && !parseWeeklyDays(schedule.weeklyDays).length)
-    throw badInput('A weekly schedule needs its days', [
-      { field: `${field}.weeklyDays`, message: 'is required for a weekly schedule' },
-    ]);
-  if (schedule.frequency === 'Yearly' && !schedule.month)
-    throw badInput('A yearly schedule needs its month', [
-      { field: `${field}.month`, message: 'is required for a yearly schedule' },
-    ]);
+  const schedule = storedSchedule(f, field);
   const row: TaskTriggerRow = {
     ...(current ?? { ...newBase(now), lastFireTime: null, lastScheduledFor: null }),
     taskId,
@@ -173,6 +153,35 @@ export function scheduleTrigger(
   const after = row.lastScheduledFor && row.lastScheduledFor > now ? row.lastScheduledFor : now;
   row.nextFireTime = row.isActive ? (nextFireTimes(scheduleOf(row)!, after, 1)[0] ?? null) : null;
   return row;
+}
+
+/** The fields of a schedule's forms, as both sets and an app's reload schedule give them. */
+type ScheduleForms = { [K in keyof StoredSchedule]?: StoredSchedule[K] | null };
+
+/** A schedule's forms as stored (a task's, an app's reloads), checked for what zod cannot check alone. */
+export function storedSchedule(f: ScheduleForms, field: string): StoredSchedule {
+  const schedule: StoredSchedule = {
+    frequency: f.frequency ?? 'Once',
+    day: f.day ?? null,
+    month: f.month ?? null,
+    atHour: f.atHour ?? null,
+    atMinut: f.atMinut ?? null,
+    everyHours: f.everyHours ?? null,
+    fromHour: f.fromHour ?? null,
+    fromMinut: f.fromMinut ?? null,
+    toHour: f.toHour ?? null,
+    toMinut: f.toMinut ?? null,
+    weeklyDays: f.weeklyDays ?? null,
+  };
+  if (schedule.frequency === 'Weekly' && !parseWeeklyDays(schedule.weeklyDays).length)
+    throw badInput('A weekly schedule needs its days', [
+      { field: `${field}.weeklyDays`, message: 'is required for a weekly schedule' },
+    ]);
+  if (schedule.frequency === 'Yearly' && !schedule.month)
+    throw badInput('A yearly schedule needs its month', [
+      { field: `${field}.month`, message: 'is required for a yearly schedule' },
+    ]);
+  return schedule;
 }
 
 /** Adds (no id) or changes a schedule. */

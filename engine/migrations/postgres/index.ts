@@ -162,6 +162,47 @@ export class PostgresLiveData1766102400000 implements MigrationInterface {
   }
 }
 
+/** ReloadQueue1766188800000's twin, for databases whose first step came before it. */
+export class PostgresReloadQueue1766188800000 implements MigrationInterface {
+  name = 'PostgresReloadQueue1766188800000';
+
+  async up(q: QueryRunner): Promise<void> {
+    const [{ existed }] = await q.query("SELECT to_regclass('app_reload_schedules') IS NOT NULL AS existed");
+    const columns = [
+      '"scheduledFor" TIMESTAMP WITH TIME ZONE',
+      '"claimedBy" character varying(64)',
+      '"leaseUntil" TIMESTAMP WITH TIME ZONE',
+      '"attempts" integer NOT NULL DEFAULT \'0\'',
+    ];
+    for (const c of columns) await q.query(`ALTER TABLE "app_reloads" ADD COLUMN IF NOT EXISTS ${c}`);
+    await q.query(
+      'CREATE UNIQUE INDEX IF NOT EXISTS "UQ_app_reloads_slot" ON "app_reloads" ("appId", "scheduledFor") ',
+    );
+    await q.query('CREATE INDEX IF NOT EXISTS "IDX_app_reloads_lease" ON "app_reloads" ("status", "leaseUntil") ');
+    await q.query(
+      'CREATE TABLE IF NOT EXISTS "app_reload_schedules" ("id" character varying(36) NOT NULL, "createdDate" TIMESTAMP WITH TIME ZONE NOT NULL, "modifiedDate" TIMESTAMP WITH TIME ZONE NOT NULL, "appId" character varying(36) NOT NULL, "isActive" boolean NOT NULL DEFAULT true, "timeZone" text NOT NULL, "schedule" text NOT NULL, "startDate" TIMESTAMP WITH TIME ZONE NOT NULL, "endDate" TIMESTAMP WITH TIME ZONE, "lastScheduledFor" TIMESTAMP WITH TIME ZONE, "nextFireTime" TIMESTAMP WITH TIME ZONE, CONSTRAINT "PK_7e3a80c0d669edad11813b85cd8" PRIMARY KEY ("id"))',
+    );
+    await q.query(
+      'CREATE UNIQUE INDEX IF NOT EXISTS "UQ_app_reload_schedules_app" ON "app_reload_schedules" ("appId") ',
+    );
+    await q.query(
+      'CREATE INDEX IF NOT EXISTS "IDX_app_reload_schedules_next" ON "app_reload_schedules" ("nextFireTime") ',
+    );
+    if (!existed)
+      await q.query(
+        'ALTER TABLE "app_reload_schedules" ADD CONSTRAINT "FK_821509af6d7bd509b5077f255e4" FOREIGN KEY ("appId") REFERENCES "analytics_apps"("id") ON DELETE CASCADE ON UPDATE NO ACTION',
+      );
+  }
+
+  async down(q: QueryRunner): Promise<void> {
+    await q.query('DROP TABLE IF EXISTS "app_reload_schedules"');
+    await q.query('DROP INDEX IF EXISTS "IDX_app_reloads_lease"');
+    await q.query('DROP INDEX IF EXISTS "UQ_app_reloads_slot"');
+    for (const c of ['attempts', 'leaseUntil', 'claimedBy', 'scheduledFor'])
+      await q.query(`ALTER TABLE "app_reloads" DROP COLUMN IF EXISTS "${c}"`);
+  }
+}
+
 /** PostgreSQL's migrations in the order they run; each later one is the twin of a SQLite migration, or a PostgreSQL-only step. */
 export const POSTGRES_MIGRATIONS = [
   PostgresInitial1765411200000,
@@ -173,4 +214,5 @@ export const POSTGRES_MIGRATIONS = [
   PostgresCloudStorage1765929600000,
   PostgresStorageTypeWidth1766016000000,
   PostgresLiveData1766102400000,
+  PostgresReloadQueue1766188800000,
 ];

@@ -1,8 +1,8 @@
 // Written by `npm run schema:postgres`: never edit by hand. What SQLite has after its first
-// 26 migrations, built at once on PostgreSQL (the migrations import nothing else of the engine).
+// 27 migrations, built at once on PostgreSQL (the migrations import nothing else of the engine).
 
 export const POSTGRES_INITIAL = {
-  sqliteMigrations: 26,
+  sqliteMigrations: 27,
   statements: [
     'CREATE TABLE "organizations" ("id" character varying(36) NOT NULL, "createdDate" TIMESTAMP WITH TIME ZONE NOT NULL, "modifiedDate" TIMESTAMP WITH TIME ZONE NOT NULL, "name" text, "displayName" text NOT NULL, "description" text, "themeId" character varying(36) NOT NULL, "allowNtlm" boolean NOT NULL DEFAULT false, "allowJwt" boolean NOT NULL DEFAULT false, "serviceAuth" boolean NOT NULL DEFAULT true, "identityProviderId" character varying(36), CONSTRAINT "PK_6b031fcd0863e3f6b44230163f9" PRIMARY KEY ("id"))',
     'CREATE TABLE "users" ("id" character varying(36) NOT NULL, "createdDate" TIMESTAMP WITH TIME ZONE NOT NULL, "modifiedDate" TIMESTAMP WITH TIME ZONE NOT NULL, "kind" character varying(16) NOT NULL DEFAULT \'user\', "firstName" text NOT NULL, "lastName" text NOT NULL, "email" text, "passwordHash" text, "domainAccount" text, "isActive" boolean NOT NULL DEFAULT true, "sendNotification" boolean NOT NULL DEFAULT false, "isoLanguage" text, "timeZone" text, "isTenantOwner" boolean NOT NULL DEFAULT false, "isTenantAdmin" boolean NOT NULL DEFAULT false, "createdBy" character varying(36), "modifiedBy" character varying(36), "directoryId" character varying(36), "directoryKey" text, CONSTRAINT "PK_a3ffb1c0c8416b9fc6f907b7433" PRIMARY KEY ("id"))',
@@ -73,8 +73,13 @@ export const POSTGRES_INITIAL = {
     'CREATE TABLE "data_connections" ("id" character varying(36) NOT NULL, "createdDate" TIMESTAMP WITH TIME ZONE NOT NULL, "modifiedDate" TIMESTAMP WITH TIME ZONE NOT NULL, "name" text NOT NULL, "description" text, "kind" character varying(16) NOT NULL, "host" text, "port" integer, "database" text, "username" text, "password" text, "tls" character varying(8) NOT NULL DEFAULT \'off\', "filePath" text, CONSTRAINT "PK_6c690afa0c8425bb416561f16d5" PRIMARY KEY ("id"))',
     'CREATE TABLE "app_sources" ("id" character varying(36) NOT NULL, "appId" character varying(36) NOT NULL, "name" text NOT NULL, "connectionId" character varying(36) NOT NULL, "query" text NOT NULL, "order" integer NOT NULL DEFAULT \'0\', CONSTRAINT "PK_2ddc80204b9ea65126644330017" PRIMARY KEY ("id"))',
     'CREATE INDEX "IDX_app_sources_app" ON "app_sources" ("appId") ',
-    'CREATE TABLE "app_reloads" ("id" character varying(36) NOT NULL, "appId" character varying(36) NOT NULL, "trigger" character varying(16) NOT NULL, "status" character varying(16) NOT NULL, "startedAt" TIMESTAMP WITH TIME ZONE NOT NULL, "endedAt" TIMESTAMP WITH TIME ZONE, "rows" integer, "message" text, "startedBy" character varying(36), CONSTRAINT "PK_6108c11568824279416600e4dd9" PRIMARY KEY ("id"))',
+    'CREATE TABLE "app_reloads" ("id" character varying(36) NOT NULL, "appId" character varying(36) NOT NULL, "trigger" character varying(16) NOT NULL, "status" character varying(16) NOT NULL, "startedAt" TIMESTAMP WITH TIME ZONE NOT NULL, "endedAt" TIMESTAMP WITH TIME ZONE, "rows" integer, "message" text, "startedBy" character varying(36), "scheduledFor" TIMESTAMP WITH TIME ZONE, "claimedBy" character varying(64), "leaseUntil" TIMESTAMP WITH TIME ZONE, "attempts" integer NOT NULL DEFAULT \'0\', CONSTRAINT "PK_6108c11568824279416600e4dd9" PRIMARY KEY ("id"))',
     'CREATE INDEX "IDX_app_reloads_app" ON "app_reloads" ("appId", "startedAt") ',
+    'CREATE UNIQUE INDEX "UQ_app_reloads_slot" ON "app_reloads" ("appId", "scheduledFor") ',
+    'CREATE INDEX "IDX_app_reloads_lease" ON "app_reloads" ("status", "leaseUntil") ',
+    'CREATE TABLE "app_reload_schedules" ("id" character varying(36) NOT NULL, "createdDate" TIMESTAMP WITH TIME ZONE NOT NULL, "modifiedDate" TIMESTAMP WITH TIME ZONE NOT NULL, "appId" character varying(36) NOT NULL, "isActive" boolean NOT NULL DEFAULT true, "timeZone" text NOT NULL, "schedule" text NOT NULL, "startDate" TIMESTAMP WITH TIME ZONE NOT NULL, "endDate" TIMESTAMP WITH TIME ZONE, "lastScheduledFor" TIMESTAMP WITH TIME ZONE, "nextFireTime" TIMESTAMP WITH TIME ZONE, CONSTRAINT "PK_7e3a80c0d669edad11813b85cd8" PRIMARY KEY ("id"))',
+    'CREATE UNIQUE INDEX "UQ_app_reload_schedules_app" ON "app_reload_schedules" ("appId") ',
+    'CREATE INDEX "IDX_app_reload_schedules_next" ON "app_reload_schedules" ("nextFireTime") ',
     'CREATE TABLE "hub_configuration" ("id" character varying(36) NOT NULL, "createdDate" TIMESTAMP WITH TIME ZONE NOT NULL, "modifiedDate" TIMESTAMP WITH TIME ZONE NOT NULL, "fromEmail" text NOT NULL, "fromName" text NOT NULL, "customEmailFooter" text, "hideSubsciptionLink" boolean NOT NULL DEFAULT false, CONSTRAINT "PK_bf532c226a65cc008863c0339f3" PRIMARY KEY ("id"))',
     'CREATE TABLE "hub_folders" ("id" character varying(36) NOT NULL, "createdDate" TIMESTAMP WITH TIME ZONE NOT NULL, "modifiedDate" TIMESTAMP WITH TIME ZONE NOT NULL, "parentId" character varying(36), "name" text NOT NULL, "parentUrl" text NOT NULL, "location" text NOT NULL, CONSTRAINT "PK_bb1ef67f008fd345a84a4b2bc9e" PRIMARY KEY ("id"))',
     'CREATE UNIQUE INDEX "IDX_hub_folders_location" ON "hub_folders" ("location") ',
@@ -134,6 +139,7 @@ export const POSTGRES_INITIAL = {
     'ALTER TABLE "app_sources" ADD CONSTRAINT "FK_bd3c7aa34b03470c7ff5d195e98" FOREIGN KEY ("appId") REFERENCES "analytics_apps"("id") ON DELETE CASCADE ON UPDATE NO ACTION',
     'ALTER TABLE "app_sources" ADD CONSTRAINT "FK_8dd46550eacea094a3ef5af33c5" FOREIGN KEY ("connectionId") REFERENCES "data_connections"("id") ON DELETE RESTRICT ON UPDATE NO ACTION',
     'ALTER TABLE "app_reloads" ADD CONSTRAINT "FK_d45e76d69d6a7eb07cee5a4cce8" FOREIGN KEY ("appId") REFERENCES "analytics_apps"("id") ON DELETE CASCADE ON UPDATE NO ACTION',
+    'ALTER TABLE "app_reload_schedules" ADD CONSTRAINT "FK_821509af6d7bd509b5077f255e4" FOREIGN KEY ("appId") REFERENCES "analytics_apps"("id") ON DELETE CASCADE ON UPDATE NO ACTION',
     'ALTER TABLE "hub_file_occurrences" ADD CONSTRAINT "FK_e3cb47e388eb07a9f6a4d43a0c4" FOREIGN KEY ("fileId") REFERENCES "hub_files"("id") ON DELETE CASCADE ON UPDATE NO ACTION',
     'ALTER TABLE "hub_file_users" ADD CONSTRAINT "FK_876acaac9ac8f43220ed5042e07" FOREIGN KEY ("fileId") REFERENCES "hub_files"("id") ON DELETE CASCADE ON UPDATE NO ACTION',
     'ALTER TABLE "hub_file_users" ADD CONSTRAINT "FK_d07dd2cade59b2e90aa4ebe2fc1" FOREIGN KEY ("userId") REFERENCES "users"("id") ON DELETE CASCADE ON UPDATE NO ACTION',
