@@ -16,6 +16,8 @@ import { startMariadb, type TestMariadb } from '../support/mariadb.js';
 import { demoProject } from '../support/demo-figures.js';
 import { until } from '../support/until.js';
 import { covers } from '../support/covers.js';
+import { randomBytes } from 'node:crypto';
+import { startEngineProcess } from '../support/engine-process.js';
 
 const PG_PASSWORD = 'pg-reader-secret';
 const ROWS = 25_000;
@@ -346,6 +348,62 @@ describe(
       });
       expect(two.body.errorDetails![0].field).toBe('body.sources[1]');
     });
+
+    it('a server killed (SIGKILL) while a reload writes its new data restarts with the data before readable and the reload failed, said', async () => {
+      const key = randomBytes(32);
+      const keys = { load: async () => key, save: async () => {} };
+      let t = await startTestServer({ secretKeys: keys, keepDataDir: true, schedulerTimers: false });
+      try {
+        const client = new pg.Client({ host: db.socketDir, database: 'sales', user: db.user, password: PG_PASSWORD });
+        await client.connect();
+        await client.query(
+          'CREATE TABLE crash_rows AS SELECT i AS id, i % 10 AS amount FROM generate_series(1, 1000) AS i',
+        );
+        const conn = await t.ok('POST', '/api/app/data-connections', pgConnection());
+        const app = (
+          await t.ok('POST', '/api/v1/analytics-apps', {
+            appId: 'live-crash',
+            name: 'Crash',
+            folderId: ROOT,
+            folderPath: '/',
+            allowAnalyticsSenseApp: false,
+            allowMashup: false,
+            defaultOpen: 'x',
+          })
+        ).id as string;
+        await t.ok('PUT', `/api/app/analytics/${app}/sources`, {
+          sources: [{ name: 'rows', connectionId: conn.id, query: 'SELECT id, amount FROM crash_rows' }],
+        });
+        expect(await t.ok('POST', `/api/app/analytics/${app}/reload`)).toMatchObject({ rows: 1000 });
+        await client.query('INSERT INTO crash_rows SELECT i, i % 10 FROM generate_series(1001, 400000) AS i');
+        await client.end();
+        await t.stop();
+
+        // Killed once the reload has read its rows and writes the app's new data file (81%: the import's copy).
+        const child = startEngineProcess(t.dataDir, key, {
+          BROADSHEET_TEST_RELOAD: app,
+          BROADSHEET_TEST_PROGRESS: '81',
+        });
+        await child.running;
+        await child.kill();
+
+        t = await startTestServer({ dataDir: t.dataDir, secretKeys: keys, keepDataDir: true, schedulerTimers: false });
+        expect((await t.ok('GET', `/api/app/analytics/${app}`)).rowCount).toBe(1000);
+        expect(
+          Number((await t.ok('POST', `/api/app/analytics/${app}/evaluate`, { expression: 'Sum(amount)' })).value),
+        ).toBe(4500);
+        const [last] = (await t.ok('GET', `/api/app/analytics/${app}/sources`)).reloads;
+        expect(last).toMatchObject({
+          status: 'failed',
+          message: 'The server stopped during the reload; the data before it was kept.',
+        });
+        // And the app reloads whole again.
+        expect(await t.ok('POST', `/api/app/analytics/${app}/reload`)).toMatchObject({ rows: 400000 });
+      } finally {
+        await t.stop();
+        await rm(t.dataDir, { recursive: true, force: true });
+      }
+    }, 120_000);
 
     it('reloads on a schedule once per slot, DST-safe: a missed stretch loads once, a schedule turned off never', async () => {
       const [conn] = (await s.ok('GET', '/api/app/data-connections', undefined, {

@@ -1,6 +1,7 @@
 // An engine in its own process on an existing data folder, for tests that kill it (SIGKILL): it
 // picks up the queue as the app does on start. It says "STARTED" once open, and "RUNNING <id>" once
-// a request is well under way (BROADSHEET_TEST_PROGRESS files made).
+// a request is well under way (BROADSHEET_TEST_PROGRESS files made) — or, with BROADSHEET_TEST_RELOAD
+// naming an app, once that app's reload is writing its new data (BROADSHEET_TEST_PROGRESS percent).
 import { createEngine } from '../../engine/engine.js';
 import { Request } from '../../engine/model/requests.entity.js';
 
@@ -15,7 +16,18 @@ const engine = await createEngine({
 });
 process.stdout.write('STARTED\n');
 const want = Number(process.env.BROADSHEET_TEST_PROGRESS ?? '10');
-for (;;) {
+const reloading = process.env.BROADSHEET_TEST_RELOAD;
+if (reloading) {
+  let said = false;
+  engine.on((e) => {
+    if (said || e.type !== 'analytics.import.progress' || e.payload.appId !== reloading) return;
+    if (e.payload.percent < want) return;
+    said = true;
+    process.stdout.write(`RUNNING ${reloading}\n`);
+  });
+  void engine.services.reloads.reloadNow(reloading, null);
+}
+for (; !reloading; ) {
   const running = await engine.services.db.getRepository(Request).findOneBy({ status: 'running' });
   if (running && running.progressDone >= want) {
     process.stdout.write(`RUNNING ${running.id}\n`);
