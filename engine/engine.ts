@@ -281,6 +281,7 @@ async function startEngine(options: EngineOptions): Promise<Engine> {
     uploadsDir,
     signInThrottle,
     write: (fn) => queues.run(MAIN_STORE, fn),
+    writeTo: (store, fn) => queues.run(store, fn),
     callableOperations: (p) => [...catalogue.values()].filter((op) => permits(p, op.permission)).map((op) => op.id),
     memberOperations: () => memberOperations,
     analytics,

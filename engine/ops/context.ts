@@ -64,6 +64,8 @@ export interface BaseServices {
   signInThrottle: SignInGuard;
   /** Queues writes per store; `write` runs one write on the main database's queue. */
   write: <T>(fn: () => Promise<T>) => Promise<T>;
+  /** Runs one write on another store's queue (an app's data), as an operation declaring `writes` would. */
+  writeTo: <T>(store: string, fn: () => Promise<T>) => Promise<T>;
   /** The analytics provider (the embedded one by default). */
   analytics: AnalyticsPort;
   /** What only the embedded analytics engine does (apps of its own, imports, metadata edits). */

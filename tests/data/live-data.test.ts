@@ -405,6 +405,58 @@ describe(
       }
     }, 120_000);
 
+    it('two servers on one PostgreSQL database: a cancel asked of one stops the reload the other reads', async () => {
+      const admin = new pg.Client({ host: db.socketDir, database: 'sales', user: db.user, password: PG_PASSWORD });
+      await admin.connect();
+      await admin.query('CREATE DATABASE shared_servers');
+      await admin.end();
+      const files = await mkdtemp(join(tmpdir(), 'bs-live-shared-'));
+      const database = {
+        url: `postgresql://${db.user}:${PG_PASSWORD}@localhost/shared_servers?host=${encodeURIComponent(db.socketDir)}`,
+        drop: async () => {},
+      };
+      const keys = { load: async () => key, save: async () => {} };
+      const key = randomBytes(32);
+      const servers: TestServer[] = [];
+      let app = '';
+      try {
+        for (const nodeId of ['reader', 'asker'])
+          servers.push(
+            await startTestServer({ dataDir: files, database, nodeId, secretKeys: keys, keepDataDir: true }),
+          );
+        const [reader, asker] = servers;
+        const conn = await reader.ok('POST', '/api/app/data-connections', pgConnection());
+        app = (
+          await reader.ok('POST', '/api/v1/analytics-apps', {
+            appId: 'live-shared',
+            name: 'Shared',
+            folderId: ROOT,
+            folderPath: '/',
+            allowAnalyticsSenseApp: false,
+            allowMashup: false,
+            defaultOpen: 'x',
+          })
+        ).id as string;
+        await reader.ok('PUT', `/api/app/analytics/${app}/sources`, {
+          sources: [{ name: 'orders', connectionId: conn.id, query: 'SELECT region FROM orders, pg_sleep(60)' }],
+        });
+        const reloading = reader.ok('POST', `/api/app/analytics/${app}/reload`);
+        await until(
+          () => asker.ok('GET', `/api/app/analytics/${app}/sources`),
+          (x) => x.reloads[0]?.status === 'running',
+        );
+        // A second reload asked of the other server while it runs is refused.
+        expect((await asker.call('POST', `/api/app/analytics/${app}/reload`)).status).toBe(409);
+        expect(await asker.ok('POST', `/api/app/analytics/${app}/reload/cancel`)).toEqual({ cancelled: true });
+        expect(await reloading).toMatchObject({ status: 'cancelled' });
+      } finally {
+        // A reload still reading would hold its server's stop for the query's minute.
+        if (app) await servers[0]?.engine.reloads.cancel(app);
+        for (const t of servers) await t.stop();
+        await rm(files, { recursive: true, force: true });
+      }
+    }, 120_000);
+
     it('reloads on a schedule once per slot, DST-safe: a missed stretch loads once, a schedule turned off never', async () => {
       const [conn] = (await s.ok('GET', '/api/app/data-connections', undefined, {
         'name[equals]': 'Sales warehouse',

@@ -7,7 +7,6 @@ import { v } from '../../core/validation.js';
 import { appSources, PreviewInput, previewSource, setAppSources, SourcesInput } from './app-sources.rules.js';
 import { reloadNow } from './reload-now.js';
 import { ReloadScheduleInput, setReloadSchedule } from './reload-schedule.rules.js';
-import { APP_STORE } from '../analytics-apps/app-store.js';
 
 const appParam = z.object({ id: v.uuid() });
 const path = (suffix: string) => `/api/app/analytics/{id}${suffix}`;
@@ -75,7 +74,9 @@ export const appDataOps = [
       "Reload an app from its sources now: rows streamed from the database into a new version of the app's data (the data before stays if it fails); progress events while it loads",
     http: { method: 'POST', path: path('/reload') },
     permission: 'updateProject',
-    writes: APP_STORE,
+    // Reading the source takes no lock: the reload queue keeps one reload per app, and the new data
+    // is written in the app's own queue (reload.ts), not held for the whole read.
+    writes: 'chunked',
     input: { params: appParam },
     result: ReloadResult,
     handler: (ctx, { params }) => reloadNow(ctx, params.id),

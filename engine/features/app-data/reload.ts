@@ -14,6 +14,7 @@ import { AppReload, AppSource, DataConnection, type AppReloadRow } from '../../m
 import { DRIVERS, problemOf } from '../data-connections/drivers/index.js';
 import { openedConnection } from '../data-connections/data-connections.rules.js';
 import { rowsToCsv } from './query-to-csv.js';
+import { appStore } from '../analytics-apps/app-store.js';
 
 /** How long a source's query may run before its database stops it. */
 export const RELOAD_STATEMENT_TIMEOUT_MS = 10 * 60_000;
@@ -92,8 +93,11 @@ export async function loadApp(
       progress(Math.round(50 * (1 - 1 / (1 + rows / 200_000))), rows),
     );
     if (signal.aborted) throw new Error('cancelled');
-    const meta = await ctx.embedded.importFromFile(app.appId, 'csv', file, `${source.name} (${connection.name})`, (p) =>
-      progress(50 + Math.round(p.percent / 2), p.rows),
+    // The new data is written in the app's own write queue, as a file import's is (on every server).
+    const meta = await ctx.writeTo(appStore(app.id), () =>
+      ctx.embedded.importFromFile(app.appId, 'csv', file, `${source.name} (${connection.name})`, (p) =>
+        progress(50 + Math.round(p.percent / 2), p.rows),
+      ),
     );
     const lost = before.fields
       .filter((f) => !meta.fields.some((n) => n.name.toLowerCase() === f.name.toLowerCase()))
