@@ -108,5 +108,8 @@ export type Weekday = (typeof WEEKDAYS)[number];
 
 /** The databases analytics apps load from (issue 47). */
 export const DATA_CONNECTION_KINDS = ['PostgreSQL', 'MySQL', 'SQLite'] as const;
+/** How an app's reload from its sources stands: queued (a schedule's slot), reading and writing, or ended. */
+export const RELOAD_STATUSES = ['queued', 'running', 'completed', 'failed', 'cancelled'] as const;
+export type ReloadStatus = (typeof RELOAD_STATUSES)[number];
 /** A data connection's encryption: off, required (any certificate), or verified. */
 export const TLS_MODES = ['off', 'require', 'verify'] as const;

@@ -1,4 +1,4 @@
-import type { OutboxStatus, RequestKind, RequestStatus } from './enumerations.js';
+import type { OutboxStatus, ReloadStatus, RequestKind, RequestStatus } from './enumerations.js';
 
 /**
  * Every event the engine pushes to its hosts, with its payload: declared once, so the emitters,
@@ -7,6 +7,8 @@ import type { OutboxStatus, RequestKind, RequestStatus } from './enumerations.js
 export interface EngineEvents {
   /** An analytics import's progress (percent of the work, rows read so far). */
   'analytics.import.progress': { appId: string; percent: number; rows: number };
+  /** An app's reload from its sources was queued, started or ended (its Data tab and the monitoring screen follow it). */
+  'analytics.reload.changed': { appId: string; id: string; status: ReloadStatus; trigger: 'manual' | 'schedule' };
   /** An analytics app's data was replaced: charts and values should be read again. */
   'analytics.reloaded': { appId: string };
   /** Files of a report generation done so far. */

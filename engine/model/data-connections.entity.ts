@@ -3,7 +3,7 @@ import { baseColumns, flag, int, ref, text, when, type BaseRow } from '../core/e
 import { claimColumns, type ClaimColumns } from '../core/jobs/claims.js';
 import type { StoredSchedule } from './tasks.entity.js';
 
-import { DATA_CONNECTION_KINDS, TLS_MODES } from '../core/enumerations.js';
+import { DATA_CONNECTION_KINDS, RELOAD_STATUSES, TLS_MODES, type ReloadStatus } from '../core/enumerations.js';
 
 export { DATA_CONNECTION_KINDS, TLS_MODES };
 export type DataConnectionKind = (typeof DATA_CONNECTION_KINDS)[number];
@@ -78,8 +78,7 @@ export const AppSource = new EntitySchema<AppSourceRow>({
   indices: [{ name: 'IDX_app_sources_app', columns: ['appId'] }],
 });
 
-export const RELOAD_STATUSES = ['queued', 'running', 'completed', 'failed', 'cancelled'] as const;
-export type ReloadStatus = (typeof RELOAD_STATUSES)[number];
+export { RELOAD_STATUSES, type ReloadStatus };
 
 /**
  * One reload of an app from its sources: when, how long, how many rows, and why it failed. A row of

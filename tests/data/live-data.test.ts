@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import sqlite3 from 'sqlite3';
-import { startTestServer, type TestServer } from '../support/test-server.js';
+import { DEFAULT_THEME, defaults, startTestServer, type TestServer } from '../support/test-server.js';
 import { startPostgres, type TestPostgres } from '../support/postgres.js';
 import { startMariadb, type TestMariadb } from '../support/mariadb.js';
 import { demoProject } from '../support/demo-figures.js';
@@ -62,11 +62,12 @@ const pgConnection = (over: Record<string, unknown> = {}) => ({
   ...over,
 });
 
-async function newApp(name: string) {
+async function newApp(name: string, organizationId: string | null = null) {
   return (
     await s.ok('POST', '/api/v1/analytics-apps', {
       appId: `live-${name.toLowerCase().replace(/\W+/g, '-')}`,
       name,
+      organizationId,
       folderId: ROOT,
       folderPath: '/',
       allowAnalyticsSenseApp: false,
@@ -74,6 +75,31 @@ async function newApp(name: string) {
       defaultOpen: 'x',
     })
   ).id as string;
+}
+
+/** A user who may see apps, of an organization of their own: apps of the default organization are not theirs. */
+async function strangerToken(): Promise<string> {
+  const org = await s.ok('POST', '/api/v1/organizations', { displayName: 'Elsewhere', themeId: DEFAULT_THEME });
+  const role = await s.ok('POST', '/api/v1/roles', {
+    name: 'Elsewhere viewer',
+    permissions: { viewProject: true },
+    isActive: true,
+    allProjects: true,
+  });
+  await s.ok('POST', '/api/v1/users', {
+    firstName: 'Else',
+    lastName: 'Where',
+    email: 'else@example.com',
+    password: 'correct horse battery',
+    isActive: true,
+    roles: [{ id: role.id }],
+    organizations: [{ id: org.id }],
+  });
+  const login = await s.call('POST', '/api/app/auth/login', {
+    token: null,
+    body: { email: 'else@example.com', password: 'correct horse battery' },
+  });
+  return login.body.data.token;
 }
 
 const sumOf = async (appId: string, expression: string) =>
@@ -93,6 +119,7 @@ describe(
     'app.analytics.previewSource',
     'app.analytics.cancelReload',
     'app.analytics.setReloadSchedule',
+    'app.analytics.listReloads',
   ),
   () => {
     it('tests each kind of connection, and says in words what failed, naming the field', async () => {
@@ -224,7 +251,8 @@ describe(
       })) as {
         id: string;
       }[];
-      const app = await newApp('Regions');
+      // Of the default organization: a user of another one does not see its reloads.
+      const app = await newApp('Regions', (await defaults(s)).orgId);
       await s.ok('PUT', `/api/app/analytics/${app}/sources`, {
         sources: [
           { name: 'regions', connectionId: conn.id, query: 'SELECT region, COUNT(*) AS n FROM orders GROUP BY region' },
@@ -254,6 +282,21 @@ describe(
       expect((await s.ok('GET', `/api/app/analytics/${app}`)).rowCount).toBe(4);
       const history = await s.ok('GET', `/api/app/analytics/${app}/sources`);
       expect(history.reloads.map((r: { status: string }) => r.status)).toEqual(['failed', 'failed', 'completed']);
+      // The monitoring screen's list: the failed reloads with their app and why.
+      const failedOnes = await s.ok('GET', '/api/app/analytics/reloads', undefined, { status: 'failed' });
+      expect(
+        failedOnes
+          .filter((r: { appId: string }) => r.appId === app)
+          .map((r: { appName: string; message: string }) => [r.appName, r.message.slice(0, 30)]),
+      ).toEqual([
+        ['Regions', refused.message.slice(0, 30)],
+        ['Regions', failed.message.slice(0, 30)],
+      ]);
+      expect(failedOnes.every((r: { status: string }) => r.status === 'failed')).toBe(true);
+      // A user of another organization sees none of them.
+      const theirs = await s.call('GET', '/api/app/analytics/reloads', { token: await strangerToken() });
+      expect(theirs.status).toBe(200);
+      expect(theirs.body.data.filter((r: { appId: string }) => r.appId === app)).toEqual([]);
     });
 
     it('previews the first 100 rows of a query, and a reload cancelled while it reads keeps the data before', async () => {

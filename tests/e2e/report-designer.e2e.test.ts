@@ -358,6 +358,8 @@ describe(
     'app.dataConnections.create',
     'app.analytics.reload',
     'app.analytics.previewSource',
+    'app.analytics.setReloadSchedule',
+    'app.analytics.listReloads',
   ),
   () => {
     it('adds a SQLite data connection, tests it, gives the app a query and reloads it, with the reload in its history', async () => {
@@ -418,8 +420,29 @@ describe(
               .count(),
           )
           .toBeGreaterThan(0);
+        // Keeping it fresh by itself: a schedule of a task's forms, its sentence and next runs as the engine reads them.
+        await data.getByRole('button', { name: 'Set a schedule' }).click();
+        const sd = dialog(page());
+        await sd.getByLabel('Frequency').selectOption('Weekly');
+        await sd.getByRole('checkbox', { name: 'Tuesday' }).check();
+        await sd.getByLabel('At hour').fill('6');
+        await sd.getByLabel('At minute').fill('15');
+        await sd.getByLabel('Time zone').fill('Europe/Paris');
+        await sd.getByRole('button', { name: 'Save the schedule' }).click();
+        await toast(page(), 'success', /Reload schedule saved: Every Tuesday at 06:15 \(Europe\/Paris\)/)
+          .first()
+          .waitFor();
+        const schedule = data.getByRole('region', { name: 'Reload schedule' });
+        await expect.poll(() => schedule.textContent()).toContain('Every Tuesday at 06:15 (Europe/Paris).');
+        await schedule.getByText('Next runs').click();
+        expect(await schedule.getByRole('listitem').count()).toBe(5);
         expect(await accessibilityProblems(page())).toEqual([]);
         await shot(page(), 'app-data-from-a-database', true);
+
+        // The monitoring screen lists the app's reloads beside the runs.
+        await nav(page(), 'Monitoring').click();
+        const reloads = page().getByRole('table', { name: 'App reloads' });
+        await expect.poll(() => reloads.textContent()).toMatch(/Stock.*by hand.*2.*completed/);
       } finally {
         rmSync(dir, { recursive: true, force: true });
       }

@@ -157,6 +157,7 @@ describe(covers('the event stream shows what the lists show', 'v2.requests.run',
     // One sample of every event type: a new type without one fails the type check here.
     const samples: { [K in EngineEventType]: EngineEvents[K] } = {
       'analytics.import.progress': { appId: app.id, percent: 50, rows: 10 },
+      'analytics.reload.changed': { appId: app.id, id: app.id, status: 'failed', trigger: 'schedule' },
       'analytics.reloaded': { appId: app.appId },
       'report.progress': { reportId, done: 1, total: 2 },
       'request.changed': {
@@ -200,6 +201,7 @@ describe(covers('the event stream shows what the lists show', 'v2.requests.run',
     expect((await heard(principals.viewTaskOnly)).sort()).toEqual([]);
     expect((await heard(principals.appsOnly)).sort()).toEqual([
       'analytics.import.progress',
+      'analytics.reload.changed',
       'analytics.reloaded',
       'report.progress',
       'request.changed',

@@ -6,6 +6,7 @@ import { defineOp } from '../../ops/op.js';
 import { v } from '../../core/validation.js';
 import { appSources, PreviewInput, previewSource, setAppSources, SourcesInput } from './app-sources.rules.js';
 import { reloadNow } from './reload-now.js';
+import { RecentReloadsQuery, recentReloads } from './recent-reloads.js';
 import { ReloadScheduleInput, setReloadSchedule } from './reload-schedule.rules.js';
 
 const appParam = z.object({ id: v.uuid() });
@@ -50,6 +51,16 @@ const SourcesResult = z.object({
 });
 
 export const appDataOps = [
+  defineOp({
+    id: 'app.analytics.listReloads',
+    summary:
+      'The latest reloads of the apps the caller sees, newest first, each with its app: how it was started, how long it took, its rows, why it failed',
+    http: { method: 'GET', path: '/api/app/analytics/reloads' },
+    permission: 'viewProject',
+    input: { query: RecentReloadsQuery },
+    result: z.array(ReloadResult.extend({ appId: z.string(), appName: z.string() })),
+    handler: (ctx, { query }) => recentReloads(ctx, query),
+  }),
   defineOp({
     id: 'app.analytics.getSources',
     summary: "An app's sources (queries on data connections) and its last reloads",

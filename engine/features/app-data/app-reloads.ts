@@ -78,12 +78,15 @@ export class AppReloads implements JobWorker<AppReloadRow>, ReloadControl {
     const closed = () => stop.abort();
     closing.addEventListener('abort', closed);
     this.reading.set(row.appId, stop);
+    this.changed(row, 'running');
     try {
       const done = await loadApp(this.work!, row, stop.signal);
       // A server stopping cleanly hands the reload back: the next start (or another server) loads it.
-      if (closing.aborted && done.status === 'cancelled')
-        return await this.kernel.store.release([row], () => 'queued', undefined, { message: null });
-      await this.kernel.store.settle(row.id, done);
+      if (closing.aborted && done.status === 'cancelled') {
+        await this.kernel.store.release([row], () => 'queued', undefined, { message: null });
+        return this.changed(row, 'queued');
+      }
+      if (await this.kernel.store.settle(row.id, done)) this.changed(row, done.status);
     } finally {
       closing.removeEventListener('abort', closed);
       this.reading.delete(row.appId);
@@ -91,7 +94,16 @@ export class AppReloads implements JobWorker<AppReloadRow>, ReloadControl {
   }
 
   async recover(row: AppReloadRow): Promise<void> {
-    await this.kernel.store.takeOver(row, { status: 'failed', message: INTERRUPTED, endedAt: this.s.now() });
+    if (await this.kernel.store.takeOver(row, { status: 'failed', message: INTERRUPTED, endedAt: this.s.now() }))
+      this.changed(row, 'failed');
+  }
+
+  /** Screens following the app (its Data tab, monitoring) hear how its reload stands. */
+  private changed(row: AppReloadRow, status: AppReloadRow['status']) {
+    this.s.emit({
+      type: 'analytics.reload.changed',
+      payload: { appId: row.appId, id: row.id, status, trigger: row.trigger },
+    });
   }
 
   async reloadNow(appId: string, startedBy: string | null): Promise<AppReloadRow | null> {
@@ -104,9 +116,11 @@ export class AppReloads implements JobWorker<AppReloadRow>, ReloadControl {
 
   async cancel(appId: string): Promise<boolean> {
     const repo = this.s.db.getRepository(AppReload);
+    const queued = await repo.findBy({ appId, status: 'queued' });
     const dropped = await this.s.write(() =>
       repo.update({ appId, status: 'queued' }, { status: 'cancelled', message: CANCELLED, endedAt: this.s.now() }),
     );
+    for (const row of queued) this.changed(row, 'cancelled');
     if (this.cancelHere(appId)) return true;
     const elsewhere = await repo.existsBy({ appId, status: In(['running']) });
     if (elsewhere) this.s.peers?.cancelReloadElsewhere(appId);

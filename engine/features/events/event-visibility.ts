@@ -46,6 +46,7 @@ export async function mayReceive(ctx: OpContext, event: EngineEvent): Promise<bo
     // As the apps' list shows them (viewProject, within the caller's organizations): an import's
     // progress names the app's record; a reload names the app's data (its appId).
     case 'analytics.import.progress':
+    case 'analytics.reload.changed':
       return may('viewProject') && appVisible(ctx, 'a.id = :app', event.payload.appId);
     case 'analytics.reloaded':
       return may('viewProject') && appVisible(ctx, 'a."appId" = :app', event.payload.appId);

@@ -80,7 +80,7 @@ export function AppDetail({ id }: { id: string }) {
         started={() => setError(null)}
         imported={setMeta}
       />
-      <SourcesPanel id={id} meta={meta} progress={progress} progressed={setProgress} reloaded={() => void load()} />
+      <SourcesPanel id={id} meta={meta} progress={progress} progressed={setProgress} reloaded={load} />
       {Object.keys(selections).length > 0 && (
         <div className="selections" aria-label="Current selections">
           {Object.entries(selections).map(([f, vs]) => (

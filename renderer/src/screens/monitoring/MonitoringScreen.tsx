@@ -8,6 +8,7 @@ import { ScheduledTasksPanel } from './parts/ScheduledTasksPanel';
 import { RunsPanel } from './parts/RunsPanel';
 import { OutboxPanel } from './parts/OutboxPanel';
 import { RunLogDialog } from './parts/RunLogDialog';
+import { AppReloadsPanel } from './parts/AppReloadsPanel';
 import type { Run } from './parts/types';
 
 /** Scheduled tasks and every run: live status and progress pushed by the engine, stop, delete, logs, files. */
@@ -96,6 +97,7 @@ export function MonitoringScreen() {
       <ScheduledTasksPanel tasks={tasks} />
       <RunsPanel runs={runs} narrowed={Object.values(filter).some(Boolean)} refreshAll={refreshAll} logShown={setLog} />
       <OutboxPanel outbox={outbox} refreshAll={refreshAll} narrowed={Object.values(filter).some(Boolean)} />
+      <AppReloadsPanel />
       {log && <RunLogDialog shown={log} close={() => setLog(null)} />}
     </section>
   );

@@ -1,72 +1,30 @@
 import { useEffect, useMemo, useState } from 'react';
-import { SCHEDULE_FREQUENCIES, WEEKDAYS } from '../../../../engine/wire';
 import { invoke } from '../../bridge';
 import type { RowOf } from '../../../../engine/catalogue';
 import { Dialog } from '../../components/Dialog';
 import { Form, type FieldDef, type Option, type SubmitOutcome } from '../../components/Form';
-import { flag, ids, instant, num, orNull, text, type FormValues } from '../../components/options';
-import { alsoHere, hereZone, inZone, isTimeZone, localInput } from '../../components/times';
+import {
+  FIELDS_BY_FREQUENCY,
+  FREQUENCIES,
+  NextRuns,
+  PERIOD,
+  TIME_ZONE_FIELD,
+  periodProblems,
+  scheduleForms,
+  scheduleProblems,
+  type Frequency,
+} from '../../components/schedule-forms';
+import { flag, text, type FormValues } from '../../components/options';
+import { hereZone, inZone, localInput } from '../../components/times';
 import { scheduleBody, type SaveProblems } from './save-task-draft';
 import { newKey, triggerItemOf, type TriggerItem } from './task-draft';
 import { useSession } from '../../stores/session/session.store';
 
 type StoredTrigger = RowOf<'v1.taskTriggers.list'>;
-const FREQUENCIES = SCHEDULE_FREQUENCIES;
-type Frequency = (typeof FREQUENCIES)[number];
-const DAYS = WEEKDAYS;
-const AT: FieldDef[] = [
-  { name: 'atHour', label: 'At hour (0–23)', kind: 'number', required: true },
-  { name: 'atMinut', label: 'At minute (0–59)', kind: 'number', required: true },
-];
-// A schedule asks only what its frequency needs.
-const FIELDS_BY_FREQUENCY: Record<Frequency, FieldDef[]> = {
-  Once: [],
-  Hourly: [
-    { name: 'everyHours', label: 'Every N hours', kind: 'number', required: true },
-    { name: 'fromHour', label: 'From hour', kind: 'number' },
-    { name: 'toHour', label: 'To hour', kind: 'number' },
-  ],
-  Daily: AT,
-  Weekly: [{ name: 'weeklyDays', label: 'On', kind: 'multi', required: true, choices: DAYS }, ...AT],
-  Monthly: [{ name: 'day', label: 'Day of the month (31: the last day)', kind: 'number', required: true }, ...AT],
-  Yearly: [
-    { name: 'month', label: 'Month (1–12)', kind: 'number', required: true },
-    { name: 'day', label: 'Day', kind: 'number', required: true },
-    ...AT,
-  ],
-};
-const RANGES: Record<string, [number, number]> = {
-  atHour: [0, 23],
-  atMinut: [0, 59],
-  everyHours: [1, 23],
-  fromHour: [0, 23],
-  toHour: [0, 23],
-  day: [1, 31],
-  month: [1, 12],
-};
-const PERIOD: FieldDef[] = [
-  { name: 'startDate', label: 'Starts (your time; a Once schedule runs then)', kind: 'datetime', required: true },
-  {
-    name: 'endDate',
-    label: 'Ends (your time)',
-    kind: 'datetime',
-    hint: 'Leave blank to keep running until you turn it off',
-  },
-  { name: 'isActive', label: 'Active', kind: 'checkbox' },
-];
-const TIME_ZONES: readonly string[] = Intl.supportedValuesOf('timeZone');
 const scheduleFields = (f: Frequency): FieldDef[] => [
   { name: 'name', label: 'Name', kind: 'text', required: true },
   ...FIELDS_BY_FREQUENCY[f],
-  {
-    name: 'timeZone',
-    label: 'Time zone',
-    kind: 'text',
-    required: true,
-    // Every zone this browser knows, offered as it is typed ("par" finds Europe/Paris); yours to start with.
-    suggestions: TIME_ZONES,
-    hint: `Type to search, such as Europe/Paris; hours above are in it (yours is ${hereZone})`,
-  },
+  TIME_ZONE_FIELD,
   ...PERIOD,
 ];
 const appOptions = async (): Promise<Option[]> => {
@@ -114,50 +72,21 @@ function triggerOf(
   frequency: Frequency,
   others: TriggerItem[],
 ): TriggerItem | SubmitOutcome {
-  const shown = new Set(type === 'Schedule' ? FIELDS_BY_FREQUENCY[frequency].map((f) => f.name) : []);
-  const pick = (name: string) => (shown.has(name) ? num(v[name]) : null);
   const problems: { field: string; message: string }[] = [];
   if (!text(v.name).trim()) problems.push({ field: 'name', message: 'is required' });
   else if (others.some((o) => o.name.trim().toLowerCase() === text(v.name).trim().toLowerCase()))
     problems.push({ field: 'name', message: 'is already the name of another trigger of this task' });
-  for (const name of shown) {
-    const range = RANGES[name];
-    const n = pick(name);
-    if (range && (n === null || !Number.isInteger(n) || n < range[0] || n > range[1])) {
-      if (n !== null || FIELDS_BY_FREQUENCY[frequency].find((f) => f.name === name)?.required)
-        problems.push({ field: name, message: `must be a whole number from ${range[0]} to ${range[1]}` });
-    }
-  }
-  if (shown.has('weeklyDays') && !ids(v.weeklyDays).length)
-    problems.push({ field: 'weeklyDays', message: 'needs at least one day' });
-  if (type === 'Schedule' && !isTimeZone(text(v.timeZone)))
-    problems.push({ field: 'timeZone', message: 'must be an IANA time zone, such as Europe/Paris' });
+  problems.push(...(type === 'Schedule' ? scheduleProblems(v, frequency) : periodProblems(v)));
   if (type === 'ExternalEvent' && !v.appId) problems.push({ field: 'appId', message: 'is required' });
-  const start = instant(v.startDate);
-  const end = orNull(v.endDate) ? instant(v.endDate) : null;
-  if (Number.isNaN(Date.parse(start))) problems.push({ field: 'startDate', message: 'is required' });
-  if (end && Date.parse(end) <= Date.parse(start))
-    problems.push({ field: 'endDate', message: 'must be after the start' });
   if (problems.length) return { error: 'Check the fields marked', errorDetails: problems };
   return {
     key: was?.key ?? newKey(),
     type,
     name: text(v.name).trim(),
     isActive: flag(v.isActive),
-    timeZone: type === 'Schedule' ? text(v.timeZone) : (was?.timeZone ?? null),
-    frequency: type === 'Schedule' ? frequency : null,
-    day: pick('day'),
-    month: pick('month'),
-    atHour: pick('atHour'),
-    atMinut: pick('atMinut'),
-    everyHours: pick('everyHours'),
-    fromHour: pick('fromHour'),
-    fromMinut: shown.has('fromHour') ? 0 : null,
-    toHour: pick('toHour'),
-    toMinut: shown.has('toHour') ? 0 : null,
-    weeklyDays: shown.has('weeklyDays') ? DAYS.filter((d) => ids(v.weeklyDays).includes(d)).join(', ') : null,
-    startDate: start,
-    endDate: end,
+    ...(type === 'Schedule'
+      ? scheduleForms(v, frequency)
+      : { ...scheduleForms(v, 'Once'), frequency: null, timeZone: was?.timeZone ?? null }),
     appId: type === 'ExternalEvent' ? text(v.appId) : null,
     description: was?.description ?? null,
     execution: was?.execution ?? null,
@@ -188,26 +117,6 @@ function SchedulePreview({ item }: { item: TriggerItem }) {
       <span>{preview.summary} (not saved yet).</span>
       {preview.nextRuns.length > 0 && <NextRuns stored={{ timeZone: item.timeZone, nextRuns: preview.nextRuns }} />}
     </>
-  );
-}
-
-function NextRuns({ stored }: { stored: Pick<StoredTrigger, 'timeZone' | 'nextRuns'> }) {
-  const zone = stored.timeZone ?? hereZone;
-  return (
-    <details>
-      <summary>Next runs</summary>
-      <ol className="next-runs">
-        {stored.nextRuns.map((r) => {
-          const here = alsoHere(r, zone);
-          return (
-            <li key={r}>
-              {inZone(r, zone, 'full')}
-              {here && <span className="hint"> · {here}</span>}
-            </li>
-          );
-        })}
-      </ol>
-    </details>
   );
 }
 

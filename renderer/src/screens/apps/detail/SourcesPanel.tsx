@@ -1,15 +1,17 @@
 import { useCallback, useEffect, useState } from 'react';
-import { invoke } from '../../../bridge';
+import { invoke, onEngineEvent } from '../../../bridge';
 import { Form, submitOutcome, type FormValues } from '../../../components/Form';
 import { text } from '../../../components/options';
 import { inZone } from '../../../components/times';
 import { toastFailed, toastSucceeded } from '../../../stores/feedback/toasts';
 import { selectMayCall, useSession } from '../../../stores/session/session.store';
 import type { AppMeta } from './use-analytics-app';
+import { ReloadSchedule, type ReloadScheduleRow } from './ReloadSchedule';
 
 interface Reload {
   id: string;
-  status: 'running' | 'completed' | 'failed' | 'cancelled';
+  trigger: 'manual' | 'schedule';
+  status: 'queued' | 'running' | 'completed' | 'failed' | 'cancelled';
   startedAt: string;
   durationMs: number | null;
   rows: number | null;
@@ -18,6 +20,7 @@ interface Reload {
 interface Sources {
   sources: { name: string; connectionId: string; query: string }[];
   reloads: Reload[];
+  schedule: ReloadScheduleRow | null;
 }
 
 const seconds = (ms: number | null) => (ms === null ? '' : `${(ms / 1000).toFixed(ms < 10_000 ? 1 : 0)} s`);
@@ -44,9 +47,19 @@ export function SourcesPanel(props: {
   const mayReload = useSession(selectMayCall('app.analytics.reload'));
   const load = useCallback(async () => {
     const a = await invoke('app.analytics.getSources', { params: { id } });
-    setData(a.ok ? (a.data as Sources) : { sources: [], reloads: [] });
+    setData(a.ok ? (a.data as Sources) : { sources: [], reloads: [], schedule: null });
   }, [id]);
   useEffect(() => void load(), [load]);
+  // A reload on its schedule (or another person's) shows as it starts and ends; one that loaded refreshes the app.
+  useEffect(
+    () =>
+      onEngineEvent('analytics.reload.changed', (e) => {
+        if (e.appId !== id) return;
+        void load();
+        if (e.status === 'completed' && e.trigger === 'schedule') reloaded();
+      }),
+    [id, load, reloaded],
+  );
   if (!data) return null;
   const source = data.sources[0];
   const reload = async () => {
@@ -175,11 +188,13 @@ export function SourcesPanel(props: {
           <span>{progress}%</span>
         </div>
       )}
+      <ReloadSchedule id={id} schedule={data.schedule} changed={(schedule) => setData({ ...data, schedule })} />
       {data.reloads.length > 0 && (
         <table aria-label="Reloads">
           <thead>
             <tr>
               <th>When</th>
+              <th>Started</th>
               <th>Took</th>
               <th>Rows</th>
               <th>Outcome</th>
@@ -189,6 +204,7 @@ export function SourcesPanel(props: {
             {data.reloads.map((r) => (
               <tr key={r.id}>
                 <td>{inZone(r.startedAt)}</td>
+                <td>{r.trigger === 'schedule' ? 'by the schedule' : 'by hand'}</td>
                 <td>{seconds(r.durationMs)}</td>
                 <td>{r.rows?.toLocaleString() ?? ''}</td>
                 <td className={r.status === 'failed' ? 'run-note failed' : undefined}>

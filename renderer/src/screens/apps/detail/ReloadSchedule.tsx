@@ -1,0 +1,139 @@
+import { useState } from 'react';
+import { invoke } from '../../../bridge';
+import { Dialog } from '../../../components/Dialog';
+import { Form, submitOutcome, type FieldDef } from '../../../components/Form';
+import {
+  FIELDS_BY_FREQUENCY,
+  FREQUENCIES,
+  NextRuns,
+  PERIOD,
+  TIME_ZONE_FIELD,
+  scheduleForms,
+  scheduleProblems,
+  type Frequency,
+} from '../../../components/schedule-forms';
+import { flag, type FormValues } from '../../../components/options';
+import { hereZone, localInput } from '../../../components/times';
+import { toastSucceeded } from '../../../stores/feedback/toasts';
+import { selectMayCall, useSession } from '../../../stores/session/session.store';
+
+/** An app's reload schedule as the engine answers it (null: it reloads only when asked). */
+export interface ReloadScheduleRow {
+  isActive: boolean;
+  timeZone: string;
+  frequency: string;
+  day: number | null;
+  month: number | null;
+  atHour: number | null;
+  atMinut: number | null;
+  everyHours: number | null;
+  fromHour: number | null;
+  toHour: number | null;
+  weeklyDays: string | null;
+  startDate: string;
+  endDate: string | null;
+  summary: string | null;
+  nextRuns: string[];
+}
+
+const fieldsOf = (f: Frequency): FieldDef[] => [...FIELDS_BY_FREQUENCY[f], TIME_ZONE_FIELD, ...PERIOD];
+
+function formOf(s: ReloadScheduleRow | null): FormValues {
+  if (!s)
+    return {
+      atHour: 6,
+      atMinut: 0,
+      everyHours: 1,
+      fromHour: 6,
+      toHour: 20,
+      day: 1,
+      month: 1,
+      timeZone: useSession.getState().me?.user.timeZone ?? hereZone,
+      startDate: localInput(new Date()),
+      endDate: '',
+      isActive: true,
+    };
+  return {
+    ...s,
+    weeklyDays: (s.weeklyDays ?? '')
+      .split(',')
+      .map((d) => d.trim())
+      .filter(Boolean),
+    startDate: localInput(s.startDate),
+    endDate: s.endDate ? localInput(s.endDate) : '',
+  };
+}
+
+/**
+ * When the app reloads by itself: the forms of a task's schedule, its sentence and next runs as the
+ * engine reads them. A designer who may change the app sets it; others see it.
+ */
+export function ReloadSchedule(props: {
+  id: string;
+  schedule: ReloadScheduleRow | null;
+  changed: (s: ReloadScheduleRow) => void;
+}) {
+  const { id, schedule, changed } = props;
+  const maySet = useSession(selectMayCall('app.analytics.setReloadSchedule'));
+  const [open, setOpen] = useState(false);
+  const [frequency, setFrequency] = useState<Frequency>((schedule?.frequency as Frequency) ?? 'Daily');
+  const edit = () => {
+    setFrequency((schedule?.frequency as Frequency) ?? 'Daily');
+    setOpen(true);
+  };
+  return (
+    <section aria-label="Reload schedule">
+      <h3>On a schedule</h3>
+      <p className="hint">
+        {!schedule
+          ? 'Reloads only when asked: set a schedule to keep the data fresh by itself.'
+          : schedule.isActive
+            ? `${schedule.summary ?? 'On a schedule'}.`
+            : `Off (${schedule.summary ?? 'a schedule'}): it reloads only when asked.`}
+      </p>
+      {schedule?.isActive && schedule.nextRuns.length > 0 && <NextRuns stored={schedule} />}
+      {maySet && (
+        <button type="button" className="small" onClick={edit}>
+          {schedule ? 'Change the schedule' : 'Set a schedule'}
+        </button>
+      )}
+      {open && (
+        <Dialog title="Reload schedule" onClose={() => setOpen(false)}>
+          <div className="field">
+            <label htmlFor="reload-frequency">Frequency</label>
+            <select id="reload-frequency" value={frequency} onChange={(e) => setFrequency(e.target.value as Frequency)}>
+              {FREQUENCIES.map((f) => (
+                <option key={f} value={f}>
+                  {f}
+                </option>
+              ))}
+            </select>
+          </div>
+          <Form
+            key={frequency}
+            fields={fieldsOf(frequency)}
+            initial={formOf(schedule)}
+            submitLabel="Save the schedule"
+            onCancel={() => setOpen(false)}
+            onSubmit={async (v) => {
+              const problems = scheduleProblems(v, frequency);
+              if (problems.length) return { error: 'Check the fields marked', errorDetails: problems };
+              const a = await invoke('app.analytics.setReloadSchedule', {
+                params: { id },
+                body: { ...scheduleForms(v, frequency), isActive: flag(v.isActive) },
+              });
+              if (a.ok) {
+                changed(a.data as ReloadScheduleRow);
+                setOpen(false);
+                toastSucceeded(
+                  a.data.isActive ? `Reloads ${a.data.summary ?? 'on its schedule'}.` : 'The schedule is off.',
+                );
+              }
+              return submitOutcome(a);
+            }}
+          />
+        </Dialog>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,79 @@
+import { useCallback, useEffect, useState } from 'react';
+import { invoke, onEngineEvent } from '../../../bridge';
+import type { ResultOf } from '../../../../../engine/catalogue';
+import { inZone } from '../../../components/times';
+import { hashOf } from '../../../stores/nav/nav.store';
+import { selectMayCall, useSession } from '../../../stores/session/session.store';
+
+type Reload = ResultOf<'app.analytics.listReloads'>[number];
+
+const seconds = (ms: number | null) => (ms === null ? '' : `${(ms / 1000).toFixed(ms < 10_000 ? 1 : 0)} s`);
+
+/**
+ * Apps' reloads from their databases beside the runs: on their schedule or by hand, how long they
+ * took, and why one failed (the data before it kept); live as they start and end.
+ */
+export function AppReloadsPanel() {
+  const mayList = useSession(selectMayCall('app.analytics.listReloads'));
+  const [failedOnly, setFailedOnly] = useState(false);
+  const [reloads, setReloads] = useState<Reload[] | null>(null);
+  const load = useCallback(async () => {
+    const a = await invoke('app.analytics.listReloads', {
+      query: { page_size: 20, ...(failedOnly ? { status: 'failed' as const } : {}) },
+    });
+    if (a.ok) setReloads(a.data);
+  }, [failedOnly]);
+  useEffect(() => {
+    if (!mayList) return;
+    void load();
+    return onEngineEvent('analytics.reload.changed', () => void load());
+  }, [mayList, load]);
+  if (!mayList || reloads === null) return null;
+  return (
+    <div className="panel">
+      <div className="block-head">
+        <h2>App reloads</h2>
+        <label className="inline">
+          <input type="checkbox" checked={failedOnly} onChange={(e) => setFailedOnly(e.target.checked)} /> Failed only
+        </label>
+      </div>
+      {reloads.length === 0 ? (
+        <p className="empty">{failedOnly ? 'No reload has failed.' : 'No app has reloaded from a database yet.'}</p>
+      ) : (
+        <table aria-label="App reloads">
+          <thead>
+            <tr>
+              <th>App</th>
+              <th>When</th>
+              <th>Started</th>
+              <th>Took</th>
+              <th>Rows</th>
+              <th>Outcome</th>
+            </tr>
+          </thead>
+          <tbody>
+            {reloads.map((r) => (
+              <tr key={r.id}>
+                <td>
+                  <a href={hashOf('apps', [r.appId])}>{r.appName}</a>
+                </td>
+                <td>{inZone(r.startedAt)}</td>
+                <td>{r.trigger === 'schedule' ? 'by the schedule' : 'by hand'}</td>
+                <td>{seconds(r.durationMs)}</td>
+                <td>{r.rows?.toLocaleString() ?? ''}</td>
+                <td>
+                  <span
+                    className={`status status-${r.status === 'failed' ? 'failed' : r.status === 'completed' ? 'completed' : 'warning'}`}
+                  >
+                    {r.status}
+                  </span>
+                  {r.message ? <div className="hint">{r.message}</div> : null}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+    </div>
+  );
+}
