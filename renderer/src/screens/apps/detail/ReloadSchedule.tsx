@@ -126,7 +126,9 @@ export function ReloadSchedule(props: {
                 changed(a.data as ReloadScheduleRow);
                 setOpen(false);
                 toastSucceeded(
-                  a.data.isActive ? `Reloads ${a.data.summary ?? 'on its schedule'}.` : 'The schedule is off.',
+                  a.data.isActive
+                    ? `Reload schedule saved: ${a.data.summary ?? 'on'}.`
+                    : 'The schedule is off: the app reloads only when asked.',
                 );
               }
               return submitOutcome(a);
