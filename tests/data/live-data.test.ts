@@ -5,7 +5,8 @@
 // waiting for the app once, and a failing query or a wrong password that keeps the data before.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createServer } from 'node:net';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import ExcelJS from 'exceljs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
@@ -390,6 +391,73 @@ describe(
         },
       });
       expect(two.body.errorDetails![0].field).toBe('body.sources[1]');
+    });
+
+    it('reloads from a folder of CSV and XLSX files by name pattern, one table in name order; a path or a file of other columns is refused, said', async () => {
+      const folder = join(dir, 'exports');
+      await mkdir(folder);
+      await writeFile(join(folder, 'sales-2026-01.csv'), 'City,Units\nOslo,3\nRome,5\n');
+      await writeFile(join(folder, 'sales-2026-02.csv'), 'City,Units\nZürich,7\n');
+      const book = new ExcelJS.Workbook();
+      const sheet = book.addWorksheet('March');
+      sheet.addRows([
+        ['City', 'Units'],
+        ['Lima', 11],
+      ]);
+      await book.xlsx.writeFile(join(folder, 'sales-2026-03.xlsx'));
+      await writeFile(join(folder, 'notes.csv'), 'Other\n1\n');
+
+      const relative = await s.call('POST', '/api/app/data-connections', {
+        body: { name: 'Exports', kind: 'Folder', filePath: 'exports' },
+      });
+      expect(relative.body.errorDetails![0]).toMatchObject({ field: 'body.filePath' });
+      const exports = await s.ok('POST', '/api/app/data-connections', {
+        name: 'Exports',
+        kind: 'Folder',
+        filePath: folder,
+      });
+      expect((await s.ok('POST', `/api/app/data-connections/${exports.id}/test`)).message).toBe(
+        `Connected to a folder of 4 CSV, XLSX or JSON files: ${folder}`,
+      );
+      const app = await newApp('Exports');
+      const outside = await s.call('PUT', `/api/app/analytics/${app}/sources`, {
+        body: { sources: [{ name: 'sales', connectionId: exports.id, query: '../*.db' }] },
+      });
+      expect(outside.status).toBe(400);
+      expect(outside.body.errorDetails![0].field).toBe('body.sources[0].query');
+
+      await s.ok('PUT', `/api/app/analytics/${app}/sources`, {
+        sources: [{ name: 'sales', connectionId: exports.id, query: 'sales-*' }],
+      });
+      const preview = await s.ok('POST', `/api/app/analytics/${app}/sources/preview`, {
+        connectionId: exports.id,
+        query: 'SALES-*',
+      });
+      expect(preview).toEqual({
+        columns: ['City', 'Units'],
+        rows: [
+          ['Oslo', '3'],
+          ['Rome', '5'],
+          ['Zürich', '7'],
+          ['Lima', '11'],
+        ],
+      });
+      expect(await s.ok('POST', `/api/app/analytics/${app}/reload`)).toMatchObject({ status: 'completed', rows: 4 });
+      expect(Number(await sumOf(app, 'Sum(Units)'))).toBe(26);
+
+      // A file whose columns differ fails the reload, naming it; the data before stays.
+      await writeFile(join(folder, 'sales-2026-04.csv'), 'Town,Units\nKyiv,1\n');
+      const other = await s.ok('POST', `/api/app/analytics/${app}/reload`);
+      expect(other.status).toBe('failed');
+      expect(other.message).toBe(
+        'sales-2026-04.csv has the columns Town, Units, not those of sales-2026-01.csv (City, Units)',
+      );
+      await s.ok('PUT', `/api/app/analytics/${app}/sources`, {
+        sources: [{ name: 'sales', connectionId: exports.id, query: 'nomatch-*.csv' }],
+      });
+      const none = await s.ok('POST', `/api/app/analytics/${app}/reload`);
+      expect(none.message).toBe(`no CSV, XLSX or JSON file in ${folder} matches “nomatch-*.csv”`);
+      expect((await s.ok('GET', `/api/app/analytics/${app}`)).rowCount).toBe(4);
     });
 
     it('a server killed (SIGKILL) while a reload writes its new data restarts with the data before readable and the reload failed, said', async () => {

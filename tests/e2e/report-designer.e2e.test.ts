@@ -378,8 +378,12 @@ describe(
         await nav(page(), 'Data connections').click();
         await page().getByRole('button', { name: 'New data connection' }).click();
         const d = dialog(page());
+        // A folder asks for its path alone; SQLite for its file.
+        await d.getByLabel('Kind of database').selectOption('Folder');
+        expect(await d.getByRole('textbox', { name: 'Folder' }).count()).toBe(1);
         await d.getByLabel('Kind of database').selectOption('SQLite');
         expect(await d.getByRole('textbox', { name: 'Host' }).count()).toBe(0);
+        expect(await d.getByRole('textbox', { name: 'Folder' }).count()).toBe(0);
         await d.getByRole('textbox', { name: 'Name', exact: true }).fill('Stock file');
         await d.getByRole('textbox', { name: 'Database file' }).fill(file);
         await d.getByRole('button', { name: 'Create' }).click();

@@ -8,7 +8,7 @@ import { ExpressionError } from '../expression/ast.js';
 import type { AppMeta, ChartData, ChartDef, FieldMeta, FieldType, FieldValue, Selections } from '../model.js';
 import type { AnalyticsPort, EmbeddedAnalyticsAdmin, ImportProgress, TableData } from '../port.js';
 import { SqliteFile } from './sqlite-file.js';
-import type { ImportFormat } from './row-source.js';
+import type { ImportFormat } from '../../core/tabular-rows.js';
 import { DEFAULT_IMPORT_BUDGET, type ImportBudget } from './import-budget.js';
 import { DEFAULT_IMPORT_MEMORY_MB, runImportInWorker } from './import-runner.js';
 import {

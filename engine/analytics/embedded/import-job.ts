@@ -2,8 +2,8 @@ import { open, rm } from 'node:fs/promises';
 import type { FieldType } from '../model.js';
 import { SqliteFile } from './sqlite-file.js';
 import { convert, TypeGuess } from './infer-types.js';
-import { importFailure, readRows } from './row-source.js';
-import type { ImportFormat, RawValue } from './row-source.js';
+import { importFailure, readRows } from '../../core/tabular-rows.js';
+import type { ImportFormat, RawValue } from '../../core/tabular-rows.js';
 import type { ImportBudget } from './import-budget.js';
 import { dimensionIndexStatements } from './dimension-indexes.js';
 

@@ -1,5 +1,5 @@
 import type { FieldType } from '../model.js';
-import type { RawValue } from './row-source.js';
+import type { RawValue } from '../../core/tabular-rows.js';
 
 const INTEGER = /^-?\d{1,15}$/;
 const DECIMAL = /^-?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;

@@ -4,6 +4,7 @@ import type { OpContext } from '../../ops/context.js';
 import { badInput, foundOrFieldError } from '../../core/errors.js';
 import { DRIVERS, problemOf } from '../data-connections/drivers/index.js';
 import { cellText } from '../data-connections/drivers/driver.js';
+import { namePattern } from '../data-connections/drivers/folder.js';
 import { openedConnection } from '../data-connections/data-connections.rules.js';
 import { findOr404 } from '../../core/rows.js';
 import { v } from '../../core/validation.js';
@@ -50,11 +51,19 @@ export async function setAppSources(ctx: OpContext, appRowId: string, body: z.ou
       { field: 'body.sources[1]', message: 'a second source is not taken yet: join the tables in one query' },
     ]);
   for (const [i, s] of body.sources.entries()) {
-    const found = await ctx.db.getRepository(DataConnection).existsBy({ id: s.connectionId });
+    const found = await ctx.db.getRepository(DataConnection).findOneBy({ id: s.connectionId });
     if (!found)
       throw badInput('No such data connection', [
         { field: `body.sources[${i}].connectionId`, message: 'is no data connection' },
       ]);
+    // A folder's source is a name pattern of its files, never a path out of it.
+    if (found.kind === 'Folder')
+      try {
+        namePattern(s.query);
+      } catch (e) {
+        const message = (e as Error).message;
+        throw badInput(`The name pattern cannot be used: ${message}`, [{ field: `body.sources[${i}].query`, message }]);
+      }
   }
   await ctx.write(() =>
     ctx.db.transaction(async (m) => {

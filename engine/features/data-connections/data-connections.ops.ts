@@ -40,7 +40,8 @@ export const dataConnectionOps = [
   }),
   defineOp({
     id: 'app.dataConnections.create',
-    summary: 'Add a data connection: a PostgreSQL or MySQL/MariaDB server, or a SQLite file',
+    summary:
+      'Add a data connection: a PostgreSQL or MySQL/MariaDB server, a SQLite file, or a folder of CSV/XLSX/JSON files',
     http: { method: 'POST', path: '/api/app/data-connections' },
     permission: 'editSettings',
     input: { body: DataConnectionInput },

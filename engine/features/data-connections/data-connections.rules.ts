@@ -56,17 +56,20 @@ export const listDataConnections = (ctx: OpContext, list: ListQuery) =>
     dataConnectionDto,
   );
 
-const DEFAULT_PORTS = { PostgreSQL: 5432, MySQL: 3306, SQLite: null } as const;
+const DEFAULT_PORTS = { PostgreSQL: 5432, MySQL: 3306, SQLite: null, Folder: null } as const;
+/** Kinds read from this machine's disk (a file, a folder) rather than from a server. */
+const onDisk = (kind: DataConnectionRow['kind']) => kind === 'SQLite' || kind === 'Folder';
 
 /** Every field a kind needs, checked at once: a server's host and database, a SQLite file's absolute path. */
 export async function saveDataConnection(ctx: OpContext, id: string | null, f: DataConnectionInput) {
   const current = id ? await findOr404(ctx, DataConnection, id, 'Data connection') : null;
   const errors: { field: string; message: string }[] = [];
-  if (f.kind === 'SQLite') {
-    if (!f.filePath?.trim())
-      errors.push({ field: 'body.filePath', message: 'is required for SQLite: the database file' });
+  if (onDisk(f.kind)) {
+    const what = f.kind === 'Folder' ? 'a folder: where the files are' : 'SQLite: the database file';
+    const example = f.kind === 'Folder' ? '/srv/exports' : '/srv/data/sales.db';
+    if (!f.filePath?.trim()) errors.push({ field: 'body.filePath', message: `is required for ${what}` });
     else if (!isAbsolute(f.filePath.trim()))
-      errors.push({ field: 'body.filePath', message: 'must be an absolute path, such as /srv/data/sales.db' });
+      errors.push({ field: 'body.filePath', message: `must be an absolute path, such as ${example}` });
   } else {
     const host = f.host?.trim();
     if (!host) errors.push({ field: 'body.host', message: `is required for ${f.kind}: the server's name or address` });
@@ -79,7 +82,7 @@ export async function saveDataConnection(ctx: OpContext, id: string | null, f: D
     if (!f.username?.trim()) errors.push({ field: 'body.username', message: 'is required: the user to sign in as' });
   }
   if (errors.length) throw badInput(`The ${f.kind} data connection is not complete`, errors);
-  const server = f.kind !== 'SQLite';
+  const server = !onDisk(f.kind);
   const row: DataConnectionRow = {
     ...(current ?? newBase(ctx.now())),
     name: f.name,
@@ -135,8 +138,9 @@ export async function testDataConnection(ctx: OpContext, id: string) {
   const x = await findOr404(ctx, DataConnection, id, 'Data connection');
   try {
     const server = await DRIVERS[x.kind].test(openedConnection(ctx, x));
-    const where =
-      x.kind === 'SQLite' ? x.filePath : `${x.database} at ${x.host}${x.host?.startsWith('/') ? '' : `:${x.port}`}`;
+    const where = onDisk(x.kind)
+      ? x.filePath
+      : `${x.database} at ${x.host}${x.host?.startsWith('/') ? '' : `:${x.port}`}`;
     return { ok: true, message: `Connected to ${server}: ${where}` };
   } catch (e) {
     const p = problemOf(e);

@@ -34,6 +34,16 @@ export interface SourceDriver {
   open(c: OpenConnection, query: string, o: QueryOptions): Promise<RowStream>;
 }
 
+/** A source's failure already in words, with the field to fix (a folder's missing files, a name pattern). */
+export class SourceProblem extends Error {
+  constructor(
+    message: string,
+    readonly field: string,
+  ) {
+    super(message);
+  }
+}
+
 /** A value as a CSV cell: dates as ISO text (a midnight date as the day), the rest as written. */
 export function cellText(v: unknown): string {
   if (v === null || v === undefined) return '';

@@ -1,5 +1,7 @@
+import { EngineError } from '../../../core/errors.js';
 import type { DataConnectionKind } from '../../../model/data-connections.entity.js';
-import type { SourceDriver } from './driver.js';
+import { SourceProblem, type SourceDriver } from './driver.js';
+import { folderDriver } from './folder.js';
 import { mysqlDriver } from './mysql.js';
 import { postgresDriver } from './postgres.js';
 import { sqliteDriver } from './sqlite.js';
@@ -8,10 +10,14 @@ export const DRIVERS: Record<DataConnectionKind, SourceDriver> = {
   PostgreSQL: postgresDriver,
   MySQL: mysqlDriver,
   SQLite: sqliteDriver,
+  Folder: folderDriver,
 };
 
 /** A driver's failure in words a person can act on, and the field to fix. */
 export function problemOf(e: unknown): { message: string; field: string } {
+  if (e instanceof SourceProblem) return { message: e.message, field: e.field };
+  // A file of a folder source that cannot be read as a table says where ("Line 12: ...").
+  if (e instanceof EngineError) return { message: e.message, field: 'query' };
   const err = e as { code?: string; errno?: number; message?: string };
   const code = err.code ?? '';
   const said = (err.message ?? String(e)).replace(/[\r\n]+/g, ' ').slice(0, 300);

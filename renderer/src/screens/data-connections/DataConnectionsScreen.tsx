@@ -6,8 +6,9 @@ import { crudConfig } from '../../components/crud-config';
 import { toastOutcome } from '../../stores/feedback/toasts';
 import { DATA_CONNECTION_KINDS, TLS_MODES } from '../../../../engine/wire';
 
-// Each kind asks only what it needs: a server its address, database and sign-in; SQLite its file.
-const isServer = (v: FormValues) => v.kind !== 'SQLite';
+// Each kind asks only what it needs: a server its address, database and sign-in; SQLite its file;
+// a folder its path (an app's source then names the files by a pattern).
+const isServer = (v: FormValues) => v.kind !== 'SQLite' && v.kind !== 'Folder';
 const fields: FieldDef[] = [
   { name: 'name', label: 'Name', kind: 'text', required: true },
   { name: 'kind', label: 'Kind of database', kind: 'select', required: true, choices: DATA_CONNECTION_KINDS },
@@ -52,6 +53,14 @@ const fields: FieldDef[] = [
     hint: 'An absolute path, such as /srv/data/sales.db; opened read-only',
     shownWhen: (v) => v.kind === 'SQLite',
   },
+  {
+    name: 'folderPath',
+    label: 'Folder',
+    kind: 'text',
+    required: true,
+    hint: 'An absolute path, such as /srv/exports; its CSV, XLSX and JSON files are read, nothing beneath it',
+    shownWhen: (v) => v.kind === 'Folder',
+  },
   { name: 'description', label: 'Description', kind: 'textarea' },
 ];
 
@@ -64,7 +73,7 @@ const body = (v: FormValues) => ({
   username: orNull(v.username),
   password: orNull(v.password),
   tls: choice(TLS_MODES)(v.tls || 'off'),
-  filePath: orNull(v.filePath),
+  filePath: v.kind === 'Folder' ? orNull(v.folderPath) : orNull(v.filePath),
   description: orNull(v.description),
 });
 
@@ -85,7 +94,7 @@ const config = {
         key: 'host',
         label: 'Where',
         render: (r) =>
-          r.kind === 'SQLite'
+          r.kind === 'SQLite' || r.kind === 'Folder'
             ? (r.filePath ?? '')
             : `${r.database ?? ''} at ${r.host ?? ''}${r.port ? `:${r.port}` : ''}`,
       },
@@ -94,7 +103,7 @@ const config = {
     ],
     fields,
     initial: { kind: 'PostgreSQL', tls: 'off' },
-    toForm: (r) => ({ ...r, password: '' }),
+    toForm: (r) => ({ ...r, password: '', folderPath: r.kind === 'Folder' ? r.filePath : '' }),
     body,
   }),
   rowActions: (r: { id: string }) => (

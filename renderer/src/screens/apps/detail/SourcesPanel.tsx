@@ -116,7 +116,7 @@ export function SourcesPanel(props: {
               label: 'Query',
               kind: 'textarea',
               required: true,
-              hint: 'A SELECT; its columns become the app’s fields. It runs read-only, stopped after 10 minutes.',
+              hint: 'A SELECT; its columns become the app’s fields. It runs read-only, stopped after 10 minutes. For a folder: the files’ names, such as sales-*.csv, read in name order as one table.',
             },
           ]}
           initial={(source ?? { name: 'data', connectionId: '', query: '' }) as FormValues}

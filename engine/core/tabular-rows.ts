@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import Papa from 'papaparse';
 import ExcelJS from 'exceljs';
-import { badInput } from '../../core/errors.js';
+import { badInput } from './errors.js';
 
 export type ImportFormat = 'csv' | 'xlsx' | 'json';
 export type RawValue = string | number | boolean | Date | null;
