@@ -1,4 +1,6 @@
+import { createReadStream } from 'node:fs';
 import { readFile } from 'node:fs/promises';
+import { Readable } from 'node:stream';
 import Papa from 'papaparse';
 import ExcelJS from 'exceljs';
 import { badInput } from './errors.js';
@@ -37,23 +39,35 @@ export function readRows(
   return csvRows(path, onHeaders);
 }
 
-type Chunk = { data: string[][]; errors: Papa.ParseError[] } | null;
+type Chunk = { data: string[][]; errors: Papa.ParseError[] } | Error | null;
 
-/** CSV, parsed a megabyte at a time (the parser pauses while a batch is written). The delimiter is detected. */
+/** The file's text a megabyte at a time, a leading byte-order mark left out. */
+async function* textOf(path: string): AsyncGenerator<string> {
+  let first = true;
+  for await (const piece of createReadStream(path, { encoding: 'utf8', highWaterMark: 1 << 20 })) {
+    yield first ? (piece as string).replace(/^\uFEFF/, '') : (piece as string);
+    first = false;
+  }
+}
+
+/**
+ * CSV, read and parsed a megabyte at a time (the parser pauses while a batch is written): memory
+ * stays bounded whatever the file's size. The delimiter is detected.
+ */
 async function* csvRows(path: string, onHeaders: (headers: string[]) => void): AsyncGenerator<RowBatch> {
-  const text = (await readFile(path, 'utf8')).replace(/^\uFEFF/, '');
   let parser: Papa.Parser | null = null;
   let deliver: (c: Chunk) => void = () => undefined;
   let next = new Promise<Chunk>((r) => (deliver = r));
-  Papa.parse<string[]>(text, {
+  Papa.parse<string[], Papa.LocalFile>(Readable.from(textOf(path)), {
     skipEmptyLines: 'greedy',
-    chunkSize: 1 << 20,
     chunk: (res: Papa.ParseResult<string[]>, p: Papa.Parser) => {
       p.pause();
       parser = p;
       deliver({ data: res.data, errors: res.errors });
     },
     complete: () => deliver(null),
+    // The file could not be read (gone, unreadable): said as the reading's failure.
+    error: (e: Error) => deliver(e),
   });
   let line = 1;
   let width = -1;
@@ -61,6 +75,7 @@ async function* csvRows(path: string, onHeaders: (headers: string[]) => void): A
     const chunk = await next;
     next = new Promise<Chunk>((r) => (deliver = r));
     if (!chunk) break;
+    if (chunk instanceof Error) throw chunk;
     const quote = chunk.errors.find((e) => e.type === 'Quotes');
     if (quote) throw importFailure(`Line ${line + (quote.row ?? 0)}`, 'a quoted value is not closed');
     let rows = chunk.data;
