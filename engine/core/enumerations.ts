@@ -107,7 +107,7 @@ export const WEEKDAYS = ['Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday',
 export type Weekday = (typeof WEEKDAYS)[number];
 
 /** The databases analytics apps load from (issue 47). */
-export const DATA_CONNECTION_KINDS = ['PostgreSQL', 'MySQL', 'SQLite', 'Folder'] as const;
+export const DATA_CONNECTION_KINDS = ['PostgreSQL', 'MySQL', 'SQLServer', 'SQLite', 'Folder'] as const;
 /** How an app's reload from its sources stands: queued (a schedule's slot), reading and writing, or ended. */
 export const RELOAD_STATUSES = ['queued', 'running', 'completed', 'failed', 'cancelled'] as const;
 export type ReloadStatus = (typeof RELOAD_STATUSES)[number];

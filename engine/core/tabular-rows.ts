@@ -168,8 +168,16 @@ async function* xlsxRows(path: string, onHeaders: (headers: string[]) => void): 
   let width = -1;
   let batch: RawValue[][] = [];
   let batchStart = 2;
+  let first = true;
   try {
     for await (const sheet of reader) {
+      // Only the first worksheet is read; the others are passed over to the end, as the reader then
+      // removes the temporary files it wrote for them (a stop half-way would leave them behind).
+      if (!first) {
+        for await (const _row of sheet as AsyncIterable<ExcelJS.Row>);
+        continue;
+      }
+      first = false;
       for await (const row of sheet as AsyncIterable<ExcelJS.Row>) {
         if (width < 0) {
           const headers: string[] = [];
@@ -193,7 +201,6 @@ async function* xlsxRows(path: string, onHeaders: (headers: string[]) => void): 
           batch = [];
         }
       }
-      break; // only the first worksheet
     }
   } catch (e) {
     if ((e as { status?: number }).status === 400) throw e;

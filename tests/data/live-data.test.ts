@@ -63,12 +63,13 @@ const pgConnection = (over: Record<string, unknown> = {}) => ({
   ...over,
 });
 
-async function newApp(name: string, organizationId: string | null = null) {
+/** A new analytics app (of an organization, or of none: shared), on the suite's server or another. */
+async function newApp(name: string, o: { organizationId?: string | null; on?: TestServer } = {}) {
   return (
-    await s.ok('POST', '/api/v1/analytics-apps', {
+    await (o.on ?? s).ok('POST', '/api/v1/analytics-apps', {
       appId: `live-${name.toLowerCase().replace(/\W+/g, '-')}`,
       name,
-      organizationId,
+      organizationId: o.organizationId ?? null,
       folderId: ROOT,
       folderPath: '/',
       allowAnalyticsSenseApp: false,
@@ -165,6 +166,20 @@ describe(
       const unreachable = await s.call('POST', `/api/app/data-connections/${away.id}/test`);
       expect(unreachable.body.errorDetails![0].field).toBe('host');
       expect(unreachable.body.error).toContain('cannot be reached');
+      // SQL Server (tedious) on the same closed port: its driver loads, dials, and says so in the same words.
+      // (No SQL Server runs here: tests/data/sqlserver.test.ts reads one where BROADSHEET_TEST_SQLSERVER names it.)
+      const mssql = await s.ok('POST', '/api/app/data-connections', {
+        ...pgConnection({ name: 'Away SQL Server', host: '127.0.0.1', port }),
+        kind: 'SQLServer',
+      });
+      expect(mssql.port).toBe(port);
+      const noServer = await s.call('POST', `/api/app/data-connections/${mssql.id}/test`);
+      expect(noServer.body.errorDetails![0].field).toBe('host');
+      expect(noServer.body.error).toContain('cannot be reached');
+      const socket = await s.call('POST', '/api/app/data-connections', {
+        body: { ...pgConnection({ name: 'Socket SQL Server' }), kind: 'SQLServer' },
+      });
+      expect(socket.body.errorDetails![0]).toMatchObject({ field: 'body.host' });
 
       const mdb = await s.ok('POST', '/api/app/data-connections', {
         name: 'Shop',
@@ -185,7 +200,7 @@ describe(
       });
       expect((await s.ok('POST', `/api/app/data-connections/${mdb.id}/test`)).ok).toBe(true);
 
-      await s.ok('DELETE', '/api/app/data-connections', [wrong.id, noDb.id, away.id]);
+      await s.ok('DELETE', '/api/app/data-connections', [wrong.id, noDb.id, away.id, mssql.id]);
     });
 
     it('reloads an app from PostgreSQL: every row read, aggregates equal the database’s, the waiting task fired once', async () => {
@@ -253,7 +268,7 @@ describe(
         id: string;
       }[];
       // Of the default organization: a user of another one does not see its reloads.
-      const app = await newApp('Regions', (await defaults(s)).orgId);
+      const app = await newApp('Regions', { organizationId: (await defaults(s)).orgId });
       await s.ok('PUT', `/api/app/analytics/${app}/sources`, {
         sources: [
           { name: 'regions', connectionId: conn.id, query: 'SELECT region, COUNT(*) AS n FROM orders GROUP BY region' },
@@ -471,17 +486,7 @@ describe(
           'CREATE TABLE crash_rows AS SELECT i AS id, i % 10 AS amount FROM generate_series(1, 1000) AS i',
         );
         const conn = await t.ok('POST', '/api/app/data-connections', pgConnection());
-        const app = (
-          await t.ok('POST', '/api/v1/analytics-apps', {
-            appId: 'live-crash',
-            name: 'Crash',
-            folderId: ROOT,
-            folderPath: '/',
-            allowAnalyticsSenseApp: false,
-            allowMashup: false,
-            defaultOpen: 'x',
-          })
-        ).id as string;
+        const app = await newApp('Crash', { on: t });
         await t.ok('PUT', `/api/app/analytics/${app}/sources`, {
           sources: [{ name: 'rows', connectionId: conn.id, query: 'SELECT id, amount FROM crash_rows' }],
         });
@@ -537,17 +542,7 @@ describe(
           );
         const [reader, asker] = servers;
         const conn = await reader.ok('POST', '/api/app/data-connections', pgConnection());
-        app = (
-          await reader.ok('POST', '/api/v1/analytics-apps', {
-            appId: 'live-shared',
-            name: 'Shared',
-            folderId: ROOT,
-            folderPath: '/',
-            allowAnalyticsSenseApp: false,
-            allowMashup: false,
-            defaultOpen: 'x',
-          })
-        ).id as string;
+        app = await newApp('Shared', { on: reader });
         await reader.ok('PUT', `/api/app/analytics/${app}/sources`, {
           sources: [{ name: 'orders', connectionId: conn.id, query: 'SELECT region FROM orders, pg_sleep(60)' }],
         });

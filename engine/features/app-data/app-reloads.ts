@@ -1,6 +1,7 @@
 import { In } from 'typeorm';
 import type { JobKernel, JobWorker } from '../../core/jobs/job-kernel.js';
 import { claimingJobKernel, type NodeLease } from '../../core/jobs/table-claims.js';
+import { oldestOnePer } from '../../core/jobs/oldest-one-per.js';
 import type { BaseServices, OpContext, Peers, ReloadControl } from '../../ops/context.js';
 import { AppReload, type AppReloadRow } from '../../model/data-connections.entity.js';
 import { CANCELLED, loadApp, newReload } from './reload.js';
@@ -57,20 +58,14 @@ export class AppReloads implements JobWorker<AppReloadRow>, ReloadControl {
   }
 
   /** Queued reloads, oldest first, one per app, none of an app reloading now (on any server). */
-  async ready(limit: number): Promise<AppReloadRow[]> {
-    const repo = this.s.db.getRepository(AppReload);
-    const queued = await repo.find({ where: { status: 'queued' }, order: { startedAt: 'ASC' }, take: 50 });
-    if (!queued.length) return [];
-    const busy = new Set(
-      (await repo.find({ select: { appId: true }, where: { status: 'running' } })).map((r) => r.appId),
-    );
-    const chosen: AppReloadRow[] = [];
-    for (const r of queued)
-      if (chosen.length < limit && !busy.has(r.appId)) {
-        busy.add(r.appId);
-        chosen.push(r);
-      }
-    return chosen;
+  ready(limit: number): Promise<AppReloadRow[]> {
+    return oldestOnePer(this.s.db, AppReload, {
+      key: 'appId',
+      oldest: 'startedAt',
+      waiting: 'queued',
+      running: 'running',
+      limit,
+    });
   }
 
   async run(row: AppReloadRow, closing: AbortSignal): Promise<void> {

@@ -7,7 +7,7 @@ import { AnalyticsApp } from '../../model/analytics-apps.entity.js';
 import { AppReloadSchedule, type AppReloadScheduleRow } from '../../model/data-connections.entity.js';
 import { describeSchedule, nextFireTimes } from '../tasks/fire-times.js';
 import { endAfterStart, scheduleFields } from '../tasks/tasks.inputs.js';
-import { scheduleOf, storedSchedule } from '../tasks/task-triggers.rules.js';
+import { nextFireAfterChange, scheduleOf, storedSchedule } from '../tasks/task-triggers.rules.js';
 
 // When an app reloads by itself: the forms of a task's schedule (Once, Hourly, Daily, Weekly,
 // Monthly, Yearly, in a time zone, between a start and an end), fired by the one scheduler with the
@@ -50,9 +50,7 @@ export async function setReloadSchedule(ctx: OpContext, appRowId: string, f: z.o
     nextFireTime: null,
     modifiedDate: now,
   };
-  // From now, or from the last slot loaded: a changed schedule never loads a slot again.
-  const after = row.lastScheduledFor && row.lastScheduledFor > now ? row.lastScheduledFor : now;
-  row.nextFireTime = row.isActive ? (nextFireTimes(scheduleOf(row)!, after, 1)[0] ?? null) : null;
+  row.nextFireTime = nextFireAfterChange(row, now);
   await ctx.write(() => ctx.db.getRepository(AppReloadSchedule).save(row));
   ctx.scheduler.wake();
   return reloadScheduleDto(row, now);

@@ -56,7 +56,7 @@ export const listDataConnections = (ctx: OpContext, list: ListQuery) =>
     dataConnectionDto,
   );
 
-const DEFAULT_PORTS = { PostgreSQL: 5432, MySQL: 3306, SQLite: null, Folder: null } as const;
+const DEFAULT_PORTS = { PostgreSQL: 5432, MySQL: 3306, SQLServer: 1433, SQLite: null, Folder: null } as const;
 /** Kinds read from this machine's disk (a file, a folder) rather than from a server. */
 const onDisk = (kind: DataConnectionRow['kind']) => kind === 'SQLite' || kind === 'Folder';
 
@@ -78,6 +78,8 @@ export async function saveDataConnection(ctx: OpContext, id: string | null, f: D
         field: 'body.host',
         message: 'must be a host name, an IP address, or a socket path starting with /',
       });
+    else if (f.kind === 'SQLServer' && host.startsWith('/'))
+      errors.push({ field: 'body.host', message: 'must be a host name or address: SQL Server is reached over TCP' });
     if (!f.database?.trim()) errors.push({ field: 'body.database', message: 'is required: the database to read' });
     if (!f.username?.trim()) errors.push({ field: 'body.username', message: 'is required: the user to sign in as' });
   }

@@ -149,10 +149,20 @@ export function scheduleTrigger(
     nextFireTime: null,
     modifiedDate: now,
   };
-  // From now, or from the last slot run: a changed schedule never re-runs a slot it already ran.
-  const after = row.lastScheduledFor && row.lastScheduledFor > now ? row.lastScheduledFor : now;
-  row.nextFireTime = row.isActive ? (nextFireTimes(scheduleOf(row)!, after, 1)[0] ?? null) : null;
+  row.nextFireTime = nextFireAfterChange(row, now);
   return row;
+}
+
+/**
+ * A changed schedule's next fire time, so the change takes effect at once: from now, or from the
+ * last slot run, so it never runs a slot again; none while it is off.
+ */
+export function nextFireAfterChange(
+  row: Pick<TaskTriggerRow, 'schedule' | 'timeZone' | 'startDate' | 'endDate' | 'lastScheduledFor' | 'isActive'>,
+  now: Date,
+): Date | null {
+  const after = row.lastScheduledFor && row.lastScheduledFor > now ? row.lastScheduledFor : now;
+  return row.isActive ? (nextFireTimes(scheduleOf(row)!, after, 1)[0] ?? null) : null;
 }
 
 /** The fields of a schedule's forms, as both sets and an app's reload schedule give them. */

@@ -1,6 +1,7 @@
 import { In, type EntityManager } from 'typeorm';
 import type { JobKernel, JobWorker } from '../../core/jobs/job-kernel.js';
 import { claimingJobKernel, type NodeLease } from '../../core/jobs/table-claims.js';
+import { oldestOnePer } from '../../core/jobs/oldest-one-per.js';
 import { UNCLAIMED, type RowPatch } from '../../core/jobs/claims.js';
 import type { EngineServices } from '../../ops/context.js';
 import { newBase } from '../../core/entity-base.js';
@@ -96,20 +97,14 @@ export class DirectorySyncs implements JobWorker<DirectorySyncRow> {
   }
 
   /** Queued syncs, oldest first, one per directory, none of a directory syncing now (on any engine). */
-  async ready(limit: number): Promise<DirectorySyncRow[]> {
-    const repo = this.s.db.getRepository(DirectorySync);
-    const queued = await repo.find({ where: { status: 'queued' }, order: { createdDate: 'ASC' }, take: 50 });
-    if (!queued.length) return [];
-    const busy = new Set(
-      (await repo.find({ select: { directoryId: true }, where: { status: 'running' } })).map((r) => r.directoryId),
-    );
-    const chosen: DirectorySyncRow[] = [];
-    for (const r of queued)
-      if (chosen.length < limit && !busy.has(r.directoryId)) {
-        busy.add(r.directoryId);
-        chosen.push(r);
-      }
-    return chosen;
+  ready(limit: number): Promise<DirectorySyncRow[]> {
+    return oldestOnePer(this.s.db, DirectorySync, {
+      key: 'directoryId',
+      oldest: 'createdDate',
+      waiting: 'queued',
+      running: 'running',
+      limit,
+    });
   }
 
   async run(row: DirectorySyncRow): Promise<void> {

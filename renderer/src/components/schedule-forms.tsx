@@ -1,7 +1,8 @@
 import { SCHEDULE_FREQUENCIES, WEEKDAYS } from '../../../engine/wire';
 import type { FieldDef } from './Form';
 import { ids, instant, num, orNull, text, type FormValues } from './options';
-import { alsoHere, hereZone, inZone, isTimeZone } from './times';
+import { alsoHere, hereZone, inZone, isTimeZone, localInput } from './times';
+import { useSession } from '../stores/session/session.store';
 
 // The forms of a schedule, as a task's triggers and an app's reloads both ask them: a frequency and
 // only the fields it needs, a time zone, a start and an end; checked here as the engine checks them.
@@ -59,6 +60,34 @@ export const TIME_ZONE_FIELD: FieldDef = {
   suggestions: TIME_ZONES,
   hint: `Type to search, such as Europe/Paris; hours above are in it (yours is ${hereZone})`,
 };
+
+/** A stored schedule in the form (its days as a list, its dates in the viewer's time), or a new one's defaults. */
+export function scheduleFormValues(
+  stored: { weeklyDays?: string | null; startDate: string; endDate: string | null } | null,
+  fresh: { atHour: number; fromHour: number; toHour: number },
+): FormValues {
+  if (!stored)
+    return {
+      atMinut: 0,
+      everyHours: 1,
+      day: 1,
+      month: 1,
+      ...fresh,
+      timeZone: useSession.getState().me?.user.timeZone ?? hereZone,
+      startDate: localInput(new Date()),
+      endDate: '',
+      isActive: true,
+    };
+  return {
+    ...stored,
+    weeklyDays: (stored.weeklyDays ?? '')
+      .split(',')
+      .map((d) => d.trim())
+      .filter(Boolean),
+    startDate: localInput(stored.startDate),
+    endDate: stored.endDate ? localInput(stored.endDate) : '',
+  };
+}
 
 /** The schedule's fields the frequency shows, as numbers (null for those it does not). */
 export function scheduleForms(v: FormValues, frequency: Frequency) {

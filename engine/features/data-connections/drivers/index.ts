@@ -5,10 +5,12 @@ import { folderDriver } from './folder.js';
 import { mysqlDriver } from './mysql.js';
 import { postgresDriver } from './postgres.js';
 import { sqliteDriver } from './sqlite.js';
+import { sqlServerDriver } from './sqlserver.js';
 
 export const DRIVERS: Record<DataConnectionKind, SourceDriver> = {
   PostgreSQL: postgresDriver,
   MySQL: mysqlDriver,
+  SQLServer: sqlServerDriver,
   SQLite: sqliteDriver,
   Folder: folderDriver,
 };
@@ -30,8 +32,15 @@ export function problemOf(e: unknown): { message: string; field: string } {
     return { field: 'host', message: `the host cannot be reached (${code}): check the host and port` };
   if (code === 'ETIMEDOUT' || /timeout expired|connect ETIMEDOUT/i.test(said))
     return { field: 'host', message: 'the host did not answer in time: check the host, port and firewall' };
-  // PostgreSQL 28P01 / 28000, MySQL 1045: the user name or password.
-  if (code === '28P01' || code === '28000' || code === 'ER_ACCESS_DENIED_ERROR')
+  // SQL Server (tedious): a login refused names the database when it is the database that is missing.
+  if (code === 'ELOGIN' && /Cannot open database/i.test(said))
+    return { field: 'database', message: `the server has no such database, or it may not be read (${said})` };
+  if (code === 'ESOCKET')
+    return { field: 'host', message: `the host cannot be reached: check the host and port (${said})` };
+  if (code === 'ETIMEOUT' && /connect/i.test(said))
+    return { field: 'host', message: 'the host did not answer in time: check the host, port and firewall' };
+  // PostgreSQL 28P01 / 28000, MySQL 1045, SQL Server's ELOGIN: the user name or password.
+  if (code === '28P01' || code === '28000' || code === 'ER_ACCESS_DENIED_ERROR' || code === 'ELOGIN')
     return { field: 'password', message: `the server refused the user name or password (${said})` };
   // PostgreSQL 3D000, MySQL 1049: no such database.
   if (code === '3D000' || code === 'ER_BAD_DB_ERROR')
@@ -40,6 +49,7 @@ export function problemOf(e: unknown): { message: string; field: string } {
     code === '57014' ||
     code === 'ER_QUERY_TIMEOUT' ||
     code === 'ER_STATEMENT_TIMEOUT' ||
+    code === 'ETIMEOUT' ||
     /SQLITE_INTERRUPT/.test(said)
   )
     return { field: 'query', message: 'the query ran past its time limit and was stopped' };

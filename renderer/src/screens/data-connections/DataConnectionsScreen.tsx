@@ -20,7 +20,7 @@ const fields: FieldDef[] = [
     hint: 'A name or address such as db.example.com; a path starting with / is a Unix socket',
     shownWhen: isServer,
   },
-  { name: 'port', label: 'Port (PostgreSQL 5432, MySQL 3306)', kind: 'number', shownWhen: isServer },
+  { name: 'port', label: 'Port (PostgreSQL 5432, MySQL 3306, SQL Server 1433)', kind: 'number', shownWhen: isServer },
   { name: 'database', label: 'Database name', kind: 'text', required: true, shownWhen: isServer },
   {
     name: 'username',

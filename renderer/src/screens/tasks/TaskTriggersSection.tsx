@@ -10,15 +10,15 @@ import {
   PERIOD,
   TIME_ZONE_FIELD,
   periodProblems,
+  scheduleFormValues,
   scheduleForms,
   scheduleProblems,
   type Frequency,
 } from '../../components/schedule-forms';
 import { flag, text, type FormValues } from '../../components/options';
-import { hereZone, inZone, localInput } from '../../components/times';
+import { inZone } from '../../components/times';
 import { scheduleBody, type SaveProblems } from './save-task-draft';
 import { newKey, triggerItemOf, type TriggerItem } from './task-draft';
-import { useSession } from '../../stores/session/session.store';
 
 type StoredTrigger = RowOf<'v1.taskTriggers.list'>;
 const scheduleFields = (f: Frequency): FieldDef[] => [
@@ -37,32 +37,7 @@ const EVENT_FIELDS: FieldDef[] = [
   ...PERIOD,
 ];
 
-const formOf = (t: TriggerItem | null): FormValues => {
-  const now = new Date();
-  if (!t)
-    return {
-      atHour: 7,
-      atMinut: 0,
-      everyHours: 1,
-      fromHour: 8,
-      toHour: 18,
-      day: 1,
-      month: 1,
-      timeZone: useSession.getState().me?.user.timeZone ?? hereZone,
-      startDate: localInput(now),
-      endDate: '',
-      isActive: true,
-    };
-  return {
-    ...t,
-    weeklyDays: (t.weeklyDays ?? '')
-      .split(',')
-      .map((d) => d.trim())
-      .filter(Boolean),
-    startDate: localInput(t.startDate),
-    endDate: t.endDate ? localInput(t.endDate) : '',
-  };
-};
+const formOf = (t: TriggerItem | null): FormValues => scheduleFormValues(t, { atHour: 7, fromHour: 8, toHour: 18 });
 
 /** The dialog's values as a trigger of the draft, or the problems beside its fields (as the engine checks them). */
 function triggerOf(

@@ -8,12 +8,12 @@ import {
   NextRuns,
   PERIOD,
   TIME_ZONE_FIELD,
+  scheduleFormValues,
   scheduleForms,
   scheduleProblems,
   type Frequency,
 } from '../../../components/schedule-forms';
 import { flag, type FormValues } from '../../../components/options';
-import { hereZone, localInput } from '../../../components/times';
 import { toastSucceeded } from '../../../stores/feedback/toasts';
 import { selectMayCall, useSession } from '../../../stores/session/session.store';
 
@@ -38,31 +38,8 @@ export interface ReloadScheduleRow {
 
 const fieldsOf = (f: Frequency): FieldDef[] => [...FIELDS_BY_FREQUENCY[f], TIME_ZONE_FIELD, ...PERIOD];
 
-function formOf(s: ReloadScheduleRow | null): FormValues {
-  if (!s)
-    return {
-      atHour: 6,
-      atMinut: 0,
-      everyHours: 1,
-      fromHour: 6,
-      toHour: 20,
-      day: 1,
-      month: 1,
-      timeZone: useSession.getState().me?.user.timeZone ?? hereZone,
-      startDate: localInput(new Date()),
-      endDate: '',
-      isActive: true,
-    };
-  return {
-    ...s,
-    weeklyDays: (s.weeklyDays ?? '')
-      .split(',')
-      .map((d) => d.trim())
-      .filter(Boolean),
-    startDate: localInput(s.startDate),
-    endDate: s.endDate ? localInput(s.endDate) : '',
-  };
-}
+const formOf = (s: ReloadScheduleRow | null): FormValues =>
+  scheduleFormValues(s, { atHour: 6, fromHour: 6, toHour: 20 });
 
 /**
  * When the app reloads by itself: the forms of a task's schedule, its sentence and next runs as the

@@ -2,11 +2,11 @@ import { useCallback, useEffect, useState } from 'react';
 import { invoke, onEngineEvent } from '../../../bridge';
 import { Form, submitOutcome, type FormValues } from '../../../components/Form';
 import { text } from '../../../components/options';
-import { inZone } from '../../../components/times';
 import { toastFailed, toastSucceeded } from '../../../stores/feedback/toasts';
 import { selectMayCall, useSession } from '../../../stores/session/session.store';
 import type { AppMeta } from './use-analytics-app';
 import { ReloadSchedule, type ReloadScheduleRow } from './ReloadSchedule';
+import { ReloadsTable } from './ReloadsTable';
 
 interface Reload {
   id: string;
@@ -22,8 +22,6 @@ interface Sources {
   reloads: Reload[];
   schedule: ReloadScheduleRow | null;
 }
-
-const seconds = (ms: number | null) => (ms === null ? '' : `${(ms / 1000).toFixed(ms < 10_000 ? 1 : 0)} s`);
 
 /**
  * Where the app's data comes from when it is not imported by hand: a query on a data connection,
@@ -189,33 +187,7 @@ export function SourcesPanel(props: {
         </div>
       )}
       <ReloadSchedule id={id} schedule={data.schedule} changed={(schedule) => setData({ ...data, schedule })} />
-      {data.reloads.length > 0 && (
-        <table aria-label="Reloads">
-          <thead>
-            <tr>
-              <th>When</th>
-              <th>Started</th>
-              <th>Took</th>
-              <th>Rows</th>
-              <th>Outcome</th>
-            </tr>
-          </thead>
-          <tbody>
-            {data.reloads.map((r) => (
-              <tr key={r.id}>
-                <td>{inZone(r.startedAt)}</td>
-                <td>{r.trigger === 'schedule' ? 'by the schedule' : 'by hand'}</td>
-                <td>{seconds(r.durationMs)}</td>
-                <td>{r.rows?.toLocaleString() ?? ''}</td>
-                <td className={r.status === 'failed' ? 'run-note failed' : undefined}>
-                  {r.status}
-                  {r.message ? `: ${r.message}` : ''}
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      )}
+      {data.reloads.length > 0 && <ReloadsTable reloads={data.reloads} label="Reloads" />}
     </div>
   );
 }

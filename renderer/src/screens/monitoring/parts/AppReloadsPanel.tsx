@@ -1,13 +1,10 @@
 import { useCallback, useEffect, useState } from 'react';
 import { invoke, onEngineEvent } from '../../../bridge';
 import type { ResultOf } from '../../../../../engine/catalogue';
-import { inZone } from '../../../components/times';
-import { hashOf } from '../../../stores/nav/nav.store';
+import { ReloadsTable } from '../../apps/detail/ReloadsTable';
 import { selectMayCall, useSession } from '../../../stores/session/session.store';
 
 type Reload = ResultOf<'app.analytics.listReloads'>[number];
-
-const seconds = (ms: number | null) => (ms === null ? '' : `${(ms / 1000).toFixed(ms < 10_000 ? 1 : 0)} s`);
 
 /**
  * Apps' reloads from their databases beside the runs: on their schedule or by hand, how long they
@@ -40,39 +37,7 @@ export function AppReloadsPanel() {
       {reloads.length === 0 ? (
         <p className="empty">{failedOnly ? 'No reload has failed.' : 'No app has reloaded from a database yet.'}</p>
       ) : (
-        <table aria-label="App reloads">
-          <thead>
-            <tr>
-              <th>App</th>
-              <th>When</th>
-              <th>Started</th>
-              <th>Took</th>
-              <th>Rows</th>
-              <th>Outcome</th>
-            </tr>
-          </thead>
-          <tbody>
-            {reloads.map((r) => (
-              <tr key={r.id}>
-                <td>
-                  <a href={hashOf('apps', [r.appId])}>{r.appName}</a>
-                </td>
-                <td>{inZone(r.startedAt)}</td>
-                <td>{r.trigger === 'schedule' ? 'by the schedule' : 'by hand'}</td>
-                <td>{seconds(r.durationMs)}</td>
-                <td>{r.rows?.toLocaleString() ?? ''}</td>
-                <td>
-                  <span
-                    className={`status status-${r.status === 'failed' ? 'failed' : r.status === 'completed' ? 'completed' : 'warning'}`}
-                  >
-                    {r.status}
-                  </span>
-                  {r.message ? <div className="hint">{r.message}</div> : null}
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+        <ReloadsTable reloads={reloads} label="App reloads" withApp />
       )}
     </div>
   );
