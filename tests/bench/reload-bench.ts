@@ -43,9 +43,13 @@ async function newApp(engine: Engine, token: string, appId: string) {
 export async function reloadBench(rows: number) {
   const dir = await mkdtemp(join(tmpdir(), 'bs-bench-reload-'));
   const cluster = await startPostgres('bench');
+  // BENCH_IMPORT_MEMORY_MB caps the import worker's heap (the engine's default is 1,024 MiB, which
+  // V8 fills lazily): the reload's memory is that cap at most, whatever the rows.
+  const memoryMb = Number(process.env.BENCH_IMPORT_MEMORY_MB ?? 0) || undefined;
   const engine = await createEngine({
     dataDir: join(dir, 'data'),
     secretKeys: fileKeyStore(join(dir, 'secret.key')),
+    importLimits: memoryMb ? { memoryMb } : undefined,
   });
   try {
     const token = await engine.issueOwnerKey();
