@@ -137,6 +137,30 @@ export function periodProblems(v: FormValues): { field: string; message: string 
   return [];
 }
 
+/** The frequency chooser above a schedule's form (the form then asks only what it needs). */
+export function FrequencySelect({
+  id,
+  value,
+  changed,
+}: {
+  id: string;
+  value: Frequency;
+  changed: (f: Frequency) => void;
+}) {
+  return (
+    <div className="field">
+      <label htmlFor={id}>Frequency</label>
+      <select id={id} value={value} onChange={(e) => changed(e.target.value as Frequency)}>
+        {FREQUENCIES.map((f) => (
+          <option key={f} value={f}>
+            {f}
+          </option>
+        ))}
+      </select>
+    </div>
+  );
+}
+
 /** The next fire times, each in the schedule's zone and, when it differs, in the viewer's. */
 export function NextRuns({ stored }: { stored: { timeZone: string | null; nextRuns: string[] } }) {
   const zone = stored.timeZone ?? hereZone;

@@ -5,7 +5,7 @@ import { Dialog } from '../../components/Dialog';
 import { Form, type FieldDef, type Option, type SubmitOutcome } from '../../components/Form';
 import {
   FIELDS_BY_FREQUENCY,
-  FREQUENCIES,
+  FrequencySelect,
   NextRuns,
   PERIOD,
   TIME_ZONE_FIELD,
@@ -185,20 +185,7 @@ export function TaskTriggersSection({
           onClose={() => setOpen(null)}
         >
           {open.type === 'Schedule' && (
-            <div className="field">
-              <label htmlFor="schedule-frequency">Frequency</label>
-              <select
-                id="schedule-frequency"
-                value={frequency}
-                onChange={(e) => setFrequency(e.target.value as Frequency)}
-              >
-                {FREQUENCIES.map((f) => (
-                  <option key={f} value={f}>
-                    {f}
-                  </option>
-                ))}
-              </select>
-            </div>
+            <FrequencySelect id="schedule-frequency" value={frequency} changed={setFrequency} />
           )}
           <Form
             key={`${open.type}-${frequency}`}

@@ -1,10 +1,11 @@
 import { useState } from 'react';
 import { invoke } from '../../../bridge';
+import type { ResultOf } from '../../../../../engine/catalogue';
 import { Dialog } from '../../../components/Dialog';
 import { Form, submitOutcome, type FieldDef } from '../../../components/Form';
 import {
   FIELDS_BY_FREQUENCY,
-  FREQUENCIES,
+  FrequencySelect,
   NextRuns,
   PERIOD,
   TIME_ZONE_FIELD,
@@ -18,23 +19,7 @@ import { toastSucceeded } from '../../../stores/feedback/toasts';
 import { selectMayCall, useSession } from '../../../stores/session/session.store';
 
 /** An app's reload schedule as the engine answers it (null: it reloads only when asked). */
-export interface ReloadScheduleRow {
-  isActive: boolean;
-  timeZone: string;
-  frequency: string;
-  day: number | null;
-  month: number | null;
-  atHour: number | null;
-  atMinut: number | null;
-  everyHours: number | null;
-  fromHour: number | null;
-  toHour: number | null;
-  weeklyDays: string | null;
-  startDate: string;
-  endDate: string | null;
-  summary: string | null;
-  nextRuns: string[];
-}
+export type ReloadScheduleRow = ResultOf<'app.analytics.setReloadSchedule'>;
 
 const fieldsOf = (f: Frequency): FieldDef[] => [...FIELDS_BY_FREQUENCY[f], TIME_ZONE_FIELD, ...PERIOD];
 
@@ -76,16 +61,7 @@ export function ReloadSchedule(props: {
       )}
       {open && (
         <Dialog title="Reload schedule" onClose={() => setOpen(false)}>
-          <div className="field">
-            <label htmlFor="reload-frequency">Frequency</label>
-            <select id="reload-frequency" value={frequency} onChange={(e) => setFrequency(e.target.value as Frequency)}>
-              {FREQUENCIES.map((f) => (
-                <option key={f} value={f}>
-                  {f}
-                </option>
-              ))}
-            </select>
-          </div>
+          <FrequencySelect id="reload-frequency" value={frequency} changed={setFrequency} />
           <Form
             key={frequency}
             fields={fieldsOf(frequency)}
