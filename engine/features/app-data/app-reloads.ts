@@ -1,4 +1,3 @@
-import { In } from 'typeorm';
 import type { JobKernel, JobWorker } from '../../core/jobs/job-kernel.js';
 import { claimingJobKernel, type NodeLease } from '../../core/jobs/table-claims.js';
 import { oldestOnePer } from '../../core/jobs/oldest-one-per.js';
@@ -117,7 +116,7 @@ export class AppReloads implements JobWorker<AppReloadRow>, ReloadControl {
     );
     for (const row of queued) this.changed(row, 'cancelled');
     if (this.cancelHere(appId)) return true;
-    const elsewhere = await repo.existsBy({ appId, status: In(['running']) });
+    const elsewhere = await repo.existsBy({ appId, status: 'running' });
     if (elsewhere) this.s.peers?.cancelReloadElsewhere(appId);
     return elsewhere || !!dropped.affected;
   }

@@ -34,6 +34,43 @@ export interface SourceDriver {
   open(c: OpenConnection, query: string, o: QueryOptions): Promise<RowStream>;
 }
 
+/**
+ * A query's rows as a stream that closes its connection once they are read to the end or left, and
+ * at once when starting the query fails: each driver says only how to start it and read its rows.
+ */
+export async function closingStream(
+  close: () => Promise<void>,
+  start: () => Promise<{ columns: string[]; batches: AsyncIterable<unknown[][]> }>,
+): Promise<RowStream> {
+  try {
+    const { columns, batches } = await start();
+    const closing = async function* () {
+      try {
+        yield* batches;
+      } finally {
+        await close();
+      }
+    };
+    return { columns, batches: closing(), close };
+  } catch (e) {
+    await close();
+    throw e;
+  }
+}
+
+/** Rows arriving one at a time, handed on `size` at a time. */
+export async function* inBatches(rows: AsyncIterable<unknown[]>, size: number): AsyncGenerator<unknown[][]> {
+  let batch: unknown[][] = [];
+  for await (const row of rows) {
+    batch.push(row);
+    if (batch.length >= size) {
+      yield batch;
+      batch = [];
+    }
+  }
+  if (batch.length) yield batch;
+}
+
 /** A source's failure already in words, with the field to fix (a folder's missing files, a name pattern). */
 export class SourceProblem extends Error {
   constructor(

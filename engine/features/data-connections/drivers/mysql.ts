@@ -2,7 +2,7 @@
 // while a batch is written). A read-only transaction and the server's own statement limit
 // (MariaDB's max_statement_time, MySQL's max_execution_time); dates as the text the server sends.
 import mysql from 'mysql2';
-import type { OpenConnection, RowStream, SourceDriver } from './driver.js';
+import { closingStream, inBatches, type OpenConnection, type RowStream, type SourceDriver } from './driver.js';
 
 async function connect(c: OpenConnection) {
   const conn = mysql.createConnection({
@@ -36,7 +36,7 @@ export const mysqlDriver: SourceDriver = {
     const close = async () => void conn.destroy();
     o.signal?.addEventListener('abort', () => conn.destroy());
     if (o.signal?.aborted) conn.destroy();
-    try {
+    return closingStream(close, async () => {
       const p = conn.promise();
       const seconds = Math.max(1, Math.ceil(o.timeoutMs / 1000));
       // MariaDB names the limit in seconds, MySQL in milliseconds (and only for SELECT).
@@ -51,26 +51,7 @@ export const mysqlDriver: SourceDriver = {
         q.once('end', () => resolve([]));
       });
       const stream = q.stream({ objectMode: true, highWaterMark: o.batch });
-      const names = await columns;
-      async function* batches() {
-        try {
-          let batch: unknown[][] = [];
-          for await (const row of stream) {
-            batch.push(row as unknown[]);
-            if (batch.length >= o.batch) {
-              yield batch;
-              batch = [];
-            }
-          }
-          if (batch.length) yield batch;
-        } finally {
-          await close();
-        }
-      }
-      return { columns: names, batches: batches(), close };
-    } catch (e) {
-      await close();
-      throw e;
-    }
+      return { columns: await columns, batches: inBatches(stream, o.batch) };
+    });
   },
 };

@@ -3,7 +3,7 @@
 // statement_timeout, dates kept as the day they are (not a local midnight).
 import pg from 'pg';
 import Cursor from 'pg-cursor';
-import type { OpenConnection, RowStream, SourceDriver } from './driver.js';
+import { closingStream, type OpenConnection, type RowStream, type SourceDriver } from './driver.js';
 
 const DATE_OID = 1082;
 const types = {
@@ -55,7 +55,7 @@ export const postgresDriver: SourceDriver = {
       closed = true;
       await client.end().catch(() => undefined);
     };
-    try {
+    return closingStream(close, async () => {
       await client.query('BEGIN TRANSACTION READ ONLY');
       const cursor = client.query(new Cursor(query, [], { rowMode: 'array' }));
       const read = (n: number) =>
@@ -69,20 +69,9 @@ export const postgresDriver: SourceDriver = {
         );
       const first = await read(o.batch);
       async function* batches() {
-        try {
-          let next = first.rows;
-          while (next.length) {
-            yield next;
-            next = (await read(o.batch)).rows;
-          }
-        } finally {
-          await close();
-        }
+        for (let next = first.rows; next.length; next = (await read(o.batch)).rows) yield next;
       }
-      return { columns: first.fields, batches: batches(), close };
-    } catch (e) {
-      await close();
-      throw e;
-    }
+      return { columns: first.fields, batches: batches() };
+    });
   },
 };

@@ -1,7 +1,7 @@
 // A SQLite file on this machine, opened read-only (the file is never changed, nor its journal
 // made): the statement stepped a row at a time, handed on in batches.
 import sqlite3 from 'sqlite3';
-import type { OpenConnection, RowStream, SourceDriver } from './driver.js';
+import { closingStream, inBatches, type OpenConnection, type RowStream, type SourceDriver } from './driver.js';
 
 function openReadOnly(c: OpenConnection): Promise<sqlite3.Database> {
   return new Promise((resolve, reject) => {
@@ -30,42 +30,27 @@ export const sqliteDriver: SourceDriver = {
     const timer = setTimeout(() => db.interrupt(), o.timeoutMs);
     o.signal?.addEventListener('abort', () => db.interrupt());
     timer.unref();
+    let stmt: sqlite3.Statement | null = null;
     const close = async () => {
       clearTimeout(timer);
+      if (stmt) await new Promise<void>((r) => stmt!.finalize(() => r()));
       await closeDb(db);
     };
-    try {
-      const stmt = await new Promise<sqlite3.Statement>((resolve, reject) => {
+    return closingStream(close, async () => {
+      const prepared = await new Promise<sqlite3.Statement>((resolve, reject) => {
         const s = db.prepare(query, (e) => (e ? reject(e) : resolve(s)));
       });
+      stmt = prepared;
       const step = () =>
         new Promise<Record<string, unknown> | undefined>((resolve, reject) =>
-          stmt.get((e, row: Record<string, unknown> | undefined) => (e ? reject(e) : resolve(row))),
+          prepared.get((e, row: Record<string, unknown> | undefined) => (e ? reject(e) : resolve(row))),
         );
       const first = await step();
       const columns = first ? Object.keys(first) : [];
-      async function* batches() {
-        try {
-          let row = first;
-          let batch: unknown[][] = [];
-          while (row) {
-            batch.push(columns.map((k) => row![k]));
-            if (batch.length >= o.batch) {
-              yield batch;
-              batch = [];
-            }
-            row = await step();
-          }
-          if (batch.length) yield batch;
-        } finally {
-          await new Promise<void>((r) => stmt.finalize(() => r()));
-          await close();
-        }
+      async function* rows() {
+        for (let row = first; row; row = await step()) yield columns.map((k) => row![k]);
       }
-      return { columns, batches: batches(), close };
-    } catch (e) {
-      await close();
-      throw e;
-    }
+      return { columns, batches: inBatches(rows(), o.batch) };
+    });
   },
 };

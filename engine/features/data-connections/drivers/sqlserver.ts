@@ -4,7 +4,7 @@
 // machines this product is built on; tests/data/sqlserver.test.ts runs against one when
 // BROADSHEET_TEST_SQLSERVER names it.
 import { Connection, Request } from 'tedious';
-import type { OpenConnection, RowStream, SourceDriver } from './driver.js';
+import { closingStream, type OpenConnection, type RowStream, type SourceDriver } from './driver.js';
 
 function connect(c: OpenConnection, requestTimeout: number): Promise<Connection> {
   const conn = new Connection({
@@ -52,7 +52,7 @@ export const sqlServerDriver: SourceDriver = {
     const conn = await connect(c, o.timeoutMs);
     const close = async () => void conn.close();
     o.signal?.addEventListener('abort', () => conn.close());
-    try {
+    return closingStream(close, async () => {
       await run(conn, 'SET TRANSACTION ISOLATION LEVEL READ COMMITTED; BEGIN TRANSACTION');
       // Rows wait in `pending` while the request is paused; the generator takes a batch at a time.
       let pending: unknown[][] = [];
@@ -81,28 +81,21 @@ export const sqlServerDriver: SourceDriver = {
       conn.execSql(request);
       const names = await columns;
       async function* batches() {
-        try {
-          for (;;) {
-            if (pending.length >= o.batch || (ended && pending.length)) {
-              const batch = pending;
-              pending = [];
-              request.resume();
-              yield batch;
-              continue;
-            }
-            if (failed) throw failed;
-            if (ended) return;
-            await new Promise<void>((r) => (wake = r));
-            wake = null;
+        for (;;) {
+          if (pending.length >= o.batch || (ended && pending.length)) {
+            const batch = pending;
+            pending = [];
+            request.resume();
+            yield batch;
+            continue;
           }
-        } finally {
-          await close();
+          if (failed) throw failed;
+          if (ended) return;
+          await new Promise<void>((r) => (wake = r));
+          wake = null;
         }
       }
-      return { columns: names, batches: batches(), close };
-    } catch (e) {
-      await close();
-      throw e;
-    }
+      return { columns: names, batches: batches() };
+    });
   },
 };
