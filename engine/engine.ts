@@ -23,6 +23,7 @@ import { SignInGuard } from './core/throttle.js';
 import { rememberedCredential, resolveCredential } from './features/credentials/credentials.js';
 import type { BaseServices, EngineEvent, EngineServices, Logger, OpContext } from './ops/context.js';
 import { workContext } from './ops/context.js';
+import type { WorkerModule } from './ops/worker-module.js';
 import { EVENT_STREAM_OPERATION, mayReceive } from './features/events/event-visibility.js';
 import { failure, success, type Envelope } from './core/envelope.js';
 import {
@@ -367,13 +368,11 @@ async function startEngine(options: EngineOptions): Promise<Engine> {
   await replaySignIns(services);
   // Under the write lock: servers starting together on one database make one owner between them.
   const firstStart = await services.write(() => ensureFirstStart(services, options.ownerEmail));
-  // Work a crash or a dead engine cut off is recovered first; then the queues and the schedules go on.
-  await runner.start(workContext(services, 'runner'));
-  await outbox.start();
-  await directorySyncs.start();
-  await reloads.start(workContext(services, 'reloads'));
-  await scheduler.start();
-  backups.start();
+  // The areas' background work, started in this order and stopped in the reverse: each worker stops
+  // while what it hands work to still runs (the scheduler before the runs it queues, the runs before
+  // the outbox that sends their mail). Each first takes back what a crash or a dead server cut off.
+  const workers: WorkerModule[] = [outbox, reloads, directorySyncs, runner, backups, scheduler];
+  for (const worker of workers) await worker.start(workContext(services, worker.name));
   // The demo's 110,000 rows load in the background: the engine answers at once.
   const demoReady =
     firstStart.created && options.demo !== false
@@ -446,13 +445,7 @@ async function startEngine(options: EngineOptions): Promise<Engine> {
     reloads,
     backups,
     async close(o: CloseOptions = {}) {
-      await scheduler.stop();
-      backups.stop();
-      await runner.close(o.graceMs ?? 0);
-      await handoff?.close();
-      await directorySyncs.close();
-      await reloads.close();
-      await outbox.close();
+      for (const worker of [...workers].reverse()) await worker.close({ graceMs: o.graceMs ?? 0 });
       await demoReady;
       await queues.drain();
       await services.renders.close();

@@ -310,7 +310,7 @@ export async function taskBench() {
     .where('t.nextFireTime IS NOT NULL')
     .getCount();
   // A start with them stored: what the app does each time it opens.
-  await engine.scheduler.stop();
+  await engine.scheduler.close();
   const st0 = performance.now();
   const loaded = await engine.scheduler.start();
   const loadMs = performance.now() - st0;

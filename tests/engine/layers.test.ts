@@ -123,6 +123,9 @@ describe('layers', () => {
     const root_ = readFileSync(join(root, 'engine', 'engine.ts'), 'utf8');
     expect(root_).not.toMatch(/null as unknown as|as unknown as EngineServices/);
     expect(root_).not.toMatch(/services\.\w+ = /);
+    // The areas' workers are listed once, started in that order and stopped in the reverse.
+    expect(root_).toMatch(/const workers: WorkerModule\[\] = \[[^\]]+\]/);
+    expect(root_).not.toMatch(/\b(runner|outbox|directorySyncs|reloads|scheduler|backups)\.(start|close|stop)\(/);
   });
 
   it('fails when two feature folders import each other, so the untied knot cannot grow back', () => {

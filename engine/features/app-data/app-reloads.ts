@@ -4,6 +4,7 @@ import { oldestOnePer } from '../../core/jobs/oldest-one-per.js';
 import type { BaseServices, OpContext, Peers, ReloadControl } from '../../ops/context.js';
 import { AppReload, type AppReloadRow } from '../../model/data-connections.entity.js';
 import { CANCELLED, loadApp, newReload } from './reload.js';
+import type { WorkerModule } from '../../ops/worker-module.js';
 
 /** A reload cut off by a crash or a dead server: its data was never swapped in. */
 const INTERRUPTED = 'The server stopped during the reload; the data before it was kept.';
@@ -15,7 +16,8 @@ const INTERRUPTED = 'The server stopped during the reload; the data before it wa
  * the read on whichever server holds it; a server stopping cleanly gives what it reads back to the
  * queue, and one that dies leaves it to the next look at lapsed leases, which says so.
  */
-export class AppReloads implements JobWorker<AppReloadRow>, ReloadControl {
+export class AppReloads implements JobWorker<AppReloadRow>, WorkerModule, ReloadControl {
+  readonly name = 'reloads';
   readonly kernel: JobKernel<AppReloadRow>;
   /** Reloads this server reads now, by app, each with the stop a user's cancel pulls. */
   private readonly reading = new Map<string, AbortController>();

@@ -1,11 +1,13 @@
 import type { EngineServices } from '../../ops/context.js';
 import { Periodic } from '../../core/jobs/periodic.js';
 import { applyRetention, backupSettings, createBackup, nextBackupAfter, recordFailedBackup } from './backups.rules.js';
+import type { WorkerModule } from '../../ops/worker-module.js';
 
 const CHECK_EVERY_MS = 60_000;
 
 /** Takes the scheduled backup when its time has come (on the engine's clock), then applies retention. */
-export class BackupSchedule {
+export class BackupSchedule implements WorkerModule {
+  readonly name = 'backups';
   private readonly periodic: Periodic;
 
   constructor(
@@ -45,7 +47,7 @@ export class BackupSchedule {
     return true;
   }
 
-  stop() {
+  close() {
     this.periodic.stop();
   }
 }

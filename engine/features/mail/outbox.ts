@@ -11,6 +11,7 @@ import { claimingJobKernel, type NodeLease } from '../../core/jobs/table-claims.
 import type { RowPatch } from '../../core/jobs/claims.js';
 import { retryDelay } from '../../core/jobs/backoff.js';
 import { MailServer, Outbox, type MailServerRow, type OutboxRow, type OutboxStatus } from '../../model/mail.entity.js';
+import type { WorkerModule } from '../../ops/worker-module.js';
 
 export interface OutboxOptions {
   /** First retry delay; each next one doubles, up to `maxDelayMs`. */
@@ -52,7 +53,8 @@ export async function insertMail(m: EntityManager, rows: OutboxRow[]): Promise<v
   for (let i = 0; i < rows.length; i += 200) await m.getRepository(Outbox).insert(rows.slice(i, i + 200));
 }
 
-export class MailOutbox implements JobWorker<OutboxRow> {
+export class MailOutbox implements JobWorker<OutboxRow>, WorkerModule {
+  readonly name = 'outbox';
   private readonly transports = new Map<string, { key: string; transport: Transporter }>();
   /** The servers of the latest batch: looked up once per batch (an edited server applies to the next), not per message. */
   private readonly servers = new Map<string, { server: MailServerRow; transport: Transporter } | null>();

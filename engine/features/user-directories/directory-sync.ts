@@ -20,6 +20,7 @@ import {
   type DirectoryContents,
   type DirectoryPerson,
 } from './directory-reader.js';
+import type { WorkerModule } from '../../ops/worker-module.js';
 
 // Synchronizing a user directory: people become users of the directory's organization (with its
 // default role), changes reach them, people gone from the directory are deactivated (never
@@ -64,7 +65,8 @@ const INTERRUPTED = 'Interrupted: the app stopped during the synchronization';
  * directory and slot, so it syncs once whatever the number of engines), claimed and run by one
  * engine; a manual one is inserted already claimed and run at once. One directory syncs one at a time.
  */
-export class DirectorySyncs implements JobWorker<DirectorySyncRow> {
+export class DirectorySyncs implements JobWorker<DirectorySyncRow>, WorkerModule {
+  readonly name = 'directory syncs';
   readonly kernel: JobKernel<DirectorySyncRow>;
 
   constructor(

@@ -17,6 +17,7 @@ import { runNotificationMail } from '../deliver/notifications.js';
 import type { OutboxRow } from '../../../model/mail.entity.js';
 import { insertMail } from '../../mail/outbox.js';
 import { SupersededAttempt } from '../deliver/delivery.js';
+import type { WorkerModule } from '../../../ops/worker-module.js';
 
 /** How many requests run at once; each keeps the render pool busy with its own files in flight. */
 const DEFAULT_CONCURRENCY = 2;
@@ -56,7 +57,8 @@ const asJob = (r: Pick<RequestRow, 'id' | 'priority'>) => ({ id: r.id, priority:
  * cut off by a crash, or held by an engine that stopped renewing its lease, starts again from the
  * beginning (its partial files removed) once; cut off twice, it fails, saying so.
  */
-export class RequestRunner implements JobWorker<RequestRow> {
+export class RequestRunner implements JobWorker<RequestRow>, WorkerModule {
+  readonly name = 'runner';
   readonly kernel: JobKernel<RequestRow>;
   private closing = false;
   private readonly handoff: Handoff | null;
@@ -559,9 +561,11 @@ export class RequestRunner implements JobWorker<RequestRow> {
    * Stops taking work; runs still going after `graceMs` are handed back to the queue (see
    * `handBackAtStop`), to run again at the next start or on another server.
    */
-  async close(graceMs = 0): Promise<void> {
+  async close({ graceMs }: { graceMs: number }): Promise<void> {
     this.closing = true;
     await this.kernel.close(true, graceMs);
+    // The queue the servers share lets this one go once its runs are settled.
+    await this.handoff?.close();
   }
 
   /** How many runs this server is running now (the desktop's Quit asks before handing them back). */

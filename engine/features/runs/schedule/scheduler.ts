@@ -14,6 +14,7 @@ import { scheduleOf } from '../../tasks/task-triggers.rules.js';
 import { asTimestamp, onPostgres, sql } from '../../../core/sql.js';
 import { keptEntities } from '../../../core/kept-reads.js';
 import { nextTurn } from '../../../core/next-turn.js';
+import type { WorkerModule } from '../../../ops/worker-module.js';
 
 /** How often the wall clock is checked even when nothing is due (a laptop waking from sleep). */
 const CHECK_EVERY_MS = 5_000;
@@ -33,7 +34,8 @@ type AnySource = ScheduleSource<any>;
  * keyed by (schedule, slot) so no slot is worked twice whatever the number of engines, and moves
  * the schedule on. Slots missed while closed or asleep are worked once, as a catch-up.
  */
-export class Scheduler {
+export class Scheduler implements WorkerModule {
+  readonly name = 'scheduler';
   private readonly sources: AnySource[];
   private readonly pump: Pump;
   private started = false;
@@ -305,7 +307,7 @@ export class Scheduler {
     return rows.length;
   }
 
-  stop(): Promise<void> {
+  close(): Promise<void> {
     this.started = false;
     return this.pump.close();
   }
