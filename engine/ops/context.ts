@@ -167,10 +167,19 @@ export function me(ctx: OpContext): Principal {
 }
 
 /**
- * The context background work runs rules in: no caller (the engine itself passes every check),
- * named by the worker, so the log and the audit say who did it.
+ * The context background work runs rules in, a kind of its own: no caller (the engine itself
+ * passes every check) and no operation, named by the worker, so the log and the audit say who did
+ * it. Rules take it where they take a request's context; nothing a worker does looks like a call.
  */
-export const workContext = (services: EngineServices, worker: string): OpContext => ({
+export interface WorkContext extends OpContext {
+  principal: null;
+  transport: 'internal';
+  /** The worker's name (`WorkerModule.name`). */
+  client: string;
+  operation?: undefined;
+}
+
+export const workContext = (services: EngineServices, worker: string): WorkContext => ({
   ...services,
   principal: null,
   transport: 'internal',

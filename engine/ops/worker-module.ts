@@ -1,4 +1,4 @@
-import type { OpContext } from './context.js';
+import type { WorkContext } from './context.js';
 
 /**
  * An area's background work (a queue's kernel, a schedule) as the composition root composes it:
@@ -10,7 +10,7 @@ export interface WorkerModule {
   /** Names the context its rules run in, so the log and the audit say which worker did it. */
   readonly name: string;
   /** Takes back what a crash or a dead server cut off, then goes on; `work` is the context its rules run in. */
-  start(work: OpContext): unknown;
+  start(work: WorkContext): unknown;
   /** Stops taking work; what is under way gets `graceMs` where the worker lets it finish. */
   close(o: { graceMs: number }): Promise<void> | void;
 }

@@ -397,15 +397,74 @@ describe(
         'The source no longer has sold: charts, variables and reports using it need a look.',
       );
       expect(Number(await sumOf(app, 'Sum(units)'))).toBe(100);
-      const two = await s.call('PUT', `/api/app/analytics/${app}/sources`, {
-        body: {
-          sources: [
-            { name: 'a', connectionId: lite.id, query: 'SELECT 1' },
-            { name: 'b', connectionId: lite.id, query: 'SELECT 2' },
-          ],
-        },
+    });
+
+    it('associates several sources in one app: facts from PostgreSQL, a lookup adding columns by the shared one, rows of the same columns from MariaDB; a source that cannot be associated is refused by name, the data before kept', async () => {
+      const byName = async (name: string) =>
+        ((await s.ok('GET', '/api/app/data-connections', undefined, { 'name[equals]': name })) as { id: string }[])[0]
+          .id;
+      const [warehouse, shop, stock] = await Promise.all([
+        byName('Sales warehouse'),
+        byName('Shop'),
+        byName('Stock file'),
+      ]);
+      const app = await newApp('Orders by manager');
+      const facts = { name: 'orders', connectionId: warehouse, query: 'SELECT region, amount, day FROM orders' };
+      // Named Region here, region there: columns are associated by name whatever their case.
+      const managers = (query: string) => ({ name: 'managers', connectionId: stock, query });
+      const late = {
+        name: 'late orders',
+        connectionId: shop,
+        query: "SELECT 2.5 AS amount, DATE '2026-12-01' AS day, 'North' AS region",
+      };
+      const same = await s.call('PUT', `/api/app/analytics/${app}/sources`, {
+        body: { sources: [facts, { ...late, name: 'Orders' }] },
       });
-      expect(two.body.errorDetails![0].field).toBe('body.sources[1]');
+      expect(same.status).toBe(400);
+      expect(same.body.errorDetails![0]).toMatchObject({ field: 'body.sources[1].name' });
+
+      await s.ok('PUT', `/api/app/analytics/${app}/sources`, {
+        sources: [
+          facts,
+          managers(
+            "SELECT 'North' AS Region, 'Ana' AS manager UNION ALL SELECT 'South', 'Bo' UNION ALL SELECT 'East', 'Cy'",
+          ),
+          late,
+        ],
+      });
+      const loaded = await s.ok('POST', `/api/app/analytics/${app}/reload`);
+      // West has no manager: its 6,250 orders are loaded, their manager empty, and that is said.
+      expect(loaded).toMatchObject({
+        status: 'completed',
+        rows: ROWS + 1,
+        message: '6,250 rows found no row in managers: its columns are empty there.',
+      });
+      const meta = await s.ok('GET', `/api/app/analytics/${app}`);
+      expect(meta.fields.map((f: { name: string }) => f.name)).toEqual(['region', 'amount', 'day', 'manager']);
+      const client = new pg.Client({ host: db.socketDir, database: 'sales', user: db.user, password: PG_PASSWORD });
+      await client.connect();
+      const { rows } = await client.query(
+        `SELECT SUM(amount)::float AS total, COUNT(*) FILTER (WHERE region = 'North')::int AS north FROM orders`,
+      );
+      await client.end();
+      expect(Number(await sumOf(app, 'Sum(amount)'))).toBeCloseTo(rows[0].total + 2.5, 6);
+      const byManager = await s.ok('POST', `/api/app/analytics/${app}/field-values`, { field: 'manager' });
+      // Ana manages the North: its orders in PostgreSQL and the late one from MariaDB.
+      expect(byManager.find((v: { value: string }) => v.value === 'Ana').count).toBe(rows[0].north + 1);
+
+      for (const [query, said] of [
+        [
+          "SELECT 'North' AS region, 'Ana' AS manager UNION ALL SELECT 'North', 'Di'",
+          'Source “managers” holds region = North more than once: the columns it shares must name one of its rows each',
+        ],
+        ["SELECT 'x' AS office", 'Source “managers” shares no column with the sources before it'],
+      ]) {
+        await s.ok('PUT', `/api/app/analytics/${app}/sources`, { sources: [facts, managers(query)] });
+        const refused = await s.ok('POST', `/api/app/analytics/${app}/reload`);
+        expect(refused.status).toBe('failed');
+        expect(refused.message).toContain(said);
+        expect((await s.ok('GET', `/api/app/analytics/${app}`)).rowCount).toBe(ROWS + 1);
+      }
     });
 
     it('reloads from a folder of CSV and XLSX files by name pattern, one table in name order; a path or a file of other columns is refused, said', async () => {

@@ -1,7 +1,7 @@
 import type { JobKernel, JobWorker } from '../../core/jobs/job-kernel.js';
 import { claimingJobKernel, type NodeLease } from '../../core/jobs/table-claims.js';
 import { oldestOnePer } from '../../core/jobs/oldest-one-per.js';
-import type { BaseServices, OpContext, Peers, ReloadControl } from '../../ops/context.js';
+import type { BaseServices, Peers, WorkContext, ReloadControl } from '../../ops/context.js';
 import { AppReload, type AppReloadRow } from '../../model/data-connections.entity.js';
 import { CANCELLED, loadApp, newReload } from './reload.js';
 import type { WorkerModule } from '../../ops/worker-module.js';
@@ -23,7 +23,7 @@ export class AppReloads implements JobWorker<AppReloadRow>, WorkerModule, Reload
   private readonly reading = new Map<string, AbortController>();
 
   /** The context reloads run in, given at start (the engine is whole by then). */
-  private work: OpContext | null = null;
+  private work: WorkContext | null = null;
 
   constructor(
     private readonly s: BaseServices & { peers: Peers | null },
@@ -40,7 +40,7 @@ export class AppReloads implements JobWorker<AppReloadRow>, WorkerModule, Reload
     );
   }
 
-  start(work: OpContext): Promise<number> {
+  start(work: WorkContext): Promise<number> {
     this.work = work;
     return this.kernel.start();
   }

@@ -41,15 +41,22 @@ export async function appSources(ctx: OpContext, appRowId: string) {
 }
 
 /**
- * Replaces an app's sources at once. The embedded engine keeps one table per app, so one source is
- * taken for now; each names a connection that exists.
+ * Replaces an app's sources at once, as the Data tab holds them. Each names a connection that
+ * exists, and a name of its own: the first holds the facts, later ones add rows or columns to them
+ * (associate-sources.ts says how, and a reload says which source could not be associated).
  */
 export async function setAppSources(ctx: OpContext, appRowId: string, body: z.output<typeof SourcesInput>) {
   const app = await findOr404(ctx, AnalyticsApp, appRowId, 'Analytics app');
-  if (body.sources.length > 1)
-    throw badInput('An app loads one source for now: its data is one table', [
-      { field: 'body.sources[1]', message: 'a second source is not taken yet: join the tables in one query' },
-    ]);
+  for (const [i, s] of body.sources.entries()) {
+    const same = body.sources.findIndex((o) => o.name.trim().toLowerCase() === s.name.trim().toLowerCase());
+    if (same < i)
+      throw badInput(`Two sources are named “${s.name}”`, [
+        {
+          field: `body.sources[${i}].name`,
+          message: `is the name of source ${same + 1} too: each source needs its own`,
+        },
+      ]);
+  }
   for (const [i, s] of body.sources.entries()) {
     const found = await ctx.db.getRepository(DataConnection).findOneBy({ id: s.connectionId });
     if (!found)

@@ -10,10 +10,19 @@ import { EngineError } from '../../core/errors.js';
 import { iso } from '../../core/entity-base.js';
 import { UNCLAIMED, type RowPatch } from '../../core/jobs/claims.js';
 import { AnalyticsApp } from '../../model/analytics-apps.entity.js';
-import { AppReload, AppSource, DataConnection, type AppReloadRow } from '../../model/data-connections.entity.js';
+import { In } from 'typeorm';
+import {
+  AppReload,
+  AppSource,
+  DataConnection,
+  type AppReloadRow,
+  type AppSourceRow,
+  type DataConnectionRow,
+} from '../../model/data-connections.entity.js';
 import { DRIVERS, problemOf } from '../data-connections/drivers/index.js';
 import { openedConnection } from '../data-connections/data-connections.rules.js';
 import { rowsToCsv } from './query-to-csv.js';
+import { associateSources } from './associate-sources.js';
 import { appStore } from '../analytics-apps/app-store.js';
 
 /** How long a source's query may run before its database stops it. */
@@ -57,6 +66,10 @@ export function newReload(
   };
 }
 
+/** What the app says it was loaded from: “sales (Warehouse)”, or several such. */
+const sourceLabel = (sources: AppSourceRow[], connectionOf: (s: AppSourceRow) => DataConnectionRow) =>
+  sources.map((s) => `${s.name} (${connectionOf(s).name})`).join(', ');
+
 /** Why a reload failed, in words: the database's problem, or the import's (a file's words made a query's). */
 function reloadProblem(e: unknown): string {
   if (e instanceof EngineError) return e.message.replace(/^File: has/, 'The query returned');
@@ -77,17 +90,27 @@ export async function loadApp(
     ctx.emit({ type: 'analytics.import.progress', payload: { appId: row.appId, percent, rows } });
   try {
     const app = await ctx.db.getRepository(AnalyticsApp).findOneByOrFail({ id: row.appId });
-    const [source] = await ctx.db.getRepository(AppSource).find({ where: { appId: app.id }, order: { order: 'ASC' } });
-    if (!source) throw new Error(`“${app.name}” has no sources: add a query on a data connection first`);
-    const connection = await ctx.db.getRepository(DataConnection).findOneByOrFail({ id: source.connectionId });
+    const sources = await ctx.db.getRepository(AppSource).find({ where: { appId: app.id }, order: { order: 'ASC' } });
+    if (!sources.length) throw new Error(`“${app.name}” has no sources: add a query on a data connection first`);
+    const connections = await ctx.db
+      .getRepository(DataConnection)
+      .findBy({ id: In(sources.map((s) => s.connectionId)) });
+    const connectionOf = (s: AppSourceRow) => connections.find((c) => c.id === s.connectionId)!;
     const before = await ctx.analytics.meta(app.appId);
     await mkdir(ctx.uploadsDir, { recursive: true });
     progress(0, 0);
-    const stream = await DRIVERS[connection.kind].open(openedConnection(ctx, connection), source.query, {
-      timeoutMs: RELOAD_STATEMENT_TIMEOUT_MS,
-      batch: BATCH,
+    const stream = await associateSources(
+      sources.map((source) => ({
+        name: source.name,
+        open: () =>
+          DRIVERS[connectionOf(source).kind].open(openedConnection(ctx, connectionOf(source)), source.query, {
+            timeoutMs: RELOAD_STATEMENT_TIMEOUT_MS,
+            batch: BATCH,
+            signal,
+          }),
+      })),
       signal,
-    });
+    );
     // Reading is most of a reload; the import's own progress takes the rest of the bar.
     await rowsToCsv(stream, file, ctx.embedded.importBudget().rows, (rows) =>
       progress(Math.round(50 * (1 - 1 / (1 + rows / 200_000))), rows),
@@ -95,7 +118,7 @@ export async function loadApp(
     if (signal.aborted) throw new Error('cancelled');
     // The new data is written in the app's own write queue, as a file import's is (on every server).
     const meta = await ctx.writeTo(appStore(app.id), () =>
-      ctx.embedded.importFromFile(app.appId, 'csv', file, `${source.name} (${connection.name})`, (p) =>
+      ctx.embedded.importFromFile(app.appId, 'csv', file, sourceLabel(sources, connectionOf), (p) =>
         progress(50 + Math.round(p.percent / 2), p.rows),
       ),
     );
@@ -105,9 +128,15 @@ export async function loadApp(
     return {
       status: 'completed',
       rows: meta.rowCount,
-      message: lost.length
-        ? `The source no longer has ${lost.join(', ')}: charts, variables and reports using ${lost.length === 1 ? 'it' : 'them'} need a look.`
-        : null,
+      message:
+        [
+          ...(lost.length
+            ? [
+                `The ${sources.length === 1 ? 'source no longer has' : 'sources no longer have'} ${lost.join(', ')}: charts, variables and reports using ${lost.length === 1 ? 'it' : 'them'} need a look.`,
+              ]
+            : []),
+          ...stream.notes(),
+        ].join(' ') || null,
       endedAt: ctx.now(),
     };
   } catch (e) {

@@ -1,6 +1,6 @@
 import { In, type EntityManager } from 'typeorm';
 import { LIVE } from '../../../core/enumerations.js';
-import type { BaseServices, EngineServices, OpContext } from '../../../ops/context.js';
+import type { BaseServices, EngineServices, OpContext, WorkContext } from '../../../ops/context.js';
 
 /** What the runner is built from: the base, the outbox its runs' mail goes to, and the other servers. */
 type RunnerServices = BaseServices & Pick<EngineServices, 'outbox' | 'peers'>;
@@ -93,7 +93,7 @@ export class RequestRunner implements JobWorker<RequestRow>, WorkerModule {
   }
 
   /** The context runs execute in: the whole engine's, as background work (given at start). */
-  private work: OpContext | null = null;
+  private work: WorkContext | null = null;
 
   private get ctx(): OpContext {
     if (!this.work) throw new Error('The runner ran a request before it was started');
@@ -104,7 +104,7 @@ export class RequestRunner implements JobWorker<RequestRow>, WorkerModule {
    * At start: runs a crash cut off are recovered, then the queue resumes. `work` is the context runs
    * execute in, which the composition root builds once every door of the engine exists.
    */
-  async start(work: OpContext): Promise<number> {
+  async start(work: WorkContext): Promise<number> {
     this.work = work;
     if (this.handoff) {
       // Requests queued before the servers shared a queue (or by an older release) get their jobs.
