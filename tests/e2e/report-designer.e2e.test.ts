@@ -412,11 +412,24 @@ describe(
           .waitFor();
         await data.getByRole('button', { name: 'Preview the first 100 rows' }).click();
         await expect
-          .poll(() => data.getByRole('table', { name: 'Preview of the source' }).textContent())
+          .poll(() => data.getByRole('table', { name: 'Preview of data' }).textContent())
           .toMatch(/Region.*Units.*North.*40.*South.*2/);
         await data.getByRole('button', { name: 'Reload now' }).click();
         await toast(page(), 'success', 'Reloaded 2 rows from data.').first().waitFor();
         await expect.poll(() => data.getByRole('table', { name: 'Reloads' }).textContent()).toMatch(/completed/);
+        // A second source adds a column to each row by the one it shares (Region, whatever its case).
+        await data.getByRole('button', { name: 'Add a source' }).click();
+        const added = data.getByRole('region', { name: 'Add a source' });
+        await added.getByRole('textbox', { name: 'Source name' }).fill('owners');
+        await added.getByLabel('Data connection').selectOption({ label: 'Stock file' });
+        await added.getByRole('textbox', { name: 'Query' }).fill("SELECT 'North' AS region, 'Ana' AS owner");
+        await added.getByRole('button', { name: 'Save the source' }).click();
+        await expect.poll(() => data.getByRole('table', { name: 'Sources' }).textContent()).toMatch(/data.*owners/);
+        await data.getByRole('button', { name: 'Reload now' }).click();
+        await toast(page(), 'success', 'Reloaded 2 rows from data, owners.').first().waitFor();
+        await expect
+          .poll(() => data.getByRole('table', { name: 'Reloads' }).textContent())
+          .toMatch(/1 row found no row in owners/);
         await expect
           .poll(() =>
             page()

@@ -151,7 +151,10 @@ export async function associateSources(sources: NamedSource[], signal?: AbortSig
       notes: () =>
         lookups
           .filter((l) => l.misses > 0)
-          .map((l) => `${l.misses.toLocaleString('en')} rows found no row in ${l.name}: its columns are empty there.`),
+          .map(
+            (l) =>
+              `${l.misses.toLocaleString('en')} ${l.misses === 1 ? 'row' : 'rows'} found no row in ${l.name}: its columns are empty there.`,
+          ),
     };
   } catch (e) {
     await closeAll();
