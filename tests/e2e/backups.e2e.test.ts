@@ -64,6 +64,20 @@ describe(
       expect(await accessibilityProblems(page())).toEqual([]);
       await panel.getByRole('heading', { name: 'Schedule and retention' }).scrollIntoViewIfNeeded();
       await shot(page(), 'backups');
+      // A typed path is looked at before any question: one that is no backup is said beside it.
+      const typed = panel.getByRole('textbox', { name: 'Restore from a backup file' });
+      await typed.fill(join(folder, 'not-a-backup.bsbackup'));
+      await panel.getByRole('button', { name: 'Check and restore' }).click();
+      await panel.getByText('Must be an existing backup file').waitFor();
+      expect(await alertDialog(page()).count()).toBe(0);
+      // A real one: the question says when it was taken and what it holds.
+      await typed.fill(join(folder, name));
+      await panel.getByRole('button', { name: 'Check and restore' }).click();
+      await alertDialog(page())
+        .getByText(/since the backup was taken, .*\(\d+ users?, \d+ projects?, \d+ reports?, \d+ tasks?\)/)
+        .waitFor();
+      await alertDialog(page()).getByRole('button', { name: 'Cancel' }).click();
+      expect((await e.s.ok('GET', '/api/app/backups')).restoreStaged).toBeNull();
       // Restore asks first, checks the backup, and says what happens next.
       await panel
         .getByRole('row', { name: new RegExp(name.replace(/\./g, '\\.')) })

@@ -143,6 +143,17 @@ async function check(label: string) {
     await e.page.evaluate(() => document.scrollingElement!.scrollWidth),
     `${label} overflows sideways`,
   ).toBeLessThanOrEqual(e.page.viewportSize()!.width);
+  // A row's actions sit on one line, so the rows' buttons line up (they wrapped two and one at 1024).
+  const wrapped = await e.page.evaluate(
+    () =>
+      Array.from(document.querySelectorAll('td.actions .row-actions')).filter((r) => {
+        const boxes = Array.from(r.children).map((b) => b.getBoundingClientRect());
+        // A second line starts below the bottom of the first line's shortest button.
+        const firstLineEnds = Math.min(...boxes.map((b) => b.bottom));
+        return boxes.some((b) => b.top >= firstLineEnds - 1);
+      }).length,
+  );
+  expect(wrapped, `${label}: rows whose actions wrap`).toBe(0);
 }
 
 describe('every screen in Chromium', () => {

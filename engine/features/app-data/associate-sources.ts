@@ -109,6 +109,8 @@ export async function associateSources(sources: NamedSource[], signal?: AbortSig
   try {
     const facts = await first.open();
     open.push(facts);
+    // One source: its rows as they come, nothing to associate.
+    if (!later.length) return { ...facts, close: closeAll, notes: () => [] };
     const sameAsFirst = new Set(facts.columns.map(folded));
     const columns = [...facts.columns];
     const lookups: Lookup[] = [];

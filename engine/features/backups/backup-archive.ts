@@ -280,6 +280,57 @@ function checkedManifest(text: string, knownSchema: number): BackupManifest {
 }
 
 /**
+ * What a backup says of itself, read from its manifest alone (the archive's first entry): the
+ * question before a restore names what will come back. The files are checked when it is staged.
+ */
+export async function readManifest(file: string, knownSchema: number): Promise<BackupManifest> {
+  const { Parser } = await import('tar');
+  const source = createReadStream(file);
+  const parser = new Parser({ strict: true });
+  return new Promise<BackupManifest>((resolve, reject) => {
+    let settled = false;
+    const settle = (e: unknown, manifest?: BackupManifest) => {
+      if (settled) return;
+      settled = true;
+      source.unpipe(parser);
+      source.destroy();
+      setImmediate(() => parser.abort(new Error('read')));
+      if (manifest) resolve(manifest);
+      else
+        reject(
+          e instanceof BackupProblem
+            ? e
+            : new BackupProblem(`This file is not a Broadsheet backup, or it is damaged: ${(e as Error).message}`),
+        );
+    };
+    parser.on('entry', (entry: import('tar').ReadEntry) => {
+      const name = entry.path.replace(/^\.\//, '');
+      if (settled || entry.type === 'Directory') return entry.resume();
+      if (name !== 'manifest.json' || (entry.size ?? 0) > MANIFEST_MAX) {
+        entry.resume();
+        return settle(new BackupProblem('This file is not a Broadsheet backup: it does not begin with its manifest'));
+      }
+      const chunks: Buffer[] = [];
+      entry.on('data', (c: Buffer) => chunks.push(c));
+      entry.on('end', () => {
+        try {
+          settle(null, checkedManifest(Buffer.concat(chunks).toString('utf8'), knownSchema));
+        } catch (e) {
+          settle(e);
+        }
+      });
+    });
+    parser.on('error', (e: Error) => settle(e));
+    parser.on('warn', (_code: string, message: string | Error) => settle(new Error(String(message))));
+    parser.on('end', () =>
+      settle(new BackupProblem('This file is not a Broadsheet backup (it has no Broadsheet manifest)')),
+    );
+    source.on('error', (e) => settle(e));
+    source.pipe(parser);
+  });
+}
+
+/**
  * Unpacks a backup into `staging` while checking it, so a crafted archive is refused as soon as it
  * shows itself and never fills the disk: the manifest comes first and must be whole; it must fit the
  * free space; then each entry must be a plain file or folder the manifest names, of the size it

@@ -15,8 +15,8 @@ import {
   RESTORE_PENDING_FILE,
   cancelStagedRestore,
   stageRestore,
+  readManifest,
   writeBackup,
-  type BackupManifest,
 } from './backup-archive.js';
 import { onPostgres } from '../../core/sql.js';
 
@@ -70,7 +70,12 @@ const DEFAULTS: BackupSettings = {
 };
 
 export const CreateBackupInput = z.object({ file: path().nullable().optional(), includeSecretKey: v.obool() });
-export const RestoreInput = z.object({ file: path(), restoreSecretKey: v.obool() });
+export const RestoreInput = z.object({
+  file: path(),
+  restoreSecretKey: v.obool(),
+  /** Only read what the backup says of itself (its date, counts, key), to ask before restoring it. */
+  checkOnly: v.obool(),
+});
 
 export async function backupSettings(s: Pick<EngineServices, 'db'>): Promise<BackupSettings> {
   const row = await s.db.getRepository(Setting).findOneBy({ key: SETTING_KEY });
@@ -274,18 +279,36 @@ export async function cancelRestore(ctx: OpContext) {
   return { cancelled: true };
 }
 
-export async function restoreBackup(ctx: OpContext, f: z.output<typeof RestoreInput>) {
-  refuseOnSharedDatabase(ctx);
-  const info = await stat(f.file).catch(() => null);
-  if (!info?.isFile()) throw fieldError('body.file', 'must be an existing backup file');
-  if (running) throw conflict('A backup is being written; restore when it has finished');
-  let manifest: BackupManifest;
+/** A backup that is not one, or is damaged, is said about the file the person named. */
+async function asFileProblem<T>(work: Promise<T>): Promise<T> {
   try {
-    manifest = await stageRestore(ctx.dataDir, f.file, ctx.installation.schemaVersion, !!f.restoreSecretKey);
+    return await work;
   } catch (e) {
     if (e instanceof BackupProblem) throw fieldError('body.file', e.message);
     throw e;
   }
+}
+
+export async function restoreBackup(ctx: OpContext, f: z.output<typeof RestoreInput>) {
+  refuseOnSharedDatabase(ctx);
+  const info = await stat(f.file).catch(() => null);
+  if (!info?.isFile()) throw fieldError('body.file', 'must be an existing backup file');
+  if (f.checkOnly) {
+    const manifest = await asFileProblem(readManifest(f.file, ctx.installation.schemaVersion));
+    return {
+      staged: false,
+      restartRequired: false,
+      createdAt: manifest.createdAt,
+      counts: manifest.counts,
+      includesSecretKey: manifest.includesSecretKey,
+      secretKeyRestored: false,
+      message: 'This is a Broadsheet backup; restoring it checks every file before anything is replaced.',
+    };
+  }
+  if (running) throw conflict('A backup is being written; restore when it has finished');
+  const manifest = await asFileProblem(
+    stageRestore(ctx.dataDir, f.file, ctx.installation.schemaVersion, !!f.restoreSecretKey),
+  );
   return {
     staged: true,
     restartRequired: true,

@@ -69,9 +69,17 @@ export function BackupsPanel() {
     );
 
   const restore = async (file: string, withKey: boolean): Promise<ReturnType<typeof submitOutcome>> => {
+    // The file is looked at before the question: a wrong path or a file that is no backup is said
+    // beside the path, and the question names what would come back.
+    const look = await invoke('app.backups.restore', { body: { file, checkOnly: true } });
+    if (!look.ok) return submitOutcome(look);
+    const held = Object.entries(look.data.counts)
+      .filter(([table]) => ['users', 'projects', 'reports', 'tasks'].includes(table))
+      .map(([table, n]) => `${n} ${n === 1 ? table.replace(/s$/, '') : table}`)
+      .join(', ');
     const yes = await askConfirm({
       title: 'Restore this backup?',
-      message: `Everything made since ${file.split(/[\\/]/).pop()} was taken will be replaced by the backup at the next start. The backup is checked whole first; the current data is kept aside until the restored data has started.`,
+      message: `Everything made since the backup was taken, ${when(look.data.createdAt)}${held ? ` (${held})` : ''}, will be replaced by the backup at the next start. Every file is checked first; the current data is kept aside until the restored data has started.`,
       confirmLabel: 'Check and restore',
     });
     if (!yes) return null;
