@@ -182,6 +182,33 @@ describe(covers('crafted backups are refused, nothing replaced', 'app.backups.re
       new RegExp(`schema version ${MIGRATIONS.length + 1}`),
     );
   });
+
+  it('the look before the question (checkOnly) reads a real backup’s manifest and stages nothing; what a manifest shows is refused as a restore would', async () => {
+    const look = (file: string) => s.call('POST', '/api/app/backups/restore', { body: { file, checkOnly: true } });
+    const real = await look(join(work, 'real.bsbackup'));
+    expect(real.status, JSON.stringify(real.body)).toBe(200);
+    expect(real.body.data).toMatchObject({ staged: false, createdAt: manifest.createdAt, counts: manifest.counts });
+    expect(existsSync(join(s.dataDir, 'restore-pending.json'))).toBe(false);
+    expect(existsSync(join(s.dataDir, 'restore-staging'))).toBe(false);
+    const symlinkFirst = await folderWith('link-first', manifest, async (d) => symlink('/etc/passwd', join(d, 'a')));
+    for (const [file, why] of [
+      [join(work, 'nowhere.bsbackup'), /must be an existing backup file/],
+      [
+        await archive(
+          'look-newer',
+          await folderWith('look-newer', { ...manifest, schemaVersion: MIGRATIONS.length + 1 }),
+          ['manifest.json'],
+        ),
+        /newer release/,
+      ],
+      [await archive('look-link', symlinkFirst, ['a', 'manifest.json']), /does not begin with its manifest/],
+    ] as const) {
+      const res = await look(file);
+      expect(res.status, JSON.stringify(res.body)).toBe(400);
+      expect(res.body.errorDetails?.[0].field).toBe('body.file');
+      expect(JSON.stringify(res.body)).toMatch(why);
+    }
+  });
 });
 
 function totalOf(m: typeof manifest) {
