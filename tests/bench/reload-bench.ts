@@ -3,7 +3,8 @@
 // sampled every 10 ms and the process's memory every 50 ms. The floor, in the same run: `psql \copy`
 // of the same query into a CSV file, plus the engine's own import of that file (one thread each, as
 // the reload: the database streams, the import's worker builds the file). Checks a sample of what
-// it loaded: the sum of a column equals the database's.
+// it loaded: the sum of a column equals the database's. Then the same facts with a second source, a
+// lookup adding each region's manager, against the database doing that join itself.
 import { spawnSync } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -59,40 +60,61 @@ export async function reloadBench(rows: number) {
     // A quarter of the rows first, then all: memory that stays put as the rows grow fourfold is bounded.
     const results = [];
     for (const n of [Math.round(rows / 4), rows]) results.push(await measure(n));
+    // Several sources: the same facts and a lookup adding each region's manager, against the
+    // database doing that join itself (psql \copy of the LEFT JOIN, then the import).
+    results.push(await measure(rows, true));
     return results;
 
-    async function measure(rows: number) {
+    async function measure(rows: number, lookup = false) {
       const table = `orders_${rows}`;
       const QUERY = queryOf(table);
+      const LOOKUP = 'SELECT region, manager FROM regions';
+      const FLOOR_QUERY = lookup
+        ? `SELECT o.order_no, o.day, o.region, o.product, o.customer, o.units, o.price, r.manager FROM ${table} o LEFT JOIN regions r ON r.region = o.region`
+        : QUERY;
       const client = new pg.Client({ host: cluster.socketDir, database: 'bench', user: cluster.user });
       await client.connect();
-      await client.query(`CREATE TABLE ${table} AS SELECT
+      await client.query(`CREATE TABLE IF NOT EXISTS regions AS
+        SELECT 'Region ' || i AS region, 'Manager ' || i AS manager FROM generate_series(0, 10) AS i`);
+      await client.query(`CREATE TABLE IF NOT EXISTS ${table} AS SELECT
         'ORD-' || lpad(i::text, 8, '0') AS order_no, DATE '2023-01-01' + (i % 1000) AS day,
         'Region ' || (i % 12) AS region, 'Product ' || (i % 250) AS product, 'Customer ' || (i % 20000) AS customer,
         i % 17 AS units, (i % 400) / 4.0 AS price
       FROM generate_series(0, ${rows - 1}) AS i`);
       const [{ units }] = (await client.query('SELECT SUM(units)::bigint AS units FROM ' + table)).rows;
+      const [{ managed }] = (
+        await client.query(`SELECT COUNT(*)::int AS managed FROM ${table} o JOIN regions r ON r.region = o.region`)
+      ).rows;
       await client.end();
 
-      const app = await newApp(engine, token, `reload-bench-${rows}`);
-      await call(engine, token, 'app.analytics.setSources', {
-        params: { id: app },
-        body: { sources: [{ name: 'orders', connectionId: conn.id, query: QUERY }] },
-      });
+      const suffix = `${rows}${lookup ? '-lookup' : ''}`;
+      const app = await newApp(engine, token, `reload-bench-${suffix}`);
+      const sources = [{ name: 'orders', connectionId: conn.id, query: QUERY }];
+      if (lookup) sources.push({ name: 'managers', connectionId: conn.id, query: LOOKUP });
+      await call(engine, token, 'app.analytics.setSources', { params: { id: app }, body: { sources } });
 
       // The floor: psql's \copy of the same query to a file, then the engine's import of that file.
       const csv = join(dir, 'orders.csv');
       const c0 = performance.now();
       const copied = spawnSync(
         'psql',
-        ['-h', cluster.socketDir, '-U', cluster.user, '-d', 'bench', '-qc', `\\copy (${QUERY}) TO '${csv}' CSV HEADER`],
+        [
+          '-h',
+          cluster.socketDir,
+          '-U',
+          cluster.user,
+          '-d',
+          'bench',
+          '-qc',
+          `\\copy (${FLOOR_QUERY}) TO '${csv}' CSV HEADER`,
+        ],
         {
           encoding: 'utf8',
         },
       );
       if (copied.status !== 0) throw new Error(`psql: ${copied.stderr}`);
       const copyMs = performance.now() - c0;
-      const floorApp = await newApp(engine, token, `reload-floor-${rows}`);
+      const floorApp = await newApp(engine, token, `reload-floor-${suffix}`);
       const providerOf = async (id: string) =>
         (
           (await call(engine, token, 'v1.analyticsApps.list', { query: { get_all: true } })) as unknown as {
@@ -119,16 +141,22 @@ export async function reloadBench(rows: number) {
       if (reload.status !== 'completed' || reload.rows !== rows) throw new Error(`reload: ${JSON.stringify(reload)}`);
       const loaded = await engine.services.analytics.evaluate(await providerOf(app), 'Sum(units)');
       if (Number(loaded) !== Number(units)) throw new Error(`sum of units ${loaded}, the database has ${units}`);
+      // Region 11 has no manager: the rows a lookup found are the database's inner join.
+      const withManager = lookup
+        ? await engine.services.analytics.evaluate(await providerOf(app), 'Count(manager)')
+        : null;
+      if (lookup && Number(withManager) !== managed)
+        throw new Error(`${withManager} rows found a manager, the database's join finds ${managed}`);
 
       const floorMs = copyMs + importMs;
       return {
-        what: `Reload of ${rows.toLocaleString('en')} rows from PostgreSQL`,
+        what: `Reload of ${rows.toLocaleString('en')} rows from PostgreSQL${lookup ? ', with a lookup source' : ''}`,
         time: s1(reloadMs),
-        floor: `${s1(floorMs)} (psql \\copy ${s1(copyMs)} + import ${s1(importMs)})`,
+        floor: `${s1(floorMs)} (psql \\copy${lookup ? ' of the join' : ''} ${s1(copyMs)} + import ${s1(importMs)})`,
         ratio: (reloadMs / floorMs).toFixed(2),
         'longest stall': `${(stalls.max / 1e6).toFixed(0)} ms`,
         'peak RSS': `${mib(peak)} (${mib(peak - rssBefore)} above the start)`,
-        'sum of units': `${loaded} = database's`,
+        'sample checked': `Sum(units) ${loaded}${lookup ? `, Count(manager) ${withManager}` : ''} = database's`,
       };
     }
   } finally {
