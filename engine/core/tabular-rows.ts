@@ -58,9 +58,13 @@ async function* csvRows(path: string, onHeaders: (headers: string[]) => void): A
   let parser: Papa.Parser | null = null;
   let deliver: (c: Chunk) => void = () => undefined;
   let next = new Promise<Chunk>((r) => (deliver = r));
-  Papa.parse<string[], Papa.LocalFile>(Readable.from(textOf(path)), {
+  const source = Readable.from(textOf(path));
+  Papa.parse<string[], Papa.LocalFile>(source, {
     skipEmptyLines: 'greedy',
     chunk: (res: Papa.ParseResult<string[]>, p: Papa.Parser) => {
+      // The parser's pause stops parsing, not reading: Papa keeps queueing what the file streams.
+      // The file is paused too, or a large one would sit whole in memory while batches are written.
+      source.pause();
       p.pause();
       parser = p;
       deliver({ data: res.data, errors: res.errors });
@@ -98,6 +102,7 @@ async function* csvRows(path: string, onHeaders: (headers: string[]) => void): A
     yield { rows: rows.map((r) => r.map((v) => (v.trim() === '' ? null : v))), where: (i) => `Line ${first + i}` };
     line += rows.length;
     (parser as Papa.Parser | null)?.resume();
+    source.resume();
   }
   if (width < 0) throw importFailure('Line 1', 'the file is empty');
 }
