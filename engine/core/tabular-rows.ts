@@ -73,38 +73,43 @@ async function* csvRows(path: string, onHeaders: (headers: string[]) => void): A
     // The file could not be read (gone, unreadable): said as the reading's failure.
     error: (e: Error) => deliver(e),
   });
-  let line = 1;
-  let width = -1;
-  for (;;) {
-    const chunk = await next;
-    next = new Promise<Chunk>((r) => (deliver = r));
-    if (!chunk) break;
-    if (chunk instanceof Error) throw chunk;
-    const quote = chunk.errors.find((e) => e.type === 'Quotes');
-    if (quote) throw importFailure(`Line ${line + (quote.row ?? 0)}`, 'a quoted value is not closed');
-    let rows = chunk.data;
-    if (width < 0 && rows.length) {
-      const headers = rows[0].map((h) => h.trim());
-      checkHeaders(headers, (c) => `Line 1, column ${c + 1}`);
-      onHeaders(headers);
-      width = headers.length;
-      rows = rows.slice(1);
-      line = 2;
+  try {
+    let line = 1;
+    let width = -1;
+    for (;;) {
+      const chunk = await next;
+      next = new Promise<Chunk>((r) => (deliver = r));
+      if (!chunk) break;
+      if (chunk instanceof Error) throw chunk;
+      const quote = chunk.errors.find((e) => e.type === 'Quotes');
+      if (quote) throw importFailure(`Line ${line + (quote.row ?? 0)}`, 'a quoted value is not closed');
+      let rows = chunk.data;
+      if (width < 0 && rows.length) {
+        const headers = rows[0].map((h) => h.trim());
+        checkHeaders(headers, (c) => `Line 1, column ${c + 1}`);
+        onHeaders(headers);
+        width = headers.length;
+        rows = rows.slice(1);
+        line = 2;
+      }
+      rows.forEach((r, i) => {
+        if (r.length !== width)
+          throw importFailure(
+            `Line ${line + i}, column ${Math.min(r.length, width) + 1}`,
+            `expected ${width} values, found ${r.length}`,
+          );
+      });
+      const first = line;
+      yield { rows: rows.map((r) => r.map((v) => (v.trim() === '' ? null : v))), where: (i) => `Line ${first + i}` };
+      line += rows.length;
+      (parser as Papa.Parser | null)?.resume();
+      source.resume();
     }
-    rows.forEach((r, i) => {
-      if (r.length !== width)
-        throw importFailure(
-          `Line ${line + i}, column ${Math.min(r.length, width) + 1}`,
-          `expected ${width} values, found ${r.length}`,
-        );
-    });
-    const first = line;
-    yield { rows: rows.map((r) => r.map((v) => (v.trim() === '' ? null : v))), where: (i) => `Line ${first + i}` };
-    line += rows.length;
-    (parser as Papa.Parser | null)?.resume();
-    source.resume();
+    if (width < 0) throw importFailure('Line 1', 'the file is empty');
+  } finally {
+    // Left early (a bad line, a limit, a reader that stops): the paused file is closed, not left open.
+    source.destroy();
   }
-  if (width < 0) throw importFailure('Line 1', 'the file is empty');
 }
 
 /** JSON: an array of objects; the union of their keys makes the columns. */

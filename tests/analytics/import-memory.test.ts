@@ -4,7 +4,7 @@
 // the whole process (sqlite3's native module throws while a dying worker is torn down).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createWriteStream } from 'node:fs';
-import { mkdtemp, rm, stat } from 'node:fs/promises';
+import { mkdtemp, readdir, readlink, rm, stat, writeFile } from 'node:fs/promises';
 import { once } from 'node:events';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -22,7 +22,8 @@ beforeAll(async () => {
   out.write('order_no,region,customer,units,price\n');
   for (let i = 0; i < ROWS; i += 10_000) {
     let text = '';
-    for (let k = i; k < i + 10_000; k++) text += `ORD-${k},Region ${k % 12},Customer ${k % 20_000},${k % 17},${(k % 400) / 4}\n`;
+    for (let k = i; k < i + 10_000; k++)
+      text += `ORD-${k},Region ${k % 12},Customer ${k % 20_000},${k % 17},${(k % 400) / 4}\n`;
     if (!out.write(text)) await once(out, 'drain');
   }
   out.end();
@@ -53,4 +54,21 @@ describe('an import larger than its memory', () => {
     for (let k = 0; k < ROWS; k++) units += k % 17;
     expect(row).toEqual({ n: ROWS, units });
   }, 120_000);
+
+  it('closes the file when an import stops early (a bad line near the start of a large file)', async () => {
+    const source = join(dir, 'bad-early.csv');
+    await writeFile(source, 'a,b\n1,2\n3\n' + '4,5\n'.repeat(2_000_000));
+    const failed = await runImportInWorker(
+      { source, format: 'csv', target: join(dir, 'bad.db'), budget: { rows: 5_000_000, cells: 50_000_000 } },
+      CAP_MB,
+      () => undefined,
+    ).catch((e: Error) => e);
+    expect(failed).toBeInstanceOf(Error);
+    expect((failed as Error).message).toMatch(/Line 3/);
+    // No descriptor of this process still reads the file.
+    const open = await Promise.all(
+      (await readdir('/proc/self/fd')).map((fd) => readlink(join('/proc/self/fd', fd)).catch(() => '')),
+    );
+    expect(open.filter((target) => target === source)).toEqual([]);
+  });
 });
