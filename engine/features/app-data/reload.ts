@@ -70,6 +70,12 @@ export function newReload(
 const sourceLabel = (sources: AppSourceRow[], connectionOf: (s: AppSourceRow) => DataConnectionRow) =>
   sources.map((s) => `${s.name} (${connectionOf(s).name})`).join(', ');
 
+/** Which of the app's fields the sources no longer give, in words; empty when none. */
+const droppedFields = (lost: string[], sources: number) =>
+  lost.length
+    ? `The ${sources === 1 ? 'source no longer has' : 'sources no longer have'} ${lost.join(', ')}: charts, variables and reports using ${lost.length === 1 ? 'it' : 'them'} need a look.`
+    : '';
+
 /** Why a reload failed, in words: the database's problem, or the import's (a file's words made a query's). */
 function reloadProblem(e: unknown): string {
   if (e instanceof EngineError) return e.message.replace(/^File: has/, 'The query returned');
@@ -128,15 +134,7 @@ export async function loadApp(
     return {
       status: 'completed',
       rows: meta.rowCount,
-      message:
-        [
-          ...(lost.length
-            ? [
-                `The ${sources.length === 1 ? 'source no longer has' : 'sources no longer have'} ${lost.join(', ')}: charts, variables and reports using ${lost.length === 1 ? 'it' : 'them'} need a look.`,
-              ]
-            : []),
-          ...stream.notes(),
-        ].join(' ') || null,
+      message: [droppedFields(lost, sources.length), ...stream.notes()].filter(Boolean).join(' ') || null,
       endedAt: ctx.now(),
     };
   } catch (e) {

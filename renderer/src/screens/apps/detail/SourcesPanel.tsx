@@ -92,6 +92,11 @@ export function SourcesPanel(props: {
     }
     return a;
   };
+  /** A change made from the list (remove, move up): a refusal is said in a toast, as no form shows it. */
+  const saveFromList = async (next: Source[], done: string) => {
+    const a = await save(next, done);
+    if (!a.ok) toastFailed(a.error ?? 'The sources could not be saved.');
+  };
   const showPreview = async (src: Source) => {
     const a = await invoke('app.analytics.previewSource', {
       params: { id },
@@ -111,17 +116,15 @@ export function SourcesPanel(props: {
       confirmLabel: 'Remove source',
     });
     if (!yes) return;
-    const a = await save(
+    await saveFromList(
       sources.filter((_, i) => i !== index),
       `The source “${gone.name}” is removed.`,
     );
-    if (!a.ok) toastFailed(a.error ?? 'The sources could not be saved.');
   };
   const moveUp = async (index: number) => {
     const next = [...sources];
     [next[index - 1], next[index]] = [next[index], next[index - 1]];
-    const a = await save(next, `“${sources[index].name}” now loads before “${sources[index - 1].name}”.`);
-    if (!a.ok) toastFailed(a.error ?? 'The sources could not be saved.');
+    await saveFromList(next, `“${sources[index].name}” now loads before “${sources[index - 1].name}”.`);
   };
   const edited = editing === null ? null : (sources[editing] ?? null);
   const reload = async () => {
