@@ -52,7 +52,11 @@ describe(
       await panel.getByRole('button', { name: 'Save backup settings' }).click();
       await panel.getByText(/must be outside Broadsheet's data folder/).waitFor();
       await panel.getByLabel('Backup folder').fill(folder);
+      // The day is asked only of a weekly schedule.
+      await panel.getByLabel('Back up on a schedule').selectOption('Weekly');
+      expect(await panel.getByLabel('On', { exact: true }).count()).toBe(1);
       await panel.getByLabel('Back up on a schedule').selectOption('Daily');
+      expect(await panel.getByLabel('On', { exact: true }).count()).toBe(0);
       await panel.getByRole('button', { name: 'Save backup settings' }).click();
       await toast(page(), 'success', 'Backup settings saved.').waitFor();
       await panel.getByText(/Next scheduled: (?!—)/).waitFor();

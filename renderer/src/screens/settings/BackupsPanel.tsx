@@ -24,7 +24,8 @@ const SETTINGS: FieldDef[] = [
   },
   { name: 'frequency', label: 'Back up on a schedule', kind: 'select', required: true, choices: FREQUENCIES },
   { name: 'atHour', label: 'At hour (0–23, this machine’s time)', kind: 'number', required: true },
-  { name: 'weekday', label: 'On (weekly)', kind: 'select', choices: WEEKDAYS },
+  // The day only where it means something: a weekly schedule.
+  { name: 'weekday', label: 'On', kind: 'select', choices: WEEKDAYS, shownWhen: (v) => v.frequency === 'Weekly' },
   {
     name: 'keep',
     label: 'Backups to keep',
