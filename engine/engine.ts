@@ -1,6 +1,6 @@
 import { chmod, mkdir, rm } from 'node:fs/promises';
 import { CLOUD_ENDPOINTS, type CloudEndpoints } from './core/cloud-endpoints.js';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import type { DataSource } from 'typeorm';
 import { DB_FILE, openDatabase, openPostgres } from './core/db.js';
 import { ENTITIES } from './entities.js';
@@ -278,6 +278,7 @@ async function startEngine(options: EngineOptions): Promise<Engine> {
     log,
     emit,
     dataDir: options.dataDir,
+    houseFolders: [options.dataDir, ...(options.secretKeys.file ? [dirname(options.secretKeys.file)] : [])],
     files: folderFileStore(join(options.dataDir, 'files')),
     uploadsDir,
     signInThrottle,

@@ -12,6 +12,7 @@ export const SECRET_KEY_FILE_ENV = 'BROADSHEET_SECRET_KEY_FILE';
 export function fileKeyStore(file: string, options: { shared?: boolean } = {}): SecretKeyStore {
   return {
     where: `the key file ${file}`,
+    file,
     load: async () => {
       let mode: number;
       try {

@@ -6,6 +6,8 @@ export interface SecretKeyStore {
   save(key: Buffer): Promise<void>;
   /** Where the key is kept, in words for a message (`the key file /srv/secret.key`). */
   readonly where?: string;
+  /** The key's file, where it is one: data connections and storages are kept out of its folder. */
+  readonly file?: string;
 }
 
 /** What every sealed value starts with (the key check finds them by it). */
@@ -68,4 +70,19 @@ export class SecretBox {
   sealOrKeep(next: string | null | undefined, current: string | null): string | null {
     return next === undefined || next === null || next === '' ? current : this.seal(next);
   }
+}
+
+/**
+ * Whether a changed connection or storage still points where its stored secret was given for: the
+ * same values of every field that says where it goes (kind, host, port, database, user, URL, root).
+ * When it does not, the stored password or token is dropped unless a new one comes with the change,
+ * so a secret never leaves for a destination it was not entered for.
+ */
+export function sameDestination<T extends object>(
+  current: T | null,
+  next: Partial<T>,
+  fields: readonly (keyof T)[],
+): boolean {
+  if (!current) return false;
+  return fields.every((k) => (current[k] ?? null) === (next[k] ?? null));
 }

@@ -9,7 +9,7 @@ function isOneMailbox(text: string): boolean {
   return !('group' in one && one.group) && 'address' in one && EMAIL_PATTERN.test(one.address);
 }
 
-const GUID = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/;
+export const GUID = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/;
 export const isGuid = (s: string) => GUID.test(s);
 
 /**

@@ -25,6 +25,7 @@ import { UserTimeZone1765843200000 } from './1765843200000-user-time-zone.js';
 import { CloudStorage1765929600000 } from './1765929600000-cloud-storage.js';
 import { LiveData1766102400000 } from './1766102400000-live-data.js';
 import { ReloadQueue1766188800000 } from './1766188800000-reload-queue.js';
+import { OrganizationWalls1766275200000 } from './1766275200000-organization-walls.js';
 
 /** Migrations in the order they run; append, never reorder or edit a released one. */
 export const MIGRATIONS = [
@@ -55,4 +56,5 @@ export const MIGRATIONS = [
   CloudStorage1765929600000,
   LiveData1766102400000,
   ReloadQueue1766188800000,
+  OrganizationWalls1766275200000,
 ];

@@ -1,5 +1,6 @@
 import { EntitySchema } from 'typeorm';
 import { baseColumns, ref, text, when, type BaseRow } from '../core/entity-base.js';
+import { boundByOrganization } from '../core/organization-boundary.js';
 
 export interface ApiKeyRow extends BaseRow {
   userId: string;
@@ -31,3 +32,9 @@ export const ApiKey = new EntitySchema<ApiKeyRow>({
   indices: [{ name: 'IDX_api_keys_hash', columns: ['keyHash'], unique: true }],
   foreignKeys: [{ target: 'User', columnNames: ['userId'], referencedColumnNames: ['id'], onDelete: 'CASCADE' }],
 });
+
+// A key belongs to the organizations of the user it signs in as.
+boundByOrganization(
+  ApiKey,
+  (x) => `${x}."userId" IN (SELECT bu."userId" FROM user_organizations bu WHERE bu."targetId" IN (:...orgs))`,
+);

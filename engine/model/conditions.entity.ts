@@ -1,5 +1,6 @@
 import { EntitySchema } from 'typeorm';
 import { baseColumns, flag, ref, text, type BaseRow } from '../core/entity-base.js';
+import { boundByOrganization, projectInside } from '../core/organization-boundary.js';
 
 /** A named test a task report must pass before it runs: all of its rules must hold (set A 2.2, set B 2.4). */
 export interface ConditionRow extends BaseRow {
@@ -65,3 +66,10 @@ export const ConditionRule = new EntitySchema<ConditionRuleRow>({
   ],
   indices: [{ name: 'IDX_condition_rules_condition', columns: ['conditionId'] }],
 });
+
+// A condition, and each of its rules, belongs to its project's organization.
+boundByOrganization(Condition, (x) => projectInside(`${x}."projectId"`));
+boundByOrganization(
+  ConditionRule,
+  (x) => `${x}."conditionId" IN (SELECT bc.id FROM conditions bc WHERE ${projectInside('bc."projectId"')})`,
+);

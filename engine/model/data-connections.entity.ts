@@ -4,6 +4,7 @@ import { claimColumns, type ClaimColumns } from '../core/jobs/claims.js';
 import type { StoredSchedule } from './tasks.entity.js';
 
 import { DATA_CONNECTION_KINDS, RELOAD_STATUSES, TLS_MODES, type ReloadStatus } from '../core/enumerations.js';
+import { boundByOrganization } from '../core/organization-boundary.js';
 
 export { DATA_CONNECTION_KINDS, TLS_MODES };
 export type DataConnectionKind = (typeof DATA_CONNECTION_KINDS)[number];
@@ -14,6 +15,8 @@ export type TlsMode = (typeof TLS_MODES)[number];
  * port, database and user, its password sealed like other secrets; or a SQLite file on this machine.
  */
 export interface DataConnectionRow extends BaseRow {
+  /** The organization whose apps or tasks may use it; only its people see or change it. */
+  organizationId: string | null;
   name: string;
   description: string | null;
   kind: DataConnectionKind;
@@ -35,6 +38,7 @@ export const DataConnection = new EntitySchema<DataConnectionRow>({
   tableName: 'data_connections',
   columns: {
     ...baseColumns,
+    organizationId: ref(),
     name: text(false),
     description: text(),
     kind: { type: 'varchar', length: 16 },
@@ -160,3 +164,6 @@ export const AppReloadSchedule = new EntitySchema<AppReloadScheduleRow>({
     { name: 'IDX_app_reload_schedules_next', columns: ['nextFireTime'] },
   ],
 });
+
+// A data connection or a storage belongs to one organization (its passwords go only where it says).
+boundByOrganization(DataConnection, (x) => `${x}."organizationId" IN (:...orgs)`);

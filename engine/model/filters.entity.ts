@@ -1,5 +1,6 @@
 import { EntitySchema } from 'typeorm';
 import { baseColumns, int, ref, text, type BaseRow } from '../core/entity-base.js';
+import { boundByOrganization, projectInside } from '../core/organization-boundary.js';
 
 export interface FilterRow extends BaseRow {
   projectId: string;
@@ -42,3 +43,6 @@ export const FilterValue = new EntitySchema<FilterValueRow>({
   },
   foreignKeys: [{ target: 'Filter', columnNames: ['filterId'], referencedColumnNames: ['id'], onDelete: 'CASCADE' }],
 });
+
+// A filter belongs to its project's organization.
+boundByOrganization(Filter, (x) => projectInside(`${x}."projectId"`));

@@ -2,6 +2,7 @@ import { EntitySchema } from 'typeorm';
 import { baseColumns, flag, int, ref, text, when, type BaseRow } from '../core/entity-base.js';
 import { claimColumns, type ClaimColumns } from '../core/jobs/claims.js';
 import type { OutboxStatus } from '../core/enumerations.js';
+import { boundByOrganization, projectInside } from '../core/organization-boundary.js';
 
 /** An SMTP server mail goes out through (set A 2.15); its password sealed, never answered. */
 export interface MailServerRow extends BaseRow {
@@ -108,3 +109,10 @@ export const Outbox = new EntitySchema<OutboxRow>({
   ],
   uniques: [{ name: 'UQ_outbox_message_id', columns: ['messageId'] }],
 });
+
+// A mail belongs to the organization of the run that sent it (a test mail, of no run, to whoever may see the outbox).
+boundByOrganization(
+  Outbox,
+  (x) =>
+    `${x}."requestId" IS NULL OR ${x}."requestId" IN (SELECT br.id FROM requests br WHERE ${projectInside('br."projectId"')})`,
+);

@@ -1,6 +1,7 @@
 import { EntitySchema } from 'typeorm';
 import { baseColumns, ref, type BaseRow } from '../core/entity-base.js';
 import type { PERMISSION_FLAGS } from '../core/enumerations.js';
+import { boundByOrganization, projectInside } from '../core/organization-boundary.js';
 
 /** The objects a member permission attaches to (set B: projects and the content in them). */
 export type MemberObjectKind = 'project' | 'report' | 'filter' | 'condition' | 'task';
@@ -63,3 +64,6 @@ export const MemberPermission = new EntitySchema<MemberPermissionRow>({
   uniques: [{ name: 'UQ_member_permission', columns: ['objectId', 'memberId'] }],
   indices: [{ name: 'IDX_member_permissions_member', columns: ['memberId', 'objectType'] }],
 });
+
+// A member permission belongs to its object's project's organization.
+boundByOrganization(MemberPermission, (x) => projectInside(`${x}."projectId"`));

@@ -3,6 +3,7 @@ import { baseColumns, flag, ref, text, type BaseRow } from '../core/entity-base.
 import type { ReportDocument } from '../render/document.js';
 
 import type { ReportType } from '../render/formats.js';
+import { boundByOrganization, projectInside } from '../core/organization-boundary.js';
 
 export type { ReportType };
 
@@ -62,3 +63,6 @@ export const Report = new EntitySchema<ReportRow>({
   ],
   indices: [{ name: 'IDX_reports_project_id', columns: ['projectId', 'id'] }],
 });
+
+// A report belongs to its project's organization.
+boundByOrganization(Report, (x) => projectInside(`${x}."projectId"`));

@@ -5,6 +5,7 @@ import type { OutputFormat } from '../render/formats.js';
 import type { Selections } from '../analytics/model.js';
 
 import type { RequestKind, RequestStatus } from '../core/enumerations.js';
+import { boundByOrganization, projectInside } from '../core/organization-boundary.js';
 
 export {
   FINISHED,
@@ -98,3 +99,6 @@ export const Request = new EntitySchema<RequestRow>({
     { name: 'UQ_requests_slot', columns: ['triggerId', 'scheduledFor'], unique: true },
   ],
 });
+
+// A run belongs to its project's organization.
+boundByOrganization(Request, (x) => projectInside(`${x}."projectId"`));

@@ -1,6 +1,7 @@
 import { EntitySchema } from 'typeorm';
-import { baseColumns, flag, int, text, type BaseRow } from '../core/entity-base.js';
+import { baseColumns, flag, int, ref, text, type BaseRow } from '../core/entity-base.js';
 import { STORAGE_TYPES } from '../core/enumerations.js';
+import { boundByOrganization } from '../core/organization-boundary.js';
 
 export { STORAGE_TYPES };
 export type StorageType = (typeof STORAGE_TYPES)[number];
@@ -10,6 +11,8 @@ export type StorageType = (typeof STORAGE_TYPES)[number];
  * network (under its root, never outside), or an FTP/FTPS or SFTP server (under its base directory).
  */
 export interface StorageServiceRow extends BaseRow {
+  /** The organization whose apps or tasks may use it; only its people see or change it. */
+  organizationId: string | null;
   name: string;
   description: string | null;
   type: StorageType;
@@ -41,6 +44,7 @@ export const StorageService = new EntitySchema<StorageServiceRow>({
   tableName: 'storage_services',
   columns: {
     ...baseColumns,
+    organizationId: ref(),
     name: text(false),
     description: text(),
     type: { type: 'varchar', length: 16 },
@@ -59,3 +63,6 @@ export const StorageService = new EntitySchema<StorageServiceRow>({
     library: text(),
   },
 });
+
+// A data connection or a storage belongs to one organization (its passwords go only where it says).
+boundByOrganization(StorageService, (x) => `${x}."organizationId" IN (:...orgs)`);

@@ -1,5 +1,6 @@
 import { EntitySchema } from 'typeorm';
 import { baseColumns, flag, ref, text, type BaseRow } from '../core/entity-base.js';
+import { boundByOrganization, taskInside } from '../core/organization-boundary.js';
 
 export type SubscriptionType = 'Report' | 'MultipleReports' | 'AnalyticsEntity';
 export type SubscriptionTrigger = 'Schedule' | 'ExternalEvent';
@@ -88,3 +89,6 @@ export const Subscription = new EntitySchema<SubscriptionRow>({
   ],
   indices: [{ name: 'IDX_subscriptions_user', columns: ['userId'] }],
 });
+
+// A subscription belongs to the organization of the task it follows.
+boundByOrganization(Subscription, (x) => taskInside(`${x}."taskId"`));

@@ -1,6 +1,7 @@
 import { EntitySchema } from 'typeorm';
 import { baseColumns, flag, int, ref, text, when, type BaseRow } from '../core/entity-base.js';
 import type { TriggerKind } from '../core/enumerations.js';
+import { boundByOrganization, projectInside, taskInside } from '../core/organization-boundary.js';
 
 /** The e-mail a task sends with its files (set A 2.20 / set B 2.12 task e-mail); one per task. */
 export interface TaskEmail {
@@ -234,3 +235,8 @@ export const TaskTrigger = new EntitySchema<TaskTriggerRow>({
     { name: 'IDX_task_triggers_next', columns: ['nextFireTime'] },
   ],
 });
+
+// A task and what it holds (its reports, recipients, triggers) belong to its project's organization.
+boundByOrganization(Task, (x) => projectInside(`${x}."projectId"`));
+for (const part of [TaskReport, TaskRecipient, TaskTrigger])
+  boundByOrganization(part, (x) => taskInside(`${x}."taskId"`));

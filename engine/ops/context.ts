@@ -58,6 +58,11 @@ export interface BaseServices {
   /** Where runs' files and the hub's published files live (the data folder's `files/`, or a shared folder). */
   files: FileStore;
   dataDir: string;
+  /**
+   * The folders that hold the installation itself (the data folder, the secrets key's folder): a
+   * data connection or a folder storage may not point into them (core/house-folders.ts).
+   */
+  houseFolders: readonly string[];
   /** Where this engine's uploads wait while their operation runs (its own when servers share the folder). */
   uploadsDir: string;
   /** Growing delays after failed sign-ins: per account at an address, per address, per account elsewhere. */

@@ -16,6 +16,7 @@ import { DEFAULT_BODY_LIMIT } from '../core/limits.js';
 import { MAIN_STORE, type WriteQueues } from '../core/write-queue.js';
 import { Throttle, TOKEN_RULE } from '../core/throttle.js';
 import { roleRefusal } from '../access/in-words.js';
+import { refuseForeignObjects } from '../access/object-wall.js';
 
 /** The longest credential read: session tokens and keys are short; a signed JWT (RSA 4096, claims) is not. */
 const CREDENTIAL_MAX = 8192;
@@ -147,6 +148,14 @@ export class Dispatcher {
         ? { principal: options.principal, unchanged: options.unchanged }
         : await this.authenticate(op, options);
     guardInput({ params: input.params, query: input.query, body: input.body }, bodyLimitOf(op));
+    // The organization wall: an object of another organization answers 404 before anything else is
+    // said of the call (its fields' problems included) and before a byte of an upload is kept.
+    if (op.objects)
+      await refuseForeignObjects({ db: this.services.db, principal }, op.objects, {
+        params: input.params ?? {},
+        query: input.query ?? {},
+        body: input.body,
+      });
     const parsed = {
       params: parsePart('params', op.input.params, input.params ?? {}),
       query: op.list ? undefined : parsePart('query', op.input.query, input.query ?? {}),

@@ -4,6 +4,7 @@ import type { ListSpec, ListQuery } from '../core/list-query.js';
 import type { OpContext } from './context.js';
 import type { UploadedFile } from './receive-upload.js';
 import type { MemberDeclaration } from '../model/members.entity.js';
+import type { ObjectRefs } from '../access/object-kinds.js';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
 
@@ -79,6 +80,12 @@ export interface OpDefinition<
    */
   member?: MemberDeclaration;
   /**
+   * Every id the input takes, and the kind of object it names (`{ 'params.id': 'report' }`): the
+   * dispatcher answers 404 for an object of an organization the caller does not belong to before the
+   * handler runs. An id-shaped input left undeclared fails the catalogue's test.
+   */
+  objects?: ObjectRefs;
+  /**
    * The content types of the file the operation answers instead of an envelope (the document says
    * them; the dispatcher refuses to send a file of a type not declared here).
    */
@@ -111,6 +118,7 @@ export function defineOp<
   session?: 'start' | 'end';
   list?: ListSpec;
   member?: MemberDeclaration;
+  objects?: ObjectRefs;
   files?: readonly string[];
   upload?: boolean;
   result?: S;

@@ -20,6 +20,7 @@ export const apiKeysV2 = [
     summary: 'Create API key (the key is in the response once, as data.key)',
     http: { method: 'POST', path: '/api/v2/api-keys' },
     permission: 'useApiKeys',
+    objects: { 'body.organizationID': 'organization' },
     input: { body: CreateV2 },
     result: NewApiKeyBResult,
     handler: async (ctx, { body }) =>
@@ -30,6 +31,7 @@ export const apiKeysV2 = [
     summary: 'Update API key',
     http: { method: 'PUT', path: '/api/v2/api-keys/{id}' },
     permission: 'useApiKeys',
+    objects: { 'params.id': 'apiKey' },
     input: { params: idParam, body: UpdateV2 },
     result: ApiKeyBResult,
     handler: async (ctx, { params, body }) => withSetBIds(await updateApiKey(ctx, params.id, body), 'organizationId'),

@@ -66,6 +66,7 @@ export const appDataOps = [
     summary: "An app's sources (queries on data connections) and its last reloads",
     http: { method: 'GET', path: path('/sources') },
     permission: 'viewProject',
+    objects: { 'params.id': 'analyticsApp' },
     input: { params: appParam },
     result: SourcesResult,
     handler: (ctx, { params }) => appSources(ctx, params.id),
@@ -75,6 +76,7 @@ export const appDataOps = [
     summary: "Set where an app's data comes from: a query on a data connection, loaded by each reload",
     http: { method: 'PUT', path: path('/sources') },
     permission: 'updateProject',
+    objects: { 'body.sources[].connectionId': 'dataConnection', 'params.id': 'analyticsApp' },
     input: { params: appParam, body: SourcesInput },
     result: SourcesResult,
     handler: (ctx, { params, body }) => setAppSources(ctx, params.id, body),
@@ -85,6 +87,7 @@ export const appDataOps = [
       "Reload an app from its sources now: rows streamed from the database into a new version of the app's data (the data before stays if it fails); progress events while it loads",
     http: { method: 'POST', path: path('/reload') },
     permission: 'updateProject',
+    objects: { 'params.id': 'analyticsApp' },
     // Reading the source takes no lock: the reload queue keeps one reload per app, and the new data
     // is written in the app's own queue (reload.ts), not held for the whole read.
     writes: 'chunked',
@@ -97,6 +100,7 @@ export const appDataOps = [
     summary: "The first 100 rows a source's query answers on a data connection, to check it before a reload",
     http: { method: 'POST', path: path('/sources/preview') },
     permission: 'updateProject',
+    objects: { 'body.connectionId': 'dataConnection', 'params.id': 'analyticsApp' },
     readOnly: true,
     input: { params: appParam, body: PreviewInput },
     result: z.object({ columns: z.array(z.string()), rows: z.array(z.array(z.string().nullable())) }),
@@ -108,6 +112,7 @@ export const appDataOps = [
       "Stop an app's reload while it reads its source, on whichever server reads it, and drop its queued ones: the data before it stays",
     http: { method: 'POST', path: path('/reload/cancel') },
     permission: 'updateProject',
+    objects: { 'params.id': 'analyticsApp' },
     input: { params: appParam },
     result: z.object({ cancelled: z.boolean() }),
     handler: async (ctx, { params }) => {
@@ -121,6 +126,7 @@ export const appDataOps = [
       "When an app reloads by itself: the forms of a task's schedule (once, hourly, daily, weekly, monthly, yearly) in a time zone; isActive false turns it off",
     http: { method: 'PUT', path: path('/reload-schedule') },
     permission: 'updateProject',
+    objects: { 'params.id': 'analyticsApp' },
     input: { params: appParam, body: ReloadScheduleInput },
     result: ScheduleResult,
     handler: async (ctx, { params, body }) => (await setReloadSchedule(ctx, params.id, body))!,

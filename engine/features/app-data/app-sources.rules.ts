@@ -40,6 +40,18 @@ export async function appSources(ctx: OpContext, appRowId: string) {
   };
 }
 
+/** An app of an organization loads only from that organization's connections (one of none, from any). */
+function refuseOtherOrganization(
+  app: { organizationId: string | null },
+  connection: { name: string; organizationId: string | null },
+  field: string,
+) {
+  if (app.organizationId && connection.organizationId !== app.organizationId)
+    throw badInput(`“${connection.name}” belongs to another organization than the app`, [
+      { field, message: "is not a connection of the app's organization" },
+    ]);
+}
+
 /**
  * Replaces an app's sources at once, as the Data tab holds them. Each names a connection that
  * exists, and a name of its own: the first holds the facts, later ones add rows or columns to them
@@ -63,6 +75,7 @@ export async function setAppSources(ctx: OpContext, appRowId: string, body: z.ou
       throw badInput('No such data connection', [
         { field: `body.sources[${i}].connectionId`, message: 'is no data connection' },
       ]);
+    refuseOtherOrganization(app, found, `body.sources[${i}].connectionId`);
     // A folder's source is a name pattern of its files, never a path out of it.
     if (found.kind === 'Folder')
       try {
@@ -96,13 +109,14 @@ export const PreviewInput = z.object({
 
 /** The first rows a source's query answers, as text, to check it before saving and reloading. */
 export async function previewSource(ctx: OpContext, appRowId: string, body: z.output<typeof PreviewInput>) {
-  await findOr404(ctx, AnalyticsApp, appRowId, 'Analytics app');
+  const app = await findOr404(ctx, AnalyticsApp, appRowId, 'Analytics app');
   const connection = await foundOrFieldError(
     findOr404(ctx, DataConnection, body.connectionId, 'Data connection'),
     'No such data connection',
     'body.connectionId',
     'is no data connection',
   );
+  refuseOtherOrganization(app, connection, 'body.connectionId');
   let stream;
   try {
     stream = await DRIVERS[connection.kind].open(openedConnection(ctx, connection), body.query, {

@@ -6,6 +6,10 @@ import { iso, newBase } from '../../core/entity-base.js';
 import { pageOf, type ListQuery, type ListSpec } from '../../core/list-query.js';
 import { findOr404, requireAll } from '../../core/rows.js';
 import { v } from '../../core/validation.js';
+import { sameDestination } from '../../core/secrets.js';
+import { houseFolderProblem } from '../../core/house-folders.js';
+import { withinOrganizations } from '../../core/organization-boundary.js';
+import { homeOrganization } from '../../access/home-organization.js';
 import {
   AppSource,
   DATA_CONNECTION_KINDS,
@@ -34,6 +38,8 @@ export const DataConnectionInput = z.object({
   password: z.string().max(1000).nullable().optional(),
   tls: v.oneOf(TLS_MODES).optional(),
   filePath: v.nstr(1000),
+  /** The organization whose apps may load from it: the caller's own when left out. */
+  organizationId: v.nuuid(),
 });
 export type DataConnectionInput = z.output<typeof DataConnectionInput>;
 
@@ -49,12 +55,15 @@ export function dataConnectionDto(x: DataConnectionRow) {
 
 export const listDataConnections = (ctx: OpContext, list: ListQuery) =>
   pageOf(
-    ctx.db.getRepository(DataConnection).createQueryBuilder('x'),
+    withinOrganizations(ctx, ctx.db.getRepository(DataConnection).createQueryBuilder('x'), DataConnection, 'x'),
     LIST_DATA_CONNECTIONS,
     list,
     'x.id',
     dataConnectionDto,
   );
+
+/** The fields that say where a connection's password goes. */
+const DESTINATION = ['kind', 'host', 'port', 'database', 'username', 'tls', 'filePath'] as const;
 
 const DEFAULT_PORTS = { PostgreSQL: 5432, MySQL: 3306, SQLServer: 1433, SQLite: null, Folder: null } as const;
 /** Kinds read from this machine's disk (a file, a folder) rather than from a server. */
@@ -70,6 +79,10 @@ export async function saveDataConnection(ctx: OpContext, id: string | null, f: D
     if (!f.filePath?.trim()) errors.push({ field: 'body.filePath', message: `is required for ${what}` });
     else if (!isAbsolute(f.filePath.trim()))
       errors.push({ field: 'body.filePath', message: `must be an absolute path, such as ${example}` });
+    else {
+      const house = houseFolderProblem(f.filePath.trim(), ctx.houseFolders);
+      if (house) errors.push({ field: 'body.filePath', message: house });
+    }
   } else {
     const host = f.host?.trim();
     if (!host) errors.push({ field: 'body.host', message: `is required for ${f.kind}: the server's name or address` });
@@ -85,24 +98,26 @@ export async function saveDataConnection(ctx: OpContext, id: string | null, f: D
   }
   if (errors.length) throw badInput(`The ${f.kind} data connection is not complete`, errors);
   const server = !onDisk(f.kind);
-  const row: DataConnectionRow = {
-    ...(current ?? newBase(ctx.now())),
-    name: f.name,
-    description: f.description ?? null,
+  const where = {
     kind: f.kind,
     host: server ? f.host!.trim() : null,
     port: server ? (f.port ?? DEFAULT_PORTS[f.kind]) : null,
     database: server ? f.database!.trim() : null,
     username: server ? f.username!.trim() : null,
-    // Another kind or host is another server: a password kept would be sent where it was not meant for.
-    password:
-      server && (!current || (current.kind === f.kind && current.host === f.host?.trim()))
-        ? ctx.secrets.sealOrKeep(f.password, current?.password ?? null)
-        : server
-          ? ctx.secrets.sealOrKeep(f.password, null)
-          : null,
     tls: server ? (f.tls ?? current?.tls ?? 'off') : 'off',
     filePath: server ? null : f.filePath!.trim(),
+  } satisfies Partial<DataConnectionRow>;
+  const row: DataConnectionRow = {
+    ...(current ?? newBase(ctx.now())),
+    ...where,
+    organizationId: await homeOrganization(ctx, f.organizationId ?? current?.organizationId),
+    name: f.name,
+    description: f.description ?? null,
+    // Another server, database, user or encryption is another destination: the password saved for
+    // the old one is dropped unless it is given again, never sent where it was not meant for.
+    password: server
+      ? ctx.secrets.sealOrKeep(f.password, sameDestination(current, where, DESTINATION) ? current!.password : null)
+      : null,
     modifiedDate: ctx.now(),
   };
   await ctx.db.getRepository(DataConnection).save(row);
@@ -129,11 +144,16 @@ export async function deleteDataConnections(ctx: OpContext, ids: string[]) {
   return { deleted: unique.length };
 }
 
-/** The connection as its driver opens it. */
-export const openedConnection = (ctx: OpContext, x: DataConnectionRow): OpenConnection => ({
-  ...x,
-  password: x.password ? ctx.secrets.open(x.password) : null,
-});
+/** The connection as its driver opens it; one saved before the rule that points into the house is refused. */
+export function openedConnection(
+  ctx: Pick<OpContext, 'secrets' | 'houseFolders'>,
+  x: DataConnectionRow,
+): OpenConnection {
+  const house = onDisk(x.kind) && x.filePath ? houseFolderProblem(x.filePath, ctx.houseFolders) : null;
+  if (house)
+    throw badInput(`“${x.name}” may not be used: its path ${house}`, [{ field: 'body.filePath', message: house }]);
+  return { ...x, password: x.password ? ctx.secrets.open(x.password) : null };
+}
 
 /** Connects and says what answered, or what failed in words with the field to fix. */
 export async function testDataConnection(ctx: OpContext, id: string) {

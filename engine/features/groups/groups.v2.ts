@@ -15,6 +15,7 @@ export const groupsV2 = [
     summary: 'Create group',
     http: { method: 'POST', path: '/api/v2/groups' },
     permission: 'createGroup',
+    objects: { 'body.organizationID': 'organization' },
     input: { body: CreateV2 },
     result: GroupBResult,
     handler: async (ctx, { body }) =>
@@ -32,6 +33,7 @@ export const groupsV2 = [
     summary: 'Update group',
     http: { method: 'PUT', path: '/api/v2/groups/{id}' },
     permission: 'editGroup',
+    objects: { 'params.id': 'group' },
     input: { params: idParam, body: UpdateV2 },
     result: GroupBResult,
     handler: async (ctx, { params, body }) => withSetBIds(await saveGroup(ctx, params.id, body), 'organizationId'),
@@ -41,6 +43,7 @@ export const groupsV2 = [
     summary: 'Set group members from a list of user ids',
     http: { method: 'PUT', path: '/api/v2/groups/{id}/members' },
     permission: 'editGroup',
+    objects: { 'body[]': 'user', 'params.id': 'group' },
     input: { params: idParam, body: v.uuidList() },
     result: GroupBResult,
     handler: async (ctx, { params, body }) =>

@@ -23,6 +23,15 @@ import { PermissionsSaveInput, saveAllPermissions } from './permissions-save.js'
 
 const oneMember = uuidParams('id', 'memberPermissionId');
 
+/** The ids the permission operations take: the object, and the members or member permissions named. */
+const permissionObjects = (kind: MemberObjectKind, named: 'members' | 'one' | 'list' | null = null) =>
+  ({
+    'params.id': kind,
+    ...(named === 'members' && { 'body.members[].id': ['user', 'group'] as const }),
+    ...(named === 'one' && { 'params.memberPermissionId': 'memberPermission' as const }),
+    ...(named === 'list' && { 'body[]': 'memberPermission' as const }),
+  }) as const;
+
 /** Set, set one, delete, and list (the panel's read) for one kind; ids keep their literal types. */
 function memberOps<const S extends string, const A extends string>(
   set: S,
@@ -40,6 +49,7 @@ function memberOps<const S extends string, const A extends string>(
       http: { method: 'PUT', path: `${path}/{id}/permissions` },
       permission: edit,
       member: { [kind]: 'setPermissions' },
+      objects: permissionObjects(kind, 'members'),
       input: { params: idParam, body: PermissionsRequest },
       result: MemberPermissionsResult,
       handler: (ctx, { params, body }) => setPermissions(ctx, kind, params.id, body),
@@ -50,6 +60,7 @@ function memberOps<const S extends string, const A extends string>(
       http: { method: 'PUT', path: `${path}/{id}/permissions/{memberPermissionId}` },
       permission: edit,
       member: { [kind]: 'setPermissions' },
+      objects: permissionObjects(kind, 'one'),
       input: { params: oneMember, body: PermissionPatchInput },
       result: MemberPermissionResult,
       handler: (ctx, { params, body }) => setMemberPermission(ctx, kind, params.id, params.memberPermissionId, body),
@@ -60,6 +71,7 @@ function memberOps<const S extends string, const A extends string>(
       http: { method: 'DELETE', path: `${path}/{id}/permissions` },
       permission: edit,
       member: { [kind]: 'setPermissions' },
+      objects: permissionObjects(kind, 'list'),
       input: { params: idParam, body: v.uuidList() },
       result: DeletedResult,
       handler: (ctx, { params, body }) => deleteMemberPermissions(ctx, kind, params.id, body),
@@ -70,6 +82,7 @@ function memberOps<const S extends string, const A extends string>(
       http: { method: 'PUT', path: `${path.replace('/api/v2/', '/api/app/')}/{id}/permissions` },
       permission: edit,
       member: { [kind]: 'setPermissions' },
+      objects: permissionObjects(kind, 'members'),
       input: { params: idParam, body: PermissionsSaveInput },
       result: MemberPermissionsResult,
       handler: (ctx, { params, body }) => saveAllPermissions(ctx, kind, params.id, body),
@@ -80,6 +93,7 @@ function memberOps<const S extends string, const A extends string>(
       http: { method: 'GET', path: `${path.replace('/api/v2/', '/api/app/')}/{id}/permissions` },
       permission: view,
       member: { [kind]: 'view' },
+      objects: permissionObjects(kind),
       input: { params: idParam },
       result: MemberPermissionsResult,
       handler: (ctx, { params }) => listMemberPermissions(ctx, kind, params.id),
@@ -95,6 +109,7 @@ function getOne<const S extends string>(set: S, kind: MemberObjectKind, path: st
     http: { method: 'GET', path: `${path}/{id}/permissions/{memberPermissionId}` },
     permission: view,
     member: { [kind]: 'view' },
+    objects: permissionObjects(kind, 'one'),
     input: { params: oneMember },
     result: MemberPermissionResult,
     handler: (ctx, { params }) => getMemberPermission(ctx, kind, params.id, params.memberPermissionId),
@@ -107,6 +122,7 @@ export const membersV2 = [
     summary: 'Update permissions mode',
     http: { method: 'PUT', path: '/api/v2/projects/{id}/permissions-mode' },
     permission: 'updateProject',
+    objects: { 'params.id': 'project' },
     member: { project: 'setPermissionsMode' },
     input: { params: idParam, query: PermissionsModeQuery },
     result: PermissionsModeResult,
@@ -118,6 +134,7 @@ export const membersV2 = [
     summary: 'Delete one member permission',
     http: { method: 'DELETE', path: '/api/v2/projects/{id}/permissions/{memberPermissionId}' },
     permission: 'updateProject',
+    objects: { 'params.id': 'project', 'params.memberPermissionId': 'memberPermission' },
     member: { project: 'setPermissions' },
     input: { params: oneMember },
     result: DeletedResult,

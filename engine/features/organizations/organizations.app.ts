@@ -11,6 +11,7 @@ export const organizationsApp = [
     summary: "Read an organization's sign-in settings and linked identity providers",
     http: { method: 'GET', path: '/api/app/organizations/{id}/authentication' },
     permission: 'viewSystem',
+    objects: { 'params.id': 'organization' },
     input: { params: idParam },
     result: OrganizationsUpdateAuthenticationResult,
     handler: async (ctx, { params }) =>

@@ -23,6 +23,7 @@ export const organizationsV2 = [
     summary: 'Create organization',
     http: { method: 'POST', path: '/api/v2/organizations' },
     permission: 'createSystem',
+    objects: { 'body.themeID': 'none' },
     input: { body: CreateV2 },
     result: OrganizationBResult,
     handler: async (ctx, { body }) =>
@@ -33,6 +34,7 @@ export const organizationsV2 = [
     summary: 'Update organization',
     http: { method: 'PUT', path: '/api/v2/organizations/{id}' },
     permission: 'editSystem',
+    objects: { 'body.themeID': 'none', 'params.id': 'organization' },
     input: { params: idParam, body: UpdateV2 },
     result: OrganizationBResult,
     handler: async (ctx, { params, body }) =>
@@ -50,6 +52,7 @@ export const organizationsV2 = [
     summary: 'Update authentication settings of an organization',
     http: { method: 'PUT', path: '/api/v2/organizations/{id}/authentication' },
     permission: 'editSystem',
+    objects: { 'body.identityProvider': 'identityProvider', 'params.id': 'organization' },
     input: { params: idParam, body: AuthenticationV2 },
     result: OrganizationsUpdateAuthenticationResult,
     handler: (ctx, { params, body }) =>

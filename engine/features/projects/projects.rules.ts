@@ -1,3 +1,4 @@
+import { homeOrganization } from '../../access/home-organization.js';
 import type { EntityManager } from 'typeorm';
 import type { OpContext } from '../../ops/context.js';
 import { me } from '../../ops/context.js';
@@ -42,13 +43,6 @@ export function projectDto(p: ProjectRow) {
     createdDate: iso(p.createdDate),
     modifiedDate: iso(p.modifiedDate),
   };
-}
-
-export async function defaultOrganizationId(ctx: OpContext): Promise<string> {
-  const org =
-    (await ctx.db.getRepository(Organization).findOneBy({ name: 'Default' })) ??
-    (await ctx.db.getRepository(Organization).find({ order: { createdDate: 'ASC' }, take: 1 }))[0];
-  return org.id;
 }
 
 export async function createProject(
@@ -119,12 +113,8 @@ export async function removeUnfinishedImports(db: OpContext['db'], now: Date) {
   else await sql(db, 'DELETE FROM projects WHERE importing = TRUE');
 }
 
-/** The organization a new project goes to: the one named, or the Default organization. */
-export async function targetOrganization(ctx: OpContext, organizationId: string | null | undefined): Promise<string> {
-  const id = organizationId ?? (await defaultOrganizationId(ctx));
-  await requireOrganization(ctx, id);
-  return id;
-}
+/** The organization a new project goes to: the one named, or the caller's own (`homeOrganization`). */
+export const targetOrganization = homeOrganization;
 
 /** Projects the caller's roles reach, one page; of one organization when it is named. */
 export function listProjects(ctx: OpContext, spec: ListSpec, list: ListQuery, organizationId?: string) {

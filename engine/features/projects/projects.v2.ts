@@ -13,6 +13,7 @@ export const projectsV2 = [
     summary: 'Update project',
     http: { method: 'PUT', path: '/api/v2/projects/{id}' },
     permission: 'updateProject',
+    objects: { 'params.id': 'project' },
     member: { project: 'edit' },
     input: { params: idParam, body: UpdateV2 },
     result: ProjectResult,

@@ -128,6 +128,7 @@ export const reportsV1 = [
       'The tags a template report can use, by kind (variables, fields and levels, tables with their columns under their sheets, images, bookmarks, rows): nodes[] of { name, type, icon, objects: [{ id, itemID, title, type, objects, columns }] }',
     http: { method: 'GET', path: '/api/v1/reports/{id}/template-items' },
     permission: 'viewProject',
+    objects: { 'params.id': 'report' },
     member: { report: 'view' },
     input: { params: idParam },
     result: TemplateItemsResult,

@@ -27,6 +27,7 @@ export const resourcesV1 = [
     summary: 'Add resource',
     http: { method: 'POST', path: '/api/v1/resources' },
     permission: 'createSystem',
+    objects: { 'body.organizationId': 'organization' },
     input: { body: ResourceV1 },
     result: ResourceResult,
     handler: (ctx, { body }) => saveResource(ctx, null, body),
@@ -45,6 +46,7 @@ export const resourcesV1 = [
     summary: 'Delete resources',
     http: { method: 'DELETE', path: '/api/v1/resources' },
     permission: 'deleteSystem',
+    objects: { 'body[]': 'resource', 'query.resourceIds': 'resource' },
     input: { query: DeleteQuery, body: v.uuidList().optional() },
     result: DeletedResult,
     handler: (ctx, { query, body }) => {
@@ -64,6 +66,7 @@ export const resourcesV1 = [
     summary: 'Update resource',
     http: { method: 'PUT', path: '/api/v1/resources/{id}' },
     permission: 'editSystem',
+    objects: { 'body.organizationId': 'organization', 'params.id': 'resource' },
     input: { params: idParam, body: ResourceV1 },
     result: ResourceResult,
     handler: (ctx, { params, body }) => saveResource(ctx, params.id, body),

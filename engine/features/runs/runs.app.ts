@@ -10,6 +10,7 @@ export const runsApp = [
     summary: 'Who would receive what from a task, and why anyone is left out, before anything is sent',
     http: { method: 'GET', path: '/api/v1/tasks/{id}/dry-run' },
     permission: 'viewTask',
+    objects: { 'params.id': 'task' },
     member: { task: 'view' },
     input: { params: idParam },
     result: TasksDryRunResult,

@@ -56,7 +56,8 @@ export async function ensureFirstStart(s: EngineServices, ownerEmail = DEFAULT_O
     ...newBase(now),
     name: ALL_USERS_GROUP,
     description: 'Everyone',
-    organizationId: org.id,
+    // Everyone's, in every organization: it belongs to none (an organization's people never see another's groups).
+    organizationId: null,
     isActive: true,
     type: 'system',
   };

@@ -164,6 +164,7 @@ export const ssoApp = [
     summary: 'Check an identity provider: its certificate, addresses and discovery document, said in words',
     http: { method: 'POST', path: '/api/app/identity-providers/{id}/check' },
     permission: 'viewSettings',
+    objects: { 'params.id': 'identityProvider' },
     input: { params: idParam },
     result: ProviderChecks,
     handler: async (ctx, { params }) => {
@@ -176,6 +177,7 @@ export const ssoApp = [
     summary: "The desktop's company sign-in, first half: the provider's address for the system browser",
     http: { method: 'POST', path: '/api/app/auth/sso/desktop/start' },
     permission: 'public',
+    objects: { 'body.providerId': 'identityProvider' },
     input: { body: DesktopStart },
     result: lazySchema(() => z.object({ url: z.string() })),
     handler: async (ctx, { body }) => {
@@ -189,6 +191,7 @@ export const ssoApp = [
       "The desktop's company sign-in, second half: the provider's answer at the loopback address becomes a session",
     http: { method: 'POST', path: '/api/app/auth/sso/desktop/finish' },
     permission: 'public',
+    objects: { 'body.providerId': 'identityProvider' },
     session: 'start',
     input: { body: DesktopFinish },
     result: AuthResult,

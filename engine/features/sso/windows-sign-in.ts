@@ -3,6 +3,7 @@ import { sql } from '../../core/sql.js';
 import { readSetting } from '../settings/settings.rules.js';
 import { User, type UserRow } from '../../model/users.entity.js';
 import { SsoRefusal } from './sso-identity.js';
+import { loadKerberos } from './kerberos-module.js';
 
 // Windows sign-in: HTTP Negotiate with Kerberos (SPNEGO), through the `kerberos` addon and the
 // machine's GSSAPI (MIT krb5 on Linux, SSPI-compatible tickets from Active Directory). The server's
@@ -34,7 +35,7 @@ export async function negotiateStep(host: string, token: string): Promise<Window
     );
   let kerberos;
   try {
-    kerberos = (await import('kerberos')).default;
+    kerberos = await loadKerberos();
   } catch (e) {
     throw new SsoRefusal('setup', 'Kerberos is not available on this server', (e as Error).message);
   }

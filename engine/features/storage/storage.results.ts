@@ -28,6 +28,7 @@ export const StorageServiceResult = lazySchema(() =>
     connected: z.boolean(),
     siteUrl: z.string().nullable(),
     library: z.string().nullable(),
+    organizationId: z.string().nullable(),
     id: z.string(),
   }),
 );

@@ -13,6 +13,10 @@ import { findOr404, requireAll } from '../../core/rows.js';
 import type { ListQuery, ListSpec } from '../../core/list-query.js';
 import { pageOf } from '../../core/list-query.js';
 import { v } from '../../core/validation.js';
+import { sameDestination } from '../../core/secrets.js';
+import { houseFolderProblem } from '../../core/house-folders.js';
+import { withinOrganizations } from '../../core/organization-boundary.js';
+import { homeOrganization } from '../../access/home-organization.js';
 import { StorageService, STORAGE_TYPES, type StorageServiceRow } from '../../model/storage.entity.js';
 import { confinedRelative } from './storage-paths.js';
 import { webdavClient, webdavProblem } from './webdav.js';
@@ -44,6 +48,8 @@ export const StorageInput = z.object({
   /** SharePoint: the site's address, and the document library (the site's default one when empty). */
   siteUrl: v.nstr(1000),
   library: v.nstr(300),
+  /** The organization whose tasks may deliver to it: the caller's own when left out. */
+  organizationId: v.nuuid(),
 });
 export type StorageInput = z.output<typeof StorageInput>;
 
@@ -67,7 +73,16 @@ export function storageDto(x: StorageServiceRow) {
 }
 
 export const listStorage = (ctx: OpContext, list: ListQuery) =>
-  pageOf(ctx.db.getRepository(StorageService).createQueryBuilder('x'), LIST_STORAGE, list, 'x.id', storageDto);
+  pageOf(
+    withinOrganizations(ctx, ctx.db.getRepository(StorageService).createQueryBuilder('x'), StorageService, 'x'),
+    LIST_STORAGE,
+    list,
+    'x.id',
+    storageDto,
+  );
+
+/** The fields that say where a storage's password and key go. */
+const DESTINATION = ['type', 'host', 'port', 'username', 'rootPath'] as const;
 
 /** Every field a type needs, checked at once: a folder's absolute root, an FTP server's host and base. */
 export async function saveStorage(ctx: OpContext, id: string | null, f: StorageInput) {
@@ -80,6 +95,8 @@ export async function saveStorage(ctx: OpContext, id: string | null, f: StorageI
       errors.push({ field: 'body.rootPath', message: 'is required for a folder: the root every delivery stays under' });
     else if (!isAbsolute(rootPath))
       errors.push({ field: 'body.rootPath', message: 'must be an absolute path, such as /srv/reports or D:\\Reports' });
+    else if (houseFolderProblem(rootPath, ctx.houseFolders))
+      errors.push({ field: 'body.rootPath', message: houseFolderProblem(rootPath, ctx.houseFolders)! });
     // A folder that is not there would fail every delivery later: said now, where it can be fixed.
     else if (
       !(await stat(rootPath).then(
@@ -122,10 +139,7 @@ export async function saveStorage(ctx: OpContext, id: string | null, f: StorageI
       errors.push({ field: 'body.ftpTestDirectoryPath', message: 'must not contain ".."' });
   }
   if (errors.length) throw badInput(`The ${f.type} storage service is not complete`, errors);
-  const row: StorageServiceRow = {
-    ...(current ?? newBase(ctx.now())),
-    name: f.name,
-    description: f.description ?? null,
+  const where = {
     type: f.type,
     host:
       f.type === 'Folder' || isCloud(f.type)
@@ -140,8 +154,19 @@ export async function saveStorage(ctx: OpContext, id: string | null, f: StorageI
           ? (f.sftpPort ?? f.port ?? 22)
           : (f.port ?? 21),
     username: f.username ?? null,
-    password: ctx.secrets.sealOrKeep(f.password, current?.password ?? null),
-    privateKey: ctx.secrets.sealOrKeep(f.privateKey, current?.privateKey ?? null),
+    rootPath,
+  } satisfies Partial<StorageServiceRow>;
+  // Another server, port, user or root is another destination: the password and key saved for the
+  // old one are dropped unless given again, never sent where they were not meant for.
+  const same = sameDestination(current, where, DESTINATION);
+  const row: StorageServiceRow = {
+    ...(current ?? newBase(ctx.now())),
+    ...where,
+    organizationId: await homeOrganization(ctx, f.organizationId ?? current?.organizationId),
+    name: f.name,
+    description: f.description ?? null,
+    password: ctx.secrets.sealOrKeep(f.password, same ? current!.password : null),
+    privateKey: ctx.secrets.sealOrKeep(f.privateKey, same ? current!.privateKey : null),
     passiveMode: f.passiveMode ?? true,
     rootPath,
     isDefault: f.isDefault ?? current?.isDefault ?? false,

@@ -6,7 +6,9 @@ import type { ListQuery, ListSpec } from '../../core/list-query.js';
 import { rawPageOf } from '../../core/list-query.js';
 import { Group } from '../../model/groups.entity.js';
 import { User } from '../../model/users.entity.js';
-import { TaskRecipient, type TaskRecipientType } from '../../model/tasks.entity.js';
+import { Project } from '../../model/projects.entity.js';
+import { foreignIds } from '../../core/organization-boundary.js';
+import { TaskRecipient, type TaskRecipientType, type TaskRow } from '../../model/tasks.entity.js';
 import { reachableTask } from './tasks.rules.js';
 
 // A recipient row joined with its user's or group's name and address, so lists filter and sort on them.
@@ -67,29 +69,35 @@ export interface RecipientInput {
   seeInHub?: boolean;
 }
 
-/** Users and groups named must exist; each is added once (a second add updates its options). */
-async function checkRecipients(ctx: OpContext, items: RecipientInput[]) {
-  const users = new Set(
-    (await ctx.db.getRepository(User).findBy({ id: In(items.filter((r) => r.type === 'user').map((r) => r.id)) })).map(
-      (u) => u.id,
-    ),
-  );
-  const groups = new Set(
-    (
-      await ctx.db.getRepository(Group).findBy({ id: In(items.filter((r) => r.type === 'group').map((r) => r.id)) })
-    ).map((g) => g.id),
-  );
+/**
+ * Users and groups named must exist and belong to the task's organization (a group of none, such as
+ * "All users", is everyone's); each is added once (a second add updates its options).
+ */
+async function checkRecipients(ctx: OpContext, task: TaskRow, items: RecipientInput[]) {
+  const ofType = (type: TaskRecipientType) => items.filter((r) => r.type === type).map((r) => r.id);
+  const users = new Set((await ctx.db.getRepository(User).findBy({ id: In(ofType('user')) })).map((u) => u.id));
+  const groups = new Set((await ctx.db.getRepository(Group).findBy({ id: In(ofType('group')) })).map((g) => g.id));
+  const project = await ctx.db.getRepository(Project).findOneByOrFail({ id: task.projectId });
+  const taskOrganization = { db: ctx.db, principal: { organizationIds: [project.organizationId] } };
+  const elsewhere = new Set([
+    ...(await foreignIds(taskOrganization, User as never, ofType('user'))),
+    ...(await foreignIds(taskOrganization, Group as never, ofType('group'))),
+  ]);
   items.forEach((r, i) => {
     if (!(r.type === 'user' ? users : groups).has(r.id))
       throw badInput(`No ${r.type} has the id ${r.id}`, [
         { field: `body.${i}.id`, message: `must be an existing ${r.type}` },
+      ]);
+    if (elsewhere.has(r.id))
+      throw badInput(`The ${r.type} ${r.id} belongs to another organization than the task`, [
+        { field: `body.${i}.id`, message: `must be a ${r.type} of the task's organization` },
       ]);
   });
 }
 
 export async function addTaskRecipients(ctx: OpContext, taskId: string, items: RecipientInput[]) {
   const task = await reachableTask(ctx, taskId);
-  await checkRecipients(ctx, items);
+  await checkRecipients(ctx, task, items);
   await ctx.db.transaction(async (m) => {
     for (const r of items) {
       const existing = await m.getRepository(TaskRecipient).findOneBy({ taskId: task.id, recipientId: r.id });
@@ -116,7 +124,7 @@ export async function addTaskRecipients(ctx: OpContext, taskId: string, items: R
 /** Replaces the task's recipients with the list given (set B's "update recipients"). */
 export async function replaceTaskRecipients(ctx: OpContext, taskId: string, items: RecipientInput[]) {
   const task = await reachableTask(ctx, taskId);
-  await checkRecipients(ctx, items);
+  await checkRecipients(ctx, task, items);
   const keep = items.map((r) => r.id);
   await ctx.db.transaction(async (m) => {
     const stale = (await m.getRepository(TaskRecipient).findBy({ taskId: task.id })).filter(

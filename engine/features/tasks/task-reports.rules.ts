@@ -10,6 +10,7 @@ import { formatsOf, type OutputFormat } from '../../render/formats.js';
 import { Filter } from '../../model/filters.entity.js';
 import { Condition } from '../../model/conditions.entity.js';
 import { StorageService } from '../../model/storage.entity.js';
+import { Project } from '../../model/projects.entity.js';
 import { confinedRelative } from '../storage/storage-paths.js';
 import { Report, type ReportRow } from '../../model/reports.entity.js';
 import { TaskReport, type TaskReportOptions, type TaskReportRow, type TaskRow } from '../../model/tasks.entity.js';
@@ -237,9 +238,12 @@ export async function saveTaskReport(ctx: OpContext, taskId: string, id: string 
       ]);
   }
   if (options.storageServices.length) {
-    const found = await ctx.db
-      .getRepository(StorageService)
-      .findBy({ id: In(options.storageServices.map((x) => x.fileStorageServiceId)) });
+    // A task delivers only to its own organization's storages (their passwords are that organization's).
+    const project = await ctx.db.getRepository(Project).findOneByOrFail({ id: task.projectId });
+    const found = await ctx.db.getRepository(StorageService).findBy({
+      id: In(options.storageServices.map((x) => x.fileStorageServiceId)),
+      organizationId: project.organizationId,
+    });
     const field = f.fields.filters === 'body.filters' ? 'body.storageServices' : 'body.reportStorageServices';
     const errors = options.storageServices.flatMap((x, i) => [
       ...(found.some((y) => y.id === x.fileStorageServiceId)
@@ -247,7 +251,7 @@ export async function saveTaskReport(ctx: OpContext, taskId: string, id: string 
         : [
             {
               field: `${field}.${i}.${f.fields.filters === 'body.filters' ? 'fileStorageServiceID' : 'fileStorageServiceId'}`,
-              message: 'is not a storage service',
+              message: "is not a storage service of the task's organization",
             },
           ]),
       ...(confinedRelative(x.path) === null

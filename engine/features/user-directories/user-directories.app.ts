@@ -82,6 +82,7 @@ export const userDirectoriesApp = [
     summary: 'Test a user directory: sign in with its account and find someone with its people filter',
     http: { method: 'POST', path: '/api/app/user-directories/{id}/test' },
     permission: 'editUserDirectory',
+    objects: { 'params.id': 'userDirectory' },
     readOnly: true,
     input: { params: idParam },
     result: UserDirectoriesTestResult,
@@ -93,6 +94,7 @@ export const userDirectoriesApp = [
     http: { method: 'POST', path: '/api/app/user-directories/{id}/sync' },
     // The directory is read before anything is written; the sync queues its own writes.
     permission: 'editUserDirectory',
+    objects: { 'params.id': 'userDirectory' },
     tenantWide: 'A user directory',
     writes: 'chunked',
     input: { params: idParam },
@@ -104,6 +106,7 @@ export const userDirectoriesApp = [
     summary: "A user directory's synchronization status and recent runs with their logs",
     http: { method: 'GET', path: '/api/app/user-directories/{id}/syncs' },
     permission: 'viewUserDirectory',
+    objects: { 'params.id': 'userDirectory' },
     input: { params: idParam },
     result: UserDirectoriesSyncsResult,
     handler: (ctx, { params }) => recentSyncs(ctx, params.id),

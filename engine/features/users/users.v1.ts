@@ -46,6 +46,7 @@ export const usersV1 = [
     summary: 'Add user',
     http: { method: 'POST', path: '/api/v1/users' },
     permission: 'createUser',
+    objects: { 'body.groups[].id': 'group', 'body.organizations[].id': 'organization', 'body.roles[].id': 'role' },
     input: { body: UserV1 },
     result: UserResult,
     handler: (ctx, { body }) =>
@@ -71,6 +72,7 @@ export const usersV1 = [
     summary: 'Create recipient (gets the role "Hub users")',
     http: { method: 'POST', path: '/api/v1/recipients' },
     permission: 'createUser',
+    objects: { 'body.groups[].id': 'group', 'body.organizations[].id': 'organization' },
     input: { body: RecipientV1 },
     result: UserResult,
     handler: async (ctx, { body }) =>
@@ -88,6 +90,12 @@ export const usersV1 = [
     summary: 'Update user',
     http: { method: 'PUT', path: '/api/v1/users/{id}' },
     permission: 'editUser',
+    objects: {
+      'body.groups[].id': 'group',
+      'body.organizations[].id': 'organization',
+      'body.roles[].id': 'role',
+      'params.id': 'user',
+    },
     input: { params: idParam, body: UserV1 },
     result: UserResult,
     handler: (ctx, { params, body }) =>
@@ -104,6 +112,7 @@ export const usersV1 = [
     summary: 'Update recipient',
     http: { method: 'PUT', path: '/api/v1/recipients/{id}' },
     permission: 'editUser',
+    objects: { 'body.groups[].id': 'group', 'body.organizations[].id': 'organization', 'params.id': 'recipient' },
     input: { params: idParam, body: RecipientV1 },
     result: UserResult,
     handler: (ctx, { params, body }) =>
@@ -119,6 +128,7 @@ export const usersV1 = [
     summary: 'Convert recipient to user',
     http: { method: 'POST', path: '/api/v1/recipients/{id}/convert' },
     permission: 'editUser',
+    objects: { 'body.roles[].id': 'role', 'params.id': 'recipient' },
     input: { params: idParam, body: ConversionV1 },
     result: UserResult,
     handler: async (ctx, { params, body }) => {

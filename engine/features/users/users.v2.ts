@@ -9,6 +9,7 @@ export const usersV2 = [
     summary: 'Delete user (not self, not tenant owner, not with associated content)',
     http: { method: 'DELETE', path: '/api/v2/users/{id}' },
     permission: 'deleteUser',
+    objects: { 'params.id': 'user' },
     input: { params: idParam },
     result: DeletedResult,
     handler: (ctx, { params }) => deleteUser(ctx, params.id),

@@ -203,6 +203,26 @@ export class PostgresReloadQueue1766188800000 implements MigrationInterface {
   }
 }
 
+/** OrganizationWalls1766275200000's twin. */
+export class PostgresOrganizationWalls1766275200000 implements MigrationInterface {
+  name = 'PostgresOrganizationWalls1766275200000';
+
+  async up(q: QueryRunner): Promise<void> {
+    for (const table of ['data_connections', 'storage_services']) {
+      await q.query(`ALTER TABLE "${table}" ADD COLUMN IF NOT EXISTS "organizationId" character varying(36)`);
+      await q.query(
+        `UPDATE "${table}" SET "organizationId" = (SELECT o.id FROM organizations o ORDER BY o."createdDate", o.id LIMIT 1) WHERE "organizationId" IS NULL`,
+      );
+    }
+    await q.query(`UPDATE "groups" SET "organizationId" = NULL WHERE "type" = 'system'`);
+  }
+
+  async down(q: QueryRunner): Promise<void> {
+    for (const table of ['data_connections', 'storage_services'])
+      await q.query(`ALTER TABLE "${table}" DROP COLUMN IF EXISTS "organizationId"`);
+  }
+}
+
 /** PostgreSQL's migrations in the order they run; each later one is the twin of a SQLite migration, or a PostgreSQL-only step. */
 export const POSTGRES_MIGRATIONS = [
   PostgresInitial1765411200000,
@@ -215,4 +235,5 @@ export const POSTGRES_MIGRATIONS = [
   PostgresStorageTypeWidth1766016000000,
   PostgresLiveData1766102400000,
   PostgresReloadQueue1766188800000,
+  PostgresOrganizationWalls1766275200000,
 ];

@@ -3,6 +3,7 @@ import { join, posix } from 'node:path';
 import { In } from 'typeorm';
 import type { OpContext } from '../../../ops/context.js';
 import { safeFileName } from '../../../core/file-result.js';
+import { houseFolderProblem } from '../../../core/house-folders.js';
 import type { TaskReportRow } from '../../../model/tasks.entity.js';
 import { StorageService } from '../../../model/storage.entity.js';
 import { confinedRelative, folderUnder } from '../../storage/storage-paths.js';
@@ -69,6 +70,9 @@ export async function deliverToStorage(
     const groups = bySubfolder(files, variable);
     try {
       if (x.type === 'Folder') {
+        // A folder saved before the rule that points into the installation or the system is refused.
+        const house = houseFolderProblem(x.rootPath ?? '', ctx.houseFolders);
+        if (house) throw new Error(`the folder ${house}`);
         for (const [sub, group] of groups) {
           const dir = folderUnder(x.rootPath ?? '', posix.join(rel, sub));
           if (!dir) throw new Error(`the path "${e.path}" would leave the folder's root`);

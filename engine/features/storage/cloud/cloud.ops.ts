@@ -83,6 +83,7 @@ export const cloudOps = [
     summary: 'Enter the app registrations (Microsoft, Google, Dropbox) cloud drive storage connects through',
     http: { method: 'PUT', path: '/api/app/settings/cloud-apps' },
     permission: 'editSettings',
+    objects: { 'body.dropbox.clientId': 'none', 'body.google.clientId': 'none', 'body.microsoft.clientId': 'none' },
     tenantWide: 'The cloud drives’ app registrations',
     input: {
       body: z
@@ -127,6 +128,7 @@ export const cloudOps = [
     summary: "Start connecting a cloud drive storage service to an account: the provider's sign-in page to open",
     http: { method: 'POST', path: '/api/app/storage-services/{id}/connect' },
     permission: 'editSettings',
+    objects: { 'params.id': 'storageService' },
     input: { params: idParam, body: ConnectBody },
     result: z.object({ authorizationUrl: v.text(2000) }),
     handler: async (ctx, { params, body }) => {
