@@ -17,6 +17,9 @@ export class OrganizationWalls1766275200000 implements MigrationInterface {
         `UPDATE "${table}" SET "organizationId" = (SELECT o.id FROM organizations o ORDER BY o."createdDate", o.id LIMIT 1)`,
       );
     }
+    // Sign-in as strict as the standards: a JWT provider's audience, an OpenID provider's scopes.
+    await q.query('ALTER TABLE "identity_providers" ADD COLUMN "audience" text');
+    await q.query('ALTER TABLE "identity_providers" ADD COLUMN "scopes" text');
     // "All users" is everyone's: it was the first organization's, so another organization's people
     // saw it among their groups and named it in their tasks.
     await q.query(`UPDATE "groups" SET "organizationId" = NULL WHERE "type" = 'system'`);
@@ -25,5 +28,6 @@ export class OrganizationWalls1766275200000 implements MigrationInterface {
   async down(q: QueryRunner): Promise<void> {
     for (const table of ['data_connections', 'storage_services'])
       await q.query(`ALTER TABLE "${table}" DROP COLUMN "organizationId"`);
+    for (const c of ['scopes', 'audience']) await q.query(`ALTER TABLE "identity_providers" DROP COLUMN "${c}"`);
   }
 }

@@ -24,6 +24,10 @@ export interface IdentityProviderRow extends BaseRow {
   userinfoEndpoint: string | null;
   logoutEndpoint: string | null;
   postLogoutRedirectUrl: string | null;
+  /** JWT: the audience tokens must be issued for (`aud`), required; no token for another application passes. */
+  audience?: string | null;
+  /** OpenID/OAuth: the scopes asked for, space-separated, where a provider needs others than `openid email profile`. */
+  scopes?: string | null;
 }
 
 export const IdentityProvider = new EntitySchema<IdentityProviderRow>({
@@ -50,6 +54,8 @@ export const IdentityProvider = new EntitySchema<IdentityProviderRow>({
     userinfoEndpoint: text(),
     logoutEndpoint: text(),
     postLogoutRedirectUrl: text(),
+    audience: text(),
+    scopes: text(),
   },
 });
 

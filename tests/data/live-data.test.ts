@@ -3,6 +3,7 @@
 // file: data connections tested in words (wrong password, unknown database, unreachable host), a
 // reload that reads every row (aggregates equal the database's), a reload that fires the task
 // waiting for the app once, and a failing query or a wrong password that keeps the data before.
+import { existsSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createServer } from 'node:net';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
@@ -40,6 +41,8 @@ beforeAll(async () => {
     SELECT i AS id, (ARRAY['North','South','East','West'])[1 + i % 4] AS region,
            (i % 97) * 1.25 AS amount, DATE '2026-01-01' + (i % 300) AS day
     FROM generate_series(1, ${ROWS}) AS i`);
+  // Sources read as a role that may only read: the cluster's owner (a superuser) is refused (issue 55).
+  await client.query(`CREATE ROLE reader LOGIN PASSWORD '${PG_PASSWORD}'; GRANT pg_read_all_data TO reader`);
   await client.end();
   await maria.admin(`CREATE DATABASE shop;
     CREATE TABLE shop.sales (id INT PRIMARY KEY, city VARCHAR(40), units INT, sold DATE);
@@ -58,7 +61,7 @@ const pgConnection = (over: Record<string, unknown> = {}) => ({
   kind: 'PostgreSQL',
   host: db.socketDir,
   database: 'sales',
-  username: db.user,
+  username: 'reader',
   password: PG_PASSWORD,
   ...over,
 });
@@ -313,6 +316,39 @@ describe(
       const theirs = await s.call('GET', '/api/app/analytics/reloads', { token: await strangerToken() });
       expect(theirs.status).toBe(200);
       expect(theirs.body.data.filter((r: { appId: string }) => r.appId === app)).toEqual([]);
+    });
+
+    it('refuses a superuser connection at test, preview and reload, so COPY … TO PROGRAM never runs (issue 55, finding 4)', async () => {
+      const mighty = await s.ok(
+        'POST',
+        '/api/app/data-connections',
+        pgConnection({ name: 'Owner', username: db.user }),
+      );
+      const tested = await s.call('POST', `/api/app/data-connections/${mighty.id}/test`);
+      expect(tested.status).toBe(400);
+      expect(tested.body.errorDetails).toEqual([
+        {
+          field: 'username',
+          message: expect.stringMatching(/^the user “.+” is a superuser of this server.*GRANT pg_read_all_data/),
+        },
+      ]);
+      const marker = join(dir, `program-ran-${Date.now()}`);
+      const app = await newApp('Mighty', { organizationId: (await defaults(s)).orgId });
+      const preview = await s.call('POST', `/api/app/analytics/${app}/sources/preview`, {
+        body: { connectionId: mighty.id, query: `COPY (SELECT 1) TO PROGRAM 'touch ${marker}'` },
+      });
+      expect(preview.status).toBe(400);
+      expect(preview.body.error).toContain('is a superuser of this server');
+      await s.ok('PUT', `/api/app/analytics/${app}/sources`, {
+        sources: [{ name: 'x', connectionId: mighty.id, query: `SELECT pg_read_file('/etc/hostname') AS h` }],
+      });
+      const reload = await s.ok('POST', `/api/app/analytics/${app}/reload`);
+      expect(reload.status).toBe('failed');
+      expect(reload.message).toContain('is a superuser of this server');
+      expect(existsSync(marker)).toBe(false);
+      // The reader the product asks for connects.
+      const reader = await s.ok('POST', '/api/app/data-connections', pgConnection({ name: 'Reader' }));
+      expect((await s.call('POST', `/api/app/data-connections/${reader.id}/test`)).status).toBe(200);
     });
 
     it('previews the first 100 rows of a query, and a reload cancelled while it reads keeps the data before', async () => {

@@ -114,6 +114,14 @@ describe(
       ['signed with another key', () => idp.bendNext({ key: testCertificate('forger').key }), /^signature: /],
       ['for another audience', () => idp.bendNext({ audience: 'https://someone-else.example/sp' }), /^audience: /],
       ['expired', () => idp.bendNext({ validForMinutes: -10 }), /^expiry: /],
+      // Issue 55: signed by the IdP, but meant for another service's address, or claiming another issuer.
+      ['for another recipient', () => idp.bendNext({ recipient: 'https://someone-else.example/acs' }), /^recipient: /],
+      [
+        'for another destination',
+        () => idp.bendNext({ destination: 'https://someone-else.example/acs' }),
+        /^recipient: /,
+      ],
+      ['from another issuer', () => idp.bendNext({ issuer: 'https://impostor.example/idp' }), /^issuer: /],
     ];
     for (const [what, bend, reason] of refusedCases)
       it(`refuses a response ${what}, naming why in the log`, async () => {

@@ -60,6 +60,7 @@ describe(covers('first start and the database', 'v1.trustedOrigins.create'), () 
       'CloudStorage1765929600000',
       'LiveData1766102400000',
       'ReloadQueue1766188800000',
+      'OrganizationWalls1766275200000',
     ]);
     await first.close();
     const second = await createEngine({ dataDir, secretKeys: keys });

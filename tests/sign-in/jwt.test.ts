@@ -1,7 +1,8 @@
 // Sign-in with a JWT: a call with `Authorization: Bearer <JWT>` signed with the key of a JWT
 // provider's certificate acts as the user of its `email` claim, where the system and the user's
 // organization allow JWT and the organization has the provider. Refused with 401: a forged token
-// (another key), an expired one, one without `exp`, a wrong issuer, HS256 made with the certificate
+// (another key), an expired one, one without `exp`, a wrong issuer, another audience or none, one
+// that lives longer than a day, HS256 made with the certificate
 // as its secret, a disabled provider, an inactive user, a user of an organization without JWT.
 // The same token also becomes a browser session (for embedding).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -18,11 +19,16 @@ const otherCert = testCertificate('someone-else');
 const ISSUER = 'https://portal.acme.example';
 const refusals: Record<string, unknown>[] = [];
 
-const sign = async (claims: Record<string, unknown>, o: { key?: string; exp?: number | null; iss?: string } = {}) => {
+const AUDIENCE = 'broadsheet-embed';
+const sign = async (
+  claims: Record<string, unknown>,
+  o: { key?: string; exp?: number | string | null; iss?: string; aud?: string | null } = {},
+) => {
   const jwt = new SignJWT(claims)
     .setProtectedHeader({ alg: 'RS256' })
     .setIssuedAt()
     .setIssuer(o.iss ?? ISSUER);
+  if (o.aud !== null) jwt.setAudience(o.aud ?? AUDIENCE);
   if (o.exp !== null) jwt.setExpirationTime(o.exp ?? '10m');
   return jwt.sign(await importPKCS8(o.key ?? issuerCert.key, 'RS256'));
 };
@@ -45,6 +51,7 @@ beforeAll(async () => {
       type: 'JWT',
       entityID: ISSUER,
       certificatePublicKey: issuerCert.cert,
+      audience: AUDIENCE,
     })
   ).id;
   for (const org of [acme, other])
@@ -76,6 +83,10 @@ describe(covers('sign-in with a JWT', 'app.auth.jwtSession'), () => {
       ['expired', await sign({ email: 'ann@acme.example' }, { exp: Math.floor(Date.now() / 1000) - 3600 })],
       ['no exp', await sign({ email: 'ann@acme.example' }, { exp: null })],
       ['wrong issuer', await sign({ email: 'ann@acme.example' }, { iss: 'https://evil.example' })],
+      // Issue 55: a token for another application, one naming no audience, one minted to last ten years.
+      ['another audience', await sign({ email: 'ann@acme.example' }, { aud: 'someone-elses-app' })],
+      ['no audience', await sign({ email: 'ann@acme.example' }, { aud: null })],
+      ['ten years', await sign({ email: 'ann@acme.example' }, { exp: '3650d' })],
     ];
     // HS256 with the certificate's text as the secret: the key confusion a verifier must not fall for.
     const head = Buffer.from(JSON.stringify({ alg: 'HS256', typ: 'JWT' })).toString('base64url');
@@ -92,6 +103,7 @@ describe(covers('sign-in with a JWT', 'app.auth.jwtSession'), () => {
         'ERR_JWT_EXPIRED',
         'ERR_JWT_CLAIM_VALIDATION_FAILED',
         'algorithm not taken',
+        'lives longer than 24 hours',
       ]),
     );
     // No token in what was logged.

@@ -14,6 +14,10 @@ export interface AnswerBend {
   audience?: string;
   /** Minutes from now the assertion stops being valid (negative: already expired). */
   validForMinutes?: number;
+  /** The Response's Destination, the assertion's Recipient and the Issuer, instead of the true ones. */
+  destination?: string;
+  recipient?: string;
+  issuer?: string;
 }
 
 /** A logout the IdP was asked for by the service provider (its signed LogoutRequest, checked). */
@@ -168,10 +172,10 @@ export async function startSamlIdp(options: SamlIdpOptions = {}): Promise<SamlId
             context: samlify.SamlLib.replaceTagsByValue(template.replace('{AuthnStatement}', authnStatement), {
               ID: `_${randomUUID()}`,
               AssertionID: `_${randomUUID()}`,
-              Destination: acs,
+              Destination: once.destination ?? acs,
               Audience: once.audience ?? sp!.entityMeta.getEntityID(),
-              SubjectRecipient: acs,
-              Issuer: idp.entityMeta.getEntityID(),
+              SubjectRecipient: once.recipient ?? acs,
+              Issuer: once.issuer ?? idp.entityMeta.getEntityID(),
               IssueInstant: notBefore.toISOString(),
               StatusCode: 'urn:oasis:names:tc:SAML:2.0:status:Success',
               ConditionsNotBefore: notBefore.toISOString(),

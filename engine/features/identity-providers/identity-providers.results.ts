@@ -25,6 +25,8 @@ export const IdentityProviderResult = lazySchema(() =>
     userinfoEndpoint: z.string().nullable(),
     logoutEndpoint: z.string().nullable(),
     postLogoutRedirectUrl: z.string().nullable(),
+    audience: z.string().nullable(),
+    scopes: z.string().nullable(),
     createdDate: z.string().nullable(),
     modifiedDate: z.string().nullable(),
   }),

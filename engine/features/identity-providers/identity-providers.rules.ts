@@ -33,6 +33,8 @@ export function identityProviderDto(p: IdentityProviderRow) {
     userinfoEndpoint: p.userinfoEndpoint,
     logoutEndpoint: p.logoutEndpoint,
     postLogoutRedirectUrl: p.postLogoutRedirectUrl,
+    audience: p.audience ?? null,
+    scopes: p.scopes ?? null,
     createdDate: iso(p.createdDate),
     modifiedDate: iso(p.modifiedDate),
   };
@@ -60,6 +62,8 @@ const EMPTY: Omit<IdentityProviderRow, 'id' | 'createdDate' | 'modifiedDate' | '
   userinfoEndpoint: null,
   logoutEndpoint: null,
   postLogoutRedirectUrl: null,
+  audience: null,
+  scopes: null,
 };
 
 /** Creates or updates a provider; fields left undefined keep their value, a secret is sealed before it is stored. */

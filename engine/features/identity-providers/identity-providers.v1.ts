@@ -25,6 +25,8 @@ const IdentityProviderV1 = z.object({
   isActive: v.obool(),
   /** On: a person the provider vouches for and nobody here has becomes a Hub user of its organization. */
   provision: v.obool(),
+  /** JWT: the audience (`aud`) tokens must name, such as the embedding portal's client id; required to sign in. */
+  audience: v.nstr(),
 });
 
 export const identityProvidersV1 = [

@@ -24,6 +24,14 @@ const common = {
   isActive: v.obool(),
   /** On: a person the provider vouches for and nobody here has becomes a Hub user of its organization. */
   provision: v.obool(),
+  /** Beyond set B: the scopes to ask for, space-separated (`openid email profile` when left out). */
+  scopes: z
+    .string()
+    .trim()
+    .max(500)
+    .regex(/^[\x21\x23-\x5B\x5D-\x7E]+( [\x21\x23-\x5B\x5D-\x7E]+)*$/, 'must be scope names separated by spaces')
+    .nullable()
+    .optional(),
 };
 const CreateV2 = z.object({ ...common, type: v.oneOf(OAUTH_PROVIDER_TYPES), clientSecret: v.text() });
 // On update the secret may be omitted or null: the stored one is kept.

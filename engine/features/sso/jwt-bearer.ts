@@ -7,9 +7,11 @@ import { kindOf } from './sso-providers.js';
 
 // Sign-in with a JWT (API and embedded use): `Authorization: Bearer <JWT>` signed with the key of a
 // JWT provider's X.509 certificate acts as the user whose e-mail is the token's `email` claim. jose
-// verifies it (signature, `exp` required, `iss` equal to the provider's entity id when one is set, a
-// minute of clock skew); only asymmetric algorithms are taken, so a certificate's public key can
-// never be used as an HMAC secret. The system setting `jwtAuth` and the organization's `allowJwt`
+// verifies it (signature, `exp` required, `aud` equal to the provider's audience, which is required,
+// `iss` equal to the provider's entity id when one is set, a minute of clock skew), and a token may
+// live at most 24 hours (from `iat`, or from now when it has none): a token for another application,
+// or one minted to last for years, signs nobody in. Only asymmetric algorithms are taken, so a
+// certificate's public key can never be used as an HMAC secret. The system setting `jwtAuth` and the organization's `allowJwt`
 // must both be on, and the provider linked to that organization.
 
 /** Three base64url parts: the shape of a compact JWS (session tokens and API keys have prefixes). */
@@ -17,6 +19,8 @@ export const looksLikeJwt = (token: string) => /^[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-
 
 const ASYMMETRIC = ['RS256', 'RS384', 'RS512', 'PS256', 'PS384', 'PS512', 'ES256', 'ES384', 'ES512', 'EdDSA'];
 const SKEW_S = 60;
+/** The longest a token may be valid for: a bearer token is a password while it lives. */
+export const JWT_MAX_LIFETIME_S = 24 * 3600;
 
 type Services = Pick<EngineServices, 'db' | 'now' | 'log'>;
 
@@ -61,12 +65,17 @@ export async function userOfJwt(s: Services, token: string): Promise<JwtHolder |
   for (const p of providers) {
     const pem = pemOf(p);
     if (!pem) continue;
+    if (!p.audience?.trim()) {
+      lastReason = 'the provider has no audience set';
+      continue;
+    }
     let payload: Record<string, unknown>;
     try {
       const key = await jose.importX509(pem, alg);
       ({ payload } = await jose.jwtVerify(token, key, {
         algorithms: [alg],
         requiredClaims: ['exp'],
+        audience: p.audience.trim(),
         ...(p.entityID && { issuer: p.entityID }),
         clockTolerance: SKEW_S,
         currentDate: s.now(),
@@ -78,6 +87,9 @@ export async function userOfJwt(s: Services, token: string): Promise<JwtHolder |
         return refuse(lastReason, { provider: p.id });
       continue;
     }
+    const from = typeof payload.iat === 'number' ? payload.iat : Math.floor(s.now().getTime() / 1000);
+    if (Number(payload.exp) - from > JWT_MAX_LIFETIME_S + SKEW_S)
+      return refuse('lives longer than 24 hours', { provider: p.id });
     const email = typeof payload.email === 'string' ? payload.email.trim().toLowerCase() : '';
     if (!email) return refuse('no email claim', { provider: p.id });
     const user = await jwtUser(s, p.id, email);

@@ -7,8 +7,9 @@ import { SsoRefusal, type Identity } from './sso-identity.js';
 // OpenID Connect / OAuth 2.0 with openid-client (the relying party; no token handled by hand): the
 // authorization code flow with PKCE (S256), `state` and `nonce` single-use in a ticket, the client
 // authenticated at the token endpoint with client_secret_basic, the ID token verified against the
-// provider's keys (issuer, audience, expiry, nonce) when the provider has an issuer, and the
-// userinfo endpoint read.
+// provider's keys (signature against the issuer's published JWKS whatever channel brought it,
+// issuer, audience, expiry, nonce) when the provider has an issuer, and the userinfo endpoint read.
+// An e-mail the provider says it has not verified (`email_verified: false`) signs nobody in.
 
 interface OidcTicket {
   providerId: string;
@@ -21,8 +22,8 @@ interface OidcTicket {
 /** A loopback provider may speak plain HTTP (a test or a provider on the same machine); others may not. */
 const loopback = (url: URL) => ['127.0.0.1', 'localhost', '[::1]'].includes(url.hostname);
 
-const SCOPES_WITH_ID_TOKEN = 'openid email profile';
-const SCOPES_WITHOUT = 'email profile';
+/** What is asked for unless the provider says otherwise: standard OpenID providers answer userinfo only for `openid`. */
+const DEFAULT_SCOPES = 'openid email profile';
 
 /** Configurations by provider, as long as the provider's record is unchanged (discovery is a fetch). */
 const configurations = new Map<string, { modified: number; config: Promise<Oidc.Configuration> }>();
@@ -73,6 +74,9 @@ async function buildConfiguration(s: Pick<EngineServices, 'secrets'>, p: Identit
   }
   if ([p.entityID, p.authorizationEndpoint, p.accessTokenEndpoint, p.userinfoEndpoint].some(insecure))
     client.allowInsecureRequests(config);
+  // The ID token's signature is checked against the issuer's keys even though it came over TLS from
+  // the token endpoint: a token endpoint answering with a token signed by another key is refused.
+  if (p.entityID) client.enableNonRepudiationChecks(config);
   return config;
 }
 
@@ -97,7 +101,7 @@ export async function oidcStart(
   return client
     .buildAuthorizationUrl(config, {
       redirect_uri: redirectUri,
-      scope: p.entityID ? SCOPES_WITH_ID_TOKEN : SCOPES_WITHOUT,
+      scope: p.scopes?.trim() || DEFAULT_SCOPES,
       code_challenge: await client.calculatePKCECodeChallenge(verifier),
       code_challenge_method: 'S256',
       state,
@@ -149,6 +153,9 @@ export async function oidcCallback(
     } catch (e) {
       throw new SsoRefusal('userinfo', `${p.name}'s user information could not be read`, reasonOf(e));
     }
+  // The provider's own word that it has not checked the address: whoever typed it may not be its owner.
+  if (unverified(info.email_verified) || unverified(claims?.email_verified))
+    throw new SsoRefusal('unverified', `${p.name} has not verified this person's e-mail address`);
   const email =
     str(info.email) ?? str(claims?.email) ?? str(info.preferred_username) ?? str(claims?.preferred_username);
   return {
@@ -181,5 +188,7 @@ function reasonOf(e: unknown): string {
   const err = e as { code?: string; message?: string; cause?: { message?: string } };
   return [err.code, err.message, err.cause?.message].filter(Boolean).join(': ').slice(0, 300);
 }
+
+const unverified = (v: unknown) => v === false || v === 'false';
 
 const str = (v: unknown) => (typeof v === 'string' && v.trim() ? v.trim() : null);

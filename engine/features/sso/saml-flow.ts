@@ -97,6 +97,8 @@ export async function samlAcs(
     throw new SsoRefusal('assertion', `${p.name}'s answer did not hold`, `${whyRefused(message)}: ${message}`);
   }
   if (!profile) throw new SsoRefusal('assertion', `${p.name}'s answer named nobody`);
+  const misaddressed = await addressedElsewhere(body.SAMLResponse, `${base}/acs`, p.entityID);
+  if (misaddressed) throw new SsoRefusal('assertion', `${p.name}'s answer did not hold`, misaddressed);
   const attributes = profile as unknown as Record<string, unknown>;
   const fromAttributes = EMAIL_ATTRIBUTES.map((a) => attributes[a]).find((v) => typeof v === 'string') as
     | string
@@ -125,6 +127,35 @@ export async function samlAcs(
   };
 }
 
+/**
+ * What node-saml leaves unchecked, checked on the signed answer it accepted: the Response's
+ * Destination and the bearer confirmation's Recipient are this provider's ACS (an answer a
+ * provider gave another service is not replayed here), and the Issuer is the provider's entity id
+ * where one is set. Why, in the log's words, or null when all hold. An encrypted assertion's
+ * Recipient is inside its encryption: its Destination and Issuer are still checked.
+ */
+async function addressedElsewhere(samlResponse: string, acs: string, entityId: string | null): Promise<string | null> {
+  const { DOMParser } = await import('@xmldom/xmldom');
+  const xml = Buffer.from(samlResponse, 'base64').toString('utf8');
+  const doc = new DOMParser().parseFromString(xml, 'text/xml');
+  const PROTOCOL = 'urn:oasis:names:tc:SAML:2.0:protocol';
+  const ASSERTION = 'urn:oasis:names:tc:SAML:2.0:assertion';
+  const response = doc.getElementsByTagNameNS(PROTOCOL, 'Response')[0];
+  if (!response) return 'assertion: no Response';
+  const destination = response.getAttribute('Destination');
+  if (destination && destination !== acs) return `recipient: the Destination ${destination} is not ${acs}`;
+  for (const c of Array.from(doc.getElementsByTagNameNS(ASSERTION, 'SubjectConfirmationData'))) {
+    const recipient = c.getAttribute('Recipient');
+    if (recipient !== acs) return `recipient: the Recipient ${recipient ?? '(none)'} is not ${acs}`;
+  }
+  if (entityId)
+    for (const issuer of Array.from(doc.getElementsByTagNameNS(ASSERTION, 'Issuer'))) {
+      const said = issuer.textContent?.trim() ?? '';
+      if (said !== entityId) return `issuer: the Issuer ${said} is not ${entityId}`;
+    }
+  return null;
+}
+
 /** node-saml's refusal in one word for the log: what an administrator looks at first. */
 function whyRefused(message: string): string {
   if (/InResponseTo/i.test(message)) return 'replayed or unknown request';
@@ -132,6 +163,7 @@ function whyRefused(message: string): string {
   if (/audience/i.test(message)) return 'audience';
   if (/NotOnOrAfter|NotBefore|expired|subject confirmation/i.test(message)) return 'expiry';
   if (/recipient|destination/i.test(message)) return 'recipient';
+  if (/issuer/i.test(message)) return 'issuer';
   return 'assertion';
 }
 

@@ -24,7 +24,8 @@ export class SsoRefusal extends Error {
       | 'nobody'
       | 'disabled'
       | 'windows'
-      | 'signout',
+      | 'signout'
+      | 'unverified',
     message: string,
     readonly detail: string | null = null,
   ) {

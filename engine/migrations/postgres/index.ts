@@ -215,11 +215,15 @@ export class PostgresOrganizationWalls1766275200000 implements MigrationInterfac
       );
     }
     await q.query(`UPDATE "groups" SET "organizationId" = NULL WHERE "type" = 'system'`);
+    await q.query('ALTER TABLE "identity_providers" ADD COLUMN IF NOT EXISTS "audience" text');
+    await q.query('ALTER TABLE "identity_providers" ADD COLUMN IF NOT EXISTS "scopes" text');
   }
 
   async down(q: QueryRunner): Promise<void> {
     for (const table of ['data_connections', 'storage_services'])
       await q.query(`ALTER TABLE "${table}" DROP COLUMN IF EXISTS "organizationId"`);
+    for (const c of ['scopes', 'audience'])
+      await q.query(`ALTER TABLE "identity_providers" DROP COLUMN IF EXISTS "${c}"`);
   }
 }
 

@@ -2,7 +2,14 @@
 // while a batch is written). A read-only transaction and the server's own statement limit
 // (MariaDB's max_statement_time, MySQL's max_execution_time); dates as the text the server sends.
 import mysql from 'mysql2';
-import { closingStream, inBatches, type OpenConnection, type RowStream, type SourceDriver } from './driver.js';
+import {
+  closingStream,
+  inBatches,
+  SourceProblem,
+  type OpenConnection,
+  type RowStream,
+  type SourceDriver,
+} from './driver.js';
 
 async function connect(c: OpenConnection) {
   const conn = mysql.createConnection({
@@ -17,7 +24,32 @@ async function connect(c: OpenConnection) {
     bigNumberStrings: true,
   });
   await new Promise<void>((resolve, reject) => conn.connect((e) => (e ? reject(e) : resolve())));
+  try {
+    await refusePowerfulUser(conn, c.username ?? '');
+  } catch (e) {
+    conn.destroy();
+    throw e;
+  }
   return conn;
+}
+
+/**
+ * A source's query runs as the connection's user: one holding FILE (reads the server's files with
+ * LOAD_FILE) or SUPER is refused at test and at every use, with the grant to make instead.
+ */
+async function refusePowerfulUser(conn: mysql.Connection, user: string) {
+  const [rows] = await conn.promise().query<mysql.RowDataPacket[]>(
+    `SELECT PRIVILEGE_TYPE AS p FROM information_schema.USER_PRIVILEGES
+        WHERE GRANTEE = CONCAT("'", SUBSTRING_INDEX(CURRENT_USER(), '@', 1), "'@'", SUBSTRING_INDEX(CURRENT_USER(), '@', -1), "'")
+          AND PRIVILEGE_TYPE IN ('FILE', 'SUPER')`,
+  );
+  if (!rows.length) return;
+  throw new SourceProblem(
+    `the user “${user}” holds ${rows.map((r) => String(r.p)).join(' and ')} on this server, so a source's query could ` +
+      "read the server's own files through it: connect as a user that may only read, such as: " +
+      "CREATE USER 'broadsheet_reader'@'%' IDENTIFIED BY '…'; GRANT SELECT ON yourdb.* TO 'broadsheet_reader'@'%';",
+    'username',
+  );
 }
 
 export const mysqlDriver: SourceDriver = {

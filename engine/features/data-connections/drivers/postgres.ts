@@ -3,7 +3,7 @@
 // statement_timeout, dates kept as the day they are (not a local midnight).
 import pg from 'pg';
 import Cursor from 'pg-cursor';
-import { closingStream, type OpenConnection, type RowStream, type SourceDriver } from './driver.js';
+import { closingStream, SourceProblem, type OpenConnection, type RowStream, type SourceDriver } from './driver.js';
 
 const DATE_OID = 1082;
 const types = {
@@ -27,7 +27,40 @@ async function connect(c: OpenConnection, timeoutMs?: number) {
     types,
   });
   await client.connect();
+  try {
+    await refusePowerfulRole(client, c.username ?? '');
+  } catch (e) {
+    await client.end().catch(() => undefined);
+    throw e;
+  }
   return client;
+}
+
+/**
+ * A source's query runs as the connection's user: a superuser, or a member of the roles that run
+ * programs or read the server's files, would let `COPY … TO PROGRAM` or `pg_read_file` through a
+ * read-only transaction. Such a user is refused at test and at every use, with the role to make.
+ */
+async function refusePowerfulRole(client: pg.Client, user: string) {
+  const { rows } = await client.query<{ super: boolean; program: boolean; files: boolean }>(
+    `SELECT r.rolsuper AS super,
+            pg_has_role(current_user, 'pg_execute_server_program', 'MEMBER') AS program,
+            pg_has_role(current_user, 'pg_read_server_files', 'MEMBER') AS files
+       FROM pg_roles r WHERE r.rolname = current_user`,
+  );
+  const power = rows[0];
+  if (!power || !(power.super || power.program || power.files)) return;
+  const what = power.super
+    ? 'is a superuser of this server'
+    : power.program
+      ? 'may run programs on this server'
+      : "may read the server's files";
+  throw new SourceProblem(
+    `the user “${user}” ${what}, so a source's query could reach the server's own machine through it: ` +
+      "connect as a role that may only read, such as: CREATE ROLE broadsheet_reader LOGIN PASSWORD '…'; " +
+      'GRANT pg_read_all_data TO broadsheet_reader;',
+    'username',
+  );
 }
 
 export const postgresDriver: SourceDriver = {
