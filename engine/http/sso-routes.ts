@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { EngineServices } from '../ops/context.js';
 import { retryAfterSeconds } from '../core/errors.js';
-import { activeProvider, kindOf } from '../features/sso/sso-providers.js';
+import { activeProvider, kindOf, savedProvider } from '../features/sso/sso-providers.js';
 import { handOff, handOffUser, safeReturnTo, SsoRefusal } from '../features/sso/sso-identity.js';
 import { negotiateStep, windowsSignInOffered, windowsUser } from '../features/sso/windows-sign-in.js';
 import { oidcCallback, oidcStart } from '../features/sso/oidc-flow.js';
@@ -187,7 +187,8 @@ export function registerSsoRoutes(app: FastifyInstance, services: () => EngineSe
 
   /** The service provider's metadata, for the identity provider's administrator. */
   app.get<{ Params: Params }>('/api/app/sso/:id/metadata', async (req, reply) => {
-    const p = await activeProvider(services(), req.params.id);
+    // Served for every saved SAML provider, used or not yet, active or not: the IdP is set up with it first.
+    const p = await savedProvider(services(), req.params.id);
     if (!p || kindOf(p) !== 'saml') return reply.code(404).send({ isSuccess: false, error: 'No SAML provider here' });
     return reply
       .code(200)

@@ -183,13 +183,14 @@ describe(covers('crafted backups are refused, nothing replaced', 'app.backups.re
     );
   });
 
-  it('the look before the question (checkOnly) reads a real backup’s manifest and stages nothing; what a manifest shows is refused as a restore would', async () => {
+  it('the look before the question (checkOnly) checks a real backup whole and stages nothing; what a restore refuses, it refuses (issue 55)', async () => {
     const look = (file: string) => s.call('POST', '/api/app/backups/restore', { body: { file, checkOnly: true } });
     const real = await look(join(work, 'real.bsbackup'));
     expect(real.status, JSON.stringify(real.body)).toBe(200);
     expect(real.body.data).toMatchObject({ staged: false, createdAt: manifest.createdAt, counts: manifest.counts });
     expect(existsSync(join(s.dataDir, 'restore-pending.json'))).toBe(false);
     expect(existsSync(join(s.dataDir, 'restore-staging'))).toBe(false);
+    expect(readdirSync(s.dataDir).filter((n) => n.startsWith('restore-'))).toEqual([]);
     const symlinkFirst = await folderWith('link-first', manifest, async (d) => symlink('/etc/passwd', join(d, 'a')));
     for (const [file, why] of [
       [join(work, 'nowhere.bsbackup'), /must be an existing backup file/],
@@ -201,7 +202,12 @@ describe(covers('crafted backups are refused, nothing replaced', 'app.backups.re
         ),
         /newer release/,
       ],
-      [await archive('look-link', symlinkFirst, ['a', 'manifest.json']), /does not begin with its manifest/],
+      [
+        await archive('look-link', symlinkFirst, ['a', 'manifest.json']),
+        /holds a SymbolicLink|does not begin with its manifest/,
+      ],
+      // What the manifest alone cannot show: a database that is no database, its checksum right.
+      [await garbageDatabase('look-garbage'), /fails SQLite's integrity check/],
     ] as const) {
       const res = await look(file);
       expect(res.status, JSON.stringify(res.body)).toBe(400);
@@ -210,6 +216,19 @@ describe(covers('crafted backups are refused, nothing replaced', 'app.backups.re
     }
   });
 });
+
+/** An archive whose manifest is right and whose database is random bytes (with their true checksum). */
+async function garbageDatabase(name: string) {
+  const garbage = randomBytes(8192);
+  const dir = join(work, name);
+  await mkdir(dir);
+  await writeFile(join(dir, 'broadsheet.db'), garbage);
+  await writeFile(
+    join(dir, 'manifest.json'),
+    JSON.stringify({ ...manifest, files: { 'broadsheet.db': { size: garbage.length, sha256: sha(garbage) } } }),
+  );
+  return archive(name, dir, ['manifest.json', 'broadsheet.db']);
+}
 
 function totalOf(m: typeof manifest) {
   return Object.values(m.files).reduce((n, f) => n + f.size, 0);

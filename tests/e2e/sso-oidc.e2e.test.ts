@@ -123,6 +123,37 @@ describe(covers('company sign-in with OpenID Connect', 'app.auth.providers', 'ap
     expect(await e.s.call('GET', '/api/app/auth/me', { token })).toMatchObject({ status: 401 });
   });
 
+  it('an e-mail the provider has not verified signs nobody in (issue 55)', async () => {
+    await page().goto(`${e.s.url}/`);
+    await page().getByRole('link', { name: 'Sign in with Acme ID' }).click();
+    await atProvider('unverified-alice@acme.example');
+    await problem().waitFor();
+    expect(await page().evaluate(() => sessionStorage.getItem('broadsheet.session'))).toBeNull();
+    expect(logged.some((l) => l.msg === 'Company sign-in refused' && l.fields?.reason === 'unverified')).toBe(true);
+  });
+
+  it('an ID token signed by a key the issuer does not publish signs nobody in (issue 55)', async () => {
+    // A provider changed is configured afresh, its keys read anew: before the bend and after it.
+    const touch = () =>
+      e.s.engine.services.db.query('UPDATE identity_providers SET "modifiedDate" = ? WHERE id = ?', [
+        new Date(),
+        providerId,
+      ]);
+    await idp.foreignKeys(true);
+    await touch();
+    try {
+      await page().goto(`${e.s.url}/`);
+      await page().getByRole('link', { name: 'Sign in with Acme ID' }).click();
+      await atProvider('alice@acme.example');
+      await problem().waitFor();
+      expect(await page().evaluate(() => sessionStorage.getItem('broadsheet.session'))).toBeNull();
+      expect(logged.some((l) => l.msg === 'Company sign-in refused' && l.fields?.reason === 'token')).toBe(true);
+    } finally {
+      await idp.foreignKeys(false);
+      await touch();
+    }
+  });
+
   it('an identity nobody has here sees a page saying so, and nobody is created', async () => {
     const users = (await e.s.ok('GET', '/api/v1/users', undefined, { get_all: true })).length;
     await page().goto(`${e.s.url}/`);

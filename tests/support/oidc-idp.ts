@@ -16,12 +16,20 @@ export interface OidcIdp {
   ): Promise<void>;
   /** What oidc-provider logged as server errors (a test fails on one). */
   errors: string[];
+  /**
+   * Publishes a key set the provider does not sign with (as a token endpoint answering with a
+   * token signed by another key would look to a verifier), until turned off.
+   */
+  foreignKeys(on: boolean): Promise<void>;
   close(): Promise<void>;
 }
 
 export async function startOidcIdp(): Promise<OidcIdp> {
   let handler: ((req: IncomingMessage, res: ServerResponse) => void) | null = null;
+  let otherKeys: string | null = null;
   const server: Server = createServer((req, res) => {
+    if (otherKeys && req.url === '/jwks')
+      return res.writeHead(200, { 'content-type': 'application/json' }).end(otherKeys);
     if (handler) return handler(req, res);
     res.statusCode = 503;
     res.end('not ready');
@@ -54,7 +62,13 @@ export async function startOidcIdp(): Promise<OidcIdp> {
       claims: { openid: ['sub'], email: ['email', 'email_verified'], profile: ['name'] },
       findAccount: (_ctx, id) => ({
         accountId: id,
-        claims: () => ({ sub: id, email: id, email_verified: true, name: id }),
+        // An account whose login starts with "unverified-" is one whose address the provider never checked.
+        claims: () => ({
+          sub: id,
+          email: id.replace(/^unverified-/, ''),
+          email_verified: !id.startsWith('unverified-'),
+          name: id,
+        }),
       }),
       pkce: { required: () => true },
       cookies: { keys: ['test-cookie-key-one'] },
@@ -71,6 +85,14 @@ export async function startOidcIdp(): Promise<OidcIdp> {
     clientSecret,
     errors,
     register: make,
+    async foreignKeys(on) {
+      if (!on) return void (otherKeys = null);
+      const { generateKeyPair, exportJWK } = await import('jose');
+      const { publicKey } = await generateKeyPair('RS256', { extractable: true });
+      otherKeys = JSON.stringify({
+        keys: [{ ...(await exportJWK(publicKey)), use: 'sig', alg: 'RS256', kid: 'not-the-signer' }],
+      });
+    },
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();

@@ -280,57 +280,6 @@ function checkedManifest(text: string, knownSchema: number): BackupManifest {
 }
 
 /**
- * What a backup says of itself, read from its manifest alone (the archive's first entry): the
- * question before a restore names what will come back. The files are checked when it is staged.
- */
-export async function readManifest(file: string, knownSchema: number): Promise<BackupManifest> {
-  const { Parser } = await import('tar');
-  const source = createReadStream(file);
-  const parser = new Parser({ strict: true });
-  return new Promise<BackupManifest>((resolve, reject) => {
-    let settled = false;
-    const settle = (e: unknown, manifest?: BackupManifest) => {
-      if (settled) return;
-      settled = true;
-      source.unpipe(parser);
-      source.destroy();
-      setImmediate(() => parser.abort(new Error('read')));
-      if (manifest) resolve(manifest);
-      else
-        reject(
-          e instanceof BackupProblem
-            ? e
-            : new BackupProblem(`This file is not a Broadsheet backup, or it is damaged: ${(e as Error).message}`),
-        );
-    };
-    parser.on('entry', (entry: import('tar').ReadEntry) => {
-      const name = entry.path.replace(/^\.\//, '');
-      if (settled || entry.type === 'Directory') return entry.resume();
-      if (name !== 'manifest.json' || (entry.size ?? 0) > MANIFEST_MAX) {
-        entry.resume();
-        return settle(new BackupProblem('This file is not a Broadsheet backup: it does not begin with its manifest'));
-      }
-      const chunks: Buffer[] = [];
-      entry.on('data', (c: Buffer) => chunks.push(c));
-      entry.on('end', () => {
-        try {
-          settle(null, checkedManifest(Buffer.concat(chunks).toString('utf8'), knownSchema));
-        } catch (e) {
-          settle(e);
-        }
-      });
-    });
-    parser.on('error', (e: Error) => settle(e));
-    parser.on('warn', (_code: string, message: string | Error) => settle(new Error(String(message))));
-    parser.on('end', () =>
-      settle(new BackupProblem('This file is not a Broadsheet backup (it has no Broadsheet manifest)')),
-    );
-    source.on('error', (e) => settle(e));
-    source.pipe(parser);
-  });
-}
-
-/**
  * Unpacks a backup into `staging` while checking it, so a crafted archive is refused as soon as it
  * shows itself and never fills the disk: the manifest comes first and must be whole; it must fit the
  * free space; then each entry must be a plain file or folder the manifest names, of the size it
@@ -462,6 +411,42 @@ async function unpackChecked(file: string, staging: string, dataDir: string, kno
 }
 
 /**
+ * Unpacks a backup into `staging` with every check a restore makes: each file against the
+ * manifest's checksums, each database through SQLite's integrity check, every app its database
+ * names present. Throws a BackupProblem saying the first that fails.
+ */
+async function unpackAndVerify(file: string, staging: string, dataDir: string, knownSchema: number) {
+  const manifest = await unpackChecked(file, staging, dataDir, knownSchema);
+  for (const name of Object.keys(manifest.files).filter((n) => n.endsWith('.db'))) {
+    const verdict = await integrityOf(join(staging, ...name.split('/'))).catch(
+      (e: Error) => `it is not a SQLite database (${e.message})`,
+    );
+    if (verdict !== 'ok') throw new BackupProblem(`The backup's ${name} fails SQLite's integrity check: ${verdict}`);
+  }
+  const db = await sqlite(join(staging, DB_FILE), sqlite3.OPEN_READONLY);
+  const missing = await appsMissing(db, manifest.files).finally(() => closeDb(db));
+  if (missing.length)
+    throw new BackupProblem(
+      `The backup is incomplete: its database names ${missing.length === 1 ? 'the app' : `${missing.length} apps, such as`} ${missing[0]}, whose data it does not hold`,
+    );
+  return manifest;
+}
+
+/**
+ * The check before the question: the whole archive unpacked aside with the same checks as a
+ * restore, then removed; nothing of the current data is touched. Answers its manifest.
+ */
+export async function checkBackup(dataDir: string, file: string, knownSchema: number): Promise<BackupManifest> {
+  const aside = join(dataDir, `${RESTORE_STAGING}-check-${randomUUID()}`);
+  await mkdir(aside, { mode: 0o700 });
+  try {
+    return await unpackAndVerify(file, aside, dataDir, knownSchema);
+  } finally {
+    await rm(aside, { recursive: true, force: true });
+  }
+}
+
+/**
  * Unpacks a backup into the data folder's restore staging and checks it whole before anything is
  * replaced: the manifest's format and schema version, every file's size and SHA-256 (and nothing
  * beyond them), and `PRAGMA integrity_check` of every database. A good one is marked pending: the
@@ -478,19 +463,7 @@ export async function stageRestore(
   await rm(join(dataDir, RESTORE_PENDING), { force: true });
   await mkdir(staging, { mode: 0o700 });
   try {
-    const manifest = await unpackChecked(file, staging, dataDir, knownSchema);
-    for (const name of Object.keys(manifest.files).filter((n) => n.endsWith('.db'))) {
-      const verdict = await integrityOf(join(staging, ...name.split('/'))).catch(
-        (e: Error) => `it is not a SQLite database (${e.message})`,
-      );
-      if (verdict !== 'ok') throw new BackupProblem(`The backup's ${name} fails SQLite's integrity check: ${verdict}`);
-    }
-    const db = await sqlite(join(staging, DB_FILE), sqlite3.OPEN_READONLY);
-    const missing = await appsMissing(db, manifest.files).finally(() => closeDb(db));
-    if (missing.length)
-      throw new BackupProblem(
-        `The backup is incomplete: its database names ${missing.length === 1 ? 'the app' : `${missing.length} apps, such as`} ${missing[0]}, whose data it does not hold`,
-      );
+    const manifest = await unpackAndVerify(file, staging, dataDir, knownSchema);
     if (!restoreSecretKey) await rm(join(staging, KEY_FILE), { force: true });
     // A state with no files or apps replaces one with them: the folders are there to take their place.
     for (const sub of ['files', 'apps', 'logs']) await mkdir(join(staging, sub), { recursive: true, mode: 0o700 });

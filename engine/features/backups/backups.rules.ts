@@ -15,7 +15,7 @@ import {
   RESTORE_PENDING_FILE,
   cancelStagedRestore,
   stageRestore,
-  readManifest,
+  checkBackup,
   writeBackup,
 } from './backup-archive.js';
 import { onPostgres } from '../../core/sql.js';
@@ -294,7 +294,8 @@ export async function restoreBackup(ctx: OpContext, f: z.output<typeof RestoreIn
   const info = await stat(f.file).catch(() => null);
   if (!info?.isFile()) throw fieldError('body.file', 'must be an existing backup file');
   if (f.checkOnly) {
-    const manifest = await asFileProblem(readManifest(f.file, ctx.installation.schemaVersion));
+    // Checked whole, as a restore would: a truncated archive, lying checksums or a broken database are said now.
+    const manifest = await asFileProblem(checkBackup(ctx.dataDir, f.file, ctx.installation.schemaVersion));
     return {
       staged: false,
       restartRequired: false,
@@ -302,7 +303,8 @@ export async function restoreBackup(ctx: OpContext, f: z.output<typeof RestoreIn
       counts: manifest.counts,
       includesSecretKey: manifest.includesSecretKey,
       secretKeyRestored: false,
-      message: 'This is a Broadsheet backup; restoring it checks every file before anything is replaced.',
+      message:
+        'The backup is checked whole: every file against its checksum, every database by SQLite. Nothing was replaced.',
     };
   }
   if (running) throw conflict('A backup is being written; restore when it has finished');

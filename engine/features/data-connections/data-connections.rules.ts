@@ -8,6 +8,7 @@ import { findOr404, requireAll } from '../../core/rows.js';
 import { v } from '../../core/validation.js';
 import { sameDestination } from '../../core/secrets.js';
 import { houseFolderProblem } from '../../core/house-folders.js';
+import { forbiddenHost } from '../../core/outgoing-hosts.js';
 import { withinOrganizations } from '../../core/organization-boundary.js';
 import { homeOrganization } from '../../access/home-organization.js';
 import {
@@ -91,6 +92,7 @@ export async function saveDataConnection(ctx: OpContext, id: string | null, f: D
         field: 'body.host',
         message: 'must be a host name, an IP address, or a socket path starting with /',
       });
+    else if (forbiddenHost(host)) errors.push({ field: 'body.host', message: forbiddenHost(host)! });
     else if (f.kind === 'SQLServer' && host.startsWith('/'))
       errors.push({ field: 'body.host', message: 'must be a host name or address: SQL Server is reached over TCP' });
     if (!f.database?.trim()) errors.push({ field: 'body.database', message: 'is required: the database to read' });
@@ -152,6 +154,8 @@ export function openedConnection(
   const house = onDisk(x.kind) && x.filePath ? houseFolderProblem(x.filePath, ctx.houseFolders) : null;
   if (house)
     throw badInput(`“${x.name}” may not be used: its path ${house}`, [{ field: 'body.filePath', message: house }]);
+  const host = onDisk(x.kind) ? null : forbiddenHost(x.host);
+  if (host) throw badInput(`“${x.name}” may not be used: its host ${host}`, [{ field: 'body.host', message: host }]);
   return { ...x, password: x.password ? ctx.secrets.open(x.password) : null };
 }
 

@@ -1,6 +1,8 @@
 import type { OpContext } from '../../ops/context.js';
 import { iso, newBase } from '../../core/entity-base.js';
 import { findOr404 } from '../../core/rows.js';
+import { badInput } from '../../core/errors.js';
+import { forbiddenHosts } from '../../core/outgoing-hosts.js';
 import type { ListSpec } from '../../core/list-query.js';
 import { IdentityProvider, type IdentityProviderRow } from '../../model/identity-providers.entity.js';
 
@@ -71,6 +73,16 @@ export async function saveIdentityProvider(ctx: OpContext, id: string | null, f:
   const current: IdentityProviderRow = id
     ? await findOr404(ctx, IdentityProvider, id, 'Identity provider')
     : { ...newBase(ctx.now()), ...EMPTY, name: '', type: '' };
+  const misdirected = forbiddenHosts({
+    'body.entityID': f.entityID,
+    'body.singleSignOnUrl': f.singleSignOnUrl,
+    'body.singleLogoutUrl': f.singleLogoutUrl,
+    'body.authorizationEndpoint': f.authorizationEndpoint,
+    'body.accessTokenEndpoint': f.accessTokenEndpoint,
+    'body.userinfoEndpoint': f.userinfoEndpoint,
+    'body.logoutEndpoint': f.logoutEndpoint,
+  });
+  if (misdirected.length) throw badInput('The identity provider names an address that may not be used', misdirected);
   const { clientSecret, ...rest } = f;
   const defined = Object.fromEntries(Object.entries(rest).filter(([, value]) => value !== undefined));
   const row: IdentityProviderRow = {

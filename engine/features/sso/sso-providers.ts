@@ -41,6 +41,15 @@ export async function activeProvider(s: Services, providerId: string): Promise<I
   return (await organizationsOf(s, p.id)).length ? p : null;
 }
 
+/**
+ * A saved provider of a kind that signs people in, used or not: its service-provider metadata is
+ * what an administrator gives the IdP before any organization uses it.
+ */
+export async function savedProvider(s: Services, providerId: string): Promise<IdentityProviderRow | null> {
+  const p = await s.db.getRepository(IdentityProvider).findOneBy({ id: providerId });
+  return p && kindOf(p) ? p : null;
+}
+
 /** The buttons of the sign-in page: every active browser provider some organization uses. */
 export async function signInChoices(s: Services) {
   const providers = await s.db.getRepository(IdentityProvider).findBy({ isActive: true });

@@ -15,6 +15,7 @@ import { pageOf } from '../../core/list-query.js';
 import { v } from '../../core/validation.js';
 import { sameDestination } from '../../core/secrets.js';
 import { houseFolderProblem } from '../../core/house-folders.js';
+import { forbiddenHosts } from '../../core/outgoing-hosts.js';
 import { withinOrganizations } from '../../core/organization-boundary.js';
 import { homeOrganization } from '../../access/home-organization.js';
 import { StorageService, STORAGE_TYPES, type StorageServiceRow } from '../../model/storage.entity.js';
@@ -138,6 +139,7 @@ export async function saveStorage(ctx: OpContext, id: string | null, f: StorageI
     if (confinedRelative(rootPath) === null)
       errors.push({ field: 'body.ftpTestDirectoryPath', message: 'must not contain ".."' });
   }
+  if (f.type !== 'Folder' && !isCloud(f.type)) errors.push(...forbiddenHosts({ 'body.host': f.host }));
   if (errors.length) throw badInput(`The ${f.type} storage service is not complete`, errors);
   const where = {
     type: f.type,

@@ -24,6 +24,8 @@ export function webdavProblem(e: unknown): string {
   if (status === 404) return 'the address was not found on the server (404): check the URL';
   if (status === 405) return 'the server does not take WebDAV at this address (405): check the URL';
   if (status === 507) return 'the server has no room left (507)';
+  // Another service's answer is not repeated: the address simply is no WebDAV server.
+  if (status !== null) return 'no WebDAV server answered at this address: check the URL';
   const msg = (e as Error).message ?? String(e);
   return msg.replace(/[\r\n]+/g, ' ').slice(0, 300);
 }
