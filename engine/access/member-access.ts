@@ -105,11 +105,21 @@ export async function checkMemberAccess(
 ): Promise<void> {
   const action = actionOf(ctx, kind);
   if (passesMemberChecks(ctx) || !(await inPermissionsMode(ctx, row.projectId))) return;
+  // The project's creator keeps every flag on what is in it (the manager preset), as `heldFlags` says.
+  if (await createdByCaller(ctx, row.projectId)) return;
   const view = flagFor(kind, 'view');
   if (!(await holds(ctx, kind, row.id, row.projectId, view))) throw notFound(`${what} ${row.id}`);
   const needed = flagFor(kind, action);
   if (needed !== view && !(await holds(ctx, kind, row.id, row.projectId, needed)))
     throw forbidden(memberRefusal(needed, 'this'));
+}
+
+/** Whether the caller made the project (its creator holds every flag on it and on what it holds). */
+async function createdByCaller(ctx: OpContext, projectId: string): Promise<boolean> {
+  const project = await ctx.db
+    .getRepository(Project)
+    .findOne({ where: { id: projectId }, select: { id: true, createdBy: true } });
+  return !!ctx.principal && project?.createdBy === ctx.principal.user.id;
 }
 
 /** What only a project's creator or a tenant administrator does to a project in permissions mode. */
@@ -158,10 +168,7 @@ export async function heldFlags(
 ): Promise<Set<PermissionFlag>> {
   const all = new Set<PermissionFlag>(PERMISSION_FLAGS);
   if (passesMemberChecks(ctx)) return all;
-  const project = await ctx.db
-    .getRepository(Project)
-    .findOne({ where: { id: projectId }, select: { id: true, createdBy: true } });
-  if (project?.createdBy === ctx.principal!.user.id) return all;
+  if (await createdByCaller(ctx, projectId)) return all;
   const rows = await rowsFor(ctx, kind, objectId, projectId);
   return new Set(PERMISSION_FLAGS.filter((f) => rows.some((r) => r.permissions[f])));
 }
@@ -181,6 +188,7 @@ function viewableSql(db: DataSource, a: string, kind: ContentKind): string {
   const me =
     '(SELECT CAST(:memberUser AS varchar(36)) UNION SELECT ug."targetId" FROM user_groups ug WHERE ug."userId" = :memberUser)';
   return `(${a}."projectId" IN (SELECT pm.id FROM projects pm WHERE pm."permissionsMode" = FALSE)
+      OR ${a}."projectId" IN (SELECT pc.id FROM projects pc WHERE pc."createdBy" = :memberUser)
       OR ${a}.id IN (SELECT mo."objectId" FROM member_permissions mo WHERE mo."memberId" IN ${me} AND ${flagSql(db, 'mo', view)})
       OR (${a}."projectId" IN (SELECT mp."objectId" FROM member_permissions mp WHERE mp."objectType" = 'project' AND mp."memberId" IN ${me} AND ${flagSql(db, 'mp', view)})
         AND ${a}.id NOT IN (SELECT mn."objectId" FROM member_permissions mn WHERE mn."objectType" = :memberKind_${kind} AND mn."memberId" IN ${me})))`;

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createServer as createHttpServer, type Server } from 'node:http';
 import { createServer as createTcpServer, type Server as TcpServer } from 'node:net';
 import { randomBytes } from 'node:crypto';
+import { readdirSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -290,3 +291,134 @@ describe(covers("finding 5: a task's recipients are its organization's people", 
     expect(listed).toEqual([]);
   });
 });
+
+describe(
+  covers(
+    'finding 8: the low ones',
+    'app.dataConnections.create',
+    'app.storageServices.create',
+    'v2.identityProviders.create',
+    'app.storageServices.test',
+    'app.analytics.import',
+    'v2.projects.updatePermissionsMode',
+    'app.reports.get',
+  ),
+  () => {
+    it('refuses link-local and cloud metadata addresses for every outgoing connection', async () => {
+      const metadata = 'must not be a link-local or cloud metadata address';
+      const conn = await s.call('POST', '/api/app/data-connections', {
+        body: { name: 'Meta', kind: 'PostgreSQL', host: '169.254.169.254', database: 'x', username: 'y' },
+      });
+      expect(conn.status).toBe(400);
+      expect(conn.body.errorDetails?.[0]).toMatchObject({
+        field: 'body.host',
+        message: expect.stringContaining(metadata),
+      });
+      const dav = await s.call('POST', '/api/v1/storage-services', {
+        body: { name: 'Meta', type: 'WebDAV', host: 'http://169.254.169.254/latest/' },
+      });
+      expect(dav.status).toBe(400);
+      expect(dav.body.errorDetails?.[0]).toMatchObject({
+        field: 'body.host',
+        message: expect.stringContaining(metadata),
+      });
+      const ftp = await s.call('POST', '/api/v1/storage-services', {
+        body: { name: 'Meta', type: 'SFTP', host: 'metadata.google.internal', ftpTestDirectoryPath: '/' },
+      });
+      expect(ftp.status).toBe(400);
+      const idp = await s.call('POST', '/api/v2/identity-providers', {
+        body: {
+          name: 'Meta',
+          type: 'OpenID Connect',
+          clientID: 'x',
+          clientSecret: 'y',
+          issuer: 'http://169.254.169.254/',
+          authorizationEndpoint: 'https://login.example.com/authorize',
+          accessTokenEndpoint: 'https://login.example.com/token',
+          userinfoEndpoint: 'https://login.example.com/userinfo',
+        },
+      });
+      expect(idp.status).toBe(400);
+      expect(idp.body.errorDetails?.[0]).toMatchObject({
+        field: 'body.issuer',
+        message: expect.stringContaining(metadata),
+      });
+    });
+
+    it('says a service that is no WebDAV server is none, without repeating its answer', async () => {
+      const server = createHttpServer((_req, res) =>
+        res.writeHead(502, { 'content-type': 'text/html' }).end('<h1>Bad gateway</h1>'),
+      );
+      await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+      try {
+        const { port } = server.address() as { port: number };
+        const dav = await s.ok('POST', '/api/v1/storage-services', {
+          name: `Not DAV ${randomBytes(2).toString('hex')}`,
+          type: 'WebDAV',
+          host: `http://127.0.0.1:${port}/files/`,
+        });
+        const tested = await s.call('POST', `/api/v1/storage-services/${dav.id}/test`);
+        expect(tested.status).toBe(400);
+        expect(tested.body.error).toContain('no WebDAV server answered at this address');
+        expect(tested.body.error).not.toContain('502');
+      } finally {
+        await new Promise((r) => server.close(r));
+      }
+    });
+
+    it('serves the service-provider metadata of a saved SAML provider no organization uses yet', async () => {
+      const saml = await s.ok('POST', '/api/v1/identity-providers', {
+        name: `Not yet ${randomBytes(2).toString('hex')}`,
+        type: 'SAML',
+      });
+      const res = await fetch(`${s.url}/api/app/sso/${saml.id}/metadata`);
+      expect(res.status).toBe(200);
+      const xml = await res.text();
+      expect(xml).toContain('EntityDescriptor');
+      expect(xml).toContain(`/api/app/sso/${saml.id}/acs`);
+    });
+
+    it('refuses a header-only or one-line file in words, leaves nothing behind, and takes the next good one', async () => {
+      const app = await f.make.app();
+      for (const content of ['Region,Units\n', 'Region,Units']) {
+        const r = await s.call('POST', `/api/app/analytics/${app}/import`, {
+          body: { fileName: 'empty.csv', content },
+        });
+        expect(r.status, JSON.stringify(r.body)).toBe(400);
+        expect(r.body.errorDetails).toEqual([
+          { field: 'body.content', message: 'File: has no rows under its header line: there is nothing to import' },
+        ]);
+      }
+      const good = await s.call('POST', `/api/app/analytics/${app}/import`, {
+        body: { fileName: 'good.csv', content: 'Region,Units\nNorth,3\n' },
+      });
+      expect(good.status).toBe(200);
+      const appId = (await s.engine.services.db.query('SELECT "appId" FROM analytics_apps WHERE id = ?', [app]))[0]
+        .appId;
+      expect(readdirSync(join(s.dataDir, 'apps', appId)).sort()).toEqual(['data.db', 'meta.json']);
+    });
+
+    it('keeps the creator of a project in permissions mode its manager: its reports stay open to them', async () => {
+      const maker = await administrator([f.orgId], 'maker');
+      const project = await s.call('POST', '/api/app/projects', {
+        token: maker,
+        body: { name: `Mine ${randomBytes(2).toString('hex')}` },
+      });
+      expect(project.status, JSON.stringify(project.body)).toBe(200);
+      const report = await s.call('POST', '/api/v2/reports', {
+        token: maker,
+        body: { name: 'Mine', projectID: project.body.data.id, type: 'Html' },
+      });
+      expect(report.status).toBe(200);
+      const mode = await s.call('PUT', `/api/v2/projects/${project.body.data.id}/permissions-mode`, {
+        token: maker,
+        query: { value: 'true' },
+      });
+      expect(mode.status, JSON.stringify(mode.body)).toBe(200);
+      const opened = await s.call('GET', `/api/v1/reports/${report.body.data.id}`, { token: maker });
+      expect(opened.status, JSON.stringify(opened.body)).toBe(200);
+      const listed = await s.call('GET', '/api/v1/reports', { token: maker, query: { get_all: true } });
+      expect(listed.body.data.map((r: { id: string }) => r.id)).toContain(report.body.data.id);
+    });
+  },
+);

@@ -96,6 +96,8 @@ export async function runImportJob(job: ImportJob, progress: (p: JobProgress) =>
         headers = h;
         headers.forEach(() => guesses.push(new TypeGuess()));
       })) {
+        // A reader may hand an empty batch (a header and nothing under it): the table is made once, for rows.
+        if (!batch.rows.length) continue;
         if (rowCount === 0) await db.exec(`CREATE TABLE stage (${headers.map((_, i) => `c${i}`).join(', ')})`);
         rowCount += batch.rows.length;
         if (rowCount > job.budget.rows)
@@ -120,6 +122,8 @@ export async function runImportJob(job: ImportJob, progress: (p: JobProgress) =>
       // write is thrown here.
       await writing;
     }
+    // A header alone (or one line) is no table: said in words, before a table of no columns is tried.
+    if (rowCount === 0) throw importFailure('File', 'has no rows under its header line: there is nothing to import');
     const types = guesses.map((g) => g.type);
     const cols = headers.map((_, i) => `c${i}`);
     await db.exec(`CREATE TABLE data (${cols.map((c, i) => `${c} ${sqlType(types[i])}`).join(', ')})`);

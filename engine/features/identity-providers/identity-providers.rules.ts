@@ -69,12 +69,18 @@ const EMPTY: Omit<IdentityProviderRow, 'id' | 'createdDate' | 'modifiedDate' | '
 };
 
 /** Creates or updates a provider; fields left undefined keep their value, a secret is sealed before it is stored. */
-export async function saveIdentityProvider(ctx: OpContext, id: string | null, f: Fields) {
+export async function saveIdentityProvider(
+  ctx: OpContext,
+  id: string | null,
+  f: Fields,
+  /** Set B calls the entity id `issuer`: a refusal names the field as the caller sent it. */
+  issuerField = 'body.entityID',
+) {
   const current: IdentityProviderRow = id
     ? await findOr404(ctx, IdentityProvider, id, 'Identity provider')
     : { ...newBase(ctx.now()), ...EMPTY, name: '', type: '' };
   const misdirected = forbiddenHosts({
-    'body.entityID': f.entityID,
+    [issuerField]: f.entityID,
     'body.singleSignOnUrl': f.singleSignOnUrl,
     'body.singleLogoutUrl': f.singleLogoutUrl,
     'body.authorizationEndpoint': f.authorizationEndpoint,

@@ -47,7 +47,8 @@ export const identityProvidersV2 = [
     tenantWide: 'An identity provider',
     input: { body: CreateV2 },
     result: IdentityProviderResult,
-    handler: (ctx, { body: { issuer, ...body } }) => saveIdentityProvider(ctx, null, { ...body, entityID: issuer }),
+    handler: (ctx, { body: { issuer, ...body } }) =>
+      saveIdentityProvider(ctx, null, { ...body, entityID: issuer }, 'body.issuer'),
   }),
   defineOp({
     id: 'v2.identityProviders.update',
@@ -59,6 +60,6 @@ export const identityProvidersV2 = [
     input: { params: idParam, body: UpdateV2 },
     result: IdentityProviderResult,
     handler: (ctx, { params, body: { issuer, ...body } }) =>
-      saveIdentityProvider(ctx, params.id, { ...body, entityID: issuer }),
+      saveIdentityProvider(ctx, params.id, { ...body, entityID: issuer }, 'body.issuer'),
   }),
 ] as const;
