@@ -7,6 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { Outbox } from '../../engine/model/mail.entity.js';
+import type { EngineEvent, EngineEvents, EngineEventType } from '../../engine/core/events.js';
 import { newBase } from '../../engine/core/entity-base.js';
 import type { EntitySchema, ObjectLiteral } from 'typeorm';
 import { defaults, startTestServer, type TestServer } from '../support/test-server.js';
@@ -252,6 +253,61 @@ describe(`organization A's administrator × B's objects, over ${WALLED.length} o
     expect(res.status, JSON.stringify(res.body)).toBe(op.tenantWide ? 403 : 404);
     if (!op.tenantWide) expect(res.body.error).toMatch(/ was not found$/);
     expect(await snapshot()).toEqual(before);
+  });
+});
+
+/** An event about B's object of every type the engine emits: the type checker asks for each new one. */
+const EVENTS_OF_B: { [K in EngineEventType]: (b: Map<string, string>, appId: string) => EngineEvents[K] } = {
+  'analytics.import.progress': (b) => ({ appId: b.get('analyticsApp')!, percent: 50, rows: 10 }),
+  'analytics.reload.changed': (b) => ({
+    appId: b.get('analyticsApp')!,
+    id: randomUUID(),
+    status: 'running',
+    trigger: 'manual',
+  }),
+  'analytics.reloaded': (_b, appId) => ({ appId }),
+  'report.progress': (b) => ({ reportId: b.get('report')!, done: 1, total: 2 }),
+  'request.changed': (b) => ({
+    id: b.get('request')!,
+    kind: 'ScheduledTask',
+    taskId: b.get('task')!,
+    status: 'running',
+    progressDone: 1,
+    progressTotal: 2,
+  }),
+  'mail.changed': (b) => ({ id: b.get('mail')!, requestId: b.get('request')!, status: 'sent' }),
+  'template.synced': (b) => ({ reportId: b.get('report')!, ok: true, message: 'Saved', problems: [] }),
+};
+
+describe(`organization A's administrator × every event type, over ${Object.keys(EVENTS_OF_B).length} types`, () => {
+  it('hears nothing of B, and hears its own', async () => {
+    const theirs = await objectsOfB();
+    const [{ appId }] = await s.engine.services.db.query('SELECT "appId" FROM analytics_apps WHERE id = ?', [
+      theirs.get('analyticsApp'),
+    ]);
+    const heard: EngineEvent[] = [];
+    const stop = s.engine.watch(
+      () => ({ token: adminA, transport: 'http' }),
+      (e) => heard.push(e),
+    );
+    try {
+      const project = await s.call('POST', '/api/app/projects', {
+        token: adminA,
+        body: { name: `Ours ${randomBytes(2).toString('hex')}` },
+      });
+      const ours = await s.call('POST', '/api/v2/reports', {
+        token: adminA,
+        body: { name: 'Ours', projectID: project.body.data.id, type: 'Html' },
+      });
+      for (const [type, payload] of Object.entries(EVENTS_OF_B))
+        s.engine.services.emit({ type, payload: payload(theirs, appId) } as EngineEvent);
+      // Events reach a subscriber in order: once A's own has arrived, every one of B's was decided.
+      s.engine.services.emit({ type: 'report.progress', payload: { reportId: ours.body.data.id, done: 1, total: 1 } });
+      await expect.poll(() => heard.length).toBeGreaterThan(0);
+      expect(heard).toEqual([{ type: 'report.progress', payload: { reportId: ours.body.data.id, done: 1, total: 1 } }]);
+    } finally {
+      stop();
+    }
   });
 });
 
