@@ -17,6 +17,7 @@ import { SsoRefusal, type Handoff } from './sso-identity.js';
 import { userOfJwt } from './jwt-bearer.js';
 import { AuthResult } from '../auth/auth.results.js';
 import { checkProvider } from './provider-check.js';
+import { discoverIssuer } from './issuer-discovery.js';
 import { windowsSignInOffered } from './windows-sign-in.js';
 import { idParam, v } from '../../core/validation.js';
 import { findOr404 } from '../../core/rows.js';
@@ -171,6 +172,24 @@ export const ssoApp = [
       const checks = await checkProvider(ctx, await findOr404(ctx, IdentityProvider, params.id, 'Identity provider'));
       return { ok: checks.every((c) => c.ok), checks };
     },
+  }),
+  defineOp({
+    id: 'app.identityProviders.discover',
+    summary: "Read an OpenID issuer's discovery document: its endpoints, to fill a provider's form",
+    http: { method: 'POST', path: '/api/app/identity-providers/discover' },
+    permission: 'editSettings',
+    readOnly: true,
+    input: { body: z.object({ issuer: v.url() }) },
+    result: lazySchema(() =>
+      z.object({
+        issuer: z.string(),
+        authorizationEndpoint: z.string(),
+        accessTokenEndpoint: z.string(),
+        userinfoEndpoint: z.string().nullable(),
+        logoutEndpoint: z.string().nullable(),
+      }),
+    ),
+    handler: (_ctx, { body }) => discoverIssuer(body.issuer),
   }),
   defineOp({
     id: 'app.auth.ssoDesktopStart',

@@ -32,6 +32,8 @@ export const submitOutcome = (a: { ok: boolean; error: string | null; errorDetai
  */
 export function Form({ fields, initial, submitLabel, onSubmit, onCancel, children, clearOnSuccess }: Props) {
   const [values, setValues] = useState<FormValues>(initial);
+  /** The field whose fill button is reading, if any. */
+  const [filling, setFilling] = useState<string | null>(null);
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [summary, setSummary] = useState<string[]>([]);
   const [busy, setBusy] = useState(false);
@@ -120,15 +122,36 @@ export function Form({ fields, initial, submitLabel, onSubmit, onCancel, childre
       {fields
         .filter((f) => !f.shownWhen || f.shownWhen(values))
         .map((f) => (
-          <FieldControl
-            key={f.name}
-            def={f}
-            id={`${formId}-${f.name}`}
-            value={values[f.name]}
-            onChange={(x) => set(f.name, x)}
-            error={errors[f.name]}
-            choices={f.choicesWhen?.(values) ? asOptions(f.choicesWhen(values)!) : choices[f.name]}
-          />
+          <div key={f.name} className={f.fill ? 'field-with-fill' : undefined}>
+            <FieldControl
+              def={f}
+              id={`${formId}-${f.name}`}
+              value={values[f.name]}
+              onChange={(x) => set(f.name, x)}
+              error={errors[f.name]}
+              choices={f.choicesWhen?.(values) ? asOptions(f.choicesWhen(values)!) : choices[f.name]}
+            />
+            {f.fill && (
+              <button
+                type="button"
+                disabled={filling === f.name}
+                onClick={async () => {
+                  setFilling(f.name);
+                  try {
+                    const got = await f.fill!.run(values);
+                    setValues((v) => ({ ...v, ...got }));
+                    setErrors((e) => ({ ...e, [f.name]: '' }));
+                  } catch (e) {
+                    setErrors((prev) => ({ ...prev, [f.name]: (e as Error).message }));
+                  } finally {
+                    setFilling(null);
+                  }
+                }}
+              >
+                {filling === f.name ? 'Reading…' : f.fill.label}
+              </button>
+            )}
+          </div>
         ))}
       {children}
       <div className="form-actions">

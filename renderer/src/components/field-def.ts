@@ -32,6 +32,11 @@ export interface FieldDef {
   suggestions?: readonly string[];
   /** Shown only when the form's values call for it (an FTP host only for FTP): hidden fields keep their values. */
   shownWhen?: (values: FormValues) => boolean;
+  /**
+   * A button beside the field that fills other fields from it ("Fill from issuer"): it answers the
+   * values to set, or throws an Error whose message is said under the field.
+   */
+  fill?: { label: string; run: (values: FormValues) => Promise<FormValues> };
 }
 
 export type FormValues = Record<string, unknown>;

@@ -1,5 +1,5 @@
 import { invoke } from '../../bridge';
-import { choice, num, orNull, text, type FormValues } from '../../components/options';
+import { choice, num, organizationOptions, orNull, text, type FormValues } from '../../components/options';
 import type { FieldDef } from '../../components/Form';
 import { ResourceScreen } from '../../components/ResourceScreen';
 import { crudConfig } from '../../components/crud-config';
@@ -11,6 +11,13 @@ import { DATA_CONNECTION_KINDS, TLS_MODES } from '../../../../engine/wire';
 const isServer = (v: FormValues) => v.kind !== 'SQLite' && v.kind !== 'Folder';
 const fields: FieldDef[] = [
   { name: 'name', label: 'Name', kind: 'text', required: true },
+  {
+    name: 'organizationId',
+    label: 'Organization',
+    kind: 'select',
+    options: organizationOptions,
+    hint: "Only its apps load from it, and only its administrators see or change it (yours when left empty)",
+  },
   { name: 'kind', label: 'Kind of database', kind: 'select', required: true, choices: DATA_CONNECTION_KINDS },
   {
     name: 'host',
@@ -28,13 +35,13 @@ const fields: FieldDef[] = [
     kind: 'text',
     required: true,
     shownWhen: isServer,
-    hint: 'A user that may only read',
+    hint: 'A user that may only read: a superuser, or one who may read the server’s files, is refused',
   },
   {
     name: 'password',
     label: 'Password',
     kind: 'password',
-    hint: 'Stored encrypted; leave blank to keep the one saved',
+    hint: 'Stored encrypted; leave blank to keep the one saved. Changing the host, port, database, user or encryption drops the saved password: enter it again',
     shownWhen: isServer,
   },
   {
@@ -50,7 +57,7 @@ const fields: FieldDef[] = [
     label: 'Database file',
     kind: 'text',
     required: true,
-    hint: 'An absolute path, such as /srv/data/sales.db; opened read-only',
+    hint: "An absolute path, such as /srv/data/sales.db; opened read-only. Not inside Broadsheet's own data or a system folder",
     shownWhen: (v) => v.kind === 'SQLite',
   },
   {
@@ -66,6 +73,7 @@ const fields: FieldDef[] = [
 
 const body = (v: FormValues) => ({
   name: text(v.name),
+  organizationId: orNull(v.organizationId),
   kind: choice(DATA_CONNECTION_KINDS)(v.kind),
   host: orNull(v.host),
   port: num(v.port),

@@ -44,6 +44,14 @@ const samlFields: FieldDef[] = [
   { name: 'certificatePublicKey', label: 'Certificate public key', kind: 'textarea' },
   { name: 'buttonLabel', label: 'Sign-in button label', kind: 'text' },
   { name: 'signAuthnRequest', label: 'Sign authentication requests', kind: 'checkbox' },
+  {
+    name: 'audience',
+    label: 'Audience (JWT)',
+    kind: 'text',
+    required: true,
+    hint: 'The aud every token must name, such as the embedding portal’s client id; a token lives a day at most',
+    shownWhen: (v) => v.type === 'JWT',
+  },
   ...whoSignsIn,
 ];
 const samlBody = (v: FormValues) => ({
@@ -51,6 +59,7 @@ const samlBody = (v: FormValues) => ({
   type: choice(SAML_PROVIDER_TYPES)(v.type),
   signAuthnRequest: flag(v.signAuthnRequest),
   ...whoSignsInBody(v),
+  audience: v.type === 'JWT' ? orNull(v.audience) : null,
   ...(Object.fromEntries(SAML_TEXT.map((k) => [k, orNull(v[k])])) as Record<(typeof SAML_TEXT)[number], string | null>),
 });
 
@@ -62,6 +71,19 @@ const openIdFields = (secretRequired: boolean): FieldDef[] => [
     label: 'Issuer',
     kind: 'url',
     hint: 'https://login.example.com/… (ID tokens are checked against its keys)',
+    fill: {
+      label: 'Fill from issuer',
+      run: async (v) => {
+        const found = await invoke('app.identityProviders.discover', { body: { issuer: text(v.issuer) } });
+        if (!found.ok) throw new Error(found.errorDetails?.[0]?.message ?? found.error ?? 'The issuer could not be read');
+        return {
+          authorizationEndpoint: found.data.authorizationEndpoint,
+          accessTokenEndpoint: found.data.accessTokenEndpoint,
+          userinfoEndpoint: found.data.userinfoEndpoint ?? '',
+          logoutEndpoint: found.data.logoutEndpoint ?? '',
+        };
+      },
+    },
   },
   { name: 'clientID', label: 'Client ID', kind: 'text', required: true },
   {
@@ -76,6 +98,12 @@ const openIdFields = (secretRequired: boolean): FieldDef[] => [
   { name: 'userinfoEndpoint', label: 'Userinfo endpoint', kind: 'url', required: true },
   { name: 'logoutEndpoint', label: 'Logout endpoint', kind: 'url' },
   { name: 'postLogoutRedirectUrl', label: 'After signing out, back to', kind: 'url' },
+  {
+    name: 'scopes',
+    label: 'Scopes',
+    kind: 'text',
+    hint: 'Space-separated; openid email profile when left empty',
+  },
   ...whoSignsIn,
 ];
 const openIdBody = (v: FormValues) => ({
@@ -88,6 +116,7 @@ const openIdBody = (v: FormValues) => ({
   userinfoEndpoint: text(v.userinfoEndpoint),
   logoutEndpoint: orNull(v.logoutEndpoint),
   postLogoutRedirectUrl: orNull(v.postLogoutRedirectUrl),
+  scopes: orNull(v.scopes),
   ...whoSignsInBody(v),
 });
 
@@ -100,6 +129,7 @@ const config: ResourceConfig<'v1.identityProviders.list'> = {
   columns: [
     { key: 'name', label: 'Name', sort: 'Name' },
     { key: 'type', label: 'Type', sort: 'Type' },
+    { key: 'isActive', label: 'Active', render: (r) => (r.isActive ? 'Yes' : 'No') },
     { key: 'description', label: 'Description', sort: 'Description' },
   ],
   creates: [

@@ -1,5 +1,5 @@
 import { invoke } from '../../bridge';
-import { choice, flag, num, orNull, text, type FormValues } from '../../components/options';
+import { choice, flag, num, organizationOptions, orNull, text, type FormValues } from '../../components/options';
 import type { FieldDef } from '../../components/Form';
 import { ResourceScreen } from '../../components/ResourceScreen';
 import { crudConfig } from '../../components/crud-config';
@@ -17,13 +17,20 @@ const cloud = (type: unknown) => (CLOUD_STORAGE_TYPES as readonly unknown[]).inc
 const isCloud = (v: FormValues) => cloud(v.type);
 const fields: FieldDef[] = [
   { name: 'name', label: 'Name', kind: 'text', required: true },
+  {
+    name: 'organizationId',
+    label: 'Organization',
+    kind: 'select',
+    options: organizationOptions,
+    hint: "Only its tasks deliver here, and only its administrators see or change it (yours when left empty)",
+  },
   { name: 'type', label: 'Type', kind: 'select', required: true, choices: STORAGE_TYPES },
   {
     name: 'rootPath',
     label: 'Folder: the root every delivery stays under',
     kind: 'text',
     required: true,
-    hint: 'An absolute path of an existing folder, such as /srv/reports or D:\\Reports',
+    hint: "An absolute path of an existing folder, such as /srv/reports or D:\\Reports; not inside Broadsheet's own data or a system folder",
     shownWhen: isFolder,
   },
   { name: 'host', label: 'Host', kind: 'text', required: true, shownWhen: isServer },
@@ -56,7 +63,7 @@ const fields: FieldDef[] = [
     name: 'password',
     label: 'Password',
     kind: 'password',
-    hint: 'Stored encrypted; leave blank to keep the one saved (for Nextcloud, an app password)',
+    hint: 'Stored encrypted; leave blank to keep the one saved (for Nextcloud, an app password). Changing the address, port, user or folder drops the saved password and key: enter them again',
     shownWhen: signsIn,
   },
   {
@@ -86,6 +93,7 @@ const fields: FieldDef[] = [
 
 const body = (v: FormValues) => ({
   name: text(v.name),
+  organizationId: orNull(v.organizationId),
   type: choice(STORAGE_TYPES)(v.type),
   rootPath: orNull(v.rootPath),
   host: v.type === 'WebDAV' ? orNull(v.davUrl) : orNull(v.host),
