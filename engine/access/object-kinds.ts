@@ -56,7 +56,7 @@ export const ORGANIZATION_KINDS = {
   mail: { entity: Outbox, what: 'Mail' },
   hubFile: { entity: HubFile, what: 'File' },
   subscription: { entity: Subscription, what: 'Subscription' },
-} satisfies Record<string, { entity: EntitySchema<any>; what: string }>; // eslint-disable-line @typescript-eslint/no-explicit-any
+} satisfies Record<string, { entity: EntitySchema<any>; what: string }>;
 
 /**
  * Kinds every organization shares: one mail server, one sign-in setup, one set of roles and hub

@@ -15,15 +15,13 @@ beforeAll(async () => {
   [s, idp] = await Promise.all([startTestServer(), startOidcIdp()]);
   // A document that names another issuer than the address it was read from.
   impostor = createServer((_req, res) =>
-    res
-      .writeHead(200, { 'content-type': 'application/json' })
-      .end(
-        JSON.stringify({
-          issuer: 'https://login.example.com',
-          authorization_endpoint: 'https://login.example.com/a',
-          token_endpoint: 'https://login.example.com/t',
-        }),
-      ),
+    res.writeHead(200, { 'content-type': 'application/json' }).end(
+      JSON.stringify({
+        issuer: 'https://login.example.com',
+        authorization_endpoint: 'https://login.example.com/a',
+        token_endpoint: 'https://login.example.com/t',
+      }),
+    ),
   );
   await new Promise<void>((r) => impostor.listen(0, '127.0.0.1', r));
   impostorUrl = `http://127.0.0.1:${(impostor.address() as { port: number }).port}`;

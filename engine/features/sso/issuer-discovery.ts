@@ -16,7 +16,8 @@ export interface DiscoveredEndpoints {
   logoutEndpoint: string | null;
 }
 
-const refuse = (message: string) => badInput(`The issuer could not be read: ${message}`, [{ field: 'body.issuer', message }]);
+const refuse = (message: string) =>
+  badInput(`The issuer could not be read: ${message}`, [{ field: 'body.issuer', message }]);
 
 export async function discoverIssuer(issuer: string): Promise<DiscoveredEndpoints> {
   const url = new URL(issuer);

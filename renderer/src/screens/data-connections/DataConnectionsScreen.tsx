@@ -16,7 +16,7 @@ const fields: FieldDef[] = [
     label: 'Organization',
     kind: 'select',
     options: organizationOptions,
-    hint: "Only its apps load from it, and only its administrators see or change it (yours when left empty)",
+    hint: 'Only its apps load from it, and only its administrators see or change it (yours when left empty)',
   },
   { name: 'kind', label: 'Kind of database', kind: 'select', required: true, choices: DATA_CONNECTION_KINDS },
   {

@@ -75,7 +75,8 @@ const openIdFields = (secretRequired: boolean): FieldDef[] => [
       label: 'Fill from issuer',
       run: async (v) => {
         const found = await invoke('app.identityProviders.discover', { body: { issuer: text(v.issuer) } });
-        if (!found.ok) throw new Error(found.errorDetails?.[0]?.message ?? found.error ?? 'The issuer could not be read');
+        if (!found.ok)
+          throw new Error(found.errorDetails?.[0]?.message ?? found.error ?? 'The issuer could not be read');
         return {
           authorizationEndpoint: found.data.authorizationEndpoint,
           accessTokenEndpoint: found.data.accessTokenEndpoint,

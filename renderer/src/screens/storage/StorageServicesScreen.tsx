@@ -22,7 +22,7 @@ const fields: FieldDef[] = [
     label: 'Organization',
     kind: 'select',
     options: organizationOptions,
-    hint: "Only its tasks deliver here, and only its administrators see or change it (yours when left empty)",
+    hint: 'Only its tasks deliver here, and only its administrators see or change it (yours when left empty)',
   },
   { name: 'type', label: 'Type', kind: 'select', required: true, choices: STORAGE_TYPES },
   {
