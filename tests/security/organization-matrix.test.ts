@@ -10,7 +10,7 @@ import { Outbox } from '../../engine/model/mail.entity.js';
 import type { EngineEvent, EngineEvents, EngineEventType } from '../../engine/core/events.js';
 import { newBase } from '../../engine/core/entity-base.js';
 import type { EntitySchema, ObjectLiteral } from 'typeorm';
-import { defaults, startTestServer, type TestServer } from '../support/test-server.js';
+import { signedInAdministrator, startTestServer, type TestServer } from '../support/test-server.js';
 import { fixtures, type Fixtures } from '../support/samples.js';
 import { allSamples, pathOf } from '../support/all-samples.js';
 import { OPERATIONS } from '../../engine/catalogue.js';
@@ -86,25 +86,6 @@ async function idsOfB(): Promise<Set<string>> {
     for (const id of await foreignIds(caller, e, all)) out.add(id);
   }
   return out;
-}
-
-async function administrator(organizations: string[], label: string) {
-  const d = await defaults(s);
-  const email = `${label}-${randomBytes(3).toString('hex')}@example.com`;
-  await s.ok('POST', '/api/v1/users', {
-    firstName: 'Admin',
-    lastName: label,
-    email,
-    password: 'correct horse battery',
-    isActive: true,
-    roles: [{ id: d.adminRoleId }],
-    organizations: organizations.map((id) => ({ id })),
-  });
-  const login = await s.call('POST', '/api/app/auth/login', {
-    token: null,
-    body: { email, password: 'correct horse battery' },
-  });
-  return login.body.data.token as string;
 }
 
 /** The single organization kind of a declared path, where it names one. */
@@ -208,7 +189,7 @@ beforeAll(async () => {
   f = await fixtures(s);
   orgB = f.orgId;
   orgA = await f.make.org();
-  adminA = await administrator([orgA], 'org-a-admin');
+  adminA = (await signedInAdministrator(s, [orgA], 'org-a-admin')).token;
 });
 afterAll(() => s.stop());
 

@@ -11,7 +11,7 @@ import { readdirSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { defaults, startTestServer, type TestServer } from '../support/test-server.js';
+import { signedInAdministrator, startTestServer, type TestServer } from '../support/test-server.js';
 import { fixtures, type Fixtures } from '../support/samples.js';
 import { covers } from '../support/covers.js';
 
@@ -20,25 +20,6 @@ let f: Fixtures;
 let orgA: string;
 let adminA: string;
 let scratch: string;
-
-async function administrator(organizations: string[], label: string) {
-  const d = await defaults(s);
-  const email = `${label}-${randomBytes(3).toString('hex')}@example.com`;
-  await s.ok('POST', '/api/v1/users', {
-    firstName: 'Admin',
-    lastName: label,
-    email,
-    password: 'correct horse battery',
-    isActive: true,
-    roles: [{ id: d.adminRoleId }],
-    organizations: organizations.map((id) => ({ id })),
-  });
-  const login = await s.call('POST', '/api/app/auth/login', {
-    token: null,
-    body: { email, password: 'correct horse battery' },
-  });
-  return login.body.data.token as string;
-}
 
 /** An HTTP listener that records the Authorization header of every request it is sent. */
 async function recordingHttp() {
@@ -86,7 +67,7 @@ beforeAll(async () => {
   s = await startTestServer();
   f = await fixtures(s);
   orgA = await f.make.org();
-  adminA = await administrator([orgA], 'org-a');
+  adminA = (await signedInAdministrator(s, [orgA], 'org-a')).token;
   scratch = await mkdtemp(join(tmpdir(), 'bs-walls-'));
 });
 afterAll(async () => {
@@ -399,7 +380,7 @@ describe(
     });
 
     it('keeps the creator of a project in permissions mode its manager: its reports stay open to them', async () => {
-      const maker = await administrator([f.orgId], 'maker');
+      const maker = (await signedInAdministrator(s, [f.orgId], 'maker')).token;
       const project = await s.call('POST', '/api/app/projects', {
         token: maker,
         body: { name: `Mine ${randomBytes(2).toString('hex')}` },

@@ -6,7 +6,7 @@
 // pass too (there is nobody outside their organization to reach).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { randomBytes } from 'node:crypto';
-import { defaults, startTestServer, type TestServer } from '../support/test-server.js';
+import { defaults, signedInAdministrator, startTestServer, type TestServer } from '../support/test-server.js';
 import { fixtures, type Fixtures, type Sample } from '../support/samples.js';
 import { allSamples, pathOf } from '../support/all-samples.js';
 import { covers } from '../support/covers.js';
@@ -48,26 +48,6 @@ async function snapshot() {
   return out;
 }
 
-/** A user signed in with the built-in Administrator role (every permission), in these organizations. */
-async function administrator(server: TestServer, organizations: string[], label: string) {
-  const d = await defaults(server);
-  const email = `${label}-${randomBytes(3).toString('hex')}@example.com`;
-  const user = await server.ok('POST', '/api/v1/users', {
-    firstName: 'Admin',
-    lastName: label,
-    email,
-    password: 'correct horse battery',
-    isActive: true,
-    roles: [{ id: d.adminRoleId }],
-    organizations: organizations.map((id) => ({ id })),
-  });
-  const login = await server.call('POST', '/api/app/auth/login', {
-    token: null,
-    body: { email, password: 'correct horse battery' },
-  });
-  return { userId: user.id as string, token: login.body.data.token as string };
-}
-
 async function call(opId: string, token: string) {
   const op = OPERATIONS.find((o) => o.id === opId)!;
   const make = samples()[opId];
@@ -83,8 +63,8 @@ beforeAll(async () => {
   adminRoleId = d.adminRoleId;
   orgA = d.orgId;
   orgB = await f.make.org();
-  tokens.orgAdmin = (await administrator(s, [orgB], 'org-b-admin')).token;
-  const tenant = await administrator(s, [orgA], 'tenant-admin');
+  tokens.orgAdmin = (await signedInAdministrator(s, [orgB], 'org-b-admin')).token;
+  const tenant = await signedInAdministrator(s, [orgA], 'tenant-admin');
   await s.engine.services.db.query('UPDATE users SET isTenantAdmin = 1 WHERE id = ?', [tenant.userId]);
   tokens.tenantAdmin = tenant.token;
 });
@@ -201,7 +181,7 @@ describe('one organization', () => {
     const single = await startTestServer();
     try {
       const d = await defaults(single);
-      const admin = await administrator(single, [d.orgId], 'only-org-admin');
+      const admin = await signedInAdministrator(single, [d.orgId], 'only-org-admin');
       const res = await single.call('POST', '/api/v1/mail-servers', {
         token: admin.token,
         body: {

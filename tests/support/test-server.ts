@@ -225,3 +225,31 @@ export async function signedInUserWith(
   if (login.status !== 200) throw new Error(`login failed: ${JSON.stringify(login.body)}`);
   return { token: login.body.data.token, userId: user.id, roleId: role.id };
 }
+
+/**
+ * A user with the built-in Administrator role (every permission, no tenant administration) in these
+ * organizations, signed in: what stops them at another organization's door is the wall, not a right.
+ */
+export async function signedInAdministrator(
+  s: TestServer,
+  organizations: string[],
+  label: string,
+): Promise<{ token: string; userId: string }> {
+  const { adminRoleId } = await defaults(s);
+  const email = `${label}-${randomBytes(3).toString('hex')}@example.com`;
+  const user = await s.ok('POST', '/api/v1/users', {
+    firstName: 'Admin',
+    lastName: label,
+    email,
+    password: 'correct horse battery',
+    isActive: true,
+    roles: [{ id: adminRoleId }],
+    organizations: organizations.map((id) => ({ id })),
+  });
+  const login = await s.call('POST', '/api/app/auth/login', {
+    token: null,
+    body: { email, password: 'correct horse battery' },
+  });
+  if (login.status !== 200) throw new Error(`login failed: ${JSON.stringify(login.body)}`);
+  return { token: login.body.data.token, userId: user.id };
+}

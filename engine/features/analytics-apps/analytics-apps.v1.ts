@@ -33,20 +33,23 @@ const LIST_ORG_APPS: ListSpec = {
   text: { name: 'a.name' },
 };
 
+/** The ids an app record's body names: its organization; the rest are the provider's, not stored objects. */
+const APP_RECORD_OBJECTS = {
+  'body.appId': 'none',
+  'body.folderId': 'none',
+  'body.organizationId': 'organization',
+  'body.themeId': 'none',
+  'body.usedFields[].appId': 'none',
+  'body.usedSheets[].sheetId': 'none',
+} as const;
+
 export const analyticsAppsV1 = [
   defineOp({
     id: 'v1.analyticsApps.create',
     summary: 'Create (register) an analytics app; the embedded provider creates it empty when new',
     http: { method: 'POST', path: '/api/v1/analytics-apps' },
     permission: 'createSystem',
-    objects: {
-      'body.appId': 'none',
-      'body.folderId': 'none',
-      'body.organizationId': 'organization',
-      'body.themeId': 'none',
-      'body.usedFields[].appId': 'none',
-      'body.usedSheets[].sheetId': 'none',
-    },
+    objects: APP_RECORD_OBJECTS,
     input: { body: AnalyticsAppV1 },
     result: AnalyticsAppResult,
     handler: (ctx, { body }) => saveAnalyticsApp(ctx, null, body),
@@ -65,15 +68,7 @@ export const analyticsAppsV1 = [
     summary: 'Update analytics app',
     http: { method: 'PUT', path: '/api/v1/analytics-apps/{id}' },
     permission: 'editSystem',
-    objects: {
-      'body.appId': 'none',
-      'body.folderId': 'none',
-      'body.organizationId': 'organization',
-      'body.themeId': 'none',
-      'body.usedFields[].appId': 'none',
-      'body.usedSheets[].sheetId': 'none',
-      'params.id': 'analyticsApp',
-    },
+    objects: { ...APP_RECORD_OBJECTS, 'params.id': 'analyticsApp' },
     input: { params: idParam, body: AnalyticsAppV1 },
     result: AnalyticsAppResult,
     handler: (ctx, { params, body }) => saveAnalyticsApp(ctx, params.id, body),

@@ -15,25 +15,28 @@ import { DeletedResult } from '../common.results.js';
 // Set A: a user's subscriptions. Each needs `subscribePublishedReport` and touches only the
 // caller's own (another's answers 404); what may be subscribed to is checked in the rules.
 
+/** The ids a subscription's body names (`objects` of create and update). */
+const SUBSCRIPTION_OBJECTS = {
+  'body.analyticsEntity.appId': 'analyticsApp',
+  'body.analyticsEntity.id': 'none',
+  'body.email.bccAnalyticsVariableId': 'none',
+  'body.email.ccAnalyticsVariableId': 'none',
+  'body.externalEvent.appId': 'analyticsApp',
+  'body.filter.appId': 'analyticsApp',
+  'body.filter.bookmarkId': 'none',
+  'body.recipients[].id': ['user', 'group'],
+  'body.reports[].filter.appId': 'analyticsApp',
+  'body.reports[].filter.bookmarkId': 'none',
+  'body.reports[].id': 'report',
+} as const;
+
 export const subscriptionsV1 = [
   defineOp({
     id: 'v1.subscriptions.create',
     summary: 'Create subscription',
     http: { method: 'POST', path: '/api/v1/subscriptions' },
     permission: 'subscribePublishedReport',
-    objects: {
-      'body.analyticsEntity.appId': 'analyticsApp',
-      'body.analyticsEntity.id': 'none',
-      'body.email.bccAnalyticsVariableId': 'none',
-      'body.email.ccAnalyticsVariableId': 'none',
-      'body.externalEvent.appId': 'analyticsApp',
-      'body.filter.appId': 'analyticsApp',
-      'body.filter.bookmarkId': 'none',
-      'body.recipients[].id': ['user', 'group'],
-      'body.reports[].filter.appId': 'analyticsApp',
-      'body.reports[].filter.bookmarkId': 'none',
-      'body.reports[].id': 'report',
-    },
+    objects: SUBSCRIPTION_OBJECTS,
     member: { report: 'subscribe' },
     input: { body: SubscriptionInput },
     result: SubscriptionResult,
@@ -66,20 +69,7 @@ export const subscriptionsV1 = [
     summary: 'Update subscription',
     http: { method: 'PUT', path: '/api/v1/subscriptions/{SubcriptionId}' },
     permission: 'subscribePublishedReport',
-    objects: {
-      'body.analyticsEntity.appId': 'analyticsApp',
-      'body.analyticsEntity.id': 'none',
-      'body.email.bccAnalyticsVariableId': 'none',
-      'body.email.ccAnalyticsVariableId': 'none',
-      'body.externalEvent.appId': 'analyticsApp',
-      'body.filter.appId': 'analyticsApp',
-      'body.filter.bookmarkId': 'none',
-      'body.recipients[].id': ['user', 'group'],
-      'body.reports[].filter.appId': 'analyticsApp',
-      'body.reports[].filter.bookmarkId': 'none',
-      'body.reports[].id': 'report',
-      'params.SubcriptionId': 'subscription',
-    },
+    objects: { ...SUBSCRIPTION_OBJECTS, 'params.SubcriptionId': 'subscription' },
     member: { report: 'subscribe' },
     input: { params: uuidParams('SubcriptionId'), body: SubscriptionInput },
     result: SubscriptionResult,
