@@ -2,8 +2,8 @@
 // document, at the issuer the administrator typed, against panva's oidc-provider on loopback.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createServer, type Server } from 'node:http';
-import { startTestServer, type TestServer } from '../support/test-server.js';
-import { startOidcIdp, type OidcIdp } from '../support/oidc-idp.js';
+import { DEFAULT_THEME, startTestServer, type TestServer } from '../support/test-server.js';
+import { oidcProviderBody, startOidcIdp, type OidcIdp } from '../support/oidc-idp.js';
 import { covers } from '../support/covers.js';
 
 let s: TestServer;
@@ -55,5 +55,30 @@ describe(covers('fill an OpenID provider from its issuer', 'app.identityProvider
       expect(r.status, JSON.stringify(r.body)).toBe(400);
       expect(r.body.errorDetails?.[0]).toMatchObject({ field: 'body.issuer', message: expect.stringMatching(why) });
     }
+  });
+});
+
+describe(covers('the scopes an OpenID provider is asked for', 'v2.identityProviders.create'), () => {
+  const scopeOfStart = async (body: Record<string, unknown>) => {
+    const provider = await s.ok('POST', '/api/v2/identity-providers', body);
+    const org = await s.ok('POST', '/api/v1/organizations', {
+      displayName: `Org ${provider.id.slice(0, 6)}`,
+      themeId: DEFAULT_THEME,
+    });
+    await s.ok('PUT', `/api/v2/organizations/${org.id}/authentication`, {
+      qalyptusAuth: true,
+      identityProvider: provider.id,
+    });
+    const start = await fetch(`${s.url}/api/app/sso/${provider.id}/start`, { redirect: 'manual' });
+    expect(start.status).toBe(302);
+    return new URL(start.headers.get('location')!).searchParams.get('scope');
+  };
+
+  it('asks for openid even without an issuer, so a standard provider answers userinfo; or what the provider says', async () => {
+    const { issuer: _none, ...withoutIssuer } = await oidcProviderBody(idp, { name: 'No issuer' });
+    expect(await scopeOfStart(withoutIssuer)).toBe('openid email profile');
+    expect(await scopeOfStart({ ...withoutIssuer, name: 'Own scopes', scopes: 'openid email groups' })).toBe(
+      'openid email groups',
+    );
   });
 });
