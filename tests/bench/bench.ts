@@ -74,6 +74,10 @@ async function main() {
     console.table(await backupBench());
     return;
   }
+  if (process.argv[2] === 'members') {
+    console.table(await membersBench());
+    return;
+  }
   if (process.argv[2] === 'template-check') {
     console.table(await templateCheckBench());
     return;
