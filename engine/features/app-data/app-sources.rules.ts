@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import type { OpContext } from '../../ops/context.js';
 import { badInput, foundOrFieldError } from '../../core/errors.js';
-import { DRIVERS, problemOf } from '../data-connections/drivers/index.js';
+import { driverOf, problemOf } from '../data-connections/drivers/index.js';
 import { cellText } from '../data-connections/drivers/driver.js';
 import { namePattern } from '../data-connections/drivers/folder.js';
 import { openedConnection } from '../data-connections/data-connections.rules.js';
@@ -119,7 +119,9 @@ export async function previewSource(ctx: OpContext, appRowId: string, body: z.ou
   refuseOtherOrganization(app, connection, 'body.connectionId');
   let stream;
   try {
-    stream = await DRIVERS[connection.kind].open(openedConnection(ctx, connection), body.query, {
+    stream = await (
+      await driverOf(connection.kind)
+    ).open(openedConnection(ctx, connection), body.query, {
       timeoutMs: PREVIEW_TIMEOUT_MS,
       batch: PREVIEW_ROWS,
     });

@@ -19,7 +19,7 @@ import {
   type AppSourceRow,
   type DataConnectionRow,
 } from '../../model/data-connections.entity.js';
-import { DRIVERS, problemOf } from '../data-connections/drivers/index.js';
+import { driverOf, problemOf } from '../data-connections/drivers/index.js';
 import { openedConnection } from '../data-connections/data-connections.rules.js';
 import { rowsToCsv } from './query-to-csv.js';
 import { associateSources } from './associate-sources.js';
@@ -108,8 +108,8 @@ export async function loadApp(
     const stream = await associateSources(
       sources.map((source) => ({
         name: source.name,
-        open: () =>
-          DRIVERS[connectionOf(source).kind].open(openedConnection(ctx, connectionOf(source)), source.query, {
+        open: async () =>
+          (await driverOf(connectionOf(source).kind)).open(openedConnection(ctx, connectionOf(source)), source.query, {
             timeoutMs: RELOAD_STATEMENT_TIMEOUT_MS,
             batch: BATCH,
             signal,

@@ -18,7 +18,7 @@ import {
   TLS_MODES,
   type DataConnectionRow,
 } from '../../model/data-connections.entity.js';
-import { DRIVERS, problemOf } from './drivers/index.js';
+import { driverOf, problemOf } from './drivers/index.js';
 import type { OpenConnection } from './drivers/driver.js';
 
 export const LIST_DATA_CONNECTIONS: ListSpec = {
@@ -163,7 +163,7 @@ export function openedConnection(
 export async function testDataConnection(ctx: OpContext, id: string) {
   const x = await findOr404(ctx, DataConnection, id, 'Data connection');
   try {
-    const server = await DRIVERS[x.kind].test(openedConnection(ctx, x));
+    const server = await (await driverOf(x.kind)).test(openedConnection(ctx, x));
     const where = onDisk(x.kind)
       ? x.filePath
       : `${x.database} at ${x.host}${x.host?.startsWith('/') ? '' : `:${x.port}`}`;

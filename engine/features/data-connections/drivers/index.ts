@@ -1,19 +1,19 @@
 import { EngineError } from '../../../core/errors.js';
 import type { DataConnectionKind } from '../../../model/data-connections.entity.js';
 import { SourceProblem, type SourceDriver } from './driver.js';
-import { folderDriver } from './folder.js';
-import { mysqlDriver } from './mysql.js';
-import { postgresDriver } from './postgres.js';
-import { sqliteDriver } from './sqlite.js';
-import { sqlServerDriver } from './sqlserver.js';
 
-export const DRIVERS: Record<DataConnectionKind, SourceDriver> = {
-  PostgreSQL: postgresDriver,
-  MySQL: mysqlDriver,
-  SQLServer: sqlServerDriver,
-  SQLite: sqliteDriver,
-  Folder: folderDriver,
+// Each kind's driver, loaded the first time a connection of that kind is used: a database client
+// (tedious alone took 314 ms of every start) is no part of a start that uses none.
+const LOADERS: Record<DataConnectionKind, () => Promise<SourceDriver>> = {
+  PostgreSQL: async () => (await import('./postgres.js')).postgresDriver,
+  MySQL: async () => (await import('./mysql.js')).mysqlDriver,
+  SQLServer: async () => (await import('./sqlserver.js')).sqlServerDriver,
+  SQLite: async () => (await import('./sqlite.js')).sqliteDriver,
+  Folder: async () => (await import('./folder.js')).folderDriver,
 };
+
+/** The driver of a kind of connection. */
+export const driverOf = (kind: DataConnectionKind): Promise<SourceDriver> => LOADERS[kind]();
 
 /** A driver's failure in words a person can act on, and the field to fix. */
 export function problemOf(e: unknown): { message: string; field: string } {
