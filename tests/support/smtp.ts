@@ -61,12 +61,21 @@ export async function startSmtp(): Promise<TestSmtp> {
 
 /** A loopback port nothing listens on (for "cannot be reached"). */
 export async function closedPort(): Promise<number> {
+  // Below the range the system hands out for listen(0) (32768 and up on Linux), where every test
+  // server takes its port: a port free now stays free, so nobody else answers on it meanwhile.
   const { createServer } = await import('node:net');
-  const s = createServer();
-  await new Promise<void>((r) => s.listen(0, '127.0.0.1', r));
-  const port = (s.address() as AddressInfo).port;
-  await new Promise<void>((r) => s.close(() => r()));
-  return port;
+  for (;;) {
+    const port = 20_000 + Math.floor(Math.random() * 10_000);
+    const s = createServer();
+    const free = await new Promise<boolean>((r) => {
+      s.once('error', () => r(false));
+      s.listen(port, '127.0.0.1', () => r(true));
+    });
+    if (free) {
+      await new Promise<void>((r) => s.close(() => r()));
+      return port;
+    }
+  }
 }
 
 /** Sets up the loopback SMTP server as the installation's mail server ("Reports" <reports@example.com>). */
