@@ -281,5 +281,18 @@ describe(covers('company sign-in with OpenID Connect', 'app.auth.providers', 'ap
     // The screen offers both shapes of provider.
     await page().getByRole('button', { name: 'New OpenID provider' }).waitFor();
     await page().getByRole('button', { name: 'New SAML or JWT provider' }).waitFor();
+    // Issue 55: a new provider's endpoints are filled from its issuer's discovery document.
+    await page().getByRole('button', { name: 'New OpenID provider' }).click();
+    const creating = page().getByRole('dialog');
+    await creating.getByLabel('Issuer').fill(idp.issuer);
+    await creating.getByRole('button', { name: 'Fill from issuer' }).click();
+    const doc = await (await fetch(`${idp.issuer}/.well-known/openid-configuration`)).json();
+    await expect
+      .poll(() => creating.getByLabel('Authorization endpoint').inputValue())
+      .toBe(doc.authorization_endpoint);
+    expect(await creating.getByLabel('Token endpoint').inputValue()).toBe(doc.token_endpoint);
+    expect(await creating.getByLabel('Userinfo endpoint').inputValue()).toBe(doc.userinfo_endpoint);
+    await shot(page(), 'sso-oidc-fill-from-issuer');
+    await creating.getByRole('button', { name: 'Cancel' }).click();
   });
 });
