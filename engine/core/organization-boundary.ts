@@ -71,25 +71,3 @@ export async function foreignIds(
   if (orgs.length) qb.andWhere(`(CASE WHEN (${inside('x')}) THEN 0 ELSE 1 END) = 1`, { orgs });
   return (await qb.getRawMany<{ id: string }>()).map((r) => r.id);
 }
-
-/** Of the given ids, those outside the caller's organizations (empty when none are, or nothing bounds them). */
-export async function outsideOrganizations(
-  ctx: BoundedCaller,
-  entity: EntitySchema<ObjectLiteral>,
-  ids: string[],
-): Promise<Set<string>> {
-  const orgs = organizationScope(ctx);
-  const inside = BOUNDARIES.get(entity.options.name);
-  if (!orgs || !inside || !ids.length) return new Set();
-  const seen = orgs.length
-    ? await ctx.db
-        .getRepository(entity)
-        .createQueryBuilder('x')
-        .select('x.id', 'id')
-        .where('x.id IN (:...ids)', { ids })
-        .andWhere(`(${inside('x')})`, { orgs })
-        .getRawMany<{ id: string }>()
-    : [];
-  const kept = new Set(seen.map((r) => r.id));
-  return new Set(ids.filter((id) => !kept.has(id)));
-}

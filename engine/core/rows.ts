@@ -1,7 +1,7 @@
 import { In, type DataSource, type EntitySchema, type ObjectLiteral } from 'typeorm';
 
 import { conflict, notFound, type FieldError } from './errors.js';
-import { outsideOrganizations, type BoundedCaller } from './organization-boundary.js';
+import { foreignIds, type BoundedCaller } from './organization-boundary.js';
 import { sql } from './sql.js';
 
 /** What these helpers need of an operation's context: the database, and the caller for organization boundaries. */
@@ -18,7 +18,7 @@ export async function findOr404<T extends ObjectLiteral>(
   what: string,
 ): Promise<T> {
   const row = await ctx.db.getRepository(entity).findOneBy({ id } as never);
-  if (!row || (await outsideOrganizations(ctx, entity as EntitySchema<ObjectLiteral>, [id])).size)
+  if (!row || (await foreignIds(ctx, entity as EntitySchema<ObjectLiteral>, [id])).length)
     throw notFound(`${what} ${id}`);
   return row;
 }
@@ -33,7 +33,7 @@ export async function requireAll<T extends ObjectLiteral>(
   const unique = [...new Set(ids)];
   if (!unique.length) return [];
   const rows = await ctx.db.getRepository(entity).findBy({ id: In(unique) } as never);
-  const outside = await outsideOrganizations(ctx, entity as EntitySchema<ObjectLiteral>, unique);
+  const outside = new Set(await foreignIds(ctx, entity as EntitySchema<ObjectLiteral>, unique));
   const found = new Set(rows.map((r) => (r as unknown as { id: string }).id).filter((id) => !outside.has(id)));
   const missing = unique.filter((id) => !found.has(id));
   if (missing.length) throw notFound(`${what} ${missing.join(', ')}`);

@@ -22,7 +22,7 @@ import {
   refuseUserChangeBeyondRights,
 } from '../../access/privilege.js';
 import { principalFor } from '../../access/principal.js';
-import { outsideOrganizations } from '../../core/organization-boundary.js';
+import { foreignIds } from '../../core/organization-boundary.js';
 import { User, UserGroup, UserOrganization, UserRole, type UserRow } from '../../model/users.entity.js';
 import { Session } from '../../model/sessions.entity.js';
 import { Invitation } from '../../model/invitations.entity.js';
@@ -128,7 +128,8 @@ export async function transferUser(ctx: OpContext, id: string, f: z.output<typeo
   if (f.newUserID === id) throw fieldError('body.newUserID', 'must be another user');
   const to = await ctx.db.getRepository(User).findOneBy({ id: f.newUserID });
   // Someone outside the caller's organizations is not there for them: the same answer as no one.
-  if (!to || (await outsideOrganizations(ctx, User, [to.id])).size) throw fieldError('body.newUserID', 'is not a user');
+  if (!to || (await foreignIds(ctx, User as never, [to.id])).length)
+    throw fieldError('body.newUserID', 'is not a user');
   await refuseTransferBeyondRights(ctx, from, to, f);
   let content = 0;
   let permissions = 0;
