@@ -1,4 +1,3 @@
-import { parseXml } from './xml.js';
 import { EngineError } from '../../core/errors.js';
 import type { AnalyticsPort } from '../../analytics/port.js';
 import type { AppMeta } from '../../analytics/model.js';
@@ -82,6 +81,7 @@ export async function scanTemplate(
     tags = htmlTags(source).map((t) => ({ ...t, picture: true }));
   } else {
     pkg = await openOfficePackage(bytes, format);
+    const { parseXml } = await import('./xml.js');
     // Every XML part is read once here, the ones no tag is in too (a chart, a drawing, a pivot): a
     // damaged part is a 400 naming it and its line at upload, not a failure at the first run.
     for (const [path, data] of pkg.parts) if (/\.(xml|rels)$/i.test(path)) parseXml(data.toString('utf8'), path);
