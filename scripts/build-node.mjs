@@ -7,6 +7,7 @@
 // (mail, FTP, LDAP, archives, Office files, charts, imports) are loaded when that feature is first
 // used, from node_modules as installed. The workers keep every package external: they start once.
 import { readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { build } from 'esbuild';
 
 const pkg = JSON.parse(readFileSync('package.json', 'utf8'));
@@ -69,16 +70,54 @@ const allExternal = { ...common, packages: 'external' };
  * naming it, so an option that needed one could not go unnoticed.
  */
 const TYPEORM_UNUSED = ['debug', 'glob', 'dotenv', 'app-root-path'];
+/**
+ * TypeORM's drivers (and their entity managers) for databases Broadsheet never opens: its factory
+ * requires all sixteen when it loads. Broadsheet opens SQLite and PostgreSQL alone; the others were
+ * a sixth of the start-up bundle, read, compiled and run at every start. Two small files they hold
+ * are kept, as TypeORM's own code outside the drivers uses them.
+ */
+const TYPEORM_DRIVERS_UNUSED =
+  /[\\/]node_modules[\\/]typeorm[\\/](driver[\\/](cockroachdb|mongodb|sqlserver|oracle|cordova|react-native|nativescript|sqljs|mysql|expo|aurora-mysql|aurora-postgres|sap|better-sqlite3|capacitor|spanner)[\\/]|entity-manager[\\/](Mongo|Sqljs)EntityManager\.js$|repository[\\/]MongoRepository\.js$)/;
+const TYPEORM_DRIVER_FILES_KEPT = /[\\/](typings|MssqlParameter)\.js$/;
+/** What a left-out module becomes: any use of it fails naming it and why it is not there. */
+const leftOutModule = (message) =>
+  `function leftOut() { throw new Error(${JSON.stringify(message)}); }
+module.exports = new Proxy(Object.assign(leftOut, { debug: leftOut, sync: leftOut, config: leftOut }), {
+  get: (target, key) => (key === '__esModule' ? undefined : key in target ? target[key] : leftOut),
+  ownKeys: () => ['length', 'name', 'prototype'],
+});`;
 const leaveOutTypeormUnused = {
   name: 'leave-out-typeorm-unused',
   setup(b) {
     const filter = new RegExp(`^(${TYPEORM_UNUSED.join('|')})$`);
+    const inTypeorm = /[\\/]node_modules[\\/]typeorm[\\/]/;
     b.onResolve({ filter }, (args) =>
-      /[\\/]node_modules[\\/]typeorm[\\/]/.test(args.importer) ? { path: args.path, namespace: 'left-out' } : undefined,
+      inTypeorm.test(args.importer) ? { path: args.path, namespace: 'left-out' } : undefined,
     );
+    // @fastify/static lists its folder with glob only when its files are routes of their own
+    // (\`wildcard: false\`); Broadsheet looks each file up when asked (engine/http/plugins/documents.ts).
+    b.onResolve({ filter: /^glob$/ }, (args) =>
+      /[\\/]node_modules[\\/]@fastify[\\/]static[\\/]/.test(args.importer)
+        ? { path: args.path, namespace: 'left-out' }
+        : undefined,
+    );
+    b.onResolve({ filter: /^\./ }, (args) => {
+      if (!inTypeorm.test(args.importer)) return undefined;
+      const path = join(dirname(args.importer), args.path);
+      const file = path.endsWith('.js') ? path : `${path}.js`;
+      if (!TYPEORM_DRIVERS_UNUSED.test(file) || TYPEORM_DRIVER_FILES_KEPT.test(file)) return undefined;
+      return { path: file, namespace: 'left-out-driver' };
+    });
     b.onLoad({ filter: /.*/, namespace: 'left-out' }, (args) => ({
-      contents: `function leftOut() { throw new Error(${JSON.stringify(`${args.path} is left out of the bundle (scripts/build-node.mjs): TypeORM needs it only for an option Broadsheet does not set`)}); }
-module.exports = Object.assign(leftOut, { debug: leftOut, sync: leftOut, config: leftOut });`,
+      contents: leftOutModule(
+        `${args.path} is left out of the bundle (scripts/build-node.mjs): TypeORM and @fastify/static need it only for options Broadsheet does not set`,
+      ),
+      loader: 'js',
+    }));
+    b.onLoad({ filter: /.*/, namespace: 'left-out-driver' }, (args) => ({
+      contents: leftOutModule(
+        `${args.path.split(/node_modules[\\/]/).pop()} is left out of the bundle (scripts/build-node.mjs): Broadsheet opens SQLite and PostgreSQL databases only`,
+      ),
       loader: 'js',
     }));
   },
@@ -88,6 +127,8 @@ const startupBundled = {
   external,
   minifyWhitespace: true,
   minifySyntax: true,
+  minifyIdentifiers: true,
+  keepNames: true,
   supported: { 'dynamic-import': false },
   plugins: [leaveOutTypeormUnused],
 };

@@ -59,7 +59,7 @@ async function* csvRows(path: string, onHeaders: (headers: string[]) => void): A
   let deliver: (c: Chunk) => void = () => undefined;
   let next = new Promise<Chunk>((r) => (deliver = r));
   const source = Readable.from(textOf(path));
-  // Loaded with the first CSV read, not at start (tests/start/start-modules.test.ts).
+  // Loaded with the first CSV read, not at start (tests/http/start-modules.test.ts).
   const { default: Papa } = await import('papaparse');
   Papa.parse<string[], Papa.LocalFile>(source, {
     skipEmptyLines: 'greedy',

@@ -19,7 +19,9 @@ export const documents = fp(
       reply.send((doc ??= openApiDocument(o.catalogue.values(), o.version ?? '0.0.0'))),
     );
     const rendererDir = o.rendererDir && existsSync(o.rendererDir) ? o.rendererDir : undefined;
-    if (rendererDir) await app.register(fastifyStatic, { root: rendererDir, wildcard: false, index: ['index.html'] });
+    if (rendererDir)
+      // Files are looked up when asked for (`wildcard`): listing the folder at start took a glob of it.
+      await app.register(fastifyStatic, { root: rendererDir, index: ['index.html'] });
     app.setNotFoundHandler((req, reply) => {
       if (req.url.startsWith('/api/') || !o.rendererDir || req.method !== 'GET')
         return send(reply, 404, failure(`No route ${req.method} ${req.url.split('?')[0]}`));
