@@ -25,8 +25,8 @@ export const UNCLAIMED = { claimedBy: null, leaseUntil: null, attempts: 0 } as c
 export type RowPatch<Row> = Partial<Omit<Row, 'id' | 'claimedBy' | 'leaseUntil' | 'attempts'>>;
 
 /**
- * Claims on one table's rows for one owner. The SQLite store is the one in use; a PostgreSQL one
- * (`FOR UPDATE SKIP LOCKED`) replaces it behind this interface. Every change a holder makes is
+ * Claims on one table's rows for one owner (`TableClaimStore`, on SQLite and on PostgreSQL, where a
+ * claim locks its rows `FOR UPDATE SKIP LOCKED`). Every change a holder makes is
  * guarded by its ownership: a node whose lease lapsed and whose work another took changes nothing.
  */
 export interface ClaimStore<Row extends ClaimColumns> {

@@ -1,0 +1,89 @@
+// `npm run check:clean-install`: the README's first command on a machine with only Node. The
+// project's files (as git tracks them, with this checkout's changes) are copied into an empty
+// folder; there `npm ci --omit=optional` installs without the optional native modules (kerberos,
+// whose build needs libkrb5-dev or C++ build tools), `npm run build` builds, and the built server
+// starts on an empty data folder and answers the setup and the app's page. CI runs it (.ci/run)
+// before the tests.
+import { spawn, spawnSync } from 'node:child_process';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+
+const ROOT = resolve(import.meta.dirname, '..');
+
+function run(cmd, args, cwd) {
+  const started = performance.now();
+  const r = spawnSync(cmd, args, {
+    cwd,
+    stdio: 'inherit',
+    env: { ...process.env, ELECTRON_SKIP_BINARY_DOWNLOAD: '1' },
+  });
+  if (r.status !== 0) throw new Error(`${cmd} ${args.join(' ')} failed in the clean folder (exit ${r.status})`);
+  return ((performance.now() - started) / 1000).toFixed(0);
+}
+
+/** Starts the built server on an empty folder; its address once it says it serves. */
+function startServer(cwd, dataDir) {
+  const child = spawn(process.execPath, ['dist/engine/serve.cjs', '--port', '0', '--data-dir', dataDir], {
+    cwd,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  const url = new Promise((resolveUrl, reject) => {
+    const onData = (b) => {
+      output += b.toString();
+      const m = /is serving (http:\/\/[\d.:]+)/.exec(output);
+      if (m) resolveUrl(m[1]);
+    };
+    child.stdout.on('data', onData);
+    child.stderr.on('data', onData);
+    child.once('exit', (code) => reject(new Error(`the server exited (${code}) before serving:\n${output}`)));
+  });
+  return { child, url };
+}
+
+async function main() {
+  const folder = mkdtempSync(join(tmpdir(), 'broadsheet-clean-install-'));
+  try {
+    const tracked = spawnSync('git', ['ls-files', '-z', '--cached', '--others', '--exclude-standard'], {
+      cwd: ROOT,
+      encoding: 'utf8',
+    });
+    if (tracked.status !== 0) throw new Error('git ls-files failed: the check copies the files git knows');
+    const files = tracked.stdout.split('\0').filter((f) => f && existsSync(join(ROOT, f)));
+    for (const f of files) {
+      mkdirSync(dirname(join(folder, f)), { recursive: true });
+      cpSync(join(ROOT, f), join(folder, f));
+    }
+    console.log(`Clean install: ${files.length} files copied to ${folder}`);
+    const installSeconds = run('npm', ['ci', '--omit=optional', '--no-audit', '--no-fund', '--prefer-offline'], folder);
+    if (existsSync(join(folder, 'node_modules', 'kerberos')))
+      throw new Error('npm ci --omit=optional installed kerberos: the check would prove nothing');
+    const buildSeconds = run('npm', ['run', 'build'], folder);
+    const dataDir = join(folder, 'data');
+    const { child, url } = startServer(folder, dataDir);
+    try {
+      const base = await url;
+      const setup = await (await fetch(`${base}/api/app/setup`)).json();
+      if (setup.isSuccess !== true) throw new Error(`the first start's setup answered ${JSON.stringify(setup)}`);
+      const page = await fetch(`${base}/`);
+      const html = await page.text();
+      if (page.status !== 200 || !html.includes('<div id="root">'))
+        throw new Error(`the app's page answered ${page.status}: ${html.slice(0, 200)}`);
+      console.log(
+        `Clean install passed: npm ci --omit=optional ${installSeconds} s, build ${buildSeconds} s, the server started without kerberos and served the setup and the app`,
+      );
+    } finally {
+      const exited = new Promise((r) => child.once('exit', r));
+      child.kill('SIGTERM');
+      await exited;
+    }
+  } finally {
+    rmSync(folder, { recursive: true, force: true });
+  }
+}
+
+main().catch((e) => {
+  console.error(`The clean install check failed: ${e instanceof Error ? e.message : e}`);
+  process.exit(1);
+});
