@@ -165,6 +165,54 @@ export function dataVersion(ds: DataSource): Promise<number> {
   return onPostgres(ds) ? Promise.resolve(NaN) : connectionOf(ds).dataVersion();
 }
 
+/** The single query runner TypeORM's SQLite driver runs every statement through, as it counts transactions. */
+interface TransactionCount {
+  isTransactionActive: boolean;
+  transactionDepth: number;
+  startTransaction(...args: unknown[]): Promise<void>;
+  rollbackTransaction(): Promise<void>;
+}
+
+/**
+ * TypeORM counts the transactions it opened on the connection, and forgets to count one as ended
+ * when SQLite ended it itself: on a full disk (or an I/O error) SQLite rolls back the whole
+ * transaction, so TypeORM's own ROLLBACK fails ("no transaction is active") and its count stays at
+ * one. The next write then opened a SAVEPOINT in place of a transaction and, failing too, rolled back
+ * to it and left a real transaction open for good: every write after it was answered, seen on this
+ * connection, and lost at the next start (issue 57, finding 1). So a rollback that fails ends the
+ * level it was asked to end whatever happened, and at the outermost level the connection is
+ * rolled back for certain; a BEGIN that fails counts nothing.
+ */
+function transactionsAlwaysEnd(ds: DataSource): void {
+  const runner = ds.createQueryRunner() as unknown as TransactionCount;
+  const start = runner.startTransaction.bind(runner);
+  const rollback = runner.rollbackTransaction.bind(runner);
+  runner.startTransaction = async (...args: unknown[]) => {
+    const depth = runner.transactionDepth;
+    try {
+      await start(...args);
+    } catch (e) {
+      runner.transactionDepth = depth;
+      if (depth === 0) runner.isTransactionActive = false;
+      throw e;
+    }
+  };
+  runner.rollbackTransaction = async () => {
+    const depth = runner.transactionDepth;
+    try {
+      await rollback();
+    } catch (e) {
+      runner.transactionDepth = Math.max(0, depth - 1);
+      if (runner.transactionDepth === 0) {
+        // Either ends what SQLite kept open, or fails harmlessly because nothing is.
+        await new Promise<void>((resolve) => connectionOf(ds).exec('ROLLBACK', () => resolve()));
+        runner.isTransactionActive = false;
+      }
+      throw e;
+    }
+  };
+}
+
 export async function openDatabase(
   dataDir: string,
   schema: {
@@ -187,6 +235,7 @@ export async function openDatabase(
     busyErrorRetry: 50,
   });
   await ds.initialize();
+  transactionsAlwaysEnd(ds);
   await ds.query('PRAGMA journal_mode = WAL');
   await ds.query('PRAGMA foreign_keys = ON');
   await ds.query('PRAGMA busy_timeout = 5000');
