@@ -28,6 +28,8 @@ import { EVENT_STREAM_OPERATION, mayReceive } from './features/events/event-visi
 import { failure, success, type Envelope } from './core/envelope.js';
 import {
   databaseUnavailable,
+  diskFull,
+  isDiskFull,
   isDatabaseUnavailable,
   isEngineError,
   retryAfterSeconds,
@@ -356,6 +358,11 @@ async function startEngine(options: EngineOptions): Promise<Engine> {
   const dispatcher = new Dispatcher(services, catalogue, queues, resolveCredential, rememberedCredential);
   const answerFailure = (id: string, e: unknown): InvokeResult => {
     if (isEngineError(e)) return refusal(e);
+    // A full disk under the files (an upload, an import's data file): the same call succeeds once there is room.
+    if (isDiskFull(e)) {
+      log.warn('The disk holding the data is full', { op: id, error: e instanceof Error ? e.message : String(e) });
+      return refusal(diskFull());
+    }
     // The database restarting or out of reach: the caller may try again, told when (503, Retry-After).
     if (isDatabaseUnavailable(e)) {
       log.warn('The database could not be reached', { op: id, error: e instanceof Error ? e.message : String(e) });

@@ -117,6 +117,21 @@ export function databaseUnavailable(e: unknown): EngineError {
   );
 }
 
+/** A file write that failed because the disk under the data folder is full (or the user's quota is). */
+export function isDiskFull(e: unknown): boolean {
+  return !isEngineError(e) && ['ENOSPC', 'EDQUOT'].includes(codeOf(e));
+}
+
+/** What a caller is told when the files' disk is full: nothing kept, try again once there is room. */
+export function diskFull(): EngineError {
+  return new EngineError(
+    503,
+    "The disk holding Broadsheet's data is full: nothing was written. Free some space, then try again",
+    null,
+    DATABASE_RETRY_AFTER_MS,
+  );
+}
+
 /** Failures of the disk under the files folder that pass (a share remounted, space freed, rights restored). */
 const STORAGE_TRANSIENT = new Set(['EACCES', 'EPERM', 'EROFS', 'ENOSPC', 'EDQUOT', 'EIO', 'ESTALE', 'EBUSY', 'EAGAIN']);
 
