@@ -97,6 +97,8 @@ export interface EngineOptions {
   nodeId?: string;
   /** How long a claim on a run, a mail or a sync holds unless renewed (default 60 s; renewed every third of it). */
   leaseMs?: number;
+  /** How long a run waits for the database to come back, from its first failed call (default 15 min). */
+  outageWaitMs?: number;
   /**
    * A PostgreSQL database shared by several engines (`postgresql://…`), instead of the data
    * folder's SQLite file (issue 26). The data folder still holds files, logs and analytics apps.
@@ -325,7 +327,13 @@ async function startEngine(options: EngineOptions): Promise<Engine> {
   );
   const runner = new RequestRunner(
     { ...base, outbox, peers },
-    { ...node, concurrency: options.concurrentRequests, handoff, storageRetry: options.storageRetry },
+    {
+      ...node,
+      concurrency: options.concurrentRequests,
+      handoff,
+      storageRetry: options.storageRetry,
+      outageWaitMs: options.outageWaitMs,
+    },
   );
   const directorySyncs = new DirectorySyncs({ ...base, outbox, peers }, node);
   const reloads = new AppReloads({ ...base, peers }, node);

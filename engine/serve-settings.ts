@@ -3,6 +3,7 @@ import { hostname } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { SECRET_KEY_FILE_ENV } from './secret-key-file.js';
+import { DEFAULT_OUTAGE_WAIT_MS } from './core/limits.js';
 
 /** What `serve` starts with: its flags, over a settings file's (`--settings`), over the defaults. */
 export interface ServeSettings {
@@ -18,6 +19,8 @@ export interface ServeSettings {
   nodeId?: string;
   /** How long a clean stop (SIGTERM, Ctrl+C) lets runs under way finish before handing them back. */
   stopGraceMs: number;
+  /** How long a run waits for the database to come back, from its first failed call (`--outage-wait-seconds`). */
+  outageWaitMs: number;
 }
 
 const OPTIONS = {
@@ -31,6 +34,7 @@ const OPTIONS = {
   database: { type: 'string' },
   'node-id': { type: 'string' },
   'stop-grace-seconds': { type: 'string' },
+  'outage-wait-seconds': { type: 'string' },
   settings: { type: 'string' },
 } as const;
 
@@ -81,10 +85,14 @@ export function serveSettings(args: string[], env: NodeJS.ProcessEnv): ServeSett
   const grace = Number(text('stop-grace-seconds', '10'));
   if (!Number.isFinite(grace) || grace < 0 || grace > 3600)
     throw new SettingError(`--stop-grace-seconds must be 0..3600, got ${text('stop-grace-seconds')}`);
+  const outageWait = Number(text('outage-wait-seconds', String(DEFAULT_OUTAGE_WAIT_MS / 1000)));
+  if (!Number.isFinite(outageWait) || outageWait < 0 || outageWait > 86_400)
+    throw new SettingError(`--outage-wait-seconds must be 0..86400, got ${text('outage-wait-seconds')}`);
   return {
     dataDir,
     port,
     stopGraceMs: Math.round(grace * 1000),
+    outageWaitMs: Math.round(outageWait * 1000),
     host: text('host', '127.0.0.1')!,
     ownerEmail: text('owner-email', 'owner@localhost')!,
     allowedHosts: hosts as string[] | undefined,

@@ -24,6 +24,7 @@ async function main() {
     // Servers on one database share one key (made by the first to start, never replaced).
     secretKeys: fileKeyStore(settings.secretKeyFile, { shared: !!settings.database }),
     ownerEmail: settings.ownerEmail,
+    outageWaitMs: settings.outageWaitMs,
     logger: consoleLogger,
     release: process.env.npm_package_version,
     demoAfter: new Promise<void>((resolve) => (listening = resolve)),

@@ -7,3 +7,8 @@ export const DEFAULT_BODY_LIMIT = 1024 * 1024;
  * disk, not memory; an import's own budget (rows and cells) usually stops a file before this does.
  */
 export const UPLOAD_BODY_LIMIT = 2 * 1024 * 1024 * 1024;
+/**
+ * How long a run waits for its database to come back, counted from its first failed call: a
+ * restart or a failover takes seconds to minutes; past this the run fails saying so.
+ */
+export const DEFAULT_OUTAGE_WAIT_MS = 15 * 60_000;

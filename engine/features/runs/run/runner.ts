@@ -8,6 +8,7 @@ import type { JobKernel, JobWorker } from '../../../core/jobs/job-kernel.js';
 import { claimingJobKernel, type NodeLease } from '../../../core/jobs/table-claims.js';
 import type { Handoff } from '../../../core/jobs/handoff.js';
 import { isDatabaseUnavailable, isEngineError, isStorageTransient } from '../../../core/errors.js';
+import { DEFAULT_OUTAGE_WAIT_MS } from '../../../core/limits.js';
 import { retryDelay, type Backoff } from '../../../core/jobs/backoff.js';
 import { abortableDelay, retryWhile } from '../../../core/jobs/retry-while.js';
 import { Request, type RequestFile, type RequestRow, type RequestStatus } from '../../../model/requests.entity.js';
@@ -43,6 +44,8 @@ export interface RunnerOptions extends NodeLease {
   storageRetry?: StorageRetry;
   /** Servers sharing PostgreSQL: queued requests are handed out through pg-boss. */
   handoff?: Handoff;
+  /** How long a run waits for the database, from its first failed call (DEFAULT_OUTAGE_WAIT_MS). */
+  outageWaitMs?: number;
 }
 
 /** Best first: higher priority, then older. */
@@ -62,16 +65,16 @@ export class RequestRunner implements JobWorker<RequestRow>, WorkerModule {
   readonly kernel: JobKernel<RequestRow>;
   private closing = false;
   private readonly handoff: Handoff | null;
-  private readonly leaseMs: number;
   private readonly storageRetry: StorageRetry;
+  private readonly outageWaitMs: number;
 
   constructor(
     private readonly services: RunnerServices,
     o: RunnerOptions,
   ) {
     this.handoff = o.handoff ?? null;
-    this.leaseMs = o.leaseMs;
     this.storageRetry = o.storageRetry ?? STORAGE_RETRY;
+    this.outageWaitMs = o.outageWaitMs ?? DEFAULT_OUTAGE_WAIT_MS;
     this.kernel = claimingJobKernel(
       services,
       {
@@ -386,7 +389,7 @@ export class RequestRunner implements JobWorker<RequestRow>, WorkerModule {
         ),
       {
         passing: isDatabaseUnavailable,
-        giveUpAfterMs: this.leaseMs,
+        giveUpAfterMs: this.outageWaitMs,
         waiting: (e, tries) =>
           tries === 1 &&
           this.services.log.warn('The database cannot be reached: a run’s outcome waits for it', {
@@ -418,7 +421,10 @@ export class RequestRunner implements JobWorker<RequestRow>, WorkerModule {
     const retry = this.storageRetry;
     let storageTries = 0;
     let databaseTries = 0;
-    const databaseSince = performance.now();
+    // When the database first failed this run, on the engine's clock: a run that had already used most
+    // of its lease still gets the whole wait (measured from its start, it got none; issue 57, finding 2).
+    let outageSince: number | null = null;
+    const now = () => this.services.now().getTime();
     for (;;) {
       try {
         return await executeRequest(this.ctx, row, {
@@ -437,6 +443,8 @@ export class RequestRunner implements JobWorker<RequestRow>, WorkerModule {
         if (signal.aborted) throw e;
         const problem = `${(e as NodeJS.ErrnoException).code ?? 'error'}: ${(e as Error).message}`;
         let wait: number;
+        if (!isDatabaseUnavailable(e)) outageSince = null;
+        else outageSince ??= now();
         if (isStorageTransient(e) && storageTries < retry.tries) {
           wait = retryDelay(++storageTries, retry);
           await log.line(
@@ -446,16 +454,24 @@ export class RequestRunner implements JobWorker<RequestRow>, WorkerModule {
             request: row.id,
             error: (e as Error).message,
           });
-        } else if (isDatabaseUnavailable(e) && performance.now() - databaseSince < this.leaseMs) {
+        } else if (outageSince !== null && now() - outageSince < this.outageWaitMs) {
           wait = retryDelay(++databaseTries, DATABASE_WAIT);
           if (databaseTries === 1) {
-            await log.line(`The database could not be reached (${problem}); the run starts again once it answers`);
+            await log.line(
+              `The database could not be reached (${problem}); the run starts again once it answers (it waits up to ${Math.round(this.outageWaitMs / 60_000)} min)`,
+            );
             this.services.log.warn('The database cannot be reached: a run starts again once it answers', {
               request: row.id,
               error: (e as Error).message,
             });
           }
-        } else throw e;
+        } else {
+          if (outageSince !== null)
+            await log
+              .line(`The database stayed out of reach for ${Math.round((now() - outageSince) / 1000)} s: the run fails`)
+              .catch(() => undefined);
+          throw e;
+        }
         await removeRequestFiles(this.services.files, row.id).catch(() => 0);
         files.length = 0;
         mail.length = 0;
