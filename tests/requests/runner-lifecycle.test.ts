@@ -114,7 +114,7 @@ describe('a crash mid-run', () => {
     expect(names.filter((n) => n.endsWith('.part'))).toEqual([]);
     const log = readFileSync(join(s.dataDir, 'logs', 'requests', `${queued.id}.log`), 'utf8');
     expect(log).toMatch(
-      /Interrupted: the app stopped while this request was running \(crash or power loss\); started again \(attempt 2 of 2\), \d+ files? removed/,
+      /Interrupted: the app stopped while this request was running \(a crash or power loss\); started again \(attempt 2 of 2\), \d+ files? removed/,
     );
     expect(log.match(/Started \(/g)).toHaveLength(2);
   }, 180_000);

@@ -6,7 +6,7 @@
 // took the run over mails each recipient once. Mail is counted at the SMTP server.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
@@ -272,6 +272,7 @@ describe('servers sharing PostgreSQL through ordinary events', () => {
     const paused = servers.find((s) => s.nodeId === mid.claimedBy)!;
     const other = servers.find((s) => s !== paused)!;
     paused.pause();
+    let completedAt = 0;
     try {
       // The other server's clock passes the paused one's lease: it takes the run over and runs it.
       offset += LEASE_MS + 1_000;
@@ -281,6 +282,7 @@ describe('servers sharing PostgreSQL through ordinary events', () => {
       expect(Number(await other.command('recover'))).toBeGreaterThan(0);
       const done = await settled(run.id);
       expect(done).toMatchObject({ status: 'completed', attempts: 2 });
+      completedAt = Date.now();
     } finally {
       paused.resume();
     }
@@ -298,6 +300,21 @@ describe('servers sharing PostgreSQL through ordinary events', () => {
     );
     expect((await request(run.id)).status).toBe('completed');
     await expectEachReaderMailedOnce(subject, run.id);
+    // The run's log and files are the winner's alone (fencing): the paused attempt, waking up mid-work,
+    // wrote no file and no line once the run was another server's; the takeover says what is known.
+    const log = readFileSync(join(files, 'logs', 'requests', `${run.id}.log`), 'utf8');
+    expect(log).toMatch(new RegExp(`the server running it \\(${paused.nodeId}\\) stopped answering for \\d+ s`));
+    expect(log).not.toMatch(/crash or power loss|lost its claim/);
+    expect(log.match(/ Ended /g)).toHaveLength(1);
+    // simple-json: the files as JSON text.
+    const [{ files: kept }] = await rows<{ files: string }>('SELECT files FROM requests WHERE id = $1', [run.id]);
+    const recorded = JSON.parse(kept) as { name: string }[];
+    expect(recorded).toHaveLength(LETTERS);
+    const folder = join(files, 'files', 'requests', run.id);
+    expect(readdirSync(folder).sort()).toEqual(recorded.map((f) => f.name).sort());
+    // Nothing in it was written after the winner completed (the paused attempt woke up after that).
+    const late = readdirSync(folder).filter((f) => statSync(join(folder, f)).mtimeMs > completedAt);
+    expect(late).toEqual([]);
     // The hub shows the run's letters once: the paused attempt published nothing when it resumed.
     const [{ occurrences }] = await rows<{ occurrences: string }>(
       'SELECT COUNT(*) AS occurrences FROM hub_file_occurrences WHERE "requestId" = $1',

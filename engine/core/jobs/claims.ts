@@ -41,6 +41,8 @@ export interface ClaimStore<Row extends ClaimColumns> {
    * transaction ends, so no takeover slips in between the answer and the commit.
    */
   holds(id: string, m?: EntityManager): Promise<boolean>;
+  /** Until when this owner holds the row (its lease), or null when it no longer does. */
+  leaseOf(id: string): Promise<Date | null>;
   /** Records a held row's progress or outcome; false when this owner no longer holds it. */
   settle(id: string, patch: RowPatch<Row>, m?: EntityManager): Promise<boolean>;
   /**

@@ -132,6 +132,14 @@ export class TableClaimStore<Row extends ClaimColumns> implements ClaimStore<Row
     );
   }
 
+  async leaseOf(id: string): Promise<Date | null> {
+    const row = await this.repo().findOne({
+      select: { id: true, leaseUntil: true } as never,
+      where: this.where({ id, status: this.statuses.active, claimedBy: this.owner }),
+    });
+    return row?.leaseUntil ?? null;
+  }
+
   async holds(id: string, m?: EntityManager): Promise<boolean> {
     const q = this.repo(m)
       .createQueryBuilder('r')

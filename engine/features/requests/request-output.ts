@@ -44,11 +44,16 @@ export class RequestLog {
   private tail: Promise<void> = Promise.resolve();
   private ready: Promise<unknown>;
 
-  /** `failed` hears of a line that could not be written (a full disk): the log goes on, the fault is reported. */
+  /**
+   * `failed` hears of a line that could not be written (a full disk): the log goes on, the fault is
+   * reported. `mayWrite`, when given, is asked before each line: an attempt that lost its run to
+   * another server writes nothing more into that run's log.
+   */
   constructor(
     private readonly path: string,
     private readonly now: () => Date,
     private readonly failed: (e: Error) => void = () => undefined,
+    private readonly mayWrite: () => Promise<boolean> = async () => true,
   ) {
     this.ready = mkdir(join(path, '..'), { recursive: true, mode: 0o700 });
   }
@@ -57,7 +62,8 @@ export class RequestLog {
     const entry = `${this.now().toISOString()} ${text.replace(/[\r\n]+/g, ' ')}\n`;
     this.tail = this.tail
       .then(() => this.ready)
-      .then(() => appendFile(this.path, entry, { mode: 0o600 }))
+      .then(() => this.mayWrite())
+      .then((may) => (may ? appendFile(this.path, entry, { mode: 0o600 }) : undefined))
       .catch((e: Error) => this.failed(e));
     return this.tail;
   }

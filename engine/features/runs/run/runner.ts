@@ -39,6 +39,17 @@ const DATABASE_WAIT: Backoff = { baseMs: 500, maxMs: 5_000 };
 /** How long a stopping server tries to hand a run back while the database is away (then the lease brings it back). */
 const HAND_BACK_WAIT_MS = 5_000;
 
+/** How often, at most, an attempt asks the database whether its run is still its own. */
+const FENCE_ASK_EVERY_MS = 1_000;
+
+/** A file keeper that first makes sure the run is still this attempt's. */
+const fenced =
+  <A extends unknown[], R>(stillMine: () => Promise<void>, keep: (...args: A) => Promise<R>) =>
+  async (...args: A): Promise<R> => {
+    await stillMine();
+    return keep(...args);
+  };
+
 export interface RunnerOptions extends NodeLease {
   concurrency?: number;
   storageRetry?: StorageRetry;
@@ -67,6 +78,7 @@ export class RequestRunner implements JobWorker<RequestRow>, WorkerModule {
   private readonly handoff: Handoff | null;
   private readonly storageRetry: StorageRetry;
   private readonly outageWaitMs: number;
+  private readonly leaseMs: number;
 
   constructor(
     private readonly services: RunnerServices,
@@ -75,6 +87,7 @@ export class RequestRunner implements JobWorker<RequestRow>, WorkerModule {
     this.handoff = o.handoff ?? null;
     this.storageRetry = o.storageRetry ?? STORAGE_RETRY;
     this.outageWaitMs = o.outageWaitMs ?? DEFAULT_OUTAGE_WAIT_MS;
+    this.leaseMs = o.leaseMs;
     this.kernel = claimingJobKernel(
       services,
       {
@@ -262,9 +275,16 @@ export class RequestRunner implements JobWorker<RequestRow>, WorkerModule {
     // A run that starts again makes every file anew; a failed one keeps what it had finished.
     const { files } = this.services;
     const removed = again ? await removeRequestFiles(files, row.id) : await removePartialFiles(files, row.id);
-    const who = own ? 'the app stopped' : `the engine running it (${row.claimedBy ?? 'unknown'}) stopped answering`;
+    // A server that stopped renewing its lease may be dead or only paused (SIGSTOP, a suspended
+    // machine): said as what is known, how long it has been silent.
+    const silentS = row.leaseUntil
+      ? Math.max(0, Math.round((this.services.now().getTime() - (row.leaseUntil.getTime() - this.leaseMs)) / 1000))
+      : null;
+    const who = own
+      ? 'the app stopped while this request was running (a crash or power loss)'
+      : `the server running it (${row.claimedBy ?? 'unknown'}) stopped answering${silentS !== null ? ` for ${silentS} s` : ''} while this request was running`;
     await log.line(
-      `Interrupted: ${who} while this request was running (crash or power loss); ${
+      `Interrupted: ${who}; ${
         again ? `started again (attempt ${row.attempts + 1} of ${RUN_ATTEMPTS})` : 'marked failed'
       }${removed ? `, ${removed} file${removed === 1 ? '' : 's'} removed` : ''}`,
     );
@@ -283,9 +303,47 @@ export class RequestRunner implements JobWorker<RequestRow>, WorkerModule {
       this.services.log.error('A request log line could not be written', { requestId, error: e.message });
   }
 
+  /**
+   * Whether this attempt still holds its run, asked before each of its files and log lines lands
+   * (fencing, issue 57 finding 3): a server paused past its lease (SIGSTOP, a suspended virtual
+   * machine) wakes up in the middle of its work, and by then another server may have taken the run
+   * over. The database is asked once a second at most, and always once the lease last seen is near
+   * its end on the engine's clock; a lapsed lease still this server's is renewed first. Once lost,
+   * the attempt writes nothing more into the run's files or log.
+   */
+  private attemptFence(row: RequestRow) {
+    const clock = () => this.services.now().getTime();
+    let sureUntil = row.leaseUntil ? row.leaseUntil.getTime() - this.leaseMs / 3 : 0;
+    let askedAt = performance.now();
+    let lost = false;
+    const holds = async (): Promise<boolean> => {
+      if (lost) return false;
+      if (clock() < sureUntil && performance.now() - askedAt < FENCE_ASK_EVERY_MS) return true;
+      const store = this.kernel.store;
+      let lease = await store.leaseOf(row.id);
+      if (lease && lease.getTime() <= clock()) {
+        await store.heartbeat([row.id]);
+        lease = await store.leaseOf(row.id);
+      }
+      askedAt = performance.now();
+      if (!lease || lease.getTime() <= clock()) lost = true;
+      else sureUntil = lease.getTime() - this.leaseMs / 3;
+      return !lost;
+    };
+    return {
+      /** For the log: a database away for a moment does not stop a line (the outcome is fenced anyway). */
+      mayWrite: () => holds().catch(() => !lost),
+      /** Before a file lands: throws once the run is another server's. */
+      check: async () => {
+        if (!(await holds())) throw new SupersededAttempt();
+      },
+    };
+  }
+
   async run(row: RequestRow, signal: AbortSignal): Promise<void> {
     const { dataDir, db, now } = this.services;
-    const log = new RequestLog(requestLogPath(dataDir, row.id), now, this.logFailure(row.id));
+    const fence = this.attemptFence(row);
+    const log = new RequestLog(requestLogPath(dataDir, row.id), now, this.logFailure(row.id), fence.mayWrite);
     const files: RequestFile[] = [];
     // The run's mail: written with its outcome, never before (see `Delivery.post`).
     const mail: OutboxRow[] = [];
@@ -326,14 +384,14 @@ export class RequestRunner implements JobWorker<RequestRow>, WorkerModule {
     let status: RequestStatus;
     let message: string | null;
     try {
-      ({ status, message } = await this.execute(row, signal, log, files, mail, (done, total) => {
+      ({ status, message } = await this.execute(row, signal, log, fence.check, files, mail, (done, total) => {
         progress = { done, total };
         saveProgressQuietly();
       }));
     } catch (e) {
       // A server stopping cleanly hands its runs back: another (or this one, started again) runs them.
       if (signal.aborted && this.closing) return this.handBackAtStop(row, log);
-      if (e instanceof SupersededAttempt) return this.superseded(row, log);
+      if (e instanceof SupersededAttempt) return this.superseded(row);
       mail.length = 0;
       if (signal.aborted) {
         status = 'aborted';
@@ -398,7 +456,7 @@ export class RequestRunner implements JobWorker<RequestRow>, WorkerModule {
           }),
       },
     );
-    if (!settled) return this.superseded(row, log);
+    if (!settled) return this.superseded(row);
     this.services.outbox.queued(mail);
     this.changed({ ...row, ...final });
   }
@@ -414,6 +472,7 @@ export class RequestRunner implements JobWorker<RequestRow>, WorkerModule {
     row: RequestRow,
     signal: AbortSignal,
     log: RequestLog,
+    stillMine: () => Promise<void>,
     files: RequestFile[],
     mail: OutboxRow[],
     progress: (done: number, total: number) => void,
@@ -433,7 +492,10 @@ export class RequestRunner implements JobWorker<RequestRow>, WorkerModule {
           files: () => files,
           log: (line) => log.line(line).catch(this.logFailure(row.id)),
           progress,
-          keep: fileKeeper(this.services, row.id, (f) => files.push(f)),
+          keep: fenced(
+            stillMine,
+            fileKeeper(this.services, row.id, (f) => files.push(f)),
+          ),
           post: (rows) => mail.push(...rows),
           stillHeld: async (m) => {
             if (!(await this.kernel.store.holds(row.id, m))) throw new SupersededAttempt();
@@ -481,14 +543,15 @@ export class RequestRunner implements JobWorker<RequestRow>, WorkerModule {
     }
   }
 
-  /** This attempt lost its claim (a pause or a cut-off past its lease): it leaves the run to the server that took it over. */
-  private async superseded(row: RequestRow, log: RequestLog): Promise<void> {
-    await log.line(
-      `This attempt (on ${this.kernel.store.owner}) lost its claim: another server took the run over; nothing more of this attempt is delivered`,
+  /**
+   * This attempt lost its claim (a pause or a cut-off past its lease): it leaves the run to the server
+   * that took it over, and says so in this server's log only (the run's log is the winner's).
+   */
+  private async superseded(row: RequestRow): Promise<void> {
+    this.services.log.warn(
+      'A run ended after another engine took it over; its outcome is left to that run, and this attempt wrote nothing more',
+      { request: row.id, node: this.kernel.store.owner },
     );
-    this.services.log.warn('A run ended after another engine took it over; its outcome is left to that run', {
-      request: row.id,
-    });
   }
 
   /**
