@@ -1,4 +1,5 @@
-import { chmod, mkdir, rm } from 'node:fs/promises';
+import { chmod, mkdir, rm, writeFile } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
 import { CLOUD_ENDPOINTS, type CloudEndpoints } from './core/cloud-endpoints.js';
 import { dirname, join } from 'node:path';
 import type { DataSource } from 'typeorm';
@@ -130,6 +131,8 @@ export interface CloseOptions {
 }
 
 const DEFAULT_LEASE_MS = 60_000;
+/** In the data folder while the first start's demo content is still to be made. */
+const DEMO_PENDING = 'demo-pending';
 /** pg-boss's queue of requests, when servers share PostgreSQL. */
 const REQUEST_QUEUE = 'broadsheet-requests';
 
@@ -256,6 +259,13 @@ async function startEngine(options: EngineOptions): Promise<Engine> {
     peers?.announce(event);
   };
   const analytics = openEmbeddedAnalytics(join(options.dataDir, 'apps'), options.importLimits, !!options.database);
+  // What an import or the first start's demo cut off left behind (nothing else runs on this folder yet).
+  const leftovers = await analytics.removeLeftovers();
+  if (leftovers.files)
+    log.info('Removed what interrupted imports left in the apps folder', {
+      files: leftovers.files,
+      megabytes: Math.round(leftovers.bytes / 2 ** 20),
+    });
   const queues = new WriteQueues(options.database ? advisoryStoreLock(db) : undefined);
   if (!options.database) transactionsTakeTurns(db, queues);
   const catalogue = buildCatalogue(OPERATIONS);
@@ -389,13 +399,18 @@ async function startEngine(options: EngineOptions): Promise<Engine> {
   // the outbox that sends their mail). Each first takes back what a crash or a dead server cut off.
   const workers: WorkerModule[] = [outbox, reloads, directorySyncs, runner, backups, scheduler];
   for (const worker of workers) await worker.start(workContext(services, worker.name));
-  // The demo's 110,000 rows load in the background: the engine answers at once.
-  const demoReady =
-    firstStart.created && options.demo !== false
-      ? Promise.resolve(options.demoAfter)
-          .then(() => seedDemoContent(services, firstStart.ownerId))
-          .catch((e: unknown) => log.error('Demo content could not be created', { error: (e as Error).message }))
-      : Promise.resolve();
+  // The demo's 110,000 rows load in the background: the engine answers at once. A marker says the
+  // demo is still to be made until it is, so a first start cut off (a stop, a full disk) makes it at
+  // the next start instead of leaving half an app.
+  const demoMarker = join(options.dataDir, DEMO_PENDING);
+  const demoWanted = options.demo !== false && (firstStart.created || existsSync(demoMarker));
+  if (demoWanted && firstStart.created) await writeFile(demoMarker, '', { mode: 0o600 });
+  const demoReady = demoWanted
+    ? Promise.resolve(options.demoAfter)
+        .then(() => seedDemoContent(services, firstStart.ownerId))
+        .then(() => rm(demoMarker, { force: true }))
+        .catch((e: unknown) => log.error('Demo content could not be created', { error: (e as Error).message }))
+    : Promise.resolve();
 
   return {
     catalogue,

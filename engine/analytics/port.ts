@@ -43,6 +43,12 @@ export interface ImportProgress {
 /** What only the embedded engine does: keep apps of its own, take their data from files, edit their metadata. */
 export interface EmbeddedAnalyticsAdmin {
   exists(appId: string): Promise<boolean>;
+  /**
+   * At start, on a folder no other server shares: what an import or a first start cut off left in
+   * the apps' folders (uploads, half-written data files, metadata never named), and app folders
+   * that never got their metadata. Answers the bytes removed.
+   */
+  removeLeftovers(): Promise<{ files: number; bytes: number }>;
   createApp(appId: string, name: string, description?: string | null): Promise<AppMeta>;
   deleteApp(appId: string): Promise<void>;
   updateMeta(appId: string, change: (m: AppMeta) => void): Promise<AppMeta>;

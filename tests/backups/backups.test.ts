@@ -409,6 +409,11 @@ describe('a backup killed midway', () => {
     expect(readdirSync(s.dataDir).some((n) => n.startsWith('backup-staging-'))).toBe(true);
     const again = await startTestServer({ dataDir: s.dataDir, secretKeys: keys });
     expect(readdirSync(s.dataDir).some((n) => n.startsWith('backup-staging-'))).toBe(false);
+    // The start says the backup was cut off (it said nothing before: issue 57, finding 5) and removes its unfinished file.
+    const status = await again.ok('GET', '/api/app/backups');
+    expect(status.lastResult).toMatchObject({ file: null, size: null });
+    expect(status.lastResult.error).toMatch(/Interrupted: the server stopped while this backup was being written/);
+    expect(existsSync(`${second}.partial`)).toBe(false);
     await again.ok('POST', '/api/app/backups', { file: join(backups, 'third.bsbackup') });
     expect(readdirSync(backups).sort()).toEqual(['first.bsbackup', 'third.bsbackup']);
     await again.stop();

@@ -1,4 +1,4 @@
-import { mkdir, readFile, readdir, rename, rm, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
@@ -43,6 +43,9 @@ function outward(meta: AppMeta): AppMeta {
   return rest;
 }
 
+/** What an import cut off leaves in an app's folder: its upload, the data file it was writing, metadata never renamed into place. */
+const LEFTOVER = /^(upload-.+\.tmp|data\.next\.db(-wal|-shm|-journal)?|.+\.json\.tmp)$/;
+
 export class EmbeddedProvider implements AnalyticsPort, EmbeddedAnalyticsAdmin {
   private readonly open = new Map<string, Promise<SqliteFile>>();
   /** Each open data file's indexes, read once: a file imported before covering indexes has plain ones. */
@@ -85,6 +88,35 @@ export class EmbeddedProvider implements AnalyticsPort, EmbeddedAnalyticsAdmin {
       .map((d) => d.name);
     const metas = await Promise.all(names.map((n) => this.meta(n).catch(() => null)));
     return metas.filter((m): m is AppMeta => !!m);
+  }
+
+  async removeLeftovers(): Promise<{ files: number; bytes: number }> {
+    const removed = { files: 0, bytes: 0 };
+    if (this.shared || !existsSync(this.root)) return removed;
+    const gone = async (path: string) => {
+      const info = await stat(path).catch(() => null);
+      if (!info) return;
+      if (info.isDirectory()) {
+        for (const name of await readdir(path)) await gone(join(path, name));
+        await rm(path, { recursive: true, force: true });
+        return;
+      }
+      removed.files += 1;
+      removed.bytes += info.size;
+      await rm(path, { force: true });
+    };
+    for (const entry of await readdir(this.root, { withFileTypes: true })) {
+      if (!entry.isDirectory() || !APP_ID.test(entry.name)) continue;
+      const dir = join(this.root, entry.name);
+      const names = await readdir(dir);
+      // Never named in metadata: a first start or a creation cut off before the app existed.
+      if (!names.includes('meta.json')) {
+        await gone(dir);
+        continue;
+      }
+      for (const name of names) if (LEFTOVER.test(name)) await gone(join(dir, name));
+    }
+    return removed;
   }
 
   async exists(appId: string) {

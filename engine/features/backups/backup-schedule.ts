@@ -1,6 +1,13 @@
 import type { EngineServices } from '../../ops/context.js';
 import { Periodic } from '../../core/jobs/periodic.js';
-import { applyRetention, backupSettings, createBackup, nextBackupAfter, recordFailedBackup } from './backups.rules.js';
+import {
+  applyRetention,
+  backupSettings,
+  createBackup,
+  nextBackupAfter,
+  recordFailedBackup,
+  recordInterruptedBackup,
+} from './backups.rules.js';
 import type { WorkerModule } from '../../ops/worker-module.js';
 
 const CHECK_EVERY_MS = 60_000;
@@ -22,7 +29,9 @@ export class BackupSchedule implements WorkerModule {
     );
   }
 
-  start() {
+  async start() {
+    if (await recordInterruptedBackup(this.services))
+      this.services.log.warn('A backup was interrupted by a stop; its last result says so');
     this.periodic.start();
   }
 

@@ -26,6 +26,8 @@ export const BackupResult = lazySchema(() =>
         error: z.string().nullable(),
       })
       .nullable(),
+    /** The backup being written now (when it started, where it goes); a start clears one a stop cut off. */
+    writing: z.object({ at: z.string(), file: z.string() }).nullable().optional(),
   }),
 );
 

@@ -52,6 +52,8 @@ export type BackupSettings = z.output<typeof BackupSettingsInput> & {
   lastBackupAt: string | null;
   scheduledFrom: string | null;
   lastResult: { at: string; file: string | null; size: number | null; error: string | null } | null;
+  /** The backup being written (when and where), so a start after a stop or a crash can say it was cut off. */
+  writing?: { at: string; file: string } | null;
 };
 
 /** One backup at a time in this process. */
@@ -214,6 +216,7 @@ export async function createBackup(
   for (const name of await readdir(resolve(file, '..')).catch(() => [] as string[]))
     if (name.endsWith(`${BACKUP_EXTENSION}.partial`)) await rm(join(resolve(file, '..'), name), { force: true });
   const started = Date.now();
+  await saveSettings(s, { ...(await backupSettings(s)), writing: { at: now.toISOString(), file } });
   try {
     const secretKey = (f.includeSecretKey ?? settings.includeSecretKey) ? await s.installation.secretKey() : null;
     const { manifest, size } = await writeBackup({
@@ -229,6 +232,7 @@ export async function createBackup(
       ...(await backupSettings(s)),
       lastBackupAt: now.toISOString(),
       lastResult: { at: now.toISOString(), file, size, error: null },
+      writing: null,
     });
     return {
       file,
@@ -241,6 +245,7 @@ export async function createBackup(
     };
   } catch (e) {
     s.log.error('A backup failed', { file, error: (e as Error).message });
+    await saveSettings(s, { ...(await backupSettings(s)), writing: null }).catch(() => undefined);
     throw e instanceof EngineError
       ? e
       : new EngineError(409, `The backup could not be written: ${(e as Error).message}`, [
@@ -252,6 +257,28 @@ export async function createBackup(
 }
 
 /** Keeps the newest `keep` of the backups this product named in the folder; answers how many went. */
+/**
+ * At start: a backup that was being written when the server stopped (a stop, a crash, power) is
+ * recorded as interrupted, and its unfinished file removed; the screen says so instead of nothing.
+ */
+export async function recordInterruptedBackup(s: BackupHost): Promise<boolean> {
+  const settings = await backupSettings(s);
+  if (!settings.writing) return false;
+  const { at, file } = settings.writing;
+  await rm(`${file}.partial`, { force: true }).catch(() => undefined);
+  await saveSettings(s, {
+    ...settings,
+    writing: null,
+    lastResult: {
+      at,
+      file: null,
+      size: null,
+      error: 'Interrupted: the server stopped while this backup was being written; nothing was kept. Take it again',
+    },
+  });
+  return true;
+}
+
 /** A scheduled backup that failed is recorded, so the screen can say so (an on-demand one answers its caller). */
 export async function recordFailedBackup(s: BackupHost, error: string) {
   const now = s.now().toISOString();
