@@ -131,6 +131,8 @@ export interface CloseOptions {
 }
 
 const DEFAULT_LEASE_MS = 60_000;
+/** A delivery that failed for a passing reason: three tries, 5 s then 10 s apart, within its run. */
+const DELIVERY_RETRY = { tries: 3, baseMs: 5_000, maxMs: 60_000 };
 /** In the data folder while the first start's demo content is still to be made. */
 const DEMO_PENDING = 'demo-pending';
 /** pg-boss's queue of requests, when servers share PostgreSQL. */
@@ -292,6 +294,7 @@ async function startEngine(options: EngineOptions): Promise<Engine> {
     log,
     emit,
     dataDir: options.dataDir,
+    deliveryRetry: options.storageRetry ?? DELIVERY_RETRY,
     houseFolders: [options.dataDir, ...(options.secretKeys.file ? [dirname(options.secretKeys.file)] : [])],
     files: folderFileStore(join(options.dataDir, 'files')),
     uploadsDir,

@@ -2,6 +2,7 @@ import type { DataSource, EntityManager } from 'typeorm';
 import type { CloudEndpoints } from '../core/cloud-endpoints.js';
 import type { SecretBox } from '../core/secrets.js';
 import type { FileStore } from '../core/file-store.js';
+import type { Backoff } from '../core/jobs/backoff.js';
 import type { PermissionFlags } from '../core/permissions.js';
 import type { UserRow } from '../model/users.entity.js';
 import type { Logger } from '../core/logger.js';
@@ -58,6 +59,8 @@ export interface BaseServices {
   /** Where runs' files and the hub's published files live (the data folder's `files/`, or a shared folder). */
   files: FileStore;
   dataDir: string;
+  /** How a delivery to a folder, FTP, SFTP, WebDAV or a cloud drive that failed for a passing reason is tried again. */
+  deliveryRetry: Backoff & { tries: number };
   /**
    * The folders that hold the installation itself (the data folder, the secrets key's folder): a
    * data connection or a folder storage may not point into them (core/house-folders.ts).

@@ -1,15 +1,17 @@
-import { copyFile, mkdir } from 'node:fs/promises';
+import { copyFile, mkdir, stat } from 'node:fs/promises';
 import { join, posix } from 'node:path';
 import { In } from 'typeorm';
 import type { OpContext } from '../../../ops/context.js';
 import { safeFileName } from '../../../core/file-result.js';
 import { houseFolderProblem } from '../../../core/house-folders.js';
 import type { TaskReportRow } from '../../../model/tasks.entity.js';
-import { StorageService } from '../../../model/storage.entity.js';
+import { StorageService, type StorageServiceRow } from '../../../model/storage.entity.js';
 import { confinedRelative, folderUnder } from '../../storage/storage-paths.js';
 import { ftpClient, sftpClient } from '../../storage/storage.rules.js';
 import { cloudDrive, cloudVariable, isCloud } from '../../storage/cloud/providers.js';
-import { webdavClient, webdavProblem } from '../../storage/webdav.js';
+import { webdavClient } from '../../storage/webdav.js';
+import { retryDelay } from '../../../core/jobs/backoff.js';
+import { deliveryProblem, type DeliveryProblem } from './delivery-problem.js';
 import { requestFileKey } from '../../requests/request-output.js';
 import type { Deliver } from './delivery.js';
 
@@ -33,6 +35,75 @@ function bySubfolder(files: RunFile[], variable: string | null): Map<string, Run
     groups.set(sub, [...(groups.get(sub) ?? []), f]);
   }
   return groups;
+}
+
+/** Puts each group of files in its subfolder of one destination (a folder, a cloud drive, WebDAV, SFTP or FTP). */
+async function putGroups(
+  ctx: OpContext,
+  x: StorageServiceRow,
+  rel: string,
+  groups: Map<string, RunFile[]>,
+  log: (line: string) => void,
+): Promise<void> {
+  if (x.type === 'Folder') {
+    // A folder saved before the rule that points into the installation or the system is refused.
+    const house = houseFolderProblem(x.rootPath ?? '', ctx.houseFolders);
+    if (house) throw new Error(`the folder ${house}`);
+    for (const [sub, group] of groups) {
+      const dir = folderUnder(x.rootPath ?? '', posix.join(rel, sub));
+      if (!dir) throw new Error(`the path would leave the folder's root`);
+      await mkdir(dir, { recursive: true });
+      for (const f of group) await copyFile(f.localPath, join(dir, safeFileName(f.name)));
+    }
+  } else if (isCloud(x.type)) {
+    const drive = await cloudDrive(ctx, x, { log });
+    for (const [sub, group] of groups)
+      for (const f of group) await drive.put(f.localPath, posix.join(rel, sub, safeFileName(f.name)));
+  } else if (x.type === 'WebDAV') {
+    const dav = await webdavClient(ctx, x, { log });
+    for (const [sub, group] of groups) {
+      const dir = posix.join(rel, sub);
+      await dav.ensureFolder(dir);
+      for (const f of group) await dav.put(f.localPath, posix.join(dir, safeFileName(f.name)));
+    }
+  } else if (x.type === 'SFTP') {
+    const sftp = await sftpClient(ctx, x);
+    try {
+      for (const [sub, group] of groups) {
+        const dir = posix.join(x.rootPath ?? '/', rel, sub);
+        await sftp.mkdir(dir, true);
+        for (const f of group) await sftp.put(f.localPath, posix.join(dir, safeFileName(f.name)));
+      }
+    } finally {
+      await sftp.end().catch(() => undefined);
+    }
+  } else {
+    const client = await ftpClient(ctx, x);
+    try {
+      const base = await client.pwd();
+      for (const [sub, group] of groups) {
+        await client.cd(base);
+        const dir = posix.join(rel, sub);
+        if (dir && dir !== '.') await client.ensureDir(dir);
+        for (const f of group) await client.uploadFrom(f.localPath, safeFileName(f.name));
+      }
+    } finally {
+      client.close();
+    }
+  }
+}
+
+/**
+ * A destination's failure in words. A folder whose root is not there is said so (a disk or a share
+ * not mounted: it may come back), not as the "no such file" of the subfolder being made.
+ */
+async function describe(x: StorageServiceRow, err: unknown): Promise<DeliveryProblem> {
+  if (x.type === 'Folder' && (err as { code?: string }).code === 'ENOENT' && x.rootPath) {
+    const root = await stat(x.rootPath).catch(() => null);
+    if (!root)
+      return { words: `the folder ${x.rootPath} is not there (a disk or share not mounted?)`, transient: true };
+  }
+  return deliveryProblem(x.type, err);
 }
 
 /**
@@ -68,61 +139,30 @@ export async function deliverToStorage(
       x.type === 'Folder' ? null : isCloud(x.type) ? cloudVariable(x.type, tr.options) : tr.options.ftpVariable;
     const variable = (own || tr.options.folderVariable)?.trim() || null;
     const groups = bySubfolder(files, variable);
-    try {
-      if (x.type === 'Folder') {
-        // A folder saved before the rule that points into the installation or the system is refused.
-        const house = houseFolderProblem(x.rootPath ?? '', ctx.houseFolders);
-        if (house) throw new Error(`the folder ${house}`);
-        for (const [sub, group] of groups) {
-          const dir = folderUnder(x.rootPath ?? '', posix.join(rel, sub));
-          if (!dir) throw new Error(`the path "${e.path}" would leave the folder's root`);
-          await mkdir(dir, { recursive: true });
-          for (const f of group) await copyFile(f.localPath, join(dir, safeFileName(f.name)));
+    const put = () => putGroups(ctx, x, rel, groups, log);
+    const retry = ctx.deliveryRetry;
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await put();
+        log(
+          `${files.length} file${files.length === 1 ? '' : 's'} put in “${x.name}”${rel ? ` under ${rel}` : ''}${variable ? ` in ${groups.size} folder${groups.size === 1 ? '' : 's'} named by ${variable}` : ''}${attempt > 1 ? ` (try ${attempt})` : ''}`,
+        );
+        break;
+      } catch (err) {
+        const problem = await describe(x, err);
+        if (problem.transient && attempt < retry.tries) {
+          const wait = retryDelay(attempt, retry);
+          log(
+            `Files not put in “${x.name}”: ${problem.words}; trying again in ${Math.ceil(wait / 1000)} s (try ${attempt} of ${retry.tries})`,
+          );
+          await new Promise((r) => setTimeout(r, wait));
+          continue;
         }
-      } else if (isCloud(x.type)) {
-        const drive = await cloudDrive(ctx, x, { log });
-        for (const [sub, group] of groups)
-          for (const f of group) await drive.put(f.localPath, posix.join(rel, sub, safeFileName(f.name)));
-      } else if (x.type === 'WebDAV') {
-        const dav = await webdavClient(ctx, x, { log });
-        for (const [sub, group] of groups) {
-          const dir = posix.join(rel, sub);
-          await dav.ensureFolder(dir);
-          for (const f of group) await dav.put(f.localPath, posix.join(dir, safeFileName(f.name)));
-        }
-      } else if (x.type === 'SFTP') {
-        const sftp = await sftpClient(ctx, x);
-        try {
-          for (const [sub, group] of groups) {
-            const dir = posix.join(x.rootPath ?? '/', rel, sub);
-            await sftp.mkdir(dir, true);
-            for (const f of group) await sftp.put(f.localPath, posix.join(dir, safeFileName(f.name)));
-          }
-        } finally {
-          await sftp.end().catch(() => undefined);
-        }
-      } else {
-        const client = await ftpClient(ctx, x);
-        try {
-          const base = await client.pwd();
-          for (const [sub, group] of groups) {
-            await client.cd(base);
-            const dir = posix.join(rel, sub);
-            if (dir && dir !== '.') await client.ensureDir(dir);
-            for (const f of group) await client.uploadFrom(f.localPath, safeFileName(f.name));
-          }
-        } finally {
-          client.close();
-        }
+        const tried = problem.transient ? ` (tried ${attempt} times)` : '';
+        log(`Files not put in “${x.name}”: ${problem.words}${tried}`);
+        problems.push(`“${x.name}”: ${problem.words}${tried}`);
+        break;
       }
-      log(
-        `${files.length} file${files.length === 1 ? '' : 's'} put in “${x.name}”${rel ? ` under ${rel}` : ''}${variable ? ` in ${groups.size} folder${groups.size === 1 ? '' : 's'} named by ${variable}` : ''}`,
-      );
-    } catch (err) {
-      const msg =
-        x.type === 'WebDAV' ? webdavProblem(err) : (err as Error).message.replace(/[\r\n]+/g, ' ').slice(0, 300);
-      log(`Files not put in “${x.name}”: ${msg}`);
-      problems.push(`“${x.name}”: ${msg}`);
     }
   }
   return problems;

@@ -1,0 +1,93 @@
+// Issue 57, finding 4 (in part): a delivery that fails for a passing reason is tried again within
+// its run, and the log names the real cause. The destination folder is on a real 8 MB tmpfs, full
+// when the run starts: the run says "the disk is full" and tries again; once the test frees the
+// disk, the file arrives and the run completes. A refused FTP sign-in is said at once, untried.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readdirSync, rmSync, statfsSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startTestServer, type TestServer } from '../support/test-server.js';
+import { fixtures } from '../support/samples.js';
+import { startFtp, type TestFtp } from '../support/ftp.js';
+import { until } from '../support/until.js';
+import { waitForRequest } from '../support/requests.js';
+
+const mountPoint = mkdtempSync(join(tmpdir(), 'bs-delivery-disk-'));
+const mounted = spawnSync('mount', ['-t', 'tmpfs', '-o', 'size=8m', 'tmpfs', mountPoint]).status === 0;
+
+let s: TestServer;
+let ftp: TestFtp;
+let projectId: string;
+let reportId: string;
+beforeAll(async () => {
+  ftp = await startFtp();
+  s = await startTestServer({ storageRetry: { tries: 30, baseMs: 200, maxMs: 500 } });
+  projectId = (await (await fixtures(s)).make.connected()).projectId;
+  reportId = (await s.ok('POST', '/api/v2/reports', { name: 'Units', projectID: projectId, type: 'Html' })).id;
+  await s.ok('PUT', `/api/app/reports/${reportId}/document`, {
+    document: { blocks: [{ id: 'k', type: 'kpi', label: 'Units', expression: 'Sum(Units)' }] },
+  });
+});
+afterAll(async () => {
+  await s?.stop();
+  await ftp?.close();
+  if (mounted) spawnSync('umount', [mountPoint]);
+  rmSync(mountPoint, { recursive: true, force: true });
+});
+
+async function startRunTo(serviceId: string) {
+  const task = await s.ok('POST', '/api/v2/tasks', { name: `To ${serviceId}`, projectID: projectId });
+  await s.ok('PUT', `/api/v2/tasks/${task.id}/reports`, {
+    reportID: reportId,
+    format: 'Html',
+    emailEmbedment: false,
+    emailAttachment: false,
+    storageServices: [{ fileStorageServiceID: serviceId, path: 'daily', order: 0 }],
+  });
+  return (await s.ok('POST', `/api/v2/requests/${task.id}/run`)).id as string;
+}
+const logOf = async (id: string) => (await s.ok('GET', `/api/v1/requests/${id}/log`)).text as string;
+
+describe('a delivery that fails for a passing reason', () => {
+  it.skipIf(!mounted)('to a full disk: says so, tries again, and delivers once there is room', async () => {
+    const svc = await s.ok('POST', '/api/v1/storage-services', {
+      name: 'Small disk',
+      type: 'Folder',
+      rootPath: mountPoint,
+    });
+    const filler = join(mountPoint, 'filler');
+    const { bavail, bsize } = statfsSync(mountPoint);
+    writeFileSync(filler, Buffer.alloc(bavail * bsize));
+    const id = await startRunTo(svc.id);
+    try {
+      await until(
+        () => logOf(id),
+        (text) => /Files not put in “Small disk”: the disk is full \(ENOSPC\); trying again in \d+ s/.test(text),
+        60_000,
+      );
+    } finally {
+      rmSync(filler, { force: true });
+    }
+    const done = await waitForRequest(s, id);
+    expect(done.status).toBe('completed');
+    expect(readdirSync(join(mountPoint, 'daily'))).toEqual([done.files[0].name]);
+    expect(await logOf(id)).toMatch(/1 file put in “Small disk” under daily \(try \d+\)/);
+  });
+
+  it('a refused FTP sign-in is said at once, not tried again', async () => {
+    const svc = await s.ok('POST', '/api/v1/storage-services', {
+      name: 'Partner FTP',
+      type: 'FTP',
+      host: '127.0.0.1',
+      port: ftp.port,
+      username: 'reports',
+      password: 'wrong',
+    });
+    const done = await waitForRequest(s, await startRunTo(svc.id));
+    expect(done.status).toBe('warning');
+    const text = await logOf(done.id);
+    expect(text).toContain('Files not put in “Partner FTP”');
+    expect(text).not.toContain('trying again');
+  });
+});
