@@ -1,3 +1,4 @@
+import { lazySchema } from './lazy-schema.js';
 import { z } from 'zod';
 import addressparser from 'nodemailer/lib/addressparser/index.js';
 
@@ -144,7 +145,7 @@ export function isWebAddress(s: string): boolean {
   return /^https?:\/\/[^\s]+$/i.test(s) && URL.canParse(s);
 }
 
-export const idParam = z.object({ id: v.uuid() });
+export const idParam = lazySchema(() => z.object({ id: v.uuid() }));
 /** Path parameters that are all UUIDs, such as {taskId} and {taskReportId}. */
 export const uuidParams = <const K extends string>(...keys: K[]) =>
   z.object(Object.fromEntries(keys.map((k) => [k, v.uuid()])) as Record<K, ReturnType<typeof v.uuid>>);

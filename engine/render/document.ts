@@ -1,3 +1,4 @@
+import { lazySchema } from '../core/lazy-schema.js';
 import { z } from 'zod';
 
 // A report's document: an ordered list of blocks bound to the report's connection. Every output
@@ -6,17 +7,21 @@ import { z } from 'zod';
 const id = z.string().min(1).max(64);
 const expression = z.string().trim().min(1, { message: 'must not be empty' }).max(2000);
 /** A measure (label and expression) and a chart's sort, as charts of the app and report blocks both take them. */
-export const Measure = z.object({ label: z.string().max(200), expression });
-export const Sort = z.object({
-  by: z.enum(['dimension', 'measure']),
-  index: z.number().int().min(0).max(20),
-  direction: z.enum(['asc', 'desc']),
-});
-const NumberFormat = z.object({
-  decimals: z.number().int().min(0).max(10).optional(),
-  prefix: z.string().max(10).optional(),
-  suffix: z.string().max(10).optional(),
-});
+export const Measure = lazySchema(() => z.object({ label: z.string().max(200), expression }));
+export const Sort = lazySchema(() =>
+  z.object({
+    by: z.enum(['dimension', 'measure']),
+    index: z.number().int().min(0).max(20),
+    direction: z.enum(['asc', 'desc']),
+  }),
+);
+const NumberFormat = lazySchema(() =>
+  z.object({
+    decimals: z.number().int().min(0).max(10).optional(),
+    prefix: z.string().max(10).optional(),
+    suffix: z.string().max(10).optional(),
+  }),
+);
 const DataSource = {
   /** A chart saved in the app, or dimensions and measures given here. */
   chartId: z.string().max(64).optional(),
@@ -56,16 +61,18 @@ export const Block = z.discriminatedUnion('type', [
   z.object({ id, type: z.literal('break') }),
 ]);
 
-export const ReportDocumentSchema = z.object({
-  blocks: z.array(Block).max(500),
-  settings: z
-    .object({
-      decimalSeparator: z.enum(['.', ',']).optional(),
-      groupSeparator: z.enum([',', '.', ' ', "'", '']).optional(),
-      orientation: z.enum(['portrait', 'landscape']).optional(),
-    })
-    .optional(),
-});
+export const ReportDocumentSchema = lazySchema(() =>
+  z.object({
+    blocks: z.array(Block).max(500),
+    settings: z
+      .object({
+        decimalSeparator: z.enum(['.', ',']).optional(),
+        groupSeparator: z.enum([',', '.', ' ', "'", '']).optional(),
+        orientation: z.enum(['portrait', 'landscape']).optional(),
+      })
+      .optional(),
+  }),
+);
 
 export type ReportDocument = z.output<typeof ReportDocumentSchema>;
 export type DocBlock = z.output<typeof Block>;

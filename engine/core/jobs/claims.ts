@@ -19,6 +19,10 @@ export const claimColumns: Record<'claimedBy' | 'leaseUntil', EntitySchemaColumn
 };
 
 /** The claim columns of a new row: no one holds it, never claimed. */
+/** When a claimed row's lease was last renewed (its lease less one lease), or null when unclaimed. */
+export const renewedAt = (row: ClaimColumns, leaseMs: number): number | null =>
+  row.leaseUntil ? row.leaseUntil.getTime() - leaseMs : null;
+
 export const UNCLAIMED = { claimedBy: null, leaseUntil: null, attempts: 0 } as const;
 
 /** A patch of a row's own columns (the claim columns are the store's to set). */

@@ -1,3 +1,4 @@
+import { lazySchema } from '../../core/lazy-schema.js';
 import { In } from 'typeorm';
 import { z } from 'zod';
 import type { OpContext } from '../../ops/context.js';
@@ -15,55 +16,59 @@ const ScheduleObject = z.record(
   v.str(100),
   z.union([v.str(), z.number(), z.boolean(), z.null(), z.array(z.union([v.str(), z.number()])).max(100)]),
 );
-export const SynchronizationV1 = z.object({
-  defaultFolderUrl: v.nstr(),
-  defaultFolderId: v.nuuid(),
-  analyticsSenseServer: v.nstr(),
-  analyticsSenseAdminUser: v.nstr(),
-  schedule: ScheduleObject.nullable().optional(),
-});
+export const SynchronizationV1 = lazySchema(() =>
+  z.object({
+    defaultFolderUrl: v.nstr(),
+    defaultFolderId: v.nuuid(),
+    analyticsSenseServer: v.nstr(),
+    analyticsSenseAdminUser: v.nstr(),
+    schedule: ScheduleObject.nullable().optional(),
+  }),
+);
 export type SynchronizationFields = z.output<typeof SynchronizationV1>;
 
 /** Apps not filed in a folder live in the root folder. */
 export const ROOT_FOLDER_ID = '00000000-0000-0000-0000-000000000000';
 
 // Set A 2.10
-export const AnalyticsAppV1 = z.object({
-  appId: v
-    .text()
-    .regex(/^[a-z0-9][a-z0-9-]{0,63}$/, { message: 'must be lower-case letters, digits and dashes (up to 64)' }),
-  name: v.text(),
-  description: v.nstr(),
-  folderId: v.uuid(),
-  folderPath: v.text(TEXT_MAX.text),
-  stream: v.nstr(),
-  mashupTemplate: v.nstr(),
-  allowAnalyticsSenseApp: v.bool(),
-  allowMashup: v.bool(),
-  defaultOpen: v.text(),
-  templateTitle: v.nstr(),
-  templateDescription: v.nstr(),
-  themeId: v.nstr(),
-  organizationId: v.nuuid(),
-  usedFields: z
-    .array(z.object({ name: v.str(TEXT_MAX.name), order: v.int(), appId: v.str(64) }))
-    .max(1000)
-    .nullable()
-    .optional(),
-  usedSheets: z
-    .array(
-      z.object({
-        sheetId: v.str(64),
-        sheetName: v.str(TEXT_MAX.name),
-        showSelection: z.boolean(),
-        groupName: v.str(TEXT_MAX.name),
-        order: v.int(),
-      }),
-    )
-    .max(1000)
-    .nullable()
-    .optional(),
-});
+export const AnalyticsAppV1 = lazySchema(() =>
+  z.object({
+    appId: v
+      .text()
+      .regex(/^[a-z0-9][a-z0-9-]{0,63}$/, { message: 'must be lower-case letters, digits and dashes (up to 64)' }),
+    name: v.text(),
+    description: v.nstr(),
+    folderId: v.uuid(),
+    folderPath: v.text(TEXT_MAX.text),
+    stream: v.nstr(),
+    mashupTemplate: v.nstr(),
+    allowAnalyticsSenseApp: v.bool(),
+    allowMashup: v.bool(),
+    defaultOpen: v.text(),
+    templateTitle: v.nstr(),
+    templateDescription: v.nstr(),
+    themeId: v.nstr(),
+    organizationId: v.nuuid(),
+    usedFields: z
+      .array(z.object({ name: v.str(TEXT_MAX.name), order: v.int(), appId: v.str(64) }))
+      .max(1000)
+      .nullable()
+      .optional(),
+    usedSheets: z
+      .array(
+        z.object({
+          sheetId: v.str(64),
+          sheetName: v.str(TEXT_MAX.name),
+          showSelection: z.boolean(),
+          groupName: v.str(TEXT_MAX.name),
+          order: v.int(),
+        }),
+      )
+      .max(1000)
+      .nullable()
+      .optional(),
+  }),
+);
 export type AnalyticsAppFields = z.output<typeof AnalyticsAppV1>;
 
 export const LIST_ANALYTICS_APPS: ListSpec = {

@@ -1,3 +1,4 @@
+import { lazySchema } from '../../core/lazy-schema.js';
 import { z } from 'zod';
 import { defineOp } from '../../ops/op.js';
 import { idParam, v } from '../../core/validation.js';
@@ -22,11 +23,13 @@ import {
   OrganizationsUnlinkAnalyticsAppsResult,
 } from './analytics-apps.results.js';
 
-const ByFolderQuery = z.object({
-  folderId: v.uuid().optional(),
-  name: z.string().max(200).optional(),
-  ofRoot: z.enum(['true', 'false']).optional(),
-});
+const ByFolderQuery = lazySchema(() =>
+  z.object({
+    folderId: v.uuid().optional(),
+    name: z.string().max(200).optional(),
+    ofRoot: z.enum(['true', 'false']).optional(),
+  }),
+);
 const LIST_ORG_APPS: ListSpec = {
   sort: { Name: 'LOWER(a.name)', Stream: 'LOWER(a.stream)' },
   defaultSort: { by: 'Name', direction: 'asc' },

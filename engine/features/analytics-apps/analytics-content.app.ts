@@ -1,3 +1,4 @@
+import { lazySchema } from '../../core/lazy-schema.js';
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import { defineOp } from '../../ops/op.js';
@@ -18,8 +19,8 @@ import {
 } from './analytics-apps.results.js';
 import { DeletedResult } from '../common.results.js';
 
-const appParam = z.object({ id: v.uuid() });
-const itemParam = z.object({ id: v.uuid(), itemId: z.string().min(1).max(64) });
+const appParam = lazySchema(() => z.object({ id: v.uuid() }));
+const itemParam = lazySchema(() => z.object({ id: v.uuid(), itemId: z.string().min(1).max(64) }));
 export const SelectionsInput = z
   .record(
     z.string().min(1).max(200),
@@ -27,33 +28,43 @@ export const SelectionsInput = z
   )
   .default({});
 
-const VariableInput = z.object({
-  id: z.string().max(64).optional(),
-  name: v.text().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, { message: 'must be a name such as vTotalSales' }),
-  definition: v.text(TEXT_MAX.text),
-  description: v.nstr(),
-});
-const ChartInput = z.object({
-  id: z.string().max(64).optional(),
-  name: v.text(),
-  type: z.enum(['bar', 'line', 'pie', 'combo', 'table']),
-  dimensions: z.array(v.text()).max(5),
-  measures: z.array(Measure).min(1, { message: 'needs at least one measure' }).max(10),
-  sort: Sort.nullable().optional(),
-  limit: z.number().int().min(1).max(10_000).nullable().optional(),
-});
-const BookmarkInput = z.object({ id: z.string().max(64).optional(), name: v.text(), selections: SelectionsInput });
-const SheetInput = z.object({
-  id: z.string().max(64).optional(),
-  name: v.text(),
-  chartIds: z.array(z.string().max(64)).max(100),
-});
+const VariableInput = lazySchema(() =>
+  z.object({
+    id: z.string().max(64).optional(),
+    name: v.text().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, { message: 'must be a name such as vTotalSales' }),
+    definition: v.text(TEXT_MAX.text),
+    description: v.nstr(),
+  }),
+);
+const ChartInput = lazySchema(() =>
+  z.object({
+    id: z.string().max(64).optional(),
+    name: v.text(),
+    type: z.enum(['bar', 'line', 'pie', 'combo', 'table']),
+    dimensions: z.array(v.text()).max(5),
+    measures: z.array(Measure).min(1, { message: 'needs at least one measure' }).max(10),
+    sort: Sort.nullable().optional(),
+    limit: z.number().int().min(1).max(10_000).nullable().optional(),
+  }),
+);
+const BookmarkInput = lazySchema(() =>
+  z.object({ id: z.string().max(64).optional(), name: v.text(), selections: SelectionsInput }),
+);
+const SheetInput = lazySchema(() =>
+  z.object({
+    id: z.string().max(64).optional(),
+    name: v.text(),
+    chartIds: z.array(z.string().max(64)).max(100),
+  }),
+);
 
 /** An upload names its file (and may say its format) in the query: the body is the file itself. */
-const UploadQuery = z.object({
-  fileName: v.text().max(260),
-  format: z.enum(['csv', 'xlsx', 'json']).optional(),
-});
+const UploadQuery = lazySchema(() =>
+  z.object({
+    fileName: v.text().max(260),
+    format: z.enum(['csv', 'xlsx', 'json']).optional(),
+  }),
+);
 
 /** The format an import says, or its file name's extension tells. */
 function importFormat(given: { fileName: string; format?: 'csv' | 'xlsx' | 'json' }, part: 'body' | 'query') {
@@ -73,16 +84,18 @@ function importFormat(given: { fileName: string; format?: 'csv' | 'xlsx' | 'json
   return format;
 }
 
-const ImportInput = z.object({
-  fileName: v.text().max(260),
-  format: z.enum(['csv', 'xlsx', 'json']).optional(),
-  /** Text for CSV and JSON; base64 for XLSX (or any format when `encoding` says so). */
-  content: z
-    .string()
-    .min(1, { message: 'the file is empty' })
-    .max(IMPORT_BODY_LIMIT, { message: 'is larger than the import limit' }),
-  encoding: z.enum(['text', 'base64']).default('text'),
-});
+const ImportInput = lazySchema(() =>
+  z.object({
+    fileName: v.text().max(260),
+    format: z.enum(['csv', 'xlsx', 'json']).optional(),
+    /** Text for CSV and JSON; base64 for XLSX (or any format when `encoding` says so). */
+    content: z
+      .string()
+      .min(1, { message: 'the file is empty' })
+      .max(IMPORT_BODY_LIMIT, { message: 'is larger than the import limit' }),
+    encoding: z.enum(['text', 'base64']).default('text'),
+  }),
+);
 
 const checkFields = (meta: AppMeta, names: string[], field: string) => {
   for (const n of names)

@@ -1,3 +1,4 @@
+import { lazySchema } from '../../core/lazy-schema.js';
 import { z } from 'zod';
 import { defineOp } from '../../ops/op.js';
 import { idParam, v } from '../../core/validation.js';
@@ -16,8 +17,8 @@ import {
 import { DeletedResult } from '../common.results.js';
 
 // Set A 2.1
-const CreateV1 = z.object({ name: v.text(), description: v.nstr(), expiryDate: v.dateTime() });
-const UpdateV1 = z.object({ name: v.text(), description: v.nstr() });
+const CreateV1 = lazySchema(() => z.object({ name: v.text(), description: v.nstr(), expiryDate: v.dateTime() }));
+const UpdateV1 = lazySchema(() => z.object({ name: v.text(), description: v.nstr() }));
 const LIST_ALL: ListSpec = { ...LIST_API_KEYS, uuid: { user_id: 'k."userId"' } };
 
 export const apiKeysV1 = [

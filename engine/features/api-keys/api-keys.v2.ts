@@ -1,3 +1,4 @@
+import { lazySchema } from '../../core/lazy-schema.js';
 import { z } from 'zod';
 import { defineOp } from '../../ops/op.js';
 import { idParam, v } from '../../core/validation.js';
@@ -6,13 +7,15 @@ import { ApiKeyBResult, NewApiKeyBResult } from './api-keys.results.js';
 import { withSetBIds } from '../../core/set-b-names.js';
 
 // Set B 2.3
-const CreateV2 = z.object({
-  name: v.text(),
-  description: v.nstr(),
-  expiryDate: v.dateTime(),
-  organizationID: v.uuid(),
-});
-const UpdateV2 = z.object({ name: v.text(), description: v.nstr() });
+const CreateV2 = lazySchema(() =>
+  z.object({
+    name: v.text(),
+    description: v.nstr(),
+    expiryDate: v.dateTime(),
+    organizationID: v.uuid(),
+  }),
+);
+const UpdateV2 = lazySchema(() => z.object({ name: v.text(), description: v.nstr() }));
 
 export const apiKeysV2 = [
   defineOp({

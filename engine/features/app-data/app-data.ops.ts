@@ -1,3 +1,4 @@
+import { lazySchema } from '../../core/lazy-schema.js';
 import { z } from 'zod';
 import { findOr404 } from '../../core/rows.js';
 import { AnalyticsApp } from '../../model/analytics-apps.entity.js';
@@ -9,46 +10,52 @@ import { reloadNow } from './reload-now.js';
 import { RecentReloadsQuery, recentReloads } from './recent-reloads.js';
 import { ReloadScheduleInput, setReloadSchedule } from './reload-schedule.rules.js';
 
-const appParam = z.object({ id: v.uuid() });
+const appParam = lazySchema(() => z.object({ id: v.uuid() }));
 const path = (suffix: string) => `/api/app/analytics/{id}${suffix}`;
 
-const ReloadResult = z.object({
-  id: z.string(),
-  trigger: z.string(),
-  status: z.enum(RELOAD_STATUSES),
-  startedAt: z.string(),
-  endedAt: z.string().nullable(),
-  durationMs: z.number().nullable(),
-  rows: z.number().nullable(),
-  message: z.string().nullable(),
-  scheduledFor: z.string().nullable(),
-});
+const ReloadResult = lazySchema(() =>
+  z.object({
+    id: z.string(),
+    trigger: z.string(),
+    status: z.enum(RELOAD_STATUSES),
+    startedAt: z.string(),
+    endedAt: z.string().nullable(),
+    durationMs: z.number().nullable(),
+    rows: z.number().nullable(),
+    message: z.string().nullable(),
+    scheduledFor: z.string().nullable(),
+  }),
+);
 const nullableNumber = z.number().nullable();
-const ScheduleResult = z.object({
-  isActive: z.boolean(),
-  timeZone: z.string(),
-  frequency: z.string(),
-  day: nullableNumber,
-  month: nullableNumber,
-  atHour: nullableNumber,
-  atMinut: nullableNumber,
-  everyHours: nullableNumber,
-  fromHour: nullableNumber,
-  fromMinut: nullableNumber,
-  toHour: nullableNumber,
-  toMinut: nullableNumber,
-  weeklyDays: z.string().nullable(),
-  startDate: z.string(),
-  endDate: z.string().nullable(),
-  nextFireTime: z.string().nullable(),
-  summary: z.string().nullable(),
-  nextRuns: z.array(z.string()),
-});
-const SourcesResult = z.object({
-  sources: z.array(z.object({ name: z.string(), connectionId: z.string(), query: z.string() })),
-  reloads: z.array(ReloadResult),
-  schedule: ScheduleResult.nullable(),
-});
+const ScheduleResult = lazySchema(() =>
+  z.object({
+    isActive: z.boolean(),
+    timeZone: z.string(),
+    frequency: z.string(),
+    day: nullableNumber,
+    month: nullableNumber,
+    atHour: nullableNumber,
+    atMinut: nullableNumber,
+    everyHours: nullableNumber,
+    fromHour: nullableNumber,
+    fromMinut: nullableNumber,
+    toHour: nullableNumber,
+    toMinut: nullableNumber,
+    weeklyDays: z.string().nullable(),
+    startDate: z.string(),
+    endDate: z.string().nullable(),
+    nextFireTime: z.string().nullable(),
+    summary: z.string().nullable(),
+    nextRuns: z.array(z.string()),
+  }),
+);
+const SourcesResult = lazySchema(() =>
+  z.object({
+    sources: z.array(z.object({ name: z.string(), connectionId: z.string(), query: z.string() })),
+    reloads: z.array(ReloadResult),
+    schedule: ScheduleResult.nullable(),
+  }),
+);
 
 export const appDataOps = [
   defineOp({

@@ -1,3 +1,4 @@
+import { lazySchema } from '../../core/lazy-schema.js';
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import type { OpContext } from '../../ops/context.js';
@@ -13,17 +14,19 @@ import { AppSource, DataConnection } from '../../model/data-connections.entity.j
 import { reloadDto, reloadHistory } from './reload.js';
 import { reloadScheduleDto, reloadScheduleOf } from './reload-schedule.rules.js';
 
-export const SourcesInput = z.object({
-  sources: z
-    .array(
-      z.object({
-        name: v.text(100),
-        connectionId: v.uuid(),
-        query: z.string().trim().min(1, 'is required: the SELECT to load').max(100_000),
-      }),
-    )
-    .max(20),
-});
+export const SourcesInput = lazySchema(() =>
+  z.object({
+    sources: z
+      .array(
+        z.object({
+          name: v.text(100),
+          connectionId: v.uuid(),
+          query: z.string().trim().min(1, 'is required: the SELECT to load').max(100_000),
+        }),
+      )
+      .max(20),
+  }),
+);
 
 /** What the app's Data tab shows: its sources, its reload schedule and its last reloads, newest first. */
 export async function appSources(ctx: OpContext, appRowId: string) {
@@ -102,10 +105,12 @@ export const PREVIEW_ROWS = 100;
 /** A preview is a look, not a load: its query is stopped sooner. */
 const PREVIEW_TIMEOUT_MS = 30_000;
 
-export const PreviewInput = z.object({
-  connectionId: v.uuid(),
-  query: z.string().trim().min(1, 'is required: the SELECT to look at').max(100_000),
-});
+export const PreviewInput = lazySchema(() =>
+  z.object({
+    connectionId: v.uuid(),
+    query: z.string().trim().min(1, 'is required: the SELECT to look at').max(100_000),
+  }),
+);
 
 /** The first rows a source's query answers, as text, to check it before saving and reloading. */
 export async function previewSource(ctx: OpContext, appRowId: string, body: z.output<typeof PreviewInput>) {

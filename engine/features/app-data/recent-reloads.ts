@@ -1,3 +1,4 @@
+import { lazySchema } from '../../core/lazy-schema.js';
 import { z } from 'zod';
 import type { OpContext } from '../../ops/context.js';
 import { withinOrganizations } from '../../core/organization-boundary.js';
@@ -5,10 +6,12 @@ import { AnalyticsApp } from '../../model/analytics-apps.entity.js';
 import { AppReload, RELOAD_STATUSES } from '../../model/data-connections.entity.js';
 import { reloadDto } from './reload.js';
 
-export const RecentReloadsQuery = z.object({
-  status: z.enum(RELOAD_STATUSES).optional(),
-  page_size: z.coerce.number().int().min(1).max(200).default(50),
-});
+export const RecentReloadsQuery = lazySchema(() =>
+  z.object({
+    status: z.enum(RELOAD_STATUSES).optional(),
+    page_size: z.coerce.number().int().min(1).max(200).default(50),
+  }),
+);
 
 /**
  * The latest reloads of the apps the caller sees (within their organizations), newest first, each

@@ -1,3 +1,4 @@
+import { lazySchema } from '../../core/lazy-schema.js';
 import { z } from 'zod';
 import { defineOp } from '../../ops/op.js';
 import { changeOwnPassword, endSession, signIn, whoAmI } from './auth.rules.js';
@@ -5,26 +6,32 @@ import { AuthLogoutResult, AuthMeResult, AuthResult } from './auth.results.js';
 import { SessionTokenResult, UserResult } from '../common.results.js';
 import { updateOwnProfile } from './own-profile.js';
 
-const Login = z.object({
-  email: z.string().trim().min(1, 'must not be empty').max(254),
-  password: z.string().min(1, 'must not be empty').max(256),
-});
-const Profile = z.object({
-  firstName: z.string().trim().min(1, 'must not be empty').max(100),
-  lastName: z.string().trim().min(1, 'must not be empty').max(100),
-  email: z.string().trim().email('is not an e-mail address').max(254),
-  isoLanguage: z
-    .string()
-    .max(5)
-    .regex(/^[a-z]{2}(-[A-Z]{2})?$/, 'is not a language code such as en or fr-CA')
-    .nullable(),
-  timeZone: z.string().trim().min(1, 'must not be empty').max(64).nullable(),
-  currentPassword: z.string().max(256).optional(),
-});
-const ChangePassword = z.object({
-  currentPassword: z.string().min(1, 'must not be empty').max(256),
-  newPassword: z.string().max(256),
-});
+const Login = lazySchema(() =>
+  z.object({
+    email: z.string().trim().min(1, 'must not be empty').max(254),
+    password: z.string().min(1, 'must not be empty').max(256),
+  }),
+);
+const Profile = lazySchema(() =>
+  z.object({
+    firstName: z.string().trim().min(1, 'must not be empty').max(100),
+    lastName: z.string().trim().min(1, 'must not be empty').max(100),
+    email: z.string().trim().email('is not an e-mail address').max(254),
+    isoLanguage: z
+      .string()
+      .max(5)
+      .regex(/^[a-z]{2}(-[A-Z]{2})?$/, 'is not a language code such as en or fr-CA')
+      .nullable(),
+    timeZone: z.string().trim().min(1, 'must not be empty').max(64).nullable(),
+    currentPassword: z.string().max(256).optional(),
+  }),
+);
+const ChangePassword = lazySchema(() =>
+  z.object({
+    currentPassword: z.string().min(1, 'must not be empty').max(256),
+    newPassword: z.string().max(256),
+  }),
+);
 
 export const authApp = [
   defineOp({

@@ -1,3 +1,4 @@
+import { lazySchema } from '../../core/lazy-schema.js';
 import { existsSync } from 'node:fs';
 import { readdir, readFile, realpath, rm, stat } from 'node:fs/promises';
 import { isAbsolute, join, parse, relative, resolve } from 'node:path';
@@ -36,18 +37,20 @@ const path = (max = 1024) =>
     .refine((s) => !s.includes('\0'), { message: 'must not contain NUL characters' })
     .refine((s) => isAbsolute(s), { message: 'must be a full path (such as /home/me/backups)' });
 
-export const BackupSettingsInput = z.object({
-  folder: path().nullable(),
-  frequency: v.oneOf(['Off', 'Daily', 'Weekly']),
-  atHour: z.number().int().min(0, { message: 'must be 0 to 23' }).max(23, { message: 'must be 0 to 23' }),
-  weekday: v.oneOf(WEEKDAYS).optional(),
-  keep: z
-    .number()
-    .int()
-    .min(1, { message: 'must keep at least 1 backup' })
-    .max(365, { message: 'must be at most 365' }),
-  includeSecretKey: v.bool(),
-});
+export const BackupSettingsInput = lazySchema(() =>
+  z.object({
+    folder: path().nullable(),
+    frequency: v.oneOf(['Off', 'Daily', 'Weekly']),
+    atHour: z.number().int().min(0, { message: 'must be 0 to 23' }).max(23, { message: 'must be 0 to 23' }),
+    weekday: v.oneOf(WEEKDAYS).optional(),
+    keep: z
+      .number()
+      .int()
+      .min(1, { message: 'must keep at least 1 backup' })
+      .max(365, { message: 'must be at most 365' }),
+    includeSecretKey: v.bool(),
+  }),
+);
 export type BackupSettings = z.output<typeof BackupSettingsInput> & {
   lastBackupAt: string | null;
   scheduledFrom: string | null;
@@ -71,13 +74,17 @@ const DEFAULTS: BackupSettings = {
   lastResult: null,
 };
 
-export const CreateBackupInput = z.object({ file: path().nullable().optional(), includeSecretKey: v.obool() });
-export const RestoreInput = z.object({
-  file: path(),
-  restoreSecretKey: v.obool(),
-  /** Only read what the backup says of itself (its date, counts, key), to ask before restoring it. */
-  checkOnly: v.obool(),
-});
+export const CreateBackupInput = lazySchema(() =>
+  z.object({ file: path().nullable().optional(), includeSecretKey: v.obool() }),
+);
+export const RestoreInput = lazySchema(() =>
+  z.object({
+    file: path(),
+    restoreSecretKey: v.obool(),
+    /** Only read what the backup says of itself (its date, counts, key), to ask before restoring it. */
+    checkOnly: v.obool(),
+  }),
+);
 
 export async function backupSettings(s: Pick<EngineServices, 'db'>): Promise<BackupSettings> {
   const row = await s.db.getRepository(Setting).findOneBy({ key: SETTING_KEY });

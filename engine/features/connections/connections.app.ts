@@ -1,3 +1,4 @@
+import { lazySchema } from '../../core/lazy-schema.js';
 import { z } from 'zod';
 import { defineOp } from '../../ops/op.js';
 import { idParam, v } from '../../core/validation.js';
@@ -5,8 +6,8 @@ import { createConnection, deleteConnection, listConnections, updateConnection }
 import { ConnectionResult, ConnectionsListResult } from './connections.results.js';
 import { DeletedResult } from '../common.results.js';
 
-const ConnectionInput = z.object({ projectId: v.uuid(), name: v.text(), analyticsAppId: v.uuid() });
-const ListQuery = z.object({ projectId: v.uuid().optional() });
+const ConnectionInput = lazySchema(() => z.object({ projectId: v.uuid(), name: v.text(), analyticsAppId: v.uuid() }));
+const ListQuery = lazySchema(() => z.object({ projectId: v.uuid().optional() }));
 
 // Which apps a project's reports read is the project's own setting: changing it is editing the
 // project (in permissions mode, its creator's or a tenant administrator's), not viewing it.

@@ -1,3 +1,4 @@
+import { lazySchema } from '../../core/lazy-schema.js';
 import { z } from 'zod';
 import { defineOp } from '../../ops/op.js';
 import { idParam, v } from '../../core/validation.js';
@@ -12,22 +13,24 @@ import {
   testDataConnection,
 } from './data-connections.rules.js';
 
-const DataConnectionResult = z.object({
-  id: z.string(),
-  name: z.string(),
-  description: z.string().nullable(),
-  kind: z.enum(DATA_CONNECTION_KINDS),
-  host: z.string().nullable(),
-  port: z.number().nullable(),
-  database: z.string().nullable(),
-  username: z.string().nullable(),
-  hasPassword: z.boolean(),
-  tls: z.enum(TLS_MODES),
-  filePath: z.string().nullable(),
-  organizationId: z.string().nullable(),
-  createdDate: z.string().nullable(),
-  modifiedDate: z.string().nullable(),
-});
+const DataConnectionResult = lazySchema(() =>
+  z.object({
+    id: z.string(),
+    name: z.string(),
+    description: z.string().nullable(),
+    kind: z.enum(DATA_CONNECTION_KINDS),
+    host: z.string().nullable(),
+    port: z.number().nullable(),
+    database: z.string().nullable(),
+    username: z.string().nullable(),
+    hasPassword: z.boolean(),
+    tls: z.enum(TLS_MODES),
+    filePath: z.string().nullable(),
+    organizationId: z.string().nullable(),
+    createdDate: z.string().nullable(),
+    modifiedDate: z.string().nullable(),
+  }),
+);
 
 export const dataConnectionOps = [
   defineOp({

@@ -1,3 +1,4 @@
+import { lazySchema } from '../../core/lazy-schema.js';
 import { isAbsolute } from 'node:path';
 import { z } from 'zod';
 import type { OpContext } from '../../ops/context.js';
@@ -27,21 +28,23 @@ export const LIST_DATA_CONNECTIONS: ListSpec = {
   text: { name: 'x.name', description: 'x.description' },
 };
 
-export const DataConnectionInput = z.object({
-  name: v.text(),
-  description: v.nstr(),
-  kind: v.oneOf(DATA_CONNECTION_KINDS),
-  host: v.nstr(1000),
-  port: z.number().int().min(1).max(65535).nullable().optional(),
-  database: v.nstr(200),
-  username: v.nstr(200),
-  /** Left out (or empty) to keep the one saved. */
-  password: z.string().max(1000).nullable().optional(),
-  tls: v.oneOf(TLS_MODES).optional(),
-  filePath: v.nstr(1000),
-  /** The organization whose apps may load from it: the caller's own when left out. */
-  organizationId: v.nuuid(),
-});
+export const DataConnectionInput = lazySchema(() =>
+  z.object({
+    name: v.text(),
+    description: v.nstr(),
+    kind: v.oneOf(DATA_CONNECTION_KINDS),
+    host: v.nstr(1000),
+    port: z.number().int().min(1).max(65535).nullable().optional(),
+    database: v.nstr(200),
+    username: v.nstr(200),
+    /** Left out (or empty) to keep the one saved. */
+    password: z.string().max(1000).nullable().optional(),
+    tls: v.oneOf(TLS_MODES).optional(),
+    filePath: v.nstr(1000),
+    /** The organization whose apps may load from it: the caller's own when left out. */
+    organizationId: v.nuuid(),
+  }),
+);
 export type DataConnectionInput = z.output<typeof DataConnectionInput>;
 
 export function dataConnectionDto(x: DataConnectionRow) {

@@ -1,3 +1,4 @@
+import { lazySchema } from '../../core/lazy-schema.js';
 import { z } from 'zod';
 import { defineOp } from '../../ops/op.js';
 import { idParam, v } from '../../core/validation.js';
@@ -12,22 +13,28 @@ import { FilterBResult, FilterResult } from './filters.results.js';
 import { withSetBIds } from '../../core/set-b-names.js';
 
 // Set B 2.5
-const FilterV2 = z.object({ name: v.text(), description: v.nstr(), projectID: v.uuid() });
-const Duplicate = z.object({ projectID: v.uuid(), organizationID: v.uuid() });
-const VariableValue = z.object({ id: v.nuuid(), analyticsVariableID: v.uuid(), variableValue: z.string().max(2000) });
-const BookmarkValue = z.object({ id: v.nuuid(), analyticsBookmarkID: v.uuid() });
-const FieldValue = z.object({
-  id: v.nuuid(),
-  analyticsFieldID: v.uuid(),
-  filterItemFieldValues: z.array(z.string().max(1000)).max(10_000),
-});
-const Reorder = z.object({
-  id: v.uuid(),
-  direction: z
-    .string()
-    .max(10)
-    .refine((d) => /^(up|down)$/i.test(d), { message: 'must be Up or Down' }),
-});
+const FilterV2 = lazySchema(() => z.object({ name: v.text(), description: v.nstr(), projectID: v.uuid() }));
+const Duplicate = lazySchema(() => z.object({ projectID: v.uuid(), organizationID: v.uuid() }));
+const VariableValue = lazySchema(() =>
+  z.object({ id: v.nuuid(), analyticsVariableID: v.uuid(), variableValue: z.string().max(2000) }),
+);
+const BookmarkValue = lazySchema(() => z.object({ id: v.nuuid(), analyticsBookmarkID: v.uuid() }));
+const FieldValue = lazySchema(() =>
+  z.object({
+    id: v.nuuid(),
+    analyticsFieldID: v.uuid(),
+    filterItemFieldValues: z.array(z.string().max(1000)).max(10_000),
+  }),
+);
+const Reorder = lazySchema(() =>
+  z.object({
+    id: v.uuid(),
+    direction: z
+      .string()
+      .max(10)
+      .refine((d) => /^(up|down)$/i.test(d), { message: 'must be Up or Down' }),
+  }),
+);
 
 export const filtersV2 = [
   defineOp({

@@ -1,3 +1,4 @@
+import { lazySchema } from '../../core/lazy-schema.js';
 import { z } from 'zod';
 import { defineOp } from '../../ops/op.js';
 import { idParam, v } from '../../core/validation.js';
@@ -19,7 +20,9 @@ import { DeletedResult } from '../common.results.js';
 import { GroupsListMembersResult } from './groups.results.js';
 
 // Set A 2.4
-const GroupV1 = z.object({ name: v.text(), description: v.nstr(), organizationId: v.nuuid(), isActive: v.obool() });
+const GroupV1 = lazySchema(() =>
+  z.object({ name: v.text(), description: v.nstr(), organizationId: v.nuuid(), isActive: v.obool() }),
+);
 
 export const groupsV1 = [
   defineOp({

@@ -1,3 +1,4 @@
+import { lazySchema } from '../../core/lazy-schema.js';
 import { z } from 'zod';
 import { defineOp } from '../../ops/op.js';
 import { idParam, v } from '../../core/validation.js';
@@ -6,8 +7,8 @@ import { GroupBResult } from './groups.results.js';
 import { withSetBIds } from '../../core/set-b-names.js';
 
 // Set B 2.6
-const CreateV2 = z.object({ name: v.text(), description: v.nstr(), organizationID: v.uuid() });
-const UpdateV2 = z.object({ name: v.text(), description: v.nstr() });
+const CreateV2 = lazySchema(() => z.object({ name: v.text(), description: v.nstr(), organizationID: v.uuid() }));
+const UpdateV2 = lazySchema(() => z.object({ name: v.text(), description: v.nstr() }));
 
 export const groupsV2 = [
   defineOp({

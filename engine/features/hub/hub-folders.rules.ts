@@ -1,3 +1,4 @@
+import { lazySchema } from '../../core/lazy-schema.js';
 import { z } from 'zod';
 import { In } from 'typeorm';
 import type { OpContext } from '../../ops/context.js';
@@ -17,23 +18,27 @@ import {
 } from '../../model/hub.entity.js';
 
 /** Set A 2.7. `parentUrl` and `location` are required by the interface, and recomputed from the parent so they never disagree with it. */
-export const HubFolderInput = z.object({
-  parentId: v.nuuid(),
-  name: v.text().refine((s) => !/[\\/]/.test(s) && s !== '.' && s !== '..', {
-    message: 'must not contain / or \\ and must not be . or ..',
+export const HubFolderInput = lazySchema(() =>
+  z.object({
+    parentId: v.nuuid(),
+    name: v.text().refine((s) => !/[\\/]/.test(s) && s !== '.' && s !== '..', {
+      message: 'must not contain / or \\ and must not be . or ..',
+    }),
+    parentUrl: v.text(2000),
+    location: v.text(2000),
   }),
-  parentUrl: v.text(2000),
-  location: v.text(2000),
-});
+);
 export type HubFolderInput = z.output<typeof HubFolderInput>;
 
 /** Set A 2.6: the sender of the hub's mail (subscriptions) and its footer. */
-export const HubConfigurationInput = z.object({
-  fromEmail: email(),
-  fromName: v.header(),
-  customEmailFooter: v.nstr(4000),
-  hideSubsciptionLink: v.obool(),
-});
+export const HubConfigurationInput = lazySchema(() =>
+  z.object({
+    fromEmail: email(),
+    fromName: v.header(),
+    customEmailFooter: v.nstr(4000),
+    hideSubsciptionLink: v.obool(),
+  }),
+);
 
 export const LIST_HUB_FOLDERS: ListSpec = {
   sort: { Name: 'LOWER(x.name)', ParentUrl: 'LOWER(x."parentUrl")' },

@@ -1,3 +1,4 @@
+import { lazySchema } from '../../core/lazy-schema.js';
 import { REPORT_FILE_MIMES } from '../../render/formats.js';
 import { z } from 'zod';
 import { defineOp } from '../../ops/op.js';
@@ -43,14 +44,18 @@ import { DeletedResult } from '../common.results.js';
 // `deletePublishedReport`; folders and the hub's sender are settings.
 
 const FileRecord = z.object({ id: v.uuid() }).passthrough();
-const Download = z.object({
-  id: v.uuid(),
-  isIteration: z.union([z.boolean(), z.enum(['true', 'false']).transform((s) => s === 'true')]).optional(),
-});
-const IterationParams = z.object({
-  id: v.uuid(),
-  extension: v.text(10).regex(/^\.?[A-Za-z0-9]+$/, { message: 'must be a file extension such as pdf' }),
-});
+const Download = lazySchema(() =>
+  z.object({
+    id: v.uuid(),
+    isIteration: z.union([z.boolean(), z.enum(['true', 'false']).transform((s) => s === 'true')]).optional(),
+  }),
+);
+const IterationParams = lazySchema(() =>
+  z.object({
+    id: v.uuid(),
+    extension: v.text(10).regex(/^\.?[A-Za-z0-9]+$/, { message: 'must be a file extension such as pdf' }),
+  }),
+);
 
 export const hubOps = [
   defineOp({

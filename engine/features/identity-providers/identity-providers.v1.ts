@@ -1,3 +1,4 @@
+import { lazySchema } from '../../core/lazy-schema.js';
 import { z } from 'zod';
 import { defineOp } from '../../ops/op.js';
 import { idParam, TEXT_MAX, v } from '../../core/validation.js';
@@ -10,24 +11,26 @@ import { IdentityProviderResult } from './identity-providers.results.js';
 import { DeletedResult } from '../common.results.js';
 
 // Set A 2.8 (SAML-style)
-const IdentityProviderV1 = z.object({
-  name: v.text(),
-  description: v.nstr(),
-  signAuthnRequest: v.obool(),
-  entityID: v.nstr(),
-  singleSignOnUrl: v.nurl(),
-  type: v.oneOf(SAML_PROVIDER_TYPES),
-  certificatePublicKey: v.nstr(TEXT_MAX.long),
-  singleLogoutUrl: v.nurl(),
-  certificateFile: v.nstr(TEXT_MAX.long),
-  buttonLabel: v.nstr(),
-  /** Off: nobody signs in through it (its record stays). */
-  isActive: v.obool(),
-  /** On: a person the provider vouches for and nobody here has becomes a Hub user of its organization. */
-  provision: v.obool(),
-  /** JWT: the audience (`aud`) tokens must name, such as the embedding portal's client id; required to sign in. */
-  audience: v.nstr(),
-});
+const IdentityProviderV1 = lazySchema(() =>
+  z.object({
+    name: v.text(),
+    description: v.nstr(),
+    signAuthnRequest: v.obool(),
+    entityID: v.nstr(),
+    singleSignOnUrl: v.nurl(),
+    type: v.oneOf(SAML_PROVIDER_TYPES),
+    certificatePublicKey: v.nstr(TEXT_MAX.long),
+    singleLogoutUrl: v.nurl(),
+    certificateFile: v.nstr(TEXT_MAX.long),
+    buttonLabel: v.nstr(),
+    /** Off: nobody signs in through it (its record stays). */
+    isActive: v.obool(),
+    /** On: a person the provider vouches for and nobody here has becomes a Hub user of its organization. */
+    provision: v.obool(),
+    /** JWT: the audience (`aud`) tokens must name, such as the embedding portal's client id; required to sign in. */
+    audience: v.nstr(),
+  }),
+);
 
 export const identityProvidersV1 = [
   defineOp({

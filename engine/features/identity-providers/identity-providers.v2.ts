@@ -1,3 +1,4 @@
+import { lazySchema } from '../../core/lazy-schema.js';
 import { z } from 'zod';
 import { defineOp } from '../../ops/op.js';
 import { idParam, v } from '../../core/validation.js';
@@ -33,9 +34,9 @@ const common = {
     .nullable()
     .optional(),
 };
-const CreateV2 = z.object({ ...common, type: v.oneOf(OAUTH_PROVIDER_TYPES), clientSecret: v.text() });
+const CreateV2 = lazySchema(() => z.object({ ...common, type: v.oneOf(OAUTH_PROVIDER_TYPES), clientSecret: v.text() }));
 // On update the secret may be omitted or null: the stored one is kept.
-const UpdateV2 = z.object({ ...common, clientSecret: v.nstr() });
+const UpdateV2 = lazySchema(() => z.object({ ...common, clientSecret: v.nstr() }));
 
 export const identityProvidersV2 = [
   defineOp({

@@ -1,3 +1,4 @@
+import { lazySchema } from '../../core/lazy-schema.js';
 import { z } from 'zod';
 import { randomUUID } from 'node:crypto';
 import type { OpContext } from '../../ops/context.js';
@@ -9,21 +10,23 @@ import { MailServer, type MailServerRow } from '../../model/mail.entity.js';
 import { createTransport } from './outbox.js';
 
 /** Set A 2.15. */
-export const MailServerInput = z.object({
-  name: v.text(),
-  description: v.nstr(),
-  fromAddress: nemail(),
-  fromName: v.header(),
-  emailPrefix: v.nheader(100),
-  hostName: v.text(253).refine((h) => /^[A-Za-z0-9.-]+$|^\[[0-9a-fA-F:.]+\]$/.test(h), {
-    message: 'must be a host name or an IP address',
+export const MailServerInput = lazySchema(() =>
+  z.object({
+    name: v.text(),
+    description: v.nstr(),
+    fromAddress: nemail(),
+    fromName: v.header(),
+    emailPrefix: v.nheader(100),
+    hostName: v.text(253).refine((h) => /^[A-Za-z0-9.-]+$|^\[[0-9a-fA-F:.]+\]$/.test(h), {
+      message: 'must be a host name or an IP address',
+    }),
+    smtpPort: z.number().int({ message: 'must be a whole number' }).min(1).max(65535),
+    ssl: v.obool(),
+    userName: v.nstr(320),
+    password: z.string().max(1000).nullable().optional(),
+    testEmail: nemail(),
   }),
-  smtpPort: z.number().int({ message: 'must be a whole number' }).min(1).max(65535),
-  ssl: v.obool(),
-  userName: v.nstr(320),
-  password: z.string().max(1000).nullable().optional(),
-  testEmail: nemail(),
-});
+);
 export type MailServerInput = z.output<typeof MailServerInput>;
 
 export function mailServerDto(m: MailServerRow) {

@@ -1,3 +1,4 @@
+import { lazySchema } from '../../core/lazy-schema.js';
 import { In } from 'typeorm';
 import { z } from 'zod';
 import type { OpContext } from '../../ops/context.js';
@@ -27,35 +28,41 @@ import { heldFlags } from '../../access/member-access.js';
 // setPermissions flag, see member-access.ts) comes first; then the rows change.
 
 /** Set B 2.1 inside a "set permissions" request: every flag given. */
-export const PermissionSetInput = z.object(
-  Object.fromEntries(PERMISSION_FLAGS.map((f) => [f, v.bool()])) as Record<
-    (typeof PERMISSION_FLAGS)[number],
-    ReturnType<typeof v.bool>
-  >,
+export const PermissionSetInput = lazySchema(() =>
+  z.object(
+    Object.fromEntries(PERMISSION_FLAGS.map((f) => [f, v.bool()])) as Record<
+      (typeof PERMISSION_FLAGS)[number],
+      ReturnType<typeof v.bool>
+    >,
+  ),
 );
 /** Set B 2.1 for one member: the flags to change, each optional. */
 export const PermissionPatchInput = PermissionSetInput.partial();
 /** Set B 2.2. */
-export const PermissionsRequest = z.object({
-  members: z
-    .array(
-      z.object({
-        id: v.uuid(),
-        type: z
-          .string()
-          .max(16)
-          .trim()
-          .toLowerCase()
-          .pipe(v.oneOf(['user', 'group'])),
-      }),
-    )
-    .min(1, { message: 'must name at least one member' })
-    .max(1000),
-  permissions: PermissionSetInput,
-});
-export const PermissionsModeQuery = z.object({
-  value: z.enum(['true', 'false'], { message: 'must be true or false' }).transform((s) => s === 'true'),
-});
+export const PermissionsRequest = lazySchema(() =>
+  z.object({
+    members: z
+      .array(
+        z.object({
+          id: v.uuid(),
+          type: z
+            .string()
+            .max(16)
+            .trim()
+            .toLowerCase()
+            .pipe(v.oneOf(['user', 'group'])),
+        }),
+      )
+      .min(1, { message: 'must name at least one member' })
+      .max(1000),
+    permissions: PermissionSetInput,
+  }),
+);
+export const PermissionsModeQuery = lazySchema(() =>
+  z.object({
+    value: z.enum(['true', 'false'], { message: 'must be true or false' }).transform((s) => s === 'true'),
+  }),
+);
 
 /** The object a member permission is set on, reached as the caller may (404 otherwise): its id and project. */
 export async function objectOf(

@@ -1,3 +1,4 @@
+import { lazySchema } from '../../core/lazy-schema.js';
 import { z } from 'zod';
 import type { OpContext } from '../../ops/context.js';
 import { asPart, inOneTransaction } from '../../ops/one-transaction.js';
@@ -15,11 +16,13 @@ import {
 // each may do, in one transaction. A member not listed loses their set; a refusal (a member who does
 // not exist, a flag the caller may not grant) names the member's place and writes nothing.
 
-export const PermissionsSaveInput = z.object({
-  members: z
-    .array(z.object({ id: v.uuid(), type: v.oneOf(['user', 'group']), permissions: PermissionSetInput }))
-    .max(1000),
-});
+export const PermissionsSaveInput = lazySchema(() =>
+  z.object({
+    members: z
+      .array(z.object({ id: v.uuid(), type: v.oneOf(['user', 'group']), permissions: PermissionSetInput }))
+      .max(1000),
+  }),
+);
 
 export async function saveAllPermissions(
   ctx: OpContext,

@@ -1,3 +1,4 @@
+import { lazySchema } from '../../core/lazy-schema.js';
 import { z } from 'zod';
 import { defineOp } from '../../ops/op.js';
 import { idParam, v } from '../../core/validation.js';
@@ -17,19 +18,25 @@ import { OrganizationsListMembersResult, OrganizationsUpdateAuthenticationResult
 import { DeletedResult, ResourceResult } from '../common.results.js';
 
 // Set A 2.9
-const OrganizationV1 = z.object({ name: v.nstr(), displayName: v.text(), description: v.nstr(), themeId: v.uuid() });
-const IdentityProviderInfo = z.object({
-  id: v.uuid(),
-  name: v.nstr(),
-  description: v.nstr(),
-  isAactive: v.obool(),
-  createdDate: v.dateTime().nullable().optional(),
-});
-const AuthenticationV1 = z.object({
-  allowNtlm: v.obool(),
-  allowJwt: v.obool(),
-  identityProviders: z.array(IdentityProviderInfo).nullable().optional(),
-});
+const OrganizationV1 = lazySchema(() =>
+  z.object({ name: v.nstr(), displayName: v.text(), description: v.nstr(), themeId: v.uuid() }),
+);
+const IdentityProviderInfo = lazySchema(() =>
+  z.object({
+    id: v.uuid(),
+    name: v.nstr(),
+    description: v.nstr(),
+    isAactive: v.obool(),
+    createdDate: v.dateTime().nullable().optional(),
+  }),
+);
+const AuthenticationV1 = lazySchema(() =>
+  z.object({
+    allowNtlm: v.obool(),
+    allowJwt: v.obool(),
+    identityProviders: z.array(IdentityProviderInfo).nullable().optional(),
+  }),
+);
 
 const LIST_ORGANIZATIONS: ListSpec = {
   sort: SORT_ORGANIZATIONS,

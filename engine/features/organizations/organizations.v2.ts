@@ -1,3 +1,4 @@
+import { lazySchema } from '../../core/lazy-schema.js';
 import { z } from 'zod';
 import { defineOp } from '../../ops/op.js';
 import { idParam, v } from '../../core/validation.js';
@@ -6,8 +7,10 @@ import { OrganizationBResult, OrganizationsUpdateAuthenticationResult } from './
 import { withSetBIds } from '../../core/set-b-names.js';
 
 // Set B 2.8
-const CreateV2 = z.object({ name: v.nstr(), displayName: v.text(), description: v.nstr(), themeID: v.uuid() });
-const UpdateV2 = z.object({ displayName: v.text(), description: v.nstr(), themeID: v.uuid() });
+const CreateV2 = lazySchema(() =>
+  z.object({ name: v.nstr(), displayName: v.text(), description: v.nstr(), themeID: v.uuid() }),
+);
+const UpdateV2 = lazySchema(() => z.object({ displayName: v.text(), description: v.nstr(), themeID: v.uuid() }));
 // The interface names the flag `<service>Auth` and says the reference spells it `qalyptusAuth`:
 // both spellings are accepted, one is required.
 const AuthenticationV2 = z

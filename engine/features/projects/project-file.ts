@@ -1,3 +1,4 @@
+import { lazySchema } from '../../core/lazy-schema.js';
 import { z } from 'zod';
 import { randomUUID } from 'node:crypto';
 import { In, type EntitySchema, type ObjectLiteral } from 'typeorm';
@@ -19,64 +20,66 @@ import { memberVisible } from '../../access/member-access.js';
 export const PROJECT_FILE_FORMAT = 'broadsheet-project';
 
 /** The single file a project exports to and imports from: its content, with ids local to the file. */
-export const ProjectFile = z.object({
-  format: z.literal(PROJECT_FILE_FORMAT),
-  version: z.literal(1),
-  project: z.object({ name: z.string().trim().min(1).max(300), description: z.string().max(5000).nullable() }),
-  connections: z
-    .array(z.object({ ref: z.string().max(64), name: z.string().min(1).max(300), appId: z.string().min(1).max(64) }))
-    .max(100),
-  filters: z
-    .array(
-      z.object({
-        ref: z.string().max(64),
-        name: z.string().min(1).max(300),
-        description: z.string().max(5000).nullable(),
-        values: z
-          .array(
-            z.object({
-              kind: z.enum(['field', 'variable', 'bookmark']),
-              targetId: z.string().max(64),
-              fieldValues: z.array(z.string().max(1000)).max(10_000).nullable(),
-              variableValue: z.string().max(4000).nullable(),
-              order: z.number().int(),
-            }),
-          )
-          .max(1000),
-      }),
-    )
-    .max(1000),
-  reports: z
-    .array(
-      z.object({
-        name: z.string().min(1).max(300),
-        description: z.string().max(5000).nullable(),
-        type: z.enum(['Excel', 'Word', 'PowerPoint', 'Html']),
-        connectionRef: z.string().max(64).nullable(),
-        isIteration: z.boolean(),
-        iterationFields: z.array(z.object({ fieldID: z.string().max(64), order: z.number().int() })).max(5),
-        dynamicNameSeparator: z.string().max(10).nullable(),
-        dynamicNames: z
-          .array(
-            z.object({
-              itemType: z.string().max(64),
-              value: z.string().max(200),
-              order: z.number().int(),
-              variableAnalyticsAppID: z.string().max(64).nullable().optional(),
-            }),
-          )
-          .max(20),
-        document: ReportDocumentSchema,
-        filterRefs: z.array(z.string().max(64)).max(1000),
-        /** A template report's file, in base64 (checked again on import as on upload). */
-        template: z
-          .object({ fileName: z.string().min(1).max(255), content: z.string().max(40_000_000) })
-          .nullable()
-          .optional(),
-      }),
-    )
-    .max(5000),
-});
+export const ProjectFile = lazySchema(() =>
+  z.object({
+    format: z.literal(PROJECT_FILE_FORMAT),
+    version: z.literal(1),
+    project: z.object({ name: z.string().trim().min(1).max(300), description: z.string().max(5000).nullable() }),
+    connections: z
+      .array(z.object({ ref: z.string().max(64), name: z.string().min(1).max(300), appId: z.string().min(1).max(64) }))
+      .max(100),
+    filters: z
+      .array(
+        z.object({
+          ref: z.string().max(64),
+          name: z.string().min(1).max(300),
+          description: z.string().max(5000).nullable(),
+          values: z
+            .array(
+              z.object({
+                kind: z.enum(['field', 'variable', 'bookmark']),
+                targetId: z.string().max(64),
+                fieldValues: z.array(z.string().max(1000)).max(10_000).nullable(),
+                variableValue: z.string().max(4000).nullable(),
+                order: z.number().int(),
+              }),
+            )
+            .max(1000),
+        }),
+      )
+      .max(1000),
+    reports: z
+      .array(
+        z.object({
+          name: z.string().min(1).max(300),
+          description: z.string().max(5000).nullable(),
+          type: z.enum(['Excel', 'Word', 'PowerPoint', 'Html']),
+          connectionRef: z.string().max(64).nullable(),
+          isIteration: z.boolean(),
+          iterationFields: z.array(z.object({ fieldID: z.string().max(64), order: z.number().int() })).max(5),
+          dynamicNameSeparator: z.string().max(10).nullable(),
+          dynamicNames: z
+            .array(
+              z.object({
+                itemType: z.string().max(64),
+                value: z.string().max(200),
+                order: z.number().int(),
+                variableAnalyticsAppID: z.string().max(64).nullable().optional(),
+              }),
+            )
+            .max(20),
+          document: ReportDocumentSchema,
+          filterRefs: z.array(z.string().max(64)).max(1000),
+          /** A template report's file, in base64 (checked again on import as on upload). */
+          template: z
+            .object({ fileName: z.string().min(1).max(255), content: z.string().max(40_000_000) })
+            .nullable()
+            .optional(),
+        }),
+      )
+      .max(5000),
+  }),
+);
 export type ProjectFileData = z.output<typeof ProjectFile>;
 
 export async function exportProject(ctx: OpContext, project: ProjectRow): Promise<ProjectFileData> {

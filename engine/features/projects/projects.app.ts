@@ -1,3 +1,4 @@
+import { lazySchema } from '../../core/lazy-schema.js';
 import { z } from 'zod';
 import { defineOp } from '../../ops/op.js';
 import { idParam, v } from '../../core/validation.js';
@@ -9,8 +10,8 @@ import { exportProject, importProject, ProjectFile } from './project-file.js';
 import { ProjectAccessResult, ProjectResult } from './projects.results.js';
 import { projectAccess } from './project-access.js';
 
-const CreateApp = z.object({ name: v.text(), description: v.nstr(), organizationId: v.nuuid() });
-const ImportApp = z.object({ file: ProjectFile, organizationId: v.nuuid() });
+const CreateApp = lazySchema(() => z.object({ name: v.text(), description: v.nstr(), organizationId: v.nuuid() }));
+const ImportApp = lazySchema(() => z.object({ file: ProjectFile, organizationId: v.nuuid() }));
 
 export const projectsApp = [
   defineOp({

@@ -1,3 +1,4 @@
+import { lazySchema } from '../../core/lazy-schema.js';
 import { z } from 'zod';
 import { defineOp } from '../../ops/op.js';
 import { idParam, v } from '../../core/validation.js';
@@ -10,7 +11,7 @@ const DeleteV1 = z
   .array(z.object({ id: v.uuid(), name: v.text() }))
   .min(1, { message: 'name at least one project' })
   .max(1000);
-const DeleteQuery = z.object({ deleteFiles: z.enum(['true', 'false']).optional() });
+const DeleteQuery = lazySchema(() => z.object({ deleteFiles: z.enum(['true', 'false']).optional() }));
 const LIST_ORG_PROJECTS: ListSpec = {
   sort: { Name: 'LOWER(p.name)', Description: 'LOWER(p.description)' },
   defaultSort: { by: 'Name', direction: 'asc' },

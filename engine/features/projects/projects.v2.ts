@@ -1,3 +1,4 @@
+import { lazySchema } from '../../core/lazy-schema.js';
 import { z } from 'zod';
 import { defineOp } from '../../ops/op.js';
 import { idParam, v } from '../../core/validation.js';
@@ -5,7 +6,7 @@ import { updateProject } from './projects.rules.js';
 import { ProjectResult } from './projects.results.js';
 
 // Set B 2.9
-const UpdateV2 = z.object({ name: v.text(), description: v.nstr() });
+const UpdateV2 = lazySchema(() => z.object({ name: v.text(), description: v.nstr() }));
 
 export const projectsV2 = [
   defineOp({

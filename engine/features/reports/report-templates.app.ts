@@ -1,3 +1,4 @@
+import { lazySchema } from '../../core/lazy-schema.js';
 import { z } from 'zod';
 import { defineOp } from '../../ops/op.js';
 import { idParam, v } from '../../core/validation.js';
@@ -27,24 +28,28 @@ import {
   ReportsUploadTemplateResult,
 } from './reports.results.js';
 
-const Upload = z.object({
-  fileName: z.string().trim().min(1).max(255),
-  /** The file in base64 (HTML may be sent as text with `encoding: "text"`). */
-  content: z.string().min(1).max(IMPORT_BODY_LIMIT),
-  encoding: z.enum(['base64', 'text']).default('base64'),
-});
-const CreateFromTemplate = z.object({
-  name: v.text(),
-  description: v.nstr(),
-  projectId: v.uuid(),
-  connectionId: v.nuuid(),
-  /** The designer's own file; or `starter`, a report type, for a file the app writes from the app's content. */
-  fileName: z.string().trim().min(1).max(255).optional(),
-  content: z.string().min(1).max(IMPORT_BODY_LIMIT).optional(),
-  encoding: z.enum(['base64', 'text']).default('base64'),
-  starter: reportType().optional(),
-});
-const StarterQuery = z.object({ type: reportType(), connectionId: v.nuuid() });
+const Upload = lazySchema(() =>
+  z.object({
+    fileName: z.string().trim().min(1).max(255),
+    /** The file in base64 (HTML may be sent as text with `encoding: "text"`). */
+    content: z.string().min(1).max(IMPORT_BODY_LIMIT),
+    encoding: z.enum(['base64', 'text']).default('base64'),
+  }),
+);
+const CreateFromTemplate = lazySchema(() =>
+  z.object({
+    name: v.text(),
+    description: v.nstr(),
+    projectId: v.uuid(),
+    connectionId: v.nuuid(),
+    /** The designer's own file; or `starter`, a report type, for a file the app writes from the app's content. */
+    fileName: z.string().trim().min(1).max(255).optional(),
+    content: z.string().min(1).max(IMPORT_BODY_LIMIT).optional(),
+    encoding: z.enum(['base64', 'text']).default('base64'),
+    starter: reportType().optional(),
+  }),
+);
+const StarterQuery = lazySchema(() => z.object({ type: reportType(), connectionId: v.nuuid() }));
 
 /** A starter template for a type, written from what the connection's app holds (its first variable, chart and field). */
 async function starterFor(

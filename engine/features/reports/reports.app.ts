@@ -1,3 +1,4 @@
+import { lazySchema } from '../../core/lazy-schema.js';
 import { z } from 'zod';
 import { checkMemberAccess } from '../../access/member-access.js';
 import { defineOp } from '../../ops/op.js';
@@ -13,30 +14,34 @@ import { DeletedResult } from '../common.results.js';
 import { ReportsGetResult, ReportsPreviewResult, ReportsSaveDocumentResult } from './reports.results.js';
 
 /** One Save writes everything the designer's draft holds: blocks, data, filters and iteration. */
-const SaveDocument = z.object({
-  document: ReportDocumentSchema,
-  connectionId: v.nuuid(),
-  filterIds: z.array(v.uuid()).max(50).optional(),
-  isIteration: v.obool(),
-  iterationFields: IterationFieldsInput.optional(),
-  dynamicNameSeparator: z.string().max(10).nullable().optional(),
-  dynamicNames: DynamicNamesInput.optional(),
-});
+const SaveDocument = lazySchema(() =>
+  z.object({
+    document: ReportDocumentSchema,
+    connectionId: v.nuuid(),
+    filterIds: z.array(v.uuid()).max(50).optional(),
+    isIteration: v.obool(),
+    iterationFields: IterationFieldsInput.optional(),
+    dynamicNameSeparator: z.string().max(10).nullable().optional(),
+    dynamicNames: DynamicNamesInput.optional(),
+  }),
+);
 /** What a preview of a draft carries beyond the saved report. */
 const DRAFT_FIELDS = ['document', 'connectionId', 'filterIds', 'isIteration', 'iterationFields'] as const;
 
-const Preview = z.object({
-  document: ReportDocumentSchema.optional(),
-  selections: SelectionsInput,
-  bookmarkId: v.nstr(),
-  /** The draft's connection and filters, when they differ from the saved ones. */
-  connectionId: v.nuuid(),
-  filterIds: z.array(v.uuid()).max(50).optional(),
-  isIteration: v.obool(),
-  iterationFields: IterationFieldsInput.optional(),
-  /** The iteration value to preview (one per iteration field); the first when not given. */
-  iterationValue: z.array(z.string().max(1000)).max(5).optional(),
-});
+const Preview = lazySchema(() =>
+  z.object({
+    document: ReportDocumentSchema.optional(),
+    selections: SelectionsInput,
+    bookmarkId: v.nstr(),
+    /** The draft's connection and filters, when they differ from the saved ones. */
+    connectionId: v.nuuid(),
+    filterIds: z.array(v.uuid()).max(50).optional(),
+    isIteration: v.obool(),
+    iterationFields: IterationFieldsInput.optional(),
+    /** The iteration value to preview (one per iteration field); the first when not given. */
+    iterationValue: z.array(z.string().max(1000)).max(5).optional(),
+  }),
+);
 /** A preview offers at most this many iteration values to pick from (searchable in the designer). */
 const PREVIEW_ITERATION_VALUES = 5000;
 

@@ -1,3 +1,4 @@
+import { lazySchema } from '../../core/lazy-schema.js';
 import { REPORT_FILE_MIMES } from '../../render/formats.js';
 import { z } from 'zod';
 import { defineOp } from '../../ops/op.js';
@@ -18,23 +19,27 @@ import { ReportBResult } from './reports.results.js';
 import { withSetBIds } from '../../core/set-b-names.js';
 
 // Set B 2.10 (connectionID is Broadsheet's addition: which of the project's apps the report reads)
-const CreateV2 = z.object({
-  name: v.text(),
-  description: v.nstr(),
-  projectID: v.uuid(),
-  type: reportType().nullable().optional(),
-  connectionID: v.nuuid(),
-});
-const Duplicate = z.object({ projectID: v.uuid(), organizationID: v.uuid() });
-const UpdateV2 = z.object({
-  name: v.text(),
-  description: v.nstr(),
-  isIteration: v.bool(),
-  iterationFields: IterationFieldsInput.nullable().optional(),
-  dynamicNameSeparator: z.string().max(5).nullable().optional(),
-  dynamicNames: DynamicNamesInput.nullable().optional(),
-});
-const GenerateQuery = z.object({ outputFormat: v.text() });
+const CreateV2 = lazySchema(() =>
+  z.object({
+    name: v.text(),
+    description: v.nstr(),
+    projectID: v.uuid(),
+    type: reportType().nullable().optional(),
+    connectionID: v.nuuid(),
+  }),
+);
+const Duplicate = lazySchema(() => z.object({ projectID: v.uuid(), organizationID: v.uuid() }));
+const UpdateV2 = lazySchema(() =>
+  z.object({
+    name: v.text(),
+    description: v.nstr(),
+    isIteration: v.bool(),
+    iterationFields: IterationFieldsInput.nullable().optional(),
+    dynamicNameSeparator: z.string().max(5).nullable().optional(),
+    dynamicNames: DynamicNamesInput.nullable().optional(),
+  }),
+);
+const GenerateQuery = lazySchema(() => z.object({ outputFormat: v.text() }));
 const GenerateBody = z
   .object({
     selections: z

@@ -1,3 +1,4 @@
+import { lazySchema } from '../../core/lazy-schema.js';
 import { REPORT_FILE_MIMES } from '../../render/formats.js';
 import { z } from 'zod';
 import { defineOp } from '../../ops/op.js';
@@ -32,24 +33,28 @@ import { DeletedResult } from '../common.results.js';
 // Operations that queue, stop or delete run outside the main write queue (`chunked`): the runner
 // they wait on writes through that queue itself.
 
-const FieldSelection = z.object({
-  fieldName: v.text(),
-  selectedCount: v.int().nullable().optional(),
-  selectedValues: z.array(z.union([z.string().max(1000), z.number()]).transform(String)).max(10_000),
-  isNumeric: v.obool().nullable(),
-});
+const FieldSelection = lazySchema(() =>
+  z.object({
+    fieldName: v.text(),
+    selectedCount: v.int().nullable().optional(),
+    selectedValues: z.array(z.union([z.string().max(1000), z.number()]).transform(String)).max(10_000),
+    isNumeric: v.obool().nullable(),
+  }),
+);
 /** Set A 2.16, plus the `connectionId` the reference product's clients send. */
-const OnDemandBody = z.object({
-  id: v.nuuid(),
-  type: v.nstr(64),
-  config: z.object({ reportId: v.uuid(), outputFormat: v.text(32) }),
-  selections: z.array(FieldSelection).max(100).nullable().optional(),
-  appId: v.nstr(200),
-  connectionId: v.nuuid(),
-  ignoreExistingFilters: v.obool(),
-  overrideReportApp: v.obool(),
-});
-const Version = z.object({ version: v.nstr(300) });
+const OnDemandBody = lazySchema(() =>
+  z.object({
+    id: v.nuuid(),
+    type: v.nstr(64),
+    config: z.object({ reportId: v.uuid(), outputFormat: v.text(32) }),
+    selections: z.array(FieldSelection).max(100).nullable().optional(),
+    appId: v.nstr(200),
+    connectionId: v.nuuid(),
+    ignoreExistingFilters: v.obool(),
+    overrideReportApp: v.obool(),
+  }),
+);
+const Version = lazySchema(() => z.object({ version: v.nstr(300) }));
 
 const onDemand = (body: z.output<typeof OnDemandBody>) => ({
   reportId: body.config.reportId,

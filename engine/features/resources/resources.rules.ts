@@ -1,3 +1,4 @@
+import { lazySchema } from '../../core/lazy-schema.js';
 import { z } from 'zod';
 import type { OpContext } from '../../ops/context.js';
 import { iso, newBase } from '../../core/entity-base.js';
@@ -11,13 +12,15 @@ import { pageOf, ListQuery } from '../../core/list-query.js';
 import { me } from '../../ops/context.js';
 
 // Set A 2.12. Link resources open in a browser: only http(s) (v.url), so a stored link can never run script.
-export const ResourceV1 = z.object({
-  name: v.text(),
-  description: v.nstr(),
-  type: v.oneOf(RESOURCE_TYPES),
-  organizationId: v.uuid(),
-  url: v.url(),
-});
+export const ResourceV1 = lazySchema(() =>
+  z.object({
+    name: v.text(),
+    description: v.nstr(),
+    type: v.oneOf(RESOURCE_TYPES),
+    organizationId: v.uuid(),
+    url: v.url(),
+  }),
+);
 export type ResourceFields = z.output<typeof ResourceV1>;
 
 export const LIST_RESOURCES: ListSpec = {

@@ -1,3 +1,4 @@
+import { lazySchema } from '../../core/lazy-schema.js';
 import { z } from 'zod';
 import { defineOp } from '../../ops/op.js';
 import { idParam, isGuid, v } from '../../core/validation.js';
@@ -10,7 +11,7 @@ import { DeletedResult, ResourceResult } from '../common.results.js';
 
 // The interface lists both a `resourceIds` parameter (a string, required) and a body of uuids without
 // saying where each goes: the query may carry a comma-separated list, the body an array; the union is deleted.
-const DeleteQuery = z.object({ resourceIds: z.string().max(400_000).optional() });
+const DeleteQuery = lazySchema(() => z.object({ resourceIds: z.string().max(400_000).optional() }));
 
 export const resourcesV1 = [
   defineOp({

@@ -13,20 +13,24 @@ import { refuseChangingStrongerRole, refuseGrantBeyondOwn } from '../../access/p
 import { lazySchema } from '../../core/lazy-schema.js';
 
 // Set A 2.13: every permission is a boolean; one left out is false.
-export const PermissionSetV1 = z.object(
-  Object.fromEntries(ROLE_PERMISSIONS.map((p) => [p, v.obool()])) as Record<
-    (typeof ROLE_PERMISSIONS)[number],
-    ReturnType<typeof v.obool>
-  >,
+export const PermissionSetV1 = lazySchema(() =>
+  z.object(
+    Object.fromEntries(ROLE_PERMISSIONS.map((p) => [p, v.obool()])) as Record<
+      (typeof ROLE_PERMISSIONS)[number],
+      ReturnType<typeof v.obool>
+    >,
+  ),
 );
-export const RoleV1 = z.object({
-  name: v.text(),
-  description: v.nstr(),
-  allProjects: v.obool(),
-  projects: z.array(v.idName()).nullable().optional(),
-  permissions: PermissionSetV1,
-  isActive: v.bool(),
-});
+export const RoleV1 = lazySchema(() =>
+  z.object({
+    name: v.text(),
+    description: v.nstr(),
+    allProjects: v.obool(),
+    projects: z.array(v.idName()).nullable().optional(),
+    permissions: PermissionSetV1,
+    isActive: v.bool(),
+  }),
+);
 
 export const LIST_ROLES: ListSpec = {
   sort: { Name: 'LOWER(r.name)', Type: 'r.type', CreatedDate: 'r."createdDate"', ModifiedDate: 'r."modifiedDate"' },

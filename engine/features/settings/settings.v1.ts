@@ -1,3 +1,4 @@
+import { lazySchema } from '../../core/lazy-schema.js';
 import { z } from 'zod';
 import { defineOp } from '../../ops/op.js';
 import { v } from '../../core/validation.js';
@@ -5,7 +6,7 @@ import { readSetting, writeSetting } from './settings.rules.js';
 import { SettingsResult } from './settings.results.js';
 
 // Set A 2.14
-const AuthenticationMethods = z.object({ jwtAuth: v.bool(), ntlmAuth: v.bool() });
+const AuthenticationMethods = lazySchema(() => z.object({ jwtAuth: v.bool(), ntlmAuth: v.bool() }));
 
 export const settingsV1 = [
   defineOp({

@@ -1,3 +1,4 @@
+import { lazySchema } from '../../core/lazy-schema.js';
 import { z } from 'zod';
 import { defineOp } from '../../ops/op.js';
 import { email, v } from '../../core/validation.js';
@@ -8,18 +9,20 @@ import { SetupResult } from './setup.results.js';
 import { SessionTokenResult } from '../common.results.js';
 
 // The password rule sits in the schema so every problem of the form is named in one answer.
-const Complete = z.object({
-  firstName: v.text(),
-  lastName: v.text(),
-  email: email(),
-  password: z
-    .string()
-    .max(256)
-    .superRefine((p, c) => {
-      const problem = passwordProblem(p);
-      if (problem) c.addIssue({ code: 'custom', message: problem });
-    }),
-});
+const Complete = lazySchema(() =>
+  z.object({
+    firstName: v.text(),
+    lastName: v.text(),
+    email: email(),
+    password: z
+      .string()
+      .max(256)
+      .superRefine((p, c) => {
+        const problem = passwordProblem(p);
+        if (problem) c.addIssue({ code: 'custom', message: problem });
+      }),
+  }),
+);
 
 export const setupApp = [
   defineOp({

@@ -54,14 +54,18 @@ async function activeOidcProvider(ctx: Parameters<typeof activeProvider>[0], id:
   return p;
 }
 
-const DesktopStart = z.object({
-  providerId: v.uuid(),
-  redirectUri: z.string().max(100).regex(LOOPBACK_CALLBACK, 'must be http://127.0.0.1:<port>/callback'),
-});
-const DesktopFinish = z.object({
-  providerId: v.uuid(),
-  callbackUrl: z.string().max(4096).regex(LOOPBACK_CALLBACK, 'must be the loopback callback the browser reached'),
-});
+const DesktopStart = lazySchema(() =>
+  z.object({
+    providerId: v.uuid(),
+    redirectUri: z.string().max(100).regex(LOOPBACK_CALLBACK, 'must be http://127.0.0.1:<port>/callback'),
+  }),
+);
+const DesktopFinish = lazySchema(() =>
+  z.object({
+    providerId: v.uuid(),
+    callbackUrl: z.string().max(4096).regex(LOOPBACK_CALLBACK, 'must be the loopback callback the browser reached'),
+  }),
+);
 
 const Finished = lazySchema(() =>
   z.object({

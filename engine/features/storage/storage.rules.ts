@@ -1,3 +1,4 @@
+import { lazySchema } from '../../core/lazy-schema.js';
 import { constants } from 'node:fs';
 import { createHash, randomUUID } from 'node:crypto';
 import { access, rm, stat, writeFile } from 'node:fs/promises';
@@ -30,28 +31,30 @@ export const LIST_STORAGE: ListSpec = {
 };
 
 /** Set B 2.11, with the folder's root and the FTP port this product also needs (`rootPath`, `port`). */
-export const StorageInput = z.object({
-  name: v.text(),
-  description: v.nstr(),
-  type: v.oneOf(STORAGE_TYPES),
-  host: v.nstr(253),
-  username: v.nstr(320),
-  password: z.string().max(1000).nullable().optional(),
-  passiveMode: v.obool().nullable(),
-  ftpTestDirectoryPath: v.nstr(1000),
-  sftpPort: v.int().nullable().optional(),
-  rootPath: v.nstr(1000),
-  port: z.number().int().min(1).max(65535).nullable().optional(),
-  isDefault: v.obool(),
-  privateKey: z.string().max(20_000).nullable().optional(),
-  /** SFTP: forget the pinned host key (the server was reinstalled); the next connection pins the new one. */
-  clearHostKey: v.obool(),
-  /** SharePoint: the site's address, and the document library (the site's default one when empty). */
-  siteUrl: v.nstr(1000),
-  library: v.nstr(300),
-  /** The organization whose tasks may deliver to it: the caller's own when left out. */
-  organizationId: v.nuuid(),
-});
+export const StorageInput = lazySchema(() =>
+  z.object({
+    name: v.text(),
+    description: v.nstr(),
+    type: v.oneOf(STORAGE_TYPES),
+    host: v.nstr(253),
+    username: v.nstr(320),
+    password: z.string().max(1000).nullable().optional(),
+    passiveMode: v.obool().nullable(),
+    ftpTestDirectoryPath: v.nstr(1000),
+    sftpPort: v.int().nullable().optional(),
+    rootPath: v.nstr(1000),
+    port: z.number().int().min(1).max(65535).nullable().optional(),
+    isDefault: v.obool(),
+    privateKey: z.string().max(20_000).nullable().optional(),
+    /** SFTP: forget the pinned host key (the server was reinstalled); the next connection pins the new one. */
+    clearHostKey: v.obool(),
+    /** SharePoint: the site's address, and the document library (the site's default one when empty). */
+    siteUrl: v.nstr(1000),
+    library: v.nstr(300),
+    /** The organization whose tasks may deliver to it: the caller's own when left out. */
+    organizationId: v.nuuid(),
+  }),
+);
 export type StorageInput = z.output<typeof StorageInput>;
 
 export function storageDto(x: StorageServiceRow) {

@@ -1,3 +1,4 @@
+import { lazySchema } from '../../core/lazy-schema.js';
 // The task page's Save: the whole task as the page holds it (settings, e-mail, reports, recipients,
 // triggers), written in one transaction. A part the engine refuses is named and nothing is written,
 // so a failure half-way can no longer leave half a task.
@@ -16,14 +17,16 @@ import { taskReportInputB } from './task-report-input.js';
 /** An item the task already has carries its id; one without is new. */
 const stored = { id: v.uuid().optional() };
 
-export const TaskSaveInput = z.object({
-  settings: TaskUpdateA,
-  email: EmailB.optional(),
-  reports: z.array(TaskReportB.safeExtend(stored)).max(1_000),
-  recipients: z.array(RecipientA).max(10_000),
-  schedules: z.array(ScheduleA.safeExtend(stored)).max(1_000),
-  events: z.array(ExternalEventA.safeExtend(stored)).max(1_000),
-});
+export const TaskSaveInput = lazySchema(() =>
+  z.object({
+    settings: TaskUpdateA,
+    email: EmailB.optional(),
+    reports: z.array(TaskReportB.safeExtend(stored)).max(1_000),
+    recipients: z.array(RecipientA).max(10_000),
+    schedules: z.array(ScheduleA.safeExtend(stored)).max(1_000),
+    events: z.array(ExternalEventA.safeExtend(stored)).max(1_000),
+  }),
+);
 export type TaskSave = z.output<typeof TaskSaveInput>;
 
 const gone = (ids: string[], kept: (string | undefined)[]) => ids.filter((id) => !kept.includes(id));

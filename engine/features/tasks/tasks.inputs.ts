@@ -1,3 +1,4 @@
+import { lazySchema } from '../../core/lazy-schema.js';
 import { z } from 'zod';
 import { v } from '../../core/validation.js';
 import type { TaskEmail } from '../../model/tasks.entity.js';
@@ -11,8 +12,8 @@ const hour = () => z.number().int({ message: 'must be a whole number' }).min(0).
 const minute = () => z.number().int({ message: 'must be a whole number' }).min(0).max(59);
 const nullable = <T extends z.ZodType>(t: T) => t.nullable().optional();
 
-export const TaskCreateA = z.object({ name: v.text(), projectId: v.uuid(), description: v.nstr() });
-export const TaskCreateB = z.object({ name: v.text(), projectID: v.uuid(), description: v.nstr() });
+export const TaskCreateA = lazySchema(() => z.object({ name: v.text(), projectId: v.uuid(), description: v.nstr() }));
+export const TaskCreateB = lazySchema(() => z.object({ name: v.text(), projectID: v.uuid(), description: v.nstr() }));
 
 const notificationFields = {
   notifyIfError: nullable(v.bool()),
@@ -24,20 +25,24 @@ const notificationFields = {
   testMode: v.obool(),
   testModeRecipients: v.nstr(),
 };
-export const TaskUpdateA = z.object({
-  name: v.text(),
-  description: v.nstr(),
-  isActive: v.bool(),
-  sendNotifications: v.obool(),
-  ...notificationFields,
-});
-export const TaskUpdateB = z.object({
-  name: v.text(),
-  description: v.nstr(),
-  isActive: v.bool(),
-  sendNotifications: v.bool(),
-  ...notificationFields,
-});
+export const TaskUpdateA = lazySchema(() =>
+  z.object({
+    name: v.text(),
+    description: v.nstr(),
+    isActive: v.bool(),
+    sendNotifications: v.obool(),
+    ...notificationFields,
+  }),
+);
+export const TaskUpdateB = lazySchema(() =>
+  z.object({
+    name: v.text(),
+    description: v.nstr(),
+    isActive: v.bool(),
+    sendNotifications: v.bool(),
+    ...notificationFields,
+  }),
+);
 export type TaskSettings = z.output<typeof TaskUpdateA>;
 
 export const OverwriteReportApps = z
@@ -48,10 +53,12 @@ export const OverwriteReportApps = z
     }),
   )
   .max(500);
-export const TaskDuplicate = z.object({
-  newName: v.nstr(300),
-  overwriteReportApps: OverwriteReportApps.nullable().optional(),
-});
+export const TaskDuplicate = lazySchema(() =>
+  z.object({
+    newName: v.nstr(300),
+    overwriteReportApps: OverwriteReportApps.nullable().optional(),
+  }),
+);
 export const TaskSetActive = z
   .array(z.object({ id: v.uuid(), isActive: v.bool() }))
   .min(1)
@@ -145,45 +152,51 @@ export const ExternalEventB = z
   })
   .superRefine(endAfterStart);
 
-export const RecipientA = z.object({
-  id: v.uuid(),
-  type: v.oneOf(['user', 'group']),
-  sendEmail: v.bool(),
-  seeInHub: v.bool(),
-});
+export const RecipientA = lazySchema(() =>
+  z.object({
+    id: v.uuid(),
+    type: v.oneOf(['user', 'group']),
+    sendEmail: v.bool(),
+    seeInHub: v.bool(),
+  }),
+);
 export const RecipientsA = z.array(RecipientA).min(1).max(10_000);
 export const RecipientsB = z
   .array(z.object({ id: v.uuid(), type: v.oneOf(['user', 'group']) }))
   .min(1)
   .max(10_000);
 
-export const EmailA = z.object({
-  taskId: v.uuid(),
-  from: v.nmailbox(320),
-  bcBcc: v.obool(),
-  bc: v.nheader(4000),
-  bcc: v.nheader(4000),
-  ccAnalyticsVariableId: v.nuuid(),
-  bccAnalyticsVariableId: v.nuuid(),
-  subject: v.header(998),
-  message: v.text(100_000),
-  isActive: v.obool(),
-  oneToAll: v.obool(),
-  sendWithoutFiles: v.obool(),
-});
-export const EmailB = z.object({
-  from: v.mailbox(320),
-  ccBcc: v.obool(),
-  cc: v.nheader(4000),
-  bcc: v.nheader(4000),
-  ccAnalyticsVariable: v.nuuid(),
-  bccAnalyticsVariable: v.nuuid(),
-  subject: v.header(998),
-  message: v.nstr(100_000),
-  isActive: v.bool(),
-  oneToAll: v.obool(),
-  sendWithoutFiles: v.obool(),
-});
+export const EmailA = lazySchema(() =>
+  z.object({
+    taskId: v.uuid(),
+    from: v.nmailbox(320),
+    bcBcc: v.obool(),
+    bc: v.nheader(4000),
+    bcc: v.nheader(4000),
+    ccAnalyticsVariableId: v.nuuid(),
+    bccAnalyticsVariableId: v.nuuid(),
+    subject: v.header(998),
+    message: v.text(100_000),
+    isActive: v.obool(),
+    oneToAll: v.obool(),
+    sendWithoutFiles: v.obool(),
+  }),
+);
+export const EmailB = lazySchema(() =>
+  z.object({
+    from: v.mailbox(320),
+    ccBcc: v.obool(),
+    cc: v.nheader(4000),
+    bcc: v.nheader(4000),
+    ccAnalyticsVariable: v.nuuid(),
+    bccAnalyticsVariable: v.nuuid(),
+    subject: v.header(998),
+    message: v.nstr(100_000),
+    isActive: v.bool(),
+    oneToAll: v.obool(),
+    sendWithoutFiles: v.obool(),
+  }),
+);
 
 /** A task's e-mail as set B sends it, in the task's stored shape. */
 export const emailOfB = (body: z.output<typeof EmailB>): TaskEmail => ({
@@ -201,96 +214,100 @@ export const emailOfB = (body: z.output<typeof EmailB>): TaskEmail => ({
 });
 
 const secret = () => z.string().max(256).nullable().optional();
-export const TaskReportA = z.object({
-  reportId: v.uuid(),
-  format: v.text(32),
-  zipFolderFiles: v.obool(),
-  zipEmailFiles: v.obool(),
-  evaluateConditionForEachIteration: v.obool(),
-  folderVariable: v.nstr(),
-  recipientsVariable: v.nstr(),
-  ftpVariable: v.nstr(),
-  hubAuthorizedUserVariable: v.nstr(),
-  dropboxVariable: v.nstr(),
-  onedriveVariable: v.nstr(),
-  googledriveVariable: v.nstr(),
-  emailAttachment: v.obool(),
-  emailEmbedment: v.obool(),
-  publishToServiceHub: v.obool(),
-  maxFileOccurrences: nullable(z.number().int().min(0).max(100_000)),
-  secureOutputFiles: v.obool(),
-  fileOpenPassword: secret(),
-  fileWritePassword: secret(),
-  isOpenFilePasswordProtected: v.obool(),
-  isWriteFilePasswordProtected: v.obool(),
-  reportConditions: nullable(
-    z.array(z.object({ id: v.nuuid(), taskReportId: v.nuuid(), conditionId: v.uuid() })).max(100),
-  ),
-  reportFilters: nullable(
-    z.array(z.object({ id: v.nuuid(), taskReportId: v.nuuid(), filterId: v.uuid(), order: v.int() })).max(100),
-  ),
-  reportStorageServices: nullable(
-    z
-      .array(
-        z.object({
-          id: v.nuuid(),
-          fileStorageServiceId: v.uuid(),
-          path: z.string().max(2000),
-          sharePointSiteUrl: v.nstr(2000),
-          order: v.int(),
-        }),
-      )
-      .max(50),
-  ),
-  reportFolders: nullable(z.array(z.object({ id: v.nuuid(), taskReportId: v.nuuid(), path: v.text(2000) })).max(50)),
-  overwriteReportApps: OverwriteReportApps.nullable().optional(),
-});
-export const TaskReportB = z.object({
-  reportID: v.uuid(),
-  format: v.text(32),
-  emailEmbedment: v.bool(),
-  emailAttachment: v.bool(),
-  fileOpenPassword: secret(),
-  fileWritePassword: secret(),
-  isOpenFilePasswordProtected: v.obool(),
-  isWriteFilePasswordProtected: v.obool(),
-  // folderVariable and hubAuthorizedUserVariable are Broadsheet's additions (set A has them; set B's form would lose them).
-  iterationOptions: nullable(
-    z.object({
-      zipEmailFiles: v.obool(),
-      evaluateConditionForEachIteration: v.obool(),
-      recipientsVariable: v.nstr(),
-      folderVariable: v.nstr(),
-      hubAuthorizedUserVariable: v.nstr(),
-    }),
-  ),
-  filters: nullable(z.array(z.object({ id: v.uuid(), name: v.nstr(), order: v.int() })).max(100)),
-  conditions: nullable(z.array(z.object({ id: v.uuid(), name: v.nstr() })).max(100)),
-  storageServices: nullable(
-    z
-      .array(
-        z.object({
-          id: v.nuuid(),
-          fileStorageServiceID: v.uuid(),
-          type: v.nstr(64),
-          name: v.nstr(),
-          path: z.string().max(2000),
-          zipeFiles: v.obool(),
-          siteUrl: v.nstr(2000),
-          order: v.int(),
-        }),
-      )
-      .max(50),
-  ),
-  hub: nullable(
-    z.object({ folderID: v.nuuid(), hubMaxFileOccurrences: nullable(z.number().int().min(0).max(100_000)) }),
-  ),
-  fileStorage: nullable(z.object({ fileStorageServiceID: v.nuuid(), path: v.nstr(2000) })),
-  // The separators a report's numbers take (as the designer's document settings allow).
-  separatorOptions: nullable(
-    z.object({
-      numberDecimalSeparator: nullable(v.oneOf(['.', ','])),
-      numberGroupSeparator: nullable(v.oneOf([',', '.', ' ', "'", ''])),
-    }),
-  ),
-});
+export const TaskReportA = lazySchema(() =>
+  z.object({
+    reportId: v.uuid(),
+    format: v.text(32),
+    zipFolderFiles: v.obool(),
+    zipEmailFiles: v.obool(),
+    evaluateConditionForEachIteration: v.obool(),
+    folderVariable: v.nstr(),
+    recipientsVariable: v.nstr(),
+    ftpVariable: v.nstr(),
+    hubAuthorizedUserVariable: v.nstr(),
+    dropboxVariable: v.nstr(),
+    onedriveVariable: v.nstr(),
+    googledriveVariable: v.nstr(),
+    emailAttachment: v.obool(),
+    emailEmbedment: v.obool(),
+    publishToServiceHub: v.obool(),
+    maxFileOccurrences: nullable(z.number().int().min(0).max(100_000)),
+    secureOutputFiles: v.obool(),
+    fileOpenPassword: secret(),
+    fileWritePassword: secret(),
+    isOpenFilePasswordProtected: v.obool(),
+    isWriteFilePasswordProtected: v.obool(),
+    reportConditions: nullable(
+      z.array(z.object({ id: v.nuuid(), taskReportId: v.nuuid(), conditionId: v.uuid() })).max(100),
+    ),
+    reportFilters: nullable(
+      z.array(z.object({ id: v.nuuid(), taskReportId: v.nuuid(), filterId: v.uuid(), order: v.int() })).max(100),
+    ),
+    reportStorageServices: nullable(
+      z
+        .array(
+          z.object({
+            id: v.nuuid(),
+            fileStorageServiceId: v.uuid(),
+            path: z.string().max(2000),
+            sharePointSiteUrl: v.nstr(2000),
+            order: v.int(),
+          }),
+        )
+        .max(50),
+    ),
+    reportFolders: nullable(z.array(z.object({ id: v.nuuid(), taskReportId: v.nuuid(), path: v.text(2000) })).max(50)),
+    overwriteReportApps: OverwriteReportApps.nullable().optional(),
+  }),
+);
+export const TaskReportB = lazySchema(() =>
+  z.object({
+    reportID: v.uuid(),
+    format: v.text(32),
+    emailEmbedment: v.bool(),
+    emailAttachment: v.bool(),
+    fileOpenPassword: secret(),
+    fileWritePassword: secret(),
+    isOpenFilePasswordProtected: v.obool(),
+    isWriteFilePasswordProtected: v.obool(),
+    // folderVariable and hubAuthorizedUserVariable are Broadsheet's additions (set A has them; set B's form would lose them).
+    iterationOptions: nullable(
+      z.object({
+        zipEmailFiles: v.obool(),
+        evaluateConditionForEachIteration: v.obool(),
+        recipientsVariable: v.nstr(),
+        folderVariable: v.nstr(),
+        hubAuthorizedUserVariable: v.nstr(),
+      }),
+    ),
+    filters: nullable(z.array(z.object({ id: v.uuid(), name: v.nstr(), order: v.int() })).max(100)),
+    conditions: nullable(z.array(z.object({ id: v.uuid(), name: v.nstr() })).max(100)),
+    storageServices: nullable(
+      z
+        .array(
+          z.object({
+            id: v.nuuid(),
+            fileStorageServiceID: v.uuid(),
+            type: v.nstr(64),
+            name: v.nstr(),
+            path: z.string().max(2000),
+            zipeFiles: v.obool(),
+            siteUrl: v.nstr(2000),
+            order: v.int(),
+          }),
+        )
+        .max(50),
+    ),
+    hub: nullable(
+      z.object({ folderID: v.nuuid(), hubMaxFileOccurrences: nullable(z.number().int().min(0).max(100_000)) }),
+    ),
+    fileStorage: nullable(z.object({ fileStorageServiceID: v.nuuid(), path: v.nstr(2000) })),
+    // The separators a report's numbers take (as the designer's document settings allow).
+    separatorOptions: nullable(
+      z.object({
+        numberDecimalSeparator: nullable(v.oneOf(['.', ','])),
+        numberGroupSeparator: nullable(v.oneOf([',', '.', ' ', "'", ''])),
+      }),
+    ),
+  }),
+);

@@ -1,3 +1,4 @@
+import { lazySchema } from '../../core/lazy-schema.js';
 import { z } from 'zod';
 import { v } from '../../core/validation.js';
 import { type ListSpec } from '../../core/list-query.js';
@@ -19,13 +20,15 @@ export function normalizeOrigin(address: string): string | null {
 }
 
 // Set A 2.21
-export const TrustedOriginV1 = z.object({
-  name: v.text(),
-  description: v.nstr(),
-  address: v
-    .text()
-    .refine((s) => normalizeOrigin(s) !== null, { message: 'must be an origin such as https://reports.example.com' }),
-});
+export const TrustedOriginV1 = lazySchema(() =>
+  z.object({
+    name: v.text(),
+    description: v.nstr(),
+    address: v
+      .text()
+      .refine((s) => normalizeOrigin(s) !== null, { message: 'must be an origin such as https://reports.example.com' }),
+  }),
+);
 
 export const LIST_TRUSTED_ORIGINS: ListSpec = {
   sort: { Name: 'LOWER(t.name)', Description: 'LOWER(t.description)', Address: 'LOWER(t.address)' },

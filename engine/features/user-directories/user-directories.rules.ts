@@ -1,3 +1,4 @@
+import { lazySchema } from '../../core/lazy-schema.js';
 import { z } from 'zod';
 import { v } from '../../core/validation.js';
 import { SYNCHRONIZATION_MODES, USER_DIRECTORY_TYPES } from '../../core/enumerations.js';
@@ -12,28 +13,30 @@ import { nextSyncAfter } from './directory-schedule.js';
 import { UserDirectory, type UserDirectoryRow } from '../../model/user-directories.entity.js';
 
 // Set A 2.23
-export const UserDirectoryV1 = z.object({
-  type: v.oneOf(USER_DIRECTORY_TYPES),
-  name: v.text(),
-  prefix: v.nstr(),
-  userDirectoryName: v.nstr(),
-  azureClientId: v.nstr(),
-  azureTenantId: v.nstr(),
-  azureClientSecret: v.nstr(),
-  hostName: v.nstr(),
-  port: v.int().min(0).max(65535).optional(),
-  userName: v.nstr(),
-  password: v.nstr(),
-  sendNotification: v.bool(),
-  defaultUserRole: v.nuuid(),
-  filter: v.nstr(),
-  synchronization: v.oneOf(SYNCHRONIZATION_MODES),
-  frequency: v.nstr(),
-  frequencyTime: v.nstr(),
-  timeZone: v.nstr(),
-  isActive: v.obool(),
-  organizationId: v.uuid(),
-});
+export const UserDirectoryV1 = lazySchema(() =>
+  z.object({
+    type: v.oneOf(USER_DIRECTORY_TYPES),
+    name: v.text(),
+    prefix: v.nstr(),
+    userDirectoryName: v.nstr(),
+    azureClientId: v.nstr(),
+    azureTenantId: v.nstr(),
+    azureClientSecret: v.nstr(),
+    hostName: v.nstr(),
+    port: v.int().min(0).max(65535).optional(),
+    userName: v.nstr(),
+    password: v.nstr(),
+    sendNotification: v.bool(),
+    defaultUserRole: v.nuuid(),
+    filter: v.nstr(),
+    synchronization: v.oneOf(SYNCHRONIZATION_MODES),
+    frequency: v.nstr(),
+    frequencyTime: v.nstr(),
+    timeZone: v.nstr(),
+    isActive: v.obool(),
+    organizationId: v.uuid(),
+  }),
+);
 export type Fields = z.output<typeof UserDirectoryV1>;
 
 export const LIST_USER_DIRECTORIES: ListSpec = {

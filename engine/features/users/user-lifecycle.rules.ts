@@ -1,3 +1,4 @@
+import { lazySchema } from '../../core/lazy-schema.js';
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { In, IsNull } from 'typeorm';
 import { z } from 'zod';
@@ -44,7 +45,7 @@ const CHANGES = {
 export type UserChangeType = keyof typeof CHANGES;
 const CHANGE_TYPES = Object.keys(CHANGES) as UserChangeType[];
 
-export const UserUpdateB = z.object({ type: v.text(64), value: z.unknown() });
+export const UserUpdateB = lazySchema(() => z.object({ type: v.text(64), value: z.unknown() }));
 
 /** The user as the form would save them, with one thing changed. */
 function asFields(u: UserRow): UserFields {
@@ -113,7 +114,9 @@ export async function updateUserByType(ctx: OpContext, id: string, f: z.output<t
   }
 }
 
-export const TransferB = z.object({ newUserID: v.uuid(), transferContent: v.bool(), transferPermissions: v.bool() });
+export const TransferB = lazySchema(() =>
+  z.object({ newUserID: v.uuid(), transferContent: v.bool(), transferPermissions: v.bool() }),
+);
 
 /** Tables whose rows a user owns (`createdBy`): what `v2.users.delete` refuses to orphan. */
 const OWNED = ['projects', 'reports', 'tasks', 'resources'] as const;
@@ -243,18 +246,20 @@ async function refuseTransferBeyondRights(ctx: OpContext, from: UserRow, to: Use
   }
 }
 
-export const InviteB = z.object({
-  emails: z
-    .array(z.string().trim().toLowerCase().max(320).regex(EMAIL_PATTERN, { message: 'must be an e-mail address' }))
-    .min(1, { message: 'must name at least one address' })
-    .max(500),
-  tenantAdminRole: v.nstr(64),
-  organizations: z
-    .array(z.object({ organizationID: v.uuid(), roleName: v.nstr(200) }))
-    .max(100)
-    .nullable()
-    .optional(),
-});
+export const InviteB = lazySchema(() =>
+  z.object({
+    emails: z
+      .array(z.string().trim().toLowerCase().max(320).regex(EMAIL_PATTERN, { message: 'must be an e-mail address' }))
+      .min(1, { message: 'must name at least one address' })
+      .max(500),
+    tenantAdminRole: v.nstr(64),
+    organizations: z
+      .array(z.object({ organizationID: v.uuid(), roleName: v.nstr(200) }))
+      .max(100)
+      .nullable()
+      .optional(),
+  }),
+);
 
 const INVITATION_DAYS = 7;
 const sha256 = (s: string) => createHash('sha256').update(s).digest('hex');
@@ -334,13 +339,15 @@ export async function inviteUsers(ctx: OpContext, f: z.output<typeof InviteB>) {
 }
 
 // The invited person names themselves as they choose their password (the invitation knew only an address).
-export const AcceptInvitation = z.object({
-  token: v.text(200),
-  password: z.string().max(1024),
-  firstName: v.nstr(200),
-  lastName: v.nstr(200),
-});
-export const CheckInvitation = z.object({ token: v.text(200) });
+export const AcceptInvitation = lazySchema(() =>
+  z.object({
+    token: v.text(200),
+    password: z.string().max(1024),
+    firstName: v.nstr(200),
+    lastName: v.nstr(200),
+  }),
+);
+export const CheckInvitation = lazySchema(() => z.object({ token: v.text(200) }));
 
 const USED_OR_EXPIRED = 'this invitation link was used already or has expired; ask for a new one';
 const liveInvitation = async (ctx: OpContext, token: string) => {

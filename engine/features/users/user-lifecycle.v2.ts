@@ -1,3 +1,4 @@
+import { lazySchema } from '../../core/lazy-schema.js';
 import { z } from 'zod';
 import { defineOp } from '../../ops/op.js';
 import { idParam, v } from '../../core/validation.js';
@@ -20,19 +21,21 @@ import { InvitationCheckResult, InvitationResult, UsersInviteResult, UsersTransf
 
 // Set B's user lifecycle; `v2.users.delete` sits with the user rules it shares (users.v2.ts).
 
-const RecipientB = z.object({
-  firstName: v.text(),
-  lastName: v.text(),
-  email: z
-    .string()
-    .trim()
-    .toLowerCase()
-    .max(320)
-    .regex(EMAIL_PATTERN, { message: 'must be an e-mail address' })
-    .nullable()
-    .optional(),
-  organizations: z.array(v.uuid()).max(1000),
-});
+const RecipientB = lazySchema(() =>
+  z.object({
+    firstName: v.text(),
+    lastName: v.text(),
+    email: z
+      .string()
+      .trim()
+      .toLowerCase()
+      .max(320)
+      .regex(EMAIL_PATTERN, { message: 'must be an e-mail address' })
+      .nullable()
+      .optional(),
+    organizations: z.array(v.uuid()).max(1000),
+  }),
+);
 
 export const userLifecycleV2 = [
   defineOp({

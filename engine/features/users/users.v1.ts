@@ -1,3 +1,4 @@
+import { lazySchema } from '../../core/lazy-schema.js';
 import { z } from 'zod';
 import { defineOp } from '../../ops/op.js';
 import { idParam, v } from '../../core/validation.js';
@@ -7,36 +8,42 @@ import { HUB_USERS_ROLE, idNames, LIST_USERS, nemail, roleIdByName, saveUser, li
 import { UserResult } from '../common.results.js';
 
 // Set A 2.22
-const UserV1 = z.object({
-  domainAccount: v.nstr(),
-  firstName: v.text(),
-  lastName: v.text(),
-  email: nemail(),
-  password: v.nstr(),
-  isActive: v.bool(),
-  sendNotification: v.obool(),
-  isoLanguage: v.nstr(),
-  roles: idNames().nullable().optional(),
-  organizations: idNames().min(1, { message: 'choose at least one organization' }),
-  groups: idNames().nullable().optional(),
-});
-const RecipientV1 = z.object({
-  firstName: v.text(),
-  lastName: v.text(),
-  email: nemail(),
-  password: v.nstr(),
-  isActive: v.bool(),
-  isoLanguage: v.nstr(),
-  organizations: idNames().min(1, { message: 'choose at least one organization' }),
-  groups: idNames().nullable().optional(),
-});
-const ConversionV1 = z.object({
-  roles: idNames(),
-  isActive: v.bool(),
-  sendNotification: v.obool(),
-  language: v.text(),
-  domain: v.nstr(),
-});
+const UserV1 = lazySchema(() =>
+  z.object({
+    domainAccount: v.nstr(),
+    firstName: v.text(),
+    lastName: v.text(),
+    email: nemail(),
+    password: v.nstr(),
+    isActive: v.bool(),
+    sendNotification: v.obool(),
+    isoLanguage: v.nstr(),
+    roles: idNames().nullable().optional(),
+    organizations: idNames().min(1, { message: 'choose at least one organization' }),
+    groups: idNames().nullable().optional(),
+  }),
+);
+const RecipientV1 = lazySchema(() =>
+  z.object({
+    firstName: v.text(),
+    lastName: v.text(),
+    email: nemail(),
+    password: v.nstr(),
+    isActive: v.bool(),
+    isoLanguage: v.nstr(),
+    organizations: idNames().min(1, { message: 'choose at least one organization' }),
+    groups: idNames().nullable().optional(),
+  }),
+);
+const ConversionV1 = lazySchema(() =>
+  z.object({
+    roles: idNames(),
+    isActive: v.bool(),
+    sendNotification: v.obool(),
+    language: v.text(),
+    domain: v.nstr(),
+  }),
+);
 
 const ids = (list: { id: string }[] | null | undefined) => (list ? list.map((x) => x.id) : list);
 

@@ -35,6 +35,8 @@ export interface Delivery {
   /** The files go in the mail's body alone (a subscribed chart), whatever the task reports say. */
   inline?: boolean;
   log: (line: string) => void;
+  /** The run's stop: a delivery waiting to try again stops waiting. */
+  signal?: AbortSignal;
   /** Keeps a further file with the run's (a zip made for the mail). */
   keep: (file: KeptFile, taskReportId: string | null) => Promise<RequestFile>;
   /**

@@ -11,6 +11,7 @@ import { ftpClient, sftpClient } from '../../storage/storage.rules.js';
 import { cloudDrive, cloudVariable, isCloud } from '../../storage/cloud/providers.js';
 import { webdavClient } from '../../storage/webdav.js';
 import { retryDelay } from '../../../core/jobs/backoff.js';
+import { abortableDelay } from '../../../core/jobs/retry-while.js';
 import { deliveryProblem, type DeliveryProblem } from './delivery-problem.js';
 import { requestFileKey } from '../../requests/request-output.js';
 import type { Deliver } from './delivery.js';
@@ -116,6 +117,7 @@ export async function deliverToStorage(
   tr: TaskReportRow,
   files: RunFile[],
   log: (line: string) => void,
+  signal: AbortSignal = new AbortController().signal,
 ): Promise<string[]> {
   const entries = [...tr.options.storageServices].sort((a, b) => a.order - b.order);
   if (!entries.length || !files.length) return [];
@@ -155,7 +157,7 @@ export async function deliverToStorage(
           log(
             `Files not put in “${x.name}”: ${problem.words}; trying again in ${Math.ceil(wait / 1000)} s (try ${attempt} of ${retry.tries})`,
           );
-          await new Promise((r) => setTimeout(r, wait));
+          await abortableDelay(wait, signal);
           continue;
         }
         const tried = problem.transient ? ` (tried ${attempt} times)` : '';
@@ -185,5 +187,6 @@ export const toFolders: Deliver = async (d) => {
       })),
     ),
     d.log,
+    d.signal,
   );
 };

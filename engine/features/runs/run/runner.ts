@@ -6,6 +6,7 @@ import type { BaseServices, EngineServices, OpContext, WorkContext } from '../..
 type RunnerServices = BaseServices & Pick<EngineServices, 'outbox' | 'peers'>;
 import type { JobKernel, JobWorker } from '../../../core/jobs/job-kernel.js';
 import { claimingJobKernel, type NodeLease } from '../../../core/jobs/table-claims.js';
+import { renewedAt } from '../../../core/jobs/claims.js';
 import type { Handoff } from '../../../core/jobs/handoff.js';
 import { isDatabaseUnavailable, isEngineError, isStorageTransient } from '../../../core/errors.js';
 import { DEFAULT_OUTAGE_WAIT_MS } from '../../../core/limits.js';
@@ -277,9 +278,8 @@ export class RequestRunner implements JobWorker<RequestRow>, WorkerModule {
     const removed = again ? await removeRequestFiles(files, row.id) : await removePartialFiles(files, row.id);
     // A server that stopped renewing its lease may be dead or only paused (SIGSTOP, a suspended
     // machine): said as what is known, how long it has been silent.
-    const silentS = row.leaseUntil
-      ? Math.max(0, Math.round((this.services.now().getTime() - (row.leaseUntil.getTime() - this.leaseMs)) / 1000))
-      : null;
+    const renewed = renewedAt(row, this.leaseMs);
+    const silentS = renewed === null ? null : Math.max(0, Math.round((this.services.now().getTime() - renewed) / 1000));
     const who = own
       ? 'the app stopped while this request was running (a crash or power loss)'
       : `the server running it (${row.claimedBy ?? 'unknown'}) stopped answering${silentS !== null ? ` for ${silentS} s` : ''} while this request was running`;
@@ -313,7 +313,8 @@ export class RequestRunner implements JobWorker<RequestRow>, WorkerModule {
    */
   private attemptFence(row: RequestRow) {
     const clock = () => this.services.now().getTime();
-    let sureUntil = row.leaseUntil ? row.leaseUntil.getTime() - this.leaseMs / 3 : 0;
+    const renewed = renewedAt(row, this.leaseMs);
+    let sureUntil = renewed === null ? 0 : renewed + (this.leaseMs * 2) / 3;
     let askedAt = performance.now();
     let lost = false;
     const holds = async (): Promise<boolean> => {

@@ -1,3 +1,4 @@
+import { lazySchema } from '../../../core/lazy-schema.js';
 import { z } from 'zod';
 import { defineOp } from '../../../ops/op.js';
 import { idParam, v } from '../../../core/validation.js';
@@ -12,42 +13,53 @@ import { connectUrl, finishConnect, isCloud } from './providers.js';
 /** Left out to keep the one saved; null to remove it. */
 const secret = z.string().max(1000).nullable().optional();
 
-const MicrosoftApp = z.object({
-  clientId: z.string().trim().uuid('is not an application (client) id: a GUID from the app registration'),
-  tenant: z
-    .string()
-    .trim()
-    .max(100)
-    .regex(/^[A-Za-z0-9.-]{1,100}$/, 'is not a tenant: its id, its domain (contoso.onmicrosoft.com), or organizations'),
-  /** Null for a public client with PKCE alone. */
-  clientSecret: secret,
-});
-const GoogleApp = z.object({
-  clientId: z
-    .string()
-    .trim()
-    .max(200)
-    .regex(
-      /^[\w.-]+\.apps\.googleusercontent\.com$/,
-      'is not an OAuth client id: it ends in .apps.googleusercontent.com',
-    ),
-  clientSecret: secret,
-});
-const DropboxApp = z.object({
-  clientId: z
-    .string()
-    .trim()
-    .max(100)
-    .regex(/^[a-z0-9]{5,40}$/i, "is not an app key: the letters and digits on the app's Settings page at Dropbox"),
-  clientSecret: secret,
-});
+const MicrosoftApp = lazySchema(() =>
+  z.object({
+    clientId: z.string().trim().uuid('is not an application (client) id: a GUID from the app registration'),
+    tenant: z
+      .string()
+      .trim()
+      .max(100)
+      .regex(
+        /^[A-Za-z0-9.-]{1,100}$/,
+        'is not a tenant: its id, its domain (contoso.onmicrosoft.com), or organizations',
+      ),
+    /** Null for a public client with PKCE alone. */
+    clientSecret: secret,
+  }),
+);
+const GoogleApp = lazySchema(() =>
+  z.object({
+    clientId: z
+      .string()
+      .trim()
+      .max(200)
+      .regex(
+        /^[\w.-]+\.apps\.googleusercontent\.com$/,
+        'is not an OAuth client id: it ends in .apps.googleusercontent.com',
+      ),
+    clientSecret: secret,
+  }),
+);
+const DropboxApp = lazySchema(() =>
+  z.object({
+    clientId: z
+      .string()
+      .trim()
+      .max(100)
+      .regex(/^[a-z0-9]{5,40}$/i, "is not an app key: the letters and digits on the app's Settings page at Dropbox"),
+    clientSecret: secret,
+  }),
+);
 
-const Registered = z.object({ clientId: z.string(), hasSecret: z.boolean() });
-const CloudAppsResult = z.object({
-  microsoft: Registered.extend({ tenant: z.string() }).nullable(),
-  google: Registered.nullable(),
-  dropbox: Registered.nullable(),
-});
+const Registered = lazySchema(() => z.object({ clientId: z.string(), hasSecret: z.boolean() }));
+const CloudAppsResult = lazySchema(() =>
+  z.object({
+    microsoft: Registered.extend({ tenant: z.string() }).nullable(),
+    google: Registered.nullable(),
+    dropbox: Registered.nullable(),
+  }),
+);
 
 /** A registration as the screen sees it: the secret only as "there is one". */
 const shown = (app: { clientId: string; clientSecret: string | null } | null) =>
