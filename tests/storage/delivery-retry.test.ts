@@ -9,9 +9,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startTestServer, type TestServer } from '../support/test-server.js';
 import { fixtures } from '../support/samples.js';
-import { startFtp, type TestFtp } from '../support/ftp.js';
+import { ftpService, startFtp, type TestFtp } from '../support/ftp.js';
 import { until } from '../support/until.js';
 import { waitForRequest } from '../support/requests.js';
+import { startRunToStorage, unitsReport } from '../support/units-report.js';
 
 const mountPoint = mkdtempSync(join(tmpdir(), 'bs-delivery-disk-'));
 const mounted = spawnSync('mount', ['-t', 'tmpfs', '-o', 'size=8m', 'tmpfs', mountPoint]).status === 0;
@@ -24,10 +25,7 @@ beforeAll(async () => {
   ftp = await startFtp();
   s = await startTestServer({ storageRetry: { tries: 30, baseMs: 200, maxMs: 500 } });
   projectId = (await (await fixtures(s)).make.connected()).projectId;
-  reportId = (await s.ok('POST', '/api/v2/reports', { name: 'Units', projectID: projectId, type: 'Html' })).id;
-  await s.ok('PUT', `/api/app/reports/${reportId}/document`, {
-    document: { blocks: [{ id: 'k', type: 'kpi', label: 'Units', expression: 'Sum(Units)' }] },
-  });
+  reportId = await unitsReport(s, projectId);
 });
 afterAll(async () => {
   await s?.stop();
@@ -36,17 +34,7 @@ afterAll(async () => {
   rmSync(mountPoint, { recursive: true, force: true });
 });
 
-async function startRunTo(serviceId: string) {
-  const task = await s.ok('POST', '/api/v2/tasks', { name: `To ${serviceId}`, projectID: projectId });
-  await s.ok('PUT', `/api/v2/tasks/${task.id}/reports`, {
-    reportID: reportId,
-    format: 'Html',
-    emailEmbedment: false,
-    emailAttachment: false,
-    storageServices: [{ fileStorageServiceID: serviceId, path: 'daily', order: 0 }],
-  });
-  return (await s.ok('POST', `/api/v2/requests/${task.id}/run`)).id as string;
-}
+const startRunTo = (serviceId: string) => startRunToStorage(s, { projectId, reportId }, serviceId, 'daily');
 const logOf = async (id: string) => (await s.ok('GET', `/api/v1/requests/${id}/log`)).text as string;
 
 describe('a delivery that fails for a passing reason', () => {
@@ -76,14 +64,7 @@ describe('a delivery that fails for a passing reason', () => {
   });
 
   it('a refused FTP sign-in is said at once, not tried again', async () => {
-    const svc = await s.ok('POST', '/api/v1/storage-services', {
-      name: 'Partner FTP',
-      type: 'FTP',
-      host: '127.0.0.1',
-      port: ftp.port,
-      username: 'reports',
-      password: 'wrong',
-    });
+    const svc = await s.ok('POST', '/api/v1/storage-services', ftpService(ftp, { password: 'wrong' }));
     const done = await waitForRequest(s, await startRunTo(svc.id));
     expect(done.status).toBe('warning');
     const text = await logOf(done.id);

@@ -8,10 +8,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startTestServer, type TestServer } from '../support/test-server.js';
 import { fixtures } from '../support/samples.js';
-import { startFtp, type TestFtp } from '../support/ftp.js';
+import { ftpService, startFtp, type TestFtp } from '../support/ftp.js';
 import { startSftp, type TestSftp } from '../support/sftp.js';
 import { closedPort } from '../support/smtp.js';
 import { waitForRequest } from '../support/requests.js';
+import { startRunToStorage, unitsReport } from '../support/units-report.js';
 import { covers } from '../support/covers.js';
 import { sql } from '../../engine/core/sql.js';
 
@@ -29,10 +30,7 @@ beforeAll(async () => {
   // A destination that fails for a passing reason is tried again: quickly here.
   s = await startTestServer({ storageRetry: { tries: 2, baseMs: 50, maxMs: 50 } });
   projectId = (await (await fixtures(s)).make.connected()).projectId;
-  reportId = (await s.ok('POST', '/api/v2/reports', { name: 'Units', projectID: projectId, type: 'Html' })).id;
-  await s.ok('PUT', `/api/app/reports/${reportId}/document`, {
-    document: { blocks: [{ id: 'k', type: 'kpi', label: 'Units', expression: 'Sum(Units)' }] },
-  });
+  reportId = await unitsReport(s, projectId);
 });
 afterAll(async () => {
   await s.stop();
@@ -42,15 +40,7 @@ afterAll(async () => {
 });
 
 async function runTo(serviceId: string, path: string) {
-  const task = await s.ok('POST', '/api/v2/tasks', { name: `To ${path}`, projectID: projectId });
-  await s.ok('PUT', `/api/v2/tasks/${task.id}/reports`, {
-    reportID: reportId,
-    format: 'Html',
-    emailEmbedment: false,
-    emailAttachment: false,
-    storageServices: [{ fileStorageServiceID: serviceId, path, order: 0 }],
-  });
-  const done = await waitForRequest(s, (await s.ok('POST', `/api/v2/requests/${task.id}/run`)).id);
+  const done = await waitForRequest(s, await startRunToStorage(s, { projectId, reportId }, serviceId, path));
   const made = await readFile(join(s.dataDir, 'files', 'requests', done.id, done.files[0].name));
   return { done, made };
 }
@@ -78,15 +68,11 @@ describe(
     });
 
     it("puts a run's file on an FTP server under its base directory, and names a wrong password or an unreachable host", async () => {
-      const svc = await s.ok('POST', '/api/v1/storage-services', {
-        name: 'Partner FTP',
-        type: 'FTP',
-        host: '127.0.0.1',
-        port: ftp.port,
-        username: 'reports',
-        password: 'ftp-secret',
-        ftpTestDirectoryPath: '/outgoing',
-      });
+      const svc = await s.ok(
+        'POST',
+        '/api/v1/storage-services',
+        ftpService(ftp, { ftpTestDirectoryPath: '/outgoing' }),
+      );
       expect(JSON.stringify(svc)).not.toContain('ftp-secret');
       expect((await s.ok('POST', `/api/v1/storage-services/${svc.id}/test`)).message).toMatch(
         /^Signed in to 127\.0\.0\.1:\d+ and opened \/outgoing/,
@@ -96,15 +82,11 @@ describe(
       const copy = await readFile(join(ftp.root, 'outgoing', 'weekly', done.files[0].name));
       expect(Buffer.compare(copy, made)).toBe(0);
 
-      await s.ok('PUT', `/api/v2/storage-services/${svc.id}`, {
-        name: 'Partner FTP',
-        type: 'FTP',
-        host: '127.0.0.1',
-        port: ftp.port,
-        username: 'reports',
-        password: 'wrong',
-        ftpTestDirectoryPath: '/outgoing',
-      });
+      await s.ok(
+        'PUT',
+        `/api/v2/storage-services/${svc.id}`,
+        ftpService(ftp, { password: 'wrong', ftpTestDirectoryPath: '/outgoing' }),
+      );
       const wrong = await s.call('POST', `/api/v1/storage-services/${svc.id}/test`);
       expect(wrong.status).toBe(400);
       expect(wrong.body.errorDetails?.[0].field).toBe('username');

@@ -47,3 +47,14 @@ function silentLog() {
   const log = { trace: noop, debug: noop, info: noop, warn: noop, error: noop, fatal: noop, child: () => log };
   return log;
 }
+
+/** A storage service on the test FTP server, as the API takes it (its own user and password unless told otherwise). */
+export const ftpService = (ftp: TestFtp, over: Record<string, unknown> = {}) => ({
+  name: 'Partner FTP',
+  type: 'FTP',
+  host: '127.0.0.1',
+  port: ftp.port,
+  username: 'reports',
+  password: 'ftp-secret',
+  ...over,
+});

@@ -4,6 +4,7 @@ import { startTestServer, type TestServer } from './test-server.js';
 import { fixtures, type Fixtures } from './samples.js';
 import { startSmtp, type TestSmtp } from './smtp.js';
 import { until } from './until.js';
+import { unitsReport } from './units-report.js';
 
 /**
  * Waits until the outbox has nothing left to send (every message sent or failed for good). The test
@@ -15,16 +16,6 @@ export async function outboxIdle(s: TestServer): Promise<void> {
     () => s.engine.services.db.getRepository(Outbox).countBy({ status: In(['queued', 'sending']) }),
     (n) => n === 0,
   );
-}
-
-/** An HTML report of one KPI (the units sold) in a connected project: a small file a task can mail. */
-async function unitsReport(s: TestServer, projectId: string): Promise<string> {
-  const reportId = (await s.ok('POST', '/api/v2/reports', { name: 'Units', projectID: projectId, type: 'Html' }))
-    .id as string;
-  await s.ok('PUT', `/api/app/reports/${reportId}/document`, {
-    document: { blocks: [{ id: 'k', type: 'kpi', label: 'Units', expression: 'Sum(Units)' }] },
-  });
-  return reportId;
 }
 
 /**

@@ -102,6 +102,16 @@ async function settled(runId: string) {
   return done;
 }
 
+/** A run of a new letters task under way on some server, the renderer slowed so events land mid-run. */
+async function runUnderWay(subject: string, o: { hub?: boolean } = {}) {
+  await Promise.all(servers.map((s) => s.command('pace', 100)));
+  const task = await mailedLetters(subject, o);
+  const run = await api.ok('POST', `/api/v2/requests/${task}/run`);
+  const mid = await until(() => request(run.id), midRun(3), 300_000);
+  expect(mid.status).toBe('running');
+  return { task, run, mid };
+}
+
 beforeAll(async () => {
   cluster = await startPostgres();
   smtp = await startSmtp();
@@ -188,12 +198,8 @@ describe('servers sharing PostgreSQL through ordinary events', () => {
   });
 
   it('stays up while PostgreSQL is stopped mid-run: calls answer 503 with Retry-After; the run completes once after, each mail once', async () => {
-    await Promise.all(servers.map((s) => s.command('pace', 100)));
     const subject = 'After the outage';
-    const task = await mailedLetters(subject);
-    const run = await api.ok('POST', `/api/v2/requests/${task}/run`);
-    const mid = await until(() => request(run.id), midRun(3), 300_000);
-    expect(mid.status).toBe('running');
+    const { run, mid } = await runUnderWay(subject);
     const down = Date.now();
     await cluster.stop();
     const during = await fetch(`${servers[1].url}/api/v1/ondemand/requests/${run.id}`, {
@@ -223,12 +229,8 @@ describe('servers sharing PostgreSQL through ordinary events', () => {
   }, 900_000);
 
   it('waits out an outage longer than its lease that comes when the run has used most of it: completes once, each mail once', async () => {
-    await Promise.all(servers.map((s) => s.command('pace', 100)));
     const subject = 'After the long outage';
-    const task = await mailedLetters(subject);
-    const run = await api.ok('POST', `/api/v2/requests/${task}/run`);
-    const mid = await until(() => request(run.id), midRun(3), 300_000);
-    expect(mid.status).toBe('running');
+    const { run, mid } = await runUnderWay(subject);
     const holder = servers.find((s) => s.nodeId === mid.claimedBy)!;
     const other = servers.find((s) => s !== holder)!;
     // The run has used most of its lease (the servers' clocks move on together; the holder renews
@@ -263,12 +265,8 @@ describe('servers sharing PostgreSQL through ordinary events', () => {
   }, 900_000);
 
   it('delivers nothing from a server paused past its lease: the server that took the run over mails each reader once', async () => {
-    await Promise.all(servers.map((s) => s.command('pace', 100)));
     const subject = 'After the pause';
-    const task = await mailedLetters(subject, { hub: true });
-    const run = await api.ok('POST', `/api/v2/requests/${task}/run`);
-    const mid = await until(() => request(run.id), midRun(3), 300_000);
-    expect(mid.status).toBe('running');
+    const { task, run, mid } = await runUnderWay(subject, { hub: true });
     const paused = servers.find((s) => s.nodeId === mid.claimedBy)!;
     const other = servers.find((s) => s !== paused)!;
     paused.pause();
