@@ -78,10 +78,12 @@ export interface EngineOptions {
   /** Create the demo app and project on first start (default true). */
   demo?: boolean;
   /**
-   * The demo waits for this before it loads (the server's listening): its 110,000 rows are built on
-   * the main thread and would otherwise hold up the first answer. Default: loads at once.
+   * The background work (the queues taking back what a stop cut off, the scheduler loading its
+   * schedules, the first start's demo of 110,000 rows) waits for this: a server's first answer.
+   * None of it is needed to answer, and all of it would hold the first answer up. Default: the
+   * work starts before `createEngine` resolves. `backgroundReady` says when it has started.
    */
-  demoAfter?: Promise<unknown>;
+  backgroundAfter?: Promise<unknown>;
   /** What one analytics import may hold and use (defaults: 5,000,000 rows, 50,000,000 cells, 1 GiB). */
   importLimits?: ImportLimits;
   /** Runs the scheduler's own timers (default true); tests with an injected clock call `scheduler.tick()`. */
@@ -153,6 +155,8 @@ export interface Engine {
   readonly firstStart: { created: boolean; ownerId: string };
   /** Settles when the first-start demo content (app data, project, report) is in place. */
   readonly demoReady: Promise<void>;
+  /** Resolves once the background work has started (at once without `backgroundAfter`); rejects if it could not. */
+  readonly backgroundReady: Promise<void>;
   /**
    * Subscribes to every engine event (progress, reloads), for the host itself; answers the
    * unsubscribe function. An event of another server sharing the database names that server (`from`).
@@ -401,7 +405,18 @@ async function startEngine(options: EngineOptions): Promise<Engine> {
   // while what it hands work to still runs (the scheduler before the runs it queues, the runs before
   // the outbox that sends their mail). Each first takes back what a crash or a dead server cut off.
   const workers: WorkerModule[] = [outbox, reloads, directorySyncs, runner, backups, scheduler];
-  for (const worker of workers) await worker.start(workContext(services, worker.name));
+  let closing = false;
+  let began = false;
+  const startWorkers = async () => {
+    began = true;
+    for (const worker of workers) if (!closing) await worker.start(workContext(services, worker.name));
+  };
+  const backgroundReady = options.backgroundAfter
+    ? Promise.resolve(options.backgroundAfter).then(startWorkers)
+    : startWorkers();
+  // Awaited by the host (and by close); a start that fails is not an unhandled rejection meanwhile.
+  backgroundReady.catch(() => undefined);
+  if (!options.backgroundAfter) await backgroundReady;
   // The demo's 110,000 rows load in the background: the engine answers at once. A marker says the
   // demo is still to be made until it is, so a first start cut off (a stop, a full disk) makes it at
   // the next start instead of leaving half an app.
@@ -409,8 +424,8 @@ async function startEngine(options: EngineOptions): Promise<Engine> {
   const demoWanted = options.demo !== false && (firstStart.created || existsSync(demoMarker));
   if (demoWanted && firstStart.created) await writeFile(demoMarker, '', { mode: 0o600 });
   const demoReady = demoWanted
-    ? Promise.resolve(options.demoAfter)
-        .then(() => seedDemoContent(services, firstStart.ownerId))
+    ? backgroundReady
+        .then(() => (closing ? undefined : seedDemoContent(services, firstStart.ownerId)))
         .then(() => rm(demoMarker, { force: true }))
         .catch((e: unknown) => log.error('Demo content could not be created', { error: (e as Error).message }))
     : Promise.resolve();
@@ -420,6 +435,7 @@ async function startEngine(options: EngineOptions): Promise<Engine> {
     services,
     firstStart,
     demoReady: demoReady.then(() => undefined),
+    backgroundReady,
     on,
     watch(credential, listener) {
       // Checked one after another, so the subscriber sees events in the order they happened.
@@ -479,8 +495,11 @@ async function startEngine(options: EngineOptions): Promise<Engine> {
     reloads,
     backups,
     async close(o: CloseOptions = {}) {
+      // A start under way finishes first; one not begun yet never begins.
+      closing = true;
+      if (began) await backgroundReady.catch(() => undefined);
       for (const worker of [...workers].reverse()) await worker.close({ graceMs: o.graceMs ?? 0 });
-      await demoReady;
+      if (began) await demoReady;
       await queues.drain();
       await services.renders.close();
       await analytics.close();

@@ -16,7 +16,7 @@ async function main() {
   process.umask(0o077);
   const settings = serveSettings(process.argv.slice(2), process.env);
   const { dataDir, port } = settings;
-  let listening = (): void => undefined;
+  let beginBackground = (): void => undefined;
   const started = createEngine({
     dataDir,
     database: settings.database,
@@ -27,7 +27,7 @@ async function main() {
     outageWaitMs: settings.outageWaitMs,
     logger: consoleLogger,
     release: process.env.npm_package_version,
-    demoAfter: new Promise<void>((resolve) => (listening = resolve)),
+    backgroundAfter: new Promise<void>((resolve) => (beginBackground = resolve)),
   });
   // Awaited below; a start that fails before then is not an unhandled rejection.
   started.catch(() => undefined);
@@ -40,9 +40,17 @@ async function main() {
       allowedHosts: settings.allowedHosts,
       rendererDir: resolve(__dirname, '..', 'renderer'),
       version: process.env.npm_package_version,
+      // The background work starts once the first caller is answered (it would hold that answer up).
+      onFirstAnswer: () => beginBackground(),
     },
   );
   const engine = await started;
+  // A background start that fails ends the server, as a failed start does: no queue or schedule is
+  // left silently not running.
+  engine.backgroundReady.catch((e: unknown) => {
+    console.error(`The background work could not start: ${e instanceof Error ? e.message : String(e)}`);
+    process.exit(1);
+  });
   if (engine.firstStart.created) {
     const ownerKeyFile = join(dataDir, 'owner-api-key');
     await writeFile(ownerKeyFile, (await engine.issueOwnerKey({ firstStart: true })) + '\n', { mode: 0o600 });
@@ -79,8 +87,12 @@ async function main() {
     ? `database ${redactedUrl(settings.database)}, files in ${dataDir}, node ${settings.nodeId}`
     : `data in ${dataDir}`;
   console.log(`Broadsheet is serving ${server.url} (${where})`);
-  listening();
+  // With no caller in the first second, it starts anyway: schedules are due whether anyone asks or not.
+  setTimeout(beginBackground, BACKGROUND_WITHOUT_CALLER_MS).unref();
 }
+
+/** How long a server that nobody has asked anything waits before its background work starts. */
+const BACKGROUND_WITHOUT_CALLER_MS = 1_000;
 
 main().catch((e) => {
   console.error(e instanceof Error ? e.message : e);

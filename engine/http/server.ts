@@ -21,6 +21,8 @@ export interface HttpOptions {
   rendererDir?: string;
   bodyLimit?: number;
   version?: string;
+  /** Called once, when the server has sent its first answer (the host starts its background work then). */
+  onFirstAnswer?: () => void;
 }
 
 export interface HttpServer {
@@ -64,6 +66,15 @@ export async function startHttpServer(given: Engine | StartingEngine, options: H
     exposeHeadRoutes: false,
   });
   const credentials = credentialFirst(engine);
+  const first = options.onFirstAnswer;
+  if (first) {
+    let answered = false;
+    app.addHook('onResponse', async () => {
+      if (answered) return;
+      answered = true;
+      first();
+    });
+  }
   await app.register(guards, { engine, port: () => port, allowedHosts: options.allowedHosts });
   await app.register(trustedOrigins, { engine });
   await app.register(restDoor, { engine, catalogue, credentials });

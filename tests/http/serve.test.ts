@@ -5,6 +5,8 @@ import { chmod, mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'n
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SERVE, serveRefused as refused } from '../support/serve-cli.js';
+import { existsSync } from 'node:fs';
+import { until } from '../support/until.js';
 
 let child: ChildProcess | null = null;
 const folders: string[] = [];
@@ -70,6 +72,19 @@ describe('npm run serve', () => {
     expect(page.status).toBe(200);
     expect(await page.text()).toContain('<div id="root">');
     expect(page.headers.get('content-security-policy')).toContain("script-src 'self'");
+  });
+
+  it('starts its background work (here the demo) with nobody calling it, a moment after it serves', async () => {
+    const dataDir = await mkdtemp(join(tmpdir(), 'bs-serve-'));
+    folders.push(dataDir);
+    await start(dataDir);
+    // No call at all: the demo (background work, like the queues and the scheduler) still gets made.
+    await until(
+      () => existsSync(join(dataDir, 'apps', 'sales-demo', 'meta.json')) && !existsSync(join(dataDir, 'demo-pending')),
+      (made) => made,
+      60_000,
+    );
+    await stop();
   });
 
   it("keeps the compiled server in the user's own cache folder between starts, never where others can write", async () => {
