@@ -3,9 +3,8 @@
 // when the run starts: the run says "the disk is full" and tries again; once the test frees the
 // disk, the file arrives and the run completes. A refused FTP sign-in is said at once, untried.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, rmSync, statfsSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync } from 'node:fs';
+import { smallDisk } from '../support/small-disk.js';
 import { join } from 'node:path';
 import { startTestServer, type TestServer } from '../support/test-server.js';
 import { fixtures } from '../support/samples.js';
@@ -14,8 +13,8 @@ import { until } from '../support/until.js';
 import { waitForRequest } from '../support/requests.js';
 import { startRunToStorage, unitsReport } from '../support/units-report.js';
 
-const mountPoint = mkdtempSync(join(tmpdir(), 'bs-delivery-disk-'));
-const mounted = spawnSync('mount', ['-t', 'tmpfs', '-o', 'size=8m', 'tmpfs', mountPoint]).status === 0;
+const disk = smallDisk(8);
+const mountPoint = disk.path;
 
 let s: TestServer;
 let ftp: TestFtp;
@@ -30,8 +29,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await s?.stop();
   await ftp?.close();
-  if (mounted) spawnSync('umount', [mountPoint]);
-  rmSync(mountPoint, { recursive: true, force: true });
+  disk.remove();
 });
 
 const startRunTo = (serviceId: string) => startRunToStorage(s, { projectId, reportId }, serviceId, 'daily');
@@ -42,20 +40,13 @@ const logOf = async (id: string) => {
 };
 
 describe('a delivery that fails for a passing reason', () => {
-  it.skipIf(!mounted)('to a full disk: says so, tries again, and delivers once there is room', async () => {
+  it.skipIf(!disk.mounted)('to a full disk: says so, tries again, and delivers once there is room', async () => {
     const svc = await s.ok('POST', '/api/v1/storage-services', {
       name: 'Small disk',
       type: 'Folder',
       rootPath: mountPoint,
     });
-    const filler = join(mountPoint, 'filler');
-    const { bavail, bsize } = statfsSync(mountPoint);
-    // Every block taken: what the file system keeps for itself may refuse the last ones, which is full too.
-    try {
-      writeFileSync(filler, Buffer.alloc(bavail * bsize));
-    } catch (e) {
-      if ((e as NodeJS.ErrnoException).code !== 'ENOSPC') throw e;
-    }
+    disk.fill();
     const id = await startRunTo(svc.id);
     try {
       await until(
@@ -64,7 +55,7 @@ describe('a delivery that fails for a passing reason', () => {
         60_000,
       );
     } finally {
-      rmSync(filler, { force: true });
+      disk.free();
     }
     const done = await waitForRequest(s, id);
     expect(done.status).toBe('completed');

@@ -2,24 +2,20 @@
 // full, like every other write, and the same import succeeds once there is room. The disk is a real
 // one: a small tmpfs mounted for the test (root is needed to mount; CI runs as root).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync, statfsSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { smallDisk } from '../support/small-disk.js';
 import { fixtures } from '../support/samples.js';
 import { startTestServer, type TestServer } from '../support/test-server.js';
 
-const mountPoint = mkdtempSync(join(tmpdir(), 'bs-full-disk-'));
-const mounted = spawnSync('mount', ['-t', 'tmpfs', '-o', 'size=24m', 'tmpfs', mountPoint]).status === 0;
+const disk = smallDisk(24);
+const mounted = disk.mounted;
 
 let s: TestServer;
 beforeAll(async () => {
-  if (mounted) s = await startTestServer({ dataDir: join(mountPoint), keepDataDir: true });
+  if (mounted) s = await startTestServer({ dataDir: disk.path, keepDataDir: true });
 });
 afterAll(async () => {
   await s?.stop();
-  if (mounted) spawnSync('umount', [mountPoint]);
-  rmSync(mountPoint, { recursive: true, force: true });
+  disk.remove();
 });
 
 /** A CSV of `rows` order lines, about 40 bytes each. */
@@ -33,10 +29,8 @@ describe.skipIf(!mounted)('an import on a full disk (a 24 MB tmpfs)', () => {
     const app = await make.app();
     const content = csv(40_000);
     // The disk full half-way through the upload, then with room for the upload but not the app's new data.
-    const filler = join(mountPoint, 'filler');
     for (const room of [Math.floor(content.length / 2), content.length + 1024 * 1024]) {
-      const { bavail, bsize } = statfsSync(mountPoint);
-      writeFileSync(filler, Buffer.alloc(Math.max(0, bavail * bsize - room)));
+      disk.fill(room);
       try {
         const full = await s.call('POST', `/api/app/analytics/${app}/import`, {
           body: { fileName: 'orders.csv', content },
@@ -48,7 +42,7 @@ describe.skipIf(!mounted)('an import on a full disk (a 24 MB tmpfs)', () => {
         const meta = await s.ok('GET', `/api/app/analytics/${app}`);
         expect(JSON.stringify(meta)).toContain('Region');
       } finally {
-        rmSync(filler, { force: true });
+        disk.free();
       }
     }
     const done: { rows?: number } = await s.ok('POST', `/api/app/analytics/${app}/import`, {
