@@ -1,3 +1,4 @@
+import type { DataSource, EntityManager, EntityTarget, ObjectLiteral } from 'typeorm';
 import type { EngineServices } from '../../ops/context.js';
 import { newBase } from '../../core/entity-base.js';
 import { allPermissions, hubUserPermissions } from '../../core/permissions.js';
@@ -13,6 +14,10 @@ import { API_KEY_PREFIX } from '../auth/credential-prefixes.js';
 
 export const DEFAULT_THEME_ID = '00000000-0000-0000-0000-000000000001';
 export const DEFAULT_OWNER_EMAIL = 'owner@localhost';
+
+/** A row inserted as given, without TypeORM reading it back for defaults: one trip to the database. */
+const insertAsGiven = (m: EntityManager | DataSource, entity: EntityTarget<ObjectLiteral>, row: ObjectLiteral) =>
+  m.createQueryBuilder().insert().into(entity).values(row).updateEntity(false).execute();
 
 export interface FirstStartResult {
   created: boolean;
@@ -78,14 +83,15 @@ export async function ensureFirstStart(s: EngineServices, ownerEmail = DEFAULT_O
     modifiedBy: null,
   };
   await s.db.transaction(async (m) => {
-    await m.getRepository(Organization).insert(org);
-    await m.getRepository(Role).insert(admin);
-    await m.getRepository(Role).insert(hub);
-    await m.getRepository(Group).insert(group);
-    await m.getRepository(User).insert(owner);
-    await m.getRepository(UserOrganization).insert({ userId: owner.id, targetId: org.id });
-    await m.getRepository(UserGroup).insert({ userId: owner.id, targetId: group.id });
-    await m.getRepository(UserRole).insert({ userId: owner.id, targetId: admin.id });
+    const insert = (entity: EntityTarget<ObjectLiteral>, row: ObjectLiteral) => insertAsGiven(m, entity, row);
+    await insert(Organization, org);
+    await insert(Role, admin);
+    await insert(Role, hub);
+    await insert(Group, group);
+    await insert(User, owner);
+    await insert(UserOrganization, { userId: owner.id, targetId: org.id });
+    await insert(UserGroup, { userId: owner.id, targetId: group.id });
+    await insert(UserRole, { userId: owner.id, targetId: admin.id });
   });
   s.log.info('First start: created organization "Default", roles, group "All users" and the tenant owner', {
     ownerEmail,
@@ -105,7 +111,7 @@ export async function issueOwnerKey(
 ): Promise<string> {
   const key = newToken(API_KEY_PREFIX);
   const now = s.now();
-  await s.db.getRepository(ApiKey).insert({
+  await insertAsGiven(s.db, ApiKey, {
     ...newBase(now),
     userId: ownerId,
     organizationId: null,
