@@ -34,6 +34,7 @@ import { tasksApp } from './features/tasks/tasks.app.js';
 import { mailServersV1 } from './features/mail/mail-servers.v1.js';
 import { runsApp } from './features/runs/runs.app.js';
 import { outboxApp } from './features/mail/outbox.app.js';
+import { deliveriesApp } from './features/runs/deliver/deliveries.app.js';
 import { storageOps } from './features/storage/storage.ops.js';
 import { cloudOps } from './features/storage/cloud/cloud.ops.js';
 import { dataConnectionOps } from './features/data-connections/data-connections.ops.js';
@@ -98,6 +99,7 @@ export const OPERATIONS = [
   ...mailServersV1,
   ...runsApp,
   ...outboxApp,
+  ...deliveriesApp,
   ...storageOps,
   ...cloudOps,
   ...dataConnectionOps,

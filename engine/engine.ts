@@ -62,6 +62,7 @@ import {
   rollBackRestore,
 } from './features/backups/backup-archive.js';
 import { MailOutbox, type OutboxOptions } from './features/mail/outbox.js';
+import { DeliveryQueue, type DeliveryQueueOptions } from './features/runs/deliver/delivery-queue.js';
 import { RequestLog, requestLogPath } from './features/requests/request-output.js';
 import { linkPeers, type PeerLink } from './peers.js';
 
@@ -92,6 +93,8 @@ export interface EngineOptions {
   concurrentRequests?: number;
   /** Retry timing of the outbox (tests shorten it). */
   mail?: OutboxOptions;
+  /** Retry timing of deliveries kept after their run (tests shorten it). */
+  deliveries?: DeliveryQueueOptions;
   /**
    * This engine's id among those sharing the data folder (default "local"): the work it claims is
    * its own, and at start it takes back what it held before a restart. Engines sharing a folder
@@ -183,6 +186,8 @@ export interface Engine {
   /** Scheduled backups; tests with an injected clock call `backups.tick()`. */
   readonly backups: BackupSchedule;
   readonly outbox: MailOutbox;
+  /** Deliveries kept after their run, tried again until they arrive. */
+  readonly deliveries: DeliveryQueue;
   /** Stored secrets the secrets key could not open (a data folder restored without its key): to enter again. */
   readonly secretsToReenter: string[];
   close(o?: CloseOptions): Promise<void>;
@@ -342,8 +347,17 @@ async function startEngine(options: EngineOptions): Promise<Engine> {
     options.mail,
     node,
   );
+  const deliveries = new DeliveryQueue(
+    { ...base, peers },
+    (requestId, line) =>
+      new RequestLog(requestLogPath(options.dataDir, requestId), clock, logLineFailed(requestId))
+        .line(line)
+        .catch(logLineFailed(requestId)),
+    options.deliveries,
+    node,
+  );
   const runner = new RequestRunner(
-    { ...base, outbox, peers },
+    { ...base, outbox, deliveries, peers },
     {
       ...node,
       concurrency: options.concurrentRequests,
@@ -359,11 +373,21 @@ async function startEngine(options: EngineOptions): Promise<Engine> {
     sources: [directorySchedules(() => directorySyncs.wake()), reloadSchedules(() => reloads.wake())],
   });
   // The engine as operations see it: whole from here on.
-  const services: EngineServices = { ...base, requests: runner, scheduler, outbox, directorySyncs, reloads, peers };
+  const services: EngineServices = {
+    ...base,
+    requests: runner,
+    scheduler,
+    outbox,
+    deliveries,
+    directorySyncs,
+    reloads,
+    peers,
+  };
   const backups = new BackupSchedule(services, { timers: options.schedulerTimers });
   const kernels = {
     requests: runner.kernel,
     mail: outbox.kernel,
+    deliveries: deliveries.kernel,
     syncs: directorySyncs.kernel,
     reloads: reloads.kernel,
   };
@@ -404,7 +428,7 @@ async function startEngine(options: EngineOptions): Promise<Engine> {
   // The areas' background work, started in this order and stopped in the reverse: each worker stops
   // while what it hands work to still runs (the scheduler before the runs it queues, the runs before
   // the outbox that sends their mail). Each first takes back what a crash or a dead server cut off.
-  const workers: WorkerModule[] = [outbox, reloads, directorySyncs, runner, backups, scheduler];
+  const workers: WorkerModule[] = [outbox, deliveries, reloads, directorySyncs, runner, backups, scheduler];
   let closing = false;
   let began = false;
   const startWorkers = async () => {
@@ -491,6 +515,7 @@ async function startEngine(options: EngineOptions): Promise<Engine> {
     runner,
     scheduler,
     outbox,
+    deliveries,
     directorySyncs,
     reloads,
     backups,

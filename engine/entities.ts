@@ -22,6 +22,7 @@ import { Task, TaskRecipient, TaskReport, TaskTrigger } from './model/tasks.enti
 import { Condition, ConditionRule } from './model/conditions.entity.js';
 import { Request } from './model/requests.entity.js';
 import { MailServer, Outbox } from './model/mail.entity.js';
+import { Delivery } from './model/deliveries.entity.js';
 import { StorageService } from './model/storage.entity.js';
 import { AppReload, AppReloadSchedule, AppSource, DataConnection } from './model/data-connections.entity.js';
 import {
@@ -75,6 +76,7 @@ export const ENTITIES = [
   Request,
   MailServer,
   Outbox,
+  Delivery,
   StorageService,
   DataConnection,
   AppSource,

@@ -8,6 +8,7 @@ import { Filter } from '../model/filters.entity.js';
 import { Group } from '../model/groups.entity.js';
 import { HubFile } from '../model/hub.entity.js';
 import { Outbox } from '../model/mail.entity.js';
+import { Delivery } from '../model/deliveries.entity.js';
 import { MemberPermission } from '../model/members.entity.js';
 import { Organization } from '../model/organizations.entity.js';
 import { Project } from '../model/projects.entity.js';
@@ -54,6 +55,7 @@ export const ORGANIZATION_KINDS = {
   memberPermission: { entity: MemberPermission, what: 'Member permission' },
   request: { entity: Request, what: 'Request' },
   mail: { entity: Outbox, what: 'Mail' },
+  delivery: { entity: Delivery, what: 'Delivery' },
   hubFile: { entity: HubFile, what: 'File' },
   subscription: { entity: Subscription, what: 'Subscription' },
 } satisfies Record<string, { entity: EntitySchema<any>; what: string }>;

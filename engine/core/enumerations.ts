@@ -94,6 +94,15 @@ export type OutboxStatus = (typeof OUTBOX_STATUSES)[number];
 /** Messages waiting for a send: new ones, and those cut off with their outcome unknown. */
 export const OUTBOX_WAITING: OutboxStatus[] = ['queued', 'uncertain'];
 
+/**
+ * A delivery to a destination (a folder, FTP, SFTP, WebDAV, a cloud drive) that failed during its
+ * run for a passing cause: waiting for its next try, delivering while a server holds it, then
+ * delivered, failed (tried for as long as allowed, or a cause that does not pass) or cancelled.
+ */
+export const DELIVERY_STATUSES = ['waiting', 'delivering', 'delivered', 'failed', 'cancelled'] as const;
+export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
+export const DELIVERY_WAITING: DeliveryStatus[] = ['waiting'];
+
 /** What starts a task: a schedule, or an analytics app's reload. */
 export const TRIGGER_KINDS = ['Schedule', 'ExternalEvent'] as const;
 export type TriggerKind = (typeof TRIGGER_KINDS)[number];

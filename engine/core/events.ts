@@ -1,4 +1,4 @@
-import type { OutboxStatus, ReloadStatus, RequestKind, RequestStatus } from './enumerations.js';
+import type { DeliveryStatus, OutboxStatus, ReloadStatus, RequestKind, RequestStatus } from './enumerations.js';
 
 /**
  * Every event the engine pushes to its hosts, with its payload: declared once, so the emitters,
@@ -24,6 +24,8 @@ export interface EngineEvents {
   };
   /** A message of the outbox changed state (queued, sent, failed, waiting to retry, cancelled); a run's mail names its run. */
   'mail.changed': { id: string; requestId: string | null; status: OutboxStatus };
+  /** A delivery kept after its run changed state (waiting for its next try, delivering, delivered, failed, cancelled). */
+  'delivery.changed': { id: string; requestId: string; status: DeliveryStatus };
   /** Desktop only: a template saved in Office was uploaded as a new version, or refused with its problems. */
   'template.synced': { reportId: string; ok: boolean; message: string; problems: { field: string; message: string }[] };
 }

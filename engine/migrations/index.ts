@@ -26,6 +26,7 @@ import { CloudStorage1765929600000 } from './1765929600000-cloud-storage.js';
 import { LiveData1766102400000 } from './1766102400000-live-data.js';
 import { ReloadQueue1766188800000 } from './1766188800000-reload-queue.js';
 import { OrganizationWalls1766275200000 } from './1766275200000-organization-walls.js';
+import { DeliveryQueue1766361600000 } from './1766361600000-delivery-queue.js';
 
 /** Migrations in the order they run; append, never reorder or edit a released one. */
 export const MIGRATIONS = [
@@ -57,4 +58,5 @@ export const MIGRATIONS = [
   LiveData1766102400000,
   ReloadQueue1766188800000,
   OrganizationWalls1766275200000,
+  DeliveryQueue1766361600000,
 ];

@@ -13,7 +13,8 @@ import type { Renderer } from '../render/render-pool.js';
 import type { OutboxRow } from '../model/mail.entity.js';
 import type { DirectorySyncRow } from '../model/directory-syncs.entity.js';
 import type { AppReloadRow } from '../model/data-connections.entity.js';
-import type { OutboxStatus } from '../core/enumerations.js';
+import type { DeliveryStatus, OutboxStatus } from '../core/enumerations.js';
+import type { DeliveryRow, LaterDelivery } from '../model/deliveries.entity.js';
 import type { MemberDeclaration } from '../model/members.entity.js';
 import type { RequestRow } from '../model/requests.entity.js';
 
@@ -110,6 +111,8 @@ export interface EngineServices extends BaseServices {
   scheduler: { wake(): void };
   /** The persisted outbox: messages are written before they are sent. */
   outbox: OutboxDoor;
+  /** Deliveries kept after their run to be tried again (a folder on a full disk, a server down). */
+  deliveries: DeliveryDoor;
   /** Directory synchronizations: one asked for now, and whether one is under way. */
   directorySyncs: {
     syncNow(directoryId: string): Promise<DirectorySyncRow | null>;
@@ -137,6 +140,16 @@ export interface OutboxDoor {
   changed(m: Pick<OutboxRow, 'id' | 'requestId'>, status: OutboxStatus): void;
 }
 
+/** The delivery queue as the rest of the engine uses it. */
+export interface DeliveryDoor {
+  /** A delivery to keep for after the run, and the words the run says of it (written by the runner with the run's outcome). */
+  keep(requestId: string, taskReportId: string | null, d: LaterDelivery): { row: DeliveryRow; words: string };
+  /** Rows a caller wrote in its own transaction, now committed: screens hear, the queue looks. */
+  queued(rows: DeliveryRow[]): void;
+  wake(): void;
+  changed(row: Pick<DeliveryRow, 'id' | 'requestId'>, status: DeliveryStatus): void;
+}
+
 export interface Peers {
   /** Asks the server running a request to stop it; settles once it has stopped (true) or it was not running. */
   stopElsewhere(requestId: string): Promise<boolean>;
@@ -146,7 +159,7 @@ export interface Peers {
   cancelReloadElsewhere(appId: string): void;
 }
 
-export type SharedQueue = 'requests' | 'mail' | 'syncs' | 'reloads';
+export type SharedQueue = 'requests' | 'mail' | 'syncs' | 'reloads' | 'deliveries';
 
 export interface RequestControl {
   wake(): void;

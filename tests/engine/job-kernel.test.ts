@@ -49,6 +49,7 @@ describe('one kernel', () => {
     expect(filesWith('implements JobWorker')).toEqual([
       'features/app-data/app-reloads.ts',
       'features/mail/outbox.ts',
+      'features/runs/deliver/delivery-queue.ts',
       'features/runs/run/runner.ts',
       'features/user-directories/directory-sync.ts',
     ]);

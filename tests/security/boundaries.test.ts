@@ -169,6 +169,7 @@ describe(covers('the event stream shows what the lists show', 'v2.requests.run',
         progressTotal: 1,
       },
       'mail.changed': { id: mail.id, requestId, status: 'sent' },
+      'delivery.changed': { id: mail.id, requestId, status: 'waiting' },
       'template.synced': { reportId, ok: true, message: 'Saved', problems: [] },
     };
     const events = Object.entries(samples).map(([type, payload]) => ({ type, payload }) as EngineEvent);

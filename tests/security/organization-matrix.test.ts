@@ -6,6 +6,7 @@
 // B. An operation that takes an id and does not say which kind of object it is fails the first test.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { randomBytes, randomUUID } from 'node:crypto';
+import { Delivery } from '../../engine/model/deliveries.entity.js';
 import { Outbox } from '../../engine/model/mail.entity.js';
 import type { EngineEvent, EngineEvents, EngineEventType } from '../../engine/core/events.js';
 import { newBase } from '../../engine/core/entity-base.js';
@@ -180,6 +181,33 @@ async function objectsOfB(): Promise<Map<string, string>> {
     });
     found.set('mail', id);
   }
+  if (!found.has('delivery')) {
+    // A run that is there (the request a sample handed over may since have been deleted by another sample).
+    const [run] = (await s.engine.services.db.query(
+      'SELECT id FROM requests WHERE id = ? UNION ALL SELECT id FROM requests',
+      [found.get('request') ?? ''],
+    )) as { id: string }[];
+    const id = randomUUID();
+    const now = new Date();
+    await s.engine.services.db.getRepository(Delivery).insert({
+      ...newBase(now),
+      id,
+      requestId: run.id,
+      taskReportId: null,
+      storageServiceId: found.get('storageService') ?? randomUUID(),
+      destination: 'Their share',
+      path: '',
+      variable: null,
+      files: [{ name: 'figures.pdf' }],
+      status: 'failed',
+      attempts: 1,
+      nextAttemptAt: now,
+      giveUpAt: now,
+      lastError: 'the disk is full (ENOSPC)',
+      deliveredAt: null,
+    });
+    found.set('delivery', id);
+  }
   await intoB();
   return found;
 }
@@ -257,6 +285,7 @@ const EVENTS_OF_B: { [K in EngineEventType]: (b: Map<string, string>, appId: str
     progressTotal: 2,
   }),
   'mail.changed': (b) => ({ id: b.get('mail')!, requestId: b.get('request')!, status: 'sent' }),
+  'delivery.changed': (b) => ({ id: b.get('delivery')!, requestId: b.get('request')!, status: 'waiting' }),
   'template.synced': (b) => ({ reportId: b.get('report')!, ok: true, message: 'Saved', problems: [] }),
 };
 

@@ -74,6 +74,7 @@ export async function startTestServer(
     concurrentRequests?: number;
     keepDataDir?: boolean;
     mail?: EngineOptions['mail'];
+    deliveries?: EngineOptions['deliveries'];
     nodeId?: string;
     leaseMs?: number;
     /** A database to use (another engine's, for engines sharing one); by default the suite's own. */
@@ -100,6 +101,7 @@ export async function startTestServer(
     schedulerTimers: opts.schedulerTimers,
     concurrentRequests: opts.concurrentRequests,
     mail: opts.mail,
+    deliveries: opts.deliveries,
     nodeId: opts.nodeId,
     leaseMs: opts.leaseMs,
     storageRetry: opts.storageRetry,

@@ -40,6 +40,9 @@ export async function mayReceive(ctx: OpContext, event: EngineEvent): Promise<bo
     case 'mail.changed':
       if (!event.payload.requestId) return p.isTenantOwner || p.isTenantAdmin;
       return may('viewTaskStatus') && found(reachableRequest(ctx, event.payload.requestId));
+    // A delivery kept after its run, as the deliveries' list shows it: with its run.
+    case 'delivery.changed':
+      return may('viewTaskStatus') && found(reachableRequest(ctx, event.payload.requestId));
     case 'report.progress':
     case 'template.synced':
       return may('viewProject') && found(reachableReport(ctx, event.payload.reportId));

@@ -1,8 +1,8 @@
 // Written by `npm run schema:postgres`: never edit by hand. What SQLite has after its first
-// 28 migrations, built at once on PostgreSQL (the migrations import nothing else of the engine).
+// 29 migrations, built at once on PostgreSQL (the migrations import nothing else of the engine).
 
 export const POSTGRES_INITIAL = {
-  sqliteMigrations: 28,
+  sqliteMigrations: 29,
   statements: [
     'CREATE TABLE "organizations" ("id" character varying(36) NOT NULL, "createdDate" TIMESTAMP WITH TIME ZONE NOT NULL, "modifiedDate" TIMESTAMP WITH TIME ZONE NOT NULL, "name" text, "displayName" text NOT NULL, "description" text, "themeId" character varying(36) NOT NULL, "allowNtlm" boolean NOT NULL DEFAULT false, "allowJwt" boolean NOT NULL DEFAULT false, "serviceAuth" boolean NOT NULL DEFAULT true, "identityProviderId" character varying(36), CONSTRAINT "PK_6b031fcd0863e3f6b44230163f9" PRIMARY KEY ("id"))',
     'CREATE TABLE "users" ("id" character varying(36) NOT NULL, "createdDate" TIMESTAMP WITH TIME ZONE NOT NULL, "modifiedDate" TIMESTAMP WITH TIME ZONE NOT NULL, "kind" character varying(16) NOT NULL DEFAULT \'user\', "firstName" text NOT NULL, "lastName" text NOT NULL, "email" text, "passwordHash" text, "domainAccount" text, "isActive" boolean NOT NULL DEFAULT true, "sendNotification" boolean NOT NULL DEFAULT false, "isoLanguage" text, "timeZone" text, "isTenantOwner" boolean NOT NULL DEFAULT false, "isTenantAdmin" boolean NOT NULL DEFAULT false, "createdBy" character varying(36), "modifiedBy" character varying(36), "directoryId" character varying(36), "directoryKey" text, CONSTRAINT "PK_a3ffb1c0c8416b9fc6f907b7433" PRIMARY KEY ("id"))',
@@ -69,6 +69,10 @@ export const POSTGRES_INITIAL = {
     'CREATE INDEX "IDX_outbox_due" ON "outbox" ("status", "nextAttemptAt") ',
     'CREATE INDEX "IDX_outbox_request" ON "outbox" ("requestId") ',
     'CREATE INDEX "IDX_outbox_lease" ON "outbox" ("status", "leaseUntil") ',
+    'CREATE TABLE "deliveries" ("id" character varying(36) NOT NULL, "createdDate" TIMESTAMP WITH TIME ZONE NOT NULL, "modifiedDate" TIMESTAMP WITH TIME ZONE NOT NULL, "requestId" character varying(36) NOT NULL, "taskReportId" character varying(36), "storageServiceId" character varying(36) NOT NULL, "destination" text NOT NULL, "path" text NOT NULL, "variable" text, "files" text NOT NULL, "status" character varying(10) NOT NULL, "attempts" integer NOT NULL DEFAULT \'0\', "nextAttemptAt" TIMESTAMP WITH TIME ZONE NOT NULL, "giveUpAt" TIMESTAMP WITH TIME ZONE NOT NULL, "lastError" text, "deliveredAt" TIMESTAMP WITH TIME ZONE, "claimedBy" character varying(64), "leaseUntil" TIMESTAMP WITH TIME ZONE, CONSTRAINT "PK_a6ef225c5c5f0974e503bfb731f" PRIMARY KEY ("id"))',
+    'CREATE INDEX "IDX_deliveries_due" ON "deliveries" ("status", "nextAttemptAt") ',
+    'CREATE INDEX "IDX_deliveries_request" ON "deliveries" ("requestId") ',
+    'CREATE INDEX "IDX_deliveries_lease" ON "deliveries" ("status", "leaseUntil") ',
     'CREATE TABLE "storage_services" ("id" character varying(36) NOT NULL, "createdDate" TIMESTAMP WITH TIME ZONE NOT NULL, "modifiedDate" TIMESTAMP WITH TIME ZONE NOT NULL, "organizationId" character varying(36), "name" text NOT NULL, "description" text, "type" character varying(16) NOT NULL, "host" text, "port" integer, "username" text, "password" text, "privateKey" text, "hostKey" text, "passiveMode" boolean NOT NULL DEFAULT true, "rootPath" text, "isDefault" boolean NOT NULL DEFAULT false, "account" text, "oauth" text, "siteUrl" text, "library" text, CONSTRAINT "PK_6b8094873570f3c6bd330afe348" PRIMARY KEY ("id"))',
     'CREATE TABLE "data_connections" ("id" character varying(36) NOT NULL, "createdDate" TIMESTAMP WITH TIME ZONE NOT NULL, "modifiedDate" TIMESTAMP WITH TIME ZONE NOT NULL, "organizationId" character varying(36), "name" text NOT NULL, "description" text, "kind" character varying(16) NOT NULL, "host" text, "port" integer, "database" text, "username" text, "password" text, "tls" character varying(8) NOT NULL DEFAULT \'off\', "filePath" text, CONSTRAINT "PK_6c690afa0c8425bb416561f16d5" PRIMARY KEY ("id"))',
     'CREATE TABLE "app_sources" ("id" character varying(36) NOT NULL, "appId" character varying(36) NOT NULL, "name" text NOT NULL, "connectionId" character varying(36) NOT NULL, "query" text NOT NULL, "order" integer NOT NULL DEFAULT \'0\', CONSTRAINT "PK_2ddc80204b9ea65126644330017" PRIMARY KEY ("id"))',
@@ -136,6 +140,7 @@ export const POSTGRES_INITIAL = {
     'ALTER TABLE "conditions" ADD CONSTRAINT "FK_7f08dd0eac7471c9dde363cacf0" FOREIGN KEY ("projectId") REFERENCES "projects"("id") ON DELETE CASCADE ON UPDATE NO ACTION',
     'ALTER TABLE "condition_rules" ADD CONSTRAINT "FK_08b7ee08f8db8c5e193b9112895" FOREIGN KEY ("conditionId") REFERENCES "conditions"("id") ON DELETE CASCADE ON UPDATE NO ACTION',
     'ALTER TABLE "condition_rules" ADD CONSTRAINT "FK_2300a1435e31a86ae10fa0185c6" FOREIGN KEY ("connectionId") REFERENCES "connections"("id") ON DELETE CASCADE ON UPDATE NO ACTION',
+    'ALTER TABLE "deliveries" ADD CONSTRAINT "FK_7f9a0306edf8073aacdf0e0f8ff" FOREIGN KEY ("requestId") REFERENCES "requests"("id") ON DELETE CASCADE ON UPDATE NO ACTION',
     'ALTER TABLE "app_sources" ADD CONSTRAINT "FK_bd3c7aa34b03470c7ff5d195e98" FOREIGN KEY ("appId") REFERENCES "analytics_apps"("id") ON DELETE CASCADE ON UPDATE NO ACTION',
     'ALTER TABLE "app_sources" ADD CONSTRAINT "FK_8dd46550eacea094a3ef5af33c5" FOREIGN KEY ("connectionId") REFERENCES "data_connections"("id") ON DELETE RESTRICT ON UPDATE NO ACTION',
     'ALTER TABLE "app_reloads" ADD CONSTRAINT "FK_d45e76d69d6a7eb07cee5a4cce8" FOREIGN KEY ("appId") REFERENCES "analytics_apps"("id") ON DELETE CASCADE ON UPDATE NO ACTION',

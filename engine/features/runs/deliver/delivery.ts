@@ -5,6 +5,7 @@ import type { KeptFile } from '../../requests/request-output.js';
 import type { TaskReportRow, TaskRow } from '../../../model/tasks.entity.js';
 import type { OutboxRow } from '../../../model/mail.entity.js';
 import type { EntityManager } from 'typeorm';
+import type { LaterDelivery } from '../../../model/deliveries.entity.js';
 
 /**
  * This attempt at a run no longer holds it: its server was paused or cut off past its lease and
@@ -45,6 +46,12 @@ export interface Delivery {
    * outcome) has queued nothing, so a second attempt never doubles a recipient's mail.
    */
   post: (rows: OutboxRow[]) => void;
+  /**
+   * Keeps a delivery that failed for a passing cause to be tried again after the run, written with
+   * its outcome as the mail is; answers the words the run says of it. Absent where nothing is kept
+   * (a dry run, a test of one report).
+   */
+  later?: (delivery: LaterDelivery) => string;
   /**
    * Throws `SupersededAttempt` when this attempt no longer holds its run; asked before files leave
    * (folders, FTP) and inside the transaction that publishes to the hub, which then commits only

@@ -1,4 +1,5 @@
-import { copyFile, mkdir, stat } from 'node:fs/promises';
+import { randomBytes } from 'node:crypto';
+import { copyFile, mkdir, rename, rm, stat } from 'node:fs/promises';
 import { join, posix } from 'node:path';
 import { In } from 'typeorm';
 import type { OpContext } from '../../../ops/context.js';
@@ -15,6 +16,7 @@ import { abortableDelay } from '../../../core/jobs/retry-while.js';
 import { deliveryProblem, type DeliveryProblem } from './delivery-problem.js';
 import { requestFileKey } from '../../requests/request-output.js';
 import type { Deliver } from './delivery.js';
+import type { LaterDelivery } from '../../../model/deliveries.entity.js';
 
 /** A file of a run, on disk under the data folder. */
 export interface RunFile {
@@ -28,7 +30,7 @@ export interface RunFile {
  * The files in groups by the subfolder their folder variable names (one path segment, made safe),
  * so each iteration value's file can go to its own folder; without the variable, one group.
  */
-function bySubfolder(files: RunFile[], variable: string | null): Map<string, RunFile[]> {
+export function bySubfolder(files: RunFile[], variable: string | null): Map<string, RunFile[]> {
   const groups = new Map<string, RunFile[]>();
   for (const f of files) {
     const value = variable ? f.variables?.[variable]?.trim() : '';
@@ -38,8 +40,24 @@ function bySubfolder(files: RunFile[], variable: string | null): Map<string, Run
   return groups;
 }
 
+/**
+ * Copies a file into a folder whole or not at all: written under a name of its own, then renamed
+ * into place. A copy cut short (a full disk, a share gone) leaves no truncated report for someone to
+ * open; what it had written is removed.
+ */
+async function copyWhole(from: string, to: string): Promise<void> {
+  const part = `${to}.${randomBytes(4).toString('hex')}.part`;
+  try {
+    await copyFile(from, part);
+    await rename(part, to);
+  } catch (e) {
+    await rm(part, { force: true }).catch(() => undefined);
+    throw e;
+  }
+}
+
 /** Puts each group of files in its subfolder of one destination (a folder, a cloud drive, WebDAV, SFTP or FTP). */
-async function putGroups(
+export async function putGroups(
   ctx: OpContext,
   x: StorageServiceRow,
   rel: string,
@@ -54,7 +72,7 @@ async function putGroups(
       const dir = folderUnder(x.rootPath ?? '', posix.join(rel, sub));
       if (!dir) throw new Error(`the path would leave the folder's root`);
       await mkdir(dir, { recursive: true });
-      for (const f of group) await copyFile(f.localPath, join(dir, safeFileName(f.name)));
+      for (const f of group) await copyWhole(f.localPath, join(dir, safeFileName(f.name)));
     }
   } else if (isCloud(x.type)) {
     const drive = await cloudDrive(ctx, x, { log });
@@ -98,7 +116,7 @@ async function putGroups(
  * A destination's failure in words. A folder whose root is not there is said so (a disk or a share
  * not mounted: it may come back), not as the "no such file" of the subfolder being made.
  */
-async function describe(x: StorageServiceRow, err: unknown): Promise<DeliveryProblem> {
+export async function describe(x: StorageServiceRow, err: unknown): Promise<DeliveryProblem> {
   if (x.type === 'Folder' && (err as { code?: string }).code === 'ENOENT' && x.rootPath) {
     const root = await stat(x.rootPath).catch(() => null);
     if (!root)
@@ -110,7 +128,9 @@ async function describe(x: StorageServiceRow, err: unknown): Promise<DeliveryPro
 /**
  * Puts a task report's files where it says: each storage service entry's path, under that
  * service's root (a folder here, or an FTP base directory), names made safe. Answers the problems
- * (the run ends `warning` with them); one destination failing does not stop the others.
+ * (the run ends `warning` with them); one destination failing does not stop the others. A
+ * destination still failing for a passing cause after the run's own tries is handed to `later`
+ * (the delivery queue tries it again after the run) where one is given.
  */
 export async function deliverToStorage(
   ctx: OpContext,
@@ -118,6 +138,7 @@ export async function deliverToStorage(
   files: RunFile[],
   log: (line: string) => void,
   signal: AbortSignal = new AbortController().signal,
+  later?: (delivery: LaterDelivery) => string,
 ): Promise<string[]> {
   const entries = [...tr.options.storageServices].sort((a, b) => a.order - b.order);
   if (!entries.length || !files.length) return [];
@@ -161,8 +182,19 @@ export async function deliverToStorage(
           continue;
         }
         const tried = problem.transient ? ` (tried ${attempt} times)` : '';
-        log(`Files not put in “${x.name}”: ${problem.words}${tried}`);
-        problems.push(`“${x.name}”: ${problem.words}${tried}`);
+        const after =
+          problem.transient && later
+            ? `; ${later({
+                storageServiceId: x.id,
+                destination: x.name,
+                path: rel,
+                variable,
+                files: files.map((f) => ({ name: f.name, ...(f.variables ? { variables: f.variables } : {}) })),
+                lastError: problem.words,
+              })}`
+            : '';
+        log(`Files not put in “${x.name}”: ${problem.words}${tried}${after}`);
+        problems.push(`“${x.name}”: ${problem.words}${tried}${after}`);
         break;
       }
     }
@@ -188,5 +220,6 @@ export const toFolders: Deliver = async (d) => {
     ),
     d.log,
     d.signal,
+    d.later,
   );
 };

@@ -53,9 +53,13 @@ export interface RunControl {
   keep: (file: KeptFile, taskReportId: string | null) => Promise<RequestFile>;
   /** The run's mail, written to the outbox with the run's outcome (see `Delivery.post`). */
   post: (rows: OutboxRow[]) => void;
+  /** A task report's delivery kept to be tried after the run (see `Delivery.later`); absent, none is kept. */
+  later?: (taskReportId: string, delivery: LaterDelivery) => string;
   /** Throws `SupersededAttempt` once another server has taken the run over (see `Delivery.stillHeld`). */
   stillHeld: Delivery['stillHeld'];
 }
+
+import type { LaterDelivery } from '../../../model/deliveries.entity.js';
 
 export type { KeptFile } from '../../requests/request-output.js';
 
@@ -271,6 +275,7 @@ async function runTaskReport(
     signal: control.signal,
     keep: control.keep,
     post: control.post,
+    later: control.later && ((x) => control.later!(tr.id, x)),
     stillHeld: control.stillHeld,
   };
   const problems: string[] = [];

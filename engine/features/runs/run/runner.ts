@@ -3,7 +3,7 @@ import { LIVE } from '../../../core/enumerations.js';
 import type { BaseServices, EngineServices, OpContext, WorkContext } from '../../../ops/context.js';
 
 /** What the runner is built from: the base, the outbox its runs' mail goes to, and the other servers. */
-type RunnerServices = BaseServices & Pick<EngineServices, 'outbox' | 'peers'>;
+type RunnerServices = BaseServices & Pick<EngineServices, 'outbox' | 'deliveries' | 'peers'>;
 import type { JobKernel, JobWorker } from '../../../core/jobs/job-kernel.js';
 import { claimingJobKernel, type NodeLease } from '../../../core/jobs/table-claims.js';
 import { renewedAt } from '../../../core/jobs/claims.js';
@@ -18,6 +18,7 @@ import { RequestLog, removePartialFiles, removeRequestFiles, requestLogPath } fr
 import { runNotificationMail } from '../deliver/notifications.js';
 import type { OutboxRow } from '../../../model/mail.entity.js';
 import { insertMail } from '../../mail/outbox.js';
+import { Delivery, type DeliveryRow } from '../../../model/deliveries.entity.js';
 import { SupersededAttempt } from '../deliver/delivery.js';
 import type { WorkerModule } from '../../../ops/worker-module.js';
 
@@ -348,6 +349,8 @@ export class RequestRunner implements JobWorker<RequestRow>, WorkerModule {
     const files: RequestFile[] = [];
     // The run's mail: written with its outcome, never before (see `Delivery.post`).
     const mail: OutboxRow[] = [];
+    // Deliveries that failed for a passing cause, kept to be tried after the run: written with its outcome too.
+    const later: DeliveryRow[] = [];
     let progress = { done: 0, total: 0 };
     let lastWrite = 0;
     let progressUnsaved = false;
@@ -385,15 +388,24 @@ export class RequestRunner implements JobWorker<RequestRow>, WorkerModule {
     let status: RequestStatus;
     let message: string | null;
     try {
-      ({ status, message } = await this.execute(row, signal, log, fence.check, files, mail, (done, total) => {
-        progress = { done, total };
-        saveProgressQuietly();
-      }));
+      ({ status, message } = await this.execute(
+        row,
+        signal,
+        log,
+        fence.check,
+        files,
+        { mail, later },
+        (done, total) => {
+          progress = { done, total };
+          saveProgressQuietly();
+        },
+      ));
     } catch (e) {
       // A server stopping cleanly hands its runs back: another (or this one, started again) runs them.
       if (signal.aborted && this.closing) return this.handBackAtStop(row, log);
       if (e instanceof SupersededAttempt) return this.superseded(row);
       mail.length = 0;
+      later.length = 0;
       if (signal.aborted) {
         status = 'aborted';
         message = 'Stopped';
@@ -443,6 +455,7 @@ export class RequestRunner implements JobWorker<RequestRow>, WorkerModule {
           db.transaction(async (m) => {
             if (!(await this.kernel.store.settle(row.id, final, m))) return false;
             await insertMail(m, mail);
+            if (later.length) await m.getRepository(Delivery).insert(later);
             return true;
           }),
         ),
@@ -459,6 +472,7 @@ export class RequestRunner implements JobWorker<RequestRow>, WorkerModule {
     );
     if (!settled) return this.superseded(row);
     this.services.outbox.queued(mail);
+    this.services.deliveries.queued(later);
     this.changed({ ...row, ...final });
   }
 
@@ -475,9 +489,10 @@ export class RequestRunner implements JobWorker<RequestRow>, WorkerModule {
     log: RequestLog,
     stillMine: () => Promise<void>,
     files: RequestFile[],
-    mail: OutboxRow[],
+    written: { mail: OutboxRow[]; later: DeliveryRow[] },
     progress: (done: number, total: number) => void,
   ) {
+    const { mail, later } = written;
     const retry = this.storageRetry;
     let storageTries = 0;
     let databaseTries = 0;
@@ -498,6 +513,11 @@ export class RequestRunner implements JobWorker<RequestRow>, WorkerModule {
             fileKeeper(this.services, row.id, (f) => files.push(f)),
           ),
           post: (rows) => mail.push(...rows),
+          later: (taskReportId, delivery) => {
+            const kept = this.services.deliveries.keep(row.id, taskReportId, delivery);
+            later.push(kept.row);
+            return kept.words;
+          },
           stillHeld: async (m) => {
             if (!(await this.kernel.store.holds(row.id, m))) throw new SupersededAttempt();
           },
@@ -538,6 +558,7 @@ export class RequestRunner implements JobWorker<RequestRow>, WorkerModule {
         await removeRequestFiles(this.services.files, row.id).catch(() => 0);
         files.length = 0;
         mail.length = 0;
+        later.length = 0;
         progress(0, 0);
         await abortableDelay(wait, signal);
       }

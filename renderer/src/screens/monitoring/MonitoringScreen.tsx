@@ -7,6 +7,7 @@ import { hashOf, useNav } from '../../stores/nav/nav.store';
 import { ScheduledTasksPanel } from './parts/ScheduledTasksPanel';
 import { RunsPanel } from './parts/RunsPanel';
 import { OutboxPanel } from './parts/OutboxPanel';
+import { DeliveriesPanel } from './parts/DeliveriesPanel';
 import { RunLogDialog } from './parts/RunLogDialog';
 import { AppReloadsPanel } from './parts/AppReloadsPanel';
 import type { Run } from './parts/types';
@@ -32,6 +33,15 @@ export function MonitoringScreen() {
       }),
     [],
   );
+  // Deliveries kept after their run follow the runs' filter as the outbox does.
+  const deliveries = useMemo(
+    () =>
+      createListStore('app.deliveries.list', 'destination', undefined, () => {
+        const { status: _runStatus, ...deliveriesOf } = runQuery(filterRef.current);
+        return deliveriesOf;
+      }),
+    [],
+  );
   const [recent, setRecent] = useState<Run[]>([]);
   const [log, setLog] = useState<{ run: Run; text: string } | null>(null);
   const loadRecent = useCallback(async () => {
@@ -44,8 +54,9 @@ export function MonitoringScreen() {
     void tasks.getState().refreshRequested();
     void runs.getState().refreshRequested();
     void outbox.getState().refreshRequested();
+    void deliveries.getState().refreshRequested();
     void loadRecent();
-  }, [tasks, runs, outbox, loadRecent]);
+  }, [tasks, runs, outbox, deliveries, loadRecent]);
 
   useEffect(() => refreshAll(), [refreshAll]);
   // The engine says when a request changes; a burst of progress is gathered into one refresh.
@@ -60,9 +71,11 @@ export function MonitoringScreen() {
     const offRuns = onEngineEvent('request.changed', soon);
     // Mail is sent after its run ends: the outbox and the runs' mail column follow it too.
     const offMail = onEngineEvent('mail.changed', soon);
+    const offDeliveries = onEngineEvent('delivery.changed', soon);
     return () => {
       offRuns();
       offMail();
+      offDeliveries();
       if (timer) clearTimeout(timer);
     };
   }, [refreshAll]);
@@ -87,6 +100,7 @@ export function MonitoringScreen() {
           useNav.setState({ path: kept ? [kept] : [] });
           void runs.getState().pageChosen(1);
           void outbox.getState().pageChosen(1);
+          void deliveries.getState().pageChosen(1);
           void loadRecent();
         }}
       />
@@ -97,6 +111,7 @@ export function MonitoringScreen() {
       <ScheduledTasksPanel tasks={tasks} />
       <RunsPanel runs={runs} narrowed={Object.values(filter).some(Boolean)} refreshAll={refreshAll} logShown={setLog} />
       <OutboxPanel outbox={outbox} refreshAll={refreshAll} narrowed={Object.values(filter).some(Boolean)} />
+      <DeliveriesPanel deliveries={deliveries} refreshAll={refreshAll} narrowed={Object.values(filter).some(Boolean)} />
       <AppReloadsPanel />
       {log && <RunLogDialog shown={log} close={() => setLog(null)} />}
     </section>

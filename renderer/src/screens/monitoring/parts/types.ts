@@ -4,6 +4,7 @@ import { inZone } from '../../../components/times';
 
 export type Run = RowOf<'app.requests.list'>;
 export type Message = RowOf<'app.outbox.list'>;
+export type KeptDelivery = RowOf<'app.deliveries.list'>;
 export type ScheduledTask = RowOf<'v1.requests.listScheduledStatuses'>;
 /** The statuses of a run still under way. */
 export const LIVE: string[] = LIVE_STATES;
