@@ -3,7 +3,12 @@
 // with its next runs), runs it and watches it complete on the monitoring screen, reads its log, and
 // writes a condition whose "test now" shows the value each rule read.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { existsSync } from 'node:fs';
+import { mkdir, mkdtemp, readdir, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { covers } from '../support/covers.js';
+import { waitForRequest } from '../support/requests.js';
 import { startSmtp, type TestSmtp } from '../support/smtp.js';
 import {
   accessibilityProblems,
@@ -32,7 +37,12 @@ const panel = (title: string) =>
 
 beforeAll(async () => {
   smtp = await startSmtp();
-  e = await openApp(OWNER, WIDE, { demo: true });
+  // A delivery failing during its run is tried once there, then kept with its next try ten minutes on.
+  e = await openApp(OWNER, WIDE, {
+    demo: true,
+    storageRetry: { tries: 1, baseMs: 10, maxMs: 10 },
+    deliveries: { baseDelayMs: 600_000, maxDelayMs: 600_000 },
+  });
   await signIn(e, OWNER);
 }, 120_000);
 afterEach(() => noConsoleErrorsSince(e));
@@ -53,6 +63,8 @@ describe(
     'app.outbox.list',
     'app.outbox.cancel',
     'app.outbox.retry',
+    'app.deliveries.list',
+    'app.deliveries.deliverNow',
     'v1.conditions.create',
     'v1.conditionRules.upsert',
     'app.conditions.test',
@@ -231,6 +243,56 @@ describe(
       await expect.poll(() => message.textContent(), { timeout: 30_000 }).toContain('sent');
       await expect.poll(() => run.locator('.delivery-problem').count()).toBe(0);
       expect(smtp.received.filter((m) => m.parsed.subject === 'Refused at the door')).toHaveLength(1);
+    });
+
+    it('shows a delivery kept after its run with its cause and next try, and delivers it when asked to try now', async () => {
+      await nav(page(), 'Monitoring').click();
+      await page().getByRole('heading', { name: 'Monitoring', level: 1 }).waitFor();
+      // A share not mounted: the folder's root is not there when the run delivers.
+      const base = await mkdtemp(join(tmpdir(), 'bs-e2e-share-'));
+      try {
+        const root = join(base, 'share');
+        await mkdir(root);
+        const share = await e.s.ok('POST', '/api/v1/storage-services', {
+          name: 'Regional share',
+          type: 'Folder',
+          rootPath: root,
+        });
+        // Unmounted after it was set up.
+        await rm(root, { recursive: true });
+        const [report] = await e.s.ok('GET', '/api/v1/reports', undefined, { 'name[equals]': 'Regional sales review' });
+        const task = await e.s.ok('POST', '/api/v2/tasks', {
+          name: 'To the regional share',
+          projectID: report.projectId,
+        });
+        await e.s.ok('PUT', `/api/v2/tasks/${task.id}/reports`, {
+          reportID: report.id,
+          format: 'Html',
+          emailEmbedment: false,
+          emailAttachment: false,
+          storageServices: [{ fileStorageServiceID: share.id, path: 'weekly', order: 0 }],
+        });
+        const run = await waitForRequest(e.s, (await e.s.ok('POST', `/api/v2/requests/${task.id}/run`)).id);
+        // Nothing was put where the share should be: its mount point is not made on the local disk.
+        expect(run.status).toBe('warning');
+        expect(existsSync(root)).toBe(false);
+
+        const kept = panel('Deliveries tried again').locator('tbody tr').filter({ hasText: 'Regional share' });
+        await expect.poll(() => kept.textContent(), { timeout: 60_000 }).toContain('waiting');
+        expect(await kept.textContent()).toContain(`the folder ${root} is not there (a disk or share not mounted?)`);
+        // Its next try, ten minutes on, in the screen's own words of time.
+        expect(await kept.locator('td').nth(5).textContent()).toMatch(/\d/);
+        expect(await accessibilityProblems(page())).toEqual([]);
+        await shot(page(), 'monitoring-delivery-waiting', true);
+
+        // The share is back: tried now, it arrives.
+        await mkdir(root);
+        await kept.getByRole('button', { name: 'Try now' }).click();
+        await expect.poll(() => kept.textContent(), { timeout: 30_000 }).toContain('delivered');
+        expect((await readdir(join(root, 'weekly'))).sort()).toEqual(run.files.map((f) => f.name).sort());
+      } finally {
+        await rm(base, { recursive: true, force: true });
+      }
     });
 
     it("starts a new task's e-mail from the mail server's sender, not a blank required field", async () => {

@@ -37,9 +37,18 @@ export async function openApp(
     demo?: boolean;
     browser?: Parameters<typeof launchChromium>[0];
     cloudEndpoints?: NonNullable<Parameters<typeof startTestServer>[0]>['cloudEndpoints'];
+    /** Deliveries' retry timing: within a run, and after it. */
+    storageRetry?: NonNullable<Parameters<typeof startTestServer>[0]>['storageRetry'];
+    deliveries?: NonNullable<Parameters<typeof startTestServer>[0]>['deliveries'];
   } = {},
 ): Promise<E2E> {
-  const s = await startTestServer({ rendererDir: RENDERER_DIR, demo: opts.demo, cloudEndpoints: opts.cloudEndpoints });
+  const s = await startTestServer({
+    rendererDir: RENDERER_DIR,
+    demo: opts.demo,
+    cloudEndpoints: opts.cloudEndpoints,
+    storageRetry: opts.storageRetry,
+    deliveries: opts.deliveries,
+  });
   if (owner) await s.ok('POST', '/api/app/setup', owner);
   const browser = await launchChromium(opts.browser);
   const context = await browser.newContext({ viewport, acceptDownloads: true, timezoneId: 'UTC', locale: 'en-US' });

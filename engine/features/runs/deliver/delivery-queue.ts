@@ -91,7 +91,7 @@ export class DeliveryQueue implements JobWorker<DeliveryRow>, WorkerModule, Deli
     };
     return {
       row,
-      words: `tried again by itself from ${at(nextAttemptAt)} until ${at(giveUpAt)} (Monitoring, Deliveries)`,
+      words: `tried again by itself from ${at(nextAttemptAt)} until ${at(giveUpAt)} (Monitoring, Deliveries tried again)`,
     };
   }
 

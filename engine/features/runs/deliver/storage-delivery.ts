@@ -68,6 +68,10 @@ export async function putGroups(
     // A folder saved before the rule that points into the installation or the system is refused.
     const house = houseFolderProblem(x.rootPath ?? '', ctx.houseFolders);
     if (house) throw new Error(`the folder ${house}`);
+    // The root is never made here: a share not mounted leaves its mount point empty or gone, and
+    // files put there would land on the local disk where nobody looks.
+    if (!(await stat(x.rootPath ?? '').catch(() => null))?.isDirectory())
+      throw Object.assign(new Error(`the folder ${x.rootPath} is not there`), { code: 'ENOENT' });
     for (const [sub, group] of groups) {
       const dir = folderUnder(x.rootPath ?? '', posix.join(rel, sub));
       if (!dir) throw new Error(`the path would leave the folder's root`);
@@ -181,7 +185,7 @@ export async function deliverToStorage(
           await abortableDelay(wait, signal);
           continue;
         }
-        const tried = problem.transient ? ` (tried ${attempt} times)` : '';
+        const tried = problem.transient ? ` (tried ${attempt} time${attempt === 1 ? '' : 's'})` : '';
         const after =
           problem.transient && later
             ? `; ${later({
