@@ -44,6 +44,7 @@ import { openEmbeddedAnalytics, type ImportLimits } from './analytics/embedded-a
 import { RenderPool, type Renderer } from './render/render-pool.js';
 import { seedDemoContent } from './features/setup/demo-content.js';
 import { removeUnfinishedImports } from './features/projects/projects.rules.js';
+import { recordInterruptedImports } from './features/app-data/interrupted-imports.js';
 import { openBossHandoff } from './core/jobs/boss-handoff.js';
 import { folderFileStore } from './core/file-store.js';
 import { replaySignIns } from './features/auth/sign-in-record.js';
@@ -242,7 +243,11 @@ async function startEngine(options: EngineOptions): Promise<Engine> {
         snapshot: SCHEMA_SNAPSHOT,
       });
   if (!options.database) await chmod(join(options.dataDir, DB_FILE), 0o600);
-  await removeUnfinishedImports(db, (options.now ?? (() => new Date()))());
+  const cutImports = await removeUnfinishedImports(db, (options.now ?? (() => new Date()))());
+  if (cutImports.length)
+    (options.logger ?? silentLogger).warn('Project imports cut off by a stop were removed: import their files again', {
+      projects: cutImports.join(', '),
+    });
   const log = options.logger ?? silentLogger;
   const clock = options.now ?? (() => new Date());
   const ms = () => clock().getTime();
@@ -277,6 +282,7 @@ async function startEngine(options: EngineOptions): Promise<Engine> {
       files: leftovers.files,
       megabytes: Math.round(leftovers.bytes / 2 ** 20),
     });
+  await recordInterruptedImports(db, leftovers.interrupted, (options.now ?? (() => new Date()))());
   const queues = new WriteQueues(options.database ? advisoryStoreLock(db) : undefined);
   if (!options.database) transactionsTakeTurns(db, queues);
   const catalogue = buildCatalogue(OPERATIONS);

@@ -46,9 +46,10 @@ export interface EmbeddedAnalyticsAdmin {
   /**
    * At start, on a folder no other server shares: what an import or a first start cut off left in
    * the apps' folders (uploads, half-written data files, metadata never named), and app folders
-   * that never got their metadata. Answers the bytes removed.
+   * that never got their metadata. Answers the bytes removed, and the apps whose import or reload
+   * was cut off (their half-written data was among them).
    */
-  removeLeftovers(): Promise<{ files: number; bytes: number }>;
+  removeLeftovers(): Promise<{ files: number; bytes: number; interrupted: string[] }>;
   createApp(appId: string, name: string, description?: string | null): Promise<AppMeta>;
   deleteApp(appId: string): Promise<void>;
   updateMeta(appId: string, change: (m: AppMeta) => void): Promise<AppMeta>;

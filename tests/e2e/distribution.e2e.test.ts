@@ -289,7 +289,9 @@ describe(
         await mkdir(root);
         await kept.getByRole('button', { name: 'Try now' }).click();
         await expect.poll(() => kept.textContent(), { timeout: 30_000 }).toContain('delivered');
-        expect((await readdir(join(root, 'weekly'))).sort()).toEqual(run.files.map((f) => f.name).sort());
+        expect((await readdir(join(root, 'weekly'))).sort()).toEqual(
+          run.files.map((f: { name: string }) => f.name).sort(),
+        );
       } finally {
         await rm(base, { recursive: true, force: true });
       }

@@ -45,6 +45,8 @@ function outward(meta: AppMeta): AppMeta {
 
 /** What an import cut off leaves in an app's folder: its upload, the data file it was writing, metadata never renamed into place. */
 const LEFTOVER = /^(upload-.+\.tmp|data\.next\.db(-wal|-shm|-journal)?|.+\.json\.tmp)$/;
+/** Leftovers of data being loaded (not of metadata being saved). */
+const INTERRUPTED_DATA = /^(upload-.+\.tmp|data\.next\.db)$/;
 
 export class EmbeddedProvider implements AnalyticsPort, EmbeddedAnalyticsAdmin {
   private readonly open = new Map<string, Promise<SqliteFile>>();
@@ -90,8 +92,8 @@ export class EmbeddedProvider implements AnalyticsPort, EmbeddedAnalyticsAdmin {
     return metas.filter((m): m is AppMeta => !!m);
   }
 
-  async removeLeftovers(): Promise<{ files: number; bytes: number }> {
-    const removed = { files: 0, bytes: 0 };
+  async removeLeftovers(): Promise<{ files: number; bytes: number; interrupted: string[] }> {
+    const removed = { files: 0, bytes: 0, interrupted: [] as string[] };
     if (this.shared || !existsSync(this.root)) return removed;
     const gone = async (path: string) => {
       const info = await stat(path).catch(() => null);
@@ -114,7 +116,10 @@ export class EmbeddedProvider implements AnalyticsPort, EmbeddedAnalyticsAdmin {
         await gone(dir);
         continue;
       }
-      for (const name of names) if (LEFTOVER.test(name)) await gone(join(dir, name));
+      const left = names.filter((name) => LEFTOVER.test(name));
+      // Data being written (an import's upload, the next data file) says an import or reload was cut off.
+      if (left.some((name) => INTERRUPTED_DATA.test(name))) removed.interrupted.push(entry.name);
+      for (const name of left) await gone(join(dir, name));
     }
     return removed;
   }

@@ -101,16 +101,16 @@ export async function duplicateTarget(ctx: OpContext, projectId: string, organiz
 const SHARED_IMPORT_LIMIT_MS = 3_600_000;
 
 /**
- * At start: projects whose import a crash interrupted are removed (their rows cascade). On a
+ * At start: projects whose import a crash interrupted are removed (their rows cascade) and named. On a
  * database other servers share, an import under way there is left alone: only one begun over an
  * hour ago (an import is one call, long over by then) is taken for a dead server's.
  */
-export async function removeUnfinishedImports(db: OpContext['db'], now: Date) {
-  if (onPostgres(db))
-    await sql(db, 'DELETE FROM projects WHERE importing = TRUE AND "createdDate" < ?', [
-      new Date(now.getTime() - SHARED_IMPORT_LIMIT_MS),
-    ]);
-  else await sql(db, 'DELETE FROM projects WHERE importing = TRUE');
+export async function removeUnfinishedImports(db: OpContext['db'], now: Date): Promise<string[]> {
+  const where = onPostgres(db) ? 'importing = TRUE AND "createdDate" < ?' : 'importing = TRUE';
+  const params = onPostgres(db) ? [new Date(now.getTime() - SHARED_IMPORT_LIMIT_MS)] : [];
+  const cut = (await sql(db, `SELECT name FROM projects WHERE ${where}`, params)) as { name: string }[];
+  if (cut.length) await sql(db, `DELETE FROM projects WHERE ${where}`, params);
+  return cut.map((p) => p.name);
 }
 
 /** The organization a new project goes to: the one named, or the caller's own (`homeOrganization`). */
