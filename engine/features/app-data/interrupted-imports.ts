@@ -19,14 +19,12 @@ export async function recordInterruptedImports(db: DataSource, dataAppIds: strin
   let recorded = 0;
   for (const app of apps) {
     if (await db.getRepository(AppReload).existsBy({ appId: app.id, status: 'running' })) continue;
-    await db
-      .getRepository(AppReload)
-      .insert({
-        ...newReload(app.id, 'manual', null, now),
-        status: 'failed',
-        endedAt: now,
-        message: INTERRUPTED_IMPORT,
-      });
+    await db.getRepository(AppReload).insert({
+      ...newReload(app.id, 'manual', null, now),
+      status: 'failed',
+      endedAt: now,
+      message: INTERRUPTED_IMPORT,
+    });
     recorded += 1;
   }
   return recorded;
