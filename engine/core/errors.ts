@@ -17,6 +17,12 @@ export class EngineError extends Error {
   }
 }
 
+/**
+ * The words every "an optional module of this installation is missing" error carries, so the
+ * caller's answer says it (501) wherever it was thrown, a render thread included.
+ */
+export const MISSING_MODULE = 'which was not installed';
+
 export const badInput = (message: string, details: FieldError[] = []) => new EngineError(400, message, details);
 export const fieldError = (field: string, message: string) =>
   new EngineError(400, `${field}: ${message}`, [{ field, message }]);

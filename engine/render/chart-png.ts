@@ -1,9 +1,33 @@
 import { existsSync } from 'node:fs';
 import { promisify } from 'node:util';
 import { crc32, deflate } from 'node:zlib';
-import { Resvg, renderAsync, type ResvgRenderOptions } from '@resvg/resvg-js';
+import type { ResvgRenderOptions } from '@resvg/resvg-js';
+import { EngineError, MISSING_MODULE } from '../core/errors.js';
 
 // Charts as PNG pictures, for formats and uses that cannot take vectors.
+
+type ResvgModule = typeof import('@resvg/resvg-js');
+let resvg: ResvgModule | null = null;
+
+/**
+ * resvg, loaded when the first picture is drawn. Its binary for this platform is an optional
+ * package of its own, which `npm ci --omit=optional` (or a platform npm has no build for) leaves
+ * out: then every report without a chart picture still renders, and a picture says what is missing.
+ */
+function loadResvg(): ResvgModule {
+  if (resvg) return resvg;
+  try {
+    // Synchronous, as pictures are drawn in synchronous code; the render thread's bundle is CommonJS.
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    resvg = require('@resvg/resvg-js') as ResvgModule;
+    return resvg;
+  } catch (e) {
+    throw new EngineError(
+      501,
+      `Charts as pictures need resvg's binary for this platform (@resvg/resvg-js-${process.platform}-${process.arch}…), ${MISSING_MODULE}: run \`npm ci\` without --omit=optional (${(e as Error).message.split('\n')[0]})`,
+    );
+  }
+}
 
 const DEJAVU = [
   '/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf',
@@ -30,7 +54,7 @@ const optionsFor = (width: number): ResvgRenderOptions => ({
 
 /** Rasterizes an SVG to PNG on this thread. */
 export function svgToPng(svg: string, width: number): Buffer {
-  return Buffer.from(new Resvg(svg, optionsFor(width)).render().asPng());
+  return Buffer.from(new (loadResvg().Resvg)(svg, optionsFor(width)).render().asPng());
 }
 
 const deflateAsync = promisify(deflate);
@@ -68,6 +92,6 @@ async function encodePng(width: number, height: number, rgba: Buffer): Promise<B
 
 /** Rasterizes an SVG to PNG on the thread pool: many pictures are drawn and compressed side by side. */
 export async function svgToPngAsync(svg: string, width: number): Promise<Buffer> {
-  const image = await renderAsync(svg, optionsFor(width));
+  const image = await loadResvg().renderAsync(svg, optionsFor(width));
   return encodePng(image.width, image.height, image.pixels);
 }

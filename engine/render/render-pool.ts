@@ -3,7 +3,7 @@ import { findBundledWorker } from '../core/bundled-worker.js';
 import type { Piscina } from 'piscina';
 import type { RenderTask, ScanAnswer, TemplateRenderTask } from './render-worker.js';
 import type { ScannedTemplate } from './templates/template-check.js';
-import { EngineError } from '../core/errors.js';
+import { EngineError, MISSING_MODULE } from '../core/errors.js';
 
 /** What makes report files: the pool of render threads, or another renderer put in its place. */
 export interface Renderer {
@@ -19,6 +19,17 @@ export interface Renderer {
 export function scanned(answer: ScanAnswer): ScannedTemplate {
   if (answer.ok) return answer.scanned;
   throw new EngineError(answer.status, answer.message, answer.details);
+}
+
+/**
+ * A thread's failure as the caller gets it. An error crosses threads as its message alone; one
+ * saying that an optional module of this installation is missing (`missingModule`) is the
+ * installation's answer, not a fault: 501 with its words, where anything else is a 500.
+ */
+function saidInWords(e: unknown): never {
+  const message = e instanceof Error ? e.message : String(e);
+  if (message.includes(MISSING_MODULE)) throw new EngineError(501, message);
+  throw e;
 }
 
 /** A pool of worker threads, one per core, that renders files from resolved reports. */
@@ -53,13 +64,13 @@ export class RenderPool implements Renderer {
   }
 
   async render(task: RenderTask): Promise<Buffer> {
-    const bytes = (await (await this.piscina).run(task, { name: 'render' })) as Uint8Array;
+    const bytes = (await (await this.piscina).run(task, { name: 'render' }).catch(saidInWords)) as Uint8Array;
     return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   }
 
   /** Fills a template in a render thread; LibreOffice conversions (PDF) run from there too. */
   async fillTemplate(task: TemplateRenderTask): Promise<Buffer> {
-    const bytes = (await (await this.piscina).run(task, { name: 'fillTemplate' })) as Uint8Array;
+    const bytes = (await (await this.piscina).run(task, { name: 'fillTemplate' }).catch(saidInWords)) as Uint8Array;
     return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   }
 

@@ -1,3 +1,5 @@
+import { MISSING_MODULE } from '../../core/errors.js';
+
 // The `kerberos` addon is optional: npm skips it where its native build cannot run (no libkrb5-dev
 // on Linux, no C++ build tools on Windows). The part Windows sign-in uses is declared here, and the
 // module is loaded by a name the type checker does not follow, so neither the build nor the start
@@ -23,7 +25,7 @@ export async function loadKerberos(): Promise<KerberosModule> {
     return mod.default ?? mod;
   } catch (e) {
     throw new Error(
-      'Windows sign-in needs the kerberos module, which was not installed: on Debian or Ubuntu run ' +
+      `Windows sign-in needs the kerberos module, ${MISSING_MODULE}: on Debian or Ubuntu run ` +
         '`apt-get install libkrb5-dev` then `npm ci`; on Windows install the C++ build tools then `npm ci` ' +
         `(${(e as Error).message.split('\n')[0]})`,
     );
