@@ -61,6 +61,7 @@ describe(covers('first start and the database', 'v1.trustedOrigins.create'), () 
       'LiveData1766102400000',
       'ReloadQueue1766188800000',
       'OrganizationWalls1766275200000',
+      'DeliveryQueue1766361600000',
     ]);
     await first.close();
     const second = await createEngine({ dataDir, secretKeys: keys });

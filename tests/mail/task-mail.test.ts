@@ -422,21 +422,32 @@ describe(covers('task e-mail', 'v2.tasks.updateEmail', 'v2.requests.run', 'app.o
       () => outbox.findBy({ requestId: done.id }),
       (r) => r.length === 1 && r[0].attempts >= 1,
     );
-    // The next try is put an hour away while it waits (not while one is under way), then the server is fixed.
+    // The next try is put an hour away while it waits (not while one is under way) and sent now when
+    // asked. A try the outbox had already picked up may land in between (the server still refuses it,
+    // and it waits again): then both are done again.
     const inAnHour = new Date(Date.now() + 3_600_000);
-    await until(
-      async () => (await outbox.update({ id: row.id, status: 'queued' }, { nextAttemptAt: inAnHour })).affected,
-      (affected) => affected === 1,
+    let tries = 0;
+    const asked = await until(
+      async () => {
+        await until(
+          async () => (await outbox.update({ id: row.id, status: 'queued' }, { nextAttemptAt: inAnHour })).affected,
+          (affected) => affected === 1,
+        );
+        tries = (await outbox.findOneByOrFail({ id: row.id })).attempts;
+        return s.call<{ status: string }>('POST', `/api/v1/outbox/${row.id}/send-now`);
+      },
+      (r) => r.status === 200,
     );
+    expect(asked.body.data!.status).toBe('queued');
     smtp.refuseNext(0);
-    const tries = (await outbox.findOneByOrFail({ id: row.id })).attempts;
-    const asked = await s.ok('POST', `/api/v1/outbox/${row.id}/send-now`);
-    expect(asked.status).toBe('queued');
     const sent = await until(
       () => outbox.findOneByOrFail({ id: row.id }),
       (m) => m.status === 'sent',
     );
-    expect(sent.attempts).toBe(tries + 1);
+    // Its tries so far still count: the send asked for is one more (or two, where it was tried the
+    // moment it was asked, before the server was fixed).
+    expect(sent.attempts - tries).toBeGreaterThanOrEqual(1);
+    expect(sent.attempts - tries).toBeLessThanOrEqual(2);
     expect(smtp.received.filter((m) => m.parsed.subject === 'Waiting pack')).toHaveLength(1);
     // The outbox narrows to one task's mail, and to a period, as the monitoring screen's filter asks.
     const ofTask = await s.ok('GET', '/api/v1/outbox', undefined, { task_id: task.id, get_all: true });
