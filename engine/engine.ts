@@ -344,24 +344,13 @@ async function startEngine(options: EngineOptions): Promise<Engine> {
   // The workers, each built from the base and the doors it needs, in the order they need them.
   const logLineFailed = (requestId: string) => (e: Error) =>
     log.error('A request log line could not be written', { requestId, error: e.message });
-  const outbox = new MailOutbox(
-    { ...base, peers },
-    (requestId, line) =>
-      new RequestLog(requestLogPath(options.dataDir, requestId), clock, logLineFailed(requestId))
-        .line(line)
-        .catch(logLineFailed(requestId)),
-    options.mail,
-    node,
-  );
-  const deliveries = new DeliveryQueue(
-    { ...base, peers },
-    (requestId, line) =>
-      new RequestLog(requestLogPath(options.dataDir, requestId), clock, logLineFailed(requestId))
-        .line(line)
-        .catch(logLineFailed(requestId)),
-    options.deliveries,
-    node,
-  );
+  /** A line in a run's own log, written by a worker after the run (its mail, its kept deliveries). */
+  const runLogLine = (requestId: string, line: string) =>
+    new RequestLog(requestLogPath(options.dataDir, requestId), clock, logLineFailed(requestId))
+      .line(line)
+      .catch(logLineFailed(requestId));
+  const outbox = new MailOutbox({ ...base, peers }, runLogLine, options.mail, node);
+  const deliveries = new DeliveryQueue({ ...base, peers }, runLogLine, options.deliveries, node);
   const runner = new RequestRunner(
     { ...base, outbox, deliveries, peers },
     {
