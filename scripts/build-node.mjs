@@ -155,6 +155,7 @@ await Promise.all([
   }),
   build({ ...allExternal, entryPoints: ['tests/bench/bench.ts'], outfile: 'dist/bench/bench.cjs' }),
   build({ ...allExternal, entryPoints: ['tests/bench/scale-node.ts'], outfile: 'dist/bench/scale-node.cjs' }),
+  build({ ...allExternal, entryPoints: ['tests/bench/bench-server.ts'], outfile: 'dist/bench/bench-server.cjs' }),
 ]);
 
 // The server's bundle in ASCII alone, so its start reads it as one-byte text without decoding UTF-8

@@ -3,6 +3,7 @@
 // INTO` snapshots and one gzipped tar of the same files, without the staging links, the checksums
 // and the manifest. Same machine, same files, warmed, one thread each (gzip and SQLite both run on
 // the one thread libuv gives them). A backup is checked by staging it as a restore would.
+import { figure } from './verdicts.js';
 import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -130,7 +131,7 @@ export async function backupBench(runs = 3) {
   return {
     'backup p50 (ms)': Math.round(p50),
     'bare snapshots + tar.gz p50 (ms)': Math.round(base),
-    'ratio to the bare work': `${(p50 / base).toFixed(2)}x`,
+    'ratio to the bare work': `${figure({ id: 'backup', measure: 'a backup, to the same snapshots and tar.gz done bare', value: p50 / base, unit: '×', goal: { atMost: 1.5 } }).toFixed(2)}x`,
     'backup size (MiB)': (last.size / 1024 / 1024).toFixed(1),
     'checked: files, users': `${Object.keys(manifest.files).length}, ${manifest.counts.users}`,
   };

@@ -1,8 +1,12 @@
 // `npm run bench`: figures, not assertions, each against its floor measured in the same run.
-// `npm run bench -- installation` (start and list pages), `-- import`, `-- tasks`, `-- templates`, `-- template-peers`, `-- template-check`, `-- scale` or `-- reload` runs one part alone.
+// `npm run bench -- installation` (start and list pages), `-- import`, `-- tasks`, `-- templates`,
+// `-- template-peers`, `-- template-check`, `-- scale`, `-- reload`, `-- backup`, `-- members`,
+// `-- mail` or `-- reports` runs one part alone. Every run ends with each figure's verdict against
+// its goal and tests/bench/baseline.json, and the line "N of M goals met; K slipped";
+// `-- --save-baseline` (with or without a part) writes this run's figures into the baseline.
 import { spawnSync } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { createEngine } from '../../engine/engine.js';
@@ -21,6 +25,7 @@ import { templatePeersBench } from './template-peers-bench.js';
 import { scaleBench } from './scale-bench.js';
 import { templateCheckBench } from './template-check-bench.js';
 import { reloadBench } from './reload-bench.js';
+import { closeVerdicts } from './verdicts.js';
 
 const ROOT = join(__dirname, '..', '..');
 
@@ -45,48 +50,41 @@ async function installationBench() {
   await rm(dataDir, { recursive: true, force: true });
 }
 
+/** The parts that run alone (`npm run bench -- <part>`), each printing its own table. */
+const PARTS: Record<string, () => Promise<unknown>> = {
+  import: () => importBench(Number(process.env.BENCH_IMPORT_ROWS ?? 2_000_000)),
+  reload: async () => console.table(await reloadBench(Number(process.env.BENCH_RELOAD_ROWS ?? 2_000_000))),
+  tasks: async () => console.table(await taskBench()),
+  scale: async () => console.table(await scaleBench()),
+  templates: async () => console.table(await templateBench(500)),
+  'template-peers': async () => console.table(await templatePeersBench()),
+  backup: async () => console.table(await backupBench()),
+  members: async () => console.table(await membersBench()),
+  'template-check': async () => console.table(await templateCheckBench()),
+  mail: async () => console.table(await mailBench(1000)),
+  reports: async () => console.table(await reportBench(500)),
+};
+
 async function main() {
-  if (process.argv[2] === 'import') {
-    await importBench(Number(process.env.BENCH_IMPORT_ROWS ?? 2_000_000));
-    return;
-  }
-  if (process.argv[2] === 'reload') {
-    console.table(await reloadBench(Number(process.env.BENCH_RELOAD_ROWS ?? 2_000_000)));
-    return;
-  }
-  if (process.argv[2] === 'tasks') {
-    console.table(await taskBench());
-    return;
-  }
-  if (process.argv[2] === 'scale') {
-    console.table(await scaleBench());
-    return;
-  }
-  if (process.argv[2] === 'templates') {
-    console.table(await templateBench(500));
-    return;
-  }
-  if (process.argv[2] === 'template-peers') {
-    console.table(await templatePeersBench());
-    return;
-  }
-  if (process.argv[2] === 'backup') {
-    console.table(await backupBench());
-    return;
-  }
-  if (process.argv[2] === 'members') {
-    console.table(await membersBench());
-    return;
-  }
-  if (process.argv[2] === 'template-check') {
-    console.table(await templateCheckBench());
-    return;
-  }
-  console.log('Broadsheet bench (Node %s, %s)', process.version, process.arch);
+  const args = process.argv.slice(2);
+  const save = args.includes('--save-baseline');
+  const part = args.find((a) => !a.startsWith('--'));
+  if (part && part !== 'installation' && !PARTS[part])
+    throw new Error(`no bench part "${part}": installation, ${Object.keys(PARTS).join(', ')}`);
   // The build is brought up to date first, so the runs time a start, not a build.
   spawnSync('node', ['scripts/build.mjs', '--if-stale'], { cwd: ROOT, stdio: 'inherit' });
+  console.log('Broadsheet bench (Node %s, %s)', process.version, process.arch);
+  await (part && part !== 'installation' ? PARTS[part]() : part ? installationBench() : everything());
+  closeVerdicts({ save, about: aboutThisRun() });
+}
+
+/** Where the figures came from, kept in the baseline beside them. */
+function aboutThisRun(): string {
+  return `npm run bench on ${cpus().length} × ${cpus()[0]?.model ?? 'CPU'}, Node ${process.version}, ${new Date().toISOString().slice(0, 10)}`;
+}
+
+async function everything() {
   await installationBench();
-  if (process.argv[2] === 'installation') return;
   console.log(
     `\nReport generation: KPI + 50-row table + bar chart, iterated over 500 customers of the demo app, zipped; against the same renderer on as many threads with the data in hand:`,
   );

@@ -4,6 +4,7 @@
 // the page shows, in bare SQL on the same database connection. (Until this session the floor was the
 // SQL alone, so the ratio charged a list with the HTTP trip every call makes; that trip is measured
 // on its own below, as the fixed cost of a signed-in call.) Warmed; p50 of 300.
+import { figure } from './verdicts.js';
 import Fastify from 'fastify';
 import type { AddressInfo } from 'node:net';
 import type { Engine } from '../../engine/engine.js';
@@ -173,7 +174,7 @@ export async function listsBench(engine: Engine, ownerKey: string) {
       list: c.name,
       page: `p50 ${f2(p50)} ms  p95 ${f2(pct(api, 95))} ms`,
       floor: `p50 ${f2(floor)} ms (bare route: page + count${c.related ? ' + related rows' : ''} in bare SQL)`,
-      ratio: `${(p50 / floor).toFixed(2)}x (goal 1.3x)`,
+      ratio: `${figure({ id: `lists.${c.name.split(' ')[0]}`, measure: `a 10-row page of ${c.name}, to the bare route`, value: p50 / floor, unit: '×', goal: { atMost: 1.3 } }).toFixed(2)}x (goal 1.3x)`,
       checked: `${checked} pages start on the bare query's row, same total`,
     });
   }
@@ -199,7 +200,7 @@ export async function listsBench(engine: Engine, ownerKey: string) {
     list: 'one signed-in call (app.auth.me)',
     page: `p50 ${f2(pct(me, 50))} ms`,
     floor: `p50 ${f2(pct(floor, 50))} ms (bare Fastify route)`,
-    ratio: `fixed cost ${f2(pct(me, 50) - pct(floor, 50))} ms over the bare route (goal 2 ms)`,
+    ratio: `fixed cost ${f2(figure({ id: 'lists.signed-in-call', measure: 'a signed-in call (app.auth.me) over a bare route', value: pct(me, 50) - pct(floor, 50), unit: 'ms', goal: { atMost: 2 } }))} ms over the bare route (goal 2 ms)`,
     checked: 'each answer names the user',
   });
   await bareServer.close();

@@ -2,6 +2,7 @@
 // reports (permissions mode on), beside the same page for an administrator, who passes member checks:
 // the same HTTP path, server, pages and sort, warmed; the pages are checked to hold only what the
 // user may view.
+import { figure } from './verdicts.js';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -157,7 +158,7 @@ export async function membersBench(reports = 10_000, granted = 1_000) {
       'member p50 ms': pct(member, 50).toFixed(2),
       'member p95 ms': pct(member, 95).toFixed(2),
       'administrator p50 ms': pct(admin, 50).toFixed(2),
-      'ratio (aim < 2x)': `${ratio.toFixed(2)}x`,
+      'ratio (aim < 2x)': `${figure({ id: 'members.page', measure: "a member's page of reports, to the administrator's", value: ratio, unit: '×', goal: { atMost: 2 } }).toFixed(2)}x`,
       checked: `${checked} pages: only opened reports, total ${granted}`,
     },
   ];

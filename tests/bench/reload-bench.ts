@@ -1,6 +1,7 @@
 // A reload from PostgreSQL: a 2,000,000-row query (Debian's PostgreSQL, started here on a Unix
-// socket) read by Reload now into a new version of an app's data, while the main thread's stalls are
-// sampled every 10 ms and the process's memory every 50 ms. The floor, in the same run: `psql \copy`
+// socket) read by Reload now into a new version of an app's data, by a server in a process of its
+// own, while its main thread's stalls are sampled every 10 ms and its memory every 50 ms from
+// outside, beside the same server idle. The floor, in the same run: `psql \copy`
 // of the same query into a CSV file, plus the engine's own import of that file (one thread each, as
 // the reload: the database streams, the import's worker builds the file). Checks a sample of what
 // it loaded: the sum of a column equals the database's. Then the same facts with a second source, a
@@ -9,25 +10,29 @@ import { spawnSync } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
+import { randomBytes } from 'node:crypto';
+import { performance } from 'node:perf_hooks';
 import pg from 'pg';
-import { createEngine, type Engine } from '../../engine/engine.js';
 import { startPostgres } from '../support/postgres.js';
-import { fileKeyStore } from '../../engine/secret-key-file.js';
+import { startServerProcess, type ServerProcess } from '../support/server-process.js';
+import { watchRss } from './process-memory.js';
+import { figure } from './verdicts.js';
 
+const ROOT = join(__dirname, '..', '..');
+
+const MiB = 1024 * 1024;
 const mib = (b: number) => `${(b / 1024 / 1024).toFixed(0)} MiB`;
 const s1 = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
 const queryOf = (table: string) => `SELECT order_no, day, region, product, customer, units, price FROM ${table}`;
 
-async function call(engine: Engine, token: string, op: string, input: object) {
-  const a = await engine.invoke(op, input as never, { token, transport: 'http' });
-  if (a.status !== 200) throw new Error(`${op}: ${JSON.stringify(a.envelope)}`);
-  return a.envelope.data as Record<string, any>;
+/** An operation as the owner calls it, in the server's own process. */
+async function call(server: ServerProcess, op: string, input: object) {
+  return JSON.parse(await server.command('invoke', JSON.stringify({ op, input }))) as Record<string, any>;
 }
 
-async function newApp(engine: Engine, token: string, appId: string) {
+async function newApp(server: ServerProcess, appId: string) {
   return (
-    await call(engine, token, 'v1.analyticsApps.create', {
+    await call(server, 'v1.analyticsApps.create', {
       body: {
         appId,
         name: appId,
@@ -46,20 +51,31 @@ export async function reloadBench(rows: number) {
   const cluster = await startPostgres('bench');
   // BENCH_IMPORT_MEMORY_MB caps the import worker's heap (the engine's default is 1,024 MiB, which
   // V8 fills lazily): the reload's memory is that cap at most, whatever the rows.
-  const memoryMb = Number(process.env.BENCH_IMPORT_MEMORY_MB ?? 0) || undefined;
-  const engine = await createEngine({
+  // The server in a process of its own (bench-server.ts reads BENCH_IMPORT_MEMORY_MB): its memory
+  // is read from outside, beside itself idle.
+  const key = randomBytes(32);
+  const server = await startServerProcess({
     dataDir: join(dir, 'data'),
-    secretKeys: fileKeyStore(join(dir, 'secret.key')),
-    importLimits: memoryMb ? { memoryMb } : undefined,
+    database: '',
+    nodeId: 'reload',
+    key,
+    program: {
+      args: [join(ROOT, 'dist', 'bench', 'bench-server.cjs')],
+      env: { BENCH_DATA: join(dir, 'data'), BENCH_KEY: key.toString('hex') },
+    },
   });
   try {
-    const token = await engine.issueOwnerKey();
+    // The server idle: warmed by a call, a second to settle.
+    await call(server, 'v1.analyticsApps.list', { query: { get_all: true } });
+    const idle = watchRss(server.pid, 100);
+    await new Promise((r) => setTimeout(r, 1000));
+    const idleRss = idle.stop();
     // Sources read as a role that may only read: the cluster's owner (a superuser) is refused.
     const admin = new pg.Client({ host: cluster.socketDir, database: 'bench', user: cluster.user });
     await admin.connect();
     await admin.query('CREATE ROLE reader LOGIN; GRANT pg_read_all_data TO reader');
     await admin.end();
-    const conn = await call(engine, token, 'app.dataConnections.create', {
+    const conn = await call(server, 'app.dataConnections.create', {
       body: { name: 'Bench', kind: 'PostgreSQL', host: cluster.socketDir, database: 'bench', username: 'reader' },
     });
     // A quarter of the rows first, then all: memory that stays put as the rows grow fourfold is bounded.
@@ -93,10 +109,10 @@ export async function reloadBench(rows: number) {
       await client.end();
 
       const suffix = `${rows}${lookup ? '-lookup' : ''}`;
-      const app = await newApp(engine, token, `reload-bench-${suffix}`);
+      const app = await newApp(server, `reload-bench-${suffix}`);
       const sources = [{ name: 'orders', connectionId: conn.id, query: QUERY }];
       if (lookup) sources.push({ name: 'managers', connectionId: conn.id, query: LOOKUP });
-      await call(engine, token, 'app.analytics.setSources', { params: { id: app }, body: { sources } });
+      await call(server, 'app.analytics.setSources', { params: { id: app }, body: { sources } });
 
       // The floor: psql's \copy of the same query to a file, then the engine's import of that file.
       const csv = join(dir, 'orders.csv');
@@ -119,53 +135,60 @@ export async function reloadBench(rows: number) {
       );
       if (copied.status !== 0) throw new Error(`psql: ${copied.stderr}`);
       const copyMs = performance.now() - c0;
-      const floorApp = await newApp(engine, token, `reload-floor-${suffix}`);
+      const floorApp = await newApp(server, `reload-floor-${suffix}`);
       const providerOf = async (id: string) =>
         (
-          (await call(engine, token, 'v1.analyticsApps.list', { query: { get_all: true } })) as unknown as {
+          (await call(server, 'v1.analyticsApps.list', { query: { get_all: true } })) as unknown as {
             id: string;
             appId: string;
           }[]
         ).find((a) => a.id === id)!.appId;
-      const i0 = performance.now();
-      await engine.services.embedded.importFromFile(await providerOf(floorApp), 'csv', csv, 'orders.csv');
-      const importMs = performance.now() - i0;
+      const importMs = Number(
+        await server.command('importFile', JSON.stringify({ app: await providerOf(floorApp), csv })),
+      );
       await rm(csv, { force: true });
 
       // The reload, its stalls and memory watched.
-      const stalls = monitorEventLoopDelay({ resolution: 10 });
-      let peak = process.memoryUsage().rss;
-      const rssBefore = peak;
-      const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 50);
-      stalls.enable();
+      const memory = watchRss(server.pid, 50);
+      await server.command('stalls', 'start');
       const r0 = performance.now();
-      const reload = await call(engine, token, 'app.analytics.reload', { params: { id: app } });
+      const reload = await call(server, 'app.analytics.reload', { params: { id: app } });
       const reloadMs = performance.now() - r0;
-      stalls.disable();
-      clearInterval(sampler);
+      const stallMs = Number(await server.command('stalls', 'stop'));
+      const peak = memory.stop();
       if (reload.status !== 'completed' || reload.rows !== rows) throw new Error(`reload: ${JSON.stringify(reload)}`);
-      const loaded = await engine.services.analytics.evaluate(await providerOf(app), 'Sum(units)');
+      const evaluate = async (expression: string) =>
+        (
+          JSON.parse(
+            await server.command('evaluate', JSON.stringify({ app: await providerOf(app), expression, times: 0 })),
+          ) as { value: unknown }
+        ).value;
+      const loaded = await evaluate('Sum(units)');
       if (Number(loaded) !== Number(units)) throw new Error(`sum of units ${loaded}, the database has ${units}`);
       // Region 11 has no manager: the rows a lookup found are the database's inner join.
-      const withManager = lookup
-        ? await engine.services.analytics.evaluate(await providerOf(app), 'Count(manager)')
-        : null;
+      const withManager = lookup ? await evaluate('Count(manager)') : null;
       if (lookup && Number(withManager) !== managed)
         throw new Error(`${withManager} rows found a manager, the database's join finds ${managed}`);
 
       const floorMs = copyMs + importMs;
+      const what = `Reload of ${rows.toLocaleString('en')} rows from PostgreSQL${lookup ? ', with a lookup source' : ''}`;
       return {
-        what: `Reload of ${rows.toLocaleString('en')} rows from PostgreSQL${lookup ? ', with a lookup source' : ''}`,
+        what,
         time: s1(reloadMs),
         floor: `${s1(floorMs)} (psql \\copy${lookup ? ' of the join' : ''} ${s1(copyMs)} + import ${s1(importMs)})`,
-        ratio: (reloadMs / floorMs).toFixed(2),
-        'longest stall': `${(stalls.max / 1e6).toFixed(0)} ms`,
-        'peak RSS': `${mib(peak)} (${mib(peak - rssBefore)} above the start)`,
+        ratio: figure({
+          id: `reload.${suffix}`,
+          measure: `${what}, to psql \\copy + import`,
+          value: reloadMs / floorMs,
+          unit: '×',
+        }).toFixed(2),
+        'longest stall': `${figure({ id: `reload.${suffix}.stall`, measure: `${what}: longest stall`, value: stallMs, unit: 'ms', goal: { atMost: 50 } }).toFixed(0)} ms`,
+        'server peak RSS': `${mib(peak)} (${mib(figure({ id: `reload.${suffix}.memory`, measure: `${what}: peak memory added to the idle server`, value: (peak - idleRss) / MiB, unit: 'MiB', goal: { atMost: 300 } }) * MiB)} above it idle)`,
         'sample checked': `Sum(units) ${loaded}${lookup ? `, Count(manager) ${withManager}` : ''} = database's`,
       };
     }
   } finally {
-    await engine.close();
+    await server.stop();
     await cluster.close();
     await rm(dir, { recursive: true, force: true });
   }

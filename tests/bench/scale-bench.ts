@@ -4,6 +4,7 @@
 // practical limit is linear scaling: N times what one server does, warmed, in the same way. Also
 // printed: the ceiling the render wait sets (two runs at a time a server, 200 ms each) and the
 // CPU each report costs across all servers, which should not grow as servers are added.
+import { figure } from './verdicts.js';
 import { randomBytes } from 'node:crypto';
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -145,7 +146,16 @@ export async function scaleBench(counts = [1, 2, 3, 4]) {
       servers: r.servers,
       'runs/s': r.runsPerSecond.toFixed(1),
       'linear (N x 1 server)': (one * r.servers).toFixed(1),
-      'ratio to linear': (r.runsPerSecond / (one * r.servers)).toFixed(2),
+      'ratio to linear':
+        r.servers === 1
+          ? '1.00'
+          : figure({
+              id: `scale.${r.servers}`,
+              measure: `${r.servers} servers, runs/s to ${r.servers} × one`,
+              value: r.runsPerSecond / (one * r.servers),
+              unit: '×',
+              ...(r.servers === 4 ? { goal: { atLeast: 0.85 } } : { better: 'higher' as const }),
+            }).toFixed(2),
       'render ceiling runs/s': ((r.servers * RUNS_AT_ONCE * 1000) / WAIT_MS).toFixed(0),
       'CPU ms per report (all servers)': r.cpuMsPerReport.toFixed(1),
       'CPU ms per server': r.shares.join(' / '),

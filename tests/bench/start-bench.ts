@@ -3,6 +3,7 @@
 // empty folder, and a restart on a folder holding a working installation (the demo, 10,000 users,
 // 10,000 schedules, 1,500 hub files). The floor: Node loading Fastify and sqlite3 and answering one
 // route from a database, started the same way. Runs alternate, 12 of each; the first answer is read.
+import { figure } from './verdicts.js';
 import { spawn } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -66,14 +67,14 @@ export async function startBench(installed: string) {
   }
   await rm(floorDir, { recursive: true, force: true });
   const f = pct(floor, 50);
-  const row = (measure: string, xs: number[]) => ({
+  const row = (id: string, measure: string, xs: number[]) => ({
     measure,
     p50: `${pct(xs, 50).toFixed(0)} ms (min ${Math.min(...xs).toFixed(0)})`,
     floor: `${f.toFixed(0)} ms`,
-    ratio: `${(pct(xs, 50) / f).toFixed(2)}x (goal 1.5x)`,
+    ratio: `${figure({ id, measure: `${measure}, to the floor`, value: pct(xs, 50) / f, unit: '×', goal: { atMost: 1.5 } }).toFixed(2)}x (goal 1.5x)`,
   });
   return [
-    row('first start, empty folder', first),
-    row('restart: demo, 10,000 users, 10,000 schedules, 1,500 hub files', restart),
+    row('start.first', 'first start, empty folder', first),
+    row('start.restart', 'restart: demo, 10,000 users, 10,000 schedules, 1,500 hub files', restart),
   ];
 }

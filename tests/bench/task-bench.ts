@@ -7,6 +7,7 @@
 //   the same file made synchronously by POST /api/v2/reports/{id}/generate;
 // - 10,000 schedules loaded (every next fire time recomputed) against croner alone on the same specs;
 // - fire drift of the live scheduler (its own timers) over 100 one-off schedules.
+import { figure } from './verdicts.js';
 import { mkdtemp, mkdir, rm, writeFile, rename, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -355,7 +356,7 @@ export async function taskBench() {
       measure: '500-file PDF task run (v2.requests.run → completed)',
       value: `${f1(runMs)} ms, ${f1(runPerS)} files/s`,
       limit: `${f1(limitMs)} ms, ${f1(limitPerS)} files/s (bare renderer, ${threads} threads)`,
-      ratio: `${Math.round((runPerS / limitPerS) * 100)}% of limit`,
+      ratio: `${Math.round(figure({ id: 'tasks.run-500', measure: 'a 500-file PDF task run, of the bare renderer', value: (runPerS / limitPerS) * 100, unit: '%', better: 'higher' }))}% of limit`,
       checked,
     },
     hub,
@@ -370,7 +371,7 @@ export async function taskBench() {
       measure: 'on-demand one-page PDF, POST → completed (30 runs)',
       value: `p50 ${f1(pct(onDemand, 50))} ms, p95 ${f1(pct(onDemand, 95))} ms`,
       limit: `p50 ${f1(pct(direct, 50))} ms (synchronous generate)`,
-      ratio: `${(pct(onDemand, 50) / pct(direct, 50)).toFixed(2)}x`,
+      ratio: `${figure({ id: 'tasks.on-demand', measure: 'an on-demand one-page PDF, to a synchronous generate', value: pct(onDemand, 50) / pct(direct, 50), unit: '×' }).toFixed(2)}x`,
       checked: 'each completed',
     },
     {
@@ -384,7 +385,7 @@ export async function taskBench() {
       measure: '10,000 next fire times recomputed (first load, or rules changed)',
       value: `${f1(recomputeMs)} ms`,
       limit: `${f1(cronerMs)} ms (croner alone, same patterns and options; medians of 5 alternating)`,
-      ratio: `${(recomputeMs / cronerMs).toFixed(2)}x`,
+      ratio: `${figure({ id: 'tasks.fire-times', measure: '10,000 next fire times, to croner alone', value: recomputeMs / cronerMs, unit: '×', goal: { atMost: 1.2 } }).toFixed(2)}x`,
       checked: `${withNext} with a next fire time; every 97th equal to croner's`,
     },
     {
@@ -549,7 +550,7 @@ async function hubPublish(engine: Engine, requestId: string, taskId: string) {
     measure: `publish 500 files to the hub (links, rows, retention 3)`,
     value: `p50 ${f1(p50)} ms (${f1(500 / (p50 / 1000))} files/s)`,
     limit: `p50 ${f1(limit)} ms (bare links + the same rows in the same tables)`,
-    ratio: `${(p50 / limit).toFixed(2)}x`,
+    ratio: `${figure({ id: 'tasks.hub-publish', measure: 'publish 500 files to the hub, to the bare links and rows', value: p50 / limit, unit: '×', goal: { atMost: 1.5 } }).toFixed(2)}x`,
     checked: `${occurrences} occurrences kept (3 × 500), 3 read back as PDF`,
   };
 }

@@ -2,6 +2,7 @@
 // app through the real pipeline (tags resolved on the main thread, the template filled in the render
 // pool), against its practical limit: the same fill code on the same number of pool threads, warmed,
 // with the data already resolved. A sample of the files is read back.
+import { figure } from './verdicts.js';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -133,7 +134,7 @@ export async function templateBench(customers = 500) {
       files: customers,
       'files/s': f1(perSecond),
       [`fill only files/s (${threads} threads)`]: f1(limitPerSecond),
-      'of limit': `${Math.round((perSecond / limitPerSecond) * 100)}%`,
+      'of limit': `${Math.round(figure({ id: `templates.${t.type}.${format}`, measure: `${t.type} template (${format}), of the fill alone`, value: (perSecond / limitPerSecond) * 100, unit: '%', better: 'higher' }))}%`,
       'p50 ms/file': f1([...times].sort((a, b) => a - b)[Math.floor(times.length / 2)]),
       checked,
     });

@@ -3,6 +3,7 @@
 // 1 the workbook; each is warmed, then timed on this one thread, as ours is (the fill alone, with the
 // data in hand). carbone is left out: its licence is its own (Carbone Community License) and does
 // not plainly allow publishing a comparison. Every output is read back: 500 rows, first and last right.
+import { figure } from './verdicts.js';
 import { performance } from 'node:perf_hooks';
 import { Document, Packer, Paragraph, Table, TableCell, TableRow } from 'docx';
 import ExcelJS from 'exceljs';
@@ -176,7 +177,14 @@ export async function wordLevelsBench(chart: 'native' | 'picture') {
     }
   return {
     fill: `Word, 200 levels with a ${chart === 'native' ? 'native chart' : 'chart picture'} each`,
-    'Broadsheet ms/file': ms.toFixed(0),
+    'Broadsheet ms/file': figure({
+      id: `template-peers.word-levels-${chart}`,
+      measure: `Word, 200 levels with a ${chart === 'native' ? 'native chart' : 'chart picture'} each`,
+      value: ms,
+      unit: 'ms',
+      goal: { atMost: 3000 },
+      note: 'issue 59',
+    }).toFixed(0),
     'aim ms': 3000,
     checked: `${letters} letters, ${drawn.length} ${chart === 'native' ? 'chart parts, 2 read back' : 'pictures'}`,
   };
@@ -197,7 +205,14 @@ async function compared(
     fill,
     'Broadsheet ms/file': ours.ms.toFixed(1),
     [`${peer} ms/file`]: theirs.ms.toFixed(1),
-    'ratio to fastest peer': (ours.ms / theirs.ms).toFixed(2),
+    'ratio to fastest peer': figure({
+      id: `template-peers.${fill.split(',')[0].toLowerCase()}`,
+      measure: `${fill}, to ${peer}`,
+      value: ours.ms / theirs.ms,
+      unit: '×',
+      goal: { atMost: 1 },
+      note: 'issue 59',
+    }).toFixed(2),
     checked,
   };
 }

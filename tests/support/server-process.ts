@@ -6,6 +6,8 @@ import { join } from 'node:path';
 export interface ServerProcess {
   nodeId: string;
   url: string;
+  /** Its process id (a bench reads its memory from outside). */
+  pid: number;
   /** Sends a command (see server-child.mts) and answers what the server answered. */
   command(name: string, arg?: string | number): Promise<string>;
   kill(): Promise<void>;
@@ -76,6 +78,7 @@ export async function startServerProcess(o: {
   return {
     nodeId: o.nodeId,
     url,
+    pid: child.pid!,
     command(name, arg = '') {
       const id = `c${++n}`;
       return new Promise<string>((resolve, reject) => {

@@ -1,0 +1,96 @@
+// A server of the import and reload benches in a process of its own (the engine and its HTTP
+// server on a data folder, SQLite, nothing stood in), so that its memory is the server's alone:
+// the bench samples this process's resident set from outside, as a person's task manager would,
+// beside the same server idle. Driven on stdin, one command a line, answered as `<id> <answer>`:
+//   owner            an API key of the tenant owner
+//   invoke <json>    {op, input}: the operation as the owner over HTTP would call it; answers its data
+//   evaluate <json>  {app, expression, selections?, times}: the evaluation in the engine, no HTTP
+//                    around it, `times` warmed runs; answers {value, p50}
+//   importFile <json> {app, csv}: the engine's import of a CSV file (the reload's floor); answers ms
+//   stalls start|stop  the main thread's event-loop delay watched; `stop` answers the longest, in ms
+import { createInterface } from 'node:readline';
+import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
+import { createEngine } from '../../engine/engine.js';
+import { startHttpServer } from '../../engine/http/server.js';
+
+const pct = (xs: number[], p: number) =>
+  [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))];
+
+async function main() {
+  const key = Buffer.from(process.env.BENCH_KEY ?? '', 'hex');
+  const memoryMb = Number(process.env.BENCH_IMPORT_MEMORY_MB ?? 0) || undefined;
+  const engine = await createEngine({
+    dataDir: process.env.BENCH_DATA ?? '',
+    secretKeys: { load: async () => key, save: async () => {} },
+    demo: false,
+    importLimits: memoryMb ? { memoryMb } : undefined,
+  });
+  const http = await startHttpServer(engine, { port: 0 });
+  const owner = await engine.issueOwnerKey();
+  const stalls = monitorEventLoopDelay({ resolution: 10 });
+
+  const commands: Record<string, (arg: string) => Promise<string>> = {
+    owner: async () => owner,
+    async invoke(arg) {
+      const { op, input } = JSON.parse(arg) as { op: string; input: object };
+      const a = await engine.invoke(op, input as never, { token: owner, transport: 'http' });
+      if (a.status !== 200) throw new Error(`${op}: ${JSON.stringify(a.envelope)}`);
+      return JSON.stringify(a.envelope.data);
+    },
+    async evaluate(arg) {
+      const { app, expression, selections, times } = JSON.parse(arg) as {
+        app: string;
+        expression: string;
+        selections?: Record<string, string[]>;
+        times: number;
+      };
+      let value: unknown = await engine.services.analytics.evaluate(app, expression, selections);
+      const ms: number[] = [];
+      for (let i = 0; i < times; i++) {
+        const t = performance.now();
+        value = await engine.services.analytics.evaluate(app, expression, selections);
+        ms.push(performance.now() - t);
+      }
+      return JSON.stringify({ value, p50: pct(ms, 50) });
+    },
+    async importFile(arg) {
+      const { app, csv } = JSON.parse(arg) as { app: string; csv: string };
+      const t = performance.now();
+      await engine.services.embedded.importFromFile(app, 'csv', csv, 'orders.csv');
+      return String(performance.now() - t);
+    },
+    async stalls(arg) {
+      if (arg === 'start') {
+        stalls.reset();
+        stalls.enable();
+        return 'watching';
+      }
+      stalls.disable();
+      return String(stalls.max / 1e6);
+    },
+  };
+
+  process.stdout.write(`LISTENING ${http.url}\n`);
+  createInterface({ input: process.stdin }).on('line', (line) => {
+    const [id, name] = line.split(' ', 2);
+    const arg = line.slice(id.length + name.length + 2);
+    const run = commands[name] ?? (async () => Promise.reject(new Error(`no command ${name}`)));
+    void run(arg).then(
+      (a) => process.stdout.write(`${id} ${a}\n`),
+      (e: Error) => process.stdout.write(`${id} ERROR ${e.message.replace(/\n/g, ' ')}\n`),
+    );
+  });
+  process.once(
+    'SIGTERM',
+    () =>
+      void http
+        .close()
+        .then(() => engine.close())
+        .then(() => process.exit(0)),
+  );
+}
+
+main().catch((e: unknown) => {
+  console.error(e);
+  process.exit(1);
+});
