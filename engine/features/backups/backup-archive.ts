@@ -85,11 +85,28 @@ async function appsMissing(db: sqlite3.Database, files: BackupManifest['files'])
   return apps.map((a) => a.appId).filter((appId) => !files[`apps/${appId}/meta.json`]);
 }
 
-async function sha256(file: string): Promise<string> {
+/**
+ * The SHA-256 of a file, read through one buffer reused for every chunk: a backup hashes every file
+ * of the data folder, and a fresh buffer per chunk (a read stream's) left hundreds of MiB for the
+ * garbage collector, whose pauses cost more than the hashing (measured on the backup bench).
+ */
+async function sha256(file: string, buffer: Buffer): Promise<string> {
   const hash = createHash('sha256');
-  for await (const chunk of createReadStream(file)) hash.update(chunk as Buffer);
+  const handle = await open(file, 'r');
+  try {
+    for (;;) {
+      const { bytesRead } = await handle.read(buffer, 0, buffer.length, null);
+      if (bytesRead === 0) break;
+      hash.update(buffer.subarray(0, bytesRead));
+    }
+  } finally {
+    await handle.close();
+  }
   return hash.digest('hex');
 }
+
+/** Bytes a backup reads at a time when it hashes. */
+const READ_CHUNK = 1024 * 1024;
 
 async function* walk(dir: string): AsyncGenerator<string> {
   if (!existsSync(dir)) return;
@@ -174,14 +191,16 @@ export async function writeBackup(o: WriteBackupOptions): Promise<{ manifest: Ba
     }
     if (o.secretKey) await writeFile(join(staging, KEY_FILE), o.secretKey.toString('base64'), { mode: 0o600 });
     const files: BackupManifest['files'] = {};
+    const chunk = Buffer.allocUnsafe(READ_CHUNK);
     watch.step('checksumming the files');
     for await (const path of walk(staging)) {
       watch.step();
       files[relative(staging, path).split(sep).join('/')] = {
         size: (await stat(path)).size,
-        sha256: await sha256(path),
+        sha256: await sha256(path, chunk),
       };
     }
+
     const db = await sqlite(join(staging, DB_FILE), sqlite3.OPEN_READONLY);
     const counts: Record<string, number> = {};
     try {
@@ -217,6 +236,7 @@ export async function writeBackup(o: WriteBackupOptions): Promise<{ manifest: Ba
       signal: watch.signal,
       onProgress: () => watch.step(),
     });
+
     await syncFile(partial);
     // A backup stopped as stuck never lands, even if its last step comes back later.
     watch.step('putting the backup in place');

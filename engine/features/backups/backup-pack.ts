@@ -5,6 +5,13 @@ import { pipeline } from 'node:stream/promises';
 import { createGzip } from 'node:zlib';
 import type tarStream from 'tar-stream';
 
+/**
+ * Bytes read, and compressed, at a time. Node's defaults (64 KiB reads, 16 KiB gzip chunks) made
+ * the pack take half as long again as node-tar's on the same files: a trip to the thread pool per
+ * 16 KiB. At 256 KiB it matches node-tar (measured on 400 files of 256 KiB, 100 MiB).
+ */
+const READ_CHUNK = 256 * 1024;
+
 export interface PackedFile {
   /** The entry's name, `/`-separated, relative to the root. */
   name: string;
@@ -41,7 +48,7 @@ export async function packFiles(o: PackOptions): Promise<void> {
   const pack = newPack();
   const written = pipeline(
     pack,
-    createGzip(),
+    createGzip({ chunkSize: READ_CHUNK }),
     new Transform({
       transform(chunk: Buffer, _enc, done) {
         o.onProgress();
@@ -72,9 +79,13 @@ function packOne(pack: tarStream.Pack, o: PackOptions, file: PackedFile): Promis
     );
     if (!sink) return reject(new Error('the archive was closed while it was being written'));
     if (file.size === 0) return void sink.end();
-    pipeline(createReadStream(join(o.root, file.name), { start: 0, end: file.size - 1 }), sink, {
-      signal: o.signal,
-    }).catch(reject);
+    pipeline(
+      createReadStream(join(o.root, file.name), { start: 0, end: file.size - 1, highWaterMark: READ_CHUNK }),
+      sink,
+      {
+        signal: o.signal,
+      },
+    ).catch(reject);
   });
 }
 
