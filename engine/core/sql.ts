@@ -23,6 +23,21 @@ export function sql<T = Record<string, unknown>>(r: Runner, text: string, params
   return r.query(onPostgres(r) ? numbered(text) : text, params) as Promise<T[]>;
 }
 
+/**
+ * A DELETE whose `RETURNING` rows are answered: one statement where a SELECT of the ids and a
+ * DELETE of them took two trips and the ids twice. Written as `WITH … DELETE … RETURNING …`
+ * (`with` names the rows to remove): TypeORM runs a statement that begins with DELETE on SQLite
+ * without reading rows back, and answers PostgreSQL's as [rows, count].
+ */
+export async function deleteReturning<T = Record<string, unknown>>(
+  r: Runner,
+  text: `WITH ${string} DELETE ${string} RETURNING ${string}`,
+  params: unknown[] = [],
+): Promise<T[]> {
+  const answer = (await sql(r, text, params)) as unknown;
+  return (onPostgres(r) ? (answer as [T[], number])[0] : answer) as T[];
+}
+
 /** `?, ?, ?` for a list of values. */
 export const marks = (values: readonly unknown[]) => values.map(() => '?').join(', ');
 

@@ -27,6 +27,7 @@ import { LiveData1766102400000 } from './1766102400000-live-data.js';
 import { ReloadQueue1766188800000 } from './1766188800000-reload-queue.js';
 import { OrganizationWalls1766275200000 } from './1766275200000-organization-walls.js';
 import { DeliveryQueue1766361600000 } from './1766361600000-delivery-queue.js';
+import { HubOccurrencesByRun1766448000000 } from './1766448000000-hub-occurrences-by-run.js';
 
 /** Migrations in the order they run; append, never reorder or edit a released one. */
 export const MIGRATIONS = [
@@ -59,4 +60,5 @@ export const MIGRATIONS = [
   ReloadQueue1766188800000,
   OrganizationWalls1766275200000,
   DeliveryQueue1766361600000,
+  HubOccurrencesByRun1766448000000,
 ];

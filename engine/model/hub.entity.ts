@@ -124,7 +124,10 @@ export const HubOccurrence = new EntitySchema<HubOccurrenceRow>({
     size: int(false),
   },
   foreignKeys: [{ target: 'HubFile', columnNames: ['fileId'], referencedColumnNames: ['id'], onDelete: 'CASCADE' }],
-  indices: [{ name: 'IDX_hub_occurrences_file', columns: ['fileId', 'createdDate'] }],
+  indices: [
+    { name: 'IDX_hub_occurrences_file', columns: ['fileId', 'createdDate'] },
+    { name: 'IDX_hub_occurrences_request', columns: ['requestId'] },
+  ],
 });
 
 /** A user a dedicated file is for (from the iteration's authorized-user variable). */

@@ -62,6 +62,7 @@ describe(covers('first start and the database', 'v1.trustedOrigins.create'), () 
       'ReloadQueue1766188800000',
       'OrganizationWalls1766275200000',
       'DeliveryQueue1766361600000',
+      'HubOccurrencesByRun1766448000000',
     ]);
     await first.close();
     const second = await createEngine({ dataDir, secretKeys: keys });

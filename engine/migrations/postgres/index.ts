@@ -250,6 +250,19 @@ export class PostgresDeliveryQueue1766361600000 implements MigrationInterface {
   }
 }
 
+/** HubOccurrencesByRun1766448000000's twin, for databases whose first step came before it. */
+export class PostgresHubOccurrencesByRun1766448000000 implements MigrationInterface {
+  name = 'PostgresHubOccurrencesByRun1766448000000';
+
+  async up(q: QueryRunner): Promise<void> {
+    await q.query('CREATE INDEX IF NOT EXISTS "IDX_hub_occurrences_request" ON "hub_file_occurrences" ("requestId")');
+  }
+
+  async down(q: QueryRunner): Promise<void> {
+    await q.query('DROP INDEX IF EXISTS "IDX_hub_occurrences_request"');
+  }
+}
+
 /** PostgreSQL's migrations in the order they run; each later one is the twin of a SQLite migration, or a PostgreSQL-only step. */
 export const POSTGRES_MIGRATIONS = [
   PostgresInitial1765411200000,
@@ -264,4 +277,5 @@ export const POSTGRES_MIGRATIONS = [
   PostgresReloadQueue1766188800000,
   PostgresOrganizationWalls1766275200000,
   PostgresDeliveryQueue1766361600000,
+  PostgresHubOccurrencesByRun1766448000000,
 ];

@@ -1,8 +1,8 @@
 // Written by `npm run schema:postgres`: never edit by hand. What SQLite has after its first
-// 29 migrations, built at once on PostgreSQL (the migrations import nothing else of the engine).
+// 30 migrations, built at once on PostgreSQL (the migrations import nothing else of the engine).
 
 export const POSTGRES_INITIAL = {
-  sqliteMigrations: 29,
+  sqliteMigrations: 30,
   statements: [
     'CREATE TABLE "organizations" ("id" character varying(36) NOT NULL, "createdDate" TIMESTAMP WITH TIME ZONE NOT NULL, "modifiedDate" TIMESTAMP WITH TIME ZONE NOT NULL, "name" text, "displayName" text NOT NULL, "description" text, "themeId" character varying(36) NOT NULL, "allowNtlm" boolean NOT NULL DEFAULT false, "allowJwt" boolean NOT NULL DEFAULT false, "serviceAuth" boolean NOT NULL DEFAULT true, "identityProviderId" character varying(36), CONSTRAINT "PK_6b031fcd0863e3f6b44230163f9" PRIMARY KEY ("id"))',
     'CREATE TABLE "users" ("id" character varying(36) NOT NULL, "createdDate" TIMESTAMP WITH TIME ZONE NOT NULL, "modifiedDate" TIMESTAMP WITH TIME ZONE NOT NULL, "kind" character varying(16) NOT NULL DEFAULT \'user\', "firstName" text NOT NULL, "lastName" text NOT NULL, "email" text, "passwordHash" text, "domainAccount" text, "isActive" boolean NOT NULL DEFAULT true, "sendNotification" boolean NOT NULL DEFAULT false, "isoLanguage" text, "timeZone" text, "isTenantOwner" boolean NOT NULL DEFAULT false, "isTenantAdmin" boolean NOT NULL DEFAULT false, "createdBy" character varying(36), "modifiedBy" character varying(36), "directoryId" character varying(36), "directoryKey" text, CONSTRAINT "PK_a3ffb1c0c8416b9fc6f907b7433" PRIMARY KEY ("id"))',
@@ -93,6 +93,7 @@ export const POSTGRES_INITIAL = {
     'CREATE INDEX "IDX_hub_files_report" ON "hub_files" ("reportId") ',
     'CREATE TABLE "hub_file_occurrences" ("id" character varying(36) NOT NULL, "createdDate" TIMESTAMP WITH TIME ZONE NOT NULL, "modifiedDate" TIMESTAMP WITH TIME ZONE NOT NULL, "fileId" character varying(36) NOT NULL, "requestId" character varying(36), "name" text NOT NULL, "extension" character varying(10) NOT NULL, "typeMime" text NOT NULL, "size" integer NOT NULL, CONSTRAINT "PK_af230d7f9b4e45fa7395c30499e" PRIMARY KEY ("id"))',
     'CREATE INDEX "IDX_hub_occurrences_file" ON "hub_file_occurrences" ("fileId", "createdDate") ',
+    'CREATE INDEX "IDX_hub_occurrences_request" ON "hub_file_occurrences" ("requestId") ',
     'CREATE TABLE "hub_file_users" ("fileId" character varying(36) NOT NULL, "userId" character varying(36) NOT NULL, CONSTRAINT "PK_b2698a7bab0741177b5866afc38" PRIMARY KEY ("fileId", "userId"))',
     'CREATE INDEX "IDX_hub_file_users_user" ON "hub_file_users" ("userId") ',
     'CREATE TABLE "hub_favorites" ("fileId" character varying(36) NOT NULL, "userId" character varying(36) NOT NULL, "starredDate" TIMESTAMP WITH TIME ZONE NOT NULL, CONSTRAINT "PK_ba3144157ccbbd811fc8bd866f1" PRIMARY KEY ("fileId", "userId"))',

@@ -21,7 +21,7 @@ import {
 } from '../../../model/hub.entity.js';
 import { placeOccurrence, removeOccurrence } from '../../hub/hub-storage.js';
 import type { Deliver } from './delivery.js';
-import { insertionOrder, marks, sql } from '../../../core/sql.js';
+import { deleteReturning, insertionOrder, sql } from '../../../core/sql.js';
 
 const KEY_SEPARATOR = '\u001f';
 /** Links made or removed at once: libuv's four threads kept busy, the disk's queue short. */
@@ -120,15 +120,13 @@ export async function publishToHub(
       await stillHeld(m);
       // An earlier attempt at this run (cut off, then started again) published these files once
       // already: this attempt's occurrences replace its, never add to them.
-      const earlier = await sql<Pick<HubOccurrenceRow, 'id' | 'fileId' | 'extension'>>(
+      const earlier = await deleteReturning<Pick<HubOccurrenceRow, 'id' | 'fileId' | 'extension'>>(
         m,
-        `SELECT id, "fileId", extension FROM hub_file_occurrences WHERE "requestId" = ? AND "fileId" IN (SELECT id FROM hub_files WHERE "taskReportId" = ?)`,
+        // Found by the run (its index; usually none), then kept to this task report's files.
+        `WITH mine AS (SELECT o.id FROM hub_file_occurrences o WHERE o."requestId" = ? AND EXISTS (SELECT 1 FROM hub_files f WHERE f.id = o."fileId" AND f."taskReportId" = ?))
+         DELETE FROM hub_file_occurrences WHERE id IN (SELECT id FROM mine) RETURNING id, "fileId", extension`,
         [requestId, tr.id],
       );
-      for (let i = 0; i < earlier.length; i += 500) {
-        const ids = earlier.slice(i, i + 500).map((x) => x.id);
-        await sql(m, `DELETE FROM hub_file_occurrences WHERE id IN (${marks(ids)})`, ids);
-      }
       pruned.push(...earlier);
       // A task report pointed at another report since: its files follow (no row changes otherwise).
       await sql(
@@ -156,16 +154,14 @@ export async function publishToHub(
         if (links.length) await m.getRepository(HubFileUser).insert(links);
       }
       if (o.maxFileOccurrences > 0) {
-        const over = await sql<Pick<HubOccurrenceRow, 'id' | 'fileId' | 'extension'>>(
+        // Each file's occurrences past the newest `maxFileOccurrences`, removed in the statement that finds them.
+        const over = await deleteReturning<Pick<HubOccurrenceRow, 'id' | 'fileId' | 'extension'>>(
           m,
-          `SELECT id, "fileId", extension FROM (SELECT o.id, o."fileId", o.extension, ROW_NUMBER() OVER (PARTITION BY o."fileId" ORDER BY o."createdDate" DESC, ${insertionOrder(m, 'o')} DESC) AS n FROM hub_file_occurrences o
-         WHERE o."fileId" IN (SELECT id FROM hub_files WHERE "taskReportId" = ?)) AS ranked WHERE n > ?`,
+          `WITH ranked AS (SELECT o.id, ROW_NUMBER() OVER (PARTITION BY o."fileId" ORDER BY o."createdDate" DESC, ${insertionOrder(m, 'o')} DESC) AS n FROM hub_file_occurrences o
+         WHERE o."fileId" IN (SELECT id FROM hub_files WHERE "taskReportId" = ?))
+         DELETE FROM hub_file_occurrences WHERE id IN (SELECT id FROM ranked WHERE n > ?) RETURNING id, "fileId", extension`,
           [tr.id, o.maxFileOccurrences],
         );
-        for (let i = 0; i < over.length; i += 500) {
-          const ids = over.slice(i, i + 500).map((x) => x.id);
-          await sql(m, `DELETE FROM hub_file_occurrences WHERE id IN (${marks(ids)})`, ids);
-        }
         pruned.push(...over);
       }
     }),
