@@ -150,6 +150,23 @@ describe(
       for (const [text, n] of chart.rows as [string, number][]) expect(texts[n]).toBe(text);
     });
 
+    it('leaves out lines with nothing on them: empty, spaces only, separators only', async () => {
+      const other = await createAnalyticsApp(s, 'blanks', 'Blanks');
+      const content = ['Region,Sales', 'North,1', '', '   ', ' , ', ',', 'South,2', '', 'West,3,4'].join('\n');
+      const refused = await s.call('POST', `/api/app/analytics/${other}/import`, {
+        body: { fileName: 'blanks.csv', content },
+      });
+      // The blank lines are passed over, the line of three values still refused by its own width.
+      expect(refused.status).toBe(400);
+      expect(refused.body.error).toMatch(/expected 2 values, found 3/);
+      const res = await s.call('POST', `/api/app/analytics/${other}/import`, {
+        body: { fileName: 'blanks.csv', content: content.replace('West,3,4', 'West, 3') },
+      });
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+      expect(res.body.data.rowCount).toBe(3);
+      expect((await s.ok('POST', `/api/app/analytics/${other}/evaluate`, { expression: 'Sum(Sales)' })).value).toBe(6);
+    });
+
     it('keeps field ids across a reload, so charts and filters keep working', async () => {
       const before = (await s.ok('GET', `/api/app/analytics/${app}`)).fields;
       const after = (await importCsv(CSV + '\n2025-04-01;East;Widget;1;9')).body.data.fields;

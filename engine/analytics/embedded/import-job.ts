@@ -111,7 +111,13 @@ export async function runImportJob(job: ImportJob, progress: (p: JobProgress) =>
             `has more than ${job.budget.cells.toLocaleString('en')} cells (rows × columns), the most one import may hold`,
           );
         }
-        const staged = batch.rows.map((r) => r.map((v, c) => (guesses[c].add(v), stageValue(v))));
+        // Staged in place: the batch's rows are the reader's, made for this batch alone.
+        const staged = batch.rows;
+        for (const r of staged)
+          for (let c = 0; c < r.length; c++) {
+            guesses[c].add(r[c]);
+            r[c] = stageValue(r[c]);
+          }
         await writing;
         writing = db.appendJsonRows('stage', headers.length, staged);
         // Reading is most of the work; its share of the bar grows with the rows read.
