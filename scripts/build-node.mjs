@@ -44,8 +44,11 @@ const OTHER_DRIVERS = [
   '@capacitor-community/sqlite',
   'expo-sqlite',
 ];
+/** Fastify's JSON-schema compilers: no route gives Fastify a schema (engine/http/server.ts). */
+const FASTIFY_SCHEMAS_UNUSED = ['@fastify/ajv-compiler', '@fastify/fast-json-stringify-compiler'];
 const external = [
   ...Object.keys(pkg.dependencies).filter((name) => !STARTUP.has(name)),
+  ...FASTIFY_SCHEMAS_UNUSED,
   ...Object.keys(pkg.optionalDependencies ?? {}),
   ...OTHER_DRIVERS,
 ];
@@ -65,11 +68,11 @@ const allExternal = { ...common, packages: 'external' };
 // (`engine/code-cache.ts`) can hold, where an `import()` in cached code cannot run.
 /**
  * Packages TypeORM requires when it loads, for options this product never sets: the `debug` logger,
- * entity globs, and reading `ormconfig`/`.env` files. Left out of the start-up bundles (a fifth of
+ * entity globs, reading `ormconfig`/`.env` files, and the formatted console logger's SQL layout. Left out of the start-up bundles (a fifth of
  * the bundle's own load time: `debug` alone opens the terminal module); a call into one fails
  * naming it, so an option that needed one could not go unnoticed.
  */
-const TYPEORM_UNUSED = ['debug', 'glob', 'dotenv', 'app-root-path'];
+const TYPEORM_UNUSED = ['debug', 'glob', 'dotenv', 'app-root-path', '@sqltools/formatter'];
 /**
  * TypeORM's drivers (and their entity managers) for databases Broadsheet never opens: its factory
  * requires all sixteen when it loads. Broadsheet opens SQLite and PostgreSQL alone; the others were
@@ -122,6 +125,28 @@ const leaveOutTypeormUnused = {
     }));
   },
 };
+/**
+ * zod's messages in English only. zod 4 names its 40-odd languages as one namespace (`z.locales`),
+ * so every one was bundled — 261 KiB, a tenth of the start-up bundle, read and compiled at every
+ * start for a choice Broadsheet never offers (its API answers in English). A language asked for
+ * other than English is undefined, so `z.config(z.locales.fr())` would fail at once, not quietly.
+ */
+const englishOnlyZod = {
+  name: 'english-only-zod',
+  setup(b) {
+    const inZod = /[\\/]node_modules[\\/]zod[\\/]/;
+    b.onResolve({ filter: /^\.\.\/locales\/index\.js$/ }, (args) =>
+      inZod.test(args.importer)
+        ? { path: join(dirname(args.importer), '..', 'locales', 'en.js'), namespace: 'zod-english-only' }
+        : undefined,
+    );
+    b.onLoad({ filter: /.*/, namespace: 'zod-english-only' }, (args) => ({
+      contents: `export { default as en } from ${JSON.stringify(args.path)};`,
+      resolveDir: dirname(args.path),
+      loader: 'js',
+    }));
+  },
+};
 const startupBundled = {
   ...common,
   external,
@@ -130,7 +155,7 @@ const startupBundled = {
   minifyIdentifiers: true,
   keepNames: true,
   supported: { 'dynamic-import': false },
-  plugins: [leaveOutTypeormUnused],
+  plugins: [leaveOutTypeormUnused, englishOnlyZod],
 };
 await Promise.all([
   build({ ...startupBundled, entryPoints: ['engine/serve.ts'], outfile: 'dist/engine/serve-bundle.cjs' }),

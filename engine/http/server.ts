@@ -46,6 +46,21 @@ export interface StartingEngine {
  * server is its plugins, in the order a request meets them (guards, CORS, the REST door, the
  * renderer's door, the event stream, company sign-in, documents).
  */
+/**
+ * Fastify's JSON-schema compilers, never used: every operation validates its input with zod and
+ * its answer with the result schema (ops/), and no route gives Fastify a schema. Left out, Fastify
+ * does not load ajv and fast-json-stringify at every start (they are kept out of the start-up
+ * bundle, scripts/build-node.mjs); a route that gave a schema would fail here, by name, at start.
+ */
+const NO_JSON_SCHEMAS = {
+  buildValidator: () => {
+    throw new Error('A route gave Fastify a JSON schema: operations validate with zod (engine/ops), not Fastify');
+  },
+  buildSerializer: () => {
+    throw new Error('A route gave Fastify a response schema: answers are checked with zod (engine/ops), not Fastify');
+  },
+};
+
 export async function startHttpServer(given: Engine | StartingEngine, options: HttpOptions = {}): Promise<HttpServer> {
   const catalogue = given.catalogue;
   const started = 'started' in given ? null : given;
@@ -64,6 +79,7 @@ export async function startHttpServer(given: Engine | StartingEngine, options: H
     forceCloseConnections: true,
     // No HEAD twin for every GET: nothing asks for one, and each route costs the start time.
     exposeHeadRoutes: false,
+    schemaController: { compilersFactory: NO_JSON_SCHEMAS },
   });
   const credentials = credentialFirst(engine);
   const first = options.onFirstAnswer;
