@@ -1,4 +1,3 @@
-import { isAscii } from 'node:buffer';
 import { createHash } from 'node:crypto';
 import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -43,8 +42,9 @@ const wrap = (source: string) => `(function (exports, require, module, __filenam
  */
 export function runBundle(file: string, cacheDir = privateCodeCacheDir()): void {
   const bytes = readFileSync(file);
-  // The build writes the bundle in ASCII: read as one-byte text it needs no UTF-8 decoding (17 ms).
-  const source = isAscii(bytes) ? bytes.toString('latin1') : bytes.toString('utf8');
+  // The build writes the bundle in ASCII (scripts/build-node.mjs escapes the rest): read as one-byte
+  // text it needs no UTF-8 decoding (17 ms), nor a look at every byte to be sure (5 ms).
+  const source = bytes.toString('latin1');
   const cacheFile =
     cacheDir && join(cacheDir, `${basename(file)}.${createHash('sha256').update(bytes).digest('hex').slice(0, 32)}`);
   let cachedData: Buffer | undefined;

@@ -3,7 +3,8 @@
 // `-- template-peers`, `-- template-check`, `-- scale`, `-- reload`, `-- backup`, `-- members`,
 // `-- mail` or `-- reports` runs one part alone. Every run ends with each figure's verdict against
 // its goal and tests/bench/baseline.json, and the line "N of M goals met; K slipped";
-// `-- --save-baseline` (with or without a part) writes this run's figures into the baseline.
+// `-- --save-baseline` (with or without a part) writes this run's figures into the baseline,
+// `-- --add-to-baseline` only those it does not hold yet.
 import { spawnSync } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { cpus, tmpdir } from 'node:os';
@@ -67,7 +68,7 @@ const PARTS: Record<string, () => Promise<unknown>> = {
 
 async function main() {
   const args = process.argv.slice(2);
-  const save = args.includes('--save-baseline');
+  const save = args.includes('--save-baseline') ? 'all' : args.includes('--add-to-baseline') ? 'new' : null;
   const part = args.find((a) => !a.startsWith('--'));
   if (part && part !== 'installation' && !PARTS[part])
     throw new Error(`no bench part "${part}": installation, ${Object.keys(PARTS).join(', ')}`);

@@ -2,8 +2,9 @@
 // Benches print their own tables (the detail); each figure worth holding is also recorded here
 // with `figure()`, and the run ends with one table of verdicts and the line
 // "N of M goals met; K slipped". `--save-baseline` writes this run's figures into
-// `tests/bench/baseline.json` (merged, so a part run alone updates only its own figures); that
-// file changes only on purpose, with the reason in the commit.
+// `tests/bench/baseline.json` (merged, so a part run alone updates only its own figures), and
+// `--add-to-baseline` only the figures it does not hold yet (a new measure, a part not yet run);
+// that file changes only on purpose, with the reason in the commit.
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
@@ -76,7 +77,12 @@ function goalText(f: Figure): string {
 }
 
 /** Prints the verdicts of this run's figures, the closing line, and saves the baseline if asked. */
-export function closeVerdicts(options: { save: boolean; file?: string; about?: string }): string {
+export function closeVerdicts(options: {
+  /** 'all': this run's figures replace the baseline's; 'new': only figures it lacks are added. */
+  save: 'all' | 'new' | null;
+  file?: string;
+  about?: string;
+}): string {
   const file = options.file ?? BASELINE_FILE;
   const baseline = readBaseline(file);
   let goals = 0;
@@ -105,10 +111,11 @@ export function closeVerdicts(options: { save: boolean; file?: string; about?: s
   const line = `${met} of ${goals} goals met; ${slipped} slipped`;
   console.log(line);
   if (options.save) {
-    for (const f of figures) baseline.figures[f.id] = { value: f.value, unit: f.unit, measure: f.measure };
-    if (options.about) baseline.about = options.about;
+    const saved = figures.filter((f) => options.save === 'all' || !(f.id in baseline.figures));
+    for (const f of saved) baseline.figures[f.id] = { value: f.value, unit: f.unit, measure: f.measure };
+    if (options.about && saved.length) baseline.about = `${baseline.about}; ${options.about}`.replace(/^; /, '');
     writeFileSync(file, `${JSON.stringify(baseline, null, 2)}\n`);
-    console.log(`baseline saved: ${figures.length} figures into ${file}`);
+    console.log(`baseline: ${saved.length} figures saved into ${file}`);
   }
   return line;
 }

@@ -87,6 +87,15 @@ describe('npm run serve', () => {
     await stop();
   });
 
+  it('builds the server bundle in ASCII alone, as its start reads it (one byte a character)', async () => {
+    // engine/code-cache.ts reads the bundle as latin1: one raw UTF-8 byte in it would garble every
+    // text outside ASCII the server says (curly quotes, names in other scripts).
+    const bundle = await readFile(join(SERVE, '..', 'serve-bundle.cjs'));
+    const offending = bundle.findIndex((b) => b > 0x7f);
+    expect(offending, `a byte over 0x7f at ${offending}`).toBe(-1);
+    expect(bundle.toString('latin1')).toContain('\\u201C');
+  });
+
   it("keeps the compiled server in the user's own cache folder between starts, never where others can write", async () => {
     const dataDir = await mkdtemp(join(tmpdir(), 'bs-serve-'));
     const cacheBase = await mkdtemp(join(tmpdir(), 'bs-cache-'));
