@@ -9,13 +9,10 @@ import { createReadStream, createWriteStream } from 'node:fs';
 import { mkdtemp, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { randomBytes } from 'node:crypto';
 import { Readable } from 'node:stream';
 import { performance } from 'node:perf_hooks';
-import { startServerProcess } from '../support/server-process.js';
-import { watchRss } from './process-memory.js';
-
-const ROOT = join(__dirname, '..', '..');
+import { startBenchServer } from './bench-server-process.js';
+import { idleRssOf, watchRss } from './process-memory.js';
 
 const pct = (xs: number[], p: number) =>
   [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))];
@@ -156,17 +153,7 @@ export async function importBench(rows = Number(process.env.BENCH_IMPORT_ROWS ??
     const floorMs = pct(floors, 50);
 
     // The server in a process of its own: its memory is read from outside, beside itself idle.
-    const key = randomBytes(32);
-    const server = await startServerProcess({
-      dataDir: join(dir, 'data'),
-      database: '',
-      nodeId: 'import',
-      key,
-      program: {
-        args: [join(ROOT, 'dist', 'bench', 'bench-server.cjs')],
-        env: { BENCH_DATA: join(dir, 'data'), BENCH_KEY: key.toString('hex') },
-      },
-    });
+    const server = await startBenchServer(join(dir, 'data'), 'import');
     try {
       const ownerKey = await server.command('owner');
       const headers = { authorization: `Bearer ${ownerKey}`, 'content-type': 'application/json' };
@@ -187,9 +174,7 @@ export async function importBench(rows = Number(process.env.BENCH_IMPORT_ROWS ??
       ).json()) as { data: { id: string } };
       // Idle: warmed by a list call, a second to settle.
       await fetch(`${server.url}/api/v1/groups?page_size=10`, { headers });
-      const idle = watchRss(server.pid, 100);
-      await new Promise((r) => setTimeout(r, 1000));
-      const idleRss = idle.stop();
+      const idleRss = await idleRssOf(server.pid);
 
       const memory = watchRss(server.pid, 100);
       const latencies: number[] = [];

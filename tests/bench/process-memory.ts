@@ -32,3 +32,10 @@ export function watchRss(pid: number, everyMs = 50) {
     },
   };
 }
+
+/** The resident set of `pid` at rest: sampled for a second, its peak. */
+export async function idleRssOf(pid: number): Promise<number> {
+  const idle = watchRss(pid, 100);
+  await new Promise((r) => setTimeout(r, 1000));
+  return idle.stop();
+}

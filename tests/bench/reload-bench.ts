@@ -10,15 +10,13 @@ import { spawnSync } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { randomBytes } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import pg from 'pg';
 import { startPostgres } from '../support/postgres.js';
-import { startServerProcess, type ServerProcess } from '../support/server-process.js';
-import { watchRss } from './process-memory.js';
+import type { ServerProcess } from '../support/server-process.js';
+import { startBenchServer } from './bench-server-process.js';
+import { idleRssOf, watchRss } from './process-memory.js';
 import { figure } from './verdicts.js';
-
-const ROOT = join(__dirname, '..', '..');
 
 const MiB = 1024 * 1024;
 const mib = (b: number) => `${(b / 1024 / 1024).toFixed(0)} MiB`;
@@ -53,23 +51,11 @@ export async function reloadBench(rows: number) {
   // V8 fills lazily): the reload's memory is that cap at most, whatever the rows.
   // The server in a process of its own (bench-server.ts reads BENCH_IMPORT_MEMORY_MB): its memory
   // is read from outside, beside itself idle.
-  const key = randomBytes(32);
-  const server = await startServerProcess({
-    dataDir: join(dir, 'data'),
-    database: '',
-    nodeId: 'reload',
-    key,
-    program: {
-      args: [join(ROOT, 'dist', 'bench', 'bench-server.cjs')],
-      env: { BENCH_DATA: join(dir, 'data'), BENCH_KEY: key.toString('hex') },
-    },
-  });
+  const server = await startBenchServer(join(dir, 'data'), 'reload');
   try {
     // The server idle: warmed by a call, a second to settle.
     await call(server, 'v1.analyticsApps.list', { query: { get_all: true } });
-    const idle = watchRss(server.pid, 100);
-    await new Promise((r) => setTimeout(r, 1000));
-    const idleRss = idle.stop();
+    const idleRss = await idleRssOf(server.pid);
     // Sources read as a role that may only read: the cluster's owner (a superuser) is refused.
     const admin = new pg.Client({ host: cluster.socketDir, database: 'bench', user: cluster.user });
     await admin.connect();

@@ -1,0 +1,21 @@
+// Starts bench-server.ts (built as dist/bench/bench-server.cjs) in a process of its own on a data
+// folder of the bench's: the import and reload benches read its memory from outside.
+import { randomBytes } from 'node:crypto';
+import { join } from 'node:path';
+import { startServerProcess, type ServerProcess } from '../support/server-process.js';
+
+const ROOT = join(__dirname, '..', '..');
+
+export function startBenchServer(dataDir: string, nodeId: string): Promise<ServerProcess> {
+  const key = randomBytes(32);
+  return startServerProcess({
+    dataDir,
+    database: '',
+    nodeId,
+    key,
+    program: {
+      args: [join(ROOT, 'dist', 'bench', 'bench-server.cjs')],
+      env: { BENCH_DATA: dataDir, BENCH_KEY: key.toString('hex') },
+    },
+  });
+}
