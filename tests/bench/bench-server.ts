@@ -10,7 +10,7 @@
 //   stalls start|stop  the main thread's event-loop delay watched; `stop` answers the longest, in ms
 import { createInterface } from 'node:readline';
 import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
-import { createEngine } from '../../engine/engine.js';
+import { createEngine, silentLogger } from '../../engine/engine.js';
 import { startHttpServer } from '../../engine/http/server.js';
 
 const pct = (xs: number[], p: number) =>
@@ -23,6 +23,8 @@ async function main() {
     dataDir: process.env.BENCH_DATA ?? '',
     secretKeys: { load: async () => key, save: async () => {} },
     demo: false,
+    // Its answers are read by the bench; a log line would only cross its output.
+    logger: silentLogger,
     importLimits: memoryMb ? { memoryMb } : undefined,
   });
   const http = await startHttpServer(engine, { port: 0 });

@@ -113,7 +113,9 @@ export function closeVerdicts(options: {
   if (options.save) {
     const saved = figures.filter((f) => options.save === 'all' || !(f.id in baseline.figures));
     for (const f of saved) baseline.figures[f.id] = { value: f.value, unit: f.unit, measure: f.measure };
-    if (options.about && saved.length) baseline.about = `${baseline.about}; ${options.about}`.replace(/^; /, '');
+    // Where the figures came from, each run's description once.
+    if (options.about && saved.length && !baseline.about.includes(options.about))
+      baseline.about = `${baseline.about}; ${options.about}`.replace(/^; /, '');
     writeFileSync(file, `${JSON.stringify(baseline, null, 2)}\n`);
     console.log(`baseline: ${saved.length} figures saved into ${file}`);
   }
