@@ -130,6 +130,21 @@ async function aggregates(url: string, app: string, headers: Record<string, stri
     });
     rows.push({ measure, p50: `${p50.toFixed(1)} ms`, goal: `${goal} ms`, answer: show(last) });
   }
+  // Beside it, the smallest signed-in call to the same server at the same moment: what any call
+  // costs here (the connection, the credential, the answer), so the KPI's own share can be read.
+  const me: number[] = [];
+  for (let i = 0; i < 51; i++) {
+    const t = performance.now();
+    const res = await fetch(`${url}/api/app/auth/me`, { headers });
+    await res.json();
+    if (i > 0) me.push(performance.now() - t);
+  }
+  rows.push({
+    measure: 'a signed-in call (app.auth.me), for comparison',
+    p50: `${pct(me, 50).toFixed(1)} ms`,
+    goal: '—',
+    answer: 'the user',
+  });
   return rows;
 }
 
