@@ -3,6 +3,7 @@ import { entitiesFor } from './dialect.js';
 import { onPostgres } from './sql.js';
 import { join } from 'node:path';
 import sqlite3 from 'sqlite3';
+import { KeptStatements } from './kept-statements.js';
 import { isEmptyDatabase, type SchemaSnapshot } from './schema-snapshot.js';
 
 export const DB_FILE = 'broadsheet.db';
@@ -28,77 +29,35 @@ class CountingDatabase extends sqlite3.Database {
   writes = 0;
   /** Prepared once: asked at every signed-in call, a prepared statement is half the trips of a new one. */
   private dataVersionStatement: sqlite3.Statement | null = null;
-  /** SELECTs kept prepared by their text (`allKept`), the least recently used first. */
-  private readonly kept = new Map<string, KeptStatement>();
+  /** SELECTs kept prepared by their text (`allKept`). */
+  private readonly kept = new KeptStatements(this, KEPT_STATEMENTS);
 
-  /**
-   * A SELECT through a statement prepared once and kept: one trip to the database's thread where a
-   * new statement takes three (prepare, step, finalize). For the reads people wait on (list pages,
-   * their counts and related rows), whose text repeats with other values bound. At most
-   * `KEPT_STATEMENTS` are kept; the least recently used is finalized once its queued runs are done.
-   */
-  async allKept(sql: string, params: unknown[]): Promise<Record<string, unknown>[]> {
-    let kept = this.kept.get(sql);
-    if (kept) this.kept.delete(sql);
-    else {
-      let statement!: sqlite3.Statement;
-      // A statement SQLite cannot prepare never answers a run: its runs wait until it is prepared.
-      const prepared = new Promise<void>((resolve, reject) => {
-        statement = this.prepare(sql, (err: Error | null) => (err ? reject(err) : resolve()));
-      });
-      kept = { statement, prepared };
-      while (this.kept.size >= KEPT_STATEMENTS) {
-        const [oldest, old] = this.kept.entries().next().value!;
-        this.kept.delete(oldest);
-        old.statement.finalize();
-      }
-    }
-    this.kept.set(sql, kept);
-    const { statement, prepared } = kept;
-    try {
-      await prepared;
-      return await new Promise((resolve, reject) =>
-        statement.all(params, (err: Error | null, rows: Record<string, unknown>[]) =>
-          err ? reject(err) : resolve(rows),
-        ),
-      );
-    } catch (e) {
-      // Not kept after a failure: the next run prepares it anew (or fails the same way, clearly).
-      if (this.kept.get(sql) === kept) {
-        this.kept.delete(sql);
-        statement.finalize();
-      }
-      throw e;
-    }
+  /** A SELECT through a statement prepared once and kept (`KeptStatements`). */
+  allKept(sql: string, params: unknown[]): Promise<Record<string, unknown>[]> {
+    return this.kept.all(sql, params);
   }
+
+  /** The data_version SQLite last answered: it moves when another connection commits. */
+  lastVersion = NaN;
 
   dataVersion(): Promise<number> {
     this.dataVersionStatement ??= this.prepare('PRAGMA data_version');
     return new Promise((resolve, reject) =>
       this.dataVersionStatement!.all((err: Error | null, rows: { data_version: number }[]) =>
-        err ? reject(err) : resolve(rows[0].data_version),
+        err ? reject(err) : resolve((this.lastVersion = rows[0].data_version)),
       ),
     );
   }
 
   override close(callback?: (err: Error | null) => void): void {
     // SQLite refuses to close while a statement is still prepared.
-    const statements = [
-      ...[...this.kept.values()].map((k) => k.statement),
-      ...(this.dataVersionStatement ? [this.dataVersionStatement] : []),
-    ];
-    this.kept.clear();
+    const version = this.dataVersionStatement;
     this.dataVersionStatement = null;
-    Promise.all(statements.map((st) => new Promise<void>((done) => st.finalize(() => done())))).then(
+    Promise.all([this.kept.finalizeAll(), version && new Promise<void>((done) => version.finalize(() => done()))]).then(
       () => super.close(callback),
       () => super.close(callback),
     );
   }
-}
-/** A kept statement, and its preparation (which may fail). */
-interface KeptStatement {
-  statement: sqlite3.Statement;
-  prepared: Promise<void>;
 }
 /** Enough for every list's page, count and related-row statements, with their page sizes. */
 const KEPT_STATEMENTS = 200;
@@ -163,6 +122,17 @@ export function localWrites(ds: DataSource): number {
 
 export function dataVersion(ds: DataSource): Promise<number> {
   return onPostgres(ds) ? Promise.resolve(NaN) : connectionOf(ds).dataVersion();
+}
+
+/**
+ * Where the file stands as this engine last knew it: its own finished writes and the data_version
+ * SQLite last answered (asked at every signed-in call). Two equal stamps mean nothing was written
+ * between them that this engine has seen; on PostgreSQL the stamp equals nothing.
+ */
+export function changeStamp(ds: DataSource): string {
+  if (onPostgres(ds)) return '';
+  const connection = connectionOf(ds);
+  return `${connection.writes}:${connection.lastVersion}`;
 }
 
 /** The single query runner TypeORM's SQLite driver runs every statement through, as it counts transactions. */

@@ -1,6 +1,6 @@
 import type { DataSource, EntityManager, ObjectLiteral, QueryRunner, SelectQueryBuilder } from 'typeorm';
 import { hydrator, plainEntityOf } from './entity-rows.js';
-import { keptStatementsOf } from './db.js';
+import { changeStamp, keptStatementsOf } from './db.js';
 import { sql } from './sql.js';
 
 /**
@@ -42,3 +42,28 @@ export async function keptEntities<T extends ObjectLiteral>(qb: SelectQueryBuild
 
 /** The runner a query builder was made with (a transaction's), if any: TypeORM keeps it protected. */
 export const runnerOf = (qb: object) => (qb as unknown as { queryRunner?: QueryRunner }).queryRunner;
+
+/**
+ * Answers remembered until the database changes (`changeStamp`): any write of this engine, or a
+ * commit by another connection that a signed-in call has since seen. A reading call that uses one
+ * answers only once SQLite confirms nothing changed since its credential was read, and runs again
+ * when something did (`ops/dispatch.ts`), so what it answers is never older than its own call. On
+ * PostgreSQL (several servers write) nothing is remembered.
+ */
+export class RememberedReads<T> {
+  private readonly known = new Map<string, { stamp: string; value: T }>();
+
+  constructor(private readonly max = 1000) {}
+
+  async get(ds: DataSource, key: string, read: () => Promise<T>): Promise<T> {
+    const stamp = changeStamp(ds);
+    if (!stamp) return read();
+    const known = this.known.get(key);
+    if (known?.stamp === stamp) return known.value;
+    const value = await read();
+    if (this.known.size >= this.max) this.known.clear();
+    // Taken before the read: a write that ended while it ran makes the stamps differ next time.
+    this.known.set(key, { stamp, value });
+    return value;
+  }
+}

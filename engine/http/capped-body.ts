@@ -15,7 +15,10 @@ export function cappedBody(payload: Readable, limit: number, headers: IncomingHt
   // A request that declares no body (most GETs) has none to count: Node's parser reads no body
   // without a length or chunked encoding, so there is nothing to pipe through the cap.
   if (declaredLength === undefined && headers['transfer-encoding'] === undefined) return payload;
-  if (declaredLength === '0') return payload;
+  // A declared length within the limit is the whole body: Node's parser reads exactly that many
+  // bytes and no more, so only a chunked body (no length) needs counting as it arrives. Every
+  // JSON call takes this way: a stream piped through a counter costs a tenth of a millisecond.
+  if (declaredLength !== undefined) return payload;
   // A refused body stops the upload; a client that goes away ends the body with its error.
   return pipeline(
     payload,

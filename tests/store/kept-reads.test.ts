@@ -6,8 +6,10 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DataSource } from 'typeorm';
 import { startTestServer, type TestServer } from '../support/test-server.js';
-import { keptStatementsOf } from '../../engine/core/db.js';
-import { keptEntities } from '../../engine/core/kept-reads.js';
+import { join } from 'node:path';
+import sqlite3 from 'sqlite3';
+import { DB_FILE, keptStatementsOf } from '../../engine/core/db.js';
+import { keptEntities, RememberedReads } from '../../engine/core/kept-reads.js';
 import { hydrator, plainEntityOf } from '../../engine/core/entity-rows.js';
 import { Request } from '../../engine/model/requests.entity.js';
 import { User } from '../../engine/model/users.entity.js';
@@ -211,5 +213,48 @@ describe('kept statements', () => {
     await expect(kept.allKept('SELECT * FROM no_such_table', [])).rejects.toThrow(/no such table/);
     await expect(kept.allKept('SELECT * FROM no_such_table', [])).rejects.toThrow(/no such table/);
     expect(await kept.allKept('SELECT 1 AS one', [])).toEqual([{ one: 1 }]);
+  });
+});
+
+describe('reads remembered until the database changes', () => {
+  it('answer from memory while nothing is written, and read again after any write', async () => {
+    const remembered = new RememberedReads<string>();
+    let reads = 0;
+    const name = () =>
+      remembered.get(db, projectId, async () => {
+        reads++;
+        const [row] = (await db.query('SELECT name FROM projects WHERE id = ?', [projectId])) as { name: string }[];
+        return row.name;
+      });
+    expect(await name()).toBe('Kept reads');
+    expect(await name()).toBe('Kept reads');
+    expect(reads).toBe(1);
+    // A rename through the API is a write: the next read sees the new name.
+    await s.ok('PUT', `/api/v2/projects/${projectId}`, { name: 'Kept reads, renamed' });
+    expect(await name()).toBe('Kept reads, renamed');
+    expect(reads).toBe(2);
+    await s.ok('PUT', `/api/v2/projects/${projectId}`, { name: 'Kept reads' });
+  });
+
+  it('are read again when another connection has committed since', async () => {
+    const remembered = new RememberedReads<number>();
+    const count = () =>
+      remembered.get(db, 'count', async () =>
+        Number(((await db.query('SELECT COUNT(*) AS n FROM groups')) as { n: number }[])[0].n),
+      );
+    const before = await count();
+    // Another connection to the same file (another process would be the same to SQLite) adds a group.
+    const other = new sqlite3.Database(join(s.dataDir, DB_FILE));
+    await new Promise<void>((resolve, reject) =>
+      other.run(
+        `INSERT INTO groups (id, name, "createdDate", "modifiedDate") VALUES (?, 'Other', datetime('now'), datetime('now'))`,
+        [randomUUID()],
+        (e) => (e ? reject(e) : resolve()),
+      ),
+    );
+    await new Promise<void>((resolve) => other.close(() => resolve()));
+    // A signed-in call asks SQLite whether the file moved; the remembered count is then read again.
+    await s.ok('GET', '/api/app/auth/me');
+    expect(await count()).toBe(before + 1);
   });
 });

@@ -1,14 +1,27 @@
 import sqlite3 from 'sqlite3';
+import { KeptStatements } from '../../core/kept-statements.js';
 
 /** Cells in one JSON batch: a few megabytes of text at most. */
 const JSON_CELLS_A_STATEMENT = 100_000;
+/** An app's charts, variables and list boxes, each with its few shapes of WHERE. */
+const KEPT_STATEMENTS = 100;
+const READ = /^\s*(SELECT|WITH)\b/i;
 
 /** A promise face on one sqlite3 database file (an app's data); every value is a bound parameter. */
 export class SqliteFile {
   /** Whether statements run in the order issued (a building file), so several may be queued at once. */
   private inOrder = false;
 
-  private constructor(private readonly db: sqlite3.Database) {}
+  /**
+   * Reads kept prepared: a report made per customer asks the same chart and KPI once per value, so
+   * the text repeats with another value bound, and a kept statement is one trip where a new one
+   * is three (prepare, step, finalize): a third of a per-value KPI's time over HTTP.
+   */
+  private readonly kept: KeptStatements;
+
+  private constructor(private readonly db: sqlite3.Database) {
+    this.kept = new KeptStatements(db, KEPT_STATEMENTS);
+  }
 
   /**
    * Opens a data file in WAL mode. `building`: a file no reader sees yet (an import builds it, then
@@ -38,6 +51,7 @@ export class SqliteFile {
   }
 
   all<T = Record<string, unknown>>(sql: string, params: unknown[] = []): Promise<T[]> {
+    if (!this.inOrder && READ.test(sql)) return this.kept.all<T>(sql, params);
     return new Promise((resolve, reject) =>
       this.db.all(sql, params, (err, rows) => (err ? reject(err) : resolve(rows as T[]))),
     );
@@ -94,7 +108,8 @@ export class SqliteFile {
     await Promise.all(issued);
   }
 
-  close(): Promise<void> {
+  async close(): Promise<void> {
+    await this.kept.finalizeAll();
     return new Promise((resolve, reject) => this.db.close((err) => (err ? reject(err) : resolve())));
   }
 }
