@@ -315,6 +315,7 @@ async function startEngine(options: EngineOptions): Promise<Engine> {
     uploadsDir,
     signInThrottle,
     write: (fn) => queues.run(MAIN_STORE, fn),
+    guardedWrite: options.database ? (fn) => fn() : (fn) => queues.run(MAIN_STORE, fn),
     writeTo: (store, fn) => queues.run(store, fn),
     callableOperations: (p) => [...catalogue.values()].filter((op) => permits(p, op.permission)).map((op) => op.id),
     memberOperations: () => memberOperations,

@@ -21,6 +21,12 @@ export interface SharedChannel {
 const CHANNEL = 'broadsheet';
 /** PostgreSQL refuses a notification payload of 8,000 bytes or more. */
 const PAYLOAD_MAX = 7_900;
+/**
+ * Messages published within this long of one another travel in one notification: a run tells its
+ * start, its progress and its end, and each notification is a trip to the database for the sender
+ * and a wake-up for every other server.
+ */
+const GATHER_MS = 10;
 /** Reconnecting waits 1 s, doubling to 30 s while the database stays away (a restart, an outage). */
 const RECONNECT: Backoff = { baseMs: 1_000, maxMs: 30_000 };
 
@@ -52,8 +58,12 @@ export async function openSharedChannel(
     c.on('notification', (n) => {
       if (n.channel !== CHANNEL || !n.payload) return;
       try {
-        const { from, message } = JSON.parse(n.payload) as { from: string; message: SharedMessage };
-        if (from !== nodeId) receive(message, from);
+        const { from, message, messages } = JSON.parse(n.payload) as {
+          from: string;
+          message?: SharedMessage;
+          messages?: SharedMessage[];
+        };
+        if (from !== nodeId) for (const m of messages ?? (message ? [message] : [])) receive(m, from);
       } catch (e) {
         onProblem(e as Error);
       }
@@ -82,15 +92,49 @@ export async function openSharedChannel(
   };
   await listen();
 
-  return {
-    async publish(message) {
-      const payload = JSON.stringify({ from: nodeId, message });
+  const notify = (parts: string[]) =>
+    ds.query('SELECT pg_notify($1, $2)', [
+      CHANNEL,
+      `{"from":${JSON.stringify(nodeId)},"messages":[${parts.join(',')}]}`,
+    ]);
+  /** Sends what was gathered, as few notifications as the size limit allows, in the order published. */
+  const send = async (messages: SharedMessage[]) => {
+    const room = PAYLOAD_MAX - 100 - Buffer.byteLength(nodeId);
+    let parts: string[] = [];
+    let size = 0;
+    for (const message of messages) {
+      const text = JSON.stringify(message);
+      const bytes = Buffer.byteLength(text) + 1;
       // Too large to travel (none of the engine's events is): the others read the rows instead.
-      if (Buffer.byteLength(payload) > PAYLOAD_MAX) return;
-      await ds.query('SELECT pg_notify($1, $2)', [CHANNEL, payload]);
+      if (bytes > room) continue;
+      if (size + bytes > room) {
+        await notify(parts);
+        parts = [];
+        size = 0;
+      }
+      parts.push(text);
+      size += bytes;
+    }
+    if (parts.length) await notify(parts);
+  };
+  let gathered: SharedMessage[] = [];
+  let sending: Promise<void> | null = null;
+
+  return {
+    publish(message) {
+      gathered.push(message);
+      sending ??= new Promise((resolve) => setTimeout(resolve, GATHER_MS)).then(() => {
+        const messages = gathered;
+        gathered = [];
+        sending = null;
+        return send(messages);
+      });
+      return sending;
     },
     async close() {
       closed = true;
+      // What was gathered still goes out (a stop asked of another server, a run's last event).
+      await sending?.catch(() => undefined);
       clearTimeout(retry);
       const c = client;
       client = null;

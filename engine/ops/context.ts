@@ -73,6 +73,13 @@ export interface BaseServices {
   signInThrottle: SignInGuard;
   /** Queues writes per store; `write` runs one write on the main database's queue. */
   write: <T>(fn: () => Promise<T>) => Promise<T>;
+  /**
+   * A write whose every statement is guarded by the rows it touches (a claim taken only while its
+   * row waits, an outcome stored only while this engine still holds the run). On SQLite it takes
+   * the main queue as any write does (one writer); on PostgreSQL it takes no store lock, as its
+   * guard is in its own statements: servers settling runs at once do not wait on one another.
+   */
+  guardedWrite: <T>(fn: () => Promise<T>) => Promise<T>;
   /** Runs one write on another store's queue (an app's data), as an operation declaring `writes` would. */
   writeTo: <T>(store: string, fn: () => Promise<T>) => Promise<T>;
   /** The analytics provider (the embedded one by default). */

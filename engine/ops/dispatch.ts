@@ -197,7 +197,8 @@ export class Dispatcher {
     if (op.http.method === 'GET' || op.readOnly) return op.handler(ctx, parsed as never);
     if (op.writes === 'chunked') {
       const result = await op.handler(ctx, parsed as never);
-      await this.services.write(() => this.audit(op, ctx, input, result));
+      // One new row, checked against nothing: it needs no other server's lock (`guardedWrite`).
+      await this.services.guardedWrite(() => this.audit(op, ctx, input, result));
       return result;
     }
     const store = op.writes ? op.writes.store(input as { params?: unknown }) : MAIN_STORE;
@@ -205,7 +206,7 @@ export class Dispatcher {
       const result = await op.handler(ctx, parsed as never);
       // The audit trail lives in the main database: from another store's queue it waits its turn there.
       if (store === MAIN_STORE) await this.audit(op, ctx, input, result);
-      else await this.services.write(() => this.audit(op, ctx, input, result));
+      else await this.services.guardedWrite(() => this.audit(op, ctx, input, result));
       return result;
     });
   }

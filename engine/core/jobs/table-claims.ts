@@ -101,21 +101,23 @@ export class TableClaimStore<Row extends ClaimColumns> implements ClaimStore<Row
               active: this.statuses.active,
             })
             .execute();
-    const taken = await this.write(() =>
-      one && onPostgres(this.db)
-        ? this.db.transaction(async (m) => {
-            // Each statement sees what was committed before it began: claims of one value's rows
-            // queue on a lock of that value, so the second sees the first's row active.
-            const values: { v: string }[] = await m.query(
-              `SELECT DISTINCT "${one.column}" AS v FROM ${table} WHERE id = ANY($1) AND ${one.when} AND "${one.column}" IS NOT NULL`,
-              [ids],
-            );
-            for (const v of values.map((r) => r.v).sort())
-              await m.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [`${table}:${v}`]);
-            return update(m);
-          })
-        : update(this.db.manager),
-    );
+    const taken = await this.write(async () => {
+      if (!one || !onPostgres(this.db)) return update(this.db.manager);
+      // Which of the rows run one at a time is fixed when they are queued, so it is asked first: a
+      // transaction (four trips to the database where the claim alone is one) only when some do.
+      const values: { v: string }[] = await this.db.query(
+        `SELECT DISTINCT "${one.column}" AS v FROM ${table} WHERE id = ANY($1) AND ${one.when} AND "${one.column}" IS NOT NULL`,
+        [ids],
+      );
+      if (!values.length) return update(this.db.manager);
+      return this.db.transaction(async (m) => {
+        // Each statement sees what was committed before it began: claims of one value's rows
+        // queue on a lock of that value, so the second sees the first's row active.
+        for (const v of values.map((r) => r.v).sort())
+          await m.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [`${table}:${v}`]);
+        return update(m);
+      });
+    });
     if (!taken.affected) return [];
     return this.repo().find({
       where: this.where({ id: In(ids), status: this.statuses.active, claimedBy: this.owner, leaseUntil }),
@@ -253,15 +255,15 @@ export interface NodeLease {
 }
 
 /**
- * A job kernel over one table: the claim store and the kernel, made together for a worker. On
- * SQLite the store's writes take the engine's write queue (one writer); on PostgreSQL each is one
- * guarded statement that needs no lock beyond the rows it touches, so claims by many servers do
- * not wait on the store's write lock.
+ * A job kernel over one table: the claim store and the kernel, made together for a worker. The
+ * store's writes are guarded writes (`guardedWrite`): on SQLite they take the engine's write queue
+ * (one writer); on PostgreSQL each is one guarded statement that needs no lock beyond the rows it
+ * touches, so claims by many servers do not wait on the store's write lock.
  */
 export function claimingJobKernel<Row extends ClaimColumns>(
   s: {
     db: DataSource;
-    write: <T>(fn: () => Promise<T>) => Promise<T>;
+    guardedWrite: <T>(fn: () => Promise<T>) => Promise<T>;
     now: () => Date;
     log: { error(message: string, fields: Record<string, unknown>): void };
   },
@@ -269,8 +271,7 @@ export function claimingJobKernel<Row extends ClaimColumns>(
   worker: JobWorker<Row>,
   o: NodeLease & { name: string; concurrency: number; batch?: number },
 ): JobKernel<Row> {
-  const write = onPostgres(s.db) ? <T>(fn: () => Promise<T>) => fn() : s.write;
-  const store = new TableClaimStore<Row>(s.db, write, table.entity, table.statuses, o.owner, o.leaseMs, s.now);
+  const store = new TableClaimStore<Row>(s.db, s.guardedWrite, table.entity, table.statuses, o.owner, o.leaseMs, s.now);
   return new JobKernel(store, worker, {
     name: o.name,
     concurrency: o.concurrency,

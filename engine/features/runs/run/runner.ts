@@ -448,10 +448,11 @@ export class RequestRunner implements JobWorker<RequestRow>, WorkerModule {
     }
     // Only while this engine still holds the run: one whose lease lapsed was taken over elsewhere.
     // A database away for a moment is waited for (up to a lease: after that another server may take
-    // the run over); the guard makes a commit whose answer was lost harmless to try again.
+    // the run over); the guard makes a commit whose answer was lost harmless to try again, and
+    // needs no lock of other servers (`guardedWrite`).
     const settled = await retryWhile(
       () =>
-        this.services.write(() =>
+        this.services.guardedWrite(() =>
           db.transaction(async (m) => {
             if (!(await this.kernel.store.settle(row.id, final, m))) return false;
             await insertMail(m, mail);
