@@ -13,7 +13,7 @@ import { Readable } from 'node:stream';
 import { performance } from 'node:perf_hooks';
 import { startBenchServer } from './bench-server-process.js';
 import { idleRssOf, watchRss } from './process-memory.js';
-import { floorServer, leanClient } from './lean-client.js';
+import { floorServer, timeCalls } from './lean-client.js';
 
 const pct = (xs: number[], p: number) =>
   [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))];
@@ -61,25 +61,26 @@ function commandLine(csv: string, db: string): number {
 
 /**
  * Whole-data aggregates over the imported app (p50 of 5), and one per-value selection (p50 of 50),
- * through the API, warmed, read with a lean client (`lean-client.ts`); beside the per-value call,
- * the same client's floor (the same bytes to a server that does nothing) and a signed-in GET.
+ * through the API, warmed, timed by a lean client in a process of its own (`lean-client.ts`);
+ * beside the per-value call, the same client's floor (the same request to a server that does
+ * nothing) and a signed-in GET.
  */
 async function aggregates(url: string, app: string, headers: Record<string, string>) {
-  const client = leanClient(url, { authorization: headers.authorization });
-  const call = async (path: string, body: unknown) => {
-    const { status, json } = await client.call('POST', `/api/app/analytics/${app}/${path}`, body);
-    if (status !== 200) throw new Error(`${path}: ${status} ${JSON.stringify(json)}`);
-    return (json as { data: { value?: number; rows?: unknown[][] } }).data;
-  };
-  const median = async (times: number, once: () => Promise<unknown>) => {
-    await once();
-    const ms: number[] = [];
-    for (let i = 0; i < times; i++) {
-      const t = performance.now();
-      await once();
-      ms.push(performance.now() - t);
-    }
-    return pct(ms, 50);
+  const auth = { authorization: headers.authorization };
+  const call = async (path: string, body: unknown, times: number, base = url) => {
+    const timed = await timeCalls({
+      base,
+      method: 'POST',
+      path: `/api/app/analytics/${app}/${path}`,
+      headers: auth,
+      body,
+      times,
+      // A per-value call is timed after 300 more: the client's process is fresh, its code not yet compiled.
+      warm: times > 5 ? 300 : 1,
+    });
+    if (base === url && timed.status !== 200)
+      throw new Error(`${path}: ${timed.status} ${JSON.stringify(timed.answer)}`);
+    return { ms: timed.p50, data: (timed.answer as { data: { value?: number; rows?: unknown[][] } }).data };
   };
   const perValue = { expression: 'Sum(Units)', selections: { Customer: ['Customer 77'] } };
   const cases: [string, string, unknown, (d: { value?: number; rows?: unknown[][] }) => string, number, string][] = [
@@ -122,43 +123,42 @@ async function aggregates(url: string, app: string, headers: Record<string, stri
     ],
   ];
   const rows = [];
+  for (const [measure, path, body, show, goal, id] of cases) {
+    // Whole-data aggregates five times; a per-value call (milliseconds) fifty, so one slow call
+    // on a busy machine does not make the median.
+    const { ms, data } = await call(path, body, goal <= 2 ? 50 : 5);
+    const p50 = figure({ id, measure: `${measure}, over HTTP`, value: ms, unit: 'ms', goal: { atMost: goal } });
+    rows.push({ measure, p50: `${p50.toFixed(1)} ms`, goal: `${goal} ms`, answer: show(data) });
+  }
+  // The floor at the same moment: the same client sending the same request to a server that
+  // answers the same envelope at once; what is above it is the product's own.
+  const floor = await floorServer({ data: { value: 0 }, isSuccess: true, error: null, errorDetails: null });
   try {
-    for (const [measure, path, body, show, goal, id] of cases) {
-      let last = { value: 0 } as { value?: number; rows?: unknown[][] };
-      // Whole-data aggregates five times; a per-value call (milliseconds) fifty, so one slow call
-      // on a busy machine does not make the median.
-      const ms = await median(goal <= 2 ? 50 : 5, async () => (last = await call(path, body)));
-      const p50 = figure({ id, measure: `${measure}, over HTTP`, value: ms, unit: 'ms', goal: { atMost: goal } });
-      rows.push({ measure, p50: `${p50.toFixed(1)} ms`, goal: `${goal} ms`, answer: show(last) });
-    }
-    // The floor at the same moment: the same client sending the same request to a server that
-    // answers the same envelope at once; what is above it is the product's own.
-    const answer = { data: { value: 0 }, isSuccess: true, error: null, errorDetails: null };
-    const floor = await floorServer(answer);
-    try {
-      const bare = leanClient(floor.url, { authorization: headers.authorization });
-      const floorMs = await median(50, () => bare.call('POST', `/api/app/analytics/${app}/evaluate`, perValue));
-      bare.close();
-      rows.push({
-        measure: 'the floor: the same call to a server that answers at once',
-        p50: `${floorMs.toFixed(2)} ms`,
-        goal: '—',
-        answer: 'the same envelope',
-      });
-    } finally {
-      floor.stop();
-    }
-    // And the smallest signed-in call to the same server: what any call costs here.
-    const me = await median(50, () => client.call('GET', '/api/app/auth/me'));
+    const { ms } = await call('evaluate', perValue, 50, floor.url);
     rows.push({
-      measure: 'a signed-in call (app.auth.me), for comparison',
-      p50: `${me.toFixed(1)} ms`,
+      measure: 'the floor: the same call to a server that answers at once',
+      p50: `${ms.toFixed(2)} ms`,
       goal: '—',
-      answer: 'the user',
+      answer: 'the same envelope',
     });
   } finally {
-    client.close();
+    floor.stop();
   }
+  // And the smallest signed-in call to the same server: what any call costs here.
+  const me = await timeCalls({
+    base: url,
+    method: 'GET',
+    path: '/api/app/auth/me',
+    headers: auth,
+    times: 50,
+    warm: 300,
+  });
+  rows.push({
+    measure: 'a signed-in call (app.auth.me), for comparison',
+    p50: `${me.p50.toFixed(1)} ms`,
+    goal: '—',
+    answer: 'the user',
+  });
   return rows;
 }
 
