@@ -32,7 +32,10 @@ const CHUNK = 200;
 /** A log keeps the first lines about single people: a thousand "skipped" lines help nobody. */
 const DETAIL_LINES = 200;
 
-type SyncServices = Pick<EngineServices, 'db' | 'write' | 'guardedWrite' | 'now' | 'secrets' | 'log' | 'outbox' | 'address' | 'peers'>;
+type SyncServices = Pick<
+  EngineServices,
+  'db' | 'write' | 'guardedWrite' | 'now' | 'secrets' | 'log' | 'outbox' | 'address' | 'peers'
+>;
 
 interface Counts {
   created: number;
