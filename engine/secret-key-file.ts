@@ -1,4 +1,5 @@
-import { chmod, readFile, rename, stat, writeFile } from 'node:fs/promises';
+import { randomBytes } from 'node:crypto';
+import { chmod, link, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import type { SecretKeyStore } from './core/secrets.js';
 
 /** The environment variable that names the secrets key file, as `--secret-key-file` does. */
@@ -31,10 +32,19 @@ export function fileKeyStore(file: string, options: { shared?: boolean } = {}): 
     save: async (key) => {
       if (options.shared) {
         // Servers on one database share one key: the first to start makes it, the others keep theirs
-        // unsaved and read the first one's (`SecretBox.open` reads it back).
-        await writeFile(file, key.toString('base64'), { mode: 0o600, flag: 'wx' }).catch((e: NodeJS.ErrnoException) => {
-          if (e.code !== 'EEXIST') throw e;
-        });
+        // unsaved and read the first one's (`SecretBox.open` reads it back). Written whole aside and
+        // linked into place, which fails if a key is there: a server starting at the same moment
+        // never reads a key file still being written.
+        const aside = `${file}.${randomBytes(6).toString('hex')}.new`;
+        try {
+          await writeFile(aside, key.toString('base64'), { mode: 0o600, flag: 'wx' });
+          await chmod(aside, 0o600);
+          await link(aside, file).catch((e: NodeJS.ErrnoException) => {
+            if (e.code !== 'EEXIST') throw e;
+          });
+        } finally {
+          await rm(aside, { force: true });
+        }
         return;
       }
       // Replaced whole or not at all (a restore may bring a key back): written aside, then renamed over.
