@@ -223,6 +223,7 @@ describe(covers('task e-mail', 'v2.tasks.updateEmail', 'v2.requests.run', 'app.o
     expect(dry.files[0].conditionsNow).toBe('fail');
     expect(dry.warnings).toEqual([
       `“${dry.files[0].report}” would be left out now: its conditions fail on today's data.`,
+      'Recipients are set to see the files in the hub, but no report of the task is published to it.',
     ]);
 
     const quiet = await waitForRequest(s, (await s.ok('POST', `/api/v2/requests/${task.id}/run`)).id);

@@ -111,6 +111,7 @@ export async function createTask(ctx: OpContext, f: { name: string; projectId: s
     notificationBcc: null,
     testMode: false,
     testModeRecipients: null,
+    // Off until set: the reference API's tasks start without e-mail. The task page sets it on at creation.
     email: null,
     subscriptionId: null,
     createdBy: by,

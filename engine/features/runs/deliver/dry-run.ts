@@ -118,6 +118,10 @@ export async function dryRun(ctx: OpContext, taskId: string) {
     };
   }
   const entries = await ctx.db.getRepository(TaskRecipient).findBy({ taskId: task.id });
+  // "In the hub" on a recipient shows them what the task publishes: nothing, when no report is published.
+  const published = taskReports.some((tr) => tr.options.publishToServiceHub);
+  if (!published && entries.some((e) => e.seeInHub))
+    warnings.push('Recipients are set to see the files in the hub, but no report of the task is published to it.');
   const groupEntries = entries.filter((e) => e.type === 'group');
   const groups = groupEntries.length
     ? await ctx.db.getRepository(Group).findBy({ id: In(groupEntries.map((g) => g.recipientId)) })
@@ -147,6 +151,7 @@ export async function dryRun(ctx: OpContext, taskId: string) {
       if (!u.email) notes.push('no e-mail address');
       if (!wantsEmail) notes.push('e-mail is off for their entry');
       if (!wantsHub) notes.push('not set to see the files in the hub');
+      else if (!published) notes.push('no report of the task is published to the hub');
       return {
         name: name(u),
         email: u.email,
@@ -155,7 +160,7 @@ export async function dryRun(ctx: OpContext, taskId: string) {
           ...through.map((g) => `group ${groups.find((x) => x.id === g.recipientId)?.name ?? ''}`.trim()),
         ],
         byEmail: !!u.email && mailed.has(u.email.toLowerCase()) && mailOn && !!server,
-        inHub: u.isActive && wantsHub,
+        inHub: u.isActive && wantsHub && published,
         notes,
       };
     })

@@ -223,7 +223,13 @@ export async function queueTaskMail(
   untracked: MailOptions | null = null,
 ): Promise<string | null> {
   const email = task.email;
-  if (!email || !email.isActive) return null;
+  if (!email || !email.isActive) {
+    // Someone set recipients to be mailed: a run that mails none of them says so, in its log and on the run.
+    const waiting = (await taskAudience(ctx, task)).to.length;
+    if (!waiting) return null;
+    log(`E-mail is off for this task: ${waiting} recipient${waiting === 1 ? ' was' : 's were'} not mailed`);
+    return "e-mail is off for this task, so its recipients were not mailed";
+  }
   const server = await defaultMailServer(ctx);
   if (!server) {
     log('No mail server is set up: nothing was mailed');

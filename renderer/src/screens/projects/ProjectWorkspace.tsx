@@ -6,12 +6,13 @@ import { PermissionsDialog, type PermissionKind } from '../../components/Permiss
 import { useProjectAccess } from '../../hooks/useProjectAccess';
 import { useProjectWorkspace, type ReportRow } from './workspace/use-project-workspace';
 import { ReportsPanel } from './workspace/ReportsPanel';
+import { TasksPanel } from './workspace/TasksPanel';
 import { ConnectionsPanel } from './workspace/ConnectionsPanel';
 import { FiltersPanel } from './workspace/FiltersPanel';
 import { RenameReportDialog } from './workspace/RenameReportDialog';
 import { PermissionsModeSwitch } from './workspace/PermissionsModeSwitch';
 
-/** One project: its reports, its connections to analytics apps, and its filters. */
+/** One project: its reports, the tasks that distribute them, its connections to analytics apps, and its filters. */
 export function ProjectWorkspace({
   projectId,
   reportId,
@@ -22,7 +23,7 @@ export function ProjectWorkspace({
   filterId?: string;
 }) {
   const screenChosen = useNav((s) => s.screenChosen);
-  const { project, reports, connections, filters, error, load } = useProjectWorkspace(projectId);
+  const { project, reports, tasks, connections, filters, error, load } = useProjectWorkspace(projectId);
   const [renaming, setRenaming] = useState<ReportRow | null>(null);
   const [guarding, setGuarding] = useState<{ kind: PermissionKind; id: string; name: string } | null>(null);
   // Asked again with every reload of the lists (a new report brings its own answer).
@@ -76,6 +77,7 @@ export function ProjectWorkspace({
           rename={setRenaming}
           guard={setGuarding}
         />
+        <TasksPanel tasks={tasks} />
         <div className="panel">
           <ConnectionsPanel projectId={projectId} connections={connections} may={may} load={load} />
           <FiltersPanel projectId={projectId} filters={filters} may={may} load={load} guard={setGuarding} />

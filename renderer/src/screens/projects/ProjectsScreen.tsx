@@ -10,6 +10,7 @@ import { useNav } from '../../stores/nav/nav.store';
 import { askConfirm } from '../../stores/feedback/confirm.store';
 import { toastFailed, toastOutcome } from '../../stores/feedback/toasts';
 import { ProjectWorkspace } from './ProjectWorkspace';
+import { GettingStarted } from './guide/GettingStarted';
 
 export function ProjectsScreen() {
   const path = useNav((s) => s.path);
@@ -104,6 +105,7 @@ export function ProjectsScreen() {
   return (
     <>
       <ResourceScreen key={version} config={config} />
+      {mayCall('v1.tasks.create') && <GettingStarted />}
       {mayCall('app.projects.import') && (
         <div className="panel">
           <h2>Import a project</h2>

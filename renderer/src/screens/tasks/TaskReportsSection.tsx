@@ -75,7 +75,7 @@ function reportFields(c: TaskChoices, item: ReportItem | null): FieldDef[] {
   ];
 }
 
-const formOf = (r: ReportItem | null): FormValues =>
+const formOf = (r: ReportItem | null, c: TaskChoices | null): FormValues =>
   r
     ? {
         reportID: r.reportId,
@@ -93,7 +93,8 @@ const formOf = (r: ReportItem | null): FormValues =>
         hubMax: r.hubMax,
         hubUserVariable: r.hubUserVariable ?? '',
       }
-    : { format: 'Pdf', mail: 'Attached', hubMax: 0 };
+    : // Recipients see the hub by default: a new report is published there, in its top folder, to match.
+      { format: 'Pdf', mail: 'Attached', hubMax: 0, hubFolder: c?.hubRootId ?? null };
 
 /** The dialog's values as a draft item, or the problems to show beside its fields (checked here, as the engine would at Save). */
 function itemOf(
@@ -165,7 +166,7 @@ export function TaskReportsSection({
   const choices = useTaskChoices(projectId);
   const [open, setOpen] = useState<{ item: ReportItem | null } | null>(null);
   const fields = useMemo(() => (open && choices ? reportFields(choices, open.item) : []), [open, choices]);
-  const names = (list: string[], of: keyof TaskChoices) => list.map((id) => nameIn(choices?.[of], id));
+  const names = (list: string[], of: 'conditions' | 'filters' | 'storage') => list.map((id) => nameIn(choices?.[of], id));
   return (
     <div className="panel">
       <div className="block-head">
@@ -240,7 +241,7 @@ export function TaskReportsSection({
         <Dialog title={open.item ? `Edit ${reportLabel(open.item)}` : 'Add a report'} onClose={() => setOpen(null)}>
           <Form
             fields={fields}
-            initial={formOf(open.item)}
+            initial={formOf(open.item, choices)}
             submitLabel={open.item ? 'Apply' : 'Add report'}
             onCancel={() => setOpen(null)}
             onSubmit={async (v) => {

@@ -6,6 +6,7 @@ import { createWith, updateWith } from '../../components/crud-config';
 import { useNav } from '../../stores/nav/nav.store';
 import { toastOutcome } from '../../stores/feedback/toasts';
 import { TaskDesigner } from './TaskDesigner';
+import { taskEmailOn } from './new-task';
 import { mayCall } from '../../stores/session/session.store';
 
 const config: ResourceConfig<'v1.tasks.list'> = {
@@ -36,8 +37,8 @@ const config: ResourceConfig<'v1.tasks.list'> = {
       ],
       initial: {},
       toBody: (v) => ({ name: text(v.name), projectId: text(v.projectId), description: orNull(v.description) }),
-      // A new task opens in its designer: it needs reports, recipients and a schedule.
-      created: (t) => void useNav.getState().screenChosen('tasks', t.id),
+      // A new task opens in its designer (it needs reports, recipients and a schedule), its e-mail on.
+      created: (t) => void taskEmailOn(t).then(() => useNav.getState().screenChosen('tasks', t.id)),
     }),
   ],
   update: updateWith('v1.tasks.update', {

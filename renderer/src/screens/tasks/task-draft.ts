@@ -118,7 +118,10 @@ export const settingsOf = (t: TaskDto): SettingsDraft => ({
   notificationRecipients: t.notificationRecipients,
 });
 
-/** A task's e-mail; one never set starts from the mail server's sender and the task's name. */
+/**
+ * A task's e-mail; one never set is shown off (as a run treats it), ready to be ticked, from the mail
+ * server's sender and with the task's name. A stored empty sender is the mail server's own.
+ */
 export const emailOf = (t: TaskDto, serverSender: string): EmailDraft => {
   const e = t.email;
   return {
@@ -128,7 +131,7 @@ export const emailOf = (t: TaskDto, serverSender: string): EmailDraft => {
     subject: e?.subject ?? t.name,
     message: e?.message ?? null,
     oneToAll: e?.oneToAll ?? false,
-    isActive: e?.isActive ?? true,
+    isActive: e?.isActive ?? false,
     sendWithoutFiles: e?.sendWithoutFiles ?? false,
   };
 };

@@ -17,6 +17,8 @@ export interface TaskChoices {
   filters: Choice[];
   storage: Choice[];
   hubFolders: Choice[];
+  /** The hub's top folder: where a new task report publishes unless told otherwise, as recipients see the hub by default. */
+  hubRootId: string | null;
 }
 
 const rows = async <T>(a: Promise<{ ok: boolean; data?: unknown }>, map: (x: T) => Choice | ReportChoice) => {
@@ -49,12 +51,17 @@ export function useTaskChoices(projectId: string): TaskChoices | null {
             : Promise.resolve({ ok: true as const, data: [] }),
           (x: { id: string; name: string; type: string }) => ({ id: x.id, name: `${x.name} (${x.type})` }),
         ),
-        rows(
-          invoke('v1.hubFolders.list', { query: { get_all: true, sort_by: 'ParentUrl' } }),
-          (f: { id: string; location: string }) => ({ id: f.id, name: f.location }),
-        ),
+        invoke('v1.hubFolders.list', { query: { get_all: true, sort_by: 'ParentUrl' } }),
       ]);
-      setChoices({ reports: reports as ReportChoice[], conditions, filters, storage, hubFolders });
+      const folders = hubFolders.ok ? hubFolders.data : [];
+      setChoices({
+        reports: reports as ReportChoice[],
+        conditions,
+        filters,
+        storage,
+        hubFolders: folders.map((f) => ({ id: f.id, name: f.isRoot ? 'The hub’s top folder (/)' : f.location })),
+        hubRootId: folders.find((f) => f.isRoot)?.id ?? null,
+      });
     })();
   }, [projectId]);
   return choices;

@@ -87,9 +87,11 @@ export function RunsPanel(props: {
             label: 'Mail',
             render: (r) => (
               <>
-                {Object.entries(r.mail)
-                  .map(([status, n]) => `${n} ${status}`)
-                  .join(' · ')}
+                {LIVE.includes(r.status)
+                  ? ''
+                  : Object.entries(r.mail)
+                      .map(([status, n]) => `${n} ${status}`)
+                      .join(' · ') || 'none'}
                 {r.deliveryProblem && (
                   <div className="delivery-problem" role="note">
                     {r.deliveryProblem}

@@ -3,7 +3,9 @@ import { Form, submitOutcome } from '../../../components/Form';
 import { text } from '../../../components/options';
 import { useNav } from '../../../stores/nav/nav.store';
 import { askConfirm } from '../../../stores/feedback/confirm.store';
-import { toastOutcome } from '../../../stores/feedback/toasts';
+import { toastFailed, toastOutcome } from '../../../stores/feedback/toasts';
+import { mayCall } from '../../../stores/session/session.store';
+import { distributeReport } from '../../tasks/new-task';
 import { REPORT_TYPES } from '../../../../../engine/wire';
 import type { PermissionKind } from '../../../components/PermissionsDialog';
 import { NewTemplateReport } from '../NewTemplateReport';
@@ -32,6 +34,11 @@ export function ReportsPanel(props: {
     toastOutcome(await invoke('app.reports.delete', { params: { id: r.id } }), `Deleted report “${r.name}”.`);
     void load();
   };
+  const distribute = async (r: ReportRow) => {
+    const made = await distributeReport(projectId, { id: r.id, name: r.name, formats: r.outputFormats });
+    if ('problem' in made) toastFailed(`The task to distribute “${r.name}” could not be made whole: ${made.problem}`);
+    if (made.taskId) void screenChosen('tasks', made.taskId);
+  };
   return (
     <div className="panel">
       <h2>Reports</h2>
@@ -47,6 +54,17 @@ export function ReportsPanel(props: {
             ) : null}
             {r.isIteration ? <span className="badge">iterates</span> : null}
             <span className="card-actions">
+              {mayCall('v1.tasks.create') && (
+                <button
+                  type="button"
+                  className="small"
+                  onClick={() => void distribute(r)}
+                  aria-label={`Distribute ${r.name}`}
+                  title="A task that mails this report to you and publishes it to the hub; add recipients and a schedule there"
+                >
+                  Distribute
+                </button>
+              )}
               {may('report', r.id, 'v2.reports.update') && (
                 <button type="button" className="small" onClick={() => props.rename(r)} aria-label={`Rename ${r.name}`}>
                   Rename
@@ -62,7 +80,9 @@ export function ReportsPanel(props: {
             </span>
           </li>
         ))}
-        {!reports.length && <li className="empty">No reports yet.</li>}
+        {!reports.length && (
+          <li className="empty">No reports yet: create one below, blank or from your own Word, Excel or PowerPoint file.</li>
+        )}
       </ul>
       {may('project', null, 'v2.reports.create') && (
         <Form
