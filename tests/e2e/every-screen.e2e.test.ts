@@ -84,7 +84,10 @@ const VISITS: Visit[] = [
   { name: 'identity-providers', hash: () => '#/identity-providers', ready: 'Identity providers' },
   { name: 'trusted-origins', hash: () => '#/trusted-origins', ready: 'Trusted origins' },
   { name: 'api-keys', hash: () => '#/api-keys', ready: 'API keys' },
-  { name: 'settings', hash: () => '#/settings', ready: 'Settings' },
+  { name: 'settings', hash: () => '#/settings', ready: 'Mail server' },
+  { name: 'settings-sign-in', hash: () => '#/settings/sign-in', ready: 'Authentication methods' },
+  { name: 'settings-cloud', hash: () => '#/settings/cloud', ready: 'Cloud drives' },
+  { name: 'settings-backups', hash: () => '#/settings/backups', ready: 'Backups' },
 ];
 
 beforeAll(async () => {

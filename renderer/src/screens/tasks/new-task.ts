@@ -8,10 +8,13 @@ import type { ReportChoice } from './task-options';
  * time), with the task's name as subject. The API's own tasks start without e-mail, as the
  * reference's do.
  */
+/** A new task's message; the engine fills {TaskName} and {Date} at send time. */
+export const NEW_TASK_MESSAGE = 'Here are the reports of {TaskName}, made on {Date}.';
+
 export const taskEmailOn = (t: { id: string; name: string }) =>
   invoke('v1.taskEmail.update', {
     params: { taskId: t.id },
-    body: { taskId: t.id, from: null, subject: t.name, message: '', isActive: true },
+    body: { taskId: t.id, from: null, subject: t.name, message: NEW_TASK_MESSAGE, isActive: true },
   });
 
 /** The hub's top folder, where a new task report is published unless told otherwise (null: none can be read). */
