@@ -17,6 +17,7 @@ import { MAIN_STORE, type WriteQueues } from '../core/write-queue.js';
 import { Throttle, TOKEN_RULE } from '../core/throttle.js';
 import { roleRefusal } from '../access/in-words.js';
 import { refuseForeignObjects } from '../access/object-wall.js';
+import { APP_CHANGE_REFUSAL, changesAnApp, refuseSharedAppChange } from '../access/app-change-wall.js';
 
 /** The longest credential read: session tokens and keys are short; a signed JWT (RSA 4096, claims) is not. */
 const CREDENTIAL_MAX = 8192;
@@ -150,12 +151,17 @@ export class Dispatcher {
     guardInput({ params: input.params, query: input.query, body: input.body }, bodyLimitOf(op));
     // The organization wall: an object of another organization answers 404 before anything else is
     // said of the call (its fields' problems included) and before a byte of an upload is kept.
-    if (op.objects)
-      await refuseForeignObjects({ db: this.services.db, principal }, op.objects, {
-        params: input.params ?? {},
-        query: input.query ?? {},
-        body: input.body,
-      });
+    if (op.objects) {
+      const named = { params: input.params ?? {}, query: input.query ?? {}, body: input.body };
+      await refuseForeignObjects({ db: this.services.db, principal }, op.objects, named);
+      // A shared analytics app: changed only by who may change every guarded project that uses it.
+      await refuseSharedAppChange(
+        { db: this.services.db, principal },
+        { method: op.http.method, readOnly: op.readOnly },
+        op.objects,
+        named,
+      );
+    }
     const parsed = {
       params: parsePart('params', op.input.params, input.params ?? {}),
       query: op.list ? undefined : parsePart('query', op.input.query, input.query ?? {}),
@@ -277,7 +283,12 @@ export class Dispatcher {
       // Refused by a remembered principal: said only once the file is confirmed as it was.
       if (unchanged && !(await unchanged)) return this.authenticate(op, { ...options, fresh: true });
       throw forbidden(
-        op.permission === 'tenantAdmin' ? 'Only a tenant administrator may do this' : roleRefusal(op.permission),
+        op.permission === 'tenantAdmin'
+          ? 'Only a tenant administrator may do this'
+          : op.permission === 'updateProject' &&
+              changesAnApp({ method: op.http.method, readOnly: op.readOnly }, op.objects)
+            ? APP_CHANGE_REFUSAL
+            : roleRefusal(op.permission),
       );
     }
     if (op.tenantWide && !(await mayChangeTenantWide(this.services.db, principal)))

@@ -33,7 +33,13 @@ afterAll(async () => {
 });
 
 describe(
-  covers('the first report, as a new user', 'app.setup.complete', 'v1.tasks.create', 'v2.requests.run', 'app.tasks.dryRun'),
+  covers(
+    'the first report, as a new user',
+    'app.setup.complete',
+    'v1.tasks.create',
+    'v2.requests.run',
+    'app.tasks.dryRun',
+  ),
   () => {
     it('goes from first run to a mailed report in the hub by the checklist alone', async () => {
       const p = page();
@@ -97,7 +103,9 @@ describe(
         120_000,
       );
       expect(received.parsed.subject).toBe('Distribute Regional sales review');
-      expect(received.parsed.text).toMatch(/Here are the reports of Distribute Regional sales review, made on \d{4}-\d{2}-\d{2}\./);
+      expect(received.parsed.text).toMatch(
+        /Here are the reports of Distribute Regional sales review, made on \d{4}-\d{2}-\d{2}\./,
+      );
       expect(received.parsed.from?.text).toContain('reports@example.com');
       const [attached] = received.parsed.attachments;
       expect(attached.filename).toMatch(/Regional sales review.*\.pdf$/);
@@ -105,7 +113,10 @@ describe(
 
       // The hub holds the file for her.
       await nav(p, 'Published files').click();
-      await p.getByText(/Regional sales review/).first().waitFor();
+      await p
+        .getByText(/Regional sales review/)
+        .first()
+        .waitFor();
 
       // And the guide says the first report is out.
       await nav(p, 'Projects').click();
@@ -118,7 +129,9 @@ describe(
 
     it('shows a task never given e-mail as off, and the run with recipients says nobody was mailed', async () => {
       const p = page();
-      const [{ id: nina }] = await e.s.engine.services.db.query("SELECT id FROM users WHERE email = 'nina@example.com'");
+      const [{ id: nina }] = await e.s.engine.services.db.query(
+        "SELECT id FROM users WHERE email = 'nina@example.com'",
+      );
       const projects = await e.s.ok('GET', '/api/v1/projects', undefined, { get_all: true });
       const [report] = await e.s.ok('GET', '/api/v1/reports', undefined, {
         project_id: projects[0].id,

@@ -9,6 +9,7 @@ import type { OpContext } from '../../ops/context.js';
 import type { AppMeta, ChartDef } from '../../analytics/model.js';
 import { IMPORT_BODY_LIMIT, UPLOAD_BODY_LIMIT } from '../../core/limits.js';
 import { providerAppId } from './analytics-apps.rules.js';
+import { APP_CHANGE_REFUSAL, sharedAppRefusal } from '../../access/app-change-wall.js';
 import { Measure, Sort } from '../../render/document.js';
 import {
   AnalyticsChartDataResult,
@@ -188,6 +189,25 @@ function collectionOps<I extends z.ZodObject, R extends z.ZodObject, S extends s
 }
 
 export const analyticsContentApp = [
+  defineOp({
+    id: 'app.analytics.access',
+    summary:
+      "Whether the caller may change an analytics app (its data, sources, variables, charts and bookmarks), and why not: the checks that enforce it, asked without acting",
+    http: { method: 'GET', path: path('/access') },
+    permission: 'viewProject',
+    objects: { 'params.id': 'analyticsApp' },
+    input: { params: appParam },
+    result: z.object({ mayChange: z.boolean(), why: z.string().nullable() }),
+    handler: async (ctx, { params }) => {
+      await providerAppId(ctx, params.id);
+      const p = ctx.principal;
+      const byRole = !p || p.isTenantAdmin || p.isTenantOwner || p.permissions.updateProject === true;
+      const why = byRole
+        ? await sharedAppRefusal({ db: ctx.db, principal: p }, [params.id])
+        : APP_CHANGE_REFUSAL;
+      return { mayChange: why === null, why };
+    },
+  }),
   defineOp({
     id: 'app.analytics.get',
     summary: "An analytics app's fields, variables, charts, bookmarks and sheets",

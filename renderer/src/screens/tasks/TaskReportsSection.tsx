@@ -166,7 +166,8 @@ export function TaskReportsSection({
   const choices = useTaskChoices(projectId);
   const [open, setOpen] = useState<{ item: ReportItem | null } | null>(null);
   const fields = useMemo(() => (open && choices ? reportFields(choices, open.item) : []), [open, choices]);
-  const names = (list: string[], of: 'conditions' | 'filters' | 'storage') => list.map((id) => nameIn(choices?.[of], id));
+  const names = (list: string[], of: 'conditions' | 'filters' | 'storage') =>
+    list.map((id) => nameIn(choices?.[of], id));
   return (
     <div className="panel">
       <div className="block-head">

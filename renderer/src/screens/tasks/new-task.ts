@@ -55,7 +55,13 @@ export async function distributeReport(
         },
       }),
     ...(me
-      ? [() => invoke('v1.taskRecipients.add', { params: { taskId }, body: [{ id: me, type: 'user' as const, sendEmail: true, seeInHub: true }] })]
+      ? [
+          () =>
+            invoke('v1.taskRecipients.add', {
+              params: { taskId },
+              body: [{ id: me, type: 'user' as const, sendEmail: true, seeInHub: true }],
+            }),
+        ]
       : []),
   ];
   for (const step of steps) {

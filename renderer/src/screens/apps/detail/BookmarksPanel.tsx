@@ -1,4 +1,5 @@
 import { invoke } from '../../../bridge';
+import { IfMayChangeApp } from './app-change';
 import { Form, submitOutcome } from '../../../components/Form';
 import { text } from '../../../components/options';
 import type { AppMeta } from './use-analytics-app';
@@ -36,20 +37,22 @@ export function BookmarksPanel(props: {
           </li>
         ))}
       </ul>
-      <Form
-        fields={[{ name: 'name', label: 'Save current selections as', kind: 'text', required: true }]}
-        initial={{}}
-        submitLabel="Save bookmark"
-        clearOnSuccess
-        onSubmit={async (v) => {
-          const a = await invoke('app.analytics.saveBookmark', {
-            params: { id },
-            body: { name: text(v.name), selections },
-          });
-          if (a.ok) void load();
-          return submitOutcome(a);
-        }}
-      />
+      <IfMayChangeApp>
+        <Form
+          fields={[{ name: 'name', label: 'Save current selections as', kind: 'text', required: true }]}
+          initial={{}}
+          submitLabel="Save bookmark"
+          clearOnSuccess
+          onSubmit={async (v) => {
+            const a = await invoke('app.analytics.saveBookmark', {
+              params: { id },
+              body: { name: text(v.name), selections },
+            });
+            if (a.ok) void load();
+            return submitOutcome(a);
+          }}
+        />
+      </IfMayChangeApp>
     </>
   );
 }

@@ -1,4 +1,5 @@
 import { invoke } from '../../../bridge';
+import { IfMayChangeApp } from './app-change';
 import type { ResultOf } from '../../../../../engine/catalogue';
 import type { ChartType } from '../../../../../engine/analytics/model';
 import { Form } from '../../../components/Form';
@@ -73,54 +74,56 @@ export function ChartsPanel(props: {
           </tbody>
         </table>
       )}
-      <Form
-        fields={[
-          { name: 'name', label: 'Chart name', kind: 'text', required: true },
-          { name: 'type', label: 'Type', kind: 'select', required: true, choices: CHART_TYPES },
-          {
-            name: 'dimension',
-            label: 'Dimension',
-            kind: 'select',
-            required: true,
-            options: async () => meta.fields.map((f) => ({ id: f.name, name: f.name })),
-          },
-          {
-            name: 'measure',
-            label: 'Measure',
-            kind: 'text',
-            required: true,
-            hint: 'An expression such as Sum(Sales)',
-          },
-        ]}
-        initial={{ type: 'bar' }}
-        submitLabel="Add chart"
-        clearOnSuccess
-        onSubmit={async (v) => {
-          const type = CHART_TYPES.find((t) => t === v.type) ?? 'bar';
-          const a = await invoke('app.analytics.saveChart', {
-            params: { id },
-            body: {
-              name: text(v.name),
-              type,
-              dimensions: v.dimension ? [text(v.dimension)] : [],
-              measures: [{ label: text(v.measure), expression: text(v.measure) }],
+      <IfMayChangeApp>
+        <Form
+          fields={[
+            { name: 'name', label: 'Chart name', kind: 'text', required: true },
+            { name: 'type', label: 'Type', kind: 'select', required: true, choices: CHART_TYPES },
+            {
+              name: 'dimension',
+              label: 'Dimension',
+              kind: 'select',
+              required: true,
+              options: async () => meta.fields.map((f) => ({ id: f.name, name: f.name })),
             },
-          });
-          if (!a.ok)
-            return {
-              error: a.error,
-              errorDetails: (a.errorDetails ?? []).map((d) => ({
-                ...d,
-                field: d.field
-                  .replace(/^body\.measures\.0\.expression$/, 'body.measure')
-                  .replace(/^body\.dimensions$/, 'body.dimension'),
-              })),
-            };
-          await load();
-          setChart(a.data.id);
-          return null;
-        }}
-      />
+            {
+              name: 'measure',
+              label: 'Measure',
+              kind: 'text',
+              required: true,
+              hint: 'An expression such as Sum(Sales)',
+            },
+          ]}
+          initial={{ type: 'bar' }}
+          submitLabel="Add chart"
+          clearOnSuccess
+          onSubmit={async (v) => {
+            const type = CHART_TYPES.find((t) => t === v.type) ?? 'bar';
+            const a = await invoke('app.analytics.saveChart', {
+              params: { id },
+              body: {
+                name: text(v.name),
+                type,
+                dimensions: v.dimension ? [text(v.dimension)] : [],
+                measures: [{ label: text(v.measure), expression: text(v.measure) }],
+              },
+            });
+            if (!a.ok)
+              return {
+                error: a.error,
+                errorDetails: (a.errorDetails ?? []).map((d) => ({
+                  ...d,
+                  field: d.field
+                    .replace(/^body\.measures\.0\.expression$/, 'body.measure')
+                    .replace(/^body\.dimensions$/, 'body.dimension'),
+                })),
+              };
+            await load();
+            setChart(a.data.id);
+            return null;
+          }}
+        />
+      </IfMayChangeApp>
     </>
   );
 }

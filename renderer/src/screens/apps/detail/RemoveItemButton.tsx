@@ -1,4 +1,5 @@
 import { invoke } from '../../../bridge';
+import { useMayChangeApp } from './app-change';
 import { askConfirm } from '../../../stores/feedback/confirm.store';
 import { toastOutcome } from '../../../stores/feedback/toasts';
 
@@ -14,6 +15,7 @@ const DELETE = {
 /** Deletes a variable, chart or bookmark of the app, asked first; `removed` hears it went. */
 export function RemoveItemButton(props: { appId: string; kind: Collection; item: Item; removed: () => void }) {
   const { appId, kind, item, removed } = props;
+  const mayChange = useMayChangeApp();
   const what = kind.toLowerCase();
   const remove = async () => {
     const yes = await askConfirm({
@@ -26,6 +28,7 @@ export function RemoveItemButton(props: { appId: string; kind: Collection; item:
     toastOutcome(a, `Deleted ${what} “${item.name}”.`);
     removed();
   };
+  if (!mayChange) return null;
   return (
     <button
       type="button"

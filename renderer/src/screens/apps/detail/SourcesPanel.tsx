@@ -46,7 +46,7 @@ export function SourcesPanel(props: {
   progressed: (percent: number | null) => void;
   reloaded: () => void;
 }) {
-  const { id, progress, progressed, reloaded } = props;
+  const { id, meta, progress, progressed, reloaded } = props;
   const [data, setData] = useState<Sources | null>(null);
   const [busy, setBusy] = useState(false);
   const [preview, setPreview] = useState<{ name: string; columns: string[]; rows: (string | null)[][] } | null>(null);
@@ -156,7 +156,8 @@ export function SourcesPanel(props: {
       <h2>Data from a database</h2>
       {sources.length === 0 && !mayChange && (
         <p className="hint">
-          No source yet: someone who may see the data connections (Settings) gives the app a query.
+          No source yet: someone who may see the data connections (Data connections, in the menu) gives the app a
+          query.
         </p>
       )}
       {sources.length > 0 && (
@@ -218,10 +219,22 @@ export function SourcesPanel(props: {
             Cancel reload
           </button>
         )}
-        <button type="button" disabled={!sources.length || busy || !mayReload} onClick={() => void reload()}>
+        <button
+          type="button"
+          disabled={!sources.length || busy || !mayReload}
+          aria-describedby={!sources.length ? 'reload-why' : undefined}
+          onClick={() => void reload()}
+        >
           {busy ? 'Reloading…' : 'Reload now'}
         </button>
       </div>
+      {!sources.length && (
+        <p className="hint" id="reload-why">
+          {meta.source === 'generated'
+            ? 'Reload now reads the app’s sources: this app holds generated sample data and has none. Add a source to read a database, or import a file.'
+            : 'Reload now reads the app’s sources: add one first.'}
+        </p>
+      )}
       {preview && <h3>First rows of “{preview.name}”</h3>}
       {preview && (
         <div className="table-scroll">

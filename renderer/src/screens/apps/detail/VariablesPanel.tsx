@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { IfMayChangeApp, useMayChangeApp } from './app-change';
 import { invoke } from '../../../bridge';
 import { Dialog } from '../../../components/Dialog';
 import { Form, submitOutcome, type FieldDef } from '../../../components/Form';
@@ -26,33 +27,42 @@ export function VariablesPanel(props: {
 }) {
   const { id, meta, varValues } = props;
   const load = props.changed;
+  const mayChange = useMayChangeApp();
   const [editingVariable, setEditingVariable] = useState<AppMeta['variables'][number] | null>(null);
   return (
     <>
       <h2>Variables</h2>
-      <table>
-        <tbody>
-          {meta.variables.map((v) => (
-            <tr key={v.id}>
-              <td>
-                <code>{v.name}</code>
-              </td>
-              <td>
-                <code>{v.definition}</code>
-              </td>
-              <td className="num">{varValues[v.name] ?? ''}</td>
-              <td className="actions">
-                <div className="row-actions">
-                  <button type="button" aria-label={`Edit variable ${v.name}`} onClick={() => setEditingVariable(v)}>
-                    Edit
-                  </button>
-                  <RemoveItemButton appId={id} kind="Variable" item={v} removed={load} />
-                </div>
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+      <div className="table-scroll">
+        <table>
+          <tbody>
+            {meta.variables.map((v) => (
+              <tr key={v.id}>
+                <td>
+                  <code>{v.name}</code>
+                </td>
+                <td>
+                  <code>{v.definition}</code>
+                </td>
+                <td className="num">{varValues[v.name] ?? ''}</td>
+                {mayChange && (
+                  <td className="actions">
+                    <div className="row-actions">
+                      <button
+                        type="button"
+                        aria-label={`Edit variable ${v.name}`}
+                        onClick={() => setEditingVariable(v)}
+                      >
+                        Edit
+                      </button>
+                      <RemoveItemButton appId={id} kind="Variable" item={v} removed={load} />
+                    </div>
+                  </td>
+                )}
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
       {editingVariable && (
         <Dialog title={`Edit variable ${editingVariable.name}`} onClose={() => setEditingVariable(null)}>
           <Form
@@ -75,20 +85,22 @@ export function VariablesPanel(props: {
           />
         </Dialog>
       )}
-      <Form
-        fields={VARIABLE_FIELDS}
-        initial={{}}
-        submitLabel="Add variable"
-        clearOnSuccess
-        onSubmit={async (v) => {
-          const a = await invoke('app.analytics.saveVariable', {
-            params: { id },
-            body: { name: text(v.name), definition: text(v.definition) },
-          });
-          if (a.ok) void load();
-          return submitOutcome(a);
-        }}
-      />
+      <IfMayChangeApp>
+        <Form
+          fields={VARIABLE_FIELDS}
+          initial={{}}
+          submitLabel="Add variable"
+          clearOnSuccess
+          onSubmit={async (v) => {
+            const a = await invoke('app.analytics.saveVariable', {
+              params: { id },
+              body: { name: text(v.name), definition: text(v.definition) },
+            });
+            if (a.ok) void load();
+            return submitOutcome(a);
+          }}
+        />
+      </IfMayChangeApp>
     </>
   );
 }

@@ -27,12 +27,18 @@ export function GettingStarted() {
       </div>
       <p className="hint">
         {doneCount} of {steps.length} done
-        {next ? `: next, ${next.title.toLowerCase()}.` : '. Add recipients and a schedule to your task when you are ready.'}
+        {next
+          ? `: next, ${next.title.toLowerCase()}.`
+          : '. Add recipients and a schedule to your task when you are ready.'}
       </p>
       <progress max={steps.length} value={doneCount} aria-label="Getting started: steps done" />
       <ol className="guide-steps">
         {steps.map((s) => (
-          <li key={s.key} className={s.done ? 'done' : s === next ? 'next' : ''} aria-current={s === next ? 'step' : undefined}>
+          <li
+            key={s.key}
+            className={s.done ? 'done' : s === next ? 'next' : ''}
+            aria-current={s === next ? 'step' : undefined}
+          >
             <span className="guide-mark" aria-hidden="true">
               {s.done ? '✓' : '○'}
             </span>

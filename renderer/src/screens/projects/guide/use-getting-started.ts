@@ -31,7 +31,9 @@ export function useGettingStarted(): GuideStep[] | null {
         any(invoke('v1.reports.listOwn', { query: { page_size: 1 } })),
         any(invoke('v1.tasks.list', { query: { page_size: 1 } })),
         Promise.all(
-          ['completed', 'warning'].map((status) => any(invoke('app.requests.list', { query: { page_size: 1, status } }))),
+          ['completed', 'warning'].map((status) =>
+            any(invoke('app.requests.list', { query: { page_size: 1, status } })),
+          ),
         ).then((found) => found.some(Boolean)),
         any(invoke('v1.files.list', { query: { page_size: 1 } })),
       ]);

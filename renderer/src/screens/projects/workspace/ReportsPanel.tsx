@@ -81,7 +81,9 @@ export function ReportsPanel(props: {
           </li>
         ))}
         {!reports.length && (
-          <li className="empty">No reports yet: create one below, blank or from your own Word, Excel or PowerPoint file.</li>
+          <li className="empty">
+            No reports yet: create one below, blank or from your own Word, Excel or PowerPoint file.
+          </li>
         )}
       </ul>
       {may('project', null, 'v2.reports.create') && (

@@ -15,8 +15,8 @@ export function TasksPanel({ tasks }: { tasks: ProjectTaskRow[] }) {
         ))}
         {!tasks.length && (
           <li className="empty">
-            No task distributes this project's reports yet: choose “Distribute” on a report to mail it and
-            publish it to the hub.
+            No task distributes this project's reports yet: choose “Distribute” on a report to mail it and publish it to
+            the hub.
           </li>
         )}
       </ul>
