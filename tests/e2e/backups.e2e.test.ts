@@ -45,7 +45,10 @@ describe(
   () => {
     it('sets a folder and schedule, backs up now, lists the backup, and stages a restore after a question', async () => {
       await nav(page(), 'Settings').click();
-      await page().getByRole('navigation', { name: 'Settings sections' }).getByRole('link', { name: 'Backups' }).click();
+      await page()
+        .getByRole('navigation', { name: 'Settings sections' })
+        .getByRole('link', { name: 'Backups' })
+        .click();
       const panel = page().locator('.panel', { has: page().getByRole('heading', { name: 'Backups' }) });
       await panel.waitFor();
       // Inside the data folder: refused, naming the field.

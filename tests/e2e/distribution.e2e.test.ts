@@ -131,7 +131,9 @@ describe(
       await page().locator('.runs-plot circle').first().waitFor();
       await shot(page(), 'monitoring', true);
       await row.getByRole('button', { name: 'Log' }).click();
-      await expect.poll(() => dialog(page()).locator('pre').textContent()).toContain('Ended warning: no mail server is set up, so nothing was mailed; 3 files');
+      await expect
+        .poll(() => dialog(page()).locator('pre').textContent())
+        .toContain('Ended warning: no mail server is set up, so nothing was mailed; 3 files');
       // Times for people, in the reader's zone (said above the log), not raw ISO instants.
       const logText = (await dialog(page()).locator('pre').textContent()) ?? '';
       expect(logText).not.toMatch(/\d{4}-\d\d-\d\dT\d\d:\d\d/);

@@ -23,6 +23,7 @@ let projectId = '';
 let reportId = '';
 let filterId = '';
 let taskId = '';
+let appId = '';
 
 type Persona = 'viewer' | 'editor' | 'manager' | 'hub user';
 const CONTENT_VIEW = { viewProject: true, viewTask: true, viewTaskStatus: true, viewCondition: true };
@@ -73,6 +74,7 @@ beforeAll(async () => {
   reportId = reports.find((r: { name: string }) => r.name === 'Regional sales review').id;
   filterId = (await e.s.ok('POST', '/api/v2/filters', { name: 'West only', projectID: projectId })).id;
   taskId = (await e.s.ok('POST', '/api/v2/tasks', { name: 'Regional pack', projectID: projectId })).id;
+  appId = (await e.s.ok('GET', '/api/v1/analytics-apps', undefined, { get_all: true }))[0].id;
   await e.s.ok('PUT', `/api/v2/tasks/${taskId}/reports`, {
     reportID: reportId,
     format: 'Html',
@@ -131,11 +133,13 @@ async function placesOf(page: Page): Promise<{ name: string; hash: string }[]> {
       ]
     : [];
   const task = menu.some((m) => m.hash === '#/tasks') ? [{ name: 'Task', hash: `#/tasks/${taskId}` }] : [];
+  // The app every project of the demo reads: changing it is offered only to whom may change it.
+  const app = menu.some((m) => m.hash === '#/apps') ? [{ name: 'Analytics app', hash: `#/apps/${appId}` }] : [];
   // The list of projects last: a manager may delete the project itself.
   const lists = menu.filter((m) => m.hash !== '#/projects');
   // One's own account is everyone's: reached from one's name, outside the menu.
   const profile = { name: 'Your account', hash: '#/profile' };
-  return [profile, ...task, ...deep, ...lists, ...menu.filter((m) => m.hash === '#/projects')];
+  return [profile, ...app, ...task, ...deep, ...lists, ...menu.filter((m) => m.hash === '#/projects')];
 }
 
 describe('as each persona, every enabled control is one the server allows', () => {

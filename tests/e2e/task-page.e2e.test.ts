@@ -368,7 +368,10 @@ describe(
 
     it('connects a Dropbox account from the storage screen: the app entered in Settings, the provider’s page, back connected', async () => {
       await nav(page(), 'Settings').click();
-      await page().getByRole('navigation', { name: 'Settings sections' }).getByRole('link', { name: 'Cloud drives' }).click();
+      await page()
+        .getByRole('navigation', { name: 'Settings sections' })
+        .getByRole('link', { name: 'Cloud drives' })
+        .click();
       const dropboxApp = page().getByRole('region', { name: 'Dropbox' });
       await dropboxApp.getByLabel('App key').fill(dbx.clientId);
       await dropboxApp.getByRole('button', { name: 'Save the Dropbox app' }).click();
