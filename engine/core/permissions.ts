@@ -68,3 +68,49 @@ export function hubUserPermissions(): PermissionFlags {
     subscribePublishedReport: true,
   };
 }
+
+const HUB_READER = { previewPublishedReport: true, downloadPublishedReport: true, subscribePublishedReport: true };
+
+/**
+ * The ready-made "Designer" role (NPrinting's Developer): makes the reports, with their projects,
+ * apps, filters and conditions; sees how tasks went; reads the hub. Distributing is the Publisher's.
+ */
+export function designerPermissions(): PermissionFlags {
+  return {
+    ...noPermissions(),
+    ...HUB_READER,
+    viewProject: true,
+    importProject: true,
+    updateProject: true,
+    deleteProject: true,
+    viewTaskStatus: true,
+    viewCondition: true,
+    createCondition: true,
+    editCondition: true,
+    deleteCondition: true,
+  };
+}
+
+/**
+ * The ready-made "Publisher" role: distributes reports others design, through tasks, to the people
+ * and groups it chooses; looks after what is published in the hub. Sees projects, does not change them.
+ */
+export function publisherPermissions(): PermissionFlags {
+  return {
+    ...noPermissions(),
+    ...HUB_READER,
+    deletePublishedReport: true,
+    viewProject: true,
+    viewTask: true,
+    createTask: true,
+    editTask: true,
+    deleteTask: true,
+    runTask: true,
+    viewTaskStatus: true,
+    viewCondition: true,
+    createCondition: true,
+    editCondition: true,
+    viewUser: true,
+    viewGroup: true,
+  };
+}

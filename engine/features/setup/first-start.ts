@@ -1,7 +1,12 @@
 import type { DataSource, EntityManager, EntityTarget, ObjectLiteral } from 'typeorm';
 import type { EngineServices } from '../../ops/context.js';
 import { newBase } from '../../core/entity-base.js';
-import { allPermissions, hubUserPermissions } from '../../core/permissions.js';
+import {
+  allPermissions,
+  designerPermissions,
+  hubUserPermissions,
+  publisherPermissions,
+} from '../../core/permissions.js';
 import { newToken, tokenHash } from '../../core/passwords.js';
 import { Organization } from '../../model/organizations.entity.js';
 import { Role, type RoleRow } from '../../model/roles.entity.js';
@@ -25,8 +30,8 @@ export interface FirstStartResult {
 }
 
 /**
- * On an empty database: organization "Default", the roles "Administrator" (every permission) and
- * "Hub users", the group "All users", and the tenant owner. Runs in one transaction, so a crash
+ * On an empty database: organization "Default", the roles "Administrator" (every permission),
+ * "Designer", "Publisher" and "Hub users", the group "All users", and the tenant owner. Runs in one transaction, so a crash
  * half-way leaves an empty database that the next start seeds again.
  */
 export async function ensureFirstStart(s: EngineServices, ownerEmail = DEFAULT_OWNER_EMAIL): Promise<FirstStartResult> {
@@ -57,6 +62,17 @@ export async function ensureFirstStart(s: EngineServices, ownerEmail = DEFAULT_O
   });
   const admin = role(ADMINISTRATOR_ROLE, 'Every permission on every project', allPermissions());
   const hub = role(HUB_USERS_ROLE, 'Sees and subscribes to what is published to them', hubUserPermissions());
+  // Ready-made roles as NPrinting's users know them (Developer, Publisher; its Recipient is "Hub users").
+  const designer = role(
+    'Designer',
+    'Makes reports: projects, analytics apps, filters and conditions; sees how tasks went',
+    designerPermissions(),
+  );
+  const publisher = role(
+    'Publisher',
+    'Distributes reports: tasks, their recipients and schedules, runs, and the hub',
+    publisherPermissions(),
+  );
   const group = {
     ...newBase(now),
     name: ALL_USERS_GROUP,
@@ -87,6 +103,8 @@ export async function ensureFirstStart(s: EngineServices, ownerEmail = DEFAULT_O
     await insert(Organization, org);
     await insert(Role, admin);
     await insert(Role, hub);
+    await insert(Role, designer);
+    await insert(Role, publisher);
     await insert(Group, group);
     await insert(User, owner);
     await insert(UserOrganization, { userId: owner.id, targetId: org.id });

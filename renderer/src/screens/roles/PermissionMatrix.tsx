@@ -18,7 +18,18 @@ const label = (p: string) =>
     .replace(/^./, (c) => c.toUpperCase())
     .replace(/ (\w)/g, (_, c: string) => ' ' + c.toLowerCase());
 
-/** Roles across, permissions down: a tick grants, a click saves that one role. */
+/** The areas the permissions are read in, by the noun of each flag; what no area names falls under "Other". */
+const AREAS: { title: string; test: RegExp }[] = [
+  { title: 'Projects and reports', test: /Project$/ },
+  { title: 'Conditions', test: /Condition$/ },
+  { title: 'Tasks', test: /Task(Status)?$/ },
+  { title: 'The hub', test: /PublishedReport$/ },
+  { title: 'Users and groups', test: /(User|Group|UserDirectory)$/ },
+  { title: 'System and settings', test: /(System|Settings|ApiKeys|enterprise)$/ },
+];
+const areaOf = (p: string) => AREAS.find((a) => a.test.test(p))?.title ?? 'Other';
+
+/** Roles across, permissions down in areas: a tick grants, a click saves that one role. */
 export function PermissionMatrix({ version, changed }: { version: number; changed: () => void }) {
   const [roles, setRoles] = useState<Role[]>([]);
   const canEdit = useSession(selectMayCall('v1.roles.update'));
@@ -65,24 +76,35 @@ export function PermissionMatrix({ version, changed }: { version: number; change
               ))}
             </tr>
           </thead>
-          <tbody>
-            {permissions.map((p) => (
-              <tr key={p}>
-                <th scope="row">{label(p)}</th>
-                {roles.map((r) => (
-                  <td key={r.id}>
-                    <input
-                      type="checkbox"
-                      aria-label={`${r.name}: ${label(p)}`}
-                      checked={r.permissions[p] === true}
-                      disabled={!canEdit}
-                      onChange={() => void toggle(r, p)}
-                    />
-                  </td>
+          {[...AREAS.map((a) => a.title), 'Other'].map((area) => {
+            const inArea = permissions.filter((p) => areaOf(p) === area);
+            if (!inArea.length) return null;
+            return (
+              <tbody key={area}>
+                <tr className="matrix-area">
+                  <th scope="colgroup" colSpan={roles.length + 1}>
+                    {area}
+                  </th>
+                </tr>
+                {inArea.map((p) => (
+                  <tr key={p}>
+                    <th scope="row">{label(p)}</th>
+                    {roles.map((r) => (
+                      <td key={r.id}>
+                        <input
+                          type="checkbox"
+                          aria-label={`${r.name}: ${label(p)}`}
+                          checked={r.permissions[p] === true}
+                          disabled={!canEdit}
+                          onChange={() => void toggle(r, p)}
+                        />
+                      </td>
+                    ))}
+                  </tr>
                 ))}
-              </tr>
-            ))}
-          </tbody>
+              </tbody>
+            );
+          })}
         </table>
       </div>
     </div>
