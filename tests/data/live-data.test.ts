@@ -521,6 +521,21 @@ describe(
         body: { name: 'Exports', kind: 'Folder', filePath: 'exports' },
       });
       expect(relative.body.errorDetails![0]).toMatchObject({ field: 'body.filePath' });
+      // A path that is not there, or not of its kind, is said at Save beside the field, not at the first reload.
+      for (const [filePath, message] of [
+        [join(folder, 'missing'), 'was not found on this computer: a folder that exists is needed'],
+        [join(folder, 'notes.csv'), 'is a file: a folder is needed, where the files are'],
+      ])
+        expect(
+          (await s.call('POST', '/api/app/data-connections', { body: { name: 'Exports', kind: 'Folder', filePath } }))
+            .body.errorDetails,
+        ).toEqual([{ field: 'body.filePath', message }]);
+      const notAFile = await s.call('POST', '/api/app/data-connections', {
+        body: { name: 'Shop', kind: 'SQLite', filePath: folder },
+      });
+      expect(notAFile.body.errorDetails).toEqual([
+        { field: 'body.filePath', message: 'is a folder: the database file itself is needed' },
+      ]);
       const exports = await s.ok('POST', '/api/app/data-connections', {
         name: 'Exports',
         kind: 'Folder',

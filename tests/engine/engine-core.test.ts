@@ -24,7 +24,9 @@ describe(covers('first start and the database', 'v1.trustedOrigins.create'), () 
     expect(await db.query('SELECT displayName FROM organizations')).toEqual([{ displayName: 'Default' }]);
     expect((await db.query('SELECT name FROM roles ORDER BY name')).map((r: { name: string }) => r.name)).toEqual([
       'Administrator',
+      'Designer',
       'Hub users',
+      'Publisher',
     ]);
     expect(await db.query('SELECT name FROM groups')).toEqual([{ name: 'All users' }]);
     expect(await db.query('SELECT email, isTenantOwner FROM users')).toEqual([

@@ -1,5 +1,6 @@
 import { lazySchema } from '../../core/lazy-schema.js';
 import { isAbsolute } from 'node:path';
+import { stat } from 'node:fs/promises';
 import { z } from 'zod';
 import type { OpContext } from '../../ops/context.js';
 import { badInput, conflict } from '../../core/errors.js';
@@ -73,6 +74,15 @@ const DEFAULT_PORTS = { PostgreSQL: 5432, MySQL: 3306, SQLServer: 1433, SQLite: 
 /** Kinds read from this machine's disk (a file, a folder) rather than from a server. */
 const onDisk = (kind: DataConnectionRow['kind']) => kind === 'SQLite' || kind === 'Folder';
 
+/** Why a path is not a usable file or folder of this computer, or null. */
+async function pathProblem(path: string, want: 'file' | 'folder'): Promise<string | null> {
+  const found = await stat(path).catch(() => null);
+  if (!found) return `was not found on this computer: ${want === 'folder' ? 'a folder' : 'a file'} that exists is needed`;
+  if (want === 'folder' && !found.isDirectory()) return 'is a file: a folder is needed, where the files are';
+  if (want === 'file' && !found.isFile()) return 'is a folder: the database file itself is needed';
+  return null;
+}
+
 /** Every field a kind needs, checked at once: a server's host and database, a SQLite file's absolute path. */
 export async function saveDataConnection(ctx: OpContext, id: string | null, f: DataConnectionInput) {
   const current = id ? await findOr404(ctx, DataConnection, id, 'Data connection') : null;
@@ -86,6 +96,11 @@ export async function saveDataConnection(ctx: OpContext, id: string | null, f: D
     else {
       const house = houseFolderProblem(f.filePath.trim(), ctx.houseFolders);
       if (house) errors.push({ field: 'body.filePath', message: house });
+      else {
+        // Said at Save, beside the field, rather than at the first reload: a path that is not there or not of its kind.
+        const problem = await pathProblem(f.filePath.trim(), f.kind === 'Folder' ? 'folder' : 'file');
+        if (problem) errors.push({ field: 'body.filePath', message: problem });
+      }
     }
   } else {
     const host = f.host?.trim();

@@ -1,9 +1,10 @@
 import { useEffect, useState } from 'react';
 import { FieldError as AriaFieldError, Input, Label, Text, TextArea, TextField } from 'react-aria-components';
 import type { FieldDef, Option } from './field-def';
+import { kindName } from './kind-names';
 
 export const asOptions = (choices: FieldDef['choices']): Option[] =>
-  (choices ?? []).map((c) => (typeof c === 'string' ? { id: c, name: c } : c));
+  (choices ?? []).map((c) => (typeof c === 'string' ? { id: c, name: kindName(c) } : c));
 
 /** A field's choices: known in advance, or read once from the engine. */
 export function useFieldOptions(fields: FieldDef[]): Record<string, Option[]> {

@@ -1,4 +1,5 @@
 import { invoke } from '../../bridge';
+import { kindName } from '../../components/kind-names';
 import { choice, num, organizationOptions, orNull, text, type FormValues } from '../../components/options';
 import type { FieldDef } from '../../components/Form';
 import { ResourceScreen } from '../../components/ResourceScreen';
@@ -97,7 +98,7 @@ const config = {
     },
     columns: [
       { key: 'name', label: 'Name', sort: 'Name' },
-      { key: 'kind', label: 'Database', sort: 'Kind' },
+      { key: 'kind', label: 'Database', sort: 'Kind', render: (r) => kindName(r.kind) },
       {
         key: 'host',
         label: 'Where',

@@ -1,4 +1,5 @@
 import { invoke } from '../../bridge';
+import { kindName } from '../../components/kind-names';
 import { choice, flag, num, organizationOptions, orNull, text, type FormValues } from '../../components/options';
 import type { FieldDef } from '../../components/Form';
 import { ResourceScreen } from '../../components/ResourceScreen';
@@ -122,7 +123,7 @@ const config = {
     },
     columns: [
       { key: 'name', label: 'Name', sort: 'Name' },
-      { key: 'type', label: 'Type', sort: 'Type' },
+      { key: 'type', label: 'Type', sort: 'Type', render: (r) => kindName(r.type) },
       {
         key: 'rootPath',
         label: 'Where',
