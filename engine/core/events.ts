@@ -11,6 +11,8 @@ export interface EngineEvents {
   'analytics.reload.changed': { appId: string; id: string; status: ReloadStatus; trigger: 'manual' | 'schedule' };
   /** An analytics app's data was replaced: charts and values should be read again. */
   'analytics.reloaded': { appId: string };
+  /** A backup's step under way ("copying the database"), its number out of all of them. */
+  'backup.progress': { step: string; number: number; of: number };
   /** Files of a report generation done so far. */
   'report.progress': { reportId: string; done: number; total: number };
   /** A request was queued, started, made progress or finished (the monitoring screen's live status). */

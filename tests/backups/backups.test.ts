@@ -166,10 +166,29 @@ describe(
         }
       })();
       const file = join(backups, 'published.bsbackup');
+      // Its steps, as the settings page hears them (the owner's session: a tenant administrator's).
+      const steps: string[] = [];
+      const stop = s.engine.watch(
+        () => ({ token: s.ownerKey, transport: 'http' }),
+        (e) => {
+          if (e.type === 'backup.progress') steps.push(`${e.payload.number}/${e.payload.of} ${e.payload.step}`);
+        },
+      );
       const backup = await s.call('POST', '/api/app/backups', { body: { file } });
       growing = false;
       await appends;
       expect(backup.status, JSON.stringify(backup.body)).toBe(200);
+      await expect.poll(() => steps.length).toBe(7);
+      stop();
+      expect(steps).toEqual([
+        '1/7 copying the database',
+        '2/7 copying the analytics apps',
+        '3/7 linking the generated and published files',
+        '4/7 copying the run logs',
+        '5/7 checksumming the files',
+        '6/7 packing the archive',
+        '7/7 putting the backup in place',
+      ]);
       // Every entry is a plain file: the hub's names are not links the restore would refuse.
       const types = new Set<string>();
       await tar.t({ file, onReadEntry: (e) => types.add(e.type) });

@@ -276,6 +276,8 @@ const EVENTS_OF_B: { [K in EngineEventType]: (b: Map<string, string>, appId: str
     trigger: 'manual',
   }),
   'analytics.reloaded': (_b, appId) => ({ appId }),
+  // Not about an object of B, and not an organization's: a backup is the tenant administrators'.
+  'backup.progress': () => ({ step: 'copying the database', number: 1, of: 7 }),
   'report.progress': (b) => ({ reportId: b.get('report')!, done: 1, total: 2 }),
   'request.changed': (b) => ({
     id: b.get('request')!,

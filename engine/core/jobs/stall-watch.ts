@@ -3,7 +3,7 @@
  * signal aborts with a reason naming the last step, so the job stops (and its lock is released)
  * instead of hanging for good. Real time: a stall is the machine's, not the engine clock's.
  */
-export function stallWatch(stallMs: number) {
+export function stallWatch(stallMs: number, named?: (what: string) => void) {
   const controller = new AbortController();
   let last = performance.now();
   let doing = 'starting';
@@ -25,7 +25,10 @@ export function stallWatch(stallMs: number) {
       // A step that comes back later than the limit was as stuck as one the timer catches.
       if (now - last >= stallMs && !controller.signal.aborted) stall();
       last = now;
-      if (what) doing = what;
+      if (what) {
+        doing = what;
+        named?.(what);
+      }
       controller.signal.throwIfAborted();
     },
     stop: () => clearInterval(timer),

@@ -143,7 +143,12 @@ export interface WriteBackupOptions {
   now: Date;
   /** How long the backup may go without progress before it is stopped as stuck (default 60 s). */
   stallMs?: number;
+  /** Hears each step as it starts ("copying the database"), numbered out of `BACKUP_STEPS`. */
+  onStep?: (step: string, number: number, of: number) => void;
 }
+
+/** The named steps of a backup, each announced as it starts: the database, the apps, the files, the logs, checksums, packing, putting it in place. */
+export const BACKUP_STEPS = 7;
 
 /** The most a backup may go without a step forward: a file placed, hashed or packed, bytes written. */
 const STALL_MS = 60_000;
@@ -153,7 +158,8 @@ export async function writeBackup(o: WriteBackupOptions): Promise<{ manifest: Ba
   // Staging lives in the data folder, so request and hub files are hard links, not copies.
   const staging = join(o.dataDir, `backup-staging-${randomUUID()}`);
   const partial = `${o.file}.partial`;
-  const watch = stallWatch(o.stallMs ?? STALL_MS);
+  let number = 0;
+  const watch = stallWatch(o.stallMs ?? STALL_MS, (step) => o.onStep?.(step, ++number, BACKUP_STEPS));
   await mkdir(staging, { mode: 0o700 });
   // A step stuck for good (a file that never finishes reading) still ends the backup: the watch's
   // abort answers for it, and the lock is released; the stuck step never puts a file in place.

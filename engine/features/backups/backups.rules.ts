@@ -190,7 +190,7 @@ export async function backupOverview(ctx: Pick<EngineServices, 'db' | 'now' | 'd
   return { ...settings, nextBackupAt: next?.toISOString() ?? null, backups, running, restoreStaged };
 }
 
-export interface BackupHost extends Pick<EngineServices, 'db' | 'now' | 'write' | 'dataDir' | 'log'> {
+export interface BackupHost extends Pick<EngineServices, 'db' | 'now' | 'write' | 'dataDir' | 'log' | 'emit'> {
   installation: EngineServices['installation'];
 }
 
@@ -234,6 +234,8 @@ export async function createBackup(
       secretKey,
       now,
       stallMs: s.installation.backupStallMs,
+      // The settings page shows the step under way, started there, by the schedule or before a reload.
+      onStep: (step, number, of) => s.emit({ type: 'backup.progress', payload: { step, number, of } }),
     });
     await saveSettings(s, {
       ...(await backupSettings(s)),

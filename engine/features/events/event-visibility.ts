@@ -43,6 +43,9 @@ export async function mayReceive(ctx: OpContext, event: EngineEvent): Promise<bo
     // A delivery kept after its run, as the deliveries' list shows it: with its run.
     case 'delivery.changed':
       return may('viewTaskStatus') && found(reachableRequest(ctx, event.payload.requestId));
+    // As the backups' page shows them: to tenant administrators.
+    case 'backup.progress':
+      return p.isTenantOwner || p.isTenantAdmin;
     case 'report.progress':
     case 'template.synced':
       return may('viewProject') && found(reachableReport(ctx, event.payload.reportId));

@@ -20,6 +20,8 @@ interface Props {
   children?: ReactNode;
   /** An inline form (add a connection, a variable) empties itself after a save for the next one. */
   clearOnSuccess?: boolean;
+  /** What the submit button says while the work goes on ("Backing up…"); "Saving…" unless told. */
+  busyLabel?: string;
 }
 
 /** An operation's answer as a form's outcome: null when it succeeded, its errors when not. */
@@ -30,7 +32,7 @@ export const submitOutcome = (a: { ok: boolean; error: string | null; errorDetai
  * A form whose every error of a submit shows at once, beside its field in words a person reads,
  * with focus moved to the first; what no field shows is summed up above the fields.
  */
-export function Form({ fields, initial, submitLabel, onSubmit, onCancel, children, clearOnSuccess }: Props) {
+export function Form({ fields, initial, submitLabel, onSubmit, onCancel, children, clearOnSuccess, busyLabel }: Props) {
   const [values, setValues] = useState<FormValues>(initial);
   /** The field whose fill button is reading, if any. */
   const [filling, setFilling] = useState<string | null>(null);
@@ -161,7 +163,7 @@ export function Form({ fields, initial, submitLabel, onSubmit, onCancel, childre
           </button>
         )}
         <button type="submit" className="primary" disabled={busy}>
-          {busy ? 'Saving…' : submitLabel}
+          {busy ? (busyLabel ?? 'Saving…') : submitLabel}
         </button>
       </div>
     </form>

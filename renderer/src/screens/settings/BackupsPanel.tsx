@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useState } from 'react';
 import { inZone } from '../../components/times';
 import { WEEKDAYS } from '../../../../engine/wire';
-import { invoke } from '../../bridge';
+import { invoke, onEngineEvent } from '../../bridge';
 import type { ResultOf } from '../../../../engine/catalogue';
 import { Form, submitOutcome, type FieldDef, type FormValues } from '../../components/Form';
 import { choice, flag, num, orNull, text } from '../../components/options';
@@ -54,6 +54,9 @@ export function BackupsPanel() {
     if (a.ok) setOverview(a.data);
   }, []);
   useEffect(() => void load(), [load]);
+  // The step a backup is at, as the engine says it: here, by the schedule, or before a reload.
+  const [step, setStep] = useState<{ step: string; number: number; of: number } | null>(null);
+  useEffect(() => onEngineEvent('backup.progress', setStep), []);
   // A backup under way (started here, by the schedule, or before a reload) is followed until it ends.
   const runningNow = !!overview?.running;
   useEffect(() => {
@@ -80,7 +83,7 @@ export function BackupsPanel() {
       .join(', ');
     const yes = await askConfirm({
       title: 'Restore this backup?',
-      message: `Everything made since the backup was taken, ${when(look.data.createdAt)}${held ? ` (${held})` : ''}, will be replaced by the backup at the next start. Every file is checked first; the current data is kept aside until the restored data has started.`,
+      message: `The backup was taken ${when(look.data.createdAt)}${held ? ` and holds ${held}` : ''}. At the next start it replaces everything Broadsheet holds now: whatever was made or changed since it was taken is lost. Every file is checked first; the current data is kept aside until the restored data has started.`,
       confirmLabel: 'Check and restore',
     });
     if (!yes) return null;
@@ -125,6 +128,14 @@ export function BackupsPanel() {
           </button>
         </div>
       )}
+      {(busy || overview.running) && step && (
+        <div className="backup-progress">
+          <progress max={step.of} value={step.number} aria-label="Backup progress" />
+          <p className="hint" role="status">
+            Step {step.number} of {step.of}: {step.step}…
+          </p>
+        </div>
+      )}
       {overview.running && !busy && (
         <p className="notice" role="status">
           A backup is being written now. This page shows when it has finished; a backup that stops making progress stops
@@ -152,12 +163,15 @@ export function BackupsPanel() {
           },
         ]}
         initial={{}}
-        submitLabel={busy ? 'Backing up…' : 'Back up now'}
+        submitLabel="Back up now"
+        busyLabel="Backing up…"
         onSubmit={async (v) => {
           setBusy(true);
-          const a = await invoke('app.backups.create', { body: { file: orNull(v.file) } }).finally(() =>
-            setBusy(false),
-          );
+          setStep(null);
+          const a = await invoke('app.backups.create', { body: { file: orNull(v.file) } }).finally(() => {
+            setBusy(false);
+            setStep(null);
+          });
           if (a.ok)
             toastSucceeded(`Backed up to ${a.data.file} (${size(a.data.size)}, ${a.data.seconds.toFixed(1)} s).`);
           void load();
@@ -219,8 +233,12 @@ export function BackupsPanel() {
             </tbody>
           </table>
         </div>
+      ) : overview.folder ? (
+        <p className="empty">No backups in {overview.folder} yet: Back up now makes the first.</p>
       ) : (
-        <p className="empty">No backups in the folder yet.</p>
+        <p className="empty">
+          Set a backup folder under Schedule and retention: the backups in it are listed here, to restore from.
+        </p>
       )}
       <Form
         fields={[
@@ -240,6 +258,7 @@ export function BackupsPanel() {
         ]}
         initial={{}}
         submitLabel="Check and restore"
+        busyLabel="Checking the backup…"
         onSubmit={(v) => restore(text(v.file), flag(v.restoreSecretKey))}
       />
     </div>
