@@ -103,6 +103,12 @@ export function PreviewPane({
           {error}
         </div>
       )}
+      {busy && (
+        <p className="working" role="status">
+          <span className="spinner" aria-hidden="true" />
+          {html ? 'Bringing the preview up to date…' : 'Making the preview from the data…'}
+        </p>
+      )}
       <ReportPreview html={html} />
     </div>
   );
