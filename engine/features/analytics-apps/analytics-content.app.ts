@@ -192,7 +192,7 @@ export const analyticsContentApp = [
   defineOp({
     id: 'app.analytics.access',
     summary:
-      "Whether the caller may change an analytics app (its data, sources, variables, charts and bookmarks), and why not: the checks that enforce it, asked without acting",
+      'Whether the caller may change an analytics app (its data, sources, variables, charts and bookmarks), and why not: the checks that enforce it, asked without acting',
     http: { method: 'GET', path: path('/access') },
     permission: 'viewProject',
     objects: { 'params.id': 'analyticsApp' },
@@ -202,9 +202,7 @@ export const analyticsContentApp = [
       await providerAppId(ctx, params.id);
       const p = ctx.principal;
       const byRole = !p || p.isTenantAdmin || p.isTenantOwner || p.permissions.updateProject === true;
-      const why = byRole
-        ? await sharedAppRefusal({ db: ctx.db, principal: p }, [params.id])
-        : APP_CHANGE_REFUSAL;
+      const why = byRole ? await sharedAppRefusal({ db: ctx.db, principal: p }, [params.id]) : APP_CHANGE_REFUSAL;
       return { mayChange: why === null, why };
     },
   }),

@@ -77,7 +77,8 @@ const onDisk = (kind: DataConnectionRow['kind']) => kind === 'SQLite' || kind ==
 /** Why a path is not a usable file or folder of this computer, or null. */
 async function pathProblem(path: string, want: 'file' | 'folder'): Promise<string | null> {
   const found = await stat(path).catch(() => null);
-  if (!found) return `was not found on this computer: ${want === 'folder' ? 'a folder' : 'a file'} that exists is needed`;
+  if (!found)
+    return `was not found on this computer: ${want === 'folder' ? 'a folder' : 'a file'} that exists is needed`;
   if (want === 'folder' && !found.isDirectory()) return 'is a file: a folder is needed, where the files are';
   if (want === 'file' && !found.isFile()) return 'is a folder: the database file itself is needed';
   return null;

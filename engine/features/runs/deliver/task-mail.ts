@@ -228,7 +228,7 @@ export async function queueTaskMail(
     const waiting = (await taskAudience(ctx, task)).to.length;
     if (!waiting) return null;
     log(`E-mail is off for this task: ${waiting} recipient${waiting === 1 ? ' was' : 's were'} not mailed`);
-    return "e-mail is off for this task, so its recipients were not mailed";
+    return 'e-mail is off for this task, so its recipients were not mailed';
   }
   const server = await defaultMailServer(ctx);
   if (!server) {

@@ -156,8 +156,7 @@ export function SourcesPanel(props: {
       <h2>Data from a database</h2>
       {sources.length === 0 && !mayChange && (
         <p className="hint">
-          No source yet: someone who may see the data connections (Data connections, in the menu) gives the app a
-          query.
+          No source yet: someone who may see the data connections (Data connections, in the menu) gives the app a query.
         </p>
       )}
       {sources.length > 0 && (
