@@ -64,8 +64,19 @@ describe(
       await panel.getByRole('button', { name: 'Save backup settings' }).click();
       await toast(page(), 'success', 'Backup settings saved.').waitFor();
       await panel.getByText(/Next scheduled: (?!—)/).waitFor();
+      // Its steps are shown while it runs: watched from the page, as fast as it may be.
+      await page().evaluate(() => {
+        const seen: string[] = ((window as unknown as { backupSteps: string[] }).backupSteps = []);
+        new MutationObserver(() => {
+          const step = document.querySelector('.backup-progress [role=status]')?.textContent;
+          if (step && !seen.includes(step)) seen.push(step);
+        }).observe(document.body, { subtree: true, childList: true, characterData: true });
+      });
       await panel.getByRole('button', { name: 'Back up now' }).click();
       await toast(page(), 'success', /Backed up to .*broadsheet-.*\.bsbackup/).waitFor();
+      const steps = await page().evaluate(() => (window as unknown as { backupSteps: string[] }).backupSteps);
+      expect(steps.length).toBeGreaterThan(0);
+      for (const step of steps) expect(step).toMatch(/^Step [1-7] of 7: [a-z ]+…$/);
       const [name] = await readdir(folder);
       expect(name).toMatch(/^broadsheet-\d{4}-\d{2}-\d{2}-\d{6}\.bsbackup$/);
       await panel.getByRole('row', { name: new RegExp(name.replace(/\./g, '\\.')) }).waitFor();
@@ -82,7 +93,9 @@ describe(
       await typed.fill(join(folder, name));
       await panel.getByRole('button', { name: 'Check and restore' }).click();
       await alertDialog(page())
-        .getByText(/since the backup was taken, .*\(\d+ users?, \d+ projects?, \d+ reports?, \d+ tasks?\)/)
+        .getByText(
+          /The backup was taken .* and holds \d+ users?, \d+ projects?, \d+ reports?, \d+ tasks?\. At the next start it replaces everything Broadsheet holds now: whatever was made or changed since it was taken is lost\./,
+        )
         .waitFor();
       await alertDialog(page()).getByRole('button', { name: 'Cancel' }).click();
       expect((await e.s.ok('GET', '/api/app/backups')).restoreStaged).toBeNull();
@@ -92,7 +105,7 @@ describe(
         .getByRole('button', { name: 'Restore…' })
         .click();
       await alertDialog(page())
-        .getByText(/replaced by the backup at the next start/)
+        .getByText(/At the next start it replaces everything Broadsheet holds now/)
         .waitFor();
       await alertDialog(page()).getByRole('button', { name: 'Check and restore' }).click();
       await panel.getByRole('status').filter({ hasText: 'Restart Broadsheet to finish' }).waitFor();

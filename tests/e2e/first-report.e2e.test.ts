@@ -167,5 +167,33 @@ describe(
       expect(await run.textContent()).toContain('none');
       await shot(p, 'first-report-quiet-run', true);
     });
+
+    it('offers ready-made roles in areas, sign-in settings from the row, kinds with their spaces, and says what an empty backup list needs', async () => {
+      const p = page();
+      await nav(p, 'Roles').click();
+      const matrix = p.locator('table.matrix');
+      await matrix.getByRole('columnheader', { name: 'Designer' }).waitFor();
+      expect(await matrix.getByRole('columnheader', { name: 'Publisher' }).count()).toBe(1);
+      // Read in areas: each area heads its rows.
+      for (const area of ['Projects and reports', 'Tasks', 'The hub', 'Users and groups'])
+        expect(await matrix.getByRole('columnheader', { name: area }).count()).toBe(1);
+      expect(await matrix.getByRole('checkbox', { name: 'Publisher: Run task' }).isChecked()).toBe(true);
+      expect(await matrix.getByRole('checkbox', { name: 'Designer: Run task' }).isChecked()).toBe(false);
+      await shot(p, 'first-report-roles', true);
+
+      await nav(p, 'Organizations').click();
+      await p.getByRole('button', { name: 'Sign-in settings of “Default”' }).click();
+      await p.getByRole('heading', { name: 'Sign-in for Default' }).waitFor();
+
+      await nav(p, 'Data connections').click();
+      await p.getByRole('button', { name: 'New data connection' }).click();
+      const kinds = await p.getByRole('dialog').getByLabel('Kind of database').locator('option').allTextContents();
+      expect(kinds).toContain('SQL Server');
+      await p.getByRole('dialog').getByRole('button', { name: 'Cancel' }).click();
+
+      await p.goto(`${e.s.url}/#/settings/backups`);
+      await p.getByText('Set a backup folder under Schedule and retention').waitFor();
+      expect(await accessibilityProblems(p)).toEqual([]);
+    });
   },
 );

@@ -50,6 +50,8 @@ export interface ResourceConfig<L extends ListOpId> {
   /** Actions of the whole screen beside its "New …" buttons (inviting people). */
   headerActions?: (reload: () => void) => ReactNode;
   detail?: (row: RowOf<L>, reload: () => void) => ReactNode;
+  /** A button on each row that opens its detail, named for what is there ("Sign-in settings"): a click on the row is not found by all. */
+  detailLabel?: string;
 }
 
 const idOf = (row: unknown) => (row as { id: string }).id;
@@ -121,6 +123,15 @@ export function ResourceScreen<L extends ListOpId>({ config }: { config: Resourc
         actions={(r) => (
           <>
             {config.rowActions?.(r, reload)}
+            {config.detail && config.detailLabel && (
+              <button
+                type="button"
+                aria-label={`${config.detailLabel} of ${nameOf(r) ?? config.noun}`}
+                onClick={() => setSelected(r)}
+              >
+                {config.detailLabel}
+              </button>
+            )}
             {update && may(update.op(r)) && (
               <button type="button" onClick={() => setEditing({ row: r })}>
                 Edit

@@ -54,6 +54,7 @@ interface CrudOptions<L extends ListOpId, C extends OpId, U extends OpId> {
   body: (v: FormValues) => BodyOf<C> & BodyOf<U>;
   toForm?: (row: RowOf<L>) => FormValues;
   detail?: ResourceConfig<L>['detail'];
+  detailLabel?: string;
 }
 
 /** The usual list/create/edit/delete screen of one resource filtered by name, from its four operations. */
@@ -75,5 +76,6 @@ export function crudConfig<L extends ListOpId, C extends OpId, U extends OpId>(
     }) as UpdateDef<RowOf<L>>,
     remove: { op: o.ops.remove },
     detail: o.detail,
+    detailLabel: o.detailLabel,
   };
 }

@@ -35,6 +35,7 @@ const config = crudConfig({
   initial: {},
   body,
   detail: (row) => <OrganizationAuthentication key={row.id} org={row} />,
+  detailLabel: 'Sign-in settings',
 });
 
 export function OrganizationsScreen() {
