@@ -8,7 +8,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { covers } from '../support/covers.js';
 import { startSmtp, type TestSmtp } from '../support/smtp.js';
 import { until } from '../support/until.js';
-import { accessibilityProblems, nav, noConsoleErrorsSince, openApp, shot, type E2E } from './harness.js';
+import { accessibilityProblems, nav, noConsoleErrorsSince, openApp, shot, WIDE, type E2E } from './harness.js';
 
 let e: E2E;
 let smtp: TestSmtp;
@@ -24,7 +24,7 @@ const step = (title: string) => guide().getByRole('listitem').filter({ hasText: 
 beforeAll(async () => {
   smtp = await startSmtp();
   // No owner: the data folder is empty, and the first screen is first run.
-  e = await openApp(null, { width: 1440, height: 900 }, { demo: true });
+  e = await openApp(null, WIDE, { demo: true });
 });
 afterEach(() => noConsoleErrorsSince(e));
 afterAll(async () => {

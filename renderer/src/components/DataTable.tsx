@@ -20,12 +20,23 @@ interface Props<Row> {
   selectedId?: string | null;
   /** Filters set outside the table (a status, dates) narrow it: an empty table says so. */
   narrowed?: boolean;
+  /** What an empty list says: what to do next ("None yet: New task makes one."). */
+  emptyText?: string;
 }
 
 const idOf = (row: unknown) => (row as { id: string }).id;
 
 /** A server-paged, server-sorted, server-filtered table. */
-export function DataTable<Row>({ store, columns, filterLabel, actions, onRowClick, selectedId, narrowed }: Props<Row>) {
+export function DataTable<Row>({
+  store,
+  columns,
+  filterLabel,
+  actions,
+  onRowClick,
+  selectedId,
+  narrowed,
+  emptyText,
+}: Props<Row>) {
   const rows = store((s) => s.rows);
   const page = store((s) => s.page);
   const totalPages = store((s) => s.totalPages);
@@ -79,7 +90,11 @@ export function DataTable<Row>({ store, columns, filterLabel, actions, onRowClic
             {rows.length === 0 && (
               <tr>
                 <td colSpan={columns.length + (actions ? 1 : 0)} className="empty" role={loaded ? undefined : 'status'}>
-                  {!loaded ? 'Loading…' : filter || narrowed ? 'Nothing matches the filter.' : 'Nothing here yet.'}
+                  {!loaded
+                    ? 'Loading…'
+                    : filter || narrowed
+                      ? 'Nothing matches the filter.'
+                      : (emptyText ?? 'Nothing here yet.')}
                 </td>
               </tr>
             )}

@@ -99,6 +99,11 @@ export function ResourceScreen<L extends ListOpId>({ config }: { config: Resourc
   const creating = editing && 'submit' in editing ? editing : null;
   const row = editing && 'row' in editing ? editing.row : null;
   const update = config.update;
+  // An empty list says what makes its first row, when this person may make one.
+  const makers = (config.creates ?? []).filter((c) => may(c.op)).map((c) => `New ${c.noun}`);
+  const emptyText = makers.length
+    ? `No ${config.title.toLowerCase()} yet: ${makers.map((m) => `“${m}”`).join(' or ')} above makes the first.`
+    : `No ${config.title.toLowerCase()} yet.`;
   return (
     <section className="screen">
       <header className="screen-head">
@@ -118,6 +123,7 @@ export function ResourceScreen<L extends ListOpId>({ config }: { config: Resourc
         store={store}
         columns={config.columns}
         filterLabel={config.filterLabel}
+        emptyText={emptyText}
         selectedId={selected ? idOf(selected) : null}
         onRowClick={config.detail ? (r) => setSelected(r) : undefined}
         actions={(r) => (
