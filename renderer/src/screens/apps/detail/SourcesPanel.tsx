@@ -260,7 +260,8 @@ export function SourcesPanel(props: {
       {busy && progress !== null && (
         <div className="progress" role="progressbar" aria-label="Reload progress" aria-valuenow={progress}>
           <div style={{ width: `${progress}%` }} />
-          <span>{progress}%</span>
+          {/* Until the first rows arrive there is no percentage: what is being done is said instead. */}
+          <span>{progress === 0 ? 'Running the queries…' : `${progress}% loaded`}</span>
         </div>
       )}
       <ReloadSchedule id={id} schedule={data.schedule} changed={(schedule) => setData({ ...data, schedule })} />
