@@ -191,6 +191,21 @@ describe(
       expect(kinds).toContain('SQL Server');
       await p.getByRole('dialog').getByRole('button', { name: 'Cancel' }).click();
 
+      // An identity provider's addresses are reached from its row and copied with a click.
+      const provider = await e.s.ok('POST', '/api/v1/identity-providers', {
+        name: 'Contoso',
+        type: 'SAML',
+        entityID: 'https://idp.contoso.example/',
+        singleSignOnUrl: 'https://idp.contoso.example/sso',
+      });
+      await e.context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: e.s.url });
+      await nav(p, 'Identity providers').click();
+      await p.getByRole('button', { name: 'Addresses of “Contoso”' }).click();
+      await p.getByRole('button', { name: 'Copy Assertion consumer service (ACS, HTTP-POST)' }).click();
+      await expect
+        .poll(() => p.evaluate(() => navigator.clipboard.readText()))
+        .toBe(`${e.s.url}/api/app/sso/${provider.id}/acs`);
+
       await p.goto(`${e.s.url}/#/settings/backups`);
       await p.getByText('Set a backup folder under Schedule and retention').waitFor();
       expect(await accessibilityProblems(p)).toEqual([]);

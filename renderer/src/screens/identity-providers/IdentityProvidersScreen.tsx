@@ -161,6 +161,8 @@ const config: ResourceConfig<'v1.identityProviders.list'> = {
   },
   remove: { op: 'v1.identityProviders.delete' },
   detail: (row) => <ProviderAddresses key={row.id} provider={row} />,
+  // The addresses to give the provider, reached from the row, not only by a click on it.
+  detailLabel: 'Addresses',
 };
 
 export function IdentityProvidersScreen() {

@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { toastFailed, toastSucceeded } from '../../stores/feedback/toasts';
 import type { ResultOf, RowOf } from '../../../../engine/catalogue';
 import { invoke } from '../../bridge';
 
@@ -44,7 +45,20 @@ export function ProviderAddresses({ provider }: { provider: Provider }) {
           <div key={label}>
             <dt>{label}</dt>
             <dd>
-              <code>{value}</code>
+              <code>{value}</code>{' '}
+              <button
+                type="button"
+                className="small"
+                aria-label={`Copy ${label}`}
+                onClick={() =>
+                  void navigator.clipboard.writeText(value).then(
+                    () => toastSucceeded(`Copied: ${value}`),
+                    () => toastFailed('The address could not be copied: select it and copy it by hand.'),
+                  )
+                }
+              >
+                Copy
+              </button>
             </dd>
           </div>
         ))}
