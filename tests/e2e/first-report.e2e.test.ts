@@ -166,6 +166,18 @@ describe(
       await expect.poll(() => run.textContent(), { timeout: 60_000 }).toContain('e-mail is off for this task');
       expect(await run.textContent()).toContain('none');
       await shot(p, 'first-report-quiet-run', true);
+
+      // Ticked on the page, the check reads what the page shows: the change is saved first.
+      await p.goto(`${e.s.url}/#/tasks/${task.id}`);
+      await p.getByRole('heading', { name: 'Quiet pack', level: 1 }).waitFor();
+      await panel('E-mail').getByRole('checkbox', { name: 'Send e-mail' }).check();
+      await p.getByRole('button', { name: 'Save and check' }).click();
+      await expect.poll(() => p.locator('.badge.unsaved').count()).toBe(0);
+      await expect
+        .poll(() => who.getByRole('row', { name: /Nina New/ }).textContent())
+        .toMatch(/^Nina New.*the taskYes/);
+      expect(await who.getByText('E-mail is off for this task: nobody is mailed.').count()).toBe(0);
+      expect((await e.s.ok('GET', `/api/v1/tasks/${task.id}`)).email).toMatchObject({ isActive: true });
     });
 
     it('offers ready-made roles in areas, sign-in settings from the row, kinds with their spaces, and says what an empty backup list needs', async () => {

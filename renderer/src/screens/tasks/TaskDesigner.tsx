@@ -186,7 +186,7 @@ export function TaskDesigner({ taskId }: { taskId: string }) {
           />
         </div>
       </fieldset>
-      <TaskDryRunPanel taskId={taskId} dirty={dirty} />
+      <TaskDryRunPanel taskId={taskId} dirty={dirty} save={mayEdit ? save : undefined} />
       {guarding && (
         <PermissionsDialog kind="task" id={taskId} name={state.task.name} onClose={() => setGuarding(false)} />
       )}

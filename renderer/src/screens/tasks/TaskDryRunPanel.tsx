@@ -13,10 +13,21 @@ const CONDITIONS_NOW = {
 } as const;
 
 /** "Who gets what?": the saved task's recipients as a run would reach them, before anything is sent. */
-export function TaskDryRunPanel({ taskId, dirty }: { taskId: string; dirty: boolean }) {
+export function TaskDryRunPanel({
+  taskId,
+  dirty,
+  save,
+}: {
+  taskId: string;
+  dirty: boolean;
+  /** Writes the draft first (the dry run reads the saved task); absent for someone who may not save. */
+  save?: () => Promise<boolean>;
+}) {
   const [dry, setDry] = useState<DryRun | null>(null);
   const [busy, setBusy] = useState(false);
   const check = async () => {
+    // What is checked is what the page shows: unsaved changes are saved first, as Run now asks to.
+    if (dirty && save && !(await save())) return;
     setBusy(true);
     const a = await invoke('app.tasks.dryRun', { params: { id: taskId } });
     setBusy(false);
@@ -28,12 +39,14 @@ export function TaskDryRunPanel({ taskId, dirty }: { taskId: string; dirty: bool
       <div className="block-head">
         <h2>Who gets what</h2>
         <button type="button" onClick={() => void check()} disabled={busy}>
-          {busy ? 'Checking…' : dry ? 'Check again' : 'Check before sending'}
+          {busy ? 'Checking…' : dirty && save ? 'Save and check' : dry ? 'Check again' : 'Check before sending'}
         </button>
       </div>
       {dirty && (
         <p className="hint" role="note">
-          This checks the saved task: save your changes to see them here.
+          {save
+            ? 'Your changes are saved first, so the check reads what this page shows.'
+            : 'This checks the saved task, without the changes on this page.'}
         </p>
       )}
       {!dry && (
