@@ -1,10 +1,10 @@
+import { useState } from 'react';
 import { invoke } from '../../bridge';
 import { kindName } from '../../components/kind-names';
 import { choice, num, organizationOptions, orNull, text, type FormValues } from '../../components/options';
 import type { FieldDef } from '../../components/Form';
 import { ResourceScreen } from '../../components/ResourceScreen';
 import { crudConfig } from '../../components/crud-config';
-import { toastOutcome } from '../../stores/feedback/toasts';
 import { DATA_CONNECTION_KINDS, TLS_MODES } from '../../../../engine/wire';
 
 // Each kind asks only what it needs: a server its address, database and sign-in; SQLite its file;
@@ -115,18 +115,35 @@ const config = {
     toForm: (r) => ({ ...r, password: '', folderPath: r.kind === 'Folder' ? r.filePath : '' }),
     body,
   }),
-  rowActions: (r: { id: string }) => (
-    <button
-      type="button"
-      onClick={async () => {
-        const a = await invoke('app.dataConnections.test', { params: { id: r.id } });
-        toastOutcome(a, a.ok ? a.data.message : '');
-      }}
-    >
-      Test connection
-    </button>
-  ),
+  rowActions: (r: { id: string }) => <TestConnection id={r.id} />,
 };
+
+/** Tests a connection and keeps its answer beside the button, where it can be read (a toast goes by). */
+function TestConnection({ id }: { id: string }) {
+  const [answer, setAnswer] = useState<{ ok: boolean; text: string } | null>(null);
+  const [busy, setBusy] = useState(false);
+  return (
+    <>
+      <button
+        type="button"
+        disabled={busy}
+        onClick={async () => {
+          setBusy(true);
+          const a = await invoke('app.dataConnections.test', { params: { id } });
+          setBusy(false);
+          setAnswer({ ok: a.ok, text: a.ok ? a.data.message : (a.error ?? 'The connection could not be tested.') });
+        }}
+      >
+        {busy ? 'Testing…' : 'Test connection'}
+      </button>
+      {answer && (
+        <div role="status" className={answer.ok ? 'run-note' : 'delivery-problem'}>
+          {answer.text}
+        </div>
+      )}
+    </>
+  );
+}
 
 /** The databases analytics apps load their data from, each with a connection test. */
 export function DataConnectionsScreen() {
