@@ -390,7 +390,10 @@ describe(
         const row = page().getByRole('row', { name: /Stock file/ });
         await row.getByRole('button', { name: 'Test connection' }).click();
         // The answer stays in the row, where it can be read.
-        await row.getByRole('status').filter({ hasText: /Connected to SQLite 3\./ }).waitFor();
+        await row
+          .getByRole('status')
+          .filter({ hasText: /Connected to SQLite 3\./ })
+          .waitFor();
         expect(await accessibilityProblems(page())).toEqual([]);
 
         await nav(page(), 'Analytics apps').click();
