@@ -230,11 +230,6 @@ export async function queueTaskMail(
     log(`E-mail is off for this task: ${waiting} recipient${waiting === 1 ? ' was' : 's were'} not mailed`);
     return 'e-mail is off for this task, so its recipients were not mailed';
   }
-  const server = await defaultMailServer(ctx);
-  if (!server) {
-    log('No mail server is set up: nothing was mailed');
-    return 'no mail server is set up, so nothing was mailed';
-  }
   const audience = await taskAudience(ctx, task);
   for (const l of audience.leftOut) log(`Not mailed to ${l.name}: ${l.reason}`);
   const trs = await ctx.db.getRepository(TaskReport).findBy({ taskId: task.id });
@@ -268,6 +263,12 @@ export async function queueTaskMail(
   if (!audience.to.length && !dynamic.size) {
     log('Nobody to mail: the task has no recipient with an e-mail address');
     return 'nobody to mail';
+  }
+  // Asked once there is someone to mail: a task with nobody to mail says that, whatever the server.
+  const server = await defaultMailServer(ctx);
+  if (!server) {
+    log('No mail server is set up: nothing was mailed');
+    return 'no mail server is set up, so nothing was mailed';
   }
   const fromAddress = email.from || server.fromAddress || `broadsheet@${server.hostName}`;
   const now = ctx.now();
