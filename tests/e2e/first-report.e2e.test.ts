@@ -196,6 +196,12 @@ describe(
       await nav(p, 'Organizations').click();
       await p.getByRole('button', { name: 'Sign-in settings of “Default”' }).click();
       await p.getByRole('heading', { name: 'Sign-in for Default' }).waitFor();
+      // Its Edit dialog holds its sign-in too, where people look for it.
+      await p.getByRole('button', { name: 'Edit “Default”' }).click();
+      const edit = p.getByRole('dialog', { name: 'Edit organization' });
+      await edit.getByRole('heading', { name: 'Sign-in for Default' }).waitFor();
+      expect(await edit.getByRole('button', { name: 'Save sign-in settings' }).count()).toBe(1);
+      await edit.getByRole('button', { name: 'Cancel' }).click();
 
       await nav(p, 'Data connections').click();
       await p.getByRole('button', { name: 'New data connection' }).click();
@@ -217,6 +223,23 @@ describe(
       await expect
         .poll(() => p.evaluate(() => navigator.clipboard.readText()))
         .toBe(`${e.s.url}/api/app/sso/${provider.id}/acs`);
+
+      // A new OpenID provider: the create dialog says where its redirect URI will be, and Create shows it to copy.
+      await p.getByRole('button', { name: 'New OpenID provider' }).click();
+      const create = p.getByRole('dialog', { name: 'New OpenID provider' });
+      await create.getByText('Broadsheet’s redirect URI to register there is shown').waitFor();
+      await create.getByLabel('Name').fill('Northwind');
+      await create.getByLabel('Client ID').fill('broadsheet');
+      await create.getByLabel('Client secret').fill('s3cret-value');
+      await create.getByLabel('Authorization endpoint').fill('https://login.northwind.example/authorize');
+      await create.getByLabel('Token endpoint').fill('https://login.northwind.example/token');
+      await create.getByLabel('Userinfo endpoint').fill('https://login.northwind.example/userinfo');
+      await create.getByRole('button', { name: 'Create' }).click();
+      await p.getByRole('button', { name: 'Copy Redirect URI to register with the provider' }).click();
+      const northwind = (await e.s.ok('GET', '/api/v1/identity-providers?name=Northwind')) as { id: string }[];
+      await expect
+        .poll(() => p.evaluate(() => navigator.clipboard.readText()))
+        .toBe(`${e.s.url}/api/app/sso/${northwind[0].id}/callback`);
 
       await p.goto(`${e.s.url}/#/settings/backups`);
       await p.getByText('Set a backup folder under Schedule and retention').waitFor();

@@ -61,10 +61,10 @@ export async function seedDemoContent(s: EngineServices, ownerId: string): Promi
       {
         id: 't1',
         type: 'text',
-        text: 'Sales in this selection: {{vTotalSales}} from {{vOrders}} orders, a gross margin of {{=Round($(vMarginPct), 1)}} %.',
+        text: 'Sales in this selection: {{vTotalSales}} from {{vOrders}} orders, a gross margin of {{vMarginPct}} %.',
       },
       { id: 'k1', type: 'kpi', label: 'Sales', expression: 'Sum(Sales)', format: { decimals: 0 } },
-      { id: 'k2', type: 'kpi', label: 'Margin %', expression: '$(vMarginPct)', format: { decimals: 1, suffix: ' %' } },
+      { id: 'k2', type: 'kpi', label: 'Margin %', expression: '$(vMarginPct)', format: { decimals: 2, suffix: ' %' } },
       { id: 'c1', type: 'chart', chartId: chart('Sales and margin by category') },
       { id: 'tb1', type: 'table', chartId: chart('Top customers'), limit: 15 },
     ],

@@ -6,10 +6,11 @@ import { delimiter, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { EngineError } from '../../core/errors.js';
 import type { ProtectionOptions } from '../formats.js';
+import { WarmOffice } from './warm-office.js';
 
 // PDF from a filled template goes through LibreOffice headless, which lays out Word, Excel,
-// PowerPoint and HTML as their own applications would. Each conversion has its own folder and
-// LibreOffice profile (two at once must not share one), removed when it ends.
+// PowerPoint and HTML as their own applications would. Each conversion has its own folder, removed
+// when it ends; LibreOffice itself is kept warm, one per render thread (warm-office.ts).
 
 const CANDIDATES = [
   '/usr/bin/soffice',
@@ -54,6 +55,58 @@ function pdfFilter(extension: string, protection?: ProtectionOptions): string {
   return Object.keys(options).length ? `pdf:${filter}:${JSON.stringify(options)}` : `pdf:${filter}`;
 }
 
+/** How long one conversion may take before its LibreOffice is taken as hung and ended. */
+const CONVERT_MS = 180_000;
+
+/** This thread's warm LibreOffice (one per render thread, each with its own profile). */
+let warm: WarmOffice | null = null;
+function warmOffice(soffice: string): WarmOffice {
+  if (warm?.soffice !== soffice) {
+    warm?.stop();
+    warm = new WarmOffice(soffice);
+  }
+  return warm;
+}
+
+/**
+ * A conversion by a LibreOffice of its own, started for it and ended with it (BROADSHEET_OFFICE_WARM=0):
+ * everything it writes stays in the conversion's own folder.
+ */
+function coldConvert(soffice: string, dir: string, input: string, convertTo: string): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    execFile(
+      soffice,
+      [
+        '--headless',
+        '--norestore',
+        '--nolockcheck',
+        '--nodefault',
+        // Its profile, and its cache of shared extensions, which by default lives under the system's
+        // spool folder and, once a conversion run as root has made it root-only, makes every
+        // conversion by a service user abort (DeploymentException, signal 6).
+        `-env:UserInstallation=${pathToFileURL(join(dir, 'profile')).href}`,
+        `-env:UNO_SHARED_PACKAGES_CACHE=${pathToFileURL(join(dir, 'shared-packages')).href}`,
+        '--convert-to',
+        convertTo,
+        '--outdir',
+        join(dir, 'out'),
+        input,
+      ],
+      { timeout: CONVERT_MS, windowsHide: true, env: { ...process.env, HOME: dir, TMPDIR: dir } },
+      (error, _stdout, stderr) =>
+        error
+          ? reject(
+              new Error(
+                String(stderr || error.message)
+                  .trim()
+                  .slice(0, 300),
+              ),
+            )
+          : resolve(),
+    );
+  });
+}
+
 /**
  * Converts an Office or HTML file to PDF (or a workbook's first sheet to CSV, or a workbook to itself
  * with every formula computed, for the preview); refuses with what to install when LibreOffice is absent.
@@ -73,43 +126,20 @@ export async function officeConvert(
   try {
     const input = join(dir, `report.${extension}`);
     await writeFile(input, bytes);
-    await new Promise<void>((resolve, reject) => {
-      execFile(
-        soffice,
-        [
-          '--headless',
-          '--norestore',
-          '--nolockcheck',
-          '--nodefault',
-          // Everything LibreOffice writes stays in this conversion's own folder: its profile, and its
-          // cache of shared extensions, which by default lives under the system's spool folder and,
-          // once a conversion run as root has made it root-only, makes every conversion by a service
-          // user abort (DeploymentException, signal 6).
-          `-env:UserInstallation=${pathToFileURL(join(dir, 'profile')).href}`,
-          `-env:UNO_SHARED_PACKAGES_CACHE=${pathToFileURL(join(dir, 'shared-packages')).href}`,
-          '--convert-to',
-          to === 'pdf'
-            ? pdfFilter(extension, protection)
-            : to === 'xlsx'
-              ? 'xlsx:Calc MS Excel 2007 XML'
-              : 'csv:Text - txt - csv (StarCalc):44,34,76,1,,0,false,true,false,false',
-          '--outdir',
-          join(dir, 'out'),
-          input,
-        ],
-        { timeout: 180_000, windowsHide: true, env: { ...process.env, HOME: dir, TMPDIR: dir } },
-        (error, _stdout, stderr) =>
-          error
-            ? reject(
-                new Error(
-                  `LibreOffice could not make the PDF: ${String(stderr || error.message)
-                    .trim()
-                    .slice(0, 300)}`,
-                ),
-              )
-            : resolve(),
+    const convertTo =
+      to === 'pdf'
+        ? pdfFilter(extension, protection)
+        : to === 'xlsx'
+          ? 'xlsx:Calc MS Excel 2007 XML'
+          : 'csv:Text - txt - csv (StarCalc):44,34,76,1,,0,false,true,false,false';
+    try {
+      if (process.env.BROADSHEET_OFFICE_WARM === '0') await coldConvert(soffice, dir, input, convertTo);
+      else await warmOffice(soffice).convert(input, join(dir, 'out'), convertTo, CONVERT_MS);
+    } catch (e) {
+      throw new Error(
+        `LibreOffice could not make the ${to.toUpperCase()}: ${e instanceof Error ? e.message : String(e)}`,
       );
-    });
+    }
     const out = join(dir, 'out', `report.${to}`);
     if (!existsSync(out)) throw new Error(`LibreOffice made no ${to.toUpperCase()} from the filled template`);
     return await readFile(out);

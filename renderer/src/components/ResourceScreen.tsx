@@ -25,6 +25,8 @@ export interface UpdateDef<Row> {
   fields: FieldDef[] | ((row: Row) => FieldDef[]);
   toForm: (row: Row) => FormValues;
   submit: (values: FormValues, row: Row) => Promise<Answer<unknown>>;
+  /** Settings of the row saved on their own, shown in the same dialog below its form (an organization's sign-in). */
+  alongside?: (row: Row) => ReactNode;
 }
 
 /** A screen's configuration, typed by its list operation: rows, columns and actions follow its answer. */
@@ -139,12 +141,21 @@ export function ResourceScreen<L extends ListOpId>({ config }: { config: Resourc
               </button>
             )}
             {update && may(update.op(r)) && (
-              <button type="button" onClick={() => setEditing({ row: r })}>
+              <button
+                type="button"
+                aria-label={`Edit ${nameOf(r) ?? config.noun}`}
+                onClick={() => setEditing({ row: r })}
+              >
                 Edit
               </button>
             )}
             {config.remove && may(config.remove.op) && (
-              <button type="button" className="danger" onClick={() => void remove(r)}>
+              <button
+                type="button"
+                className="danger"
+                aria-label={`Delete ${nameOf(r) ?? config.noun}`}
+                onClick={() => void remove(r)}
+              >
                 Delete
               </button>
             )}
@@ -183,6 +194,7 @@ export function ResourceScreen<L extends ListOpId>({ config }: { config: Resourc
               return null;
             }}
           />
+          {!creating && update!.alongside?.(row!)}
         </Dialog>
       )}
     </section>

@@ -6,15 +6,15 @@ import {
   UNSTABLE_ToastRegion as ToastRegion,
 } from 'react-aria-components';
 import { useEffect } from 'react';
-import { failuresCleared, toastQueue } from '../stores/feedback/toasts';
+import { screenLeft, toastQueue } from '../stores/feedback/toasts';
 import { useNav } from '../stores/nav/nav.store';
 
-/** The one place success and failure are told: green for done, red (and staying, until another screen or a success) for failed. */
+/** The one place success and failure are told: green for done, red (and staying, until another screen or a success) for failed; both close on another screen. */
 export function Toasts() {
   const screen = useNav((s) => s.screen);
   const path = useNav((s) => s.path.join('/'));
-  // A failure belongs to the screen it happened on.
-  useEffect(() => failuresCleared(), [screen, path]);
+  // What is said belongs to the screen it was said on.
+  useEffect(() => screenLeft(), [screen, path]);
   return (
     <ToastRegion queue={toastQueue} className="toasts">
       {({ toast }) => (

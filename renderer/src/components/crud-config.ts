@@ -55,6 +55,8 @@ interface CrudOptions<L extends ListOpId, C extends OpId, U extends OpId> {
   toForm?: (row: RowOf<L>) => FormValues;
   detail?: ResourceConfig<L>['detail'];
   detailLabel?: string;
+  /** Shown in the edit dialog below its form, saved on their own. */
+  alongside?: UpdateDef<RowOf<L>>['alongside'];
 }
 
 /** The usual list/create/edit/delete screen of one resource filtered by name, from its four operations. */
@@ -69,11 +71,14 @@ export function crudConfig<L extends ListOpId, C extends OpId, U extends OpId>(
     filterLabel: 'name',
     columns: o.columns,
     creates: [createWith(o.ops.create, { noun: o.noun, fields: o.fields, initial: o.initial, toBody: o.body })],
-    update: updateWith<RowOf<L> & { id: string }, U>(o.ops.update, {
-      fields: o.fields,
-      toForm: (o.toForm ?? ((r) => ({ ...(r as object) }))) as (row: RowOf<L>) => FormValues,
-      toBody: o.body,
-    }) as UpdateDef<RowOf<L>>,
+    update: {
+      ...(updateWith<RowOf<L> & { id: string }, U>(o.ops.update, {
+        fields: o.fields,
+        toForm: (o.toForm ?? ((r) => ({ ...(r as object) }))) as (row: RowOf<L>) => FormValues,
+        toBody: o.body,
+      }) as UpdateDef<RowOf<L>>),
+      alongside: o.alongside,
+    },
     remove: { op: o.ops.remove },
     detail: o.detail,
     detailLabel: o.detailLabel,

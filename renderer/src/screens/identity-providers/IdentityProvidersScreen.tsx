@@ -86,7 +86,16 @@ const openIdFields = (secretRequired: boolean): FieldDef[] => [
       },
     },
   },
-  { name: 'clientID', label: 'Client ID', kind: 'text', required: true },
+  {
+    name: 'clientID',
+    label: 'Client ID',
+    kind: 'text',
+    required: true,
+    // The redirect URI names the provider's id, which Create gives it; the addresses open right after.
+    hint: secretRequired
+      ? 'Broadsheet’s redirect URI to register there is shown, with a Copy button, as soon as you press Create'
+      : undefined,
+  },
   {
     name: 'clientSecret',
     label: 'Client secret',

@@ -36,6 +36,8 @@ const config = crudConfig({
   body,
   detail: (row) => <OrganizationAuthentication key={row.id} org={row} />,
   detailLabel: 'Sign-in settings',
+  // Edit shows everything about the organization, its sign-in too, as people look for it there.
+  alongside: (row) => <OrganizationAuthentication key={row.id} org={row} />,
 });
 
 export function OrganizationsScreen() {

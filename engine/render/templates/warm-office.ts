@@ -1,0 +1,196 @@
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+
+// LibreOffice kept warm. A conversion by a new LibreOffice costs its start (most of a small file's
+// time); a LibreOffice already running with the same profile takes a second one's command line
+// through its own pipe, converts, and answers when the file is written, so the second process
+// lives a few milliseconds. The warm one is kept from closing by a document it holds open (a
+// headless LibreOffice with nothing open quits after the first conversion handed to it). One warm
+// LibreOffice per render thread, each with its own profile, made once; stopped when idle.
+//
+// It is started through a small Node keeper whose only job is to end LibreOffice when this process
+// ends, kill -9 included (the keeper sees its pipe to us close): a headless LibreOffice holding a
+// document open would otherwise outlive the engine for good.
+
+/** The keeper: starts LibreOffice in a process group of its own, ends that group and removes its folder when we go or say so. */
+const KEEPER = `
+const { spawn, execFileSync } = require('node:child_process');
+const [program, ...args] = JSON.parse(process.env.BROADSHEET_OFFICE_ARGS);
+let office;
+// 81 is LibreOffice asking to be started again (it does once, after making a new profile), as its launcher would.
+const start = () => {
+  office = spawn(program, args, { detached: process.platform !== 'win32', stdio: 'ignore', windowsHide: true });
+  office.on('exit', (code) => (code === 81 ? start() : process.exit(code ?? 1)));
+};
+start();
+const end = () => {
+  try {
+    if (process.platform === 'win32') execFileSync('taskkill', ['/T', '/F', '/PID', String(office.pid)], { stdio: 'ignore' });
+    else process.kill(-office.pid, 'SIGKILL');
+  } catch {}
+  // Its profile and held document go with it (retried: the killed LibreOffice lets go of them as it ends).
+  try { require('node:fs').rmSync(process.env.BROADSHEET_OFFICE_DIR, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 }); } catch {}
+  process.exit(0);
+};
+process.on('disconnect', end);
+process.on('message', (m) => { if (m === 'stop') end(); });
+`;
+
+/** How long a warm LibreOffice may take to start (a first start makes its profile). */
+const START_MS = 90_000;
+/** Unused this long, the warm LibreOffice is ended: a desktop gets its memory back. */
+const IDLE_MS = 60_000;
+
+/** LibreOffice's own program beside its launcher (soffice.bin), so that the process we end is the one that converts. */
+function officeProgram(soffice: string): string {
+  try {
+    const real = realpathSync(soffice);
+    for (const name of ['soffice.bin', 'soffice.bin.exe'])
+      if (existsSync(join(dirname(real), name))) return join(dirname(real), name);
+    return real;
+  } catch {
+    return soffice;
+  }
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** One LibreOffice kept running for conversions, through its keeper. */
+export class WarmOffice {
+  private keeper: ChildProcess | null = null;
+  private ready: Promise<void> | null = null;
+  private dir: string | null = null;
+  private idle: NodeJS.Timeout | null = null;
+  /** One conversion at a time: LibreOffice converts one request after another anyway. */
+  private queue: Promise<unknown> = Promise.resolve();
+
+  constructor(readonly soffice: string) {}
+
+  /** The profile argument both the warm LibreOffice and each conversion name: it is what finds the first. */
+  private get profileArgs(): string[] {
+    const dir = this.dir!;
+    return [
+      `-env:UserInstallation=${pathToFileURL(join(dir, 'profile')).href}`,
+      `-env:UNO_SHARED_PACKAGES_CACHE=${pathToFileURL(join(dir, 'shared-packages')).href}`,
+    ];
+  }
+
+  private get env(): NodeJS.ProcessEnv {
+    return { ...process.env, HOME: this.dir!, TMPDIR: this.dir! };
+  }
+
+  /** Starts the warm LibreOffice and waits until it holds its document open (its lock file is written then). */
+  private start(): Promise<void> {
+    this.dir ??= mkdtempSync(join(tmpdir(), 'broadsheet-office-'));
+    const held = join(this.dir, 'held.txt');
+    writeFileSync(held, '');
+    const lock = join(this.dir, '.~lock.held.txt#');
+    rmSync(lock, { force: true });
+    const keeper = spawn(process.execPath, ['-e', KEEPER], {
+      stdio: ['ignore', 'ignore', 'ignore', 'ipc'],
+      env: {
+        ...this.env,
+        ELECTRON_RUN_AS_NODE: '1',
+        BROADSHEET_OFFICE_DIR: this.dir,
+        BROADSHEET_OFFICE_ARGS: JSON.stringify([
+          officeProgram(this.soffice),
+          '--headless',
+          '--norestore',
+          '--nologo',
+          '--nodefault',
+          ...this.profileArgs,
+          held,
+        ]),
+      },
+      windowsHide: true,
+    });
+    keeper.unref();
+    (keeper.channel as { unref?: () => void } | undefined)?.unref?.();
+    this.keeper = keeper;
+    let ended = false;
+    keeper.once('exit', () => {
+      ended = true;
+      if (this.keeper === keeper) this.forget();
+    });
+    return (async () => {
+      const until = Date.now() + START_MS;
+      while (!existsSync(lock)) {
+        if (ended) throw new Error('LibreOffice ended as it started');
+        if (Date.now() > until) throw new Error(`LibreOffice did not start within ${START_MS / 1000} s`);
+        await sleep(50);
+      }
+    })();
+  }
+
+  /** Forgets the warm LibreOffice (ended, or to be started afresh). */
+  private forget() {
+    this.keeper = null;
+    this.ready = null;
+  }
+
+  /** Ends the warm LibreOffice and removes its folder; the next conversion starts another. */
+  stop() {
+    if (this.idle) clearTimeout(this.idle);
+    const keeper = this.keeper;
+    this.forget();
+    if (keeper?.connected) keeper.send('stop', () => {});
+    else keeper?.kill('SIGKILL');
+    if (this.dir) rmSync(this.dir, { recursive: true, force: true });
+    this.dir = null;
+  }
+
+  /** The warm LibreOffice's process id while it runs (tests pause or end it to fault it for real). */
+  get pid(): number | undefined {
+    return this.keeper?.pid;
+  }
+
+  /**
+   * Converts `input` into `outDir` with a LibreOffice `--convert-to` argument, through the warm
+   * LibreOffice; a conversion that takes longer than `timeoutMs` ends it (hung) and fails alone.
+   */
+  convert(input: string, outDir: string, convertTo: string, timeoutMs: number): Promise<void> {
+    const run = this.queue.then(() => this.convertNow(input, outDir, convertTo, timeoutMs));
+    this.queue = run.catch(() => {});
+    return run;
+  }
+
+  private async convertNow(input: string, outDir: string, convertTo: string, timeoutMs: number) {
+    if (this.idle) clearTimeout(this.idle);
+    try {
+      this.ready ??= this.start();
+      await this.ready.catch((e: unknown) => {
+        this.stop();
+        throw e;
+      });
+      await new Promise<void>((resolve, reject) =>
+        execFile(
+          this.soffice,
+          ['--headless', '--norestore', ...this.profileArgs, '--convert-to', convertTo, '--outdir', outDir, input],
+          { timeout: timeoutMs, killSignal: 'SIGKILL', windowsHide: true, env: this.env },
+          (error, _stdout, stderr) => {
+            if (!error) return resolve();
+            // Hung or gone: this file fails with why, and the next one starts a new LibreOffice.
+            this.stop();
+            reject(
+              new Error(
+                error.killed
+                  ? `LibreOffice did not finish within ${Math.round(timeoutMs / 1000)} s, so it was ended`
+                  : String(stderr || error.message)
+                      .trim()
+                      .slice(0, 300),
+              ),
+            );
+          },
+        ),
+      );
+      // A warm LibreOffice that died during the conversion was replaced by the converting process
+      // itself, which has now ended too: the next conversion starts a warm one again.
+      if (!this.keeper) this.stop();
+    } finally {
+      if (this.keeper) this.idle = setTimeout(() => this.stop(), IDLE_MS).unref();
+    }
+  }
+}
