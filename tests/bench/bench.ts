@@ -1,6 +1,6 @@
 // `npm run bench`: figures, not assertions, each against its floor measured in the same run.
 // `npm run bench -- installation` (start and list pages), `-- import`, `-- tasks`, `-- templates`,
-// `-- template-peers`, `-- template-check`, `-- scale`, `-- reload`, `-- backup`, `-- members`,
+// `-- template-peers`, `-- office-pdf`, `-- template-check`, `-- scale`, `-- reload`, `-- backup`, `-- members`,
 // `-- mail` or `-- reports` runs one part alone. Every run ends with each figure's verdict against
 // its goal and tests/bench/baseline.json, and the line "N of M goals met; K slipped";
 // `-- --save-baseline` (with or without a part) writes this run's figures into the baseline,
@@ -23,6 +23,7 @@ import { membersBench } from './members-bench.js';
 import { backupBench } from './backup-bench.js';
 import { templateBench } from './template-bench.js';
 import { templatePeersBench } from './template-peers-bench.js';
+import { officePdfBench } from './office-pdf-bench.js';
 import { scaleBench } from './scale-bench.js';
 import { templateCheckBench } from './template-check-bench.js';
 import { reloadBench } from './reload-bench.js';
@@ -58,7 +59,11 @@ const PARTS: Record<string, () => Promise<unknown>> = {
   tasks: async () => console.table(await taskBench()),
   scale: async () => console.table(await scaleBench()),
   templates: async () => console.table(await templateBench(500)),
-  'template-peers': async () => console.table(await templatePeersBench()),
+  'template-peers': async () => {
+    console.table(await templatePeersBench());
+    console.table(await officePdfBench());
+  },
+  'office-pdf': async () => console.table(await officePdfBench()),
   backup: async () => console.table(await backupBench()),
   members: async () => console.table(await membersBench()),
   'template-check': async () => console.table(await templateCheckBench()),
@@ -96,6 +101,10 @@ async function everything() {
   console.table(await templateBench(500));
   console.log('\nWord and Excel fills against the peers, the same 500-row table, one thread each, warmed:');
   console.table(await templatePeersBench());
+  console.log(
+    '\nPDF from Word templates through LibreOffice kept warm, against LibreOffice converting the same files itself:',
+  );
+  console.table(await officePdfBench());
   console.log(
     '\nOther calls while a 100,000-tag Word template is checked (in a render thread), against the same calls idle, same run:',
   );

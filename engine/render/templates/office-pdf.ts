@@ -68,6 +68,12 @@ function warmOffice(soffice: string): WarmOffice {
   return warm;
 }
 
+/** Ends this thread's warm LibreOffice (the bench starts from none; a closing render thread lets it go). */
+export function endWarmOffice() {
+  warm?.stop();
+  warm = null;
+}
+
 /**
  * A conversion by a LibreOffice of its own, started for it and ended with it (BROADSHEET_OFFICE_WARM=0):
  * everything it writes stays in the conversion's own folder.

@@ -1,4 +1,4 @@
-import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -11,14 +11,20 @@ import { pathToFileURL } from 'node:url';
 // headless LibreOffice with nothing open quits after the first conversion handed to it). One warm
 // LibreOffice per render thread, each with its own profile, made once; stopped when idle.
 //
-// It is started through a small Node keeper whose only job is to end LibreOffice when this process
-// ends, kill -9 included (the keeper sees its pipe to us close): a headless LibreOffice holding a
-// document open would otherwise outlive the engine for good.
+// It is started through a small Node keeper, which also starts each conversion's hand-off: a
+// process started by the engine costs its fork, which grows with the engine's memory (70 ms at
+// 2 GiB, against 2 ms from the keeper), and the keeper ends LibreOffice when this process ends,
+// kill -9 included (it sees its pipe to us close): a headless LibreOffice holding a document open
+// would otherwise outlive the engine for good.
 
-/** The keeper: starts LibreOffice in a process group of its own, ends that group and removes its folder when we go or say so. */
+/**
+ * The keeper: starts LibreOffice in a process group of its own; runs each hand-off it is sent
+ * (`{ id, args, timeoutMs }`, answered `{ id, error, killed }`); ends the group and removes its
+ * folder when we go or say so.
+ */
 const KEEPER = `
-const { spawn, execFileSync } = require('node:child_process');
-const [program, ...args] = JSON.parse(process.env.BROADSHEET_OFFICE_ARGS);
+const { spawn, execFile, execFileSync } = require('node:child_process');
+const [launcher, program, ...args] = JSON.parse(process.env.BROADSHEET_OFFICE_ARGS);
 let office;
 // 81 is LibreOffice asking to be started again (it does once, after making a new profile), as its launcher would.
 const start = () => {
@@ -36,8 +42,20 @@ const end = () => {
   process.exit(0);
 };
 process.on('disconnect', end);
-process.on('message', (m) => { if (m === 'stop') end(); });
+process.on('message', (m) => {
+  if (m === 'stop') return end();
+  execFile(launcher, m.args, { timeout: m.timeoutMs, killSignal: 'SIGKILL', windowsHide: true }, (error, _out, stderr) =>
+    process.send({ id: m.id, error: error ? String(stderr || error.message).trim().slice(0, 300) : null, killed: Boolean(error && error.killed) }),
+  );
+});
 `;
+
+/** What the keeper answers for one hand-off. */
+interface HandOffAnswer {
+  id: number;
+  error: string | null;
+  killed: boolean;
+}
 
 /** How long a warm LibreOffice may take to start (a first start makes its profile). */
 const START_MS = 90_000;
@@ -56,6 +74,20 @@ function officeProgram(soffice: string): string {
   }
 }
 
+/**
+ * What hands a conversion to the warm LibreOffice: its small launcher (oosplash, beside soffice.bin on
+ * Linux, speaks the pipe without loading LibreOffice and without the shell script in front of it),
+ * or the soffice program where there is none.
+ */
+function handOffProgram(soffice: string): string {
+  try {
+    const oosplash = join(dirname(realpathSync(soffice)), 'oosplash');
+    return existsSync(oosplash) ? oosplash : soffice;
+  } catch {
+    return soffice;
+  }
+}
+
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** One LibreOffice kept running for conversions, through its keeper. */
@@ -66,6 +98,7 @@ export class WarmOffice {
   private idle: NodeJS.Timeout | null = null;
   /** One conversion at a time: LibreOffice converts one request after another anyway. */
   private queue: Promise<unknown> = Promise.resolve();
+  private asked = 0;
 
   constructor(readonly soffice: string) {}
 
@@ -96,6 +129,7 @@ export class WarmOffice {
         ELECTRON_RUN_AS_NODE: '1',
         BROADSHEET_OFFICE_DIR: this.dir,
         BROADSHEET_OFFICE_ARGS: JSON.stringify([
+          handOffProgram(this.soffice),
           officeProgram(this.soffice),
           '--headless',
           '--norestore',
@@ -157,6 +191,29 @@ export class WarmOffice {
     return run;
   }
 
+  /** Has the keeper run LibreOffice's hand-off with these arguments; a keeper gone answers as a failure. */
+  private handOff(args: string[], timeoutMs: number): Promise<HandOffAnswer> {
+    const keeper = this.keeper;
+    const id = ++this.asked;
+    return new Promise((resolve) => {
+      if (!keeper?.connected) return resolve({ id, error: 'LibreOffice ended before the conversion', killed: false });
+      // The pipe to the keeper holds this process open only while an answer is awaited.
+      const channel = keeper.channel as { ref?: () => void; unref?: () => void } | undefined;
+      channel?.ref?.();
+      const done = (answer: HandOffAnswer) => {
+        channel?.unref?.();
+        keeper.off('message', heard);
+        keeper.off('exit', gone);
+        resolve(answer);
+      };
+      const heard = (m: HandOffAnswer) => m.id === id && done(m);
+      const gone = () => done({ id, error: 'LibreOffice ended during the conversion', killed: false });
+      keeper.on('message', heard);
+      keeper.once('exit', gone);
+      keeper.send({ id, args, timeoutMs });
+    });
+  }
+
   private async convertNow(input: string, outDir: string, convertTo: string, timeoutMs: number) {
     if (this.idle) clearTimeout(this.idle);
     try {
@@ -165,27 +222,19 @@ export class WarmOffice {
         this.stop();
         throw e;
       });
-      await new Promise<void>((resolve, reject) =>
-        execFile(
-          this.soffice,
-          ['--headless', '--norestore', ...this.profileArgs, '--convert-to', convertTo, '--outdir', outDir, input],
-          { timeout: timeoutMs, killSignal: 'SIGKILL', windowsHide: true, env: this.env },
-          (error, _stdout, stderr) => {
-            if (!error) return resolve();
-            // Hung or gone: this file fails with why, and the next one starts a new LibreOffice.
-            this.stop();
-            reject(
-              new Error(
-                error.killed
-                  ? `LibreOffice did not finish within ${Math.round(timeoutMs / 1000)} s, so it was ended`
-                  : String(stderr || error.message)
-                      .trim()
-                      .slice(0, 300),
-              ),
-            );
-          },
-        ),
+      const answer = await this.handOff(
+        ['--headless', '--norestore', ...this.profileArgs, '--convert-to', convertTo, '--outdir', outDir, input],
+        timeoutMs,
       );
+      if (answer.error !== null) {
+        // Hung or gone: this file fails with why, and the next one starts a new LibreOffice.
+        this.stop();
+        throw new Error(
+          answer.killed
+            ? `LibreOffice did not finish within ${Math.round(timeoutMs / 1000)} s, so it was ended`
+            : answer.error,
+        );
+      }
       // A warm LibreOffice that died during the conversion was replaced by the converting process
       // itself, which has now ended too: the next conversion starts a warm one again.
       if (!this.keeper) this.stop();
