@@ -119,3 +119,41 @@ describe(covers('template reports through the runner', 'v1.onDemand.generate'), 
     }
   });
 });
+
+// Issue 59, finding 5: a selection of a value the app does not have made an empty report with 200
+// and no word about it. It is said now: in the preview, and as the run's warning in its log.
+describe(covers('a selection that matches nothing', 'app.reports.preview', 'v1.onDemand.generate'), () => {
+  it('says so in the preview and in the run, and says nothing when the value is there', async () => {
+    const r = await s.ok('POST', '/api/app/reports/from-template', {
+      name: 'Nowhere',
+      projectId,
+      connectionId,
+      fileName: 'Nowhere.docx',
+      content: (await wordTemplate()).toString('base64'),
+    });
+    const missing = await s.ok('POST', `/api/app/reports/${r.id}/preview`, { selections: { Region: ['North'] } });
+    expect(missing.warning).toBe(
+      'The selection Region = North matches nothing in the app: it has no such Region, so the report is empty',
+    );
+    const [region] = [...regionSales.keys()];
+    const found = await s.ok('POST', `/api/app/reports/${r.id}/preview`, { selections: { Region: [region] } });
+    expect(found.warning).toBeNull();
+
+    const run = async (values: string[]) => {
+      const posted = await s.ok('POST', '/api/v1/ondemand/requests', {
+        config: { reportId: r.id, outputFormat: 'docx' },
+        selections: [{ fieldName: 'Region', selectedValues: values }],
+        ignoreExistingFilters: false,
+        overrideReportApp: false,
+      });
+      return waitForRequest(s, posted.id);
+    };
+    const empty = await run(['North']);
+    expect(empty.status).toBe('warning');
+    expect(empty.message).toContain('Region = North matches nothing in the app');
+    const log = await s.ok('GET', `/api/v1/requests/${empty.id}/log`);
+    expect(JSON.stringify(log)).toContain('Region = North matches nothing in the app');
+    const full = await run([region]);
+    expect(full.status, full.message).toBe('completed');
+  });
+});

@@ -40,6 +40,8 @@ export interface GenerateRequest {
   onFile?: (file: GeneratedFile) => Promise<void>;
   /** Stops between files: the files in flight finish, no new one starts, and the call rejects. */
   signal?: AbortSignal;
+  /** Told when the selections leave no data (the report will be empty), in words to log and show. */
+  warn?: (message: string) => void;
   /** A template report answers an HTML look at each filled file instead of the file (the designer's preview). */
   templatePreview?: boolean;
   /** Variables to read under each file's selections (a task report's recipients, folder, hub user). */
@@ -178,6 +180,36 @@ async function inParallel<T, R>(
  * One request's files: filters, then the bookmark, then the caller's selections; one file per
  * iteration value where the report iterates; each rendered in the worker pool.
  */
+const said = (field: string, values: string[]) =>
+  `${field} = ${values.length > 3 ? `${values.slice(0, 3).join(', ')} and ${values.length - 3} more` : values.join(', ')}`;
+
+/**
+ * Whether the selections leave no data: which field's values the app does not have, or that the
+ * fields together match nothing; null when something is selected and found (or nothing is selected).
+ * A report made from nothing is empty without an error, so this is said beside it.
+ */
+export async function selectionMatchingNothing(
+  ctx: Pick<OpContext, 'analytics'>,
+  appId: string,
+  selections: Selections,
+): Promise<string | null> {
+  // (A field named with "]" cannot be written in an expression: it is not checked.)
+  const fields = Object.keys(selections).filter((f) => selections[f]?.length && !f.includes(']'));
+  if (!fields.length) return null;
+  const rows = (sel: Selections, field: string) =>
+    ctx.analytics.evaluate(appId, `Count([${field}])`, sel).then((n) => Number(n ?? 0));
+  try {
+    if ((await rows(selections, fields[0])) > 0) return null;
+    for (const f of fields)
+      if ((await rows({ [f]: selections[f] }, f)) === 0)
+        return `The selection ${said(f, selections[f])} matches nothing in the app: it has no such ${f}, so the report is empty`;
+    return `The selections ${fields.map((f) => said(f, selections[f])).join('; ')} match nothing together in the app, so the report is empty`;
+  } catch {
+    // The check only adds a word: a selection it cannot ask about is left to the report itself.
+    return null;
+  }
+}
+
 export async function generateFiles(ctx: OpContext, report: ReportRow, req: GenerateRequest): Promise<GeneratedFile[]> {
   const document = req.document ?? report.document;
   checkFormat(report, req.format, document);
@@ -194,6 +226,10 @@ export async function generateFiles(ctx: OpContext, report: ReportRow, req: Gene
     selections = { ...selections, ...b.selections };
   }
   selections = req.narrow ? narrowed(selections, req.selections ?? {}) : { ...selections, ...(req.selections ?? {}) };
+  if (req.warn) {
+    const nothing = await selectionMatchingNothing(ctx, appId, selections);
+    if (nothing) req.warn(nothing);
+  }
   if (req.admit && !(await req.admit(selections, filtered.variables))) return [];
   const iterFields = report.isIteration ? iterationFieldNames(meta, report.iterationFields, 'iterationFields') : [];
   const all = iterFields.length ? await ctx.analytics.iterationValues(appId, iterFields, selections) : [[]];

@@ -129,6 +129,8 @@ export const reportsApp = [
         const picked = wanted && combos.find((c) => c.length === wanted.length && c.every((x, i) => x === wanted[i]));
         return combos.length ? [picked ?? combos[0]] : [];
       };
+      let warning: string | null = null;
+      const warn = (m: string) => (warning = m);
       // A block document previews as its HTML; a template report as a look at its filled file.
       const [file] = r.templateFile
         ? await generateFiles(ctx, r, {
@@ -137,6 +139,7 @@ export const reportsApp = [
             bookmarkId: body.bookmarkId,
             choose,
             templatePreview: true,
+            warn,
           })
         : await generateFiles(
             ctx,
@@ -147,14 +150,16 @@ export const reportsApp = [
               selections: body.selections,
               bookmarkId: body.bookmarkId,
               choose,
+              warn,
             },
           );
-      if (!file) return { html: '', iterating: r.isIteration, iterationValues, iterationValue: null };
+      if (!file) return { html: '', iterating: r.isIteration, iterationValues, iterationValue: null, warning };
       return {
         html: file.data.toString('utf8'),
         iterating: r.isIteration,
         iterationValues,
         iterationValue: r.isIteration ? file.iteration : null,
+        warning,
       };
     },
   }),

@@ -32,6 +32,8 @@ export const ReportsPreviewResult = lazySchema(() =>
     iterating: z.boolean(),
     iterationValues: z.array(z.array(z.string())),
     iterationValue: z.array(z.string()).nullable(),
+    /** Said when the selections leave no data (the preview is of an empty report), else null. */
+    warning: z.string().nullable(),
   }),
 );
 

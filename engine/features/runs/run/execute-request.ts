@@ -95,7 +95,12 @@ async function runOnDemandReport(ctx: OpContext, row: RequestRow, control: RunCo
   const report = config ? await ctx.db.getRepository(Report).findOneBy({ id: config.reportId }) : null;
   if (!config || !report) return { status: 'failed', message: 'The report no longer exists' };
   control.log(`Report “${report.name}” as ${config.format}`);
+  let empty: string | null = null;
   const files = await generateFiles(ctx, report, {
+    warn: (m) => {
+      empty = m;
+      control.log(m);
+    },
     format: config.format,
     selections: config.selections,
     appId: config.appId,
@@ -105,7 +110,7 @@ async function runOnDemandReport(ctx: OpContext, row: RequestRow, control: RunCo
     onFile: (f) => control.keep(f, null).then(() => undefined),
   });
   control.log(`${files.length} file${files.length === 1 ? '' : 's'} made`);
-  return { status: 'completed', message: null };
+  return empty ? { status: 'warning', message: empty } : { status: 'completed', message: null };
 }
 
 /**
@@ -229,8 +234,13 @@ async function runTaskReport(
     `Report “${report.name}” as ${format}${o.filterIds.length ? `, ${o.filterIds.length} task filter${o.filterIds.length === 1 ? '' : 's'}` : ''}${o.conditionIds.length ? `, ${o.conditionIds.length} condition${o.conditionIds.length === 1 ? '' : 's'}${perIteration ? ' per iteration value' : ''}` : ''}`,
   );
   const kept: RequestFile[] = [];
+  let empty: string | null = null;
   const files = await generateFiles(ctx, report, {
     format,
+    warn: (m) => {
+      empty = `“${report.name}”: ${m}`;
+      control.log(`Report ${empty}`);
+    },
     document: withSeparators(report, o.numberDecimalSeparator, o.numberGroupSeparator),
     extraFilterIds: o.filterIds,
     ...(o.selections ? { selections: o.selections, narrow: true } : {}),
@@ -281,6 +291,7 @@ async function runTaskReport(
   const problems: string[] = [];
   for (const deliver of REPORT_DELIVERIES) problems.push(...(await deliver(delivery)));
   if (problems.length) return { warning: `“${report.name}” not delivered everywhere: ${problems.join('; ')}` };
+  if (empty) return { warning: empty };
   if (leftOut) return { note: `“${report.name}” left out by its conditions` };
   if (heldBack)
     return {

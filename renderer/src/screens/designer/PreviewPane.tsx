@@ -28,6 +28,7 @@ export function PreviewPane({
 }) {
   const [html, setHtml] = useState('');
   const [error, setError] = useState<string | null>(null);
+  const [warning, setWarning] = useState<string | null>(null);
   const [values, setValues] = useState<string[][]>([]);
   const [picked, setPicked] = useState<string[] | null>(null);
   const [shown, setShown] = useState<string[] | null>(null);
@@ -51,6 +52,7 @@ export function PreviewPane({
       setBusy(false);
       if (!a.ok) return setError(withBlockNumbers(a.error ?? 'The preview could not be made.'));
       setError(null);
+      setWarning(a.data.warning);
       setHtml(a.data.html);
       setValues(a.data.iterating ? a.data.iterationValues : []);
       setShown(a.data.iterationValue);
@@ -102,6 +104,11 @@ export function PreviewPane({
         <div className="error-banner" role="alert">
           {error}
         </div>
+      )}
+      {!error && warning && (
+        <p className="warning-banner" role="status">
+          {warning}
+        </p>
       )}
       {busy && (
         <p className="working" role="status">
