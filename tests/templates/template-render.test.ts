@@ -446,6 +446,57 @@ describe(covers('templates: PowerPoint', 'app.reports.createFromTemplate'), () =
   });
 });
 
+describe(covers('templates: PowerPoint speaker notes', 'app.reports.createFromTemplate', 'v2.reports.generate'), () => {
+  // Issue 59, finding 2: a tag in a slide's speaker notes was neither found at upload nor filled.
+  it('finds tags in speaker notes and fills each slide copy’s notes with its own value', async () => {
+    const deck = new PptxGenJS();
+    const title = deck.addSlide();
+    title.addText('Sales review', { x: 0.5, y: 0.5, w: 9, h: 1 });
+    title.addNotes('Open with {{vTotalSales}} in all.');
+    const per = deck.addSlide();
+    per.addText('{{slide:Region}}Region {{field:Region}}', { x: 0.5, y: 0.5, w: 9, h: 1 });
+    per.addNotes('Say: {{field:Region}} sold {{vTotalSales}}.');
+    const r = await deckReport('Deck with notes', 'Notes.pptx', deck);
+    expect(r.tags.map((t: { where: string }) => t.where)).toEqual(
+      expect.arrayContaining(['slide 1, speaker notes', 'slide 2, speaker notes']),
+    );
+    const res = await generate(r.id, 'Pptx');
+    expect(res.status, res.data.toString().slice(0, 300)).toBe(200);
+    await noTagLeft(res.data);
+    const parts = await partsOf(res.data);
+    const P = 'http://schemas.openxmlformats.org/presentationml/2006/main';
+    const R = 'http://schemas.openxmlformats.org/officeDocument/2006/relationships';
+    const REL = 'http://schemas.openxmlformats.org/package/2006/relationships';
+    // The slides in presentation order, each with its notes' text.
+    const presRels = new Map(
+      byNs(xml(parts.get('ppt/_rels/presentation.xml.rels')!), REL, 'Relationship').map((x) => [
+        x.getAttribute('Id')!,
+        `ppt/${x.getAttribute('Target')!}`,
+      ]),
+    );
+    const notes = byNs(xml(parts.get('ppt/presentation.xml')!), P, 'sldId').map((sld) => {
+      const slide = presRels.get(sld.getAttributeNS(R, 'id')!)!;
+      const rels = xml(parts.get(slide.replace(/slides\/(slide\d+\.xml)$/, 'slides/_rels/$1.rels'))!);
+      const target = byNs(rels, REL, 'Relationship')
+        .find((x) => x.getAttribute('Type')!.endsWith('/notesSlide'))!
+        .getAttribute('Target')!;
+      const part = new URL(target, `file:///${slide}`).pathname.slice(1);
+      return byNs(xml(parts.get(part)!), A, 't')
+        .map((t) => t.textContent)
+        .join('');
+    });
+    const total = [...regionSales.values()].reduce((a, b) => a + b, 0);
+    expect(notes[0]).toContain(`Open with ${shown(total)} in all.`);
+    expect(notes.slice(1)).toEqual(
+      [...regionSales].map(([region, sales]) => expect.stringContaining(`Say: ${region} sold ${shown(sales)}.`)),
+    );
+    // LibreOffice opens it: a page per slide.
+    const pdf = await generate(r.id, 'Pdf');
+    expect(pdf.status, pdf.data.toString().slice(0, 300)).toBe(200);
+    expect(pdfPages(pdf.data).length).toBe(1 + regionSales.size);
+  });
+});
+
 describe(covers('templates: HTML', 'app.reports.createFromTemplate'), () => {
   it('fills values escaped, repeats rows and levels, draws the chart, and holds no script', async () => {
     const r = await templateReport('Page review', 'Review.html', htmlTemplate());

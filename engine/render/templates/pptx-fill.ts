@@ -1,4 +1,5 @@
 import Automizer, { modify } from 'pptx-automizer';
+import type JSZip from 'jszip';
 import { chartSvg, CHART_WIDTH } from '../chart-svg.js';
 import { svgToPng } from '../chart-png.js';
 import { own, tagKey, tagsIn } from './tags.js';
@@ -14,6 +15,7 @@ import {
   descendants,
   kids,
   parseXml,
+  serializeXml,
   sibling,
   textOf,
   xmlSafe,
@@ -37,6 +39,39 @@ export function slidePaths(pkg: OfficePackage): string[] {
     .filter((p): p is string => !!p && pkg.parts.has(p));
 }
 
+const textOfParagraph = (p: Element) =>
+  descendants(p, 't')
+    .map((t) => textOf(t))
+    .join('');
+
+const NOTES = 'relationships/notesSlide';
+
+/** A slide's speaker notes part, parsed, when it has one. */
+function notesOf(pkg: OfficePackage, slide: string): { path: string; doc: Document } | null {
+  const path = relationshipsOf(pkg, slide).find((r) => r.type.endsWith(NOTES) && pkg.parts.has(r.path))?.path;
+  return path ? { path, doc: parseXml(pkg.parts.get(path)!.toString('utf8'), path) } : null;
+}
+
+/**
+ * Fills each output slide's speaker notes with that slide's values: the library copies a slide's
+ * notes with it but changes only the slide. `copies` are the scopes of the output slides in order.
+ */
+async function fillNotes(zip: JSZip, copies: TemplateScope[][]) {
+  const parts = new Map<string, Buffer>();
+  for (const name of Object.keys(zip.files))
+    if (/\.(xml|rels)$/.test(name)) parts.set(name, Buffer.from(await zip.file(name)!.async('uint8array')));
+  const out: OfficePackage = { format: 'pptx', parts };
+  for (const [k, slide] of slidePaths(out).entries()) {
+    const notes = notesOf(out, slide);
+    const scopes = copies[k];
+    if (!notes || !scopes) continue;
+    const paragraphs = descendants(notes.doc, 'p').filter((x) => x.namespaceURI?.includes('drawingml'));
+    if (!paragraphs.some((p) => tagsIn(textOfParagraph(p)).length)) continue;
+    for (const p of paragraphs) fillParagraph(p, (tag) => tagValueText(tag, scopes));
+    zip.file(notes.path, serializeXml(notes.doc));
+  }
+}
+
 const shapeName = (el: Element) => {
   for (let p = el as Element | null; p && p.nodeType === 1; p = p.parentNode as Element | null)
     if (['sp', 'graphicFrame', 'pic'].includes(p.localName ?? ''))
@@ -46,9 +81,8 @@ const shapeName = (el: Element) => {
 
 export interface SlideTag extends TagOccurrence {
   slide: number;
-  /** Where the tag is: running text, a table row, or a picture's alt text. */
-  /** Text in a shape, a table row, a picture's alt text, or a native chart's alt text (fed with the app's data). */
-  place: 'text' | 'row' | 'picture' | 'chart';
+  /** Text in a shape, the speaker notes, a table row, a picture's alt text, or a native chart's alt text (fed with the app's data). */
+  place: 'text' | 'row' | 'picture' | 'chart' | 'notes';
   shape: string;
 }
 
@@ -59,9 +93,7 @@ export function pptxTags(pkg: OfficePackage): SlideTag[] {
     const doc = parseXml(pkg.parts.get(path)!.toString('utf8'), path);
     const rows = descendants(doc, 'tr');
     for (const p of descendants(doc, 'p').filter((x) => x.namespaceURI?.includes('drawingml'))) {
-      const text = descendants(p, 't')
-        .map((t) => textOf(t))
-        .join('');
+      const text = textOfParagraph(p);
       const shape = shapeName(p);
       const tr = ancestorNamed(p, 'tr');
       const place = tr ? 'row' : 'text';
@@ -76,6 +108,19 @@ export function pptxTags(pkg: OfficePackage): SlideTag[] {
           ...(tr && { rowId: `${path}#${rows.indexOf(tr)}` }),
         });
     }
+    // The speaker notes: their text tags are filled as the slide's are.
+    const notes = notesOf(pkg, path);
+    if (notes)
+      for (const p of descendants(notes.doc, 'p').filter((x) => x.namespaceURI?.includes('drawingml')))
+        for (const t of tagsIn(textOfParagraph(p)))
+          out.push({
+            tag: t.tag,
+            raw: t.raw,
+            where: `slide ${i + 1}, speaker notes`,
+            slide: i + 1,
+            place: 'notes',
+            shape: '',
+          });
     // A native chart whose alt text names an app chart: the chart takes that chart's data.
     for (const frame of descendants(doc, 'graphicFrame')) {
       if (!descendants(frame, 'chart').some((c) => c.namespaceURI === CHART_NS)) continue;
@@ -204,10 +249,12 @@ export async function fillPptx(pkg: OfficePackage, bytes: Buffer, data: Template
       media.map((m) => m.png),
     );
   let next = 0;
+  const copies: TemplateScope[][] = [];
   for (const plan of plans)
     plan.scopes.forEach((scopes, copy) => {
       const pictures = plan.pictures.map((pic) => ({ shape: pic.shape, media: media[next++]?.name }));
-      for (let page = 0; page < plan.pages[copy]; page++)
+      for (let page = 0; page < plan.pages[copy]; page++) {
+        copies.push(scopes);
         pres.addSlide('template', plan.n, (slide) => {
           slide.modify((doc) => {
             fillTables(doc as never, scopes, page, height);
@@ -223,8 +270,10 @@ export async function fillPptx(pkg: OfficePackage, bytes: Buffer, data: Template
             if (chart) slide.modifyElement(c.shape, [modify.setChartData(chartData(chart)) as never]);
           }
         });
+      }
     });
   const zip = await pres.getJSZip();
+  if (tags.some((t) => t.place === 'notes')) await fillNotes(zip, copies);
   await keepReachableParts(zip);
   return zip.generateAsync({ type: 'nodebuffer', compression: 'DEFLATE' });
 }
