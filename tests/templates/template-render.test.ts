@@ -240,6 +240,40 @@ describe(covers('templates: Excel stays Excel', 'app.reports.createFromTemplate'
 });
 
 describe(covers('templates: expressions per row', 'v2.reports.generate'), () => {
+  // Issue 59, finding 4: a whole number among amounts with cents lost its ".00" in a field row.
+  it('keeps the same decimals down a field row when one value is a whole number', async () => {
+    const cell = (t: string) => new TableCell({ children: [new Paragraph(t)] });
+    const [top] = [...regionSales.entries()].sort((a, b) => b[1] - a[1]);
+    const cut = Math.floor(top[1]) - 1;
+    const word = await Packer.toBuffer(
+      new Document({
+        sections: [
+          {
+            children: [
+              new Table({
+                rows: [
+                  new TableRow({
+                    children: [
+                      cell('{{field:Region}}'),
+                      cell(`{{=If(Sum(Sales) > ${cut}, Round(Sum(Sales), 0), Sum(Sales))}}`),
+                    ],
+                  }),
+                ],
+              }),
+            ],
+          },
+        ],
+      }),
+    );
+    const w = await templateReport('Whole among cents', 'Whole.docx', word);
+    const docx = await generate(w.id, 'Docx');
+    expect(docx.status, docx.data.toString().slice(0, 300)).toBe(200);
+    const rows = rowTexts(byNs(xml((await partsOf(docx.data)).get('word/document.xml')!), W, 'tr'));
+    const byRegion = new Map(rows.map((r) => r.split('|') as [string, string]));
+    expect(byRegion.get(top[0])).toBe(Math.round(top[1]).toLocaleString('en-US', { minimumFractionDigits: 2 }));
+    for (const [region, sales] of regionSales) if (region !== top[0]) expect(byRegion.get(region)).toBe(en2(sales));
+  });
+
   it("computes a field row's expression for each row's value, in Word, Excel, HTML and PowerPoint (not the grand total on every row)", async () => {
     const cell = (t: string) => new TableCell({ children: [new Paragraph(t)] });
     const word = await Packer.toBuffer(

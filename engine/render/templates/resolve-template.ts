@@ -50,6 +50,18 @@ export async function resolveTemplateData(input: ResolveTemplateInput): Promise<
   const dec = input.decimalSeparator ?? '.';
   const grp = input.groupSeparator ?? (dec === ',' ? '.' : ',');
   const scalar = (raw: Cell) => ({ raw, text: formatCell(raw, dec, grp) });
+  /**
+   * Values shown one under another (a row repeated per value) keep the same decimals: a whole
+   * number among amounts with cents shows its ".00", as a column of the chart does.
+   */
+  const aligned = (values: ScalarValue[]): ScalarValue[] =>
+    values.some((v) => typeof v.raw === 'number' && !Number.isInteger(v.raw))
+      ? values.map((v) =>
+          typeof v.raw === 'number' && Number.isInteger(v.raw)
+            ? { raw: v.raw, text: formatCell(v.raw, dec, grp, { decimals: 2 }) }
+            : v,
+        )
+      : values;
   const fail = (tag: TemplateTag, message: string) =>
     badInput(`The template's tag ${tagText(tag)} ${message}`, [
       { field: 'templateFile', message: `${tagText(tag)} ${message}` },
@@ -136,8 +148,10 @@ export async function resolveTemplateData(input: ResolveTemplateInput): Promise<
         case 'field': {
           const field = templateField(meta, tag.field);
           const numeric = field && (field.type === 'integer' || field.type === 'decimal');
-          scope.fields[key] = (await fieldValues(tag.field, tag, sel)).map((v) =>
-            scalar(numeric && v !== '' && Number.isFinite(Number(v)) ? Number(v) : v),
+          scope.fields[key] = aligned(
+            (await fieldValues(tag.field, tag, sel)).map((v) =>
+              scalar(numeric && v !== '' && Number.isFinite(Number(v)) ? Number(v) : v),
+            ),
           );
           return;
         }
@@ -173,9 +187,15 @@ export async function resolveTemplateData(input: ResolveTemplateInput): Promise<
         const field = templateField(meta, row.field);
         if (!field) return;
         const values = await fieldValues(row.field, { kind: 'field', field: row.field }, sel);
-        (scope.rowScalars ??= {})[key] = await Promise.all(
+        const perValue = await Promise.all(
           values.map((value) => scalarsOf(row.tags, { ...sel, [field.name]: [value] })),
         );
+        for (const tag of new Set(perValue.flatMap((r) => Object.keys(r)))) {
+          const column = aligned(perValue.map((r) => r[tag]).filter(Boolean));
+          let k = 0;
+          for (const r of perValue) if (r[tag]) r[tag] = column[k++];
+        }
+        (scope.rowScalars ??= {})[key] = perValue;
       },
     );
     await Promise.all([...work, ...levels, ...rows]);
