@@ -204,6 +204,37 @@ describe(covers('templates: Excel 2010 extensions and pivot tables follow the ro
     expect(text).toMatch(new RegExp(`\\b${(CUSTOMERS * (CUSTOMERS + 1) * 10) / 2}\\b[\\s\\S]*\\b44\\b`));
   }, 60_000);
 
+  // Issue 59, finding 3: a table object beside a repeated block grew with it (G1:I2 became G1:I51,
+  // 49 empty rows), so a pivot reading it refreshed to blanks.
+  it('keeps a table object beside a repeated block at its own rows', async () => {
+    const book = new ExcelJS.Workbook();
+    const sheet = book.addWorksheet('Data');
+    sheet.getCell('A2').value = '{{column:Top:Region}}';
+    sheet.getCell('B2').value = '{{column:Top:Sales}}';
+    // Columns C and D are empty: the side table (E:G) is not part of the repeated block.
+    sheet.addTable({
+      name: 'Side',
+      ref: 'E1',
+      headerRow: true,
+      columns: [{ name: 'Name' }, { name: 'Qty' }, { name: 'Price' }],
+      rows: [['Anton', 44, 4]],
+    });
+    const template = Buffer.from(await book.xlsx.writeBuffer());
+    const out = await fillXlsx(await openOfficePackage(template, 'xlsx'), customers());
+    const parts = await partsOf(out);
+    const tablePart = [...parts.keys()].find((p) => /^xl\/tables\/table\d+\.xml$/.test(p))!;
+    const table = xml(parts.get(tablePart)).documentElement!;
+    expect(table.getAttribute('ref')).toBe('E1:G2');
+    expect(byNs(table, S, 'autoFilter')[0]?.getAttribute('ref') ?? 'E1:G2').toBe('E1:G2');
+    const filled = (await xlsxWorkbook(out)).getWorksheet('Data')!;
+    expect(filled.getCell('E2').value).toBe('Anton');
+    expect(filled.getCell(`A${CUSTOMERS + 1}`).value).toBe(`Customer ${CUSTOMERS}`);
+    // LibreOffice opens it: the side row once, every customer's sales (the last 500).
+    const text = pdfPages(await officeConvert(out, 'xlsx', 'pdf')).join('\n');
+    expect(text.match(/Anton/g)).toHaveLength(1);
+    expect(text).toMatch(new RegExp(`\\b${CUSTOMERS * 10}\\b`));
+  }, 60_000);
+
   it("places an {{image:…}} cell's chart as a picture anchored where the cell went", async () => {
     const book = new ExcelJS.Workbook();
     const sheet = book.addWorksheet('Data');

@@ -4,7 +4,15 @@ import type { TemplateData, TemplateScope } from './template-data.js';
 import { packOffice, type OfficePackage } from './template-package.js';
 import { relsOfType, relsPathOf, partXml } from './office-parts.js';
 import { layoutSheet, placementWithin, repeatingBlock, type OutputRow, type SheetLayout } from './xlsx-layout.js';
-import { columnLetters, columnNumber, moveFormula, parseCellRef, unquoteSheet, type MoveContext } from './xlsx-refs.js';
+import {
+  columnLetters,
+  columnNumber,
+  moveFormula,
+  parseCellRef,
+  unquoteSheet,
+  type MoveContext,
+  type RowPlacement,
+} from './xlsx-refs.js';
 import { readSheet, readWorkbook, type SheetModel, type TemplateCell } from './xlsx-workbook.js';
 import { addOverride, ownSheetParts } from './xlsx-sheet-copy.js';
 import { drawPictures, placePictures, type CellPicture } from './xlsx-pictures.js';
@@ -346,6 +354,18 @@ function refreshCache(doc: Document, refEl: Element, ctx: FillContext) {
   });
 }
 
+/**
+ * A table's range as its rows went. A table beside a repeated block (its columns all outside the
+ * block of its last row) stays once, as its cells do: it moves with its rows but does not grow.
+ */
+function moveTableRange(sheet: SheetModel, placement: RowPlacement, ctx: FillContext, ref: string): string {
+  const m = /^\$?([A-Z]+)\$?(\d+):\$?([A-Z]+)\$?(\d+)$/.exec(ref);
+  const block = m && repeatingBlock(sheet, Number(m[4]));
+  if (!m || !block || !(block.to < columnNumber(m[1]) || block.from > columnNumber(m[3])))
+    return moveRange(ctx, sheet.name, ref);
+  return `${m[1]}${placement.first(Number(m[2]))}:${m[3]}${placement.first(Number(m[4]))}`;
+}
+
 /** Tables, drawings and their charts of a sheet follow its rows. */
 function moveSheetParts(pkg: OfficePackage, sheet: SheetModel, ctx: FillContext, out: Map<string, Buffer | string>) {
   const layout = ctx.layouts.get(sheet.name)!;
@@ -354,7 +374,7 @@ function moveSheetParts(pkg: OfficePackage, sheet: SheetModel, ctx: FillContext,
     if (!doc) continue;
     for (const el of [doc.documentElement!, ...descendants(doc, 'autoFilter')]) {
       const ref = el.getAttribute('ref');
-      if (ref) el.setAttribute('ref', moveRange(ctx, sheet.name, ref));
+      if (ref) el.setAttribute('ref', moveTableRange(sheet, layout.placement, ctx, ref));
     }
     out.set(rel.path, serializeXml(doc));
   }
