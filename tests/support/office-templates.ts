@@ -380,3 +380,63 @@ export async function wordWithNativeChart(altText: string, before: string[] = []
   zip.file('word/document.xml', body.replace(/<w:r>(?:(?!<w:r>).)*?@@CHART@@.*?<\/w:r>/, drawing));
   return zip.generateAsync({ type: 'nodebuffer', compression: 'DEFLATE' });
 }
+
+/**
+ * A workbook whose chart lives on a chart sheet of its own ("Chart"), as Excel makes with Move
+ * Chart → New sheet: a bar chart of the "Data" sheet's repeated row 2 (categories A2, values B2),
+ * its cache holding the template's one point.
+ */
+export async function chartSheetWorkbookTemplate(): Promise<Buffer> {
+  const book = new ExcelJS.Workbook();
+  const data = book.addWorksheet('Data');
+  data.getCell('A1').value = 'Customer';
+  data.getCell('B1').value = 'Sales';
+  data.getCell('A2').value = '{{column:Top:Region}}';
+  data.getCell('B2').value = '{{column:Top:Sales}}';
+  const zip = await JSZip.loadAsync(await book.xlsx.writeBuffer());
+  const C = 'http://schemas.openxmlformats.org/drawingml/2006/chart';
+  const A = 'http://schemas.openxmlformats.org/drawingml/2006/main';
+  const XDR = 'http://schemas.openxmlformats.org/drawingml/2006/spreadsheetDrawing';
+  zip.file(
+    'xl/chartsheets/sheet2.xml',
+    `<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n<chartsheet xmlns="${MAIN_NS}" xmlns:r="${REL_NS}"><sheetPr/><sheetViews><sheetView zoomScale="100" workbookViewId="0"/></sheetViews><pageMargins left="0.7" right="0.7" top="0.75" bottom="0.75" header="0.3" footer="0.3"/><drawing r:id="rId1"/></chartsheet>`,
+  );
+  await addRelTo(zip, 'xl/chartsheets/_rels/sheet2.xml.rels', 'rId1', 'drawing', '../drawings/drawing1.xml');
+  zip.file(
+    'xl/drawings/drawing1.xml',
+    `<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n<xdr:wsDr xmlns:xdr="${XDR}" xmlns:a="${A}"><xdr:absoluteAnchor><xdr:pos x="0" y="0"/><xdr:ext cx="9294091" cy="6075218"/>` +
+      `<xdr:graphicFrame macro=""><xdr:nvGraphicFramePr><xdr:cNvPr id="2" name="Sales chart"/><xdr:cNvGraphicFramePr><a:graphicFrameLocks noGrp="1"/></xdr:cNvGraphicFramePr></xdr:nvGraphicFramePr>` +
+      `<xdr:xfrm><a:off x="0" y="0"/><a:ext cx="0" cy="0"/></xdr:xfrm><a:graphic><a:graphicData uri="${C}"><c:chart xmlns:c="${C}" xmlns:r="${REL_NS}" r:id="rId1"/></a:graphicData></a:graphic></xdr:graphicFrame><xdr:clientData/></xdr:absoluteAnchor></xdr:wsDr>`,
+  );
+  await addRelTo(zip, 'xl/drawings/_rels/drawing1.xml.rels', 'rId1', 'chart', '../charts/chart1.xml');
+  zip.file(
+    'xl/charts/chart1.xml',
+    `<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n<c:chartSpace xmlns:c="${C}" xmlns:a="${A}" xmlns:r="${REL_NS}"><c:chart><c:autoTitleDeleted val="1"/><c:plotArea><c:layout/>` +
+      '<c:barChart><c:barDir val="col"/><c:grouping val="clustered"/><c:varyColors val="0"/><c:ser><c:idx val="0"/><c:order val="0"/>' +
+      '<c:tx><c:strRef><c:f>Data!$B$1</c:f><c:strCache><c:ptCount val="1"/><c:pt idx="0"><c:v>Sales</c:v></c:pt></c:strCache></c:strRef></c:tx>' +
+      '<c:cat><c:strRef><c:f>Data!$A$2:$A$2</c:f><c:strCache><c:ptCount val="1"/><c:pt idx="0"><c:v>{{column:Top:Region}}</c:v></c:pt></c:strCache></c:strRef></c:cat>' +
+      '<c:val><c:numRef><c:f>Data!$B$2:$B$2</c:f><c:numCache><c:formatCode>General</c:formatCode><c:ptCount val="1"/><c:pt idx="0"><c:v>0</c:v></c:pt></c:numCache></c:numRef></c:val></c:ser>' +
+      '<c:gapWidth val="150"/><c:axId val="1"/><c:axId val="2"/></c:barChart>' +
+      '<c:catAx><c:axId val="1"/><c:scaling><c:orientation val="minMax"/></c:scaling><c:delete val="0"/><c:axPos val="b"/><c:crossAx val="2"/></c:catAx>' +
+      '<c:valAx><c:axId val="2"/><c:scaling><c:orientation val="minMax"/></c:scaling><c:delete val="0"/><c:axPos val="l"/><c:crossAx val="1"/></c:valAx>' +
+      '</c:plotArea><c:plotVisOnly val="1"/></c:chart></c:chartSpace>',
+  );
+  await addRelTo(zip, 'xl/_rels/workbook.xml.rels', 'rIdChartSheet', 'chartsheet', 'chartsheets/sheet2.xml');
+  const workbook = await zip.file('xl/workbook.xml')!.async('string');
+  zip.file(
+    'xl/workbook.xml',
+    workbook.replace('</sheets>', '<sheet name="Chart" sheetId="9" r:id="rIdChartSheet"/></sheets>'),
+  );
+  const types = await zip.file('[Content_Types].xml')!.async('string');
+  const ct = 'application/vnd.openxmlformats-officedocument';
+  zip.file(
+    '[Content_Types].xml',
+    types.replace(
+      '</Types>',
+      `<Override PartName="/xl/chartsheets/sheet2.xml" ContentType="${ct}.spreadsheetml.chartsheet+xml"/>` +
+        `<Override PartName="/xl/drawings/drawing1.xml" ContentType="${ct}.drawing+xml"/>` +
+        `<Override PartName="/xl/charts/chart1.xml" ContentType="${ct}.drawingml.chart+xml"/></Types>`,
+    ),
+  );
+  return zip.generateAsync({ type: 'nodebuffer', compression: 'DEFLATE' });
+}

@@ -6,7 +6,13 @@ import { describe, expect, it } from 'vitest';
 import ExcelJS from 'exceljs';
 import { DOMParser, type Document, type Element } from '@xmldom/xmldom';
 import { covers } from '../support/covers.js';
-import { budgetWorkbookTemplate, excelTemplate, partsOf, withPart } from '../support/office-templates.js';
+import {
+  budgetWorkbookTemplate,
+  chartSheetWorkbookTemplate,
+  excelTemplate,
+  partsOf,
+  withPart,
+} from '../support/office-templates.js';
 import { openOfficePackage } from '../../engine/render/templates/template-package.js';
 import { fillXlsx } from '../../engine/render/templates/xlsx-fill.js';
 import { emptyScope, type TemplateData } from '../../engine/render/templates/template-data.js';
@@ -232,6 +238,24 @@ describe(covers('templates: Excel 2010 extensions and pivot tables follow the ro
     // LibreOffice opens it: the side row once, every customer's sales (the last 500).
     const text = pdfPages(await officeConvert(out, 'xlsx', 'pdf')).join('\n');
     expect(text.match(/Anton/g)).toHaveLength(1);
+    expect(text).toMatch(new RegExp(`\\b${CUSTOMERS * 10}\\b`));
+  }, 60_000);
+
+  // Issue 59, finding 1: a chart on its own chart sheet kept $A$2:$A$7 and its template's points
+  // when the rows grew (categories missing from the PDF).
+  it('makes a chart on a chart sheet of its own read every row and cache every point', async () => {
+    const out = await fillXlsx(await openOfficePackage(await chartSheetWorkbookTemplate(), 'xlsx'), customers());
+    const chart = xml((await partsOf(out)).get('xl/charts/chart1.xml'));
+    const C = 'http://schemas.openxmlformats.org/drawingml/2006/chart';
+    const formulas = byNs(chart, C, 'f').map((f) => f.textContent);
+    expect(formulas).toEqual(['Data!$B$1', `Data!$A$2:$A$${CUSTOMERS + 1}`, `Data!$B$2:$B$${CUSTOMERS + 1}`]);
+    const cat = byNs(byNs(chart, C, 'cat')[0], C, 'pt');
+    const val = byNs(byNs(chart, C, 'val')[0], C, 'pt');
+    expect(cat).toHaveLength(CUSTOMERS);
+    expect(cat.at(-1)!.textContent).toBe(`Customer ${CUSTOMERS}`);
+    expect(Number(val.at(-1)!.textContent)).toBe(CUSTOMERS * 10);
+    // LibreOffice opens it: the data sheet and the chart sheet.
+    const text = pdfPages(await officeConvert(out, 'xlsx', 'pdf')).join('\n');
     expect(text).toMatch(new RegExp(`\\b${CUSTOMERS * 10}\\b`));
   }, 60_000);
 

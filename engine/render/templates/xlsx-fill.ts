@@ -394,15 +394,31 @@ function moveSheetParts(pkg: OfficePackage, sheet: SheetModel, ctx: FillContext,
         setText(toRow, String(Math.max(layout.placement.first(a ?? b), layout.placement.last(b)) - 1));
     }
     out.set(rel.path, serializeXml(doc));
-    for (const chartRel of relsOfType(pkg, rel.path, 'chart')) {
-      const chart = partXml(pkg, chartRel.path);
-      if (!chart) continue;
-      for (const f of descendants(chart, 'f')) setText(f, moveFormula(textOf(f), moveContext(ctx, null)));
-      for (const refEl of [...descendants(chart, 'numRef'), ...descendants(chart, 'strRef')])
-        refreshCache(chart, refEl, ctx);
-      out.set(chartRel.path, serializeXml(chart));
-    }
+    moveDrawingCharts(pkg, rel.path, ctx, out);
   }
+}
+
+/** The charts of a drawing read the rows their ranges became, their cached points refreshed. */
+function moveDrawingCharts(pkg: OfficePackage, drawing: string, ctx: FillContext, out: Map<string, Buffer | string>) {
+  for (const chartRel of relsOfType(pkg, drawing, 'chart')) {
+    const chart = partXml(pkg, chartRel.path);
+    if (!chart) continue;
+    for (const f of descendants(chart, 'f')) setText(f, moveFormula(textOf(f), moveContext(ctx, null)));
+    for (const refEl of [...descendants(chart, 'numRef'), ...descendants(chart, 'strRef')])
+      refreshCache(chart, refEl, ctx);
+    out.set(chartRel.path, serializeXml(chart));
+  }
+}
+
+/** A chart on a chart sheet of its own follows the rows it reads, as a chart on a worksheet does. */
+function moveChartSheets(
+  pkg: OfficePackage,
+  book: ReturnType<typeof readWorkbook>,
+  ctx: FillContext,
+  out: Map<string, Buffer | string>,
+) {
+  for (const sheet of relsOfType(pkg, book.workbookPath, 'chartsheet'))
+    for (const drawing of relsOfType(pkg, sheet.path, 'drawing')) moveDrawingCharts(pkg, drawing.path, ctx, out);
 }
 
 /**
@@ -626,6 +642,7 @@ export async function fillXlsx(pkg: OfficePackage, data: TemplateData): Promise<
   // Read from what is being written: a repeated sheet's copies have parts the template has not.
   const written: OfficePackage = { ...pkg, parts: out as Map<string, Buffer> };
   for (const sheet of book.sheets) moveSheetParts(written, sheet, ctx, out);
+  moveChartSheets(written, book, ctx, out);
   movePivots(written, book, ctx, out);
   // Charts as pictures where their cells went, drawn side by side on the thread pool.
   const drawn = drawPictures([...ctx.pictures.values()].flat());
