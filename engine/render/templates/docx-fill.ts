@@ -66,6 +66,11 @@ export function docxTextParts(pkg: OfficePackage): { path: string; valuesOnly: b
   );
 }
 
+const paragraphText = (p: Element) =>
+  descendants(p, 't')
+    .map((t) => textOf(t))
+    .join('');
+
 /** A tag of a Word file: in a table row, in a part that takes values only, in a native chart's alt text. */
 type WordTag = TagOccurrence & { inRow: boolean; valuesOnly: boolean; nativeChart?: true };
 
@@ -77,9 +82,7 @@ export function docxTags(pkg: OfficePackage): WordTag[] {
     const name = part.replace(/^word\//, '').replace(/\.xml$/, '');
     const rows = descendants(doc, 'tr');
     descendants(doc, 'p').forEach((p, i) => {
-      const text = descendants(p, 't')
-        .map((t) => textOf(t))
-        .join('');
+      const text = paragraphText(p);
       const tr = ancestorNamed(p, 'tr');
       const inRow = !!tr;
       for (const t of tagsIn(text))
@@ -285,8 +288,12 @@ async function drawCharts(data: TemplateData, shown: Set<string>): Promise<Map<s
 export async function fillDocx(pkg: OfficePackage, data: TemplateData): Promise<Buffer> {
   const parts = new Map<string, Buffer | string>(pkg.parts);
   const slots: ChartSlot[] = [];
+  // The charts shown as pictures, read from the parts as they are parsed here (not parsed again).
+  const pictured = new Set<string>();
   for (const { path: part, valuesOnly } of docxTextParts(pkg)) {
     const doc = parseXml(pkg.parts.get(part)!.toString('utf8'), part);
+    for (const p of descendants(doc, 'p'))
+      for (const t of tagsIn(paragraphText(p))) if (t.tag?.kind === 'image') pictured.add(tagKey(t.tag));
     if (valuesOnly) {
       const filled = descendants(doc, 'p').filter((p) => fillParagraph(p, (tag) => tagValueText(tag, [data.root])));
       if (filled.length) parts.set(part, serializeXml(doc));
@@ -298,13 +305,10 @@ export async function fillDocx(pkg: OfficePackage, data: TemplateData): Promise<
     parts.set(part, serializeXml(doc));
   }
   // Handed straight to easy-template-x, which unpacks it again: stored, not compressed twice.
-  const prepared = await packOffice(parts, 'STORE');
+  const prepared = await packOffice(parts, 'STORE', pkg);
   // Every chart picture the file shows, drawn before the fill and side by side (a 200-page letter
   // book has 200): the fill then takes them from the cache it draws into.
-  const charts = await drawCharts(
-    data,
-    new Set(docxTags(pkg).flatMap((t) => (t.tag?.kind === 'image' && !t.nativeChart ? [tagKey(t.tag)] : []))),
-  );
+  const charts = await drawCharts(data, pictured);
   const wordCharts = new WordCharts(slots);
   const handler = new TemplateHandler({
     delimiters: {

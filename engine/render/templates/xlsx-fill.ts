@@ -654,5 +654,5 @@ export async function fillXlsx(pkg: OfficePackage, data: TemplateData): Promise<
   }
   blankTagStrings(pkg, book, out);
   fixWorkbook(pkg, book, ctx, out);
-  return packOffice(out);
+  return packOffice(out, 'DEFLATE', pkg);
 }
