@@ -151,7 +151,7 @@ describe(
       await dialog(page()).getByLabel('Project').selectOption({ label: 'Sales reporting (demo)' });
       await dialog(page()).getByRole('button', { name: 'Create' }).click();
       await toast(page(), 'success', 'Created condition.').waitFor();
-      await page().getByRole('button', { name: 'Sold something' }).click();
+      await page().getByRole('button', { name: 'Sold something', exact: true }).click();
       const editor = page().locator('.detail .panel');
       await editor.getByRole('button', { name: 'Add rule' }).click();
       const rule = dialog(page());

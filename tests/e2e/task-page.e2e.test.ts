@@ -259,7 +259,7 @@ describe(
     it('opens a condition and edits its rule by keyboard; Escape leaves a rule as it was', async () => {
       await nav(page(), 'Conditions').click();
       await page().getByRole('heading', { name: 'Conditions', level: 1 }).waitFor();
-      await page().getByRole('button', { name: 'Sold something' }).waitFor();
+      await page().getByRole('button', { name: 'Sold something', exact: true }).waitFor();
       await tabTo(page(), 'Sold something');
       await page().keyboard.press('Enter');
       const editor = page().locator('.detail .panel');
