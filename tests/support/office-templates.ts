@@ -211,6 +211,15 @@ const addRelTo = async (zip: JSZip, path: string, id: string, type: string, targ
     addRels(await zip.file(path)?.async('string'), `<Relationship Id="${id}" Type="${REL(type)}" Target="${target}"/>`),
   );
 
+/** Declares the content type of parts added to a package by hand ([Content_Types].xml overrides). */
+async function addContentTypes(zip: JSZip, types: Record<string, string>) {
+  const text = await zip.file('[Content_Types].xml')!.async('string');
+  const overrides = Object.entries(types)
+    .map(([part, type]) => `<Override PartName="${part}" ContentType="${type}"/>`)
+    .join('');
+  zip.file('[Content_Types].xml', text.replace('</Types>', `${overrides}</Types>`));
+}
+
 /**
  * A budget workbook as Excel 2010 and later write one: a "Data" sheet whose row 2 repeats per
  * customer ({{column:Top:…}}), a total below it with a data bar (an x14 extension conditional
@@ -301,17 +310,12 @@ export async function budgetWorkbookTemplate(): Promise<Buffer> {
     'xl/workbook.xml',
     workbook.replace(/(<calcPr[^>]*\/>)/, '$1<pivotCaches><pivotCache cacheId="7" r:id="rIdCache"/></pivotCaches>'),
   );
-  const types = await zip.file('[Content_Types].xml')!.async('string');
   const ct = 'application/vnd.openxmlformats-officedocument.spreadsheetml';
-  zip.file(
-    '[Content_Types].xml',
-    types.replace(
-      '</Types>',
-      `<Override PartName="/xl/pivotCache/pivotCacheDefinition1.xml" ContentType="${ct}.pivotCacheDefinition+xml"/>` +
-        `<Override PartName="/xl/pivotCache/pivotCacheRecords1.xml" ContentType="${ct}.pivotCacheRecords+xml"/>` +
-        `<Override PartName="/xl/pivotTables/pivotTable1.xml" ContentType="${ct}.pivotTable+xml"/></Types>`,
-    ),
-  );
+  await addContentTypes(zip, {
+    '/xl/pivotCache/pivotCacheDefinition1.xml': `${ct}.pivotCacheDefinition+xml`,
+    '/xl/pivotCache/pivotCacheRecords1.xml': `${ct}.pivotCacheRecords+xml`,
+    '/xl/pivotTables/pivotTable1.xml': `${ct}.pivotTable+xml`,
+  });
   return zip.generateAsync({ type: 'nodebuffer', compression: 'DEFLATE' });
 }
 
@@ -427,16 +431,11 @@ export async function chartSheetWorkbookTemplate(): Promise<Buffer> {
     'xl/workbook.xml',
     workbook.replace('</sheets>', '<sheet name="Chart" sheetId="9" r:id="rIdChartSheet"/></sheets>'),
   );
-  const types = await zip.file('[Content_Types].xml')!.async('string');
   const ct = 'application/vnd.openxmlformats-officedocument';
-  zip.file(
-    '[Content_Types].xml',
-    types.replace(
-      '</Types>',
-      `<Override PartName="/xl/chartsheets/sheet2.xml" ContentType="${ct}.spreadsheetml.chartsheet+xml"/>` +
-        `<Override PartName="/xl/drawings/drawing1.xml" ContentType="${ct}.drawing+xml"/>` +
-        `<Override PartName="/xl/charts/chart1.xml" ContentType="${ct}.drawingml.chart+xml"/></Types>`,
-    ),
-  );
+  await addContentTypes(zip, {
+    '/xl/chartsheets/sheet2.xml': `${ct}.spreadsheetml.chartsheet+xml`,
+    '/xl/drawings/drawing1.xml': `${ct}.drawing+xml`,
+    '/xl/charts/chart1.xml': `${ct}.drawingml.chart+xml`,
+  });
   return zip.generateAsync({ type: 'nodebuffer', compression: 'DEFLATE' });
 }
