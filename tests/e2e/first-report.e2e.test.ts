@@ -201,6 +201,7 @@ describe(
       const edit = p.getByRole('dialog', { name: 'Edit organization' });
       await edit.getByRole('heading', { name: 'Sign-in for Default' }).waitFor();
       expect(await edit.getByRole('button', { name: 'Save sign-in settings' }).count()).toBe(1);
+      await shot(p, 'first-report-organization-edit');
       await edit.getByRole('button', { name: 'Cancel' }).click();
 
       await nav(p, 'Data connections').click();
