@@ -4,6 +4,7 @@ import {
   Document,
   EndnoteReferenceRun,
   FootnoteReferenceRun,
+  Header,
   Packer,
   Paragraph,
   Table,
@@ -12,6 +13,12 @@ import {
   TextRun,
 } from 'docx';
 import PptxGenJS from 'pptxgenjs';
+import { DOMParser } from '@xmldom/xmldom';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, posix } from 'node:path';
+import { findSoffice, officeConvert } from '../../engine/render/templates/office-pdf.js';
 import { covers } from '../support/covers.js';
 import { ooxmlText } from '../support/read-back.js';
 import { openOfficePackage } from '../../engine/render/templates/template-package.js';
@@ -169,4 +176,86 @@ describe(covers('template fillers', 'v2.reports.generate'), () => {
     expect(text.replace(/\s+/g, ' ').trim()).toBe('Region Sales North 10 South 2.50');
     expect(text).not.toContain('{{');
   });
+  it('places chart pictures in the body and a header: one picture per distinct chart, alt text as titled, opened by LibreOffice', async () => {
+    const title = 'Sales "East" & <West>';
+    const chart = (values: number[]) => ({
+      type: 'chart' as const,
+      title,
+      chartType: 'bar' as const,
+      categories: ['Bikes', 'Helmets'],
+      series: [{ name: 'Sales', values }],
+    });
+    const d = data();
+    d.root.charts['c:sales by region'] = chart([1, 2]);
+    // Three regions, the first and last with the same figures: two pictures for them, one for the header.
+    d.root.levels['f:region'] = [
+      [5, 6],
+      [7, 8],
+      [5, 6],
+    ].map((values, i) => {
+      const scope = emptyScope();
+      scope.charts['c:sales by region'] = chart(values);
+      const name = ['North', 'South', 'West'][i];
+      scope.fields['f:region'] = [{ raw: name, text: name }];
+      return { value: name, scope };
+    });
+    const template = await Packer.toBuffer(
+      new Document({
+        sections: [
+          {
+            headers: { default: new Header({ children: [new Paragraph('{{image:Sales by region}}')] }) },
+            children: [
+              '{{#level:Region}}',
+              'Region {{field:Region}}',
+              '{{image:Sales by region}}',
+              '{{/level:Region}}',
+            ].map((t) => new Paragraph(t)),
+          },
+        ],
+      }),
+    );
+    const out = await fillDocx(await openOfficePackage(template, 'docx'), d);
+    const parts = await partsOf(out);
+    const media = [...parts.keys()].filter((n) => n.startsWith('word/media/'));
+    expect(media).toHaveLength(3);
+    const shown: string[] = [];
+    for (const part of [...parts.keys()].filter((n) => /^word\/(document|header\d*)\.xml$/.test(n))) {
+      const doc = new DOMParser().parseFromString(parts.get(part)!.toString('utf8'), 'text/xml');
+      const rels = new DOMParser().parseFromString(
+        parts.get(`word/_rels/${posix.basename(part)}.rels`)!.toString('utf8'),
+        'text/xml',
+      );
+      const target = (id: string) =>
+        [...Array.from(rels.getElementsByTagName('Relationship'))]
+          .find((r) => r.getAttribute('Id') === id)
+          ?.getAttribute('Target');
+      const A = 'http://schemas.openxmlformats.org/drawingml/2006/main';
+      const R = 'http://schemas.openxmlformats.org/officeDocument/2006/relationships';
+      const WP = 'http://schemas.openxmlformats.org/drawingml/2006/wordprocessingDrawing';
+      for (const blip of Array.from(doc.getElementsByTagNameNS(A, 'blip'))) {
+        const path = posix.join('word', target(blip.getAttributeNS(R, 'embed')!)!);
+        expect(parts.get(path)!.subarray(1, 4).toString()).toBe('PNG');
+        shown.push(`${part.includes('header') ? 'header' : 'body'}:${path}`);
+      }
+      for (const props of Array.from(doc.getElementsByTagNameNS(WP, 'docPr')))
+        expect(props.getAttribute('descr')).toBe(title);
+    }
+    // The body's first and third pictures are the same part; the header's is its own.
+    const body = shown.filter((s) => s.startsWith('body:'));
+    expect(body).toHaveLength(3);
+    expect(body[0]).toBe(body[2]);
+    expect(new Set(shown.map((s) => s.split(':')[1])).size).toBe(3);
+    if (!findSoffice()) return;
+    const dir = mkdtempSync(join(tmpdir(), 'bs-pictures-'));
+    try {
+      writeFileSync(join(dir, 'out.pdf'), await officeConvert(out, 'docx', 'pdf'));
+      const images = execFileSync('pdfimages', ['-list', join(dir, 'out.pdf')], { encoding: 'utf8' })
+        .split('\n')
+        .slice(2)
+        .filter((l) => /\bimage\b/.test(l));
+      expect(images.length).toBeGreaterThanOrEqual(4);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 120_000);
 });

@@ -1,9 +1,9 @@
 import { posix } from 'node:path';
-import JSZip from 'jszip';
+import type JSZip from 'jszip';
 import { tagKey, tagsIn, type TemplateTag } from './tags.js';
 import { chartId, inScopes, type ChartValue, type TemplateScope } from './template-data.js';
 import type { OfficePackage } from './template-package.js';
-import { relationshipsOf, relsPathOf } from './office-parts.js';
+import { EMPTY_RELS, relationshipsOf, relsPathOf, withRelationships } from './office-parts.js';
 import { keepReachableParts } from './office-reach.js';
 import { CHART_NS, ChartFeeder } from './native-charts.js';
 import { descendants, parseXml, serializeXml, type Document, type Element } from './xml.js';
@@ -108,10 +108,13 @@ export class WordCharts {
     return slot.drawing.replace(RID, rId).replace(`"${DOC_PR}"`, `"${++this.docPr}"`);
   }
 
+  get empty() {
+    return this.slots.length === 0;
+  }
+
   /** Writes each placed chart's parts into the filled file, and drops the template's charts no drawing shows. */
-  async write(filled: Buffer, pkg: OfficePackage): Promise<Buffer> {
-    if (!this.slots.length) return filled;
-    const zip = await JSZip.loadAsync(filled);
+  async write(zip: JSZip, pkg: OfficePackage) {
+    if (this.empty) return;
     const placed = [...this.placed.values()];
     const written = await Promise.all(placed.map((p) => this.feed(p, pkg)));
     const relsByPart = new Map<string, string[]>();
@@ -133,7 +136,7 @@ export class WordCharts {
     for (const [part, rels] of relsByPart) {
       const path = relsPathOf(part);
       const text = await zip.file(path)!.async('string');
-      zip.file(path, text.replace('</Relationships>', `${rels.join('')}</Relationships>`));
+      zip.file(path, withRelationships(text, rels));
     }
     const types = await zip.file('[Content_Types].xml')!.async('string');
     const xlsx = /Extension="xlsx"/i.test(types)
@@ -141,7 +144,6 @@ export class WordCharts {
       : '<Default Extension="xlsx" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"/>';
     zip.file('[Content_Types].xml', types.replace('</Types>', `${xlsx}${overrides.join('')}</Types>`));
     await keepReachableParts(zip);
-    return zip.generateAsync({ type: 'nodebuffer', compression: 'DEFLATE', compressionOptions: { level: 6 } });
   }
 
   /** One placed chart's parts: the chart fed with its data, its relationships, its workbook. */
@@ -166,6 +168,3 @@ export class WordCharts {
     return { chartPath, xml: fed.xml, rels: serializeXml(rels), workbookPath, workbook: fed.workbook };
   }
 }
-
-const EMPTY_RELS =
-  '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"></Relationships>';

@@ -6,7 +6,7 @@ import {
   type TemplateContent,
   type TemplateData as EtxData,
 } from 'easy-template-x';
-import { chartSvg, CHART_HEIGHT, CHART_WIDTH } from '../chart-svg.js';
+import { chartSvg, CHART_WIDTH } from '../chart-svg.js';
 import { svgToPng, svgToPngAsync } from '../chart-png.js';
 import { own, parseTag as parseTemplateTag, tagKey, tagsIn, type TemplateTag } from './tags.js';
 import {
@@ -24,6 +24,7 @@ import { packOffice, type OfficePackage } from './template-package.js';
 import { relationshipsOf } from './office-parts.js';
 import { fillParagraph } from './paragraph-fill.js';
 import { chartAltTags, CHART_SLOT_TAG, takeChartSlots, WordCharts, type ChartSlot } from './docx-charts.js';
+import { WordPictures } from './docx-pictures.js';
 import {
   ancestorNamed,
   descendants,
@@ -182,7 +183,15 @@ interface Frame {
 }
 
 /** Our resolver for easy-template-x: walks the loops of the path, then looks the tag up, innermost scope first. */
-function resolver(data: TemplateData, charts: Map<string, Buffer>, wordCharts: WordCharts) {
+/** What a fill places beside its text: chart pictures drawn beforehand, and native charts. */
+interface Drawings {
+  /** PNG by chart id. */
+  drawn: Map<string, Buffer>;
+  pictures: WordPictures;
+  charts: WordCharts;
+}
+
+function resolver(data: TemplateData, drawings: Drawings) {
   // easy-template-x asks for every tag once per repetition (a 500-row table: a thousand asks).
   const parsed = new Map<string, TemplateTag | null>();
   const parseTag = (body: string) => {
@@ -228,7 +237,7 @@ function resolver(data: TemplateData, charts: Map<string, Buffer>, wordCharts: W
     if (name.startsWith(CHART_SLOT_TAG))
       return {
         _type: 'rawXml',
-        xml: wordCharts.place(
+        xml: drawings.charts.place(
           name,
           frames.map((f) => f.scope),
         ),
@@ -237,11 +246,11 @@ function resolver(data: TemplateData, charts: Map<string, Buffer>, wordCharts: W
     const tag = parseTag(name);
     if (!tag) return '';
     const row = [...frames].reverse().find((f) => f.row)?.row;
-    return contentOf(tag, frames, row, charts);
+    return contentOf(tag, frames, row, drawings);
   };
 }
 
-function contentOf(tag: TemplateTag, frames: Frame[], row: Frame['row'], charts: Map<string, Buffer>): TemplateContent {
+function contentOf(tag: TemplateTag, frames: Frame[], row: Frame['row'], drawings: Drawings): TemplateContent {
   const scopes = frames.map((f) => f.scope);
   if (tag.kind === 'table') {
     const table = inScopes(scopes, (s) => s.tables, tagKey(tag));
@@ -251,17 +260,10 @@ function contentOf(tag: TemplateTag, frames: Frame[], row: Frame['row'], charts:
     const chart = inScopes(scopes, (s) => s.charts, tagKey(tag));
     if (!chart) return '';
     // Drawn before the fill (see `drawCharts`); one the walk did not find is drawn here.
-    const drawn = chartId(chart);
-    const png = charts.get(drawn) ?? svgToPng(chartSvg(chart), CHART_WIDTH * 2);
-    charts.set(drawn, png);
-    return {
-      _type: 'image',
-      source: png,
-      format: 'image/png',
-      width: CHART_WIDTH * 0.9,
-      height: CHART_HEIGHT * 0.9,
-      altText: chart.title,
-    };
+    const id = chartId(chart);
+    const png = drawings.drawn.get(id) ?? svgToPng(chartSvg(chart), CHART_WIDTH * 2);
+    drawings.drawn.set(id, png);
+    return { _type: 'rawXml', xml: drawings.pictures.place(id, png, chart.title), replaceParagraph: false };
   }
   return tagValueText(tag, scopes, row);
 }
@@ -308,8 +310,11 @@ export async function fillDocx(pkg: OfficePackage, data: TemplateData): Promise<
   const prepared = await packOffice(parts, 'STORE', pkg);
   // Every chart picture the file shows, drawn before the fill and side by side (a 200-page letter
   // book has 200): the fill then takes them from the cache it draws into.
-  const charts = await drawCharts(data, pictured);
-  const wordCharts = new WordCharts(slots);
+  const drawings: Drawings = {
+    drawn: await drawCharts(data, pictured),
+    pictures: new WordPictures(),
+    charts: new WordCharts(slots),
+  };
   const handler = new TemplateHandler({
     delimiters: {
       tagStart: '{{',
@@ -319,8 +324,18 @@ export async function fillDocx(pkg: OfficePackage, data: TemplateData): Promise<
       tagOptionsStart: OPTIONS_START,
       tagOptionsEnd: OPTIONS_END,
     },
-    scopeDataResolver: resolver(data, charts, wordCharts),
+    scopeDataResolver: resolver(data, drawings),
     maxXmlDepth: 64,
   });
-  return wordCharts.write(await handler.process(prepared, {}), pkg);
+  return withDrawings(await handler.process(prepared, {}), pkg, drawings);
+}
+
+/** The filled file with the parts its pictures and native charts need (as it was when it shows none). */
+async function withDrawings(filled: Buffer, pkg: OfficePackage, drawings: Drawings): Promise<Buffer> {
+  if (drawings.pictures.empty && drawings.charts.empty) return filled;
+  const { default: JSZip } = await import('jszip');
+  const zip = await JSZip.loadAsync(filled);
+  await drawings.pictures.write(zip);
+  await drawings.charts.write(zip, pkg);
+  return zip.generateAsync({ type: 'nodebuffer', compression: 'DEFLATE', compressionOptions: { level: 6 } });
 }

@@ -12,6 +12,21 @@ export interface Relationship {
 }
 
 /** `xl/worksheets/sheet1.xml` → `xl/worksheets/_rels/sheet1.xml.rels`. */
+/** A relationships part with no relationship yet, for a part that had none. */
+export const EMPTY_RELS =
+  '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"></Relationships>';
+
+/**
+ * A relationships part with relationships added (XML strings), whether it closes with
+ * `</Relationships>` or is written empty as `<Relationships …/>`, as Word and the docx library write
+ * a header's that has none.
+ */
+export function withRelationships(xml: string, added: string[]): string {
+  const selfClosed = /<Relationships\b([^>]*?)\s*\/>/;
+  if (selfClosed.test(xml)) return xml.replace(selfClosed, `<Relationships$1>${added.join('')}</Relationships>`);
+  return xml.replace('</Relationships>', `${added.join('')}</Relationships>`);
+}
+
 export function relsPathOf(part: string): string {
   const cut = part.lastIndexOf('/');
   return `${part.slice(0, cut + 1)}_rels/${part.slice(cut + 1)}.rels`;

@@ -1,7 +1,7 @@
 import { chartSvg, CHART_HEIGHT, CHART_WIDTH } from '../chart-svg.js';
 import { svgToPngAsync } from '../chart-png.js';
 import type { OfficePackage } from './template-package.js';
-import { relationshipsOf, relsPathOf } from './office-parts.js';
+import { EMPTY_RELS, relationshipsOf, relsPathOf, withRelationships } from './office-parts.js';
 import type { ChartValue } from './template-data.js';
 import { addOverride } from './xlsx-sheet-copy.js';
 import { descendants, parseXml, serializeXml, type Document } from './xml.js';
@@ -44,19 +44,11 @@ function freeName(out: Parts, dir: string, base: string, ext: string): string {
 
 function addRelationship(out: Parts, part: string, type: string, target: string): string {
   const relsPath = relsPathOf(part);
-  const xml =
-    out.get(relsPath)?.toString() ??
-    '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"></Relationships>';
+  const xml = out.get(relsPath)?.toString() ?? EMPTY_RELS;
   const used = new Set([...xml.matchAll(/\bId="([^"]*)"/g)].map((m) => m[1]));
   let id = 'rIdPicture1';
   for (let n = 1; used.has(id); n++) id = `rIdPicture${n}`;
-  out.set(
-    relsPath,
-    xml.replace(
-      '</Relationships>',
-      `<Relationship Id="${id}" Type="${REL_TYPE(type)}" Target="${target}"/></Relationships>`,
-    ),
-  );
+  out.set(relsPath, withRelationships(xml, [`<Relationship Id="${id}" Type="${REL_TYPE(type)}" Target="${target}"/>`]));
   return id;
 }
 
