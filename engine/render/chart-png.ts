@@ -72,7 +72,10 @@ function chunk(type: string, data: Buffer): Buffer {
 /**
  * RGBA pixels as a PNG, its compression on the thread pool: resvg's own `asPng` compresses on the
  * calling thread, which made it most of a many-chart fill. Each row is stored unfiltered (a chart's
- * flat colours compress well as they are).
+ * flat colours compress well as they are). zlib's level 3 rather than its default 6: the same pixels
+ * at about a quarter of the compression time (1.6 ms against 5.6 for a 1280-pixel chart) for about
+ * two thirds more bytes (42 KB against 25 KB); a 200-level book's pictures spent a fifth of its
+ * time compressing at level 6.
  */
 async function encodePng(width: number, height: number, rgba: Buffer): Promise<Buffer> {
   const stride = width * 4;
@@ -85,7 +88,7 @@ async function encodePng(width: number, height: number, rgba: Buffer): Promise<B
   return Buffer.concat([
     Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
     chunk('IHDR', header),
-    chunk('IDAT', await deflateAsync(raw, { level: 6 })),
+    chunk('IDAT', await deflateAsync(raw, { level: 3 })),
     chunk('IEND', Buffer.alloc(0)),
   ]);
 }

@@ -20,13 +20,15 @@ import { tmpdir } from 'node:os';
 import { join, posix } from 'node:path';
 import { findSoffice, officeConvert } from '../../engine/render/templates/office-pdf.js';
 import { covers } from '../support/covers.js';
-import { ooxmlText } from '../support/read-back.js';
+import { ooxmlText, pdfPages } from '../support/read-back.js';
 import { openOfficePackage } from '../../engine/render/templates/template-package.js';
 import { fillDocx } from '../../engine/render/templates/docx-fill.js';
 import { scanTemplate } from '../../engine/render/templates/template-check.js';
 import { partsOf, withPart } from '../support/office-templates.js';
 import { fillPptx } from '../../engine/render/templates/pptx-fill.js';
 import { emptyScope, type TemplateData } from '../../engine/render/templates/template-data.js';
+
+const cell = (text: string) => new TableCell({ children: [new Paragraph(text)] });
 
 function data(): TemplateData {
   const root = emptyScope();
@@ -257,5 +259,67 @@ describe(covers('template fillers', 'v2.reports.generate'), () => {
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
+  }, 120_000);
+  it('fills a letter of values and repeated rows in one pass: runs keep their format, line breaks and spaces kept, LibreOffice opens it', async () => {
+    const d = data();
+    d.root.scalars['v:vnote'] = { raw: 'x', text: '  Tom & Jerry <co>\nsecond line ' };
+    d.root.tables['c:empty'] = { columns: [{ label: 'Region', numeric: false }], rows: [], display: [] };
+    const bold = new TextRun({ text: 'Orders ', bold: true });
+    const template = await Packer.toBuffer(
+      new Document({
+        sections: [
+          {
+            headers: { default: new Header({ children: [new Paragraph('Header {{vOrders}}')] }) },
+            children: [
+              // A tag split over runs beside a bold run.
+              new Paragraph({ children: [bold, new TextRun('{{vOr'), new TextRun('ders}} in total')] }),
+              new Paragraph('Note:{{vNote}}.'),
+              new Table({
+                rows: [
+                  new TableRow({ children: [cell('Region'), cell('Sales')] }),
+                  new TableRow({ children: [cell('{{column:Top:Region}}'), cell('{{column:Top:Sales}}')] }),
+                  new TableRow({ children: [cell('{{deleterow}}helper'), cell('gone')] }),
+                ],
+              }),
+              new Table({ rows: [new TableRow({ children: [cell('{{field:Region}}'), cell('each')] })] }),
+              new Table({ rows: [new TableRow({ children: [cell('{{column:Empty:Region}}'), cell('kept')] })] }),
+              new Paragraph('All regions: {{field:Region}}'),
+            ],
+          },
+        ],
+      }),
+    );
+    const out = await fillDocx(await openOfficePackage(template, 'docx'), d);
+    const parts = await partsOf(out);
+    const W = 'http://schemas.openxmlformats.org/wordprocessingml/2006/main';
+    const doc = new DOMParser().parseFromString(parts.get('word/document.xml')!.toString('utf8'), 'text/xml');
+    const paragraphs = Array.from(doc.getElementsByTagNameNS(W, 'p'));
+    const text = (el: Element) =>
+      Array.from(el.getElementsByTagNameNS(W, '*'))
+        .map((n) => (n.localName === 't' ? n.textContent : n.localName === 'br' ? '\n' : ''))
+        .join('');
+    expect(text(paragraphs[0] as unknown as Element)).toBe('Orders 1,234 in total');
+    const firstRun = paragraphs[0].getElementsByTagNameNS(W, 'r')[0];
+    expect(firstRun.getElementsByTagNameNS(W, 'b').length).toBe(1);
+    expect(text(paragraphs[1] as unknown as Element)).toBe('Note:  Tom & Jerry <co>\nsecond line .');
+    const rows = Array.from(doc.getElementsByTagNameNS(W, 'tr')).map((tr) =>
+      Array.from(tr.getElementsByTagNameNS(W, 'tc')).map((tc) => text(tc as unknown as Element)),
+    );
+    expect(rows).toEqual([
+      ['Region', 'Sales'],
+      ['North', '10'],
+      ['South', '2.50'],
+      ['North', 'each'],
+      ['South', 'each'],
+      ['West', 'each'],
+      ['', 'kept'],
+    ]);
+    expect(text(paragraphs.at(-1) as unknown as Element)).toBe('All regions: North, South, West');
+    expect(parts.get('word/header1.xml')!.toString()).toContain('Header 1,234');
+    if (!findSoffice()) return;
+    const pdf = pdfPages(await officeConvert(out, 'docx', 'pdf')).join(' ');
+    for (const want of ['Orders 1,234 in total', 'Tom & Jerry <co>', 'second line', 'South', '2.50', 'Header 1,234'])
+      expect(pdf).toContain(want);
+    expect(pdf).not.toContain('gone');
   }, 120_000);
 });

@@ -6,14 +6,10 @@ import {
   type TemplateContent,
   type TemplateData as EtxData,
 } from 'easy-template-x';
-import { chartSvg, CHART_WIDTH } from '../chart-svg.js';
-import { svgToPng, svgToPngAsync } from '../chart-png.js';
 import { own, parseTag as parseTemplateTag, tagKey, tagsIn, type TemplateTag } from './tags.js';
 import {
-  chartId,
   inScopes,
   tagValueText,
-  type ChartValue,
   type TableValue,
   type TagOccurrence,
   type RepeatedRow,
@@ -25,6 +21,7 @@ import { relationshipsOf } from './office-parts.js';
 import { fillParagraph } from './paragraph-fill.js';
 import { chartAltTags, CHART_SLOT_TAG, takeChartSlots, WordCharts, type ChartSlot } from './docx-charts.js';
 import { WordPictures } from './docx-pictures.js';
+import { fillPartDirectly, fillsDirectly } from './docx-direct-fill.js';
 import {
   ancestorNamed,
   descendants,
@@ -182,15 +179,13 @@ interface Frame {
   row?: RepeatedRow;
 }
 
-/** Our resolver for easy-template-x: walks the loops of the path, then looks the tag up, innermost scope first. */
-/** What a fill places beside its text: chart pictures drawn beforehand, and native charts. */
+/** What a fill places beside its text: chart pictures and native charts. */
 interface Drawings {
-  /** PNG by chart id. */
-  drawn: Map<string, Buffer>;
   pictures: WordPictures;
   charts: WordCharts;
 }
 
+/** Our resolver for easy-template-x: walks the loops of the path, then looks the tag up, innermost scope first. */
 function resolver(data: TemplateData, drawings: Drawings) {
   // easy-template-x asks for every tag once per repetition (a 500-row table: a thousand asks).
   const parsed = new Map<string, TemplateTag | null>();
@@ -259,46 +254,60 @@ function contentOf(tag: TemplateTag, frames: Frame[], row: Frame['row'], drawing
   if (tag.kind === 'image') {
     const chart = inScopes(scopes, (s) => s.charts, tagKey(tag));
     if (!chart) return '';
-    // Drawn before the fill (see `drawCharts`); one the walk did not find is drawn here.
-    const id = chartId(chart);
-    const png = drawings.drawn.get(id) ?? svgToPng(chartSvg(chart), CHART_WIDTH * 2);
-    drawings.drawn.set(id, png);
-    return { _type: 'rawXml', xml: drawings.pictures.place(id, png, chart.title), replaceParagraph: false };
+    return { _type: 'rawXml', xml: drawings.pictures.place(chart), replaceParagraph: false };
   }
   return tagValueText(tag, scopes, row);
 }
 
-/** Draws every chart of the scopes that an image tag of the file shows, on the thread pool. */
-async function drawCharts(data: TemplateData, shown: Set<string>): Promise<Map<string, Buffer>> {
-  const wanted = new Map<string, ChartValue>();
+/**
+ * Starts drawing every chart of the scopes that an image tag of the file shows, on the thread pool,
+ * before the fill asks for the first (a 200-page letter book has 200, drawn while the text is filled).
+ */
+function startDrawing(data: TemplateData, shown: Set<string>, pictures: WordPictures) {
   const walk = (scope: TemplateScope) => {
     for (const key of shown) {
       const chart = own(scope.charts, key);
-      if (chart) wanted.set(chartId(chart), chart);
+      if (chart) pictures.draw(chart);
     }
     for (const instances of Object.values(scope.levels)) for (const i of instances) walk(i.scope);
   };
   walk(data.root);
-  const drawn = new Map<string, Buffer>();
-  await Promise.all(
-    [...wanted].map(async ([id, chart]) => drawn.set(id, await svgToPngAsync(chartSvg(chart), CHART_WIDTH * 2))),
-  );
-  return drawn;
 }
 
-/** Fills an opened Word template with resolved data. */
+/** Fills a part that takes values only (notes, comments) in place; answers whether it held a tag. */
+function fillValuesOnly(doc: Document, data: TemplateData): boolean {
+  return descendants(doc, 'p').filter((p) => fillParagraph(p, (tag) => tagValueText(tag, [data.root]))).length > 0;
+}
+
+/**
+ * Fills an opened Word template with resolved data: in one pass of our own when its tags are values
+ * and repeated rows alone (docx-direct-fill), through easy-template-x when it has levels, pictures,
+ * tables or native charts.
+ */
 export async function fillDocx(pkg: OfficePackage, data: TemplateData): Promise<Buffer> {
   const parts = new Map<string, Buffer | string>(pkg.parts);
   const slots: ChartSlot[] = [];
   // The charts shown as pictures, read from the parts as they are parsed here (not parsed again).
   const pictured = new Set<string>();
-  for (const { path: part, valuesOnly } of docxTextParts(pkg)) {
-    const doc = parseXml(pkg.parts.get(part)!.toString('utf8'), part);
+  const read = docxTextParts(pkg).map((p) => ({
+    ...p,
+    doc: parseXml(pkg.parts.get(p.path)!.toString('utf8'), p.path),
+  }));
+  const filled = read.filter((p) => !p.valuesOnly);
+  if (
+    fillsDirectly(filled.map((p) => p.doc)) &&
+    !filled.some((p) => descendants(p.doc, 'p').some((q) => chartAltTags(q).length))
+  ) {
+    for (const { path: part, valuesOnly, doc } of read)
+      if (!valuesOnly) parts.set(part, fillPartDirectly(doc, data));
+      else if (fillValuesOnly(doc, data)) parts.set(part, serializeXml(doc));
+    return packOffice(parts, 'DEFLATE', pkg);
+  }
+  for (const { path: part, valuesOnly, doc } of read) {
     for (const p of descendants(doc, 'p'))
       for (const t of tagsIn(paragraphText(p))) if (t.tag?.kind === 'image') pictured.add(tagKey(t.tag));
     if (valuesOnly) {
-      const filled = descendants(doc, 'p').filter((p) => fillParagraph(p, (tag) => tagValueText(tag, [data.root])));
-      if (filled.length) parts.set(part, serializeXml(doc));
+      if (fillValuesOnly(doc, data)) parts.set(part, serializeXml(doc));
       continue;
     }
     prepareRows(doc);
@@ -306,15 +315,11 @@ export async function fillDocx(pkg: OfficePackage, data: TemplateData): Promise<
     takeChartSlots(doc, part, pkg, slots);
     parts.set(part, serializeXml(doc));
   }
+  // Every chart picture the file shows starts drawing now, side by side on the thread pool.
+  const drawings: Drawings = { pictures: new WordPictures(), charts: new WordCharts(slots) };
+  startDrawing(data, pictured, drawings.pictures);
   // Handed straight to easy-template-x, which unpacks it again: stored, not compressed twice.
   const prepared = await packOffice(parts, 'STORE', pkg);
-  // Every chart picture the file shows, drawn before the fill and side by side (a 200-page letter
-  // book has 200): the fill then takes them from the cache it draws into.
-  const drawings: Drawings = {
-    drawn: await drawCharts(data, pictured),
-    pictures: new WordPictures(),
-    charts: new WordCharts(slots),
-  };
   const handler = new TemplateHandler({
     delimiters: {
       tagStart: '{{',
