@@ -304,4 +304,44 @@ describe(covers('templates: Excel 2010 extensions and pivot tables follow the ro
     // The last customer's row (the narrow column cuts its name in the PDF; its sales are 500).
     expect(text).toMatch(/Customer\s+500\b/);
   }, 60_000);
+  it('fills a sheet written with a namespace prefix (x:c, as the OpenXML SDK writes): rows, numbers, formulas, text kept, opened by LibreOffice', async () => {
+    const book = new ExcelJS.Workbook();
+    const sheet = book.addWorksheet('Sales');
+    sheet.getCell('A1').value = { richText: [{ text: 'Top ', font: { bold: true } }, { text: 'customers' }] };
+    sheet.getCell('A2').value = '{{column:Top:Region}}';
+    sheet.getCell('B2').value = '{{column:Top:Sales}}';
+    sheet.getCell('C2').value = { formula: 'B2*2' };
+    sheet.getCell('D2').value = 'A & <B>';
+    sheet.getCell('A3').value = 'Total';
+    sheet.getCell('B3').value = { formula: 'SUM(B2:B2)' };
+    const plain = Buffer.from(await book.xlsx.writeBuffer());
+    const original = String((await partsOf(plain)).get('xl/worksheets/sheet1.xml'));
+    // Every element of the sheet prefixed with x:, its namespace declared under that prefix.
+    const prefixedXml = original
+      .replace(`xmlns="${S}"`, `xmlns:x="${S}"`)
+      .replace(/<(\/?)([A-Za-z][\w]*)(?=[\s>/])/g, (m, slash: string, name: string) => `<${slash}x:${name}`);
+    const template = await withPart(plain, 'xl/worksheets/sheet1.xml', prefixedXml);
+    const out = await fillXlsx(await openOfficePackage(template, 'xlsx'), customers());
+    const doc = xml((await partsOf(out)).get('xl/worksheets/sheet1.xml'));
+    expect(doc.documentElement!.tagName).toBe('x:worksheet');
+    const cells = byNs(doc, S, 'c');
+    expect(cells.every((c) => c.tagName === 'x:c')).toBe(true);
+    const at = (ref: string) => cells.find((c) => c.getAttribute('r') === ref)!;
+    const text = (ref: string) =>
+      byNs(at(ref), S, 't')
+        .map((t) => t.textContent)
+        .join('');
+    expect(text('A2')).toBe('Customer 1');
+    expect(byNs(at(`B${1 + CUSTOMERS}`), S, 'v')[0].textContent).toBe(String(CUSTOMERS * 10));
+    expect(byNs(at(`C${1 + CUSTOMERS}`), S, 'f')[0].textContent).toBe(`B${1 + CUSTOMERS}*2`);
+    expect(byNs(at(`B${2 + CUSTOMERS}`), S, 'f')[0].textContent).toBe(`SUM(B2:B${1 + CUSTOMERS})`);
+    // A text cell without a tag stays as it was (its shared string), in its row's first copy.
+    expect(at('D2').getAttribute('t')).toBe('s');
+    const pdf = pdfPages(await officeConvert(out, 'xlsx', 'pdf')).join('\n');
+    expect(pdf).toContain('Top customers');
+    expect(pdf).toContain('A & <B>');
+    // The last customer's row, its formula recalculated (the narrow column cuts its name short in print).
+    expect(pdf).toMatch(new RegExp(`Customer\\s+${CUSTOMERS * 10}\\s+${CUSTOMERS * 20}\\s+A & <B>`));
+    expect(pdf).toMatch(new RegExp(`Total\\s+${(CUSTOMERS * (CUSTOMERS + 1) * 10) / 2}\\b`));
+  }, 60_000);
 });

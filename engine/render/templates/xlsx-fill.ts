@@ -16,14 +16,13 @@ import {
 import { readSheet, readWorkbook, type SheetModel, type TemplateCell } from './xlsx-workbook.js';
 import { addOverride, ownSheetParts } from './xlsx-sheet-copy.js';
 import { drawPictures, placePictures, type CellPicture } from './xlsx-pictures.js';
+import { copiedCell, copiedValue, formulaCell, rowOpen, valueCell } from './xlsx-row-xml.js';
 import { badInput } from '../../core/errors.js';
 import {
-  copyElement,
   descendants,
   descendantsNS,
   kid,
   kids,
-  removeAll,
   serializeXml,
   sibling,
   textOf,
@@ -105,27 +104,6 @@ function cellContent(cell: TemplateCell, row: OutputRow, root: TemplateScope): {
   return { value: text + cell.text!.slice(last) };
 }
 
-/** Writes a value into a cell element: a number as a number, anything else as an inline string. */
-function writeValue(c: Element, value: Cell) {
-  for (const child of [...kids(c, 'v'), ...kids(c, 'is'), ...kids(c, 'f')]) c.removeChild(child);
-  c.removeAttribute('t');
-  if (value === null || value === '') return;
-  if (typeof value === 'number' && Number.isFinite(value)) {
-    const v = sibling(c, 'v');
-    v.appendChild(c.ownerDocument!.createTextNode(String(value)));
-    c.appendChild(v);
-    return;
-  }
-  // An inline string is never a formula, whatever it begins with (= + - @).
-  c.setAttribute('t', 'inlineStr');
-  const is = sibling(c, 'is');
-  const t = sibling(c, 't');
-  t.setAttribute('xml:space', 'preserve');
-  t.appendChild(c.ownerDocument!.createTextNode(xmlSafe(String(value))));
-  is.appendChild(t);
-  c.appendChild(is);
-}
-
 interface FillContext {
   layouts: Map<string, SheetLayout>;
   data: TemplateData;
@@ -133,6 +111,8 @@ interface FillContext {
   sharedStrings: string[];
   /** Charts to place as pictures, by sheet: where their {{image:…}} cells went. */
   pictures: Map<string, CellPicture[]>;
+  /** Each sheet's filled rows as XML, and the widest of them (its last column). */
+  rows: Map<string, { xml: string; widest: number }>;
 }
 
 const placementOf = (ctx: FillContext) => (sheet: string) => ctx.layouts.get(sheet)?.placement ?? null;
@@ -142,31 +122,37 @@ function moveContext(ctx: FillContext, ownSheet: string | null, extra: Partial<M
   return { ownSheet, placement: (sheet) => find(sheet), ...extra };
 }
 
-/** The sheet's new rows: each output row from its template row, cells filled, formulas moved. */
+/** Stands in `sheetData` for the filled rows until the sheet is written (see `sheetXml`). */
+const ROWS_MARK = 'bs-rows';
+
+/**
+ * The sheet's new rows: each output row from its template row, cells filled, formulas moved,
+ * written as XML text (xlsx-row-xml) that `sheetXml` puts in place.
+ */
 function fillSheetRows(sheet: SheetModel, ctx: FillContext) {
   const layout = ctx.layouts.get(sheet.name)!;
   const values: Values = new Map();
   ctx.values.set(sheet.name, values);
-  const doc = sheet.doc;
   for (const el of kids(sheet.sheetData, 'row')) sheet.sheetData.removeChild(el);
+  sheet.sheetData.appendChild(sheet.doc.createComment(ROWS_MARK));
   const blocks = new Map<number, ReturnType<typeof repeatingBlock>>();
   const blockOf = (r: number) => {
     if (!blocks.has(r)) blocks.set(r, repeatingBlock(sheet, r));
     return blocks.get(r)!;
   };
+  const out: string[] = [];
+  let widest = 1;
   layout.rows.forEach((row, i) => {
     const o = i + 1;
     const template = sheet.rows.get(row.templateRow);
     if (!template) return;
-    const rowEl = copyElement(template.el, false);
-    rowEl.setAttribute('r', String(o));
-    rowEl.removeAttribute('spans');
     const local = placementWithin(row.chain, layout.placement, layout.rows.length);
     const move = moveContext(ctx, sheet.name, {
       placement: (s) => (s === sheet.name ? local : (ctx.layouts.get(s)?.placement ?? null)),
       copy: { templateRow: row.templateRow, outputRow: o },
     } as Partial<MoveContext>);
-    const cells = new Map<number, Element>();
+    /** Each output cell by column: its XML and what a chart reading it sees. */
+    const cells = new Map<number, { xml: (ref: string) => string; value?: Cell }>();
     // Cells beside an expanding row's block (a side table) are written once, in its first copy.
     const block = row.mode.kind === 'expand' && row.mode.k > 0 ? blockOf(row.templateRow) : null;
     for (const cell of template.cells) {
@@ -176,12 +162,10 @@ function fillSheetRows(sheet: SheetModel, ctx: FillContext) {
         const table = own(row.scope.tables, tagKey(tableTag));
         const line: Cell[] =
           row.mode.kind === 'tableData' ? (table?.rows[row.mode.k] ?? []) : (table?.columns.map((c) => c.label) ?? []);
-        line.forEach((v, j) => {
-          const c = copyElement(cell.el, false);
-          writeValue(c, v);
-          cells.set(cell.col + j, c);
-        });
-        if (!line.length) cells.set(cell.col, copyElement(cell.el, false));
+        line.forEach((v, j) =>
+          cells.set(cell.col + j, { xml: (ref) => valueCell(cell.el, ref, v, false), value: written(v) }),
+        );
+        if (!line.length) cells.set(cell.col, { xml: (ref) => copiedCell(cell.el, ref, false) });
         continue;
       }
       if (row.mode.kind === 'tableData') continue;
@@ -192,38 +176,50 @@ function fillSheetRows(sheet: SheetModel, ctx: FillContext) {
         const chart = own(row.scope.charts, tagKey(image)) ?? own(ctx.data.root.charts, tagKey(image));
         if (chart)
           ctx.pictures.set(sheet.name, [...(ctx.pictures.get(sheet.name) ?? []), { row: o, col: cell.col, chart }]);
-        const c = copyElement(cell.el, false);
-        c.removeAttribute('t');
-        cells.set(cell.col, c);
+        cells.set(cell.col, { xml: (ref) => valueCell(cell.el, ref, null, false) });
         continue;
       }
-      const c = copyElement(cell.el, true);
       const content = cellContent(cell, row, ctx.data.root);
-      if (content) writeValue(c, content.value);
-      else if (cell.formula !== null) {
-        const f = kid(c, 'f')!;
-        while (f.firstChild) f.removeChild(f.firstChild);
-        f.appendChild(doc.createTextNode(moveFormula(cell.formula, move)));
-        if (f.getAttribute('ref')) f.setAttribute('ref', moveFormula(f.getAttribute('ref')!, move));
-        // The old result is stale once rows moved; Excel recalculates on open (fullCalcOnLoad).
-        removeAll(kids(c, 'v'));
-        if (c.getAttribute('t') !== 'str') c.removeAttribute('t');
-      }
-      cells.set(cell.col, c);
+      if (content) {
+        const value = content.value;
+        cells.set(cell.col, { xml: (ref) => valueCell(cell.el, ref, value, true), value: written(value) });
+      } else if (cell.formula !== null) {
+        const formula = moveFormula(cell.formula, move);
+        const shared = kid(cell.el, 'f')!.getAttribute('ref');
+        const sharedRef = shared ? moveFormula(shared, move) : null;
+        cells.set(cell.col, { xml: (ref) => formulaCell(cell.el, ref, formula, sharedRef) });
+      } else
+        cells.set(cell.col, {
+          xml: (ref) => copiedCell(cell.el, ref, true),
+          value: copiedValue(cell.el, ctx.sharedStrings),
+        });
     }
+    let xml = rowOpen(template.el, o);
     for (const col of [...cells.keys()].sort((a, b) => a - b)) {
-      const c = cells.get(col)!;
+      const { xml: cellXml, value } = cells.get(col)!;
       const ref = `${columnLetters(col)}${o}`;
-      c.setAttribute('r', ref);
-      rowEl.appendChild(c);
-      const v = kid(c, 'v');
-      const type = c.getAttribute('t');
-      if (type === 'inlineStr') values.set(ref, textOf(kid(c, 'is')));
-      else if (type === 's') values.set(ref, ctx.sharedStrings[Number(textOf(v))] ?? '');
-      else if (v && !kid(c, 'f')) values.set(ref, Number(textOf(v)));
+      xml += cellXml(ref);
+      if (value !== undefined) values.set(ref, value);
+      widest = Math.max(widest, col);
     }
-    sheet.sheetData.appendChild(rowEl);
+    out.push(`${xml}</${template.el.tagName}>`);
   });
+  ctx.rows.set(sheet.name, { xml: out.join(''), widest });
+}
+
+/** What a chart reads from a cell a value was written to: its text, or its number. */
+const written = (value: Cell): Cell | undefined =>
+  value === null || value === ''
+    ? undefined
+    : typeof value === 'number' && Number.isFinite(value)
+      ? value
+      : String(value);
+
+/** A filled sheet's XML: its document with the rows written as text in their place. */
+function sheetXml(sheet: SheetModel, ctx: FillContext): string {
+  const xml = serializeXml(sheet.doc);
+  const rows = ctx.rows.get(sheet.name);
+  return rows ? xml.replace(`<!--${ROWS_MARK}-->`, () => rows.xml) : xml;
 }
 
 /** A range of a sheet moved as a range: a single cell becomes every row its template row became. */
@@ -305,15 +301,8 @@ function moveSheetStructures(sheet: SheetModel, ctx: FillContext) {
   if (dimension)
     dimension.setAttribute(
       'ref',
-      `A1:${columnLetters(Math.max(sheet.maxCol, widestRow(sheet)))}${Math.max(1, layout.rows.length)}`,
+      `A1:${columnLetters(Math.max(sheet.maxCol, ctx.rows.get(sheet.name)?.widest ?? 1))}${Math.max(1, layout.rows.length)}`,
     );
-}
-
-function widestRow(sheet: SheetModel): number {
-  let widest = 1;
-  for (const row of kids(sheet.sheetData, 'row'))
-    for (const c of kids(row, 'c')) widest = Math.max(widest, parseCellRef(c.getAttribute('r') ?? '')?.col ?? 1);
-  return widest;
 }
 
 /** A range's cells in order, as a chart series reads them (one row or one column). */
@@ -628,6 +617,7 @@ export async function fillXlsx(pkg: OfficePackage, data: TemplateData): Promise<
     values: new Map(),
     sharedStrings: book.sharedStrings,
     pictures: new Map(),
+    rows: new Map(),
   };
   const out = new Map<string, Buffer | string>(pkg.parts);
   const sheets = repeatSheets(pkg, book, data, out);
@@ -637,7 +627,7 @@ export async function fillXlsx(pkg: OfficePackage, data: TemplateData): Promise<
   for (const sheet of book.sheets) fillSheetRows(sheet, ctx);
   for (const sheet of book.sheets) {
     moveSheetStructures(sheet, ctx);
-    out.set(sheet.path, serializeXml(sheet.doc));
+    out.set(sheet.path, sheetXml(sheet, ctx));
   }
   // Read from what is being written: a repeated sheet's copies have parts the template has not.
   const written: OfficePackage = { ...pkg, parts: out as Map<string, Buffer> };
@@ -650,7 +640,7 @@ export async function fillXlsx(pkg: OfficePackage, data: TemplateData): Promise<
     const pictures = ctx.pictures.get(sheet.name) ?? [];
     if (!pictures.length) continue;
     await placePictures(out, sheet.path, sheet.doc, pictures, drawn);
-    out.set(sheet.path, serializeXml(sheet.doc));
+    out.set(sheet.path, sheetXml(sheet, ctx));
   }
   blankTagStrings(pkg, book, out);
   fixWorkbook(pkg, book, ctx, out);
