@@ -125,6 +125,7 @@ describe(
   covers(
     'distribution screens in Chromium at 1024 × 700',
     'app.tasks.get',
+    'app.tasks.whole',
     'v1.tasks.update',
     'v2.tasks.updateEmail',
     'v2.tasks.upsertReport',

@@ -169,6 +169,113 @@ describe(covers('a whole task saved as one', 'app.tasks.save'), () => {
   });
 });
 
+describe(covers('a whole task read in the shape it is saved', 'app.tasks.whole'), () => {
+  let taskId: string;
+  let userId: string;
+  let filterId: string;
+
+  beforeAll(async () => {
+    taskId = (await s.ok('POST', '/api/v1/tasks', { name: 'Round trip', projectId })).id;
+    userId = await f.make.user();
+    filterId = (await s.ok('POST', '/api/v2/filters', { name: 'Round trip filter', projectID: projectId })).id;
+    await s.ok('PUT', `/api/app/tasks/${taskId}`, {
+      settings: {
+        ...settings('Round trip'),
+        sendNotifications: true,
+        notifyIfError: true,
+        notificationRecipients: 'ops@example.com',
+      },
+      reports: [
+        {
+          ...reportPart(wordReport, 'Pdf'),
+          filters: [{ id: filterId, order: 0 }],
+          iterationOptions: { zipEmailFiles: true, recipientsVariable: 'vMail' },
+          separatorOptions: { numberDecimalSeparator: ',', numberGroupSeparator: '.' },
+          isOpenFilePasswordProtected: true,
+          fileOpenPassword: 'open sesame',
+        },
+      ],
+      recipients: [{ id: userId, type: 'user', sendEmail: true, seeInHub: true }],
+      schedules: [{ ...scheduleBody(), name: 'Mondays', frequency: 'Weekly', weeklyDays: 'Monday', priority: 2 }],
+      events: [{ name: 'After reload', appId: 'sales-demo', startDate: inDays(-1), endDate: inDays(30) }],
+    });
+    // The e-mail as a task made on the screens stores it: an empty sender is the mail server's.
+    await s.ok('PUT', `/api/v1/tasks/${taskId}/email`, {
+      taskId,
+      from: '',
+      subject: 'Your pack for {Date}',
+      message: 'Attached.',
+      isActive: true,
+    });
+  });
+
+  /** Everything the reference's own reads answer of the task, but the times a save stamps. */
+  const stored = async () => {
+    const unstamped = (rows: Record<string, unknown>[]) =>
+      rows.map(({ modifiedDate: _m, lastModifiedDate: _l, nextRuns: _n, ...rest }) => rest);
+    const task = await s.ok('GET', `/api/v1/tasks/${taskId}`);
+    return {
+      task: unstamped([task]),
+      reports: unstamped(await s.ok('GET', `/api/v1/tasks/${taskId}/reports`)),
+      recipients: unstamped(await s.ok('GET', `/api/v1/tasks/${taskId}/recipients`)),
+      triggers: unstamped(await s.ok('GET', `/api/v1/tasks/${taskId}/triggers`)),
+    };
+  };
+
+  it('answers every part in the shape the save takes, and saving it back changes nothing', async () => {
+    const whole = await s.ok('GET', `/api/app/tasks/${taskId}`);
+    expect(whole.settings).toMatchObject({
+      name: 'Round trip',
+      notifyIfError: true,
+      notificationRecipients: 'ops@example.com',
+    });
+    expect(whole.email).toMatchObject({ from: '', subject: 'Your pack for {Date}', isActive: true });
+    expect(whole.reports).toHaveLength(1);
+    expect(whole.reports[0]).toMatchObject({
+      reportID: wordReport,
+      format: 'Pdf',
+      filters: [{ id: filterId, order: 0 }],
+      iterationOptions: { zipEmailFiles: true, recipientsVariable: 'vMail' },
+      separatorOptions: { numberDecimalSeparator: ',', numberGroupSeparator: '.' },
+      isOpenFilePasswordProtected: true,
+    });
+    // No password is answered; saving back keeps the stored one.
+    expect(JSON.stringify(whole)).not.toContain('open sesame');
+    expect(whole.recipients).toEqual([{ id: userId, type: 'user', sendEmail: true, seeInHub: true }]);
+    expect(whole.schedules.map((x: { name: string }) => x.name)).toEqual(['Mondays']);
+    expect(whole.events.map((x: { name: string }) => x.name)).toEqual(['After reload']);
+    expect(whole.shown.reports[whole.reports[0].id].reportName).toBe('Monthly pack');
+    expect(whole.shown.triggers[whole.schedules[0].id].summary).toMatch(/Monday/);
+    const before = await stored();
+    await s.ok('PUT', `/api/app/tasks/${taskId}`, whole);
+    expect(await stored()).toEqual(before);
+    const again = await s.ok('GET', `/api/app/tasks/${taskId}`);
+    expect({ ...again, shown: null }).toEqual({ ...whole, shown: null });
+  });
+
+  it('takes the answer with one thing changed: that thing changes, and the rest stays as it was', async () => {
+    const whole = await s.ok('GET', `/api/app/tasks/${taskId}`);
+    const before = await stored();
+    whole.schedules[0].atHour = 9;
+    await s.ok('PUT', `/api/app/tasks/${taskId}`, whole);
+    const after = await stored();
+    const mondays = (x: typeof after) => x.triggers.find((t) => t.name === 'Mondays');
+    expect(mondays(after)).toMatchObject({ atHour: 9 });
+    expect({ ...after, triggers: null }).toEqual({ ...before, triggers: null });
+    expect(after.triggers.filter((t) => t.name !== 'Mondays')).toEqual(
+      before.triggers.filter((t) => t.name !== 'Mondays'),
+    );
+  });
+
+  it('is answered to whoever may view the task, and to nobody outside its project', async () => {
+    const viewer = await signedInUserWith(s, { viewTask: true, viewReport: true }, 'whole-task-viewer');
+    const seen = await s.call('GET', `/api/app/tasks/${taskId}`, { token: viewer.token });
+    expect(seen.status).toBe(200);
+    const stranger = await signedInUserWith(s, {}, 'whole-task-stranger');
+    expect((await s.call('GET', `/api/app/tasks/${taskId}`, { token: stranger.token })).status).toBe(403);
+  });
+});
+
 describe(covers('a whole condition saved as one', 'app.conditions.save'), () => {
   let conditionId: string;
   let connectionId: string;

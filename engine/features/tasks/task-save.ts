@@ -17,10 +17,16 @@ import { taskReportInputB } from './task-report-input.js';
 /** An item the task already has carries its id; one without is new. */
 const stored = { id: v.uuid().optional() };
 
+/**
+ * The e-mail as set B takes it, but its sender may be empty: the mail server's own sender, read when
+ * the mail is sent (as a task made on the screens stores it), so a task read whole saves back as it was.
+ */
+const SavedEmail = lazySchema(() => EmailB.extend({ from: v.nmailbox(320) }));
+
 export const TaskSaveInput = lazySchema(() =>
   z.object({
     settings: TaskUpdateA,
-    email: EmailB.optional(),
+    email: SavedEmail.optional(),
     reports: z.array(TaskReportB.safeExtend(stored)).max(1_000),
     recipients: z.array(RecipientA).max(10_000),
     schedules: z.array(ScheduleA.safeExtend(stored)).max(1_000),
@@ -38,7 +44,10 @@ export async function saveWholeTask(ctx: OpContext, taskId: string, body: TaskSa
     await part('Settings', 'settings', () => updateTask(tx, task.id, body.settings));
     if (body.email) {
       const email = body.email;
-      await part('E-mail', 'email', () => updateTaskEmail(tx, task.id, emailOfB(email)));
+      const sender = email.from ?? null;
+      await part('E-mail', 'email', () =>
+        updateTaskEmail(tx, task.id, { ...emailOfB({ ...email, from: '' }), from: sender }),
+      );
     }
     // Removals first, so an entry removed and added again is not a duplicate.
     const reports = (await tx.db.getRepository(TaskReport).findBy({ taskId: task.id })).map((r) => r.id);

@@ -5,6 +5,7 @@ import { deleteTasks } from './tasks.rules.js';
 import { idParam } from '../../core/validation.js';
 import { TaskResult } from './tasks.results.js';
 import { saveWholeTask, TaskSaveInput } from './task-save.js';
+import { wholeTask, WholeTaskResult } from './whole-task.js';
 import { previewSchedule } from './task-triggers.rules.js';
 import { ScheduleA } from './tasks.inputs.js';
 import { SchedulePreviewResult } from './tasks.results.js';
@@ -50,6 +51,19 @@ export const tasksApp = [
     input: { params: idParam, body: TaskSaveInput },
     result: TaskResult,
     handler: (ctx, { params, body }) => saveWholeTask(ctx, params.id, body),
+  }),
+  defineOp({
+    id: 'app.tasks.whole',
+    summary:
+      "The whole task in the shape app.tasks.save takes (GET it, change one thing, PUT it back), with what a page shows beside it under 'shown'",
+    http: { method: 'GET', path: '/api/app/tasks/{id}' },
+    permission: 'viewTask',
+    readOnly: true,
+    objects: { 'params.id': 'task' },
+    member: { task: 'view' },
+    input: { params: idParam },
+    result: WholeTaskResult,
+    handler: (ctx, { params }) => wholeTask(ctx, params.id),
   }),
   defineOp({
     id: 'app.schedules.preview',

@@ -27,8 +27,7 @@ export { MAIL_CHOICES } from '../../stores/tasks/task-draft.store';
 // they are being edited. Items keep the server's id as their key, or a "new-" key until saved.
 
 export type TaskDto = ResultOf<'app.tasks.get'>;
-type ServerReport = RowOf<'v1.taskReports.list'>;
-type ServerRecipient = RowOf<'v1.taskRecipients.list'>;
+type WholeTask = ResultOf<'app.tasks.whole'>;
 type ServerTrigger = RowOf<'v1.taskTriggers.list'>;
 
 /** What the server holds of a task, read at once: the draft's baseline, and what lists show beside it. */
@@ -42,43 +41,47 @@ export interface TaskState {
 export const isNewKey = (key: string) => key.startsWith('new-');
 export const newKey = () => `new-${crypto.randomUUID()}`;
 
-const mailOf = (r: Pick<ServerReport, 'emailAttachment' | 'emailEmbedment'>): MailChoice =>
+const mailOf = (r: { emailAttachment: boolean; emailEmbedment: boolean }): MailChoice =>
   r.emailEmbedment ? 'In the body' : r.emailAttachment ? 'Attached' : 'Not mailed';
 
-export const reportItemOf = (r: ServerReport): ReportItem => ({
-  key: r.id,
-  reportId: r.reportId,
-  reportName: r.reportName ?? 'a deleted report',
+/** A report of the task as the whole-task read answers it, with its name from beside it. */
+export const reportItemOf = (r: WholeTask['reports'][number], shown: WholeTask['shown']): ReportItem => ({
+  key: r.id!,
+  reportId: r.reportID,
+  reportName: shown.reports[r.id!]?.reportName ?? 'a deleted report',
   format: r.format,
-  filterIds: r.filterIds,
-  conditionIds: r.conditionIds,
-  eachIteration: r.evaluateConditionForEachIteration,
-  hasPassword: r.hasFileOpenPassword,
+  filterIds: [...(r.filters ?? [])].sort((a, b) => a.order - b.order).map((f) => f.id),
+  conditionIds: (r.conditions ?? []).map((c) => c.id),
+  eachIteration: r.iterationOptions?.evaluateConditionForEachIteration ?? false,
+  hasPassword: r.isOpenFilePasswordProtected ?? false,
   newPassword: null,
-  storage: r.storageServices.map((s) => ({
-    fileStorageServiceId: s.fileStorageServiceId,
+  storage: (r.storageServices ?? []).map((s) => ({
+    fileStorageServiceId: s.fileStorageServiceID,
     path: s.path,
-    siteUrl: s.siteUrl,
-    zipFiles: s.zipFiles,
+    siteUrl: s.siteUrl ?? null,
+    zipFiles: s.zipeFiles ?? false,
   })),
-  folderVariable: r.folderVariable,
+  folderVariable: r.iterationOptions?.folderVariable ?? null,
   mail: mailOf(r),
-  zipEmailFiles: r.zipEmailFiles,
-  recipientsVariable: r.recipientsVariable,
-  hubFolderId: r.publishToServiceHub ? r.hubFolderId : null,
-  hubMax: r.maxFileOccurrences,
-  hubUserVariable: r.hubAuthorizedUserVariable,
+  zipEmailFiles: r.iterationOptions?.zipEmailFiles ?? false,
+  recipientsVariable: r.iterationOptions?.recipientsVariable ?? null,
+  hubFolderId: r.hub?.folderID ?? null,
+  hubMax: r.hub?.hubMaxFileOccurrences ?? 0,
+  hubUserVariable: r.iterationOptions?.hubAuthorizedUserVariable ?? null,
 });
 
-export const recipientItemOf = (r: ServerRecipient): RecipientItem => ({
-  key: r.id,
-  type: r.type,
-  name: r.name ?? r.emailAddress ?? 'someone deleted',
-  email: r.emailAddress,
-  userKind: r.userKind,
-  sendEmail: r.sendEmail,
-  seeInHub: r.seeInHub,
-});
+export const recipientItemOf = (r: WholeTask['recipients'][number], shown: WholeTask['shown']): RecipientItem => {
+  const who = shown.recipients[r.id];
+  return {
+    key: r.id,
+    type: r.type,
+    name: who?.name ?? who?.emailAddress ?? 'someone deleted',
+    email: who?.emailAddress ?? null,
+    userKind: (who?.userKind ?? null) as RecipientItem['userKind'],
+    sendEmail: r.sendEmail,
+    seeInHub: r.seeInHub,
+  };
+};
 
 export const triggerItemOf = (t: ServerTrigger): TriggerItem => ({
   key: t.id,
@@ -136,29 +139,29 @@ export const emailOf = (t: TaskDto, serverSender: string): EmailDraft => {
   };
 };
 
-/** Reads the whole task from the engine: the baseline of its draft. */
+/** Reads the whole task from the engine (`app.tasks.whole`, the shape Save writes): the baseline of its draft. */
 export async function loadTaskState(taskId: string): Promise<TaskState | string> {
-  const [task, reports, recipients, triggers, servers] = await Promise.all([
+  const [task, whole, servers] = await Promise.all([
     invoke('app.tasks.get', { params: { id: taskId } }),
-    invoke('v1.taskReports.list', { params: { taskId }, query: { get_all: true } }),
-    invoke('v1.taskRecipients.list', { params: { taskId }, query: { get_all: true, sort_by: 'CreatedDate' } }),
-    invoke('v1.taskTriggers.list', { params: { taskId }, query: { get_all: true, sort_by: 'CreatedDate' } }),
+    invoke('app.tasks.whole', { params: { id: taskId } }),
     // Only to fill the sender of a new task's mail: not asked of someone whose roles do not show settings.
     mayCall('app.mailServers.list') ? invoke('app.mailServers.list', {}) : null,
   ]);
   if (!task.ok) return task.error ?? 'The task could not be opened.';
-  for (const a of [reports, recipients, triggers]) if (!a.ok) return a.error ?? 'The task could not be read.';
+  if (!whole.ok) return whole.error ?? 'The task could not be read.';
   const sender = (servers?.ok ? servers.data[0]?.fromAddress : null) ?? '';
+  const { shown } = whole.data;
   return {
     task: task.data,
     draft: {
       settings: settingsOf(task.data),
       email: emailOf(task.data, sender),
-      reports: (reports.ok ? reports.data : []).map(reportItemOf),
-      recipients: (recipients.ok ? recipients.data : []).map(recipientItemOf),
-      triggers: (triggers.ok ? triggers.data : []).map(triggerItemOf),
+      reports: whole.data.reports.map((r) => reportItemOf(r, shown)),
+      recipients: whole.data.recipients.map((r) => recipientItemOf(r, shown)),
+      // In the order they were added, schedules and events together, as the list showed them.
+      triggers: Object.values(shown.triggers).map(triggerItemOf),
     },
-    triggers: Object.fromEntries((triggers.ok ? triggers.data : []).map((t) => [t.id, t])),
+    triggers: shown.triggers,
   };
 }
 
