@@ -2,6 +2,7 @@ import type { DataSource } from 'typeorm';
 import { forbidden } from '../core/errors.js';
 import { valuesAt } from './object-wall.js';
 import type { ObjectRefs } from './object-kinds.js';
+import { isTenantAdministrator } from './tenant-administrator.js';
 
 // An analytics app is shared: every project connected to it reads its data, variables and charts,
 // so changing it changes each of those projects' reports. Outside permissions mode a person's roles
@@ -43,7 +44,7 @@ export const changesAnApp = (op: { method: string; readOnly?: boolean }, refs: O
  */
 export async function sharedAppRefusal(caller: Caller, appIds: string[]): Promise<string | null> {
   const p = caller.principal;
-  if (!p || p.isTenantAdmin || p.isTenantOwner || !appIds.length) return null;
+  if (!p || isTenantAdministrator(p) || !appIds.length) return null;
   const guarded: { name: string }[] = await caller.db
     .createQueryBuilder()
     .select('p.name', 'name')

@@ -12,6 +12,7 @@ import {
 } from '../model/members.entity.js';
 import { jsonFlag } from '../core/sql.js';
 import { memberRefusal } from './in-words.js';
+import { isTenantAdministrator } from './tenant-administrator.js';
 
 export type { MemberAction };
 export type ContentKind = Exclude<MemberObjectKind, 'project'>;
@@ -47,8 +48,7 @@ export function flagFor(kind: ContentKind, action: MemberAction): PermissionFlag
 }
 
 /** Tenant administrators, the owner and the engine itself pass every member check. */
-export const passesMemberChecks = (ctx: OpContext) =>
-  !ctx.principal || ctx.principal.isTenantAdmin || ctx.principal.isTenantOwner;
+export const passesMemberChecks = (ctx: OpContext) => !ctx.principal || isTenantAdministrator(ctx.principal);
 
 /** SQL over a member-permission alias: the row is the caller's own or one of their groups'. */
 const mine = (m: string) =>

@@ -4,6 +4,7 @@ import type { EngineServices, Principal } from '../ops/context.js';
 import { allPermissions, noPermissions, ROLE_PERMISSIONS, type PermissionFlags } from '../core/permissions.js';
 import { UserOrganization, UserRole, type UserRow } from '../model/users.entity.js';
 import { Role } from '../model/roles.entity.js';
+import { isTenantAdministrator } from './tenant-administrator.js';
 
 /** Effective permissions: the union over the user's active roles; owners and tenant admins hold all. */
 export async function principalFor(
@@ -19,7 +20,7 @@ export async function principalFor(
     .innerJoin(UserRole.options.name, 'ur', 'ur."targetId" = r.id AND ur."userId" = :userId', { userId: user.id })
     .where('r."isActive" = :active', { active: true })
     .getMany();
-  const admin = user.isTenantOwner || user.isTenantAdmin;
+  const admin = isTenantAdministrator(user);
   const permissions: PermissionFlags = admin ? allPermissions() : noPermissions();
   let allProjects = admin;
   const projectIds = new Set<string>();

@@ -13,7 +13,9 @@ import { In } from 'typeorm';
 // administrators assign roles or the tenant-admin flag; nobody but the owner changes the owner;
 // only tenant administrators change the password, e-mail or status of someone who outranks them.
 
-export const isTenantAdministrator = (p: Principal) => p.isTenantOwner || p.isTenantAdmin;
+import { isTenantAdministrator } from './tenant-administrator.js';
+
+export { isTenantAdministrator };
 
 const refuse = (field: string, message: string) => new EngineError(403, message, [{ field, message }]);
 

@@ -18,6 +18,7 @@ import { Throttle, TOKEN_RULE } from '../core/throttle.js';
 import { roleRefusal } from '../access/in-words.js';
 import { refuseForeignObjects } from '../access/object-wall.js';
 import { APP_CHANGE_REFUSAL, changesAnApp, refuseSharedAppChange } from '../access/app-change-wall.js';
+import { isTenantAdministrator } from '../access/tenant-administrator.js';
 
 /** The longest credential read: session tokens and keys are short; a signed JWT (RSA 4096, claims) is not. */
 const CREDENTIAL_MAX = 8192;
@@ -79,7 +80,7 @@ export function buildCatalogue(ops: readonly AnyOp[]): Map<string, AnyOp> {
 
 export function permits(principal: Principal, requirement: Requirement): boolean {
   if (requirement === 'public' || requirement === 'authenticated') return true;
-  if (principal.isTenantOwner || principal.isTenantAdmin) return true;
+  if (isTenantAdministrator(principal)) return true;
   if (requirement === 'tenantAdmin') return false;
   return principal.permissions[requirement] === true;
 }

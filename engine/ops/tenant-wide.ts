@@ -1,6 +1,7 @@
 import type { DataSource } from 'typeorm';
 import { Organization } from '../model/organizations.entity.js';
 import type { Principal } from './context.js';
+import { isTenantAdministrator } from '../access/tenant-administrator.js';
 
 /**
  * Whether the caller may change what every organization shares (a mail server, sign-in settings,
@@ -10,7 +11,7 @@ import type { Principal } from './context.js';
  * reaches people of organizations they do not administer.
  */
 export async function mayChangeTenantWide(db: DataSource, p: Principal): Promise<boolean> {
-  if (p.isTenantOwner || p.isTenantAdmin || p.organizationIds === null) return true;
+  if (isTenantAdministrator(p) || p.organizationIds === null) return true;
   const others = db.getRepository(Organization).createQueryBuilder('o');
   if (p.organizationIds.length) others.where('o.id NOT IN (:...ids)', { ids: p.organizationIds });
   return (await others.getCount()) === 0;

@@ -2,6 +2,7 @@ import { badInput } from '../core/errors.js';
 import type { AnalyticsPort } from '../analytics/port.js';
 import type { AppMeta, ChartDef, Selections } from '../analytics/model.js';
 import { formatCell } from './number-format.js';
+import { chartBlock, drawnKind } from './chart-block.js';
 import type { DocBlock, ReportDocument, ResolvedBlock, ResolvedReport } from './document.js';
 
 export interface ResolveInput {
@@ -120,25 +121,7 @@ export async function resolveReport(input: ResolveInput): Promise<ResolvedReport
       case 'chart': {
         const chart = chartOf(meta, block, where);
         const data = await provider.chartData(appId, chart, selections, variables);
-        const nd = data.dimensions.length;
-        const chartType =
-          block.chartType ??
-          (['bar', 'line', 'pie', 'combo'].includes(String(chart.type)) ? (chart.type as 'bar') : 'bar');
-        blocks.push({
-          type: 'chart',
-          title: block.title ?? chart.name,
-          chartType,
-          categories: data.rows.map((r) =>
-            r
-              .slice(0, nd)
-              .map((v) => String(v ?? ''))
-              .join(' · '),
-          ),
-          series: data.measures.map((name, k) => ({
-            name,
-            values: data.rows.map((r) => (typeof r[nd + k] === 'number' ? (r[nd + k] as number) : null)),
-          })),
-        });
+        blocks.push(chartBlock(block.title ?? chart.name, block.chartType ?? drawnKind(String(chart.type)), data));
         break;
       }
       case 'image': {

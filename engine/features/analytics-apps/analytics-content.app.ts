@@ -19,6 +19,7 @@ import {
   AnalyticsGetResult,
 } from './analytics-apps.results.js';
 import { DeletedResult } from '../common.results.js';
+import { isTenantAdministrator } from '../../access/tenant-administrator.js';
 
 const appParam = lazySchema(() => z.object({ id: v.uuid() }));
 const itemParam = lazySchema(() => z.object({ id: v.uuid(), itemId: z.string().min(1).max(64) }));
@@ -201,7 +202,7 @@ export const analyticsContentApp = [
     handler: async (ctx, { params }) => {
       await providerAppId(ctx, params.id);
       const p = ctx.principal;
-      const byRole = !p || p.isTenantAdmin || p.isTenantOwner || p.permissions.updateProject === true;
+      const byRole = !p || isTenantAdministrator(p) || p.permissions.updateProject === true;
       const why = byRole ? await sharedAppRefusal({ db: ctx.db, principal: p }, [params.id]) : APP_CHANGE_REFUSAL;
       return { mayChange: why === null, why };
     },
@@ -341,25 +342,12 @@ export const analyticsContentApp = [
       const chart = (await ctx.analytics.meta(appId)).charts.find((c) => c.id === body.chartId);
       if (!chart) throw notFound(`Chart ${body.chartId}`);
       const data = await ctx.analytics.chartData(appId, chart, body.selections);
-      const nd = data.dimensions.length;
-      const type = chart.type === 'table' ? 'bar' : chart.type;
       // The chart library loads on the first picture, not at start.
-      const { chartSvg } = await import('../../render/chart-svg.js');
-      const svg = chartSvg({
-        type: 'chart',
-        title: chart.name,
-        chartType: type,
-        categories: data.rows.map((r) =>
-          r
-            .slice(0, nd)
-            .map((v) => String(v ?? ''))
-            .join(' · '),
-        ),
-        series: data.measures.map((name, k) => ({
-          name,
-          values: data.rows.map((r) => (typeof r[nd + k] === 'number' ? (r[nd + k] as number) : null)),
-        })),
-      });
+      const [{ chartSvg }, { chartBlock, drawnKind }] = await Promise.all([
+        import('../../render/chart-svg.js'),
+        import('../../render/chart-block.js'),
+      ]);
+      const svg = chartSvg(chartBlock(chart.name, drawnKind(chart.type), data));
       return { svg };
     },
   }),

@@ -11,6 +11,7 @@ import { API_KEY_PREFIX } from '../auth/credential-prefixes.js';
 import { ApiKey, type ApiKeyRow } from '../../model/api-keys.entity.js';
 import { pageOf, ListQuery } from '../../core/list-query.js';
 import { lazySchema } from '../../core/lazy-schema.js';
+import { isTenantAdministrator } from '../../access/tenant-administrator.js';
 
 export const LIST_API_KEYS: ListSpec = {
   sort: {
@@ -108,7 +109,7 @@ export async function updateApiKey(ctx: OpContext, id: string, f: { name: string
 export async function deleteApiKeys(ctx: OpContext, ids: string[]) {
   const rows = await requireAll(ctx, ApiKey, ids, 'API key');
   const p = me(ctx);
-  if (!(p.isTenantOwner || p.isTenantAdmin) && rows.some((k) => k.userId !== p.user.id))
+  if (!isTenantAdministrator(p) && rows.some((k) => k.userId !== p.user.id))
     throw forbidden('Only a tenant administrator may delete the API keys of others');
   if (rows.length) await ctx.db.getRepository(ApiKey).delete(rows.map((k) => k.id));
   return { deleted: rows.length };

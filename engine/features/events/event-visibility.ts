@@ -4,6 +4,7 @@ import { withinOrganizations } from '../../core/organization-boundary.js';
 import { AnalyticsApp } from '../../model/analytics-apps.entity.js';
 import { reachableRequest } from '../requests/requests.rules.js';
 import { reachableReport } from '../reports/reports.rules.js';
+import { isTenantAdministrator } from '../../access/tenant-administrator.js';
 
 // What a list refuses to show, the event stream does not show either: each event reaches a
 // subscriber only when the operation that lists its object would show it to them.
@@ -30,22 +31,21 @@ async function appVisible(ctx: OpContext, where: string, app: string): Promise<b
 export async function mayReceive(ctx: OpContext, event: EngineEvent): Promise<boolean> {
   const p = ctx.principal;
   if (!p) return false;
-  const may = (permission: keyof typeof p.permissions) =>
-    p.isTenantOwner || p.isTenantAdmin || p.permissions[permission];
+  const may = (permission: keyof typeof p.permissions) => isTenantAdministrator(p) || p.permissions[permission];
   switch (event.type) {
     case 'request.changed':
       // Run history (viewTaskStatus) or one's on-demand requests (viewProject), as the lists are.
       return (may('viewTaskStatus') || may('viewProject')) && found(reachableRequest(ctx, event.payload.id));
     // A run's mail as the outbox lists it: with its run; mail of no run to tenant administrators only.
     case 'mail.changed':
-      if (!event.payload.requestId) return p.isTenantOwner || p.isTenantAdmin;
+      if (!event.payload.requestId) return isTenantAdministrator(p);
       return may('viewTaskStatus') && found(reachableRequest(ctx, event.payload.requestId));
     // A delivery kept after its run, as the deliveries' list shows it: with its run.
     case 'delivery.changed':
       return may('viewTaskStatus') && found(reachableRequest(ctx, event.payload.requestId));
     // As the backups' page shows them: to tenant administrators.
     case 'backup.progress':
-      return p.isTenantOwner || p.isTenantAdmin;
+      return isTenantAdministrator(p);
     case 'report.progress':
     case 'template.synced':
       return may('viewProject') && found(reachableReport(ctx, event.payload.reportId));

@@ -4,6 +4,7 @@ import { me } from '../../ops/context.js';
 import { notFound } from '../../core/errors.js';
 import { withinOrganizations } from '../../core/organization-boundary.js';
 import { HubFile, type HubFileRow } from '../../model/hub.entity.js';
+import { isTenantAdministrator } from '../../access/tenant-administrator.js';
 
 /**
  * Who sees a published file, as SQL over `f` (a hub file) for the user `:hubUser`: a recipient of its
@@ -18,7 +19,7 @@ const VISIBLE = `(
   OR (f.kind = 'dedicated' AND EXISTS (SELECT 1 FROM hub_file_users h WHERE h."fileId" = f.id AND h."userId" = :hubUser)))`;
 
 /** Tenant administrators manage the whole hub; everyone else sees what was published to them. */
-export const seesWholeHub = (ctx: OpContext) => me(ctx).isTenantAdmin || me(ctx).isTenantOwner;
+export const seesWholeHub = (ctx: OpContext) => isTenantAdministrator(me(ctx));
 
 /** Hub files the caller may see, as a query builder over `f`: published to them, in their organizations. */
 export function visibleFiles(ctx: OpContext): SelectQueryBuilder<HubFileRow> {

@@ -6,6 +6,7 @@ import type { ListQuery, ListSpec } from '../../core/list-query.js';
 import { dateBound, pageOf } from '../../core/list-query.js';
 import { Outbox, type OutboxRow } from '../../model/mail.entity.js';
 import { explainMailError } from './mail-replies.js';
+import { isTenantAdministrator } from '../../access/tenant-administrator.js';
 
 export const LIST_OUTBOX: ListSpec = {
   sort: {
@@ -58,7 +59,7 @@ export function outboxDto(m: OutboxRow) {
 function visibleOutbox(ctx: OpContext) {
   const qb = ctx.db.getRepository(Outbox).createQueryBuilder('o');
   const p = me(ctx);
-  if (p.isTenantOwner || p.isTenantAdmin) return qb;
+  if (isTenantAdministrator(p)) return qb;
   const runs = visibleRequests(ctx).select('r.id');
   return qb.andWhere(`o."requestId" IN (${runs.getQuery()})`).setParameters(runs.getParameters());
 }

@@ -32,6 +32,7 @@ import type { SubscriptionInput } from './subscriptions.inputs.js';
 import { selectionsOf } from './subscription-selections.js';
 import { filterDto, resolveFilter } from './subscription-filter.js';
 import { jsonText } from '../../core/sql.js';
+import { isTenantAdministrator } from '../../access/tenant-administrator.js';
 
 const FIRE_TIMES = {
   last: '(SELECT MAX(tt."lastFireTime") FROM task_triggers tt WHERE tt."taskId" = s."taskId")',
@@ -236,7 +237,7 @@ async function recipientsOf(ctx: OpContext, f: SubscriptionInput, errors: FieldE
   const self = me(ctx).user.id;
   const ids = [...new Set((f.recipients ?? []).map((r) => r.id))];
   if (!ids.length) return [self];
-  const admin = me(ctx).isTenantAdmin || me(ctx).isTenantOwner;
+  const admin = isTenantAdministrator(me(ctx));
   const found = await ctx.db.getRepository(User).findBy({ id: In(ids) });
   (f.recipients ?? []).forEach((r, i) => {
     if (r.id !== self && !admin)

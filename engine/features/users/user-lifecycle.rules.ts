@@ -198,7 +198,7 @@ const refuseTransfer = (field: string, message: string) => new EngineError(403, 
 async function refuseTransferBeyondRights(ctx: OpContext, from: UserRow, to: UserRow, f: z.output<typeof TransferB>) {
   const actor = me(ctx);
   if (isTenantAdministrator(actor)) return;
-  if (from.isTenantAdmin || from.isTenantOwner || outranks(await principalFor(ctx, from, 'session', ''), actor)) {
+  if (isTenantAdministrator(from) || outranks(await principalFor(ctx, from, 'session', ''), actor)) {
     throw refuseTransfer(
       'params.id',
       `${from.firstName} ${from.lastName} has rights you do not hold; only a tenant administrator transfers what they own and hold`.replace(

@@ -2,6 +2,7 @@ import { badInput } from '../../core/errors.js';
 import type { AnalyticsPort } from '../../analytics/port.js';
 import type { AppMeta, ChartDef, Selections } from '../../analytics/model.js';
 import { formatCell } from '../number-format.js';
+import { chartBlock, drawnKind } from '../chart-block.js';
 import type { Cell } from '../document.js';
 import { tagKey, tagText, type TemplateTag } from './tags.js';
 import {
@@ -74,7 +75,6 @@ export async function resolveTemplateData(input: ResolveTemplateInput): Promise<
     const chart = templateChart(meta, tag.chart);
     if (!chart) throw fail(tag, 'names no chart of the app');
     const data = await provider.chartData(appId, chart, sel, variables);
-    const nd = data.dimensions.length;
     const table: TableValue = {
       columns: [
         ...data.dimensions.map((label) => ({ label, numeric: false })),
@@ -89,22 +89,7 @@ export async function resolveTemplateData(input: ResolveTemplateInput): Promise<
       data.rows.some((r) => typeof r[j] === 'number' && !Number.isInteger(r[j])) ? 2 : 0,
     );
     table.display = data.rows.map((r) => r.map((v, j) => formatCell(v, dec, grp, { decimals: places[j] })));
-    const kind = ['bar', 'line', 'pie', 'combo'].includes(chart.type) ? (chart.type as ChartValue['chartType']) : 'bar';
-    const drawn: ChartValue = {
-      type: 'chart',
-      title: chart.name,
-      chartType: kind,
-      categories: data.rows.map((r) =>
-        r
-          .slice(0, nd)
-          .map((v) => String(v ?? ''))
-          .join(' · '),
-      ),
-      series: data.measures.map((name, k) => ({
-        name,
-        values: data.rows.map((r) => (typeof r[nd + k] === 'number' ? (r[nd + k] as number) : null)),
-      })),
-    };
+    const drawn: ChartValue = chartBlock(chart.name, drawnKind(chart.type), data);
     return { table, chart: drawn };
   };
 

@@ -1,0 +1,45 @@
+// Issue 60: a rule or a kind lives in one place, and what would write it out again is counted here.
+import { describe, expect, it } from 'vitest';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
+
+const root = join(__dirname, '..', '..');
+
+/** Every TypeScript source file under a folder of the repository, by its path from the root. */
+function sources(folder: string): { path: string; text: string }[] {
+  const out: { path: string; text: string }[] = [];
+  const walk = (dir: string) => {
+    for (const e of readdirSync(dir, { withFileTypes: true })) {
+      const full = join(dir, e.name);
+      if (e.isDirectory()) walk(full);
+      else if (/\.tsx?$/.test(e.name)) out.push({ path: relative(root, full), text: readFileSync(full, 'utf8') });
+    }
+  };
+  walk(join(root, folder));
+  return out;
+}
+
+describe('one seam per rule', () => {
+  it('asks "tenant owner or tenant administrator" through isTenantAdministrator alone', () => {
+    // The one flag or the other, side by side ("p.isTenantOwner || p.isTenantAdmin", "me(ctx).isTenantAdmin || …").
+    const handWritten =
+      /isTenantOwner\s*\|\|\s*(?:[\w.?]|\(\w*\))*isTenantAdmin\b|isTenantAdmin\s*\|\|\s*(?:[\w.?]|\(\w*\))*isTenantOwner\b/;
+    const found = [...sources('engine'), ...sources('renderer/src')]
+      .filter((f) => f.path !== join('engine', 'access', 'tenant-administrator.ts'))
+      .flatMap((f) =>
+        f.text
+          .split('\n')
+          .map((line, i) => ({ line, at: `${f.path}:${i + 1}` }))
+          .filter(({ line }) => handWritten.test(line))
+          .map(({ at }) => at),
+      );
+    expect(found).toEqual([]);
+  });
+
+  it("builds a chart's block from its data in one place (categories joined by ' · ', a series per measure)", () => {
+    const builders = sources('engine')
+      .filter((f) => f.text.includes(".join(' · ')"))
+      .map((f) => f.path);
+    expect(builders).toEqual([join('engine', 'render', 'chart-block.ts')]);
+  });
+});
