@@ -223,66 +223,35 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
   }
 }
 
+/**
+ * The engine started in named steps: the data folder and its database, the event bus and the other
+ * servers, the analytics store and the secrets, the services and their workers, then the engine's
+ * own face (its calls, its events, its close). Each step hands the next what it made.
+ */
 async function startEngine(options: EngineOptions): Promise<Engine> {
-  // The data folder and the database are the user's alone, whatever the process umask.
-  await chmod(options.dataDir, 0o700);
-  await removeBackupLeftovers(options.dataDir);
-  // Uploads live only while their operation runs: any left here were cut off by a crash.
-  // Servers sharing the folder (one PostgreSQL database) each empty only their own.
-  const uploadsDir = uploadsDirOf(options.dataDir, options.database ? (options.nodeId ?? 'local') : undefined);
-  await rm(uploadsDir, { recursive: true, force: true });
-  for (const sub of ['files', 'logs', 'apps'])
-    await mkdir(join(options.dataDir, sub), { recursive: true, mode: 0o700 });
-  await mkdir(uploadsDir, { recursive: true, mode: 0o700 });
-  const db: DataSource = options.database
-    ? await openPostgres(options.database, { entities: ENTITIES, migrations: POSTGRES_MIGRATIONS })
-    : await openDatabase(options.dataDir, {
-        entities: ENTITIES,
-        migrations: MIGRATIONS,
-        release: options.release,
-        snapshot: SCHEMA_SNAPSHOT,
-      });
-  if (!options.database) await chmod(join(options.dataDir, DB_FILE), 0o600);
-  const cutImports = await removeUnfinishedImports(db, (options.now ?? (() => new Date()))());
-  if (cutImports.length)
-    (options.logger ?? silentLogger).warn('Project imports cut off by a stop were removed: import their files again', {
-      projects: cutImports.join(', '),
-    });
   const log = options.logger ?? silentLogger;
   const clock = options.now ?? (() => new Date());
-  const ms = () => clock().getTime();
-  const listeners = new Set<(event: EngineEvent, from?: string) => void>();
-  const deliver = (event: EngineEvent, from?: string) => {
-    for (const l of listeners) l(event, from);
-  };
-  const on = (listener: (event: EngineEvent, from?: string) => void) => {
-    listeners.add(listener);
-    return () => listeners.delete(listener);
-  };
-  const signInThrottle = new SignInGuard(ms);
+  const uploadsDir = await prepareDataFolder(options);
+  const db = await openStore(options, clock, log);
+  const bus = eventBus();
   const node = { owner: options.nodeId ?? 'local', leaseMs: options.leaseMs ?? DEFAULT_LEASE_MS, timers: true };
+  const signInThrottle = new SignInGuard(() => clock().getTime());
   // Servers sharing PostgreSQL hear each other's events, wakes and stops; what this one does when
-  // asked is served once its workers exist (below).
+  // asked is served once its workers exist (`connectWorkers`).
   const peers: PeerLink | null = options.database
-    ? await linkPeers(db, node, { deliver, on, signIns: signInThrottle }, log).catch(async (e: unknown) => {
-        await db.destroy();
-        throw e;
-      })
+    ? await linkPeers(db, node, { deliver: bus.deliver, on: bus.on, signIns: signInThrottle }, log).catch(
+        async (e: unknown) => {
+          await db.destroy();
+          throw e;
+        },
+      )
     : null;
   const emit = (event: EngineEvent) => {
     options.notify?.(event);
-    deliver(event);
+    bus.deliver(event);
     peers?.announce(event);
   };
-  const analytics = openEmbeddedAnalytics(join(options.dataDir, 'apps'), options.importLimits, !!options.database);
-  // What an import or the first start's demo cut off left behind (nothing else runs on this folder yet).
-  const leftovers = await analytics.removeLeftovers();
-  if (leftovers.files)
-    log.info('Removed what interrupted imports left in the apps folder', {
-      files: leftovers.files,
-      megabytes: Math.round(leftovers.bytes / 2 ** 20),
-    });
-  await recordInterruptedImports(db, leftovers.interrupted, (options.now ?? (() => new Date()))());
+  const analytics = await openAnalytics(options, db, clock, log);
   const queues = new WriteQueues(options.database ? advisoryStoreLock(db) : undefined);
   if (!options.database) transactionsTakeTurns(db, queues);
   const catalogue = buildCatalogue(OPERATIONS);
@@ -299,21 +268,127 @@ async function startEngine(options: EngineOptions): Promise<Engine> {
     log.warn('Stored passwords sealed with another secrets key must be entered again', {
       secrets: opened.toReenter.join('; '),
     });
+  const base = baseServices(
+    options,
+    { db, secrets: opened.box, clock, log, emit, uploadsDir, signInThrottle },
+    {
+      queues,
+      catalogue,
+      analytics,
+    },
+  );
+  const parts = await buildWorkers(options, base, peers, node);
+  connectWorkers(parts, peers, analytics, log);
+  // Sign-ins counted before this start (a restart, or other servers' guesses) still count.
+  await replaySignIns(parts.services);
+  // Under the write lock: servers starting together on one database make one owner between them.
+  const firstStart = await parts.services.write(() => ensureFirstStart(parts.services, options.ownerEmail));
+  const background = await startBackground(options, parts, firstStart, log);
+  const dispatcher = new Dispatcher(parts.services, catalogue, queues, resolveCredential, rememberedCredential);
+  return engineFace({
+    catalogue,
+    parts,
+    firstStart,
+    background,
+    bus,
+    dispatcher,
+    log,
+    opened,
+    queues,
+    analytics,
+    peers,
+    db,
+  });
+}
+
+/** The data folder made ready: the user's alone, a restore's or a crash's leftovers gone; answers the uploads folder. */
+async function prepareDataFolder(options: EngineOptions): Promise<string> {
+  // The data folder and the database are the user's alone, whatever the process umask.
+  await chmod(options.dataDir, 0o700);
+  await removeBackupLeftovers(options.dataDir);
+  // Uploads live only while their operation runs: any left here were cut off by a crash.
+  // Servers sharing the folder (one PostgreSQL database) each empty only their own.
+  const uploadsDir = uploadsDirOf(options.dataDir, options.database ? (options.nodeId ?? 'local') : undefined);
+  await rm(uploadsDir, { recursive: true, force: true });
+  for (const sub of ['files', 'logs', 'apps'])
+    await mkdir(join(options.dataDir, sub), { recursive: true, mode: 0o700 });
+  await mkdir(uploadsDir, { recursive: true, mode: 0o700 });
+  return uploadsDir;
+}
+
+/** The database, migrated: the data folder's SQLite file, or the shared PostgreSQL; a stop's half imports removed. */
+async function openStore(options: EngineOptions, clock: () => Date, log: Logger): Promise<DataSource> {
+  const db: DataSource = options.database
+    ? await openPostgres(options.database, { entities: ENTITIES, migrations: POSTGRES_MIGRATIONS })
+    : await openDatabase(options.dataDir, {
+        entities: ENTITIES,
+        migrations: MIGRATIONS,
+        release: options.release,
+        snapshot: SCHEMA_SNAPSHOT,
+      });
+  if (!options.database) await chmod(join(options.dataDir, DB_FILE), 0o600);
+  const cutImports = await removeUnfinishedImports(db, clock());
+  if (cutImports.length)
+    log.warn('Project imports cut off by a stop were removed: import their files again', {
+      projects: cutImports.join(', '),
+    });
+  return db;
+}
+
+type Listener = (event: EngineEvent, from?: string) => void;
+type Analytics = ReturnType<typeof openEmbeddedAnalytics>;
+
+/** The engine's events as heard here: every listener, and the host's own subscriptions. */
+function eventBus() {
+  const listeners = new Set<Listener>();
+  return {
+    listeners,
+    deliver: (event: EngineEvent, from?: string) => {
+      for (const l of listeners) l(event, from);
+    },
+    on: (listener: Listener) => {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+  };
+}
+
+/** The embedded analytics store, with what an import or the first start's demo cut off removed and recorded. */
+async function openAnalytics(options: EngineOptions, db: DataSource, clock: () => Date, log: Logger) {
+  const analytics = openEmbeddedAnalytics(join(options.dataDir, 'apps'), options.importLimits, !!options.database);
+  // Nothing else runs on this folder yet.
+  const leftovers = await analytics.removeLeftovers();
+  if (leftovers.files)
+    log.info('Removed what interrupted imports left in the apps folder', {
+      files: leftovers.files,
+      megabytes: Math.round(leftovers.bytes / 2 ** 20),
+    });
+  await recordInterruptedImports(db, leftovers.interrupted, clock());
+  return analytics;
+}
+
+/** What every operation and worker is given, before the workers exist. */
+function baseServices(
+  options: EngineOptions,
+  made: Pick<BaseServices, 'db' | 'secrets' | 'log' | 'emit' | 'uploadsDir' | 'signInThrottle'> & { clock: () => Date },
+  parts: { queues: WriteQueues; catalogue: ReadonlyMap<string, AnyOp>; analytics: Analytics },
+): BaseServices {
+  const { queues, catalogue, analytics } = parts;
   const memberOperations = [...catalogue.values()].flatMap((op) =>
     op.member ? [{ id: op.id, method: op.http.method, member: op.member }] : [],
   );
-  const base: BaseServices = {
-    db,
-    secrets: opened.box,
-    now: clock,
-    log,
-    emit,
+  return {
+    db: made.db,
+    secrets: made.secrets,
+    now: made.clock,
+    log: made.log,
+    emit: made.emit,
     dataDir: options.dataDir,
     deliveryRetry: options.storageRetry ?? DELIVERY_RETRY,
     houseFolders: [options.dataDir, ...(options.secretKeys.file ? [dirname(options.secretKeys.file)] : [])],
     files: folderFileStore(join(options.dataDir, 'files')),
-    uploadsDir,
-    signInThrottle,
+    uploadsDir: made.uploadsDir,
+    signInThrottle: made.signInThrottle,
     write: (fn) => queues.run(MAIN_STORE, fn),
     guardedWrite: options.database ? (fn) => fn() : (fn) => queues.run(MAIN_STORE, fn),
     writeTo: (store, fn) => queues.run(store, fn),
@@ -331,6 +406,16 @@ async function startEngine(options: EngineOptions): Promise<Engine> {
       backupStallMs: options.backupStallMs,
     },
   };
+}
+
+/** The workers, each built from the base and the doors it needs, in the order they need them; and the whole services. */
+async function buildWorkers(
+  options: EngineOptions,
+  base: BaseServices,
+  peers: PeerLink | null,
+  node: { owner: string; leaseMs: number; timers: boolean },
+) {
+  const { log, now: clock } = base;
   // Servers sharing PostgreSQL hand queued requests out through pg-boss (loaded only then).
   // Under the write lock: pg-boss makes its queue with a statement servers starting together deadlock on.
   const handoff = options.database
@@ -342,7 +427,6 @@ async function startEngine(options: EngineOptions): Promise<Engine> {
         }),
       )
     : undefined;
-  // The workers, each built from the base and the doors it needs, in the order they need them.
   const logLineFailed = (requestId: string) => (e: Error) =>
     log.error('A request log line could not be written', { requestId, error: e.message });
   /** A line in a run's own log, written by a worker after the run (its mail, its kept deliveries). */
@@ -380,6 +464,18 @@ async function startEngine(options: EngineOptions): Promise<Engine> {
     peers,
   };
   const backups = new BackupSchedule(services, { timers: options.schedulerTimers });
+  // The areas' background work, started in this order and stopped in the reverse: each worker stops
+  // while what it hands work to still runs (the scheduler before the runs it queues, the runs before
+  // the outbox that sends their mail). Each first takes back what a crash or a dead server cut off.
+  const workers: WorkerModule[] = [outbox, deliveries, reloads, directorySyncs, runner, backups, scheduler];
+  return { services, workers, runner, scheduler, outbox, deliveries, directorySyncs, reloads, backups };
+}
+
+type Parts = Awaited<ReturnType<typeof buildWorkers>>;
+
+/** What other servers ask of this one, and what a reload sets off (its event, the tasks listening to it). */
+function connectWorkers(parts: Parts, peers: PeerLink | null, analytics: Analytics, log: Logger) {
+  const { runner, outbox, deliveries, directorySyncs, reloads, scheduler } = parts;
   const kernels = {
     requests: runner.kernel,
     mail: outbox.kernel,
@@ -393,70 +489,95 @@ async function startEngine(options: EngineOptions): Promise<Engine> {
     cancelReloadHere: (appId) => reloads.cancelHere(appId),
   });
   analytics.onReload((appId) => {
-    emit({ type: 'analytics.reloaded', payload: { appId } });
+    parts.services.emit({ type: 'analytics.reloaded', payload: { appId } });
     void scheduler
       .onReload(appId)
       .catch((e: unknown) =>
         log.error('Tasks listening to a reload could not be queued', { error: (e as Error).message }),
       );
   });
-  const dispatcher = new Dispatcher(services, catalogue, queues, resolveCredential, rememberedCredential);
-  const answerFailure = (id: string, e: unknown): InvokeResult => {
-    if (isEngineError(e)) return refusal(e);
-    // A full disk under the files (an upload, an import's data file): the same call succeeds once there is room.
-    if (isDiskFull(e)) {
-      log.warn('The disk holding the data is full', { op: id, error: e instanceof Error ? e.message : String(e) });
-      return refusal(diskFull());
-    }
-    // The database restarting or out of reach: the caller may try again, told when (503, Retry-After).
-    if (isDatabaseUnavailable(e)) {
-      log.warn('The database could not be reached', { op: id, error: e instanceof Error ? e.message : String(e) });
-      return refusal(databaseUnavailable(e));
-    }
-    // Unexpected faults are logged with the operation id only: inputs may carry secrets.
-    log.error('Operation failed', { op: id, error: e instanceof Error ? e.message : String(e) });
-    return { status: 500, envelope: failure('Internal error; the log has the details') };
-  };
-  // Sign-ins counted before this start (a restart, or other servers' guesses) still count.
-  await replaySignIns(services);
-  // Under the write lock: servers starting together on one database make one owner between them.
-  const firstStart = await services.write(() => ensureFirstStart(services, options.ownerEmail));
-  // The areas' background work, started in this order and stopped in the reverse: each worker stops
-  // while what it hands work to still runs (the scheduler before the runs it queues, the runs before
-  // the outbox that sends their mail). Each first takes back what a crash or a dead server cut off.
-  const workers: WorkerModule[] = [outbox, deliveries, reloads, directorySyncs, runner, backups, scheduler];
-  let closing = false;
-  let began = false;
+}
+
+/**
+ * The background work: the workers (after the host's first answer when it asks so) and the first
+ * start's demo. The demo's 110,000 rows load in the background: the engine answers at once. A
+ * marker says the demo is still to be made until it is, so a first start cut off (a stop, a full
+ * disk) makes it at the next start instead of leaving half an app.
+ */
+async function startBackground(
+  options: EngineOptions,
+  parts: Parts,
+  firstStart: { created: boolean; ownerId: string },
+  log: Logger,
+) {
+  const state = { closing: false, began: false };
   const startWorkers = async () => {
-    began = true;
-    for (const worker of workers) if (!closing) await worker.start(workContext(services, worker.name));
+    state.began = true;
+    for (const worker of parts.workers)
+      if (!state.closing) await worker.start(workContext(parts.services, worker.name));
   };
-  const backgroundReady = options.backgroundAfter
-    ? Promise.resolve(options.backgroundAfter).then(startWorkers)
-    : startWorkers();
+  const ready = options.backgroundAfter ? Promise.resolve(options.backgroundAfter).then(startWorkers) : startWorkers();
   // Awaited by the host (and by close); a start that fails is not an unhandled rejection meanwhile.
-  backgroundReady.catch(() => undefined);
-  if (!options.backgroundAfter) await backgroundReady;
-  // The demo's 110,000 rows load in the background: the engine answers at once. A marker says the
-  // demo is still to be made until it is, so a first start cut off (a stop, a full disk) makes it at
-  // the next start instead of leaving half an app.
+  ready.catch(() => undefined);
+  if (!options.backgroundAfter) await ready;
   const demoMarker = join(options.dataDir, DEMO_PENDING);
   const demoWanted = options.demo !== false && (firstStart.created || existsSync(demoMarker));
   if (demoWanted && firstStart.created) await writeFile(demoMarker, '', { mode: 0o600 });
-  const demoReady = demoWanted
-    ? backgroundReady
-        .then(() => (closing ? undefined : seedDemoContent(services, firstStart.ownerId)))
+  const demo = demoWanted
+    ? ready
+        .then(() => (state.closing ? undefined : seedDemoContent(parts.services, firstStart.ownerId)))
         .then(() => rm(demoMarker, { force: true }))
         .catch((e: unknown) => log.error('Demo content could not be created', { error: (e as Error).message }))
     : Promise.resolve();
+  return { state, ready, demo };
+}
 
+/** The engine as its host holds it: calls answered in envelopes, events to listen to, and its close. */
+function engineFace(e: {
+  catalogue: ReadonlyMap<string, AnyOp>;
+  parts: Parts;
+  firstStart: { created: boolean; ownerId: string };
+  background: Awaited<ReturnType<typeof startBackground>>;
+  bus: ReturnType<typeof eventBus>;
+  dispatcher: Dispatcher;
+  log: Logger;
+  opened: { toReenter: string[] };
+  queues: WriteQueues;
+  analytics: Analytics;
+  peers: PeerLink | null;
+  db: DataSource;
+}): Engine {
+  const { parts, background, dispatcher, log } = e;
+  const { services } = parts;
+  const answerFailure = (id: string, err: unknown): InvokeResult => {
+    if (isEngineError(err)) return refusal(err);
+    // A full disk under the files (an upload, an import's data file): the same call succeeds once there is room.
+    if (isDiskFull(err)) {
+      log.warn('The disk holding the data is full', {
+        op: id,
+        error: err instanceof Error ? err.message : String(err),
+      });
+      return refusal(diskFull());
+    }
+    // The database restarting or out of reach: the caller may try again, told when (503, Retry-After).
+    if (isDatabaseUnavailable(err)) {
+      log.warn('The database could not be reached', {
+        op: id,
+        error: err instanceof Error ? err.message : String(err),
+      });
+      return refusal(databaseUnavailable(err));
+    }
+    // Unexpected faults are logged with the operation id only: inputs may carry secrets.
+    log.error('Operation failed', { op: id, error: err instanceof Error ? err.message : String(err) });
+    return { status: 500, envelope: failure('Internal error; the log has the details') };
+  };
   return {
-    catalogue,
+    catalogue: e.catalogue,
     services,
-    firstStart,
-    demoReady: demoReady.then(() => undefined),
-    backgroundReady,
-    on,
+    firstStart: e.firstStart,
+    demoReady: background.demo.then(() => undefined),
+    backgroundReady: background.ready,
+    on: e.bus.on,
     watch(credential, listener) {
       // Checked one after another, so the subscriber sees events in the order they happened.
       let chain = Promise.resolve();
@@ -477,8 +598,8 @@ async function startEngine(options: EngineOptions): Promise<Engine> {
           if (principal && (await mayReceive(ctx, event).catch(() => false))) listener(event);
         });
       };
-      listeners.add(deliver);
-      return () => listeners.delete(deliver);
+      e.bus.listeners.add(deliver);
+      return () => e.bus.listeners.delete(deliver);
     },
     async invoke(id, input, callOptions) {
       try {
@@ -495,37 +616,37 @@ async function startEngine(options: EngineOptions): Promise<Engine> {
           };
         }
         return { status: 200, envelope: success(result) as Envelope<unknown> };
-      } catch (e) {
-        return answerFailure(id, e);
+      } catch (err) {
+        return answerFailure(id, err);
       }
     },
     async authenticate(id, callOptions) {
       try {
         return await dispatcher.authenticate(dispatcher.operation(id), callOptions);
-      } catch (e) {
-        return { refused: answerFailure(id, e) };
+      } catch (err) {
+        return { refused: answerFailure(id, err) };
       }
     },
-    issueOwnerKey: (o) => issueOwnerKey(services, firstStart.ownerId, o),
-    secretsToReenter: opened.toReenter,
-    runner,
-    scheduler,
-    outbox,
-    deliveries,
-    directorySyncs,
-    reloads,
-    backups,
+    issueOwnerKey: (o) => issueOwnerKey(services, e.firstStart.ownerId, o),
+    secretsToReenter: e.opened.toReenter,
+    runner: parts.runner,
+    scheduler: parts.scheduler,
+    outbox: parts.outbox,
+    deliveries: parts.deliveries,
+    directorySyncs: parts.directorySyncs,
+    reloads: parts.reloads,
+    backups: parts.backups,
     async close(o: CloseOptions = {}) {
       // A start under way finishes first; one not begun yet never begins.
-      closing = true;
-      if (began) await backgroundReady.catch(() => undefined);
-      for (const worker of [...workers].reverse()) await worker.close({ graceMs: o.graceMs ?? 0 });
-      if (began) await demoReady;
-      await queues.drain();
+      background.state.closing = true;
+      if (background.state.began) await background.ready.catch(() => undefined);
+      for (const worker of [...parts.workers].reverse()) await worker.close({ graceMs: o.graceMs ?? 0 });
+      if (background.state.began) await background.demo;
+      await e.queues.drain();
       await services.renders.close();
-      await analytics.close();
-      await peers?.close();
-      await db.destroy();
+      await e.analytics.close();
+      await e.peers?.close();
+      await e.db.destroy();
     },
   };
 }

@@ -42,4 +42,19 @@ describe('one seam per rule', () => {
       .map((f) => f.path);
     expect(builders).toEqual([join('engine', 'render', 'chart-block.ts')]);
   });
+
+  it('starts the engine in a few named steps, none of them the whole start', () => {
+    const text = readFileSync(join(root, 'engine', 'engine.ts'), 'utf8');
+    const body = /\nasync function startEngine\([^]*?\n}\n/.exec(text)![0];
+    expect(body.split('\n').length).toBeLessThan(80);
+    for (const step of [
+      'prepareDataFolder',
+      'openStore',
+      'openAnalytics',
+      'baseServices',
+      'buildWorkers',
+      'startBackground',
+    ])
+      expect(body).toContain(`${step}(`);
+  });
 });
