@@ -22,8 +22,8 @@ import type { ReportDocument, ResolvedReport } from '../../engine/render/documen
 import { Request } from '../../engine/model/requests.entity.js';
 import { TaskTrigger } from '../../engine/model/tasks.entity.js';
 import { Cron } from 'croner';
-import { cronPattern } from '../../engine/features/tasks/fire-times.js';
-import { scheduleOf } from '../../engine/features/tasks/task-triggers.rules.js';
+import { cronPattern } from '../../engine/features/schedules/fire-times.js';
+import { scheduleOf } from '../../engine/features/schedules/schedule-spec.js';
 import { newBase } from '../../engine/core/entity-base.js';
 import { Report } from '../../engine/model/reports.entity.js';
 import { Task, TaskReport } from '../../engine/model/tasks.entity.js';

@@ -57,4 +57,15 @@ describe('one seam per rule', () => {
     ])
       expect(body).toContain(`${step}(`);
   });
+
+  it('keeps schedules in a room of their own: the areas that own a schedule do not reach into tasks for it', () => {
+    const owners = ['backups', 'app-data', 'user-directories', join('runs', 'schedule')];
+    const intoTasks = owners
+      .flatMap((area) => sources(join('engine', 'features', area)))
+      .filter((f) => /from '(\.\.\/)+tasks\//.test(f.text))
+      .map((f) => f.path);
+    expect(intoTasks).toEqual([]);
+    const room = sources(join('engine', 'features', 'schedules')).map((f) => f.path.split('/').pop());
+    expect(room).toEqual(expect.arrayContaining(['fire-times.ts', 'schedule-spec.ts', 'schedule-fields.ts']));
+  });
 });

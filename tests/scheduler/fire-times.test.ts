@@ -12,7 +12,7 @@ import {
   nextFireTimes,
   parseWeeklyDays,
   type ScheduleSpec,
-} from '../../engine/features/tasks/fire-times.js';
+} from '../../engine/features/schedules/fire-times.js';
 
 const START = new Date('2026-01-01T00:00:00Z');
 const fires = (s: Partial<ScheduleSpec> & Pick<ScheduleSpec, 'frequency'>, after: string, count: number) =>
@@ -256,6 +256,6 @@ describe('directories and backups keep the same rule (one cron builder in the en
       .split('\n')
       .filter(Boolean)
       .map((f) => f.slice(f.indexOf('engine/')));
-    expect(sources).toEqual(['engine/features/tasks/fire-times.ts']);
+    expect(sources).toEqual(['engine/features/schedules/fire-times.ts']);
   });
 });

@@ -5,8 +5,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../support/test-server.js';
 import { fixtures } from '../support/samples.js';
 import { TaskTrigger, type TaskTriggerRow } from '../../engine/model/tasks.entity.js';
-import { nextFireTimes } from '../../engine/features/tasks/fire-times.js';
-import { scheduleOf } from '../../engine/features/tasks/task-triggers.rules.js';
+import { nextFireTimes } from '../../engine/features/schedules/fire-times.js';
+import { scheduleOf } from '../../engine/features/schedules/schedule-spec.js';
 import { newBase } from '../../engine/core/entity-base.js';
 
 let s: TestServer;

@@ -5,9 +5,9 @@ import { findOr404 } from '../../core/rows.js';
 import { v } from '../../core/validation.js';
 import { AnalyticsApp } from '../../model/analytics-apps.entity.js';
 import { AppReloadSchedule, type AppReloadScheduleRow } from '../../model/data-connections.entity.js';
-import { describeSchedule, nextFireTimes } from '../tasks/fire-times.js';
-import { endAfterStart, scheduleFields } from '../tasks/tasks.inputs.js';
-import { nextFireAfterChange, scheduleOf, storedSchedule } from '../tasks/task-triggers.rules.js';
+import { describeSchedule, nextFireTimes } from '../schedules/fire-times.js';
+import { endAfterStart, scheduleFields } from '../schedules/schedule-fields.js';
+import { nextFireAfterChange, scheduleOf, storedSchedule } from '../schedules/schedule-spec.js';
 
 // When an app reloads by itself: the forms of a task's schedule (Once, Hourly, Daily, Weekly,
 // Monthly, Yearly, in a time zone, between a start and an end), fired by the one scheduler with the

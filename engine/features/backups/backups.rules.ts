@@ -3,13 +3,13 @@ import { existsSync } from 'node:fs';
 import { readdir, readFile, realpath, rm, stat } from 'node:fs/promises';
 import { isAbsolute, join, parse, relative, resolve } from 'node:path';
 import { z } from 'zod';
-import { machineTimeZone, nextFireTimes, type ScheduleSpec } from '../tasks/fire-times.js';
+import { machineTimeZone, nextFireTimes, type ScheduleSpec } from '../schedules/fire-times.js';
 import type { EngineServices, OpContext } from '../../ops/context.js';
 import { conflict, EngineError, fieldError } from '../../core/errors.js';
 import { v } from '../../core/validation.js';
 import { Setting } from '../../model/settings.entity.js';
 import { WEEKDAYS } from '../../core/enumerations.js';
-import { dayNumber } from '../tasks/fire-times.js';
+import { dayNumber } from '../schedules/fire-times.js';
 import {
   BACKUP_EXTENSION,
   BackupProblem,

@@ -1,7 +1,7 @@
 import { lazySchema } from '../../core/lazy-schema.js';
 import { z } from 'zod';
 import { v } from '../../core/validation.js';
-import { endAfterStart, scheduleFields } from '../tasks/tasks.inputs.js';
+import { endAfterStart, scheduleFields } from '../schedules/schedule-fields.js';
 
 // Set A 2.17: a subscription's body. The schedule and external event are the task's objects with
 // their requirements dropped (a subscription fills in a name, its time zone and its dates).

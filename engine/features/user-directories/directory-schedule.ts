@@ -1,4 +1,4 @@
-import { machineTimeZone, nextFireTimes, parseWeeklyDays, type ScheduleSpec } from '../tasks/fire-times.js';
+import { machineTimeZone, nextFireTimes, parseWeeklyDays, type ScheduleSpec } from '../schedules/fire-times.js';
 import type { UserDirectoryRow } from '../../model/user-directories.entity.js';
 
 // When directories synchronize on their own: hourly at the minute of `frequencyTime`, daily at its

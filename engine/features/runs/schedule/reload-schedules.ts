@@ -1,6 +1,6 @@
 import { AppReload, AppReloadSchedule, type AppReloadScheduleRow } from '../../../model/data-connections.entity.js';
 import { newReload } from '../../app-data/reload.js';
-import { scheduleOf } from '../../tasks/task-triggers.rules.js';
+import { scheduleOf } from '../../schedules/schedule-spec.js';
 import type { ScheduleSource } from './schedule-source.js';
 
 /**

@@ -1,5 +1,5 @@
 import type { EntityManager, EntitySchema, FindOptionsWhere } from 'typeorm';
-import type { ScheduleSpec, DueSlot } from '../../tasks/fire-times.js';
+import type { ScheduleSpec, DueSlot } from '../../schedules/fire-times.js';
 
 /** A row the scheduler keeps: its stored next fire time and the latest slot it handled. */
 export interface Scheduled {
