@@ -19,6 +19,7 @@ const ON_POSTGRES = process.env.BROADSHEET_PG_TESTS?.split(',').filter(Boolean) 
   'tests/scheduler/scheduler-clock.test.ts',
   'tests/scheduler/scheduler-reload.test.ts',
   'tests/security/throttling.test.ts',
+  'tests/store/claims.contract.test.ts',
 ];
 
 export default defineConfig({
