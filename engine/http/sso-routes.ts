@@ -1,11 +1,12 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { EngineServices } from '../ops/context.js';
 import { retryAfterSeconds } from '../core/errors.js';
-import { activeProvider, kindOf, savedProvider } from '../features/sso/sso-providers.js';
+import { activeProvider, savedProvider } from '../features/sso/sso-providers.js';
+import { seamOf } from '../features/sso/kinds/index.js';
 import { handOff, handOffUser, safeReturnTo, SsoRefusal } from '../features/sso/sso-identity.js';
 import { negotiateStep, windowsSignInOffered, windowsUser } from '../features/sso/windows-sign-in.js';
-import { oidcCallback, oidcStart } from '../features/sso/oidc-flow.js';
-import { samlAcs, samlLogoutMessage, samlMetadata, samlStart } from '../features/sso/saml-flow.js';
+import { oidcCallback } from '../features/sso/oidc-flow.js';
+import { samlAcs, samlLogoutMessage, samlMetadata } from '../features/sso/saml-flow.js';
 import { endProviderSessions } from '../features/sso/sso-sign-out.js';
 import { origin, toPage } from './to-page.js';
 
@@ -55,7 +56,7 @@ export function registerSsoRoutes(app: FastifyInstance, services: () => EngineSe
     const s = services();
     try {
       const p = await provider(id);
-      if (kindOf(p) !== 'saml') throw new SsoRefusal('disabled', 'the provider is no SAML provider');
+      if (!seamOf(p)?.serviceProvider) throw new SsoRefusal('disabled', 'the provider is no SAML provider');
       const message = await samlLogoutMessage(s, p, base(req, id), form, rawQuery);
       if (message.kind === 'response') return toPage(reply, req, '#/sign-in');
       const ended = await endProviderSessions(s, p.id, message.subject, message.sessionIndex);
@@ -135,10 +136,9 @@ export function registerSsoRoutes(app: FastifyInstance, services: () => EngineSe
     try {
       const p = await provider(id);
       const returnTo = safeReturnTo(req.query.returnTo);
-      const to =
-        kindOf(p) === 'saml'
-          ? await samlStart(s, p, base(req, id), returnTo)
-          : await oidcStart(s, p, `${base(req, id)}/callback`, returnTo);
+      const start = seamOf(p)?.start;
+      if (!start) throw new SsoRefusal('disabled', 'the provider signs nobody in from a browser');
+      const to = await start(s, p, base(req, id), returnTo);
       return reply.code(302).header('cache-control', 'no-store').header('location', to).send();
     } catch (e) {
       return refused(req, reply, id, e);
@@ -189,7 +189,8 @@ export function registerSsoRoutes(app: FastifyInstance, services: () => EngineSe
   app.get<{ Params: Params }>('/api/app/sso/:id/metadata', async (req, reply) => {
     // Served for every saved SAML provider, used or not yet, active or not: the IdP is set up with it first.
     const p = await savedProvider(services(), req.params.id);
-    if (!p || kindOf(p) !== 'saml') return reply.code(404).send({ isSuccess: false, error: 'No SAML provider here' });
+    if (!p || !seamOf(p)?.serviceProvider)
+      return reply.code(404).send({ isSuccess: false, error: 'No SAML provider here' });
     return reply
       .code(200)
       .header('content-type', 'application/samlmetadata+xml; charset=utf-8')

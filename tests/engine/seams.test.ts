@@ -68,4 +68,16 @@ describe('one seam per rule', () => {
     const room = sources(join('engine', 'features', 'schedules')).map((f) => f.path.split('/').pop());
     expect(room).toEqual(expect.arrayContaining(['fire-times.ts', 'schedule-spec.ts', 'schedule-fields.ts']));
   });
+
+  it("asks an identity provider what its kind does through its seam, never by the kind's name", () => {
+    const byName = /kindOf\([^)]*\)\s*[!=]==\s*'(oidc|saml|jwt)'/;
+    const found = sources('engine')
+      .filter((f) => byName.test(f.text))
+      .map((f) => f.path);
+    expect(found).toEqual([]);
+    const kinds = sources(join('engine', 'features', 'sso', 'kinds'))
+      .filter((f) => /: ProviderKindSeam = \{/.test(f.text))
+      .map((f) => f.path.split('/').pop());
+    expect(kinds.sort()).toEqual(['jwt.ts', 'oidc.ts', 'saml.ts']);
+  });
 });

@@ -3,7 +3,7 @@ import { sql } from '../../core/sql.js';
 import { readSetting } from '../settings/settings.rules.js';
 import { IdentityProvider, type IdentityProviderRow } from '../../model/identity-providers.entity.js';
 import { User, type UserRow } from '../../model/users.entity.js';
-import { kindOf } from './sso-providers.js';
+import { seamOf } from './kinds/index.js';
 
 // Sign-in with a JWT (API and embedded use): `Authorization: Bearer <JWT>` signed with the key of a
 // JWT provider's X.509 certificate acts as the user whose e-mail is the token's `email` claim. jose
@@ -59,7 +59,7 @@ export async function userOfJwt(s: Services, token: string): Promise<JwtHolder |
   }
   if (!ASYMMETRIC.includes(alg)) return refuse('algorithm not taken', { alg });
   const providers = (await s.db.getRepository(IdentityProvider).findBy({ isActive: true })).filter(
-    (p) => kindOf(p) === 'jwt',
+    (p) => !!seamOf(p)?.bearer,
   );
   let lastReason = 'no active JWT provider';
   for (const p of providers) {

@@ -1,7 +1,6 @@
 import type { EngineServices } from '../../ops/context.js';
 import { sql } from '../../core/sql.js';
 import { IdentityProvider, type IdentityProviderRow } from '../../model/identity-providers.entity.js';
-import { Organization } from '../../model/organizations.entity.js';
 import { User, type UserRow } from '../../model/users.entity.js';
 
 /** What a provider's `type` says it speaks; the interface sets spell the same kind several ways. */
@@ -48,31 +47,6 @@ export async function activeProvider(s: Services, providerId: string): Promise<I
 export async function savedProvider(s: Services, providerId: string): Promise<IdentityProviderRow | null> {
   const p = await s.db.getRepository(IdentityProvider).findOneBy({ id: providerId });
   return p && kindOf(p) ? p : null;
-}
-
-/** The buttons of the sign-in page: every active browser provider some organization uses. */
-export async function signInChoices(s: Services) {
-  const providers = await s.db.getRepository(IdentityProvider).findBy({ isActive: true });
-  const choices: { id: string; label: string; kind: ProviderKind; passwordsOff: boolean }[] = [];
-  for (const p of providers) {
-    const kind = kindOf(p);
-    if (kind !== 'oidc' && kind !== 'saml') continue;
-    const orgs = await organizationsOf(s, p.id);
-    if (!orgs.length) continue;
-    const withPasswords = await s.db
-      .getRepository(Organization)
-      .createQueryBuilder('o')
-      .where('o.id IN (:...orgs)', { orgs })
-      .andWhere('o."serviceAuth" = :on', { on: true })
-      .getCount();
-    choices.push({
-      id: p.id,
-      label: p.buttonLabel || `Sign in with ${p.name}`,
-      kind,
-      passwordsOff: withPasswords === 0,
-    });
-  }
-  return choices.sort((a, b) => a.label.localeCompare(b.label));
 }
 
 /**

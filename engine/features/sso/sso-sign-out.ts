@@ -1,8 +1,7 @@
 import type { EngineServices } from '../../ops/context.js';
 import { Session, type SessionRow } from '../../model/sessions.entity.js';
-import { activeProvider, kindOf } from './sso-providers.js';
-import { oidcLogoutUrl } from './oidc-flow.js';
-import { samlLogoutUrl } from './saml-flow.js';
+import { activeProvider } from './sso-providers.js';
+import { seamOf } from './kinds/index.js';
 
 // Signing out of both: a session a company sign-in made remembers its provider and whom it signed
 // in, so signing out here sends the browser on to end the provider's session too, and the
@@ -29,16 +28,7 @@ export async function providerSignOutUrl(s: Services, row: SessionRow): Promise<
   const p = await activeProvider(s, row.providerId);
   if (!p) return null;
   try {
-    if (kindOf(p) === 'oidc') return await oidcLogoutUrl(s, p);
-    const session = sessionOf(row);
-    if (kindOf(p) !== 'saml' || !row.providerSubject || typeof session.base !== 'string') return null;
-    return await samlLogoutUrl(s, p, row.providerSubject, {
-      base: session.base,
-      nameIDFormat: str(session.nameIDFormat),
-      nameQualifier: str(session.nameQualifier),
-      spNameQualifier: str(session.spNameQualifier),
-      sessionIndex: str(session.sessionIndex),
-    });
+    return (await seamOf(p)?.signOutUrl(s, p, row)) ?? null;
   } catch (e) {
     s.log.warn('The company sign-in’s sign-out address could not be made; signed out here only', {
       provider: p.id,
@@ -47,8 +37,6 @@ export async function providerSignOutUrl(s: Services, row: SessionRow): Promise<
     return null;
   }
 }
-
-const str = (v: unknown) => (typeof v === 'string' && v ? v : null);
 
 /**
  * Ends the sessions a provider's logout request names: its subject's sessions from that provider,

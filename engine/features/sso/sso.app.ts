@@ -9,8 +9,10 @@ import { endSession, startSession } from '../auth/auth.rules.js';
 import { Session } from '../../model/sessions.entity.js';
 import { me } from '../../ops/context.js';
 import { providerSignOutUrl } from './sso-sign-out.js';
-import { activeProvider, kindOf, signInChoices, userFor } from './sso-providers.js';
-import { oidcCallback, oidcLogoutUrl, oidcStart } from './oidc-flow.js';
+import { activeProvider, userFor } from './sso-providers.js';
+import { signInChoices } from './sign-in-choices.js';
+import { seamOf } from './kinds/index.js';
+import { oidcCallback, oidcStart } from './oidc-flow.js';
 import { provisionUser } from './provisioning.js';
 import { takeTicket } from '../tickets/one-time-tickets.js';
 import { SsoRefusal, type Handoff } from './sso-identity.js';
@@ -49,7 +51,7 @@ const ProviderChecks = lazySchema(() =>
 /** The desktop signs in with OpenID providers only (SAML's ACS is a fixed address: the served page). */
 async function activeOidcProvider(ctx: Parameters<typeof activeProvider>[0], id: string) {
   const p = await activeProvider(ctx, id);
-  if (!p || kindOf(p) !== 'oidc')
+  if (!p || !seamOf(p)?.desktop)
     throw fieldError('body.providerId', 'is no active OpenID provider (SAML signs in from the served page)');
   return p;
 }
@@ -111,7 +113,8 @@ export const ssoApp = [
       const user = handoff && (await ctx.db.getRepository(User).findOneBy({ id: handoff.userId, isActive: true }));
       if (!handoff || !user) throw unauthorized('This sign-in link was already used or has expired; sign in again');
       const provider = await activeProvider(ctx, handoff.providerId);
-      const signOutUrl = provider && kindOf(provider) === 'oidc' ? await oidcLogoutUrl(ctx, provider) : null;
+      // Only an address that needs no session can be told now (OpenID's end-session address).
+      const signOutUrl = provider ? ((await seamOf(provider)?.signOutUrl(ctx, provider, null)) ?? null) : null;
       // The session remembers its provider and whom it signed in: signing out ends both (see app.auth.signOut).
       const link = provider
         ? { providerId: provider.id, subject: handoff.subject ?? null, session: handoff.providerSession ?? null }
