@@ -80,4 +80,18 @@ describe('one seam per rule', () => {
       .map((f) => f.path.split('/').pop());
     expect(kinds.sort()).toEqual(['jwt.ts', 'oidc.ts', 'saml.ts']);
   });
+
+  it('asks a destination what its kind does through its seam: save, test and delivery name no kind', () => {
+    const byName = /\b[xf]\.type === '(Folder|FTP|FTPS|SFTP|WebDAV)'/;
+    const users = [join('engine', 'features', 'runs', 'deliver', 'storage-delivery.ts')];
+    const found = users.filter((path) => byName.test(readFileSync(join(root, path), 'utf8')));
+    expect(found).toEqual([]);
+    // The save and the test ask the table; only the answer's own fields (set B's) are named by type.
+    const rules = readFileSync(join(root, 'engine', 'features', 'storage', 'storage.rules.ts'), 'utf8');
+    expect(rules.match(/\b[xf]\.type === '(Folder|FTP|FTPS|SFTP|WebDAV)'/g) ?? []).toHaveLength(2);
+    const kinds = sources(join('engine', 'features', 'storage', 'kinds'))
+      .filter((f) => /: StorageKind = \{/.test(f.text))
+      .map((f) => f.path.split('/').pop());
+    expect(kinds.sort()).toEqual(['cloud.ts', 'folder.ts', 'ftp.ts', 'sftp.ts', 'webdav.ts']);
+  });
 });

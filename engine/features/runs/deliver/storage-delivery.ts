@@ -1,16 +1,10 @@
-import { randomBytes } from 'node:crypto';
-import { copyFile, mkdir, rename, rm, stat } from 'node:fs/promises';
-import { join, posix } from 'node:path';
 import { In } from 'typeorm';
 import type { OpContext } from '../../../ops/context.js';
 import { safeFileName } from '../../../core/file-result.js';
-import { houseFolderProblem } from '../../../core/house-folders.js';
 import type { TaskReportRow } from '../../../model/tasks.entity.js';
 import { StorageService, type StorageServiceRow } from '../../../model/storage.entity.js';
-import { confinedRelative, folderUnder } from '../../storage/storage-paths.js';
-import { ftpClient, sftpClient } from '../../storage/storage.rules.js';
-import { cloudDrive, cloudVariable, isCloud } from '../../storage/cloud/providers.js';
-import { webdavClient } from '../../storage/webdav.js';
+import { confinedRelative } from '../../storage/storage-paths.js';
+import { storageKindOf } from '../../storage/kinds/index.js';
 import { retryDelay } from '../../../core/jobs/backoff.js';
 import { abortableDelay } from '../../../core/jobs/retry-while.js';
 import { deliveryProblem, type DeliveryProblem } from './delivery-problem.js';
@@ -40,22 +34,6 @@ export function bySubfolder(files: RunFile[], variable: string | null): Map<stri
   return groups;
 }
 
-/**
- * Copies a file into a folder whole or not at all: written under a name of its own, then renamed
- * into place. A copy cut short (a full disk, a share gone) leaves no truncated report for someone to
- * open; what it had written is removed.
- */
-async function copyWhole(from: string, to: string): Promise<void> {
-  const part = `${to}.${randomBytes(4).toString('hex')}.part`;
-  try {
-    await copyFile(from, part);
-    await rename(part, to);
-  } catch (e) {
-    await rm(part, { force: true }).catch(() => undefined);
-    throw e;
-  }
-}
-
 /** Puts each group of files in its subfolder of one destination (a folder, a cloud drive, WebDAV, SFTP or FTP). */
 export async function putGroups(
   ctx: OpContext,
@@ -64,56 +42,7 @@ export async function putGroups(
   groups: Map<string, RunFile[]>,
   log: (line: string) => void,
 ): Promise<void> {
-  if (x.type === 'Folder') {
-    // A folder saved before the rule that points into the installation or the system is refused.
-    const house = houseFolderProblem(x.rootPath ?? '', ctx.houseFolders);
-    if (house) throw new Error(`the folder ${house}`);
-    // The root is never made here: a share not mounted leaves its mount point empty or gone, and
-    // files put there would land on the local disk where nobody looks.
-    if (!(await stat(x.rootPath ?? '').catch(() => null))?.isDirectory())
-      throw Object.assign(new Error(`the folder ${x.rootPath} is not there`), { code: 'ENOENT' });
-    for (const [sub, group] of groups) {
-      const dir = folderUnder(x.rootPath ?? '', posix.join(rel, sub));
-      if (!dir) throw new Error(`the path would leave the folder's root`);
-      await mkdir(dir, { recursive: true });
-      for (const f of group) await copyWhole(f.localPath, join(dir, safeFileName(f.name)));
-    }
-  } else if (isCloud(x.type)) {
-    const drive = await cloudDrive(ctx, x, { log });
-    for (const [sub, group] of groups)
-      for (const f of group) await drive.put(f.localPath, posix.join(rel, sub, safeFileName(f.name)));
-  } else if (x.type === 'WebDAV') {
-    const dav = await webdavClient(ctx, x, { log });
-    for (const [sub, group] of groups) {
-      const dir = posix.join(rel, sub);
-      await dav.ensureFolder(dir);
-      for (const f of group) await dav.put(f.localPath, posix.join(dir, safeFileName(f.name)));
-    }
-  } else if (x.type === 'SFTP') {
-    const sftp = await sftpClient(ctx, x);
-    try {
-      for (const [sub, group] of groups) {
-        const dir = posix.join(x.rootPath ?? '/', rel, sub);
-        await sftp.mkdir(dir, true);
-        for (const f of group) await sftp.put(f.localPath, posix.join(dir, safeFileName(f.name)));
-      }
-    } finally {
-      await sftp.end().catch(() => undefined);
-    }
-  } else {
-    const client = await ftpClient(ctx, x);
-    try {
-      const base = await client.pwd();
-      for (const [sub, group] of groups) {
-        await client.cd(base);
-        const dir = posix.join(rel, sub);
-        if (dir && dir !== '.') await client.ensureDir(dir);
-        for (const f of group) await client.uploadFrom(f.localPath, safeFileName(f.name));
-      }
-    } finally {
-      client.close();
-    }
-  }
+  await storageKindOf(x.type).put(ctx, x, rel, groups, log);
 }
 
 /**
@@ -121,11 +50,8 @@ export async function putGroups(
  * not mounted: it may come back), not as the "no such file" of the subfolder being made.
  */
 export async function describe(x: StorageServiceRow, err: unknown): Promise<DeliveryProblem> {
-  if (x.type === 'Folder' && (err as { code?: string }).code === 'ENOENT' && x.rootPath) {
-    const root = await stat(x.rootPath).catch(() => null);
-    if (!root)
-      return { words: `the folder ${x.rootPath} is not there (a disk or share not mounted?)`, transient: true };
-  }
+  const own = await storageKindOf(x.type).problem?.(x, err);
+  if (own) return own;
   return deliveryProblem(x.type, err);
 }
 
@@ -162,8 +88,7 @@ export async function deliverToStorage(
       continue;
     }
     // The subfolder per iteration value: set A's variable of the kind (FTP's, OneDrive's, Dropbox's…), else the folder's.
-    const own =
-      x.type === 'Folder' ? null : isCloud(x.type) ? cloudVariable(x.type, tr.options) : tr.options.ftpVariable;
+    const own = storageKindOf(x.type).variable(tr.options, x);
     const variable = (own || tr.options.folderVariable)?.trim() || null;
     const groups = bySubfolder(files, variable);
     const put = () => putGroups(ctx, x, rel, groups, log);
