@@ -6,8 +6,7 @@ import type { DataSource } from 'typeorm';
 import { DB_FILE, openDatabase, openPostgres } from './core/db.js';
 import { ENTITIES } from './entities.js';
 import { SCHEMA_SNAPSHOT } from './migrations/schema-snapshot.generated.js';
-import { MIGRATIONS } from './migrations/index.js';
-import { POSTGRES_MIGRATIONS } from './migrations/postgres/index.js';
+import { MIGRATIONS, POSTGRES_MIGRATIONS } from './migrations/index.js';
 import type { SecretKeyStore } from './core/secrets.js';
 import { uploadsDirOf } from './ops/receive-upload.js';
 import {

@@ -26,10 +26,17 @@ import { CloudStorage1765929600000 } from './1765929600000-cloud-storage.js';
 import { LiveData1766102400000 } from './1766102400000-live-data.js';
 import { ReloadQueue1766188800000 } from './1766188800000-reload-queue.js';
 import { OrganizationWalls1766275200000 } from './1766275200000-organization-walls.js';
-import { DeliveryQueue1766361600000 } from './1766361600000-delivery-queue.js';
-import { HubOccurrencesByRun1766448000000 } from './1766448000000-hub-occurrences-by-run.js';
+import { DeliveryQueue1766361600000, PostgresDeliveryQueue1766361600000 } from './1766361600000-delivery-queue.js';
+import {
+  HubOccurrencesByRun1766448000000,
+  PostgresHubOccurrencesByRun1766448000000,
+} from './1766448000000-hub-occurrences-by-run.js';
+import { POSTGRES_HAND_WRITTEN } from './postgres/index.js';
 
-/** Migrations in the order they run; append, never reorder or edit a released one. */
+/**
+ * Migrations in the order they run; append, never reorder or edit a released one. A new one is
+ * written once for both databases with `portableMigration` (portable.ts) and joins both lists.
+ */
 export const MIGRATIONS = [
   Initial1763683200000,
   UserListIndexes1763769600000,
@@ -61,4 +68,14 @@ export const MIGRATIONS = [
   OrganizationWalls1766275200000,
   DeliveryQueue1766361600000,
   HubOccurrencesByRun1766448000000,
+];
+
+/**
+ * PostgreSQL's migrations in the order they run: the hand-written twins (postgres/index.ts), then
+ * those written once for both databases (portable.ts), from DeliveryQueue on.
+ */
+export const POSTGRES_MIGRATIONS = [
+  ...POSTGRES_HAND_WRITTEN,
+  PostgresDeliveryQueue1766361600000,
+  PostgresHubOccurrencesByRun1766448000000,
 ];

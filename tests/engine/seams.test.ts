@@ -94,4 +94,18 @@ describe('one seam per rule', () => {
       .map((f) => f.path.split('/').pop());
     expect(kinds.sort()).toEqual(['cloud.ts', 'folder.ts', 'ftp.ts', 'sftp.ts', 'webdav.ts']);
   });
+
+  it('writes every schema change since the delivery queue once for both databases', () => {
+    const since = 1766361600000;
+    const files = readdirSync(join(root, 'engine', 'migrations')).filter((f) => /^\d+-.*\.ts$/.test(f));
+    const twice = files
+      .filter((f) => Number(f.split('-')[0]) >= since)
+      .filter((f) => !readFileSync(join(root, 'engine', 'migrations', f), 'utf8').includes('portableMigration('));
+    expect(files.filter((f) => Number(f.split('-')[0]) >= since).length).toBeGreaterThanOrEqual(2);
+    expect(twice).toEqual([]);
+    // And PostgreSQL's hand-written list stops where the written-once ones begin.
+    const hand = readFileSync(join(root, 'engine', 'migrations', 'postgres', 'index.ts'), 'utf8');
+    const stamps = [...hand.matchAll(/class Postgres\w+?(\d{13})\b/g)].map((m) => Number(m[1]));
+    expect(stamps.filter((t) => t >= since)).toEqual([]);
+  });
 });

@@ -15,8 +15,9 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openDatabase, openPostgres } from '../../engine/core/db.js';
-import { POSTGRES_MIGRATIONS } from '../../engine/migrations/postgres/index.js';
-import { MIGRATIONS } from '../../engine/migrations/index.js';
+import { MIGRATIONS, POSTGRES_MIGRATIONS } from '../../engine/migrations/index.js';
+import { PostgresDeliveryQueue1766361600000 } from '../../engine/migrations/1766361600000-delivery-queue.js';
+import { PostgresHubOccurrencesByRun1766448000000 } from '../../engine/migrations/1766448000000-hub-occurrences-by-run.js';
 import { POSTGRES_INITIAL } from '../../engine/migrations/postgres/initial.generated.js';
 
 let pg: TestPostgres;
@@ -140,6 +141,45 @@ describe('the entities on PostgreSQL', () => {
       [ReportTemplate.options.tableName ?? ReportTemplate.options.name],
     );
     expect(column).toEqual([{ data_type: 'bytea' }]);
+  });
+});
+
+describe('a schema change written once for both databases (engine/migrations/portable.ts)', () => {
+  /** A table's columns with their types, its indexes and its keys, as PostgreSQL describes them. */
+  const shapeOf = async (table: string) => ({
+    columns: await ds.query(
+      'SELECT column_name, data_type, is_nullable, column_default FROM information_schema.columns WHERE table_name = $1 ORDER BY column_name',
+      [table],
+    ),
+    indexes: await ds.query('SELECT indexname, indexdef FROM pg_indexes WHERE tablename = $1 ORDER BY indexname', [
+      table,
+    ]),
+    keys: await ds.query(
+      'SELECT conname, pg_get_constraintdef(oid) AS def FROM pg_constraint WHERE conrelid = $1::regclass ORDER BY conname',
+      [table],
+    ),
+  });
+
+  it('upgrades a PostgreSQL database made before it to what the first step makes now, and is a no-op where it ran', async () => {
+    const deliveries = await shapeOf('deliveries');
+    const occurrences = await shapeOf('hub_file_occurrences');
+    // A database from before the change: no delivery queue, no index of occurrences by run.
+    await ds.query('DROP TABLE "deliveries"');
+    await ds.query('DROP INDEX "IDX_hub_occurrences_request"');
+    const runner = ds.createQueryRunner();
+    try {
+      for (const Step of [PostgresDeliveryQueue1766361600000, PostgresHubOccurrencesByRun1766448000000]) {
+        await new Step().up(runner);
+        // Run again (a database whose first step held it already): nothing changes, nothing fails.
+        await new Step().up(runner);
+      }
+    } finally {
+      await runner.release();
+    }
+    expect(await shapeOf('deliveries')).toEqual(deliveries);
+    expect(await shapeOf('hub_file_occurrences')).toEqual(occurrences);
+    const pending = (await ds.driver.createSchemaBuilder().log()).upQueries.map((q) => q.query);
+    expect(pending.filter((sql) => !/^DROP INDEX/.test(sql))).toEqual([]);
   });
 });
 

@@ -227,44 +227,11 @@ export class PostgresOrganizationWalls1766275200000 implements MigrationInterfac
   }
 }
 
-/** DeliveryQueue1766361600000's twin, for databases whose first step came before it. */
-export class PostgresDeliveryQueue1766361600000 implements MigrationInterface {
-  name = 'PostgresDeliveryQueue1766361600000';
-
-  async up(q: QueryRunner): Promise<void> {
-    const [{ existed }] = await q.query("SELECT to_regclass('deliveries') IS NOT NULL AS existed");
-    if (existed) return;
-    await q.query(
-      'CREATE TABLE "deliveries" ("id" character varying(36) NOT NULL, "createdDate" TIMESTAMP WITH TIME ZONE NOT NULL, "modifiedDate" TIMESTAMP WITH TIME ZONE NOT NULL, "requestId" character varying(36) NOT NULL, "taskReportId" character varying(36), "storageServiceId" character varying(36) NOT NULL, "destination" text NOT NULL, "path" text NOT NULL, "variable" text, "files" text NOT NULL, "status" character varying(10) NOT NULL, "attempts" integer NOT NULL DEFAULT \'0\', "nextAttemptAt" TIMESTAMP WITH TIME ZONE NOT NULL, "giveUpAt" TIMESTAMP WITH TIME ZONE NOT NULL, "lastError" text, "deliveredAt" TIMESTAMP WITH TIME ZONE, "claimedBy" character varying(64), "leaseUntil" TIMESTAMP WITH TIME ZONE, CONSTRAINT "PK_a6ef225c5c5f0974e503bfb731f" PRIMARY KEY ("id"))',
-    );
-    await q.query('CREATE INDEX "IDX_deliveries_due" ON "deliveries" ("status", "nextAttemptAt") ');
-    await q.query('CREATE INDEX "IDX_deliveries_request" ON "deliveries" ("requestId") ');
-    await q.query('CREATE INDEX "IDX_deliveries_lease" ON "deliveries" ("status", "leaseUntil") ');
-    await q.query(
-      'ALTER TABLE "deliveries" ADD CONSTRAINT "FK_7f9a0306edf8073aacdf0e0f8ff" FOREIGN KEY ("requestId") REFERENCES "requests"("id") ON DELETE CASCADE ON UPDATE NO ACTION',
-    );
-  }
-
-  async down(q: QueryRunner): Promise<void> {
-    await q.query('DROP TABLE IF EXISTS "deliveries"');
-  }
-}
-
-/** HubOccurrencesByRun1766448000000's twin, for databases whose first step came before it. */
-export class PostgresHubOccurrencesByRun1766448000000 implements MigrationInterface {
-  name = 'PostgresHubOccurrencesByRun1766448000000';
-
-  async up(q: QueryRunner): Promise<void> {
-    await q.query('CREATE INDEX IF NOT EXISTS "IDX_hub_occurrences_request" ON "hub_file_occurrences" ("requestId")');
-  }
-
-  async down(q: QueryRunner): Promise<void> {
-    await q.query('DROP INDEX IF EXISTS "IDX_hub_occurrences_request"');
-  }
-}
-
-/** PostgreSQL's migrations in the order they run; each later one is the twin of a SQLite migration, or a PostgreSQL-only step. */
-export const POSTGRES_MIGRATIONS = [
+/**
+ * PostgreSQL's hand-written migrations in the order they run: each later one the twin of a SQLite
+ * migration, or a PostgreSQL-only step. Those written once for both follow them (../index.ts).
+ */
+export const POSTGRES_HAND_WRITTEN = [
   PostgresInitial1765411200000,
   PostgresSignInOutcomes1765497600000,
   PostgresSsoTickets1765584000000,
@@ -276,6 +243,4 @@ export const POSTGRES_MIGRATIONS = [
   PostgresLiveData1766102400000,
   PostgresReloadQueue1766188800000,
   PostgresOrganizationWalls1766275200000,
-  PostgresDeliveryQueue1766361600000,
-  PostgresHubOccurrencesByRun1766448000000,
 ];
