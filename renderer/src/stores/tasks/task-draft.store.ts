@@ -1,4 +1,5 @@
 import { createDraftStore } from '../drafts/create-draft-store';
+import type { StoredSchedule } from '../../../../engine/model/tasks.entity';
 
 // A task as one draft: its settings, its e-mail, and its lists (reports, recipients, triggers) as
 // they are being edited. Items keep the server's id as their key, or a "new-" key until saved.
@@ -68,23 +69,15 @@ export interface RecipientItem {
   seeInHub: boolean;
 }
 
-export interface TriggerItem {
+/** A schedule's own fields, as the engine stores them (listed once: engine/model/tasks.entity.ts), empty on an event. */
+type ScheduleFields = { [K in keyof StoredSchedule]: StoredSchedule[K] | null };
+
+export interface TriggerItem extends ScheduleFields {
   key: string;
   type: 'Schedule' | 'ExternalEvent';
   name: string;
   isActive: boolean;
   timeZone: string | null;
-  frequency: string | null;
-  day: number | null;
-  month: number | null;
-  atHour: number | null;
-  atMinut: number | null;
-  everyHours: number | null;
-  fromHour: number | null;
-  fromMinut: number | null;
-  toHour: number | null;
-  toMinut: number | null;
-  weeklyDays: string | null;
   startDate: string;
   endDate: string | null;
   appId: string | null;
