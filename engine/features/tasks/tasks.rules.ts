@@ -39,22 +39,27 @@ export const LIST_TASKS: ListSpec = {
   },
 };
 
+/** A task's own settings (name, notifications, test mode), as answered and as the whole-task save takes them. */
+export const taskSettingsOf = (t: TaskRow) => ({
+  name: t.name,
+  description: t.description,
+  isActive: t.isActive,
+  sendNotifications: t.sendNotifications,
+  notifyIfError: t.notifyIfError,
+  notifyIfWarning: t.notifyIfWarning,
+  notifyIfSuccess: t.notifyIfSuccess,
+  notificationRecipients: t.notificationRecipients,
+  notificationCc: t.notificationCc,
+  notificationBcc: t.notificationBcc,
+  testMode: t.testMode,
+  testModeRecipients: t.testModeRecipients,
+});
+
 export function taskDto(t: TaskRow) {
   return {
     id: t.id,
     projectId: t.projectId,
-    name: t.name,
-    description: t.description,
-    isActive: t.isActive,
-    sendNotifications: t.sendNotifications,
-    notifyIfError: t.notifyIfError,
-    notifyIfWarning: t.notifyIfWarning,
-    notifyIfSuccess: t.notifyIfSuccess,
-    notificationRecipients: t.notificationRecipients,
-    notificationCc: t.notificationCc,
-    notificationBcc: t.notificationBcc,
-    testMode: t.testMode,
-    testModeRecipients: t.testModeRecipients,
+    ...taskSettingsOf(t),
     email: t.email ? { ...t.email, sendWithoutFiles: t.email.sendWithoutFiles ?? false } : null,
     createdDate: iso(t.createdDate),
     modifiedDate: iso(t.modifiedDate),

@@ -3,9 +3,9 @@ import { z } from 'zod';
 import type { OpContext } from '../../ops/context.js';
 import type { ListQuery } from '../../core/list-query.js';
 import { TaskTriggerResult } from '../common.results.js';
-import type { TaskEmail, TaskReportRow, TaskRow, TaskTriggerRow } from '../../model/tasks.entity.js';
+import type { TaskEmail, TaskReportRow, TaskTriggerRow } from '../../model/tasks.entity.js';
 import { TaskReport, TaskTrigger } from '../../model/tasks.entity.js';
-import { reachableTask } from './tasks.rules.js';
+import { reachableTask, taskSettingsOf } from './tasks.rules.js';
 import { taskReportDto } from './task-reports.rules.js';
 import { listTaskRecipients } from './task-recipients.rules.js';
 import { triggerDto } from './task-triggers.rules.js';
@@ -46,21 +46,6 @@ export const WholeTaskResult = lazySchema(() =>
     }),
   }),
 );
-
-const settingsOf = (t: TaskRow): TaskSave['settings'] => ({
-  name: t.name,
-  description: t.description,
-  isActive: t.isActive,
-  sendNotifications: t.sendNotifications,
-  notifyIfError: t.notifyIfError,
-  notifyIfWarning: t.notifyIfWarning,
-  notifyIfSuccess: t.notifyIfSuccess,
-  notificationRecipients: t.notificationRecipients,
-  notificationCc: t.notificationCc,
-  notificationBcc: t.notificationBcc,
-  testMode: t.testMode,
-  testModeRecipients: t.testModeRecipients,
-});
 
 /** The stored e-mail as the save takes it (an empty sender is the mail server's, as stored). */
 const emailOf = (e: TaskEmail): NonNullable<TaskSave['email']> => ({
@@ -167,7 +152,7 @@ export async function wholeTask(ctx: OpContext, taskId: string) {
   const now = ctx.now();
   const shownReports = await Promise.all(reports.map((r) => taskReportDto(ctx, r)));
   return {
-    settings: settingsOf(task),
+    settings: taskSettingsOf(task),
     ...(task.email ? { email: emailOf(task.email) } : {}),
     reports: reports.map(reportOf),
     recipients: recipients.items.map((r) => ({

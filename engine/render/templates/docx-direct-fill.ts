@@ -26,6 +26,21 @@ const paragraphText = (el: Element) =>
     .map((t) => textOf(t))
     .join('');
 
+/**
+ * What a table row repeats over: the chart of its first column tag, else the field of its first
+ * field tag; null for a row that does not repeat. A row holding `{{deleterow}}` is removed here.
+ */
+export function repeatedRowSource(tr: Element): TemplateTag | null {
+  const tags = tagsIn(paragraphText(tr))
+    .map((t) => t.tag)
+    .filter((t): t is TemplateTag => !!t);
+  if (tags.some((t) => t.kind === 'deleterow')) {
+    tr.parentNode?.removeChild(tr);
+    return null;
+  }
+  return tags.find((t) => t.kind === 'column') ?? tags.find((t) => t.kind === 'field') ?? null;
+}
+
 /** Marks a tag's place in the XML written once; private-use characters never occur in Word text. */
 const mark = (i: number) => `\uE000${i}\uE001`;
 const MARKS = /\uE000(\d+)\uE001/g;
@@ -60,14 +75,7 @@ export function fillPartDirectly(doc: Document, data: TemplateData): string {
   const marked = new Marked();
   const rows: Repeated[] = [];
   for (const tr of descendants(doc, 'tr')) {
-    const tags = tagsIn(paragraphText(tr))
-      .map((t) => t.tag)
-      .filter((t): t is TemplateTag => !!t);
-    if (tags.some((t) => t.kind === 'deleterow')) {
-      tr.parentNode?.removeChild(tr);
-      continue;
-    }
-    const source = tags.find((t) => t.kind === 'column') ?? tags.find((t) => t.kind === 'field');
+    const source = repeatedRowSource(tr);
     if (!source) continue;
     const key = tagKey(source);
     const count =

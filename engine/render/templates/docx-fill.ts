@@ -21,7 +21,7 @@ import { relationshipsOf } from './office-parts.js';
 import { fillParagraph } from './paragraph-fill.js';
 import { chartAltTags, CHART_SLOT_TAG, takeChartSlots, WordCharts, type ChartSlot } from './docx-charts.js';
 import { WordPictures } from './docx-pictures.js';
-import { fillPartDirectly, fillsDirectly } from './docx-direct-fill.js';
+import { fillPartDirectly, fillsDirectly, repeatedRowSource } from './docx-direct-fill.js';
 import {
   ancestorNamed,
   descendants,
@@ -107,11 +107,6 @@ export function docxTags(pkg: OfficePackage): WordTag[] {
   return out;
 }
 
-const rowText = (tr: Element) =>
-  descendants(tr, 't')
-    .map((t) => textOf(t))
-    .join('');
-
 /** Adds text at the start or end of a cell's text (its first or last run's text). */
 function addText(cell: Element, text: string, at: 'start' | 'end') {
   const texts = descendants(cell, 't');
@@ -126,14 +121,7 @@ function addText(cell: Element, text: string, at: 'start' | 'end') {
 /** Rows to delete go; rows with column or field tags are wrapped in the loop that repeats them. */
 function prepareRows(doc: Document) {
   for (const tr of descendants(doc, 'tr')) {
-    const tags = tagsIn(rowText(tr))
-      .map((t) => t.tag)
-      .filter((t): t is TemplateTag => !!t);
-    if (tags.some((t) => t.kind === 'deleterow')) {
-      tr.parentNode?.removeChild(tr);
-      continue;
-    }
-    const source = tags.find((t) => t.kind === 'column') ?? tags.find((t) => t.kind === 'field');
+    const source = repeatedRowSource(tr);
     if (!source) continue;
     const loop =
       source.kind === 'column'
