@@ -149,7 +149,10 @@ describe(
       await dialog(page()).getByRole('button', { name: 'Create' }).click();
       await page().getByRole('heading', { name: 'Shop reports' }).waitFor();
       await page().getByRole('textbox', { name: 'Connection name' }).fill('Shop data');
-      await page().getByLabel('Analytics app').selectOption({ label: 'Shop' });
+      // By its role: the "Created analytics app." toast may still be showing, and its name holds the words too.
+      await page()
+        .getByRole('combobox', { name: /^Analytics app/ })
+        .selectOption({ label: 'Shop' });
       await page().getByRole('button', { name: 'Add connection' }).click();
       await page().getByText('Shop data').waitFor();
       await page().getByRole('textbox', { name: 'New filter name' }).fill('North only');
