@@ -2,20 +2,13 @@ import type { EngineServices } from '../../ops/context.js';
 import { Session, type SessionRow } from '../../model/sessions.entity.js';
 import { activeProvider } from './sso-providers.js';
 import { seamOf } from './kinds/index.js';
+import { providerSessionOf } from './provider-session.js';
 
 // Signing out of both: a session a company sign-in made remembers its provider and whom it signed
 // in, so signing out here sends the browser on to end the provider's session too, and the
 // provider's own logout request (another application signed out) ends the sessions it names here.
 
 type Services = EngineServices;
-
-const sessionOf = (row: SessionRow): Record<string, unknown> => {
-  try {
-    return row.providerSession ? (JSON.parse(row.providerSession) as Record<string, unknown>) : {};
-  } catch {
-    return {};
-  }
-};
 
 /**
  * Where the browser goes after this session ends, to end the provider's session too: the OpenID
@@ -51,7 +44,7 @@ export async function endProviderSessions(
   return s.write(async () => {
     const repo = s.db.getRepository(Session);
     const rows = await repo.findBy({ providerId, providerSubject: subject });
-    const ending = rows.filter((r) => !sessionIndex || sessionOf(r).sessionIndex === sessionIndex);
+    const ending = rows.filter((r) => !sessionIndex || providerSessionOf(r).sessionIndex === sessionIndex);
     if (ending.length) await repo.delete(ending.map((r) => r.id));
     return ending.length;
   });

@@ -1,21 +1,13 @@
 import type { ProviderKindSeam } from './kind.js';
 import { certificateCheck, reachable } from './checks.js';
 import { samlLogoutUrl, samlStart } from '../saml-flow.js';
+import { providerSessionOf } from '../provider-session.js';
 
 // SAML 2.0: the browser is sent to the IdP's single sign-on URL and posted back to `/acs`; this
 // installation serves its metadata and takes the IdP's logout messages (`/slo`). Signing out sends
 // a signed LogoutRequest naming the session the sign-in made.
 
 const str = (v: unknown) => (typeof v === 'string' && v ? v : null);
-
-/** What the sign-in stored of the SAML session (its NameID's qualifiers, its SessionIndex). */
-function storedSession(json: string | null): Record<string, unknown> {
-  try {
-    return json ? (JSON.parse(json) as Record<string, unknown>) : {};
-  } catch {
-    return {};
-  }
-}
 
 export const samlKind: ProviderKindSeam = {
   kind: 'saml',
@@ -24,7 +16,7 @@ export const samlKind: ProviderKindSeam = {
   bearer: false,
   serviceProvider: true,
   async signOutUrl(s, p, row) {
-    const session = storedSession(row?.providerSession ?? null);
+    const session = providerSessionOf(row);
     if (!row?.providerSubject || typeof session.base !== 'string') return null;
     return samlLogoutUrl(s, p, row.providerSubject, {
       base: session.base,
