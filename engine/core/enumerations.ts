@@ -30,6 +30,40 @@ export const CLOUD_STORAGE_TYPES: readonly (typeof STORAGE_TYPES)[number][] = [
   'Dropbox',
 ];
 
+/** The fields a storage service's form may ask. */
+export type StorageField =
+  | 'rootPath'
+  | 'host'
+  | 'davUrl'
+  | 'port'
+  | 'siteUrl'
+  | 'library'
+  | 'username'
+  | 'password'
+  | 'privateKey'
+  | 'ftpTestDirectoryPath'
+  | 'passiveMode'
+  | 'clearHostKey';
+
+const SERVER: readonly StorageField[] = ['host', 'port', 'username', 'password', 'ftpTestDirectoryPath'];
+const DRIVE: readonly StorageField[] = ['ftpTestDirectoryPath'];
+
+/**
+ * What each kind of destination asks on its form: the fields its seam reads (storage/kinds), so a
+ * new kind says what its screen asks where it is added, and the screen shows nothing else.
+ */
+export const STORAGE_ASKS: Record<(typeof STORAGE_TYPES)[number], readonly StorageField[]> = {
+  Folder: ['rootPath'],
+  FTP: [...SERVER, 'passiveMode'],
+  FTPS: SERVER,
+  SFTP: [...SERVER, 'privateKey', 'clearHostKey'],
+  WebDAV: ['davUrl', 'username', 'password', 'ftpTestDirectoryPath'],
+  OneDrive: DRIVE,
+  SharePoint: ['siteUrl', 'library', ...DRIVE],
+  GoogleDrive: DRIVE,
+  Dropbox: DRIVE,
+};
+
 /** Set B 2.1, every flag of the permission set. */
 export const PERMISSION_FLAGS = [
   'viewProject',

@@ -93,6 +93,12 @@ describe('one seam per rule', () => {
       .filter((f) => /: StorageKind = \{/.test(f.text))
       .map((f) => f.path.split('/').pop());
     expect(kinds.sort()).toEqual(['cloud.ts', 'folder.ts', 'ftp.ts', 'sftp.ts', 'webdav.ts']);
+    // What the screen asks of each kind is one table beside them (STORAGE_ASKS), not type tests in the form.
+    const screen = readFileSync(
+      join(root, 'renderer', 'src', 'screens', 'storage', 'StorageServicesScreen.tsx'),
+      'utf8',
+    );
+    expect(screen.match(/shownWhen: (?!asks\()/g) ?? []).toEqual([]);
   });
 
   it('writes every schema change since the delivery queue once for both databases', () => {

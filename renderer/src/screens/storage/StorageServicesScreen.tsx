@@ -7,15 +7,14 @@ import { crudConfig } from '../../components/crud-config';
 import { toastFailed, toastOutcome, toastSucceeded } from '../../stores/feedback/toasts';
 import { hashOf, useNav } from '../../stores/nav/nav.store';
 import { useEffect } from 'react';
-import { CLOUD_STORAGE_TYPES, STORAGE_TYPES } from '../../../../engine/wire';
+import { CLOUD_STORAGE_TYPES, STORAGE_ASKS, STORAGE_TYPES, type StorageField } from '../../../../engine/wire';
 
-// Each type asks only what it needs: a folder its root, a server its address and sign-in.
-const isFolder = (v: FormValues) => v.type === 'Folder';
-const isServer = (v: FormValues) => v.type === 'FTP' || v.type === 'FTPS' || v.type === 'SFTP';
-const isWebDav = (v: FormValues) => v.type === 'WebDAV';
-const signsIn = (v: FormValues) => isServer(v) || isWebDav(v);
+type StorageType = (typeof STORAGE_TYPES)[number];
+
+// Each type asks only what it needs (STORAGE_ASKS, beside the engine's kinds): a folder its root, a
+// server its address and sign-in, a cloud drive its folder.
+const asks = (field: StorageField) => (v: FormValues) => (STORAGE_ASKS[v.type as StorageType] ?? []).includes(field);
 const cloud = (type: unknown) => (CLOUD_STORAGE_TYPES as readonly unknown[]).includes(type);
-const isCloud = (v: FormValues) => cloud(v.type);
 const fields: FieldDef[] = [
   { name: 'name', label: 'Name', kind: 'text', required: true },
   {
@@ -32,62 +31,62 @@ const fields: FieldDef[] = [
     kind: 'text',
     required: true,
     hint: "An absolute path of an existing folder, such as /srv/reports or D:\\Reports; not inside Broadsheet's own data or a system folder",
-    shownWhen: isFolder,
+    shownWhen: asks('rootPath'),
   },
-  { name: 'host', label: 'Host', kind: 'text', required: true, shownWhen: isServer },
+  { name: 'host', label: 'Host', kind: 'text', required: true, shownWhen: asks('host') },
   {
     name: 'davUrl',
     label: 'WebDAV address',
     kind: 'url',
     required: true,
     hint: 'Such as https://cloud.example.com/remote.php/dav/files/reports (Nextcloud) or your NAS’s WebDAV address',
-    shownWhen: isWebDav,
+    shownWhen: asks('davUrl'),
   },
-  { name: 'port', label: 'Port (FTP 21, SFTP 22)', kind: 'number', shownWhen: isServer },
+  { name: 'port', label: 'Port (FTP 21, SFTP 22)', kind: 'number', shownWhen: asks('port') },
   {
     name: 'siteUrl',
     label: 'SharePoint site address',
     kind: 'url',
     required: true,
     hint: 'Such as https://contoso.sharepoint.com/sites/Finance',
-    shownWhen: (v) => v.type === 'SharePoint',
+    shownWhen: asks('siteUrl'),
   },
   {
     name: 'library',
     label: 'Document library',
     kind: 'text',
     hint: 'As the site names it, such as Monthly reports; empty for the site’s default library',
-    shownWhen: (v) => v.type === 'SharePoint',
+    shownWhen: asks('library'),
   },
-  { name: 'username', label: 'User name', kind: 'text', shownWhen: signsIn },
+  { name: 'username', label: 'User name', kind: 'text', shownWhen: asks('username') },
   {
     name: 'password',
     label: 'Password',
     kind: 'password',
     hint: 'Stored encrypted; leave blank to keep the one saved (for Nextcloud, an app password). Changing the address, port, user or folder drops the saved password and key: enter them again',
-    shownWhen: signsIn,
+    shownWhen: asks('password'),
   },
   {
     name: 'privateKey',
     label: 'Private key',
     kind: 'textarea',
     hint: 'OpenSSH or PEM; stored encrypted; leave blank to keep the one saved',
-    shownWhen: (v) => v.type === 'SFTP',
+    shownWhen: asks('privateKey'),
   },
   {
     name: 'ftpTestDirectoryPath',
     label: 'Base directory',
     kind: 'text',
     hint: 'Deliveries stay under it; for SFTP an absolute path on the server; for WebDAV and cloud drives a folder in it',
-    shownWhen: (v) => signsIn(v) || isCloud(v),
+    shownWhen: asks('ftpTestDirectoryPath'),
   },
-  { name: 'passiveMode', label: 'Passive mode', kind: 'checkbox', shownWhen: (v) => v.type === 'FTP' },
+  { name: 'passiveMode', label: 'Passive mode', kind: 'checkbox', shownWhen: asks('passiveMode') },
   {
     name: 'clearHostKey',
     label: 'Forget the pinned host key (the server was reinstalled)',
     kind: 'checkbox',
     hint: 'The next connection pins the key the server offers then',
-    shownWhen: (v) => v.type === 'SFTP',
+    shownWhen: asks('clearHostKey'),
   },
   { name: 'description', label: 'Description', kind: 'textarea' },
 ];
