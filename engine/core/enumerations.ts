@@ -6,6 +6,26 @@ export const SYNCHRONIZATION_MODES = ['Manual', 'Hourly', 'Daily', 'Weekly', 'Mo
 /** Set A's identity providers (SAML-style) and set B's (OAuth-style). */
 export const SAML_PROVIDER_TYPES = ['SAML', 'JWT'] as const;
 export const OAUTH_PROVIDER_TYPES = ['OAuth', 'OpenID Connect', 'OIDC'] as const;
+
+/** The fields of the SAML-or-JWT provider form that depend on its type. */
+export type SamlFormField =
+  | 'entityID'
+  | 'singleSignOnUrl'
+  | 'singleLogoutUrl'
+  | 'certificatePublicKey'
+  | 'buttonLabel'
+  | 'signAuthnRequest'
+  | 'audience';
+
+/**
+ * What the SAML-or-JWT provider form asks of each type: what its kind reads (sso/kinds). SAML signs
+ * people in from a browser and out again; a JWT provider only checks bearer tokens: its issuer
+ * (Entity ID), its certificate and the audience every token must name.
+ */
+export const SAML_FORM_ASKS: Record<(typeof SAML_PROVIDER_TYPES)[number], readonly SamlFormField[]> = {
+  SAML: ['entityID', 'singleSignOnUrl', 'singleLogoutUrl', 'certificatePublicKey', 'buttonLabel', 'signAuthnRequest'],
+  JWT: ['entityID', 'certificatePublicKey', 'audience'],
+};
 export const RESOURCE_TYPES = ['link', 'doc', 'video', 'image'] as const;
 export const REPORT_TYPES = ['Word', 'Excel', 'PowerPoint', 'Html'] as const;
 export const CHART_KINDS = ['bar', 'line', 'pie', 'combo', 'table'] as const;

@@ -288,6 +288,14 @@ describe(
       await dialog(page()).getByRole('textbox', { name: 'Single sign-on URL' }).fill('not a url');
       await dialog(page()).getByRole('button', { name: 'Create' }).click();
       await expect.poll(() => fieldError('Single sign-on URL').textContent()).toMatch(/web address/);
+      // A JWT provider is asked only what it checks tokens with: no sign-in or sign-out address, no button.
+      await dialog(page()).getByRole('combobox', { name: /^Type/ }).selectOption('JWT');
+      await dialog(page())
+        .getByRole('textbox', { name: /^Audience \(JWT\)/ })
+        .waitFor();
+      for (const name of ['Single sign-on URL', 'Single logout URL', 'Sign-in button label'])
+        expect(await dialog(page()).getByRole('textbox', { name }).count()).toBe(0);
+      expect(await dialog(page()).getByRole('textbox', { name: 'Entity ID' }).count()).toBe(1);
       await page().keyboard.press('Escape');
       await dialog(page()).waitFor({ state: 'detached' });
     });

@@ -79,6 +79,12 @@ describe('one seam per rule', () => {
       .filter((f) => /: ProviderKindSeam = \{/.test(f.text))
       .map((f) => f.path.split('/').pop());
     expect(kinds.sort()).toEqual(['jwt.ts', 'oidc.ts', 'saml.ts']);
+    // What the SAML-or-JWT form asks of each type is one table (SAML_FORM_ASKS), not type tests in the form.
+    const screen = readFileSync(
+      join(root, 'renderer', 'src', 'screens', 'identity-providers', 'IdentityProvidersScreen.tsx'),
+      'utf8',
+    );
+    expect(screen.match(/shownWhen: (?!asks\()/g) ?? []).toEqual([]);
   });
 
   it('asks a destination what its kind does through its seam: save, test and delivery name no kind', () => {

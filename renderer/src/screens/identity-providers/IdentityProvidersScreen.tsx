@@ -1,6 +1,6 @@
 import type { FieldDef } from '../../components/Form';
 import type { RowOf } from '../../../../engine/catalogue';
-import { OAUTH_PROVIDER_TYPES, SAML_PROVIDER_TYPES } from '../../../../engine/wire';
+import { OAUTH_PROVIDER_TYPES, SAML_FORM_ASKS, SAML_PROVIDER_TYPES, type SamlFormField } from '../../../../engine/wire';
 import { invoke } from '../../bridge';
 import { choice, flag, orNull, text, type FormValues } from '../../components/options';
 import { ResourceScreen, type ResourceConfig } from '../../components/ResourceScreen';
@@ -34,23 +34,49 @@ const whoSignsIn: FieldDef[] = [
 ];
 const whoSignsInBody = (v: FormValues) => ({ isActive: flag(v.isActive), provision: flag(v.provision) });
 
+/** Whether the form asks this of the chosen type (SAML_FORM_ASKS); a type not chosen yet is asked as SAML. */
+const asks = (field: SamlFormField) => (v: FormValues) =>
+  (SAML_FORM_ASKS[v.type as (typeof SAML_PROVIDER_TYPES)[number]] ?? SAML_FORM_ASKS.SAML).includes(field);
+
 const samlFields: FieldDef[] = [
   { name: 'name', label: 'Name', kind: 'text', required: true },
   { name: 'type', label: 'Type', kind: 'select', required: true, choices: SAML_PROVIDER_TYPES },
   { name: 'description', label: 'Description', kind: 'textarea' },
-  { name: 'entityID', label: 'Entity ID', kind: 'text' },
-  { name: 'singleSignOnUrl', label: 'Single sign-on URL', kind: 'url', hint: 'https://…' },
-  { name: 'singleLogoutUrl', label: 'Single logout URL', kind: 'url', hint: 'https://…' },
-  { name: 'certificatePublicKey', label: 'Certificate public key', kind: 'textarea' },
-  { name: 'buttonLabel', label: 'Sign-in button label', kind: 'text' },
-  { name: 'signAuthnRequest', label: 'Sign authentication requests', kind: 'checkbox' },
+  { name: 'entityID', label: 'Entity ID', kind: 'text', shownWhen: asks('entityID') },
+  {
+    name: 'singleSignOnUrl',
+    label: 'Single sign-on URL',
+    kind: 'url',
+    hint: 'https://…',
+    shownWhen: asks('singleSignOnUrl'),
+  },
+  {
+    name: 'singleLogoutUrl',
+    label: 'Single logout URL',
+    kind: 'url',
+    hint: 'https://…',
+    shownWhen: asks('singleLogoutUrl'),
+  },
+  {
+    name: 'certificatePublicKey',
+    label: 'Certificate public key',
+    kind: 'textarea',
+    shownWhen: asks('certificatePublicKey'),
+  },
+  { name: 'buttonLabel', label: 'Sign-in button label', kind: 'text', shownWhen: asks('buttonLabel') },
+  {
+    name: 'signAuthnRequest',
+    label: 'Sign authentication requests',
+    kind: 'checkbox',
+    shownWhen: asks('signAuthnRequest'),
+  },
   {
     name: 'audience',
     label: 'Audience (JWT)',
     kind: 'text',
     required: true,
     hint: 'The aud every token must name, such as the embedding portal’s client id; a token lives a day at most',
-    shownWhen: (v) => v.type === 'JWT',
+    shownWhen: asks('audience'),
   },
   ...whoSignsIn,
 ];
