@@ -68,7 +68,8 @@ const allExternal = { ...common, packages: 'external' };
 // (`engine/code-cache.ts`) can hold, where an `import()` in cached code cannot run.
 /**
  * Packages TypeORM requires when it loads, for options this product never sets: the `debug` logger,
- * entity globs, reading `ormconfig`/`.env` files, and the formatted console logger's SQL layout. Left out of the start-up bundles (a fifth of
+ * entity globs, reading `ormconfig`/`.env` files, and the formatted console logger's SQL layout. Left
+ * out of the start-up bundles (a fifth of
  * the bundle's own load time: `debug` alone opens the terminal module); a call into one fails
  * naming it, so an option that needed one could not go unnoticed.
  */

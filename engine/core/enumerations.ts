@@ -142,7 +142,10 @@ export const FINISHED: RequestStatus[] = ['completed', 'warning', 'failed', 'abo
 /** Not finished yet: a run that can still be stopped. */
 export const LIVE: RequestStatus[] = ['queued', 'running'];
 
-/** An outbox message's life: written queued, sending while the server is asked, then sent, failed or cancelled; uncertain after a crash cut a send. */
+/**
+ * An outbox message's life: written queued, sending while the server is asked, then sent, failed or
+ * cancelled; uncertain after a crash cut a send.
+ */
 export const OUTBOX_STATUSES = ['queued', 'sending', 'uncertain', 'sent', 'failed', 'cancelled'] as const;
 export type OutboxStatus = (typeof OUTBOX_STATUSES)[number];
 /** Messages waiting for a send: new ones, and those cut off with their outcome unknown. */

@@ -1,7 +1,8 @@
 // The large import: a 2,000,000-row CSV (183 MB, more than any JSON body takes) uploaded as the file
 // itself through POST /api/app/analytics/{id}/upload while list calls keep coming. Prints its time,
 // the longest stall of the engine's main thread meanwhile (its event loop's delay, sampled every
-// 10 ms), the server's peak memory (a process of its own, beside itself idle), and the ratio to the floor: the sqlite3 command line building
+// 10 ms), the server's peak memory (a process of its own, beside itself idle), and the ratio to the
+// floor: the sqlite3 command line building
 // the same typed, indexed file from the same CSV (import, typed copy, indexes, distinct counts).
 import { figure } from './verdicts.js';
 import { spawnSync } from 'node:child_process';

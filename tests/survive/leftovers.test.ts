@@ -1,5 +1,6 @@
 // Issue 57, finding 5: what a stop or a full disk cut off is cleaned at the next start when nothing
-// owns it, and a cut-off import is recorded as failed where a person looks. The folder is left as a kill leaves it (an import's upload and half-written data file, an
+// owns it, and a cut-off import is recorded as failed where a person looks. The folder is left as a
+// kill leaves it (an import's upload and half-written data file, an
 // app folder whose metadata was never renamed into place, the first start's demo half-made), then
 // the next start is watched.
 import { afterAll, describe, expect, it } from 'vitest';

@@ -147,7 +147,10 @@ export interface WriteBackupOptions {
   onStep?: (step: string, number: number, of: number) => void;
 }
 
-/** The named steps of a backup, each announced as it starts: the database, the apps, the files, the logs, checksums, packing, putting it in place. */
+/**
+ * The named steps of a backup, each announced as it starts: the database, the apps, the files, the
+ * logs, checksums, packing, putting it in place.
+ */
 export const BACKUP_STEPS = 7;
 
 /** The most a backup may go without a step forward: a file placed, hashed or packed, bytes written. */

@@ -47,7 +47,10 @@ export const TasksDryRunResult = lazySchema(() =>
         attached: z.boolean(),
         perIterationValue: z.boolean(),
         conditions: z.number(),
-        /** What its conditions answer now: `hold`, `fail` (it would be left out), or `perValue` (asked of each iteration value by the run). */
+        /**
+         * What its conditions answer now: `hold`, `fail` (it would be left out), or `perValue` (asked
+         * of each iteration value by the run).
+         */
         conditionsNow: z.enum(['hold', 'fail', 'perValue']).nullable(),
       }),
     ),

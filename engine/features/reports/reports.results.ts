@@ -58,7 +58,10 @@ export const ReportsCheckTemplateResult = lazySchema(() =>
   }),
 );
 
-/** One object of the template palette in the reference shape: `itemID` is the tag to paste; objects nest (a sheet's charts, a chart's columns). */
+/**
+ * One object of the template palette in the reference shape: `itemID` is the tag to paste; objects
+ * nest (a sheet's charts, a chart's columns).
+ */
 export const TemplateItemResult = lazySchema(() =>
   z.object({
     id: z.string(),

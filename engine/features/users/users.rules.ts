@@ -49,7 +49,10 @@ type Named = { id: string; name: string };
 
 type Link = Named & { userId: string; kind: 'role' | 'organization' | 'group' };
 
-/** Users with their roles, organizations and groups, loaded in one query for the whole page (each query is a trip to the database's thread). */
+/**
+ * Users with their roles, organizations and groups, loaded in one query for the whole page (each query
+ * is a trip to the database's thread).
+ */
 export async function userDtos(ctx: OpContext, users: UserRow[]) {
   const ids = users.map((u) => u.id);
   const link = (kind: Link['kind'], table: string, target: string, nameExpr: string) =>

@@ -9,7 +9,10 @@ import { useEffect } from 'react';
 import { screenLeft, toastQueue } from '../stores/feedback/toasts';
 import { useNav } from '../stores/nav/nav.store';
 
-/** The one place success and failure are told: green for done, red (and staying, until another screen or a success) for failed; both close on another screen. */
+/**
+ * The one place success and failure are told: green for done, red (and staying, until another screen
+ * or a success) for failed; both close on another screen.
+ */
 export function Toasts() {
   const screen = useNav((s) => s.screen);
   const path = useNav((s) => s.path.join('/'));

@@ -1,6 +1,7 @@
 // Microsoft SQL Server through tedious, the rows streamed as they arrive (the request paused while
 // a batch is written). The query runs inside a transaction rolled back at the end, so nothing it
-// might change is kept (the connection closes without a commit), with the request's own time limit. Untested here: no SQL Server runs on the
+// might change is kept (the connection closes without a commit), with the request's own time limit.
+// Untested here: no SQL Server runs on the
 // machines this product is built on; tests/data/sqlserver.test.ts runs against one when
 // BROADSHEET_TEST_SQLSERVER names it.
 import { Connection, Request } from 'tedious';

@@ -208,7 +208,8 @@ async function filler(
 }
 
 /**
- * Makes a task run's mail and hands it to `post` (the runner writes it with the run's outcome): to the task's recipients one mail to all or one each,
+ * Makes a task run's mail and hands it to `post` (the runner writes it with the run's outcome): to
+ * the task's recipients one mail to all or one each,
  * with the files of the task reports that attach or embed theirs; and to the addresses a recipients
  * variable names, one mail each with only their files. Answers a warning to put on the run, or null.
  */
