@@ -5,8 +5,7 @@ import { activeProvider, savedProvider } from '../features/sso/sso-providers.js'
 import { seamOf } from '../features/sso/kinds/index.js';
 import { handOff, handOffUser, safeReturnTo, SsoRefusal } from '../features/sso/sso-identity.js';
 import { negotiateStep, windowsSignInOffered, windowsUser } from '../features/sso/windows-sign-in.js';
-import { oidcCallback } from '../features/sso/oidc-flow.js';
-import { samlAcs, samlLogoutMessage, samlMetadata } from '../features/sso/saml-flow.js';
+import { samlLogoutMessage, samlMetadata } from '../features/sso/saml-flow.js';
 import { endProviderSessions } from '../features/sso/sso-sign-out.js';
 import { origin, toPage } from './to-page.js';
 
@@ -145,20 +144,27 @@ export function registerSsoRoutes(app: FastifyInstance, services: () => EngineSe
     }
   });
 
-  /** The OpenID redirect URI. */
-  app.get<{ Params: Params }>('/api/app/sso/:id/callback', async (req, reply) => {
-    const { id } = req.params;
+  /**
+   * The provider's answer, brought back by the browser (its kind reads it: kinds/*.ts `finish`):
+   * who signed in becomes a one-time code the sign-in page exchanges for a session.
+   */
+  const finish = async (req: FastifyRequest, reply: FastifyReply, id: string, form: Record<string, string>) => {
     const s = services();
     try {
       const p = await provider(id);
-      const identity = await oidcCallback(s, p, new URL(req.url, origin(req)));
+      const read = seamOf(p)?.finish;
+      if (!read) throw new SsoRefusal('disabled', 'the provider signs nobody in from a browser');
+      const identity = await read(s, p, base(req, id), { url: new URL(req.url, origin(req)), form });
       const code = await handOff(s, p.id, identity, identity.returnTo);
       s.signInThrottle.succeed(guardKey(id), req.ip);
       return toPage(reply, req, `#/sign-in/finish/${code}`);
     } catch (e) {
       return refused(req, reply, id, e);
     }
-  });
+  };
+
+  /** The redirect URI (OpenID's answer comes back in its address). */
+  app.get<{ Params: Params }>('/api/app/sso/:id/callback', (req, reply) => finish(req, reply, req.params.id, {}));
 
   // The SAML assertion consumer service: the provider's form post (application/x-www-form-urlencoded).
   void app.register(async (scope) => {
@@ -167,19 +173,9 @@ export function registerSsoRoutes(app: FastifyInstance, services: () => EngineSe
       { parseAs: 'string', bodyLimit: 512 * 1024 },
       (_req, body, done) => done(null, Object.fromEntries(new URLSearchParams(String(body)))),
     );
-    scope.post<{ Params: Params; Body: Record<string, string> }>('/api/app/sso/:id/acs', async (req, reply) => {
-      const { id } = req.params;
-      const s = services();
-      try {
-        const p = await provider(id);
-        const identity = await samlAcs(s, p, base(req, id), req.body ?? {});
-        const code = await handOff(s, p.id, identity, identity.returnTo);
-        s.signInThrottle.succeed(guardKey(id), req.ip);
-        return toPage(reply, req, `#/sign-in/finish/${code}`);
-      } catch (e) {
-        return refused(req, reply, id, e);
-      }
-    });
+    scope.post<{ Params: Params; Body: Record<string, string> }>('/api/app/sso/:id/acs', (req, reply) =>
+      finish(req, reply, req.params.id, req.body ?? {}),
+    );
     scope.post<{ Params: Params; Body: Record<string, string> }>('/api/app/sso/:id/slo', (req, reply) =>
       singleLogout(req, reply, req.params.id, req.body ?? {}, null),
     );

@@ -3,6 +3,7 @@ import type { IdentityProviderRow } from '../../../model/identity-providers.enti
 import type { SessionRow } from '../../../model/sessions.entity.js';
 import type { ProviderKind } from '../sso-providers.js';
 import type { ProviderCheck } from './checks.js';
+import type { Identity } from '../identity.js';
 
 // One kind of identity provider (OpenID Connect, SAML, JWT bearer tokens) as the rest of sign-in
 // uses it. A new kind is a file beside these and a line in the table (`index.ts`): the sign-in
@@ -17,6 +18,17 @@ export interface ProviderKindSeam {
    * provider's addresses here (`base`, `/api/app/sso/{id}`) and the screen to land on afterwards.
    */
   readonly start?: (s: Services, p: IdentityProviderRow, base: string, returnTo: string) => Promise<string>;
+  /**
+   * The provider's answer as the browser brings it back — a redirect to `/callback` (its address) or
+   * a form posted to `/acs` — read into who signed in and the screen to land on; refused (SsoRefusal)
+   * when it does not hold.
+   */
+  readonly finish?: (
+    s: Services,
+    p: IdentityProviderRow,
+    base: string,
+    answer: { url: URL; form: Record<string, string> },
+  ) => Promise<Identity & { returnTo: string }>;
   /** Whether the desktop signs in with it through a loopback redirect (OpenID). */
   readonly desktop: boolean;
   /** Whether it signs bearer tokens an API caller presents (JWT). */

@@ -1,6 +1,6 @@
 import type { ProviderKindSeam } from './kind.js';
 import { reachable, TIMEOUT_MS, type ProviderCheck } from './checks.js';
-import { oidcLogoutUrl, oidcStart } from '../oidc-flow.js';
+import { oidcCallback, oidcLogoutUrl, oidcStart } from '../oidc-flow.js';
 
 // OpenID Connect: the browser and the desktop sign in through the provider's authorization page and
 // come back to `/callback`; signing out goes on to its end-session address.
@@ -8,6 +8,7 @@ import { oidcLogoutUrl, oidcStart } from '../oidc-flow.js';
 export const oidcKind: ProviderKindSeam = {
   kind: 'oidc',
   start: (s, p, base, returnTo) => oidcStart(s, p, `${base}/callback`, returnTo),
+  finish: (s, p, _base, answer) => oidcCallback(s, p, answer.url),
   desktop: true,
   bearer: false,
   serviceProvider: false,

@@ -1,6 +1,6 @@
 import type { ProviderKindSeam } from './kind.js';
 import { certificateCheck, reachable } from './checks.js';
-import { samlLogoutUrl, samlStart } from '../saml-flow.js';
+import { samlAcs, samlLogoutUrl, samlStart } from '../saml-flow.js';
 import { providerSessionOf } from '../provider-session.js';
 
 // SAML 2.0: the browser is sent to the IdP's single sign-on URL and posted back to `/acs`; this
@@ -12,6 +12,7 @@ const str = (v: unknown) => (typeof v === 'string' && v ? v : null);
 export const samlKind: ProviderKindSeam = {
   kind: 'saml',
   start: (s, p, base, returnTo) => samlStart(s, p, base, returnTo),
+  finish: (s, p, base, answer) => samlAcs(s, p, base, answer.form),
   desktop: false,
   bearer: false,
   serviceProvider: true,
