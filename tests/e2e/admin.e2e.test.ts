@@ -296,6 +296,8 @@ describe(
       for (const name of ['Single sign-on URL', 'Single logout URL', 'Sign-in button label'])
         expect(await dialog(page()).getByRole('textbox', { name }).count()).toBe(0);
       expect(await dialog(page()).getByRole('textbox', { name: 'Entity ID' }).count()).toBe(1);
+      // The field in error held the focus and has left the form: the focus is back inside the dialog, so Escape still closes it.
+      expect(await page().evaluate(() => !!document.activeElement?.closest('[role="dialog"]'))).toBe(true);
       await page().keyboard.press('Escape');
       await dialog(page()).waitFor({ state: 'detached' });
     });

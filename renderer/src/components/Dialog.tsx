@@ -1,6 +1,8 @@
 import { useEffect, useRef, type ReactNode } from 'react';
 import { Dialog as AriaDialog, Heading, Modal, ModalOverlay } from 'react-aria-components';
 
+const FIRST_FIELD = 'input:not([type=hidden]):not([disabled]), select:not([disabled]), textarea:not([disabled])';
+
 interface Props {
   title: string;
   children: ReactNode;
@@ -19,14 +21,20 @@ export function Dialog({ title, children, onClose, role = 'dialog', closesOnlyBy
   const body = useRef<HTMLDivElement>(null);
   // A dialog holding a form opens with its first field focused, ready to type (after the modal has taken focus itself).
   useEffect(() => {
-    const frame = requestAnimationFrame(() =>
-      body.current
-        ?.querySelector<HTMLElement>(
-          'input:not([type=hidden]):not([disabled]), select:not([disabled]), textarea:not([disabled])',
-        )
-        ?.focus(),
-    );
+    const frame = requestAnimationFrame(() => body.current?.querySelector<HTMLElement>(FIRST_FIELD)?.focus());
     return () => cancelAnimationFrame(frame);
+  }, []);
+  // A field that holds the focus can leave the form (another type chosen asks other things): the focus would fall to the page,
+  // outside the dialog, where Escape and Tab no longer reach it. It goes back to the dialog's first field instead.
+  useEffect(() => {
+    const root = body.current;
+    if (!root) return;
+    const watcher = new MutationObserver(() => {
+      if (document.activeElement && document.activeElement !== document.body) return;
+      root.querySelector<HTMLElement>(FIRST_FIELD)?.focus();
+    });
+    watcher.observe(root, { childList: true, subtree: true });
+    return () => watcher.disconnect();
   }, []);
   return (
     <ModalOverlay
