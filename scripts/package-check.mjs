@@ -113,7 +113,7 @@ function checkApp({ root, out, pkg }) {
     checkNative(real);
   }
   // The app's own native modules, each found among them when npm installed it.
-  for (const name of ['sqlite3', 'kerberos', '@resvg/resvg-js-linux-x64-gnu'])
+  for (const name of ['sqlite3', 'kerberos', '@resvg/resvg-js-linux-x64-gnu', '@duckdb/node-bindings-linux-x64'])
     if (existsSync(join(root, 'node_modules', name)))
       must(
         natives.some((f) => f.startsWith(`/node_modules/${name}/`)),

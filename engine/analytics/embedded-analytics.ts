@@ -6,6 +6,7 @@ import { DEFAULT_IMPORT_MEMORY_MB } from './embedded/import-runner.js';
 import type { AnalyticsPort, EmbeddedAnalyticsAdmin } from './port.js';
 
 export { DEMO_APP_ID, DEMO_APP_NAME, ensureDemoApp } from './embedded/demo-app.js';
+export { unreadableDataFile } from './embedded/columnar-file.js';
 export type { ImportBudget };
 
 /** What one analytics import may hold and use. */

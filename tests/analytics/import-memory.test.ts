@@ -1,14 +1,15 @@
 // An import's memory does not grow with its file: a CSV several times larger than the import
-// worker's heap cap is read, typed and written whole. Papa's pause stopped parsing but not reading,
-// so the whole file queued in the worker's heap and a large file ran it out of memory — which ended
-// the whole process (sqlite3's native module throws while a dying worker is torn down).
+// worker's heap cap is read, typed and written whole (DuckDB reads a CSV now, outside that heap;
+// a file it refuses goes through the row reader). Papa's pause once stopped parsing but not
+// reading, so the whole file queued in the worker's heap and ran it out of memory, which ended
+// the whole process (a native module throws while a dying worker is torn down).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createWriteStream } from 'node:fs';
 import { mkdtemp, readdir, readlink, rm, stat, writeFile } from 'node:fs/promises';
 import { once } from 'node:events';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import sqlite3 from 'sqlite3';
+import { ColumnarFile } from '../../engine/analytics/embedded/columnar-file.js';
 import { runImportInWorker } from '../../engine/analytics/embedded/import-runner.js';
 
 const ROWS = 1_500_000;
@@ -37,18 +38,16 @@ describe('an import larger than its memory', () => {
   it(`imports a CSV of ${ROWS.toLocaleString('en')} rows in a worker capped at ${CAP_MB} MiB, every row read back`, async () => {
     const source = join(dir, 'orders.csv');
     expect((await stat(source)).size).toBeGreaterThan(CAP_MB * 1024 * 1024);
-    const target = join(dir, 'orders.db');
+    const target = join(dir, 'orders.duckdb');
     const outcome = await runImportInWorker(
       { source, format: 'csv', target, budget: { rows: 5_000_000, cells: 50_000_000 } },
       CAP_MB,
       () => undefined,
     );
     expect(outcome).toMatchObject({ rowCount: ROWS, headers: ['order_no', 'region', 'customer', 'units', 'price'] });
-    const db = new sqlite3.Database(target, sqlite3.OPEN_READONLY);
-    const [row] = await new Promise<{ n: number; units: number }[]>((resolve, reject) =>
-      db.all('SELECT COUNT(*) AS n, SUM(c3) AS units FROM data', (e, r) => (e ? reject(e) : resolve(r as never))),
-    );
-    await new Promise((r) => db.close(r));
+    const db = await ColumnarFile.read(target);
+    const [row] = await db.all(`SELECT COUNT(*) AS n, SUM(c3) AS units FROM ${db.table}`);
+    await db.close();
     // Units cycle 0..16: the sum of every row, computed here.
     let units = 0;
     for (let k = 0; k < ROWS; k++) units += k % 17;
@@ -59,7 +58,7 @@ describe('an import larger than its memory', () => {
     const source = join(dir, 'bad-early.csv');
     await writeFile(source, 'a,b\n1,2\n3\n' + '4,5\n'.repeat(2_000_000));
     const failed = await runImportInWorker(
-      { source, format: 'csv', target: join(dir, 'bad.db'), budget: { rows: 5_000_000, cells: 50_000_000 } },
+      { source, format: 'csv', target: join(dir, 'bad.duckdb'), budget: { rows: 5_000_000, cells: 50_000_000 } },
       CAP_MB,
       () => undefined,
     ).catch((e: Error) => e);

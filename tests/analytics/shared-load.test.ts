@@ -15,7 +15,7 @@ const sales = (n: number, price: number): TableData => ({
   types: ['text', 'integer'],
   rows: Array.from({ length: n }, (_, i) => [`Region ${i % 4}`, price]),
 });
-const dataFiles = async () => (await readdir(join(dir, 'sales'))).filter((f) => /^data.*\.db$/.test(f)).sort();
+const dataFiles = async () => (await readdir(join(dir, 'sales'))).filter((f) => /^data.*\.duckdb$/.test(f)).sort();
 
 beforeEach(async () => {
   dir = await mkdtemp(join(tmpdir(), 'bs-shared-load-'));
@@ -34,7 +34,7 @@ describe('rows loaded into an app', () => {
       expect(await two.evaluate('sales', 'Sum(Sales)')).toBe(200);
       const first = await dataFiles();
       expect(first).toHaveLength(1);
-      expect(first[0]).toMatch(/^data-[a-z0-9]+-[0-9a-f]{8}\.db$/);
+      expect(first[0]).toMatch(/^data-[a-z0-9]+-[0-9a-f]{8}\.duckdb$/);
 
       await one.load('sales', sales(50, 3), 'generated');
       expect(await two.evaluate('sales', 'Sum(Sales)')).toBe(150);
@@ -59,7 +59,7 @@ describe('rows loaded into an app', () => {
       await desktop.load('sales', sales(100, 2), 'generated');
       await desktop.load('sales', sales(10, 1), 'generated');
       expect(await desktop.evaluate('sales', 'Sum(Sales)')).toBe(10);
-      expect(await dataFiles()).toEqual(['data.db']);
+      expect(await dataFiles()).toEqual(['data.duckdb']);
     } finally {
       await desktop.close();
     }

@@ -10,7 +10,7 @@ import { existsSync, readdirSync } from 'node:fs';
 import { appendFile, mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import sqlite3 from 'sqlite3';
+import { queryAppData } from '../support/app-data.js';
 import * as tar from 'tar';
 import { memoryKeyStore, signedInUserWith, startTestServer, type TestServer } from '../support/test-server.js';
 import { fixtures, type Fixtures } from '../support/samples.js';
@@ -33,16 +33,6 @@ const sha = async (file: string) =>
   createHash('sha256')
     .update(await readFile(file))
     .digest('hex');
-
-/** Rows of a table in an SQLite file, read with a connection of its own. */
-function countIn(file: string, sql: string): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const db = new sqlite3.Database(file, sqlite3.OPEN_READONLY, (e) => {
-      if (e) return reject(e);
-      db.get(sql, (err, row: { n: number }) => db.close(() => (err ? reject(err) : resolve(Number(row.n)))));
-    });
-  });
-}
 
 describe(
   covers(
@@ -123,7 +113,10 @@ describe(
         expect(Number((await db.query(`SELECT COUNT(*) AS n FROM "${table}"`))[0].n), table).toBe(n);
       expect((await db.query('PRAGMA integrity_check'))[0].integrity_check).toBe('ok');
       // The app's data is one whole state or the other, never half an import.
-      const appRows = await countIn(join(s.dataDir, 'apps', appRow.appId, 'data.db'), 'SELECT COUNT(*) AS n FROM data');
+      const [[appRows]] = await queryAppData(
+        join(s.dataDir, 'apps', appRow.appId, 'data.duckdb'),
+        'SELECT COUNT(*) AS n FROM data',
+      );
       expect([rowsBefore, rowsAfter]).toContain(appRows);
       // The restored data started: what it replaced is gone, and so is the staging.
       expect(existsSync(join(s.dataDir, 'before-restore'))).toBe(false);

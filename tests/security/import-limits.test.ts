@@ -50,7 +50,7 @@ describe(covers('import budgets', 'app.analytics.get', 'app.analytics.evaluate')
     const meta = await s.ok('GET', `/api/app/analytics/${app}`);
     expect(meta.rowCount).toBe(10);
     expect((await s.ok('POST', `/api/app/analytics/${app}/evaluate`, { expression: 'Count(C0)' })).value).toBe(10);
-    expect(await appFiles('budget-rows')).toEqual(expect.arrayContaining(['data.db', 'meta.json']));
+    expect(await appFiles('budget-rows')).toEqual(expect.arrayContaining(['data.duckdb', 'meta.json']));
     expect((await appFiles('budget-rows')).filter((f) => f.endsWith('.tmp') || f.startsWith('data.next'))).toEqual([]);
   });
 

@@ -376,7 +376,7 @@ describe(
       expect(good.status).toBe(200);
       const appId = (await s.engine.services.db.query('SELECT "appId" FROM analytics_apps WHERE id = ?', [app]))[0]
         .appId;
-      expect(readdirSync(join(s.dataDir, 'apps', appId)).sort()).toEqual(['data.db', 'meta.json']);
+      expect(readdirSync(join(s.dataDir, 'apps', appId)).sort()).toEqual(['data.duckdb', 'meta.json']);
     });
 
     it('keeps the creator of a project in permissions mode its manager: its reports stay open to them', async () => {

@@ -39,11 +39,11 @@ describe('leftovers of a cut-off import or first start', () => {
     const apps = join(dataDir, 'apps');
     // An import killed mid-way: its 9 MB upload and the data file it was writing.
     writeFileSync(join(apps, app, 'upload-5f0c.tmp'), Buffer.alloc(9 * 2 ** 20));
-    writeFileSync(join(apps, app, 'data.next.db'), '');
-    writeFileSync(join(apps, app, 'data.next.db-wal'), Buffer.alloc(4096));
+    writeFileSync(join(apps, app, 'data.next.duckdb'), '');
+    writeFileSync(join(apps, app, 'data.next.duckdb.wal'), Buffer.alloc(4096));
     // The first start's demo cut off by a full disk: its folder, its metadata never named.
     mkdirSync(join(apps, DEMO_APP_ID));
-    writeFileSync(join(apps, DEMO_APP_ID, 'data.db'), Buffer.alloc(2 ** 20));
+    writeFileSync(join(apps, DEMO_APP_ID, 'data.duckdb'), Buffer.alloc(2 ** 20));
     writeFileSync(join(apps, DEMO_APP_ID, 'meta.json.tmp'), '');
     writeFileSync(join(dataDir, 'demo-pending'), '');
 

@@ -7,19 +7,18 @@ import { compileExpression, type CompileScope, type Sql } from '../expression/co
 import { ExpressionError } from '../expression/ast.js';
 import type { AppMeta, ChartData, ChartDef, FieldMeta, FieldType, FieldValue, Selections } from '../model.js';
 import type { AnalyticsPort, EmbeddedAnalyticsAdmin, ImportProgress, TableData } from '../port.js';
-import { SqliteFile } from './sqlite-file.js';
+import { ColumnarFile, syncFile } from './columnar-file.js';
 import type { ImportFormat } from '../../core/tabular-rows.js';
 import { DEFAULT_IMPORT_BUDGET, type ImportBudget } from './import-budget.js';
 import { DEFAULT_IMPORT_MEMORY_MB, runImportInWorker } from './import-runner.js';
-import {
-  dimensionIndexStatements,
-  groupingIsCovered,
-  readIndexCoverage,
-  type IndexCoverage,
-} from './dimension-indexes.js';
 
 const APP_ID = /^[a-z0-9][a-z0-9-]{0,63}$/;
 const CHUNK = 5000;
+/** The app's data file: columnar (DuckDB), written once by an import and then only read. */
+const DATA_FILE = 'data.duckdb';
+/** What an app's data was in before (SQLite): converted the first time the app is read. */
+const LEGACY_FILE = 'data.db';
+const NEXT_FILE = 'data.next.duckdb';
 
 export type { ImportProgress };
 
@@ -31,11 +30,6 @@ export function expressionFailure(e: unknown, field: string): never {
   throw e;
 }
 
-/**
- * The embedded analytics provider: each app is a folder under apps/ with its rows in an SQLite
- * file (one table, a column per field) and its metadata (fields, variables, charts, bookmarks,
- * sheets) in meta.json. Expressions compile to bound SQL; selections become bound WHERE clauses.
- */
 /** Metadata without the name of its data file (kept only while versions are in use). */
 function outward(meta: AppMeta): AppMeta {
   if (meta.dataFile === undefined) return meta;
@@ -44,14 +38,18 @@ function outward(meta: AppMeta): AppMeta {
 }
 
 /** What an import cut off leaves in an app's folder: its upload, the data file it was writing, metadata never renamed into place. */
-const LEFTOVER = /^(upload-.+\.tmp|data\.next\.db(-wal|-shm|-journal)?|.+\.json\.tmp)$/;
+const LEFTOVER = /^(upload-.+\.tmp|data\.next\.(db|duckdb)(-wal|-shm|-journal|\.wal)?|.+\.json\.tmp)$/;
 /** Leftovers of data being loaded (not of metadata being saved). */
-const INTERRUPTED_DATA = /^(upload-.+\.tmp|data\.next\.db)$/;
+const INTERRUPTED_DATA = /^(upload-.+\.tmp|data\.next\.(db|duckdb))$/;
 
+/**
+ * The embedded analytics provider: each app is a folder under apps/ with its rows in a DuckDB file
+ * (one table, a column per field: columnar, compressed, aggregated on every core) and its metadata
+ * (fields, variables, charts, bookmarks, sheets) in meta.json. Expressions compile to bound SQL;
+ * selections become bound WHERE clauses.
+ */
 export class EmbeddedProvider implements AnalyticsPort, EmbeddedAnalyticsAdmin {
-  private readonly open = new Map<string, Promise<SqliteFile>>();
-  /** Each open data file's indexes, read once: a file imported before covering indexes has plain ones. */
-  private readonly coverage = new Map<string, Promise<IndexCoverage>>();
+  private readonly open = new Map<string, Promise<ColumnarFile>>();
   private readonly metas = new Map<string, AppMeta>();
   /** The data file each open handle reads (versions: another server may have published a newer one). */
   private readonly openFile = new Map<string, string>();
@@ -153,7 +151,6 @@ export class EmbeddedProvider implements AnalyticsPort, EmbeddedAnalyticsAdmin {
     const db = this.open.get(appId);
     this.open.delete(appId);
     this.openFile.delete(appId);
-    this.coverage.delete(appId);
     this.metas.delete(appId);
     if (db) await (await db).close();
     await rm(this.dir(appId), { recursive: true, force: true });
@@ -193,27 +190,89 @@ export class EmbeddedProvider implements AnalyticsPort, EmbeddedAnalyticsAdmin {
     return outward(meta);
   }
 
-  private db(appId: string): Promise<SqliteFile> {
+  private db(appId: string): Promise<ColumnarFile> {
     if (this.shared) return this.currentVersion(appId);
     let db = this.open.get(appId);
     if (!db) {
-      db = SqliteFile.open(join(this.dir(appId), 'data.db'));
+      db = this.openOwnFile(appId);
       this.open.set(appId, db);
+      // A file that cannot be opened is tried again at the next call, not remembered as failed.
+      db.catch(() => this.open.get(appId) === db && this.open.delete(appId));
     }
     return db;
   }
 
+  /** The app's one data file (a folder no other server shares), converted first if it is still SQLite. */
+  private async openOwnFile(appId: string): Promise<ColumnarFile> {
+    const dir = this.dir(appId);
+    if (!existsSync(join(dir, DATA_FILE)) && existsSync(join(dir, LEGACY_FILE))) {
+      const target = join(dir, NEXT_FILE);
+      try {
+        await this.convertLegacy(appId, join(dir, LEGACY_FILE), target);
+        await rename(target, join(dir, DATA_FILE));
+      } finally {
+        await rm(target, { force: true });
+      }
+      // The old file goes only once the new one has opened.
+      const opened = await ColumnarFile.read(join(dir, DATA_FILE));
+      for (const f of [LEGACY_FILE, `${LEGACY_FILE}-wal`, `${LEGACY_FILE}-shm`])
+        await rm(join(dir, f), { force: true });
+      return opened;
+    }
+    return ColumnarFile.read(join(dir, DATA_FILE));
+  }
+
+  /**
+   * A data file of before the columnar store copied into a new DuckDB file, in the import worker (off
+   * the main thread, within its memory limit), the types of the app's fields kept as they were.
+   */
+  private async convertLegacy(appId: string, legacy: string, target: string) {
+    const meta = await this.storedMeta(appId);
+    await runImportInWorker(
+      {
+        source: legacy,
+        format: 'app-file',
+        target,
+        budget: this.importLimits.budget,
+        types: meta.fields.map((f) => f.type),
+      },
+      this.importLimits.memoryMb,
+      () => undefined,
+    );
+  }
+
   /** The data file the app's metadata names now: the one open if it is that one, else opened (the old one closed). */
-  private async currentVersion(appId: string): Promise<SqliteFile> {
-    const file = (await this.storedMeta(appId)).dataFile ?? 'data.db';
+  private async currentVersion(appId: string): Promise<ColumnarFile> {
+    let file = (await this.storedMeta(appId)).dataFile ?? LEGACY_FILE;
+    if (file.endsWith('.db')) file = await this.convertLegacyVersion(appId, file);
     const held = this.open.get(appId);
     if (held && this.openFile.get(appId) === file) return held;
-    const opened = SqliteFile.open(join(this.dir(appId), file), { shared: true });
+    const opened = ColumnarFile.read(join(this.dir(appId), file));
     this.open.set(appId, opened);
     this.openFile.set(appId, file);
-    this.coverage.delete(appId);
     if (held) void held.then((old) => old.close()).catch(() => undefined);
     return opened;
+  }
+
+  /**
+   * A SQLite version (servers sharing the folder) converted as a new version of its own and named in
+   * the metadata if no other server named one meanwhile; the old file stays for readers still on it.
+   */
+  private async convertLegacyVersion(appId: string, legacy: string): Promise<string> {
+    const name = versionName();
+    const target = join(this.dir(appId), name);
+    try {
+      await this.convertLegacy(appId, join(this.dir(appId), legacy), target);
+    } catch (e) {
+      await rm(target, { force: true });
+      throw e;
+    }
+    const meta = await this.updateMeta(appId, (m) => {
+      if ((m.dataFile ?? LEGACY_FILE) === legacy) m.dataFile = name;
+    });
+    const named = (await this.storedMeta(meta.appId)).dataFile ?? name;
+    if (named !== name) await rm(target, { force: true });
+    return named;
   }
 
   async close() {
@@ -256,50 +315,40 @@ export class EmbeddedProvider implements AnalyticsPort, EmbeddedAnalyticsAdmin {
     progress?: (p: ImportProgress) => void,
   ) {
     const meta = await this.storedMeta(appId);
-    if (this.shared) return this.importVersion(appId, meta, format, source, sourceName, progress);
-    const target = join(this.dir(appId), 'data.next.db');
-    try {
+    return this.replaceData(appId, sourceName, progress, async (target) => {
       const outcome = await runImportInWorker(
         { source, format, target, budget: this.importLimits.budget },
         this.importLimits.memoryMb,
         (p) => progress?.({ appId, ...p }),
       );
+      return {
+        fields: keptFields(meta, outcome.headers, outcome.types, outcome.distinctCounts),
+        rowCount: outcome.rowCount,
+      };
+    });
+  }
+
+  /**
+   * New data for an app, written to a file of its own by `write` while queries keep reading the
+   * old one. Alone on the folder, the complete file replaces the app's one data file; servers
+   * sharing the folder get it as a new version (`publishVersion`). A failed write leaves the app as
+   * it was.
+   */
+  private async replaceData(
+    appId: string,
+    sourceName: string,
+    progress: ((p: ImportProgress) => void) | undefined,
+    write: (target: string) => Promise<{ fields: FieldMeta[]; rowCount: number }>,
+  ) {
+    if (this.shared) return this.publishVersion(appId, sourceName, progress, write);
+    const target = join(this.dir(appId), NEXT_FILE);
+    try {
+      const { fields, rowCount } = await write(target);
       await this.swapData(appId, target);
-      const fields: FieldMeta[] = outcome.headers.map((name, i) => ({
-        id: meta.fields.find((f) => f.name.toLowerCase() === name.toLowerCase())?.id ?? randomUUID(),
-        name,
-        type: outcome.types[i],
-        distinctCount: outcome.distinctCounts[i],
-      }));
-      return await this.reloaded(appId, fields, outcome.rowCount, sourceName, progress);
+      return await this.reloaded(appId, fields, rowCount, sourceName, progress);
     } finally {
       await rm(target, { force: true });
     }
-  }
-
-  /** An import as a new version (servers sharing the folder): see `publishVersion`. */
-  private importVersion(
-    appId: string,
-    meta: AppMeta,
-    format: ImportFormat,
-    source: string,
-    sourceName: string,
-    progress?: (p: ImportProgress) => void,
-  ) {
-    return this.publishVersion(appId, sourceName, progress, async (target) => {
-      const outcome = await runImportInWorker(
-        { source, format, target, budget: this.importLimits.budget },
-        this.importLimits.memoryMb,
-        (p) => progress?.({ appId, ...p }),
-      );
-      const fields: FieldMeta[] = outcome.headers.map((header, i) => ({
-        id: meta.fields.find((f) => f.name.toLowerCase() === header.toLowerCase())?.id ?? randomUUID(),
-        name: header,
-        type: outcome.types[i],
-        distinctCount: outcome.distinctCounts[i],
-      }));
-      return { fields, rowCount: outcome.rowCount };
-    });
   }
 
   /**
@@ -320,8 +369,7 @@ export class EmbeddedProvider implements AnalyticsPort, EmbeddedAnalyticsAdmin {
     try {
       const { fields, rowCount } = await write(target);
       // What readers may still be on: the version the stored metadata names now.
-      const previous = (await this.storedMeta(appId)).dataFile ?? 'data.db';
-      this.coverage.delete(appId);
+      const previous = (await this.storedMeta(appId)).dataFile ?? LEGACY_FILE;
       const next = await this.reloaded(appId, fields, rowCount, sourceName, progress, name);
       published = true;
       await this.removeVersionsBefore(appId, [name, previous]);
@@ -335,23 +383,25 @@ export class EmbeddedProvider implements AnalyticsPort, EmbeddedAnalyticsAdmin {
   private async removeVersionsBefore(appId: string, keep: (string | undefined)[]) {
     const dir = this.dir(appId);
     for (const f of await readdir(dir)) {
-      const version = /^(data(?:-[a-z0-9-]+)?\.db)(-wal|-shm)?$/.exec(f)?.[1];
+      const version = /^(data(?:-[a-z0-9-]+)?\.(?:db|duckdb))(-wal|-shm|\.wal)?$/.exec(f)?.[1];
       if (version && !keep.includes(version)) await rm(join(dir, f), { force: true });
     }
   }
 
   /** Replaces the app's data file with a complete new one; queries wait for the swap, then read the new file. */
   private async swapData(appId: string, next: string) {
-    const file = join(this.dir(appId), 'data.db');
+    const file = join(this.dir(appId), DATA_FILE);
     const old = this.open.get(appId);
     const swapped = (async () => {
-      if (old) await (await old).close();
-      for (const f of [`${file}-wal`, `${file}-shm`]) await rm(f, { force: true });
+      // The readers of the data before finish first: the file is detached only once they have.
+      if (old) await (await old.catch(() => null))?.close();
       await rename(next, file);
-      return SqliteFile.open(file);
+      // Data of before the columnar store, if the app still had it, is replaced too.
+      for (const f of [LEGACY_FILE, `${LEGACY_FILE}-wal`, `${LEGACY_FILE}-shm`])
+        await rm(join(this.dir(appId), f), { force: true });
+      return ColumnarFile.read(file);
     })();
     this.open.set(appId, swapped);
-    this.coverage.delete(appId);
     await swapped;
   }
 
@@ -376,9 +426,9 @@ export class EmbeddedProvider implements AnalyticsPort, EmbeddedAnalyticsAdmin {
   }
 
   /**
-   * Replaces the app's data in one transaction (readers see the old rows until it commits), keeps
-   * field ids by name so charts and filters survive a reload, then announces the reload. Servers
-   * sharing the folder get the rows as a new version, as an import does.
+   * Replaces the app's data with rows already typed (a reload, generated data): written to a new file
+   * while readers keep the rows before, swapped in whole; field ids are kept by name so charts and
+   * filters survive a reload, then the reload is announced.
    */
   async load(
     appId: string,
@@ -387,67 +437,24 @@ export class EmbeddedProvider implements AnalyticsPort, EmbeddedAnalyticsAdmin {
     progress?: (p: ImportProgress) => void,
   ): Promise<AppMeta> {
     const meta = await this.meta(appId);
-    if (this.shared) return this.loadVersion(appId, meta, table, sourceName, progress);
-    const counts = await this.writeTable(await this.db(appId), appId, table, progress);
-    this.coverage.delete(appId);
-    return this.reloaded(appId, loadedFields(meta, table, counts), table.rows.length, sourceName, progress);
-  }
-
-  /** Rows loaded as a new version (servers sharing the folder): see `publishVersion`. */
-  private loadVersion(
-    appId: string,
-    meta: AppMeta,
-    table: TableData,
-    sourceName: string,
-    progress?: (p: ImportProgress) => void,
-  ) {
-    return this.publishVersion(appId, sourceName, progress, async (target) => {
-      const file = await SqliteFile.open(target, { shared: true });
-      try {
-        const counts = await this.writeTable(file, appId, table, progress);
-        return { fields: loadedFields(meta, table, counts), rowCount: table.rows.length };
-      } finally {
-        await file.close();
-      }
+    return this.replaceData(appId, sourceName, progress, async (target) => {
+      const counts = await writeTable(target, appId, table, progress);
+      return {
+        fields: keptFields(
+          meta,
+          table.headers,
+          table.types,
+          table.headers.map((_, i) => counts[`c${i}`] ?? 0),
+        ),
+        rowCount: table.rows.length,
+      };
     });
   }
 
-  /** Writes the rows as the app's one table with its indexes, in one transaction; answers distinct counts. */
-  private async writeTable(
-    db: SqliteFile,
-    appId: string,
-    table: TableData,
-    progress?: (p: ImportProgress) => void,
-  ): Promise<Record<string, number> | undefined> {
-    const cols = table.headers.map((_, i) => `c${i}`);
-    const sqlType = (t: FieldType) => (t === 'integer' ? 'INTEGER' : t === 'decimal' ? 'REAL' : 'TEXT');
-    await db.exec('BEGIN IMMEDIATE');
-    try {
-      await db.exec('DROP TABLE IF EXISTS data');
-      await db.exec(`CREATE TABLE data (${cols.map((c, i) => `${c} ${sqlType(table.types[i])}`).join(', ')})`);
-      for (let i = 0; i < table.rows.length; i += CHUNK) {
-        await db.insertMany('data', cols.length, table.rows.slice(i, i + CHUNK));
-        const done = Math.min(table.rows.length, i + CHUNK);
-        progress?.({ appId, percent: Math.round((done / Math.max(1, table.rows.length)) * 90), rows: done });
-      }
-      for (const statement of dimensionIndexStatements(table.types)) await db.exec(statement);
-      const counts = await db.all<Record<string, number>>(
-        `SELECT ${cols.map((c) => `COUNT(DISTINCT ${c}) AS ${c}`).join(', ')} FROM data`,
-      );
-      await db.exec('COMMIT');
-      return counts[0];
-    } catch (e) {
-      await db.exec('ROLLBACK').catch(() => undefined);
-      throw e;
-    }
-  }
-
-  /** `used` collects the columns the expression reads. */
-  private scope(meta: AppMeta, overrides: Record<string, string> = {}, used?: Set<number>): CompileScope {
+  private scope(meta: AppMeta, overrides: Record<string, string> = {}): CompileScope {
     return {
       column: (name) => {
         const i = meta.fields.findIndex((f) => f.name.toLowerCase() === name.toLowerCase());
-        if (i >= 0) used?.add(i);
         return i < 0 ? undefined : `c${i}`;
       },
       variable: (name) => {
@@ -494,10 +501,9 @@ export class EmbeddedProvider implements AnalyticsPort, EmbeddedAnalyticsAdmin {
     field: string,
     variables?: Record<string, string>,
     mode: 'measure' | 'row' = 'measure',
-    used?: Set<number>,
   ): Sql {
     try {
-      return compileExpression(expression, this.scope(meta, variables, used), mode);
+      return compileExpression(expression, this.scope(meta, variables), mode);
     } catch (e) {
       return expressionFailure(e, field);
     }
@@ -524,7 +530,7 @@ export class EmbeddedProvider implements AnalyticsPort, EmbeddedAnalyticsAdmin {
     const db = await this.hasData(appId, meta);
     const expr = this.compile(meta, expression, 'expression', variables);
     const where = this.where(meta, selections);
-    const [row] = await db.all<{ v: string | number | null }>(`SELECT ${expr.sql} AS v FROM data ${where.sql}`, [
+    const [row] = await db.all<{ v: string | number | null }>(`SELECT ${expr.sql} AS v FROM ${db.table} ${where.sql}`, [
       ...expr.params,
       ...where.params,
     ]);
@@ -548,9 +554,9 @@ export class EmbeddedProvider implements AnalyticsPort, EmbeddedAnalyticsAdmin {
       search = `${where.sql ? ' AND' : 'WHERE'} LOWER(CAST(c${i} AS TEXT)) LIKE ? ESCAPE '\\'`;
       params.push(`%${options.search.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`);
     }
-    params.push(Math.min(options.limit ?? 1000, 100_000));
+    const limit = Math.max(1, Math.min(Math.floor(Number(options.limit ?? 1000)) || 1000, 100_000));
     const rows = await db.all<{ v: string | number | null; n: number }>(
-      `SELECT c${i} AS v, COUNT(*) AS n FROM data ${where.sql}${search} GROUP BY c${i} ORDER BY c${i} LIMIT ?`,
+      `SELECT c${i} AS v, COUNT(*) AS n FROM ${db.table} ${where.sql}${search} GROUP BY c${i} ORDER BY c${i} LIMIT ${limit}`,
       params,
     );
     return rows.map((r) => ({ value: r.v, count: r.n }));
@@ -566,23 +572,11 @@ export class EmbeddedProvider implements AnalyticsPort, EmbeddedAnalyticsAdmin {
     const meta = await this.meta(appId);
     const db = await this.hasData(appId, meta);
     const dims = chart.dimensions.map((d) => this.fieldIndex(meta, d, 'dimensions'));
-    const used = new Set<number>();
     const measures = chart.measures.map((m, k) =>
-      this.compile(meta, m.expression, `measures.${k}.expression`, variables, 'measure', used),
+      this.compile(meta, m.expression, `measures.${k}.expression`, variables, 'measure'),
     );
     const where = this.where(meta, selections);
-    for (const field of Object.keys(selections)) used.add(this.fieldIndex(meta, field));
-    // Grouping by one dimension whose index holds every column read walks that index alone. Otherwise
-    // `+c` (the same value) keeps SQLite from walking the dimension's index and fetching each row
-    // from it: over all of a 2,000,000-row app that took 6 s, a scan and a sort 0.7 s. Selections
-    // still use their indexes.
-    let coverage = this.coverage.get(appId);
-    if (!coverage) this.coverage.set(appId, (coverage = readIndexCoverage(db)));
-    const byIndex = dims.length === 1 && groupingIsCovered(await coverage, dims[0], used);
-    const select = [
-      ...dims.map((i, k) => `${byIndex ? '' : '+'}c${i} AS d${k}`),
-      ...measures.map((m, k) => `${m.sql} AS m${k}`),
-    ].join(', ');
+    const select = [...dims.map((i, k) => `c${i} AS d${k}`), ...measures.map((m, k) => `${m.sql} AS m${k}`)].join(', ');
     const group = dims.length ? `GROUP BY ${dims.map((_, k) => `d${k}`).join(', ')}` : '';
     const sort = chart.sort;
     const sortKey = sort
@@ -593,11 +587,16 @@ export class EmbeddedProvider implements AnalyticsPort, EmbeddedAnalyticsAdmin {
     const validKey =
       sortKey &&
       (sortKey.startsWith('d') ? Number(sortKey.slice(1)) < dims.length : Number(sortKey.slice(1)) < measures.length);
-    const order = validKey ? `ORDER BY ${sortKey} ${sort?.direction === 'desc' ? 'DESC' : 'ASC'}` : '';
+    // Ties go by the dimensions, in order: groups come from all cores in no order of their own, and a
+    // top-N must not change from one run to the next.
+    const ties = dims.map((_, k) => `d${k}`).filter((d) => d !== sortKey);
+    const order = validKey
+      ? `ORDER BY ${[`${sortKey} ${sort?.direction === 'desc' ? 'DESC' : 'ASC'}`, ...ties].join(', ')}`
+      : '';
     const limit = chart.limit && chart.limit > 0 ? `LIMIT ${Math.min(Math.floor(chart.limit), 100_000)}` : '';
     const params = [...measures.flatMap((m) => m.params), ...where.params];
     const rows = await db.all<Record<string, string | number | null>>(
-      `SELECT ${select} FROM data ${where.sql} ${group} ${order} ${limit}`,
+      `SELECT ${select} FROM ${db.table} ${where.sql} ${group} ${order} ${limit}`,
       params,
     );
     return {
@@ -615,7 +614,7 @@ export class EmbeddedProvider implements AnalyticsPort, EmbeddedAnalyticsAdmin {
     const where = this.where(meta, selections);
     const cols = idx.map((i) => `c${i}`).join(', ');
     const rows = await db.all<Record<string, unknown>>(
-      `SELECT DISTINCT ${cols} FROM data ${where.sql} ORDER BY ${cols}`,
+      `SELECT DISTINCT ${cols} FROM ${db.table} ${where.sql} ORDER BY ${cols}`,
       where.params,
     );
     return rows.map((r) => idx.map((i) => String(r[`c${i}`] ?? '')));
@@ -623,14 +622,47 @@ export class EmbeddedProvider implements AnalyticsPort, EmbeddedAnalyticsAdmin {
 }
 
 /** A new data version's file name: unique, and sorting by when it was made. */
-const versionName = () => `data-${Date.now().toString(36)}-${randomUUID().slice(0, 8)}.db`;
+const versionName = () => `data-${Date.now().toString(36)}-${randomUUID().slice(0, 8)}.duckdb`;
 
-/** The fields of loaded rows, keeping the ids of fields known by name (charts and filters survive). */
-function loadedFields(meta: AppMeta, table: TableData, counts: Record<string, number> | undefined): FieldMeta[] {
-  return table.headers.map((name, i) => ({
+/** New data's fields, keeping the ids of fields known by name (charts and filters survive a reload). */
+function keptFields(meta: AppMeta, headers: string[], types: FieldType[], distinctCounts: number[]): FieldMeta[] {
+  return headers.map((name, i) => ({
     id: meta.fields.find((f) => f.name.toLowerCase() === name.toLowerCase())?.id ?? randomUUID(),
     name,
-    type: table.types[i],
-    distinctCount: Number(counts?.[`c${i}`] ?? 0),
+    type: types[i],
+    distinctCount: Number(distinctCounts[i] ?? 0),
   }));
+}
+
+/**
+ * Rows already typed written as a new data file (a reload's, the demo's), a few thousand a call so
+ * the main thread is never held long; answers each column's distinct count.
+ */
+async function writeTable(
+  target: string,
+  appId: string,
+  table: TableData,
+  progress?: (p: ImportProgress) => void,
+): Promise<Record<string, number>> {
+  const cols = table.headers.map((_, i) => `c${i}`);
+  const sqlType = (t: FieldType) => (t === 'integer' ? 'BIGINT' : t === 'decimal' ? 'DOUBLE' : 'VARCHAR');
+  const kinds = table.types.map((t) => (t === 'integer' || t === 'decimal' ? t : 'text'));
+  await rm(target, { force: true });
+  const db = await ColumnarFile.build(target);
+  try {
+    await db.run(`CREATE TABLE data (${cols.map((c, i) => `${c} ${sqlType(table.types[i])}`).join(', ')})`);
+    for (let i = 0; i < table.rows.length; i += CHUNK) {
+      await db.append('data', table.rows.slice(i, i + CHUNK), kinds);
+      const done = Math.min(table.rows.length, i + CHUNK);
+      progress?.({ appId, percent: Math.round((done / Math.max(1, table.rows.length)) * 90), rows: done });
+    }
+    if (!cols.length) return {};
+    const [counts] = await db.all<Record<string, number>>(
+      `SELECT ${cols.map((c) => `COUNT(DISTINCT ${c}) AS ${c}`).join(', ')} FROM data`,
+    );
+    return counts;
+  } finally {
+    await db.close();
+    await syncFile(target);
+  }
 }

@@ -1,19 +1,22 @@
 import { open, rm } from 'node:fs/promises';
 import type { FieldType } from '../model.js';
-import { SqliteFile } from './sqlite-file.js';
-import { convert, TypeGuess } from './infer-types.js';
-import { importFailure, readRows } from '../../core/tabular-rows.js';
+import { ColumnarFile, literal, syncFile } from './columnar-file.js';
+import { convert } from './infer-types.js';
+import { inferColumnTypes, PLAIN_DATE } from './infer-types-sql.js';
+import { checkHeaders, importFailure, readRows } from '../../core/tabular-rows.js';
 import type { ImportFormat, RawValue } from '../../core/tabular-rows.js';
 import type { ImportBudget } from './import-budget.js';
-import { dimensionIndexStatements } from './dimension-indexes.js';
+import { SqliteFile } from './sqlite-file.js';
 
 export interface ImportJob {
-  /** The uploaded file. */
+  /** The uploaded file, or (`app-file`) a data file of before the columnar store, to convert. */
   source: string;
-  format: ImportFormat;
-  /** A new SQLite file that becomes the app's data when the import succeeds. */
+  format: ImportFormat | 'app-file';
+  /** A new data file that becomes the app's data when the import succeeds. */
   target: string;
   budget: ImportBudget;
+  /** An `app-file`'s field types, kept as they were. */
+  types?: FieldType[];
 }
 
 export interface ImportOutcome {
@@ -28,147 +31,218 @@ export interface JobProgress {
   rows: number;
 }
 
-const COPY_BATCH = 5000;
-const sqlType = (t: FieldType) => (t === 'integer' ? 'INTEGER' : t === 'decimal' ? 'REAL' : 'TEXT');
-/** A staged value keeps what SQLite can hold as given: dates as ISO text, booleans as words. */
-const stageValue = (v: RawValue) => (v instanceof Date ? v.toISOString() : typeof v === 'boolean' ? String(v) : v);
-
-/**
- * The typed copy of a CSV's staged rows in one statement, in SQLite: every staged value is the text
- * the file held, so a cast is what `convert` does for numbers, and text stays as it is. Dates are
- * copied as written, then only those not already in the stored form (YYYY-MM-DD of a real day)
- * go through `convert`, a few thousand at a time. A JavaScript copy of every row measured about
- * twice the rest of a 2,000,000-row import.
- */
-/** The widest file an import takes (SQLite's own limit is 2,000 columns a table; indexes and the copy need room). */
+/** The widest file an import takes. */
 export const MAX_COLUMNS = 1_000;
+const BATCH = 5000;
+/** How much of a CSV is read for its header line and delimiter. */
+const HEAD_BYTES = 1 << 20;
 
-async function copyCsvInSql(db: SqliteFile, cols: string[], types: FieldType[]) {
-  const typed = cols.map((c, i) =>
-    types[i] === 'integer'
-      ? `CAST(TRIM(${c}) AS INTEGER)`
-      : types[i] === 'decimal'
-        ? `CAST(TRIM(${c}) AS REAL)`
-        : types[i] === 'date'
-          ? `TRIM(${c})`
-          : c,
-  );
-  await db.exec(`INSERT INTO data (${cols.join(', ')}) SELECT ${typed.join(', ')} FROM stage ORDER BY rowid`);
-  for (const [i, c] of cols.entries()) {
-    if (types[i] !== 'date') continue;
-    for (let after = 0; ; ) {
-      const odd = await db.all<{ id: number; v: string }>(
-        `SELECT rowid AS id, ${c} AS v FROM data WHERE rowid > ? AND ${c} IS NOT NULL
-         AND NOT (length(${c}) = 10 AND date(${c}) IS ${c}) ORDER BY rowid LIMIT ${COPY_BATCH}`,
-        [after],
-      );
-      if (!odd.length) break;
-      for (const r of odd) await db.run(`UPDATE data SET ${c} = ? WHERE rowid = ?`, [convert(r.v, 'date'), r.id]);
-      after = odd[odd.length - 1].id;
-    }
+const column = (i: number) => `c${i}`;
+const columnList = (width: number) => Array.from({ length: width }, (_, i) => column(i));
+const duckType = (t: FieldType) => (t === 'integer' ? 'BIGINT' : t === 'decimal' ? 'DOUBLE' : 'VARCHAR');
+/** A staged value keeps what a text column can hold: dates as ISO text, numbers and booleans as written. */
+const stageValue = (v: RawValue) => (v === null ? null : v instanceof Date ? v.toISOString() : String(v));
+
+function checkWidth(headers: string[]) {
+  // One import holds a thousand columns at most: a wider file is refused by name before any row is read.
+  if (headers.length > MAX_COLUMNS)
+    throw importFailure(
+      'File',
+      `has ${headers.length.toLocaleString('en')} columns; one import may hold ${MAX_COLUMNS.toLocaleString('en')} at most`,
+    );
+}
+
+function checkBudget(rows: number, width: number, budget: ImportBudget) {
+  if (rows > budget.rows)
+    throw importFailure('File', `has more than ${budget.rows.toLocaleString('en')} rows, the most one import may hold`);
+  if (rows * width > budget.cells)
+    throw importFailure(
+      'File',
+      `has more than ${budget.cells.toLocaleString('en')} cells (rows × columns), the most one import may hold`,
+    );
+}
+
+/** The header line and delimiter of a CSV, as the row reader finds them (Papa's guess over its start). */
+async function csvHead(path: string): Promise<{ headers: string[]; delimiter: string } | null> {
+  const handle = await open(path, 'r');
+  let text: string;
+  try {
+    const { buffer, bytesRead } = await handle.read(Buffer.alloc(HEAD_BYTES), 0, HEAD_BYTES, 0);
+    text = buffer
+      .subarray(0, bytesRead)
+      .toString('utf8')
+      .replace(/^\uFEFF/, '');
+  } finally {
+    await handle.close();
   }
+  const { default: Papa } = await import('papaparse');
+  const parsed = Papa.parse<string[]>(text, { preview: 2, skipEmptyLines: true });
+  // A header line that does not end within the first megabyte, or no line at all: the row reader says what is wrong.
+  if (!parsed.data.length || (parsed.data.length < 2 && text.length === HEAD_BYTES)) return null;
+  return { headers: parsed.data[0].map((h) => h.trim()), delimiter: parsed.meta.delimiter };
 }
 
 /**
- * Builds an app's data file from an uploaded file without holding its rows: rows stream into an
- * untyped staging table while each column's type is inferred, then are converted into the typed
- * `data` table batch by batch. Runs in a worker thread with a memory limit; the live data file is
+ * A CSV staged by DuckDB's own reader, in its threads: every value as text, blanks as null, rows
+ * of blanks left out, the line order kept. Answers null when DuckDB does not take the file as it
+ * is (a line of the wrong width, an open quote): the row reader then reads it and says where.
+ */
+async function stageCsv(db: ColumnarFile, job: ImportJob): Promise<{ headers: string[] } | null> {
+  const head = await csvHead(job.source);
+  if (!head) return null;
+  checkHeaders(head.headers, (c) => `Line 1, column ${c + 1}`);
+  checkWidth(head.headers);
+  const cols = columnList(head.headers.length);
+  const blank = (c: string) => `(${c} IS NULL OR trim(${c}) = '')`;
+  try {
+    await db.run(
+      `CREATE TABLE stage AS SELECT ${cols.map((c) => `CASE WHEN ${blank(c)} THEN NULL ELSE ${c} END AS ${c}`).join(', ')}
+         FROM read_csv(${literal(job.source)}, header = true, delim = ${literal(head.delimiter)}, quote = '"', escape = '"',
+           auto_detect = false, strict_mode = true, columns = {${cols.map((c) => `'${c}': 'VARCHAR'`).join(', ')}})
+         WHERE NOT (${cols.map(blank).join(' AND ')})`,
+    );
+  } catch {
+    await db.run('DROP TABLE IF EXISTS stage');
+    return null;
+  }
+  return { headers: head.headers };
+}
+
+/** Any file staged through the row reader (Excel, JSON, a CSV DuckDB refused): batch by batch, within the budget. */
+async function stageRows(db: ColumnarFile, job: ImportJob, progress: (p: JobProgress) => void) {
+  let headers: string[] = [];
+  let rowCount = 0;
+  for await (const batch of readRows(job.format as ImportFormat, job.source, (h) => {
+    checkWidth(h);
+    headers = h;
+  })) {
+    if (!batch.rows.length) continue;
+    if (rowCount === 0)
+      await db.run(
+        `CREATE TABLE stage (${columnList(headers.length)
+          .map((c) => `${c} VARCHAR`)
+          .join(', ')})`,
+      );
+    rowCount += batch.rows.length;
+    checkBudget(rowCount, headers.length, job.budget);
+    await db.append(
+      'stage',
+      batch.rows.map((r) => r.map(stageValue)),
+    );
+    progress({ percent: Math.round(60 * (1 - 1 / (1 + rowCount / 200_000))), rows: rowCount });
+  }
+  return { headers, rowCount };
+}
+
+/**
+ * The typed copy of the staged rows, in DuckDB: numbers cast as `convert` reads them, text as it
+ * came, dates as they are when already in the stored form (YYYY-MM-DD), and the others through
+ * `convert` once per distinct value (a date with a time, an offset, a spreadsheet's date).
+ */
+async function copyTyped(db: ColumnarFile, types: FieldType[]) {
+  const cols = columnList(types.length);
+  const joins: string[] = [];
+  const typed = await Promise.all(
+    cols.map(async (c, i) => {
+      if (types[i] === 'integer') return `CAST(trim(s.${c}) AS BIGINT) AS ${c}`;
+      if (types[i] === 'decimal') return `CAST(trim(s.${c}) AS DOUBLE) AS ${c}`;
+      if (types[i] !== 'date') return `s.${c} AS ${c}`;
+      const odd = await db.all<{ v: string }>(
+        `SELECT DISTINCT trim(${c}) AS v FROM stage WHERE ${c} IS NOT NULL AND NOT regexp_full_match(trim(${c}), '${PLAIN_DATE}')`,
+      );
+      if (!odd.length) return `trim(s.${c}) AS ${c}`;
+      await db.run(`CREATE TEMP TABLE dates_${c} (k VARCHAR, v VARCHAR)`);
+      await db.append(
+        `dates_${c}`,
+        odd.map((o) => [o.v, convert(o.v, 'date') as string]),
+      );
+      joins.push(`LEFT JOIN dates_${c} ON dates_${c}.k = trim(s.${c})`);
+      return `COALESCE(dates_${c}.v, trim(s.${c})) AS ${c}`;
+    }),
+  );
+  // A join does not keep the rows' order by itself: the stage's row order is asked for then.
+  const order = joins.length ? 'ORDER BY s.rowid' : '';
+  await db.run(`CREATE TABLE data (${cols.map((c, i) => `${c} ${duckType(types[i])}`).join(', ')})`);
+  await db.run(`INSERT INTO data SELECT ${typed.join(', ')} FROM stage s ${joins.join(' ')} ${order}`);
+  await db.run('DROP TABLE stage');
+}
+
+/**
+ * A data file of before the columnar store (SQLite, one `data` table) copied as it is into a new
+ * one: the types its metadata names, the values as they were, in their order.
+ */
+async function convertAppFile(db: ColumnarFile, job: ImportJob, progress: (p: JobProgress) => void) {
+  const types = job.types ?? [];
+  const cols = columnList(types.length);
+  await db.run(`CREATE TABLE data (${cols.map((c, i) => `${c} ${duckType(types[i])}`).join(', ')})`);
+  const old = await SqliteFile.open(job.source, { shared: true });
+  let rowCount = 0;
+  try {
+    const kinds = types.map((t) => (t === 'integer' || t === 'decimal' ? t : 'text'));
+    for (let after = 0; ; ) {
+      const rows = await old.all<Record<string, string | number | null>>(
+        `SELECT rowid AS rid, ${cols.join(', ')} FROM data WHERE rowid > ? ORDER BY rowid LIMIT ${BATCH}`,
+        [after],
+      );
+      if (!rows.length) break;
+      await db.append(
+        'data',
+        rows.map((r) => cols.map((c) => r[c])),
+        kinds,
+      );
+      after = Number(rows[rows.length - 1].rid);
+      rowCount += rows.length;
+      progress({ percent: 50, rows: rowCount });
+    }
+  } finally {
+    await old.close();
+  }
+  return { headers: [], types, rowCount };
+}
+
+/**
+ * Builds an app's data file (DuckDB, columnar) from an uploaded file: DuckDB stages a CSV itself,
+ * the row reader stages anything else; each column's type is inferred where the rows are, then the
+ * rows are copied typed. Runs in a worker thread with a memory limit; the live data file is
  * untouched until the caller swaps this one in.
  */
 export async function runImportJob(job: ImportJob, progress: (p: JobProgress) => void): Promise<ImportOutcome> {
-  for (const f of [job.target, `${job.target}-journal`]) await rm(f, { force: true });
-  const db = await SqliteFile.open(job.target, { building: true });
+  for (const f of [job.target, `${job.target}.wal`]) await rm(f, { force: true });
+  const db = await ColumnarFile.build(job.target);
   try {
-    let headers: string[] = [];
-    const guesses: TypeGuess[] = [];
-    let rowCount = 0;
-    // One batch is written while the next is read: SQLite works in its own thread meanwhile.
-    let writing: Promise<void> = Promise.resolve();
-    await db.exec('BEGIN');
-    try {
-      for await (const batch of readRows(job.format, job.source, (h) => {
-        // SQLite holds 2,000 columns a table at most: a wider file is refused by name before any row is read.
-        if (h.length > MAX_COLUMNS)
-          throw importFailure(
-            'File',
-            `has ${h.length.toLocaleString('en')} columns; one import may hold ${MAX_COLUMNS.toLocaleString('en')} at most`,
-          );
-        headers = h;
-        headers.forEach(() => guesses.push(new TypeGuess()));
-      })) {
-        // A reader may hand an empty batch (a header and nothing under it): the table is made once, for rows.
-        if (!batch.rows.length) continue;
-        if (rowCount === 0) await db.exec(`CREATE TABLE stage (${headers.map((_, i) => `c${i}`).join(', ')})`);
-        rowCount += batch.rows.length;
-        if (rowCount > job.budget.rows)
-          throw importFailure(
-            'File',
-            `has more than ${job.budget.rows.toLocaleString('en')} rows, the most one import may hold`,
-          );
-        if (rowCount * headers.length > job.budget.cells) {
-          throw importFailure(
-            'File',
-            `has more than ${job.budget.cells.toLocaleString('en')} cells (rows × columns), the most one import may hold`,
-          );
-        }
-        // Staged in place: the batch's rows are the reader's, made for this batch alone.
-        const staged = batch.rows;
-        for (const r of staged)
-          for (let c = 0; c < r.length; c++) {
-            guesses[c].add(r[c]);
-            r[c] = stageValue(r[c]);
-          }
-        await writing;
-        writing = db.appendJsonRows('stage', headers.length, staged);
-        // Reading is most of the work; its share of the bar grows with the rows read.
-        progress({ percent: Math.round(60 * (1 - 1 / (1 + rowCount / 200_000))), rows: rowCount });
+    let headers: string[];
+    let types: FieldType[];
+    let rowCount: number;
+    if (job.format === 'app-file') {
+      ({ headers, types, rowCount } = await convertAppFile(db, job, progress));
+    } else {
+      progress({ percent: 1, rows: 0 });
+      const staged = job.format === 'csv' ? await stageCsv(db, job) : null;
+      if (staged) {
+        headers = staged.headers;
+        const [{ n }] = await db.all<{ n: number }>('SELECT COUNT(*) AS n FROM stage');
+        rowCount = n;
+        checkBudget(rowCount, headers.length, job.budget);
+      } else {
+        ({ headers, rowCount } = await stageRows(db, job, progress));
       }
-    } finally {
-      // A failed read still waits for the batch in flight, so the file is closed after it; a failed
-      // write is thrown here.
-      await writing;
+      // A header alone (or one line) is no table: said in words, before a table of no columns is tried.
+      if (rowCount === 0) throw importFailure('File', 'has no rows under its header line: there is nothing to import');
+      progress({ percent: 60, rows: rowCount });
+      types = await inferColumnTypes(db, 'stage', headers.length);
+      await copyTyped(db, types);
     }
-    // A header alone (or one line) is no table: said in words, before a table of no columns is tried.
-    if (rowCount === 0) throw importFailure('File', 'has no rows under its header line: there is nothing to import');
-    const types = guesses.map((g) => g.type);
-    const cols = headers.map((_, i) => `c${i}`);
-    await db.exec(`CREATE TABLE data (${cols.map((c, i) => `${c} ${sqlType(types[i])}`).join(', ')})`);
-    if (rowCount > 0 && job.format === 'csv') {
-      await copyCsvInSql(db, cols, types);
-      progress({ percent: 90, rows: rowCount });
-      await db.exec('DROP TABLE stage');
-    } else if (rowCount > 0) {
-      for (let done = 0; done < rowCount; done += COPY_BATCH) {
-        const rows = await db.all<Record<string, RawValue>>(
-          `SELECT ${cols.join(', ')} FROM stage WHERE rowid > ? ORDER BY rowid LIMIT ${COPY_BATCH}`,
-          [done],
-        );
-        await db.appendJsonRows(
-          'data',
-          cols.length,
-          rows.map((r) => cols.map((c, i) => convert(r[c], types[i]))),
-        );
-        progress({
-          percent: 60 + Math.round((30 * Math.min(rowCount, done + COPY_BATCH)) / rowCount),
-          rows: Math.min(rowCount, done + COPY_BATCH),
-        });
-      }
-      await db.exec('DROP TABLE stage');
-    }
-    for (const statement of dimensionIndexStatements(types)) await db.exec(statement);
-    const counts = cols.length
+    progress({ percent: 90, rows: rowCount });
+    const cols = columnList(types.length);
+    const [counts] = cols.length
       ? await db.all<Record<string, number>>(
           `SELECT ${cols.map((c) => `COUNT(DISTINCT ${c}) AS ${c}`).join(', ')} FROM data`,
         )
       : [{}];
-    await db.exec('COMMIT');
     progress({ percent: 99, rows: rowCount });
-    return { headers, types, distinctCounts: cols.map((c) => Number(counts[0]?.[c] ?? 0)), rowCount };
+    return { headers, types, distinctCounts: cols.map((c) => Number(counts[c] ?? 0)), rowCount };
   } finally {
     await db.close();
-    // The file was built without a journal: make it durable before it can be swapped in.
-    const fd = await open(job.target, 'r+').catch(() => null);
-    await fd?.sync();
-    await fd?.close();
+    await syncFile(job.target);
   }
 }

@@ -48,7 +48,9 @@ export async function runImportInWorker(
       else
         settle(() =>
           reject(
-            m.status >= 400 && m.status < 500 ? new EngineError(m.status, m.message, m.details) : new Error(m.message),
+            m.status >= 400 && m.status < 500
+              ? new EngineError(m.status, m.message, m.details)
+              : Object.assign(new Error(m.message), m.code ? { code: m.code } : {}),
           ),
         );
     });

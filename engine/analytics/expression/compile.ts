@@ -15,15 +15,28 @@ export interface CompileScope {
 }
 
 const AGGREGATES = new Set(['sum', 'count', 'avg', 'min', 'max']);
+/**
+ * Sums and averages compensated (Kahan-Babuska): the store adds rows on every core in no fixed
+ * order, and a plain sum of decimals would change in its last digits from one run to the next (a
+ * whole amount shown with ".00" in one report and bare in the next).
+ */
+const AGGREGATE_SQL: Record<string, string> = { sum: 'FSUM', avg: 'FAVG' };
+/**
+ * A date part of a value kept as ISO text (dates are stored as YYYY-MM-DD, or with a time): read as a
+ * timestamp, and NULL where the value is not a date, as SQLite's strftime answered.
+ */
+const datePart = (part: 'year' | 'month', value: string) =>
+  `CAST(${part}(TRY_CAST(CAST(${value} AS VARCHAR) AS TIMESTAMP)) AS INTEGER)`;
 const SCALARS: Record<string, { args: number; sql: (a: string[]) => string }> = {
-  year: { args: 1, sql: (a) => `CAST(strftime('%Y', ${a[0]}) AS INTEGER)` },
-  month: { args: 1, sql: (a) => `CAST(strftime('%m', ${a[0]}) AS INTEGER)` },
+  year: { args: 1, sql: (a) => datePart('year', a[0]) },
+  month: { args: 1, sql: (a) => datePart('month', a[0]) },
   round: { args: 2, sql: (a) => `ROUND(${a[0]}, ${a[1]})` },
   abs: { args: 1, sql: (a) => `ABS(${a[0]})` },
 };
 
 /**
- * Compiles an expression to SQL over the app's data table. Only fields the app has and the functions
+ * Compiles an expression to DuckDB's SQL over the app's data table (every difference from SQLite's,
+ * which the language was first written for, is here: 64-bit division, text joins, date parts). Only fields the app has and the functions
  * above are accepted; every literal is a bound parameter, so no user text reaches the SQL.
  * `measure` mode requires fields to sit inside an aggregation (the value of a chart cell or KPI);
  * `row` mode forbids aggregations (a dimension, a per-row condition).
@@ -66,8 +79,10 @@ export function compileExpression(source: string, scope: CompileScope, mode: 'me
       case 'binary': {
         const l = walk(n.left, src, inAggregate);
         const r = walk(n.right, src, inAggregate);
-        if (n.op === '/') return `(CAST(${l} AS REAL) / NULLIF(${r}, 0))`;
-        if (n.op === '&') return `(COALESCE(${l}, '') || COALESCE(${r}, ''))`;
+        // Division is always of 64-bit floats (DuckDB's REAL is 32-bit; an integer division would truncate).
+        if (n.op === '/') return `(CAST(${l} AS DOUBLE) / NULLIF(${r}, 0))`;
+        // Joining text takes numbers as their text: a number and '' have no common type to coalesce to.
+        if (n.op === '&') return `(COALESCE(CAST(${l} AS VARCHAR), '') || COALESCE(CAST(${r} AS VARCHAR), ''))`;
         const op = n.op === 'and' ? 'AND' : n.op === 'or' ? 'OR' : n.op;
         return `(${l} ${op} ${r})`;
       }
@@ -80,7 +95,7 @@ export function compileExpression(source: string, scope: CompileScope, mode: 'me
           if (n.args.length !== 1) throw new ExpressionError(`${n.name}() takes one argument`, n.pos, src);
           if (n.distinct && name !== 'count')
             throw new ExpressionError('Distinct is only allowed in Count(Distinct …)', n.pos, src);
-          return `${name.toUpperCase()}(${n.distinct ? 'DISTINCT ' : ''}${walk(n.args[0], src, true)})`;
+          return `${AGGREGATE_SQL[name] ?? name.toUpperCase()}(${n.distinct ? 'DISTINCT ' : ''}${walk(n.args[0], src, true)})`;
         }
         if (name === 'if') {
           if (n.args.length < 2 || n.args.length > 3)

@@ -4,6 +4,7 @@ import { copyFile, link, mkdir, open, readdir, readFile, rename, rm, stat, write
 import { basename, dirname, join, relative, sep } from 'node:path';
 import { stallWatch } from '../../core/jobs/stall-watch.js';
 import { packFiles } from './backup-pack.js';
+import { unreadableDataFile } from '../../analytics/embedded-analytics.js';
 import sqlite3 from 'sqlite3';
 
 // tar is loaded when a backup is made or restored, not at start (as every library behind one feature).
@@ -178,7 +179,7 @@ export async function writeBackup(o: WriteBackupOptions): Promise<{ manifest: Ba
       watch.step();
       const rel = relative(o.dataDir, path);
       // An app's data file is copied as a snapshot; an import's half-built next file is left out.
-      if (path.endsWith('.db-wal') || path.endsWith('.db-shm') || basename(path).startsWith('data.next')) continue;
+      if (/\.(db-wal|db-shm|wal)$/.test(path) || basename(path).startsWith('data.next')) continue;
       if (path.endsWith('.db')) {
         await mkdir(dirname(join(staging, rel)), { recursive: true, mode: 0o700 });
         await snapshot(path, join(staging, rel));
@@ -441,8 +442,8 @@ async function unpackChecked(file: string, staging: string, dataDir: string, kno
 
 /**
  * Unpacks a backup into `staging` with every check a restore makes: each file against the
- * manifest's checksums, each database through SQLite's integrity check, every app its database
- * names present. Throws a BackupProblem saying the first that fails.
+ * manifest's checksums, each database through SQLite's integrity check, each app data file read
+ * whole, every app its database names present. Throws a BackupProblem saying the first that fails.
  */
 async function unpackAndVerify(file: string, staging: string, dataDir: string, knownSchema: number) {
   const manifest = await unpackChecked(file, staging, dataDir, knownSchema);
@@ -451,6 +452,11 @@ async function unpackAndVerify(file: string, staging: string, dataDir: string, k
       (e: Error) => `it is not a SQLite database (${e.message})`,
     );
     if (verdict !== 'ok') throw new BackupProblem(`The backup's ${name} fails SQLite's integrity check: ${verdict}`);
+  }
+  // An app's columnar data file opens and reads to its last row, or the restore does not begin.
+  for (const name of Object.keys(manifest.files).filter((n) => n.endsWith('.duckdb'))) {
+    const problem = await unreadableDataFile(join(staging, ...name.split('/')));
+    if (problem) throw new BackupProblem(`The backup's ${name} cannot be read: ${problem}`);
   }
   const db = await sqlite(join(staging, DB_FILE), sqlite3.OPEN_READONLY);
   const missing = await appsMissing(db, manifest.files).finally(() => closeDb(db));
