@@ -28,11 +28,35 @@ export interface AnalyticsPort {
     variables?: Record<string, string>,
   ): Promise<ChartData>;
   iterationValues(appId: string, fields: string[], selections?: Selections): Promise<string[][]>;
+  /**
+   * An expression's value for every combination of the `by` fields' values at once (a report that
+   * iterates them asks once, not once per value), keyed by the combination's values joined by
+   * GROUP_KEY; combinations with a null among them are left out. A provider without grouped reads
+   * leaves it out, and is asked per value.
+   */
+  evaluateGrouped?(
+    appId: string,
+    expression: string,
+    by: string[],
+    selections?: Selections,
+    variables?: Record<string, string>,
+  ): Promise<Map<string, string | number | null>>;
+  /** A chart's data for every combination of the `by` fields at once, each sorted and limited as alone; keyed as above. */
+  chartDataGrouped?(
+    appId: string,
+    chart: Pick<ChartDef, 'dimensions' | 'measures' | 'sort' | 'limit'>,
+    by: string[],
+    selections?: Selections,
+    variables?: Record<string, string>,
+  ): Promise<Map<string, ChartData>>;
   /** Throws a 400 naming `field` and the position when the expression is not valid for the app. */
   checkExpression(meta: AppMeta, expression: string, field: string): void;
   /** Called with the app's id whenever its data is replaced (a reload). */
   onReload(listener: (appId: string) => void): void;
 }
+
+/** Joins the values of one combination of iteration fields into a key (a character no value holds). */
+export const GROUP_KEY = '\u0000';
 
 export interface ImportProgress {
   appId: string;

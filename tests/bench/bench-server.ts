@@ -7,11 +7,15 @@
 //   evaluate <json>  {app, expression, selections?, times}: the evaluation in the engine, no HTTP
 //                    around it, `times` warmed runs; answers {value, p50}
 //   importFile <json> {app, csv}: the engine's import of a CSV file (the reload's floor); answers ms
+//   iterate <json>   {app, field, values, expression, chart}: an iterated report's data as a run reads
+//                    it (a KPI and a chart per value, through the grouped reads); answers {p50, sample}
 //   stalls start|stop  the main thread's event-loop delay watched; `stop` answers the longest, in ms
 import { createInterface } from 'node:readline';
 import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
 import { createEngine, silentLogger } from '../../engine/engine.js';
 import { startHttpServer } from '../../engine/http/server.js';
+import { iteratingReads } from '../../engine/analytics/iterating-reads.js';
+import type { ChartDef } from '../../engine/analytics/model.js';
 
 const pct = (xs: number[], p: number) =>
   [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))];
@@ -54,6 +58,40 @@ async function main() {
         ms.push(performance.now() - t);
       }
       return JSON.stringify({ value, p50: pct(ms, 50) });
+    },
+    async iterate(arg) {
+      const { app, field, values, expression, chart } = JSON.parse(arg) as {
+        app: string;
+        field: string;
+        values: string[];
+        expression: string;
+        chart: ChartDef;
+      };
+      const base = { [field]: values };
+      const once = async () => {
+        const reads = iteratingReads(engine.services.analytics, app, [field], base);
+        const answers = await Promise.all(
+          values.map(async (v) => {
+            const sel = { [field]: [v] };
+            return [await reads.evaluate(app, expression, sel), await reads.chartData(app, chart, sel)] as const;
+          }),
+        );
+        return answers;
+      };
+      await once();
+      const ms: number[] = [];
+      let answers = await once();
+      for (let i = 0; i < 3; i++) {
+        const t = performance.now();
+        answers = await once();
+        ms.push(performance.now() - t);
+      }
+      // A sample for the bench to check against a value asked alone.
+      const k = Math.floor(values.length / 2);
+      return JSON.stringify({
+        p50: pct(ms, 50),
+        sample: { value: values[k], kpi: answers[k][0], chart: answers[k][1] },
+      });
     },
     async importFile(arg) {
       const { app, csv } = JSON.parse(arg) as { app: string; csv: string };

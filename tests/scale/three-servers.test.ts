@@ -165,9 +165,9 @@ describe('three servers on one PostgreSQL database', () => {
       { fileName: 'customers.csv', content: `Customer,Sales\n${customers.slice(0, FILES).join('\n')}\n` },
     );
     expect(await Promise.all(servers.map(rowsOf))).toEqual([FILES, FILES, FILES]);
-    const versions = readdirSync(join(files, 'apps', 'three-servers')).filter((f) => /^data.*\.db$/.test(f));
+    const versions = readdirSync(join(files, 'apps', 'three-servers')).filter((f) => /^data.*\.duckdb$/.test(f));
     expect(versions).toHaveLength(2);
-    expect(versions.every((f) => /^data-[a-z0-9]+-[0-9a-f]{8}\.db$/.test(f))).toBe(true);
+    expect(versions.every((f) => /^data-[a-z0-9]+-[0-9a-f]{8}\.duckdb$/.test(f))).toBe(true);
   });
 
   it('refuses a data-folder backup, naming what backs a shared database up', async () => {

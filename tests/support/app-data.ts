@@ -9,9 +9,9 @@ export async function queryAppData(file: string, sql: string): Promise<unknown[]
   try {
     const connection = await instance.connect();
     try {
-      return (await connection.runAndReadAll(sql)).getRowsJS().map((row) =>
-        row.map((v) => (typeof v === 'bigint' ? Number(v) : v)),
-      );
+      return (await connection.runAndReadAll(sql))
+        .getRowsJS()
+        .map((row) => row.map((v) => (typeof v === 'bigint' ? Number(v) : v)));
     } finally {
       connection.closeSync();
     }

@@ -6,7 +6,13 @@ import { badInput, notFound } from '../../core/errors.js';
 import { compileExpression, type CompileScope, type Sql } from '../expression/compile.js';
 import { ExpressionError } from '../expression/ast.js';
 import type { AppMeta, ChartData, ChartDef, FieldMeta, FieldType, FieldValue, Selections } from '../model.js';
-import type { AnalyticsPort, EmbeddedAnalyticsAdmin, ImportProgress, TableData } from '../port.js';
+import {
+  GROUP_KEY,
+  type AnalyticsPort,
+  type EmbeddedAnalyticsAdmin,
+  type ImportProgress,
+  type TableData,
+} from '../port.js';
 import { ColumnarFile, syncFile } from './columnar-file.js';
 import type { ImportFormat } from '../../core/tabular-rows.js';
 import { DEFAULT_IMPORT_BUDGET, type ImportBudget } from './import-budget.js';
@@ -569,15 +575,37 @@ export class EmbeddedProvider implements AnalyticsPort, EmbeddedAnalyticsAdmin {
     selections: Selections = {},
     variables?: Record<string, string>,
   ): Promise<ChartData> {
+    return (await this.chartDataGrouped(appId, chart, [], selections, variables)).get('')!;
+  }
+
+  /**
+   * A chart's data for every combination of the `by` fields' values at once (a report iterating
+   * them asks each chart once, not once per value): each combination's rows sorted and limited as
+   * the chart alone would be, keyed by the combination's values joined by GROUP_KEY. Combinations
+   * with a null among them are left out (a per-value selection never matches a null).
+   */
+  async chartDataGrouped(
+    appId: string,
+    chart: Pick<ChartDef, 'dimensions' | 'measures' | 'sort' | 'limit'>,
+    by: string[],
+    selections: Selections = {},
+    variables?: Record<string, string>,
+  ): Promise<Map<string, ChartData>> {
     const meta = await this.meta(appId);
     const db = await this.hasData(appId, meta);
+    const groups = by.map((f) => this.fieldIndex(meta, f, 'iterationFields'));
     const dims = chart.dimensions.map((d) => this.fieldIndex(meta, d, 'dimensions'));
     const measures = chart.measures.map((m, k) =>
       this.compile(meta, m.expression, `measures.${k}.expression`, variables, 'measure'),
     );
     const where = this.where(meta, selections);
-    const select = [...dims.map((i, k) => `c${i} AS d${k}`), ...measures.map((m, k) => `${m.sql} AS m${k}`)].join(', ');
-    const group = dims.length ? `GROUP BY ${dims.map((_, k) => `d${k}`).join(', ')}` : '';
+    const select = [
+      ...groups.map((i, k) => `c${i} AS g${k}`),
+      ...dims.map((i, k) => `c${i} AS d${k}`),
+      ...measures.map((m, k) => `${m.sql} AS m${k}`),
+    ].join(', ');
+    const keys = [...groups.map((_, k) => `g${k}`), ...dims.map((_, k) => `d${k}`)];
+    const group = keys.length ? `GROUP BY ${keys.join(', ')}` : '';
     const sort = chart.sort;
     const sortKey = sort
       ? `${sort.by === 'dimension' ? 'd' : 'm'}${Math.max(0, sort.index)}`
@@ -590,20 +618,68 @@ export class EmbeddedProvider implements AnalyticsPort, EmbeddedAnalyticsAdmin {
     // Ties go by the dimensions, in order: groups come from all cores in no order of their own, and a
     // top-N must not change from one run to the next.
     const ties = dims.map((_, k) => `d${k}`).filter((d) => d !== sortKey);
-    const order = validKey
-      ? `ORDER BY ${[`${sortKey} ${sort?.direction === 'desc' ? 'DESC' : 'ASC'}`, ...ties].join(', ')}`
-      : '';
-    const limit = chart.limit && chart.limit > 0 ? `LIMIT ${Math.min(Math.floor(chart.limit), 100_000)}` : '';
+    const within = validKey ? [`${sortKey} ${sort?.direction === 'desc' ? 'DESC' : 'ASC'}`, ...ties] : [];
+    const partition = groups.map((_, k) => `g${k}`);
+    const order = [...partition, ...within];
+    const limit = chart.limit && chart.limit > 0 ? Math.min(Math.floor(chart.limit), 100_000) : 0;
+    // Each combination's own top N: numbered within its combination, as its chart alone would be limited.
+    const qualify =
+      limit && partition.length
+        ? `QUALIFY row_number() OVER (PARTITION BY ${partition.join(', ')}${within.length ? ` ORDER BY ${within.join(', ')}` : ''}) <= ${limit}`
+        : '';
     const params = [...measures.flatMap((m) => m.params), ...where.params];
     const rows = await db.all<Record<string, string | number | null>>(
-      `SELECT ${select} FROM ${db.table} ${where.sql} ${group} ${order} ${limit}`,
+      `SELECT ${select} FROM ${db.table} ${where.sql} ${group} ${qualify}
+       ${order.length ? `ORDER BY ${order.join(', ')}` : ''} ${limit && !partition.length ? `LIMIT ${limit}` : ''}`,
       params,
     );
-    return {
+    const shape = {
       dimensions: dims.map((i) => meta.fields[i].name),
       measures: chart.measures.map((m) => m.label),
-      rows: rows.map((r) => [...dims.map((_, k) => r[`d${k}`]), ...measures.map((_, k) => r[`m${k}`])]),
     };
+    const out = new Map<string, ChartData>();
+    for (const r of rows) {
+      const combo = groups.map((_, k) => r[`g${k}`]);
+      if (combo.some((v) => v === null)) continue;
+      const key = combo.map(String).join(GROUP_KEY);
+      let data = out.get(key);
+      if (!data) out.set(key, (data = { ...shape, rows: [] }));
+      data.rows.push([...dims.map((_, k) => r[`d${k}`]), ...measures.map((_, k) => r[`m${k}`])]);
+    }
+    // With nothing grouped, no rows is still the chart: empty, not absent.
+    if (!groups.length && !out.size) out.set('', { ...shape, rows: [] });
+    return out;
+  }
+
+  /**
+   * An expression's value for every combination of the `by` fields' values at once, keyed as
+   * `chartDataGrouped` keys them; combinations with a null among them are left out.
+   */
+  async evaluateGrouped(
+    appId: string,
+    expression: string,
+    by: string[],
+    selections: Selections = {},
+    variables?: Record<string, string>,
+  ): Promise<Map<string, string | number | null>> {
+    const meta = await this.meta(appId);
+    const db = await this.hasData(appId, meta);
+    const groups = by.map((f) => this.fieldIndex(meta, f, 'iterationFields'));
+    const expr = this.compile(meta, expression, 'expression', variables);
+    const where = this.where(meta, selections);
+    const keys = groups.map((_, k) => `g${k}`);
+    const rows = await db.all<Record<string, string | number | null>>(
+      `SELECT ${[...groups.map((i, k) => `c${i} AS g${k}`), `${expr.sql} AS v`].join(', ')} FROM ${db.table} ${where.sql}
+       ${keys.length ? `GROUP BY ${keys.join(', ')}` : ''}`,
+      [...expr.params, ...where.params],
+    );
+    const out = new Map<string, string | number | null>();
+    for (const r of rows) {
+      const combo = keys.map((k) => r[k]);
+      if (combo.some((v) => v === null)) continue;
+      out.set(combo.map(String).join(GROUP_KEY), r.v ?? null);
+    }
+    return out;
   }
 
   /** Distinct combinations of the iteration fields under the selections, in order. */

@@ -4,6 +4,8 @@ import { badInput, nullIfRefused } from '../../core/errors.js';
 import { FileResult, safeFileName } from '../../core/file-result.js';
 import { zipFiles } from '../../core/zip.js';
 import type { AppMeta, Selections } from '../../analytics/model.js';
+import type { AnalyticsPort } from '../../analytics/port.js';
+import { iteratingReads } from '../../analytics/iterating-reads.js';
 import type { ReportDocument } from '../../render/document.js';
 import { FILE_TYPES, formatsOf, type OutputFormat, type ProtectionOptions } from '../../render/formats.js';
 import { resolveTemplateData } from '../../render/templates/resolve-template.js';
@@ -78,7 +80,7 @@ export function checkFormat(report: ReportRow, format: OutputFormat, document: R
 
 /** Builds a file name from the report's dynamic name tokens joined by its separator. */
 async function fileName(
-  ctx: OpContext,
+  ctx: Pick<OpContext, 'analytics'>,
   report: ReportRow,
   appId: string,
   iterFields: string[],
@@ -110,7 +112,12 @@ async function fileName(
 }
 
 /** Each named variable's value under the selections, as text; a name may be written `$(name)`. */
-async function variableValues(ctx: OpContext, appId: string, names: string[], selections: Selections) {
+async function variableValues(
+  ctx: Pick<OpContext, 'analytics'>,
+  appId: string,
+  names: string[],
+  selections: Selections,
+) {
   const out: Record<string, string | null> = {};
   for (const n of names) {
     const value = await ctx.analytics.evaluate(appId, `$(${variableName(n)})`, selections).catch(nullIfRefused);
@@ -234,6 +241,10 @@ export async function generateFiles(ctx: OpContext, report: ReportRow, req: Gene
   const iterFields = report.isIteration ? iterationFieldNames(meta, report.iterationFields, 'iterationFields') : [];
   const all = iterFields.length ? await ctx.analytics.iterationValues(appId, iterFields, selections) : [[]];
   const combos = req.choose && iterFields.length ? req.choose(all) : all;
+  // Several files: each expression and chart is asked once for all of them, grouped by the iterated fields.
+  const reads = {
+    analytics: combos.length > 1 ? iteratingReads(ctx.analytics, appId, iterFields, selections) : ctx.analytics,
+  };
   const now = ctx.now();
   const fill = await templateFiller(ctx, report, req, appId, meta, filtered.variables);
   let done = 0;
@@ -251,11 +262,11 @@ export async function generateFiles(ctx: OpContext, report: ReportRow, req: Gene
         return null;
       }
       const data = fill
-        ? await fill(sel)
+        ? await fill(sel, reads.analytics)
         : await ctx.renders.render({
             format: req.format,
             report: await resolveReport({
-              provider: ctx.analytics,
+              provider: reads.analytics,
               appId,
               title: report.name,
               document,
@@ -265,9 +276,9 @@ export async function generateFiles(ctx: OpContext, report: ReportRow, req: Gene
             }),
             protection: req.protection,
           });
-      const name = `${await fileName(ctx, report, appId, iterFields, combo, sel, now)}.${FILE_TYPES[req.format].extension}`;
+      const name = `${await fileName(reads, report, appId, iterFields, combo, sel, now)}.${FILE_TYPES[req.format].extension}`;
       req.timing?.(performance.now() - started);
-      const variables = req.evaluate?.length ? await variableValues(ctx, appId, req.evaluate, sel) : undefined;
+      const variables = req.evaluate?.length ? await variableValues(reads, appId, req.evaluate, sel) : undefined;
       const file: GeneratedFile = {
         name,
         format: req.format,
@@ -311,9 +322,9 @@ async function templateFiller(
   if (scan.problems.length) throw templateProblemsError(scan.problems);
   const bytes = new Uint8Array(template.data);
   const settings = report.document.settings;
-  return async (selections: Selections) => {
+  return async (selections: Selections, provider: AnalyticsPort) => {
     const data = await resolveTemplateData({
-      provider: ctx.analytics,
+      provider,
       appId,
       meta,
       title: report.name,

@@ -1,0 +1,82 @@
+import type { ChartData, ChartDef, Selections } from './model.js';
+import { GROUP_KEY, type AnalyticsPort } from './port.js';
+
+type Value = string | number | null;
+
+/**
+ * The combination of iteration values a selection asks for, when it is the iteration's base
+ * selection with each iterated field narrowed to one value (how a run asks per file); else null,
+ * and the read is not one the grouped answers hold.
+ */
+function comboOf(selections: Selections | undefined, by: string[], base: Selections): string | null {
+  const sel = selections ?? {};
+  const values: string[] = [];
+  for (const f of by) {
+    const v = sel[f];
+    if (!v || v.length !== 1) return null;
+    values.push(v[0]);
+  }
+  const rest = Object.keys(sel).filter((k) => !by.includes(k));
+  const baseRest = Object.keys(base).filter((k) => !by.includes(k));
+  if (rest.length !== baseRest.length) return null;
+  for (const k of rest) if (JSON.stringify(sel[k]) !== JSON.stringify(base[k])) return null;
+  return values.join(GROUP_KEY);
+}
+
+/**
+ * The analytics port as a run that iterates fields reads it: each expression and chart asked once
+ * for every value of the iteration, grouped by the iterated fields (one statement instead of one
+ * per value: the columnar store answers a whole-data grouping in about the time of one value), and
+ * each file's read answered from those groups. A read the groups do not hold (another app, other
+ * selections, a combination with no rows or a null) goes to the port as it came.
+ */
+export function iteratingReads(port: AnalyticsPort, appId: string, by: string[], base: Selections): AnalyticsPort {
+  const evaluateGrouped = port.evaluateGrouped?.bind(port);
+  const chartDataGrouped = port.chartDataGrouped?.bind(port);
+  if (!by.length || !evaluateGrouped || !chartDataGrouped) return port;
+  const values = new Map<string, Promise<Map<string, Value>>>();
+  const charts = new Map<string, Promise<Map<string, ChartData>>>();
+  const once = <T>(cache: Map<string, Promise<T>>, key: string, read: () => Promise<T>) => {
+    let held = cache.get(key);
+    if (!held) {
+      held = read();
+      cache.set(key, held);
+      // A grouped read that fails is not kept: each file then asks alone, and says its own error.
+      held.catch(() => cache.delete(key));
+    }
+    return held;
+  };
+  return {
+    ...port,
+    meta: port.meta.bind(port),
+    fieldValues: port.fieldValues.bind(port),
+    iterationValues: port.iterationValues.bind(port),
+    checkExpression: port.checkExpression.bind(port),
+    onReload: port.onReload.bind(port),
+    evaluateGrouped,
+    chartDataGrouped,
+    async evaluate(app, expression, selections, variables) {
+      const combo = app === appId ? comboOf(selections, by, base) : null;
+      if (combo !== null) {
+        const key = JSON.stringify([expression, variables ?? null]);
+        const grouped = await once(values, key, () => evaluateGrouped(appId, expression, by, base, variables)).catch(
+          () => null,
+        );
+        if (grouped?.has(combo)) return grouped.get(combo)!;
+      }
+      return port.evaluate(app, expression, selections, variables);
+    },
+    async chartData(app, chart: Pick<ChartDef, 'dimensions' | 'measures' | 'sort' | 'limit'>, selections, variables) {
+      const combo = app === appId ? comboOf(selections, by, base) : null;
+      if (combo !== null) {
+        const shape = { dimensions: chart.dimensions, measures: chart.measures, sort: chart.sort, limit: chart.limit };
+        const key = JSON.stringify([shape, variables ?? null]);
+        const grouped = await once(charts, key, () => chartDataGrouped(appId, shape, by, base, variables)).catch(
+          () => null,
+        );
+        if (grouped?.has(combo)) return grouped.get(combo)!;
+      }
+      return port.chartData(app, chart, selections, variables);
+    },
+  };
+}

@@ -1,0 +1,134 @@
+// A report that iterates a field asks each chart and variable once for every value, grouped by the
+// iterated fields, and each file gets what it would have got asking alone: the same values, each
+// chart's own sort, ties and top N within its value, nested fields, a variable given to the run;
+// a read outside the iteration (other selections, a value with no rows) is asked as it came.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { EmbeddedProvider } from '../../engine/analytics/embedded/embedded-provider.js';
+import { iteratingReads } from '../../engine/analytics/iterating-reads.js';
+import type { AnalyticsPort } from '../../engine/analytics/port.js';
+
+let dir: string;
+let provider: EmbeddedProvider;
+
+const lines = Array.from({ length: 1200 }, (_, k) => ({
+  region: k % 7 === 0 ? '' : `Region ${k % 5}`,
+  year: 2020 + (k % 3),
+  product: `Product ${k % 23}`,
+  units: k % 11,
+  price: (k % 40) / 4,
+}));
+
+/** The port, counting what it is asked: per-value reads and grouped ones. */
+function counted(port: AnalyticsPort) {
+  const calls = { evaluate: 0, chartData: 0, grouped: 0 };
+  const wrapped: AnalyticsPort = {
+    meta: (a) => port.meta(a),
+    fieldValues: (...a) => port.fieldValues(...a),
+    iterationValues: (...a) => port.iterationValues(...a),
+    checkExpression: (...a) => port.checkExpression(...a),
+    onReload: (l) => port.onReload(l),
+    evaluate: (...a) => (calls.evaluate++, port.evaluate(...a)),
+    chartData: (...a) => (calls.chartData++, port.chartData(...a)),
+    evaluateGrouped: (...a) => (calls.grouped++, port.evaluateGrouped!(...a)),
+    chartDataGrouped: (...a) => (calls.grouped++, port.chartDataGrouped!(...a)),
+  };
+  return { port: wrapped, calls };
+}
+
+const topProducts = {
+  dimensions: ['Product'],
+  measures: [{ label: 'Revenue', expression: 'Sum(Units * Price)' }],
+  sort: { by: 'measure' as const, index: 0, direction: 'desc' as const },
+  limit: 4,
+};
+const byYear = { dimensions: ['Year'], measures: [{ label: 'Lines', expression: 'Count(Units)' }] };
+
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'bs-grouped-'));
+  provider = new EmbeddedProvider(dir);
+  await provider.createApp('sales', 'Sales');
+  const file = join(dir, 'sales.csv');
+  await writeFile(
+    file,
+    [
+      'Region,Year,Product,Units,Price',
+      ...lines.map((l) => [l.region, l.year, l.product, l.units, l.price].join(',')),
+    ].join('\n'),
+  );
+  await provider.importFromFile('sales', 'csv', file, 'sales.csv');
+  await provider.updateMeta('sales', (m) => {
+    m.variables.push({ id: 'v1', name: 'Revenue', definition: 'Sum(Units * Price)' } as never);
+  });
+});
+afterAll(async () => {
+  await provider.close();
+  await rm(dir, { recursive: true, force: true });
+});
+
+describe('an iteration read in groups', () => {
+  it('answers every value as asking alone does, in one grouped read per expression and chart', async () => {
+    const base = { Year: ['2020', '2021'] };
+    const values = await provider.iterationValues('sales', ['Region'], base);
+    expect(values.length).toBe(6); // five regions, and the empty one iterations name ''
+    const { port, calls } = counted(provider);
+    const reads = iteratingReads(port, 'sales', ['Region'], base);
+    for (const [region] of values) {
+      const sel = { ...base, Region: [region] };
+      expect(await reads.evaluate('sales', '$(Revenue)', sel)).toEqual(
+        await provider.evaluate('sales', '$(Revenue)', sel),
+      );
+      expect(await reads.evaluate('sales', 'Count(Distinct Product)', sel)).toEqual(
+        await provider.evaluate('sales', 'Count(Distinct Product)', sel),
+      );
+      expect(await reads.chartData('sales', topProducts, sel)).toEqual(
+        await provider.chartData('sales', topProducts, sel),
+      );
+      expect(await reads.chartData('sales', byYear, sel)).toEqual(await provider.chartData('sales', byYear, sel));
+    }
+    // Three reads grouped once each; only the value whose rows have no region is asked alone (4 reads).
+    expect(calls).toEqual({ evaluate: 2, chartData: 2, grouped: 4 });
+  });
+
+  it('groups nested iteration fields, and keeps a variable given to the run apart from one that is not', async () => {
+    const values = await provider.iterationValues('sales', ['Year', 'Region'], { Region: ['Region 1', 'Region 2'] });
+    expect(values.length).toBe(6);
+    const base = { Region: ['Region 1', 'Region 2'] };
+    const { port, calls } = counted(provider);
+    const reads = iteratingReads(port, 'sales', ['Year', 'Region'], base);
+    for (const [year, region] of values) {
+      const sel = { Region: [region], Year: [year] };
+      expect(await reads.evaluate('sales', 'Sum(Units)', sel)).toEqual(
+        await provider.evaluate('sales', 'Sum(Units)', sel),
+      );
+      const given = { Revenue: 'Sum(Units)' };
+      expect(await reads.evaluate('sales', '$(Revenue)', sel, given)).toEqual(
+        await provider.evaluate('sales', '$(Revenue)', sel, given),
+      );
+      expect(await reads.evaluate('sales', '$(Revenue)', sel)).toEqual(
+        await provider.evaluate('sales', '$(Revenue)', sel),
+      );
+    }
+    expect(calls).toEqual({ evaluate: 0, chartData: 0, grouped: 3 });
+  });
+
+  it('asks alone what the groups do not hold: other selections, another app, a value with no rows', async () => {
+    const base = {};
+    const { port, calls } = counted(provider);
+    const reads = iteratingReads(port, 'sales', ['Region'], base);
+    expect(await reads.evaluate('sales', 'Sum(Units)', { Region: ['Region 1'], Product: ['Product 3'] })).toEqual(
+      await provider.evaluate('sales', 'Sum(Units)', { Region: ['Region 1'], Product: ['Product 3'] }),
+    );
+    expect(await reads.evaluate('sales', 'Count(Units)', { Region: ['Nowhere'] })).toBe(0);
+    expect(await reads.evaluate('sales', 'Sum(Units)', { Region: ['Region 1', 'Region 2'] })).toEqual(
+      await provider.evaluate('sales', 'Sum(Units)', { Region: ['Region 1', 'Region 2'] }),
+    );
+    expect(calls.evaluate).toBe(3);
+    // An expression the app refuses is refused for the file as it would be alone, naming the field.
+    await expect(reads.evaluate('sales', 'Sum(Nope)', { Region: ['Region 1'] })).rejects.toThrow(
+      /Unknown field "Nope"/,
+    );
+  });
+});

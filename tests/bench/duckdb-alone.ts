@@ -1,0 +1,70 @@
+// The import bench's floor: DuckDB alone (the same library, the same threads and memory limit as the
+// product's store) doing the same work on the same CSV in the bench's process, with nothing around
+// it: reading the file into a typed table in a file of its own with each column's distinct count,
+// then the same whole-data queries and one grouped query of an iterated report's data.
+import { DuckDBInstance } from '@duckdb/node-api';
+import { rm, stat } from 'node:fs/promises';
+import { performance } from 'node:perf_hooks';
+import { COLUMNAR_SETTINGS } from '../../engine/analytics/embedded/columnar-file.js';
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+
+/** The whole-data queries of the bench, as DuckDB alone is asked them over the file it built. */
+export const ALONE_QUERIES = {
+  'kpi-all': 'SELECT FSUM(Units * Price) FROM data',
+  'top-50': 'SELECT Product, FSUM(Units) AS m FROM data GROUP BY Product ORDER BY m DESC, Product LIMIT 50',
+  'by-day': 'SELECT Day, FSUM(Units) FROM data GROUP BY Day ORDER BY Day',
+  'distinct-by-region': 'SELECT Region, COUNT(DISTINCT Customer) FROM data GROUP BY Region ORDER BY Region',
+  'list-box': 'SELECT Customer, COUNT(*) FROM data GROUP BY Customer ORDER BY Customer LIMIT 1000',
+} as const;
+
+/** An iterated report's data in one statement a read: a KPI and a top-5 chart for each of `values` customers. */
+export const groupedIterationQueries = (customers: string) => [
+  `SELECT Customer, FSUM(Units) FROM data WHERE Customer IN (${customers}) GROUP BY Customer`,
+  `SELECT Customer, Product, FSUM(Units * Price) AS m FROM data WHERE Customer IN (${customers})
+     GROUP BY Customer, Product QUALIFY row_number() OVER (PARTITION BY Customer ORDER BY m DESC, Product) <= 5
+     ORDER BY Customer, m DESC, Product`,
+];
+
+export async function duckdbAlone(csv: string, file: string, iterated: string) {
+  const settings = { threads: COLUMNAR_SETTINGS.threads, memory_limit: COLUMNAR_SETTINGS.memory_limit };
+  const build = async () => {
+    await rm(file, { force: true });
+    await rm(`${file}.wal`, { force: true });
+    const t = performance.now();
+    const instance = await DuckDBInstance.create(file, settings);
+    const c = await instance.connect();
+    await c.run(`CREATE TABLE data AS SELECT * FROM read_csv('${csv}')`);
+    await c.runAndReadAll(
+      `SELECT ${['"Order"', 'Day', 'Region', 'Product', 'Customer', 'Units', 'Price'].map((x) => `COUNT(DISTINCT ${x})`).join(', ')} FROM data`,
+    );
+    await c.run('CHECKPOINT');
+    c.closeSync();
+    instance.closeSync();
+    return performance.now() - t;
+  };
+  // Warmed once (the file in the page cache, the library loaded), then the median of three.
+  await build();
+  const builds = [await build(), await build(), await build()];
+  const size = (await stat(file)).size;
+
+  const instance = await DuckDBInstance.create(file, { ...settings, access_mode: 'READ_ONLY' });
+  const c = await instance.connect();
+  const timed = async (sql: string, times: number) => {
+    await c.runAndReadAll(sql);
+    const ms: number[] = [];
+    for (let i = 0; i < times; i++) {
+      const t = performance.now();
+      await c.runAndReadAll(sql);
+      ms.push(performance.now() - t);
+    }
+    return median(ms);
+  };
+  const queries: Record<string, number> = {};
+  for (const [id, sql] of Object.entries(ALONE_QUERIES)) queries[id] = await timed(sql, 5);
+  const [kpi, chart] = groupedIterationQueries(iterated);
+  const grouped = (await timed(kpi, 5)) + (await timed(chart, 5));
+  c.closeSync();
+  instance.closeSync();
+  return { importMs: median(builds), builds, size, queries, grouped };
+}
