@@ -519,6 +519,10 @@ async function startBackground(
   // Awaited by the host (and by close); a start that fails is not an unhandled rejection meanwhile.
   ready.catch(() => undefined);
   if (!options.backgroundAfter) await ready;
+  // The columnar store's reader loads while nothing waits for it, not at the first read after an import.
+  ready
+    .then(() => (state.closing ? undefined : parts.services.embedded.warm()))
+    .catch((e: unknown) => log.warn('The analytics store could not be made ready', { error: (e as Error).message }));
   const demoMarker = join(options.dataDir, DEMO_PENDING);
   const demoWanted = options.demo !== false && (firstStart.created || existsSync(demoMarker));
   if (demoWanted && firstStart.created) await writeFile(demoMarker, '', { mode: 0o600 });

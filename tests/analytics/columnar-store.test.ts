@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import sqlite3 from 'sqlite3';
 import { EmbeddedProvider } from '../../engine/analytics/embedded/embedded-provider.js';
+import { convert, inferColumnType } from '../../engine/analytics/embedded/infer-types.js';
 
 const ROWS = 3000;
 const rows = Array.from({ length: ROWS }, (_, k) => ({
@@ -254,4 +255,67 @@ describe('charts grouped by one dimension', () => {
       await shared.close();
     }
   });
+});
+
+// Each file as a person might export it: DuckDB's reader types some of them in one pass, the others
+// go the careful way; either way the types and values are TypeGuess's and `convert`'s.
+const ODD_FILES: Record<string, string[][]> = {
+  'dates with and without a time': [
+    ['When', 'N'],
+    ['2024-01-05', '1'],
+    ['2024-01-06 10:00', '2'],
+    ['2024-01-07T08:30:00Z', '3'],
+  ],
+  'sixteen digits': [
+    ['Id', 'N'],
+    ['1234567890123456', '1'],
+    ['7', '2'],
+  ],
+  'not a number': [['Score'], ['NaN'], ['1.5'], ['inf']],
+  'slashed dates and a plus': [
+    ['Day', 'Delta'],
+    ['2024/01/05', '+5'],
+    ['2024/01/06', '-3'],
+  ],
+  'spaces around numbers, a blank among them': [
+    ['N', 'Name'],
+    [' 5 ', ' Ann '],
+    ['  ', 'Bob'],
+    ['6', ' '],
+  ],
+  'a row of nothing': [
+    ['A', 'B'],
+    ['1', 'x'],
+    ['', ''],
+    ['2', 'y'],
+  ],
+  'times and offsets': [['At'], ['2024-01-05T10:00:00+02:00'], ['2024-01-06T00:00:00Z']],
+  'leading zeros and decimals': [
+    ['Code', 'Rate'],
+    ['007', '1.'],
+    ['012', '.5'],
+    ['100', '1e3'],
+  ],
+};
+
+describe('types and values of every import, as TypeGuess and convert give them', () => {
+  for (const [name, table] of Object.entries(ODD_FILES))
+    it(name, async () => {
+      const appId = `odd-${Object.keys(ODD_FILES).indexOf(name)}`;
+      await provider.createApp(appId, name);
+      const file = join(dir, `${appId}.csv`);
+      await writeFile(file, table.map((r) => r.join(',')).join('\n'));
+      const meta = await provider.importFromFile(appId, 'csv', file, `${appId}.csv`);
+      const [headers, ...lines] = table;
+      const kept = lines.filter((r) => r.some((v) => v.trim() !== ''));
+      const cells = (c: number) => kept.map((r) => (r[c].trim() === '' ? null : r[c]));
+      const types = headers.map((_, c) => inferColumnType(cells(c)));
+      expect(meta.fields.map((f) => f.type)).toEqual(types);
+      expect(meta.rowCount).toBe(kept.length);
+      for (const [c, header] of headers.entries()) {
+        const values = await provider.fieldValues(appId, header, {}, { limit: 100 });
+        const want = [...new Set(cells(c).map((v) => convert(v, types[c])))];
+        expect(values.map((v) => v.value).sort(), header).toEqual(want.sort());
+      }
+    });
 });

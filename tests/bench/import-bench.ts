@@ -329,21 +329,9 @@ export async function importBench(rows = Number(process.env.BENCH_IMPORT_ROWS ??
               chart,
             }),
           ),
-        ) as { p50: number; sample: { value: string; kpi: number; chart: { rows: unknown[][] } } };
-        // The sample against the same value asked alone, through the engine.
-        const alone1 = JSON.parse(
-          await server.command(
-            'evaluate',
-            JSON.stringify({
-              app: 'big-orders',
-              expression: 'Sum(Units)',
-              selections: { Customer: [iterated.sample.value] },
-              times: 1,
-            }),
-          ),
-        ) as { value: number };
+        ) as { p50: number; checked: boolean };
         table.push({
-          measure: `600 customers' KPI and top-5 chart, as an iterated run reads them (sample ${alone1.value === iterated.sample.kpi && iterated.sample.chart.rows.length === 5 ? 'checked' : 'MISMATCH'})`,
+          measure: `600 customers' KPI and top-5 chart, as an iterated run reads them (sample ${iterated.checked ? 'checked' : 'MISMATCH'})`,
           p50: `${iterated.p50.toFixed(1)} ms`,
           'DuckDB alone': `${alone.grouped.toFixed(1)} ms (the two grouped queries)`,
           ratio: `${figure({ id: 'import.iterated-600', measure: "a 600-value iterated report's data, to DuckDB alone's grouped queries", value: iterated.p50 / alone.grouped, unit: '×', goal: { atMost: 2 } }).toFixed(2)}× (goal 2×)`,

@@ -14,6 +14,9 @@ export const COLUMNAR_SETTINGS = {
   default_null_order: 'nulls_first_on_asc_last_on_desc',
 };
 
+/** What one import's DuckDB may hold in memory (it spills to the data folder's disk past it). */
+const BUILD_MEMORY = '160MB';
+
 type Row = Record<string, string | number | null>;
 
 /** Loaded with the first app read, not at start: the engine starts without the columnar store. */
@@ -38,6 +41,11 @@ let attached = 0;
 function readerInstance(): Promise<DuckDBInstance> {
   readers ??= duckdb().then(({ DuckDBInstance }) => DuckDBInstance.create(':memory:', COLUMNAR_SETTINGS));
   return readers;
+}
+
+/** The reader made ready before it is needed (see `warm` on the admin port). */
+export async function warmReader(): Promise<void> {
+  await readerInstance();
 }
 
 /** A file name as a SQL string literal: paths are the engine's own, but a quote in a folder name stays text. */
@@ -74,10 +82,17 @@ export class ColumnarFile {
     return new ColumnarFile(instance, `${catalog}.data`, catalog);
   }
 
-  /** A new data file to write (an import's, in its worker): an instance of its own, with the desktop's limits. */
+  /**
+   * A new data file to write (an import's, in its worker): an instance of its own, with the desktop's
+   * threads and a buffer of its own of BUILD_MEMORY (an import streams its file; more did not make it faster).
+   */
   static async build(path: string): Promise<ColumnarFile> {
     const { DuckDBInstance } = await duckdb();
-    const instance = await DuckDBInstance.create(path, { ...COLUMNAR_SETTINGS, preserve_insertion_order: 'true' });
+    const instance = await DuckDBInstance.create(path, {
+      ...COLUMNAR_SETTINGS,
+      memory_limit: BUILD_MEMORY,
+      preserve_insertion_order: 'true',
+    });
     return new ColumnarFile(instance, 'data', null);
   }
 

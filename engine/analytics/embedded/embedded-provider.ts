@@ -13,7 +13,7 @@ import {
   type ImportProgress,
   type TableData,
 } from '../port.js';
-import { ColumnarFile, syncFile } from './columnar-file.js';
+import { ColumnarFile, syncFile, warmReader } from './columnar-file.js';
 import type { ImportFormat } from '../../core/tabular-rows.js';
 import { DEFAULT_IMPORT_BUDGET, type ImportBudget } from './import-budget.js';
 import { DEFAULT_IMPORT_MEMORY_MB, runImportInWorker } from './import-runner.js';
@@ -306,6 +306,10 @@ export class EmbeddedProvider implements AnalyticsPort, EmbeddedAnalyticsAdmin {
     } finally {
       await rm(source, { force: true });
     }
+  }
+
+  async warm() {
+    await warmReader();
   }
 
   importBudget() {

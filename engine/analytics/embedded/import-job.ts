@@ -82,21 +82,74 @@ async function csvHead(path: string): Promise<{ headers: string[]; delimiter: st
   return { headers: parsed.data[0].map((h) => h.trim()), delimiter: parsed.meta.delimiter };
 }
 
+/** The types DuckDB's reader may give a column of a typed read, and what each is here. */
+const READ_TYPES: Record<string, FieldType> = { BIGINT: 'integer', DOUBLE: 'decimal', DATE: 'date', VARCHAR: 'text' };
+
+/**
+ * A CSV read typed by DuckDB itself in one pass (its reader's types, every core), kept only when
+ * those types are the ones TypeGuess gives: integers of 15 digits at most, decimals that are
+ * numbers, ISO dates (stored as their text, as every date is), text columns that TypeGuess too
+ * would call text, no value of blanks, no row of nothing. Answers the types, or null (nothing
+ * left behind) when the careful way must read the file: a staged copy typed by TypeGuess's rules.
+ */
+async function readCsvTyped(
+  db: ColumnarFile,
+  job: ImportJob,
+  head: { headers: string[]; delimiter: string },
+): Promise<FieldType[] | null> {
+  const cols = columnList(head.headers.length);
+  const reader = `read_csv(${literal(job.source)}, header = true, delim = ${literal(head.delimiter)}, quote = '"', escape = '"',
+    strict_mode = true, auto_type_candidates = ['BIGINT', 'DOUBLE', 'DATE', 'VARCHAR'], dateformat = '%Y-%m-%d',
+    names = [${cols.map((c) => `'${c}'`).join(', ')}])`;
+  let types: FieldType[];
+  try {
+    const described = await db.all<{ column_name: string; column_type: string }>(`DESCRIBE SELECT * FROM ${reader}`);
+    if (described.length !== cols.length || described.some((d) => !READ_TYPES[d.column_type])) return null;
+    types = described.map((d) => READ_TYPES[d.column_type]);
+    const select = cols.map((c, i) => (types[i] === 'date' ? `CAST(${c} AS VARCHAR) AS ${c}` : c));
+    await db.run(`CREATE TABLE data AS SELECT ${select.join(', ')} FROM ${reader}`);
+  } catch {
+    // A value its types do not take (a blank among numbers, a line of another width): read carefully.
+    await db.run('DROP TABLE IF EXISTS data');
+    return null;
+  }
+  const checks = cols.flatMap((c, i) =>
+    types[i] === 'integer'
+      ? [`COALESCE(max(abs(${c})) < 1e15, true)`]
+      : types[i] === 'decimal'
+        ? [`NOT COALESCE(bool_or(isnan(${c}) OR isinf(${c})), false)`]
+        : types[i] === 'text'
+          ? [`NOT COALESCE(bool_or(trim(${c}) = ''), false)`]
+          : [],
+  );
+  const nothing = cols.map((c) => `${c} IS NULL`).join(' AND ');
+  const [verdict] = await db.all<Record<string, number>>(
+    `SELECT ${[...checks, `COUNT(*) FILTER (WHERE ${nothing}) = 0`].map((check, k) => `${check} AS ok${k}`).join(', ')} FROM data`,
+  );
+  const texts = types.flatMap((t, i) => (t === 'text' ? [i] : []));
+  const asGuessed = texts.length ? await inferColumnTypes(db, 'data', cols.length, texts) : [];
+  if (Object.values(verdict).some((ok) => !ok) || texts.some((i) => asGuessed[i] !== 'text')) {
+    await db.run('DROP TABLE data');
+    return null;
+  }
+  return types;
+}
+
 /**
  * A CSV staged by DuckDB's own reader, in its threads: every value as text, blanks as null, rows
  * of blanks left out, the line order kept. Answers null when DuckDB does not take the file as it
  * is (a line of the wrong width, an open quote): the row reader then reads it and says where.
  */
-async function stageCsv(db: ColumnarFile, job: ImportJob): Promise<{ headers: string[] } | null> {
-  const head = await csvHead(job.source);
-  if (!head) return null;
-  checkHeaders(head.headers, (c) => `Line 1, column ${c + 1}`);
-  checkWidth(head.headers);
+async function stageCsv(
+  db: ColumnarFile,
+  job: ImportJob,
+  head: { headers: string[]; delimiter: string },
+): Promise<{ headers: string[] } | null> {
   const cols = columnList(head.headers.length);
   const blank = (c: string) => `(${c} IS NULL OR trim(${c}) = '')`;
   try {
     await db.run(
-      `CREATE TABLE stage AS SELECT ${cols.map((c) => `CASE WHEN ${blank(c)} THEN NULL ELSE ${c} END AS ${c}`).join(', ')}
+      `CREATE TEMP TABLE stage AS SELECT ${cols.map((c) => `CASE WHEN ${blank(c)} THEN NULL ELSE ${c} END AS ${c}`).join(', ')}
          FROM read_csv(${literal(job.source)}, header = true, delim = ${literal(head.delimiter)}, quote = '"', escape = '"',
            auto_detect = false, strict_mode = true, columns = {${cols.map((c) => `'${c}': 'VARCHAR'`).join(', ')}})
          WHERE NOT (${cols.map(blank).join(' AND ')})`,
@@ -217,20 +270,35 @@ export async function runImportJob(job: ImportJob, progress: (p: JobProgress) =>
       ({ headers, types, rowCount } = await convertAppFile(db, job, progress));
     } else {
       progress({ percent: 1, rows: 0 });
-      const staged = job.format === 'csv' ? await stageCsv(db, job) : null;
-      if (staged) {
-        headers = staged.headers;
-        const [{ n }] = await db.all<{ n: number }>('SELECT COUNT(*) AS n FROM stage');
-        rowCount = n;
+      const head = job.format === 'csv' ? await csvHead(job.source) : null;
+      if (head) {
+        checkHeaders(head.headers, (c) => `Line 1, column ${c + 1}`);
+        checkWidth(head.headers);
+      }
+      // The fast way first: DuckDB reads the file typed in one pass; the careful way when its types are not TypeGuess's.
+      const read = head ? await readCsvTyped(db, job, head) : null;
+      if (read) {
+        headers = head!.headers;
+        types = read;
+        [{ n: rowCount }] = await db.all<{ n: number }>('SELECT COUNT(*) AS n FROM data');
         checkBudget(rowCount, headers.length, job.budget);
       } else {
-        ({ headers, rowCount } = await stageRows(db, job, progress));
+        const staged = head ? await stageCsv(db, job, head) : null;
+        if (staged) {
+          headers = staged.headers;
+          [{ n: rowCount }] = await db.all<{ n: number }>('SELECT COUNT(*) AS n FROM stage');
+          checkBudget(rowCount, headers.length, job.budget);
+        } else {
+          ({ headers, rowCount } = await stageRows(db, job, progress));
+        }
+        if (rowCount > 0) {
+          progress({ percent: 60, rows: rowCount });
+          types = await inferColumnTypes(db, 'stage', headers.length);
+          await copyTyped(db, types);
+        } else types = [];
       }
-      // A header alone (or one line) is no table: said in words, before a table of no columns is tried.
+      // A header alone (or one line) is no table: said in words.
       if (rowCount === 0) throw importFailure('File', 'has no rows under its header line: there is nothing to import');
-      progress({ percent: 60, rows: rowCount });
-      types = await inferColumnTypes(db, 'stage', headers.length);
-      await copyTyped(db, types);
     }
     progress({ percent: 90, rows: rowCount });
     const cols = columnList(types.length);

@@ -25,8 +25,15 @@ const ORDER: Exclude<FieldType, 'text'>[] = ['integer', 'decimal', 'date'];
  * text), as TypeGuess decides it. The first rows are looked at first; only the types a column still
  * fits there are checked over all its rows.
  */
-export async function inferColumnTypes(db: ColumnarFile, stage: string, width: number): Promise<FieldType[]> {
-  const cols = Array.from({ length: width }, (_, i) => `c${i}`);
+export async function inferColumnTypes(
+  db: ColumnarFile,
+  stage: string,
+  width: number,
+  /** Only these columns are looked at (the text columns of a typed read); the others answer text. */
+  only?: number[],
+): Promise<FieldType[]> {
+  const cols = Array.from({ length: width }, (_, i) => `c${i}`).filter((_, i) => !only || only.includes(i));
+  if (!cols.length) return Array.from({ length: width }, () => 'text');
   const fits = (from: string, candidates: Exclude<FieldType, 'text'>[][]) => {
     const checks = cols.flatMap((c, i) => [
       `COUNT(${c}) AS ${c}_any`,
@@ -38,8 +45,8 @@ export async function inferColumnTypes(db: ColumnarFile, stage: string, width: n
   const [first] = await fits(`(SELECT * FROM ${stage} LIMIT ${SAMPLE})`, candidates);
   candidates = cols.map((c) => ORDER.filter((t) => first[`${c}_${t}`] !== 0));
   const [all] = await fits(stage, candidates);
-  return cols.map((c, i) => {
-    if (!all[`${c}_any`]) return 'text';
-    return candidates[i].find((t) => all[`${c}_${t}`] !== 0) ?? 'text';
-  });
+  const found = new Map<string, FieldType>(
+    cols.map((c, i) => [c, all[`${c}_any`] ? (candidates[i].find((t) => all[`${c}_${t}`] !== 0) ?? 'text') : 'text']),
+  );
+  return Array.from({ length: width }, (_, i) => found.get(`c${i}`) ?? 'text');
 }
