@@ -60,7 +60,7 @@ function checkNative(file) {
     process.execPath,
     [
       '-e',
-      `const m = { exports: {} }; process.dlopen(m, ${JSON.stringify(file)}); console.log(Object.keys(m.exports).length)`,
+      `const m = { exports: {} }; process.dlopen(m, ${JSON.stringify(file)}); console.log(Object.getOwnPropertyNames(m.exports).length)`,
     ],
     { encoding: 'utf8' },
   );
