@@ -187,6 +187,30 @@ describe('charts grouped by one dimension', () => {
     );
   });
 
+  it('reads days held as dates as the text every date is: in charts, expressions and selections', async () => {
+    const days = [...new Set(rows.map((r) => r.day))].sort();
+    const byDay = await provider.chartData('orders', {
+      dimensions: ['Day'],
+      measures: [{ label: 'Lines', expression: 'Count(Units)' }],
+    });
+    expect(byDay.rows.map(([d]) => d)).toEqual(days);
+    expect(await provider.evaluate('orders', 'Max(Day)')).toBe(days.at(-1));
+    expect(await provider.evaluate('orders', "Max(Day & '!')")).toBe(`${days.at(-1)}!`);
+    expect(await provider.evaluate('orders', 'Year(Min(Day))')).toBe(2024);
+    expect(await provider.evaluate('orders', 'Count(Units)', { Day: [days[3]] })).toBe(
+      rows.filter((r) => r.day === days[3]).length,
+    );
+    expect(await provider.iterationValues('orders', ['Day'], { Region: ['Region 1'] })).toEqual(
+      [...new Set(rows.filter((r) => r.region === 'Region 1').map((r) => r.day))].sort().map((d) => [d]),
+    );
+    // What is no day, or no number, matches nothing: it is not an error.
+    expect(await provider.evaluate('orders', 'Count(Units)', { Day: ['not a day'] })).toBe(0);
+    expect(await provider.evaluate('orders', 'Count(Units)', { Units: ['seven'] })).toBe(0);
+    expect(await provider.evaluate('orders', 'Count(Units)', { Units: ['7', 'seven'] })).toBe(
+      rows.filter((r) => r.units === 7).length,
+    );
+  });
+
   it('gives a top list whose ties come in the same order every time', async () => {
     const chart = {
       dimensions: ['Region', 'Product'],

@@ -30,6 +30,8 @@ function plain(v: unknown): string | number | null {
   if (v === null || v === undefined) return null;
   if (typeof v === 'bigint') return Number(v);
   if (typeof v === 'boolean') return v ? 1 : 0;
+  // A date column read typed holds DATE values: given back as the ISO text every date is.
+  if (v instanceof Date) return v.toISOString().slice(0, 10);
   if (typeof v === 'number' || typeof v === 'string') return v;
   return String(v);
 }
@@ -67,6 +69,8 @@ export class ColumnarFile {
     /** The data table as statements name it: `data`, or `"f12".data` in the reader. */
     readonly table: string,
     private readonly catalog: string | null,
+    /** The columns held as DATE (a CSV read typed); every other date is held as its ISO text. */
+    readonly dates: ReadonlySet<string> = new Set(),
   ) {}
 
   /** Opens a finished data file to read: attached read-only, so nothing this process does can change it. */
@@ -74,12 +78,15 @@ export class ColumnarFile {
     const instance = await readerInstance();
     const catalog = `f${++attached}`;
     const connection = await instance.connect();
+    let dates: Set<string>;
     try {
       await connection.run(`ATTACH ${literal(path)} AS ${catalog} (READ_ONLY)`);
+      const described = (await connection.runAndReadAll(`DESCRIBE ${catalog}.data`)).getRowObjectsJS();
+      dates = new Set(described.filter((d) => d.column_type === 'DATE').map((d) => String(d.column_name)));
     } finally {
       connection.closeSync();
     }
-    return new ColumnarFile(instance, `${catalog}.data`, catalog);
+    return new ColumnarFile(instance, `${catalog}.data`, catalog, dates);
   }
 
   /**

@@ -461,11 +461,13 @@ export class EmbeddedProvider implements AnalyticsPort, EmbeddedAnalyticsAdmin {
     });
   }
 
-  private scope(meta: AppMeta, overrides: Record<string, string> = {}): CompileScope {
+  /** `db` names the columns held as DATE: an expression reads them as the ISO text every date is. */
+  private scope(meta: AppMeta, overrides: Record<string, string> = {}, db?: ColumnarFile): CompileScope {
     return {
       column: (name) => {
         const i = meta.fields.findIndex((f) => f.name.toLowerCase() === name.toLowerCase());
-        return i < 0 ? undefined : `c${i}`;
+        if (i < 0) return undefined;
+        return db?.dates.has(`c${i}`) ? `CAST(c${i} AS VARCHAR)` : `c${i}`;
       },
       variable: (name) => {
         const key = Object.keys(overrides).find((k) => k.toLowerCase() === name.toLowerCase());
@@ -482,8 +484,11 @@ export class EmbeddedProvider implements AnalyticsPort, EmbeddedAnalyticsAdmin {
     return i;
   }
 
-  /** Selections as a bound WHERE: OR within a field, AND across fields. */
-  private where(meta: AppMeta, selections: Selections, except?: string): Sql {
+  /**
+   * Selections as a bound WHERE: OR within a field, AND across fields. A value that is no number for
+   * a number field, or no day for a DATE column, matches nothing (the store would refuse to compare it).
+   */
+  private where(meta: AppMeta, selections: Selections, except?: string, db?: ColumnarFile): Sql {
     const parts: string[] = [];
     const params: unknown[] = [];
     for (const [field, values] of Object.entries(selections)) {
@@ -491,12 +496,15 @@ export class EmbeddedProvider implements AnalyticsPort, EmbeddedAnalyticsAdmin {
       const i = this.fieldIndex(meta, field);
       if (!values.length) continue;
       const type = meta.fields[i].type;
-      parts.push(`c${i} IN (${values.map(() => '?').join(', ')})`);
-      params.push(
-        ...values.map((v) =>
-          (type === 'integer' || type === 'decimal') && v !== '' && !Number.isNaN(Number(v)) ? Number(v) : v,
-        ),
-      );
+      const numeric = type === 'integer' || type === 'decimal';
+      const kept = numeric ? values.filter((v) => v.trim() !== '' && !Number.isNaN(Number(v))).map(Number) : values;
+      if (!kept.length) {
+        parts.push('FALSE');
+        continue;
+      }
+      const one = db?.dates.has(`c${i}`) ? 'TRY_CAST(? AS DATE)' : '?';
+      parts.push(`c${i} IN (${kept.map(() => one).join(', ')})`);
+      params.push(...kept);
     }
     return { sql: parts.length ? `WHERE ${parts.join(' AND ')}` : '', params };
   }
@@ -511,9 +519,10 @@ export class EmbeddedProvider implements AnalyticsPort, EmbeddedAnalyticsAdmin {
     field: string,
     variables?: Record<string, string>,
     mode: 'measure' | 'row' = 'measure',
+    db?: ColumnarFile,
   ): Sql {
     try {
-      return compileExpression(expression, this.scope(meta, variables), mode);
+      return compileExpression(expression, this.scope(meta, variables, db), mode);
     } catch (e) {
       return expressionFailure(e, field);
     }
@@ -538,8 +547,8 @@ export class EmbeddedProvider implements AnalyticsPort, EmbeddedAnalyticsAdmin {
   ): Promise<string | number | null> {
     const meta = await this.meta(appId);
     const db = await this.hasData(appId, meta);
-    const expr = this.compile(meta, expression, 'expression', variables);
-    const where = this.where(meta, selections);
+    const expr = this.compile(meta, expression, 'expression', variables, 'measure', db);
+    const where = this.where(meta, selections, undefined, db);
     const [row] = await db.all<{ v: string | number | null }>(`SELECT ${expr.sql} AS v FROM ${db.table} ${where.sql}`, [
       ...expr.params,
       ...where.params,
@@ -557,7 +566,7 @@ export class EmbeddedProvider implements AnalyticsPort, EmbeddedAnalyticsAdmin {
     const meta = await this.meta(appId);
     const db = await this.hasData(appId, meta);
     const i = this.fieldIndex(meta, field, 'field');
-    const where = this.where(meta, selections, field);
+    const where = this.where(meta, selections, field, db);
     const params = [...where.params];
     let search = '';
     if (options.search) {
@@ -600,9 +609,9 @@ export class EmbeddedProvider implements AnalyticsPort, EmbeddedAnalyticsAdmin {
     const groups = by.map((f) => this.fieldIndex(meta, f, 'iterationFields'));
     const dims = chart.dimensions.map((d) => this.fieldIndex(meta, d, 'dimensions'));
     const measures = chart.measures.map((m, k) =>
-      this.compile(meta, m.expression, `measures.${k}.expression`, variables, 'measure'),
+      this.compile(meta, m.expression, `measures.${k}.expression`, variables, 'measure', db),
     );
-    const where = this.where(meta, selections);
+    const where = this.where(meta, selections, undefined, db);
     const select = [
       ...groups.map((i, k) => `c${i} AS g${k}`),
       ...dims.map((i, k) => `c${i} AS d${k}`),
@@ -669,8 +678,8 @@ export class EmbeddedProvider implements AnalyticsPort, EmbeddedAnalyticsAdmin {
     const meta = await this.meta(appId);
     const db = await this.hasData(appId, meta);
     const groups = by.map((f) => this.fieldIndex(meta, f, 'iterationFields'));
-    const expr = this.compile(meta, expression, 'expression', variables);
-    const where = this.where(meta, selections);
+    const expr = this.compile(meta, expression, 'expression', variables, 'measure', db);
+    const where = this.where(meta, selections, undefined, db);
     const keys = groups.map((_, k) => `g${k}`);
     const rows = await db.all<Record<string, string | number | null>>(
       `SELECT ${[...groups.map((i, k) => `c${i} AS g${k}`), `${expr.sql} AS v`].join(', ')} FROM ${db.table} ${where.sql}
@@ -691,7 +700,7 @@ export class EmbeddedProvider implements AnalyticsPort, EmbeddedAnalyticsAdmin {
     const meta = await this.meta(appId);
     const db = await this.hasData(appId, meta);
     const idx = fields.map((f) => this.fieldIndex(meta, f, 'iterationFields'));
-    const where = this.where(meta, selections);
+    const where = this.where(meta, selections, undefined, db);
     const cols = idx.map((i) => `c${i}`).join(', ');
     const rows = await db.all<Record<string, unknown>>(
       `SELECT DISTINCT ${cols} FROM ${db.table} ${where.sql} ORDER BY ${cols}`,

@@ -88,7 +88,7 @@ const READ_TYPES: Record<string, FieldType> = { BIGINT: 'integer', DOUBLE: 'deci
 /**
  * A CSV read typed by DuckDB itself in one pass (its reader's types, every core), kept only when
  * those types are the ones TypeGuess gives: integers of 15 digits at most, decimals that are
- * numbers, ISO dates (stored as their text, as every date is), text columns that TypeGuess too
+ * numbers, ISO dates (held as DATE, read back as their text), text columns that TypeGuess too
  * would call text, no value of blanks, no row of nothing. Answers the types, or null (nothing
  * left behind) when the careful way must read the file: a staged copy typed by TypeGuess's rules.
  */
@@ -106,8 +106,8 @@ async function readCsvTyped(
     const described = await db.all<{ column_name: string; column_type: string }>(`DESCRIBE SELECT * FROM ${reader}`);
     if (described.length !== cols.length || described.some((d) => !READ_TYPES[d.column_type])) return null;
     types = described.map((d) => READ_TYPES[d.column_type]);
-    const select = cols.map((c, i) => (types[i] === 'date' ? `CAST(${c} AS VARCHAR) AS ${c}` : c));
-    await db.run(`CREATE TABLE data AS SELECT ${select.join(', ')} FROM ${reader}`);
+    // Dates stay DATE: four bytes a value, grouped and sorted as numbers (a chart by day); read back as their text.
+    await db.run(`CREATE TABLE data AS SELECT * FROM ${reader}`);
   } catch {
     // A value its types do not take (a blank among numbers, a line of another width): read carefully.
     await db.run('DROP TABLE IF EXISTS data');
