@@ -9,6 +9,8 @@ import { join } from 'node:path';
 import { EmbeddedProvider } from '../../engine/analytics/embedded/embedded-provider.js';
 import { iteratingReads } from '../../engine/analytics/iterating-reads.js';
 import type { AnalyticsPort } from '../../engine/analytics/port.js';
+import { resolveTemplateData } from '../../engine/render/templates/resolve-template.js';
+import type { TagTree } from '../../engine/render/templates/template-data.js';
 
 let dir: string;
 let provider: EmbeddedProvider;
@@ -32,8 +34,11 @@ function counted(port: AnalyticsPort) {
     onReload: (l) => port.onReload(l),
     evaluate: (...a) => (calls.evaluate++, port.evaluate(...a)),
     chartData: (...a) => (calls.chartData++, port.chartData(...a)),
-    evaluateGrouped: (...a) => (calls.grouped++, port.evaluateGrouped!(...a)),
-    chartDataGrouped: (...a) => (calls.grouped++, port.chartDataGrouped!(...a)),
+    // A port without grouped reads stays without them.
+    ...(port.evaluateGrouped && {
+      evaluateGrouped: (...a) => (calls.grouped++, port.evaluateGrouped!(...a)),
+      chartDataGrouped: (...a) => (calls.grouped++, port.chartDataGrouped!(...a)),
+    }),
   };
   return { port: wrapped, calls };
 }
@@ -130,5 +135,36 @@ describe('an iteration read in groups', () => {
     await expect(reads.evaluate('sales', 'Sum(Nope)', { Region: ['Region 1'] })).rejects.toThrow(
       /Unknown field "Nope"/,
     );
+  });
+});
+
+describe('a template whose levels nest', () => {
+  it('fills every level as asking per value does, each expression read once per outer value', async () => {
+    // {{#Region}} {{=Sum(Units)}} {{#Year}} {{=Count(Units)}} {{$Revenue}} {{/Year}} {{/Region}}, and a row per product.
+    const year: TagTree = {
+      tags: [
+        { kind: 'expression', expression: 'Count(Units)' },
+        { kind: 'variable', name: 'Revenue' },
+      ],
+      levels: new Map(),
+    };
+    const region: TagTree = {
+      tags: [{ kind: 'expression', expression: 'Sum(Units)' }],
+      levels: new Map([['Year', { field: 'Year', tree: year }]]),
+      rows: new Map([['Product', { field: 'Product', tags: [{ kind: 'expression', expression: 'Max(Price)' }] }]]),
+    };
+    const tree: TagTree = { tags: [], levels: new Map([['Region', { field: 'Region', tree: region }]]) };
+    const meta = await provider.meta('sales');
+    const fill = (port: AnalyticsPort) =>
+      resolveTemplateData({ provider: port, appId: 'sales', meta, title: 'Sales', tree, selections: {} });
+    // The same port without grouped reads: every value asked alone, as before.
+    const { evaluateGrouped: _e, chartDataGrouped: _c, ...alone } = counted(provider).port;
+    const single = counted(alone);
+    const grouped = counted(provider);
+    expect(await fill(grouped.port)).toEqual(await fill(single.port));
+    // Alone, one read per value of every level and row (151 here); grouped, a few per region.
+    expect(single.calls.evaluate).toBeGreaterThan(100);
+    expect(grouped.calls.grouped).toBeLessThanOrEqual(2 + 6 * 2 + 6);
+    expect(grouped.calls.evaluate).toBeLessThan(single.calls.evaluate / 4);
   });
 });

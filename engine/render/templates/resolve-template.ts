@@ -1,5 +1,6 @@
 import { badInput } from '../../core/errors.js';
 import type { AnalyticsPort } from '../../analytics/port.js';
+import { iteratingReads } from '../../analytics/iterating-reads.js';
 import type { AppMeta, ChartDef, Selections } from '../../analytics/model.js';
 import { formatCell } from '../number-format.js';
 import { chartBlock, drawnKind } from '../chart-block.js';
@@ -71,10 +72,11 @@ export async function resolveTemplateData(input: ResolveTemplateInput): Promise<
   const chartTable = async (
     tag: TemplateTag & { chart: string },
     sel: Selections,
+    reads: AnalyticsPort,
   ): Promise<{ table: TableValue; chart: ChartValue }> => {
     const chart = templateChart(meta, tag.chart);
     if (!chart) throw fail(tag, 'names no chart of the app');
-    const data = await provider.chartData(appId, chart, sel, variables);
+    const data = await reads.chartData(appId, chart, sel, variables);
     const table: TableValue = {
       columns: [
         ...data.dimensions.map((label) => ({ label, numeric: false })),
@@ -93,27 +95,36 @@ export async function resolveTemplateData(input: ResolveTemplateInput): Promise<
     return { table, chart: drawn };
   };
 
-  const fieldValues = async (name: string, tag: TemplateTag, sel: Selections): Promise<string[]> => {
+  const fieldValues = async (name: string, tag: TemplateTag, sel: Selections, reads: AnalyticsPort) => {
     const field = templateField(meta, name);
     if (!field) throw fail(tag, 'names no field of the app');
-    return (await provider.iterationValues(appId, [field.name], sel)).map((combo) => combo[0]);
+    return (await reads.iterationValues(appId, [field.name], sel)).map((combo) => combo[0]);
   };
 
   /** The values of expressions and variables under a selection, by tag key. */
-  const scalarsOf = async (tags: TemplateTag[], sel: Selections): Promise<Record<string, ScalarValue>> => {
+  const scalarsOf = async (
+    tags: TemplateTag[],
+    sel: Selections,
+    reads: AnalyticsPort,
+  ): Promise<Record<string, ScalarValue>> => {
     const out: Record<string, ScalarValue> = {};
     await Promise.all(
       tags.map(async (tag) => {
         if (tag.kind === 'expression')
-          out[tagKey(tag)] = scalar(await provider.evaluate(appId, tag.expression, sel, variables));
+          out[tagKey(tag)] = scalar(await reads.evaluate(appId, tag.expression, sel, variables));
         if (tag.kind === 'variable')
-          out[tagKey(tag)] = scalar(await provider.evaluate(appId, `$(${tag.name})`, sel, variables));
+          out[tagKey(tag)] = scalar(await reads.evaluate(appId, `$(${tag.name})`, sel, variables));
       }),
     );
     return out;
   };
 
-  const resolveScope = async (tree: TagTree, sel: Selections): Promise<TemplateScope> => {
+  /**
+   * A scope's tags under `sel`, read through `reads`: inside a level or a repeated row, reads grouped
+   * by the level's field, so each expression and chart is asked once for all its values (and once
+   * per outer value where levels nest), not once per value.
+   */
+  const resolveScope = async (tree: TagTree, sel: Selections, reads: AnalyticsPort): Promise<TemplateScope> => {
     const scope = emptyScope();
     const work = tree.tags.map(async (tag) => {
       const key = tagKey(tag);
@@ -124,17 +135,17 @@ export async function resolveTemplateData(input: ResolveTemplateInput): Promise<
             !(variables && tag.name in variables)
           )
             throw fail(tag, 'names no variable of the app');
-          scope.scalars[key] = scalar(await provider.evaluate(appId, `$(${tag.name})`, sel, variables));
+          scope.scalars[key] = scalar(await reads.evaluate(appId, `$(${tag.name})`, sel, variables));
           return;
         }
         case 'expression':
-          scope.scalars[key] = scalar(await provider.evaluate(appId, tag.expression, sel, variables));
+          scope.scalars[key] = scalar(await reads.evaluate(appId, tag.expression, sel, variables));
           return;
         case 'field': {
           const field = templateField(meta, tag.field);
           const numeric = field && (field.type === 'integer' || field.type === 'decimal');
           scope.fields[key] = aligned(
-            (await fieldValues(tag.field, tag, sel)).map((v) =>
+            (await fieldValues(tag.field, tag, sel, reads)).map((v) =>
               scalar(numeric && v !== '' && Number.isFinite(Number(v)) ? Number(v) : v),
             ),
           );
@@ -144,7 +155,7 @@ export async function resolveTemplateData(input: ResolveTemplateInput): Promise<
         case 'column':
         case 'image': {
           if (scope.tables[key]) return;
-          const { table, chart } = await chartTable(tag, sel);
+          const { table, chart } = await chartTable(tag, sel, reads);
           if (tag.kind === 'column' && !table.columns.some((c) => c.label.toLowerCase() === tag.column.toLowerCase()))
             throw fail(tag, `names no column of the chart (it has ${table.columns.map((c) => c.label).join(', ')})`);
           scope.tables[key] = table;
@@ -158,11 +169,12 @@ export async function resolveTemplateData(input: ResolveTemplateInput): Promise<
     const levels = [...tree.levels.entries()].map(async ([key, level]) => {
       const field = templateField(meta, level.field);
       if (!field) throw fail({ kind: 'levelOpen', field: level.field }, 'names no field of the app');
-      const values = await fieldValues(level.field, { kind: 'levelOpen', field: level.field }, sel);
+      const values = await fieldValues(level.field, { kind: 'levelOpen', field: level.field }, sel, reads);
+      const inner = values.length > 1 ? iteratingReads(reads, appId, [field.name], sel) : reads;
       scope.levels[key] = await Promise.all(
         values.map(async (value) => ({
           value,
-          scope: await resolveScope(level.tree, { ...sel, [field.name]: [value] }),
+          scope: await resolveScope(level.tree, { ...sel, [field.name]: [value] }, inner),
         })),
       );
     });
@@ -171,9 +183,10 @@ export async function resolveTemplateData(input: ResolveTemplateInput): Promise<
       async ([key, row]) => {
         const field = templateField(meta, row.field);
         if (!field) return;
-        const values = await fieldValues(row.field, { kind: 'field', field: row.field }, sel);
+        const values = await fieldValues(row.field, { kind: 'field', field: row.field }, sel, reads);
+        const inner = values.length > 1 ? iteratingReads(reads, appId, [field.name], sel) : reads;
         const perValue = await Promise.all(
-          values.map((value) => scalarsOf(row.tags, { ...sel, [field.name]: [value] })),
+          values.map((value) => scalarsOf(row.tags, { ...sel, [field.name]: [value] }, inner)),
         );
         for (const tag of new Set(perValue.flatMap((r) => Object.keys(r)))) {
           const column = aligned(perValue.map((r) => r[tag]).filter(Boolean));
@@ -191,6 +204,6 @@ export async function resolveTemplateData(input: ResolveTemplateInput): Promise<
     title: input.title,
     decimalSeparator: dec,
     groupSeparator: grp,
-    root: await resolveScope(input.tree, input.selections),
+    root: await resolveScope(input.tree, input.selections, provider),
   };
 }
