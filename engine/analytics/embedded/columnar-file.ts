@@ -1,6 +1,7 @@
 import { open } from 'node:fs/promises';
 import { availableParallelism, totalmem } from 'node:os';
 import type { DuckDBAppender, DuckDBConnection, DuckDBInstance, DuckDBValue } from '@duckdb/node-api';
+import type { FieldType } from '../model.js';
 
 /**
  * What DuckDB may use on a desktop: at most four threads, and a quarter of the memory up to 2 GiB
@@ -118,8 +119,14 @@ export class ColumnarFile {
     await this.using((c) => c.run(sql, params as DuckDBValue[]));
   }
 
-  /** Appends rows to a table through DuckDB's appender: text cells (a stage), or typed ones by `kinds`. */
-  async append(table: string, rows: (string | number | null)[][], kinds?: ('text' | 'integer' | 'decimal')[]) {
+  /** The app's one table, a column per field: integers as BIGINT, decimals as DOUBLE, the rest (dates too) as text. */
+  async createDataTable(types: FieldType[]) {
+    const column = (t: FieldType) => (t === 'integer' ? 'BIGINT' : t === 'decimal' ? 'DOUBLE' : 'VARCHAR');
+    await this.run(`CREATE TABLE data (${types.map((t, i) => `c${i} ${column(t)}`).join(', ')})`);
+  }
+
+  /** Appends rows to a table through DuckDB's appender: text cells (a stage), or cells of the fields' `types`. */
+  async append(table: string, rows: (string | number | null)[][], kinds?: FieldType[]) {
     await this.using(async (c) => {
       const appender: DuckDBAppender = await c.createAppender(table);
       try {

@@ -734,14 +734,12 @@ async function writeTable(
   progress?: (p: ImportProgress) => void,
 ): Promise<Record<string, number>> {
   const cols = table.headers.map((_, i) => `c${i}`);
-  const sqlType = (t: FieldType) => (t === 'integer' ? 'BIGINT' : t === 'decimal' ? 'DOUBLE' : 'VARCHAR');
-  const kinds = table.types.map((t) => (t === 'integer' || t === 'decimal' ? t : 'text'));
   await rm(target, { force: true });
   const db = await ColumnarFile.build(target);
   try {
-    await db.run(`CREATE TABLE data (${cols.map((c, i) => `${c} ${sqlType(table.types[i])}`).join(', ')})`);
+    await db.createDataTable(table.types);
     for (let i = 0; i < table.rows.length; i += CHUNK) {
-      await db.append('data', table.rows.slice(i, i + CHUNK), kinds);
+      await db.append('data', table.rows.slice(i, i + CHUNK), table.types);
       const done = Math.min(table.rows.length, i + CHUNK);
       progress?.({ appId, percent: Math.round((done / Math.max(1, table.rows.length)) * 90), rows: done });
     }

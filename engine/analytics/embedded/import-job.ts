@@ -39,7 +39,6 @@ const HEAD_BYTES = 1 << 20;
 
 const column = (i: number) => `c${i}`;
 const columnList = (width: number) => Array.from({ length: width }, (_, i) => column(i));
-const duckType = (t: FieldType) => (t === 'integer' ? 'BIGINT' : t === 'decimal' ? 'DOUBLE' : 'VARCHAR');
 /** A staged value keeps what a text column can hold: dates as ISO text, numbers and booleans as written. */
 const stageValue = (v: RawValue) => (v === null ? null : v instanceof Date ? v.toISOString() : String(v));
 
@@ -215,7 +214,7 @@ async function copyTyped(db: ColumnarFile, types: FieldType[]) {
   );
   // A join does not keep the rows' order by itself: the stage's row order is asked for then.
   const order = joins.length ? 'ORDER BY s.rowid' : '';
-  await db.run(`CREATE TABLE data (${cols.map((c, i) => `${c} ${duckType(types[i])}`).join(', ')})`);
+  await db.createDataTable(types);
   await db.run(`INSERT INTO data SELECT ${typed.join(', ')} FROM stage s ${joins.join(' ')} ${order}`);
   await db.run('DROP TABLE stage');
 }
@@ -227,11 +226,10 @@ async function copyTyped(db: ColumnarFile, types: FieldType[]) {
 async function convertAppFile(db: ColumnarFile, job: ImportJob, progress: (p: JobProgress) => void) {
   const types = job.types ?? [];
   const cols = columnList(types.length);
-  await db.run(`CREATE TABLE data (${cols.map((c, i) => `${c} ${duckType(types[i])}`).join(', ')})`);
+  await db.createDataTable(types);
   const old = await SqliteFile.open(job.source, { shared: true });
   let rowCount = 0;
   try {
-    const kinds = types.map((t) => (t === 'integer' || t === 'decimal' ? t : 'text'));
     for (let after = 0; ; ) {
       const rows = await old.all<Record<string, string | number | null>>(
         `SELECT rowid AS rid, ${cols.join(', ')} FROM data WHERE rowid > ? ORDER BY rowid LIMIT ${BATCH}`,
@@ -241,7 +239,7 @@ async function convertAppFile(db: ColumnarFile, job: ImportJob, progress: (p: Jo
       await db.append(
         'data',
         rows.map((r) => cols.map((c) => r[c])),
-        kinds,
+        types,
       );
       after = Number(rows[rows.length - 1].rid);
       rowCount += rows.length;
