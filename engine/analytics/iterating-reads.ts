@@ -50,7 +50,6 @@ export function iteratingReads(port: AnalyticsPort, appId: string, by: string[],
     ...port,
     meta: port.meta.bind(port),
     fieldValues: port.fieldValues.bind(port),
-    iterationValues: port.iterationValues.bind(port),
     checkExpression: port.checkExpression.bind(port),
     onReload: port.onReload.bind(port),
     evaluateGrouped,
@@ -65,6 +64,18 @@ export function iteratingReads(port: AnalyticsPort, appId: string, by: string[],
         if (grouped?.has(combo)) return grouped.get(combo)!;
       }
       return port.evaluate(app, expression, selections, variables);
+    },
+    // A field's values within each file (a template's level or row inside it): one grouped read of them all.
+    async iterationValues(app, fields, selections) {
+      const combo = app === appId ? comboOf(selections, by, base) : null;
+      if (combo !== null) {
+        const key = JSON.stringify(['values', fields]);
+        const grouped = await once(charts, key, () =>
+          chartDataGrouped(appId, { dimensions: fields, measures: [] }, by, base),
+        ).catch(() => null);
+        if (grouped?.has(combo)) return grouped.get(combo)!.rows.map((r) => r.map((v) => String(v ?? '')));
+      }
+      return port.iterationValues(app, fields, selections);
     },
     async chartData(app, chart: Pick<ChartDef, 'dimensions' | 'measures' | 'sort' | 'limit'>, selections, variables) {
       const combo = app === appId ? comboOf(selections, by, base) : null;

@@ -92,9 +92,12 @@ describe('an iteration read in groups', () => {
         await provider.chartData('sales', topProducts, sel),
       );
       expect(await reads.chartData('sales', byYear, sel)).toEqual(await provider.chartData('sales', byYear, sel));
+      expect(await reads.iterationValues('sales', ['Year', 'Product'], sel)).toEqual(
+        await provider.iterationValues('sales', ['Year', 'Product'], sel),
+      );
     }
-    // Three reads grouped once each; only the value whose rows have no region is asked alone (4 reads).
-    expect(calls).toEqual({ evaluate: 2, chartData: 2, grouped: 4 });
+    // Five reads grouped once each; only the value whose rows have no region is asked alone (4 reads, and its values).
+    expect(calls).toEqual({ evaluate: 2, chartData: 2, grouped: 5 });
   });
 
   it('groups nested iteration fields, and keeps a variable given to the run apart from one that is not', async () => {
