@@ -2,8 +2,9 @@
 // project's files (as git tracks them, with this checkout's changes) are copied into an empty
 // folder; there `npm ci --omit=optional` installs without the optional native modules (kerberos,
 // whose build needs libkrb5-dev or C++ build tools), `npm run build` builds, and the built server
-// starts on an empty data folder and answers the setup and the app's page. CI runs it (.ci/run)
-// before the tests.
+// starts on an empty data folder and answers the setup and the app's page. Started first without
+// DuckDB's binary (an optional package too), it must name what is missing; then, with the binary npm
+// installs prebuilt, the first start's demo report must render. CI runs it (.ci/run) before the tests.
 import { spawn, spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -28,18 +29,24 @@ function startServer(cwd, dataDir) {
     cwd,
     stdio: ['ignore', 'pipe', 'pipe'],
   });
-  let output = '';
+  const said = { output: '' };
   const url = new Promise((resolveUrl, reject) => {
     const onData = (b) => {
-      output += b.toString();
-      const m = /is serving (http:\/\/[\d.:]+)/.exec(output);
+      said.output += b.toString();
+      const m = /is serving (http:\/\/[\d.:]+)/.exec(said.output);
       if (m) resolveUrl(m[1]);
     };
     child.stdout.on('data', onData);
     child.stderr.on('data', onData);
-    child.once('exit', (code) => reject(new Error(`the server exited (${code}) before serving:\n${output}`)));
+    child.once('exit', (code) => reject(new Error(`the server exited (${code}) before serving:\n${said.output}`)));
   });
-  return { child, url };
+  return { child, url, said };
+}
+
+async function stop(child) {
+  const exited = new Promise((r) => child.once('exit', r));
+  child.kill('SIGTERM');
+  await exited;
 }
 
 /**
@@ -76,6 +83,26 @@ async function reportsWithoutOptionals(base, dataDir) {
   return `the demo report rendered as HTML; as Word it answered ${word.status} naming resvg's missing binary`;
 }
 
+/**
+ * Without DuckDB's binary (left out with the other optional packages) the server still starts and
+ * answers, and the first start's demo says in the log what is missing instead of a module path.
+ */
+async function startsWithoutColumnarStore(folder) {
+  const { child, url, said } = startServer(folder, join(folder, 'data-without-duckdb'));
+  try {
+    const base = await url;
+    const setup = await (await fetch(`${base}/api/app/setup`)).json();
+    if (setup.isSuccess !== true) throw new Error(`without DuckDB the setup answered ${JSON.stringify(setup)}`);
+    for (let i = 0; i < 600 && !said.output.includes("DuckDB's binary for this platform"); i++)
+      await new Promise((r) => setTimeout(r, 100));
+    if (!said.output.includes("DuckDB's binary for this platform"))
+      throw new Error(`without DuckDB's binary the log did not name it within a minute:\n${said.output.slice(-1500)}`);
+    return "without DuckDB's binary it started and its log named the missing package";
+  } finally {
+    await stop(child);
+  }
+}
+
 async function main() {
   const folder = mkdtempSync(join(tmpdir(), 'broadsheet-clean-install-'));
   try {
@@ -94,6 +121,26 @@ async function main() {
     if (existsSync(join(folder, 'node_modules', 'kerberos')))
       throw new Error('npm ci --omit=optional installed kerberos: the check would prove nothing');
     const buildSeconds = run('npm', ['run', 'build'], folder);
+    const withoutStore = await startsWithoutColumnarStore(folder);
+    // DuckDB's binary is a prebuilt package per platform, which npm installs without build tools on
+    // every desktop the product ships for: brought back by name, as `npm install` would have it.
+    const bindings = `@duckdb/node-bindings-${process.platform}-${process.arch}`;
+    const version = JSON.parse(
+      readFileSync(join(folder, 'node_modules/@duckdb/node-bindings/package.json'), 'utf8'),
+    ).version;
+    run(
+      'npm',
+      [
+        'install',
+        '--no-save',
+        '--omit=optional',
+        '--no-audit',
+        '--no-fund',
+        '--prefer-offline',
+        `${bindings}@${version}`,
+      ],
+      folder,
+    );
     const dataDir = join(folder, 'data');
     const { child, url } = startServer(folder, dataDir);
     try {
@@ -106,12 +153,10 @@ async function main() {
         throw new Error(`the app's page answered ${page.status}: ${html.slice(0, 200)}`);
       const rendered = await reportsWithoutOptionals(base, dataDir);
       console.log(
-        `Clean install passed: npm ci --omit=optional ${installSeconds} s, build ${buildSeconds} s, the server started without kerberos and served the setup and the app; ${rendered}`,
+        `Clean install passed: npm ci --omit=optional ${installSeconds} s, build ${buildSeconds} s, the server started without kerberos and served the setup and the app; ${withoutStore}; ${rendered}`,
       );
     } finally {
-      const exited = new Promise((r) => child.once('exit', r));
-      child.kill('SIGTERM');
-      await exited;
+      await stop(child);
     }
   } finally {
     rmSync(folder, { recursive: true, force: true });

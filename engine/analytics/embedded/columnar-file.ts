@@ -1,6 +1,7 @@
 import { open } from 'node:fs/promises';
 import { availableParallelism, totalmem } from 'node:os';
 import type { DuckDBAppender, DuckDBConnection, DuckDBInstance, DuckDBValue } from '@duckdb/node-api';
+import { EngineError, MISSING_MODULE } from '../../core/errors.js';
 import type { FieldType } from '../model.js';
 
 /**
@@ -20,8 +21,18 @@ const BUILD_MEMORY = '160MB';
 
 type Row = Record<string, string | number | null>;
 
-/** Loaded with the first app read, not at start: the engine starts without the columnar store. */
-const duckdb = () => import('@duckdb/node-api');
+/**
+ * Loaded with the first app read, not at start: the engine starts without the columnar store. Its
+ * binary is a package per platform that npm installs prebuilt; where it was left out (`npm ci
+ * --omit=optional`), every read and import says so instead of failing on a module path.
+ */
+const duckdb = () =>
+  import('@duckdb/node-api').catch((e: unknown) => {
+    throw new EngineError(
+      501,
+      `App data needs DuckDB's binary for this platform (@duckdb/node-bindings-${process.platform}-${process.arch}), ${MISSING_MODULE}: run \`npm ci\` without --omit=optional (${(e as Error).message.split('\n')[0]})`,
+    );
+  });
 
 /**
  * A value as the rest of the engine takes it: DuckDB's 64- and 128-bit integers (every SUM and COUNT)
