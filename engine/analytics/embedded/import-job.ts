@@ -26,6 +26,12 @@ export interface ImportOutcome {
   rowCount: number;
 }
 
+/** What an import counted of the rows it wrote. */
+interface ImportCounts {
+  rowCount: number;
+  distinctCounts: number[];
+}
+
 export interface JobProgress {
   percent: number;
   rows: number;
@@ -84,33 +90,51 @@ async function csvHead(path: string): Promise<{ headers: string[]; delimiter: st
 /** The types DuckDB's reader may give a column of a typed read, and what each is here. */
 const READ_TYPES: Record<string, FieldType> = { BIGINT: 'integer', DOUBLE: 'decimal', DATE: 'date', VARCHAR: 'text' };
 
+/** Each column's distinct values and the table's rows, in one scan with any `checks` asked beside them. */
+async function profile(db: ColumnarFile, width: number, checks: string[] = []) {
+  const cols = columnList(width);
+  const [row] = await db.all<Record<string, number>>(
+    `SELECT COUNT(*) AS n${cols.map((c) => `, COUNT(DISTINCT ${c}) AS ${c}`).join('')}${checks.map((check, k) => `, ${check} AS ok${k}`).join('')} FROM data`,
+  );
+  return {
+    rowCount: Number(row.n),
+    distinctCounts: cols.map((c) => Number(row[c] ?? 0)),
+    passed: checks.every((_, k) => Boolean(row[`ok${k}`])),
+  };
+}
+
 /**
  * A CSV read typed by DuckDB itself in one pass (its reader's types, every core), kept only when
  * those types are the ones TypeGuess gives: integers of 15 digits at most, decimals that are
  * numbers, ISO dates (held as DATE, read back as their text), text columns that TypeGuess too
- * would call text, no value of blanks, no row of nothing. Answers the types, or null (nothing
- * left behind) when the careful way must read the file: a staged copy typed by TypeGuess's rules.
+ * would call text, no value of blanks, no row of nothing. The checks ride on the scan that counts
+ * each column's distinct values. Answers the types and counts, or null (nothing left behind) when
+ * the careful way must read the file: a staged copy typed by TypeGuess's rules.
  */
 async function readCsvTyped(
   db: ColumnarFile,
   job: ImportJob,
   head: { headers: string[]; delimiter: string },
-): Promise<FieldType[] | null> {
+): Promise<(ImportCounts & { types: FieldType[] }) | null> {
   const cols = columnList(head.headers.length);
   const reader = `read_csv(${literal(job.source)}, header = true, delim = ${literal(head.delimiter)}, quote = '"', escape = '"',
     strict_mode = true, auto_type_candidates = ['BIGINT', 'DOUBLE', 'DATE', 'VARCHAR'], dateformat = '%Y-%m-%d',
     names = [${cols.map((c) => `'${c}'`).join(', ')}])`;
-  let types: FieldType[];
-  try {
-    const described = await db.all<{ column_name: string; column_type: string }>(`DESCRIBE SELECT * FROM ${reader}`);
-    if (described.length !== cols.length || described.some((d) => !READ_TYPES[d.column_type])) return null;
-    types = described.map((d) => READ_TYPES[d.column_type]);
-    // Dates stay DATE: four bytes a value, grouped and sorted as numbers (a chart by day); read back as their text.
-    await db.run(`CREATE TABLE data AS SELECT * FROM ${reader}`);
-  } catch {
-    // A value its types do not take (a blank among numbers, a line of another width): read carefully.
+  const giveUp = async () => {
     await db.run('DROP TABLE IF EXISTS data');
     return null;
+  };
+  let types: FieldType[];
+  try {
+    // Read once (the reader sniffs as it goes), then the table says what types it chose. Dates stay
+    // DATE: four bytes a value, grouped and sorted as numbers (a chart by day); read back as their text.
+    await db.run(`CREATE TABLE data AS SELECT * FROM ${reader}`);
+    const described = await db.all<{ column_name: string; column_type: string }>('DESCRIBE data');
+    if (described.length !== cols.length || described.some((d) => !READ_TYPES[d.column_type])) return await giveUp();
+    types = described.map((d) => READ_TYPES[d.column_type]);
+  } catch {
+    // A value its types do not take (a blank among numbers, a line of another width): read carefully.
+    return giveUp();
   }
   const checks = cols.flatMap((c, i) =>
     types[i] === 'integer'
@@ -122,16 +146,11 @@ async function readCsvTyped(
           : [],
   );
   const nothing = cols.map((c) => `${c} IS NULL`).join(' AND ');
-  const [verdict] = await db.all<Record<string, number>>(
-    `SELECT ${[...checks, `COUNT(*) FILTER (WHERE ${nothing}) = 0`].map((check, k) => `${check} AS ok${k}`).join(', ')} FROM data`,
-  );
+  const counted = await profile(db, cols.length, [...checks, `COUNT(*) FILTER (WHERE ${nothing}) = 0`]);
   const texts = types.flatMap((t, i) => (t === 'text' ? [i] : []));
-  const asGuessed = texts.length ? await inferColumnTypes(db, 'data', cols.length, texts) : [];
-  if (Object.values(verdict).some((ok) => !ok) || texts.some((i) => asGuessed[i] !== 'text')) {
-    await db.run('DROP TABLE data');
-    return null;
-  }
-  return types;
+  const asGuessed = counted.passed && texts.length ? await inferColumnTypes(db, 'data', cols.length, texts) : [];
+  if (!counted.passed || texts.some((i) => asGuessed[i] !== 'text')) return giveUp();
+  return { types, rowCount: counted.rowCount, distinctCounts: counted.distinctCounts };
 }
 
 /**
@@ -257,56 +276,51 @@ async function convertAppFile(db: ColumnarFile, job: ImportJob, progress: (p: Jo
  * rows are copied typed. Runs in a worker thread with a memory limit; the live data file is
  * untouched until the caller swaps this one in.
  */
+/** A header alone (or one line) is no table: said in words. */
+const nothingToImport = () => importFailure('File', 'has no rows under its header line: there is nothing to import');
+
+function finished(outcome: ImportOutcome, progress: (p: JobProgress) => void): ImportOutcome {
+  progress({ percent: 99, rows: outcome.rowCount });
+  return outcome;
+}
+
 export async function runImportJob(job: ImportJob, progress: (p: JobProgress) => void): Promise<ImportOutcome> {
   for (const f of [job.target, `${job.target}.wal`]) await rm(f, { force: true });
   const db = await ColumnarFile.build(job.target);
   try {
-    let headers: string[];
-    let types: FieldType[];
-    let rowCount: number;
     if (job.format === 'app-file') {
-      ({ headers, types, rowCount } = await convertAppFile(db, job, progress));
-    } else {
-      progress({ percent: 1, rows: 0 });
-      const head = job.format === 'csv' ? await csvHead(job.source) : null;
-      if (head) {
-        checkHeaders(head.headers, (c) => `Line 1, column ${c + 1}`);
-        checkWidth(head.headers);
-      }
-      // The fast way first: DuckDB reads the file typed in one pass; the careful way when its types are not TypeGuess's.
-      const read = head ? await readCsvTyped(db, job, head) : null;
-      if (read) {
-        headers = head!.headers;
-        types = read;
-        [{ n: rowCount }] = await db.all<{ n: number }>('SELECT COUNT(*) AS n FROM data');
-        checkBudget(rowCount, headers.length, job.budget);
-      } else {
-        const staged = head ? await stageCsv(db, job, head) : null;
-        if (staged) {
-          headers = staged.headers;
-          [{ n: rowCount }] = await db.all<{ n: number }>('SELECT COUNT(*) AS n FROM stage');
-          checkBudget(rowCount, headers.length, job.budget);
-        } else {
-          ({ headers, rowCount } = await stageRows(db, job, progress));
-        }
-        if (rowCount > 0) {
-          progress({ percent: 60, rows: rowCount });
-          types = await inferColumnTypes(db, 'stage', headers.length);
-          await copyTyped(db, types);
-        } else types = [];
-      }
-      // A header alone (or one line) is no table: said in words.
-      if (rowCount === 0) throw importFailure('File', 'has no rows under its header line: there is nothing to import');
+      const { headers, types } = await convertAppFile(db, job, progress);
+      return finished({ headers, types, ...(await profile(db, types.length)) }, progress);
     }
+    progress({ percent: 1, rows: 0 });
+    const head = job.format === 'csv' ? await csvHead(job.source) : null;
+    if (head) {
+      checkHeaders(head.headers, (c) => `Line 1, column ${c + 1}`);
+      checkWidth(head.headers);
+    }
+    // The fast way first: DuckDB reads the file typed in one pass; the careful way when its types are not TypeGuess's.
+    const read = head ? await readCsvTyped(db, job, head) : null;
+    if (read) {
+      if (read.rowCount === 0) throw nothingToImport();
+      checkBudget(read.rowCount, head!.headers.length, job.budget);
+      return finished({ headers: head!.headers, ...read }, progress);
+    }
+    const staged = head ? await stageCsv(db, job, head) : null;
+    let headers: string[];
+    let rowCount: number;
+    if (staged) {
+      headers = staged.headers;
+      [{ n: rowCount }] = await db.all<{ n: number }>('SELECT COUNT(*) AS n FROM stage');
+      checkBudget(rowCount, headers.length, job.budget);
+    } else {
+      ({ headers, rowCount } = await stageRows(db, job, progress));
+    }
+    if (rowCount === 0) throw nothingToImport();
+    progress({ percent: 60, rows: rowCount });
+    const types = await inferColumnTypes(db, 'stage', headers.length);
+    await copyTyped(db, types);
     progress({ percent: 90, rows: rowCount });
-    const cols = columnList(types.length);
-    const [counts] = cols.length
-      ? await db.all<Record<string, number>>(
-          `SELECT ${cols.map((c) => `COUNT(DISTINCT ${c}) AS ${c}`).join(', ')} FROM data`,
-        )
-      : [{}];
-    progress({ percent: 99, rows: rowCount });
-    return { headers, types, distinctCounts: cols.map((c) => Number(counts[c] ?? 0)), rowCount };
+    return finished({ headers, types, ...(await profile(db, types.length)) }, progress);
   } finally {
     await db.close();
     await syncFile(job.target);
