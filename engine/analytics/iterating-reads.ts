@@ -24,10 +24,27 @@ function comboOf(selections: Selections | undefined, by: string[], base: Selecti
 }
 
 /**
+ * Answers keyed by the iterated fields and then inner ones, split at the iterated ones: for each
+ * combination of the iteration, its answers keyed by the inner fields alone.
+ */
+function byCombination<T>(grouped: Map<string, T>, outer: number): Map<string, Map<string, T>> {
+  const out = new Map<string, Map<string, T>>();
+  for (const [key, value] of grouped) {
+    const parts = key.split(GROUP_KEY);
+    const combo = parts.slice(0, outer).join(GROUP_KEY);
+    let own = out.get(combo);
+    if (!own) out.set(combo, (own = new Map()));
+    own.set(parts.slice(outer).join(GROUP_KEY), value);
+  }
+  return out;
+}
+
+/**
  * The analytics port as a run that iterates fields reads it: each expression and chart asked once
  * for every value of the iteration, grouped by the iterated fields (one statement instead of one
  * per value: the columnar store answers a whole-data grouping in about the time of one value), and
- * each file's read answered from those groups. A read the groups do not hold (another app, other
+ * each file's read answered from those groups; a read grouped within a file (a template's level, a
+ * repeated row) is asked once grouped by the iterated fields and its own. A read the groups do not hold (another app, other
  * selections, a combination with no rows or a null) goes to the port as it came.
  */
 export function iteratingReads(port: AnalyticsPort, appId: string, by: string[], base: Selections): AnalyticsPort {
@@ -46,14 +63,36 @@ export function iteratingReads(port: AnalyticsPort, appId: string, by: string[],
     }
     return held;
   };
+  const nestedValues = new Map<string, Promise<Map<string, Map<string, Value>>>>();
+  const nestedCharts = new Map<string, Promise<Map<string, Map<string, ChartData>>>>();
+  /** A read grouped within one file (by a level's field) is answered from one read grouped by both. */
+  const nestedCombo = (app: string, inner: string[], selections: Selections | undefined) =>
+    app === appId && inner.length && !inner.some((f) => by.includes(f)) ? comboOf(selections, by, base) : null;
   return {
     ...port,
     meta: port.meta.bind(port),
     fieldValues: port.fieldValues.bind(port),
     checkExpression: port.checkExpression.bind(port),
     onReload: port.onReload.bind(port),
-    evaluateGrouped,
-    chartDataGrouped,
+    async evaluateGrouped(app, expression, inner, selections, variables) {
+      const combo = nestedCombo(app, inner, selections);
+      if (combo === null) return evaluateGrouped(app, expression, inner, selections, variables);
+      const key = JSON.stringify([expression, inner, variables ?? null]);
+      const all = await once(nestedValues, key, async () =>
+        byCombination(await evaluateGrouped(appId, expression, [...by, ...inner], base, variables), by.length),
+      );
+      return all.get(combo) ?? new Map();
+    },
+    async chartDataGrouped(app, chart, inner, selections, variables) {
+      const combo = nestedCombo(app, inner, selections);
+      if (combo === null) return chartDataGrouped(app, chart, inner, selections, variables);
+      const shape = { dimensions: chart.dimensions, measures: chart.measures, sort: chart.sort, limit: chart.limit };
+      const key = JSON.stringify([shape, inner, variables ?? null]);
+      const all = await once(nestedCharts, key, async () =>
+        byCombination(await chartDataGrouped(appId, shape, [...by, ...inner], base, variables), by.length),
+      );
+      return all.get(combo) ?? new Map();
+    },
     async evaluate(app, expression, selections, variables) {
       const combo = app === appId ? comboOf(selections, by, base) : null;
       if (combo !== null) {

@@ -170,4 +170,33 @@ describe('a template whose levels nest', () => {
     expect(grouped.calls.grouped).toBeLessThanOrEqual(2 + 6 * 2 + 6);
     expect(grouped.calls.evaluate).toBeLessThan(single.calls.evaluate / 4);
   });
+
+  it('fills the levels of every file of a run as asking alone does, each expression read once for all files', async () => {
+    // A file per year; in each, a level per region with its figures and a row per product.
+    const region: TagTree = {
+      tags: [
+        { kind: 'expression', expression: 'Sum(Units)' },
+        { kind: 'variable', name: 'Revenue' },
+      ],
+      levels: new Map(),
+      rows: new Map([['Product', { field: 'Product', tags: [{ kind: 'expression', expression: 'Max(Price)' }] }]]),
+    };
+    const tree: TagTree = { tags: [], levels: new Map([['Region', { field: 'Region', tree: region }]]) };
+    const meta = await provider.meta('sales');
+    const years = await provider.iterationValues('sales', ['Year'], {});
+    const fileOf = (port: AnalyticsPort, year: string) =>
+      resolveTemplateData({ provider: port, appId: 'sales', meta, title: 'Sales', tree, selections: { Year: [year] } });
+    const { evaluateGrouped: _e, chartDataGrouped: _c, ...alone } = counted(provider).port;
+    const single = counted(alone);
+    const grouped = counted(provider);
+    const run = iteratingReads(grouped.port, 'sales', ['Year'], {});
+    for (const [year] of years) expect(await fileOf(run, year)).toEqual(await fileOf(single.port, year));
+    expect(years.length).toBe(3);
+    // Alone, every region and product of every file asked by itself; in a run, each read once for
+    // all files: the regions and products of each file, Sum(Units), Revenue and Max(Price).
+    expect(single.calls.evaluate).toBeGreaterThan(100);
+    expect(grouped.calls.grouped).toBeLessThanOrEqual(5);
+    // Only the level of rows with no region (a null is no group) is asked alone: its two figures in each file.
+    expect(grouped.calls.evaluate).toBe(2 * years.length);
+  });
 });

