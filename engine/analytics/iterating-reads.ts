@@ -65,9 +65,20 @@ export function iteratingReads(port: AnalyticsPort, appId: string, by: string[],
   };
   const nestedValues = new Map<string, Promise<Map<string, Map<string, Value>>>>();
   const nestedCharts = new Map<string, Promise<Map<string, Map<string, ChartData>>>>();
-  /** A read grouped within one file (by a level's field) is answered from one read grouped by both. */
-  const nestedCombo = (app: string, inner: string[], selections: Selections | undefined) =>
-    app === appId && inner.length && !inner.some((f) => by.includes(f)) ? comboOf(selections, by, base) : null;
+  /**
+   * How a read grouped within one file is answered from reads for all files: grouped by fields the
+   * run does not iterate (a level's field), from one read grouped by both (`nested`); grouped by
+   * iterated fields the file already fixes to one value (a row repeated inside a level of the same
+   * field), from the run's own grouped read, as one group (`own`, keyed by those values).
+   */
+  const within = (app: string, inner: string[], selections: Selections | undefined) => {
+    const combo = app === appId && inner.length ? comboOf(selections, by, base) : null;
+    if (combo === null) return null;
+    if (inner.every((f) => by.includes(f))) return { combo, own: inner.map((f) => selections![f][0]).join(GROUP_KEY) };
+    return inner.some((f) => by.includes(f)) ? null : { combo, own: null };
+  };
+  const oneGroup = <T>(grouped: Map<string, T>, combo: string, own: string) =>
+    grouped.has(combo) ? new Map([[own, grouped.get(combo)!]]) : new Map<string, T>();
   return {
     ...port,
     meta: port.meta.bind(port),
@@ -75,23 +86,33 @@ export function iteratingReads(port: AnalyticsPort, appId: string, by: string[],
     checkExpression: port.checkExpression.bind(port),
     onReload: port.onReload.bind(port),
     async evaluateGrouped(app, expression, inner, selections, variables) {
-      const combo = nestedCombo(app, inner, selections);
-      if (combo === null) return evaluateGrouped(app, expression, inner, selections, variables);
+      const at = within(app, inner, selections);
+      if (!at) return evaluateGrouped(app, expression, inner, selections, variables);
+      if (at.own !== null) {
+        const key = JSON.stringify([expression, variables ?? null]);
+        const grouped = await once(values, key, () => evaluateGrouped(appId, expression, by, base, variables));
+        return oneGroup(grouped, at.combo, at.own);
+      }
       const key = JSON.stringify([expression, inner, variables ?? null]);
       const all = await once(nestedValues, key, async () =>
         byCombination(await evaluateGrouped(appId, expression, [...by, ...inner], base, variables), by.length),
       );
-      return all.get(combo) ?? new Map();
+      return all.get(at.combo) ?? new Map();
     },
     async chartDataGrouped(app, chart, inner, selections, variables) {
-      const combo = nestedCombo(app, inner, selections);
-      if (combo === null) return chartDataGrouped(app, chart, inner, selections, variables);
+      const at = within(app, inner, selections);
+      if (!at) return chartDataGrouped(app, chart, inner, selections, variables);
       const shape = { dimensions: chart.dimensions, measures: chart.measures, sort: chart.sort, limit: chart.limit };
+      if (at.own !== null) {
+        const key = JSON.stringify([shape, variables ?? null]);
+        const grouped = await once(charts, key, () => chartDataGrouped(appId, shape, by, base, variables));
+        return oneGroup(grouped, at.combo, at.own);
+      }
       const key = JSON.stringify([shape, inner, variables ?? null]);
       const all = await once(nestedCharts, key, async () =>
         byCombination(await chartDataGrouped(appId, shape, [...by, ...inner], base, variables), by.length),
       );
-      return all.get(combo) ?? new Map();
+      return all.get(at.combo) ?? new Map();
     },
     async evaluate(app, expression, selections, variables) {
       const combo = app === appId ? comboOf(selections, by, base) : null;

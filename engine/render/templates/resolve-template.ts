@@ -170,7 +170,8 @@ export async function resolveTemplateData(input: ResolveTemplateInput): Promise<
       const field = templateField(meta, level.field);
       if (!field) throw fail({ kind: 'levelOpen', field: level.field }, 'names no field of the app');
       const values = await fieldValues(level.field, { kind: 'levelOpen', field: level.field }, sel, reads);
-      const inner = values.length > 1 ? iteratingReads(reads, appId, [field.name], sel) : reads;
+      // Grouped even for one value: inside a run, the level's reads are then one read for all files.
+      const inner = iteratingReads(reads, appId, [field.name], sel);
       scope.levels[key] = await Promise.all(
         values.map(async (value) => ({
           value,
@@ -184,7 +185,7 @@ export async function resolveTemplateData(input: ResolveTemplateInput): Promise<
         const field = templateField(meta, row.field);
         if (!field) return;
         const values = await fieldValues(row.field, { kind: 'field', field: row.field }, sel, reads);
-        const inner = values.length > 1 ? iteratingReads(reads, appId, [field.name], sel) : reads;
+        const inner = iteratingReads(reads, appId, [field.name], sel);
         const perValue = await Promise.all(
           values.map((value) => scalarsOf(row.tags, { ...sel, [field.name]: [value] }, inner)),
         );
