@@ -23,8 +23,8 @@ export const COLUMNAR_SETTINGS = {
   default_null_order: 'nulls_first_on_asc_last_on_desc',
 };
 
-/** What one import's DuckDB may hold in memory (it spills to the data folder's disk past it). */
-const BUILD_MEMORY = '160MB';
+/** What one import's DuckDB may hold in memory (it spills to the data folder's disk past it; see DECISIONS). */
+const BUILD_MEMORY = '128MB';
 
 type Row = Record<string, string | number | null>;
 
