@@ -77,8 +77,27 @@ export function iteratingReads(port: AnalyticsPort, appId: string, by: string[],
     if (inner.every((f) => by.includes(f))) return { combo, own: inner.map((f) => selections![f][0]).join(GROUP_KEY) };
     return inner.some((f) => by.includes(f)) ? null : { combo, own: null };
   };
-  const oneGroup = <T>(grouped: Map<string, T>, combo: string, own: string) =>
-    grouped.has(combo) ? new Map([[own, grouped.get(combo)!]]) : new Map<string, T>();
+  /**
+   * A read grouped within one file, from the run's reads: `key` is what the run's own per-file read
+   * of it is cached under ([expression or chart, variables]); `read` asks the port grouped by `fields`.
+   */
+  const groupedWithin = async <T>(
+    at: { combo: string; own: string | null },
+    inner: string[],
+    key: unknown[],
+    own: Map<string, Promise<Map<string, T>>>,
+    nested: Map<string, Promise<Map<string, Map<string, T>>>>,
+    read: (fields: string[]) => Promise<Map<string, T>>,
+  ): Promise<Map<string, T>> => {
+    if (at.own !== null) {
+      const grouped = await once(own, JSON.stringify(key), () => read(by));
+      return grouped.has(at.combo) ? new Map([[at.own, grouped.get(at.combo)!]]) : new Map<string, T>();
+    }
+    const all = await once(nested, JSON.stringify([key[0], inner, key[1]]), async () =>
+      byCombination(await read([...by, ...inner]), by.length),
+    );
+    return all.get(at.combo) ?? new Map<string, T>();
+  };
   return {
     ...port,
     meta: port.meta.bind(port),
@@ -88,31 +107,17 @@ export function iteratingReads(port: AnalyticsPort, appId: string, by: string[],
     async evaluateGrouped(app, expression, inner, selections, variables) {
       const at = within(app, inner, selections);
       if (!at) return evaluateGrouped(app, expression, inner, selections, variables);
-      if (at.own !== null) {
-        const key = JSON.stringify([expression, variables ?? null]);
-        const grouped = await once(values, key, () => evaluateGrouped(appId, expression, by, base, variables));
-        return oneGroup(grouped, at.combo, at.own);
-      }
-      const key = JSON.stringify([expression, inner, variables ?? null]);
-      const all = await once(nestedValues, key, async () =>
-        byCombination(await evaluateGrouped(appId, expression, [...by, ...inner], base, variables), by.length),
+      return groupedWithin(at, inner, [expression, variables ?? null], values, nestedValues, (fields) =>
+        evaluateGrouped(appId, expression, fields, base, variables),
       );
-      return all.get(at.combo) ?? new Map();
     },
     async chartDataGrouped(app, chart, inner, selections, variables) {
       const at = within(app, inner, selections);
       if (!at) return chartDataGrouped(app, chart, inner, selections, variables);
       const shape = { dimensions: chart.dimensions, measures: chart.measures, sort: chart.sort, limit: chart.limit };
-      if (at.own !== null) {
-        const key = JSON.stringify([shape, variables ?? null]);
-        const grouped = await once(charts, key, () => chartDataGrouped(appId, shape, by, base, variables));
-        return oneGroup(grouped, at.combo, at.own);
-      }
-      const key = JSON.stringify([shape, inner, variables ?? null]);
-      const all = await once(nestedCharts, key, async () =>
-        byCombination(await chartDataGrouped(appId, shape, [...by, ...inner], base, variables), by.length),
+      return groupedWithin(at, inner, [shape, variables ?? null], charts, nestedCharts, (fields) =>
+        chartDataGrouped(appId, shape, fields, base, variables),
       );
-      return all.get(at.combo) ?? new Map();
     },
     async evaluate(app, expression, selections, variables) {
       const combo = app === appId ? comboOf(selections, by, base) : null;
