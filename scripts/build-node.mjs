@@ -167,6 +167,7 @@ await Promise.all([
   build({ ...startupBundled, entryPoints: ['engine/serve.ts'], outfile: 'dist/engine/serve-bundle.cjs' }),
   build({ ...allExternal, entryPoints: ['engine/serve-entry.ts'], outfile: 'dist/engine/serve.cjs' }),
   build({ ...allExternal, entryPoints: ['engine/render/render-worker.ts'], outfile: 'dist/engine/render-worker.cjs' }),
+  build({ ...allExternal, entryPoints: ['engine/render/chart-worker.ts'], outfile: 'dist/engine/chart-worker.cjs' }),
   build({
     ...allExternal,
     entryPoints: ['engine/analytics/embedded/import-worker.ts'],

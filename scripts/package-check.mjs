@@ -104,7 +104,11 @@ function checkApp({ root, out, pkg }) {
   lines.push(`every production package (${prod.size}) is in the asar, and no development package`);
 
   const unpacked = join(app, 'resources', 'app.asar.unpacked');
-  for (const worker of ['dist/engine/render-worker.cjs', 'dist/engine/import-worker.cjs'])
+  for (const worker of [
+    'dist/engine/render-worker.cjs',
+    'dist/engine/chart-worker.cjs',
+    'dist/engine/import-worker.cjs',
+  ])
     must(existsSync(join(unpacked, worker)), `${worker} is not unpacked (worker threads read real files)`);
   const natives = [...files].filter((f) => f.endsWith('.node'));
   for (const f of natives) {
@@ -122,7 +126,7 @@ function checkApp({ root, out, pkg }) {
   lines.push(
     `${natives.length} native modules unpacked beside the asar, each loading and finding every library it links to: ${natives.map((f) => f.split('/').pop()).join(', ')}`,
   );
-  lines.push('the render and import workers unpacked as real files');
+  lines.push('the render, chart and import workers unpacked as real files');
   return lines;
 }
 

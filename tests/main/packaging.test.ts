@@ -28,9 +28,13 @@ describe('electron-builder configuration', () => {
       enableCookieEncryption: true,
       onlyLoadAppFromAsar: true,
     });
-    // Workers read real files: both are unpacked beside the archive.
+    // Workers read real files: each is unpacked beside the archive.
     expect(config.asarUnpack).toEqual(
-      expect.arrayContaining(['dist/engine/render-worker.cjs', 'dist/engine/import-worker.cjs']),
+      expect.arrayContaining([
+        'dist/engine/render-worker.cjs',
+        'dist/engine/chart-worker.cjs',
+        'dist/engine/import-worker.cjs',
+      ]),
     );
   });
 
@@ -39,13 +43,14 @@ describe('electron-builder configuration', () => {
     await expect(validateConfiguration(config, new DebugLogger(false))).rejects.toThrow(/npmRebuilt/);
   });
 
-  it('packages files the build produced: main, preload, renderer and the render and import workers', () => {
+  it('packages files the build produced: main, preload, renderer and the render, chart and import workers', () => {
     const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
     for (const file of [
       pkg.main,
       'dist/preload/preload.cjs',
       'dist/renderer/index.html',
       'dist/engine/render-worker.cjs',
+      'dist/engine/chart-worker.cjs',
       'dist/engine/import-worker.cjs',
     ])
       expect(existsSync(join(root, file)), file).toBe(true);

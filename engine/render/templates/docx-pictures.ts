@@ -1,7 +1,7 @@
 import { posix } from 'node:path';
 import type JSZip from 'jszip';
-import { chartSvg, CHART_HEIGHT, CHART_WIDTH } from '../chart-svg.js';
-import { svgToPngAsync } from '../chart-png.js';
+import { CHART_HEIGHT, CHART_WIDTH } from '../chart-svg.js';
+import { ChartPictures } from '../chart-pictures.js';
 import { chartId, type ChartValue } from './template-data.js';
 import { EMPTY_RELS, relsPathOf, withRelationships } from './office-parts.js';
 import { escapeXml } from './xml.js';
@@ -12,7 +12,8 @@ import { escapeXml } from './xml.js';
 // time on that. Here each distinct chart is one media part, named by its chart id, stored as its PNG
 // already is (compressed), and its drawing names a relationship that `write` adds to each part
 // whose XML shows it. The drawing's alt text is the chart's title, escaped. Pictures are drawn on the
-// thread pool while the fill goes on: the fill needs only their names, `write` their bytes.
+// chart threads past the first few (chart-pictures.ts) while the fill goes on: the fill needs only
+// their names, `write` their bytes.
 
 const REL_PREFIX = 'rIdBsPic';
 const IMAGE_REL = 'http://schemas.openxmlformats.org/officeDocument/2006/relationships/image';
@@ -23,6 +24,7 @@ const EMU = 9525;
 export class WordPictures {
   /** Each distinct chart (by chart id, its data included) once: its number and its PNG to come. */
   private readonly drawings = new Map<string, { n: number; png: Promise<Buffer> }>();
+  private readonly pictures = new ChartPictures(CHART_WIDTH * 2);
   private docPr = 800_000;
 
   /** Starts drawing a chart's picture, unless the same chart is drawn already; answers its number. */
@@ -30,7 +32,7 @@ export class WordPictures {
     const id = chartId(chart);
     let drawing = this.drawings.get(id);
     if (!drawing) {
-      const png = (async () => svgToPngAsync(chartSvg(chart), CHART_WIDTH * 2))();
+      const png = (async () => this.pictures.draw(chart))();
       // Its failure (resvg missing) is the fill's, when `write` waits for it: not an unhandled rejection before.
       png.catch(() => {});
       drawing = { n: this.drawings.size + 1, png };

@@ -1,5 +1,5 @@
-import { chartSvg, CHART_HEIGHT, CHART_WIDTH } from '../chart-svg.js';
-import { svgToPngAsync } from '../chart-png.js';
+import { CHART_HEIGHT, CHART_WIDTH } from '../chart-svg.js';
+import { ChartPictures } from '../chart-pictures.js';
 import type { OfficePackage } from './template-package.js';
 import { EMPTY_RELS, relationshipsOf, relsPathOf, withRelationships } from './office-parts.js';
 import type { ChartValue } from './template-data.js';
@@ -128,12 +128,13 @@ export async function placePictures(
   out.set(drawingPath, serializeXml(doc));
 }
 
-/** Each chart the pictures show, drawn once, side by side on the thread pool. */
+/** Each chart the pictures show, drawn once, side by side (on the chart threads past the first few). */
 export function drawPictures(pictures: CellPicture[]): Map<string, Promise<Buffer>> {
   const drawn = new Map<string, Promise<Buffer>>();
+  const charts = new ChartPictures(CHART_WIDTH * 2);
   for (const p of pictures) {
     const key = JSON.stringify(p.chart);
-    if (!drawn.has(key)) drawn.set(key, svgToPngAsync(chartSvg(p.chart), CHART_WIDTH * 2));
+    if (!drawn.has(key)) drawn.set(key, charts.draw(p.chart));
   }
   return drawn;
 }
