@@ -52,7 +52,7 @@ export async function duckdbAlone(csv: string, file: string, iterated: string) {
   const c = await instance.connect();
   // Each answer read as JS rows, as any program asking DuckDB for them does (the product then sends them).
   const timed = async (sql: string, times: number) => {
-    for (let i = 0; i < 5; i++) (await c.runAndReadAll(sql)).getRowsJS();
+    for (let i = 0; i < 30; i++) (await c.runAndReadAll(sql)).getRowsJS();
     const ms: number[] = [];
     for (let i = 0; i < times; i++) {
       const t = performance.now();
@@ -62,7 +62,7 @@ export async function duckdbAlone(csv: string, file: string, iterated: string) {
     return median(ms);
   };
   const queries: Record<string, number> = {};
-  for (const [id, sql] of Object.entries(ALONE_QUERIES)) queries[id] = await timed(sql, 15);
+  for (const [id, sql] of Object.entries(ALONE_QUERIES)) queries[id] = await timed(sql, 20);
   const [kpi, chart] = groupedIterationQueries(iterated);
   const grouped = (await timed(kpi, 5)) + (await timed(chart, 5));
   c.closeSync();

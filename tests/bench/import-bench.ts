@@ -119,8 +119,9 @@ async function aggregates(
       body,
       times,
       // A per-value call is timed after 300 more: the client's process is fresh, its code not yet compiled.
-      // A whole-data query after 5, as DuckDB alone is: its columns in the buffer pool, the paths compiled.
-      warm: times > 15 ? 300 : 5,
+      // A whole-data query after 30, as DuckDB alone is: its columns in the buffer pool, the paths
+      // compiled (a server just past a 2M-row import answered its first few dozen calls unevenly).
+      warm: times > 20 ? 300 : 30,
     });
     if (base === url && timed.status !== 200)
       throw new Error(`${path}: ${timed.status} ${JSON.stringify(timed.answer)}`);
@@ -173,11 +174,11 @@ async function aggregates(
   ];
   const rows = [];
   for (const [measure, path, body, show, id] of wholeData) {
-    const { ms, data } = await call(path, body, 15);
+    const { ms, data } = await call(path, body, 20);
     // The answer's own trip: the same envelope sent by a server that has it ready, to the same
     // client (a thousand rows are 40 KB of JSON). DuckDB alone hands its rows over in memory.
     const shipper = await floorServer(data);
-    const shipped = await call(path, body, 15, shipper.url).finally(() => shipper.stop());
+    const shipped = await call(path, body, 20, shipper.url).finally(() => shipper.stop());
     const ratio = figure({
       id: `import.${id}`,
       measure: `${measure}, over HTTP, to DuckDB alone and the answer's trip`,
