@@ -270,12 +270,6 @@ async function convertAppFile(db: ColumnarFile, job: ImportJob, progress: (p: Jo
   return { headers: [], types, rowCount };
 }
 
-/**
- * Builds an app's data file (DuckDB, columnar) from an uploaded file: DuckDB stages a CSV itself,
- * the row reader stages anything else; each column's type is inferred where the rows are, then the
- * rows are copied typed. Runs in a worker thread with a memory limit; the live data file is
- * untouched until the caller swaps this one in.
- */
 /** A header alone (or one line) is no table: said in words. */
 const nothingToImport = () => importFailure('File', 'has no rows under its header line: there is nothing to import');
 
@@ -284,6 +278,12 @@ function finished(outcome: ImportOutcome, progress: (p: JobProgress) => void): I
   return outcome;
 }
 
+/**
+ * Builds an app's data file (DuckDB, columnar) from an uploaded file: DuckDB stages a CSV itself,
+ * the row reader stages anything else; each column's type is inferred where the rows are, then the
+ * rows are copied typed. Runs in a worker thread with a memory limit; the live data file is
+ * untouched until the caller swaps this one in.
+ */
 export async function runImportJob(job: ImportJob, progress: (p: JobProgress) => void): Promise<ImportOutcome> {
   for (const f of [job.target, `${job.target}.wal`]) await rm(f, { force: true });
   const db = await ColumnarFile.build(job.target);
