@@ -44,8 +44,9 @@ function byCombination<T>(grouped: Map<string, T>, outer: number): Map<string, M
  * for every value of the iteration, grouped by the iterated fields (one statement instead of one
  * per value: the columnar store answers a whole-data grouping in about the time of one value), and
  * each file's read answered from those groups; a read grouped within a file (a template's level, a
- * repeated row) is asked once grouped by the iterated fields and its own. A read the groups do not hold (another app, other
- * selections, a combination with no rows or a null) goes to the port as it came.
+ * repeated row) is asked once grouped by the iterated fields and its own. A read the groups do not
+ * hold (another app, other selections, a combination with no rows or a null) goes to the port as it
+ * came.
  */
 export function iteratingReads(port: AnalyticsPort, appId: string, by: string[], base: Selections): AnalyticsPort {
   const evaluateGrouped = port.evaluateGrouped?.bind(port);
