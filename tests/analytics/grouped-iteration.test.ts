@@ -43,6 +43,12 @@ function counted(port: AnalyticsPort) {
   return { port: wrapped, calls };
 }
 
+/** The provider counted twice: as it is, and without grouped reads (every value asked alone, as before). */
+function singleAndGrouped() {
+  const { evaluateGrouped: _e, chartDataGrouped: _c, ...alone } = counted(provider).port;
+  return { single: counted(alone), grouped: counted(provider) };
+}
+
 const topProducts = {
   dimensions: ['Product'],
   measures: [{ label: 'Revenue', expression: 'Sum(Units * Price)' }],
@@ -160,10 +166,7 @@ describe('a template whose levels nest', () => {
     const meta = await provider.meta('sales');
     const fill = (port: AnalyticsPort) =>
       resolveTemplateData({ provider: port, appId: 'sales', meta, title: 'Sales', tree, selections: {} });
-    // The same port without grouped reads: every value asked alone, as before.
-    const { evaluateGrouped: _e, chartDataGrouped: _c, ...alone } = counted(provider).port;
-    const single = counted(alone);
-    const grouped = counted(provider);
+    const { single, grouped } = singleAndGrouped();
     expect(await fill(grouped.port)).toEqual(await fill(single.port));
     // Alone, one read per value of every level and row (151 here); grouped, a few per region.
     expect(single.calls.evaluate).toBeGreaterThan(100);
@@ -190,9 +193,7 @@ describe('a template whose levels nest', () => {
     const years = await provider.iterationValues('sales', ['Year'], {});
     const fileOf = (port: AnalyticsPort, year: string) =>
       resolveTemplateData({ provider: port, appId: 'sales', meta, title: 'Sales', tree, selections: { Year: [year] } });
-    const { evaluateGrouped: _e, chartDataGrouped: _c, ...alone } = counted(provider).port;
-    const single = counted(alone);
-    const grouped = counted(provider);
+    const { single, grouped } = singleAndGrouped();
     const run = iteratingReads(grouped.port, 'sales', ['Year'], {});
     for (const [year] of years) expect(await fileOf(run, year)).toEqual(await fileOf(single.port, year));
     expect(years.length).toBe(3);
