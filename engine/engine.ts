@@ -20,6 +20,7 @@ import {
 import { WriteQueues, MAIN_STORE, transactionsTakeTurns } from './core/write-queue.js';
 import { advisoryStoreLock } from './core/store-lock.js';
 import { SignInGuard } from './core/throttle.js';
+import { passwordHashing, type PasswordWork } from './core/passwords.js';
 import { rememberedCredential, resolveCredential } from './features/credentials/credentials.js';
 import type { BaseServices, EngineEvent, EngineServices, Logger, OpContext } from './ops/context.js';
 import { workContext } from './ops/context.js';
@@ -89,6 +90,12 @@ export interface EngineOptions {
   importLimits?: ImportLimits;
   /** Runs the scheduler's own timers (default true); tests with an injected clock call `scheduler.tick()`. */
   schedulerTimers?: boolean;
+  /**
+   * The scrypt cost of the password hashes this engine makes (default OWASP's, N=2^17). Only a test
+   * suite lowers it, to sign in hundreds of times; `serve` and the desktop never set it, and every
+   * stored hash names its own cost, so hashes made at either cost verify under both.
+   */
+  passwordWork?: PasswordWork;
   /** How many requests run at once (default 2). */
   concurrentRequests?: number;
   /** Retry timing of the outbox (tests shorten it). */
@@ -387,6 +394,7 @@ function baseServices(
     houseFolders: [options.dataDir, ...(options.secretKeys.file ? [dirname(options.secretKeys.file)] : [])],
     files: folderFileStore(join(options.dataDir, 'files')),
     uploadsDir: made.uploadsDir,
+    passwords: passwordHashing(options.passwordWork),
     signInThrottle: made.signInThrottle,
     write: (fn) => queues.run(MAIN_STORE, fn),
     guardedWrite: options.database ? (fn) => fn() : (fn) => queues.run(MAIN_STORE, fn),

@@ -8,6 +8,7 @@ import type { UserRow } from '../model/users.entity.js';
 import type { Logger } from '../core/logger.js';
 import type { EngineEvent } from '../core/events.js';
 import type { SignInGuard } from '../core/throttle.js';
+import type { Passwords } from '../core/passwords.js';
 import type { AnalyticsPort, EmbeddedAnalyticsAdmin } from '../analytics/port.js';
 import type { Renderer } from '../render/render-pool.js';
 import type { OutboxRow } from '../model/mail.entity.js';
@@ -69,6 +70,8 @@ export interface BaseServices {
   houseFolders: readonly string[];
   /** Where this engine's uploads wait while their operation runs (its own when servers share the folder). */
   uploadsDir: string;
+  /** Hashing and checking passwords, at the installation's cost. */
+  passwords: Passwords;
   /** Growing delays after failed sign-ins: per account at an address, per address, per account elsewhere. */
   signInThrottle: SignInGuard;
   /** Queues writes per store; `write` runs one write on the main database's queue. */

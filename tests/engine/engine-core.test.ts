@@ -9,7 +9,7 @@ import { buildCatalogue } from '../../engine/ops/dispatch.js';
 import { OPERATIONS } from '../../engine/catalogue.js';
 import { parseListQuery } from '../../engine/core/list-query.js';
 import { Throttle } from '../../engine/core/throttle.js';
-import { hashPassword, verifyPassword } from '../../engine/core/passwords.js';
+import { passwordHashing } from '../../engine/core/passwords.js';
 import { memoryKeyStore } from '../support/test-server.js';
 import type { AnyOp } from '../../engine/ops/op.js';
 import { covers } from '../support/covers.js';
@@ -138,10 +138,20 @@ describe('secret box', () => {
 
 describe('passwords', () => {
   it('hashes with scrypt at OWASP cost and verifies', async () => {
-    const h = await hashPassword('pa55word!');
+    const passwords = passwordHashing();
+    const h = await passwords.hash('pa55word!');
     expect(h).toMatch(/^scrypt\$131072\$8\$1\$/);
-    expect(await verifyPassword('pa55word!', h)).toBe(true);
-    expect(await verifyPassword('pa55word?', h)).toBe(false);
+    expect(await passwords.verify('pa55word!', h)).toBe(true);
+    expect(await passwords.verify('pa55word?', h)).toBe(false);
+  });
+
+  it("verifies a hash made at another cost by the cost it names, and refuses a cost that isn't a power of two", async () => {
+    const cheap = passwordHashing({ N: 2 ** 12 });
+    const h = await cheap.hash('pa55word!');
+    expect(h).toMatch(/^scrypt\$4096\$8\$1\$/);
+    expect(await passwordHashing().verify('pa55word!', h)).toBe(true);
+    expect(await cheap.verify('pa55word!', null)).toBe(false);
+    expect(() => passwordHashing({ N: 3000 })).toThrow(/power of two/);
   });
 });
 

@@ -2,10 +2,12 @@
 // It says "BACKING UP" just before the backup starts.
 import { createEngine } from '../../engine/engine.js';
 import { createBackup } from '../../engine/features/backups/backups.rules.js';
+import { TEST_PASSWORD_WORK } from './password-work.js';
 
 const key = Buffer.from(process.env.BROADSHEET_TEST_KEY ?? '', 'hex');
 const engine = await createEngine({
   dataDir: process.env.BROADSHEET_TEST_DATA ?? '',
+  passwordWork: TEST_PASSWORD_WORK,
   secretKeys: { load: async () => key, save: async () => {} },
   demo: false,
   schedulerTimers: false,

@@ -4,10 +4,12 @@
 // naming an app, once that app's reload is writing its new data (BROADSHEET_TEST_PROGRESS percent).
 import { createEngine } from '../../engine/engine.js';
 import { Request } from '../../engine/model/requests.entity.js';
+import { TEST_PASSWORD_WORK } from './password-work.js';
 
 const key = Buffer.from(process.env.BROADSHEET_TEST_KEY ?? '', 'hex');
 const engine = await createEngine({
   dataDir: process.env.BROADSHEET_TEST_DATA ?? '',
+  passwordWork: TEST_PASSWORD_WORK,
   database: process.env.BROADSHEET_TEST_DATABASE || undefined,
   secretKeys: { load: async () => key, save: async () => {} },
   demo: false,

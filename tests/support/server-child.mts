@@ -15,6 +15,7 @@ import { createEngine } from '../../engine/engine.js';
 import { startHttpServer } from '../../engine/http/server.js';
 import { consoleLogger } from '../../engine/core/console-logger.js';
 import type { Logger } from '../../engine/ops/context.js';
+import { TEST_PASSWORD_WORK } from './password-work.js';
 
 const env = process.env;
 const key = Buffer.from(env.BROADSHEET_TEST_KEY ?? '', 'hex');
@@ -30,6 +31,7 @@ const logger: Logger = {
 };
 const engine = await createEngine({
   dataDir: env.BROADSHEET_TEST_DATA ?? '',
+  passwordWork: TEST_PASSWORD_WORK,
   database: env.BROADSHEET_TEST_DATABASE,
   nodeId: env.BROADSHEET_TEST_NODE,
   secretKeys: { load: async () => key, save: async () => {} },

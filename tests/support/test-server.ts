@@ -8,6 +8,7 @@ import type { SecretKeyStore } from '../../engine/core/secrets.js';
 import { consoleLogger } from '../../engine/core/console-logger.js';
 import { checkAnswer } from './answer-check.js';
 import { testDatabase, type TestDatabase } from './test-database.js';
+import { TEST_PASSWORD_WORK } from './password-work.js';
 
 export function memoryKeyStore(): SecretKeyStore {
   let key: Buffer | null = randomBytes(32);
@@ -91,6 +92,7 @@ export async function startTestServer(
   // The demo app (110,000 rows) is made only where a test asks for it.
   const engine = await createEngine({
     dataDir,
+    passwordWork: TEST_PASSWORD_WORK,
     database: database?.url,
     // BROADSHEET_TEST_LOG=1 shows what the engine logs (an internal error's cause) while a test is looked into.
     logger: opts.logger ?? (process.env.BROADSHEET_TEST_LOG ? consoleLogger : undefined),

@@ -4,7 +4,7 @@ import { me } from '../../ops/context.js';
 import { fieldError, forbidden, retryAfterSeconds, tooMany, unauthorized } from '../../core/errors.js';
 import { passwordsOffFor } from './passwords-off.js';
 import { newBase } from '../../core/entity-base.js';
-import { hashPassword, newToken, passwordProblem, tokenHash, verifyPassword } from '../../core/passwords.js';
+import { newToken, passwordProblem, tokenHash } from '../../core/passwords.js';
 import { User } from '../../model/users.entity.js';
 import { userDto } from '../users/users.rules.js';
 import { Session } from '../../model/sessions.entity.js';
@@ -66,7 +66,7 @@ export async function signIn(ctx: OpContext, email: string, password: string) {
   // Same answer and similar time whether the address exists or not.
   const ok = byDirectory
     ? await directoryPasswordHolds(ctx, user!, password)
-    : await verifyPassword(password, user?.passwordHash ?? DUMMY_HASH);
+    : await ctx.passwords.verify(password, user?.passwordHash);
   if (!user || !ok || !user.isActive || !(user.passwordHash || byDirectory)) {
     guard.fail(accountKey, ctx.client);
     await keepSignIn(ctx, 'fail', accountKey, ctx.client);
@@ -93,16 +93,13 @@ export async function endSession(ctx: OpContext) {
 /** A new password of one's own: every session ends and a new one starts. */
 export async function changeOwnPassword(ctx: OpContext, currentPassword: string, newPassword: string) {
   const user = me(ctx).user;
-  if (!(await verifyPassword(currentPassword, user.passwordHash)))
+  if (!(await ctx.passwords.verify(currentPassword, user.passwordHash)))
     throw fieldError('body.currentPassword', 'is not the current password');
   const problem = passwordProblem(newPassword);
   if (problem) throw fieldError('body.newPassword', problem);
   await ctx.db
     .getRepository(User)
-    .update(user.id, { passwordHash: await hashPassword(newPassword), modifiedDate: ctx.now() });
+    .update(user.id, { passwordHash: await ctx.passwords.hash(newPassword), modifiedDate: ctx.now() });
   await ctx.db.getRepository(Session).delete({ userId: user.id });
   return startSession(ctx, user.id);
 }
-
-// Verifying against a fixed hash when the address is unknown keeps timing from revealing accounts.
-const DUMMY_HASH = 'scrypt$131072$8$1$AAAAAAAAAAAAAAAAAAAAAA==$AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=';

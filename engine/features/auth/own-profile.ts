@@ -4,7 +4,6 @@
 import type { OpContext } from '../../ops/context.js';
 import { me } from '../../ops/context.js';
 import { conflict, fieldError } from '../../core/errors.js';
-import { verifyPassword } from '../../core/passwords.js';
 import { User } from '../../model/users.entity.js';
 import { userDto } from '../users/users.rules.js';
 import { checkTimeZone } from '../../core/time-zone.js';
@@ -28,7 +27,7 @@ export async function updateOwnProfile(ctx: OpContext, change: ProfileChange) {
   }
   if (email !== user.email) {
     if (!user.passwordHash) throw fieldError('body.email', 'can be changed only by an administrator for your account');
-    if (!change.currentPassword || !(await verifyPassword(change.currentPassword, user.passwordHash)))
+    if (!change.currentPassword || !(await ctx.passwords.verify(change.currentPassword, user.passwordHash)))
       throw fieldError('body.currentPassword', 'is needed to change your e-mail: it is not your current password');
     if (await ctx.db.getRepository(User).findOneBy({ email }))
       throw conflict('Another account already uses this e-mail', [

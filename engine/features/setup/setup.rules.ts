@@ -1,6 +1,6 @@
 import type { OpContext } from '../../ops/context.js';
 import { conflict, fieldError, forbidden } from '../../core/errors.js';
-import { hashPassword, passwordProblem } from '../../core/passwords.js';
+import { passwordProblem } from '../../core/passwords.js';
 import { User } from '../../model/users.entity.js';
 import { readSetting, writeSetting } from '../settings/settings.rules.js';
 import { startSession } from '../auth/auth.rules.js';
@@ -28,7 +28,7 @@ export async function completeSetup(
     firstName: body.firstName,
     lastName: body.lastName,
     email: body.email,
-    passwordHash: await hashPassword(body.password),
+    passwordHash: await ctx.passwords.hash(body.password),
     modifiedDate: ctx.now(),
   });
   await writeSetting(ctx, 'setupComplete', true);

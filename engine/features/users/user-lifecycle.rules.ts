@@ -7,7 +7,7 @@ import { me } from '../../ops/context.js';
 import { badInput, conflict, EngineError, fieldError } from '../../core/errors.js';
 import { EMAIL_PATTERN, v } from '../../core/validation.js';
 import { findOr404 } from '../../core/rows.js';
-import { hashPassword, passwordProblem } from '../../core/passwords.js';
+import { passwordProblem } from '../../core/passwords.js';
 import { Organization } from '../../model/organizations.entity.js';
 import { Role } from '../../model/roles.entity.js';
 import { MemberPermission } from '../../model/members.entity.js';
@@ -370,7 +370,7 @@ export async function acceptInvitation(ctx: OpContext, f: z.output<typeof Accept
   const problem = passwordProblem(f.password);
   if (problem) throw fieldError('body.password', problem);
   const user = await ctx.db.getRepository(User).findOneByOrFail({ id: inv.userId });
-  const passwordHash = await hashPassword(f.password);
+  const passwordHash = await ctx.passwords.hash(f.password);
   await ctx.db.transaction(async (m) => {
     // Marked used in the same transaction that sets the password: a second use finds it used.
     const used = await m.getRepository(Invitation).update({ id: inv.id, usedAt: IsNull() }, { usedAt: ctx.now() });

@@ -5,7 +5,7 @@ import { iso, newBase } from '../../core/entity-base.js';
 import { conflict, fieldError } from '../../core/errors.js';
 import { countWhere, findOr404, requireAll } from '../../core/rows.js';
 import type { ListSpec } from '../../core/list-query.js';
-import { hashPassword, passwordProblem } from '../../core/passwords.js';
+import { passwordProblem } from '../../core/passwords.js';
 import { v } from '../../core/validation.js';
 export { email, nemail } from '../../core/validation.js';
 import { Organization } from '../../model/organizations.entity.js';
@@ -182,7 +182,7 @@ export async function saveUser(ctx: OpContext, id: string | null, f: UserFields)
   }
   if (current?.isTenantOwner && !f.isActive) throw conflict('The tenant owner cannot be deactivated');
 
-  const passwordHash = f.password ? await hashPassword(f.password) : (current?.passwordHash ?? null);
+  const passwordHash = f.password ? await ctx.passwords.hash(f.password) : (current?.passwordHash ?? null);
   const row: UserRow = {
     ...(current ?? {
       ...newBase(ctx.now()),
