@@ -4,7 +4,8 @@
 // `-- mail` or `-- reports` runs one part alone. Every run ends with each figure's verdict against
 // its goal and tests/bench/baseline.json, and the line "N of M goals met; K slipped";
 // `-- --save-baseline` (with or without a part) writes this run's figures into the baseline,
-// `-- --add-to-baseline` only those it does not hold yet.
+// `-- --add-to-baseline` only those it does not hold yet. `-- --runs 3` measures it all three times
+// and judges each figure by its median (a baseline saved so keeps each figure's runs and spread).
 import { spawnSync } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { cpus, tmpdir } from 'node:os';
@@ -74,19 +75,25 @@ const PARTS: Record<string, () => Promise<unknown>> = {
 async function main() {
   const args = process.argv.slice(2);
   const save = args.includes('--save-baseline') ? 'all' : args.includes('--add-to-baseline') ? 'new' : null;
-  const part = args.find((a) => !a.startsWith('--'));
+  const runsAt = args.indexOf('--runs');
+  const runs = runsAt >= 0 ? Number(args[runsAt + 1]) : 1;
+  if (!Number.isInteger(runs) || runs < 1 || runs > 9) throw new Error('--runs takes a whole number from 1 to 9');
+  const part = args.find((a, i) => !a.startsWith('--') && !(runsAt >= 0 && i === runsAt + 1));
   if (part && part !== 'installation' && !PARTS[part])
     throw new Error(`no bench part "${part}": installation, ${Object.keys(PARTS).join(', ')}`);
   // The build is brought up to date first, so the runs time a start, not a build.
   spawnSync('node', ['scripts/build.mjs', '--if-stale'], { cwd: ROOT, stdio: 'inherit' });
   console.log('Broadsheet bench (Node %s, %s)', process.version, process.arch);
-  await (part && part !== 'installation' ? PARTS[part]() : part ? installationBench() : everything());
-  closeVerdicts({ save, about: aboutThisRun() });
+  for (let run = 1; run <= runs; run++) {
+    if (runs > 1) console.log(`\n=== run ${run} of ${runs} ===`);
+    await (part && part !== 'installation' ? PARTS[part]() : part ? installationBench() : everything());
+  }
+  closeVerdicts({ save, about: aboutThisRun(runs) });
 }
 
 /** Where the figures came from, kept in the baseline beside them. */
-function aboutThisRun(): string {
-  return `npm run bench on ${cpus().length} × ${cpus()[0]?.model ?? 'CPU'}, Node ${process.version}, ${new Date().toISOString().slice(0, 10)}`;
+function aboutThisRun(runs: number): string {
+  return `npm run bench${runs > 1 ? ` --runs ${runs} (medians)` : ''} on ${cpus().length} × ${cpus()[0]?.model ?? 'CPU'}, Node ${process.version}, ${new Date().toISOString().slice(0, 10)}`;
 }
 
 async function everything() {
