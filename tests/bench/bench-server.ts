@@ -10,6 +10,10 @@
 //   iterate <json>   {app, field, values, expression, chart}: an iterated report's data as a run reads
 //                    it (a KPI and a chart per value, through the grouped reads); answers {p50, sample}
 //   stalls start|stop  the main thread's event-loop delay watched; `stop` answers the longest, in ms
+//   profile start|<file>  the main thread's CPU profile: `start`, then the file to write it to (a
+//                    .cpuprofile for Chrome's DevTools), when looking into where a call's time goes
+import { writeFile } from 'node:fs/promises';
+import { Session } from 'node:inspector/promises';
 import { createInterface } from 'node:readline';
 import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
 import { createEngine, silentLogger } from '../../engine/engine.js';
@@ -34,6 +38,7 @@ async function main() {
   const http = await startHttpServer(engine, { port: 0 });
   const owner = await engine.issueOwnerKey();
   const stalls = monitorEventLoopDelay({ resolution: 10 });
+  const profiler = new Session();
 
   const commands: Record<string, (arg: string) => Promise<string>> = {
     owner: async () => owner,
@@ -100,6 +105,18 @@ async function main() {
       const t = performance.now();
       await engine.services.embedded.importFromFile(app, 'csv', csv, 'orders.csv');
       return String(performance.now() - t);
+    },
+    async profile(arg) {
+      if (arg === 'start') {
+        profiler.connect();
+        await profiler.post('Profiler.enable');
+        await profiler.post('Profiler.start');
+        return 'profiling';
+      }
+      const { profile } = await profiler.post('Profiler.stop');
+      profiler.disconnect();
+      await writeFile(arg, JSON.stringify(profile));
+      return arg;
     },
     async stalls(arg) {
       if (arg === 'start') {

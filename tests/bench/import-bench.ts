@@ -25,7 +25,7 @@ const mib = (b: number) => `${(b / 1024 / 1024).toFixed(0)} MiB`;
 const s1 = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
 
 /** Order, Day, Region, Product, Customer, Units, Price: text and date columns indexed, an integer, a decimal. */
-async function writeCsv(file: string, rows: number): Promise<number> {
+export async function writeCsv(file: string, rows: number): Promise<number> {
   const out = createWriteStream(file);
   let units = 0;
   out.write('Order,Day,Region,Product,Customer,Units,Price\n');
