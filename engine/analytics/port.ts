@@ -99,6 +99,8 @@ export interface EmbeddedAnalyticsAdmin {
    * read after an import or a start does not hold the main thread while it loads (about 60 ms).
    */
   warm(): Promise<void>;
+  /** The next import's thread started now, while the file it will read is still arriving. */
+  prepareImport(): void;
   /** What one import (or reload) may hold: a reload stops reading its source past the rows. */
   importBudget(): { rows: number; cells: number };
   close(): Promise<void>;

@@ -175,6 +175,7 @@ export class Dispatcher {
         throw badInput(`Send the file itself as the request body (${op.http.method} ${op.http.path})`, [
           { field: 'body', message: 'is the file, sent as application/octet-stream' },
         ]);
+      op.whileUploading?.(this.services);
       parsed.upload = await receiveUpload(this.services.uploadsDir, options.upload, bodyLimitOf(op));
     }
     try {

@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import type { Requirement } from '../core/permissions.js';
 import type { ListSpec, ListQuery } from '../core/list-query.js';
-import type { OpContext } from './context.js';
+import type { EngineServices, OpContext } from './context.js';
 import type { UploadedFile } from './receive-upload.js';
 import type { MemberDeclaration } from '../model/members.entity.js';
 import type { ObjectRefs } from '../access/object-kinds.js';
@@ -72,6 +72,11 @@ export interface OpDefinition<
    * JSON: received to disk as it arrives, up to `http.bodyLimit`, and given to the handler as `upload`.
    */
   upload?: boolean;
+  /**
+   * Work an upload operation starts once every check has passed and its file begins to arrive (an
+   * import's thread loading meanwhile), so it is ready when the file is.
+   */
+  whileUploading?: (services: EngineServices) => void;
   /** List operations take the common list parameters (set A section 4) with these sorts and filters. */
   list?: ListSpec;
   /**
@@ -121,6 +126,7 @@ export function defineOp<
   objects?: ObjectRefs;
   files?: readonly string[];
   upload?: boolean;
+  whileUploading?: (services: EngineServices) => void;
   result?: S;
   handler: (ctx: OpContext, input: HandlerInput<P, Q, B>) => Promise<R>;
 }): OpDefinition<Id, P, Q, B, R, S> {

@@ -10,6 +10,7 @@ import { startTestServer, type TestServer } from '../support/test-server.js';
 import { covers } from '../support/covers.js';
 import { createAnalyticsApp } from '../support/analytics-app.js';
 import { receiveUpload, UPLOADS_DIR } from '../../engine/ops/receive-upload.js';
+import { importThreadWaiting } from '../../engine/analytics/embedded/import-runner.js';
 
 let s: TestServer;
 let app: string;
@@ -67,6 +68,33 @@ describe(covers('imports sent as the file itself', 'app.analytics.upload', 'app.
     expect(await sum()).toBe(expectedSum(ROWS));
     expect(events.filter((e) => e.type === 'analytics.import.progress').at(-1)?.payload.percent).toBe(100);
     expect(await uploadsLeft()).toEqual([]);
+  });
+
+  it("starts the import's thread while the file still arrives, once the call's checks have passed", async () => {
+    // A call refused before its file is kept (a key that is not one) starts nothing.
+    const unsigned = await post(`/api/app/analytics/${app}/upload?fileName=x.csv`, 'a\n1\n', {
+      authorization: 'Bearer not-a-key',
+    });
+    expect(unsigned.status).toBe(401);
+    expect(importThreadWaiting()).toBe(false);
+    // The first half of a file, then a pause: the thread that will read it is already waiting.
+    let goOn = () => {};
+    const paused = new Promise<void>((resolve) => (goOn = resolve));
+    const body = Readable.from(
+      (async function* () {
+        for await (const chunk of csvStream(ROWS / 2)) yield chunk;
+        await paused;
+        for await (const chunk of csvStream(ROWS / 2).drop(1)) yield chunk;
+      })(),
+    );
+    const answer = post(`/api/app/analytics/${app}/upload?fileName=halves.csv`, body);
+    await expect.poll(importThreadWaiting).toBe(true);
+    goOn();
+    const res = await answer;
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(res.body.data.rowCount).toBe(ROWS);
+    expect(await sum()).toBe(2 * expectedSum(ROWS / 2));
+    expect(importThreadWaiting()).toBe(false);
   });
 
   it("takes the same upload through the renderer's door, its other parts in the query", async () => {

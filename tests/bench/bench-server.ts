@@ -3,7 +3,8 @@
 // the bench samples this process's resident set from outside, as a person's task manager would,
 // beside the same server idle. Driven on stdin, one command a line, answered as `<id> <answer>`:
 //   owner            an API key of the tenant owner
-//   invoke <json>    {op, input}: the operation as the owner over HTTP would call it; answers its data
+//   invoke <json>    {op, input, times?}: the operation as the owner over HTTP would call it, without
+//                    the HTTP around it; answers its data, or with `times` the p50 of as many calls
 //   evaluate <json>  {app, expression, selections?, times}: the evaluation in the engine, no HTTP
 //                    around it, `times` warmed runs; answers {value, p50}
 //   importFile <json> {app, csv}: the engine's import of a CSV file (the reload's floor); answers ms
@@ -43,10 +44,17 @@ async function main() {
   const commands: Record<string, (arg: string) => Promise<string>> = {
     owner: async () => owner,
     async invoke(arg) {
-      const { op, input } = JSON.parse(arg) as { op: string; input: object };
+      const { op, input, times } = JSON.parse(arg) as { op: string; input: object; times?: number };
       const a = await engine.invoke(op, input as never, { token: owner, transport: 'http' });
       if (a.status !== 200) throw new Error(`${op}: ${JSON.stringify(a.envelope)}`);
-      return JSON.stringify(a.envelope.data);
+      if (!times) return JSON.stringify(a.envelope.data);
+      const ms: number[] = [];
+      for (let i = 0; i < times; i++) {
+        const t = performance.now();
+        await engine.invoke(op, input as never, { token: owner, transport: 'http' });
+        ms.push(performance.now() - t);
+      }
+      return JSON.stringify({ p50: pct(ms, 50) });
     },
     async evaluate(arg) {
       const { app, expression, selections, times } = JSON.parse(arg) as {

@@ -47,6 +47,11 @@ const duckdb = () =>
     },
   );
 
+/** DuckDB loaded ahead of its first use (a spare import thread loads it while the upload arrives). */
+export async function loadColumnarStore(): Promise<void> {
+  await duckdb();
+}
+
 /**
  * A value as the rest of the engine takes it: DuckDB's 64- and 128-bit integers (every SUM and COUNT)
  * as numbers, and its booleans (a comparison) as 1 and 0, as SQLite answered them.

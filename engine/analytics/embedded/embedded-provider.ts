@@ -16,7 +16,12 @@ import {
 import { ColumnarFile, syncFile, warmReader } from './columnar-file.js';
 import type { ImportFormat } from '../../core/tabular-rows.js';
 import { DEFAULT_IMPORT_BUDGET, type ImportBudget } from './import-budget.js';
-import { DEFAULT_IMPORT_MEMORY_MB, runImportInWorker } from './import-runner.js';
+import {
+  DEFAULT_IMPORT_MEMORY_MB,
+  dropSpareImportWorker,
+  prepareImportWorker,
+  runImportInWorker,
+} from './import-runner.js';
 
 const APP_ID = /^[a-z0-9][a-z0-9-]{0,63}$/;
 const CHUNK = 5000;
@@ -282,6 +287,7 @@ export class EmbeddedProvider implements AnalyticsPort, EmbeddedAnalyticsAdmin {
   }
 
   async close() {
+    dropSpareImportWorker();
     for (const db of this.open.values()) await (await db).close().catch(() => undefined);
     this.open.clear();
     this.openFile.clear();
@@ -310,6 +316,10 @@ export class EmbeddedProvider implements AnalyticsPort, EmbeddedAnalyticsAdmin {
 
   async warm() {
     await warmReader();
+  }
+
+  prepareImport() {
+    prepareImportWorker(this.importLimits.memoryMb);
   }
 
   importBudget() {

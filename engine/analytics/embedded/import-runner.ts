@@ -3,7 +3,7 @@ import { Worker } from 'node:worker_threads';
 import { EngineError } from '../../core/errors.js';
 import { findBundledWorker } from '../../core/bundled-worker.js';
 import type { ImportJob, ImportOutcome, JobProgress } from './import-job.js';
-import type { ImportMessage } from './import-worker.js';
+import type { ImportJobMessage, ImportMessage } from './import-worker.js';
 
 /** The heap one import may use (the worker's old generation), in MiB. */
 export const DEFAULT_IMPORT_MEMORY_MB = 1024;
@@ -16,6 +16,66 @@ const needsMoreMemory = (memoryMb: number) =>
     `The file needs more than the ${memoryMb} MiB one import may use; split it or remove columns you do not need`,
     [{ field: 'body.content', message: `needs more than ${memoryMb} MiB to import` }],
   );
+
+/** How long a worker started ahead of its job waits for it (an upload that never came) before it goes. */
+const SPARE_WAIT_MS = 60_000;
+
+/** A worker started ahead of its job, loading DuckDB while the file it will read still arrives. */
+let spare: { worker: Worker; memoryMb: number; timer: NodeJS.Timeout } | null = null;
+
+function startWorker(memoryMb: number): Worker {
+  return new Worker(findBundledWorker('import-worker.cjs'), {
+    resourceLimits: { maxOldGenerationSizeMb: memoryMb, maxYoungGenerationSizeMb: 64 },
+  });
+}
+
+/**
+ * Starts the next import's worker now (an upload has begun arriving, a reload has begun reading):
+ * the thread and DuckDB load in the 0.2 s they take while the file is still coming, not after it.
+ * One is kept at most; unused, it goes after a minute, and it never keeps the process alive.
+ */
+export function prepareImportWorker(memoryMb: number): void {
+  if (spare?.memoryMb === memoryMb) {
+    spare.timer.refresh();
+    return;
+  }
+  dropSpareImportWorker();
+  const worker = startWorker(memoryMb);
+  worker.unref();
+  const gone = () => {
+    if (spare?.worker !== worker) return;
+    clearTimeout(spare.timer);
+    spare = null;
+  };
+  worker.once('exit', gone).once('error', gone);
+  const timer = setTimeout(() => {
+    gone();
+    void worker.terminate();
+  }, SPARE_WAIT_MS).unref();
+  spare = { worker, memoryMb, timer };
+}
+
+/** Whether a worker started ahead of its job is waiting for it. */
+export const importThreadWaiting = () => spare !== null;
+
+/** Ends the worker kept for a next import, if any (the engine closing). */
+export function dropSpareImportWorker(): void {
+  if (!spare) return;
+  const { worker, timer } = spare;
+  clearTimeout(timer);
+  spare = null;
+  void worker.terminate();
+}
+
+/** The worker started ahead for this memory limit, or a new one. */
+function takeWorker(memoryMb: number): Worker {
+  if (spare?.memoryMb !== memoryMb) return startWorker(memoryMb);
+  const { worker, timer } = spare;
+  clearTimeout(timer);
+  spare = null;
+  worker.ref();
+  return worker;
+}
 
 /**
  * Runs an import job in its own worker thread with a memory limit and relays its progress. When the
@@ -32,10 +92,7 @@ export async function runImportInWorker(
   if (job.format === 'json' && (await stat(job.source)).size * JSON_HEAP_FACTOR > memoryMb * 1024 * 1024)
     throw needsMoreMemory(memoryMb);
   return new Promise((resolve, reject) => {
-    const worker = new Worker(findBundledWorker('import-worker.cjs'), {
-      workerData: job,
-      resourceLimits: { maxOldGenerationSizeMb: memoryMb, maxYoungGenerationSizeMb: 64 },
-    });
+    const worker = takeWorker(memoryMb);
     let settled = false;
     const settle = (fn: () => void) => {
       if (settled) return;
@@ -58,5 +115,6 @@ export async function runImportInWorker(
       settle(() => reject(e.code === 'ERR_WORKER_OUT_OF_MEMORY' ? needsMoreMemory(memoryMb) : e)),
     );
     worker.on('exit', (code) => settle(() => reject(new Error(`The import worker stopped (exit code ${code})`))));
+    worker.postMessage({ type: 'job', job } satisfies ImportJobMessage);
   });
 }

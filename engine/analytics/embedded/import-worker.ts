@@ -1,7 +1,16 @@
 // Worker-thread entry: one import, away from the main thread and inside its own memory limit, so
-// a huge or hostile file fails that import and never the application.
-import { parentPort, workerData } from 'node:worker_threads';
+// a huge or hostile file fails that import and never the application. A worker loads DuckDB as it
+// starts and then takes the one job it is sent: started while an upload still arrives, it is ready
+// when the file is (import-runner.ts).
+import { parentPort } from 'node:worker_threads';
 import { runImportJob, type ImportJob } from './import-job.js';
+import { loadColumnarStore } from './columnar-file.js';
+
+/** The one job a worker is sent. */
+export interface ImportJobMessage {
+  type: 'job';
+  job: ImportJob;
+}
 
 export type ImportMessage =
   | { type: 'progress'; percent: number; rows: number }
@@ -20,22 +29,27 @@ const FULL_DISK = /No space left on device|disk is full|SQLITE_FULL/i;
 
 const post = (m: ImportMessage) => parentPort!.postMessage(m);
 
-runImportJob(workerData as ImportJob, (p) => post({ type: 'progress', ...p })).then(
-  (outcome) => post({ type: 'done', outcome }),
-  (e: unknown) => {
-    const err = e as {
-      status?: number;
-      message?: string;
-      details?: { field: string; message: string }[] | null;
-      code?: string;
-    };
-    const message = err.message ?? String(e);
-    post({
-      type: 'failed',
-      status: err.status ?? 500,
-      message,
-      details: err.details ?? null,
-      code: typeof err.code === 'string' ? err.code : FULL_DISK.test(message) ? 'ENOSPC' : null,
-    });
-  },
-);
+const run = (job: ImportJob) =>
+  runImportJob(job, (p) => post({ type: 'progress', ...p })).then(
+    (outcome) => post({ type: 'done', outcome }),
+    (e: unknown) => {
+      const err = e as {
+        status?: number;
+        message?: string;
+        details?: { field: string; message: string }[] | null;
+        code?: string;
+      };
+      const message = err.message ?? String(e);
+      post({
+        type: 'failed',
+        status: err.status ?? 500,
+        message,
+        details: err.details ?? null,
+        code: typeof err.code === 'string' ? err.code : FULL_DISK.test(message) ? 'ENOSPC' : null,
+      });
+    },
+  );
+
+// Loaded while the job is awaited; a failure to load is said by the job itself when it runs.
+void loadColumnarStore().catch(() => undefined);
+parentPort!.once('message', (m: ImportJobMessage) => void run(m.job));

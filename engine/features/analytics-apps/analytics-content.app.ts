@@ -246,6 +246,7 @@ export const analyticsContentApp = [
     objects: { 'params.id': 'analyticsApp' },
     writes: APP_STORE,
     upload: true,
+    whileUploading: (services) => services.embedded.prepareImport(),
     input: { params: appParam, query: UploadQuery },
     result: AnalyticsGetResult,
     handler: async (ctx, { params, query, upload }) => {

@@ -117,7 +117,9 @@ export async function loadApp(
       })),
       signal,
     );
-    // Reading is most of a reload; the import's own progress takes the rest of the bar.
+    // Reading is most of a reload; the import's own progress takes the rest of the bar. Its thread
+    // starts loading meanwhile.
+    ctx.embedded.prepareImport();
     await rowsToCsv(stream, file, ctx.embedded.importBudget().rows, (rows) =>
       progress(Math.round(50 * (1 - 1 / (1 + rows / 200_000))), rows),
     );
