@@ -98,6 +98,8 @@ export async function runImportInWorker(
       if (settled) return;
       settled = true;
       fn();
+      // One job a thread: its file is closed and synced before it says done, so nothing is cut short.
+      void worker.terminate();
     };
     worker.on('message', (m: ImportMessage) => {
       if (m.type === 'progress') progress({ percent: m.percent, rows: m.rows });
