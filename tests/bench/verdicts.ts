@@ -181,8 +181,10 @@ export function closeVerdicts(options: {
         measure: f.measure,
         ...(runs.length > 1 ? { runs } : {}),
       };
-    // Where the figures came from, each run's description once.
-    if (options.about && saved.length && !baseline.about.includes(options.about))
+    // Where the figures came from: this run alone when it wrote them all, else each run's description once.
+    const all = Object.keys(baseline.figures).every((id) => saved.some(({ f }) => f.id === id));
+    if (options.about && all) baseline.about = options.about;
+    else if (options.about && saved.length && !baseline.about.includes(options.about))
       baseline.about = `${baseline.about}; ${options.about}`.replace(/^; /, '');
     writeFileSync(file, `${JSON.stringify(baseline, null, 2)}\n`);
     console.log(`baseline: ${saved.length} figures saved into ${file}`);
