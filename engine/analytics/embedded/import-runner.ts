@@ -23,6 +23,11 @@ const SPARE_WAIT_MS = 60_000;
 /** A worker started ahead of its job, loading DuckDB while the file it will read still arrives. */
 let spare: { worker: Worker; memoryMb: number; timer: NodeJS.Timeout } | null = null;
 
+/** Ends a worker thread; one already gone has nothing left to end. */
+const end = (worker: Worker): void => {
+  worker.terminate().catch(() => undefined);
+};
+
 function startWorker(memoryMb: number): Worker {
   return new Worker(findBundledWorker('import-worker.cjs'), {
     resourceLimits: { maxOldGenerationSizeMb: memoryMb, maxYoungGenerationSizeMb: 64 },
@@ -50,7 +55,7 @@ export function prepareImportWorker(memoryMb: number): void {
   worker.once('exit', gone).once('error', gone);
   const timer = setTimeout(() => {
     gone();
-    void worker.terminate();
+    end(worker);
   }, SPARE_WAIT_MS).unref();
   spare = { worker, memoryMb, timer };
 }
@@ -64,7 +69,7 @@ export function dropSpareImportWorker(): void {
   const { worker, timer } = spare;
   clearTimeout(timer);
   spare = null;
-  void worker.terminate();
+  end(worker);
 }
 
 /** The worker started ahead for this memory limit, or a new one. */
@@ -99,7 +104,7 @@ export async function runImportInWorker(
       settled = true;
       fn();
       // One job a thread: its file is closed and synced before it says done, so nothing is cut short.
-      void worker.terminate();
+      end(worker);
     };
     worker.on('message', (m: ImportMessage) => {
       if (m.type === 'progress') progress({ percent: m.percent, rows: m.rows });

@@ -52,4 +52,7 @@ const run = (job: ImportJob) =>
 
 // Loaded while the job is awaited; a failure to load is said by the job itself when it runs.
 void loadColumnarStore().catch(() => undefined);
-parentPort!.once('message', (m: ImportJobMessage) => void run(m.job));
+// A job whose outcome cannot even be posted ends the thread: the runner then says it stopped.
+parentPort!.once('message', (m: ImportJobMessage) => {
+  run(m.job).catch(() => process.exit(1));
+});
