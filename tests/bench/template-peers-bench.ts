@@ -62,17 +62,28 @@ export function ourData(): TemplateData {
   return { title: 'Peers', decimalSeparator: '.', groupSeparator: ',', root };
 }
 
-/** Median ms of `RUNS` runs after `RUNS` warm-up runs. */
-async function timed(fill: () => Promise<Buffer>): Promise<{ ms: number; out: Buffer }> {
-  let out = await fill();
-  for (let i = 0; i < RUNS; i++) out = await fill();
-  const times: number[] = [];
-  for (let i = 0; i < RUNS; i++) {
-    const t0 = performance.now();
-    out = await fill();
-    times.push(performance.now() - t0);
-  }
-  return { ms: times.sort((a, b) => a - b)[Math.floor(times.length / 2)], out };
+/**
+ * Ours and the peer's fill, each warmed by `RUNS` runs, then timed `RUNS` times taking turns (ours,
+ * theirs, ours…), so whatever drifts meanwhile (the collector, the machine's other work) falls on both:
+ * timed one after the other, the Excel ratio read 0.75–0.98 in one run and 0.89–1.14 in the next.
+ */
+async function timedInTurns(
+  ours: () => Promise<Buffer>,
+  theirs: () => Promise<Buffer>,
+): Promise<[{ ms: number; out: Buffer }, { ms: number; out: Buffer }]> {
+  const sides = [ours, theirs].map((fill) => ({ fill, out: Buffer.alloc(0) as Buffer, times: [] as number[] }));
+  for (const side of sides) for (let i = 0; i <= RUNS; i++) side.out = await side.fill();
+  for (let i = 0; i < RUNS; i++)
+    for (const side of sides) {
+      const t0 = performance.now();
+      side.out = await side.fill();
+      side.times.push(performance.now() - t0);
+    }
+  const [a, b] = sides.map((side) => ({
+    ms: side.times.sort((x, y) => x - y)[Math.floor(side.times.length / 2)],
+    out: side.out,
+  }));
+  return [a, b];
 }
 
 /** The Word output's table rows (after the header) as "name|value". */
@@ -228,29 +239,33 @@ export async function templatePeersBench() {
 
   // Word: the same two-column table, the row repeated per data row.
   const ourWord = await wordWith('{{column:Top:Customer}}', '{{column:Top:Sales}}');
-  const oursW = await timed(async () => fillDocx(await openOfficePackage(ourWord, 'docx'), data));
   const { default: Docxtemplater } = await import('docxtemplater');
   const { default: PizZip } = await import('pizzip');
   const peerWord = await wordWith('{#rows}{name}', '{sales}{/rows}');
-  const peerW = await timed(async () => {
-    const doc = new Docxtemplater(new PizZip(peerWord), { paragraphLoop: true, linebreaks: true });
-    doc.render({ rows: rows.map((r) => ({ name: r.name, sales: r.sales.toFixed(2) })) });
-    return doc.getZip().generate({ type: 'nodebuffer', compression: 'DEFLATE' }) as Buffer;
-  });
+  const [oursW, peerW] = await timedInTurns(
+    async () => fillDocx(await openOfficePackage(ourWord, 'docx'), data),
+    async () => {
+      const doc = new Docxtemplater(new PizZip(peerWord), { paragraphLoop: true, linebreaks: true });
+      doc.render({ rows: rows.map((r) => ({ name: r.name, sales: r.sales.toFixed(2) })) });
+      return doc.getZip().generate({ type: 'nodebuffer', compression: 'DEFLATE' }) as Buffer;
+    },
+  );
   results.push(
     await compared(`Word, ${ROWS}-row table`, 'docxtemplater 3', oursW, peerW, wordRows, (r) => r.sales.toFixed(2)),
   );
 
   // Excel: the same two columns, the row repeated per data row, numbers as numbers.
   const ourExcel = await excelWith('{{column:Top:Customer}}', '{{column:Top:Sales}}');
-  const oursX = await timed(async () => fillXlsx(await openOfficePackage(ourExcel, 'xlsx'), data));
   const { default: XlsxTemplate } = await import('xlsx-template');
   const peerExcel = await excelWith('${table:rows.name}', '${table:rows.sales}');
-  const peerX = await timed(async () => {
-    const t = new XlsxTemplate(peerExcel);
-    t.substitute(1, { rows });
-    return t.generate({ type: 'nodebuffer' }) as unknown as Buffer;
-  });
+  const [oursX, peerX] = await timedInTurns(
+    async () => fillXlsx(await openOfficePackage(ourExcel, 'xlsx'), data),
+    async () => {
+      const t = new XlsxTemplate(peerExcel);
+      t.substitute(1, { rows });
+      return t.generate({ type: 'nodebuffer' }) as unknown as Buffer;
+    },
+  );
   results.push(
     await compared(`Excel, ${ROWS}-row table`, 'xlsx-template 1', oursX, peerX, excelRows, (r) => String(r.sales)),
   );
