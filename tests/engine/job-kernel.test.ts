@@ -39,8 +39,10 @@ describe('one kernel', () => {
     // stream's keep-alive ping, the link between servers reconnecting, a stop asked of another
     // server waiting at most a lease for its answer, a SQLite source's statement timeout, and the
     // headless server starting its background work when nobody has called it in its first second,
-    // and the warm LibreOffice awaited as it starts and ended after a minute unused.
+    // the warm LibreOffice awaited as it starts and ended after a minute unused, and an import's
+    // thread started while its file arrives, ended after a minute if the file never comes.
     expect(filesWith('setTimeout\\(|setInterval\\(').filter((f) => !f.startsWith('core/jobs/'))).toEqual([
+      'analytics/embedded/import-runner.ts',
       'core/shared-events.ts',
       'features/data-connections/drivers/sqlite.ts',
       'http/plugins/event-stream.ts',
