@@ -5,8 +5,6 @@ import type { InputOf, OpId, ResultOf } from '../../engine/catalogue';
 import {
   SESSION_HEADER,
   type DesktopApi,
-  type EngineEvents,
-  type EngineEventType,
   type WireFile,
 } from '../../engine/wire';
 
@@ -118,47 +116,6 @@ export async function upload<Id extends OpId>(
   } catch {
     return toAnswer(0, { isSuccess: false, error: 'Broadsheet is not reachable; is it still running?' });
   }
-}
-
-/**
- * Listens to engine events (import progress, reloads). Under Electron they come through the preload;
- * served, they come as server-sent events read with fetch, so the session token stays in a header.
- */
-export function onEngineEvent<K extends EngineEventType>(type: K, cb: (payload: EngineEvents[K]) => void): () => void {
-  if (window.broadsheet) return window.broadsheet.on(type, cb);
-  const abort = new AbortController();
-  const token = httpSession.get();
-  void (async () => {
-    try {
-      const res = await fetch('api/app/events', {
-        headers: token ? { authorization: `Bearer ${token}` } : {},
-        signal: abort.signal,
-      });
-      const reader = res.body!.pipeThrough(new TextDecoderStream()).getReader();
-      let buffer = '';
-      for (;;) {
-        const { value, done } = await reader.read();
-        if (done) break;
-        buffer += value;
-        let end;
-        while ((end = buffer.indexOf('\n\n')) >= 0) {
-          const chunk = buffer.slice(0, end);
-          buffer = buffer.slice(end + 2);
-          const data = chunk
-            .split('\n')
-            .filter((l) => l.startsWith('data: '))
-            .map((l) => l.slice(6))
-            .join('');
-          if (!data) continue;
-          const event = JSON.parse(data) as { type: string; payload: EngineEvents[K] };
-          if (event.type === type) cb(event.payload);
-        }
-      }
-    } catch {
-      // Aborted by the caller, or the server went away: nothing more to report.
-    }
-  })();
-  return () => abort.abort();
 }
 
 /** A file's bytes from the wire (base64 in the envelope): decoded here, the one place that does. */

@@ -6,6 +6,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { covers } from '../support/covers.js';
+import { waitForRequest } from '../support/requests.js';
 import { startSmtp, type TestSmtp } from '../support/smtp.js';
 import { startFakeDropbox, type FakeDropbox } from '../support/fake-dropbox.js';
 import {
@@ -340,6 +341,50 @@ describe(
       await expect.poll(() => plot.getByRole('img').getAttribute('aria-label')).toMatch(/^Files of the last \d+ runs/);
       expect(await accessibilityProblems(page())).toEqual([]);
       await shot(page(), 'monitoring-filters-narrow', true);
+    });
+
+    it('shows a run that ended before the screen could hear of it, without a Refresh', async () => {
+      // The screen reads its lists, then opens the engine's event stream. Held here, the stream
+      // starts only after a run has come and gone: the screen must read its lists again then.
+      const p = page();
+      let release!: () => void;
+      const held = new Promise<void>((r) => (release = r));
+      await p.route('**/api/app/events', async (route) => {
+        await held;
+        // A stream the page let go of meanwhile (the reload) is no longer there to continue.
+        await route.continue().catch(() => {});
+      });
+      try {
+        await p.goto(`${e.s.url}/#/monitoring`);
+        await p.reload();
+        const runs = panel('Runs');
+        await runs.locator('tbody tr').first().waitFor();
+        const [report] = await e.s.ok('GET', '/api/v1/reports', undefined, { 'name[equals]': 'Regional sales review' });
+        const quick = await e.s.ok('POST', '/api/v2/tasks', { name: 'Heard late', projectID: report.projectId });
+        await e.s.ok('PUT', `/api/v2/tasks/${quick.id}/reports`, {
+          reportID: report.id,
+          format: 'Html',
+          emailEmbedment: false,
+          emailAttachment: true,
+        });
+        const run = await e.s.ok('POST', `/api/v2/requests/${quick.id}/run`);
+        await waitForRequest(e.s, run.id);
+        expect(await runs.getByRole('row', { name: /Heard late/ }).count()).toBe(0);
+        release();
+        await expect
+          .poll(
+            () =>
+              runs
+                .getByRole('row', { name: /Heard late/ })
+                .first()
+                .textContent(),
+            { timeout: 30_000 },
+          )
+          .toMatch(/completed|warning/);
+      } finally {
+        release();
+        await p.unroute('**/api/app/events');
+      }
     });
 
     it('asks a storage service only what its type needs, and refuses a folder that is not there', async () => {

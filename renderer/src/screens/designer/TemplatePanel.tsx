@@ -1,5 +1,6 @@
 import { useEffect, useMemo, useState } from 'react';
-import { downloadFile, invoke, isDesktop, onEngineEvent, type FieldError } from '../../bridge';
+import { downloadFile, invoke, isDesktop, type FieldError } from '../../bridge';
+import { onEngineEvent } from '../../engine-events';
 import type { ResultOf } from '../../../../engine/catalogue';
 import { readFile } from '../../components/file-input';
 import { toastFailed, toastSucceeded } from '../../stores/feedback/toasts';

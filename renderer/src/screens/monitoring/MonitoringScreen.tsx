@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
-import { invoke, onEngineEvent } from '../../bridge';
+import { invoke } from '../../bridge';
+import { onEngineEvent } from '../../engine-events';
 import { createListStore } from '../../stores/lists/list-store';
 import { RunsPlot } from './RunsPlot';
 import { filterFromAddress, filterInAddress, RunFilters, runQuery, type RunFilter } from './RunFilters';
@@ -68,7 +69,9 @@ export function MonitoringScreen() {
         refreshAll();
       }, 300);
     };
-    const offRuns = onEngineEvent('request.changed', soon);
+    // Once the stream is live the lists are read again: a run that ended between the first read
+    // and the stream's start would otherwise show as running until the next change.
+    const offRuns = onEngineEvent('request.changed', soon, soon);
     // Mail is sent after its run ends: the outbox and the runs' mail column follow it too.
     const offMail = onEngineEvent('mail.changed', soon);
     const offDeliveries = onEngineEvent('delivery.changed', soon);

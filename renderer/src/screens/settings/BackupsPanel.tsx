@@ -1,7 +1,8 @@
 import { useCallback, useEffect, useState } from 'react';
 import { inZone } from '../../components/times';
 import { WEEKDAYS } from '../../../../engine/wire';
-import { invoke, onEngineEvent } from '../../bridge';
+import { invoke } from '../../bridge';
+import { onEngineEvent } from '../../engine-events';
 import type { ResultOf } from '../../../../engine/catalogue';
 import { Form, submitOutcome, type FieldDef, type FormValues } from '../../components/Form';
 import { choice, flag, num, orNull, text } from '../../components/options';

@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useState } from 'react';
-import { invoke, onEngineEvent, type FieldError } from '../../../bridge';
+import { invoke, type FieldError } from '../../../bridge';
+import { onEngineEvent } from '../../../engine-events';
 import { Form, submitOutcome } from '../../../components/Form';
 import { text } from '../../../components/options';
 import { toastFailed, toastSucceeded } from '../../../stores/feedback/toasts';
@@ -72,11 +73,15 @@ export function SourcesPanel(props: {
   // A reload on its schedule (or another person's) shows as it starts and ends; one that loaded refreshes the app.
   useEffect(
     () =>
-      onEngineEvent('analytics.reload.changed', (e) => {
-        if (e.appId !== id) return;
-        void load();
-        if (e.status === 'completed' && e.trigger === 'schedule') reloaded();
-      }),
+      onEngineEvent(
+        'analytics.reload.changed',
+        (e) => {
+          if (e.appId !== id) return;
+          void load();
+          if (e.status === 'completed' && e.trigger === 'schedule') reloaded();
+        },
+        () => void load(),
+      ),
     [id, load, reloaded],
   );
   if (!data) return null;

@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useState } from 'react';
-import { invoke, onEngineEvent } from '../../../bridge';
+import { invoke } from '../../../bridge';
+import { onEngineEvent } from '../../../engine-events';
 import type { ResultOf } from '../../../../../engine/catalogue';
 
 export type AppMeta = ResultOf<'app.analytics.get'>;

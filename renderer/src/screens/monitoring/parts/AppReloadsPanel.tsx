@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useState } from 'react';
-import { invoke, onEngineEvent } from '../../../bridge';
+import { invoke } from '../../../bridge';
+import { onEngineEvent } from '../../../engine-events';
 import type { ResultOf } from '../../../../../engine/catalogue';
 import { ReloadsTable } from '../../apps/detail/ReloadsTable';
 import { selectMayCall, useSession } from '../../../stores/session/session.store';
@@ -23,7 +24,8 @@ export function AppReloadsPanel() {
   useEffect(() => {
     if (!mayList) return;
     void load();
-    return onEngineEvent('analytics.reload.changed', () => void load());
+    const again = () => void load();
+    return onEngineEvent('analytics.reload.changed', again, again);
   }, [mayList, load]);
   if (!mayList || reloads === null) return null;
   return (

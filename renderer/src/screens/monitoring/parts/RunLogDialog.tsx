@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'react';
-import { invoke, onEngineEvent } from '../../../bridge';
+import { invoke } from '../../../bridge';
+import { onEngineEvent } from '../../../engine-events';
 import { Dialog } from '../../../components/Dialog';
 import { hereZone, readableTimes } from '../../../components/times';
 import { LIVE, type Run } from './types';
