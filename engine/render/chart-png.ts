@@ -3,6 +3,7 @@ import { promisify } from 'node:util';
 import { crc32, deflate } from 'node:zlib';
 import type { ResvgRenderOptions } from '@resvg/resvg-js';
 import { EngineError, MISSING_MODULE } from '../core/errors.js';
+import { DEJAVU, textAsOutlines } from './chart-text-paths.js';
 
 // Charts as PNG pictures, for formats and uses that cannot take vectors.
 
@@ -29,11 +30,6 @@ function loadResvg(): ResvgModule {
   }
 }
 
-const DEJAVU = [
-  '/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf',
-  '/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf',
-];
-
 /**
  * The fonts charts are drawn with: DejaVu Sans's own files where they are (reading two files is a
  * fraction of scanning every font of the system for each picture), the system's fonts elsewhere.
@@ -46,15 +42,26 @@ function chartFonts(): ResvgRenderOptions['font'] {
   return fonts;
 }
 
-const optionsFor = (width: number): ResvgRenderOptions => ({
-  fitTo: { mode: 'width', value: width },
-  background: '#ffffff',
-  font: chartFonts(),
-});
+/** No fonts at all: an SVG whose words are all outlines has nothing for resvg to look up. */
+const NO_FONTS: ResvgRenderOptions['font'] = { loadSystemFonts: false };
+
+/** The SVG as resvg is given it (its words as outlines where they can be) and resvg's options. */
+function prepared(svg: string, width: number): { svg: string; options: ResvgRenderOptions } {
+  const outlined = textAsOutlines(svg);
+  return {
+    svg: outlined.svg,
+    options: {
+      fitTo: { mode: 'width', value: width },
+      background: '#ffffff',
+      font: outlined.textLeft ? chartFonts() : NO_FONTS,
+    },
+  };
+}
 
 /** Rasterizes an SVG to PNG on this thread. */
 export function svgToPng(svg: string, width: number): Buffer {
-  return Buffer.from(new (loadResvg().Resvg)(svg, optionsFor(width)).render().asPng());
+  const p = prepared(svg, width);
+  return Buffer.from(new (loadResvg().Resvg)(p.svg, p.options).render().asPng());
 }
 
 const deflateAsync = promisify(deflate);
@@ -95,6 +102,7 @@ async function encodePng(width: number, height: number, rgba: Buffer): Promise<B
 
 /** Rasterizes an SVG to PNG on the thread pool: many pictures are drawn and compressed side by side. */
 export async function svgToPngAsync(svg: string, width: number): Promise<Buffer> {
-  const image = await loadResvg().renderAsync(svg, optionsFor(width));
+  const p = prepared(svg, width);
+  const image = await loadResvg().renderAsync(p.svg, p.options);
   return encodePng(image.width, image.height, image.pixels);
 }

@@ -2,11 +2,7 @@
 // window.broadsheet; served by `npm run serve` it speaks HTTP to /api/app/invoke/{id}. Types come
 // from the engine's catalogue (type-only imports), so a renamed field fails the renderer's build.
 import type { InputOf, OpId, ResultOf } from '../../engine/catalogue';
-import {
-  SESSION_HEADER,
-  type DesktopApi,
-  type WireFile,
-} from '../../engine/wire';
+import { SESSION_HEADER, type DesktopApi, type WireFile } from '../../engine/wire';
 
 export interface FieldError {
   field: string;

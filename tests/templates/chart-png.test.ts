@@ -5,6 +5,7 @@ import { crc32, inflateSync } from 'node:zlib';
 import { Resvg } from '@resvg/resvg-js';
 import { chartSvg, CHART_WIDTH } from '../../engine/render/chart-svg.js';
 import { svgToPngAsync } from '../../engine/render/chart-png.js';
+import { textAsOutlines } from '../../engine/render/chart-text-paths.js';
 import { covers } from '../support/covers.js';
 
 /** A PNG's chunks, each checked against its CRC. */
@@ -42,10 +43,14 @@ describe(covers('chart pictures', 'v2.reports.generate'), () => {
     const pixels = Buffer.concat(
       Array.from({ length: height }, (_, y) => raw.subarray(y * stride + 1, (y + 1) * stride)),
     );
-    const same = new Resvg(svg, {
+    // Drawn on this thread the way the pool draws it: the chart's words as outlines (see
+    // chart-text-paths.test.ts for those against resvg's own text).
+    const outlined = textAsOutlines(svg);
+    expect(outlined.textLeft).toBe(false);
+    const same = new Resvg(outlined.svg, {
       fitTo: { mode: 'width', value: CHART_WIDTH * 2 },
       background: '#ffffff',
-      font: { loadSystemFonts: true, defaultFontFamily: 'DejaVu Sans' },
+      font: { loadSystemFonts: false },
     }).render();
     expect([same.width, same.height]).toEqual([width, height]);
     expect(pixels.equals(same.pixels)).toBe(true);
