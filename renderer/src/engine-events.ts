@@ -8,34 +8,49 @@ import { httpSession } from './bridge';
 interface Listener {
   type: string;
   cb: (payload: never) => void;
+  /** Called each time the stream goes live (see `onEngineEvent`'s `listening`). */
+  listening?: () => void;
 }
 
 interface Stream {
   token: string | null;
   abort: AbortController;
-  listeners: Set<Listener>;
   /** The server has sent its first line: from here on no event is missed. */
   live: boolean;
-  /** Called once the stream is live (see `onEngineEvent`'s `listening`). */
-  waiting: Set<() => void>;
 }
 
+/** How long a stream the server ended waits before it is opened again (a restart, a network blip). */
+const REOPEN_MS = 2000;
+
+/** Every listener of the page, whichever stream is open. */
+const listeners = new Set<Listener>();
 let stream: Stream | null = null;
 
-function open(token: string | null, listeners = new Set<Listener>()): Stream {
-  const s: Stream = { token, abort: new AbortController(), listeners, live: false, waiting: new Set() };
-  read(s).catch(() => {
-    // Aborted by its last listener, or the server went away: nothing more to report.
-  });
+function open(token: string | null): Stream {
+  const s: Stream = { token, abort: new AbortController(), live: false };
+  read(s)
+    // The server went away (a restart, a network blip): opened again below while anyone listens.
+    .catch(() => 'ended' as const)
+    .then((how) => {
+      // Refused (signed out): the next listener after signing in opens a stream of its own.
+      if (stream === s && how === 'refused') stream = null;
+      if (stream !== s || s.abort.signal.aborted) return;
+      stream = null;
+      setTimeout(() => {
+        if (stream || !listeners.size) return;
+        stream = open(httpSession.get());
+      }, REOPEN_MS);
+    });
   return s;
 }
 
-async function read(s: Stream) {
+async function read(s: Stream): Promise<'ended' | 'refused'> {
   const res = await fetch('api/app/events', {
     headers: s.token ? { authorization: `Bearer ${s.token}` } : {},
     signal: s.abort.signal,
   });
-  const reader = res.body!.pipeThrough(new TextDecoderStream()).getReader();
+  if (!res.ok || !res.body) return 'refused';
+  const reader = res.body.pipeThrough(new TextDecoderStream()).getReader();
   let buffer = '';
   for (;;) {
     const { value, done } = await reader.read();
@@ -49,8 +64,7 @@ async function read(s: Stream) {
       // is read, every later event reaches the page.
       if (!s.live) {
         s.live = true;
-        for (const cb of s.waiting) cb();
-        s.waiting.clear();
+        for (const l of [...listeners]) l.listening?.();
       }
       const data = chunk
         .split('\n')
@@ -59,16 +73,17 @@ async function read(s: Stream) {
         .join('');
       if (!data) continue;
       const event = JSON.parse(data) as { type: string; payload: never };
-      for (const l of [...s.listeners]) if (l.type === event.type) l.cb(event.payload);
+      for (const l of [...listeners]) if (l.type === event.type) l.cb(event.payload);
     }
   }
-  if (stream === s) stream = null;
+  return 'ended';
 }
 
 /**
- * Listens to one kind of engine event. `listening`, if given, is called once events can no longer
- * be missed: a screen that loaded its list before that moment loads it again then, or a change
- * made between its first load and the stream's start would stay unseen until the next one.
+ * Listens to one kind of engine event. `listening`, if given, is called each time events can no
+ * longer be missed (the stream started, or started again after the server went away): a screen
+ * that read its lists before then reads them again, or a change made in between would stay unseen
+ * until the next one.
  */
 export function onEngineEvent<K extends EngineEventType>(
   type: K,
@@ -84,24 +99,17 @@ export function onEngineEvent<K extends EngineEventType>(
   const token = httpSession.get();
   if (stream && stream.token !== token) {
     // Signed in again as someone else: the stream follows the new session, listeners and all.
-    const old = stream;
-    old.abort.abort();
-    stream = open(token, old.listeners);
-    for (const cb of old.waiting) stream.waiting.add(cb);
+    stream.abort.abort();
+    stream = null;
   }
   const s = (stream ??= open(token));
-  const listener: Listener = { type, cb: cb as (payload: never) => void };
-  s.listeners.add(listener);
-  if (listening) {
-    if (s.live) queueMicrotask(listening);
-    else s.waiting.add(listening);
-  }
+  const listener: Listener = { type, cb: cb as (payload: never) => void, listening };
+  listeners.add(listener);
+  if (listening && s.live) queueMicrotask(listening);
   return () => {
-    const at = stream ?? s;
-    at.listeners.delete(listener);
-    if (listening) at.waiting.delete(listening);
-    if (at.listeners.size === 0 && stream === at) {
-      at.abort.abort();
+    listeners.delete(listener);
+    if (!listeners.size && stream) {
+      stream.abort.abort();
       stream = null;
     }
   };

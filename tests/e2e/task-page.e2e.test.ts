@@ -387,6 +387,52 @@ describe(
       }
     });
 
+    it('opens its event stream again when the server cut it, and reads its lists then', async () => {
+      const p = page();
+      // Once armed, the page's first streams fail as a server going away would; it opens another by itself.
+      let armed = false;
+      let asked = 0;
+      await p.route('**/api/app/events', async (route) => {
+        // Two cut: the second may be another panel's listener opening the stream afresh, so at
+        // least one stream comes back only by the page opening it again by itself.
+        if (armed && asked++ < 2) await route.abort('connectionreset');
+        else await route.continue().catch(() => {});
+      });
+      try {
+        await p.goto(`${e.s.url}/#/monitoring`);
+        armed = true;
+        await p.reload();
+        const runs = panel('Runs');
+        await runs.locator('tbody tr').first().waitFor();
+        const [report] = await e.s.ok('GET', '/api/v1/reports', undefined, { 'name[equals]': 'Regional sales review' });
+        const quick = await e.s.ok('POST', '/api/v2/tasks', { name: 'After the cut', projectID: report.projectId });
+        await e.s.ok('PUT', `/api/v2/tasks/${quick.id}/reports`, {
+          reportID: report.id,
+          format: 'Html',
+          emailEmbedment: false,
+          emailAttachment: true,
+        });
+        await waitForRequest(e.s, (await e.s.ok('POST', `/api/v2/requests/${quick.id}/run`)).id);
+        await expect
+          .poll(
+            () =>
+              runs
+                .getByRole('row', { name: /After the cut/ })
+                .first()
+                .textContent(),
+            { timeout: 30_000 },
+          )
+          .toMatch(/completed|warning/);
+        expect(asked).toBe(3);
+        // The browser reports the cut stream itself; that report is this test's own doing.
+        const cutReported = (m: string) => /ERR_CONNECTION_RESET/.test(m);
+        const others = e.consoleErrors.filter((m) => !cutReported(m));
+        e.consoleErrors.splice(0, e.consoleErrors.length, ...others);
+      } finally {
+        await p.unroute('**/api/app/events');
+      }
+    });
+
     it('asks a storage service only what its type needs, and refuses a folder that is not there', async () => {
       await nav(page(), 'Storage services').click();
       await page().getByRole('button', { name: 'New storage service' }).click();
