@@ -405,8 +405,9 @@ export async function taskBench() {
  * publishes of the same run each way, taking turns; the first warms.
  */
 async function hubPublish(engine: Engine, requestId: string, taskId: string) {
-  // Twelve publishes each way, the first of each warming: fewer swung by a third between runs here.
-  const PUBLISHES = 12;
+  // 24 publishes each way, the first of each warming: with 12, the ratio of the two medians read
+  // 1.02–1.58 over six whole runs of one tree (a collection or a checkpoint landing on one side).
+  const PUBLISHES = 24;
   const s = engine.services;
   const ctx: OpContext = { ...s, principal: null, transport: 'internal', client: 'bench' };
   const task = await s.db.getRepository(Task).findOneByOrFail({ id: taskId });
@@ -567,11 +568,17 @@ async function hubPublish(engine: Engine, requestId: string, taskId: string) {
   if (bareKept !== files.length * 3) throw new Error(`the bare retention kept ${bareKept} occurrences`);
   const p50 = pct(times, 50);
   const limit = pct(bare, 50);
+  // Each publish beside its bare twin, run right after it: the median of those ratios, so a slow
+  // stretch of the machine falls on both sides of a pair rather than on one side's median.
+  const paired = pct(
+    times.map((t, k) => t / bare[k]),
+    50,
+  );
   return {
     measure: `publish 500 files to the hub (links, rows, retention 3)`,
     value: `p50 ${f1(p50)} ms (${f1(500 / (p50 / 1000))} files/s)`,
     limit: `p50 ${f1(limit)} ms (bare links + the same rows in the same tables)`,
-    ratio: `${figure({ id: 'tasks.hub-publish', measure: 'publish 500 files to the hub, to the bare links and rows', value: p50 / limit, unit: '×', goal: { atMost: 1.5 } }).toFixed(2)}x`,
+    ratio: `${figure({ id: 'tasks.hub-publish', measure: 'publish 500 files to the hub, to the bare links and rows (median of paired rounds)', value: paired, unit: '×', goal: { atMost: 1.5 } }).toFixed(2)}x (of the medians ${(p50 / limit).toFixed(2)}x)`,
     checked: `${occurrences} occurrences kept (3 × 500), 3 read back as PDF`,
   };
 }
