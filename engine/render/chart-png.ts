@@ -1,9 +1,8 @@
-import { existsSync } from 'node:fs';
 import { promisify } from 'node:util';
 import { crc32, deflate } from 'node:zlib';
 import type { ResvgRenderOptions } from '@resvg/resvg-js';
 import { EngineError, MISSING_MODULE } from '../core/errors.js';
-import { DEJAVU, textAsOutlines } from './chart-text-paths.js';
+import { DEJAVU, dejaVuHere, textAsOutlines } from './chart-text-paths.js';
 
 // Charts as PNG pictures, for formats and uses that cannot take vectors.
 
@@ -36,7 +35,7 @@ function loadResvg(): ResvgModule {
  */
 let fonts: ResvgRenderOptions['font'] | null = null;
 function chartFonts(): ResvgRenderOptions['font'] {
-  fonts ??= DEJAVU.every((f) => existsSync(f))
+  fonts ??= dejaVuHere()
     ? { loadSystemFonts: false, fontFiles: DEJAVU, defaultFontFamily: 'DejaVu Sans' }
     : { loadSystemFonts: true, defaultFontFamily: 'DejaVu Sans' };
   return fonts;
@@ -60,8 +59,10 @@ function prepared(svg: string, width: number): { svg: string; options: ResvgRend
 
 /** Rasterizes an SVG to PNG on this thread. */
 export function svgToPng(svg: string, width: number): Buffer {
+  // resvg first: where its binary is missing, the picture says so before any outline is laid out.
+  const { Resvg } = loadResvg();
   const p = prepared(svg, width);
-  return Buffer.from(new (loadResvg().Resvg)(p.svg, p.options).render().asPng());
+  return Buffer.from(new Resvg(p.svg, p.options).render().asPng());
 }
 
 const deflateAsync = promisify(deflate);
@@ -102,7 +103,8 @@ async function encodePng(width: number, height: number, rgba: Buffer): Promise<B
 
 /** Rasterizes an SVG to PNG on the thread pool: many pictures are drawn and compressed side by side. */
 export async function svgToPngAsync(svg: string, width: number): Promise<Buffer> {
+  const { renderAsync } = loadResvg();
   const p = prepared(svg, width);
-  const image = await loadResvg().renderAsync(p.svg, p.options);
+  const image = await renderAsync(p.svg, p.options);
   return encodePng(image.width, image.height, image.pixels);
 }

@@ -15,6 +15,10 @@ const BOLD = '/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf';
 /** The files resvg is given when both are there (chart-png.ts); outlines come from the same ones. */
 export const DEJAVU = [REGULAR, BOLD];
 
+let here: boolean | undefined;
+/** Whether DejaVu Sans's two files are on this machine (looked up once). */
+export const dejaVuHere = () => (here ??= DEJAVU.every((f) => existsSync(f)));
+
 /** The little of fontkit's font this needs (the package ships no types). */
 interface Font {
   unitsPerEm: number;
@@ -30,7 +34,7 @@ let fonts: { regular: Font; bold: Font } | null | undefined;
 /** DejaVu Sans, read once per thread; null where its files are not (the text stays text there). */
 function dejaVu(): { regular: Font; bold: Font } | null {
   if (fonts !== undefined) return fonts;
-  if (!DEJAVU.every((f) => existsSync(f))) return (fonts = null);
+  if (!dejaVuHere()) return (fonts = null);
   // Synchronous, as pictures are drawn in synchronous code; the threads' bundles are CommonJS.
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   const fontkit = require('fontkit') as { openSync(path: string): Font };
