@@ -94,3 +94,78 @@ export async function floorServer(answer: unknown): Promise<{ url: string; stop(
   });
   return { url, stop: () => void child.kill() };
 }
+
+/**
+ * The calling loop as a process that stays: `start()` has it call one request after another,
+ * `stop()` ends that after the call in flight and answers each call's time in ms. A figure read in
+ * windows (calls while something else runs, and calls while nothing does, taken in turns) comes from
+ * one warmed client.
+ */
+export interface CallingLoop {
+  start(): void;
+  stop(): Promise<{ ms: number[]; status: number }>;
+  close(): void;
+}
+
+const STEADY = `
+const http = require('node:http');
+const { base, method, path, headers } = JSON.parse(process.env.BENCH_CALLS);
+const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+const once = () => new Promise((resolve, reject) => {
+  const req = http.request(new URL(path, base), { method, agent, headers }, (res) => {
+    res.resume();
+    res.on('end', () => resolve(res.statusCode));
+    res.on('error', reject);
+  });
+  req.on('error', reject);
+  req.end();
+});
+let running = null;
+const loop = async (state) => {
+  while (!state.stopped) {
+    const t = performance.now();
+    state.status = await once();
+    state.ms.push(performance.now() - t);
+  }
+};
+require('node:readline').createInterface({ input: process.stdin }).on('line', async (line) => {
+  if (line === 'start') {
+    const state = { stopped: false, ms: [], status: 0 };
+    running = { state, done: loop(state) };
+  } else if (line === 'stop' && running) {
+    const { state, done } = running;
+    running = null;
+    state.stopped = true;
+    await done;
+    process.stdout.write(JSON.stringify({ ms: state.ms, status: state.status }) + '\\n');
+  }
+});
+process.stdin.on('end', () => { agent.destroy(); process.exit(0); });`;
+
+export async function callingLoop(o: {
+  base: string;
+  method: 'GET';
+  path: string;
+  headers?: Record<string, string>;
+}): Promise<CallingLoop> {
+  const child = spawn(process.execPath, ['-e', STEADY], {
+    env: { ...process.env, BENCH_CALLS: JSON.stringify({ headers: {}, ...o }) },
+    stdio: ['pipe', 'pipe', 'inherit'],
+  });
+  const answers: ((line: string) => void)[] = [];
+  createInterface({ input: child.stdout }).on('line', (line) => answers.shift()?.(line));
+  let ended: Error | null = null;
+  child.once('exit', (code) => {
+    ended = new Error(`the calling loop ended with ${code}`);
+    for (const answer of answers.splice(0)) answer('');
+  });
+  return {
+    start: () => void child.stdin.write('start\n'),
+    stop: () =>
+      new Promise((resolve, reject) => {
+        answers.push((line) => (ended ? reject(ended) : resolve(JSON.parse(line) as { ms: number[]; status: number })));
+        child.stdin.write('stop\n');
+      }),
+    close: () => void child.stdin.end(),
+  };
+}
