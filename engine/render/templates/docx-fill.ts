@@ -27,6 +27,8 @@ import {
   descendants,
   escapeXml,
   parseXml,
+  partOf,
+  type PartReader,
   serializeXml,
   textOf,
   xmlSafe,
@@ -73,10 +75,10 @@ const paragraphText = (p: Element) =>
 type WordTag = TagOccurrence & { inRow: boolean; valuesOnly: boolean; nativeChart?: true };
 
 /** The tags of a Word file in reading order, each at its paragraph ("document, paragraph 3, in a table row"). */
-export function docxTags(pkg: OfficePackage): WordTag[] {
+export function docxTags(pkg: OfficePackage, readPart: PartReader = partOf(pkg)): WordTag[] {
   const out: WordTag[] = [];
   for (const { path: part, valuesOnly } of docxTextParts(pkg)) {
-    const doc = parseXml(pkg.parts.get(part)!.toString('utf8'), part);
+    const doc = readPart(part);
     const name = part.replace(/^word\//, '').replace(/\.xml$/, '');
     const rows = descendants(doc, 'tr');
     descendants(doc, 'p').forEach((p, i) => {

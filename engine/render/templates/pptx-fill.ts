@@ -21,6 +21,8 @@ import {
   xmlSafe,
   type Document,
   type Element,
+  partOf,
+  type PartReader,
 } from './xml.js';
 
 // PowerPoint templates through pptx-automizer: each slide of the template is added once, or once
@@ -87,10 +89,10 @@ export interface SlideTag extends TagOccurrence {
 }
 
 /** The tags of a presentation in reading order, each at its slide and shape. */
-export function pptxTags(pkg: OfficePackage): SlideTag[] {
+export function pptxTags(pkg: OfficePackage, readPart: PartReader = partOf(pkg)): SlideTag[] {
   const out: SlideTag[] = [];
   slidePaths(pkg).forEach((path, i) => {
-    const doc = parseXml(pkg.parts.get(path)!.toString('utf8'), path);
+    const doc = readPart(path);
     const rows = descendants(doc, 'tr');
     for (const p of descendants(doc, 'p').filter((x) => x.namespaceURI?.includes('drawingml'))) {
       const text = textOfParagraph(p);

@@ -43,6 +43,15 @@ export function parseXml(text: string, where: string): Document {
   return doc;
 }
 
+/** Reads a package's part as XML: parsed afresh, or handed over from a reading done once already. */
+export type PartReader = (path: string) => Document;
+
+/** Each part parsed afresh from a package's bytes. */
+export const partOf =
+  (pkg: { parts: ReadonlyMap<string, Buffer> }): PartReader =>
+  (path) =>
+    parseXml(pkg.parts.get(path)!.toString('utf8'), path);
+
 export const serializeXml = (doc: Document | Node) => new XMLSerializer().serializeToString(doc as Node);
 
 /** The child elements of an element with this local name. */
