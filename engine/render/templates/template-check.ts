@@ -81,7 +81,7 @@ export async function scanTemplate(
     tags = htmlTags(source).map((t) => ({ ...t, picture: true }));
   } else {
     pkg = await openOfficePackage(bytes, format);
-    const { parseXml } = await import('./xml.js');
+    const { parseXml, partOf } = await import('./xml.js');
     // Every XML part is read once here, the ones no tag is in too (a chart, a drawing, a pivot): a
     // damaged part is a 400 naming it and its line at upload, not a failure at the first run.
     // The parts the tags are read from are not parsed a second time: a 100,000-tag document took
@@ -89,7 +89,8 @@ export async function scanTemplate(
     const read = new Map<string, ReturnType<typeof parseXml>>();
     for (const [path, data] of pkg.parts)
       if (/\.(xml|rels)$/i.test(path)) read.set(path, parseXml(data.toString('utf8'), path));
-    const readPart = (path: string) => read.get(path) ?? parseXml(pkg!.parts.get(path)!.toString('utf8'), path);
+    const afresh = partOf(pkg);
+    const readPart = (path: string) => read.get(path) ?? afresh(path);
     if (format === 'docx')
       tags = (await import('./docx-fill.js')).docxTags(pkg, readPart).map((t) => ({ ...t, picture: !t.valuesOnly }));
     else if (format === 'pptx')
