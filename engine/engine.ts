@@ -42,6 +42,7 @@ import { ensureFirstStart, issueOwnerKey } from './features/setup/first-start.js
 import type { AnyOp } from './ops/op.js';
 import { openEmbeddedAnalytics, type ImportLimits } from './analytics/embedded-analytics.js';
 import { RenderPool, type Renderer } from './render/render-pool.js';
+import { keepCollectionsOnTheirThreads } from './core/heap-flags.js';
 import { seedDemoContent } from './features/setup/demo-content.js';
 import { removeUnfinishedImports } from './features/projects/projects.rules.js';
 import { recordInterruptedImports } from './features/app-data/interrupted-imports.js';
@@ -208,6 +209,8 @@ export const silentLogger: Logger = { info() {}, warn() {}, error() {} };
  * it does not.
  */
 export async function createEngine(options: EngineOptions): Promise<Engine> {
+  // Before any render or import thread starts: their collections stay on their own threads.
+  keepCollectionsOnTheirThreads();
   await mkdir(options.dataDir, { recursive: true, mode: 0o700 });
   const restore = await applyPendingRestore(options.dataDir);
   if (restore.secretKey) await options.secretKeys.save(restore.secretKey);

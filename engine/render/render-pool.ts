@@ -1,5 +1,4 @@
 import { availableParallelism } from 'node:os';
-import { setFlagsFromString } from 'node:v8';
 import { findBundledWorker } from '../core/bundled-worker.js';
 import type { Piscina } from 'piscina';
 import type { RenderTask, ScanAnswer, TemplateRenderTask } from './render-worker.js';
@@ -33,19 +32,6 @@ function saidInWords(e: unknown): never {
   throw e;
 }
 
-/**
- * V8 spreads each young-generation collection over its helper threads, and those run at the main
- * thread's priority whatever the nice of the thread whose garbage it is. A render thread reading a
- * large template collects every few milliseconds, so on two cores the main thread's calls lost the
- * core in bursts: the p99 of a call during a 100,000-tag check was 2.7 ms against 0.9 ms idle, and
- * 1.6 ms with each collection kept on its own thread (see docs/DECISIONS.md). The flag is the
- * process's, so the main thread's own (small, short) collections run on their thread too. Set where
- * the pool is made, before any render thread starts: every entry (app, `serve`, bench) makes one.
- */
-function keepScavengesOnTheirThread(): void {
-  setFlagsFromString('--no-parallel-scavenge');
-}
-
 /** How much lower than the main thread render threads run (0–19 on Unix; higher is lower). */
 export const RENDER_NICE = 10;
 
@@ -57,9 +43,7 @@ export class RenderPool implements Renderer {
     readonly threads = Math.max(1, availableParallelism()),
     /** The threads' script (tests name another). */
     private readonly filename?: string,
-  ) {
-    keepScavengesOnTheirThread();
-  }
+  ) {}
 
   /** The threads start with the first file to render; piscina itself loads then, not at every start. */
   private get piscina(): Promise<Piscina> {
