@@ -174,6 +174,11 @@ await Promise.all([
     outfile: 'dist/engine/import-worker.cjs',
   }),
   build({
+    ...allExternal,
+    entryPoints: ['engine/features/app-data/source-reader.ts'],
+    outfile: 'dist/engine/source-reader.cjs',
+  }),
+  build({
     ...startupBundled,
     entryPoints: ['main/main.ts'],
     outfile: 'dist/main/main.cjs',

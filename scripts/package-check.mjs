@@ -7,6 +7,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
+import { WORKERS } from './build-outputs.mjs';
 
 const require = createRequire(import.meta.url);
 
@@ -104,11 +105,7 @@ function checkApp({ root, out, pkg }) {
   lines.push(`every production package (${prod.size}) is in the asar, and no development package`);
 
   const unpacked = join(app, 'resources', 'app.asar.unpacked');
-  for (const worker of [
-    'dist/engine/render-worker.cjs',
-    'dist/engine/chart-worker.cjs',
-    'dist/engine/import-worker.cjs',
-  ])
+  for (const worker of WORKERS)
     must(existsSync(join(unpacked, worker)), `${worker} is not unpacked (worker threads read real files)`);
   const natives = [...files].filter((f) => f.endsWith('.node'));
   for (const f of natives) {

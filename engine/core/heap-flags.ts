@@ -1,19 +1,34 @@
 import { setFlagsFromString } from 'node:v8';
 
+// How the server's JavaScript heaps are collected, so that a call is answered at once while a
+// thread in the background reads a large template or builds a file (docs/DECISIONS.md, "Calls
+// while a template is checked"). Two things held a call on two cores, each measured alone:
+// - a render thread's garbage marked and swept by V8's helper threads, which run at the main
+//   thread's priority whatever the nice of the thread whose heap it is: bursts of slow calls;
+// - the main thread's own young collections: about 1% of calls met one, and a p99 is that 1%.
+
 /**
- * Young collections stay on the thread whose garbage it is. V8 spreads each young collection over
- * its helper threads, and those run at the main thread's priority whatever the nice of the thread
- * whose heap it is: a render thread reading a large template collects every few milliseconds, and
- * on two cores the main thread's calls lost the core in bursts (the p99 of a call during a
- * 100,000-tag check: 2.7 ms against 0.9 ms idle; 1.6 ms with this). V8 asks the flag at each young
- * collection, so it is safe to set at any time; the engine sets it first, before any render, chart
- * or import thread starts. What else was measured, and why it is not set (docs/DECISIONS.md, "Calls
- * while a template is checked"):
- * - The other collector helpers (`--single-threaded-gc`) cannot be turned off once the process runs:
- *   V8 stops the process when a marking had started with them.
- * - A larger young generation for the main thread is a start flag, and the reload's rows become CSV
- *   on the main thread: 64 MiB a semi-space took a 2,000,000-row reload from 291 to 384 MiB added.
+ * Node's flags for a server process (`npm run serve`, the bench's servers). V8 reads them only as
+ * it starts: a collection's helpers cannot be turned off once one may be marking (V8 stops the
+ * process when it is tried), nor a heap's young generation resized. package.json's `serve` script
+ * names the same flags (a test holds them together).
+ * - Every heap is collected on its own thread: a render or import thread's collections stay on
+ *   that thread, at its lower priority.
+ * - The main thread's young generation is up to 64 MiB a semi-space (V8's default is 16): its
+ *   collections come four times less often. Threads get their own size back (below). It grows to
+ *   its largest only where the main thread keeps much alive: a reload's rows did (+93 MiB on
+ *   2,000,000 rows), so a reload's sources are read in a thread of their own (source-reader.ts).
+ */
+export const SERVER_NODE_FLAGS: readonly string[] = ['--single-threaded-gc', '--max-semi-space-size=64'];
+
+/**
+ * What can still be set once the process runs, before any thread starts (the engine does it first):
+ * - Young collections stay on the thread whose garbage it is, in the desktop too (Electron reads
+ *   V8's flags for its main process only from its own command line). V8 asks this flag at each
+ *   young collection, so changing it is safe at any time.
+ * - Threads started afterwards get V8's default young generation or their own `resourceLimits`,
+ *   not the main thread's larger one: 0 is V8's "not set", read when a thread's heap is made.
  */
 export function keepCollectionsOnTheirThreads(): void {
-  setFlagsFromString('--no-parallel-scavenge');
+  setFlagsFromString('--no-parallel-scavenge --max-semi-space-size=0');
 }

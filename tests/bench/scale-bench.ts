@@ -14,6 +14,7 @@ import pg from 'pg';
 import { postgresUrl, startPostgres } from '../support/postgres.js';
 import { ownerApi, startServerProcess, type ServerProcess } from '../support/server-process.js';
 import { until } from '../support/until.js';
+import { SERVER_NODE_FLAGS } from '../../engine/core/heap-flags.js';
 
 const RUNS = 120;
 const WAIT_MS = 200;
@@ -48,7 +49,7 @@ async function round(n: number, socketDir: string, admin: pg.Client): Promise<Ro
           nodeId: `node${i + 1}`,
           key,
           program: {
-            args: [join(ROOT, 'dist', 'bench', 'scale-node.cjs')],
+            args: [...SERVER_NODE_FLAGS, join(ROOT, 'dist', 'bench', 'scale-node.cjs')],
             env: {
               BENCH_DATA: files,
               BENCH_DATABASE: database,

@@ -1,5 +1,5 @@
-// Start to first answer, as the built server starts it (`node dist/engine/serve.cjs`, what the
-// desktop and an installed server run; `npm run serve` adds npm's own start): a first start on an
+// Start to first answer, as the built server starts it (`node --single-threaded-gc --max-semi-space-size=64
+// dist/engine/serve.cjs`, what `npm run serve` runs after npm's own start): a first start on an
 // empty folder, and a restart on a folder holding a working installation (the demo, 10,000 users,
 // 10,000 schedules, 1,500 hub files). The floor: Node loading Fastify and sqlite3 and answering one
 // route from a database, started the same way. Runs alternate, 12 of each; the first answer is read.
@@ -8,6 +8,7 @@ import { spawn } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { SERVER_NODE_FLAGS } from '../../engine/core/heap-flags.js';
 
 const ROOT = join(__dirname, '..', '..');
 const pct = (xs: number[], p: number) =>
@@ -48,7 +49,7 @@ async function firstAnswer(args: string[]): Promise<{ ms: number; body: { isSucc
 /** `installed`: a data folder holding a working installation, closed. */
 export async function startBench(installed: string) {
   const floorDir = await mkdtemp(join(tmpdir(), 'bs-bench-floor-'));
-  const serve = ['dist/engine/serve.cjs', '--port', '0', '--data-dir'];
+  const serve = [...SERVER_NODE_FLAGS, 'dist/engine/serve.cjs', '--port', '0', '--data-dir'];
   const floor: number[] = [];
   const first: number[] = [];
   const restart: number[] = [];

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+// @ts-expect-error: a plain ES module of the build scripts, without types.
+import { WORKERS } from '../../scripts/build-outputs.mjs';
 // electron-builder's own configuration loader and schema validator, used offline.
 import { getConfig, validateConfiguration } from 'app-builder-lib/out/util/config/config.js';
 import { DebugLogger } from 'builder-util';
@@ -29,13 +31,7 @@ describe('electron-builder configuration', () => {
       onlyLoadAppFromAsar: true,
     });
     // Workers read real files: each is unpacked beside the archive.
-    expect(config.asarUnpack).toEqual(
-      expect.arrayContaining([
-        'dist/engine/render-worker.cjs',
-        'dist/engine/chart-worker.cjs',
-        'dist/engine/import-worker.cjs',
-      ]),
-    );
+    expect(config.asarUnpack).toEqual(expect.arrayContaining(WORKERS));
   });
 
   it('is a real check: a misspelt option is refused', async () => {
@@ -43,16 +39,9 @@ describe('electron-builder configuration', () => {
     await expect(validateConfiguration(config, new DebugLogger(false))).rejects.toThrow(/npmRebuilt/);
   });
 
-  it('packages files the build produced: main, preload, renderer and the render, chart and import workers', () => {
+  it('packages files the build produced: main, preload, renderer and every worker thread', () => {
     const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
-    for (const file of [
-      pkg.main,
-      'dist/preload/preload.cjs',
-      'dist/renderer/index.html',
-      'dist/engine/render-worker.cjs',
-      'dist/engine/chart-worker.cjs',
-      'dist/engine/import-worker.cjs',
-    ])
+    for (const file of [pkg.main, 'dist/preload/preload.cjs', 'dist/renderer/index.html', ...WORKERS])
       expect(existsSync(join(root, file)), file).toBe(true);
   });
 });

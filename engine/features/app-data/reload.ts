@@ -1,12 +1,11 @@
 // A reload: an app's source query streamed from its database into a CSV file (one batch in memory
-// at a time), then imported as imports are — a new data file built beside the live one and swapped
+// at a time, in a thread of its own), then imported as imports are — a new data file built beside the live one and swapped
 // in only when complete, so readers never see half a reload and a failed one keeps the data before
 // it. The import announces the reload, which fires the tasks waiting for the app.
 import { randomUUID } from 'node:crypto';
 import { mkdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { OpContext } from '../../ops/context.js';
-import { EngineError } from '../../core/errors.js';
 import { iso } from '../../core/entity-base.js';
 import { UNCLAIMED, type RowPatch } from '../../core/jobs/claims.js';
 import { AnalyticsApp } from '../../model/analytics-apps.entity.js';
@@ -19,15 +18,14 @@ import {
   type AppSourceRow,
   type DataConnectionRow,
 } from '../../model/data-connections.entity.js';
-import { driverOf, problemOf } from '../data-connections/drivers/index.js';
 import { openedConnection } from '../data-connections/data-connections.rules.js';
-import { rowsToCsv } from './query-to-csv.js';
-import { associateSources } from './associate-sources.js';
+import { readSourcesInThread } from './read-sources.js';
+import { reloadProblem } from './reload-problem.js';
 import { appStore } from '../analytics-apps/app-store.js';
 
 /** How long a source's query may run before its database stops it. */
 export const RELOAD_STATEMENT_TIMEOUT_MS = 10 * 60_000;
-/** Rows per batch read from the source: 1,000 keeps the main thread's longest stall near 30 ms (5,000: 72 ms). */
+/** Rows per batch read from the source (in the reading thread: its memory holds one batch). */
 const BATCH = 1_000;
 export const CANCELLED = 'Cancelled; the data before it was kept.';
 
@@ -76,12 +74,6 @@ const droppedFields = (lost: string[], sources: number) =>
     ? `The ${sources === 1 ? 'source no longer has' : 'sources no longer have'} ${lost.join(', ')}: charts, variables and reports using ${lost.length === 1 ? 'it' : 'them'} need a look.`
     : '';
 
-/** Why a reload failed, in words: the database's problem, or the import's (a file's words made a query's). */
-function reloadProblem(e: unknown): string {
-  if (e instanceof EngineError) return e.message.replace(/^File: has/, 'The query returned');
-  return problemOf(e).message;
-}
-
 /**
  * Loads an app from its source and answers how the reload ended. A stop (`signal`) cuts the query
  * and its connection: the read in flight fails, and the reload with it, the data before kept.
@@ -105,23 +97,23 @@ export async function loadApp(
     const before = await ctx.analytics.meta(app.appId);
     await mkdir(ctx.uploadsDir, { recursive: true });
     progress(0, 0);
-    const stream = await associateSources(
-      sources.map((source) => ({
-        name: source.name,
-        open: async () =>
-          (await driverOf(connectionOf(source).kind)).open(openedConnection(ctx, connectionOf(source)), source.query, {
-            timeoutMs: RELOAD_STATEMENT_TIMEOUT_MS,
-            batch: BATCH,
-            signal,
-          }),
-      })),
-      signal,
-    );
     // Reading is most of a reload; the import's own progress takes the rest of the bar. Its thread
     // starts loading meanwhile.
     ctx.embedded.prepareImport();
-    await rowsToCsv(stream, file, ctx.embedded.importBudget().rows, (rows) =>
-      progress(Math.round(50 * (1 - 1 / (1 + rows / 200_000))), rows),
+    const read = await readSourcesInThread(
+      {
+        sources: sources.map((source) => ({
+          name: source.name,
+          connection: openedConnection(ctx, connectionOf(source)),
+          query: source.query,
+        })),
+        file,
+        maxRows: ctx.embedded.importBudget().rows,
+        timeoutMs: RELOAD_STATEMENT_TIMEOUT_MS,
+        batch: BATCH,
+      },
+      signal,
+      (rows) => progress(Math.round(50 * (1 - 1 / (1 + rows / 200_000))), rows),
     );
     if (signal.aborted) throw new Error('cancelled');
     // The new data is written in the app's own write queue, as a file import's is (on every server).
@@ -136,7 +128,7 @@ export async function loadApp(
     return {
       status: 'completed',
       rows: meta.rowCount,
-      message: [droppedFields(lost, sources.length), ...stream.notes()].filter(Boolean).join(' ') || null,
+      message: [droppedFields(lost, sources.length), ...read.notes].filter(Boolean).join(' ') || null,
       endedAt: ctx.now(),
     };
   } catch (e) {
