@@ -3,7 +3,8 @@
 // size, not the main thread's larger one (an import of 2,000,000 rows would otherwise add ~130 MiB).
 import { describe, expect, it } from 'vitest';
 import { spawnSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SERVER_NODE_FLAGS } from '../../engine/core/heap-flags.js';
 
@@ -55,5 +56,43 @@ describe('the server heap flags', () => {
     // Two semi-spaces: 64 MiB each on the main thread; V8's default (16 MiB each) on the thread.
     expect(main).toBeGreaterThan(64);
     expect(thread).toBeLessThanOrEqual(32);
+  });
+
+  it('keeps the compiled code of one start for the next, though the engine changed its flags meanwhile', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'bs-heap-flags-'));
+    try {
+      const bundle = join(dir, 'bundle.cjs');
+      writeFileSync(bundle, 'module.exports = (a, b) => a + b;\n');
+      const cache = join(dir, 'cache');
+      // A start as the server's: its bundle run with its code kept, then the engine's flags set.
+      const start = `
+        const load = async (name) => { const m = await import(${JSON.stringify(join(ROOT, 'engine'))} + name); return m.default ?? m; };
+        const { runBundle } = await load('/code-cache.ts');
+        const { keepCollectionsOnTheirThreads } = await load('/core/heap-flags.ts');
+        const { mkdirSync } = await import('node:fs');
+        mkdirSync(${JSON.stringify(cache)}, { recursive: true, mode: 0o700 });
+        runBundle(${JSON.stringify(bundle)}, ${JSON.stringify(cache)});
+        keepCollectionsOnTheirThreads();
+      `;
+      const run = () => {
+        const r = spawnSync(
+          process.execPath,
+          [...SERVER_NODE_FLAGS, '--import', 'tsx', '--input-type=module', '-e', start],
+          {
+            cwd: ROOT,
+            encoding: 'utf8',
+          },
+        );
+        expect(r.status, r.stderr).toBe(0);
+        const [kept] = readdirSync(cache);
+        return { name: kept, written: statSync(join(cache, kept)).mtimeMs };
+      };
+      const first = run();
+      const second = run();
+      // Refused, the code is compiled again and the cache written anew at every start.
+      expect(second).toEqual(first);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
