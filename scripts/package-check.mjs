@@ -123,7 +123,7 @@ function checkApp({ root, out, pkg }) {
   lines.push(
     `${natives.length} native modules unpacked beside the asar, each loading and finding every library it links to: ${natives.map((f) => f.split('/').pop()).join(', ')}`,
   );
-  lines.push('the render, chart and import workers unpacked as real files');
+  lines.push('every worker thread entry unpacked as a real file (render, chart, import, source reader)');
   return lines;
 }
 

@@ -1,7 +1,8 @@
 // A reload: an app's source query streamed from its database into a CSV file (one batch in memory
-// at a time, in a thread of its own), then imported as imports are — a new data file built beside the live one and swapped
-// in only when complete, so readers never see half a reload and a failed one keeps the data before
-// it. The import announces the reload, which fires the tasks waiting for the app.
+// at a time, in a thread of its own), then imported as imports are — a new data file built beside
+// the live one and swapped in only when complete, so readers never see half a reload and a failed
+// one keeps the data before it. The import announces the reload, which fires the tasks waiting for
+// the app.
 import { randomUUID } from 'node:crypto';
 import { mkdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
