@@ -21,33 +21,26 @@ import { setFlagsFromString } from 'node:v8';
  */
 export const SERVER_NODE_FLAGS: readonly string[] = ['--single-threaded-gc', '--max-semi-space-size=64'];
 
-/** The young generation Node was started with, in MiB a semi-space (0: V8's own), from its arguments. */
-function startingSemiSpace(): number {
-  for (const arg of process.execArgv) {
-    const given = /^--max[-_]semi[-_]space[-_]size=(\d+)$/.exec(arg);
-    if (given) return Number(given[1]);
-  }
-  return 0;
-}
-
 let set = false;
 
 /**
- * What can still be set once the process runs, before any thread starts (the engine does it first):
+ * What can still be set once the process runs, before any thread starts:
  * - Young collections stay on the thread whose garbage it is, in the desktop too (Electron reads
  *   V8's flags for its main process only from its own command line). V8 asks this flag at each
  *   young collection, so changing it is safe at any time.
  * - Threads started afterwards get V8's default young generation, not the main thread's larger one:
  *   0 is V8's "not set", read when a thread's heap is made (a worker's `resourceLimits` do not
  *   override the flag).
- * V8 signs compiled code with its flags, and the server's code is kept between starts as the
- * process ends (engine/code-cache.ts): the young generation's flag is put back first, as the next
- * start will have it, or every start would find the kept code refused and compile it again.
+ * The server's entry calls it before anything else (serve-flags.ts), for a second reason: Node's
+ * own modules come with their compiled code, signed with a hash of V8's flags as Node was built. A
+ * process whose young generation's flag differs compiles each one it loads from source: 32 ms for
+ * two dozen of them, against 12 once the flag is back to 0, and about 15 ms of every start when
+ * this was set only as the engine started. Set before the server's bundle is read, it also holds
+ * the same flags when the bundle's kept code (engine/code-cache.ts) is read and when it is written.
+ * The engine calls it again (the desktop, tests): the same values change nothing.
  */
 export function keepCollectionsOnTheirThreads(): void {
   if (set) return;
   set = true;
-  const started = startingSemiSpace();
   setFlagsFromString('--no-parallel-scavenge --max-semi-space-size=0');
-  process.prependOnceListener('exit', () => setFlagsFromString(`--max-semi-space-size=${started}`));
 }

@@ -58,15 +58,37 @@ describe('the server heap flags', () => {
     expect(thread).toBeLessThanOrEqual(32);
   });
 
-  it('keeps the compiled code of one start for the next, though the engine changed its flags meanwhile', () => {
+  it("lets Node's own modules keep their compiled code once the server's entry has set its flags", () => {
+    // V8 signs compiled code with this tag (its version and a hash of its flags); Node's own
+    // modules carry code compiled under plain Node's, and each is compiled from source otherwise.
+    const tag = (flags: string[], before: string) => {
+      const r = spawnSync(
+        process.execPath,
+        [...flags, '--import', 'tsx', '--input-type=module', '-e', `${before}; const v8 = await import('node:v8'); console.log(v8.cachedDataVersionTag());`],
+        { cwd: ROOT, encoding: 'utf8' },
+      );
+      expect(r.status, r.stderr).toBe(0);
+      return r.stdout.trim();
+    };
+    const plain = tag([], '');
+    expect(tag([...SERVER_NODE_FLAGS], '')).not.toBe(plain);
+    expect(tag([...SERVER_NODE_FLAGS], `await import(${JSON.stringify(join(ROOT, 'engine', 'serve-flags.ts'))})`)).toBe(plain);
+    // ...and the entry sets them before its other imports load any of Node's modules.
+    const entry = readFileSync(join(ROOT, 'engine', 'serve-entry.ts'), 'utf8');
+    expect(entry.match(/^import .*$/m)?.[0]).toBe("import './serve-flags.js';");
+  });
+
+  it('keeps the compiled code of one start for the next, under the flags the entry set', () => {
     const dir = mkdtempSync(join(tmpdir(), 'bs-heap-flags-'));
     try {
       const bundle = join(dir, 'bundle.cjs');
       writeFileSync(bundle, 'module.exports = (a, b) => a + b;\n');
       const cache = join(dir, 'cache');
-      // A start as the server's: its bundle run with its code kept, then the engine's flags set.
+      // A start as the server's: the entry's flags set, its bundle run with its code kept, then the
+      // engine starting sets them again.
       const start = `
         const load = async (name) => { const m = await import(${JSON.stringify(join(ROOT, 'engine'))} + name); return m.default ?? m; };
+        await load('/serve-flags.ts');
         const { runBundle } = await load('/code-cache.ts');
         const { keepCollectionsOnTheirThreads } = await load('/core/heap-flags.ts');
         const { mkdirSync } = await import('node:fs');
