@@ -42,13 +42,6 @@ export const MAX_COLUMNS = 1_000;
 const BATCH = 5000;
 /** How much of a CSV is read for its header line and delimiter. */
 const HEAD_BYTES = 1 << 20;
-/**
- * DuckDB's CSV reader holds buffers of this size, a few for each of its threads. Its own default
- * (32 MiB) made a 2,000,000-row import's peak wander from 280 to 315 MiB for DuckDB alone; 8 MiB
- * holds four of its longest lines (2 MiB), as the reader needs, and read the same file in 660 ms
- * against 710 with 245 MiB at its peak.
- */
-const CSV_BUFFER = `buffer_size = ${8 << 20}`;
 
 const column = (i: number) => `c${i}`;
 const columnList = (width: number) => Array.from({ length: width }, (_, i) => column(i));
@@ -125,7 +118,7 @@ async function readCsvTyped(
 ): Promise<(ImportCounts & { types: FieldType[] }) | null> {
   const cols = columnList(head.headers.length);
   const reader = `read_csv(${literal(job.source)}, header = true, delim = ${literal(head.delimiter)}, quote = '"', escape = '"',
-    strict_mode = true, auto_type_candidates = ['BIGINT', 'DOUBLE', 'DATE', 'VARCHAR'], dateformat = '%Y-%m-%d', ${CSV_BUFFER},
+    strict_mode = true, auto_type_candidates = ['BIGINT', 'DOUBLE', 'DATE', 'VARCHAR'], dateformat = '%Y-%m-%d',
     names = [${cols.map((c) => `'${c}'`).join(', ')}])`;
   const giveUp = async () => {
     await db.run('DROP TABLE IF EXISTS data');
@@ -176,7 +169,7 @@ async function stageCsv(
     await db.run(
       `CREATE TEMP TABLE stage AS SELECT ${cols.map((c) => `CASE WHEN ${blank(c)} THEN NULL ELSE ${c} END AS ${c}`).join(', ')}
          FROM read_csv(${literal(job.source)}, header = true, delim = ${literal(head.delimiter)}, quote = '"', escape = '"',
-           auto_detect = false, strict_mode = true, ${CSV_BUFFER}, columns = {${cols.map((c) => `'${c}': 'VARCHAR'`).join(', ')}})
+           auto_detect = false, strict_mode = true, columns = {${cols.map((c) => `'${c}': 'VARCHAR'`).join(', ')}})
          WHERE NOT (${cols.map(blank).join(' AND ')})`,
     );
   } catch {
