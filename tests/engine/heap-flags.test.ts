@@ -64,7 +64,14 @@ describe('the server heap flags', () => {
     const tag = (flags: string[], before: string) => {
       const r = spawnSync(
         process.execPath,
-        [...flags, '--import', 'tsx', '--input-type=module', '-e', `${before}; const v8 = await import('node:v8'); console.log(v8.cachedDataVersionTag());`],
+        [
+          ...flags,
+          '--import',
+          'tsx',
+          '--input-type=module',
+          '-e',
+          `${before}; const v8 = await import('node:v8'); console.log(v8.cachedDataVersionTag());`,
+        ],
         { cwd: ROOT, encoding: 'utf8' },
       );
       expect(r.status, r.stderr).toBe(0);
@@ -72,7 +79,9 @@ describe('the server heap flags', () => {
     };
     const plain = tag([], '');
     expect(tag([...SERVER_NODE_FLAGS], '')).not.toBe(plain);
-    expect(tag([...SERVER_NODE_FLAGS], `await import(${JSON.stringify(join(ROOT, 'engine', 'serve-flags.ts'))})`)).toBe(plain);
+    expect(tag([...SERVER_NODE_FLAGS], `await import(${JSON.stringify(join(ROOT, 'engine', 'serve-flags.ts'))})`)).toBe(
+      plain,
+    );
     // ...and the entry sets them before its other imports load any of Node's modules.
     const entry = readFileSync(join(ROOT, 'engine', 'serve-entry.ts'), 'utf8');
     expect(entry.match(/^import .*$/m)?.[0]).toBe("import './serve-flags.js';");
