@@ -21,8 +21,6 @@ import { setFlagsFromString } from 'node:v8';
  */
 export const SERVER_NODE_FLAGS: readonly string[] = ['--single-threaded-gc', '--max-semi-space-size=64'];
 
-let set = false;
-
 /**
  * What can still be set once the process runs, before any thread starts:
  * - Young collections stay on the thread whose garbage it is, in the desktop too (Electron reads
@@ -37,10 +35,9 @@ let set = false;
  * two dozen of them, against 12 once the flag is back to 0, and about 15 ms of every start when
  * this was set only as the engine started. Set before the server's bundle is read, it also holds
  * the same flags when the bundle's kept code (engine/code-cache.ts) is read and when it is written.
- * The engine calls it again (the desktop, tests): the same values change nothing.
+ * The engine calls it again (the desktop, tests), as often as it starts: the same values change
+ * nothing, neither the heaps nor the flags' hash.
  */
 export function keepCollectionsOnTheirThreads(): void {
-  if (set) return;
-  set = true;
   setFlagsFromString('--no-parallel-scavenge --max-semi-space-size=0');
 }
