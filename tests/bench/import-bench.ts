@@ -330,33 +330,48 @@ export async function importBench(rows = Number(process.env.BENCH_IMPORT_ROWS ??
       await fetch(`${server.url}/api/v1/groups?page_size=10`, { headers });
       const idleRss = await idleRssOf(server.pid);
 
+      /** One upload of the file and its import, while a list call comes every quarter second. */
+      const upload = async (latencies: number[]) => {
+        let importing = true;
+        const lister = (async () => {
+          while (importing) {
+            const t = performance.now();
+            const r = await fetch(`${server.url}/api/v1/groups?page_size=10`, { headers });
+            await r.json();
+            latencies.push(performance.now() - t);
+            // A list every quarter second is the pace measured (a person paging), not a wait for something.
+            await new Promise((res) => setTimeout(res, 250));
+          }
+        })();
+        await server.command('stalls', 'start');
+        const i0 = performance.now();
+        const res = await fetch(`${server.url}/api/app/analytics/${app.data.id}/upload?fileName=orders.csv`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${ownerKey}`, 'content-type': 'application/octet-stream' },
+          body: Readable.toWeb(createReadStream(file)) as ReadableStream,
+          duplex: 'half',
+        } as RequestInit);
+        const body = (await res.json()) as { data: { rowCount: number } | null; error: string | null };
+        const importMs = performance.now() - i0;
+        const stallMs = Number(await server.command('stalls', 'stop'));
+        importing = false;
+        await lister;
+        return { res, body, importMs, stallMs };
+      };
       const memory = watchRss(server.pid, 100);
       const latencies: number[] = [];
-      let importing = true;
-      const lister = (async () => {
-        while (importing) {
-          const t = performance.now();
-          const r = await fetch(`${server.url}/api/v1/groups?page_size=10`, { headers });
-          await r.json();
-          latencies.push(performance.now() - t);
-          // A list every quarter second is the pace measured (a person paging), not a wait for something.
-          await new Promise((res) => setTimeout(res, 250));
-        }
-      })();
-      await server.command('stalls', 'start');
-      const i0 = performance.now();
-      const res = await fetch(`${server.url}/api/app/analytics/${app.data.id}/upload?fileName=orders.csv`, {
-        method: 'POST',
-        headers: { authorization: `Bearer ${ownerKey}`, 'content-type': 'application/octet-stream' },
-        body: Readable.toWeb(createReadStream(file)) as ReadableStream,
-        duplex: 'half',
-      } as RequestInit);
-      const body = (await res.json()) as { data: { rowCount: number } | null; error: string | null };
-      const importMs = performance.now() - i0;
-      const stallMs = Number(await server.command('stalls', 'stop'));
-      importing = false;
-      await lister;
+      const { res, body, importMs, stallMs: firstStallMs } = await upload(latencies);
       const peak = memory.stop();
+      // A longest stall is the worst of a few hundred wake-ups: the file is imported twice more, and
+      // the figure is the median of the three, as its floor's is (its time and memory are the first's).
+      const stalls = [firstStallMs];
+      for (let i = 0; i < 2 && res.status === 200; i++) {
+        const again = await upload([]);
+        if (again.res.status !== 200)
+          throw new Error(`the import again ended ${again.res.status}: ${again.body.error}`);
+        stalls.push(again.stallMs);
+      }
+      const stallMs = pct(stalls, 50);
 
       let check = 'not checked';
       if (res.status === 200) {
@@ -376,7 +391,7 @@ export async function importBench(rows = Number(process.env.BENCH_IMPORT_ROWS ??
         `  upload and import over HTTP: ${res.status === 200 ? 'succeeded' : `ended ${res.status}: ${body.error}`} in ${s1(importMs)} (${Math.round(rows / (importMs / 1000)).toLocaleString('en')} rows/s); ${check}`,
       );
       console.log(
-        `  the server's longest main-thread stall meanwhile: ${figure({ id: 'import.stall', measure: "the main thread's longest stall during a 2M-row import", value: stallMs, unit: 'ms', goal: { atMost: 50 }, slipsJudgedBy: 'its ratio to the floor' }).toFixed(1)} ms (goal: never over 50 ms); the floor's, a bare receiver then DuckDB alone in a process of their own, ${floorStallMs.toFixed(1)} ms (median of ${floorStalls.map((x) => x.toFixed(1)).join(', ')}): ${figure({ id: 'import.stall-to-floor', measure: "a 2M-row import's longest stall, to the bare receiver's then DuckDB alone's", value: stallMs / floorStallMs, unit: '×' }).toFixed(2)}x`,
+        `  the server's longest main-thread stall meanwhile: ${figure({ id: 'import.stall', measure: "the main thread's longest stall during a 2M-row import (median of three)", value: stallMs, unit: 'ms', goal: { atMost: 50 }, slipsJudgedBy: 'its ratio to the floor' }).toFixed(1)} ms (median of ${stalls.map((x) => x.toFixed(1)).join(', ')}; goal: never over 50 ms); the floor's, a bare receiver then DuckDB alone in a process of their own, ${floorStallMs.toFixed(1)} ms (median of ${floorStalls.map((x) => x.toFixed(1)).join(', ')}): ${figure({ id: 'import.stall-to-floor', measure: "a 2M-row import's longest stall, to the bare receiver's then DuckDB alone's (medians of three)", value: stallMs / floorStallMs, unit: '×' }).toFixed(2)}x`,
       );
       console.log(
         `  the server's peak RSS (its own process, main + import worker, sampled every 100 ms): ${mib(peak)}, idle ${mib(idleRss)}: ${mib(figure({ id: 'import.memory', measure: 'a 2M-row import, peak memory added to the idle server', value: (peak - idleRss) / 1024 / 1024, unit: 'MiB', goal: { atMost: 300 } }) * 1024 * 1024)} added (goal 300 MiB)`,
