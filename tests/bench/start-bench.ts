@@ -1,5 +1,5 @@
-// Start to first answer, as the built server starts it (`node --single-threaded-gc --max-semi-space-size=64
-// dist/engine/serve.cjs`, what `npm run serve` runs after npm's own start): a first start on an
+// Start to first answer, as the built server starts it (`node` with SERVER_NODE_FLAGS and
+// dist/engine/serve.cjs, what `npm run serve` runs after npm's own start): a first start on an
 // empty folder, and a restart on a folder holding a working installation (the demo, 10,000 users,
 // 10,000 schedules, 1,500 hub files). The floor: Node loading Fastify and sqlite3 and answering one
 // route from a database, started the same way. Runs alternate, 12 of each; the first answer is read.
