@@ -460,7 +460,7 @@ export async function importBench(rows = Number(process.env.BENCH_IMPORT_ROWS ??
       }
       const stallMs = pct(stalls, 50);
       console.log(
-        `  the server's longest main-thread stall during an import: ${figure({ id: 'import.stall', measure: "the main thread's longest stall during a 2M-row import (median of three)", value: stallMs, unit: 'ms', goal: { atMost: 50 }, slipsJudgedBy: 'its ratio to the floor' }).toFixed(1)} ms (median of ${stalls.map((x) => x.toFixed(1)).join(', ')}; goal: never over 50 ms); the floor's, a bare receiver then DuckDB alone in a process of their own, ${floorStallMs.toFixed(1)} ms (median of ${floorStalls.map((x) => x.toFixed(1)).join(', ')}): ${figure({ id: 'import.stall-to-floor', measure: "a 2M-row import's longest stall, to the bare receiver's then DuckDB alone's (medians of three)", value: stallMs / floorStallMs, unit: '×' }).toFixed(2)}x`,
+        `  the server's longest main-thread stall during an import: ${figure({ id: 'import.stall', measure: "the main thread's longest stall during a 2M-row import (median of three)", value: stallMs, unit: 'ms', goal: { atMost: 50 } }).toFixed(1)} ms (median of ${stalls.map((x) => x.toFixed(1)).join(', ')}; goal: never over 50 ms); the floor's, a bare receiver then DuckDB alone in a process of their own, ${floorStallMs.toFixed(1)} ms (median of ${floorStalls.map((x) => x.toFixed(1)).join(', ')}): ${(stallMs / floorStallMs).toFixed(2)}x`,
       );
     } finally {
       await server.stop();

@@ -55,37 +55,4 @@ describe('bench verdicts', () => {
     expect(verdictOf(mail, 100, [90, 100, 130]).verdict).toBe('slipped');
     expect(verdictOf(mail, 100, [70, 100, 101]).verdict).toBe('met');
   });
-
-  it("judges a longest stall by its goal, and its slips by its ratio to its floor's stall", async () => {
-    await writeFile(
-      file,
-      JSON.stringify({
-        about: 'test',
-        figures: {
-          'import.stall': { value: 14, unit: 'ms', measure: 'stall', runs: [13, 14, 15] },
-          'import.stall-to-floor': { value: 1.2, unit: '×', measure: 'stall to floor', runs: [1.1, 1.2, 1.3] },
-        },
-      }),
-    );
-    const stall = (value: number, ratio: number) => {
-      figure({
-        id: 'import.stall',
-        measure: 'stall',
-        value,
-        unit: 'ms',
-        goal: { atMost: 50 },
-        slipsJudgedBy: 'its floor',
-      });
-      figure({ id: 'import.stall-to-floor', measure: 'stall to floor', value: ratio, unit: '×' });
-    };
-    // A whole run where every stall, the floor's too, read longer: the goal is met, nothing slipped.
-    stall(21, 1.25);
-    expect(closeVerdicts({ save: null, file })).toBe('1 of 1 goals met; 0 slipped');
-    // The product's stall longer where its floor's was not: its ratio slipped.
-    stall(21, 1.8);
-    expect(closeVerdicts({ save: null, file })).toBe('1 of 1 goals met; 1 slipped');
-    // Past its goal it is missed, whatever its floor did.
-    stall(60, 1.2);
-    expect(closeVerdicts({ save: null, file })).toBe('0 of 1 goals met; 0 slipped');
-  });
 });

@@ -27,13 +27,6 @@ export interface Figure {
   better?: 'lower' | 'higher';
   /** Where a goal belongs to an open piece of work, e.g. "issue 59". */
   note?: string;
-  /**
-   * A longest stall is the worst of a few hundred timer wake-ups, which on a shared 2-core machine
-   * wanders with whatever else wants a core then (13–22 ms between whole runs of one tree, against a
-   * goal of 50). Such a figure is judged here by its goal alone; whether it slipped is judged by the
-   * figure named here: its ratio to the same stall of its floor, watched in the same run.
-   */
-  slipsJudgedBy?: string;
 }
 
 /** A figure is said to have slipped when it is this much worse than its baseline. */
@@ -109,7 +102,7 @@ export function verdictOf(
   // How much worse than the baseline, as a fraction (negative: better).
   const slip = base === undefined || base === 0 ? null : up ? (base - f.value) / base : (f.value - base) / base;
   const tolerance = Math.max(SLIP, spreadOf(baseRuns, up));
-  const slipped = slip !== null && slip > tolerance && f.slipsJudgedBy === undefined;
+  const slipped = slip !== null && slip > tolerance;
   let goalMet: boolean | null = null;
   if (f.goal) goalMet = 'atMost' in f.goal ? f.value <= f.goal.atMost : f.value >= f.goal.atLeast;
   if (goalMet === false) return { verdict: slipped ? 'missed, slipped' : 'missed', slip, tolerance };
@@ -172,11 +165,7 @@ export function closeVerdicts(options: {
         slip === null
           ? '—'
           : `${slip > 0 ? '+' : ''}${Math.round(slip * 100)}% ${slip > 0 ? 'worse' : 'better'}` +
-            (f.slipsJudgedBy
-              ? ` (judged by ${f.slipsJudgedBy})`
-              : tolerance > SLIP
-                ? ` (its runs spread ${percent(tolerance)})`
-                : ''),
+            (tolerance > SLIP ? ` (its runs spread ${percent(tolerance)})` : ''),
       verdict: f.note && verdict.startsWith('missed') ? `${verdict} (${f.note})` : verdict,
     };
   });
