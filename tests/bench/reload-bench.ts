@@ -17,12 +17,11 @@ import { startPostgres } from '../support/postgres.js';
 import type { ServerProcess } from '../support/server-process.js';
 import { startBenchServer } from './bench-server-process.js';
 import { idleRssOf, watchRss } from './process-memory.js';
-import { figure } from './verdicts.js';
+import { figure, median } from './verdicts.js';
 
 const MiB = 1024 * 1024;
 const mib = (b: number) => `${(b / 1024 / 1024).toFixed(0)} MiB`;
 const s1 = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const queryOf = (table: string) => `SELECT order_no, day, region, product, customer, units, price FROM ${table}`;
 
 /** An operation as the owner calls it, in the server's own process. */
