@@ -122,6 +122,7 @@ async function bareFloors(csv: string, dir: string, rows: number): Promise<{ tra
     const stalls: number[] = [];
     for (let i = 0; i < 4; i++) {
       const { stall, answers } = await send('/import');
+      // The second statement counts each column's distinct values, "Order" first: one per row.
       const orders = answers?.[1]?.[0];
       if (orders !== rows) throw new Error(`DuckDB alone counted ${String(orders)} distinct orders of ${rows}`);
       if (i > 0) stalls.push(stall!);
