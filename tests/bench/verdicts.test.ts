@@ -55,4 +55,31 @@ describe('bench verdicts', () => {
     expect(verdictOf(mail, 100, [90, 100, 130]).verdict).toBe('slipped');
     expect(verdictOf(mail, 100, [70, 100, 101]).verdict).toBe('met');
   });
+
+  it('judges a figure in ms with a floor by its ratio to the floor: a slower machine is not a slip, a slower product is', async () => {
+    const call = (value: number, floor: number) =>
+      figure({ id: 'lists.signed-in-call', measure: 'a call', value, unit: 'ms', goal: { atMost: 2 }, floor });
+    // A baseline saved before floors: `--add-to-baseline` adds the floor and keeps the saved value.
+    await writeFile(
+      file,
+      JSON.stringify({
+        about: 'old',
+        figures: { 'lists.signed-in-call': { value: 0.2, unit: 'ms', measure: 'a call' } },
+      }),
+    );
+    for (const floor of [0.5, 0.4, 0.45]) call(0.2, floor);
+    expect(closeVerdicts({ save: 'new', file, about: 'floors' })).toBe('1 of 1 goals met; 0 slipped');
+    const saved = JSON.parse(await readFile(file, 'utf8'));
+    expect(saved.figures['lists.signed-in-call']).toMatchObject({ value: 0.2, toFloorRuns: [0.4, 0.5, 0.2 / 0.45] });
+    expect(saved.figures['lists.signed-in-call'].toFloor).toBeCloseTo(0.2 / 0.45);
+    // The machine 30% slower: the call and its floor both slower, no slip, though the ms are 30% up.
+    call(0.26, 0.45 * 1.3);
+    expect(closeVerdicts({ save: null, file })).toBe('1 of 1 goals met; 0 slipped');
+    // The product 30% slower on the same machine: a slip.
+    call(0.26, 0.45);
+    expect(closeVerdicts({ save: null, file })).toBe('1 of 1 goals met; 1 slipped');
+    // The goal is still the figure's own: 2.5 ms misses 2 ms however slow its floor was.
+    call(2.5, 10);
+    expect(closeVerdicts({ save: null, file })).toBe('0 of 1 goals met; 0 slipped');
+  });
 });

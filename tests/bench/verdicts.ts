@@ -11,6 +11,12 @@
 // and a baseline saved that way keeps its runs: a figure has slipped only when its median is worse
 // than the baseline's by more than 15% and by more than the baseline's own runs spread (how far its
 // worst run was from its median). One figure's noise is then its own, not every figure's.
+//
+// A goal in milliseconds is a promise to a person and stays absolute, but the milliseconds move with
+// the machine: the same commit read a signed-in call 0.23 ms on one session's machine and 0.27 on the
+// next, a Word fill 346 ms and 390. Such a figure carries `floor`, what the practical limit took in
+// the same run (the bare route, DuckDB alone, a peer's fill), and its slip is judged on its ratio to
+// that floor, as the ratio figures' are: a slower machine slows both.
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
@@ -27,6 +33,11 @@ export interface Figure {
   better?: 'lower' | 'higher';
   /** Where a goal belongs to an open piece of work, e.g. "issue 59". */
   note?: string;
+  /**
+   * For a figure in absolute units: what its floor took in the same run, in the same unit. Its goal
+   * is still judged on `value`; its slip on `value / floor` against the baseline's.
+   */
+  floor?: number;
 }
 
 /** A figure is said to have slipped when it is this much worse than its baseline. */
@@ -54,6 +65,9 @@ interface BaselineEntry {
   measure: string;
   /** Each run's figure when the baseline was saved with `--runs N`. */
   runs?: number[];
+  /** For a figure with a floor: the median of its ratios to the floor, and each run's ratio. */
+  toFloor?: number;
+  toFloorRuns?: number[];
 }
 
 interface BaselineFile {
@@ -91,16 +105,18 @@ export function spreadOf(runs: readonly number[], higherBetter: boolean): number
 /**
  * The verdict of one figure (its value the median of this run's measurements) against its goal and
  * its baseline (if any): slipped when worse than the baseline by more than SLIP and more than the
- * baseline's own spread between its runs.
+ * baseline's own spread between its runs. `judged` is what is set against the baseline when that is
+ * not the figure itself (its ratio to its floor); the goal is always the figure's.
  */
 export function verdictOf(
   f: Figure,
   base: number | undefined,
   baseRuns: readonly number[] = [],
+  judged = f.value,
 ): { verdict: Verdict; slip: number | null; tolerance: number } {
   const up = higherIsBetter(f);
   // How much worse than the baseline, as a fraction (negative: better).
-  const slip = base === undefined || base === 0 ? null : up ? (base - f.value) / base : (f.value - base) / base;
+  const slip = base === undefined || base === 0 ? null : up ? (base - judged) / base : (judged - base) / base;
   const tolerance = Math.max(SLIP, spreadOf(baseRuns, up));
   const slipped = slip !== null && slip > tolerance;
   let goalMet: boolean | null = null;
@@ -119,15 +135,29 @@ function goalText(f: Figure): string {
   return 'atMost' in f.goal ? `≤ ${shown(f.goal.atMost, f.unit)}` : `≥ ${shown(f.goal.atLeast, f.unit)}`;
 }
 
+interface Gathered {
+  f: Figure;
+  runs: number[];
+  /** Each run's ratio to its floor, for a figure with one. */
+  toFloorRuns: number[];
+}
+
 /** This run's figures, one per id: a figure measured in several runs is their median, its runs kept. */
-function gathered(): { f: Figure; runs: number[] }[] {
-  const byId = new Map<string, { f: Figure; runs: number[] }>();
+function gathered(): Gathered[] {
+  const byId = new Map<string, Gathered>();
   for (const f of figures) {
-    const seen = byId.get(f.id);
-    if (seen) seen.runs.push(f.value);
-    else byId.set(f.id, { f, runs: [f.value] });
+    const seen = byId.get(f.id) ?? byId.set(f.id, { f, runs: [], toFloorRuns: [] }).get(f.id)!;
+    seen.runs.push(f.value);
+    if (f.floor) seen.toFloorRuns.push(f.value / f.floor);
   }
-  return [...byId.values()].map(({ f, runs }) => ({ f: { ...f, value: median(runs) }, runs }));
+  return [...byId.values()].map((g) => ({ ...g, f: { ...g.f, value: median(g.runs) } }));
+}
+
+/** What a figure's slip is judged on: its ratio to its floor where both sides have one, else its value. */
+function judgedOn(g: Gathered, entry: BaselineEntry | undefined) {
+  if (entry?.toFloor !== undefined && g.toFloorRuns.length)
+    return { value: median(g.toFloorRuns), base: entry.toFloor, baseRuns: entry.toFloorRuns, toFloor: true };
+  return { value: g.f.value, base: entry?.value, baseRuns: entry?.runs, toFloor: false };
 }
 
 const percent = (x: number) => `${Math.round(x * 100)}%`;
@@ -148,9 +178,11 @@ export function closeVerdicts(options: {
   let goals = 0;
   let met = 0;
   let slipped = 0;
-  const rows = now.map(({ f, runs }) => {
+  const rows = now.map((g) => {
+    const { f, runs } = g;
     const entry = baseline.figures[f.id];
-    const { verdict, slip, tolerance } = verdictOf(f, entry?.value, entry?.runs);
+    const judged = judgedOn(g, entry);
+    const { verdict, slip, tolerance } = verdictOf(f, judged.base, judged.baseRuns, judged.value);
     if (f.goal) goals++;
     // A goal still met counts as met though it slipped (the slip is counted beside it).
     if (f.goal && !verdict.startsWith('missed')) met++;
@@ -165,6 +197,7 @@ export function closeVerdicts(options: {
         slip === null
           ? '—'
           : `${slip > 0 ? '+' : ''}${Math.round(slip * 100)}% ${slip > 0 ? 'worse' : 'better'}` +
+            (judged.toFloor ? ` to its floor (${judged.value.toFixed(2)}× against ${judged.base!.toFixed(2)}×)` : '') +
             (tolerance > SLIP ? ` (its runs spread ${percent(tolerance)})` : ''),
       verdict: f.note && verdict.startsWith('missed') ? `${verdict} (${f.note})` : verdict,
     };
@@ -178,21 +211,37 @@ export function closeVerdicts(options: {
   const line = `${met} of ${goals} goals met; ${slipped} slipped`;
   console.log(line);
   if (options.save) {
+    const fromFloor = (g: Gathered) =>
+      g.toFloorRuns.length
+        ? { toFloor: median(g.toFloorRuns), ...(g.toFloorRuns.length > 1 ? { toFloorRuns: g.toFloorRuns } : {}) }
+        : {};
     const saved = now.filter(({ f }) => options.save === 'all' || !(f.id in baseline.figures));
-    for (const { f, runs } of saved)
-      baseline.figures[f.id] = {
-        value: f.value,
-        unit: f.unit,
-        measure: f.measure,
-        ...(runs.length > 1 ? { runs } : {}),
+    for (const g of saved)
+      baseline.figures[g.f.id] = {
+        value: g.f.value,
+        unit: g.f.unit,
+        measure: g.f.measure,
+        ...(g.runs.length > 1 ? { runs: g.runs } : {}),
+        ...fromFloor(g),
       };
+    // `--add-to-baseline` also adds a floor a held figure did not have yet; its value stays as saved.
+    const floorsAdded =
+      options.save === 'new'
+        ? now.filter(
+            (g) => !saved.includes(g) && g.toFloorRuns.length && baseline.figures[g.f.id].toFloor === undefined,
+          )
+        : [];
+    for (const g of floorsAdded) Object.assign(baseline.figures[g.f.id], fromFloor(g));
     // Where the figures came from: this run alone when it wrote them all, else each run's description once.
     const all = Object.keys(baseline.figures).every((id) => saved.some(({ f }) => f.id === id));
     if (options.about && all) baseline.about = options.about;
-    else if (options.about && saved.length && !baseline.about.includes(options.about))
+    else if (options.about && (saved.length || floorsAdded.length) && !baseline.about.includes(options.about))
       baseline.about = `${baseline.about}; ${options.about}`.replace(/^; /, '');
     writeFileSync(file, `${JSON.stringify(baseline, null, 2)}\n`);
-    console.log(`baseline: ${saved.length} figures saved into ${file}`);
+    console.log(
+      `baseline: ${saved.length} figures saved into ${file}` +
+        (floorsAdded.length ? `; floors added to ${floorsAdded.map((g) => g.f.id).join(', ')}` : ''),
+    );
   }
   return line;
 }
