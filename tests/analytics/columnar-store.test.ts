@@ -307,6 +307,11 @@ const ODD_FILES: Record<string, string[][]> = {
     ['  ', 'Bob'],
     ['6', ' '],
   ],
+  'a value starting with a space, no blank': [
+    ['Name', 'N'],
+    [' Ann', '1'],
+    ['Bob ', '2'],
+  ],
   'a row of nothing': [
     ['A', 'B'],
     ['1', 'x'],

@@ -96,12 +96,20 @@ async function profile(db: ColumnarFile, width: number, checks: string[] = []) {
   const [row] = await db.all<Record<string, number>>(
     `SELECT COUNT(*) AS n${cols.map((c) => `, COUNT(DISTINCT ${c}) AS ${c}`).join('')}${checks.map((check, k) => `, ${check} AS ok${k}`).join('')} FROM data`,
   );
-  return {
-    rowCount: Number(row.n),
-    distinctCounts: cols.map((c) => Number(row[c] ?? 0)),
-    passed: checks.every((_, k) => Boolean(row[`ok${k}`])),
-  };
+  const counts: ImportCounts = { rowCount: Number(row.n), distinctCounts: cols.map((c) => Number(row[c] ?? 0)) };
+  /** The checks that failed, by their place in `checks`. */
+  const failed = checks.flatMap((_, k) => (row[`ok${k}`] ? [] : [k]));
+  return { counts, failed };
 }
+
+/**
+ * No value of a text column is blank (spaces only, or empty), as TypeGuess reads blanks. Trimming
+ * every value of four text columns of 2,000,000 rows took 170 ms, more than counting their
+ * distinct values; a value that starts with neither a space nor nothing cannot be blank, and
+ * checking that is a prefix (35 ms). Only a column where some value starts so is trimmed.
+ */
+const noBlankStart = (c: string) => `NOT COALESCE(bool_or(${c} = '' OR prefix(${c}, ' ')), false)`;
+const noBlank = (c: string) => `NOT COALESCE(bool_or(trim(${c}) = ''), false)`;
 
 /**
  * A CSV read typed by DuckDB itself in one pass (its reader's types, every core), kept only when
@@ -136,21 +144,34 @@ async function readCsvTyped(
     // A value its types do not take (a blank among numbers, a line of another width): read carefully.
     return giveUp();
   }
+  // One check a column but dates, riding on the scan that counts; a text column's is the quick one.
   const checks = cols.flatMap((c, i) =>
     types[i] === 'integer'
-      ? [`COALESCE(max(abs(${c})) < 1e15, true)`]
+      ? [{ c, sql: `COALESCE(max(abs(${c})) < 1e15, true)`, text: false }]
       : types[i] === 'decimal'
-        ? [`NOT COALESCE(bool_or(isnan(${c}) OR isinf(${c})), false)`]
+        ? [{ c, sql: `NOT COALESCE(bool_or(isnan(${c}) OR isinf(${c})), false)`, text: false }]
         : types[i] === 'text'
-          ? [`NOT COALESCE(bool_or(trim(${c}) = ''), false)`]
+          ? [{ c, sql: noBlankStart(c), text: true }]
           : [],
   );
   const nothing = cols.map((c) => `${c} IS NULL`).join(' AND ');
-  const counted = await profile(db, cols.length, [...checks, `COUNT(*) FILTER (WHERE ${nothing}) = 0`]);
+  const counted = await profile(db, cols.length, [
+    ...checks.map((check) => check.sql),
+    `COUNT(*) FILTER (WHERE ${nothing}) = 0`,
+  ]);
+  // A text column failing only its quick check is trimmed to know: a value may just start with a space.
+  const toTrim = counted.failed.map((k) => checks[k]);
+  if (toTrim.some((check) => !check?.text)) return giveUp();
+  if (toTrim.length) {
+    const [row] = await db.all<Record<string, boolean>>(
+      `SELECT ${toTrim.map((check, k) => `${noBlank(check.c)} AS ok${k}`).join(', ')} FROM data`,
+    );
+    if (toTrim.some((_, k) => !row[`ok${k}`])) return giveUp();
+  }
   const texts = types.flatMap((t, i) => (t === 'text' ? [i] : []));
-  const asGuessed = counted.passed && texts.length ? await inferColumnTypes(db, 'data', cols.length, texts) : [];
-  if (!counted.passed || texts.some((i) => asGuessed[i] !== 'text')) return giveUp();
-  return { types, rowCount: counted.rowCount, distinctCounts: counted.distinctCounts };
+  const asGuessed = texts.length ? await inferColumnTypes(db, 'data', cols.length, texts) : [];
+  if (texts.some((i) => asGuessed[i] !== 'text')) return giveUp();
+  return { types, ...counted.counts };
 }
 
 /**
@@ -290,7 +311,7 @@ export async function runImportJob(job: ImportJob, progress: (p: JobProgress) =>
   try {
     if (job.format === 'app-file') {
       const { headers, types } = await convertAppFile(db, job, progress);
-      return finished({ headers, types, ...(await profile(db, types.length)) }, progress);
+      return finished({ headers, types, ...(await profile(db, types.length)).counts }, progress);
     }
     progress({ percent: 1, rows: 0 });
     const head = job.format === 'csv' ? await csvHead(job.source) : null;
@@ -320,7 +341,7 @@ export async function runImportJob(job: ImportJob, progress: (p: JobProgress) =>
     const types = await inferColumnTypes(db, 'stage', headers.length);
     await copyTyped(db, types);
     progress({ percent: 90, rows: rowCount });
-    return finished({ headers, types, ...(await profile(db, types.length)) }, progress);
+    return finished({ headers, types, ...(await profile(db, types.length)).counts }, progress);
   } finally {
     await db.close();
     await syncFile(job.target);
