@@ -2,13 +2,12 @@
 // itself through POST /api/app/analytics/{id}/upload while list calls keep coming. Prints its time,
 // the longest stall of the engine's main thread meanwhile (its event loop's delay, sampled every
 // 10 ms) beside the same of a bare receiver that then has DuckDB alone import the file, the
-// server's peak memory (a process of its own, beside itself at rest before each import), the app
-// file's size, and the ratios to two floors: DuckDB alone reading the same CSV into a typed file
-// with its distinct counts (`duckdb-alone.ts`, the same library and threads as the product's
-// store), and the sqlite3 command line building the typed, indexed file the product built before
-// its columnar store. The whole-data queries and an iterated report's data are set beside DuckDB
-// alone's in the same run.
-import { figure, median } from './verdicts.js';
+// server's peak memory (a process of its own, beside itself idle), the app file's size, and the
+// ratios to two floors: DuckDB alone reading the same CSV into a typed file with its distinct
+// counts (`duckdb-alone.ts`, the same library and threads as the product's store), and the sqlite3
+// command line building the typed, indexed file the product built before its columnar store. The
+// whole-data queries and an iterated report's data are set beside DuckDB alone's in the same run.
+import { figure } from './verdicts.js';
 import { fork, spawnSync } from 'node:child_process';
 import { createReadStream, createWriteStream } from 'node:fs';
 import { mkdtemp, rm, stat } from 'node:fs/promises';
@@ -340,7 +339,6 @@ export async function importBench(rows = Number(process.env.BENCH_IMPORT_ROWS ??
           }
         })();
         await server.command('stalls', 'start');
-        const memory = watchRss(server.pid, 100);
         const i0 = performance.now();
         const res = await fetch(`${server.url}/api/app/analytics/${app.data.id}/upload?fileName=orders.csv`, {
           method: 'POST',
@@ -350,14 +348,15 @@ export async function importBench(rows = Number(process.env.BENCH_IMPORT_ROWS ??
         } as RequestInit);
         const body = (await res.json()) as { data: { rowCount: number } | null; error: string | null };
         const importMs = performance.now() - i0;
-        const peak = memory.stop();
         const stallMs = Number(await server.command('stalls', 'stop'));
         importing = false;
         await lister;
-        return { res, body, importMs, stallMs, peak };
+        return { res, body, importMs, stallMs };
       };
+      const memory = watchRss(server.pid, 100);
       const latencies: number[] = [];
-      const { res, body, importMs, stallMs: firstStallMs, peak } = await upload(latencies);
+      const { res, body, importMs, stallMs: firstStallMs } = await upload(latencies);
+      const peak = memory.stop();
 
       let check = 'not checked';
       if (res.status === 200) {
@@ -377,7 +376,7 @@ export async function importBench(rows = Number(process.env.BENCH_IMPORT_ROWS ??
         `  upload and import over HTTP: ${res.status === 200 ? 'succeeded' : `ended ${res.status}: ${body.error}`} in ${s1(importMs)} (${Math.round(rows / (importMs / 1000)).toLocaleString('en')} rows/s); ${check}`,
       );
       console.log(
-        `  the server's peak RSS (its own process, main + import worker, sampled every 100 ms): ${mib(peak)}, idle ${mib(idleRss)}: ${mib(peak - idleRss)} added (the figure: the median of three imports, below)`,
+        `  the server's peak RSS (its own process, main + import worker, sampled every 100 ms): ${mib(peak)}, idle ${mib(idleRss)}: ${mib(figure({ id: 'import.memory', measure: 'a 2M-row import, peak memory added to the idle server', value: (peak - idleRss) / 1024 / 1024, unit: 'MiB', goal: { atMost: 300 } }) * 1024 * 1024)} added (goal 300 MiB)`,
       );
       console.log(
         `  GET /api/v1/groups during the import: ${latencies.length} calls, p50 ${pct(latencies, 50).toFixed(1)} ms, max ${Math.max(...latencies).toFixed(1)} ms`,
@@ -446,25 +445,16 @@ export async function importBench(rows = Number(process.env.BENCH_IMPORT_ROWS ??
         });
         console.table(table);
       }
-      // A longest stall is the worst of a few hundred wake-ups, and DuckDB's own memory in a build
-      // swings by a fifth (173–275 MiB in a process of its own): the file is imported twice more,
-      // after every other figure here (the queries above meet the server as it is after one import),
-      // and each figure is the median of the three, as the stall's floor is. Each import's memory is
-      // what it adds to the server at rest just before it: the first's, to the server idle.
+      // A longest stall is the worst of a few hundred wake-ups: the file is imported twice more, after
+      // every other figure here (the queries above meet the server as it is after one import), and
+      // the figure is the median of the three, as its floor's is.
       const stalls = [firstStallMs];
-      const added = [peak - idleRss];
-      const rests = [idleRss];
       for (let i = 0; i < 2 && res.status === 200; i++) {
-        rests.push(await idleRssOf(server.pid));
         const again = await upload([]);
         if (again.res.status !== 200)
           throw new Error(`the import again ended ${again.res.status}: ${again.body.error}`);
         stalls.push(again.stallMs);
-        added.push(again.peak - rests.at(-1)!);
       }
-      console.log(
-        `  the server's peak memory added by an import, to the server at rest before it: ${mib(figure({ id: 'import.memory', measure: 'a 2M-row import, peak memory added to the server at rest before it (median of three)', value: median(added) / 2 ** 20, unit: 'MiB', goal: { atMost: 300 } }) * 2 ** 20)} (median of ${added.map(mib).join(', ')}; at rest before: ${rests.map(mib).join(', ')}; goal 300 MiB)`,
-      );
       const stallMs = pct(stalls, 50);
       console.log(
         `  the server's longest main-thread stall during an import: ${figure({ id: 'import.stall', measure: "the main thread's longest stall during a 2M-row import (median of three)", value: stallMs, unit: 'ms', goal: { atMost: 50 } }).toFixed(1)} ms (median of ${stalls.map((x) => x.toFixed(1)).join(', ')}; goal: never over 50 ms); the floor's, a bare receiver then DuckDB alone in a process of their own, ${floorStallMs.toFixed(1)} ms (median of ${floorStalls.map((x) => x.toFixed(1)).join(', ')}): ${(stallMs / floorStallMs).toFixed(2)}x`,
