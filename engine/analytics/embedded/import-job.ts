@@ -137,6 +137,10 @@ async function readCsvTyped(
     // Read once (the reader sniffs as it goes), then the table says what types it chose. Dates stay
     // DATE: four bytes a value, grouped and sorted as numbers (a chart by day); read back as their text.
     await db.run(`CREATE TABLE data AS SELECT * FROM ${reader}`);
+    // The table made durable before its distinct values are counted: DuckDB then counts them in the
+    // memory the read held. On 2,000,000 rows the build's peak fell from 217–246 to 197–212 MiB
+    // (DuckDB alone, its 128 MB limit); the checkpoint takes 4 ms, as the one at the end then does.
+    await db.run('CHECKPOINT');
     const described = await db.all<{ column_name: string; column_type: string }>('DESCRIBE data');
     if (described.length !== cols.length || described.some((d) => !READ_TYPES[d.column_type])) return await giveUp();
     types = described.map((d) => READ_TYPES[d.column_type]);
