@@ -1,12 +1,12 @@
 // A reload from PostgreSQL: a 2,000,000-row query (Debian's PostgreSQL, started here on a Unix
 // socket) read by Reload now into a new version of an app's data, by a server in a process of its
 // own, while its main thread's stalls are sampled every 10 ms and its memory every 50 ms from
-// outside, beside the same server at rest just before. The floor, in the same run: `psql \copy` of the same query
-// into a CSV file, plus the engine's own import of that file (one thread each, as the reload: the
-// database streams, the import's worker builds the file), with the server's main thread watched
-// over it as over the reload: its longest stall is the floor of the reload's. Checks a sample of
-// what it loaded: the sum of a column equals the database's. Then the same facts with a second
-// source, a lookup adding each region's manager, against the database doing that join itself.
+// outside, beside the same server at rest just before. The floor, in the same run: `psql \copy` of
+// the same query into a CSV file, plus the engine's own import of that file (one thread each, as
+// the reload: the database streams, the import's worker builds the file), with the server's main
+// thread watched over it as over the reload: its longest stall is the floor of the reload's. Checks
+// a sample of what it loaded: the sum of a column equals the database's. Then the same facts with a
+// second source, a lookup adding each region's manager, against the database doing that join itself.
 import { spawnSync } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
