@@ -2,6 +2,7 @@ import type { DataSource, EntityManager, ObjectLiteral, QueryRunner, SelectQuery
 import { hydrator, plainEntityOf } from './entity-rows.js';
 import { changeStamp, keptStatementsOf } from './db.js';
 import { sql } from './sql.js';
+import { queryAndParameters } from './query-text.js';
 
 /**
  * A SELECT people wait on (a list page, its count, the page's related rows), with `?` placeholders:
@@ -37,7 +38,7 @@ export function keptWayOf<T extends ObjectLiteral>(qb: SelectQueryBuilder<T>) {
 export async function keptEntities<T extends ObjectLiteral>(qb: SelectQueryBuilder<T>): Promise<T[]> {
   const way = keptWayOf(qb);
   if (!way) return qb.getMany();
-  return (await way.kept.allKept(...qb.getQueryAndParameters())).map(way.hydrate) as T[];
+  return (await way.kept.allKept(...queryAndParameters(qb))).map(way.hydrate) as T[];
 }
 
 /** The runner a query builder was made with (a transaction's), if any: TypeORM keeps it protected. */

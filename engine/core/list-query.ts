@@ -5,6 +5,7 @@ import { isGuid } from './validation.js';
 import { withinOrganizations, type BoundedCaller } from './organization-boundary.js';
 import { onPostgres } from './sql.js';
 import { keptWayOf, runnerOf } from './kept-reads.js';
+import { queryAndParameters, queryText } from './query-text.js';
 import { sqliteText } from './entity-base.js';
 
 /** A condition a filter adds: SQL with named bound parameters. Never user text in the SQL. */
@@ -238,9 +239,9 @@ function countStatement<T extends ObjectLiteral>(qb: SelectQueryBuilder<T>): [st
   const wheres = qb.expressionMap.wheres;
   const metadata = qb.expressionMap.mainAlias?.hasMetadata ? qb.expressionMap.mainAlias.metadata : null;
   if (!guard || !metadata || wheres.length !== 1 || wheres[0].condition !== guard.condition)
-    return counted.getQueryAndParameters();
+    return queryAndParameters(counted);
   const whole = `SELECT COUNT(*) FROM ${qb.escape(metadata.tablePath)}`;
-  const text = `SELECT CASE WHEN EXISTS (${guard.hidden}) THEN (${counted.getQuery()}) ELSE (${whole}) END AS "n"`;
+  const text = `SELECT CASE WHEN EXISTS (${guard.hidden}) THEN (${queryText(counted)}) ELSE (${whole}) END AS "n"`;
   return qb.connection.driver.escapeQueryWithParameters(text, qb.getParameters(), {});
 }
 
@@ -261,7 +262,7 @@ async function keptPage<T extends ObjectLiteral>(
   const { kept, hydrate } = way;
   const [countText, countParams] = countStatement(qb);
   sortOnly(qb, spec, q, tieBreak);
-  const [pageText, pageParams] = qb.getQueryAndParameters();
+  const [pageText, pageParams] = queryAndParameters(qb);
   const [raw, counted] = await Promise.all([
     q.getAll
       ? kept.allKept(pageText, pageParams)

@@ -11,6 +11,7 @@ import sqlite3 from 'sqlite3';
 import { DB_FILE, keptStatementsOf } from '../../engine/core/db.js';
 import { keptEntities, RememberedReads } from '../../engine/core/kept-reads.js';
 import { hydrator, plainEntityOf } from '../../engine/core/entity-rows.js';
+import { queryAndParameters, queryText } from '../../engine/core/query-text.js';
 import { Request } from '../../engine/model/requests.entity.js';
 import { User } from '../../engine/model/users.entity.js';
 import { Task } from '../../engine/model/tasks.entity.js';
@@ -136,6 +137,64 @@ describe('entities made from kept rows', () => {
   it('are left to TypeORM when the query joins', () => {
     const qb = db.getRepository(User).createQueryBuilder('u').leftJoin('user_roles', 'ur', 'ur."userId" = u.id');
     expect(plainEntityOf(qb)).toBeNull();
+  });
+});
+
+describe("a query builder's SQL made once per shape", () => {
+  const runs = () => db.getRepository(Request).createQueryBuilder('r');
+
+  it('is the SQL and parameters TypeORM writes, for each shape, the second time too', () => {
+    const shapes = [
+      () => runs().where('r.status = :status', { status: 'failed' }).orderBy('r.createdDate', 'DESC'),
+      () => runs().where('r.status = :status', { status: 'completed' }).orderBy('r.createdDate', 'DESC'),
+      () =>
+        runs()
+          .where('r."projectId" IN (:...ids)', { ids: ['a', 'b', 'c'] })
+          .orderBy('r.id'),
+      () =>
+        runs()
+          .where('r."projectId" IN (:...ids)', { ids: ['a'] })
+          .orderBy('r.id'),
+      () => runs().select('COUNT(*)', 'n').where('r.status = :status', { status: 'failed' }),
+      () => runs().select(['r.id', 'r.title']).where({ status: 'failed', kind: 'OnDemandReport' }),
+      () => runs().where('r.status = :s', { s: 'x' }).andWhere('r.title LIKE :t', { t: '%a%' }).limit(3),
+      () => db.getRepository(User).createQueryBuilder('u').orderBy('LOWER(u.email)').addOrderBy('u.id'),
+    ];
+    for (const shape of shapes)
+      for (let twice = 0; twice < 2; twice++) {
+        expect(queryText(shape())).toBe(shape().getQuery());
+        expect(queryAndParameters(shape())).toEqual(shape().getQueryAndParameters());
+      }
+  });
+
+  it('differs where the conditions, the order, the columns or the entity differ', () => {
+    const texts = [
+      queryText(runs().where('r.status = :status')),
+      queryText(runs().where('r.kind = :status')),
+      queryText(runs().where('r.status = :status').orderBy('r.id')),
+      queryText(runs().where('r.status = :status').orderBy('r.id', 'DESC')),
+      queryText(runs().select(['r.id']).where('r.status = :status')),
+      queryText(runs().where('r.status = :status').orWhere('r.kind = :status')),
+      queryText(db.getRepository(Task).createQueryBuilder('r').where('r.status = :status')),
+    ];
+    expect(new Set(texts).size).toBe(texts.length);
+  });
+
+  it("reads the same rows as TypeORM's own SQL, parameters bound afresh each time", async () => {
+    for (const status of ['failed', 'completed']) {
+      const qb = runs().where('r.status = :status', { status }).orderBy('r.id');
+      const ours = await keptEntities(qb);
+      expect(ours.length).toBeGreaterThan(0);
+      expect(ours.every((r) => r.status === status)).toBe(true);
+      expect(ours).toEqual(await qb.getMany());
+    }
+  });
+
+  it('is left to TypeORM for a query that joins', () => {
+    const joined = () =>
+      db.getRepository(User).createQueryBuilder('u').leftJoin('user_roles', 'ur', 'ur."userId" = u.id');
+    expect(queryText(joined())).toBe(joined().getQuery());
+    expect(queryText(joined().where('ur."targetId" = :x'))).toBe(joined().where('ur."targetId" = :x').getQuery());
   });
 });
 
