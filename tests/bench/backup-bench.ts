@@ -16,8 +16,7 @@ import { createEngine } from '../../engine/engine.js';
 import { startHttpServer } from '../../engine/http/server.js';
 import { stageRestore } from '../../engine/features/backups/backup-archive.js';
 import { MIGRATIONS } from '../../engine/migrations/index.js';
-
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+import { median } from './stats.js';
 
 function vacuumInto(source: string, target: string) {
   return new Promise<void>((resolve, reject) => {

@@ -21,9 +21,7 @@ import { createEngine, silentLogger } from '../../engine/engine.js';
 import { startHttpServer } from '../../engine/http/server.js';
 import { iteratingReads } from '../../engine/analytics/iterating-reads.js';
 import type { ChartDef } from '../../engine/analytics/model.js';
-
-const pct = (xs: number[], p: number) =>
-  [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))];
+import { pct } from './stats.js';
 
 async function main() {
   const key = Buffer.from(process.env.BENCH_KEY ?? '', 'hex');

@@ -6,8 +6,7 @@ import { DuckDBInstance } from '@duckdb/node-api';
 import { rm, stat } from 'node:fs/promises';
 import { performance } from 'node:perf_hooks';
 import { COLUMNAR_SETTINGS } from '../../engine/analytics/embedded/columnar-file.js';
-
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+import { median } from './stats.js';
 
 /**
  * Calls before a whole-data query is timed, on both sides. On two cores a server just past a large

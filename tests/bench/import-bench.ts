@@ -26,10 +26,8 @@ import {
   WHOLE_DATA_WARM,
   ALONE_QUERIES,
 } from './duckdb-alone.js';
-import { median } from './verdicts.js';
+import { median, pct } from './stats.js';
 
-const pct = (xs: number[], p: number) =>
-  [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))];
 const mib = (b: number) => `${(b / 1024 / 1024).toFixed(0)} MiB`;
 const s1 = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
 

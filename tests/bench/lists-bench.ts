@@ -10,9 +10,8 @@ import type { AddressInfo } from 'node:net';
 import type { Engine } from '../../engine/engine.js';
 import { startHttpServer } from '../../engine/http/server.js';
 import { INSTALLATION } from './installation.js';
+import { pct } from './stats.js';
 
-const pct = (xs: number[], p: number) =>
-  [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))];
 const f2 = (x: number) => x.toFixed(2);
 
 interface ListCase {

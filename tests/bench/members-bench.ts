@@ -18,9 +18,8 @@ import {
   type MemberPermissionRow,
   type PermissionSet,
 } from '../../engine/model/members.entity.js';
+import { pct } from './stats.js';
 
-const pct = (xs: number[], p: number) =>
-  [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))];
 const set = (on: string[]) => Object.fromEntries(PERMISSION_FLAGS.map((f) => [f, on.includes(f)])) as PermissionSet;
 
 export async function membersBench(reports = 10_000, granted = 1_000) {

@@ -18,6 +18,7 @@ import { openOfficePackage } from '../../engine/render/templates/template-packag
 import { fillDocx } from '../../engine/render/templates/docx-fill.js';
 import { emptyScope, type TemplateData } from '../../engine/render/templates/template-data.js';
 import { endWarmOffice, findSoffice, officeConvert } from '../../engine/render/templates/office-pdf.js';
+import { median } from './stats.js';
 
 const run = promisify(execFile);
 const FILES = 100;
@@ -63,8 +64,6 @@ function launcherOf(soffice: string): string {
   const oosplash = join(dirname(realpathSync(soffice)), 'oosplash');
   return existsSync(oosplash) ? oosplash : soffice;
 }
-
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 export async function officePdfBench() {
   const soffice = findSoffice();

@@ -23,9 +23,8 @@ import { resolveReport } from '../../engine/render/resolve.js';
 import { RenderPool } from '../../engine/render/render-pool.js';
 import type { OpContext } from '../../engine/ops/context.js';
 import type { ReportDocument, ResolvedReport } from '../../engine/render/document.js';
+import { pct } from './stats.js';
 
-const pct = (xs: number[], p: number) =>
-  xs.length ? [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))] : NaN;
 const f1 = (x: number) => x.toFixed(1);
 
 /** Samples the process's resident memory (workers included) every 20 ms until stopped. */

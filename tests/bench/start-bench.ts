@@ -10,10 +10,9 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SERVER_NODE_FLAGS } from '../../engine/core/heap-flags.js';
+import { pct } from './stats.js';
 
 const ROOT = join(__dirname, '..', '..');
-const pct = (xs: number[], p: number) =>
-  [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))];
 
 /** The floor's server: what any start must do at least (load Fastify and sqlite3, answer from a database). */
 const FLOOR = `

@@ -32,9 +32,8 @@ import { eachAtOnce } from '../../engine/core/at-once.js';
 import type { OpContext } from '../../engine/ops/context.js';
 import { link, unlink } from 'node:fs/promises';
 import { randomUUID } from 'node:crypto';
+import { pct } from './stats.js';
 
-const pct = (xs: number[], p: number) =>
-  [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))];
 const f1 = (x: number) => x.toFixed(1);
 
 async function api(url: string, key: string, method: string, path: string, body?: unknown) {

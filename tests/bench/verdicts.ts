@@ -19,6 +19,7 @@
 // that floor, as the ratio figures' are: a slower machine slows both.
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { median } from './stats.js';
 
 /** Lower is better unless the goal is `atLeast` or `better` says otherwise. */
 export interface Figure {
@@ -88,11 +89,7 @@ function higherIsBetter(f: Figure): boolean {
 
 export type Verdict = 'met' | 'missed' | 'held' | 'slipped' | 'missed, slipped' | 'new';
 
-export const median = (values: number[]): number => {
-  const v = [...values].sort((a, b) => a - b);
-  const mid = Math.floor(v.length / 2);
-  return v.length % 2 ? v[mid] : (v[mid - 1] + v[mid]) / 2;
-};
+export { median };
 
 /** How far the worst of several runs was from their median, as a fraction of it (0 for one run). */
 export function spreadOf(runs: readonly number[], higherBetter: boolean): number {
