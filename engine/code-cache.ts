@@ -30,8 +30,13 @@ function defaultCacheBase() {
   return process.env.XDG_CACHE_HOME || join(homedir(), '.cache');
 }
 
-/** CommonJS's wrapper around a module's source, as Node's own loader compiles it. */
-const wrap = (source: string) => `(function (exports, require, module, __filename, __dirname) { ${source}\n});`;
+/**
+ * The head of CommonJS's wrapper around a module's source, as Node's own loader compiles it. The
+ * build writes the server's bundle already inside it (scripts/build-node.mjs): compiled as read,
+ * its text is not copied into a wrapped one first.
+ */
+export const WRAPPED_HEAD = '(function (exports, require, module, __filename, __dirname) {\n';
+const wrapped = (source: string) => (source.startsWith(WRAPPED_HEAD) ? source : `${WRAPPED_HEAD}${source}\n});`);
 
 /**
  * Runs a CommonJS bundle as `require` would, with V8's compiled code of it kept between starts: the
@@ -53,7 +58,7 @@ export function runBundle(file: string, cacheDir = privateCodeCacheDir()): void 
   } catch {
     cachedData = undefined;
   }
-  const script = new Script(wrap(source), { filename: file, cachedData });
+  const script = new Script(wrapped(source), { filename: file, cachedData });
   if (cacheFile && (!cachedData || script.cachedDataRejected))
     process.once('exit', () => {
       try {

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { openDatabase } from '../../engine/core/db.js';
 import { snapshotOf, type SchemaSnapshot } from '../../engine/core/schema-snapshot.js';
 import { ENTITIES } from '../../engine/entities.js';
-import { MIGRATIONS } from '../../engine/migrations/index.js';
+import { MIGRATIONS, POSTGRES_MIGRATIONS } from '../../engine/migrations/index.js';
 import { SCHEMA_SNAPSHOT } from '../../engine/migrations/schema-snapshot.generated.js';
 
 const dirs: string[] = [];
@@ -70,5 +70,18 @@ describe('the schema snapshot of a first start', () => {
     const { ds } = await open(SCHEMA_SNAPSHOT, dataDir);
     expect((await snapshotOf(ds, MIGRATIONS.length)).script).toBe(SCHEMA_SNAPSHOT.script);
     await ds.destroy();
+  });
+
+  it('names each migration outright, as its track stores it, never by its class (minified in the built server)', async () => {
+    for (const track of [MIGRATIONS, POSTGRES_MIGRATIONS]) {
+      const names = track.map((M) => Object.getOwnPropertyDescriptor(new M(), 'name')?.value as unknown);
+      for (const name of names) expect(name).toMatch(/^[A-Za-z]+\d{13}$/);
+      expect(new Set(names).size).toBe(track.length);
+    }
+    // The snapshot's rows are those names: a first start then finds every migration already run.
+    const { ds } = await open(SCHEMA_SNAPSHOT);
+    const stored = (await ds.query('SELECT name FROM migrations ORDER BY id')) as { name: string }[];
+    await ds.destroy();
+    expect(stored.map((r) => r.name)).toEqual(MIGRATIONS.map((M) => new M().name));
   });
 });

@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { SERVE, serveRefused as refused } from '../support/serve-cli.js';
 import { existsSync } from 'node:fs';
 import { until } from '../support/until.js';
+import { WRAPPED_HEAD } from '../../engine/code-cache.js';
 
 let child: ChildProcess | null = null;
 const folders: string[] = [];
@@ -94,6 +95,9 @@ describe('npm run serve', () => {
     const offending = bundle.findIndex((b) => b > 0x7f);
     expect(offending, `a byte over 0x7f at ${offending}`).toBe(-1);
     expect(bundle.toString('latin1')).toContain('\\u201C');
+    // Inside CommonJS's wrapper as built, so its start compiles the text as read, not a wrapped copy.
+    expect(bundle.subarray(0, WRAPPED_HEAD.length).toString('latin1')).toBe(WRAPPED_HEAD);
+    expect(bundle.subarray(-4).toString('latin1')).toBe('\n});');
   });
 
   it("keeps the compiled server in the user's own cache folder between starts, never where others can write", async () => {
