@@ -69,8 +69,9 @@ const common = {
 const allExternal = { ...common, packages: 'external' };
 // Start-up bundles: whitespace, syntax and identifiers minified, about a third less to read and
 // compile. Names are not kept (esbuild's `keepNames`): it wraps each of 4,500 functions and classes
-// in a call that redefines its `name`, which gives each a shape of its own; without them a restart
-// answered 9% sooner (1.48 → 1.34× its floor, sixteen alternated restarts). Nothing the product
+// in a call that redefines its `name`, which gives each a shape of its own (2.4 MB allocated at each
+// start). Without them, and with the wrapper below, a restart read 1.48 → 1.41× its floor and a
+// first start 1.60 → 1.51× (sixteen alternated rounds each, docs/DECISIONS.md). Nothing the product
 // reads is a class's own name: each migration names itself (TypeORM stores that name; held by
 // tests/engine/schema-snapshot.test.ts) and each entity is an EntitySchema named outright; what a
 // library prints of a class (a TypeORM error's `name`) reads minified in a log.
