@@ -274,19 +274,34 @@ async function aggregates(
     answer: `${rowsOf(first.data.data as Answer).length} rows`,
   });
   // The floor of one value's call: the same client sending the same request to a server that answers
-  // the same envelope at once (the trip), and DuckDB alone's same selection (the work).
+  // the same envelope at once (the trip), and DuckDB alone's same selection (the work). In turns,
+  // three rounds, as the whole-data queries: timed minutes apart, the call read 13.3-18.1 ms over
+  // runs of one tree while its floor stayed within a millisecond.
   const floor = await floorServer({ data: { value: 0 }, isSuccess: true, error: null, errorDetails: null });
-  const trip = await call('evaluate', perValue, 50, floor.url).finally(() => floor.stop());
-  // One value outside an iteration (a person's click): a scan of the store's columns, no index.
-  const one = await call('evaluate', perValue, 50);
-  const oneValue = (one.data as { data: { value: number } }).data.value;
+  const oneRounds: { ms: number; alone: number; trip: number }[] = [];
+  let oneValue = NaN;
+  try {
+    for (let round = 0; round < 3; round++) {
+      const warm = round === 0 ? 300 : 20;
+      const trip = await call('evaluate', perValue, 50, floor.url, warm);
+      // One value outside an iteration (a person's click): a scan of the store's columns, no index.
+      const one = await call('evaluate', perValue, 50, url, warm);
+      oneValue = (one.data as { data: { value: number } }).data.value;
+      const aloneMs = await aloneReader.median(ALONE_QUERIES['one-value'], 20, warm);
+      oneRounds.push({ ms: one.ms, alone: aloneMs, trip: trip.ms });
+    }
+  } finally {
+    floor.stop();
+  }
   if (Math.abs(oneValue - aloneOneValue) > 1e-6 * Math.abs(aloneOneValue))
     throw new Error(`KPI for ${ONE_CUSTOMER}: ${oneValue}, DuckDB alone ${aloneOneValue}`);
+  const oneMs = median(oneRounds.map((r) => r.ms));
+  const oneFloor = median(oneRounds.map((r) => r.alone)) + median(oneRounds.map((r) => r.trip));
   rows.push({
     measure: 'KPI for one customer (a per-value selection)',
-    p50: `${figure({ id: 'import.kpi-one-value-http', measure: 'KPI for one customer (a per-value selection), over HTTP', value: one.ms, unit: 'ms', goal: { atMost: 15 }, floor: alone['one-value'] + trip.ms }).toFixed(1)} ms`,
-    'DuckDB alone': `${alone['one-value'].toFixed(2)} ms + the answer's trip ${trip.ms.toFixed(2)} ms`,
-    ratio: `goal 15 ms; ${(one.ms / (alone['one-value'] + trip.ms)).toFixed(2)}× the two`,
+    p50: `${figure({ id: 'import.kpi-one-value-http', measure: 'KPI for one customer (a per-value selection), over HTTP', value: oneMs, unit: 'ms', goal: { atMost: 15 }, floor: oneFloor }).toFixed(1)} ms`,
+    'DuckDB alone': `${median(oneRounds.map((r) => r.alone)).toFixed(2)} ms + the answer's trip ${median(oneRounds.map((r) => r.trip)).toFixed(2)} ms`,
+    ratio: `goal 15 ms; ${(oneMs / oneFloor).toFixed(2)}× the two (rounds ${oneRounds.map((r) => (r.ms / (r.alone + r.trip)).toFixed(2)).join(', ')})`,
     answer: `value ${oneValue}, as DuckDB alone's`,
   });
   // And the smallest signed-in call to the same server: what any call costs here.
@@ -462,25 +477,34 @@ export async function importBench(rows = Number(process.env.BENCH_IMPORT_ROWS ??
           ratio: `${figure({ id: 'import.iterated-600', measure: "a 600-value iterated report's data, to DuckDB alone's grouped queries", value: iterated.p50 / alone.grouped, unit: '×', goal: { atMost: 2 } }).toFixed(2)}× (goal 2×)`,
           answer: `${customers.length} values`,
         });
-        // The per-value goal is SQL time: the same evaluation in the engine, without the HTTP call around it.
-        const { value, p50 } = JSON.parse(
-          await server.command(
-            'evaluate',
-            JSON.stringify({
-              app: 'big-orders',
-              expression: 'Sum(Units)',
-              selections: { Customer: [ONE_CUSTOMER] },
-              times: 20,
-            }),
-          ),
-        ) as { value: unknown; p50: number };
+        // The per-value goal is SQL time: the same evaluation in the engine, without the HTTP call
+        // around it, in turns with DuckDB alone's same selection, three rounds (as over HTTP above).
+        const engineRounds: { ms: number; alone: number }[] = [];
+        let value: unknown;
+        for (let round = 0; round < 3; round++) {
+          const evaluated = JSON.parse(
+            await server.command(
+              'evaluate',
+              JSON.stringify({
+                app: 'big-orders',
+                expression: 'Sum(Units)',
+                selections: { Customer: [ONE_CUSTOMER] },
+                times: 20,
+              }),
+            ),
+          ) as { value: unknown; p50: number };
+          value = evaluated.value;
+          engineRounds.push({ ms: evaluated.p50, alone: await alone.reader.median(ALONE_QUERIES['one-value'], 20, 5) });
+        }
         if (Math.abs(Number(value) - alone.oneValue) > 1e-6 * Math.abs(alone.oneValue))
           throw new Error(`KPI for ${ONE_CUSTOMER} in the engine: ${String(value)}, DuckDB alone ${alone.oneValue}`);
+        const p50 = median(engineRounds.map((r) => r.ms));
+        const aloneOne = median(engineRounds.map((r) => r.alone));
         table.push({
           measure: 'the same, in the engine (compile and SQL, no HTTP)',
-          p50: `${figure({ id: 'import.kpi-one-value-engine', measure: 'KPI for one customer, in the engine', value: p50, unit: 'ms', goal: { atMost: 15 }, floor: alone.queries['one-value'] }).toFixed(2)} ms`,
-          'DuckDB alone': `${alone.queries['one-value'].toFixed(2)} ms`,
-          ratio: `goal 15 ms; ${(p50 / alone.queries['one-value']).toFixed(2)}× DuckDB alone`,
+          p50: `${figure({ id: 'import.kpi-one-value-engine', measure: 'KPI for one customer, in the engine', value: p50, unit: 'ms', goal: { atMost: 15 }, floor: aloneOne }).toFixed(2)} ms`,
+          'DuckDB alone': `${aloneOne.toFixed(2)} ms`,
+          ratio: `goal 15 ms; ${(p50 / aloneOne).toFixed(2)}× DuckDB alone (rounds ${engineRounds.map((r) => (r.ms / r.alone).toFixed(2)).join(', ')})`,
           answer: `value ${String(value)}, as DuckDB alone's`,
         });
         console.table(table);
