@@ -358,6 +358,9 @@ export async function importBench(rows = Number(process.env.BENCH_IMPORT_ROWS ??
     const server = await startBenchServer(join(dir, 'data'), 'import');
     try {
       const ownerKey = await server.command('owner');
+      /** A command of the server's whose argument and answer are JSON. */
+      const ask = async <T>(command: string, arg: object) =>
+        JSON.parse(await server.command(command, JSON.stringify(arg))) as T;
       const headers = { authorization: `Bearer ${ownerKey}`, 'content-type': 'application/json' };
       const app = (await (
         await fetch(`${server.url}/api/v1/analytics-apps`, {
@@ -458,18 +461,13 @@ export async function importBench(rows = Number(process.env.BENCH_IMPORT_ROWS ??
           sort: { by: 'measure', index: 0, direction: 'desc' },
           limit: 5,
         };
-        const iterated = JSON.parse(
-          await server.command(
-            'iterate',
-            JSON.stringify({
-              app: 'big-orders',
-              field: 'Customer',
-              values: customers,
-              expression: 'Sum(Units)',
-              chart,
-            }),
-          ),
-        ) as { p50: number; checked: boolean };
+        const iterated = await ask<{ p50: number; checked: boolean }>('iterate', {
+          app: 'big-orders',
+          field: 'Customer',
+          values: customers,
+          expression: 'Sum(Units)',
+          chart,
+        });
         table.push({
           measure: `600 customers' KPI and top-5 chart, as an iterated run reads them (sample ${iterated.checked ? 'checked' : 'MISMATCH'})`,
           p50: `${iterated.p50.toFixed(1)} ms`,
@@ -482,17 +480,12 @@ export async function importBench(rows = Number(process.env.BENCH_IMPORT_ROWS ??
         const engineRounds: { ms: number; alone: number }[] = [];
         let value: unknown;
         for (let round = 0; round < 3; round++) {
-          const evaluated = JSON.parse(
-            await server.command(
-              'evaluate',
-              JSON.stringify({
-                app: 'big-orders',
-                expression: 'Sum(Units)',
-                selections: { Customer: [ONE_CUSTOMER] },
-                times: 20,
-              }),
-            ),
-          ) as { value: unknown; p50: number };
+          const evaluated = await ask<{ value: unknown; p50: number }>('evaluate', {
+            app: 'big-orders',
+            expression: 'Sum(Units)',
+            selections: { Customer: [ONE_CUSTOMER] },
+            times: 20,
+          });
           value = evaluated.value;
           engineRounds.push({ ms: evaluated.p50, alone: await alone.reader.median(ALONE_QUERIES['one-value'], 20, 5) });
         }
