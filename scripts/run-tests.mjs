@@ -63,7 +63,10 @@ try {
   failed =
     r.numFailedTests +
     (r.numRuntimeErrorTestSuites ?? 0) +
-    (r.testResults ?? []).filter((t) => t.status === 'failed' && t.assertionResults.length === 0).length;
+    // A file that failed with none of its tests failed (its beforeAll threw: its tests are skipped)
+    // counts once, or the last line would read "0 failed" for it.
+    (r.testResults ?? []).filter((t) => t.status === 'failed' && !t.assertionResults.some((a) => a.status === 'failed'))
+      .length;
 } catch {
   failed = Math.max(failed, 1);
 }

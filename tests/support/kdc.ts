@@ -6,6 +6,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { createRequire } from 'node:module';
 
 export interface Kdc {
   realm: string;
@@ -34,7 +35,23 @@ function freePort(): Promise<number> {
   });
 }
 
+/**
+ * The server accepts tickets through the optional module `kerberos`, built as it is installed from
+ * Debian's libkrb5-dev. Installed before that package, npm leaves it out without a word, and every
+ * sign-in then ends on the setup problem page: said here at once, not after a browser's timeouts.
+ */
+function kerberosModuleInstalled() {
+  try {
+    createRequire(import.meta.url).resolve('kerberos');
+  } catch {
+    throw new Error(
+      'The optional module "kerberos" is not installed: install Debian\'s libkrb5-dev, then run `npm ci` again.',
+    );
+  }
+}
+
 export async function startKdc(realm = 'BROADSHEET.TEST'): Promise<Kdc> {
+  kerberosModuleInstalled();
   const dir = mkdtempSync(join(tmpdir(), 'bs-kdc-'));
   const port = await freePort();
   const krb5Conf = join(dir, 'krb5.conf');
