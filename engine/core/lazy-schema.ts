@@ -1,3 +1,10 @@
+let builtSoFar = 0;
+/**
+ * How many lazy schemas this process has built: none as the modules load (a test holds it), or a
+ * `.optional()` or `.extend()` on one at a module's top level builds it at every start.
+ */
+export const lazySchemasBuilt = () => builtSoFar;
+
 /**
  * A schema built the first time anything reads it. Result schemas (what an operation's `data`
  * holds) are read by the API document, the conformance suite and the types, never by a running
@@ -7,7 +14,11 @@
  */
 export function lazySchema<T extends object>(build: () => T): T {
   let built: T | undefined;
-  const schema = () => (built ??= build());
+  const schema = () => {
+    if (built) return built;
+    builtSoFar++;
+    return (built = build());
+  };
   return new Proxy(Object.create(null) as T, {
     get: (_, key) => Reflect.get(schema(), key),
     has: (_, key) => Reflect.has(schema(), key),

@@ -22,7 +22,8 @@ const NumberFormat = lazySchema(() =>
     suffix: z.string().max(10).optional(),
   }),
 );
-const DataSource = {
+/** A table's or a chart's data, as fields of its block (built with the blocks, when first read). */
+const dataSource = () => ({
   /** A chart saved in the app, or dimensions and measures given here. */
   chartId: z.string().max(64).optional(),
   dimensions: z.array(z.string().min(1).max(200)).max(5).optional(),
@@ -30,36 +31,42 @@ const DataSource = {
   sort: Sort.nullable().optional(),
   limit: z.number().int().min(1).max(10_000).nullable().optional(),
   title: z.string().max(300).optional(),
-};
+});
 
-export const Block = z.discriminatedUnion('type', [
-  z.object({
-    id,
-    type: z.literal('heading'),
-    text: z.string().max(500),
-    level: z.number().int().min(1).max(3).optional(),
-  }),
-  z.object({ id, type: z.literal('text'), text: z.string().max(20_000) }),
-  z.object({ id, type: z.literal('kpi'), label: z.string().max(200), expression, format: NumberFormat.optional() }),
-  z.object({ id, type: z.literal('table'), ...DataSource, format: NumberFormat.optional() }),
-  z.object({
-    id,
-    type: z.literal('chart'),
-    chartType: z.enum(['bar', 'line', 'pie', 'combo']).optional(),
-    ...DataSource,
-  }),
-  z.object({
-    id,
-    type: z.literal('image'),
-    dataUrl: z
-      .string()
-      .regex(/^data:image\/(png|jpeg);base64,[A-Za-z0-9+/=]+$/, { message: 'must be a PNG or JPEG data URL' })
-      .max(5_000_000),
-    width: z.number().min(10).max(2000).optional(),
-    alt: z.string().max(300).optional(),
-  }),
-  z.object({ id, type: z.literal('break') }),
-]);
+/**
+ * One block of a document. Built when first read, as the document's schema is: its fields' formats
+ * and sorts are lazy schemas, and `.optional()` on them built them as the bundle loaded.
+ */
+export const Block = lazySchema(() =>
+  z.discriminatedUnion('type', [
+    z.object({
+      id,
+      type: z.literal('heading'),
+      text: z.string().max(500),
+      level: z.number().int().min(1).max(3).optional(),
+    }),
+    z.object({ id, type: z.literal('text'), text: z.string().max(20_000) }),
+    z.object({ id, type: z.literal('kpi'), label: z.string().max(200), expression, format: NumberFormat.optional() }),
+    z.object({ id, type: z.literal('table'), ...dataSource(), format: NumberFormat.optional() }),
+    z.object({
+      id,
+      type: z.literal('chart'),
+      chartType: z.enum(['bar', 'line', 'pie', 'combo']).optional(),
+      ...dataSource(),
+    }),
+    z.object({
+      id,
+      type: z.literal('image'),
+      dataUrl: z
+        .string()
+        .regex(/^data:image\/(png|jpeg);base64,[A-Za-z0-9+/=]+$/, { message: 'must be a PNG or JPEG data URL' })
+        .max(5_000_000),
+      width: z.number().min(10).max(2000).optional(),
+      alt: z.string().max(300).optional(),
+    }),
+    z.object({ id, type: z.literal('break') }),
+  ]),
+);
 
 export const ReportDocumentSchema = lazySchema(() =>
   z.object({

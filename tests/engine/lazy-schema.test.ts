@@ -4,13 +4,23 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { lazySchema } from '../../engine/core/lazy-schema.js';
+import { lazySchema, lazySchemasBuilt } from '../../engine/core/lazy-schema.js';
 import { OPERATIONS } from '../../engine/catalogue.js';
 import { UserResult } from '../../engine/features/common.results.js';
+// What the server's start-up bundle loads (engine/serve.ts), read before any test here runs.
+import '../../engine/engine.js';
+import '../../engine/http/server.js';
+import '../../engine/ops/dispatch.js';
+
+const builtAsModulesLoaded = lazySchemasBuilt();
 
 const shape = () => ({ id: z.string(), size: z.number().int().nullable() });
 
 describe('a lazy schema', () => {
+  it("is not built as the server's modules load: `.optional()` or `.extend()` on one at top level would", () => {
+    expect(builtAsModulesLoaded).toBe(0);
+  });
+
   it('is built the first time it is read, and once', () => {
     let builds = 0;
     const File = lazySchema(() => {

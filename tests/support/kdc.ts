@@ -42,7 +42,7 @@ function freePort(): Promise<number> {
  */
 function kerberosModuleInstalled() {
   try {
-    createRequire(import.meta.url).resolve('kerberos');
+    createRequire(__filename).resolve('kerberos');
   } catch {
     throw new Error(
       'The optional module "kerberos" is not installed: install Debian\'s libkrb5-dev, then run `npm ci` again.',

@@ -61,6 +61,17 @@ const SheetInput = lazySchema(() =>
 );
 
 /** An upload names its file (and may say its format) in the query: the body is the file itself. */
+/** A chart's data asked of the app: a saved chart, or dimensions and measures, under selections. */
+const ChartDataInput = lazySchema(() =>
+  z.object({
+    chartId: z.string().max(64).optional(),
+    dimensions: z.array(v.text()).max(5).optional(),
+    measures: z.array(Measure).max(10).optional(),
+    sort: Sort.nullable().optional(),
+    limit: z.number().int().min(1).max(10_000).nullable().optional(),
+    selections: SelectionsInput,
+  }),
+);
 const UploadQuery = lazySchema(() =>
   z.object({
     fileName: v.text().max(260),
@@ -108,7 +119,7 @@ const checkFields = (meta: AppMeta, names: string[], field: string) => {
 type Collection = 'variables' | 'charts' | 'bookmarks' | 'sheets';
 
 /** An item of a collection as stored and answered: what was given, with its id. */
-const stored = <T extends z.ZodRawShape>(input: z.ZodObject<T>) => input.extend({ id: z.string() });
+const stored = <T extends z.ZodRawShape>(input: z.ZodObject<T>) => lazySchema(() => input.extend({ id: z.string() }));
 
 /** Saves an item of one of the app's collections: a new id when none is given, names unique. */
 async function saveItem<T extends { id: string; name: string }>(
@@ -301,14 +312,7 @@ export const analyticsContentApp = [
     readOnly: true,
     input: {
       params: appParam,
-      body: z.object({
-        chartId: z.string().max(64).optional(),
-        dimensions: z.array(v.text()).max(5).optional(),
-        measures: z.array(Measure).max(10).optional(),
-        sort: Sort.nullable().optional(),
-        limit: z.number().int().min(1).max(10_000).nullable().optional(),
-        selections: SelectionsInput,
-      }),
+      body: ChartDataInput,
     },
     result: AnalyticsChartDataResult,
     handler: async (ctx, { params, body }) => {

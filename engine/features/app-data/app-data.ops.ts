@@ -27,6 +27,7 @@ const ReloadResult = lazySchema(() =>
   }),
 );
 const nullableNumber = z.number().nullable();
+const RecentReloadsResult = lazySchema(() => z.array(ReloadResult.extend({ appId: z.string(), appName: z.string() })));
 const ScheduleResult = lazySchema(() =>
   z.object({
     isActive: z.boolean(),
@@ -65,7 +66,7 @@ export const appDataOps = [
     http: { method: 'GET', path: '/api/app/analytics/reloads' },
     permission: 'viewProject',
     input: { query: RecentReloadsQuery },
-    result: z.array(ReloadResult.extend({ appId: z.string(), appName: z.string() })),
+    result: RecentReloadsResult,
     handler: (ctx, { query }) => recentReloads(ctx, query),
   }),
   defineOp({

@@ -1,6 +1,7 @@
 // A condition as its editor holds it (name, description, active, and every rule) saved as one: in
 // one transaction, a refused rule named by its place, nothing written when anything is refused.
 import { z } from 'zod';
+import { lazySchema } from '../../core/lazy-schema.js';
 import type { OpContext } from '../../ops/context.js';
 import { inOneTransaction } from '../../ops/one-transaction.js';
 import { ConditionRule } from '../../model/conditions.entity.js';
@@ -13,9 +14,13 @@ import {
   saveCondition,
 } from './conditions.rules.js';
 
-export const ConditionSaveInput = ConditionUpdateB.safeExtend({
-  rules: z.array(RuleResponseA.pick({ id: true, name: true, connectionId: true, conditionRuleValues: true })).max(100),
-});
+export const ConditionSaveInput = lazySchema(() =>
+  ConditionUpdateB.safeExtend({
+    rules: z
+      .array(RuleResponseA.pick({ id: true, name: true, connectionId: true, conditionRuleValues: true }))
+      .max(100),
+  }),
+);
 
 /** Writes the condition and exactly the rules listed (an id updates, none adds, one left out goes). */
 export async function saveWholeCondition(ctx: OpContext, id: string, body: z.output<typeof ConditionSaveInput>) {

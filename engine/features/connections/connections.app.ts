@@ -7,6 +7,8 @@ import { ConnectionResult, ConnectionsListResult } from './connections.results.j
 import { DeletedResult } from '../common.results.js';
 
 const ConnectionInput = lazySchema(() => z.object({ projectId: v.uuid(), name: v.text(), analyticsAppId: v.uuid() }));
+/** A connection's fields but its project, which it keeps. */
+const ConnectionUpdate = lazySchema(() => ConnectionInput.omit({ projectId: true }));
 const ListQuery = lazySchema(() => z.object({ projectId: v.uuid().optional() }));
 
 // Which apps a project's reports read is the project's own setting: changing it is editing the
@@ -41,7 +43,7 @@ export const connectionsApp = [
     permission: 'updateProject',
     objects: { 'body.analyticsAppId': 'analyticsApp', 'params.id': 'connection' },
     member: { project: 'edit' },
-    input: { params: idParam, body: ConnectionInput.omit({ projectId: true }) },
+    input: { params: idParam, body: ConnectionUpdate },
     result: ConnectionResult,
     handler: (ctx, { params, body }) => updateConnection(ctx, params.id, body),
   }),

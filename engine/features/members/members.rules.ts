@@ -37,7 +37,7 @@ export const PermissionSetInput = lazySchema(() =>
   ),
 );
 /** Set B 2.1 for one member: the flags to change, each optional. */
-export const PermissionPatchInput = PermissionSetInput.partial();
+export const PermissionPatchInput = lazySchema(() => PermissionSetInput.partial());
 /** Set B 2.2. */
 export const PermissionsRequest = lazySchema(() =>
   z.object({

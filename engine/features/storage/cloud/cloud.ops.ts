@@ -52,6 +52,11 @@ const DropboxApp = lazySchema(() =>
   }),
 );
 
+const CloudAppsInput = lazySchema(() =>
+  z
+    .object({ microsoft: MicrosoftApp.optional(), google: GoogleApp.optional(), dropbox: DropboxApp.optional() })
+    .refine((b) => b.microsoft || b.google || b.dropbox, 'names the Microsoft, Google or Dropbox app to save'),
+);
 const Registered = lazySchema(() => z.object({ clientId: z.string(), hasSecret: z.boolean() }));
 const CloudAppsResult = lazySchema(() =>
   z.object({
@@ -98,9 +103,7 @@ export const cloudOps = [
     objects: { 'body.dropbox.clientId': 'none', 'body.google.clientId': 'none', 'body.microsoft.clientId': 'none' },
     tenantWide: 'The cloud drives’ app registrations',
     input: {
-      body: z
-        .object({ microsoft: MicrosoftApp.optional(), google: GoogleApp.optional(), dropbox: DropboxApp.optional() })
-        .refine((b) => b.microsoft || b.google || b.dropbox, 'names the Microsoft, Google or Dropbox app to save'),
+      body: CloudAppsInput,
     },
     result: CloudAppsResult,
     handler: async (ctx, { body }) => {
