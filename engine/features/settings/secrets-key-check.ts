@@ -29,21 +29,27 @@ export interface StoredSecret {
   sealed: string;
 }
 
+/** Each sealed column as one query's part: its place in the list, the row's name, the value. */
+const SEALED_PARTS = SEALED_COLUMNS.flatMap((t) => t.columns.map((column) => ({ ...t, column })));
+
+/**
+ * The stored secrets, read in one statement (a first start asked each of the seven columns in turn,
+ * each a trip through the database's thread, for tables it had just made empty).
+ */
 async function storedSecrets(db: DataSource, limit = Infinity): Promise<StoredSecret[]> {
-  const found: StoredSecret[] = [];
-  for (const t of SEALED_COLUMNS)
-    for (const c of t.columns) {
-      const rows = await sql<{ id: string; name?: string; value: string }>(
-        db,
-        `SELECT id, ${t.named ? 'name, ' : ''}"${c}" AS value FROM ${t.table} WHERE "${c}" LIKE ?`,
-        [`${SEALED_PREFIX}%`],
-      );
-      for (const r of rows) {
-        found.push({ what: `${t.label} “${r.name ?? r.id}” (${c})`, sealed: r.value });
-        if (found.length >= limit) return found;
-      }
-    }
-  return found;
+  const text = SEALED_PARTS.map(
+    (p, part) =>
+      `SELECT ${part} AS part, id, ${p.named ? 'name' : 'NULL'} AS name, "${p.column}" AS value FROM ${p.table} WHERE "${p.column}" LIKE ?`,
+  ).join(' UNION ALL ');
+  const rows = await sql<{ part: number; id: string; name: string | null; value: string }>(
+    db,
+    `${text} ORDER BY part${Number.isFinite(limit) ? ` LIMIT ${Math.floor(limit)}` : ''}`,
+    SEALED_PARTS.map(() => `${SEALED_PREFIX}%`),
+  );
+  return rows.map((r) => {
+    const p = SEALED_PARTS[Number(r.part)];
+    return { what: `${p.label} “${r.name ?? r.id}” (${p.column})`, sealed: r.value };
+  });
 }
 
 async function readCheck(db: DataSource): Promise<KeyCheck | null> {
