@@ -82,6 +82,16 @@ describe('a data folder started without its secrets key', () => {
   it('starts, and says which stored passwords to enter again', async () => {
     const { api } = await startApp();
     await api.ok('POST', '/api/v1/storage-services', ftpDrop('ftp-secret'));
+    await api.ok('POST', '/api/v1/mail-servers', {
+      name: 'Office mail',
+      fromName: 'Broadsheet',
+      fromAddress: 'reports@example.com',
+      hostName: '127.0.0.1',
+      smtpPort: 9,
+      ssl: false,
+      userName: 'reports',
+      password: 'smtp-secret',
+    });
     await http!.close();
     http = null;
     expect(await desktop!.quit()).toBe(true);
@@ -89,7 +99,11 @@ describe('a data folder started without its secrets key', () => {
     // Restored on another computer: the folder came, its key (kept by the OS keyring) did not.
     unlinkSync(join(userData, 'secret.key.enc'));
     const { fake } = await startApp();
-    expect(desktop!.engine.secretsToReenter).toEqual(['storage service “Drop” (password)']);
+    // Every sealed column is read, in the order a person is told them.
+    expect(desktop!.engine.secretsToReenter).toEqual([
+      'mail server “Office mail” (password)',
+      'storage service “Drop” (password)',
+    ]);
     await until(
       () => fake.electron.dialog.shown,
       (d) => d.some((x) => x.title === 'Some stored passwords must be entered again'),
