@@ -60,7 +60,6 @@ const SheetInput = lazySchema(() =>
   }),
 );
 
-/** An upload names its file (and may say its format) in the query: the body is the file itself. */
 /** A chart's data asked of the app: a saved chart, or dimensions and measures, under selections. */
 const ChartDataInput = lazySchema(() =>
   z.object({
@@ -72,6 +71,7 @@ const ChartDataInput = lazySchema(() =>
     selections: SelectionsInput,
   }),
 );
+/** An upload names its file (and may say its format) in the query: the body is the file itself. */
 const UploadQuery = lazySchema(() =>
   z.object({
     fileName: v.text().max(260),
