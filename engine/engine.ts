@@ -38,6 +38,7 @@ import {
 } from './core/errors.js';
 import { FileResult } from './core/file-result.js';
 import { OPERATIONS } from './catalogue.js';
+import { keepNativeFreedPagesBriefly } from './core/native-allocators.js';
 import { ensureFirstStart, issueOwnerKey } from './features/setup/first-start.js';
 import type { AnyOp } from './ops/op.js';
 import { openEmbeddedAnalytics, type ImportLimits } from './analytics/embedded-analytics.js';
@@ -211,6 +212,7 @@ export const silentLogger: Logger = { info() {}, warn() {}, error() {} };
 export async function createEngine(options: EngineOptions): Promise<Engine> {
   // Before any render or import thread starts: their collections stay on their own threads.
   keepCollectionsOnTheirThreads();
+  keepNativeFreedPagesBriefly();
   await mkdir(options.dataDir, { recursive: true, mode: 0o700 });
   const restore = await applyPendingRestore(options.dataDir);
   if (restore.secretKey) await options.secretKeys.save(restore.secretKey);

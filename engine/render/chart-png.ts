@@ -2,6 +2,7 @@ import { promisify } from 'node:util';
 import { crc32, deflate } from 'node:zlib';
 import type { ResvgRenderOptions } from '@resvg/resvg-js';
 import { EngineError, MISSING_MODULE } from '../core/errors.js';
+import { keepNativeFreedPagesBriefly } from '../core/native-allocators.js';
 import { DEJAVU, dejaVuHere, textAsOutlines } from './chart-text-paths.js';
 
 // Charts as PNG pictures, for formats and uses that cannot take vectors.
@@ -16,6 +17,7 @@ let resvg: ResvgModule | null = null;
  */
 function loadResvg(): ResvgModule {
   if (resvg) return resvg;
+  keepNativeFreedPagesBriefly();
   try {
     // Synchronous, as pictures are drawn in synchronous code; the render thread's bundle is CommonJS.
     // eslint-disable-next-line @typescript-eslint/no-require-imports
