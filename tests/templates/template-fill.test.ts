@@ -167,6 +167,52 @@ describe(covers('template fillers', 'v2.reports.generate'), () => {
     expect(text.replace(/\s+/g, ' ').trim()).toBe('Region Note North fixed South fixed West fixed');
   });
 
+  it('repeats rows whose values are not ASCII, and a table inside a repeated row with it, the text around them kept', async () => {
+    const d = data();
+    d.root.fields['f:region'] = ['Zürich', '東京', 'Saint-Étienne 🚲'].map((v) => ({ raw: v, text: v }));
+    const inner = new Table({ rows: [new TableRow({ children: [cell('in {{column:Top:Sales}}')] })] });
+    const template = await Packer.toBuffer(
+      new Document({
+        sections: [
+          {
+            children: [
+              new Paragraph('Før {{vOrders}}'),
+              new Table({ rows: [new TableRow({ children: [cell('{{field:Region}}'), cell('→')] })] }),
+              new Paragraph('Mellem'),
+              new Table({
+                rows: [
+                  new TableRow({
+                    children: [cell('{{column:Top:Region}}'), new TableCell({ children: [inner, new Paragraph('')] })],
+                  }),
+                ],
+              }),
+              new Paragraph('Efter ✓'),
+            ],
+          },
+        ],
+      }),
+    );
+    const out = await fillDocx(await openOfficePackage(template, 'docx'), d);
+    const xml = (await partsOf(out)).get('word/document.xml')!.toString('utf8');
+    const W = 'http://schemas.openxmlformats.org/wordprocessingml/2006/main';
+    const doc = new DOMParser().parseFromString(xml, 'text/xml');
+    type XmlNode = ReturnType<typeof doc.createElement>;
+    const children = (el: XmlNode, name: string) =>
+      Array.from(el.childNodes).filter((n): n is XmlNode => (n as XmlNode).localName === name);
+    const texts = (el: XmlNode) =>
+      Array.from(el.getElementsByTagNameNS(W, 't'))
+        .map((t) => t.textContent)
+        .filter(Boolean);
+    const body = doc.getElementsByTagNameNS(W, 'body')[0];
+    expect(children(body, 'p').map((p) => texts(p).join(''))).toEqual(['Før 1,234', 'Mellem', 'Efter ✓']);
+    const tables = children(body, 'tbl');
+    const rowsOf = (tbl: XmlNode) => children(tbl, 'tr').map((tr) => texts(tr).join('|'));
+    expect(rowsOf(tables[0])).toEqual(['Zürich|→', '東京|→', 'Saint-Étienne 🚲|→']);
+    // The table in the repeated row's cell is copied with its row, filled with that row's values.
+    expect(rowsOf(tables[1])).toEqual(['North|in 10', 'South|in 2.50']);
+    expect(xml).not.toContain('bs-row');
+  });
+
   it("fills a PowerPoint table from {{table:…}}: a header row and a row per data row, in the row's format", async () => {
     const deck = new PptxGenJS();
     deck
