@@ -65,6 +65,32 @@ describe.runIf(soffice)('LibreOffice kept warm', () => {
     expect(office.pid).toBe(warm);
   }, 180_000);
 
+  it("hands off a file whose name holds quotes, spaces and a shell's own characters, as it is named", async () => {
+    const office = new WarmOffice(soffice!);
+    offices.push(office);
+    const odd = `O'Brien "Q3" $HOME & ; (co) \`x\`.html`;
+    expect(await convert(office, letter(odd, 'Odd'))).toMatch(/Sales rose in Odd/);
+    // No file came of the name's pieces: the shell neither split it nor ran any of it.
+    expect(readdirSync(dir).filter((f) => f.includes('Brien'))).toEqual([odd]);
+  }, 180_000);
+
+  it('a hand-off that never starts fails its file when its time is up, and the next file converts', async () => {
+    const office = new WarmOffice(soffice!);
+    offices.push(office);
+    await convert(office, letter('ready.html', 'Ready'));
+    // The shell that starts hand-offs is paused: the next one cannot start.
+    const keeper = office.pid!;
+    const shells = execFileSync('pgrep', ['-P', String(keeper), '-x', 'sh'], { encoding: 'utf8' })
+      .trim()
+      .split('\n');
+    expect(shells).toHaveLength(1);
+    process.kill(Number(shells[0]), 'SIGSTOP');
+    await expect(convert(office, letter('stuck.html', 'Stuck'), 3000)).rejects.toThrow(
+      'LibreOffice did not finish within 3 s, so it was ended',
+    );
+    expect(await convert(office, letter('later.html', 'Later'))).toMatch(/Sales rose in Later/);
+  }, 180_000);
+
   it('a hung LibreOffice fails only its file, with the reason, and the next file converts', async () => {
     const office = new WarmOffice(soffice!);
     offices.push(office);
