@@ -84,6 +84,8 @@ const heardFromShell = (line) => {
 const handOffShell = () => {
   if (shell) return shell;
   const started = spawn('/bin/sh', [], { stdio: ['pipe', 'pipe', 'ignore'] });
+  // A shell that has ended refuses what is written to it: its end answers its hand-offs.
+  started.stdin.on('error', () => {});
   let heard = '';
   started.stdout.setEncoding('utf8');
   started.stdout.on('data', (chunk) => {
@@ -95,7 +97,7 @@ const handOffShell = () => {
   });
   started.on('exit', () => {
     if (shell === started) shell = null;
-    for (const id of [...runs.keys()]) finish(id, 'The shell that hands conversions to LibreOffice ended', false);
+    for (const [id, run] of [...runs]) if (run.shell === started) finish(id, 'The shell that hands conversions to LibreOffice ended', false);
   });
   shell = started;
   return started;
@@ -107,19 +109,18 @@ process.on('message', (m) => {
     return execFile(launcher, m.args, { timeout: m.timeoutMs, killSignal: 'SIGKILL', windowsHide: true }, (error, _out, stderr) =>
       process.send({ id: m.id, error: error ? String(stderr || error.message).trim().slice(0, 300) : null, killed: Boolean(error && error.killed) }),
     );
-  const run = { stderr: join(dir, 'hand-off-' + m.id + '.err'), pid: 0, killed: false, timer: null };
+  const run = { stderr: join(dir, 'hand-off-' + m.id + '.err'), pid: 0, killed: false, timer: null, shell: handOffShell() };
   run.timer = setTimeout(() => {
     run.killed = true;
     if (run.pid) return stopRun(run);
     // Never started: the shell takes no more commands. It is ended; the next hand-off starts another.
-    const stuck = shell;
-    shell = null;
-    try { stuck?.kill('SIGKILL'); } catch {}
+    if (shell === run.shell) shell = null;
+    try { run.shell.kill('SIGKILL'); } catch {}
     finish(m.id, 'The hand-off to LibreOffice did not start', true);
   }, m.timeoutMs);
   runs.set(m.id, run);
   const command = [launcher, ...m.args].map(quoted).join(' ');
-  handOffShell().stdin.write(
+  run.shell.stdin.write(
     command + ' </dev/null >/dev/null 2>' + quoted(run.stderr) + ' & echo "started ' + m.id + ' $!"; wait $!; echo "ended ' + m.id + ' $?"' + NL,
   );
 });
